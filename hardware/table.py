@@ -1,0 +1,715 @@
+"""The table file: what one physical table is made of (TOML).
+
+A table file names the table, its layout and game defaults, says which reader
+serves each pad, which GPIO pins each seat's buttons use, and which OLEDs are
+on which I2C bus. ``docs/hardware.md`` documents every key; the shipped
+tables are in ``hardware/tables/``::
+
+    >>> table = simulated_table()
+    >>> table.layout, table.target, [pad.name for pad in table.pads]
+    ('full', 5, ['hand.A', 'hand.B', 'turnup', 'discard', 'play.A', 'play.B'])
+    >>> table.pad("turnup").simulated, table.buttons.backend
+    (True, 'mock')
+
+Loading checks everything and reports every problem at once, each with its
+key and, where one is close, a suggestion::
+
+    >>> parse_table({"table": {"layout": "ful"}}, source="t.toml")
+    Traceback (most recent call last):
+    ...
+    hardware.table.TableFileError: t.toml: 6 problems:
+      table.layout: unknown layout 'ful': did you mean 'full'?
+      pads: missing: the table needs a [pads] section
+      buttons: missing: the table needs a [buttons] section
+      buttons.A: missing: seat A needs its yes, no, king and led pins
+      buttons.B: missing: seat B needs its yes, no, king and led pins
+      displays: missing: the table needs at least one [[displays]] entry (bus, address, chip)
+
+The result is a tree of frozen dataclasses; nothing here touches hardware.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import tomllib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+LAYOUTS: tuple[str, ...] = ("full", "compact")
+"""``full``: six pads, one per zone; ``compact``: one pad per seat and a centre pad."""
+
+FULL_PADS: tuple[str, ...] = ("hand.A", "hand.B", "turnup", "discard", "play.A", "play.B")
+COMPACT_PADS: tuple[str, ...] = ("A", "B", "centre")
+PAD_ZONES: Mapping[str, tuple[str, ...]] = {
+    **{name: (name,) for name in FULL_PADS},
+    "A": ("hand.A", "play.A"),
+    "B": ("hand.B", "play.B"),
+    "centre": ("turnup", "discard"),
+}
+"""The transcript zones each pad stands for, in the order the game uses them.
+
+A compact seat pad is the hand pad during the deal and the exchange and the
+play pad during the tricks; the centre pad takes the turn-up, then the discards.
+"""
+
+SEATS: tuple[str, ...] = ("A", "B")
+BUTTON_KEYS: tuple[str, ...] = ("yes", "no", "king", "led")
+PIN_BACKENDS: tuple[str, ...] = ("auto", "lgpio", "rpigpio", "mock")
+CHIPS: tuple[str, ...] = ("ssd1306", "sh1106")
+RULE_SETS: tuple[str, ...] = ("classic", "french", "italian", "german")
+"""Rule-set names accepted in ``[table] rules`` (the engine's registry)."""
+
+DEFAULT_ADDRESS = 0x3C
+DEFAULT_DEBOUNCE = 0.05
+SIM = "sim"
+
+# BCM GPIO numbers on the 40-pin header.
+GPIO_RANGE = range(28)
+# The HAT ID EEPROM's I2C bus: the firmware probes it at boot.
+ID_EEPROM_PINS = {0: "ID_SD", 1: "ID_SC"}
+I2C1_PINS = {2: "I2C1 SDA", 3: "I2C1 SCL"}
+UART0_PINS = {14: "UART TXD", 15: "UART RXD"}
+_PI_UART_DEVICES = re.compile(r"^(tty:(AMA0|S0|serial0)(:.*)?|/dev/(ttyAMA0|ttyS0|serial0))$")
+
+# nfcpy's own path grammar (nfc/clf/transport.py): port names are letters,
+# digits and hyphens only.
+_TTY_PATH = re.compile(r"^tty:([A-Za-z0-9-]+)(?::([A-Za-z0-9]*))?$")
+_USB_PATH = re.compile(r"^usb(:[0-9A-Fa-f]{3,4}(:[0-9A-Fa-f]{3,4})?)?$")
+
+_SECTIONS = ("table", "pads", "buttons", "displays")
+_TABLE_KEYS = ("name", "layout", "rules", "target", "registry")
+_BUTTONS_KEYS = ("backend", "debounce", *SEATS)
+_SEAT_KEYS = (*BUTTON_KEYS, "buzzer")
+_DISPLAY_KEYS = ("bus", "address", "chip", "seat", "rotate")
+
+
+class TableFileError(ValueError):
+    """A table file that cannot describe a table; ``problems`` lists every reason.
+
+    ``problems`` is a list of ``(key, message)``, the key dotted from the top of
+    the file (``pads.play.a``, ``displays[0].address``).
+    """
+
+    def __init__(self, source: str, problems: Sequence[tuple[str, str]]) -> None:
+        self.source = source
+        self.problems = list(problems)
+        count = len(self.problems)
+        lines = [f"{source}: {count} problem{'s' if count != 1 else ''}:"]
+        lines += [f"  {key}: {message}" if key else f"  {message}" for key, message in problems]
+        super().__init__("\n".join(lines))
+
+
+@dataclass(frozen=True, slots=True)
+class PadConfig:
+    """One pad and the PN532 under it.
+
+    ``device`` is an nfcpy path (``tty:USB0:pn532``, ``usb:054c:06c1``), a
+    plain serial device path (``/dev/serial0``) or ``sim`` for a simulated reader.
+    """
+
+    name: str
+    device: str
+
+    @property
+    def simulated(self) -> bool:
+        """Whether the reader is simulated (``device = "sim"``)."""
+        return self.device == SIM
+
+    @property
+    def zones(self) -> tuple[str, ...]:
+        """The transcript zones this pad stands for (see :data:`PAD_ZONES`)."""
+        return PAD_ZONES[self.name]
+
+    @property
+    def serial_port(self) -> str | None:
+        """The ``/dev`` node of a serial reader, or ``None`` (USB, simulated).
+
+        >>> PadConfig("turnup", "tty:USB0:pn532").serial_port
+        '/dev/ttyUSB0'
+        >>> PadConfig("turnup", "tty:serial0:pn532").serial_port
+        '/dev/serial0'
+        """
+        if self.device.startswith("/"):
+            return self.device
+        match = _TTY_PATH.match(self.device)
+        if match is None:
+            return None
+        port = match.group(1)
+        if re.match(r"^(S|ACM|AMA|USB)\d+$", port):
+            return f"/dev/tty{port}"
+        return f"/dev/{port}"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatButtons:
+    """One seat's BCM pins: ``yes``, ``no``, ``king`` buttons, ``led``, optional ``buzzer``.
+
+    It has the attributes :class:`drivers.buttons.Buttons` wants of a seat.
+    """
+
+    seat: str
+    yes: int
+    no: int
+    king: int
+    led: int
+    buzzer: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonsConfig:
+    """The pin backend, the debounce window (seconds) and each seat's pins."""
+
+    backend: str
+    debounce: float
+    seats: tuple[SeatButtons, ...]
+
+    def by_seat(self) -> dict[str, SeatButtons]:
+        """``{"A": SeatButtons(...), "B": ...}``, as :class:`drivers.buttons.Buttons` takes."""
+        return {seat.seat: seat for seat in self.seats}
+
+
+@dataclass(frozen=True, slots=True)
+class DisplayConfig:
+    """One OLED: its I2C ``bus`` number (or ``sim``), 7-bit ``address``, ``chip``.
+
+    ``seat`` is the seat it faces (``None``: shared); ``rotate`` is in quarter
+    turns clockwise (luma's convention: 0-3).
+    """
+
+    bus: int | str
+    address: int = DEFAULT_ADDRESS
+    chip: str = "ssd1306"
+    seat: str | None = None
+    rotate: int = 0
+
+    @property
+    def simulated(self) -> bool:
+        """Whether the display is simulated (``bus = "sim"``)."""
+        return self.bus == SIM
+
+    @property
+    def device_path(self) -> str | None:
+        """``/dev/i2c-N`` for the bus, or ``None`` when simulated."""
+        return None if self.simulated else f"/dev/i2c-{self.bus}"
+
+
+@dataclass(frozen=True, slots=True)
+class TableConfig:
+    """A whole table, as its table file describes it."""
+
+    name: str
+    layout: str
+    rules: str
+    target: int
+    pads: tuple[PadConfig, ...]
+    buttons: ButtonsConfig
+    displays: tuple[DisplayConfig, ...]
+    registry: Path | None = None
+    source: Path | None = field(default=None, compare=False)
+
+    def pad(self, name: str) -> PadConfig:
+        """The pad called ``name``.
+
+        :raises KeyError: for a pad this table does not have.
+        """
+        for pad in self.pads:
+            if pad.name == name:
+                return pad
+        raise KeyError(f"{_unknown('pad', name, [p.name for p in self.pads])}")
+
+    def pad_for_zone(self, zone: str) -> PadConfig:
+        """The pad that serves a transcript zone (``play.A`` is pad ``A`` when compact).
+
+        :raises KeyError: for a zone no pad serves.
+        """
+        for pad in self.pads:
+            if zone in pad.zones:
+                return pad
+        raise KeyError(_unknown("zone", zone, FULL_PADS))
+
+    @property
+    def simulated(self) -> bool:
+        """Whether nothing on this table is real hardware."""
+        return (
+            all(pad.simulated for pad in self.pads)
+            and all(display.simulated for display in self.displays)
+            and self.buttons.backend == "mock"
+        )
+
+
+# ---------------------------------------------------------------------------
+# Loading
+
+
+def load_table(
+    path: str | Path, *, rule_sets: Iterable[str] = RULE_SETS
+) -> TableConfig:
+    """Read and check a table file.
+
+    A relative ``registry`` path is taken from the table file's folder.
+
+    :raises OSError: when the file cannot be read (``FileNotFoundError``...).
+    :raises TableFileError: listing every problem in the file at once, TOML
+        syntax errors included.
+    """
+    path = Path(path)
+    raw = path.read_bytes()
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise TableFileError(str(path), [("", f"not valid TOML: {exc}")]) from exc
+    return parse_table(data, source=path, rule_sets=rule_sets)
+
+
+def load_table_text(
+    text: str, *, source: str = "<table>", rule_sets: Iterable[str] = RULE_SETS
+) -> TableConfig:
+    """Check a table file given as text (tests, ``--table -``).
+
+    :raises TableFileError: listing every problem at once.
+    """
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise TableFileError(source, [("", f"not valid TOML: {exc}")]) from exc
+    return parse_table(data, source=source, rule_sets=rule_sets)
+
+
+def shipped_table_path(name: str) -> Path:
+    """The path of a table shipped in ``hardware/tables`` (``reference``, ``simulated``...).
+
+    :raises FileNotFoundError: for a name that is not shipped, with the names that are.
+    """
+    folder = resources.files("hardware") / "tables"
+    candidate = folder / f"{name}.toml"
+    if not candidate.is_file():
+        names = sorted(p.name.removesuffix(".toml") for p in folder.iterdir()
+                       if p.name.endswith(".toml"))
+        raise FileNotFoundError(_unknown("shipped table", name, names))
+    return Path(str(candidate))
+
+
+def simulated_table() -> TableConfig:
+    """The shipped simulated table: sim pads, mock pins, a simulated display.
+
+    :raises TableFileError: only if the shipped file is broken.
+    """
+    return load_table(shipped_table_path("simulated"))
+
+
+def parse_table(
+    data: Mapping[str, Any],
+    *,
+    source: str | Path = "<table>",
+    rule_sets: Iterable[str] = RULE_SETS,
+) -> TableConfig:
+    """Check the parsed TOML of a table file and build the :class:`TableConfig`.
+
+    :raises TableFileError: listing every problem at once.
+    """
+    problems = _Problems()
+    problems.unknown_keys("", data, _SECTIONS)
+
+    table = problems.section(data, "table", required=False)
+    name = problems.value(table, "table.name", str, default="Écarté table")
+    layout = problems.choice(table, "table.layout", LAYOUTS, default="full")
+    rules = problems.choice(table, "table.rules", tuple(rule_sets), default="classic")
+    target = problems.value(table, "table.target", int, default=5)
+    if isinstance(target, int) and not 1 <= target <= 100:
+        problems.add("table.target", f"must be between 1 and 100 points, not {target}")
+    registry_text = problems.value(table, "table.registry", str, default=None)
+    problems.unknown_keys("table", table, _TABLE_KEYS)
+    registry: Path | None = None
+    if isinstance(registry_text, str):
+        registry = Path(registry_text).expanduser()
+        if not registry.is_absolute() and isinstance(source, Path):
+            registry = source.parent / registry
+
+    pads = _parse_pads(problems, data, layout if layout in LAYOUTS else None)
+    buttons = _parse_buttons(problems, data)
+    displays = _parse_displays(problems, data)
+    _check_pins(problems, buttons, pads, displays)
+
+    if problems:
+        raise TableFileError(str(source), problems.items)
+    return TableConfig(
+        name=name,
+        layout=layout,
+        rules=rules,
+        target=target,
+        pads=pads,
+        buttons=buttons,
+        displays=displays,
+        registry=registry,
+        source=source if isinstance(source, Path) else None,
+    )
+
+
+def _parse_pads(
+    problems: _Problems, data: Mapping[str, Any], layout: str | None
+) -> tuple[PadConfig, ...]:
+    section = problems.section(data, "pads", required=True)
+    expected = COMPACT_PADS if layout == "compact" else FULL_PADS
+    other = FULL_PADS if layout == "compact" else COMPACT_PADS
+    # `hand.A = "..."` without quotes is a dotted key: TOML nests it.
+    flat = dict(_flatten(section))
+    pads: list[PadConfig] = []
+    suggested: set[str | None] = set()
+    for pad_name, device in flat.items():
+        key = f"pads.{pad_name}"
+        if pad_name not in expected:
+            if layout is None:
+                continue
+            if pad_name in other:
+                problems.add(
+                    key,
+                    f"`{pad_name}` is a pad of the {_layout_of(pad_name)} layout, but this "
+                    f"table's layout is {layout!r}: set [table] layout = "
+                    f"{_layout_of(pad_name)!r} or use the pads {', '.join(expected)}",
+                )
+            else:
+                problems.add(key, _unknown("pad", pad_name, expected))
+                # The misspelt pad is not also reported missing.
+                suggested.add(_suggest(pad_name, expected))
+            continue
+        if not isinstance(device, str):
+            problems.add(key, _type_message(device, str))
+            continue
+        message = _check_device(device)
+        if message:
+            problems.add(key, message)
+            continue
+        pads.append(PadConfig(pad_name, device))
+    if section is not None and layout is not None:
+        names = {pad.name for pad in pads} | set(flat) | suggested
+        for pad_name in expected:
+            if pad_name not in names:
+                problems.add(
+                    f"pads.{pad_name}",
+                    f"missing: the {layout} layout needs a reader for pad `{pad_name}` "
+                    f'(a device path, or "sim")',
+                )
+    seen: dict[str, str] = {}
+    for pad in pads:
+        if pad.simulated:
+            continue
+        port = pad.serial_port or pad.device
+        if port in seen:
+            problems.add(
+                f"pads.{pad.name}",
+                f"{pad.device!r} is also the reader of pad `{seen[port]}`: every pad "
+                "needs its own PN532",
+            )
+        seen.setdefault(port, pad.name)
+    order = {name: i for i, name in enumerate(expected)}
+    return tuple(sorted(pads, key=lambda pad: order[pad.name]))
+
+
+def _check_device(device: str) -> str | None:
+    """What is wrong with a reader path, or ``None``."""
+    if device == SIM or device.startswith("/"):
+        return None
+    if device.startswith("tty:"):
+        match = _TTY_PATH.match(device)
+        if match is None:
+            return (
+                f"bad nfcpy path {device!r}: the port may only hold letters, digits and "
+                "hyphens (`tty:USB0:pn532`); give a plain /dev path for other names"
+            )
+        driver = match.group(2)
+        if not driver:
+            return f"{device!r} names no driver: write `{device.rstrip(':')}:pn532`"
+        if driver != "pn532":
+            return (
+                f"driver {driver!r} in {device!r}: the pads are PN532s, write "
+                f"`tty:{match.group(1)}:pn532`"
+            )
+        return None
+    if device.startswith("usb"):
+        if _USB_PATH.match(device):
+            return None
+        return f"bad nfcpy USB path {device!r}: `usb`, `usb:VID:PID` or `usb:BUS:DEV`"
+    tty = re.match(r"^(?:/dev/)?tty(S|ACM|AMA|USB)(\d+)$", device)
+    if tty:
+        return f"unknown reader {device!r}: did you mean `tty:{tty[1]}{tty[2]}:pn532`?"
+    close = difflib.get_close_matches(device.lower(), [SIM, "simulated", "simulator"], n=1)
+    if close:
+        return f'unknown reader {device!r}: did you mean "sim"?'
+    return (
+        f"unknown reader {device!r}: give an nfcpy path (`tty:USB0:pn532`, `usb:…`), a "
+        'device path (`/dev/serial0`) or "sim"'
+    )
+
+
+def _parse_buttons(problems: _Problems, data: Mapping[str, Any]) -> ButtonsConfig:
+    section = problems.section(data, "buttons", required=True)
+    backend = problems.choice(section, "buttons.backend", PIN_BACKENDS, default="auto")
+    debounce = problems.value(section, "buttons.debounce", float, default=DEFAULT_DEBOUNCE)
+    if isinstance(debounce, float) and not 0.0 <= debounce <= 0.5:
+        problems.add("buttons.debounce", f"must be 0 to 0.5 seconds, not {debounce}")
+    problems.unknown_keys("buttons", section, _BUTTONS_KEYS)
+    seats: list[SeatButtons] = []
+    for seat in SEATS:
+        key = f"buttons.{seat}"
+        pins = None if section is None else section.get(seat)
+        if pins is None:
+            problems.add(key, f"missing: seat {seat} needs its yes, no, king and led pins")
+            continue
+        if not isinstance(pins, dict):
+            problems.add(key, _type_message(pins, dict))
+            continue
+        problems.unknown_keys(key, pins, _SEAT_KEYS)
+        values: dict[str, int | None] = {}
+        for name in _SEAT_KEYS:
+            pin = problems.value(pins, f"{key}.{name}", int, default=None)
+            if pin is None and name != "buzzer" and name not in pins:
+                problems.add(f"{key}.{name}", f"missing: seat {seat}'s {name} BCM pin number")
+            if isinstance(pin, int) and pin not in GPIO_RANGE:
+                problems.add(
+                    f"{key}.{name}",
+                    f"GPIO{pin} is not on the 40-pin header: BCM numbers run 0-27 "
+                    "(BCM, not the physical pin number)",
+                )
+            values[name] = pin
+        if all(isinstance(values[name], int) for name in BUTTON_KEYS):
+            seats.append(
+                SeatButtons(
+                    seat=seat,
+                    yes=values["yes"],  # type: ignore[arg-type]
+                    no=values["no"],  # type: ignore[arg-type]
+                    king=values["king"],  # type: ignore[arg-type]
+                    led=values["led"],  # type: ignore[arg-type]
+                    buzzer=values["buzzer"],
+                )
+            )
+    return ButtonsConfig(backend=backend, debounce=float(debounce or 0.0), seats=tuple(seats))
+
+
+def _parse_displays(problems: _Problems, data: Mapping[str, Any]) -> tuple[DisplayConfig, ...]:
+    raw = data.get("displays")
+    if raw is None:
+        problems.add(
+            "displays",
+            "missing: the table needs at least one [[displays]] entry (bus, address, chip)",
+        )
+        return ()
+    if isinstance(raw, dict):
+        raw = [raw]  # [displays] written for [[displays]]: one display
+    if not isinstance(raw, list) or not all(isinstance(item, dict) for item in raw):
+        problems.add("displays", "must be a list of tables: write each one as [[displays]]")
+        return ()
+    if not raw:
+        problems.add("displays", "empty: the table needs at least one display")
+    displays: list[DisplayConfig] = []
+    seen_at: dict[tuple[int | str, int], str] = {}
+    seen_seat: dict[str | None, str] = {}
+    for index, item in enumerate(raw):
+        key = f"displays[{index}]"
+        problems.unknown_keys(key, item, _DISPLAY_KEYS)
+        before = len(problems)
+        bus = item.get("bus")
+        if bus is None:
+            problems.add(f"{key}.bus", 'missing: the I2C bus number (1 on a Pi) or "sim"')
+        elif isinstance(bus, str):
+            if bus != SIM:
+                number = re.fullmatch(r"(?:/dev/i2c-)?(\d+)", bus)
+                hint = f"write bus = {number[1]}" if number else 'a bus number or "sim"'
+                problems.add(f"{key}.bus", f"unknown bus {bus!r}: {hint}")
+        elif not isinstance(bus, int) or isinstance(bus, bool) or bus < 0:
+            problems.add(f"{key}.bus", f'must be an I2C bus number (1 on a Pi) or "sim", '
+                                       f"not {bus!r}")
+        address = problems.value(item, f"{key}.address", int, default=DEFAULT_ADDRESS)
+        if isinstance(address, int):
+            _check_address(problems, f"{key}.address", address)
+        chip = problems.choice(item, f"{key}.chip", CHIPS, default="ssd1306")
+        seat = problems.value(item, f"{key}.seat", str, default=None)
+        if isinstance(seat, str) and seat not in SEATS:
+            problems.add(f"{key}.seat", _unknown("seat", seat, SEATS))
+        rotate = problems.value(item, f"{key}.rotate", int, default=0)
+        if isinstance(rotate, int) and rotate not in range(4):
+            hint = f" ({rotate} degrees is {rotate // 90})" if rotate in (90, 180, 270) else ""
+            problems.add(
+                f"{key}.rotate", f"is in quarter turns clockwise, 0-3, not {rotate}{hint}"
+            )
+        if len(problems) != before:
+            continue
+        display = DisplayConfig(bus=bus, address=address, chip=chip, seat=seat, rotate=rotate)
+        if not display.simulated:
+            where = (bus, address)
+            if where in seen_at:
+                problems.add(
+                    key,
+                    f"bus {bus} address {address:#04x} is also {seen_at[where]}: two OLEDs "
+                    "on one bus need different addresses (move the SA0 jumper to 0x3D)",
+                )
+            seen_at.setdefault(where, key)
+        if seat in seen_seat:
+            facing = f"seat {seat}" if seat else "both seats"
+            problems.add(f"{key}.seat", f"{seen_seat[seat]} already faces {facing}")
+        seen_seat.setdefault(seat, key)
+        displays.append(display)
+    return tuple(displays)
+
+
+def _check_address(problems: _Problems, key: str, address: int) -> None:
+    if address in (0x78, 0x7A):
+        problems.add(
+            key,
+            f"{address:#04x} is the 8-bit write address printed on many boards: "
+            f"write {address >> 1:#04x}",
+        )
+    elif not 0x08 <= address <= 0x77:
+        problems.add(key, f"{address:#04x} is not a 7-bit I2C address (0x08-0x77)")
+    elif address not in (0x3C, 0x3D):
+        problems.add(
+            key,
+            f"{address:#04x}: SSD1306 and SH1106 OLEDs answer at 0x3C or 0x3D only "
+            "(`i2cdetect -y 1` shows where yours is)",
+        )
+
+
+def _check_pins(
+    problems: _Problems,
+    buttons: ButtonsConfig,
+    pads: Sequence[PadConfig],
+    displays: Sequence[DisplayConfig],
+) -> None:
+    uses_i2c1 = any(display.bus == 1 for display in displays)
+    uses_uart = any(_PI_UART_DEVICES.match(pad.device) for pad in pads)
+    owner: dict[int, str] = {}
+    for seat in buttons.seats:
+        for name in _SEAT_KEYS:
+            pin = getattr(seat, name)
+            if pin is None:
+                continue
+            key = f"buttons.{seat.seat}.{name}"
+            if pin in owner:
+                problems.add(key, f"GPIO{pin} is also {owner[pin]}: every device needs its "
+                                  "own pin")
+            owner.setdefault(pin, key)
+            if pin in ID_EEPROM_PINS:
+                problems.add(key, f"GPIO{pin} is {ID_EEPROM_PINS[pin]}, reserved for HAT "
+                                  "EEPROMs: pick a free pin (4-13, 16-27 minus those in use)")
+            elif pin in I2C1_PINS and uses_i2c1:
+                problems.add(key, f"GPIO{pin} is {I2C1_PINS[pin]}, which the display on "
+                                  "bus 1 uses: pick another pin")
+            elif pin in UART0_PINS and uses_uart:
+                problems.add(key, f"GPIO{pin} is {UART0_PINS[pin]}, which a pad's PN532 "
+                                  "on the Pi's UART uses: pick another pin")
+
+
+def _flatten(section: Mapping[str, Any] | None, prefix: str = "") -> Iterable[tuple[str, Any]]:
+    if section is None:
+        return
+    for key, value in section.items():
+        if isinstance(value, dict):
+            yield from _flatten(value, f"{prefix}{key}.")
+        else:
+            yield f"{prefix}{key}", value
+
+
+def _layout_of(pad_name: str) -> str:
+    return "compact" if pad_name in COMPACT_PADS else "full"
+
+
+def _suggest(name: str, candidates: Sequence[str]) -> str | None:
+    """The candidate ``name`` was probably meant to be, or ``None``.
+
+    >>> _suggest("play.a", ["play.A", "play.B"])
+    'play.A'
+    """
+    for candidate in candidates:
+        if candidate.lower() == name.lower():
+            return candidate
+    lowered = {candidate.lower(): candidate for candidate in candidates}
+    close = difflib.get_close_matches(name.lower(), list(lowered), n=1, cutoff=0.6)
+    return lowered[close[0]] if close else None
+
+
+def _unknown(what: str, name: str, candidates: Sequence[str]) -> str:
+    suggestion = _suggest(name, candidates)
+    if suggestion is not None:
+        return f"unknown {what} `{name}`: did you mean `{suggestion}`?"
+    return f"unknown {what} `{name}`: expected one of {', '.join(candidates)}"
+
+
+_TYPE_NAMES = {str: "a string", int: "an integer", float: "a number", dict: "a table",
+               bool: "true or false", list: "a list"}
+
+
+def _type_message(value: Any, expected: type) -> str:
+    got = _TYPE_NAMES.get(type(value), type(value).__name__)
+    message = f"must be {_TYPE_NAMES[expected]}, not {got} ({value!r})"
+    if isinstance(value, str) and expected in (int, float):
+        try:
+            number = int(value, 0) if expected is int else float(value)
+        except ValueError:
+            return message
+        written = hex(number) if value.lower().startswith("0x") else value
+        return f"{message}: write {written} without quotes"
+    return message
+
+
+class _Problems:
+    """Collects ``(key, message)`` pairs while a table file is checked."""
+
+    def __init__(self) -> None:
+        self.items: list[tuple[str, str]] = []
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def add(self, key: str, message: str) -> None:
+        self.items.append((key, message))
+
+    def section(
+        self, data: Mapping[str, Any], name: str, *, required: bool
+    ) -> Mapping[str, Any] | None:
+        value = data.get(name)
+        if value is None:
+            if required:
+                self.add(name, f"missing: the table needs a [{name}] section")
+            return None
+        if not isinstance(value, dict):
+            self.add(name, f"{_type_message(value, dict)}: write it as a [{name}] section")
+            return None
+        return value
+
+    def unknown_keys(
+        self, prefix: str, section: Mapping[str, Any] | None, known: Sequence[str]
+    ) -> None:
+        for key in section or ():
+            if key not in known:
+                where = f"{prefix}.{key}" if prefix else key
+                self.add(where, _unknown("key", key, known))
+
+    def value(
+        self, section: Mapping[str, Any] | None, key: str, kind: type, *, default: Any
+    ) -> Any:
+        name = key.rsplit(".", 1)[-1]
+        if section is None or name not in section:
+            return default
+        value = section[name]
+        if kind is float and isinstance(value, int) and not isinstance(value, bool):
+            return float(value)
+        if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
+            self.add(key, _type_message(value, kind))
+            return default if default is not None else None
+        return value
+
+    def choice(
+        self, section: Mapping[str, Any] | None, key: str, choices: Sequence[str], *,
+        default: str,
+    ) -> str:
+        value = self.value(section, key, str, default=default)
+        if value not in choices:
+            what = key.rsplit(".", 1)[-1]
+            suggestion = _suggest(value, choices)
+            hint = (f"did you mean {suggestion!r}?" if suggestion
+                    else f"expected one of {', '.join(repr(c) for c in choices)}")
+            self.add(key, f"unknown {what} {value!r}: {hint}")
+        return value
