@@ -1,0 +1,249 @@
+"""Rule sets: small declarative profiles plus a few hooks, in one registry.
+
+Like python-chess variants, each rule set flips declared flags and overrides a
+hook or two; :func:`rules` looks one up by name and applies options::
+
+    >>> rules("classic").target
+    5
+    >>> rules("italian", forzare=True).forzare
+    True
+    >>> rules("classic", ace_high=True).ranking.order
+    'AKQJT987'
+    >>> rules("bezique")
+    Traceback (most recent call last):
+    ...
+    engine.errors.UnknownRulesError: unknown rule set 'bezique': choose one of classic, french, german, italian
+
+Every decision taken where the sources are silent or disagree is written, with
+its source, in ``docs/rules.md``.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, ClassVar
+
+from engine.cards import ACE_HIGH, CLASSIC, Ranking
+from engine.errors import UnknownRulesError
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """The classic game (London club rules, Cavendish 1886): the base profile.
+
+    Flags are plain values; the hooks are the methods below. Options any set
+    can take: ``ace_high``, ``target``, ``game_value`` (rule 46), ``rubber``
+    (best of N games), ``doubling``, ``offer_point``, ``pool`` (three
+    players), ``a_la_retourne`` (a turned card sets the target).
+    """
+
+    name: ClassVar[str] = "classic"
+    model: ClassVar[str] = "proposal"
+    """``proposal`` (propose/accept) or ``declarer`` (german: one seat declares the game)."""
+    must_overtake: ClassVar[bool] = True
+    """The follower must win the trick when he can (London rule 43)."""
+    king_mode: ClassVar[str] = "optional"
+    """``optional`` (announce before your first card, rules 23-24), ``mandatory``
+    (italian: -1 for a holder who does not declare), ``german`` (declare before the
+    first lead or once you have won a trick, then lead it)."""
+    elder_discard: ClassVar[tuple[int, int]] = (1, 5)
+    dealer_discard: ClassVar[tuple[int, int]] = (1, 5)
+    """The dealer must take at least one card (003: "al menos una carta")."""
+    revoke_penalty: ClassVar[int] = 0
+    """Points a seat loses for a refused revoke (italian: 1)."""
+    king_penalty: ClassVar[int] = 0
+    """Points a king holder loses for not declaring it (italian: 1)."""
+    loser_deals_next_game: ClassVar[bool] = False
+    """German: the winner of a game leads in the next one."""
+
+    ace_high: bool = False
+    target: int = 5
+    game_value: bool = False
+    rubber: int = 1
+    doubling: bool = False
+    offer_point: bool = False
+    pool: bool = False
+    a_la_retourne: bool = False
+    forzare: bool = False
+    ranking: Ranking = field(init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "ranking", ACE_HIGH if self.ace_high else CLASSIC)
+        problems = []
+        if not 1 <= self.target <= 99:
+            problems.append(f"target must be 1 to 99, got {self.target}")
+        if self.rubber < 1 or self.rubber % 2 == 0:
+            problems.append(f"rubber is best of an odd number of games, got {self.rubber}")
+        if problems:
+            raise ValueError("; ".join(problems))
+
+    # -- hooks ---------------------------------------------------------------------------
+
+    def trick_points(
+        self, tricks: tuple[int, int], vulnerable: int | None, declarer: int | None
+    ) -> tuple[int, int]:
+        """Points for the tricks of a finished hand, per seat (A, B).
+
+        Classic (rules 48-49): the point 1, the vole 2; a seat whose opponent
+        played *d'autorité* and failed scores 2 for the point, never more than
+        2 in all.
+
+        >>> rules("classic").trick_points((3, 2), None, None)
+        (1, 0)
+        >>> rules("classic").trick_points((2, 3), 0, None)
+        (0, 2)
+        >>> rules("classic").trick_points((0, 5), 0, None)
+        (0, 2)
+        """
+        winner = 0 if tricks[0] >= 3 else 1
+        points = 2 if tricks[winner] == 5 or vulnerable == 1 - winner else 1
+        return (points, 0) if winner == 0 else (0, points)
+
+    def game_points(self, loser_score: int) -> int:
+        """What a won game is worth (rule 46 when ``game_value``, else 1).
+
+        >>> [rules("classic", game_value=True).game_points(s) for s in (0, 2, 4)]
+        [3, 2, 1]
+        """
+        if not self.game_value:
+            return 1
+        if loser_score <= 0:
+            return 3
+        return 2 if loser_score <= 2 else 1
+
+    def retourne_target(self, rank: str) -> int:
+        """The target set *à la retourne*: ace 11, K Q J 10 ten, others their face value."""
+        if rank == "A":
+            return 11
+        if rank in "KQJT":
+            return 10
+        return int(rank)
+
+    def options(self) -> dict[str, Any]:
+        """The options that differ from this rule set's defaults."""
+        default = type(self)()
+        return {
+            f.name: getattr(self, f.name)
+            for f in fields(self)
+            if f.init and getattr(self, f.name) != getattr(default, f.name)
+        }
+
+    def with_options(self, **options: Any) -> RuleSet:
+        """This rule set with some options changed.
+
+        :raises UnknownRulesError: for an option no rule set takes.
+        """
+        known = [f.name for f in fields(self) if f.init]
+        for key in options:
+            if key not in known:
+                hint = difflib.get_close_matches(key, known, n=1)
+                extra = f": did you mean {hint[0]!r}?" if hint else f" (options: {', '.join(known)})"
+                raise UnknownRulesError(f"unknown rule option {key!r}{extra}")
+        return replace(self, **options)
+
+    def describe(self) -> str:
+        """``classic`` or ``italian(forzare)``."""
+        opts = self.options()
+        if not opts:
+            return self.name
+        return self.name + "(" + ", ".join(
+            k if v is True else f"{k}={v}" for k, v in opts.items()
+        ) + ")"
+
+
+@dataclass(frozen=True)
+class French(RuleSet):
+    """French rules (source 001): exchanges of 1 to 5 cards each, the *point de
+    refus*; game to 5 or *à la retourne*. Scoring is the classic one: the refus
+    gives 2 and then no vole, so a hand is worth at most 3 with the king."""
+
+    name: ClassVar[str] = "french"
+
+
+@dataclass(frozen=True)
+class Italian(RuleSet):
+    """Italian rules (source 000): no obligation to win the trick, the king must
+    be declared, penalties of -1, scores below zero; option *forzare*."""
+
+    name: ClassVar[str] = "italian"
+    must_overtake: ClassVar[bool] = False
+    king_mode: ClassVar[str] = "mandatory"
+    dealer_discard: ClassVar[tuple[int, int]] = (0, 5)
+    revoke_penalty: ClassVar[int] = 1
+    king_penalty: ClassVar[int] = 1
+
+    def trick_points(
+        self, tricks: tuple[int, int], vulnerable: int | None, declarer: int | None
+    ) -> tuple[int, int]:
+        """+1 for three tricks, +1 more for five; -1 to a seat that played *di
+        prepotenza* and did not make three.
+
+        >>> rules("italian").trick_points((2, 3), 0, None)
+        (-1, 1)
+        >>> rules("italian").trick_points((5, 0), 0, None)
+        (2, 0)
+        """
+        points = [0, 0]
+        winner = 0 if tricks[0] >= 3 else 1
+        points[winner] = 2 if tricks[winner] == 5 else 1
+        if vulnerable is not None and tricks[vulnerable] < 3:
+            points[vulnerable] -= 1
+        return points[0], points[1]
+
+
+@dataclass(frozen=True)
+class German(RuleSet):
+    """German rules (source 002): a seat declares the game and guarantees three
+    tricks: +1, +2 for all five, -2 when it fails. The king of trumps counts when
+    declared before the first lead or once its holder has won a trick, and must
+    then be led. A game won against 0 is worth double."""
+
+    name: ClassVar[str] = "german"
+    model: ClassVar[str] = "declarer"
+    king_mode: ClassVar[str] = "german"
+    elder_discard: ClassVar[tuple[int, int]] = (1, 5)
+    dealer_discard: ClassVar[tuple[int, int]] = (0, 5)
+    loser_deals_next_game: ClassVar[bool] = True
+
+    def trick_points(
+        self, tricks: tuple[int, int], vulnerable: int | None, declarer: int | None
+    ) -> tuple[int, int]:
+        """Only the declarer scores: +1, +2 for the vole, -2 for fewer than three.
+
+        >>> rules("german").trick_points((2, 3), None, 0)
+        (-2, 0)
+        >>> rules("german").trick_points((0, 5), None, 1)
+        (0, 2)
+        """
+        seat = 0 if declarer is None else declarer
+        made = tricks[seat]
+        value = 2 if made == 5 else 1 if made >= 3 else -2
+        return (value, 0) if seat == 0 else (0, value)
+
+    def game_points(self, loser_score: int) -> int:
+        """Double stakes for a game won against 0 points (002)."""
+        if self.game_value:
+            return super().game_points(loser_score)
+        return 2 if loser_score <= 0 else 1
+
+
+RULE_SETS: dict[str, type[RuleSet]] = {
+    cls.name: cls for cls in (RuleSet, French, Italian, German)
+}
+"""The registry: rule set name → profile class."""
+
+
+def rules(name: str = "classic", **options: Any) -> RuleSet:
+    """The rule set called ``name`` with ``options``.
+
+    :raises UnknownRulesError: for an unknown name or option, with a suggestion.
+    """
+    cls = RULE_SETS.get(name)
+    if cls is None:
+        hint = difflib.get_close_matches(name, list(RULE_SETS), n=1)
+        extra = f"; did you mean {hint[0]!r}?" if hint else ""
+        raise UnknownRulesError(
+            f"unknown rule set {name!r}: choose one of {', '.join(sorted(RULE_SETS))}{extra}"
+        )
+    return cls().with_options(**options)

@@ -1,0 +1,265 @@
+"""The game state: one immutable value, and the views a seat or the public may see.
+
+A :class:`GameState` holds a whole match (game, hand, trick). Card sets are bit
+masks (see :mod:`engine.cards`); the properties turn them back into cards. New
+states are made by :func:`engine.game.apply`, never by changing one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+from engine.cards import ALL_CARDS, CARDS, SUITS, Card, cards_of, mask_of
+from engine.errors import NotationError
+from engine.rules import RuleSet, rules
+
+SEATS = ("A", "B")
+OTHER = {"A": "B", "B": "A"}
+INDEX = {"A": 0, "B": 1}
+
+PHASES = ("retourne", "cut", "deal", "propose", "respond", "exchange", "force", "play", "over")
+"""``retourne``: turn a card for the target (option); ``cut``: cut for the first deal;
+``deal``; ``propose``: the elder proposes or plays (german: declares or passes);
+``respond``: the dealer accepts or refuses (german: declares or insists);
+``exchange``: discards and draws; ``force``: german, stock gone, someone must take
+the game; ``play``: the five tricks; ``over``: the game (or match) is finished."""
+
+_new = object.__new__
+
+
+@dataclass(frozen=True)
+class GameState:
+    """Everything the table knows about a match, at one moment."""
+
+    rules: RuleSet
+    phase: str
+    dealer: str
+    turn: str | None = None
+    target: int = 5
+    score: tuple[int, int] = (0, 0)
+    hands: tuple[int, int] = (0, 0)
+    turn_up: int = -1
+    discards: tuple[int, int] = (0, 0)
+    played: int = 0
+    cuts: tuple[int, int] = (-1, -1)
+    proposals: int = 0
+    exchanges: int = 0
+    vulnerable: str | None = None
+    declarer: str | None = None
+    exchanger: str | None = None
+    ex_discarded: int = 0
+    ex_drawn: int = 0
+    leader: str | None = None
+    led: int = -1
+    tricks: tuple[int, int] = (0, 0)
+    counts: tuple[int, int] = (0, 0)
+    first_cards: tuple[int, int] = (-1, -1)
+    king: str | None = None
+    king_to_lead: str | None = None
+    hand_points: tuple[int, int] = (0, 0)
+    multiplier: int = 1
+    offer: str | None = None
+    offer_by: str | None = None
+    must_vole: str | None = None
+    hand_no: int = 1
+    game_no: int = 1
+    games: tuple[int, int] = (0, 0)
+    match_points: tuple[int, int] = (0, 0)
+    players: tuple[str, str, str] = ("A", "B", "")
+    streak: tuple[str, int] = ("", 0)
+    winner: str | None = None
+
+    def evolve(self, **changes: Any) -> GameState:
+        """A copy with some fields changed (the engine's fast path; no checks)."""
+        state: GameState = _new(GameState)
+        d = state.__dict__
+        d.update(self.__dict__)
+        d.update(changes)
+        return state
+
+    # -- derived -------------------------------------------------------------------------
+
+    @property
+    def elder(self) -> str:
+        """The non-dealer: proposes first and leads the first trick."""
+        return OTHER[self.dealer] if self.dealer else ""
+
+    @property
+    def trump(self) -> str | None:
+        """The trump suit letter, once the card is turned up."""
+        return SUITS[self.turn_up >> 3] if self.turn_up >= 0 else None
+
+    @property
+    def turned_up(self) -> Card | None:
+        """The turn-up card."""
+        return CARDS[self.turn_up] if self.turn_up >= 0 else None
+
+    @property
+    def stock_mask(self) -> int:
+        """The cards nobody has seen: the stock (its order is not the engine's business)."""
+        used = self.hands[0] | self.hands[1] | self.discards[0] | self.discards[1] | self.played
+        if self.turn_up >= 0:
+            used |= 1 << self.turn_up
+        return ALL_CARDS & ~used
+
+    @property
+    def stock_size(self) -> int:
+        """How many cards are left in the stock."""
+        if self.turn_up < 0:
+            return 0
+        return self.stock_mask.bit_count()
+
+    def hand(self, seat: str) -> tuple[Card, ...]:
+        """The cards ``seat`` holds."""
+        return cards_of(self.hands[INDEX[seat]])
+
+    @property
+    def trick_cards(self) -> tuple[tuple[str, Card], ...]:
+        """The cards on the current trick, with their seats."""
+        if self.led < 0 or self.leader is None:
+            return ()
+        return ((self.leader, CARDS[self.led]),)
+
+    @property
+    def is_over(self) -> bool:
+        """True when the game (or the match) is finished."""
+        return self.phase == "over"
+
+    def public(self) -> View:
+        """What anyone watching the table may know: never a hand, the stock or the discards."""
+        return View.of(self, None)
+
+    def view(self, seat: str) -> View:
+        """What ``seat`` may know: the public view plus its own hand and discards."""
+        return View.of(self, seat)
+
+    # -- JSON ----------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """The state as JSON data (card masks as lists of cards)."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "rules":
+                value = {"name": value.name, **value.options()}
+            elif f.name in _MASK_PAIRS:
+                value = [[str(c) for c in cards_of(m)] for m in value]
+            elif f.name == "played":
+                value = [str(c) for c in cards_of(value)]
+            elif f.name in _CARD_INTS:
+                value = str(CARDS[value]) if value >= 0 else None
+            elif f.name in _CARD_INT_PAIRS:
+                value = [str(CARDS[v]) if v >= 0 else None for v in value]
+            elif isinstance(value, tuple):
+                value = list(value)
+            out[f.name] = value
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GameState:
+        """The state that :meth:`to_json` wrote.
+
+        :raises NotationError: when a field does not fit.
+        """
+        try:
+            kwargs: dict[str, Any] = {}
+            for f in fields(cls):
+                if f.name not in data:
+                    continue
+                value = data[f.name]
+                if f.name == "rules":
+                    value = rules(**value)
+                elif f.name in _MASK_PAIRS:
+                    value = tuple(mask_of(v) for v in value)
+                elif f.name == "played":
+                    value = mask_of(value)
+                elif f.name in _CARD_INTS:
+                    value = Card.parse(value).index if value is not None else -1
+                elif f.name in _CARD_INT_PAIRS:
+                    value = tuple(Card.parse(v).index if v is not None else -1 for v in value)
+                elif isinstance(value, list):
+                    value = tuple(value)
+                kwargs[f.name] = value
+            return cls(**kwargs)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise NotationError(f"cannot read game state: {exc}") from exc
+
+
+_MASK_PAIRS = frozenset({"hands", "discards"})
+_CARD_INTS = frozenset({"turn_up", "led"})
+_CARD_INT_PAIRS = frozenset({"cuts", "first_cards"})
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """A view of the table for one seat (``seat``) or for the public (``seat`` None).
+
+    The public view holds no hand, no discard and no stock order; only counts.
+    """
+
+    seat: str | None
+    rules: str
+    phase: str
+    dealer: str
+    elder: str
+    turn: str | None
+    trump: Card | None
+    score: tuple[int, int]
+    target: int
+    tricks: tuple[int, int]
+    hand_sizes: tuple[int, int]
+    stock_size: int
+    discard_sizes: tuple[int, int]
+    trick: tuple[tuple[str, Card], ...]
+    played: tuple[Card, ...]
+    king: str | None
+    vulnerable: str | None
+    declarer: str | None
+    hand: tuple[Card, ...] | None
+    discards: tuple[Card, ...] | None
+    games: tuple[int, int]
+
+    @classmethod
+    def of(cls, state: GameState, seat: str | None) -> View:
+        """The view of ``state`` for ``seat`` (None: public)."""
+        own = INDEX[seat] if seat is not None else None
+        return cls(
+            seat=seat,
+            rules=state.rules.describe(),
+            phase=state.phase,
+            dealer=state.dealer,
+            elder=state.elder,
+            turn=state.turn,
+            trump=state.turned_up,
+            score=state.score,
+            target=state.target,
+            tricks=state.tricks,
+            hand_sizes=(state.hands[0].bit_count(), state.hands[1].bit_count()),
+            stock_size=state.stock_size,
+            discard_sizes=(state.discards[0].bit_count(), state.discards[1].bit_count()),
+            trick=state.trick_cards,
+            played=cards_of(state.played),
+            king=state.king,
+            vulnerable=state.vulnerable,
+            declarer=state.declarer,
+            hand=cards_of(state.hands[own]) if own is not None else None,
+            discards=cards_of(state.discards[own]) if own is not None else None,
+            games=state.games,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The view as JSON data."""
+        from engine.notation import encode_fields
+
+        return encode_fields(self)
+
+
+def check_seat(seat: str) -> str:
+    """``seat`` if it is A or B.
+
+    :raises NotationError: otherwise.
+    """
+    if seat not in INDEX:
+        raise NotationError(f"no seat {seat!r}: seats are 'A' and 'B'")
+    return seat
