@@ -1,0 +1,570 @@
+"""NFC pads: one PN532 reader each, polled by its own thread, on nfcpy.
+
+A :class:`Pad` turns what its reader sees into debounced
+:class:`~drivers.events.CardSeen` events (a card arrived, a card left) and
+reports its reader going away and coming back as
+:class:`~drivers.events.ReaderStatus`. It never dies of a reader error: a
+reader that stops answering is closed and reopened with back-off.
+
+How a pad polls (see ``docs/nfc.md`` for the figures): one PN532
+InListPassiveTarget (106 kbps type A) every :attr:`PadTiming.poll_interval`
+through nfcpy's PN532 driver. While the pad is empty the RF field stays on
+between polls, so a card laid on it powers up ready to answer; after a poll
+that found a card the field is switched off first (nfcpy's ``mute``), which
+resets the card so that it answers again. ``clf.sense()`` does the same with
+four commands a poll (field off, poll, a type 1 tag check, field off) and
+costs four times the CPU; it is still used, with the card's UID, before every
+exchange with the card itself (reading or writing its NDEF record).
+
+A card is identified by its UID through ``card_for`` (the tag registry); a
+card the registry does not know is read for an NDEF text record
+``ecarte:KS`` (see :data:`NDEF_PREFIX`); a card neither knows arrives with
+``card=None``.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import errno
+import logging
+import queue
+import re
+import termios
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Any, Protocol
+
+import ndef
+import nfc
+import nfc.clf
+import nfc.clf.pn53x
+import nfc.clf.pn532
+import nfc.tag
+
+from drivers.errors import DeviceNotFoundError, DevicePermissionError, DriverError
+from drivers.events import CardSeen, DeviceEvent, ReaderStatus
+from drivers.nfc.tty import RawTty
+
+logger = logging.getLogger(__name__)
+
+NDEF_PREFIX = "ecarte:"
+"""An NDEF text record ``ecarte:KS`` on a tag names its card."""
+
+_NDEF_CARD = re.compile(r"^ecarte:([KQJAT987][SHDC])$")
+
+
+class TagWriteError(DriverError, OSError):
+    """A tag could not be written (gone from the pad, read-only, too small)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PadTiming:
+    """How often a pad polls and how it decides a card has left.
+
+    :param poll_interval: seconds of pause after each poll.
+    :param leave_after: consecutive polls without the card before it has
+        left (a card missing for fewer polls is a flicker and stays).
+    :param fault_limit: consecutive failed polls before the reader is
+        declared offline, closed and reopened.
+    :param reopen_first: seconds before the first reopen attempt.
+    :param reopen_max: longest pause between reopen attempts, seconds
+        (the pause doubles from ``reopen_first`` up to this).
+    :raises ValueError: a value out of range.
+    """
+
+    poll_interval: float = 0.020
+    leave_after: int = 3
+    fault_limit: int = 3
+    reopen_first: float = 0.05
+    reopen_max: float = 2.0
+
+    def __post_init__(self) -> None:
+        problems = []
+        if self.poll_interval < 0:
+            problems.append(f"poll_interval must be >= 0 s, not {self.poll_interval}")
+        if self.leave_after < 1:
+            problems.append(f"leave_after must be >= 1 poll, not {self.leave_after}")
+        if self.fault_limit < 1:
+            problems.append(f"fault_limit must be >= 1 poll, not {self.fault_limit}")
+        if not 0 < self.reopen_first <= self.reopen_max:
+            problems.append(
+                f"need 0 < reopen_first <= reopen_max, not {self.reopen_first}, {self.reopen_max}"
+            )
+        if problems:
+            raise ValueError("bad pad timing: " + "; ".join(problems))
+
+
+class Reader(Protocol):
+    """What a pad needs from its reader (one PN532, say)."""
+
+    def poll(self) -> str | None:
+        """The UID (upper-case hex) of the card on the reader, or ``None``."""
+
+    def read_text(self, uid: str) -> str | None:
+        """The NDEF text record of card ``uid``, or ``None`` if it has none."""
+
+    def write_text(self, uid: str, text: str) -> None:
+        """Write an NDEF text record to card ``uid``."""
+
+    def close(self) -> None:
+        """Let the reader go. Safe to call twice."""
+
+
+READER_ERRORS: tuple[type[BaseException], ...] = (
+    OSError,
+    termios.error,
+    nfc.clf.Error,
+    nfc.clf.pn53x.Chipset.Error,
+    DriverError,
+)
+"""What a failing reader raises (I/O errors, nfcpy and PN532 errors)."""
+
+
+class NfcpyReader:
+    """One PN532 on a serial port, driven by nfcpy's own PN532 driver.
+
+    :param path: the serial port (``/dev/ttyUSB0``, a simulator's path).
+    :param transport: makes the nfcpy transport for ``path``;
+        :class:`~drivers.nfc.tty.RawTty` by default, ``nfc.clf.transport.TTY``
+        works too (pyserial, more CPU).
+    :raises DeviceNotFoundError: no such port, or no PN532 answers on it.
+    :raises DevicePermissionError: the port exists but this user may not
+        open it (add the user to the ``dialout`` group).
+    :raises OSError: any other failure to open the port.
+    """
+
+    def __init__(self, path: str, *, transport: Callable[[str], Any] = RawTty) -> None:
+        self.path = path
+        try:
+            self._transport = transport(path)
+        except OSError as error:
+            if error.errno == errno.ENOENT:
+                raise DeviceNotFoundError(f"NFC reader port not found: {path}") from error
+            if isinstance(error, PermissionError) or error.errno == errno.EACCES:
+                raise DevicePermissionError(
+                    f"no permission to open {path}: add the user to the dialout group"
+                ) from error
+            raise
+        try:
+            device = nfc.clf.pn532.init(self._transport)
+        except READER_ERRORS as error:
+            self._close_transport()
+            raise DeviceNotFoundError(f"no PN532 answers on {path}: {error}") from error
+        device._path = path  # what nfcpy's device.connect() sets; used by str(device)
+        self._clf = nfc.ContactlessFrontend()
+        self._clf.device = device
+        self._field_dirty = True
+        logger.debug("%s: %s", path, device)
+
+    def poll(self) -> str | None:
+        """One InListPassiveTarget; the field is cycled first if a card was active.
+
+        :returns: the UID of the card found (upper-case hex) or ``None``.
+        :raises OSError: the reader failed to answer properly.
+        """
+        device = self._device()
+        with self._clf.lock:
+            if self._field_dirty:
+                device.mute()
+            self._field_dirty = True
+            found = device.chipset.in_list_passive_target(1, 0, b"")
+        if found is None:
+            self._field_dirty = False
+            return None
+        # SENS_RES(2) SEL_RES NFCID1-length NFCID1 [ATS]
+        return bytes(found[4 : 4 + found[3]]).hex().upper()
+
+    def read_text(self, uid: str) -> str | None:
+        """The first NDEF text record on card ``uid``, ``None`` if none or unreadable.
+
+        :raises OSError: the reader failed to answer properly.
+        """
+        tag = self._activate(uid)
+        if tag is None:
+            return None
+        try:
+            if tag.ndef is None:
+                return None
+            for record in tag.ndef.records:
+                if isinstance(record, ndef.TextRecord):
+                    return str(record.text)
+        except (nfc.tag.TagCommandError, ndef.DecodeError) as error:
+            logger.debug("%s: NDEF of %s unreadable: %s", self.path, uid, error)
+        return None
+
+    def write_text(self, uid: str, text: str) -> None:
+        """Write one NDEF text record ``text`` to card ``uid`` (formats a blank tag).
+
+        :raises TagWriteError: the card is not on the reader, is read-only or
+            the write failed.
+        :raises OSError: the reader failed to answer properly.
+        """
+        tag = self._activate(uid)
+        if tag is None:
+            raise TagWriteError(f"tag {uid} is not on the reader {self.path}")
+        try:
+            if tag.ndef is None and not tag.format():
+                raise TagWriteError(f"tag {uid} cannot be formatted for NDEF")
+            if tag.ndef is None or not tag.ndef.is_writeable:
+                raise TagWriteError(f"tag {uid} is read-only")
+            tag.ndef.records = [ndef.TextRecord(text)]
+        except (nfc.tag.TagCommandError, ndef.EncodeError, AttributeError, ValueError) as error:
+            raise TagWriteError(f"writing tag {uid} failed: {error}") from error
+
+    def close(self) -> None:
+        """Put the PN532 to sleep and close the port. Safe to call twice."""
+        clf = getattr(self, "_clf", None)
+        if clf is not None:
+            try:
+                clf.close()  # ACK, back to 115200 baud, PowerDown
+            except READER_ERRORS as error:
+                logger.debug("%s: closing: %s", self.path, error)
+            clf.device = None
+        self._close_transport()
+
+    def __enter__(self) -> NfcpyReader:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def _device(self) -> Any:
+        device = self._clf.device
+        if device is None:
+            raise OSError(errno.ENODEV, f"reader {self.path} is closed")
+        return device
+
+    def _activate(self, uid: str) -> Any:
+        self._device()
+        self._field_dirty = True
+        target = nfc.clf.RemoteTarget("106A", sel_req=bytearray.fromhex(uid))
+        found = self._clf.sense(target, iterations=1)
+        if found is None:
+            return None
+        return nfc.tag.activate(self._clf, found)
+
+    def _close_transport(self) -> None:
+        transport = getattr(self, "_transport", None)
+        if transport is None:
+            return
+        try:
+            transport.close()
+        except READER_ERRORS as error:
+            logger.debug("%s: closing the port: %s", self.path, error)
+            tty = getattr(transport, "tty", None)  # nfcpy's TTY flushes before closing
+            if tty is not None:
+                tty.close()
+                transport.tty = None
+
+
+def open_pn532(path: str) -> NfcpyReader:
+    """The default reader factory: a PN532 on serial port ``path`` via nfcpy.
+
+    :raises DeviceNotFoundError: no such port, or no PN532 answers on it.
+    :raises DevicePermissionError: the user may not open the port.
+    """
+    return NfcpyReader(path)
+
+
+def card_from_ndef(text: str | None) -> str | None:
+    """The card an NDEF text names (``"ecarte:KS"`` → ``"KS"``), else ``None``.
+
+    >>> card_from_ndef("ecarte:TH"), card_from_ndef("hello")
+    ('TH', None)
+    """
+    if text is None:
+        return None
+    match = _NDEF_CARD.match(text.strip())
+    return match.group(1) if match else None
+
+
+@dataclass(frozen=True, slots=True)
+class _Job:
+    run: Callable[[Reader], Any]
+    result: concurrent.futures.Future[Any]
+
+
+class Pad:
+    """One NFC pad: a reader, its polling thread and the events it reports.
+
+    The thread starts at once. Events go to ``on_event`` (called on the pad's
+    thread: only enqueue there) or are put on ``events``; give exactly one.
+
+    :param zone: the table zone of this pad (``"play.A"``).
+    :param path: the reader's serial port, handed to ``open_reader``.
+    :param card_for: looks a tag UID up in the tag registry (``None`` if
+        unknown).
+    :param open_reader: makes the reader for ``path`` (:func:`open_pn532`).
+    :param timing: poll interval, debounce and back-off.
+    :param read_ndef: read unknown tags for an ``ecarte:KS`` NDEF record.
+    :param clock: seconds for the events' ``t`` (monotonic).
+    :raises ValueError: not exactly one of ``on_event`` and ``events``.
+    """
+
+    def __init__(
+        self,
+        zone: str,
+        path: str,
+        *,
+        on_event: Callable[[DeviceEvent], None] | None = None,
+        events: queue.Queue[DeviceEvent] | None = None,
+        card_for: Callable[[str], str | None] | None = None,
+        open_reader: Callable[[str], Reader] = open_pn532,
+        timing: PadTiming = PadTiming(),
+        read_ndef: bool = True,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if (on_event is None) == (events is None):
+            raise ValueError("give a pad exactly one of on_event= and events=")
+        self.zone = zone
+        self.path = path
+        self.timing = timing
+        self._emit_to: Callable[[DeviceEvent], None] = (
+            on_event if on_event is not None else events.put  # type: ignore[union-attr]
+        )
+        self._card_for = card_for
+        self._open_reader = open_reader
+        self._read_ndef = read_ndef
+        self._clock = clock
+        self._reader: Reader | None = None
+        self._online: bool | None = None
+        self._present: str | None = None
+        self._present_card: str | None = None
+        self._misses = 0
+        self._failures = 0
+        self._jobs: queue.SimpleQueue[_Job] = queue.SimpleQueue()
+        self._stop = threading.Event()
+        self._closed = False
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(target=self._run, name=f"pad-{zone}", daemon=True)
+        self._thread.start()
+
+    @property
+    def present(self) -> str | None:
+        """UID of the card the pad considers on it, or ``None``."""
+        return self._present
+
+    @property
+    def online(self) -> bool:
+        """Whether the reader is open and answering."""
+        return bool(self._online)
+
+    def write_text(self, uid: str, text: str, *, timeout: float = 5.0) -> None:
+        """Write an NDEF text record to card ``uid`` lying on this pad.
+
+        Runs on the pad's thread between two polls.
+
+        :param timeout: seconds to wait for the reader.
+        :raises TagWriteError: the card is not on the pad or cannot be written.
+        :raises TimeoutError: the reader did not get to it in ``timeout``.
+        :raises OSError: the reader is offline or failed.
+        """
+        self._call(lambda reader: reader.write_text(uid, text), timeout)
+
+    def close(self) -> None:
+        """Stop polling and close the reader. Safe to call twice."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+        self._stop.set()
+        self._thread.join(timeout=10.0)
+        if self._thread.is_alive():
+            logger.warning("pad %s: polling thread did not stop", self.zone)
+
+    def __enter__(self) -> Pad:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<Pad {self.zone} {self.path} online={self._online} present={self._present}>"
+
+    # -- the polling thread ----------------------------------------------------
+
+    def _call(self, run: Callable[[Reader], Any], timeout: float) -> Any:
+        job = _Job(run, concurrent.futures.Future())
+        if self._closed:
+            raise OSError(errno.ENODEV, f"pad {self.zone} is closed")
+        self._jobs.put(job)
+        try:
+            return job.result.result(timeout)
+        except concurrent.futures.TimeoutError as error:
+            job.result.cancel()
+            raise TimeoutError(f"pad {self.zone}: reader busy or offline") from error
+
+    def _run(self) -> None:
+        backoff = self.timing.reopen_first
+        try:
+            while not self._stop.is_set():
+                if self._reader is None:
+                    if not self._open():
+                        self._fail_jobs()
+                        self._stop.wait(backoff)
+                        backoff = min(2 * backoff, self.timing.reopen_max)
+                        continue
+                    backoff = self.timing.reopen_first
+                try:
+                    self._run_jobs()
+                    self._observe(self._reader.poll())  # type: ignore[union-attr]
+                except READER_ERRORS as error:
+                    self._failures += 1
+                    logger.debug("pad %s: poll failed (%d): %s", self.zone, self._failures, error)
+                    if self._failures >= self.timing.fault_limit:
+                        self._lose(error)
+                    continue
+                self._failures = 0
+                self._stop.wait(self.timing.poll_interval)
+        finally:
+            self._drop_reader()
+            self._fail_jobs()
+
+    def _open(self) -> bool:
+        try:
+            self._reader = self._open_reader(self.path)
+        except READER_ERRORS as error:
+            logger.debug("pad %s: cannot open %s: %s", self.zone, self.path, error)
+            if self._online is not False:
+                self._online = False
+                self._emit(ReaderStatus(self.zone, online=False, reason=str(error), t=self._now()))
+            return False
+        self._failures = 0
+        self._online = True
+        logger.info("pad %s: reader on %s online", self.zone, self.path)
+        self._emit(ReaderStatus(self.zone, online=True, t=self._now()))
+        return True
+
+    def _lose(self, error: BaseException) -> None:
+        logger.warning("pad %s: reader on %s lost: %s", self.zone, self.path, error)
+        self._drop_reader()
+        self._online = False
+        self._emit(ReaderStatus(self.zone, online=False, reason=str(error), t=self._now()))
+
+    def _drop_reader(self) -> None:
+        reader, self._reader = self._reader, None
+        if reader is not None:
+            try:
+                reader.close()
+            except READER_ERRORS as error:
+                logger.debug("pad %s: closing the reader: %s", self.zone, error)
+
+    def _observe(self, uid: str | None) -> None:
+        if uid is None:
+            if self._present is not None:
+                self._misses += 1
+                if self._misses >= self.timing.leave_after:
+                    self._leave()
+            return
+        if uid == self._present:
+            self._misses = 0
+            return
+        if self._present is not None:
+            self._leave()
+        card = self._identify(uid)
+        self._present, self._present_card, self._misses = uid, card, 0
+        self._emit(CardSeen(self.zone, uid, card, t=self._now()))
+
+    def _leave(self) -> None:
+        uid, card = self._present, self._present_card
+        self._present, self._present_card, self._misses = None, None, 0
+        if uid is not None:
+            self._emit(CardSeen(self.zone, uid, card, gone=True, t=self._now()))
+
+    def _identify(self, uid: str) -> str | None:
+        card = self._card_for(uid) if self._card_for is not None else None
+        if card is None and self._read_ndef and self._reader is not None:
+            card = card_from_ndef(self._reader.read_text(uid))
+            logger.debug("pad %s: tag %s NDEF names %s", self.zone, uid, card)
+        return card
+
+    def _run_jobs(self) -> None:
+        while True:
+            try:
+                job = self._jobs.get_nowait()
+            except queue.Empty:
+                return
+            if not job.result.set_running_or_notify_cancel():
+                continue
+            try:
+                job.result.set_result(job.run(self._reader))  # type: ignore[arg-type]
+            except READER_ERRORS as error:
+                job.result.set_exception(error)
+                if not isinstance(error, TagWriteError):
+                    raise
+
+    def _fail_jobs(self) -> None:
+        while True:
+            try:
+                job = self._jobs.get_nowait()
+            except queue.Empty:
+                return
+            if job.result.set_running_or_notify_cancel():
+                job.result.set_exception(OSError(errno.ENODEV, f"pad {self.zone} is offline"))
+
+    def _emit(self, event: DeviceEvent) -> None:
+        try:
+            self._emit_to(event)
+        except Exception:
+            # A broken consumer must not stop the pad.
+            logger.exception("pad %s: event consumer failed on %r", self.zone, event)
+
+    def _now(self) -> float:
+        return self._clock()
+
+
+class PadSet:
+    """Several pads started together and stopped together (in reverse).
+
+    :param ports: zone → serial port path.
+    :param pad_options: passed to every :class:`Pad` (``events=``,
+        ``card_for=``, ``open_reader=``, ``timing=``...).
+    :raises ValueError: as :class:`Pad`.
+    """
+
+    def __init__(self, ports: Mapping[str, str], **pad_options: Any) -> None:
+        self.pads: dict[str, Pad] = {}
+        try:
+            for zone, path in ports.items():
+                self.pads[zone] = Pad(zone, path, **pad_options)
+        except BaseException:
+            self.close()
+            raise
+
+    def __getitem__(self, zone: str) -> Pad:
+        return self.pads[zone]
+
+    def __iter__(self) -> Iterator[Pad]:
+        return iter(self.pads.values())
+
+    def __len__(self) -> int:
+        return len(self.pads)
+
+    def close(self) -> None:
+        """Close every pad, last started first. Safe to call twice."""
+        for pad in reversed(list(self.pads.values())):
+            pad.close()
+
+    def __enter__(self) -> PadSet:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()

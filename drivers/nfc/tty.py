@@ -1,0 +1,183 @@
+"""A lean serial transport for nfcpy's PN532 driver.
+
+nfcpy's own ``nfc.clf.transport.TTY`` goes through pyserial, which reprograms
+the port (``tcsetattr``) every time a read timeout changes: twice per PN532
+command. With six pads polling some thirty times a second that alone costs a
+good part of a core on a Raspberry Pi. :class:`RawTty` keeps the same contract
+(``TYPE``, ``open``, ``port``, ``baudrate``, ``read(timeout)``, ``write``,
+``close``) on a raw file descriptor, configured once, with its own small
+buffer. Every failure is an :class:`OSError` (a vanished port gives ``EIO``),
+never a bare ``termios.error``.
+"""
+
+from __future__ import annotations
+
+import errno
+import logging
+import os
+import select
+import termios
+import time
+import tty
+
+logger = logging.getLogger(__name__)
+
+WIRE = logging.DEBUG - 1
+"""Log level of the byte dumps (below DEBUG, as nfcpy's own)."""
+
+_ACK = bytes.fromhex("0000FF00FF00")
+_SPEEDS = {
+    9600: termios.B9600,
+    19200: termios.B19200,
+    38400: termios.B38400,
+    57600: termios.B57600,
+    115200: termios.B115200,
+    230400: termios.B230400,
+    460800: termios.B460800,
+    921600: termios.B921600,
+}
+
+
+def _os_error(error: termios.error) -> OSError:
+    code = error.args[0] if error.args and isinstance(error.args[0], int) else errno.EIO
+    return OSError(code, os.strerror(code))
+
+
+class RawTty:
+    """nfcpy's TTY transport contract on a raw, non-blocking file descriptor.
+
+    :param port: the serial device path (``/dev/ttyUSB0``, ``/dev/serial0``).
+    :raises OSError: the port cannot be opened (``ENOENT``, ``EACCES``...).
+    """
+
+    TYPE = "TTY"
+
+    def __init__(self, port: str) -> None:
+        self._fd: int | None = None
+        self._port = port
+        self._baudrate = 0
+        self._buffer = bytearray()
+        self.open(port)
+
+    @property
+    def manufacturer_name(self) -> None:
+        return None
+
+    @property
+    def product_name(self) -> None:
+        return None
+
+    def open(self, port: str, baudrate: int = 115200) -> None:
+        """(Re)open ``port`` raw, 8N1, at ``baudrate`` bits a second.
+
+        :raises OSError: the port cannot be opened or configured.
+        """
+        self.close()
+        fd = os.open(port, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+        try:
+            tty.setraw(fd)
+            self._fd, self._port = fd, port
+            self.baudrate = baudrate
+        except (OSError, termios.error) as error:
+            os.close(fd)
+            self._fd = None
+            raise error if isinstance(error, OSError) else _os_error(error) from error
+        self._buffer.clear()
+
+    @property
+    def port(self) -> str:
+        return self._port if self._fd is not None else ""
+
+    @property
+    def baudrate(self) -> int:
+        return self._baudrate if self._fd is not None else 0
+
+    @baudrate.setter
+    def baudrate(self, value: int) -> None:
+        if self._fd is None:
+            return
+        speed = _SPEEDS.get(value, termios.B115200)
+        try:
+            attributes = termios.tcgetattr(self._fd)
+            attributes[4] = attributes[5] = speed
+            attributes[2] |= termios.CLOCAL | termios.CREAD
+            termios.tcsetattr(self._fd, termios.TCSANOW, attributes)
+        except termios.error as error:
+            raise _os_error(error) from error
+        self._baudrate = value
+
+    def read(self, timeout: float) -> bytearray:
+        """One frame from the chip: an ACK or a whole normal/extended frame.
+
+        :param timeout: milliseconds to wait (at least 50, as nfcpy's TTY).
+        :raises OSError: ``ETIMEDOUT`` if nothing came, ``EIO`` if the port is gone.
+        """
+        deadline = time.monotonic() + max(timeout / 1e3, 0.05)
+        head = self._take(6, deadline)
+        if not head:
+            raise OSError(errno.ETIMEDOUT, os.strerror(errno.ETIMEDOUT))
+        frame = bytearray(head)
+        if frame.startswith(_ACK) or len(frame) < 6:
+            logger.log(WIRE, "<<< %s", frame.hex())
+            return frame
+        length = frame[3]
+        if length == 0xFF:
+            frame += self._take(3, deadline)
+            if len(frame) < 9:
+                return frame
+            length = frame[5] << 8 | frame[6]
+        frame += self._take(length + 1, deadline)
+        logger.log(WIRE, "<<< %s", frame.hex())
+        return frame
+
+    def write(self, frame: bytes) -> None:
+        """Discard unread input, then send ``frame``.
+
+        :raises OSError: ``EIO`` if the port is gone.
+        """
+        fd = self._fd
+        if fd is None:
+            return
+        logger.log(WIRE, ">>> %s", bytes(frame).hex())
+        self._buffer.clear()
+        try:
+            termios.tcflush(fd, termios.TCIFLUSH)
+        except termios.error as error:
+            raise _os_error(error) from error
+        view = memoryview(bytes(frame))
+        while view:
+            try:
+                written = os.write(fd, view)
+            except BlockingIOError:
+                select.select([], [fd], [], 0.1)
+                continue
+            view = view[written:]
+
+    def close(self) -> None:
+        """Close the port. Safe to call twice."""
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            os.close(fd)
+
+    def _take(self, count: int, deadline: float) -> bytes:
+        """Up to ``count`` bytes, waiting until ``deadline`` (monotonic seconds)."""
+        fd = self._fd
+        if fd is None:
+            return b""
+        while len(self._buffer) < count:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            ready, _, _ = select.select([fd], [], [], left)
+            if not ready:
+                break
+            try:
+                chunk = os.read(fd, 4096)
+            except BlockingIOError:
+                continue
+            if not chunk:  # hang-up
+                raise OSError(errno.EIO, os.strerror(errno.EIO))
+            self._buffer += chunk
+        data = bytes(self._buffer[:count])
+        del self._buffer[:count]
+        return data
