@@ -4,6 +4,7 @@ Every choice comes from the ``random.Random`` passed in, so a seed replays the
 same game::
 
     >>> import random
+    >>> from engine.game import new_game
     >>> a = play_random_game(new_game("classic", dealer="A"), random.Random(7))
     >>> b = play_random_game(new_game("classic", dealer="A"), random.Random(7))
     >>> a == b and a.is_over
@@ -25,12 +26,10 @@ from engine.actions import (
     Draw,
     Pass,
     PlayCard,
-    Propose,
     Refuse,
-    Stand,
     TurnTarget,
 )
-from engine.cards import CARDS, indices_of
+from engine.cards import CARDS, SUIT_MASKS, indices_of
 from engine.game import _decisions, apply, legal_actions, legal_plays
 from engine.state import INDEX, OTHER, GameState
 
@@ -40,6 +39,13 @@ def random_deal(state: GameState, rng: random.Random) -> Deal:
     pack = list(CARDS)
     rng.shuffle(pack)
     return Deal(tuple(pack[0:5]), tuple(pack[5:10]), pack[10])
+
+
+def _strong(state: GameState, seat: str) -> bool:
+    """A hand worth declaring (german): three trumps, or two with the king."""
+    trumps = state.hands[INDEX[seat]] & SUIT_MASKS[state.turn_up >> 3]
+    king = 1 << ((state.turn_up & ~7) | 7)
+    return trumps.bit_count() >= 3 or (trumps.bit_count() == 2 and bool(trumps & king))
 
 
 def random_action(state: GameState, rng: random.Random) -> Action:
@@ -64,10 +70,13 @@ def random_action(state: GameState, rng: random.Random) -> Action:
         return random_deal(state, rng)
     if phase in ("propose", "force"):
         first, second = _decisions(state.rules, state.elder)
+        if state.rules.model == "declarer":
+            return first if _strong(state, state.elder) or rng.random() < 0.1 else second
         return first if rng.random() < 0.6 else second
     if phase == "respond":
         if state.rules.model == "declarer":
-            return Declare(state.dealer) if rng.random() < 0.3 else Pass(state.dealer)
+            strong = _strong(state, state.dealer) or rng.random() < 0.1
+            return Declare(state.dealer) if strong else Pass(state.dealer)
         return Accept(state.dealer) if rng.random() < 0.7 else Refuse(state.dealer)
     if phase == "exchange":
         seat = state.exchanger or state.elder
@@ -115,4 +124,3 @@ def play_random_game(state: GameState, rng: random.Random, max_actions: int = 10
 
 
 __all__ = ["play_random_game", "play_random_hand", "random_action", "random_deal"]
-_ = Propose, Stand  # re-exported names used by callers' doctests
