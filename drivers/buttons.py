@@ -432,6 +432,22 @@ class Buttons:
             return self._device(self._buzzers, seat, f"{seat}.buzzer").pin
         return self._device(self._inputs, (seat, name), f"{seat}.{name}").pin
 
+    def simulate_press(self, seat: str, button: str) -> None:
+        """Press and release a button on the mock backend (simulated table, demos).
+
+        The press goes through the debounce like a real one: two simulated
+        presses of one button less than ``debounce`` seconds apart count once.
+
+        :raises UnknownSeatError: for a seat or button these buttons do not have.
+        :raises GpioError: when the pins are not mock pins.
+        """
+        pin = self.pin(seat, button)
+        if not (callable(getattr(pin, "drive_low", None))
+                and callable(getattr(pin, "drive_high", None))):
+            raise GpioError(f"{seat}.{button} is a real pin: only mock pins can be pressed")
+        pin.drive_low()
+        pin.drive_high()
+
     # -- LEDs and buzzer -------------------------------------------------------
 
     def led_on(self, seat: str) -> None:

@@ -346,3 +346,15 @@ def test_lgpio_without_gpiochip_access_says_which_group() -> None:
     importer = _importer(lgpio=ModuleType("lgpio"), gpiozero_pins_lgpio=fake_pins)
     with pytest.raises(PinBackendError, match="`gpio` group"):
         make_pin_factory("lgpio", importer=importer)
+
+
+def test_simulate_press_on_mock_pins(factory: MockFactory, clock: FakeClock) -> None:
+    seen: list[ButtonPressed] = []
+    with Buttons(SEATS, pin_factory=factory, on_press=seen.append, clock=clock) as buttons:
+        buttons.simulate_press("A", "king")
+        buttons.simulate_press("A", "king")  # same instant: a bounce
+        clock.now += 0.1
+        buttons.simulate_press("A", "king")
+        with pytest.raises(UnknownSeatError):
+            buttons.simulate_press("A", "queen")
+    assert [e.t for e in seen] == [100.0, 100.1]
