@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import errno
 import grp
-import json
 import logging
 import os
 import pwd
@@ -199,13 +198,15 @@ def _summary(config: TableConfig) -> str:
 
 
 def _check_registry(config: TableConfig) -> Check:
+    from hardware.tags import TagRegistry, TagRegistryError
+
     name = "tag registry"
     if config.registry is None:
         return Check(name, True, "none configured: tags are named by their NDEF record or "
                                  "the transcript's setup line")
     path = config.registry
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        registry = TagRegistry.load(path)
     except FileNotFoundError:
         return Check(name, False, f"{path} does not exist",
                      "enrol the cards (docs/nfc.md) or copy a registry there; the service "
@@ -213,11 +214,10 @@ def _check_registry(config: TableConfig) -> Check:
     except PermissionError:
         return Check(name, False, f"{path} is not readable by {_user()}",
                      f"sudo chown ecarte: {path}; sudo chmod 0640 {path}")
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, TagRegistryError) as exc:
         return Check(name, False, f"{path}: {exc}",
-                     "fix or re-create the file: a JSON object of tag UID to card")
-    count = len(data) if isinstance(data, dict | list) else 0
-    return Check(name, True, f"{path}: {count} entries")
+                     "fix the file or enrol the cards again (the format is in docs/nfc.md)")
+    return Check(name, True, f"{path}: {len(registry)} tags")
 
 
 def _dev_path(port: str, dev: Path) -> Path:

@@ -136,7 +136,9 @@ def test_bad_device_paths_fail_with_fixes(table_file: Path, fake_dev: Path) -> N
 
 
 def test_everything_answers(table_file: Path, fake_dev: Path) -> None:
-    (table_file.parent / "tags.json").write_text(json.dumps({"04A224B2C31D80": "KS"}))
+    tags = {"format": "ecarte-tags", "version": 1,
+            "tags": [{"uid": "04A224B2C31D80", "card": "KS", "pack": 1}]}
+    (table_file.parent / "tags.json").write_text(json.dumps(tags))
     text = table_file.read_text()
     text = text.replace('"tty:USB9:pn532"', '"sim"').replace('"/dev/no-such-reader"', '"sim"')
     table_file.write_text(text)
@@ -161,7 +163,7 @@ def test_everything_answers(table_file: Path, fake_dev: Path) -> None:
     assert probed == [(1, 0x3C)]
     assert Factory.closed
     assert by_name(checks)["reader hand.A"].detail == "tty:USB0:pn532: PN532v1.6"
-    assert "1 entries" in by_name(checks)["tag registry"].detail
+    assert "1 tags" in by_name(checks)["tag registry"].detail
 
 
 @pytest.mark.parametrize(
@@ -220,7 +222,7 @@ def test_unreadable_registry(table_file: Path, fake_dev: Path) -> None:
     (table_file.parent / "tags.json").write_text("{not json")
     check = by_name(run_checks(table_file, read_reader=lambda pad: "x",
                                probe_i2c=lambda b, a: None, dev=fake_dev))["tag registry"]
-    assert not check.ok and "JSON object" in check.fix
+    assert not check.ok and "docs/nfc.md" in check.fix
 
 
 def test_real_reader_probe_on_a_missing_port_raises_os_error(tmp_path: Path) -> None:
