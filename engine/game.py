@@ -602,7 +602,7 @@ def _discard(state: GameState, action: Discard) -> _Outcome:
 def _draw(state: GameState, action: Draw) -> _Outcome:
     seat = action.seat
     dealer = state.dealer
-    if state.phase != "exchange":
+    if state.phase not in ("propose", "respond", "exchange", "force"):
         return _wrong_time(state, seat, "drawing")
     i = INDEX[seat]
     hands = state.hands
@@ -620,6 +620,12 @@ def _draw(state: GameState, action: Draw) -> _Outcome:
                 card,
             )
         mask |= bit
+    if state.phase != "exchange":
+        return fault(
+            "exchange_count", dealer,
+            f"no exchange is under way: take the {action.cards[0].symbol()} back to the stock",
+            action.cards[0],
+        )
     if seat != state.exchanger:
         return fault(
             "exchange_count", dealer,
