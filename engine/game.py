@@ -135,7 +135,10 @@ def check(state: GameState, action: Action) -> Fault | None:
     if handler is None:
         return fault("wrong_time", None, f"not an action: {action!r}")
     outcome = handler(state, action)
-    return outcome if isinstance(outcome, Fault) else None
+    if isinstance(outcome, Fault):
+        return outcome
+    # a deal voided by the action (misdeal, duplicate card) is a fault too
+    return next((e for e in outcome[1] if isinstance(e, Fault)), None)
 
 
 def replay(state: GameState, actions: Iterable[Action]) -> Result:
