@@ -23,9 +23,10 @@ state is unchanged (save the italian penalty points it records).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.actions import (
+    ACTION_TYPES,
     Accept,
     Action,
     Announce,
@@ -166,9 +167,20 @@ def parse_deal(text: str) -> Deal:
 
 
 class _ElderDeal(Deal):
-    """A deal written elder first (see :func:`parse_deal`)."""
+    """A deal written elder first (see :func:`parse_deal`): ``a`` is the elder's
+    five, ``b`` the dealer's. Its own JSON kind keeps that meaning on replay."""
 
     __slots__ = ()
+    kind: ClassVar[str] = "elder_deal"
+
+    def __str__(self) -> str:
+        return (
+            "deal elder " + " ".join(map(str, self.a)) + " / dealer " + " ".join(map(str, self.b))
+            + f" / turn {self.turn_up}"
+        )
+
+
+ACTION_TYPES[_ElderDeal.kind] = _ElderDeal
 
 
 # -- legality ----------------------------------------------------------------------------
