@@ -436,6 +436,10 @@ class Pn532Core:
         self.current = 0
         self.rf_time = 0.0
         """Seconds the last command spent on the air (for pacing)."""
+        self.polls = 0
+        """InListPassiveTarget commands answered so far."""
+        self.hidden: dict[int, int] = {}
+        """id(tag) → number of coming polls the tag misses (bad coupling)."""
 
     def execute(self, command: bytes) -> bytes | None:
         """Answer one command (code and parameters, TFI stripped).
@@ -535,11 +539,12 @@ class Pn532Core:
             return None
         max_tg, brty, wanted = params[0], params[1], params[2:]
         self.targets = []
+        self.polls += 1
         self._field_on()
         if brty != 0:  # only 106 kbps type A cards are simulated
             self.rf_time = _RF_EMPTY_POLL
             return b"\x00"
-        answering = [tag for tag in self._field() if tag.state != "halt"]
+        answering = [tag for tag in self._field() if tag.state != "halt" and not self._hide(tag)]
         if wanted:
             uid = _strip_cascade_tags(bytes(wanted))
             answering = [tag for tag in answering if tag.uid == uid]
@@ -560,6 +565,16 @@ class Pn532Core:
         self.registers[CIU_RX_MODE] |= _CRC_ENABLE
         self.rf_time = _RF_ACTIVATION * len(self.targets)
         return bytes(out)
+
+    def _hide(self, tag: Ntag213) -> bool:
+        left = self.hidden.get(id(tag), 0)
+        if left <= 0:
+            return False
+        if left == 1:
+            del self.hidden[id(tag)]
+        else:
+            self.hidden[id(tag)] = left - 1
+        return True
 
     def _target(self, number: int) -> Ntag213 | None:
         if 1 <= number <= len(self.targets):
@@ -667,6 +682,7 @@ class SimStats:
     """What the simulator has seen so far (counts since it was created)."""
 
     commands: int
+    polls: int
     acks: int
     nacks: int
     bad_frames: int
@@ -776,6 +792,17 @@ class Pn532Simulator:
         with self._lock:
             self._drop += count
 
+    def flicker(self, uid: str, polls: int = 1) -> None:
+        """Let tag ``uid`` miss the next ``polls`` polls (InListPassiveTarget).
+
+        A tag lying badly on the antenna does that; it answers again after.
+
+        :raises KeyError: the tag is not on the pad.
+        """
+        with self._lock:
+            tag = self._on_pad[bytes.fromhex(uid).hex().upper()]
+            self._core.hidden[id(tag)] = polls
+
     def unplug(self) -> None:
         """Pull the cable: the pty goes away and :attr:`path` dangles.
 
@@ -806,12 +833,19 @@ class Pn532Simulator:
             return self._core.rf_on
 
     @property
+    def polls(self) -> int:
+        """InListPassiveTarget commands answered so far."""
+        with self._lock:
+            return self._core.polls
+
+    @property
     def stats(self) -> SimStats:
         """Counts of frames seen, dropped and corrupted so far."""
         with self._lock:
             c = self._counts
             return SimStats(
                 commands=c["command"],
+                polls=self._core.polls,
                 acks=c["ack"],
                 nacks=c["nack"],
                 bad_frames=c["bad"],
