@@ -1,0 +1,241 @@
+"""``ecarte-table``: the table's one command line.
+
+Subcommands: ``run`` (the service), ``demo``, ``sim``, ``replay``, ``enroll``,
+``doctor``, ``export``. Bad input exits with status 2 and a message that names
+the file, the line and what was expected.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+EXIT_BAD_INPUT = 2
+
+logger = logging.getLogger(__name__)
+
+
+def default_journal() -> Path:
+    """The journal in the service's state directory (systemd's ``StateDirectory=``)."""
+    state = os.environ.get("STATE_DIRECTORY")
+    if state:
+        return Path(state.split(":")[0]) / "journal.sqlite"
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "ecarte-table" / "journal.sqlite"
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="ecarte-table",
+        description="A smart card table that referees Écarté: NFC pads, an OLED and buttons.",
+    )
+    parser.add_argument("-v", "--verbose", action="count", default=0, help="more logging (-vv: debug)")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    run = sub.add_parser("run", help="the table service", description=(
+        "Run the table: read the pads and buttons, referee the game, show it on the OLED. "
+        "With no table file, the simulated table (simulated PN532 pads, simulated display, "
+        "mock buttons). Started again on the same journal, it resumes where it stopped."))
+    run.add_argument("table", nargs="?", help="the table file (TOML); default: the simulated table")
+    run.add_argument("--journal", type=Path, help=f"the journal (default: {default_journal()})")
+    run.add_argument("--events", metavar="FILE|-",
+                     help="also read physical events from a transcript file or standard input (-), "
+                          "line by line as they arrive; the service stops at its end")
+    run.add_argument("--json", action="store_true", help="print table events as JSON lines as they happen")
+    run.add_argument("--all-events", action="store_true",
+                     help="with --json, also the events beyond TRANSCRIPT.md's (bids, plays, notices)")
+    run.add_argument("--png", type=Path, metavar="DIR", help="save every display frame as a PNG in DIR")
+    run.add_argument("--screen", action="store_true", help="draw the display's frames in the terminal")
+
+    demo = sub.add_parser("demo", help="two built-in players play a game on the simulated table",
+                          description=(
+                              "Two built-in players play a whole game on the simulated table through the "
+                              "real controller, drivers and simulators, with a fault made and corrected. "
+                              "The OLED's frames are drawn in the terminal."))
+    demo.add_argument("--png", type=Path, metavar="DIR", help="save the frames as PNGs in DIR")
+    demo.add_argument("--seed", type=int, default=1, help="the shuffle's seed (default 1)")
+    demo.add_argument("--rules", default="classic", help="rule set (default classic)")
+    demo.add_argument("--delay", type=float, default=None,
+                      help="seconds between moves (default: 0.3 on a terminal, 0 when piped)")
+    demo.add_argument("--frames", choices=("all", "tricks", "none"), default=None,
+                      help="which frames to draw (default: all on a terminal, tricks when piped)")
+
+    sim = sub.add_parser("sim", help="type events and watch the OLED", description=(
+        "Interactive simulated table: type events like 'A plays KS', 'B yes', 'deal', 'hand.A 7H', "
+        "'help'; the OLED is drawn after each."))
+    sim.add_argument("--rules", default="classic")
+    sim.add_argument("--dealer", choices=("A", "B"), default="A")
+    sim.add_argument("--seed", type=int, default=None, help="seed for 'deal' (random deals)")
+
+    replay = sub.add_parser("replay", help="play a transcript through the controller", description=(
+        "Play a transcript (one JSON object a line) through the real controller and print the "
+        "table events. Every bad line is reported with its number (exit status 2)."))
+    replay.add_argument("file", help="the transcript, or - for standard input")
+    replay.add_argument("--json", action="store_true", help="print table events as TRANSCRIPT.md specifies")
+    replay.add_argument("--all-events", action="store_true", help="with --json, every event kind")
+
+    enroll = sub.add_parser("enroll", help="register the tags of a pack of cards", description=(
+        "Walk through the 32 cards in order: place each on the pad, lift it, next. Writes the tag "
+        "registry named in the table file."))
+    enroll.add_argument("table", nargs="?", help="the table file (default: the simulated table)")
+    enroll.add_argument("--pad", default=None, help="the pad to enroll on (default: the first)")
+    enroll.add_argument("--pack", type=int, default=1, help="which pack (1 or 2)")
+    enroll.add_argument("--registry", type=Path, help="the registry file (default: the table file's)")
+    enroll.add_argument("--write-ndef", action="store_true", help="also write 'ecarte:KS' on each tag")
+
+    doctor = sub.add_parser("doctor", help="check the table and say how to fix what fails")
+    doctor.add_argument("table", nargs="?", help="the table file (default: the simulated table)")
+
+    export = sub.add_parser("export", help="write a game of the journal as a transcript")
+    export.add_argument("--journal", type=Path, help=f"the journal (default: {default_journal()})")
+    export.add_argument("--game", type=int, default=None, help="the game number (default: the last)")
+    export.add_argument("--list", action="store_true", help="list the journal's games")
+    export.add_argument("-o", "--output", type=Path, help="the transcript file (default: standard output)")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The entry point: returns the exit status."""
+    args = _parser().parse_args(argv)
+    level = logging.WARNING - 10 * min(args.verbose, 2)
+    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
+    command = args.command
+    try:
+        if command == "replay":
+            return _replay(args)
+        if command == "export":
+            return _export(args)
+        if command == "doctor":
+            return _doctor(args)
+        if command == "run":
+            from firmware_host.service import run_service
+
+            return run_service(args)
+        if command == "demo":
+            from firmware_host.demo import run_demo
+
+            return run_demo(args)
+        if command == "sim":
+            from firmware_host.sim import run_sim
+
+            return run_sim(args)
+        if command == "enroll":
+            from firmware_host.enroll_cli import run_enroll
+
+            return run_enroll(args)
+    except BadInput as exc:
+        print(f"ecarte-table {command}: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        return 130
+    return 1
+
+
+class BadInput(Exception):
+    """Input the table cannot use: the message says where and what was expected."""
+
+
+def load_table_or_exit(path: str | None):  # type: ignore[no-untyped-def]
+    """The table file, or the simulated table; a broken file raises :class:`BadInput`."""
+    from hardware.table import TableFileError, load_table, simulated_table
+
+    if path is None:
+        return simulated_table()
+    try:
+        return load_table(path)
+    except TableFileError as exc:
+        raise BadInput(str(exc)) from None
+    except OSError as exc:
+        raise BadInput(f"cannot read the table file {path}: {exc.strerror or exc}") from None
+
+
+def _open_text(path: str):  # type: ignore[no-untyped-def]
+    if path == "-":
+        return sys.stdin
+    try:
+        return open(path, encoding="utf-8")
+    except OSError as exc:
+        raise BadInput(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from firmware_host.controller import Controller
+    from firmware_host.replay import read_all, replay_events, write_events
+    from firmware_host.transcript import TranscriptError
+
+    source = "<stdin>" if args.file == "-" else args.file
+    stream = _open_text(args.file)
+    try:
+        events, errors = read_all(stream, source)
+    except UnicodeDecodeError as exc:
+        raise BadInput(f"{source}: not UTF-8 text ({exc.reason})") from None
+    finally:
+        if stream is not sys.stdin:
+            stream.close()
+    if errors:
+        for error in errors:
+            print(f"ecarte-table replay: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    controller = Controller()
+    try:
+        table_events = replay_events(controller, events, source)
+        if args.json:
+            write_events(table_events, sys.stdout, everything=args.all_events)
+        else:
+            for event in table_events:
+                print(_describe(event))
+            state = controller.state
+            print(f"score A {state.score[0]} - B {state.score[1]} ({state.phase})")
+    except TranscriptError as exc:
+        raise BadInput(str(exc)) from None
+    return 0
+
+
+def _describe(event) -> str:  # type: ignore[no-untyped-def]
+    data = event.to_json()
+    kind = data.pop("event")
+    return f"{kind:10} " + " ".join(f"{k}={v}" for k, v in data.items())
+
+
+def _export(args: argparse.Namespace) -> int:
+    from firmware_host.journal import Journal, JournalError
+
+    path = args.journal or default_journal()
+    if not Path(path).exists():
+        raise BadInput(f"no journal at {path}")
+    try:
+        with Journal(path) as journal:
+            if args.list:
+                for game, lines in journal.games():
+                    print(f"game {game}: {lines} lines")
+                return 0
+            record = journal.game(args.game) if args.game is not None else journal.current_game()
+    except KeyError as exc:
+        raise BadInput(str(exc.args[0])) from None
+    except JournalError as exc:
+        raise BadInput(str(exc)) from None
+    if record is None:
+        raise BadInput(f"the journal {path} holds no game")
+    text = "".join(line + "\n" for line in record.lines)
+    if args.output:
+        args.output.write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def _doctor(args: argparse.Namespace) -> int:
+    from firmware_host.doctor import all_ok, format_checks, run_checks
+    from hardware.table import simulated_table
+
+    checks = run_checks(args.table if args.table else simulated_table())
+    print(format_checks(checks))
+    return 0 if all_ok(checks) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
