@@ -1,0 +1,190 @@
+"""Enrollment: walk a pack's 32 cards over one pad and register their tags.
+
+``ecarte-table enroll`` calls :func:`enroll` with the events of one pad: the
+operator lays each card asked for on the pad and lifts it when told. A tag
+that is already registered is refused (lift it and lay the right card). The
+registry is saved after every card, so an interrupted walk resumes where it
+stopped: cards that already have a tag in that pack are skipped.
+
+Optionally each tag also gets an NDEF text record ``ecarte:KS`` (the pads'
+fallback when a tag is missing from the registry)::
+
+    with Pad("enroll", port, events=events, card_for=registry.card_for) as pad:
+        enroll(events, registry, show, pack=1, save_to=path, write_tag=pad.write_text)
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import queue
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from drivers.events import CardSeen, DeviceEvent, ReaderStatus
+from hardware.tags import CARDS, TagRegistry, check_card, check_pack
+
+logger = logging.getLogger(__name__)
+
+NDEF_PREFIX = "ecarte:"
+"""Same as ``drivers.nfc.pad.NDEF_PREFIX``: a tag's NDEF text is ``ecarte:KS``."""
+
+_TICK = 0.1  # seconds between checks of ``cancel`` while waiting
+
+
+@dataclass(frozen=True, slots=True)
+class Enrolled:
+    """A card given a tag during this walk."""
+
+    card: str
+    uid: str
+    pack: int
+
+
+@dataclass(frozen=True, slots=True)
+class EnrollResult:
+    """How a walk ended: the cards enrolled now, and whether the pack is whole."""
+
+    pack: int
+    enrolled: tuple[Enrolled, ...]
+    complete: bool
+    cancelled: bool = False
+
+
+class _Cancelled(Exception):
+    """The walk was cancelled (internal)."""
+
+
+class _Walk:
+    """One enrollment walk (the state behind :func:`enroll`)."""
+
+    def __init__(
+        self,
+        events: queue.Queue[DeviceEvent],
+        show: Callable[[list[str]], None],
+        cancel: threading.Event | None,
+    ) -> None:
+        self._events = events
+        self._show = show
+        self._cancel = cancel
+        self._waiting: list[str] = []  # tags laid while another was still on the pad
+        self.screen: list[str] = []
+
+    def show(self, lines: list[str]) -> None:
+        self.screen = lines
+        self._show(list(lines))
+
+    def next_card_event(self) -> CardSeen:
+        while True:
+            if self._cancel is not None and self._cancel.is_set():
+                raise _Cancelled
+            try:
+                event = self._events.get(timeout=_TICK)
+            except queue.Empty:
+                continue
+            if isinstance(event, CardSeen):
+                return event
+            if isinstance(event, ReaderStatus):
+                if event.online:
+                    self._show(list(self.screen))
+                else:
+                    self._show(["Reader offline", event.reason[:21], "Check the cable"])
+
+    def arrival(self) -> str:
+        if self._waiting:
+            return self._waiting.pop(0)
+        while True:
+            event = self.next_card_event()
+            if not event.gone:
+                return event.uid
+
+    def lift(self, uid: str) -> None:
+        while True:
+            event = self.next_card_event()
+            if event.gone and event.uid == uid:
+                return
+            if event.gone and event.uid in self._waiting:
+                self._waiting.remove(event.uid)
+            elif not event.gone and event.uid != uid:
+                self._waiting.append(event.uid)
+
+
+def enroll(
+    events: queue.Queue[DeviceEvent],
+    registry: TagRegistry,
+    show: Callable[[list[str]], None],
+    *,
+    pack: int = 1,
+    save_to: str | os.PathLike[str] | None = None,
+    write_tag: Callable[[str, str], None] | None = None,
+    cards: Sequence[str] = CARDS,
+    cancel: threading.Event | None = None,
+) -> EnrollResult:
+    """Walk ``cards`` of ``pack`` in order, registering one tag for each.
+
+    :param events: the enrollment pad's events (:class:`~drivers.events.CardSeen`,
+        :class:`~drivers.events.ReaderStatus`; others are ignored).
+    :param registry: the tag registry, added to in place.
+    :param show: puts a few short lines on the OLED or console.
+    :param pack: which pack (1 or 2) the cards belong to.
+    :param save_to: registry file, saved (atomically) after every card.
+    :param write_tag: ``write_tag(uid, text)`` writes an NDEF text record
+        (``Pad.write_text``); ``None`` writes nothing.
+    :param cards: the cards to walk, in order (default: the 32 of a pack).
+    :param cancel: set it to stop the walk; the result then says
+        ``cancelled`` and keeps what was enrolled.
+    :raises TagRegistryError: a bad pack or card name.
+    :raises OSError: the registry file cannot be written.
+    """
+    check_pack(pack)
+    for card in cards:
+        check_card(card)
+    walk = _Walk(events, show, cancel)
+    todo = [card for card in cards if registry.uid_for(card, pack) is None]
+    total = len(cards)
+    enrolled: list[Enrolled] = []
+    try:
+        for card in todo:
+            prompt = [f"Pack {pack}: {total - len(todo) + len(enrolled)}/{total}", f"Lay {card}"]
+            while True:
+                walk.show(prompt)
+                uid = walk.arrival()
+                known = registry.entry(uid)
+                if known is not None:
+                    logger.info("tag %s is already %s of pack %d", uid, known.card, known.pack)
+                    walk.show([f"Tag is {known.card} of pack {known.pack}", "Lift it", f"then lay {card}"])
+                    walk.lift(uid)
+                    continue
+                if write_tag is not None and not _write(walk, write_tag, uid, card):
+                    continue
+                registry.add(uid, card, pack)
+                if save_to is not None:
+                    registry.save(save_to)
+                enrolled.append(Enrolled(card, uid, pack))
+                logger.info("enrolled %s of pack %d: tag %s", card, pack, uid)
+                done = total - len(todo) + len(enrolled)
+                walk.show([f"{card} OK  {done}/{total}", "Lift it"])
+                walk.lift(uid)
+                break
+    except _Cancelled:
+        walk.show(["Enrollment stopped", f"{len(enrolled)} cards enrolled"])
+        return EnrollResult(pack, tuple(enrolled), _complete(registry, pack, cards), cancelled=True)
+    walk.show([f"Pack {pack} complete", f"{total}/{total} cards"])
+    return EnrollResult(pack, tuple(enrolled), _complete(registry, pack, cards))
+
+
+def _write(walk: _Walk, write_tag: Callable[[str, str], None], uid: str, card: str) -> bool:
+    """Write the card's NDEF record; on failure tell the operator to retry."""
+    try:
+        write_tag(uid, NDEF_PREFIX + card)
+    except (OSError, TimeoutError) as error:
+        logger.warning("writing %s to tag %s failed: %s", card, uid, error)
+        walk.show(["Write failed", "Lift it", f"then lay {card} again"])
+        walk.lift(uid)
+        return False
+    return True
+
+
+def _complete(registry: TagRegistry, pack: int, cards: Sequence[str]) -> bool:
+    return all(registry.uid_for(card, pack) is not None for card in cards)
