@@ -1,0 +1,152 @@
+"""The simulated table: simulated PN532 pads, mock buttons, all on the real drivers.
+
+Each pad of a table file whose device is ``sim`` gets an emulated PN532 on a
+pseudo-terminal, read by the real nfcpy driver through :class:`drivers.nfc.pad.Pad`;
+the buttons are gpiozero devices on gpiozero's mock pins. Code (the demo, the
+tests, ``sim``) lays cards and presses buttons; the service sees exactly what it
+would see on a real table.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import time
+from collections.abc import Callable
+from types import TracebackType
+from typing import Any
+
+from drivers.buttons import Buttons, make_pin_factory
+from drivers.events import DeviceEvent
+from drivers.nfc.pad import PadSet, PadTiming
+from drivers.nfc.pn532sim import Pn532Simulator
+from engine.cards import CARDS
+from hardware.table import TableConfig
+
+logger = logging.getLogger(__name__)
+
+
+def sim_uid(card: str, pack: int = 1) -> str:
+    """The UID of the simulated NTAG213 sticker of ``card`` in ``pack`` (7 bytes, hex).
+
+    >>> sim_uid("KS")
+    '04ECA701075A80'
+    >>> len(bytes.fromhex(sim_uid("7C", 2)))
+    7
+    """
+    index = next(c.index for c in CARDS if str(c) == card)
+    return f"04ECA7{pack:02X}{index:02X}5A80"
+
+
+def sim_tags(pack: int = 1) -> dict[str, str]:
+    """The registry of a simulated pack: UID → card."""
+    return {sim_uid(str(c), pack): str(c) for c in CARDS}
+
+
+class SimulatedTable:
+    """Simulated PN532 pads and mock buttons for a (simulated) table file.
+
+    :param table: the table file; every ``sim`` pad gets a simulated reader.
+    :param events: where the pads and buttons put their events.
+    :param card_for: the tag registry lookup given to the pads (default: the simulated pack).
+    :param baud: pace the simulated readers like a UART at this many bit/s (None: no pacing).
+    :param timing: the pads' poll timing.
+    """
+
+    def __init__(
+        self,
+        table: TableConfig,
+        *,
+        events: queue.Queue[DeviceEvent] | Callable[[DeviceEvent], None],
+        card_for: Callable[[str], str | None] | None = None,
+        baud: int | None = None,
+        timing: PadTiming | None = None,
+        buttons: bool = True,
+    ) -> None:
+        self.table = table
+        tags = sim_tags(1) | sim_tags(2)
+        self._card_for = card_for or tags.get
+        self.simulators: dict[str, Pn532Simulator] = {}
+        self.pads: PadSet | None = None
+        self.buttons: Buttons | None = None
+        self._factory: Any = None
+        emit: dict[str, Any] = (
+            {"events": events} if isinstance(events, queue.Queue) else {"on_event": events}
+        )
+        try:
+            for pad in table.pads:
+                if pad.simulated:
+                    self.simulators[pad.name] = Pn532Simulator(baud=baud, name=f"pn532-{pad.name}")
+            self.pads = PadSet(
+                {name: sim.path for name, sim in self.simulators.items()},
+                card_for=self._card_for, timing=timing or PadTiming(), **emit,
+            )
+            if buttons:
+                self._factory = make_pin_factory("mock")
+                self.buttons = Buttons(
+                    table.buttons.by_seat(), pin_factory=self._factory,
+                    on_press=events, debounce=table.buttons.debounce,
+                )
+        except BaseException:
+            self.close()
+            raise
+
+    def place(self, pad: str, card: str, pack: int = 1) -> str:
+        """Lay ``card`` on ``pad``; its UID."""
+        uid = sim_uid(card, pack)
+        self.simulators[pad].place(uid)
+        return uid
+
+    def lift(self, pad: str, card: str, pack: int = 1) -> None:
+        """Take ``card`` off ``pad`` (nothing if it is not there)."""
+        uid = sim_uid(card, pack)
+        sim = self.simulators[pad]
+        if uid in sim.on_pad:
+            sim.remove(uid)
+
+    def wait_seen(self, pad: str, card: str | None, pack: int = 1, timeout: float = 5.0) -> bool:
+        """Wait until ``pad`` reports ``card`` present (None: empty). True when it does."""
+        assert self.pads is not None
+        want = sim_uid(card, pack) if card is not None else None
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.pads[pad].present == want:
+                return True
+            time.sleep(0.005)
+        return False
+
+    def slide(self, pad: str, card: str, pack: int = 1, timeout: float = 5.0) -> None:
+        """Slide ``card`` across ``pad``: laid, read, lifted, gone."""
+        self.place(pad, card, pack)
+        self.wait_seen(pad, card, pack, timeout)
+        self.lift(pad, card, pack)
+        self.wait_seen(pad, None, pack, timeout)
+
+    def press(self, seat: str, button: str) -> None:
+        """Press and release a seat's button (through the real debounce)."""
+        if self.buttons is None:
+            raise RuntimeError("this simulated table has no buttons")
+        self.buttons.simulate_press(seat, button)
+
+    def close(self) -> None:
+        """Stop the buttons, the pads, then the simulators (safe to call twice)."""
+        if self.buttons is not None:
+            self.buttons.close()
+            self.buttons = None
+        if self._factory is not None:
+            self._factory.close()
+            self._factory = None
+        if self.pads is not None:
+            self.pads.close()
+            self.pads = None
+        for sim in reversed(list(self.simulators.values())):
+            sim.close()
+        self.simulators.clear()
+
+    def __enter__(self) -> SimulatedTable:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None,
+    ) -> None:
+        self.close()
