@@ -330,6 +330,12 @@ class Controller:
                button: str | None = None) -> list[Event]:
         before = self.state
         self.state, events = engine.apply(before, action)
+        after = self.state
+        if after is not before and after.phase == "deal" and after.hands == (0, 0) and (
+            after.hand_no != before.hand_no or after.game_no != before.game_no or before.hands != (0, 0)
+        ):
+            # a new deal (next hand, next game, or a void deal): the cards are gathered
+            self.on_pad.clear()
         out: list[Event] = []
         for ev in events:
             if isinstance(ev, Fault):

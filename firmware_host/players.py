@@ -1,0 +1,140 @@
+"""Built-in players: what two people at the table physically do for each engine action.
+
+Used by the demo (on the simulated table), by the tests (to write transcripts of
+whole games for every rule set) and by the benchmarks. A player chooses its
+actions with a seeded ``random.Random``; :func:`physical_events` turns an action
+into the pad and button events the table would see.
+
+    >>> import random
+    >>> from engine import new_game
+    >>> lines = game_transcript(new_game("classic", dealer="A"), random.Random(3))
+    >>> lines[0]
+    Setup(rules='classic', dealer='A', target=5, tags={}, options={}, players=None)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import engine
+from engine import GameState
+from engine.actions import (
+    Accept,
+    Action,
+    Announce,
+    Cut,
+    Deal,
+    DealCard,
+    Declare,
+    Discard,
+    Double,
+    Draw,
+    OfferPoint,
+    Pass,
+    PlayCard,
+    Propose,
+    Refuse,
+    Stand,
+    TurnTarget,
+    TurnUp,
+)
+from engine.random_play import random_action
+from firmware_host.transcript import ButtonEvent, CardEvent, PhysicalEvent, Setup
+
+_YES = (Propose, Accept, Declare, Double)
+_NO = (Stand, Refuse, Pass, OfferPoint)
+
+
+def physical_events(state: GameState, action: Action, *, lift_tricks: bool = True) -> list[PhysicalEvent]:
+    """The pad and button events by which players do ``action`` in ``state``."""
+    if isinstance(action, Deal):
+        a, b = action.a, action.b
+        elder = state.elder
+        first, second = (a, b) if elder == "A" else (b, a)
+        out: list[PhysicalEvent] = []
+        # packets of three then two, non-dealer first (rule 8)
+        for seat_cards, seat in ((first, elder), (second, state.dealer)):
+            out.extend(CardEvent(f"hand.{seat}", str(c)) for c in seat_cards[:3])
+        for seat_cards, seat in ((first, elder), (second, state.dealer)):
+            out.extend(CardEvent(f"hand.{seat}", str(c)) for c in seat_cards[3:])
+        out.append(CardEvent("turnup", str(action.turn_up)))
+        return out
+    if isinstance(action, DealCard):
+        return [CardEvent(f"hand.{action.seat}", str(action.card))]
+    if isinstance(action, TurnUp | TurnTarget):
+        return [CardEvent("turnup", str(action.card))]
+    if isinstance(action, Cut):
+        return [CardEvent(f"play.{action.seat}", str(action.card))]
+    if isinstance(action, Discard):
+        return [CardEvent("discard", str(c)) for c in action.cards]
+    if isinstance(action, Draw):
+        return [CardEvent(f"hand.{action.seat}", str(c)) for c in action.cards]
+    if isinstance(action, Announce):
+        return [ButtonEvent(action.seat, "king")]
+    if isinstance(action, _YES):
+        return [ButtonEvent(action.seat, "yes")]  # type: ignore[attr-defined]
+    if isinstance(action, _NO):
+        return [ButtonEvent(action.seat, "no")]  # type: ignore[attr-defined]
+    if isinstance(action, PlayCard):
+        out = [CardEvent(f"play.{action.seat}", str(action.card))]
+        if lift_tricks and state.led >= 0:
+            # the trick is complete: both cards are gathered
+            led = engine.CARDS[state.led]
+            out.append(CardEvent(f"play.{state.leader}", str(led), gone=True))
+            out.append(CardEvent(f"play.{action.seat}", str(action.card), gone=True))
+        return out
+    raise ValueError(f"no physical form for {action!r}")
+
+
+def wrong_card(state: GameState) -> PlayCard | None:
+    """A card the seat to play holds but may not play now (for demos of a fault)."""
+    if state.phase != "play" or state.turn is None:
+        return None
+    seat = state.turn
+    legal = engine.legal_plays(state, seat)
+    hand = state.hands[0 if seat == "A" else 1]
+    wrong = hand & ~legal
+    if not wrong:
+        return None
+    low = wrong & -wrong
+    return PlayCard(seat, engine.CARDS[low.bit_length() - 1])
+
+
+def play(state: GameState, rng: random.Random, max_actions: int = 20_000) -> Iterator[tuple[GameState, Action]]:
+    """The built-in players' actions from ``state`` to the end of the game, with the state before each."""
+    for _ in range(max_actions):
+        if state.phase == "over":
+            return
+        action = random_action(state, rng)
+        yield state, action
+        state, _ = engine.apply(state, action)
+
+
+def game_transcript(state: GameState, rng: random.Random, *, faults: bool = False) -> list[PhysicalEvent]:
+    """A whole game as the physical events of a transcript, setup line first.
+
+    With ``faults``, the players now and then play a wrong card and take it back.
+    """
+    rules = state.rules
+    out: list[PhysicalEvent] = [
+        Setup(rules=rules.name, dealer=state.dealer or None, target=state.target,
+              options={k: v for k, v in rules.options().items() if k != "target"}),
+    ]
+    for _ in range(20_000):
+        if state.phase == "over":
+            break
+        action = random_action(state, rng)
+        if faults and isinstance(action, PlayCard) and rng.random() < 0.08:
+            wrong = wrong_card(state)
+            if wrong is not None:
+                zone = f"play.{wrong.seat}"
+                out.append(CardEvent(zone, str(wrong.card)))
+                out.append(CardEvent(zone, str(wrong.card), gone=True))
+                state, _ = engine.apply(state, wrong)  # refused; italian still charges it
+                if state.phase == "over":
+                    break
+                continue
+        out.extend(physical_events(state, action))
+        state, _ = engine.apply(state, action)
+    return out
