@@ -643,7 +643,7 @@ def test_game_value_rule_46():
     while not state.is_over:
         state, more = play_hand(state, "A")
         events += more
-    end = [e for e in events if isinstance(e, GameEnd)][0]
+    end = next(e for e in events if isinstance(e, GameEnd))
     assert end.score == (3, 1) and end.value == 2  # the loser had scored 1: double
 
 
