@@ -101,6 +101,8 @@ class GameState:
         used = self.hands[0] | self.hands[1] | self.discards[0] | self.discards[1] | self.played
         if self.turn_up >= 0:
             used |= 1 << self.turn_up
+        if self.led >= 0:
+            used |= 1 << self.led  # the card on the trick
         return ALL_CARDS & ~used
 
     @property
