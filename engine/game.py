@@ -522,6 +522,9 @@ def _decide(state: GameState, action: Action) -> _Outcome:
     ruleset = state.rules
     declarer_model = ruleset.model == "declarer"
     kind = type(action)
+    if state.phase == "play" and kind in (Accept, Refuse):
+        # the answer to a double or an offer of the point, in every rule set
+        return _answer(state, seat, kind is Accept)
     if declarer_model != (kind in (Declare, Pass)):
         word = "declare or pass" if declarer_model else "propose or play, accept or refuse"
         return _wrong_time(state, seat, f"{action} ({ruleset.name} rules: {word})")
@@ -563,8 +566,6 @@ def _decide(state: GameState, action: Action) -> _Outcome:
             events.append(Bid(seat, "refuse", vulnerable))
             return _begin_play(state.evolve(vulnerable=seat if vulnerable else state.vulnerable), events)
         return _wrong_time(state, seat, str(action))
-    if phase == "play" and kind in (Accept, Refuse):
-        return _answer(state, seat, kind is Accept)
     return _wrong_time(state, seat, str(action))
 
 
