@@ -242,6 +242,10 @@ class Controller:
             return self._taken_back(zone, card, event.uid)
         if key in lying:
             return []  # read again where it lies
+        for pad, cards in self.on_pad.items():
+            if pad != event.zone:
+                # a card lies on one pad at a time: a discard drawn again is no re-read
+                cards.discard(key)
         lying.add(key)
         if card is None:
             seat = zone[-1] if zone[-1] in "AB" and "." in zone else None
