@@ -338,8 +338,11 @@ class Controller:
         if after is not before and after.phase == "deal" and after.hands == (0, 0) and (
             after.hand_no != before.hand_no or after.game_no != before.game_no or before.hands != (0, 0)
         ):
-            # a new deal (next hand, next game, or a void deal): the cards are gathered
+            # a new deal (next hand, next game, or a void deal): the cards are gathered,
+            # refused ones with them
             self.on_pad.clear()
+            self.rejected.clear()
+            self.last_fault = None
         out: list[Event] = []
         for ev in events:
             if isinstance(ev, Fault):
