@@ -68,7 +68,10 @@ class Journal:
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         try:
-            self._db: sqlite3.Connection | None = sqlite3.connect(self.path, isolation_level=None)
+            # opened by whoever starts the service, then used by the event loop alone
+            self._db: sqlite3.Connection | None = sqlite3.connect(
+                self.path, isolation_level=None, check_same_thread=False,
+            )
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.executescript(_SCHEMA)

@@ -79,6 +79,8 @@ class ServiceStats:
     """What the loop did: events handled, bad input lines, frames shown."""
 
     handled: int = 0
+    arrivals: int = 0
+    presses: int = 0
     bad_lines: int = 0
     frames: int = 0
     latencies: list[float] = field(default_factory=list)
@@ -121,6 +123,8 @@ class TableService:
         self.game = 0
         self._lit: set[str] = set()
         self._last_ping = 0.0
+        self.busy = False
+        """True while the loop handles an event (others may poll it to know the table is idle)."""
 
     # -- input (any thread) ------------------------------------------------------------------
 
@@ -183,9 +187,13 @@ class TableService:
             if isinstance(item, _Stop):
                 logger.info("table service stopping: %s", item.reason)
                 break
-            t0 = time.perf_counter()
-            self.handle(item)
-            self.stats.latencies.append(time.perf_counter() - t0)
+            self.busy = True
+            try:
+                t0 = time.perf_counter()
+                self.handle(item)
+                self.stats.latencies.append(time.perf_counter() - t0)
+            finally:
+                self.busy = False
 
     def handle(self, item: Any) -> list[Event]:
         """Journal, referee and put out one queued item; the table events."""
@@ -197,6 +205,10 @@ class TableService:
         event = self._physical(item)
         if event is None:
             return []
+        if isinstance(event, CardEvent) and not event.gone:
+            self.stats.arrivals += 1
+        elif isinstance(event, ButtonEvent):
+            self.stats.presses += 1
         event_id = self.journal.append(self.game, dumps(event))
         outputs = self.controller.handle(event)
         self._emit(outputs)
