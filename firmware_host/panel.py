@@ -12,6 +12,9 @@ class _NoPanel:
     def paused(self, message: str) -> None:
         pass
 
+    def message(self, lines: Any) -> None:
+        pass
+
     def close(self) -> None:
         pass
 
