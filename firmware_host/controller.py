@@ -236,14 +236,16 @@ class Controller:
         card = self._identify(event)
         zone = self._zone(event.zone, card)
         key = card or f"uid:{event.uid}"
-        lying = self.on_pad.setdefault(event.zone, set())
+        # remembered by the zone the pad stands for now: in the compact layout a card dealt
+        # across pad A is a new card when it comes back to pad A as a play
+        lying = self.on_pad.setdefault(zone, set())
         if event.gone:
             lying.discard(key)
             return self._taken_back(zone, card, event.uid)
         if key in lying:
             return []  # read again where it lies
         for pad, cards in self.on_pad.items():
-            if pad != event.zone:
+            if pad != zone:
                 # a card lies on one pad at a time: a discard drawn again is no re-read
                 cards.discard(key)
         lying.add(key)
