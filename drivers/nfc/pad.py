@@ -64,7 +64,11 @@ class TagWriteError(DriverError, OSError):
 class PadTiming:
     """How often a pad polls and how it decides a card has left.
 
-    :param poll_interval: seconds of pause after each poll.
+    :param poll_interval: seconds of pause after each poll while a card is
+        on the pad (or while it is empty if ``idle_wait`` is 0).
+    :param idle_wait: seconds the PN532 itself waits for a card on an empty
+        pad, retrying on its own, before the host asks again (0: poll the
+        empty pad every ``poll_interval`` instead).
     :param leave_after: consecutive polls without the card before it has
         left (a card missing for fewer polls is a flicker and stays).
     :param fault_limit: consecutive failed polls before the reader is
@@ -76,6 +80,7 @@ class PadTiming:
     """
 
     poll_interval: float = 0.020
+    idle_wait: float = 0.25
     leave_after: int = 3
     fault_limit: int = 3
     reopen_first: float = 0.05
@@ -85,6 +90,8 @@ class PadTiming:
         problems = []
         if self.poll_interval < 0:
             problems.append(f"poll_interval must be >= 0 s, not {self.poll_interval}")
+        if self.idle_wait < 0:
+            problems.append(f"idle_wait must be >= 0 s, not {self.idle_wait}")
         if self.leave_after < 1:
             problems.append(f"leave_after must be >= 1 poll, not {self.leave_after}")
         if self.fault_limit < 1:
@@ -100,8 +107,14 @@ class PadTiming:
 class Reader(Protocol):
     """What a pad needs from its reader (one PN532, say)."""
 
-    def poll(self) -> str | None:
-        """The UID (upper-case hex) of the card on the reader, or ``None``."""
+    def poll(self, wait: float = 0.0) -> str | None:
+        """The UID (upper-case hex) of the card on the reader, or ``None``.
+
+        With ``wait`` > 0, wait up to that many seconds for a card to come.
+        """
+
+    def interrupt(self) -> None:
+        """Make a poll that is waiting return ``None`` soon (any thread)."""
 
     def read_text(self, uid: str) -> str | None:
         """The NDEF text record of card ``uid``, or ``None`` if it has none."""
@@ -157,25 +170,49 @@ class NfcpyReader:
         self._clf = nfc.ContactlessFrontend()
         self._clf.device = device
         self._field_dirty = True
+        self._retries = 0x01
+        self._waiting = False
         logger.debug("%s: %s", path, device)
 
-    def poll(self) -> str | None:
+    def poll(self, wait: float = 0.0) -> str | None:
         """One InListPassiveTarget; the field is cycled first if a card was active.
 
+        :param wait: 0 for one quick look; else seconds the PN532 keeps
+            retrying on its own (MxRtyPassiveActivation FF) until a card
+            answers, after which the host aborts the command with an ACK.
         :returns: the UID of the card found (upper-case hex) or ``None``.
         :raises OSError: the reader failed to answer properly.
         """
         device = self._device()
+        retries = 0xFF if wait > 0 else 0x01
         with self._clf.lock:
+            if retries != self._retries:
+                # nfcpy's own setting is 01 00 01: one retry for ATR and activation.
+                device.chipset.rf_configuration(0x05, bytes([0x01, 0x00, retries]))
+                self._retries = retries
             if self._field_dirty:
                 device.mute()
             self._field_dirty = True
-            found = device.chipset.in_list_passive_target(1, 0, b"")
-        if found is None:
+            self._waiting = wait > 0
+            try:
+                data = device.chipset.command(0x4A, bytearray([1, 0]), timeout=wait or 1.0)
+            except OSError as error:
+                if wait > 0 and error.errno == errno.ETIMEDOUT:
+                    return None  # nfcpy aborted the waiting command; nobody came
+                raise
+            finally:
+                self._waiting = False
+        if not data or data[0] == 0:
             self._field_dirty = False
             return None
-        # SENS_RES(2) SEL_RES NFCID1-length NFCID1 [ATS]
-        return bytes(found[4 : 4 + found[3]]).hex().upper()
+        # NbTg Tg SENS_RES(2) SEL_RES NFCID1-length NFCID1 [ATS]
+        return bytes(data[6 : 6 + data[5]]).hex().upper()
+
+    def interrupt(self) -> None:
+        """Cut short a poll that waits for a card (from any thread)."""
+        interrupt = getattr(self._transport, "interrupt", None)
+        if interrupt is not None and self._waiting:
+            interrupt()
 
     def read_text(self, uid: str) -> str | None:
         """The first NDEF text record on card ``uid``, ``None`` if none or unreadable.
@@ -256,7 +293,8 @@ class NfcpyReader:
         if transport is None:
             return
         try:
-            transport.close()
+            release = getattr(transport, "release", None)
+            (release or transport.close)()
         except READER_ERRORS as error:
             logger.debug("%s: closing the port: %s", self.path, error)
             tty = getattr(transport, "tty", None)  # nfcpy's TTY flushes before closing
@@ -376,6 +414,7 @@ class Pad:
                 return
             self._closed = True
         self._stop.set()
+        self._interrupt()
         self._thread.join(timeout=10.0)
         if self._thread.is_alive():
             logger.warning("pad %s: polling thread did not stop", self.zone)
@@ -401,6 +440,7 @@ class Pad:
         if self._closed:
             raise OSError(errno.ENODEV, f"pad {self.zone} is closed")
         self._jobs.put(job)
+        self._interrupt()
         try:
             return job.result.result(timeout)
         except concurrent.futures.TimeoutError as error:
@@ -418,9 +458,13 @@ class Pad:
                         backoff = min(2 * backoff, self.timing.reopen_max)
                         continue
                     backoff = self.timing.reopen_first
+                waiting = self._present is None and self.timing.idle_wait > 0
                 try:
                     self._run_jobs()
-                    self._observe(self._reader.poll())  # type: ignore[union-attr]
+                    if self._stop.is_set():
+                        break
+                    uid = self._reader.poll(self.timing.idle_wait if waiting else 0.0)  # type: ignore[union-attr]
+                    self._observe(uid)
                 except READER_ERRORS as error:
                     self._failures += 1
                     logger.debug("pad %s: poll failed (%d): %s", self.zone, self._failures, error)
@@ -428,10 +472,18 @@ class Pad:
                         self._lose(error)
                     continue
                 self._failures = 0
-                self._stop.wait(self.timing.poll_interval)
+                if not waiting or uid is not None:
+                    self._stop.wait(self.timing.poll_interval)
         finally:
             self._drop_reader()
             self._fail_jobs()
+
+    def _interrupt(self) -> None:
+        reader = self._reader
+        if reader is not None:
+            interrupt = getattr(reader, "interrupt", None)
+            if interrupt is not None:
+                interrupt()
 
     def _open(self) -> bool:
         try:

@@ -566,6 +566,25 @@ class Pn532Core:
         self.rf_time = _RF_ACTIVATION * len(self.targets)
         return bytes(out)
 
+    def waits_for_card(self, command: bytes) -> bool:
+        """Whether ``command`` is an InListPassiveTarget the chip keeps retrying.
+
+        With MxRtyPassiveActivation set to FF (RFConfiguration item 5) the
+        PN532 polls until a card answers; the host may abort with an ACK.
+        """
+        if len(command) < 3 or command[0] != 0x4A or command[2] != 0:
+            return False
+        retries = self.rf_config.get(0x05, b"\x01\x00\x01")
+        if retries[2:3] != b"\xff":
+            return False
+        wanted = _strip_cascade_tags(bytes(command[3:]))
+        return not any(
+            tag.state != "halt"
+            and self.hidden.get(id(tag), 0) <= 0
+            and (not wanted or tag.uid == wanted)
+            for tag in self._field()
+        )
+
     def _hide(self, tag: Ntag213) -> bool:
         left = self.hidden.get(id(tag), 0)
         if left <= 0:
@@ -710,6 +729,7 @@ class Pn532Simulator:
         self._core = Pn532Core(field=self._field)
         self._parser = FrameParser()
         self._last_answer = b""
+        self._pending: bytes | None = None  # an InListPassiveTarget waiting for a card
         self._drop = 0
         self._corrupt = 0
         self._counts = collections.Counter[str]()
@@ -749,6 +769,8 @@ class Pn532Simulator:
                 tag.set_ndef_text(ndef_text)
             tag.state = "idle"
             self._on_pad[key] = tag
+            if self._pending is not None:
+                os.write(self._wake_w, b"p")  # a waiting InListPassiveTarget may answer now
         logger.debug("%s: tag %s placed", self.path, key)
         return tag
 
@@ -903,6 +925,7 @@ class Pn532Simulator:
         tty.setraw(slave)
         self._master, self._slave = master, slave
         self._parser = FrameParser()
+        self._pending = None
         self._core.field_off()
         self._core.powered_down = False
         link = f"{self.path}.{os.getpid()}.new"
@@ -921,6 +944,7 @@ class Pn532Simulator:
             if fd is not None:
                 os.close(fd)
         self._master = self._slave = None
+        self._pending = None
         self._core.field_off()
         logger.debug("%s unplugged", self.path)
 
@@ -945,6 +969,8 @@ class Pn532Simulator:
             ready, _, _ = select.select(watched, [], [], 1.0)
             if self._wake_r in ready:
                 os.read(self._wake_r, 512)
+                if master is not None:
+                    self._answer_pending(master)
                 continue
             if master is None or master not in ready:
                 continue
@@ -972,9 +998,13 @@ class Pn532Simulator:
             elif item.kind != "command":
                 if item.kind == "bad":
                     logger.debug("%s: rejected frame: %s", self.path, item.reason)
+                elif item.kind == "ack" and self._pending is not None:
+                    logger.debug("%s: host aborted the waiting poll", self.path)
+                    self._pending = None
                 return
             else:
                 answer = b""
+                self._pending = None  # a new command aborts a waiting one
         self._pace(item.size)
         if item.kind == "nack":
             self._send(master, answer)
@@ -983,6 +1013,21 @@ class Pn532Simulator:
         with self._lock:
             command = item.payload[1:]
             self.commands.append(command)
+            if self._core.waits_for_card(command):
+                self._pending = command
+                return
+        self._execute(master, command)
+
+    def _answer_pending(self, master: int) -> None:
+        with self._lock:
+            command = self._pending
+            if command is None or self._core.waits_for_card(command):
+                return
+            self._pending = None
+        self._execute(master, command)
+
+    def _execute(self, master: int, command: bytes) -> None:
+        with self._lock:
             result = self._core.execute(command)
             rf_time = self._core.rf_time
             answer = ERROR_FRAME if result is None else frame(bytes([CHIP_TFI]) + result)

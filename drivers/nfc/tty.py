@@ -57,7 +57,13 @@ class RawTty:
         self._port = port
         self._baudrate = 0
         self._buffer = bytearray()
-        self.open(port)
+        self._wake_r, self._wake_w = os.pipe()
+        os.set_blocking(self._wake_w, False)
+        try:
+            self.open(port)
+        except OSError:
+            self._close_pipe()
+            raise
 
     @property
     def manufacturer_name(self) -> None:
@@ -113,7 +119,9 @@ class RawTty:
         :raises OSError: ``ETIMEDOUT`` if nothing came, ``EIO`` if the port is gone.
         """
         deadline = time.monotonic() + max(timeout / 1e3, 0.05)
-        head = self._take(6, deadline)
+        # Only long waits (a response, not an ACK) can be interrupted.
+        interruptible = timeout > 150
+        head = self._take(6, deadline, interruptible)
         if not head:
             raise OSError(errno.ETIMEDOUT, os.strerror(errno.ETIMEDOUT))
         frame = bytearray(head)
@@ -122,11 +130,11 @@ class RawTty:
             return frame
         length = frame[3]
         if length == 0xFF:
-            frame += self._take(3, deadline)
+            frame += self._take(3, deadline, interruptible)
             if len(frame) < 9:
                 return frame
             length = frame[5] << 8 | frame[6]
-        frame += self._take(length + 1, deadline)
+        frame += self._take(length + 1, deadline, interruptible)
         logger.log(WIRE, "<<< %s", frame.hex())
         return frame
 
@@ -153,13 +161,37 @@ class RawTty:
                 continue
             view = view[written:]
 
+    def interrupt(self) -> None:
+        """Make a long read waiting now (or the next one) time out at once.
+
+        Long reads are those of more than 150 ms: waits for a response, never
+        for an ACK (nfcpy would take a missing ACK for a broken link).
+
+        Safe to call from another thread; nfcpy then aborts the command.
+        """
+        try:
+            os.write(self._wake_w, b"x")
+        except (BlockingIOError, OSError):
+            logger.debug("interrupt pipe full or closed")
+
     def close(self) -> None:
         """Close the port. Safe to call twice."""
         fd, self._fd = self._fd, None
         if fd is not None:
             os.close(fd)
 
-    def _take(self, count: int, deadline: float) -> bytes:
+    def release(self) -> None:
+        """Close the port and the interrupt pipe (after :meth:`close`, for good)."""
+        self.close()
+        self._close_pipe()
+
+    def _close_pipe(self) -> None:
+        for fd in (self._wake_r, self._wake_w):
+            if fd >= 0:
+                os.close(fd)
+        self._wake_r = self._wake_w = -1
+
+    def _take(self, count: int, deadline: float, interruptible: bool = False) -> bytes:
         """Up to ``count`` bytes, waiting until ``deadline`` (monotonic seconds)."""
         fd = self._fd
         if fd is None:
@@ -168,7 +200,11 @@ class RawTty:
             left = deadline - time.monotonic()
             if left <= 0:
                 break
-            ready, _, _ = select.select([fd], [], [], left)
+            watched = [fd, self._wake_r] if interruptible else [fd]
+            ready, _, _ = select.select(watched, [], [], left)
+            if self._wake_r in ready:
+                os.read(self._wake_r, 64)
+                break
             if not ready:
                 break
             try:
