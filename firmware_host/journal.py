@@ -65,8 +65,13 @@ class Journal:
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = str(path)
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        try:
+            if self.path != ":memory:":
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise JournalError(
+                f"cannot open the journal {self.path}: cannot create its directory ({exc.strerror or exc})"
+            ) from exc
         try:
             # opened by whoever starts the service, then used by the event loop alone
             self._db: sqlite3.Connection | None = sqlite3.connect(
