@@ -30,3 +30,22 @@ def _no_error_logs(request: pytest.FixtureRequest, caplog: pytest.LogCaptureFixt
     if errors:
         lines = "\n".join(f"{r.name}: {r.getMessage()}" for r in errors)
         pytest.fail(f"ERROR logged during the test:\n{lines}", pytrace=False)
+
+
+# -- hypothesis profiles (the engine's property tests scale their example counts by the
+# loaded profile: HYPOTHESIS_PROFILE=engine-thorough runs ten times as many games) --------
+
+
+def _register_hypothesis_profiles() -> None:
+    import os
+
+    from hypothesis import settings
+
+    settings.register_profile("engine-quick", max_examples=20, deadline=None)
+    settings.register_profile("engine-thorough", max_examples=1000, deadline=None)
+    profile = os.environ.get("HYPOTHESIS_PROFILE")
+    if profile:
+        settings.load_profile(profile)
+
+
+_register_hypothesis_profiles()
