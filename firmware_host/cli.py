@@ -220,12 +220,28 @@ def _export(args: argparse.Namespace) -> int:
         raise BadInput(str(exc)) from None
     if record is None:
         raise BadInput(f"the journal {path} holds no game")
-    text = "".join(line + "\n" for line in record.lines)
+    lines = list(record.lines)
+    # the service writes its own setup line first; a transcript fed to it may bring another
+    # before any event: each replaced the last, so the transcript keeps only the last one
+    # (a setup after the first line is not a transcript TRANSCRIPT.md allows)
+    while len(lines) > 1 and _is_setup(lines[0]) and _is_setup(lines[1]):
+        del lines[0]
+    text = "".join(line + "\n" for line in lines)
     if args.output:
         args.output.write_text(text, encoding="utf-8")
     else:
         sys.stdout.write(text)
     return 0
+
+
+def _is_setup(line: str) -> bool:
+    import json
+
+    try:
+        data = json.loads(line)
+    except ValueError:
+        return False
+    return isinstance(data, dict) and "setup" in data
 
 
 def _doctor(args: argparse.Namespace) -> int:
