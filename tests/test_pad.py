@@ -261,6 +261,7 @@ def test_write_text_through_the_pad(
     assert next_event(events) == left(STRANGER, None)
 
 
+@pytest.mark.allow_error_log
 def test_events_to_a_callback_that_fails_once(sim: Pn532Simulator) -> None:
     seen: list[DeviceEvent] = []
     arrival = threading.Event()
