@@ -1,0 +1,237 @@
+"""kill -9 and SIGTERM: the service resumes from its journal and nothing is lost or doubled.
+
+A whole game of the built-in players (faults made and taken back) is fed to
+``ecarte-table run --journal J --events - --json`` on standard input. The service
+is killed with SIGKILL at many points; each time it is started again on the same
+journal with the lines the journal does not hold yet. The concatenated ``--json``
+output and the final score must be those of an uninterrupted run.
+
+Where to resume: the journal holds, per game, the setup line the service writes
+itself and then every line it was fed; so the fed lines journaled are the events
+minus the games. The output of a journaled line goes out before it is marked
+done, so after a kill a line is either done (its output was written) or replayed
+with its output on restart.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+import engine
+from firmware_host.controller import CONTRACT_EVENTS, Controller
+from firmware_host.players import game_transcript
+from firmware_host.transcript import dumps, parse_line
+
+CLI = Path(sys.executable).parent / "ecarte-table"
+TIMEOUT = 60.0
+
+
+def _lines(seed: int = 11) -> list[str]:
+    events = game_transcript(engine.new_game("classic", dealer="A"), random.Random(seed), faults=True)
+    return [dumps(e) for e in events]
+
+
+def _outputs_per_line(lines: list[str]) -> list[int]:
+    """How many ``--json`` lines each fed line causes (the real controller, in process)."""
+    table = Controller()
+    counts = []
+    for line in lines:
+        event = parse_line(line)
+        assert event is not None
+        counts.append(sum(1 for e in table.handle(event) if e.event in CONTRACT_EVENTS))
+    return counts
+
+
+def _wait(condition: Callable[[], bool], what: str, timeout: float = TIMEOUT) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.01)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def _journaled(journal: Path) -> tuple[int, bool]:
+    """The fed lines the journal holds, and whether every one of them is done."""
+    if not journal.exists():
+        return 0, True
+    with sqlite3.connect(journal, timeout=10) as db:
+        try:
+            events, undone = db.execute("SELECT COUNT(*), COALESCE(SUM(done = 0), 0) FROM events").fetchone()
+            games = db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+        except sqlite3.OperationalError:  # the tables are not there yet
+            return 0, True
+    return int(events) - int(games), int(undone) == 0
+
+
+class _Service:
+    """One ``ecarte-table run`` on standard input, its output collected by a thread."""
+
+    def __init__(self, journal: Path) -> None:
+        self.proc = subprocess.Popen(
+            [str(CLI), "run", "--journal", str(journal), "--events", "-", "--json"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1,
+        )
+        self.out: list[str] = []
+        self.err: list[str] = []
+        self._readers = [
+            threading.Thread(target=self._drain, args=(self.proc.stdout, self.out), daemon=True),
+            threading.Thread(target=self._drain, args=(self.proc.stderr, self.err), daemon=True),
+        ]
+        for reader in self._readers:
+            reader.start()
+
+    @staticmethod
+    def _drain(stream, into: list[str]) -> None:  # type: ignore[no-untyped-def]
+        for line in stream:
+            into.append(line)
+
+    def feed(self, lines: list[str]) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write("".join(line + "\n" for line in lines))
+        self.proc.stdin.flush()
+
+    def kill(self, sig: int = signal.SIGKILL) -> int:
+        self.proc.send_signal(sig)
+        return self.finish()
+
+    def close_input(self) -> int:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        return self.finish()
+
+    def finish(self) -> int:
+        try:
+            code = self.proc.wait(timeout=TIMEOUT)
+        finally:
+            if self.proc.poll() is None:
+                self.proc.kill()
+                self.proc.wait()
+            for reader in self._readers:
+                reader.join(timeout=TIMEOUT)
+            for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+                if stream is not None and not stream.closed:
+                    with contextlib.suppress(BrokenPipeError):
+                        stream.close()
+        return code
+
+
+def _uninterrupted(tmp_path: Path, lines: list[str]) -> list[str]:
+    service = _Service(tmp_path / "reference.sqlite")
+    service.feed(lines)
+    assert service.close_input() == 0, "".join(service.err)
+    return service.out
+
+
+def _score(output: list[str]) -> dict[str, int]:
+    end = json.loads(output[-1])
+    assert end["event"] == "game_end"
+    return end["score"]
+
+
+def test_kill_9_at_many_points_loses_and_doubles_nothing(tmp_path: Path) -> None:
+    lines = _lines()
+    produces = _outputs_per_line(lines)
+    reference = _uninterrupted(tmp_path, lines)
+    assert len(reference) == sum(produces)
+    n = len(lines)
+    # 20 kills after lines whose output was seen, spread over the game, from the setup on
+    waited = sorted({1, 2, 12, *(round(n * i / 21) for i in range(1, 20))} - {0, n})[:22]
+    # and a few right after writing a line, without waiting: lines with no --json output of their own,
+    # as a line whose output was written but whose 'done' mark was not yet on disk is put out again
+    silent = [k for k in range(3, n - 1) if produces[k - 1] == 0 and k not in waited]
+    rng = random.Random(5)
+    unwaited = set(rng.sample(silent, 4))
+    points = sorted(set(waited) | unwaited)
+    assert len(points) >= 24
+
+    journal = tmp_path / "journal.sqlite"
+    output: list[str] = []
+    pos = 0
+    service = _Service(journal)
+    for point in points:
+        if point <= pos:
+            continue
+        if point in unwaited:
+            service.feed(lines[pos:point - 1])
+            _wait(lambda p=point - 1: _journaled(journal) == (p, True), f"line {point - 1} done")
+            service.feed([lines[point - 1]])
+        else:
+            service.feed(lines[pos:point])
+            _wait(lambda p=point: _journaled(journal) == (p, True), f"line {point} done")
+        assert service.kill() == -signal.SIGKILL
+        output += service.out
+        pos, _ = _journaled(journal)
+        assert pos in ((point - 1, point) if point in unwaited else (point,))
+        service = _Service(journal)
+    service.feed(lines[pos:])
+    assert service.close_input() == 0, "".join(service.err)
+    output += service.out
+    assert output == reference
+    assert _score(output) == _score(reference)
+    assert _journaled(journal) == (n, True)
+
+    # the journal exported is a transcript that replays to the same events
+    exported = subprocess.run([str(CLI), "export", "--journal", str(journal)],
+                              capture_output=True, text=True, timeout=TIMEOUT, check=True).stdout
+    assert exported.splitlines()[1:] == lines[1:]
+    replayed = subprocess.run([str(CLI), "replay", "-", "--json"], input=exported,
+                              capture_output=True, text=True, timeout=TIMEOUT, check=False)
+    assert replayed.returncode == 0, replayed.stderr
+    assert replayed.stdout.splitlines(keepends=True) == reference
+
+
+def test_sigterm_stops_cleanly_and_resumes(tmp_path: Path) -> None:
+    lines = _lines(seed=4)
+    reference = _uninterrupted(tmp_path, lines)
+    journal = tmp_path / "journal.sqlite"
+    half = len(lines) // 2
+    service = _Service(journal)
+    service.feed(lines[:half])
+    _wait(lambda: _journaled(journal) == (half, True), "the first half done")
+    assert service.kill(signal.SIGTERM) == 0, "".join(service.err)
+    assert "Traceback" not in "".join(service.err)
+    first = service.out
+    with sqlite3.connect(journal) as db:
+        assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    assert _journaled(journal) == (half, True)
+    service = _Service(journal)
+    service.feed(lines[half:])
+    assert service.close_input() == 0, "".join(service.err)
+    assert first + service.out == reference
+
+
+def test_bad_lines_on_stdin_are_reported_and_skipped(tmp_path: Path) -> None:
+    lines = _lines(seed=4)
+    reference = _uninterrupted(tmp_path, lines)
+    service = _Service(tmp_path / "journal.sqlite")
+    service.feed([*lines[:5], '{"zone": "hnad.A", "card": "KS"}', "not json", *lines[5:]])
+    assert service.close_input() == 2
+    err = "".join(service.err)
+    assert "<stdin>:6: unknown zone 'hnad.A' (did you mean 'hand.A'?)" in err
+    assert "<stdin>:7: not JSON" in err
+    assert service.out == reference
+
+
+@pytest.mark.parametrize("seed", [2])
+def test_restart_after_the_game_is_over_starts_nothing_new(tmp_path: Path, seed: int) -> None:
+    lines = _lines(seed)
+    journal = tmp_path / "journal.sqlite"
+    service = _Service(journal)
+    service.feed(lines)
+    assert service.close_input() == 0
+    again = _Service(journal)
+    assert again.close_input() == 0
+    assert again.out == []  # everything was done: nothing is put out twice
