@@ -14,7 +14,11 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from firmware_host.errors import BadInput
+
 EXIT_BAD_INPUT = 2
+
+__all__ = ["BadInput", "default_journal", "load_table_or_exit", "main"]
 
 logger = logging.getLogger(__name__)
 
@@ -133,10 +137,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     return 1
-
-
-class BadInput(Exception):
-    """Input the table cannot use: the message says where and what was expected."""
 
 
 def load_table_or_exit(path: str | None):  # type: ignore[no-untyped-def]

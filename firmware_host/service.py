@@ -307,7 +307,8 @@ def _systemd_notify() -> Callable[[str], None] | None:
 
 def run_service(args: argparse.Namespace) -> int:
     """``ecarte-table run``: returns the exit status."""
-    from firmware_host.cli import BadInput, default_journal, load_table_or_exit
+    from firmware_host.cli import default_journal, load_table_or_exit
+    from firmware_host.errors import BadInput
     from firmware_host.panel import open_panel
     from hardware.tags import TagRegistry, TagRegistryError
 
@@ -369,7 +370,7 @@ def run_service(args: argparse.Namespace) -> int:
 
 
 def _open_events(path: str) -> TextIO:
-    from firmware_host.cli import BadInput
+    from firmware_host.errors import BadInput
 
     try:
         return open(path, encoding="utf-8")

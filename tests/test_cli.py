@@ -1,0 +1,113 @@
+"""The ``ecarte-table`` command line, run as a player or a maker would run it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from firmware_host.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run_cli(*args: str, stdin: str | None = None, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "firmware_host.cli", *args], input=stdin, capture_output=True,
+        text=True, timeout=timeout, cwd=ROOT,
+    )
+
+
+@pytest.mark.parametrize("command", ["run", "demo", "sim", "replay", "enroll", "doctor", "export"])
+def test_every_subcommand_has_help(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main([command, "--help"])
+    assert exit_info.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"usage: ecarte-table {command}")
+
+
+def test_demo_plays_a_whole_game_when_piped() -> None:
+    result = run_cli("demo", "--seed", "3", "--delay", "0")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "Game over:" in out
+    assert "1 fault made and corrected" in out
+    assert ">>> the table says:" in out
+    last = out.strip().splitlines()[-1]
+    assert "wins, A " in last
+
+
+def test_sim_understands_typed_events() -> None:
+    lines = "deal\nB no\nhelp\nnonsense\nquit\n"
+    result = run_cli("sim", "--dealer", "A", "--seed", "4", stdin=lines)
+    assert result.returncode == 2  # one line not understood
+    assert "trump: card=" in result.stdout
+    assert "bid: seat=B, bid=stand, vulnerable=True" in result.stdout  # playing without proposing
+    assert "?? cannot read 'nonsense'" in result.stdout
+
+
+def test_enroll_on_the_simulated_table_writes_a_whole_pack(tmp_path: Path) -> None:
+    registry = tmp_path / "tags.json"
+    result = run_cli("enroll", "--registry", str(registry))
+    assert result.returncode == 0, result.stderr
+    data = json.loads(registry.read_text())
+    cards = {entry["card"] for entry in data["tags"]}
+    assert len(cards) == 32
+    assert "Pack 1 complete" in result.stdout
+
+
+def test_doctor_passes_on_the_simulated_table() -> None:
+    result = run_cli("doctor")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_a_broken_table_file_is_bad_input(tmp_path: Path) -> None:
+    table = tmp_path / "table.toml"
+    table.write_text('[table]\nlayout = "ful"\n')
+    result = run_cli("run", str(table), "--journal", str(tmp_path / "j.sqlite"))
+    assert result.returncode == 2
+    assert str(table) in result.stderr
+    assert "did you mean 'full'?" in result.stderr
+
+
+def test_replay_reports_every_bad_line(tmp_path: Path) -> None:
+    transcript = tmp_path / "bad.jsonl"
+    transcript.write_text(
+        '{"setup": {"rules": "classic", "dealer": "A"}}\n'
+        '{"zone": "hand.a", "card": "KS"}\n'
+        '{"zone": "hand.A", "card": "1X"}\n'
+        "not json\n"
+    )
+    result = run_cli("replay", str(transcript), "--json")
+    assert result.returncode == 2
+    assert f"{transcript}:2: unknown zone 'hand.a'" in result.stderr
+    assert f"{transcript}:3: cannot read card '1X'" in result.stderr
+    assert f"{transcript}:4: not JSON" in result.stderr
+    assert result.stdout == ""
+
+
+def test_run_then_export_then_replay_agree(tmp_path: Path) -> None:
+    import random
+
+    from engine import new_game
+    from firmware_host.players import game_transcript
+    from firmware_host.transcript import dumps
+
+    lines = [dumps(e) for e in game_transcript(new_game("classic", dealer="B"), random.Random(5), faults=True)]
+    source = tmp_path / "game.jsonl"
+    source.write_text("\n".join(lines) + "\n")
+    journal = tmp_path / "journal.sqlite"
+    ran = run_cli("run", "--journal", str(journal), "--events", str(source), "--json")
+    assert ran.returncode == 0, ran.stderr
+    exported = run_cli("export", "--journal", str(journal))
+    assert exported.returncode == 0, exported.stderr
+    again = tmp_path / "again.jsonl"
+    again.write_text(exported.stdout)
+    replayed = run_cli("replay", str(again), "--json")
+    assert replayed.returncode == 0, replayed.stderr
+    assert replayed.stdout == ran.stdout
+    assert '"event": "game_end"' in ran.stdout
