@@ -36,9 +36,21 @@ from engine.state import INDEX, OTHER, GameState
 
 def random_deal(state: GameState, rng: random.Random) -> Deal:
     """A shuffled deal for ``state`` (in its ``deal`` phase)."""
-    pack = list(CARDS)
-    rng.shuffle(pack)
-    return Deal(tuple(pack[0:5]), tuple(pack[5:10]), pack[10])
+    cards = rng.sample(CARDS, 11)
+    return Deal(tuple(cards[0:5]), tuple(cards[5:10]), cards[10])
+
+
+_PLAYS = {seat: tuple(PlayCard(seat, card) for card in CARDS) for seat in ("A", "B")}
+"""Every PlayCard, made once: the random player picks one instead of building it."""
+
+
+def _pick(mask: int, rng: random.Random) -> int:
+    """The index of one set bit of ``mask``, uniformly."""
+    k = int(rng.random() * mask.bit_count())
+    while k:
+        mask &= mask - 1
+        k -= 1
+    return (mask & -mask).bit_length() - 1
 
 
 def _strong(state: GameState, seat: str) -> bool:
@@ -57,13 +69,15 @@ def random_action(state: GameState, rng: random.Random) -> Action:
     if phase == "play":
         if state.offer is None:
             seat = state.turn or "A"
-            if state.counts[INDEX[seat]] == 0 and rng.random() < 0.9:
+            i = INDEX[seat]
+            if (
+                state.counts[i] == 0 and state.king is None
+                and state.hands[i] & (1 << ((state.turn_up & ~7) | 7)) and rng.random() < 0.9
+            ):
                 announce = Announce(seat)
                 if announce in legal_actions(state):
                     return announce
-            mask = legal_plays(state, seat)
-            choices = list(indices_of(mask))
-            return PlayCard(seat, CARDS[rng.choice(choices)])
+            return _PLAYS[seat][_pick(legal_plays(state, seat), rng)]
         answer = OTHER[state.offer_by or "A"]
         return Accept(answer) if rng.random() < 0.5 else Refuse(answer)
     if phase == "deal":
