@@ -7,6 +7,7 @@ A reader pulled out mid-game is reported and nothing is lost or doubled.
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -83,9 +84,6 @@ class _Table:
             time.sleep(0.01)
         self.sim.press(seat, button)
         self._pressed[(seat, button)] = time.monotonic()
-
-    def handled(self) -> int:
-        return self.service.stats.handled
 
     def close(self) -> None:
         self.service.stop("test over")
@@ -180,7 +178,6 @@ def test_a_reader_pulled_out_mid_game_is_reported_and_nothing_is_lost(table: _Ta
     start = len(t.events)
     t.lay("play.B", "9S")
     t.wait_kinds(start, ["play"])
-    handled = t.handled()
 
     # play.B's reader goes away while the 9S lies on it, and comes back
     pn532 = t.sim.simulators["play.B"]
@@ -209,16 +206,14 @@ def test_a_reader_pulled_out_mid_game_is_reported_and_nothing_is_lost(table: _Ta
     assert trick["cards"] == {"A": "KC", "B": "7C"} and trick["winner"] == "A"
     assert not any(e.event == "fault" for e in t.events)
     assert t.controller.state.tricks == (2, 0)
-    # every physical event reached the journal once: JS, 9S gone, JS gone, KC, 7C (+ the 9S lying on)
-    assert t.handled() >= handled + 5
+    # the journal holds each card laid once: the 9S was not read again after the replug
     record = t.journal.current_game()
     assert record is not None
-    plays = [line for line in record.lines if '"play.B"' in line and '"9S"' in line and "gone" not in line]
-    assert len(plays) == 1
+    laid = [line for line in record.lines if '"play.' in line and "gone" not in line]
+    assert [json.loads(line)["card"] for line in laid] == ["9S", "JS", "KC", "7C"]
 
 
 def test_run_command_on_the_simulated_table_reports_readers_with_all_events(tmp_path: Path) -> None:
-    import json
     import subprocess
     import sys
 
