@@ -22,6 +22,7 @@ state is unchanged (save the italian penalty points it records).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, ClassVar
 
@@ -118,15 +119,16 @@ def new_game(
 def apply(state: GameState, action: Action) -> Result:
     """Apply ``action``: the new state and the events it caused.
 
-    An illegal action gives back ``state`` (unchanged but for italian penalty
-    points) and a single :class:`Fault` event.
+    An illegal action gives back ``state`` and a :class:`Fault` event; under
+    italian rules a refused revoke still costs a point (a :class:`Penalty` event
+    follows the fault, and only the score changes).
     """
     handler = _HANDLERS.get(type(action))
     if handler is None:
         raise NotationError(f"not an action: {action!r}")
     outcome = handler(state, action)
     if isinstance(outcome, Fault):
-        return _penalise(state, outcome), (outcome,)
+        return _penalise(state, outcome)
     return outcome
 
 
@@ -137,7 +139,8 @@ def check(state: GameState, action: Action) -> Fault | None:
         return fault("wrong_time", None, f"not an action: {action!r}")
     outcome = handler(state, action)
     if isinstance(outcome, Fault):
-        return outcome
+        refused = _penalise(state, outcome)[1][0]
+        return refused if isinstance(refused, Fault) else outcome
     # a deal voided by the action (misdeal, duplicate card) is a fault too
     return next((e for e in outcome[1] if isinstance(e, Fault)), None)
 
@@ -861,12 +864,18 @@ def _penalty(state: GameState, seat: str, points: int, reason: str, events: list
     return state.evolve(score=score, hand_points=hand_points)
 
 
-def _penalise(state: GameState, refused: Fault) -> GameState:
-    """Italian: a refused revoke still costs its point (source 000)."""
+def _penalise(state: GameState, refused: Fault) -> Result:
+    """Italian: a refused revoke still costs its point (source 000: "-1 a chi NON ha
+    risposto al seme")."""
     points = state.rules.revoke_penalty
     if points and refused.code in ("revoke", "not_trumping") and refused.seat:
-        return _penalty(state, refused.seat, points, refused.code, [])
-    return state
+        events: list[Event] = [
+            dataclasses.replace(
+                refused, remedy=f"take the card back; {points} point lost (italian rules)",
+            ),
+        ]
+        return _penalty(state, refused.seat, points, refused.code, events), tuple(events)
+    return state, (refused,)
 
 
 def _end_hand(state: GameState, events: list[Event], forced: tuple[int, int] | None) -> Result:

@@ -76,12 +76,19 @@ def play(state: engine.GameState, *moves: str) -> engine.GameState:
 def refused(state: engine.GameState, action: engine.Action, code: str, seat: str | None) -> Fault:
     """Apply ``action``, check it is refused with ``code`` by ``seat``, state unchanged."""
     new, events = apply(state, action)
-    assert len(events) == 1, events
+    charged = bool(state.rules.revoke_penalty) and code in ("revoke", "not_trumping")
+    assert len(events) == (2 if charged else 1), events
     fault = events[0]
     assert isinstance(fault, Fault)
     assert (fault.code, fault.seat) == (code, seat)
     assert fault.rule == FAULT_CODES[code][0]
-    assert fault.remedy == FAULT_CODES[code][1]
+    if charged:
+        penalty = events[1]
+        assert isinstance(penalty, engine.Penalty)
+        assert (penalty.seat, penalty.points, penalty.reason) == (seat, -1, code)
+        assert "point lost" in fault.remedy
+    else:
+        assert fault.remedy == FAULT_CODES[code][1]
     assert check(state, action) == fault
     assert action not in legal_actions(state)
     if state.rules.revoke_penalty == 0 or code not in ("revoke", "not_trumping"):
@@ -130,7 +137,7 @@ def test_fault_of_play_is_refused_and_state_kept(rules, before, move, code, seat
     assert fault.rule == rule
     assert fault.card == C(card)
     names(fault, *words)
-    if code in ("revoke", "not_overtaking", "not_trumping"):
+    if code in ("revoke", "not_overtaking", "not_trumping") and state.rules.revoke_penalty == 0:
         assert "rule 39: no penalty" in fault.remedy
 
 
@@ -187,7 +194,9 @@ def test_italian_refused_revoke_still_costs_one(code, before, move):
     state = play(in_play("italian"), *before)
     who, card = move.split()
     new, events = apply(state, PlayCard(who, C(card)))
-    assert [e.code for e in events] == [code]  # type: ignore[attr-defined]
+    assert [type(e).__name__ for e in events] == ["Fault", "Penalty"]
+    assert events[0].code == code  # type: ignore[attr-defined]
+    assert (events[1].seat, events[1].points, events[1].reason) == ("B", -1, code)  # type: ignore[attr-defined]
     assert new.score == (0, -1)
     assert new.hand_points == (0, -1)
     # nothing else moved: the card is still in B's hand, B still to play

@@ -184,8 +184,10 @@ class Referee:
             elif isinstance(event, Penalty):
                 self.add(SEAT[event.seat], event.points)
             elif isinstance(event, Fault):
-                if self.name == "italian" and event.code in ("revoke", "not_trumping"):
-                    self.add(SEAT[event.seat], -1)  # 000: -1 to who did not follow suit
+                # 000: -1 to who did not follow suit, announced by a Penalty event
+                charged = self.name == "italian" and event.code in ("revoke", "not_trumping")
+                following = events[events.index(event) + 1:]
+                assert any(isinstance(e, Penalty) and e.reason == event.code for e in following) == charged
             elif isinstance(event, Bid):
                 if event.vulnerable:
                     assert self.vulnerable is None
@@ -299,8 +301,9 @@ def play_game(name: str, options: dict, seed: int, *, whole_forms: bool, illegal
             assert (action in legal_actions(state)) == (expected is None)
             if expected is not None:
                 new, caused = apply(state, action)
-                assert [e.code for e in caused] == [expected], (state.hand(seat), card)  # type: ignore[attr-defined]
+                codes = [getattr(e, "code", getattr(e, "reason", None)) for e in caused]
                 if name == "italian" and expected in ("revoke", "not_trumping"):
+                    assert codes == [expected, expected], (state.hand(seat), card)
                     i = SEAT[seat]
                     score = list(state.score)
                     score[i] -= 1
@@ -308,6 +311,7 @@ def play_game(name: str, options: dict, seed: int, *, whole_forms: bool, illegal
                     hp[i] -= 1
                     assert new == state.evolve(score=tuple(score), hand_points=tuple(hp))
                 else:
+                    assert codes == [expected], (state.hand(seat), card)
                     assert new == state
                 referee.see(state, new, caused)
                 actions.append(action)
