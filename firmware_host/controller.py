@@ -354,23 +354,11 @@ class Controller:
                     out.append(notice)
                     continue
                 out.extend(self._refused(ev, zone, card, None, card_event=card is not None))
-                out.extend(self._charged(before, after, ev))
                 continue
             out.append(ev)
             self._remember(ev)
         if not any(isinstance(e, Fault) for e in events):
             out.extend(self._accepted(action))
-        return out
-
-    @staticmethod
-    def _charged(before: GameState, after: GameState, refused: Fault) -> list[Event]:
-        """The penalty a refused action still costs (italian revoke), as an event: the score
-        never changes without one."""
-        out: list[Event] = []
-        for i, seat in enumerate(engine.SEATS):
-            points = after.score[i] - before.score[i]
-            if points and refused.code not in ("misdeal", "duplicate_card"):
-                out.append(engine.Penalty(seat, points, refused.code))
         return out
 
     def _remember(self, ev: Event) -> None:
