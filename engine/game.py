@@ -823,7 +823,7 @@ def _accept_play(state: GameState, seat: str, i: int, card: Card, bit: int) -> R
     king_to_lead = state.king_to_lead
     if king_to_lead == seat and card.index == ((state.turn_up & ~7) | _KING):
         king_to_lead = None
-    events.append(Played(seat, card))
+    events.append(_PLAYED[i][card.index])
     led = state.led
     if led < 0:
         return state.evolve(
@@ -1002,6 +1002,9 @@ def _as_if_point(ruleset: RuleSet, winner: int, vulnerable: int | None) -> tuple
     tricks = (3, 2) if winner == 0 else (2, 3)
     return ruleset.trick_points(tricks, vulnerable, winner)
 
+
+_PLAYED = tuple(tuple(Played(seat, card) for card in CARDS) for seat in SEATS)
+"""Every Played event, made once (events are values)."""
 
 _Handler = Callable[[GameState, Any], _Outcome]
 

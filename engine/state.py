@@ -26,6 +26,7 @@ PHASES = ("retourne", "cut", "deal", "propose", "respond", "exchange", "force", 
 the game; ``play``: the five tricks; ``over``: the game (or match) is finished."""
 
 _new = object.__new__
+_set = object.__setattr__
 
 
 @dataclass(frozen=True)
@@ -72,10 +73,10 @@ class GameState:
 
     def evolve(self, **changes: Any) -> GameState:
         """A copy with some fields changed (the engine's fast path; no checks)."""
+        fields = self.__dict__.copy()
+        fields.update(changes)
         state: GameState = _new(GameState)
-        d = state.__dict__
-        d.update(self.__dict__)
-        d.update(changes)
+        _set(state, "__dict__", fields)
         return state
 
     # -- derived -------------------------------------------------------------------------
