@@ -721,10 +721,11 @@ def _announce(state: GameState, action: Announce) -> _Outcome:
     count = state.counts[i]
     # rule 24: a king played as one's first card may still be announced until one plays again
     led_king = count == 1 and state.first_cards[i] == king
+    if not holds and state.first_cards[i] != king:
+        # rule 25: announcing a king one never held is false, whenever it is said
+        return fault("false_king", seat, f"{seat} announced the king but does not hold it: no point")
     if count and not led_king:
         return _wrong_time(state, seat, "announcing the king after playing a card (rule 23)")
-    if not holds and not led_king:
-        return fault("false_king", seat, f"{seat} announced the king but does not hold it: no point")
     events = []
     return _score_king(state, seat, events), tuple(events)
 

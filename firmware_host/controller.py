@@ -250,7 +250,8 @@ class Controller:
                 cards.discard(key)
         lying.add(key)
         if card is None:
-            seat = zone[-1] if zone[-1] in "AB" and "." in zone else None
+            # a play pad: that seat's card; elsewhere the dealer handles the cards
+            seat = zone[-1] if zone.startswith("play.") else (self.state.dealer or None)
             refused = fault(
                 "unknown_tag", seat,
                 f"tag {event.uid} is not in the registered pack: put that card aside",

@@ -176,7 +176,7 @@ def test_registry_lookup_resolves_uids_not_in_setup() -> None:
     table.handle(CardEvent("hand.B", uid=TAG_KS))
     assert {str(c) for c in table.state.hand("B")} == {"QH", "KS"}
     refused = table.handle(CardEvent("hand.B", uid="FFFF"))
-    assert _summary(refused) == [("fault", "unknown_tag", "B")]
+    assert _summary(refused) == [("fault", "unknown_tag", "A")]  # the dealer handles the hand pads
     assert table.state.hands[1].bit_count() == 2
 
 

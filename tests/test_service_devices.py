@@ -161,11 +161,11 @@ def test_cards_and_buttons_become_table_events(table: _Table) -> None:
     assert trick.to_json()["winner"] == "A"
     t.lift("play.A", "JS")
     t.lift("play.B", "9S")
-    # a king button from A, who has played a card: too late (rule 23), a notice
+    # a king button from A, who never held the king: false again (rule 25), whatever the moment
     start = len(t.events)
     t.press("A", "king")
-    notice = t.wait_kinds(start, ["notice"])[0].to_json()
-    assert notice["code"] == "wrong_time" and notice["seat"] == "A"
+    again = t.wait_kinds(start, ["fault"])[0].to_json()
+    assert again["code"] == "false_king" and again["seat"] == "A"
     assert t.controller.state.tricks == (1, 0)
 
 
