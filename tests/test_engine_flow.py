@@ -221,6 +221,17 @@ def test_rule_24_expires_when_the_holder_plays_again():
     assert events[0].code == "wrong_time"
 
 
+def test_a_king_never_held_is_false_at_any_moment():
+    """Rule 25: the non-holder's announcement is false before and after his first card."""
+    state, _ = start("classic", A32)
+    _, events = apply(state, parse_action("B announces"))
+    assert events[0].code == "false_king"
+    state, _ = run(state, "A plays QD", "B plays JH")
+    after, events = apply(state, parse_action("B announces"))
+    assert (events[0].code, events[0].seat) == ("false_king", "B")
+    assert after == state
+
+
 def test_the_dealer_may_announce_before_his_first_card_only():
     hand = ("7S 8S 9S TS AS", "KD QD JD AD TD")
     state, _ = start("classic", hand)
