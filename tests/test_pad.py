@@ -189,6 +189,24 @@ def test_unanswered_commands_below_the_fault_limit_change_nothing(
     assert pad.online
 
 
+def test_a_late_answer_does_not_put_the_pad_out_of_step(
+    sim: Pn532Simulator, events: queue.Queue[DeviceEvent], registry: TagRegistry
+) -> None:
+    """A chip that answers after the host's ACK timeout: its stale answer would meet the
+    next command, and every command after it, until the port was reopened. The pad
+    resyncs (abort + drain) after a failed poll and stays online."""
+    with Pad("play.A", sim.path, events=events, card_for=registry.card_for, timing=FAST) as pad:
+        assert next_event(events) == ReaderStatus("play.A", online=True)
+        sim.answer_late(1, seconds=0.3)
+        wait_until(lambda: sim.stats.late == 1)
+        after = sim.stats.commands
+        wait_until(lambda: sim.stats.commands >= after + 10)  # the pad went on polling
+        sim.place(KS)
+        assert next_event(events) == arrived(KS, "KS")
+        assert pad.online
+        assert events.empty()  # never reported offline
+
+
 def test_a_reader_that_stops_answering_is_reopened(
     sim: Pn532Simulator, pad: Pad, events: queue.Queue[DeviceEvent]
 ) -> None:

@@ -208,6 +208,17 @@ class NfcpyReader:
         # NbTg Tg SENS_RES(2) SEL_RES NFCID1-length NFCID1 [ATS]
         return bytes(data[6 : 6 + data[5]]).hex().upper()
 
+    def resync(self) -> None:
+        """After a failed command: put the reader and the host back in step.
+
+        :raises OSError: the port is gone.
+        """
+        resync = getattr(self._transport, "resync", None)
+        if resync is not None:
+            with self._clf.lock:
+                resync()
+                self._field_dirty = True
+
     def interrupt(self) -> None:
         """Cut short a poll that waits for a card (from any thread)."""
         interrupt = getattr(self._transport, "interrupt", None)
@@ -470,6 +481,8 @@ class Pad:
                     logger.debug("pad %s: poll failed (%d): %s", self.zone, self._failures, error)
                     if self._failures >= self.timing.fault_limit:
                         self._lose(error)
+                    else:
+                        self._resync()
                     continue
                 self._failures = 0
                 if not waiting or uid is not None:
@@ -505,6 +518,15 @@ class Pad:
         self._drop_reader()
         self._online = False
         self._emit(ReaderStatus(self.zone, online=False, reason=str(error), t=self._now()))
+
+    def _resync(self) -> None:
+        resync = getattr(self._reader, "resync", None)
+        if resync is None:
+            return
+        try:
+            resync()
+        except READER_ERRORS as error:
+            logger.debug("pad %s: resync failed: %s", self.zone, error)
 
     def _drop_reader(self) -> None:
         reader, self._reader = self._reader, None

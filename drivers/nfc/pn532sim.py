@@ -707,6 +707,7 @@ class SimStats:
     bad_frames: int
     dropped: int
     corrupted: int
+    late: int = 0
 
 
 class Pn532Simulator:
@@ -731,6 +732,8 @@ class Pn532Simulator:
         self._last_answer = b""
         self._pending: bytes | None = None  # an InListPassiveTarget waiting for a card
         self._drop = 0
+        self._late = 0
+        self._late_by = 0.0
         self._corrupt = 0
         self._counts = collections.Counter[str]()
         self.commands: collections.deque[bytes] = collections.deque(maxlen=4096)
@@ -814,6 +817,14 @@ class Pn532Simulator:
         with self._lock:
             self._drop += count
 
+    def answer_late(self, count: int = 1, seconds: float = 0.3) -> None:
+        """Send the ACK and the answer of the next ``count`` commands ``seconds`` late
+        (a chip stalled past the host's ACK timeout: the late answer then meets the
+        host's next command)."""
+        with self._lock:
+            self._late += count
+            self._late_by = seconds
+
     def flicker(self, uid: str, polls: int = 1) -> None:
         """Let tag ``uid`` miss the next ``polls`` polls (InListPassiveTarget).
 
@@ -873,6 +884,7 @@ class Pn532Simulator:
                 bad_frames=c["bad"],
                 dropped=c["dropped"],
                 corrupted=c["corrupted"],
+                late=c["late"],
             )
 
     def _request(self, *, plugged: bool) -> None:
@@ -1005,6 +1017,13 @@ class Pn532Simulator:
             else:
                 answer = b""
                 self._pending = None  # a new command aborts a waiting one
+            late = 0.0
+            if item.kind == "command" and self._late > 0:
+                self._late -= 1
+                self._counts["late"] += 1
+                late = self._late_by
+        if late:
+            time.sleep(late)
         self._pace(item.size)
         if item.kind == "nack":
             self._send(master, answer)

@@ -57,6 +57,8 @@ class RawTty:
         self._port = port
         self._baudrate = 0
         self._buffer = bytearray()
+        self._expect: int | None = None
+        self._awaiting_ack = False
         self._wake_r, self._wake_w = os.pipe()
         os.set_blocking(self._wake_w, False)
         try:
@@ -115,18 +117,34 @@ class RawTty:
     def read(self, timeout: float) -> bytearray:
         """One frame from the chip: an ACK or a whole normal/extended frame.
 
+        Frames left over from an earlier command (an answer that came after the
+        host had given up on it) are dropped: after a command is written the
+        first ACK is its ACK, and a response must carry that command's code + 1.
+        Without this, one late answer would put every later command one answer
+        behind until the port was reopened.
+
         :param timeout: milliseconds to wait (at least 50, as nfcpy's TTY).
         :raises OSError: ``ETIMEDOUT`` if nothing came, ``EIO`` if the port is gone.
         """
         deadline = time.monotonic() + max(timeout / 1e3, 0.05)
         # Only long waits (a response, not an ACK) can be interrupted.
         interruptible = timeout > 150
+        while True:
+            frame = self._frame(deadline, interruptible)
+            if frame is None:
+                raise OSError(errno.ETIMEDOUT, os.strerror(errno.ETIMEDOUT))
+            if self._stale(frame):
+                logger.debug("%s: dropped a stale frame %s", self._port, bytes(frame).hex())
+                continue
+            logger.log(WIRE, "<<< %s", frame.hex())
+            return frame
+
+    def _frame(self, deadline: float, interruptible: bool) -> bytearray | None:
         head = self._take(6, deadline, interruptible)
         if not head:
-            raise OSError(errno.ETIMEDOUT, os.strerror(errno.ETIMEDOUT))
+            return None
         frame = bytearray(head)
         if frame.startswith(_ACK) or len(frame) < 6:
-            logger.log(WIRE, "<<< %s", frame.hex())
             return frame
         length = frame[3]
         if length == 0xFF:
@@ -135,8 +153,22 @@ class RawTty:
                 return frame
             length = frame[5] << 8 | frame[6]
         frame += self._take(length + 1, deadline, interruptible)
-        logger.log(WIRE, "<<< %s", frame.hex())
         return frame
+
+    def _stale(self, frame: bytearray) -> bool:
+        """True for a frame that answers an earlier command than the last one written."""
+        if self._expect is None:
+            return False
+        if frame == _ACK:
+            if self._awaiting_ack:
+                self._awaiting_ack = False
+                return False
+            return True
+        # normal frame: 00 00 FF LEN LCS D5 CODE ...; extended: 00 00 FF FF FF LENM LENL LCS D5 CODE
+        body = 8 if frame[3:5] == b"\xff\xff" else 5
+        if len(frame) > body + 1 and frame[body] == 0xD5:
+            return frame[body + 1] != (self._expect + 1) & 0xFF
+        return False
 
     def write(self, frame: bytes) -> None:
         """Discard unread input, then send ``frame``.
@@ -148,6 +180,7 @@ class RawTty:
             return
         logger.log(WIRE, ">>> %s", bytes(frame).hex())
         self._buffer.clear()
+        self._note_command(bytes(frame))
         try:
             termios.tcflush(fd, termios.TCIFLUSH)
         except termios.error as error:
@@ -160,6 +193,50 @@ class RawTty:
                 select.select([], [fd], [], 0.1)
                 continue
             view = view[written:]
+
+    def resync(self, quiet: float = 0.02, limit: float = 0.25) -> int:
+        """After a failed exchange: abort the chip's command and drop what it still sends.
+
+        Sends an ACK (the PN532 aborts the command under way), then reads and
+        discards until the line stays quiet for ``quiet`` seconds (at most
+        ``limit`` seconds). Without this, an answer that came too late is read
+        as the answer to the next command, and every command after it is one
+        answer behind until the port is reopened.
+
+        :returns: how many bytes were dropped.
+        :raises OSError: ``EIO`` if the port is gone.
+        """
+        fd = self._fd
+        if fd is None:
+            return 0
+        self.write(_ACK)
+        dropped = 0
+        end = time.monotonic() + limit
+        while time.monotonic() < end:
+            ready, _, _ = select.select([fd], [], [], quiet)
+            if not ready:
+                break
+            try:
+                chunk = os.read(fd, 4096)
+            except BlockingIOError:
+                continue
+            if not chunk:
+                raise OSError(errno.EIO, os.strerror(errno.EIO))
+            dropped += len(chunk)
+        self._buffer.clear()
+        if dropped:
+            logger.debug("%s: resync dropped %d stale bytes", self._port, dropped)
+        return dropped
+
+    def _note_command(self, frame: bytes) -> None:
+        """Remember which command was written, to know its ACK and response."""
+        if frame == _ACK:
+            self._expect = None  # an abort: whatever comes next is not ours to judge
+            return
+        body = 8 if frame[3:5] == b"\xff\xff" else 5
+        if len(frame) > body + 1 and frame[body] == 0xD4:
+            self._expect = frame[body + 1]
+            self._awaiting_ack = True
 
     def interrupt(self) -> None:
         """Make a long read waiting now (or the next one) time out at once.

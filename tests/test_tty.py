@@ -1,0 +1,89 @@
+"""RawTty, the pads' serial transport, on a pseudo-terminal pair: byte-exact."""
+
+from __future__ import annotations
+
+import errno
+import os
+import tty
+from collections.abc import Iterator
+
+import pytest
+
+from drivers.nfc.pn532sim import frame
+from drivers.nfc.tty import RawTty
+
+ACK = bytes.fromhex("0000FF00FF00")
+
+
+@pytest.fixture
+def line() -> Iterator[tuple[RawTty, int]]:
+    master, slave = os.openpty()
+    tty.setraw(master)
+    port = RawTty(os.ttyname(slave))
+    os.close(slave)
+    try:
+        yield port, master
+    finally:
+        port.release()
+        os.close(master)
+
+
+def command(code: int, params: bytes = b"") -> bytes:
+    return frame(bytes([0xD4, code]) + params)
+
+
+def response(code: int, data: bytes = b"") -> bytes:
+    return frame(bytes([0xD5, code + 1]) + data)
+
+
+def test_frames_are_written_and_read_whole(line: tuple[RawTty, int]) -> None:
+    port, chip = line
+    port.write(command(0x02))
+    assert os.read(chip, 64) == command(0x02)
+    os.write(chip, ACK + response(0x02, b"\x32\x01\x06\x07"))
+    assert port.read(100) == ACK
+    assert bytes(port.read(1000)) == response(0x02, b"\x32\x01\x06\x07")
+
+
+def test_a_late_answer_to_an_earlier_command_is_dropped(line: tuple[RawTty, int]) -> None:
+    """The chip answers command 0x4A after the host gave up on it and sent 0x02:
+    the stale response (and the stale extra ACK) must not be taken for 0x02's."""
+    port, chip = line
+    port.write(command(0x02))
+    os.read(chip, 64)
+    os.write(chip, ACK + response(0x4A, b"\x00") + ACK + response(0x02, b"\x32\x01\x06\x07"))
+    assert port.read(100) == ACK  # the first ACK after a command is its ACK
+    assert bytes(port.read(1000)) == response(0x02, b"\x32\x01\x06\x07")
+
+
+def test_nothing_but_stale_frames_is_a_timeout(line: tuple[RawTty, int]) -> None:
+    port, chip = line
+    port.write(command(0x02))
+    os.read(chip, 64)
+    os.write(chip, ACK + response(0x4A))
+    assert port.read(100) == ACK
+    with pytest.raises(OSError) as error:
+        port.read(60)
+    assert error.value.errno == errno.ETIMEDOUT
+
+
+def test_resync_aborts_and_drains(line: tuple[RawTty, int]) -> None:
+    port, chip = line
+    os.write(chip, b"\x00\x00\xff" + response(0x4A, b"\x01\x01"))  # garbage and a stale answer
+    port.resync(quiet=0.02)
+    assert os.read(chip, 64) == ACK  # the abort the chip was sent
+    port.write(command(0x02))
+    os.read(chip, 64)
+    os.write(chip, ACK + response(0x02, b"\x32"))
+    assert port.read(100) == ACK
+    assert bytes(port.read(1000)) == response(0x02, b"\x32")
+
+
+def test_a_vanished_port_is_eio(line: tuple[RawTty, int]) -> None:
+    port, chip = line
+    port.write(command(0x02))
+    os.close(chip)
+    with pytest.raises(OSError) as error:
+        port.read(200)
+    assert error.value.errno == errno.EIO
+    os.dup2(os.open(os.devnull, os.O_RDONLY), chip)  # the fixture closes it again
