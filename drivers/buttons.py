@@ -37,9 +37,10 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from types import ModuleType, TracebackType
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol
 
+from drivers.closing import Closing
 from drivers.errors import DriverError
 from drivers.events import ButtonPressed
 
@@ -288,7 +289,7 @@ def _rpigpio_factory(importer: Callable[[str], ModuleType], *, model: str | None
 PressSink = Callable[[ButtonPressed], object]
 
 
-class Buttons:
+class Buttons(Closing):
     """The buttons, LEDs and buzzers of every seat, on one injected pin factory.
 
     ``seats`` maps a seat (``"A"``, ``"B"``) to its pins. ``on_press`` is
@@ -530,17 +531,6 @@ class Buttons:
         self._inputs.clear()
         self._leds.clear()
         self._buzzers.clear()
-
-    def __enter__(self) -> Buttons:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         state = "closed" if self._closed else f"seats={list(self._leds)}"

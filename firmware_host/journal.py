@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
+from drivers.closing import Closing
+
 logger = logging.getLogger(__name__)
 
 _SCHEMA = """
@@ -55,7 +57,7 @@ class GameRecord:
     done: tuple[bool, ...]
 
 
-class Journal:
+class Journal(Closing):
     """An append-only journal of transcript lines, game by game.
 
     Not shared between threads: the service's event loop owns it.
@@ -152,14 +154,6 @@ class Journal:
                 self._db.close()
             finally:
                 self._db = None
-
-    def __enter__(self) -> Journal:
-        return self
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
 
 class _Transaction:

@@ -13,10 +13,10 @@ import logging
 import queue
 import time
 from collections.abc import Callable
-from types import TracebackType
 from typing import Any
 
 from drivers.buttons import Buttons, make_pin_factory
+from drivers.closing import Closing
 from drivers.events import DeviceEvent
 from drivers.nfc.pad import PadSet, PadTiming
 from drivers.nfc.pn532sim import Pn532Simulator
@@ -43,7 +43,7 @@ def sim_tags(pack: int = 1) -> dict[str, str]:
     return {sim_uid(str(c), pack): str(c) for c in CARDS}
 
 
-class SimulatedTable:
+class SimulatedTable(Closing):
     """Simulated PN532 pads and mock buttons for a (simulated) table file.
 
     :param table: the table file; every ``sim`` pad gets a simulated reader.
@@ -143,10 +143,3 @@ class SimulatedTable:
             sim.close()
         self.simulators.clear()
 
-    def __enter__(self) -> SimulatedTable:
-        return self
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None,
-    ) -> None:
-        self.close()

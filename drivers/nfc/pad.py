@@ -34,7 +34,6 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from types import TracebackType
 from typing import Any, Protocol
 
 import ndef
@@ -44,6 +43,7 @@ import nfc.clf.pn53x
 import nfc.clf.pn532
 import nfc.tag
 
+from drivers.closing import Closing
 from drivers.errors import DeviceNotFoundError, DevicePermissionError, DriverError
 from drivers.events import CardSeen, DeviceEvent, ReaderStatus
 from drivers.nfc.tty import RawTty
@@ -136,7 +136,7 @@ READER_ERRORS: tuple[type[BaseException], ...] = (
 """What a failing reader raises (I/O errors, nfcpy and PN532 errors)."""
 
 
-class NfcpyReader:
+class NfcpyReader(Closing):
     """One PN532 on a serial port, driven by nfcpy's own PN532 driver.
 
     :param path: the serial port (``/dev/ttyUSB0``, a simulator's path).
@@ -273,17 +273,6 @@ class NfcpyReader:
             clf.device = None
         self._close_transport()
 
-    def __enter__(self) -> NfcpyReader:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
-
     def _device(self) -> Any:
         device = self._clf.device
         if device is None:
@@ -341,7 +330,7 @@ class _Job:
     result: concurrent.futures.Future[Any]
 
 
-class Pad:
+class Pad(Closing):
     """One NFC pad: a reader, its polling thread and the events it reports.
 
     The thread starts at once. Events go to ``on_event`` (called on the pad's
@@ -429,17 +418,6 @@ class Pad:
         self._thread.join(timeout=10.0)
         if self._thread.is_alive():
             logger.warning("pad %s: polling thread did not stop", self.zone)
-
-    def __enter__(self) -> Pad:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         return f"<Pad {self.zone} {self.path} online={self._online} present={self._present}>"
@@ -600,7 +578,7 @@ class Pad:
         return self._clock()
 
 
-class PadSet:
+class PadSet(Closing):
     """Several pads started together and stopped together (in reverse).
 
     :param ports: zone → serial port path.
@@ -632,13 +610,3 @@ class PadSet:
         for pad in reversed(list(self.pads.values())):
             pad.close()
 
-    def __enter__(self) -> PadSet:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()

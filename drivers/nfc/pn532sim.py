@@ -65,8 +65,9 @@ import time
 import tty
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from types import TracebackType
 from typing import ClassVar
+
+from drivers.closing import Closing
 
 logger = logging.getLogger(__name__)
 
@@ -710,7 +711,7 @@ class SimStats:
     late: int = 0
 
 
-class Pn532Simulator:
+class Pn532Simulator(Closing):
     """A PN532 on a pty with NTAG213 cards placed and removed by code.
 
     :param baud: pace frames as a UART at this many bits a second would
@@ -910,17 +911,6 @@ class Pn532Simulator:
             self._unplug()
         self._close_pipe()
         shutil.rmtree(self._directory, ignore_errors=True)
-
-    def __enter__(self) -> Pn532Simulator:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         return f"<Pn532Simulator {self.path} on_pad={list(self.on_pad)}>"
