@@ -135,7 +135,7 @@ def frame(payload: bytes) -> bytes:
     Normal frame up to 255 bytes of payload, extended frame above.
 
     >>> frame(bytes([0xD4, 0x02])).hex()
-    '0000ff02fed42a00'
+    '0000ff02fed4022a00'
     """
     size = len(payload)
     dcs = (-sum(payload)) & 0xFF
