@@ -359,6 +359,8 @@ class Controller:
             out.append(ev)
             self._remember(ev)
         if not any(isinstance(e, Fault) for e in events):
+            if not self.rejected:
+                self.last_fault = None  # a void deal's or a false king's warning has been seen
             out.extend(self._accepted(action))
         return out
 

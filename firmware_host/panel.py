@@ -1,23 +1,115 @@
-"""Placeholder replaced when the display driver lands."""
+"""The panel: the table's OLED(s) showing the game, and optionally the terminal and PNGs.
+
+:func:`open_panel` opens every display of the table file: on a real table luma on
+``/dev/i2c-N``; on the simulated table luma on a simulated I2C bus that decodes
+the chip's commands. Each frame is drawn once (:mod:`firmware_host.views`) and
+sent to every display, which send only what changed.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+import logging
+from pathlib import Path
+from typing import Any, TextIO
+
+from PIL import Image
+
+from drivers.closing import Closing
+from drivers.display.i2c_sim import FakeI2CBus
+from drivers.display.oled import DisplayError, Oled, open_display
+from firmware_host.views import Screen, frame_to_text, message_screen, paused_screen, render, screen_for
+
+logger = logging.getLogger(__name__)
 
 
-class _NoPanel:
+class Panel(Closing):
+    """Shows the controller's state on the displays (and the terminal, and PNG files).
+
+    :param displays: the opened OLEDs.
+    :param png_dir: save every frame there as ``frame-0001.png``... (None: no files).
+    :param terminal: draw frames there as text (None: no drawing).
+    :param only_tricks: draw in the terminal only when a trick, a hand or the game ends
+        (for piped output).
+    """
+
+    def __init__(self, displays: list[Oled], *, png_dir: Path | None = None, terminal: TextIO | None = None,
+                 only_tricks: bool = False) -> None:
+        self.displays = displays
+        self.png_dir = png_dir
+        self.terminal = terminal
+        self.only_tricks = only_tricks
+        self.frames = 0
+        self.screen: Screen | None = None
+        self.image: Image.Image | None = None
+        self._seen: tuple[Any, ...] = ()
+        self._failing: set[int] = set()
+        if png_dir is not None:
+            png_dir.mkdir(parents=True, exist_ok=True)
+
     def show(self, controller: Any) -> None:
-        pass
+        """Show what the table shows now (nothing is sent if the screen did not change)."""
+        screen = screen_for(controller)
+        if screen == self.screen:
+            return
+        moments = (controller.last_trick, controller.last_hand, controller.state.phase == "over")
+        worth_drawing = not self.only_tricks or moments != self._seen
+        self._seen = moments
+        self._put(screen, draw=worth_drawing)
 
-    def paused(self, message: str) -> None:
-        pass
+    def paused(self, message: str, controller: Any = None) -> None:
+        """Leave a 'paused' screen on the displays (the service is stopping)."""
+        self._put(paused_screen(controller, message), draw=True)
 
-    def message(self, lines: Any) -> None:
-        pass
+    def message(self, lines: list[str]) -> None:
+        """A few short lines (enrollment, doctor)."""
+        self._put(message_screen(lines), draw=False)
+
+    def _put(self, screen: Screen, *, draw: bool) -> None:
+        self.screen = screen
+        image = render(screen)
+        self.image = image
+        self.frames += 1
+        for index, oled in enumerate(self.displays):
+            try:
+                oled.show(image)
+            except DisplayError as exc:
+                if index not in self._failing:
+                    logger.warning("%s (will retry with the next frame)", exc)
+                self._failing.add(index)
+            else:
+                if index in self._failing:
+                    logger.info("display %s answers again", oled.chip)
+                self._failing.discard(index)
+        if self.png_dir is not None:
+            image.convert("L").save(self.png_dir / f"frame-{self.frames:04d}.png")
+        if draw and self.terminal is not None:
+            self.terminal.write(frame_to_text(image) + "\n")
+            self.terminal.flush()
 
     def close(self) -> None:
-        pass
+        """Close every display (safe to call twice)."""
+        displays, self.displays = self.displays, []
+        for oled in displays:
+            oled.close()
 
 
-def open_panel(table: Any, *, png_dir: Any = None, terminal: Any = None, only_tricks: bool = False) -> _NoPanel:
-    return _NoPanel()
+def open_panel(table: Any, *, png_dir: Path | None = None, terminal: TextIO | None = None,
+               only_tricks: bool = False) -> Panel:
+    """The panel of a table file: each ``[[displays]]`` entry opened (``bus = "sim"``: simulated).
+
+    :raises DeviceNotFoundError, DevicePermissionError: a real display cannot be opened.
+    """
+    displays: list[Oled] = []
+    try:
+        for config in table.displays:
+            if config.simulated:
+                displays.append(open_display(config.chip, bus=FakeI2CBus(config.chip, address=config.address),
+                                             address=config.address, rotate=config.rotate))
+            else:
+                displays.append(open_display(config.chip, port=config.bus, address=config.address,
+                                             rotate=config.rotate))
+    except BaseException:
+        for oled in displays:
+            oled.close()
+        raise
+    return Panel(displays, png_dir=png_dir, terminal=terminal, only_tricks=only_tricks)

@@ -365,7 +365,7 @@ def run_service(args: argparse.Namespace) -> int:
         finally:
             service._notify("STOPPING=1")
             with contextlib.suppress(OSError):
-                panel.paused("table paused")
+                panel.paused("table paused: the game resumes where it stopped", controller)
     return 2 if errors else 0
 
 

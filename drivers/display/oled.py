@@ -42,7 +42,7 @@ class DisplayError(DriverError, OSError):
 
 def pack_pages(image: Image.Image) -> list[bytes]:
     """A 1-bit image as the chip's pages: ``pages[p][x]`` holds pixels (x, 8p..8p+7), low bit on top."""
-    width, height = image.size
+    height = image.size[1]
     column_major = image.convert("1").transpose(Image.Transpose.TRANSPOSE).tobytes()
     flipped = column_major.translate(_REVERSE)
     stride = height // 8
