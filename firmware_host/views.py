@@ -73,28 +73,41 @@ def _small() -> ImageFont.ImageFont:
     return ImageFont.load_default_imagefont()
 
 
-def draw_suit(draw: ImageDraw.ImageDraw, x: int, y: int, suit: str, *, scale: int = 1, fill: int = 1) -> None:
-    """Draw a suit symbol (9×9 pixels times ``scale``) with its top-left at (x, y)."""
+@lru_cache(maxsize=16)
+def suit_bitmap(suit: str, scale: int = 1) -> Image.Image:
+    """A suit symbol as a 1-bit mask, 9×9 pixels times ``scale``."""
+    mask = Image.new("1", (9, 9), 0)
     for row, line in enumerate(_SUIT_ROWS[suit]):
         for col, cell in enumerate(line):
             if cell == "#":
-                x0, y0 = x + col * scale, y + row * scale
-                draw.rectangle((x0, y0, x0 + scale - 1, y0 + scale - 1), fill=fill)
+                mask.putpixel((col, row), 1)
+    return mask.resize((9 * scale, 9 * scale), Image.Resampling.NEAREST) if scale != 1 else mask
+
+
+def draw_suit(draw: ImageDraw.ImageDraw, x: int, y: int, suit: str, *, scale: int = 1, fill: int = 1) -> None:
+    """Draw a suit symbol (9×9 pixels times ``scale``) with its top-left at (x, y)."""
+    draw.bitmap((x, y), suit_bitmap(suit, scale), fill=fill)
+
+
+_SUIT_OF_SYMBOL = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 
 
 def _text_with_suits(draw: ImageDraw.ImageDraw, x: int, y: int, text: str, *, fill: int = 1) -> None:
     """Small text where ``♠♥♦♣`` are drawn as bitmaps (the bitmap font has no such glyph)."""
-    symbols = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
     font = _small()
-    for char in text:
-        if char in symbols:
-            draw_suit(draw, x, y + 1, symbols[char], fill=fill)
-            x += 10
+    run = ""
+    for char in text + "\0":
+        suit = _SUIT_OF_SYMBOL.get(char)
+        if suit is None and char != "\0":
+            run += char if ord(char) <= 255 else "?"
             continue
-        if ord(char) > 255:
-            char = "?"
-        draw.text((x, y), char, font=font, fill=fill)
-        x += int(font.getlength(char))
+        if run:
+            draw.text((x, y), run, font=font, fill=fill)
+            x += int(font.getlength(run))
+            run = ""
+        if suit is not None:
+            draw_suit(draw, x, y + 1, suit, fill=fill)
+            x += 10
 
 
 def card_label(card: str) -> str:
