@@ -745,17 +745,18 @@ def _play(state: GameState, action: PlayCard) -> _Outcome:
             "out_of_turn", seat,
             f"{_expectation(state)} first: take back the {card.symbol()}", card,
         )
-    if seat != state.turn:
-        return fault(
-            "out_of_turn", seat, f"it is {state.turn}'s turn: take back the {card.symbol()}", card,
-        )
     i = INDEX[seat]
     bit = 1 << card.index
     hand = state.hands[i]
     if not hand & bit:
+        # TRANSCRIPT.md: a card the seat does not hold is card_not_in_hand, whoever's turn it is
         return fault(
             "card_not_in_hand", seat,
             f"{seat} does not hold the {card.symbol()}: take it back and play from your hand", card,
+        )
+    if seat != state.turn:
+        return fault(
+            "out_of_turn", seat, f"it is {state.turn}'s turn: take back the {card.symbol()}", card,
         )
     led = state.led
     ruleset = state.rules

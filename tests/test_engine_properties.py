@@ -85,11 +85,13 @@ def beats(state: GameState, card: Card, other: Card) -> bool:
 
 def naive_play_fault(state: GameState, seat: str, card: Card) -> str | None:
     """The fault code a referee would call for ``seat`` playing ``card``, or None."""
-    if state.offer is not None or seat != state.turn:
+    if state.offer is not None:
         return "out_of_turn"
     hand = set(state.hand(seat))
     if card not in hand:
-        return "card_not_in_hand"
+        return "card_not_in_hand"  # TRANSCRIPT.md: whoever's turn it is
+    if seat != state.turn:
+        return "out_of_turn"
     trump = state.trump
     king = Card("K", trump)
     if state.led < 0:
