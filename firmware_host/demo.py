@@ -183,7 +183,9 @@ def run_demo(args: argparse.Namespace) -> int:
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory(prefix="ecarte-demo-") as tmp, Journal(Path(tmp) / "journal.sqlite") as journal:
         panel = open_panel(table, png_dir=args.png, terminal=out if frames != "none" else None,
-                           only_tricks=frames == "tricks")
+                           only_tricks=frames == "tricks", redraw=tty and frames == "all")
+        if tty and frames == "all":
+            out.write("\x1b[2J")
         controller = Controller(TableDefaults(rules=args.rules, dealer=None))
         service = TableService(journal=journal, controller=controller, panel=panel)
         sim = SimulatedTable(table, events=service.put_device_event, baud=115200)

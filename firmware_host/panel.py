@@ -30,11 +30,15 @@ class Panel(Closing):
     :param terminal: draw frames there as text (None: no drawing).
     :param only_tricks: draw in the terminal only when a trick, a hand or the game ends
         (for piped output).
+    :param redraw: draw each frame over the last one (a terminal, not a pipe), with the
+        score and what the table waits for under it.
     """
 
     def __init__(self, displays: list[Oled], *, png_dir: Path | None = None, terminal: TextIO | None = None,
-                 only_tricks: bool = False) -> None:
+                 only_tricks: bool = False, redraw: bool = False) -> None:
         self.displays = displays
+        self.redraw = redraw
+        self.caption = ""
         self.png_dir = png_dir
         self.terminal = terminal
         self.only_tricks = only_tricks
@@ -54,6 +58,11 @@ class Panel(Closing):
         moments = (controller.last_trick, controller.last_hand, controller.state.phase == "over")
         worth_drawing = not self.only_tricks or moments != self._seen
         self._seen = moments
+        state = controller.state
+        self.caption = (
+            f"{state.rules.describe()}  hand {state.hand_no}  A {state.score[0]} - B {state.score[1]}"
+            f"  |  {controller.expectation()}"
+        )
         self._put(screen, draw=worth_drawing)
 
     def paused(self, message: str, controller: Any = None) -> None:
@@ -83,7 +92,11 @@ class Panel(Closing):
         if self.png_dir is not None:
             image.convert("L").save(self.png_dir / f"frame-{self.frames:04d}.png")
         if draw and self.terminal is not None:
-            self.terminal.write(frame_to_text(image) + "\n")
+            if self.redraw:
+                # over the last frame: cursor home, the frame, the caption, clear the rest
+                self.terminal.write("\x1b[H" + frame_to_text(image) + "\n" + self.caption + "\x1b[K\n\x1b[J")
+            else:
+                self.terminal.write(frame_to_text(image) + "\n")
             self.terminal.flush()
 
     def close(self) -> None:
@@ -94,7 +107,7 @@ class Panel(Closing):
 
 
 def open_panel(table: Any, *, png_dir: Path | None = None, terminal: TextIO | None = None,
-               only_tricks: bool = False) -> Panel:
+               only_tricks: bool = False, redraw: bool = False) -> Panel:
     """The panel of a table file: each ``[[displays]]`` entry opened (``bus = "sim"``: simulated).
 
     :raises DeviceNotFoundError, DevicePermissionError: a real display cannot be opened.
@@ -112,4 +125,4 @@ def open_panel(table: Any, *, png_dir: Path | None = None, terminal: TextIO | No
         for oled in displays:
             oled.close()
         raise
-    return Panel(displays, png_dir=png_dir, terminal=terminal, only_tricks=only_tricks)
+    return Panel(displays, png_dir=png_dir, terminal=terminal, only_tricks=only_tricks, redraw=redraw)
