@@ -31,6 +31,7 @@ from engine.actions import (
 )
 from engine.cards import CARDS, SUIT_MASKS, Card, indices_of
 from engine.game import _decisions, apply, legal_actions, legal_plays
+from engine.rollout import sample_in_place
 from engine.state import INDEX, OTHER, GameState
 
 
@@ -41,14 +42,8 @@ def random_deal(state: GameState, rng: random.Random) -> Deal:
 
 
 def _sample(population: tuple[Card, ...], k: int, rng: random.Random) -> list[Card]:
-    """``k`` distinct cards, uniformly (a partial Fisher-Yates on ``rng.random()``:
-    ``random.sample`` costs several times more for these small draws)."""
-    pool = list(population)
-    n = len(pool)
-    for j in range(k):
-        m = j + int(rng.random() * (n - j))
-        pool[j], pool[m] = pool[m], pool[j]
-    return pool[:k]
+    """``k`` distinct cards, uniformly."""
+    return sample_in_place(list(population), k, rng)
 
 
 _PLAYS = {seat: tuple(PlayCard(seat, card) for card in CARDS) for seat in ("A", "B")}

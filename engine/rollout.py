@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import TypeVar
 
 from engine.actions import (
     Accept,
@@ -46,6 +47,7 @@ from engine.game import _follow_mask
 from engine.state import INDEX, SEATS, GameState
 
 _KING = 7
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,14 +65,6 @@ class HandOutcome:
     actions: tuple[Action, ...] = ()
 
 
-def _pick(mask: int, rng: random.Random) -> int:
-    k = int(rng.random() * mask.bit_count())
-    while k:
-        mask &= mask - 1
-        k -= 1
-    return (mask & -mask).bit_length() - 1
-
-
 _BYTE_BITS = tuple(tuple(j for j in range(8) if b >> j & 1) for b in range(256))
 
 
@@ -83,8 +77,10 @@ def _indices(mask: int) -> list[int]:
     ]
 
 
-def _sample(pool: list[int], count: int, rng: random.Random) -> list[int]:
-    """``count`` distinct items of ``pool`` (shuffled in place, partly), uniformly."""
+def sample_in_place(pool: list[T], count: int, rng: random.Random) -> list[T]:
+    """``count`` distinct items of ``pool``, uniformly: a partial Fisher-Yates on
+    ``rng.random()`` (``random.sample`` costs several times more for these small
+    draws). ``pool`` is shuffled in place, partly."""
     random_ = rng.random
     n = len(pool)
     for j in range(count):
@@ -96,7 +92,7 @@ def _sample(pool: list[int], count: int, rng: random.Random) -> list[int]:
 def _take(mask: int, count: int, rng: random.Random) -> int:
     """``count`` distinct cards of ``mask``, uniformly, as a mask."""
     taken = 0
-    for i in _sample(_indices(mask), count, rng):
+    for i in sample_in_place(_indices(mask), count, rng):
         taken |= 1 << i
     return taken
 
@@ -131,7 +127,7 @@ def rollout(state: GameState, rng: random.Random, *, record: bool = False) -> Ha
     target = state.target
     points = [0, 0]
     if state.phase == "deal":
-        order = _sample(list(range(32)), 11, rng)
+        order = sample_in_place(list(range(32)), 11, rng)
         hands = [0, 0]
         for i in order[0:5]:
             hands[0] |= 1 << i
