@@ -41,6 +41,20 @@ def test_demo_plays_a_whole_game_when_piped() -> None:
     assert "wins, A " in last
 
 
+def test_demo_saves_the_oled_frames(tmp_path: Path) -> None:
+    from PIL import Image
+
+    frames = tmp_path / "frames"
+    result = run_cli("demo", "--seed", "3", "--delay", "0", "--frames", "none", "--png", str(frames))
+    assert result.returncode == 0, result.stderr
+    pngs = sorted(frames.glob("frame-*.png"))
+    assert len(pngs) > 20
+    with Image.open(pngs[-1]) as last:
+        assert last.size == (128, 64)
+        assert last.getbbox() is not None  # the game-over screen is not blank
+    assert "┌" not in result.stdout  # --frames none: nothing drawn in the terminal
+
+
 def test_sim_understands_typed_events() -> None:
     lines = "deal\nB no\nhelp\nnonsense\nquit\n"
     result = run_cli("sim", "--dealer", "A", "--seed", "4", stdin=lines)
@@ -48,6 +62,7 @@ def test_sim_understands_typed_events() -> None:
     assert "trump: card=" in result.stdout
     assert "bid: seat=B, bid=stand, vulnerable=True" in result.stdout  # playing without proposing
     assert "?? cannot read 'nonsense'" in result.stdout
+    assert result.stdout.count("┌") >= 2  # the OLED drawn after the lines
 
 
 def test_enroll_on_the_simulated_table_writes_a_whole_pack(tmp_path: Path) -> None:
