@@ -57,11 +57,13 @@ class Panel(Protocol):
 
 
 class Lights(Protocol):
-    """The seats' LEDs."""
+    """The seats' LEDs (and buzzers)."""
 
     def led_on(self, seat: str) -> None: ...
 
     def led_off(self, seat: str) -> None: ...
+
+    def beep(self, seat: str, *, on_time: float = 0.1, off_time: float = 0.1, n: int = 1) -> bool: ...
 
 
 @dataclass
@@ -255,6 +257,7 @@ class TableService:
             lit = self.controller.faulty_seats
             for seat in lit - self._lit:
                 self.lights.led_on(seat)
+                self.lights.beep(seat, n=2)  # a seat without a buzzer only lights up
             for seat in self._lit - lit:
                 self.lights.led_off(seat)
             self._lit = lit

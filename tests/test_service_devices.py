@@ -151,6 +151,9 @@ def test_cards_and_buttons_become_table_events(table: _Table) -> None:
     assert refused.to_json()["code"] == "not_overtaking" and refused.to_json()["seat"] == "A"
     _poll(lambda: t.sim.buttons is not None and t.sim.buttons.is_lit("A"), "A's LED on")
     assert not t.sim.buttons.is_lit("B")
+    buzzer = t.sim.buttons.pin("A", "buzzer")
+    _poll(lambda: any(s.state for s in buzzer.states), "A's buzzer beeps")  # MockPin keeps its history
+    assert not any(s.state for s in t.sim.buttons.pin("B", "buzzer").states)
     start = len(t.events)
     t.lift("play.A", "7S")
     t.wait_kinds(start, ["corrected"])
