@@ -44,7 +44,7 @@ class Event:
         out: dict[str, Any] = {"event": self.event}
         for name in _field_names(type(self)):
             value = getattr(self, name)
-            if name in self.pairs:
+            if name in self.pairs and value is not None:
                 out[name] = {"A": encode_value(value[0]), "B": encode_value(value[1])}
             else:
                 out[name] = encode_value(value)
@@ -62,11 +62,12 @@ class TargetSet(Event):
 
 @dataclass(frozen=True, slots=True)
 class DealerChosen(Event):
-    """The cut chose the first dealer (or the cut must be made again: ``seat`` None)."""
+    """The cut chose the first dealer (or the cut must be made again: ``seat`` None).
+    ``cut`` is None when the players dealt without cutting."""
 
     event: ClassVar[str] = "dealer"
     seat: str | None
-    cut: tuple[Card, Card]
+    cut: tuple[Card, Card] | None = None
     pairs: ClassVar[tuple[str, ...]] = ("cut",)
 
 
@@ -222,7 +223,7 @@ def event_from_json(data: dict[str, Any]) -> Event:
     cls = types[data["event"]]
     fields = dict(data)
     for name in cls.pairs:
-        if name in fields:
+        if fields.get(name) is not None:
             pair = fields[name]
             if not isinstance(pair, dict) or set(pair) != {"A", "B"}:
                 raise NotationError(f"event {cls.event!r}: {name} must name A and B")

@@ -257,10 +257,19 @@ class Controller:
                 f"tag {event.uid} is not in the registered pack: put that card aside",
             )
             return self._refused(refused, zone, None, event.uid, card_event=True)
+        out: list[Event] = []
+        if self.state.phase == "cut" and zone.startswith("hand.") and self.state.cuts == (-1, -1):
+            out.extend(self._dealer_agreed(engine.OTHER[zone[-1]]))
         action = self._card_action(zone, Card.parse(card))
         if action is None:
-            return []
-        return self._apply(action, zone=zone, card=card)
+            return out
+        return out + self._apply(action, zone=zone, card=card)
+
+    def _dealer_agreed(self, dealer: str) -> list[Event]:
+        """The players deal without cutting: the first card dealt goes to the elder
+        (rule 8, non-dealer first), so the other seat deals."""
+        self.state = self._new_state(dealer)
+        return [engine.DealerChosen(dealer, None)]
 
     def _card_action(self, zone: str, card: Card) -> Action | None:
         state = self.state
@@ -270,9 +279,8 @@ class Controller:
         if phase == "retourne":
             return TurnTarget(card) if zone == "turnup" else None
         if phase == "cut":
-            if zone.startswith(("play.", "hand.")):
-                return Cut(zone[-1], card)
-            return None
+            # each seat lays its cut on its play pad (a hand pad starts the deal instead)
+            return Cut(zone[-1], card) if zone.startswith("play.") else None
         if zone.startswith("hand."):
             seat = zone[-1]
             if phase == "deal":

@@ -398,3 +398,26 @@ def test_the_led_card_is_not_in_the_stock() -> None:
     led = table.state.led
     assert not table.state.stock_mask >> led & 1
     assert table.state.stock_size == 32 - 11
+
+
+def test_without_a_dealer_the_first_card_dealt_names_the_elder() -> None:
+    """No setup and no cut: dealing starts with the non-dealer (rule 8)."""
+    table = Controller()
+    assert table.state.phase == "cut"
+    events = table.handle(CardEvent("hand.B", "KH"))
+    assert [e.to_json() for e in events] == [{"event": "dealer", "seat": "A", "cut": None}]
+    assert table.state.dealer == "A" and table.state.phase == "deal"
+    assert [str(c) for c in table.state.hand("B")] == ["KH"]
+
+
+def test_the_seats_cut_on_their_play_pads() -> None:
+    table = Controller()
+    assert table.handle(CardEvent("play.A", "7S")) == []
+    events = table.handle(CardEvent("play.B", "KD"))
+    assert [e.to_json() for e in events] == [{"event": "dealer", "seat": "B", "cut": {"A": "7S", "B": "KD"}}]
+    assert table.state.dealer == "B"
+    # an equal rank: cut again
+    again = Controller()
+    again.handle(CardEvent("play.A", "7S"))
+    assert again.handle(CardEvent("play.B", "7H"))[0].to_json()["seat"] is None
+    assert again.state.phase == "cut"
