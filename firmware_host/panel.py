@@ -17,6 +17,7 @@ from PIL import Image
 from drivers.closing import Closing
 from drivers.display.i2c_sim import FakeI2CBus
 from drivers.display.oled import DisplayError, Oled, open_display
+from drivers.errors import DriverError
 from firmware_host.views import Screen, frame_to_text, message_screen, paused_screen, render, screen_for
 
 logger = logging.getLogger(__name__)
@@ -107,20 +108,30 @@ class Panel(Closing):
 
 
 def open_panel(table: Any, *, png_dir: Path | None = None, terminal: TextIO | None = None,
-               only_tricks: bool = False, redraw: bool = False) -> Panel:
+               only_tricks: bool = False, redraw: bool = False, tolerant: bool = False) -> Panel:
     """The panel of a table file: each ``[[displays]]`` entry opened (``bus = "sim"``: simulated).
 
-    :raises DeviceNotFoundError, DevicePermissionError: a real display cannot be opened.
+    :param tolerant: a display that cannot be opened is reported and left out (the
+        service referees on without it) instead of raising.
+    :raises DeviceNotFoundError, DevicePermissionError: a real display cannot be opened
+        (unless ``tolerant``).
     """
     displays: list[Oled] = []
     try:
         for config in table.displays:
-            if config.simulated:
-                displays.append(open_display(config.chip, bus=FakeI2CBus(config.chip, address=config.address),
-                                             address=config.address, rotate=config.rotate))
-            else:
-                displays.append(open_display(config.chip, port=config.bus, address=config.address,
-                                             rotate=config.rotate))
+            try:
+                if config.simulated:
+                    bus = FakeI2CBus(config.chip, address=config.address)
+                    displays.append(open_display(config.chip, bus=bus, address=config.address,
+                                                 rotate=config.rotate))
+                else:
+                    displays.append(open_display(config.chip, port=config.bus, address=config.address,
+                                                 rotate=config.rotate))
+            except DriverError as exc:
+                if not tolerant:
+                    raise
+                logger.warning("display %s on bus %s left out: %s (ecarte-table doctor says more)",
+                               config.chip, config.bus, exc)
     except BaseException:
         for oled in displays:
             oled.close()

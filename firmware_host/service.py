@@ -337,7 +337,7 @@ def run_service(args: argparse.Namespace) -> int:
     stop_reason: list[str] = []
     with stack:
         stack.callback(journal.close)
-        panel = open_panel(table, png_dir=args.png, terminal=sys.stdout if args.screen else None)
+        panel = open_panel(table, png_dir=args.png, terminal=sys.stdout if args.screen else None, tolerant=True)
         stack.callback(panel.close)
         service = TableService(
             journal=journal, controller=controller, panel=panel,
