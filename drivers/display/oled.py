@@ -97,6 +97,12 @@ def _device_classes() -> tuple[type, type]:
                         self._send(page, page, a, b, pages[page][a:b + 1])
             self._sent = pages
 
+        def cleanup(self) -> None:
+            # luma registers this for atexit too: once is enough (the bus may be gone by then)
+            if not getattr(self, "_cleaned", False):
+                self._cleaned = True
+                super().cleanup()
+
         def _send(self, top: int, bottom: int, first: int, last: int, data: bytes) -> None:
             self.command(
                 self._const.COLUMNADDR, self._colstart + first, self._colstart + last,
@@ -122,6 +128,12 @@ def _device_classes() -> tuple[type, type]:
                 self.command(0xB0 + page, column & 0x0F, 0x10 | (column >> 4))
                 self.data(list(data[first:last + 1]))
             self._sent = pages
+
+        def cleanup(self) -> None:
+            # luma registers this for atexit too: once is enough (the bus may be gone by then)
+            if not getattr(self, "_cleaned", False):
+                self._cleaned = True
+                super().cleanup()
 
     return DiffSsd1306, DiffSh1106
 
@@ -182,7 +194,10 @@ def open_display(chip: str = "ssd1306", *, bus: Any = None, port: int = 1, addre
         None opens ``/dev/i2c-<port>`` with smbus2.
     :raises DeviceNotFoundError: no such I2C bus, or nothing answers at ``address``.
     :raises DevicePermissionError: the bus exists but this user may not open it.
+    :raises DisplayError: the display stopped answering while it was being set up.
+    :raises ValueError: an unknown chip or an invalid address.
     """
+    from luma.core.error import DeviceAddressError as LumaAddress
     from luma.core.error import DeviceNotFoundError as LumaNotFound
     from luma.core.error import DevicePermissionError as LumaPermission
     from luma.core.interface.serial import i2c
@@ -204,4 +219,16 @@ def open_display(chip: str = "ssd1306", *, bus: Any = None, port: int = 1, addre
             f"{exc}: enable I2C (dtparam=i2c_arm=on) and check the wiring and address 0x{address:02X}",
             path,
         ) from exc
+    except LumaAddress as exc:
+        raise ValueError(f"display {chip}: {exc}") from exc
+    except OSError as exc:
+        # luma passes a failed data write (and any errno it does not know) through as is
+        if exc.errno == errno.ENOENT:
+            raise DeviceNotFoundError(errno.ENOENT, f"I2C bus not found: {path}", path) from exc
+        if exc.errno in (errno.EACCES, errno.EPERM):
+            raise DevicePermissionError(
+                errno.EACCES, f"I2C bus {path}: permission denied: add the user to the i2c group "
+                "(sudo adduser $USER i2c)", path,
+            ) from exc
+        raise DisplayError(exc.errno or errno.EIO, f"display {chip} on {path}: {exc}") from exc
     return Oled(device, bus if bus is not None else serial._bus, chip)
