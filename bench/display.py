@@ -7,7 +7,6 @@ Prints one line per figure, ``name: value unit``:
 - ``score_update_sh1106_bytes``: the same on an SH1106;
 - ``prompt_update_bytes``: the prompt line changes (a typical move);
 - ``full_frame_sh1106_bytes``: every pixel changed on an SH1106 (8 pages of 4 + 128 + 4);
-- ``screen_score_update_bytes``: the score changes on :mod:`firmware_host.screen`'s table view;
 - ``frame_render_ms``: drawing a screen with Pillow;
 - ``frame_send_ms``: packing, diffing and sending a changed frame to the simulated bus.
 """
@@ -24,12 +23,12 @@ from PIL import Image
 
 from drivers.display.i2c_sim import FakeI2CBus
 from drivers.display.oled import open_display
-from firmware_host import screen as table_screen
-from firmware_host.views import Screen, render
+from firmware_host.screen import Screen, render
 
-BEFORE = Screen(trump="9D", score=(3, 1), dealer="A", elder="B", prompt="B: propose or play?")
-SCORE = Screen(trump="9D", score=(4, 1), dealer="A", elder="B", prompt="B: propose or play?")
-PROMPT = Screen(trump="9D", score=(3, 1), dealer="A", elder="B", prompt="A: accept or refuse?")
+_TABLE = dict(trump_card="9D", dealer="A", elder="B")
+BEFORE = Screen(score_a=3, score_b=1, turn="B", expects="propose or play?", **_TABLE)  # type: ignore[arg-type]
+SCORE = Screen(score_a=4, score_b=1, turn="B", expects="propose or play?", **_TABLE)  # type: ignore[arg-type]
+PROMPT = Screen(score_a=3, score_b=1, turn="A", expects="accept or refuse?", **_TABLE)  # type: ignore[arg-type]
 
 
 def update_bytes(chip: str, before: Image.Image, after: Image.Image) -> int:
@@ -47,13 +46,11 @@ def main() -> None:
     print(f"score_update_bytes: {update_bytes('ssd1306', render(BEFORE), render(SCORE))} bytes")
     print(f"score_update_sh1106_bytes: {update_bytes('sh1106', render(BEFORE), render(SCORE))} bytes")
     print(f"prompt_update_bytes: {update_bytes('ssd1306', render(BEFORE), render(PROMPT))} bytes")
-    sh_blank = update_bytes("sh1106", blank, full)
-    print(f"full_frame_sh1106_bytes: {sh_blank} bytes")
-    common = dict(trump_card="9D", dealer="A", elder="B", turn="B", expects="propose or play?")
-    s_before = table_screen.render(table_screen.Screen(score_a=3, score_b=1, **common))  # type: ignore[arg-type]
-    s_after = table_screen.render(table_screen.Screen(score_a=4, score_b=1, **common))  # type: ignore[arg-type]
-    print(f"screen_score_update_bytes: {update_bytes('ssd1306', s_before, s_after)} bytes")
-    screens = [Screen(trump="9D", score=(n % 5, n // 5 % 5), prompt=f"move {n}") for n in range(400)]
+    print(f"full_frame_sh1106_bytes: {update_bytes('sh1106', blank, full)} bytes")
+    screens = [
+        Screen(trump_card="9D", score_a=n % 5, score_b=n // 5 % 5, turn="AB"[n % 2], expects=f"move {n}")
+        for n in range(400)
+    ]
     t0 = time.perf_counter()
     images = [render(s) for s in screens]
     print(f"frame_render_ms: {(time.perf_counter() - t0) / len(screens) * 1000:.3f} ms")

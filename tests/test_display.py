@@ -11,7 +11,7 @@ from PIL import Image, ImageDraw
 from drivers.display.i2c_sim import FakeI2CBus
 from drivers.display.oled import DisplayError, open_display, pack_pages
 from drivers.errors import DeviceNotFoundError
-from firmware_host.views import Screen, render
+from firmware_host.screen import Screen, render
 
 CHIPS = ["ssd1306", "sh1106"]
 
@@ -68,11 +68,12 @@ def test_an_unchanged_frame_sends_nothing(chip: str) -> None:
 @pytest.mark.parametrize("chip", CHIPS)
 def test_a_score_change_costs_at_most_64_bytes(chip: str) -> None:
     bus = FakeI2CBus(chip)
-    base = Screen(trump="9D", score=(3, 1), dealer="A", elder="B", prompt="B: propose or play?")
+    base = Screen(trump_card="9D", score_a=3, score_b=1, dealer="A", elder="B", turn="B", expects="propose or play?")
     with open_display(chip, bus=bus) as oled:
         oled.show(render(base))
         bus.mark()
-        after = Screen(trump="9D", score=(4, 1), dealer="A", elder="B", prompt="B: propose or play?")
+        after = Screen(trump_card="9D", score_a=4, score_b=1, dealer="A", elder="B", turn="B",
+                       expects="propose or play?")
         oled.show(render(after))
         assert 0 < bus.bytes_since_mark <= 64
         assert bus.panel() == render(after)
