@@ -271,7 +271,7 @@ def _generate(state: GameState) -> Iterator[Action]:
                 other = state.cuts[1 - INDEX[seat]]
                 yield from (Cut(seat, c) for c in CARDS if c.index != other)
     elif phase == "deal":
-        free = state.stock_mask if state.turn_up >= 0 else _unseen(state)
+        free = state.stock_mask
         for seat in SEATS:
             if state.hands[INDEX[seat]].bit_count() < 5:
                 yield from (DealCard(seat, CARDS[i]) for i in indices_of(free))
@@ -315,20 +315,16 @@ def _decisions(ruleset: RuleSet, elder: str) -> tuple[Action, Action]:
     return Propose(elder), Stand(elder)
 
 
-def _unseen(state: GameState) -> int:
-    return state.stock_mask
-
-
 # -- handlers ----------------------------------------------------------------------------
 
 
 def _wrong_time(state: GameState, seat: str | None, what: str) -> Fault:
-    expects = _expectation(state)
+    expects = expectation(state)
     return fault("wrong_time", seat, f"{what} is not possible now: {expects}")
 
 
-def _expectation(state: GameState) -> str:
-    """What the table waits for, in words."""
+def expectation(state: GameState) -> str:
+    """What the table waits for, in words: ``'A: propose or play?'``."""
     phase = state.phase
     if phase == "retourne":
         return "turn a card to set the target"
@@ -354,11 +350,6 @@ def _expectation(state: GameState) -> str:
             return f"{OTHER[state.offer_by or 'A']}: accept or refuse the {state.offer}?"
         return f"{state.turn} plays"
     return "the game is over"
-
-
-def expectation(state: GameState) -> str:
-    """What the table waits for, in words: ``'A: propose or play?'``."""
-    return _expectation(state)
 
 
 def _retourne(state: GameState, action: TurnTarget) -> _Outcome:
@@ -737,13 +728,13 @@ def _play(state: GameState, action: PlayCard) -> _Outcome:
         if state.phase in ("propose", "respond", "exchange", "force"):
             return fault(
                 "out_of_turn", seat,
-                f"play has not begun ({_expectation(state)}): take back the {card.symbol()}", card,
+                f"play has not begun ({expectation(state)}): take back the {card.symbol()}", card,
             )
         return _wrong_time(state, seat, f"playing the {card.symbol()}")
     if state.offer is not None:
         return fault(
             "out_of_turn", seat,
-            f"{_expectation(state)} first: take back the {card.symbol()}", card,
+            f"{expectation(state)} first: take back the {card.symbol()}", card,
         )
     i = INDEX[seat]
     bit = 1 << card.index

@@ -148,7 +148,6 @@ class Controller:
         self.last_fault: Fault | None = None
         self.last_hand: engine.HandEnd | None = None
         self.last_trick: engine.Trick | None = None
-        self.last_notice: Notice | None = None
         self.offline: set[str] = set()
         self.game_count = 1
 
@@ -309,9 +308,7 @@ class Controller:
             return []
         action = self._button_action(seat, button)
         if action is None:
-            notice = Notice(f"{seat}'s {button} means nothing now: {engine.expectation(state)}", seat)
-            self.last_notice = notice
-            return [notice]
+            return [Notice(f"{seat}'s {button} means nothing now: {engine.expectation(state)}", seat)]
         return self._apply(action, button=button)
 
     def _button_action(self, seat: str, button: str) -> Action | None:
@@ -358,9 +355,7 @@ class Controller:
         for ev in events:
             if isinstance(ev, Fault):
                 if ev.code == "wrong_time" or (button in ("yes", "no") and ev.code == "out_of_turn"):
-                    notice = Notice(ev.message, ev.seat, ev.code)
-                    self.last_notice = notice
-                    out.append(notice)
+                    out.append(Notice(ev.message, ev.seat, ev.code))
                     continue
                 out.extend(self._refused(ev, zone, card, None, card_event=card is not None))
                 continue

@@ -12,8 +12,6 @@ import logging
 from pathlib import Path
 from typing import Any, TextIO
 
-from PIL import Image
-
 from drivers.closing import Closing
 from drivers.display.i2c_sim import FakeI2CBus
 from drivers.display.oled import DisplayError, Oled, open_display
@@ -45,7 +43,6 @@ class Panel(Closing):
         self.only_tricks = only_tricks
         self.frames = 0
         self.screen: Screen | None = None
-        self.image: Image.Image | None = None
         self._seen: tuple[Any, ...] = ()
         self._failing: set[int] = set()
         if png_dir is not None:
@@ -77,7 +74,6 @@ class Panel(Closing):
     def _put(self, screen: Screen, *, draw: bool) -> None:
         self.screen = screen
         image = render(screen)
-        self.image = image
         self.frames += 1
         for index, oled in enumerate(self.displays):
             try:

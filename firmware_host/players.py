@@ -15,7 +15,6 @@ into the pad and button events the table would see.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 
 import engine
 from engine import GameState
@@ -99,16 +98,6 @@ def wrong_card(state: GameState) -> PlayCard | None:
         return None
     low = wrong & -wrong
     return PlayCard(seat, engine.CARDS[low.bit_length() - 1])
-
-
-def play(state: GameState, rng: random.Random, max_actions: int = 20_000) -> Iterator[tuple[GameState, Action]]:
-    """The built-in players' actions from ``state`` to the end of the game, with the state before each."""
-    for _ in range(max_actions):
-        if state.phase == "over":
-            return
-        action = random_action(state, rng)
-        yield state, action
-        state, _ = engine.apply(state, action)
 
 
 def game_transcript(state: GameState, rng: random.Random, *, faults: bool = False) -> list[PhysicalEvent]:

@@ -22,8 +22,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any, Protocol, TextIO
 
 from drivers.events import ButtonPressed, CardSeen, DeviceEvent, ReaderStatus
@@ -85,7 +84,6 @@ class ServiceStats:
     presses: int = 0
     bad_lines: int = 0
     frames: int = 0
-    latencies: list[float] = field(default_factory=list)
 
 
 class TableService:
@@ -191,9 +189,7 @@ class TableService:
                 break
             self.busy = True
             try:
-                t0 = time.perf_counter()
                 self.handle(item)
-                self.stats.latencies.append(time.perf_counter() - t0)
             finally:
                 self.busy = False
 
@@ -424,15 +420,3 @@ def _open_devices(table: Any, service: TableService,
         devices.close()
         raise
     return devices
-
-
-def run_to_end(lines: Iterable[str], *, journal_path: Path | str, json_out: TextIO | None = None,
-               everything: bool = False) -> TableService:
-    """Run a service with no devices on ``lines`` until their end (for tests and benchmarks)."""
-    with Journal(journal_path) as journal:
-        service = TableService(
-            journal=journal, controller=Controller(), json_out=json_out, everything=everything,
-        )
-        feed_lines(service, lines, "<lines>")
-        service.run()
-        return service
