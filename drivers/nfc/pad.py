@@ -6,15 +6,23 @@ reports its reader going away and coming back as
 :class:`~drivers.events.ReaderStatus`. It never dies of a reader error: a
 reader that stops answering is closed and reopened with back-off.
 
-How a pad polls (see ``docs/nfc.md`` for the figures): one PN532
-InListPassiveTarget (106 kbps type A) every :attr:`PadTiming.poll_interval`
-through nfcpy's PN532 driver. While the pad is empty the RF field stays on
-between polls, so a card laid on it powers up ready to answer; after a poll
-that found a card the field is switched off first (nfcpy's ``mute``), which
-resets the card so that it answers again. ``clf.sense()`` does the same with
-four commands a poll (field off, poll, a type 1 tag check, field off) and
-costs four times the CPU; it is still used, with the card's UID, before every
-exchange with the card itself (reading or writing its NDEF record).
+How a pad polls (see ``docs/nfc.md`` for the figures): every
+:attr:`PadTiming.poll_interval` it lists every tag its field can read, through
+nfcpy's PN532 driver, the way libnfc's ``nfc_initiator_list_passive_targets``
+does: the field is reset (off, then on with the next command: every tag back
+to IDLE), then InListPassiveTarget with MaxTg=2 (106 kbps type A) selects up to
+two tags; if it found two, InDeselect halts them (HLTA: a halted tag ignores
+REQA until the field is reset) and the listing goes on, until a listing finds
+fewer than two. A stack of n tags costs 1 + n//2 listings and n//2 deselects.
+While the pad is empty the field stays on and the PN532 itself keeps polling
+(MxRtyPassiveActivation FF), so a card laid on it is answered at once.
+``clf.sense()`` sends four commands a poll (field off, poll, a type 1 tag check,
+field off) and lists one tag; it is still used, with the card's UID and after
+a field reset, before every exchange with a card itself (reading or writing its
+NDEF record), which selects that one card wherever it lies in the stack.
+
+A pad's content is a set of UIDs: each arrives and leaves on its own, and a
+tag leaves only after :attr:`PadTiming.leave_after` cycles without it.
 
 A card is identified by its UID through ``card_for`` (the tag registry); a
 card the registry does not know is read for an NDEF text record
@@ -107,10 +115,11 @@ class PadTiming:
 class Reader(Protocol):
     """What a pad needs from its reader (one PN532, say)."""
 
-    def poll(self, wait: float = 0.0) -> str | None:
-        """The UID (upper-case hex) of the card on the reader, or ``None``.
+    def poll(self, wait: float = 0.0) -> tuple[str, ...]:
+        """The UIDs (upper-case hex) of every tag the reader can read, in the order listed.
 
-        With ``wait`` > 0, wait up to that many seconds for a card to come.
+        With ``wait`` > 0 and nothing on the reader, wait up to that many
+        seconds for a tag to come.
         """
 
     def interrupt(self) -> None:
@@ -134,6 +143,16 @@ READER_ERRORS: tuple[type[BaseException], ...] = (
     DriverError,
 )
 """What a failing reader raises (I/O errors, nfcpy and PN532 errors)."""
+
+MAX_TG = 2
+"""Targets one PN532 InListPassiveTarget can select (UM0701-02 §7.3.5)."""
+
+MAX_LISTINGS = 16
+"""Listings in one poll cycle at most (32 tags): a guard against a chip that
+wakes halted tags again (libnfc stops on a tag seen twice, and so do we)."""
+
+_IN_LIST_PASSIVE_TARGET = 0x4A
+_IN_DESELECT = 0x44
 
 
 class NfcpyReader(Closing):
@@ -174,39 +193,57 @@ class NfcpyReader(Closing):
         self._waiting = False
         logger.debug("%s: %s", path, device)
 
-    def poll(self, wait: float = 0.0) -> str | None:
-        """One InListPassiveTarget; the field is cycled first if a card was active.
+    def poll(self, wait: float = 0.0) -> tuple[str, ...]:
+        """List every tag in the field: one poll cycle.
+
+        The field is reset first if a tag was selected or halted since it was
+        last switched on. Then InListPassiveTarget (MaxTg=2) and, as long as
+        it finds two, InDeselect (HLTA for both) and InListPassiveTarget again.
 
         :param wait: 0 for one quick look; else seconds the PN532 keeps
-            retrying on its own (MxRtyPassiveActivation FF) until a card
+            retrying on its own (MxRtyPassiveActivation FF) until a tag
             answers, after which the host aborts the command with an ACK.
-        :returns: the UID of the card found (upper-case hex) or ``None``.
+        :returns: the UIDs found (upper-case hex), in the order listed; empty
+            if none.
         :raises OSError: the reader failed to answer properly.
         """
         device = self._device()
-        retries = 0xFF if wait > 0 else 0x01
+        found: list[str] = []
         with self._clf.lock:
-            if retries != self._retries:
-                # nfcpy's own setting is 01 00 01: one retry for ATR and activation.
-                device.chipset.rf_configuration(0x05, bytes([0x01, 0x00, retries]))
-                self._retries = retries
             if self._field_dirty:
                 device.mute()
             self._field_dirty = True
-            self._waiting = wait > 0
-            try:
-                data = device.chipset.command(0x4A, bytearray([1, 0]), timeout=wait or 1.0)
-            except OSError as error:
-                if wait > 0 and error.errno == errno.ETIMEDOUT:
-                    return None  # nfcpy aborted the waiting command; nobody came
-                raise
-            finally:
-                self._waiting = False
-        if not data or data[0] == 0:
-            self._field_dirty = False
-            return None
-        # NbTg Tg SENS_RES(2) SEL_RES NFCID1-length NFCID1 [ATS]
-        return bytes(data[6 : 6 + data[5]]).hex().upper()
+            targets, listings = self._list(device, wait), 1
+            while True:
+                fresh = [uid for uid in targets if uid not in found]
+                found += fresh
+                if len(targets) < MAX_TG or not fresh or listings >= MAX_LISTINGS:
+                    break
+                device.chipset.command(_IN_DESELECT, bytearray([0]), timeout=0.1)  # 0: all
+                targets, listings = self._list(device, 0.0), listings + 1
+            if not found:
+                self._field_dirty = False  # nothing selected or halted: the field stays on
+        return tuple(found)
+
+    def _list(self, device: Any, wait: float) -> list[str]:
+        """One InListPassiveTarget, MaxTg=2 at 106 kbps type A: the UIDs selected."""
+        retries = 0xFF if wait > 0 else 0x01
+        if retries != self._retries:
+            # nfcpy's own setting is 01 00 01: one retry for ATR and activation.
+            device.chipset.rf_configuration(0x05, bytes([0x01, 0x00, retries]))
+            self._retries = retries
+        self._waiting = wait > 0
+        try:
+            data = device.chipset.command(
+                _IN_LIST_PASSIVE_TARGET, bytearray([MAX_TG, 0]), timeout=wait or 1.0
+            )
+        except OSError as error:
+            if wait > 0 and error.errno == errno.ETIMEDOUT:
+                return []  # nfcpy aborted the waiting command; nobody came
+            raise
+        finally:
+            self._waiting = False
+        return _listed_uids(data)
 
     def resync(self) -> None:
         """After a failed command: put the reader and the host back in step.
@@ -280,7 +317,10 @@ class NfcpyReader(Closing):
         return device
 
     def _activate(self, uid: str) -> Any:
-        self._device()
+        device = self._device()
+        with self._clf.lock:
+            # Reset the field: a tag the last poll cycle halted answers no REQA.
+            device.mute()
         self._field_dirty = True
         target = nfc.clf.RemoteTarget("106A", sel_req=bytearray.fromhex(uid))
         found = self._clf.sense(target, iterations=1)
@@ -301,6 +341,29 @@ class NfcpyReader(Closing):
             if tty is not None:
                 tty.close()
                 transport.tty = None
+
+
+def _listed_uids(data: bytes | None) -> list[str]:
+    """The UIDs in an InListPassiveTarget answer for 106 kbps type A.
+
+    ``NbTg`` then per target: ``Tg SENS_RES(2) SEL_RES NFCID1-length NFCID1``
+    (and ``ATS-length ATS`` for an ISO-DEP tag, SEL_RES bit 6).
+
+    >>> _listed_uids(bytes.fromhex("01 01 0044 00 04 0A0B0C0D"))
+    ['0A0B0C0D']
+    """
+    if not data:
+        return []
+    uids, at = [], 1
+    for _ in range(data[0]):
+        if at + 5 > len(data):
+            break
+        sel_res, size = data[at + 3], data[at + 4]
+        uids.append(bytes(data[at + 5 : at + 5 + size]).hex().upper())
+        at += 5 + size
+        if sel_res & 0x20 and at < len(data):
+            at += data[at]  # the ATS, its length byte first
+    return uids
 
 
 def open_pn532(path: str) -> NfcpyReader:
@@ -374,9 +437,9 @@ class Pad(Closing):
         self._clock = clock
         self._reader: Reader | None = None
         self._online: bool | None = None
-        self._present: str | None = None
-        self._present_card: str | None = None
-        self._misses = 0
+        self._present: frozenset[str] = frozenset()
+        self._cards: dict[str, str | None] = {}  # UID present → its card
+        self._misses: dict[str, int] = {}  # UID present → polls missed in a row
         self._failures = 0
         self._jobs: queue.SimpleQueue[_Job] = queue.SimpleQueue()
         self._stop = threading.Event()
@@ -386,9 +449,13 @@ class Pad(Closing):
         self._thread.start()
 
     @property
-    def present(self) -> str | None:
-        """UID of the card the pad considers on it, or ``None``."""
+    def present(self) -> frozenset[str]:
+        """UIDs of the tags the pad considers on it (empty: none)."""
         return self._present
+
+    def card_of(self, uid: str) -> str | None:
+        """The card tag ``uid`` on this pad stands for (``None``: unknown or not here)."""
+        return self._cards.get(uid)
 
     @property
     def online(self) -> bool:
@@ -420,7 +487,8 @@ class Pad(Closing):
             logger.warning("pad %s: polling thread did not stop", self.zone)
 
     def __repr__(self) -> str:
-        return f"<Pad {self.zone} {self.path} online={self._online} present={self._present}>"
+        present = sorted(self._present)
+        return f"<Pad {self.zone} {self.path} online={self._online} present={present}>"
 
     # -- the polling thread ----------------------------------------------------
 
@@ -447,13 +515,13 @@ class Pad(Closing):
                         backoff = min(2 * backoff, self.timing.reopen_max)
                         continue
                     backoff = self.timing.reopen_first
-                waiting = self._present is None and self.timing.idle_wait > 0
+                waiting = not self._present and self.timing.idle_wait > 0
                 try:
                     self._run_jobs()
                     if self._stop.is_set():
                         break
-                    uid = self._reader.poll(self.timing.idle_wait if waiting else 0.0)  # type: ignore[union-attr]
-                    self._observe(uid)
+                    uids = self._reader.poll(self.timing.idle_wait if waiting else 0.0)  # type: ignore[union-attr]
+                    self._observe(uids)
                 except READER_ERRORS as error:
                     self._failures += 1
                     logger.debug("pad %s: poll failed (%d): %s", self.zone, self._failures, error)
@@ -463,7 +531,7 @@ class Pad(Closing):
                         self._resync()
                     continue
                 self._failures = 0
-                if not waiting or uid is not None:
+                if not waiting or uids:
                     self._stop.wait(self.timing.poll_interval)
         finally:
             self._drop_reader()
@@ -514,27 +582,27 @@ class Pad(Closing):
             except READER_ERRORS as error:
                 logger.debug("pad %s: closing the reader: %s", self.zone, error)
 
-    def _observe(self, uid: str | None) -> None:
-        if uid is None:
-            if self._present is not None:
-                self._misses += 1
-                if self._misses >= self.timing.leave_after:
-                    self._leave()
-            return
-        if uid == self._present:
-            self._misses = 0
-            return
-        if self._present is not None:
-            self._leave()
-        card = self._identify(uid)
-        self._present, self._present_card, self._misses = uid, card, 0
-        self._emit(CardSeen(self.zone, uid, card, t=self._now()))
+    def _observe(self, uids: tuple[str, ...]) -> None:
+        """One poll cycle's tags: leaves (debounced, per UID), then arrivals in listed order."""
+        seen = set(uids)
+        for uid in sorted(self._present - seen):
+            self._misses[uid] = self._misses.get(uid, 0) + 1
+            if self._misses[uid] >= self.timing.leave_after:
+                self._leave(uid)
+        for uid in uids:
+            if uid in self._present:
+                self._misses[uid] = 0
+                continue
+            card = self._identify(uid)
+            self._cards[uid], self._misses[uid] = card, 0
+            self._present = self._present | {uid}
+            self._emit(CardSeen(self.zone, uid, card, t=self._now()))
 
-    def _leave(self) -> None:
-        uid, card = self._present, self._present_card
-        self._present, self._present_card, self._misses = None, None, 0
-        if uid is not None:
-            self._emit(CardSeen(self.zone, uid, card, gone=True, t=self._now()))
+    def _leave(self, uid: str) -> None:
+        self._present = self._present - {uid}
+        card = self._cards.pop(uid, None)
+        self._misses.pop(uid, None)
+        self._emit(CardSeen(self.zone, uid, card, gone=True, t=self._now()))
 
     def _identify(self, uid: str) -> str | None:
         card = self._card_for(uid) if self._card_for is not None else None

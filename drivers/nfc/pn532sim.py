@@ -57,6 +57,7 @@ import errno
 import hashlib
 import logging
 import os
+import random
 import select
 import shutil
 import tempfile
@@ -84,6 +85,11 @@ CHIP_TFI = 0xD5
 FIRMWARE_VERSION = bytes([0x32, 0x01, 0x06, 0x07])
 """GetFirmwareVersion answer: IC PN532, version 1.6, supports ISO A, B and 18092."""
 
+DEFAULT_DEPTH = 2
+"""Tags of a stack a simulated pad reads by default (the poker-table builders' "up to 2")."""
+DEFAULT_MISS = 0.01
+"""Default probability that a stacked tag misses one poll (an assumption: small)."""
+
 # Rough RF times (seconds), applied only when the simulator is paced.
 _RF_EMPTY_POLL = 0.001  # REQA with one retry and nobody answering
 _RF_ACTIVATION = 0.0025  # REQA, two cascade levels of anticollision + SELECT
@@ -95,6 +101,7 @@ CIU_RX_MODE = 0x6303
 CIU_TX_CONTROL = 0x6304
 CIU_TX_AUTO = 0x6305
 CIU_FIFO_DATA = 0x6339
+CIU_BIT_FRAMING = 0x633D
 _CRC_ENABLE = 0x80
 
 _REGISTER_DEFAULTS = {
@@ -255,9 +262,10 @@ def parse_ndef_text(message: bytes) -> str | None:
 class Ntag213:
     """An NXP NTAG213: 45 pages of 4 bytes, a 7-byte UID, and its state.
 
-    ``state`` is ``idle`` (powered, answers REQA), ``active`` (selected) or
-    ``halt`` (answers WUPA only). The reader field going off resets it to
-    ``idle``.
+    ``state`` follows ISO/IEC 14443-3: ``idle`` (powered, answers REQA and
+    WUPA), ``ready`` (answered, taking part in anticollision), ``active``
+    (selected: answers type 2 commands) or ``halt`` (after HLTA: answers WUPA
+    only). The reader field going off resets it to ``idle``.
 
     :raises ValueError: ``uid`` is not 7 bytes.
     """
@@ -327,6 +335,27 @@ class Ntag213:
         message = self.ndef_message()
         return parse_ndef_text(message) if message else None
 
+    def reqa(self) -> bytes | None:
+        """A REQA (7-bit ``26``): the ATQA if the tag is ``idle``, else ``None``.
+
+        A halted tag stays silent and halted; a ``ready`` or ``active`` tag
+        takes the frame as unexpected and drops back to ``idle`` (silent).
+        """
+        if self.state == "idle":
+            self.state = "ready"
+            return self.ATQA
+        if self.state != "halt":
+            self.state = "idle"
+        return None
+
+    def wupa(self) -> bytes | None:
+        """A WUPA (7-bit ``52``): the ATQA if ``idle`` or ``halt``, else ``None``."""
+        if self.state in ("idle", "halt"):
+            self.state = "ready"
+            return self.ATQA
+        self.state = "idle"
+        return None
+
     def answer(self, command: bytes) -> bytes | None:
         """The tag's answer to a type 2 command (CRC excluded), ``None`` if silent.
 
@@ -386,6 +415,10 @@ class Ntag213:
         return b"\x0a"
 
 
+def _uid_key(uid: str | bytes) -> str:
+    return (bytes.fromhex(uid) if isinstance(uid, str) else bytes(uid)).hex().upper()
+
+
 def _bit_reversed(octet: int) -> int:
     return int(f"{octet:08b}"[::-1], 2)
 
@@ -423,11 +456,31 @@ def anticollision_order(tags: Sequence[Ntag213]) -> list[Ntag213]:
 class Pn532Core:
     """The PN532's command processor: registers, RF field, selected targets.
 
-    ``field`` returns the tags lying in the field, in the order placed.
+    :param field: the tags coupled to the antenna (those that can answer),
+        bottom of the stack first.
+    :param stacked: whether the pad holds two tags or more (their coupling
+        is then shaky: each may miss a poll with probability ``miss``).
+    :param miss: probability that a stacked tag stays silent for one field
+        period (0 to 1).
+    :param seed: seeds the draws of those misses (the same commands give the
+        same misses).
     """
 
-    def __init__(self, *, field: Callable[[], Sequence[Ntag213]]) -> None:
+    def __init__(
+        self,
+        *,
+        field: Callable[[], Sequence[Ntag213]],
+        stacked: Callable[[], bool] = lambda: False,
+        miss: float = 0.0,
+        seed: int = 0,
+    ) -> None:
         self._field = field
+        self._stacked = stacked
+        self.miss = miss
+        self._rng = random.Random(seed)
+        self._period_polled = False
+        self._period_missed: set[int] = set()
+        self._period_silenced: set[int] = set()
         self.registers: dict[int, int] = dict(_REGISTER_DEFAULTS)
         self.rf_on = False
         self.powered_down = False
@@ -440,7 +493,9 @@ class Pn532Core:
         self.polls = 0
         """InListPassiveTarget commands answered so far."""
         self.hidden: dict[int, int] = {}
-        """id(tag) → number of coming polls the tag misses (bad coupling)."""
+        """id(tag) → number of coming field periods with a poll the tag misses."""
+        self.misses = 0
+        """Random misses drawn so far (a stacked tag silent for a field period)."""
 
     def execute(self, command: bytes) -> bytes | None:
         """Answer one command (code and parameters, TFI stripped).
@@ -460,12 +515,81 @@ class Pn532Core:
         return None if data is None else bytes([code + 1]) + data
 
     def field_off(self) -> None:
-        """Switch the RF field off: every card loses power and its state."""
+        """Switch the RF field off: every card loses power and its state.
+
+        A poll ends (see :meth:`end_poll`).
+        """
         self.rf_on = False
         self.registers[CIU_TX_CONTROL] = 0x80
         self.targets = []
         for tag in self._field():
             tag.state = "idle"
+        self.end_poll()
+
+    def end_poll(self) -> None:
+        """A poll is over: the field went off, or a listing found nothing.
+
+        A flickering tag has missed one more poll; the random misses are drawn
+        anew at the next poll.
+        """
+        for key in self._period_silenced:
+            if key in self.hidden:
+                self.hidden[key] -= 1
+                if self.hidden[key] <= 0:
+                    del self.hidden[key]
+        self._period_polled = False
+        self._period_missed = set()
+        self._period_silenced = set()
+
+    def _begin_poll(self) -> None:
+        """The first poll of a field period: draw which stacked tags miss it."""
+        if self._period_polled:
+            return
+        self._period_polled = True
+        if self.miss > 0 and self._stacked():
+            for tag in self._field():
+                if self._rng.random() < self.miss:
+                    self._period_missed.add(id(tag))
+                    self.misses += 1
+
+    def _silent(self, tag: Ntag213) -> bool:
+        if self.hidden.get(id(tag), 0) > 0:
+            self._period_silenced.add(id(tag))  # it missed this poll
+            return True
+        return id(tag) in self._period_missed
+
+    def reqa(self, *, wake_up: bool = False) -> list[Ntag213]:
+        """Send a REQA (or a WUPA with ``wake_up``): the tags that answer with an ATQA.
+
+        Only tags coupled to the antenna and not missing this poll hear it.
+        """
+        self._field_on()
+        self._begin_poll()
+        answered = []
+        for tag in self._field():
+            if self._silent(tag):
+                continue
+            if (tag.wupa() if wake_up else tag.reqa()) is not None:
+                answered.append(tag)
+        return answered
+
+    def _activate_one(self, wanted: bytes, attempts: int) -> Ntag213 | None:
+        """REQA, anticollision and SELECT of one tag (``wanted``: SELECT that UID).
+
+        The tags that answered but were not selected drop back to ``idle``.
+        """
+        for _ in range(attempts):
+            answered = self.reqa()
+            if wanted:
+                chosen = [tag for tag in answered if tag.uid == wanted]
+            else:
+                chosen = anticollision_order(answered)[:1]
+            for tag in answered:
+                tag.state = "idle"
+            if chosen:
+                chosen[0].state = "active"
+                return chosen[0]
+        return None
 
     def _field_on(self) -> None:
         if not self.rf_on:
@@ -473,7 +597,25 @@ class Pn532Core:
             self.registers[CIU_TX_CONTROL] = 0x83
 
     def _in_range(self, tag: Ntag213) -> bool:
-        return self.rf_on and any(t is tag for t in self._field())
+        return self.rf_on and not self._silent(tag) and any(t is tag for t in self._field())
+
+    def _reselect(self, number: int) -> Ntag213 | None:
+        """Make target ``number`` the active one (WUPA + SELECT by UID), halting the other.
+
+        :returns: the tag, or ``None`` if it does not answer (gone, uncoupled).
+        """
+        tag = self._target(number)
+        if tag is None or not self._in_range(tag):
+            return None
+        if tag.state != "active":
+            for other in self.targets:
+                if other is not tag and other.state == "active":
+                    other.state = "halt"  # the chip sends HLTA before selecting another
+            if tag.wupa() is None:
+                return None
+            tag.state = "active"
+        self.current = number - 1
+        return tag
 
     def _diagnose(self, params: bytes) -> bytes | None:
         if not params:
@@ -545,26 +687,33 @@ class Pn532Core:
         if brty != 0:  # only 106 kbps type A cards are simulated
             self.rf_time = _RF_EMPTY_POLL
             return b"\x00"
-        answering = [tag for tag in self._field() if tag.state != "halt" and not self._hide(tag)]
-        if wanted:
-            uid = _strip_cascade_tags(bytes(wanted))
-            answering = [tag for tag in answering if tag.uid == uid]
-        if not answering:
+        uid = _strip_cascade_tags(bytes(wanted)) if wanted else b""
+        retries = self.rf_config.get(0x05, b"\x01\x00\x01")[2:3] or b"\x01"
+        attempts = 2 if retries[0] else 1
+        for _ in range(max_tg):
+            if self.targets:
+                self.targets[-1].state = "halt"  # HLTA, so that the next REQA finds another
+            tag = self._activate_one(uid, attempts)
+            if tag is None:
+                break
+            self.targets.append(tag)
+            if uid:
+                break
+        if not self.targets:
             self.registers[CIU_FIFO_DATA] = 0x26  # our REQA is still in the FIFO
             self.rf_time = _RF_EMPTY_POLL
+            self.end_poll()
             return b"\x00"
-        for tag in answering:
-            tag.state = "idle"
-        self.targets = anticollision_order(answering)[:max_tg]
-        self.current = 0
+        if len(self.targets) < max_tg:
+            self.rf_time += _RF_EMPTY_POLL
+        self.current = len(self.targets) - 1
         out = bytearray([len(self.targets)])
         for number, tag in enumerate(self.targets, start=1):
-            tag.state = "active"
             out += bytes([number]) + tag.ATQA + bytes([tag.SAK, len(tag.uid)]) + tag.uid
         self.registers[CIU_FIFO_DATA] = 0x00
         self.registers[CIU_TX_MODE] |= _CRC_ENABLE
         self.registers[CIU_RX_MODE] |= _CRC_ENABLE
-        self.rf_time = _RF_ACTIVATION * len(self.targets)
+        self.rf_time += _RF_ACTIVATION * len(self.targets)
         return bytes(out)
 
     def waits_for_card(self, command: bytes) -> bool:
@@ -578,23 +727,13 @@ class Pn532Core:
         retries = self.rf_config.get(0x05, b"\x01\x00\x01")
         if retries[2:3] != b"\xff":
             return False
+        self._field_on()
+        self._begin_poll()
         wanted = _strip_cascade_tags(bytes(command[3:]))
         return not any(
-            tag.state != "halt"
-            and self.hidden.get(id(tag), 0) <= 0
-            and (not wanted or tag.uid == wanted)
+            tag.state != "halt" and not self._silent(tag) and (not wanted or tag.uid == wanted)
             for tag in self._field()
         )
-
-    def _hide(self, tag: Ntag213) -> bool:
-        left = self.hidden.get(id(tag), 0)
-        if left <= 0:
-            return False
-        if left == 1:
-            del self.hidden[id(tag)]
-        else:
-            self.hidden[id(tag)] = left - 1
-        return True
 
     def _target(self, number: int) -> Ntag213 | None:
         if 1 <= number <= len(self.targets):
@@ -604,12 +743,12 @@ class Pn532Core:
     def _in_data_exchange(self, params: bytes) -> bytes | None:
         if len(params) < 2:
             return None
-        tag = self._target(params[0] & 0x3F)
-        if tag is None:
+        number = params[0] & 0x3F
+        if self._target(number) is None:
             return bytes([_STATUS_CONTEXT])
-        self.current = (params[0] & 0x3F) - 1
         self.rf_time = _RF_EXCHANGE
-        answer = tag.answer(params[1:]) if self._in_range(tag) else None
+        tag = self._reselect(number)
+        answer = tag.answer(params[1:]) if tag is not None else None
         if answer is None:
             return bytes([_STATUS_TIMEOUT])
         if len(answer) == 1:  # the chip turns the 4-bit ACK into plain success
@@ -620,6 +759,8 @@ class Pn532Core:
         if not params:
             return None
         self.rf_time = _RF_EXCHANGE
+        if self.registers.get(CIU_BIT_FRAMING, 0) & 0x07 == 7 and len(params) == 1:
+            return self._short_frame(params[0])
         tag = self._target(self.current + 1)
         command = bytes(params)
         if not self.registers[CIU_TX_MODE] & _CRC_ENABLE:
@@ -640,14 +781,22 @@ class Pn532Core:
             answer += crc_a(answer)
         return bytes([_STATUS_OK]) + answer
 
+    def _short_frame(self, code: int) -> bytes:
+        """A 7-bit frame sent raw: REQA (``26``) or WUPA (``52``); the ATQA back."""
+        if code not in (0x26, 0x52):
+            return bytes([_STATUS_TIMEOUT])
+        self.targets = []
+        answered = self.reqa(wake_up=code == 0x52)
+        if not answered:
+            return bytes([_STATUS_TIMEOUT])
+        # Every NTAG213 sends the same ATQA: the answers overlap without a collision.
+        return bytes([_STATUS_OK]) + answered[0].ATQA[::-1]
+
     def _in_select(self, params: bytes) -> bytes | None:
         if len(params) != 1:
             return None
-        tag = self._target(params[0])
-        if tag is None or not self._in_range(tag):
+        if self._reselect(params[0]) is None:
             return bytes([_STATUS_CONTEXT])
-        tag.state = "active"
-        self.current = params[0] - 1
         return bytes([_STATUS_OK])
 
     def _in_deselect(self, params: bytes) -> bytes | None:
@@ -712,23 +861,44 @@ class SimStats:
 
 
 class Pn532Simulator(Closing):
-    """A PN532 on a pty with NTAG213 cards placed and removed by code.
+    """A PN532 on a pty with NTAG213 cards stacked on it and lifted by code.
 
     :param baud: pace frames as a UART at this many bits a second would
         (``None``: no pacing).
     :param name: file name of the :attr:`path` symlink.
+    :param depth: how many tags of a stack couple to the antenna, counted from
+        the bottom (the cloth side); the tags above answer nothing.
+    :param miss: probability that a tag of a stack (two tags or more) misses
+        one poll (stays silent for one field period); 0 for none.
+    :param seed: seeds the misses (the same polls give the same misses).
     :raises OSError: no pty could be allocated.
+    :raises ValueError: ``depth`` below 1 or ``miss`` outside 0..1.
     """
 
-    def __init__(self, *, baud: int | None = None, name: str = "ttyPN532") -> None:
+    def __init__(
+        self,
+        *,
+        baud: int | None = None,
+        name: str = "ttyPN532",
+        depth: int = DEFAULT_DEPTH,
+        miss: float = DEFAULT_MISS,
+        seed: int = 0,
+    ) -> None:
+        if depth < 1:
+            raise ValueError(f"a pad reads at least 1 tag deep, not {depth}")
+        if not 0.0 <= miss <= 1.0:
+            raise ValueError(f"miss is a probability (0 to 1), not {miss}")
+        self._depth = depth
         self._byte_time = 10.0 / baud if baud else 0.0
         self._directory = tempfile.mkdtemp(prefix="pn532sim-")
         self.path = os.path.join(self._directory, name)
         """Stable path of the serial port (a symlink to the current pty)."""
         self._lock = threading.Lock()
         self._box: dict[str, Ntag213] = {}
-        self._on_pad: dict[str, Ntag213] = {}
-        self._core = Pn532Core(field=self._field)
+        self._stack: list[Ntag213] = []  # bottom (cloth side) first
+        self._core = Pn532Core(
+            field=self._field, stacked=lambda: len(self._stack) > 1, miss=miss, seed=seed
+        )
         self._parser = FrameParser()
         self._last_answer = b""
         self._pending: bytes | None = None  # an InListPassiveTarget waiting for a card
@@ -757,37 +927,83 @@ class Pn532Simulator(Closing):
     # -- the cards ---------------------------------------------------------
 
     def place(self, uid: str | bytes, ndef_text: str | None = None) -> Ntag213:
-        """Lay the tag ``uid`` on the pad and return it.
+        """Lay the tag ``uid`` on top of the pad's stack and return it.
 
         A tag seen before keeps its memory (what a reader wrote to it) unless
-        ``ndef_text`` is given, which rewrites its NDEF text record.
+        ``ndef_text`` is given, which rewrites its NDEF text record. A tag
+        already on the pad stays where it is.
 
         :raises ValueError: ``uid`` is not a 7-byte UID.
         """
-        key = (bytes.fromhex(uid) if isinstance(uid, str) else bytes(uid)).hex().upper()
+        return self.place_stack([uid], None if ndef_text is None else [ndef_text])[0]
+
+    def place_stack(
+        self, uids: Sequence[str | bytes], ndef_texts: Sequence[str | None] | None = None
+    ) -> list[Ntag213]:
+        """Lay a packet of tags on top of the stack at once, ``uids[0]`` lowest.
+
+        :param ndef_texts: one NDEF text (or ``None``: keep) per tag.
+        :raises ValueError: a UID is not 7 bytes, or ``ndef_texts`` has
+            another length.
+        """
+        if ndef_texts is not None and len(ndef_texts) != len(uids):
+            raise ValueError(f"{len(uids)} tags but {len(ndef_texts)} NDEF texts")
+        keys = [_uid_key(uid) for uid in uids]
+        texts = list(ndef_texts) if ndef_texts is not None else [None] * len(keys)
+        placed = []
         with self._lock:
-            tag = self._box.get(key)
-            if tag is None:
-                tag = self._box[key] = Ntag213(key, ndef_text=ndef_text)
-            elif ndef_text is not None:
-                tag.set_ndef_text(ndef_text)
-            tag.state = "idle"
-            self._on_pad[key] = tag
+            for key, text in zip(keys, texts, strict=True):
+                tag = self._box.get(key)
+                if tag is None:
+                    tag = self._box[key] = Ntag213(key, ndef_text=text)
+                elif text is not None:
+                    tag.set_ndef_text(text)
+                if all(t is not tag for t in self._stack):
+                    tag.state = "idle"
+                    self._stack.append(tag)
+                placed.append(tag)
             if self._pending is not None:
                 os.write(self._wake_w, b"p")  # a waiting InListPassiveTarget may answer now
-        logger.debug("%s: tag %s placed", self.path, key)
-        return tag
+        logger.debug("%s: tags %s placed", self.path, " ".join(keys))
+        return placed
 
     def remove(self, uid: str | bytes) -> None:
-        """Lift the tag ``uid`` off the pad.
+        """Lift the tag ``uid`` off the pad, wherever it lies in the stack.
 
         :raises KeyError: the tag is not on the pad.
         """
-        key = (bytes.fromhex(uid) if isinstance(uid, str) else bytes(uid)).hex().upper()
+        key = _uid_key(uid)
         with self._lock:
-            tag = self._on_pad.pop(key)
-            tag.state = "idle"
+            for index, tag in enumerate(self._stack):
+                if tag.uid_hex == key:
+                    del self._stack[index]
+                    tag.state = "idle"
+                    break
+            else:
+                raise KeyError(f"tag {key} is not on the pad")
         logger.debug("%s: tag %s removed", self.path, key)
+
+    def lift_top(self) -> str:
+        """Lift the top tag of the stack; its UID.
+
+        :raises KeyError: the pad is empty.
+        """
+        with self._lock:
+            if not self._stack:
+                raise KeyError("the pad is empty")
+            tag = self._stack.pop()
+            tag.state = "idle"
+        logger.debug("%s: tag %s lifted off the top", self.path, tag.uid_hex)
+        return tag.uid_hex
+
+    def lift_all(self) -> tuple[str, ...]:
+        """Lift the whole stack; the UIDs lifted, bottom first."""
+        with self._lock:
+            lifted, self._stack = self._stack, []
+            for tag in lifted:
+                tag.state = "idle"
+        logger.debug("%s: stack of %d lifted", self.path, len(lifted))
+        return tuple(tag.uid_hex for tag in lifted)
 
     def tag(self, uid: str) -> Ntag213:
         """The tag ``uid`` as placed before (to inspect its memory).
@@ -799,12 +1015,36 @@ class Pn532Simulator(Closing):
 
     @property
     def on_pad(self) -> tuple[str, ...]:
-        """UIDs of the tags on the pad, in the order placed."""
+        """UIDs of the tags on the pad, bottom of the stack first."""
         with self._lock:
-            return tuple(self._on_pad)
+            return tuple(tag.uid_hex for tag in self._stack)
+
+    @property
+    def readable(self) -> tuple[str, ...]:
+        """UIDs of the tags coupled to the antenna (the lowest :attr:`depth`)."""
+        with self._lock:
+            return tuple(tag.uid_hex for tag in self._field())
+
+    @property
+    def depth(self) -> int:
+        """How many tags of the stack couple to the antenna, from the bottom."""
+        return self._depth
+
+    @depth.setter
+    def depth(self, value: int) -> None:
+        if value < 1:
+            raise ValueError(f"a pad reads at least 1 tag deep, not {value}")
+        with self._lock:
+            self._depth = value
+
+    @property
+    def misses(self) -> int:
+        """Random misses of stacked tags drawn so far."""
+        with self._lock:
+            return self._core.misses
 
     def _field(self) -> Sequence[Ntag213]:
-        return list(self._on_pad.values())
+        return self._stack[: self._depth]
 
     # -- faults --------------------------------------------------------------
 
@@ -827,14 +1067,20 @@ class Pn532Simulator(Closing):
             self._late_by = seconds
 
     def flicker(self, uid: str, polls: int = 1) -> None:
-        """Let tag ``uid`` miss the next ``polls`` polls (InListPassiveTarget).
+        """Let tag ``uid`` miss the next ``polls`` polls.
 
-        A tag lying badly on the antenna does that; it answers again after.
+        A poll is a field period in which the reader sent an
+        InListPassiveTarget (from field on to field off): the tag stays silent
+        for the whole of it, however often the reader asks. A tag lying badly
+        on the antenna does that; it answers again after.
 
         :raises KeyError: the tag is not on the pad.
         """
+        key = _uid_key(uid)
         with self._lock:
-            tag = self._on_pad[bytes.fromhex(uid).hex().upper()]
+            tag = next((t for t in self._stack if t.uid_hex == key), None)
+            if tag is None:
+                raise KeyError(f"tag {key} is not on the pad")
             self._core.hidden[id(tag)] = polls
 
     def unplug(self) -> None:
@@ -1003,6 +1249,7 @@ class Pn532Simulator(Closing):
                 elif item.kind == "ack" and self._pending is not None:
                     logger.debug("%s: host aborted the waiting poll", self.path)
                     self._pending = None
+                    self._core.end_poll()
                 return
             else:
                 answer = b""
