@@ -193,8 +193,12 @@ def format_checks(checks: Iterable[Check]) -> str:
 
 
 def _summary(config: TableConfig) -> str:
-    return (f"{config.name!r}, {config.layout} layout, {len(config.pads)} pads, "
+    return (f"{config.name!r}, {config.layout} layout, {config.sight} sight, {len(config.pads)} pads, "
             f"{len(config.displays)} display(s), pins via {config.buttons.backend}")
+
+
+def _depth(pad: PadConfig) -> str:
+    return f"reads {pad.depth} card{'s' if pad.depth != 1 else ''} of a stack"
 
 
 def _check_registry(config: TableConfig) -> Check:
@@ -228,7 +232,7 @@ def _dev_path(port: str, dev: Path) -> Path:
 def _check_reader(pad: PadConfig, read_reader: ReaderProbe, dev: Path) -> Check:
     name = f"reader {pad.name}"
     if pad.simulated:
-        return Check(name, True, "simulated PN532: nothing to open")
+        return Check(name, True, f"simulated PN532, {_depth(pad)}: nothing to open")
     port = pad.serial_port
     if port is not None:
         node = _dev_path(port, dev)
@@ -248,7 +252,7 @@ def _check_reader(pad: PadConfig, read_reader: ReaderProbe, dev: Path) -> Check:
         # on to the next one: that is its whole point.
         logger.debug("reader %s: %r", pad.name, exc, exc_info=True)
         return Check(name, False, f"{pad.device}: {_describe(exc)}", _reader_fix(pad, exc))
-    return Check(name, True, f"{pad.device}: {firmware}")
+    return Check(name, True, f"{pad.device}: {firmware}, {_depth(pad)}")
 
 
 def _missing_port_fix(port: str) -> str:

@@ -80,8 +80,21 @@ _PI_UART_DEVICES = re.compile(r"^(tty:(AMA0|S0|serial0)(:.*)?|/dev/(ttyAMA0|ttyS
 _TTY_PATH = re.compile(r"^tty:([A-Za-z0-9-]+)(?::([A-Za-z0-9]*))?$")
 _USB_PATH = re.compile(r"^usb(:[0-9A-Fa-f]{3,4}(:[0-9A-Fa-f]{3,4})?)?$")
 
+SIGHTS: tuple[str, ...] = ("full", "partial")
+"""``[table] sight``: ``full``, every card laid on a pad is seen; ``partial``,
+arrivals may be missing on the hand and discard pads (stacks read badly: see
+``shared/TRANSCRIPT.md``, *Partial sight*, and ``docs/nfc.md``)."""
+
+MAX_DEPTH = 10
+"""The deepest a pad may be said to read (``depth``): no 13.56 MHz pad reads more."""
+REAL_PAD_DEPTH = 1
+"""Tags of a stack a real PN532 pad is taken to read when its ``depth`` is not set."""
+SIM_PAD_DEPTH = 2
+"""Tags of a stack a simulated pad reads when its ``depth`` is not set."""
+
 _SECTIONS = ("table", "pads", "buttons", "displays")
-_TABLE_KEYS = ("name", "layout", "rules", "target", "registry")
+_TABLE_KEYS = ("name", "layout", "rules", "target", "registry", "sight")
+_PAD_KEYS = ("device", "depth")
 _BUTTONS_KEYS = ("backend", "debounce", *SEATS)
 _SEAT_KEYS = (*BUTTON_KEYS, "buzzer")
 _DISPLAY_KEYS = ("bus", "address", "chip", "seat", "rotate")
@@ -109,10 +122,14 @@ class PadConfig:
 
     ``device`` is an nfcpy path (``tty:USB0:pn532``, ``usb:054c:06c1``), a
     plain serial device path (``/dev/serial0``) or ``sim`` for a simulated reader.
+    ``depth`` is how many tags of a stack the pad reads, counted from the
+    cloth (:data:`REAL_PAD_DEPTH` for a real reader, :data:`SIM_PAD_DEPTH`
+    for a simulated one, unless the table file says).
     """
 
     name: str
     device: str
+    depth: int = REAL_PAD_DEPTH
 
     @property
     def simulated(self) -> bool:
@@ -210,6 +227,7 @@ class TableConfig:
     displays: tuple[DisplayConfig, ...]
     registry: Path | None = None
     source: Path | None = field(default=None, compare=False)
+    sight: str = "full"
 
     def pad(self, name: str) -> PadConfig:
         """The pad called ``name``.
@@ -322,6 +340,7 @@ def parse_table(
     if isinstance(target, int) and not 1 <= target <= 100:
         problems.add("table.target", f"must be between 1 and 100 points, not {target}")
     registry_text = problems.value(table, "table.registry", str, default=None)
+    sight = problems.choice(table, "table.sight", SIGHTS, default="full")
     problems.unknown_keys("table", table, _TABLE_KEYS)
     registry: Path | None = None
     if isinstance(registry_text, str):
@@ -346,6 +365,7 @@ def parse_table(
         displays=displays,
         registry=registry,
         source=source if isinstance(source, Path) else None,
+        sight=sight,
     )
 
 
@@ -376,6 +396,23 @@ def _parse_pads(
                 # The misspelt pad is not also reported missing.
                 suggested.add(_suggest(pad_name, expected))
             continue
+        depth: Any = None
+        if isinstance(device, dict):
+            entry = device
+            problems.unknown_keys(key, entry, _PAD_KEYS)
+            device = entry.get("device")
+            if device is None:
+                problems.add(f"{key}.device", 'missing: the reader\'s device path, or "sim"')
+                continue
+            depth = problems.value(entry, f"{key}.depth", int, default=None)
+            if isinstance(depth, int) and not 1 <= depth <= MAX_DEPTH:
+                problems.add(
+                    f"{key}.depth",
+                    f"is how many stacked cards the pad reads, 1 to {MAX_DEPTH}, not {depth}",
+                )
+                continue
+            if "depth" in entry and not isinstance(depth, int):
+                continue
         if not isinstance(device, str):
             problems.add(key, _type_message(device, str))
             continue
@@ -383,7 +420,9 @@ def _parse_pads(
         if message:
             problems.add(key, message)
             continue
-        pads.append(PadConfig(pad_name, device))
+        if depth is None:
+            depth = SIM_PAD_DEPTH if device == SIM else REAL_PAD_DEPTH
+        pads.append(PadConfig(pad_name, device, depth))
     if section is not None and layout is not None:
         names = {pad.name for pad in pads} | set(flat) | suggested
         for pad_name in expected:
@@ -606,7 +645,7 @@ def _flatten(section: Mapping[str, Any] | None, prefix: str = "") -> Iterable[tu
     if section is None:
         return
     for key, value in section.items():
-        if isinstance(value, dict):
+        if isinstance(value, dict) and "device" not in value and "depth" not in value:
             yield from _flatten(value, f"{prefix}{key}.")
         else:
             yield f"{prefix}{key}", value

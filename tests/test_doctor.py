@@ -82,6 +82,19 @@ def test_simulated_table_passes_without_touching_hardware() -> None:
     assert format_checks(checks).endswith("all checks passed")
 
 
+def test_reports_each_pads_depth_and_the_tables_sight(table_file: Path, fake_dev: Path) -> None:
+    text = table_file.read_text().replace('"tty:USB9:pn532"', '"sim"').replace('"/dev/no-such-reader"', '"sim"')
+    text = text.replace('[table]', '[table]\nsight = "partial"', 1)
+    text = text.replace('"hand.A" = "tty:USB0:pn532"', '"hand.A" = { device = "tty:USB0:pn532", depth = 3 }')
+    table_file.write_text(text)
+    checks = by_name(run_checks(table_file, read_reader=lambda pad: "PN532v1.6", probe_i2c=lambda b, a: None,
+                                make_factory=lambda backend: None, groups=lambda: {"i2c", "gpio", "dialout"},
+                                is_root=lambda: False, dev=fake_dev))
+    assert "partial sight" in checks["table file"].detail
+    assert checks["reader hand.A"].detail.endswith("reads 3 cards of a stack")
+    assert checks["reader hand.B"].detail.endswith("simulated PN532, reads 2 cards of a stack: nothing to open")
+
+
 def test_simulated_table_by_path() -> None:
     checks = run_checks(shipped_table_path("simulated"), read_reader=never, probe_i2c=never)
     assert all_ok(checks)
@@ -162,7 +175,7 @@ def test_everything_answers(table_file: Path, fake_dev: Path) -> None:
     assert all_ok(checks), format_checks(checks)
     assert probed == [(1, 0x3C)]
     assert Factory.closed
-    assert by_name(checks)["reader hand.A"].detail == "tty:USB0:pn532: PN532v1.6"
+    assert by_name(checks)["reader hand.A"].detail == "tty:USB0:pn532: PN532v1.6, reads 1 card of a stack"
     assert "1 tags" in by_name(checks)["tag registry"].detail
 
 

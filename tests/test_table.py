@@ -167,7 +167,67 @@ def test_toml_syntax_error_names_the_file(tmp_path: Path) -> None:
         load_table(path)
 
 
+def test_depth_and_sight_defaults() -> None:
+    table = load_table_text(GOOD)
+    assert table.sight == "full"
+    assert {pad.depth for pad in table.pads} == {hardware.table.REAL_PAD_DEPTH} == {1}
+    sim = load_table_text(GOOD.replace('"tty:USB0:pn532"', '"sim"'))
+    assert sim.pad("hand.A").depth == hardware.table.SIM_PAD_DEPTH == 2
+    assert simulated_table().sight == "partial"
+    assert all(pad.depth == 2 for pad in simulated_table().pads)
+
+
+SUBTABLE = edit(
+    edit(GOOD, '"hand.A" = "tty:USB0:pn532"\n', ""),
+    '"play.B" = "tty:USB5:pn532"\n',
+    '"play.B" = "tty:USB5:pn532"\n\n[pads."hand.A"]\ndevice = "tty:USB0:pn532"\ndepth = 3\n',
+)
+
+
+@pytest.mark.parametrize("text", [
+    edit(GOOD, '"hand.A" = "tty:USB0:pn532"', '"hand.A" = { device = "tty:USB0:pn532", depth = 3 }'),
+    edit(GOOD, '"hand.A" = "tty:USB0:pn532"', 'hand.A = { device = "tty:USB0:pn532", depth = 3 }'),
+    SUBTABLE,
+], ids=["inline", "dotted", "subtable"])
+def test_a_pad_with_its_depth(text: str) -> None:
+    table = load_table_text(text)
+    assert table.pad("hand.A") == PadConfig("hand.A", "tty:USB0:pn532", 3)
+    assert table.pad("hand.B").depth == 1
+
+
+def test_sight_partial() -> None:
+    assert load_table_text(edit(GOOD, "target = 5", 'target = 5\nsight = "partial"')).sight == "partial"
+
+
 BAD_CASES = [
+    pytest.param(
+        edit(GOOD, "target = 5", 'target = 5\nsight = "half"'),
+        [("table.sight", "unknown sight 'half': expected one of 'full', 'partial'")],
+        id="sight",
+    ),
+    pytest.param(
+        edit(GOOD, "target = 5", 'target = 5\nsight = "parital"'),
+        [("table.sight", "did you mean 'partial'?")],
+        id="sight-typo",
+    ),
+    pytest.param(
+        edit(edit(edit(edit(GOOD, '"hand.A" = "tty:USB0:pn532"', '"hand.A" = { device = "tty:USB0:pn532", depth = 0 }'),
+                       '"hand.B" = "tty:USB1:pn532"', '"hand.B" = { device = "tty:USB1:pn532", deep = 3 }'),
+                  'turnup = "tty:USB2:pn532"', "turnup = { depth = 2 }"),
+             'discard = "tty:USB3:pn532"', 'discard = { device = "tty:USB3:pn532", depth = "2" }'),
+        [
+            ("pads.hand.A.depth", "1 to 10, not 0"),
+            ("pads.hand.B.deep", "did you mean `depth`?"),
+            ("pads.turnup.device", "missing"),
+            ("pads.discard.depth", "write 2 without quotes"),
+        ],
+        id="pad-depths",
+    ),
+    pytest.param(
+        edit(GOOD, '"play.B" = "tty:USB5:pn532"', '"play.B" = { device = "tty:USB5:pn532", depth = 11 }'),
+        [("pads.play.B.depth", "not 11")],
+        id="too-deep",
+    ),
     pytest.param(
         edit(GOOD, '"play.A" =', '"play.a" ='),
         [("pads.play.a", "unknown pad `play.a`: did you mean `play.A`?")],
@@ -426,7 +486,7 @@ def test_docs_describe_every_key() -> None:
         pytest.skip("docs/hardware.md not written yet")
     text = docs.read_text()
     for key in (
-        "name", "layout", "rules", "target", "registry", "backend", "debounce",
+        "name", "layout", "rules", "target", "registry", "sight", "depth", "backend", "debounce",
         "yes", "no", "king", "led", "buzzer", "bus", "address", "chip", "seat", "rotate",
     ):
         assert f"`{key}`" in text, key
