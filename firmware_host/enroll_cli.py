@@ -86,10 +86,10 @@ def _simulated_operator(sim: Any, pad: Any, pack: int, registry: Any) -> None:
         uid = sim_uid(card, pack)
         sim.place(uid)
         deadline = time.monotonic() + 10
-        while pad.present != uid and time.monotonic() < deadline:
+        while uid not in pad.present and time.monotonic() < deadline:
             time.sleep(0.005)
         while registry.uid_for(card, pack) is None and time.monotonic() < deadline:
             time.sleep(0.005)
         sim.remove(uid)
-        while pad.present is not None and time.monotonic() < deadline:
+        while pad.present and time.monotonic() < deadline:
             time.sleep(0.005)

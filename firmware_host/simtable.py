@@ -12,14 +12,14 @@ from __future__ import annotations
 import logging
 import queue
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from drivers.buttons import Buttons, make_pin_factory
 from drivers.closing import Closing
 from drivers.events import DeviceEvent
 from drivers.nfc.pad import PadSet, PadTiming
-from drivers.nfc.pn532sim import Pn532Simulator
+from drivers.nfc.pn532sim import DEFAULT_MISS, Pn532Simulator
 from engine.cards import CARDS
 from hardware.table import TableConfig
 
@@ -51,6 +51,12 @@ class SimulatedTable(Closing):
     :param card_for: the tag registry lookup given to the pads (default: the simulated pack).
     :param baud: pace the simulated readers like a UART at this many bit/s (None: no pacing).
     :param timing: the pads' poll timing.
+    :param depth: how many cards of a stack each simulated pad reads: ``None``
+        takes each pad's ``depth`` from the table file (2 unless it says); an
+        integer sets every pad; a mapping pad name → depth sets those pads.
+    :param miss: probability that a card of a stack misses one poll.
+    :param seed: seeds the misses (pad ``i`` of the table gets ``seed + i``).
+    :raises ValueError: a depth below 1, or a mapping naming a pad that is not simulated.
     """
 
     def __init__(
@@ -62,8 +68,19 @@ class SimulatedTable(Closing):
         baud: int | None = None,
         timing: PadTiming | None = None,
         buttons: bool = True,
+        depth: int | Mapping[str, int] | None = None,
+        miss: float = DEFAULT_MISS,
+        seed: int = 0,
     ) -> None:
         self.table = table
+        depths = {pad.name: pad.depth for pad in table.pads if pad.simulated}
+        if isinstance(depth, int):
+            depths = dict.fromkeys(depths, depth)
+        elif depth is not None:
+            unknown = set(depth) - set(depths)
+            if unknown:
+                raise ValueError(f"no simulated pad {', '.join(sorted(unknown))} on {table.name!r}")
+            depths |= depth
         tags = sim_tags(1) | sim_tags(2)
         self._card_for = card_for or tags.get
         self.simulators: dict[str, Pn532Simulator] = {}
@@ -74,9 +91,12 @@ class SimulatedTable(Closing):
             {"events": events} if isinstance(events, queue.Queue) else {"on_event": events}
         )
         try:
-            for pad in table.pads:
+            for index, pad in enumerate(table.pads):
                 if pad.simulated:
-                    self.simulators[pad.name] = Pn532Simulator(baud=baud, name=f"pn532-{pad.name}")
+                    self.simulators[pad.name] = Pn532Simulator(
+                        baud=baud, name=f"pn532-{pad.name}", depth=depths[pad.name],
+                        miss=miss, seed=seed + index,
+                    )
             self.pads = PadSet(
                 {name: sim.path for name, sim in self.simulators.items()},
                 card_for=self._card_for, timing=timing or PadTiming(), **emit,
@@ -92,25 +112,50 @@ class SimulatedTable(Closing):
             raise
 
     def place(self, pad: str, card: str, pack: int = 1) -> str:
-        """Lay ``card`` on ``pad``; its UID."""
+        """Lay ``card`` on top of whatever lies on ``pad``; its UID."""
         uid = sim_uid(card, pack)
         self.simulators[pad].place(uid)
         return uid
 
+    def place_stack(self, pad: str, cards: Sequence[str], pack: int = 1) -> list[str]:
+        """Lay a packet of ``cards`` on ``pad`` at once, ``cards[0]`` lowest; their UIDs."""
+        uids = [sim_uid(card, pack) for card in cards]
+        self.simulators[pad].place_stack(uids)
+        return uids
+
     def lift(self, pad: str, card: str, pack: int = 1) -> None:
-        """Take ``card`` off ``pad`` (nothing if it is not there)."""
+        """Take ``card`` off ``pad``, wherever it lies (nothing if it is not there)."""
         uid = sim_uid(card, pack)
         sim = self.simulators[pad]
         if uid in sim.on_pad:
             sim.remove(uid)
 
+    def lift_top(self, pad: str) -> str | None:
+        """Take the top card off ``pad``; the card (``None``: the pad was empty or the tag unknown)."""
+        sim = self.simulators[pad]
+        if not sim.on_pad:
+            return None
+        return self._card_for(sim.lift_top())
+
+    def lift_all(self, pad: str) -> list[str | None]:
+        """Take every card off ``pad``; the cards, lowest first."""
+        return [self._card_for(uid) for uid in self.simulators[pad].lift_all()]
+
+    def on_pad(self, pad: str) -> list[str | None]:
+        """The cards lying on ``pad``, lowest first (what the table holds, seen or not)."""
+        return [self._card_for(uid) for uid in self.simulators[pad].on_pad]
+
     def wait_seen(self, pad: str, card: str | None, pack: int = 1, timeout: float = 5.0) -> bool:
-        """Wait until ``pad`` reports ``card`` present (None: empty). True when it does."""
-        assert self.pads is not None
+        """Wait until ``pad`` reports ``card`` among the tags present (None: the pad
+        reports nothing). True when it does, False after ``timeout`` seconds."""
+        if self.pads is None:
+            raise RuntimeError("this simulated table is closed")
         want = sim_uid(card, pack) if card is not None else None
+        reader = self.pads[pad]
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            if self.pads[pad].present == want:
+            present = reader.present
+            if (want in present) if want is not None else not present:
                 return True
             time.sleep(0.005)
         return False

@@ -191,6 +191,7 @@ class NfcpyReader(Closing):
         self._field_dirty = True
         self._retries = 0x01
         self._waiting = False
+        self._aborted = False
         logger.debug("%s: %s", path, device)
 
     def poll(self, wait: float = 0.0) -> tuple[str, ...]:
@@ -221,7 +222,7 @@ class NfcpyReader(Closing):
                     break
                 device.chipset.command(_IN_DESELECT, bytearray([0]), timeout=0.1)  # 0: all
                 targets, listings = self._list(device, 0.0), listings + 1
-            if not found:
+            if not found and not self._aborted:
                 self._field_dirty = False  # nothing selected or halted: the field stays on
         return tuple(found)
 
@@ -233,13 +234,18 @@ class NfcpyReader(Closing):
             device.chipset.rf_configuration(0x05, bytes([0x01, 0x00, retries]))
             self._retries = retries
         self._waiting = wait > 0
+        self._aborted = False
         try:
             data = device.chipset.command(
                 _IN_LIST_PASSIVE_TARGET, bytearray([MAX_TG, 0]), timeout=wait or 1.0
             )
         except OSError as error:
             if wait > 0 and error.errno == errno.ETIMEDOUT:
-                return []  # nfcpy aborted the waiting command; nobody came
+                # nfcpy aborted the waiting command. A tag that came just then may
+                # have been selected, even halted (MaxTg=2), by the answer we gave
+                # up on: the next poll resets the field.
+                self._aborted = True
+                return []
             raise
         finally:
             self._waiting = False

@@ -580,10 +580,8 @@ class Pn532Core:
         """
         for _ in range(attempts):
             answered = self.reqa()
-            if wanted:
-                chosen = [tag for tag in answered if tag.uid == wanted]
-            else:
-                chosen = anticollision_order(answered)[:1]
+            # SELECT by UID (InListPassiveTarget with a UID) or bit anticollision.
+            chosen = [t for t in answered if t.uid == wanted] if wanted else anticollision_order(answered)[:1]
             for tag in answered:
                 tag.state = "idle"
             if chosen:
