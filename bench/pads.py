@@ -2,12 +2,15 @@
 
 The simulators run in a child process (they play the table: cards laid and
 lifted at random moments); this process runs only the pads, so its CPU time is
-the readers' cost. Prints one line per figure, ``name: value unit``::
+the readers' cost. Every simulated pad reads 5 deep. Prints one line per
+figure, ``name: value unit``::
 
-    arrive_median_ms: 17.1 ms      card laid → arrive event
-    arrive_p99_ms: 33.0 ms
-    leave_median_ms: 78.4 ms       card lifted → leave event
-    idle_cpu_percent: 2.9 %        six pads polling an empty table, % of one core
+    arrive_median_ms: 5.0 ms          one card laid → its arrive event
+    arrive_p99_ms: 15.0 ms
+    leave_median_ms: 66.0 ms          one card lifted → its leave event
+    idle_cpu_percent: 1.5 %           six pads polling an empty table, % of one core
+    stack3_all_seen_median_ms: 9.0 ms  a packet of three laid at once → the last of its three arrivals
+    stack_idle_cpu_percent: 6.0 %     six pads each holding a stack of five, % of one core
 
 Run: ``.venv/bin/python bench/pads.py`` (``--help`` for the knobs).
 """
@@ -23,22 +26,24 @@ import statistics
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from drivers.events import CardSeen, DeviceEvent, ReaderStatus
 from drivers.nfc.pad import PadSet, PadTiming
-from drivers.nfc.pn532sim import Pn532Simulator
-from hardware.tags import CARDS, TagRegistry
+from drivers.nfc.pn532sim import DEFAULT_MISS, Pn532Simulator
 
 ZONES = ("hand.A", "hand.B", "turnup", "discard", "play.A", "play.B")
+DEPTH = 5
+STACK = 5
 
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """A card laid on (``gone=False``) or lifted off a pad, at ``t`` (monotonic s)."""
+    """Tags laid on (``gone=False``) or lifted off a pad at once, at ``t`` (monotonic s)."""
 
     pad: int
-    uid: str
+    uids: tuple[str, ...]
     gone: bool
     t: float
 
@@ -47,58 +52,83 @@ def tag_of(pad: int) -> str:
     return f"04{pad:02X}A0B0C0D0{pad:02X}"
 
 
+def stack_of(pad: int) -> list[str]:
+    """The tags of pad ``pad``'s stack, lowest first."""
+    return [f"04{pad:02X}A1B1C1{k:02X}{pad:02X}" for k in range(STACK)]
+
+
+def _rounds(
+    sims: list[Pn532Simulator], rounds: int, seed: int, packet: int
+) -> list[Move]:
+    """Each pad, on its own thread: lay ``packet`` tags at once, lift them, ``rounds`` times."""
+    moves: list[Move] = []
+    lock = threading.Lock()
+    lay: Callable[[int], list[str]] = (lambda i: [tag_of(i)]) if packet == 1 else (lambda i: stack_of(i)[:packet])
+
+    def hand(index: int) -> None:
+        rng = random.Random(seed + index)
+        sim, uids = sims[index], lay(index)
+        for _ in range(rounds):
+            # Longer than a leave takes: a card put back sooner has not left.
+            time.sleep(rng.uniform(0.25, 0.4))
+            sim.place_stack(uids)
+            laid = time.monotonic()
+            time.sleep(rng.uniform(0.15, 0.3))
+            sim.lift_all()
+            lifted = time.monotonic()
+            with lock:
+                moves.append(Move(index, tuple(uids), False, laid))
+                moves.append(Move(index, tuple(uids), True, lifted))
+
+    hands = [threading.Thread(target=hand, args=(i,)) for i in range(len(sims))]
+    for thread in hands:
+        thread.start()
+    for thread in hands:
+        thread.join()
+    time.sleep(1.0)  # let the last leave events come
+    return moves
+
+
 def _play_table(
-    conn: multiprocessing.connection.Connection, pads: int, rounds: int, baud: int, seed: int
+    conn: multiprocessing.connection.Connection, pads: int, rounds: int, baud: int, seed: int, miss: float
 ) -> None:
     """Child process: the simulators, and the hands that lay and lift cards."""
-    sims = [Pn532Simulator(baud=baud, name=f"ttyPAD{i}") for i in range(pads)]
+    sims = [
+        Pn532Simulator(baud=baud, name=f"ttyPAD{i}", depth=DEPTH, miss=miss, seed=seed + i)
+        for i in range(pads)
+    ]
     try:
         conn.send([sim.path for sim in sims])
         conn.recv()  # the idle measurement is over
-        moves: list[Move] = []
-        lock = threading.Lock()
-
-        def hand(index: int) -> None:
-            rng = random.Random(seed + index)
-            sim, uid = sims[index], tag_of(index)
-            for _ in range(rounds):
-                # Longer than a leave takes: a card put back sooner has not left.
-                time.sleep(rng.uniform(0.25, 0.4))
-                sim.place(uid)
-                laid = time.monotonic()
-                time.sleep(rng.uniform(0.15, 0.3))
-                sim.remove(uid)
-                lifted = time.monotonic()
-                with lock:
-                    moves.append(Move(index, uid, False, laid))
-                    moves.append(Move(index, uid, True, lifted))
-
-        hands = [threading.Thread(target=hand, args=(i,)) for i in range(pads)]
-        for thread in hands:
-            thread.start()
-        for thread in hands:
-            thread.join()
-        time.sleep(1.0)  # let the last leave events come
-        conn.send(moves)
+        conn.send(_rounds(sims, rounds, seed, packet=1))
         conn.recv()
+        conn.send(_rounds(sims, rounds, seed + 100, packet=3))
+        conn.recv()
+        for index, sim in enumerate(sims):
+            sim.place_stack(stack_of(index))
+        conn.send("stacked")
+        conn.recv()  # the stack measurement is over: the simulators go only after the pads
     finally:
         for sim in sims:
             sim.close()
 
 
 def _latencies(moves: list[Move], events: list[CardSeen], gone: bool) -> list[float]:
-    """Milliseconds from each move to the first matching event after it."""
+    """Milliseconds from each move to the last of its tags' first matching events after it."""
     out = []
     for move in moves:
         if move.gone != gone:
             continue
-        later = [
-            e.t
-            for e in events
-            if e.zone == ZONES[move.pad] and e.uid == move.uid and e.gone == gone and e.t >= move.t
-        ]
-        if later:
-            out.append(1000 * (min(later) - move.t))
+        firsts = []
+        for uid in move.uids:
+            later = [
+                e.t for e in events
+                if e.zone == ZONES[move.pad] and e.uid == uid and e.gone == gone and e.t >= move.t
+            ]
+            if later:
+                firsts.append(min(later))
+        if len(firsts) == len(move.uids):
+            out.append(1000 * (max(firsts) - move.t))
     return out
 
 
@@ -107,14 +137,30 @@ def _percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
+def _cpu_percent(seconds: float) -> float:
+    cpu, wall = time.process_time(), time.monotonic()
+    time.sleep(seconds)
+    return 100 * (time.process_time() - cpu) / (time.monotonic() - wall)
+
+
+def _drain(events: queue.Queue[DeviceEvent]) -> list[CardSeen]:
+    seen: list[CardSeen] = []
+    while not events.empty():
+        event = events.get_nowait()
+        if isinstance(event, CardSeen):
+            seen.append(event)
+    return seen
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pads", type=int, default=6)
-    parser.add_argument("--rounds", type=int, default=20, help="cards laid per pad")
+    parser.add_argument("--rounds", type=int, default=20, help="cards (and packets) laid per pad")
     parser.add_argument("--baud", type=int, default=115200)
     parser.add_argument("--interval", type=float, default=PadTiming().poll_interval, help="s")
     parser.add_argument("--leave-after", type=int, default=PadTiming().leave_after, help="polls")
     parser.add_argument("--idle-seconds", type=float, default=5.0)
+    parser.add_argument("--miss", type=float, default=DEFAULT_MISS, help="simulated miss probability")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--debug", action="store_true", help="list moves and events on stderr")
     args = parser.parse_args(argv)
@@ -124,59 +170,63 @@ def main(argv: list[str] | None = None) -> int:
     context = multiprocessing.get_context("spawn")
     ours, theirs = context.Pipe()
     table = context.Process(
-        target=_play_table, args=(theirs, args.pads, args.rounds, args.baud, args.seed)
+        target=_play_table, args=(theirs, args.pads, args.rounds, args.baud, args.seed, args.miss)
     )
     table.start()
-    registry = TagRegistry()
-    for pad in range(args.pads):
-        registry.add(tag_of(pad), CARDS[pad])
+    cards = {tag_of(pad): "KS" for pad in range(args.pads)}
+    cards |= {uid: "QH" for pad in range(args.pads) for uid in stack_of(pad)}
     events: queue.Queue[DeviceEvent] = queue.Queue()
     timing = PadTiming(poll_interval=args.interval, leave_after=args.leave_after)
     try:
         paths = ours.recv()
         ports = {ZONES[i]: path for i, path in enumerate(paths)}
-        with PadSet(ports, events=events, card_for=registry.card_for, timing=timing):
+        with PadSet(ports, events=events, card_for=cards.get, timing=timing):
             online = 0
             while online < args.pads:
                 event = events.get(timeout=30)
                 online += isinstance(event, ReaderStatus) and event.online
             time.sleep(0.5)  # settle
-            cpu, wall = time.process_time(), time.monotonic()
-            time.sleep(args.idle_seconds)
-            idle = 100 * (time.process_time() - cpu) / (time.monotonic() - wall)
+            idle = _cpu_percent(args.idle_seconds)
             ours.send("go")
-            moves: list[Move] = ours.recv()
-        ours.send("done")  # the simulators go only after the pads
-        seen: list[CardSeen] = []
-        while not events.empty():
-            event = events.get_nowait()
-            if isinstance(event, CardSeen):
-                seen.append(event)
+            singles: list[Move] = ours.recv()
+            ours.send("packets")
+            packets: list[Move] = ours.recv()
+            ours.send("stacks")
+            ours.recv()
+            time.sleep(1.0)  # every stack seen
+            stack_idle = _cpu_percent(args.idle_seconds)
+            stacked = _drain(events)
+        ours.send("done")
     finally:
         table.join(timeout=30)
         if table.is_alive():
             table.terminate()
 
     if args.debug:
-        for move in sorted(moves, key=lambda m: m.t):
-            print("move", ZONES[move.pad], move.gone, f"{move.t:.4f}", file=sys.stderr)
-        for event in seen:
-            print("event", event.zone, event.gone, f"{event.t:.4f}", file=sys.stderr)
-    arrive = _latencies(moves, seen, gone=False)
-    leave = _latencies(moves, seen, gone=True)
-    expected = len(moves) // 2
-    if len(arrive) < expected or len(leave) < expected:
-        print(f"missed events: {len(arrive)}/{expected} arrivals, "
-              f"{len(leave)}/{expected} leaves", file=sys.stderr)
+        for move in sorted(singles + packets, key=lambda m: m.t):
+            print("move", ZONES[move.pad], len(move.uids), move.gone, f"{move.t:.4f}", file=sys.stderr)
+        for event in stacked:
+            print("event", event.zone, event.uid, event.gone, f"{event.t:.4f}", file=sys.stderr)
+    arrive = _latencies(singles, stacked, gone=False)
+    leave = _latencies(singles, stacked, gone=True)
+    packet = _latencies(packets, stacked, gone=False)
+    expected = len(singles) // 2
+    if len(arrive) < expected or len(leave) < expected or len(packet) < len(packets) // 2:
+        print(f"missed events: {len(arrive)}/{expected} arrivals, {len(leave)}/{expected} leaves, "
+              f"{len(packet)}/{len(packets) // 2} packets seen whole", file=sys.stderr)
+    in_stacks = {e.uid for e in stacked if e.uid in cards and cards[e.uid] == "QH"}
     print(
-        f"# {args.pads} pads, {args.baud} baud, poll_interval {args.interval * 1000:.0f} ms, "
-        f"leave_after {args.leave_after} polls, {len(arrive)} arrivals, {len(leave)} leaves",
+        f"# {args.pads} pads, {args.baud} baud, depth {DEPTH}, miss {args.miss}, poll_interval "
+        f"{args.interval * 1000:.0f} ms, leave_after {args.leave_after} polls, {len(arrive)} arrivals, "
+        f"{len(leave)} leaves, {len(packet)} packets of 3; {len(in_stacks)} stacked tags seen",
         file=sys.stderr,
     )
     print(f"arrive_median_ms: {statistics.median(arrive):.1f} ms")
     print(f"arrive_p99_ms: {_percentile(arrive, 0.99):.1f} ms")
     print(f"leave_median_ms: {statistics.median(leave):.1f} ms")
     print(f"idle_cpu_percent: {idle:.1f} %")
+    print(f"stack3_all_seen_median_ms: {statistics.median(packet):.1f} ms")
+    print(f"stack_idle_cpu_percent: {stack_idle:.1f} %")
     return 0
 
 
