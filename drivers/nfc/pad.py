@@ -145,7 +145,7 @@ READER_ERRORS: tuple[type[BaseException], ...] = (
 """What a failing reader raises (I/O errors, nfcpy and PN532 errors)."""
 
 MAX_TG = 2
-"""Targets one PN532 InListPassiveTarget can select (UM0701-02 §7.3.5)."""
+"""Targets one PN532 InListPassiveTarget can select (user manual UM0701-02)."""
 
 MAX_LISTINGS = 16
 """Listings in one poll cycle at most (32 tags): a guard against a chip that

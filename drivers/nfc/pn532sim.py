@@ -35,12 +35,59 @@ What is emulated:
   (``CIU_RxMode`` bit 7), as nfcpy does for type 2 tags. Lock bits and
   password protection are stored but not enforced.
 
-Two tags on one pad: the simulator answers as a PN532 with MaxTg=1 after bit
-anticollision. Where the two UIDs first differ (bits in the order they go on
-air: cascade-level bytes in order, least significant bit first) the reader
-picks the tag that sent a 1 (the choice NXP's reader reference code makes;
-the PN532 manual does not document its own). The other tag stays unseen
-until the winner is removed. With MaxTg=2 both are listed.
+Stacks. Cards lie on a pad as a stack (:meth:`Pn532Simulator.place_stack` lays
+a packet at once, :meth:`~Pn532Simulator.place` one card on top,
+:meth:`~Pn532Simulator.lift_top` and :meth:`~Pn532Simulator.lift_all` take
+them off, :meth:`~Pn532Simulator.remove` pulls one from anywhere). What the
+simulated chip and tags do, and on what it rests:
+
+Measured facts and documented behaviour (modelled as such):
+
+* ISO/IEC 14443-3 tag states: a REQA (``26``) wakes only IDLE tags, a WUPA
+  (``52``) IDLE and HALT ones; HLTA (``50 00``) puts the selected tag in HALT;
+  the field switched off resets every tag to IDLE (it loses power). Both
+  short frames can be sent raw (InCommunicateThru with ``CIU_BitFraming``
+  TxLastBits = 7, as libnfc's ``nfc-anticol`` does).
+* The PN532's InListPassiveTarget sends REQA, not WUPA: nfcpy's PN53x driver
+  (``nfc/clf/pn53x.py``, ``sense_tta``) reads ``CIU_FIFOData`` after an empty
+  poll and expects the SENS_REQ ``26`` still there.
+* InListPassiveTarget takes MaxTg 1 or 2 (PN532 user manual UM0701-02,
+  InListPassiveTarget; nfcpy's ``pn532.Chipset.in_list_passive_target_max_target = 2``).
+* InDeselect with target 0 deselects every selected target, and a tag so
+  deselected does not answer the next listing: libnfc's
+  ``nfc_initiator_list_passive_targets`` (``libnfc/nfc.c``) lists a field by
+  select, ``nfc_initiator_deselect_target`` (``pn53x.c``: InDeselect 0),
+  select again, until nothing answers, stopping on a tag seen twice.
+* Stacked tags couple badly: builders of an RFID poker table report that their
+  reader "seemingly can only read up to 2 cards in a stack, 3 is iffy"
+  (pokerchipforum.com, "Experimenting with a DIY RFID table and broadcast
+  overlay"); nfcpy's maintainer: "Consumer NFC chipsets either support one or
+  two simultaneous tags for selected technologies" (nfcpy issue #134); a
+  PN532/RC522 experimenter saw his reader hang on a two-card stack
+  (electronics.stackexchange.com question 519993).
+
+Assumptions (the simplest model consistent with the above; not measured):
+
+* Readable depth: the lowest ``depth`` tags of a stack (the cloth side, nearest
+  the antenna) couple and behave perfectly; the tags above answer nothing at
+  all. Default 2, after the poker-table report. A real pad's depth depends on
+  its antenna, the stickers and the cards: measure it (``docs/nfc.md``).
+* Misses: while two tags or more lie on the pad, each coupled tag stays silent
+  for a whole poll with probability ``miss`` (default 1 %), drawn from a
+  seeded generator at the first listing of each field period. A poll lasts
+  from the field going on until it goes off or a listing finds nothing.
+  A lone tag never misses.
+* Bit anticollision picks, where the UIDs first differ (bits in air order:
+  cascade-level bytes in order, least significant bit first), the tag sending
+  a 1 (NXP's reader reference code does so; the PN532 manual does not say).
+* With MaxTg=2 the chip halts the first target (HLTA) to find a second, which
+  stays selected; InSelect, or an InDataExchange to the other target, wakes
+  it again (WUPA + SELECT by UID) and halts the one that was selected.
+* A READY or ACTIVE tag that receives a REQA drops back to IDLE without
+  answering; the PN532's one activation retry (MxRtyPassiveActivation 1) then
+  finds it.
+* A listing with a UID (InListPassiveTarget with InitiatorData) sends REQA and
+  selects that tag only, as nfcpy's ``sense`` with ``sel_req`` expects.
 
 Timing: with ``baud`` set, every frame is delivered whole after the time its
 bytes take on the wire (10 bits a byte: 86.8 µs at 115200 baud); commands
