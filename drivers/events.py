@@ -17,6 +17,9 @@ class CardSeen:
     tag registry or the tag's NDEF record, or ``None`` for a tag the table does
     not know. ``uid`` is the tag's UID in upper-case hex. ``t`` is seconds on
     the monotonic clock.
+
+    A pad holding a stack reports each tag on its own: a packet of three laid
+    at once is three arrivals, the top card lifted one departure.
     """
 
     zone: str
