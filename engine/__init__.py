@@ -58,13 +58,14 @@ from engine.game import (
     LegalActions,
     apply,
     check,
-    expectation,
     legal_actions,
     legal_plays,
     new_game,
     parse_deal,
     replay,
 )
+from engine.legality import follow_mask, follower_wins, king_index, lead_mask, play_fault_code
+from engine.prompts import Prompt, expectation, prompt
 from engine.rules import RULE_SETS, French, German, Italian, RuleSet, rules
 from engine.state import OTHER, PHASES, SEATS, GameState, View
 
@@ -72,11 +73,11 @@ __all__ = [
     "ACE_HIGH", "ACTION_TYPES", "CARDS", "CLASSIC", "FAULT_CODES", "OTHER", "PACK", "PHASES",
     "RULE_SETS", "SEATS", "Accept", "Action", "Announce", "Bid", "Card", "Cut", "Deal", "DealCard",
     "DealerChosen", "Declare", "Discard", "Double", "Draw", "EcarteError", "Event", "Exchanged",
-    "Fault", "French", "GameEnd", "GameState", "German", "HandEnd", "Italian", "King",
+    "Fault", "French", "Prompt", "GameEnd", "GameState", "German", "HandEnd", "Italian", "King",
     "LegalActions", "MatchEnd", "NotationError", "Offer", "OfferPoint", "Pass", "Penalty",
     "PlayBegins", "PlayCard", "Played", "Propose", "Ranking", "Refuse", "RuleSet", "Seating",
     "Stand", "TargetSet", "Trick", "Trump", "TurnTarget", "TurnUp", "UnknownRulesError", "View",
     "action_from_json", "apply", "cards_of", "check", "event_from_json", "expectation",
-    "legal_actions", "legal_plays", "mask_of", "new_game", "parse_action", "parse_cards",
-    "parse_deal", "replay", "rules",
+    "follow_mask", "follower_wins", "king_index", "lead_mask", "legal_actions", "legal_plays", "mask_of", "new_game", "parse_action", "parse_cards",
+    "parse_deal", "play_fault_code", "prompt", "replay", "rules",
 ]

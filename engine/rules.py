@@ -24,8 +24,15 @@ import difflib
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, ClassVar
 
+from engine.actions import Accept, Action, Declare, Pass, Propose, Refuse, Stand
 from engine.cards import ACE_HIGH, CLASSIC, Ranking
 from engine.errors import UnknownRulesError
+from engine.legality import Follow, follow_rule
+
+_PROPOSE_OR_PLAY: dict[str, tuple[Action, Action]] = {s: (Propose(s), Stand(s)) for s in "AB"}
+_ACCEPT_OR_REFUSE: dict[str, tuple[Action, Action]] = {s: (Accept(s), Refuse(s)) for s in "AB"}
+_DECLARE_OR_PASS: dict[str, tuple[Action, Action]] = {s: (Declare(s), Pass(s)) for s in "AB"}
+"""The answers of each seat, made once (actions are values)."""
 
 
 @dataclass(frozen=True)
@@ -39,23 +46,24 @@ class RuleSet:
     """
 
     name: ClassVar[str] = "classic"
-    model: ClassVar[str] = "proposal"
-    """``proposal`` (propose/accept) or ``declarer`` (german: one seat declares the game)."""
+    declares_game: ClassVar[bool] = False
+    """German (002): instead of proposing, a seat *declares the game* (guarantees three tricks)."""
     must_overtake: ClassVar[bool] = True
     """The follower must win the trick when he can (London rule 43)."""
-    king_mode: ClassVar[str] = "optional"
-    """``optional`` (announce before your first card, rules 23-24), ``mandatory``
-    (italian: -1 for a holder who does not declare), ``german`` (declare before the
-    first lead or once you have won a trick, then lead it)."""
+    king_must_be_led: ClassVar[bool] = False
+    """German (002): a seat that announced the king of trumps must lead it."""
     elder_discard: ClassVar[tuple[int, int]] = (1, 5)
     dealer_discard: ClassVar[tuple[int, int]] = (1, 5)
     """The dealer must take at least one card (003: "al menos una carta")."""
     revoke_penalty: ClassVar[int] = 0
     """Points a seat loses for a refused revoke (italian: 1)."""
     king_penalty: ClassVar[int] = 0
-    """Points a king holder loses for not declaring it (italian: 1)."""
+    """Points a king holder loses for not declaring it before his first card (italian: 1)."""
     loser_deals_next_game: ClassVar[bool] = False
     """German: the winner of a game leads in the next one."""
+    elder_question: ClassVar[str] = "propose or play?"
+    dealer_question: ClassVar[str] = "accept or refuse?"
+    dealer_question_short: ClassVar[str] = "accept or refuse?"
 
     ace_high: bool = False
     target: int = 5
@@ -67,9 +75,15 @@ class RuleSet:
     a_la_retourne: bool = False
     forzare: bool = False
     ranking: Ranking = field(init=False, repr=False, compare=False, hash=False)
+    follow: Follow = field(init=False, repr=False, compare=False, hash=False)
+    """``follow(hand, led, trump)``: the cards that may follow (:func:`engine.legality.follow_rule`)."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "ranking", ACE_HIGH if self.ace_high else CLASSIC)
+        ranking = ACE_HIGH if self.ace_high else CLASSIC
+        object.__setattr__(self, "ranking", ranking)
+        object.__setattr__(self, "follow", follow_rule(
+            ranking.above, ranking.highest, must_overtake=self.must_overtake, forzare=self.forzare,
+        ))
         problems = []
         if not 1 <= self.target <= 99:
             problems.append(f"target must be 1 to 99, got {self.target}")
@@ -79,6 +93,28 @@ class RuleSet:
             raise ValueError("; ".join(problems))
 
     # -- hooks ---------------------------------------------------------------------------
+
+    def elder_choice(self, seat: str) -> tuple[Action, Action]:
+        """The elder's two answers, for ``yes`` and ``no``: propose or play (german: declare or pass)."""
+        return _PROPOSE_OR_PLAY[seat]
+
+    def dealer_choice(self, seat: str) -> tuple[Action, Action]:
+        """The dealer's two answers to a proposal, for ``yes`` and ``no``: accept or refuse."""
+        return _ACCEPT_OR_REFUSE[seat]
+
+    def king_too_late(self, *, count: int, first_card: int, king: int, won: int, any_card: bool) -> str:
+        """Why a seat holding (or having held) the king of trumps may no longer announce it
+        (``""``: it may).
+
+        ``count``: the cards the seat has played in this hand; ``first_card``: the index
+        of its first one (-1); ``king``: the king's index; ``won``: its tricks;
+        ``any_card``: whether any card has been played in the hand.
+        Classic (rules 23-24): before one's first card, or with the king as one's first card
+        until one plays again.
+        """
+        if count == 0 or (count == 1 and first_card == king):
+            return ""
+        return "announcing the king after playing a card (rule 23)"
 
     def trick_points(
         self, tricks: tuple[int, int], vulnerable: int | None, declarer: int | None
@@ -168,7 +204,6 @@ class Italian(RuleSet):
 
     name: ClassVar[str] = "italian"
     must_overtake: ClassVar[bool] = False
-    king_mode: ClassVar[str] = "mandatory"
     dealer_discard: ClassVar[tuple[int, int]] = (0, 5)
     revoke_penalty: ClassVar[int] = 1
     king_penalty: ClassVar[int] = 1
@@ -200,11 +235,28 @@ class German(RuleSet):
     then be led. A game won against 0 is worth double."""
 
     name: ClassVar[str] = "german"
-    model: ClassVar[str] = "declarer"
-    king_mode: ClassVar[str] = "german"
+    declares_game: ClassVar[bool] = True
+    king_must_be_led: ClassVar[bool] = True
+    elder_question: ClassVar[str] = "declare or pass?"
+    dealer_question: ClassVar[str] = "take the game or exchange?"
+    dealer_question_short: ClassVar[str] = "take or exchange?"
     elder_discard: ClassVar[tuple[int, int]] = (1, 5)
     dealer_discard: ClassVar[tuple[int, int]] = (0, 5)
     loser_deals_next_game: ClassVar[bool] = True
+
+    def elder_choice(self, seat: str) -> tuple[Action, Action]:
+        """Declare the game or pass."""
+        return _DECLARE_OR_PASS[seat]
+
+    def dealer_choice(self, seat: str) -> tuple[Action, Action]:
+        """Take the game (declare) or insist on an exchange (pass)."""
+        return _DECLARE_OR_PASS[seat]
+
+    def king_too_late(self, *, count: int, first_card: int, king: int, won: int, any_card: bool) -> str:
+        """Before the first lead, or once the holder has won a trick (002)."""
+        if not any_card or won > 0:
+            return ""
+        return "announcing the king after the first lead before winning a trick"
 
     def trick_points(
         self, tricks: tuple[int, int], vulnerable: int | None, declarer: int | None

@@ -37,16 +37,12 @@ from engine.actions import (
     Announce,
     Cut,
     DealCard,
-    Declare,
     Discard,
     Double,
     Draw,
     OfferPoint,
-    Pass,
     PlayCard,
-    Propose,
     Refuse,
-    Stand,
     TurnTarget,
     TurnUp,
 )
@@ -316,26 +312,23 @@ class Controller:
         if button == "king":
             return Announce(seat)
         yes = button == "yes"
-        declarer = state.rules.model == "declarer"
+        rules = state.rules
         phase = state.phase
         if phase == "play":
             if state.offer is not None:
                 return Accept(seat) if yes else Refuse(seat)
-            if yes and state.rules.doubling:
+            if yes and rules.doubling:
                 return Double(seat)
-            if not yes and state.rules.offer_point:
+            if not yes and rules.offer_point:
                 return OfferPoint(seat)
             return None
         if phase in ("propose", "force", "exchange") or (phase == "respond" and seat == state.elder):
-            if declarer:
-                return Declare(seat) if yes else Pass(seat)
-            if seat == state.elder or phase == "exchange":
-                return Propose(seat) if yes else Stand(seat)
-            return Accept(seat) if yes else Refuse(seat)
+            choice = rules.elder_choice(seat) if seat == state.elder or phase == "exchange" else (
+                rules.dealer_choice(seat))
+            return choice[0] if yes else choice[1]
         if phase == "respond":
-            if declarer:
-                return Declare(seat) if yes else Pass(seat)
-            return Accept(seat) if yes else Refuse(seat)
+            choice = rules.dealer_choice(seat)
+            return choice[0] if yes else choice[1]
         return None
 
     def _apply(self, action: Action, *, zone: str | None = None, card: str | None = None,

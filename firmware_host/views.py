@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.prompts import prompt as engine_prompt
 from firmware_host.screen import Screen, card_label, frame_to_text, render
 
 if TYPE_CHECKING:
@@ -26,28 +27,8 @@ __all__ = ["Screen", "frame_to_text", "message_screen", "paused_screen", "prompt
 
 def prompt(state: GameState) -> tuple[str, str]:
     """Whose turn it is and what the table expects, short enough for one line of the panel."""
-    phase = state.phase
-    declarer = state.rules.model == "declarer"
-    if phase == "retourne":
-        return "", "turn a card: target"
-    if phase == "cut":
-        return "", "cut for the deal"
-    if phase == "deal":
-        return state.dealer, "deal, turn up"
-    if phase in ("propose", "force"):
-        return state.elder, "declare or pass?" if declarer else "propose or play?"
-    if phase == "respond":
-        return state.dealer, "take or exchange?" if declarer else "accept or refuse?"
-    if phase == "exchange":
-        seat = state.exchanger or state.elder
-        missing = state.ex_discarded - state.ex_drawn
-        return seat, f"draw {missing}" if missing > 0 else "discard"
-    if phase == "play":
-        if state.offer is not None and state.offer_by is not None:
-            other = "B" if state.offer_by == "A" else "A"
-            return other, f"{state.offer}: yes or no?"
-        return state.turn or "", "play"
-    return "", "game over"
+    p = engine_prompt(state)
+    return p.seat, p.short
 
 
 def _base(state: GameState) -> dict[str, object]:

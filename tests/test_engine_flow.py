@@ -275,7 +275,7 @@ def test_german_king_declared_before_the_first_lead_must_be_led():
     assert hand_end(events).points == (2, 0)  # king 1 + declarer 1
 
 
-def test_german_king_not_declarable_after_the_first_lead_before_a_won_trick():
+def test_german_king_declarable_once_a_trick_is_won_even_by_the_king():
     """002: 'sobald er einen Stich erhalten hat bzw. dies vor dem ersten Aufspielen meldet'."""
     hand = ("QD JD 7C 8C 9C", "KD AD KC QC JC")
     state, _ = start("german", hand, ("A declares",))
@@ -284,8 +284,11 @@ def test_german_king_not_declarable_after_the_first_lead_before_a_won_trick():
     assert events[0].code == "wrong_time" and events[0].seat == "B"
     state, _ = run(state, "B plays KD")  # must overtake
     assert state.tricks == (0, 1)
-    # the king is gone: announcing it now is false
-    _, events = apply(state, parse_action("B announces"))
+    # 002 "sobald er einen Stich erhalten hat": the king itself won the trick, so it counts now
+    after, events = apply(state, parse_action("B announces"))
+    assert [e.event for e in events] == ["king"] and after.score == (0, 1)
+    # A never held it: false at any moment
+    _, events = apply(state, parse_action("A announces"))
     assert events[0].code == "false_king"
 
 
@@ -627,7 +630,7 @@ def play_hand(state: GameState, winner: str) -> tuple[GameState, list]:
         swap = {"A": "B", "B": "A"}
         script = [swap[line[0]] + line[1:] for line in script]
         a, b = b, a
-    if state.rules.model == "declarer":
+    if state.rules.declares_game:
         opening = [f"{elder} declares"] if winner == elder else [f"{elder} passes", f"{dealer} declares"]
     else:
         opening = [f"{elder} proposes", f"{dealer} refuses"]

@@ -58,21 +58,21 @@ def test_ace_high_switches_the_ranking():
 # -- flags per rule set -----------------------------------------------------------------------
 
 @pytest.mark.parametrize(
-    ("name", "model", "overtake", "king", "elder", "dealer", "revoke", "king_penalty", "loser_deals"),
+    ("name", "declares", "overtake", "king_led", "elder", "dealer", "revoke", "king_penalty", "loser_deals"),
     [
         # 003 rules 43, 23-24; "al menos una carta" for the dealer
-        ("classic", "proposal", True, "optional", (1, 5), (1, 5), 0, 0, False),
+        ("classic", False, True, False, (1, 5), (1, 5), 0, 0, False),
         # 001: "de 1 à 5 cartes" both, "monter s'il le peut"
-        ("french", "proposal", True, "optional", (1, 5), (1, 5), 0, 0, False),
+        ("french", False, True, False, (1, 5), (1, 5), 0, 0, False),
         # 000: no obligation to win, king mandatory, -1 penalties, dealer any number
-        ("italian", "proposal", False, "mandatory", (1, 5), (0, 5), 1, 1, False),
+        ("italian", False, False, False, (1, 5), (0, 5), 1, 1, False),
         # 002: declarer; "überstochen"; "Wer gewonnen hat, spielt beim nächsten Spiel auf"
-        ("german", "declarer", True, "german", (1, 5), (0, 5), 0, 0, True),
+        ("german", True, True, True, (1, 5), (0, 5), 0, 0, True),
     ],
 )
-def test_rule_set_flags(name, model, overtake, king, elder, dealer, revoke, king_penalty, loser_deals):
+def test_rule_set_flags(name, declares, overtake, king_led, elder, dealer, revoke, king_penalty, loser_deals):
     r = rules(name)
-    assert (r.model, r.must_overtake, r.king_mode) == (model, overtake, king)
+    assert (r.declares_game, r.must_overtake, r.king_must_be_led) == (declares, overtake, king_led)
     assert (r.elder_discard, r.dealer_discard) == (elder, dealer)
     assert (r.revoke_penalty, r.king_penalty, r.loser_deals_next_game) == (revoke, king_penalty, loser_deals)
     assert r.target == 5 and not r.forzare
