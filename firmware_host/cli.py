@@ -9,27 +9,18 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from firmware_host.app import default_journal
 from firmware_host.errors import BadInput
 
 EXIT_BAD_INPUT = 2
 
-__all__ = ["BadInput", "default_journal", "load_table_or_exit", "main"]
+__all__ = ["BadInput", "main"]
 
 logger = logging.getLogger(__name__)
-
-
-def default_journal() -> Path:
-    """The journal in the service's state directory (systemd's ``StateDirectory=``)."""
-    state = os.environ.get("STATE_DIRECTORY")
-    if state:
-        return Path(state.split(":")[0]) / "journal.sqlite"
-    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(base) / "ecarte-table" / "journal.sqlite"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -116,7 +107,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if command == "doctor":
             return _doctor(args)
         if command == "run":
-            from firmware_host.service import run_service
+            from firmware_host.app import run_service
 
             return run_service(args)
         if command == "demo":
@@ -137,20 +128,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     return 1
-
-
-def load_table_or_exit(path: str | None):  # type: ignore[no-untyped-def]
-    """The table file, or the simulated table; a broken file raises :class:`BadInput`."""
-    from hardware.table import TableFileError, load_table, simulated_table
-
-    if path is None:
-        return simulated_table()
-    try:
-        return load_table(path)
-    except TableFileError as exc:
-        raise BadInput(str(exc)) from None
-    except OSError as exc:
-        raise BadInput(f"cannot read the table file {path}: {exc.strerror or exc}") from None
 
 
 def _open_text(path: str):  # type: ignore[no-untyped-def]
@@ -188,8 +165,8 @@ def _replay(args: argparse.Namespace) -> int:
         else:
             for event in table_events:
                 print(_describe(event))
-            state = controller.state
-            print(f"score A {state.score[0]} - B {state.score[1]} ({state.phase})")
+            view = controller.snapshot().view
+            print(f"score A {view.score[0]} - B {view.score[1]} ({view.phase})")
     except TranscriptError as exc:
         raise BadInput(str(exc)) from None
     return 0

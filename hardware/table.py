@@ -39,28 +39,13 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-LAYOUTS: tuple[str, ...] = ("full", "compact")
-"""``full``: six pads, one per zone; ``compact``: one pad per seat and a centre pad."""
+from engine.rules import RULE_SETS as ENGINE_RULE_SETS
+from hardware.layout import BUTTONS, COMPACT_PADS, FULL_PADS, LAYOUTS, PAD_ZONES, SEATS
 
-FULL_PADS: tuple[str, ...] = ("hand.A", "hand.B", "turnup", "discard", "play.A", "play.B")
-COMPACT_PADS: tuple[str, ...] = ("A", "B", "centre")
-PAD_ZONES: Mapping[str, tuple[str, ...]] = {
-    **{name: (name,) for name in FULL_PADS},
-    "A": ("hand.A", "play.A"),
-    "B": ("hand.B", "play.B"),
-    "centre": ("turnup", "discard"),
-}
-"""The transcript zones each pad stands for, in the order the game uses them.
-
-A compact seat pad is the hand pad during the deal and the exchange and the
-play pad during the tricks; the centre pad takes the turn-up, then the discards.
-"""
-
-SEATS: tuple[str, ...] = ("A", "B")
-BUTTON_KEYS: tuple[str, ...] = ("yes", "no", "king", "led")
+BUTTON_KEYS: tuple[str, ...] = (*BUTTONS, "led")
 PIN_BACKENDS: tuple[str, ...] = ("auto", "lgpio", "rpigpio", "mock")
 CHIPS: tuple[str, ...] = ("ssd1306", "sh1106")
-RULE_SETS: tuple[str, ...] = ("classic", "french", "italian", "german")
+RULE_SETS: tuple[str, ...] = tuple(ENGINE_RULE_SETS)
 """Rule-set names accepted in ``[table] rules`` (the engine's registry)."""
 
 DEFAULT_ADDRESS = 0x3C
