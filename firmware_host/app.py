@@ -159,13 +159,13 @@ def open_devices(table: TableConfig, put: Callable[[Any], None],
             devices.sim = SimulatedTable(table, events=put, card_for=card_for or tags.get)
             devices.seat_controls = devices.sim.buttons
             return devices
-        from drivers.buttons import Buttons, make_pin_factory
         from drivers.nfc.pad import PadSet
+        from drivers.seat_controls import SeatControls, make_pin_factory
 
         ports = {pad.name: pad.serial_port or pad.device for pad in table.pads}
         devices.pads = PadSet(ports, on_event=put, card_for=card_for)
         devices._factory = make_pin_factory(table.buttons.backend)
-        devices.seat_controls = Buttons(
+        devices.seat_controls = SeatControls(
             table.buttons.by_seat(), pin_factory=devices._factory,
             on_press=put, debounce=table.buttons.debounce,
         )

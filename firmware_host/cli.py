@@ -115,7 +115,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return run_demo(args)
         if command == "sim":
-            from firmware_host.sim import run_sim
+            from firmware_host.console import run_sim
 
             return run_sim(args)
         if command == "enroll":

@@ -133,7 +133,7 @@ class PadConfig:
 class SeatButtons:
     """One seat's BCM pins: ``yes``, ``no``, ``king`` buttons, ``led``, optional ``buzzer``.
 
-    It has the attributes :class:`drivers.buttons.Buttons` wants of a seat.
+    It has the attributes :class:`drivers.seat_controls.SeatControls` wants of a seat.
     """
 
     seat: str
@@ -153,7 +153,7 @@ class ButtonsConfig:
     seats: tuple[SeatButtons, ...]
 
     def by_seat(self) -> dict[str, SeatButtons]:
-        """``{"A": SeatButtons(...), "B": ...}``, as :class:`drivers.buttons.Buttons` takes."""
+        """``{"A": SeatButtons(...), "B": ...}``, as :class:`drivers.seat_controls.SeatControls` takes."""
         return {seat.seat: seat for seat in self.seats}
 
 

@@ -1,6 +1,6 @@
-"""What the table shows now: a snapshot as a :class:`~firmware_host.screen.Screen`.
+"""What the table shows now: a snapshot as a :class:`~firmware_host.drawing.Screen`.
 
-:mod:`firmware_host.screen` draws a screen from plain strings and numbers; this
+:mod:`firmware_host.drawing` draws a screen from plain strings and numbers; this
 module decides, from a :class:`~firmware_host.snapshot.TableSnapshot` alone, which
 view the table is in and fills it:
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine import Fault
-from firmware_host.screen import Screen, card_label, frame_to_text, render
+from firmware_host.drawing import Screen, card_label, frame_to_text, render
 from firmware_host.snapshot import TableSnapshot
 
 __all__ = ["Screen", "frame_to_text", "message_screen", "paused_screen", "render", "screen_for"]

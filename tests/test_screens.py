@@ -8,8 +8,8 @@ from drivers.display.i2c_sim import FakeI2CBus
 from drivers.display.oled import open_display
 from engine import new_game
 from firmware_host.controller import Controller
+from firmware_host.screens import Screen, paused_screen, render, screen_for
 from firmware_host.transcript import ButtonEvent, CardEvent, Setup
-from firmware_host.views import Screen, paused_screen, render, screen_for
 
 
 def _dealt(controller: Controller) -> None:
