@@ -345,9 +345,7 @@ class SeatControls(Closing):
                     what,
                     pin,
                     GPIOZeroError,
-                    lambda pin=pin: DigitalInputDevice(
-                        pin, pull_up=True, bounce_time=None, pin_factory=self._factory
-                    ),
+                    partial(DigitalInputDevice, pin, pull_up=True, bounce_time=None, pin_factory=self._factory),
                 )
                 self._inputs[seat, button] = device
                 self._debouncers[seat, button] = Debouncer(self._debounce)
@@ -357,14 +355,14 @@ class SeatControls(Closing):
                 f"seat {seat}'s LED",
                 pins.led,
                 GPIOZeroError,
-                lambda pin=pins.led: LED(pin, pin_factory=self._factory),
+                partial(LED, pins.led, pin_factory=self._factory),
             )
             if pins.buzzer is not None:
                 self._buzzers[seat] = _claim(
                     f"seat {seat}'s buzzer",
                     pins.buzzer,
                     GPIOZeroError,
-                    lambda pin=pins.buzzer: Buzzer(pin, pin_factory=self._factory),
+                    partial(Buzzer, pins.buzzer, pin_factory=self._factory),
                 )
             logger.debug(
                 "seat %s: yes=GPIO%d no=GPIO%d king=GPIO%d led=GPIO%d buzzer=%s",

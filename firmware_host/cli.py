@@ -187,8 +187,8 @@ def _export(args: argparse.Namespace) -> int:
     try:
         with Journal(path) as journal:
             if args.list:
-                for game, lines in journal.games():
-                    print(f"game {game}: {lines} lines")
+                for game, count in journal.games():
+                    print(f"game {game}: {count} lines")
                 return 0
             record = journal.game(args.game) if args.game is not None else journal.current_game()
     except KeyError as exc:

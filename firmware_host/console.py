@@ -25,7 +25,8 @@ from engine.random_play import random_deal
 from firmware_host.controller import Controller, TableDefaults
 from firmware_host.protocol import physical_events
 from firmware_host.snapshot import TableSnapshot
-from firmware_host.transcript import ZONES, ButtonEvent, CardEvent, PhysicalEvent, TranscriptError, parse_line
+from firmware_host.transcript import ButtonEvent, CardEvent, PhysicalEvent, TranscriptError, parse_line
+from hardware.layout import ZONES
 
 if TYPE_CHECKING:
     from firmware_host.panel import Panel

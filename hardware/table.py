@@ -634,7 +634,7 @@ def _type_message(value: Any, expected: type) -> str:
             number = int(value, 0) if expected is int else float(value)
         except ValueError:
             return message
-        written = hex(number) if value.lower().startswith("0x") else value
+        written = hex(int(number)) if value.lower().startswith("0x") else value
         return f"{message}: write {written} without quotes"
     return message
 
@@ -697,4 +697,4 @@ class _Problems:
             hint = (f"did you mean {suggestion!r}?" if suggestion
                     else f"expected one of {', '.join(repr(c) for c in choices)}")
             self.add(key, f"unknown {what} {value!r}: {hint}")
-        return value
+        return str(value)
