@@ -94,6 +94,23 @@ class ReaderState(Event):
     reason: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class HandRecord(Event):
+    """What the table saw of a hand, card by card, published once the hand is over (never
+    earlier: it names the cards that were hidden in the hands and the discards).
+
+    ``actions`` are the engine actions the table accepted in the hand, in order, in their
+    JSON form (deal cards, turn-up, bids, discards and draws, announcements, plays).
+    """
+
+    event: ClassVar[str] = "hand_record"
+    game: int
+    hand: int
+    dealer: str
+    rules: str
+    actions: tuple[dict[str, Any], ...]
+
+
 @dataclass
 class _Rejected:
     zone: str
@@ -143,6 +160,7 @@ class Controller:
         self._last_trick: engine.Trick | None = None
         self._offline: set[str] = set()
         self._game = 1
+        self._hand_actions: list[Action] = []
 
     # -- what goes out ---------------------------------------------------------------------
 
@@ -302,6 +320,9 @@ class Controller:
         before = self._state
         self._state, events = engine.apply(before, action)
         after = self._state
+        refused = any(isinstance(e, Fault) for e in events)
+        if not refused:
+            self._hand_actions.append(action)
         if after is not before and after.phase == "deal" and after.hands == (0, 0) and (
             after.hand_no != before.hand_no or after.game_no != before.game_no or before.hands != (0, 0)
         ):
@@ -310,6 +331,8 @@ class Controller:
             self._on_pad.clear()
             self._rejected.clear()
             self._warning = None
+            if after.hand_no == before.hand_no and after.game_no == before.game_no:
+                self._hand_actions.clear()  # a void deal: dealt again, nothing to record
         out: list[Event] = []
         for ev in events:
             if isinstance(ev, Fault):
@@ -324,6 +347,12 @@ class Controller:
             if not self._rejected:
                 self._warning = None  # a void deal's or a false king's warning has been seen
             out.extend(self._accepted(action))
+        if any(isinstance(e, engine.HandEnd | engine.GameEnd) for e in events):
+            out.append(HandRecord(
+                self._game, before.hand_no, before.dealer, before.rules.describe(),
+                tuple(a.to_json() for a in self._hand_actions),
+            ))
+            self._hand_actions = []
         return out
 
     def _remember(self, ev: Event) -> None:
@@ -377,6 +406,7 @@ class Controller:
         dealer = engine.OTHER[last_dealer] if last_dealer else None
         self._state = self._new_state(dealer)
         self._game += 1
+        self._hand_actions = []
         self._rejected.clear()
         self._on_pad.clear()
         self._warning = None

@@ -255,7 +255,7 @@ def test_game_over_then_yes_starts_a_new_game_dealt_by_the_other_seat() -> None:
     table.handle(Setup(rules="classic", dealer="A", target=1))
     _feed(table, [_card(z, c) for z, c in DEAL])
     out = _summary(table.handle(_card("turnup", "KH")).events)
-    assert out == [("trump", "KH", ""), ("king", "", "A"), ("game_end", "A", "")]
+    assert out == [("trump", "KH", ""), ("king", "", "A"), ("game_end", "A", ""), ("hand_record", "", "")]
     assert table.handle(ButtonEvent("B", "no")).events == ()
     new = table.handle(ButtonEvent("B", "yes")).events
     assert isinstance(new[0], NewGame) and new[0].dealer == "B"
