@@ -9,13 +9,13 @@ best cards are those that keep the solution::
 
     >>> from engine.cards import mask_of, Card
     >>> from engine.rules import rules
-    >>> a = mask_of("KH QH 7S 8S 9S".split())
-    >>> b = mask_of("AH TH JS QS KS".split())
-    >>> pos = Position(hands=(a, b), leader=0, turn_up=Card.parse("7H").index)
+    >>> a = mask_of("AS AH AD TC QC".split())
+    >>> b = mask_of("KS 7D AC JC KC".split())
+    >>> pos = Position(hands=(a, b), leader=0, turn_up=Card.parse("7S").index)
     >>> solve(rules("classic"), pos)
-    (2, 3)
+    (3, 2)
     >>> [str(c) for c in best_cards(rules("classic"), pos)]
-    ['KH', 'QH']
+    ['AD']
 
 Every duty of play comes from :mod:`engine.legality` and the rule set: ``lead_mask``,
 ``rules.follow`` and ``follower_wins``. Since every rule set's score is a non-decreasing

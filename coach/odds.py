@@ -93,7 +93,7 @@ def net_points(rules: RuleSet, tricks: int, *, vulnerable: bool | None, declarer
     >>> net_points(rules("classic"), 2, vulnerable=True, declarer=None)
     -2
     >>> net_points(rules("german"), 5, vulnerable=None, declarer=False)
-    -2
+    2
     """
     vul = None if vulnerable is None else (0 if vulnerable else 1)
     dec = None if declarer is None else (0 if declarer else 1)
