@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from itertools import combinations
 from math import comb, sqrt
 
-from coach.double_dummy import Position, kernel, kernel_tables, leader_tricks, searcher
+from coach import double_dummy
+from coach.double_dummy import Position, kernel_tables, leader_tricks, searcher
 from engine.cards import ALL_CARDS, SUIT_MASKS
 from engine.legality import KING, king_index, lead_mask
 from engine.policy import strong
@@ -116,6 +117,7 @@ def _odds(rules: RuleSet, fixed: int, turn_up: int, *, fixed_leads: bool, pure: 
         king = 0  # turned up: the dealer has scored it, nobody holds it
     forced = forced_king(rules, turn_up)
     k = fixed.bit_count()
+    kernel = double_dummy.kernel
     if kernel is not None and not pure:
         raw = kernel.histogram(kernel_tables(rules, turn_up >> 3), fixed, pool, int(fixed_leads), forced, king,
                                int(bool(forced)))
