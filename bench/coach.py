@@ -15,12 +15,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from coach import double_dummy as dd  # noqa: E402
-from coach.double_dummy import Position, leader_tricks, searcher  # noqa: E402
-from coach.jeu_de_regle import JEUX_DE_REGLE, hand_type  # noqa: E402
-from coach.odds import elder_advice, propose_value, stand_odds  # noqa: E402
-from coach.single_dummy import play_out  # noqa: E402
-from engine.rules import rules  # noqa: E402
+from coach import double_dummy as dd
+from coach.double_dummy import Position, leader_tricks, searcher
+from coach.jeu_de_regle import JEUX_DE_REGLE, hand_type
+from coach.odds import elder_advice, propose_value, stand_odds
+from coach.single_dummy import play_out
+from engine.rules import rules
 
 
 def deal(rng: random.Random) -> tuple[int, int, int]:

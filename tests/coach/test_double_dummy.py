@@ -5,13 +5,13 @@ from __future__ import annotations
 import random
 
 import pytest
+from coach_rule_sets import RULE_IDS, RULE_SETS
 
 from coach import double_dummy as dd
 from coach.double_dummy import Position, best_cards, brute_force, card_values, solution, solve
 from engine.cards import Card, mask_of
 from engine.legality import king_index
 from engine.rules import RuleSet, rules
-from tests.coach.conftest import RULE_IDS, RULE_SETS
 
 needs_kernel = pytest.mark.skipif(dd.kernel is None, reason="the compiled kernel is not built here")
 

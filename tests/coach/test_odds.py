@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from coach_rule_sets import RULE_IDS, RULE_SETS
 
 from coach import double_dummy as dd
 from coach.jeu_de_regle import JEUX_DE_REGLE, foster_counts, hand_type
 from coach.odds import OTHER_HANDS, hint_text, propose_value, refuse_odds, stand_odds
 from engine.cards import Card, mask_of
 from engine.rules import RuleSet, rules
-from tests.coach.conftest import RULE_IDS, RULE_SETS
 
 
 def test_foster_counts_one_trump() -> None:
