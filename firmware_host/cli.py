@@ -90,6 +90,10 @@ def _parser() -> argparse.ArgumentParser:
     export.add_argument("--game", type=int, default=None, help="the game number (default: the last)")
     export.add_argument("--list", action="store_true", help="list the journal's games")
     export.add_argument("-o", "--output", type=Path, help="the transcript file (default: standard output)")
+
+    from firmware_host.review_cli import add_parser as add_review
+
+    add_review(sub)
     return parser
 
 
@@ -118,6 +122,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from firmware_host.console import run_sim
 
             return run_sim(args)
+        if command == "review":
+            from firmware_host.review_cli import run_review
+
+            return run_review(args)
         if command == "enroll":
             from firmware_host.enroll_cli import run_enroll
 

@@ -99,15 +99,17 @@ class HandRecord(Event):
     """What the table saw of a hand, card by card, published once the hand is over (never
     earlier: it names the cards that were hidden in the hands and the discards).
 
+    ``rules`` is the rule set as the engine writes it (``{"name": "italian", "forzare": true}``);
     ``actions`` are the engine actions the table accepted in the hand, in order, in their
-    JSON form (deal cards, turn-up, bids, discards and draws, announcements, plays).
+    JSON form (deal cards, turn-up, bids, discards and draws, announcements, plays):
+    replayed through :func:`engine.apply` from a new game with this dealer they give the hand.
     """
 
     event: ClassVar[str] = "hand_record"
     game: int
     hand: int
     dealer: str
-    rules: str
+    rules: dict[str, Any]
     actions: tuple[dict[str, Any], ...]
 
 
@@ -349,7 +351,7 @@ class Controller:
             out.extend(self._accepted(action))
         if any(isinstance(e, engine.HandEnd | engine.GameEnd) for e in events):
             out.append(HandRecord(
-                self._game, before.hand_no, before.dealer, before.rules.describe(),
+                self._game, before.hand_no, before.dealer, {"name": before.rules.name, **before.rules.options()},
                 tuple(a.to_json() for a in self._hand_actions),
             ))
             self._hand_actions = []
