@@ -136,9 +136,9 @@ class RuleSet:
         'announcing the king led first after it was played to (rule 24)'
         >>> late(count=1, king_first=True, dealer=True, king_on_trick=False, won=1, any_card=True)
         ''
-        >>> rules("french").king_too_late(
-        ...     count=1, king_first=True, dealer=False, king_on_trick=True, won=0, any_card=True)
-        'announcing the king after playing a card (001: before one\'s first card)'
+        >>> print(rules("french").king_too_late(
+        ...     count=1, king_first=True, dealer=False, king_on_trick=True, won=0, any_card=True))
+        announcing the king after playing a card (001: before one's first card)
         """
         if count == 0:
             return ""
