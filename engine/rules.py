@@ -66,7 +66,7 @@ class RuleSet:
     elder's led king until it is played to, the dealer's until he plays again. French
     (001) and italian (000): the king is announced before one's first card, no exception."""
     king_deadline: ClassVar[str] = "announcing the king after playing a card (rule 23)"
-    """Why an announcement after the holder's first card is refused (the source's words)."""
+    """Why an announcement after the holder's first card is refused, naming its source."""
     winner_leads_next_hand: ClassVar[bool] = False
     """German (002, "Wer gewonnen hat, spielt beim nächsten Spiel auf"): the winner of a
     hand leads the next one (its loser deals). Otherwise the dealer alternates each hand."""
