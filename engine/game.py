@@ -630,16 +630,18 @@ def _announce(state: GameState, action: Announce) -> _Outcome:
         if state.king == seat and state.turn_up != king:
             return _wrong_time(state, seat, "announcing the king again")
         return fault("false_king", seat, f"{seat} announced the king but does not hold it: no point")
-    if not (state.hands[i] >> king & 1 or state.first_cards[i] == king):
+    held = state.hands[i] >> king & 1
+    if not (held or state.king_played_by == seat):
         # rule 25: announcing a king one never held is false, whenever it is said
         return fault("false_king", seat, f"{seat} announced the king but does not hold it: no point")
     late = state.rules.king_too_late(
-        count=state.counts[i], first_card=state.first_cards[i], king=king, won=state.tricks[i],
-        any_card=bool(state.played) or state.led >= 0,
+        count=state.counts[i], king_first=state.first_cards[i] == king, dealer=seat == state.dealer,
+        king_on_trick=state.led == king, won=state.tricks[i], any_card=bool(state.played) or state.led >= 0,
     )
     if late:
         return _wrong_time(state, seat, late)
-    if state.rules.king_must_be_led:
+    if state.rules.king_must_be_led and held:
+        # 002 "muß dann den Trumpf-König aufspielen": a king already played has been led or won
         state = state.evolve(king_to_lead=seat)
     events: list[Event] = []
     return _score_king(state, seat, events), tuple(events)
@@ -731,14 +733,17 @@ def _accept_play(state: GameState, seat: str, i: int, card: Card, bit: int) -> R
     hands = state.hands
     hands = (hands[0] & ~bit, hands[1]) if i == 0 else (hands[0], hands[1] & ~bit)
     king_to_lead = state.king_to_lead
-    if king_to_lead == seat and card.index == king_index(state.turn_up):
-        king_to_lead = None
+    king_played_by = state.king_played_by
+    if card.index == king_index(state.turn_up):
+        king_played_by = seat  # the king point may still be his (rule 24, 002)
+        if king_to_lead == seat:
+            king_to_lead = None
     events.append(_PLAYED[i][card.index])
     led = state.led
     if led < 0:
         return state.evolve(
             hands=hands, led=card.index, turn=OTHER[seat], counts=counts,
-            first_cards=first_cards, king_to_lead=king_to_lead,
+            first_cards=first_cards, king_to_lead=king_to_lead, king_played_by=king_played_by,
         ), tuple(events)
     # the trick is complete
     leader = OTHER[seat]
@@ -751,6 +756,7 @@ def _accept_play(state: GameState, seat: str, i: int, card: Card, bit: int) -> R
     state = state.evolve(
         hands=hands, led=-1, leader=winner, turn=winner, tricks=tricks, counts=counts,
         first_cards=first_cards, played=state.played | bit | (1 << led), king_to_lead=king_to_lead,
+        king_played_by=king_played_by,
     )
     if tricks[0] + tricks[1] == 5:
         return _end_hand(state, events, None)
@@ -796,7 +802,14 @@ def _end_hand(state: GameState, events: list[Event], forced: tuple[int, int] | N
     won = reached(score, state.target)
     if won is not None:
         return _end_game(state, SEATS[won], events), tuple(events)
-    return reset_hand(state, OTHER[state.dealer], hand_no=state.hand_no + 1), tuple(events)
+    if state.rules.winner_leads_next_hand:
+        # 002: the hand's winner leads the next one, so its loser deals. The winner is the seat
+        # whose trick points are the higher (never equal): who took three tricks or more, the
+        # opponent of a declarer who failed, the seat scored as if it had won the point.
+        dealer = SEATS[1] if points[0] > points[1] else SEATS[0]
+    else:
+        dealer = OTHER[state.dealer]
+    return reset_hand(state, dealer, hand_no=state.hand_no + 1), tuple(events)
 
 
 def reset_hand(state: GameState, dealer: str, **changes: Any) -> GameState:
@@ -806,7 +819,7 @@ def reset_hand(state: GameState, dealer: str, **changes: Any) -> GameState:
         phase="deal", dealer=dealer, turn=None, hands=(0, 0), turn_up=-1, discards=(0, 0),
         played=0, proposals=0, exchanges=0, vulnerable=None, declarer=None, exchanger=None,
         ex_discarded=0, ex_drawn=0, leader=None, led=-1, tricks=(0, 0), counts=(0, 0),
-        first_cards=(-1, -1), king=None, king_to_lead=None, hand_points=(0, 0), multiplier=1,
+        first_cards=(-1, -1), king=None, king_played_by=None, king_to_lead=None, hand_points=(0, 0), multiplier=1,
         offer=None, offer_by=None, must_vole=None, **changes,
     )
 
@@ -824,8 +837,9 @@ def _end_game(state: GameState, winner: str, events: list[Event]) -> GameState:
     if ruleset.pool:
         return _pool_change(state, winner, events)
     if ruleset.rubber > 1 and games[w] <= ruleset.rubber // 2:
-        loser = OTHER[winner]
-        dealer = loser if ruleset.loser_deals_next_game else OTHER[state.dealer]
+        # german: the game's winner won its last hand (only a hand's winner gains trick points)
+        # or scored the king that ended it: he leads the next game's first hand, the loser deals
+        dealer = OTHER[winner] if ruleset.winner_leads_next_hand else OTHER[state.dealer]
         return reset_hand(
             state, dealer, score=(0, 0), hand_no=state.hand_no + 1, game_no=state.game_no + 1, winner=None,
         )

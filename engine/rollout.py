@@ -224,7 +224,8 @@ def rollout(state: GameState, rng: random.Random, *, record: bool = False) -> Ha
             if counts[seat] == 0 and not king_scored and hand & king:
                 # the holder announces the king before his first card (mostly), or pays for it
                 in_time = not rules.king_too_late(
-                    count=0, first_card=-1, king=king_card, won=tricks[seat], any_card=played_any,
+                    count=0, king_first=False, dealer=seat == dealer, king_on_trick=False,
+                    won=tricks[seat], any_card=played_any,
                 )
                 if random_() < P_ANNOUNCE and in_time:
                     king_scored = True

@@ -58,9 +58,18 @@ class RuleSet:
     revoke_penalty: ClassVar[int] = 0
     """Points a seat loses for a refused revoke (italian: 1)."""
     king_penalty: ClassVar[int] = 0
-    """Points a king holder loses for not declaring it before his first card (italian: 1)."""
-    loser_deals_next_game: ClassVar[bool] = False
-    """German: the winner of a game leads in the next one."""
+    """Points a king holder loses for not declaring it before his first card (italian: 1).
+    A rule set with a penalty must close the announcement at that first card
+    (``king_rule_24`` False), or a late declaration would cancel the penalty."""
+    king_rule_24: ClassVar[bool] = True
+    """London rule 24: a king that is its holder's first card may still be announced, the
+    elder's led king until it is played to, the dealer's until he plays again. French
+    (001) and italian (000): the king is announced before one's first card, no exception."""
+    king_deadline: ClassVar[str] = "announcing the king after playing a card (rule 23)"
+    """Why an announcement after the holder's first card is refused, naming its source."""
+    winner_leads_next_hand: ClassVar[bool] = False
+    """German (002, "Wer gewonnen hat, spielt beim nächsten Spiel auf"): the winner of a
+    hand leads the next one (its loser deals). Otherwise the dealer alternates each hand."""
     elder_question: ClassVar[str] = "propose or play?"
     dealer_question: ClassVar[str] = "accept or refuse?"
     dealer_question_short: ClassVar[str] = "accept or refuse?"
@@ -102,19 +111,44 @@ class RuleSet:
         """The dealer's two answers to a proposal, for ``yes`` and ``no``: accept or refuse."""
         return _ACCEPT_OR_REFUSE[seat]
 
-    def king_too_late(self, *, count: int, first_card: int, king: int, won: int, any_card: bool) -> str:
+    def king_too_late(
+        self, *, count: int, king_first: bool, dealer: bool, king_on_trick: bool, won: int, any_card: bool,
+    ) -> str:
         """Why a seat holding (or having held) the king of trumps may no longer announce it
         (``""``: it may).
 
-        ``count``: the cards the seat has played in this hand; ``first_card``: the index
-        of its first one (-1); ``king``: the king's index; ``won``: its tricks;
+        ``count``: the cards the seat has played in this hand; ``king_first``: its first
+        card was the king; ``dealer``: the seat dealt this hand; ``king_on_trick``: the king
+        lies led on the trick, not yet played to; ``won``: the seat's tricks;
         ``any_card``: whether any card has been played in the hand.
-        Classic (rules 23-24): before one's first card, or with the king as one's first card
-        until one plays again.
+
+        Classic: before one's first card (rule 23, "debe anunciarlo antes de jugar su
+        primera carta"); rule 24: "Si el rey es la primera carta que sale, se puede
+        anunciar en cualquier momento antes de que se juegue. Si el rey es la primera
+        carta que juega el crupier, puede anunciarla en cualquier momento antes de volver
+        a jugar" — the elder's king led first until it is played to, the dealer's king
+        played first until he plays again.
+
+        >>> late = rules("classic").king_too_late
+        >>> late(count=1, king_first=True, dealer=False, king_on_trick=True, won=0, any_card=True)
+        ''
+        >>> late(count=1, king_first=True, dealer=False, king_on_trick=False, won=1, any_card=True)
+        'announcing the king led first after it was played to (rule 24)'
+        >>> late(count=1, king_first=True, dealer=True, king_on_trick=False, won=1, any_card=True)
+        ''
+        >>> print(rules("french").king_too_late(
+        ...     count=1, king_first=True, dealer=False, king_on_trick=True, won=0, any_card=True))
+        announcing the king after playing a card (001: before one's first card)
         """
-        if count == 0 or (count == 1 and first_card == king):
+        if count == 0:
             return ""
-        return "announcing the king after playing a card (rule 23)"
+        if self.king_rule_24 and king_first:
+            if dealer:
+                return "" if count == 1 else "announcing the king after playing again (rule 24)"
+            if count == 1 and king_on_trick:
+                return ""
+            return "announcing the king led first after it was played to (rule 24)"
+        return self.king_deadline
 
     def trick_points(
         self, tricks: tuple[int, int], vulnerable: int | None, declarer: int | None
@@ -190,11 +224,15 @@ class RuleSet:
 
 @dataclass(frozen=True)
 class French(RuleSet):
-    """French rules (source 001): exchanges of 1 to 5 cards each, the *point de
-    refus*; game to 5 or *à la retourne*. Scoring is the classic one: the refus
+    """French rules (source 001): exchanges of 1 to 5 cards each, the king announced
+    before its holder's first card (no rule 24), the *point de refus*; game to 5 or
+    *à la retourne*. Scoring is the classic one: the refus
     gives 2 and then no vole, so a hand is worth at most 3 with the king."""
 
     name: ClassVar[str] = "french"
+    king_rule_24: ClassVar[bool] = False
+    """001: "il marque 1 point (point du Roi) s'il l'annonce avant de jouer sa première carte"."""
+    king_deadline: ClassVar[str] = "announcing the king after playing a card (001: before one's first card)"
 
 
 @dataclass(frozen=True)
@@ -207,6 +245,12 @@ class Italian(RuleSet):
     dealer_discard: ClassVar[tuple[int, int]] = (0, 5)
     revoke_penalty: ClassVar[int] = 1
     king_penalty: ClassVar[int] = 1
+    king_rule_24: ClassVar[bool] = False
+    """000: "Ora chi possedesse il Re di briscola è obbligato a dichiararlo": declared as play
+    begins, -1 to a holder who plays his first card without it; no later declaration."""
+    king_deadline: ClassVar[str] = (
+        "declaring the king after playing a card: it was due before the first card, the -1 stands (000)"
+    )
 
     def trick_points(
         self, tricks: tuple[int, int], vulnerable: int | None, declarer: int | None
@@ -232,7 +276,8 @@ class German(RuleSet):
     """German rules (source 002): a seat declares the game and guarantees three
     tricks: +1, +2 for all five, -2 when it fails. The king of trumps counts when
     declared before the first lead or once its holder has won a trick, and must
-    then be led. A game won against 0 is worth double."""
+    then be led (if still held). The winner of a hand leads the next one. A game
+    won against 0 is worth double."""
 
     name: ClassVar[str] = "german"
     declares_game: ClassVar[bool] = True
@@ -242,7 +287,9 @@ class German(RuleSet):
     dealer_question_short: ClassVar[str] = "take or exchange?"
     elder_discard: ClassVar[tuple[int, int]] = (1, 5)
     dealer_discard: ClassVar[tuple[int, int]] = (0, 5)
-    loser_deals_next_game: ClassVar[bool] = True
+    king_rule_24: ClassVar[bool] = False
+    """002 has its own window (see :meth:`king_too_late`), not rule 24's."""
+    winner_leads_next_hand: ClassVar[bool] = True
 
     def elder_choice(self, seat: str) -> tuple[Action, Action]:
         """Declare the game or pass."""
@@ -252,8 +299,12 @@ class German(RuleSet):
         """Take the game (declare) or insist on an exchange (pass)."""
         return _DECLARE_OR_PASS[seat]
 
-    def king_too_late(self, *, count: int, first_card: int, king: int, won: int, any_card: bool) -> str:
-        """Before the first lead, or once the holder has won a trick (002)."""
+    def king_too_late(
+        self, *, count: int, king_first: bool, dealer: bool, king_on_trick: bool, won: int, any_card: bool,
+    ) -> str:
+        """Before the first lead, or once the holder has won a trick, also a trick won by the
+        king itself or after the king was played (002: "sobald er einen Stich erhalten hat
+        bzw. dies vor dem ersten Aufspielen meldet")."""
         if not any_card or won > 0:
             return ""
         return "announcing the king after the first lead before winning a trick"
