@@ -25,23 +25,23 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
+from firmware_host.builtin_players import game_transcript  # noqa: E402
 from firmware_host.controller import Controller  # noqa: E402
 from firmware_host.journal import Journal  # noqa: E402
 from firmware_host.panel import open_panel  # noqa: E402
-from firmware_host.players import game_transcript  # noqa: E402
 from firmware_host.service import TableService, _Line  # noqa: E402
-from firmware_host.transcript import dumps  # noqa: E402
+from firmware_host.transcript import PhysicalEvent, dumps  # noqa: E402
 from hardware.table import simulated_table  # noqa: E402
 
 
-def _games(count: int) -> list[list]:
+def _games(count: int) -> list[list[PhysicalEvent]]:
     return [
         game_transcript(engine.new_game("classic", dealer="A"), random.Random(seed), faults=True)
         for seed in range(count)
     ]
 
 
-def event_to_frame(games: list[list], *, journal_on_disk: bool) -> list[float]:
+def event_to_frame(games: list[list[PhysicalEvent]], *, journal_on_disk: bool) -> list[float]:
     """Seconds per event, handled one by one through the service's loop step."""
     timings: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -49,7 +49,7 @@ def event_to_frame(games: list[list], *, journal_on_disk: bool) -> list[float]:
             path = Path(tmp) / f"j{n}.sqlite" if journal_on_disk else ":memory:"
             with Journal(path) as journal:
                 panel = open_panel(simulated_table())
-                service = TableService(journal=journal, controller=Controller(), panel=panel)
+                service = TableService(journal=journal, controller=Controller(), outputs=[panel])
                 service.resume()
                 for event in events:
                     t0 = time.perf_counter()

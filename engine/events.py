@@ -209,13 +209,25 @@ class Seating(Event):
     watcher: str
 
 
+@dataclass(frozen=True, slots=True)
+class Fault(Event):
+    """A refused action: ``code`` (see :data:`engine.faults.FAULT_CODES`), the offending seat,
+    the London rule, a message for the players and the remedy."""
+
+    event: ClassVar[str] = "fault"
+    code: str
+    seat: str | None
+    rule: str = ""
+    message: str = ""
+    remedy: str = ""
+    card: Card | None = None
+
+
 def event_from_json(data: dict[str, Any]) -> Event:
     """The event that :meth:`Event.to_json` wrote.
 
     :raises NotationError: for an unknown event or a field that does not fit.
     """
-    from engine.faults import Fault
-
     types: dict[str, type[Event]] = {cls.event: cls for cls in _EVENT_TYPES}
     types["fault"] = Fault
     if not isinstance(data, dict) or data.get("event") not in types:

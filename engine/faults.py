@@ -13,11 +13,8 @@ An illegal action is never a crash: :func:`engine.game.apply` answers it with a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar
-
 from engine.cards import SUIT_NAMES, Card
-from engine.events import Event
+from engine.events import Fault as Fault
 
 # code -> (London rule(s), what the table does about it)
 FAULT_CODES: dict[str, tuple[str, str]] = {
@@ -36,20 +33,6 @@ FAULT_CODES: dict[str, tuple[str, str]] = {
     "wrong_time": ("-", "nothing to do now: wait for what the table asks"),
 }
 """Every fault code the table reports, with its rule and its remedy."""
-
-
-@dataclass(frozen=True, slots=True)
-class Fault(Event):
-    """A refused action: ``code`` (see :data:`FAULT_CODES`), the offending seat,
-    the London rule, a message for the players and the remedy."""
-
-    event: ClassVar[str] = "fault"
-    code: str
-    seat: str | None
-    rule: str = ""
-    message: str = ""
-    remedy: str = ""
-    card: Card | None = None
 
 
 def fault(code: str, seat: str | None, message: str, card: Card | None = None) -> Fault:

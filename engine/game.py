@@ -74,13 +74,15 @@ from engine.faults import (
     not_trumping_fault,
     revoke_fault,
 )
+from engine.legality import follow_mask, follower_wins, king_index, lead_mask, play_fault_code
+from engine.prompts import expectation as expectation
 from engine.rules import RuleSet
 from engine.rules import rules as rules_by_name
+from engine.scoring import KING_POINT, add, as_if_point, hand_trick_points, reached
 from engine.state import INDEX, OTHER, SEATS, GameState
 
 Result = tuple[GameState, tuple[Event, ...]]
 _Outcome = Fault | Result
-_KING = 7  # rank index of the king inside a suit
 
 
 def new_game(
@@ -194,32 +196,9 @@ def legal_plays(state: GameState, seat: str) -> int:
     if state.phase != "play" or state.turn != seat or state.offer is not None:
         return 0
     hand = state.hands[INDEX[seat]]
-    led = state.led
-    if led < 0:
-        if state.king_to_lead == seat:
-            king = 1 << ((state.turn_up & ~7) | _KING)
-            if hand & king:
-                return king
-        return hand
-    return _follow_mask(state.rules, hand, led, state.turn_up >> 3)
-
-
-def _follow_mask(ruleset: RuleSet, hand: int, led: int, trump: int) -> int:
-    same = hand & SUIT_MASKS[led >> 3]
-    if same:
-        if ruleset.must_overtake:
-            higher = same & ruleset.ranking.above[led]
-            if higher:
-                same = higher
-        if ruleset.forzare:
-            return 1 << ruleset.ranking.highest(same)
-        return same
-    trumps = hand & SUIT_MASKS[trump]
-    if trumps:
-        if ruleset.forzare:
-            return 1 << ruleset.ranking.highest(trumps)
-        return trumps
-    return hand
+    if state.led < 0:
+        return lead_mask(state.rules, hand, state.turn_up, state.king_to_lead == seat)
+    return follow_mask(state.rules, hand, state.led, state.turn_up >> 3)
 
 
 class LegalActions:
@@ -278,13 +257,9 @@ def _generate(state: GameState) -> Iterator[Action]:
         if state.hands[0].bit_count() == 5 and state.hands[1].bit_count() == 5:
             yield from (TurnUp(CARDS[i]) for i in indices_of(free))
     elif phase in ("propose", "force"):
-        yield from _decisions(ruleset, state.elder)
+        yield from ruleset.elder_choice(state.elder)
     elif phase == "respond":
-        dealer = state.dealer
-        if ruleset.model == "declarer":
-            yield from (Declare(dealer), Pass(dealer))
-        else:
-            yield from (Accept(dealer), Refuse(dealer))
+        yield from ruleset.dealer_choice(state.dealer)
     elif phase == "exchange":
         seat = state.exchanger or state.elder
         i = INDEX[seat]
@@ -295,7 +270,7 @@ def _generate(state: GameState) -> Iterator[Action]:
         if state.ex_discarded > state.ex_drawn:
             yield from (Draw(seat, (CARDS[c],)) for c in indices_of(stock))
         if seat == state.dealer and state.ex_discarded == 0 and low == 0:
-            yield from _decisions(ruleset, state.elder)
+            yield from ruleset.elder_choice(state.elder)
     elif phase == "play":
         if state.offer is not None:
             answer = OTHER[state.offer_by or "A"]
@@ -309,47 +284,12 @@ def _generate(state: GameState) -> Iterator[Action]:
                     yield extra
 
 
-def _decisions(ruleset: RuleSet, elder: str) -> tuple[Action, Action]:
-    if ruleset.model == "declarer":
-        return Declare(elder), Pass(elder)
-    return Propose(elder), Stand(elder)
-
-
 # -- handlers ----------------------------------------------------------------------------
 
 
 def _wrong_time(state: GameState, seat: str | None, what: str) -> Fault:
     expects = expectation(state)
     return fault("wrong_time", seat, f"{what} is not possible now: {expects}")
-
-
-def expectation(state: GameState) -> str:
-    """What the table waits for, in words: ``'A: propose or play?'``."""
-    phase = state.phase
-    if phase == "retourne":
-        return "turn a card to set the target"
-    if phase == "cut":
-        return "each seat cuts a card for the deal"
-    if phase == "deal":
-        return f"{state.dealer} deals five cards each and turns up the eleventh"
-    if phase in ("propose", "force"):
-        if state.rules.model == "declarer":
-            return f"{state.elder}: declare or pass?"
-        return f"{state.elder}: propose or play?"
-    if phase == "respond":
-        if state.rules.model == "declarer":
-            return f"{state.dealer}: take the game or exchange?"
-        return f"{state.dealer}: accept or refuse?"
-    if phase == "exchange":
-        seat = state.exchanger
-        if state.ex_drawn < state.ex_discarded:
-            return f"{seat} draws {state.ex_discarded - state.ex_drawn} from the stock"
-        return f"{seat} discards"
-    if phase == "play":
-        if state.offer is not None:
-            return f"{OTHER[state.offer_by or 'A']}: accept or refuse the {state.offer}?"
-        return f"{state.turn} plays"
-    return "the game is over"
 
 
 def _retourne(state: GameState, action: TurnTarget) -> _Outcome:
@@ -386,14 +326,7 @@ def _cut(state: GameState, action: Cut) -> _Outcome:
 def _void_deal(state: GameState, code: str, message: str, card: Card | None) -> Result:
     # the dealer answers for the deal and the stock (TRANSCRIPT.md)
     seat = state.dealer
-    voided = state.evolve(
-        phase="deal", turn=None, hands=(0, 0), turn_up=-1, discards=(0, 0), played=0,
-        proposals=0, exchanges=0, vulnerable=None, declarer=None, exchanger=None,
-        ex_discarded=0, ex_drawn=0, leader=None, led=-1, tricks=(0, 0), counts=(0, 0),
-        first_cards=(-1, -1), king=None, king_to_lead=None, hand_points=(0, 0),
-        multiplier=1, offer=None, offer_by=None, must_vole=None,
-    )
-    return voided, (fault(code, seat, message, card),)
+    return reset_hand(state, seat), (fault(code, seat, message, card),)
 
 
 def _deal_card(state: GameState, action: DealCard) -> _Outcome:
@@ -470,10 +403,8 @@ def _after_turn_up(state: GameState, card: Card) -> Result:
 
 def _score_king(state: GameState, seat: str, events: list[Event]) -> GameState:
     i = INDEX[seat]
-    score = (state.score[0] + 1, state.score[1]) if i == 0 else (state.score[0], state.score[1] + 1)
-    hp = state.hand_points
-    hand_points = (hp[0] + 1, hp[1]) if i == 0 else (hp[0], hp[1] + 1)
-    state = state.evolve(score=score, hand_points=hand_points, king=seat)
+    score = add(state.score, i, KING_POINT)
+    state = state.evolve(score=score, hand_points=add(state.hand_points, i, KING_POINT), king=seat)
     events.append(King(seat, score))
     if score[i] >= state.target:
         state = _end_game(state, seat, events)
@@ -514,7 +445,7 @@ def _decide(state: GameState, action: Action) -> _Outcome:
         state, done = finished
         events.extend(done)
     ruleset = state.rules
-    declarer_model = ruleset.model == "declarer"
+    declarer_model = ruleset.declares_game
     kind = type(action)
     if state.phase == "play" and kind in (Accept, Refuse):
         # the answer to a double or an offer of the point, in every rule set
@@ -684,7 +615,7 @@ def _round_done(state: GameState, events: list[Event]) -> Result:
 
 
 def _stock_gone(state: GameState, events: list[Event]) -> Result:
-    if state.rules.model == "declarer":
+    if state.rules.declares_game:
         return state.evolve(phase="force", turn=state.elder, exchanger=None), tuple(events)
     return _begin_play(state, events)
 
@@ -694,30 +625,25 @@ def _announce(state: GameState, action: Announce) -> _Outcome:
     i = INDEX[seat]
     if state.phase != "play" or state.offer is not None:
         return _wrong_time(state, seat, "announcing the king")
-    king = (state.turn_up & ~7) | _KING
+    king = king_index(state.turn_up)
     if state.king is not None:
         if state.king == seat and state.turn_up != king:
             return _wrong_time(state, seat, "announcing the king again")
         return fault("false_king", seat, f"{seat} announced the king but does not hold it: no point")
-    holds = bool(state.hands[i] & (1 << king))
-    if state.rules.king_mode == "german":
-        if not holds:
-            return fault("false_king", seat, f"{seat} announced the king but does not hold it: no point")
-        if (state.played or state.led >= 0) and state.tricks[i] == 0:
-            return _wrong_time(
-                state, seat, "announcing the king after the first lead before winning a trick",
-            )
-        events: list[Event] = []
-        return _score_king(state.evolve(king_to_lead=seat), seat, events), tuple(events)
-    count = state.counts[i]
-    # rule 24: a king played as one's first card may still be announced until one plays again
-    led_king = count == 1 and state.first_cards[i] == king
-    if not holds and state.first_cards[i] != king:
+    held = state.hands[i] >> king & 1
+    if not (held or state.king_played_by == seat):
         # rule 25: announcing a king one never held is false, whenever it is said
         return fault("false_king", seat, f"{seat} announced the king but does not hold it: no point")
-    if count and not led_king:
-        return _wrong_time(state, seat, "announcing the king after playing a card (rule 23)")
-    events = []
+    late = state.rules.king_too_late(
+        count=state.counts[i], king_first=state.first_cards[i] == king, dealer=seat == state.dealer,
+        king_on_trick=state.led == king, won=state.tricks[i], any_card=bool(state.played) or state.led >= 0,
+    )
+    if late:
+        return _wrong_time(state, seat, late)
+    if state.rules.king_must_be_led and held:
+        # 002 "muß dann den Trumpf-König aufspielen": a king already played has been led or won
+        state = state.evolve(king_to_lead=seat)
+    events: list[Event] = []
     return _score_king(state, seat, events), tuple(events)
 
 
@@ -752,45 +678,40 @@ def _play(state: GameState, action: PlayCard) -> _Outcome:
     led = state.led
     ruleset = state.rules
     if led < 0:
-        if state.king_to_lead == seat:
-            king = (state.turn_up & ~7) | _KING
-            if hand & (1 << king) and card.index != king:
-                return fault(
-                    "king_not_led", seat,
-                    f"{seat} announced the king and must lead it: take back the {card.symbol()}",
-                    card,
-                )
-    else:
-        allowed = _follow_mask(ruleset, hand, led, state.turn_up >> 3)
-        if not allowed & bit:
-            return _play_fault(state, seat, card, hand, led)
+        if not lead_mask(ruleset, hand, state.turn_up, state.king_to_lead == seat) & bit:
+            return fault(
+                "king_not_led", seat,
+                f"{seat} announced the king and must lead it: take back the {card.symbol()}",
+                card,
+            )
+    elif not follow_mask(ruleset, hand, led, state.turn_up >> 3) & bit:
+        return _play_fault(state, seat, card, hand, led)
     return _accept_play(state, seat, i, card, bit)
 
 
 def _play_fault(state: GameState, seat: str, card: Card, hand: int, led: int) -> Fault:
+    """The fault of a card that breaks a duty of play, with its message (the code is
+    :func:`engine.legality.play_fault_code`'s)."""
     ruleset = state.rules
     led_card = CARDS[led]
-    led_suit = led >> 3
     trump = state.turn_up >> 3
-    same = hand & SUIT_MASKS[led_suit]
+    code = play_fault_code(ruleset, hand, led, trump, card.index)
+    if code == "revoke":
+        must_win = ruleset.must_overtake and bool(hand & ruleset.ranking.above[led])
+        return revoke_fault(seat, card, led_card.suit, must_win)
+    if code == "not_overtaking":
+        return not_overtaking_fault(seat, card, led_card)
+    if code == "not_trumping":
+        return not_trumping_fault(seat, card, SUITS[trump])
+    same = hand & SUIT_MASKS[led >> 3]
     if same:
-        if card.index >> 3 != led_suit:
-            return revoke_fault(seat, card, led_card.suit, ruleset.must_overtake and bool(
-                same & ruleset.ranking.above[led]))
-        if ruleset.must_overtake and same & ruleset.ranking.above[led] and not (
-            ruleset.ranking.above[led] & (1 << card.index)
-        ):
-            return not_overtaking_fault(seat, card, led_card)
         best = CARDS[ruleset.ranking.highest(same & ruleset.ranking.above[led] or same)]
         return fault(
             "not_highest", seat,
             f"{seat} must play the highest {SUIT_NAMES[led_card.suit]} (forzare), the "
             f"{best.symbol()}: take back the {card.symbol()}", card,
         )
-    trumps = hand & SUIT_MASKS[trump]
-    if card.index >> 3 != trump:
-        return not_trumping_fault(seat, card, SUITS[trump])
-    best = CARDS[ruleset.ranking.highest(trumps)]
+    best = CARDS[ruleset.ranking.highest(hand & SUIT_MASKS[trump])]
     return fault(
         "not_highest", seat,
         f"{seat} must trump with the highest, the {best.symbol()} (forzare): take back the "
@@ -803,35 +724,30 @@ def _accept_play(state: GameState, seat: str, i: int, card: Card, bit: int) -> R
     counts = state.counts
     first_cards = state.first_cards
     if counts[i] == 0:
-        if state.rules.king_penalty and state.king is None:
-            king_bit = 1 << ((state.turn_up & ~7) | _KING)
-            if state.hands[i] & king_bit:
-                state = _penalty(state, seat, state.rules.king_penalty, "king_not_declared", events)
-                if state.phase == "over":
-                    return state, tuple(events)
+        if state.rules.king_penalty and state.king is None and state.hands[i] >> king_index(state.turn_up) & 1:
+            state = _penalty(state, seat, state.rules.king_penalty, "king_not_declared", events)
+            if state.phase == "over":
+                return state, tuple(events)
         first_cards = (card.index, first_cards[1]) if i == 0 else (first_cards[0], card.index)
     counts = (counts[0] + 1, counts[1]) if i == 0 else (counts[0], counts[1] + 1)
     hands = state.hands
     hands = (hands[0] & ~bit, hands[1]) if i == 0 else (hands[0], hands[1] & ~bit)
     king_to_lead = state.king_to_lead
-    if king_to_lead == seat and card.index == ((state.turn_up & ~7) | _KING):
-        king_to_lead = None
+    king_played_by = state.king_played_by
+    if card.index == king_index(state.turn_up):
+        king_played_by = seat  # the king point may still be his (rule 24, 002)
+        if king_to_lead == seat:
+            king_to_lead = None
     events.append(_PLAYED[i][card.index])
     led = state.led
     if led < 0:
         return state.evolve(
             hands=hands, led=card.index, turn=OTHER[seat], counts=counts,
-            first_cards=first_cards, king_to_lead=king_to_lead,
+            first_cards=first_cards, king_to_lead=king_to_lead, king_played_by=king_played_by,
         ), tuple(events)
     # the trick is complete
-    power = state.rules.ranking.power
-    trump = state.turn_up >> 3
-    follower_wins = (
-        (card.index >> 3 == led >> 3 and power[card.index] > power[led])
-        or (card.index >> 3 == trump and led >> 3 != trump)
-    )
     leader = OTHER[seat]
-    winner = seat if follower_wins else leader
+    winner = seat if follower_wins(state.rules.ranking.power, state.turn_up >> 3, led, card.index) else leader
     w = INDEX[winner]
     tricks = state.tricks
     tricks = (tricks[0] + 1, tricks[1]) if w == 0 else (tricks[0], tricks[1] + 1)
@@ -840,6 +756,7 @@ def _accept_play(state: GameState, seat: str, i: int, card: Card, bit: int) -> R
     state = state.evolve(
         hands=hands, led=-1, leader=winner, turn=winner, tricks=tricks, counts=counts,
         first_cards=first_cards, played=state.played | bit | (1 << led), king_to_lead=king_to_lead,
+        king_played_by=king_played_by,
     )
     if tricks[0] + tricks[1] == 5:
         return _end_hand(state, events, None)
@@ -848,13 +765,8 @@ def _accept_play(state: GameState, seat: str, i: int, card: Card, bit: int) -> R
 
 def _penalty(state: GameState, seat: str, points: int, reason: str, events: list[Event]) -> GameState:
     i = INDEX[seat]
-    score = (state.score[0] - points, state.score[1]) if i == 0 else (
-        state.score[0], state.score[1] - points
-    )
-    hp = state.hand_points
-    hand_points = (hp[0] - points, hp[1]) if i == 0 else (hp[0], hp[1] - points)
     events.append(Penalty(seat, -points, reason))
-    return state.evolve(score=score, hand_points=hand_points)
+    return state.evolve(score=add(state.score, i, -points), hand_points=add(state.hand_points, i, -points))
 
 
 def _penalise(state: GameState, refused: Fault) -> Result:
@@ -872,37 +784,43 @@ def _penalise(state: GameState, refused: Fault) -> Result:
 
 
 def _end_hand(state: GameState, events: list[Event], forced: tuple[int, int] | None) -> Result:
-    ruleset = state.rules
-    vulnerable = INDEX[state.vulnerable] if state.vulnerable else None
-    declarer = INDEX[state.declarer] if state.declarer else None
     if forced is not None:
         points = forced
-    elif state.must_vole is not None and state.tricks[INDEX[state.must_vole]] != 5:
-        offerer = INDEX[OTHER[state.must_vole]]
-        points = (2, 0) if offerer == 0 else (0, 2)
     else:
-        points = ruleset.trick_points(state.tricks, vulnerable, declarer)
+        points = hand_trick_points(
+            state.rules, state.tricks,
+            vulnerable=INDEX[state.vulnerable] if state.vulnerable else None,
+            declarer=INDEX[state.declarer] if state.declarer else None,
+            must_vole=INDEX[state.must_vole] if state.must_vole else None,
+        )
     m = state.multiplier
     hp = state.hand_points
     total = (points[0] * m + hp[0], points[1] * m + hp[1])
     score = (state.score[0] + points[0] * m, state.score[1] + points[1] * m)
     events.append(HandEnd(state.tricks, total, score))
     state = state.evolve(score=score)
-    leader = 0 if score[0] >= score[1] else 1
-    for i in (leader, 1 - leader):
-        if score[i] >= state.target:
-            state = _end_game(state, SEATS[i], events)
-            return state, tuple(events)
-    return _next_hand(state, OTHER[state.dealer]), tuple(events)
+    won = reached(score, state.target)
+    if won is not None:
+        return _end_game(state, SEATS[won], events), tuple(events)
+    if state.rules.winner_leads_next_hand:
+        # 002: the hand's winner leads the next one, so its loser deals. The winner is the seat
+        # whose trick points are the higher (never equal): who took three tricks or more, the
+        # opponent of a declarer who failed, the seat scored as if it had won the point.
+        dealer = SEATS[1] if points[0] > points[1] else SEATS[0]
+    else:
+        dealer = OTHER[state.dealer]
+    return reset_hand(state, dealer, hand_no=state.hand_no + 1), tuple(events)
 
 
-def _next_hand(state: GameState, dealer: str, **changes: Any) -> GameState:
+def reset_hand(state: GameState, dealer: str, **changes: Any) -> GameState:
+    """``state`` ready for ``dealer`` to deal: nothing of the last deal is left (a void deal
+    keeps its hand number; the next hand passes ``hand_no``)."""
     return state.evolve(
         phase="deal", dealer=dealer, turn=None, hands=(0, 0), turn_up=-1, discards=(0, 0),
         played=0, proposals=0, exchanges=0, vulnerable=None, declarer=None, exchanger=None,
         ex_discarded=0, ex_drawn=0, leader=None, led=-1, tricks=(0, 0), counts=(0, 0),
-        first_cards=(-1, -1), king=None, king_to_lead=None, hand_points=(0, 0), multiplier=1,
-        offer=None, offer_by=None, must_vole=None, hand_no=state.hand_no + 1, **changes,
+        first_cards=(-1, -1), king=None, king_played_by=None, king_to_lead=None, hand_points=(0, 0), multiplier=1,
+        offer=None, offer_by=None, must_vole=None, **changes,
     )
 
 
@@ -919,9 +837,12 @@ def _end_game(state: GameState, winner: str, events: list[Event]) -> GameState:
     if ruleset.pool:
         return _pool_change(state, winner, events)
     if ruleset.rubber > 1 and games[w] <= ruleset.rubber // 2:
-        loser = OTHER[winner]
-        dealer = loser if ruleset.loser_deals_next_game else OTHER[state.dealer]
-        return _next_hand(state, dealer, score=(0, 0), game_no=state.game_no + 1, winner=None)
+        # german: the game's winner won its last hand (only a hand's winner gains trick points)
+        # or scored the king that ended it: he leads the next game's first hand, the loser deals
+        dealer = OTHER[winner] if ruleset.winner_leads_next_hand else OTHER[state.dealer]
+        return reset_hand(
+            state, dealer, score=(0, 0), hand_no=state.hand_no + 1, game_no=state.game_no + 1, winner=None,
+        )
     if ruleset.rubber > 1:
         events.append(MatchEnd(winner, games, match_points, state.players[w]))
     return state.evolve(phase="over", turn=None)
@@ -941,8 +862,8 @@ def _pool_change(state: GameState, winner: str, events: list[Event]) -> GameStat
     players = (watcher, b, a) if loser == "A" else (a, watcher, b)
     events.append(Seating(*players))
     # the newcomer deals: the winner leads the next game
-    return _next_hand(
-        state, loser, score=(0, 0), game_no=state.game_no + 1, winner=None, players=players,
+    return reset_hand(
+        state, loser, score=(0, 0), hand_no=state.hand_no + 1, game_no=state.game_no + 1, winner=None, players=players,
         streak=streak,
     )
 
@@ -985,15 +906,10 @@ def _answer(state: GameState, seat: str, accepted: bool) -> _Outcome:
             return cleared.evolve(multiplier=2), tuple(events)
         # declined: the proposer scores as if he had won the point, not the vole
         winner = INDEX[by]
-        return _end_hand(cleared, events, _as_if_point(ruleset, winner, vulnerable))
+        return _end_hand(cleared, events, as_if_point(ruleset, winner, vulnerable))
     if accepted:
-        return _end_hand(cleared, events, _as_if_point(ruleset, INDEX[seat], vulnerable))
+        return _end_hand(cleared, events, as_if_point(ruleset, INDEX[seat], vulnerable))
     return cleared.evolve(must_vole=seat), tuple(events)
-
-
-def _as_if_point(ruleset: RuleSet, winner: int, vulnerable: int | None) -> tuple[int, int]:
-    tricks = (3, 2) if winner == 0 else (2, 3)
-    return ruleset.trick_points(tricks, vulnerable, winner)
 
 
 _PLAYED = tuple(tuple(Played(seat, card) for card in CARDS) for seat in SEATS)

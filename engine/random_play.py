@@ -21,16 +21,16 @@ from engine.actions import (
     Announce,
     Cut,
     Deal,
-    Declare,
     Discard,
     Draw,
-    Pass,
     PlayCard,
     Refuse,
     TurnTarget,
 )
-from engine.cards import CARDS, SUIT_MASKS, Card, indices_of
-from engine.game import _decisions, apply, legal_actions, legal_plays
+from engine.cards import CARDS, Card, indices_of
+from engine.game import apply, legal_actions, legal_plays
+from engine.legality import king_index
+from engine.policy import P_ACCEPT, P_ANNOUNCE, P_DECLARE_WEAK, P_PROPOSE, strong
 from engine.rollout import sample_in_place
 from engine.state import INDEX, OTHER, GameState
 
@@ -59,13 +59,6 @@ def _pick(mask: int, rng: random.Random) -> int:
     return (mask & -mask).bit_length() - 1
 
 
-def _strong(state: GameState, seat: str) -> bool:
-    """A hand worth declaring (german): three trumps, or two with the king."""
-    trumps = state.hands[INDEX[seat]] & SUIT_MASKS[state.turn_up >> 3]
-    king = 1 << ((state.turn_up & ~7) | 7)
-    return trumps.bit_count() >= 3 or (trumps.bit_count() == 2 and bool(trumps & king))
-
-
 def random_action(state: GameState, rng: random.Random) -> Action:
     """A legal action for ``state``, chosen with ``rng``; whole forms where they exist.
 
@@ -78,7 +71,7 @@ def random_action(state: GameState, rng: random.Random) -> Action:
             i = INDEX[seat]
             if (
                 state.counts[i] == 0 and state.king is None
-                and state.hands[i] & (1 << ((state.turn_up & ~7) | 7)) and rng.random() < 0.9
+                and state.hands[i] >> king_index(state.turn_up) & 1 and rng.random() < P_ANNOUNCE
             ):
                 announce = Announce(seat)
                 if announce in legal_actions(state):
@@ -89,15 +82,9 @@ def random_action(state: GameState, rng: random.Random) -> Action:
     if phase == "deal":
         return random_deal(state, rng)
     if phase in ("propose", "force"):
-        first, second = _decisions(state.rules, state.elder)
-        if state.rules.model == "declarer":
-            return first if _strong(state, state.elder) or rng.random() < 0.1 else second
-        return first if rng.random() < 0.6 else second
+        return _decide(state, state.elder, state.rules.elder_choice(state.elder), P_PROPOSE, rng)
     if phase == "respond":
-        if state.rules.model == "declarer":
-            strong = _strong(state, state.dealer) or rng.random() < 0.1
-            return Declare(state.dealer) if strong else Pass(state.dealer)
-        return Accept(state.dealer) if rng.random() < 0.7 else Refuse(state.dealer)
+        return _decide(state, state.dealer, state.rules.dealer_choice(state.dealer), P_ACCEPT, rng)
     if phase == "exchange":
         seat = state.exchanger or state.elder
         i = INDEX[seat]
@@ -111,7 +98,7 @@ def random_action(state: GameState, rng: random.Random) -> Action:
         low = max(low, 1) if seat == state.elder else low
         n = rng.randint(min(low, high), high)
         if n == 0:
-            first, second = _decisions(state.rules, state.elder)
+            first, second = state.rules.elder_choice(state.elder)
             return first if rng.random() < 0.5 else second
         hand = tuple(CARDS[c] for c in indices_of(state.hands[i]))
         return Discard(seat, tuple(_sample(hand, n, rng)))
@@ -122,6 +109,16 @@ def random_action(state: GameState, rng: random.Random) -> Action:
     if phase == "retourne":
         return TurnTarget(rng.choice(CARDS))
     raise ValueError(f"no action in phase {phase!r}")
+
+
+def _decide(state: GameState, seat: str, choice: tuple[Action, Action], p_yes: float,
+            rng: random.Random) -> Action:
+    """``yes`` or ``no`` of ``choice``: german seats declare strong hands (and weak ones now and
+    then); elsewhere ``yes`` with probability ``p_yes``."""
+    yes, no = choice
+    if state.rules.declares_game:
+        return yes if strong(state.hands[INDEX[seat]], state.turn_up) or rng.random() < P_DECLARE_WEAK else no
+    return yes if rng.random() < p_yes else no
 
 
 def play_random_hand(state: GameState, rng: random.Random) -> GameState:

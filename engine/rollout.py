@@ -29,24 +29,19 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from engine.actions import (
-    Accept,
     Action,
     Announce,
     Deal,
-    Declare,
     Discard,
     Draw,
-    Pass,
     PlayCard,
-    Propose,
-    Refuse,
-    Stand,
 )
-from engine.cards import ALL_CARDS, CARDS, SUIT_MASKS, Card
-from engine.game import _follow_mask
+from engine.cards import ALL_CARDS, CARDS, cards_of
+from engine.legality import KING, follower_wins, king_index, lead_mask
+from engine.policy import P_ACCEPT, P_ANNOUNCE, P_DECLARE_WEAK, P_PROPOSE, strong
+from engine.scoring import KING_POINT, hand_trick_points
 from engine.state import INDEX, SEATS, GameState
 
-_KING = 7
 T = TypeVar("T")
 
 
@@ -55,7 +50,9 @@ class HandOutcome:
     """How a hand ended: tricks, points (king points included) and the game score after it.
 
     ``game_over`` is true when a seat reached the target (maybe by a king point,
-    before all five tricks); ``actions`` holds the actions played when recorded.
+    before all five tricks); ``actions`` holds the actions played when recorded, and
+    ``choices`` the mask of cards the player could choose from at each card played
+    (what :func:`engine.game.legal_plays` must allow there: the tests check both ways).
     """
 
     tricks: tuple[int, int]
@@ -63,18 +60,7 @@ class HandOutcome:
     score: tuple[int, int]
     game_over: bool
     actions: tuple[Action, ...] = ()
-
-
-_BYTE_BITS = tuple(tuple(j for j in range(8) if b >> j & 1) for b in range(256))
-
-
-def _indices(mask: int) -> list[int]:
-    """The card indices of a mask (four byte lookups)."""
-    return [
-        base + j
-        for base in (0, 8, 16, 24)
-        for j in _BYTE_BITS[(mask >> base) & 0xFF]
-    ]
+    choices: tuple[int, ...] = ()
 
 
 def sample_in_place(pool: list[T], count: int, rng: random.Random) -> list[T]:
@@ -89,27 +75,20 @@ def sample_in_place(pool: list[T], count: int, rng: random.Random) -> list[T]:
     return pool[:count]
 
 
+_BYTE_BITS = tuple(tuple(j for j in range(8) if b >> j & 1) for b in range(256))
+
+
+def _indices(mask: int) -> list[int]:
+    """The card indices of a mask (four byte lookups: faster than :func:`engine.cards.indices_of` here)."""
+    return [base + j for base in (0, 8, 16, 24) for j in _BYTE_BITS[(mask >> base) & 0xFF]]
+
+
 def _take(mask: int, count: int, rng: random.Random) -> int:
     """``count`` distinct cards of ``mask``, uniformly, as a mask."""
     taken = 0
     for i in sample_in_place(_indices(mask), count, rng):
         taken |= 1 << i
     return taken
-
-
-def _cards(mask: int) -> tuple[Card, ...]:
-    out: list[Card] = []
-    while mask:
-        low = mask & -mask
-        out.append(CARDS[low.bit_length() - 1])
-        mask ^= low
-    return tuple(out)
-
-
-def _strong(hand: int, trump: int, king: int) -> bool:
-    trumps = hand & SUIT_MASKS[trump]
-    n = trumps.bit_count()
-    return n >= 3 or (n == 2 and bool(trumps & king))
 
 
 def rollout(state: GameState, rng: random.Random, *, record: bool = False) -> HandOutcome:
@@ -121,6 +100,7 @@ def rollout(state: GameState, rng: random.Random, *, record: bool = False) -> Ha
     if state.phase not in ("deal", "propose") or (state.phase == "propose" and state.proposals):
         raise ValueError(f"a rollout starts at the deal or the first decision, not in {state.phase!r}")
     actions: list[Action] | None = [] if record else None
+    choices: list[int] = []
     dealer = INDEX[state.dealer]
     elder = 1 - dealer
     score = list(state.score)
@@ -137,25 +117,25 @@ def rollout(state: GameState, rng: random.Random, *, record: bool = False) -> Ha
         if actions is not None:
             actions.append(Deal(tuple(CARDS[i] for i in order[0:5]), tuple(CARDS[i] for i in order[5:10]),
                                 CARDS[turn_up]))
-        if turn_up & 7 == _KING:
-            score[dealer] += 1
-            points[dealer] += 1
+        king_scored = turn_up & 7 == KING
+        if king_scored:
+            score[dealer] += KING_POINT
+            points[dealer] += KING_POINT
             if score[dealer] >= target:
                 return HandOutcome((0, 0), (points[0], points[1]), (score[0], score[1]), True,
                                    tuple(actions or ()))
-        king_scored = turn_up & 7 == _KING
     else:
         hands = list(state.hands)
         turn_up = state.turn_up
         points = list(state.hand_points)
         king_scored = state.king is not None
     trump = turn_up >> 3
-    king = 1 << ((turn_up & ~7) | _KING)
+    king_card = king_index(turn_up)
+    king = 1 << king_card
     stock = ALL_CARDS & ~(hands[0] | hands[1] | (1 << turn_up))
-    seat_e, seat_d = SEATS[elder], SEATS[dealer]
     vulnerable: int | None = None
     declarer: int | None = None
-    declarer_model = rules.model == "declarer"
+    declares_game = rules.declares_game
     e_low, e_high = rules.elder_discard
     d_low, d_high = rules.dealer_discard
     proposals = 0
@@ -173,71 +153,67 @@ def rollout(state: GameState, rng: random.Random, *, record: bool = False) -> Ha
         hands[seat] = (hands[seat] & ~out) | new
         stock &= ~new
         if actions is not None:
-            actions.append(Discard(SEATS[seat], _cards(out)))
-            actions.append(Draw(SEATS[seat], _cards(new)))
+            actions.append(Discard(SEATS[seat], cards_of(out)))
+            actions.append(Draw(SEATS[seat], cards_of(new)))
 
-    # -- proposals and exchanges ----------------------------------------------------------------
+    def declares(seat: int) -> bool:
+        return strong(hands[seat], turn_up) or random_() < P_DECLARE_WEAK
+
+    # -- proposals and exchanges: the rule set's own choices, the policy's odds -----------------
+    e_yes, e_no = rules.elder_choice(SEATS[elder])
+    d_yes, d_no = rules.dealer_choice(SEATS[dealer])
     while True:
-        if declarer_model:
-            if _strong(hands[elder], trump, king) or random_() < 0.1:
+        if declares_game:
+            if declares(elder):
                 declarer = elder
                 if actions is not None:
-                    actions.append(Declare(seat_e))
+                    actions.append(e_yes)
                 break
             if actions is not None:
-                actions.append(Pass(seat_e))
-            if _strong(hands[dealer], trump, king) or random_() < 0.1:
+                actions.append(e_no)
+            if declares(dealer):
                 declarer = dealer
                 if actions is not None:
-                    actions.append(Declare(seat_d))
+                    actions.append(d_yes)
                 break
             if actions is not None:
-                actions.append(Pass(seat_d))
+                actions.append(d_no)
         else:
-            if random_() >= 0.6:
+            if random_() >= P_PROPOSE:
                 if proposals == 0:
                     vulnerable = elder
                 if actions is not None:
-                    actions.append(Stand(seat_e))
+                    actions.append(e_no)
                 break
             proposals += 1
             if actions is not None:
-                actions.append(Propose(seat_e))
-            if random_() >= 0.7:
+                actions.append(e_yes)
+            if random_() >= P_ACCEPT:
                 if proposals == 1:
                     vulnerable = dealer
                 if actions is not None:
-                    actions.append(Refuse(seat_d))
+                    actions.append(d_no)
                 break
             if actions is not None:
-                actions.append(Accept(seat_d))
+                actions.append(d_yes)
         exchange(elder, max(e_low, 1), e_high)
         if stock:
             exchange(dealer, d_low, d_high)
         if not stock:
-            if declarer_model:
-                if _strong(hands[elder], trump, king) or random_() < 0.1:
-                    declarer = elder
-                    if actions is not None:
-                        actions.append(Declare(seat_e))
-                else:
-                    declarer = dealer
-                    if actions is not None:
-                        actions.append(Pass(seat_e))
+            if declares_game:
+                # nobody declared and the stock is gone: the elder may, else the dealer must
+                declarer = elder if declares(elder) else dealer
+                if actions is not None:
+                    actions.append(e_yes if declarer == elder else e_no)
             break
 
-    # -- the five tricks -------------------------------------------------------------------------
-    german = rules.king_mode == "german"
+    # -- the five tricks: legality and the trick's winner from engine.legality ------------------
     king_penalty = rules.king_penalty
-    king_index = (turn_up & ~7) | _KING
     counts = [0, 0]
     tricks = [0, 0]
     king_to_lead = -1
     power = rules.ranking.power
-    above = rules.ranking.above
-    must_overtake = rules.must_overtake
-    forzare = rules.forzare
-    trumps_mask = SUIT_MASKS[trump]
+    follow = rules.follow
     leader = elder
     played_any = False
     for _ in range(5):
@@ -247,38 +223,34 @@ def rollout(state: GameState, rng: random.Random, *, record: bool = False) -> Ha
             hand = hands[seat]
             if counts[seat] == 0 and not king_scored and hand & king:
                 # the holder announces the king before his first card (mostly), or pays for it
-                if random_() < 0.9 and (not german or not played_any or tricks[seat] > 0):
+                in_time = not rules.king_too_late(
+                    count=0, king_first=False, dealer=seat == dealer, king_on_trick=False,
+                    won=tricks[seat], any_card=played_any,
+                )
+                if random_() < P_ANNOUNCE and in_time:
                     king_scored = True
-                    score[seat] += 1
-                    points[seat] += 1
-                    if german:
+                    score[seat] += KING_POINT
+                    points[seat] += KING_POINT
+                    if rules.king_must_be_led:
                         king_to_lead = seat
                     if actions is not None:
                         actions.append(Announce(SEATS[seat]))
                     if score[seat] >= target:
                         return HandOutcome((tricks[0], tricks[1]), (points[0], points[1]),
-                                           (score[0], score[1]), True, tuple(actions or ()))
+                                           (score[0], score[1]), True, tuple(actions or ()), tuple(choices))
                 elif king_penalty:
                     score[seat] -= king_penalty
                     points[seat] -= king_penalty
-            if led < 0:
-                legal = king if king_to_lead == seat and hand & king else hand
-            elif forzare:
-                legal = _follow_mask(rules, hand, led, trump)
-            else:
-                legal = hand & SUIT_MASKS[led >> 3]
-                if legal:
-                    if must_overtake and legal & above[led]:
-                        legal &= above[led]
-                else:
-                    legal = hand & trumps_mask or hand
+            legal = lead_mask(rules, hand, turn_up, king_to_lead == seat) if led < 0 else follow(hand, led, trump)
+            if actions is not None:
+                choices.append(legal)
             if legal & (legal - 1):
                 k = int(random_() * legal.bit_count())
                 while k:
                     legal &= legal - 1
                     k -= 1
             card = (legal & -legal).bit_length() - 1
-            if card == king_index and king_to_lead == seat:
+            if card == king_card and king_to_lead == seat:
                 king_to_lead = -1
             hands[seat] = hand & ~(1 << card)
             counts[seat] += 1
@@ -289,16 +261,15 @@ def rollout(state: GameState, rng: random.Random, *, record: bool = False) -> Ha
                 led = card
                 seat = 1 - seat
                 continue
-            if (card >> 3 == led >> 3 and power[card] > power[led]) or (card >> 3 == trump and led >> 3 != trump):
-                leader = seat
-            else:
-                leader = 1 - seat
+            leader = seat if follower_wins(power, trump, led, card) else 1 - seat
             tricks[leader] += 1
-    trick_points = rules.trick_points((tricks[0], tricks[1]), vulnerable, declarer)
+    trick_points = hand_trick_points(
+        rules, (tricks[0], tricks[1]), vulnerable=vulnerable, declarer=declarer, must_vole=None,
+    )
     for i in (0, 1):
         score[i] += trick_points[i]
         points[i] += trick_points[i]
     return HandOutcome(
         (tricks[0], tricks[1]), (points[0], points[1]), (score[0], score[1]),
-        score[0] >= target or score[1] >= target, tuple(actions or ()),
+        score[0] >= target or score[1] >= target, tuple(actions or ()), tuple(choices),
     )

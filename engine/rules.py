@@ -24,8 +24,15 @@ import difflib
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, ClassVar
 
+from engine.actions import Accept, Action, Declare, Pass, Propose, Refuse, Stand
 from engine.cards import ACE_HIGH, CLASSIC, Ranking
 from engine.errors import UnknownRulesError
+from engine.legality import Follow, follow_rule
+
+_PROPOSE_OR_PLAY: dict[str, tuple[Action, Action]] = {s: (Propose(s), Stand(s)) for s in "AB"}
+_ACCEPT_OR_REFUSE: dict[str, tuple[Action, Action]] = {s: (Accept(s), Refuse(s)) for s in "AB"}
+_DECLARE_OR_PASS: dict[str, tuple[Action, Action]] = {s: (Declare(s), Pass(s)) for s in "AB"}
+"""The answers of each seat, made once (actions are values)."""
 
 
 @dataclass(frozen=True)
@@ -39,23 +46,33 @@ class RuleSet:
     """
 
     name: ClassVar[str] = "classic"
-    model: ClassVar[str] = "proposal"
-    """``proposal`` (propose/accept) or ``declarer`` (german: one seat declares the game)."""
+    declares_game: ClassVar[bool] = False
+    """German (002): instead of proposing, a seat *declares the game* (guarantees three tricks)."""
     must_overtake: ClassVar[bool] = True
     """The follower must win the trick when he can (London rule 43)."""
-    king_mode: ClassVar[str] = "optional"
-    """``optional`` (announce before your first card, rules 23-24), ``mandatory``
-    (italian: -1 for a holder who does not declare), ``german`` (declare before the
-    first lead or once you have won a trick, then lead it)."""
+    king_must_be_led: ClassVar[bool] = False
+    """German (002): a seat that announced the king of trumps must lead it."""
     elder_discard: ClassVar[tuple[int, int]] = (1, 5)
     dealer_discard: ClassVar[tuple[int, int]] = (1, 5)
     """The dealer must take at least one card (003: "al menos una carta")."""
     revoke_penalty: ClassVar[int] = 0
     """Points a seat loses for a refused revoke (italian: 1)."""
     king_penalty: ClassVar[int] = 0
-    """Points a king holder loses for not declaring it (italian: 1)."""
-    loser_deals_next_game: ClassVar[bool] = False
-    """German: the winner of a game leads in the next one."""
+    """Points a king holder loses for not declaring it before his first card (italian: 1).
+    A rule set with a penalty must close the announcement at that first card
+    (``king_rule_24`` False), or a late declaration would cancel the penalty."""
+    king_rule_24: ClassVar[bool] = True
+    """London rule 24: a king that is its holder's first card may still be announced, the
+    elder's led king until it is played to, the dealer's until he plays again. French
+    (001) and italian (000): the king is announced before one's first card, no exception."""
+    king_deadline: ClassVar[str] = "announcing the king after playing a card (rule 23)"
+    """Why an announcement after the holder's first card is refused, naming its source."""
+    winner_leads_next_hand: ClassVar[bool] = False
+    """German (002, "Wer gewonnen hat, spielt beim nächsten Spiel auf"): the winner of a
+    hand leads the next one (its loser deals). Otherwise the dealer alternates each hand."""
+    elder_question: ClassVar[str] = "propose or play?"
+    dealer_question: ClassVar[str] = "accept or refuse?"
+    dealer_question_short: ClassVar[str] = "accept or refuse?"
 
     ace_high: bool = False
     target: int = 5
@@ -67,9 +84,15 @@ class RuleSet:
     a_la_retourne: bool = False
     forzare: bool = False
     ranking: Ranking = field(init=False, repr=False, compare=False, hash=False)
+    follow: Follow = field(init=False, repr=False, compare=False, hash=False)
+    """``follow(hand, led, trump)``: the cards that may follow (:func:`engine.legality.follow_rule`)."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "ranking", ACE_HIGH if self.ace_high else CLASSIC)
+        ranking = ACE_HIGH if self.ace_high else CLASSIC
+        object.__setattr__(self, "ranking", ranking)
+        object.__setattr__(self, "follow", follow_rule(
+            ranking.above, ranking.highest, must_overtake=self.must_overtake, forzare=self.forzare,
+        ))
         problems = []
         if not 1 <= self.target <= 99:
             problems.append(f"target must be 1 to 99, got {self.target}")
@@ -79,6 +102,53 @@ class RuleSet:
             raise ValueError("; ".join(problems))
 
     # -- hooks ---------------------------------------------------------------------------
+
+    def elder_choice(self, seat: str) -> tuple[Action, Action]:
+        """The elder's two answers, for ``yes`` and ``no``: propose or play (german: declare or pass)."""
+        return _PROPOSE_OR_PLAY[seat]
+
+    def dealer_choice(self, seat: str) -> tuple[Action, Action]:
+        """The dealer's two answers to a proposal, for ``yes`` and ``no``: accept or refuse."""
+        return _ACCEPT_OR_REFUSE[seat]
+
+    def king_too_late(
+        self, *, count: int, king_first: bool, dealer: bool, king_on_trick: bool, won: int, any_card: bool,
+    ) -> str:
+        """Why a seat holding (or having held) the king of trumps may no longer announce it
+        (``""``: it may).
+
+        ``count``: the cards the seat has played in this hand; ``king_first``: its first
+        card was the king; ``dealer``: the seat dealt this hand; ``king_on_trick``: the king
+        lies led on the trick, not yet played to; ``won``: the seat's tricks;
+        ``any_card``: whether any card has been played in the hand.
+
+        Classic: before one's first card (rule 23, "debe anunciarlo antes de jugar su
+        primera carta"); rule 24: "Si el rey es la primera carta que sale, se puede
+        anunciar en cualquier momento antes de que se juegue. Si el rey es la primera
+        carta que juega el crupier, puede anunciarla en cualquier momento antes de volver
+        a jugar" — the elder's king led first until it is played to, the dealer's king
+        played first until he plays again.
+
+        >>> late = rules("classic").king_too_late
+        >>> late(count=1, king_first=True, dealer=False, king_on_trick=True, won=0, any_card=True)
+        ''
+        >>> late(count=1, king_first=True, dealer=False, king_on_trick=False, won=1, any_card=True)
+        'announcing the king led first after it was played to (rule 24)'
+        >>> late(count=1, king_first=True, dealer=True, king_on_trick=False, won=1, any_card=True)
+        ''
+        >>> print(rules("french").king_too_late(
+        ...     count=1, king_first=True, dealer=False, king_on_trick=True, won=0, any_card=True))
+        announcing the king after playing a card (001: before one's first card)
+        """
+        if count == 0:
+            return ""
+        if self.king_rule_24 and king_first:
+            if dealer:
+                return "" if count == 1 else "announcing the king after playing again (rule 24)"
+            if count == 1 and king_on_trick:
+                return ""
+            return "announcing the king led first after it was played to (rule 24)"
+        return self.king_deadline
 
     def trick_points(
         self, tricks: tuple[int, int], vulnerable: int | None, declarer: int | None
@@ -154,11 +224,15 @@ class RuleSet:
 
 @dataclass(frozen=True)
 class French(RuleSet):
-    """French rules (source 001): exchanges of 1 to 5 cards each, the *point de
-    refus*; game to 5 or *à la retourne*. Scoring is the classic one: the refus
+    """French rules (source 001): exchanges of 1 to 5 cards each, the king announced
+    before its holder's first card (no rule 24), the *point de refus*; game to 5 or
+    *à la retourne*. Scoring is the classic one: the refus
     gives 2 and then no vole, so a hand is worth at most 3 with the king."""
 
     name: ClassVar[str] = "french"
+    king_rule_24: ClassVar[bool] = False
+    """001: "il marque 1 point (point du Roi) s'il l'annonce avant de jouer sa première carte"."""
+    king_deadline: ClassVar[str] = "announcing the king after playing a card (001: before one's first card)"
 
 
 @dataclass(frozen=True)
@@ -168,10 +242,15 @@ class Italian(RuleSet):
 
     name: ClassVar[str] = "italian"
     must_overtake: ClassVar[bool] = False
-    king_mode: ClassVar[str] = "mandatory"
     dealer_discard: ClassVar[tuple[int, int]] = (0, 5)
     revoke_penalty: ClassVar[int] = 1
     king_penalty: ClassVar[int] = 1
+    king_rule_24: ClassVar[bool] = False
+    """000: "Ora chi possedesse il Re di briscola è obbligato a dichiararlo": declared as play
+    begins, -1 to a holder who plays his first card without it; no later declaration."""
+    king_deadline: ClassVar[str] = (
+        "declaring the king after playing a card: it was due before the first card, the -1 stands (000)"
+    )
 
     def trick_points(
         self, tricks: tuple[int, int], vulnerable: int | None, declarer: int | None
@@ -197,14 +276,38 @@ class German(RuleSet):
     """German rules (source 002): a seat declares the game and guarantees three
     tricks: +1, +2 for all five, -2 when it fails. The king of trumps counts when
     declared before the first lead or once its holder has won a trick, and must
-    then be led. A game won against 0 is worth double."""
+    then be led (if still held). The winner of a hand leads the next one. A game
+    won against 0 is worth double."""
 
     name: ClassVar[str] = "german"
-    model: ClassVar[str] = "declarer"
-    king_mode: ClassVar[str] = "german"
+    declares_game: ClassVar[bool] = True
+    king_must_be_led: ClassVar[bool] = True
+    elder_question: ClassVar[str] = "declare or pass?"
+    dealer_question: ClassVar[str] = "take the game or exchange?"
+    dealer_question_short: ClassVar[str] = "take or exchange?"
     elder_discard: ClassVar[tuple[int, int]] = (1, 5)
     dealer_discard: ClassVar[tuple[int, int]] = (0, 5)
-    loser_deals_next_game: ClassVar[bool] = True
+    king_rule_24: ClassVar[bool] = False
+    """002 has its own window (see :meth:`king_too_late`), not rule 24's."""
+    winner_leads_next_hand: ClassVar[bool] = True
+
+    def elder_choice(self, seat: str) -> tuple[Action, Action]:
+        """Declare the game or pass."""
+        return _DECLARE_OR_PASS[seat]
+
+    def dealer_choice(self, seat: str) -> tuple[Action, Action]:
+        """Take the game (declare) or insist on an exchange (pass)."""
+        return _DECLARE_OR_PASS[seat]
+
+    def king_too_late(
+        self, *, count: int, king_first: bool, dealer: bool, king_on_trick: bool, won: int, any_card: bool,
+    ) -> str:
+        """Before the first lead, or once the holder has won a trick, also a trick won by the
+        king itself or after the king was played (002: "sobald er einen Stich erhalten hat
+        bzw. dies vor dem ersten Aufspielen meldet")."""
+        if not any_card or won > 0:
+            return ""
+        return "announcing the king after the first lead before winning a trick"
 
     def trick_points(
         self, tricks: tuple[int, int], vulnerable: int | None, declarer: int | None

@@ -57,6 +57,7 @@ class GameState:
     counts: tuple[int, int] = (0, 0)
     first_cards: tuple[int, int] = (-1, -1)
     king: str | None = None
+    king_played_by: str | None = None
     king_to_lead: str | None = None
     hand_points: tuple[int, int] = (0, 0)
     multiplier: int = 1

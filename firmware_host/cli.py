@@ -9,27 +9,18 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from firmware_host.app import default_journal
 from firmware_host.errors import BadInput
 
 EXIT_BAD_INPUT = 2
 
-__all__ = ["BadInput", "default_journal", "load_table_or_exit", "main"]
+__all__ = ["BadInput", "main"]
 
 logger = logging.getLogger(__name__)
-
-
-def default_journal() -> Path:
-    """The journal in the service's state directory (systemd's ``StateDirectory=``)."""
-    state = os.environ.get("STATE_DIRECTORY")
-    if state:
-        return Path(state.split(":")[0]) / "journal.sqlite"
-    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(base) / "ecarte-table" / "journal.sqlite"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -99,6 +90,10 @@ def _parser() -> argparse.ArgumentParser:
     export.add_argument("--game", type=int, default=None, help="the game number (default: the last)")
     export.add_argument("--list", action="store_true", help="list the journal's games")
     export.add_argument("-o", "--output", type=Path, help="the transcript file (default: standard output)")
+
+    from firmware_host.review_cli import add_parser as add_review
+
+    add_review(sub)
     return parser
 
 
@@ -116,7 +111,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if command == "doctor":
             return _doctor(args)
         if command == "run":
-            from firmware_host.service import run_service
+            from firmware_host.app import run_service
 
             return run_service(args)
         if command == "demo":
@@ -124,9 +119,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return run_demo(args)
         if command == "sim":
-            from firmware_host.sim import run_sim
+            from firmware_host.console import run_sim
 
             return run_sim(args)
+        if command == "review":
+            from firmware_host.review_cli import run_review
+
+            return run_review(args)
         if command == "enroll":
             from firmware_host.enroll_cli import run_enroll
 
@@ -137,20 +136,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     return 1
-
-
-def load_table_or_exit(path: str | None):  # type: ignore[no-untyped-def]
-    """The table file, or the simulated table; a broken file raises :class:`BadInput`."""
-    from hardware.table import TableFileError, load_table, simulated_table
-
-    if path is None:
-        return simulated_table()
-    try:
-        return load_table(path)
-    except TableFileError as exc:
-        raise BadInput(str(exc)) from None
-    except OSError as exc:
-        raise BadInput(f"cannot read the table file {path}: {exc.strerror or exc}") from None
 
 
 def _open_text(path: str):  # type: ignore[no-untyped-def]
@@ -188,8 +173,8 @@ def _replay(args: argparse.Namespace) -> int:
         else:
             for event in table_events:
                 print(_describe(event))
-            state = controller.state
-            print(f"score A {state.score[0]} - B {state.score[1]} ({state.phase})")
+            view = controller.snapshot().view
+            print(f"score A {view.score[0]} - B {view.score[1]} ({view.phase})")
     except TranscriptError as exc:
         raise BadInput(str(exc)) from None
     return 0
@@ -210,8 +195,8 @@ def _export(args: argparse.Namespace) -> int:
     try:
         with Journal(path) as journal:
             if args.list:
-                for game, lines in journal.games():
-                    print(f"game {game}: {lines} lines")
+                for game, count in journal.games():
+                    print(f"game {game}: {count} lines")
                 return 0
             record = journal.game(args.game) if args.game is not None else journal.current_game()
     except KeyError as exc:

@@ -4,22 +4,26 @@ The controller owns the game. It is not thread-safe by design: one thread (the
 service's event loop) calls :meth:`Controller.handle` for each physical event,
 in order; readers and buttons only put events on that thread's queue.
 
+Each input gives an :class:`~firmware_host.snapshot.Outcome`: the table events it
+caused and a frozen :class:`~firmware_host.snapshot.TableSnapshot` of what the table
+shows after it. Those are the only way out: nothing reads the controller's fields.
+
     >>> from firmware_host.transcript import CardEvent, ButtonEvent, Setup
     >>> table = Controller()
     >>> _ = table.handle(Setup(rules="classic", dealer="B"))
     >>> cards = ["KH", "QH", "JH", "AH", "TH", "7S", "8S", "9S", "TS", "AS"]
     >>> for i, card in enumerate(cards):
     ...     _ = table.handle(CardEvent("hand.A" if i < 5 else "hand.B", card))
-    >>> [e.to_json() for e in table.handle(CardEvent("turnup", "7D"))]
+    >>> [e.to_json() for e in table.handle(CardEvent("turnup", "7D")).events]
     [{'event': 'trump', 'card': '7D'}]
-    >>> [e.to_json()["code"] for e in table.handle(CardEvent("play.B", "7S"))]
-    ['out_of_turn']
-    >>> table.expectation()
+    >>> outcome = table.handle(CardEvent("play.B", "7S"))
+    >>> [e.to_json()["code"] for e in outcome.events], outcome.snapshot.faulty_seats
+    (['out_of_turn'], frozenset({'B'}))
+    >>> outcome.snapshot.expectation
     'play has not begun (A: propose or play?): take back the 7♠'
-    >>> [e.to_json()["event"] for e in table.handle(CardEvent("play.B", "7S", gone=True))]
-    ['corrected']
-    >>> table.expectation()
-    'A: propose or play?'
+    >>> outcome = table.handle(CardEvent("play.B", "7S", gone=True))
+    >>> [e.to_json()["event"] for e in outcome.events], outcome.snapshot.expectation
+    (['corrected'], 'A: propose or play?')
 """
 
 from __future__ import annotations
@@ -32,26 +36,15 @@ from typing import Any, ClassVar
 import engine
 from engine import Event, Fault, GameState
 from engine.actions import (
-    Accept,
     Action,
-    Announce,
-    Cut,
-    DealCard,
-    Declare,
     Discard,
-    Double,
     Draw,
-    OfferPoint,
-    Pass,
     PlayCard,
-    Propose,
-    Refuse,
-    Stand,
-    TurnTarget,
-    TurnUp,
 )
 from engine.cards import Card
 from engine.faults import fault
+from firmware_host.protocol import button_action, card_action, zone_of
+from firmware_host.snapshot import Outcome, TableSnapshot
 from firmware_host.transcript import ButtonEvent, CardEvent, PhysicalEvent, Setup
 
 logger = logging.getLogger(__name__)
@@ -101,6 +94,25 @@ class ReaderState(Event):
     reason: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class HandRecord(Event):
+    """What the table saw of a hand, card by card, published once the hand is over (never
+    earlier: it names the cards that were hidden in the hands and the discards).
+
+    ``rules`` is the rule set as the engine writes it (``{"name": "italian", "forzare": true}``);
+    ``actions`` are the engine actions the table accepted in the hand, in order, in their
+    JSON form (deal cards, turn-up, bids, discards and draws, announcements, plays):
+    replayed through :func:`engine.apply` from a new game with this dealer they give the hand.
+    """
+
+    event: ClassVar[str] = "hand_record"
+    game: int
+    hand: int
+    dealer: str
+    rules: dict[str, Any]
+    actions: tuple[dict[str, Any], ...]
+
+
 @dataclass
 class _Rejected:
     zone: str
@@ -122,7 +134,7 @@ class TableDefaults:
 
 
 class Controller:
-    """Turns pad and button events into engine actions, and keeps what the table shows.
+    """Turns pad and button events into engine actions; says what the table shows.
 
     :param defaults: the table's configured game (rule set, target, options).
     :param card_for_uid: the tag registry's lookup (UID → card), or None.
@@ -136,130 +148,153 @@ class Controller:
         card_for_uid: Callable[[str], str | None] | None = None,
         layout: str = "full",
     ) -> None:
-        self.defaults = defaults or TableDefaults()
+        self._defaults = defaults or TableDefaults()
         self._card_for_uid = card_for_uid
-        self.layout = layout
-        self.setup: Setup = Setup()
-        self.tags: dict[str, str] = dict(self.defaults.tags)
-        self.state: GameState = self._new_state(self.defaults.dealer)
-        self.started = False
-        self.on_pad: dict[str, set[str]] = {}
-        self.rejected: list[_Rejected] = []
-        self.last_fault: Fault | None = None
-        self.last_hand: engine.HandEnd | None = None
-        self.last_trick: engine.Trick | None = None
-        self.offline: set[str] = set()
-        self.game_count = 1
+        self._layout = layout
+        self._setup: Setup = Setup()
+        self._tags: dict[str, str] = dict(self._defaults.tags)
+        self._state: GameState = self._new_state(self._defaults.dealer)
+        self._started = False
+        self._on_pad: dict[str, set[str]] = {}
+        self._rejected: list[_Rejected] = []
+        self._warning: Fault | None = None
+        self._last_hand: engine.HandEnd | None = None
+        self._last_trick: engine.Trick | None = None
+        self._offline: set[str] = set()
+        self._game = 1
+        self._hand_actions: list[Action] = []
+
+    # -- what goes out ---------------------------------------------------------------------
+
+    def snapshot(self) -> TableSnapshot:
+        """What the table shows now."""
+        state = self._state
+        return TableSnapshot(
+            view=state.public(),
+            prompt=engine.prompt(state),
+            faults=tuple(r.fault for r in self._rejected),
+            warning=self._warning,
+            last_trick=self._last_trick,
+            last_hand=self._last_hand,
+            offline=frozenset(self._offline),
+            game=self._game,
+            hand_no=state.hand_no,
+            between_hands=state.phase == "deal" and state.hands == (0, 0),
+            fresh_king=state.king is not None and state.phase in ("play", "propose")
+            and not state.played and state.led < 0,
+            winner=state.winner if state.phase == "over" else None,
+            players=state.players,
+        )
+
+    def current_setup(self) -> Setup:
+        """The setup line that starts the current game (what the journal writes first)."""
+        state = self._state
+        return Setup(
+            rules=state.rules.name,
+            dealer=state.dealer or None,
+            target=state.target,
+            tags=dict(self._tags),
+            options=state.rules.options(),
+        )
+
+    @property
+    def engine_state(self) -> GameState:
+        """The engine's state of the game, for white-box tests of the referee's bookkeeping
+        only: every output takes the :class:`~firmware_host.snapshot.Outcome` instead (a
+        test checks that nothing else reads it)."""
+        return self._state
+
+    def _out(self, events: list[Event]) -> Outcome:
+        return Outcome(tuple(events), self.snapshot())
 
     # -- the game --------------------------------------------------------------------------
 
     def _new_state(self, dealer: str | None) -> GameState:
-        d = self.defaults
-        rules = self.setup.rules or d.rules
-        options = {**d.options, **self.setup.options}
-        target = self.setup.target or d.target
+        d = self._defaults
+        rules = self._setup.rules or d.rules
+        options = {**d.options, **self._setup.options}
+        target = self._setup.target or d.target
         if target is not None:
             options["target"] = target
-        players = self.setup.players or d.players
+        players = self._setup.players or d.players
         return engine.new_game(
             rules, dealer=dealer,
             players=tuple(players) if players and len(players) == 3 else None,  # type: ignore[arg-type]
             **options,
         )
 
-    def expectation(self) -> str:
-        """What the table waits for, in words (``'A: propose or play?'``)."""
-        if self.rejected:
-            r = self.rejected[-1]
-            return r.fault.message
-        return engine.expectation(self.state)
-
-    @property
-    def faulty_seats(self) -> set[str]:
-        """Seats with a fault still to put right (their LEDs are lit)."""
-        return {r.fault.seat for r in self.rejected if r.fault.seat}
-
     # -- events ----------------------------------------------------------------------------
 
-    def handle(self, event: PhysicalEvent) -> list[Event]:
-        """Referee one physical event: the table events it causes (maybe none)."""
-        if isinstance(event, Setup):
-            return self._setup(event)
-        self.started = True
-        if isinstance(event, ButtonEvent):
-            return self._button(event)
-        return self._card(event)
+    def handle(self, event: PhysicalEvent) -> Outcome:
+        """Referee one physical event: the table events it causes (maybe none) and the snapshot after it.
 
-    def reader(self, zone: str, online: bool, reason: str = "") -> list[Event]:
+        :raises NotationError: for a setup line the engine cannot play (unknown rule set or option).
+        """
+        if isinstance(event, Setup):
+            return self._out(self._setup_game(event))
+        self._started = True
+        if isinstance(event, ButtonEvent):
+            return self._out(self._button(event))
+        return self._out(self._card(event))
+
+    def reader(self, zone: str, online: bool, reason: str = "") -> Outcome:
         """A reader went offline or came back (from the pad driver)."""
         if online:
-            self.offline.discard(zone)
+            self._offline.discard(zone)
         else:
-            self.offline.add(zone)
-        return [ReaderState(zone, online, reason)]
+            self._offline.add(zone)
+        return self._out([ReaderState(zone, online, reason)])
 
-    def _setup(self, setup: Setup) -> list[Event]:
-        if self.started:
+    def _setup_game(self, setup: Setup) -> list[Event]:
+        if self._started:
             return [Notice("a setup line is only read before the game starts", None, "setup_ignored")]
-        self.setup = setup
-        self.tags = {**self.defaults.tags, **setup.tags}
         try:
-            self.state = self._new_state(setup.dealer or self.defaults.dealer)
+            self._setup = setup
+            self._state = self._new_state(setup.dealer or self._defaults.dealer)
         except (engine.UnknownRulesError, ValueError) as exc:
             raise engine.NotationError(f"setup: {exc}") from exc
+        self._tags = {**self._defaults.tags, **setup.tags}
         return []
 
     def _identify(self, event: CardEvent) -> str | None:
         if event.card is not None:
             return event.card
         uid = event.uid or ""
-        card = self.tags.get(uid)
+        card = self._tags.get(uid)
         if card is None and self._card_for_uid is not None:
             card = self._card_for_uid(uid)
         return card
 
-    def _zone(self, zone: str, card: str | None) -> str:
-        """The transcript zone a pad stands for now (compact layout: by phase)."""
-        if zone in ("A", "B"):
-            return ("play." if self.state.phase in ("play", "cut", "over") else "hand.") + zone
-        if zone == "centre":
-            phase = self.state.phase
-            if phase in ("retourne", "deal") or (
-                card is not None and self.state.turned_up is not None and card == str(self.state.turned_up)
-            ):
-                return "turnup"
-            return "discard"
-        return zone
-
     def _card(self, event: CardEvent) -> list[Event]:
         card = self._identify(event)
-        zone = self._zone(event.zone, card)
+        parsed = Card.parse(card) if card is not None else None
+        zone = zone_of(event.zone, self._state, parsed)
         key = card or f"uid:{event.uid}"
         # remembered by the zone the pad stands for now: in the compact layout a card dealt
         # across pad A is a new card when it comes back to pad A as a play
-        lying = self.on_pad.setdefault(zone, set())
+        lying = self._on_pad.setdefault(zone, set())
         if event.gone:
             lying.discard(key)
-            return self._taken_back(zone, card, event.uid)
+            return self._taken_back(card, event.uid)
         if key in lying:
             return []  # read again where it lies
-        for pad, cards in self.on_pad.items():
+        for pad, cards in self._on_pad.items():
             if pad != zone:
                 # a card lies on one pad at a time: a discard drawn again is no re-read
                 cards.discard(key)
         lying.add(key)
-        if card is None:
+        if parsed is None:
             # a play pad: that seat's card; elsewhere the dealer handles the cards
-            seat = zone[-1] if zone.startswith("play.") else (self.state.dealer or None)
+            seat = zone[-1] if zone.startswith("play.") else (self._state.dealer or None)
             refused = fault(
                 "unknown_tag", seat,
                 f"tag {event.uid} is not in the registered pack: put that card aside",
             )
             return self._refused(refused, zone, None, event.uid, card_event=True)
         out: list[Event] = []
-        if self.state.phase == "cut" and zone.startswith("hand.") and self.state.cuts == (-1, -1):
+        if self._state.phase == "cut" and zone.startswith("hand.") and self._state.cuts == (-1, -1):
             out.extend(self._dealer_agreed(engine.OTHER[zone[-1]]))
-        action = self._card_action(zone, Card.parse(card))
+        action = card_action(self._state, zone, parsed)
         if action is None:
             return out
         return out + self._apply(action, zone=zone, card=card)
@@ -267,90 +302,39 @@ class Controller:
     def _dealer_agreed(self, dealer: str) -> list[Event]:
         """The players deal without cutting: the first card dealt goes to the elder
         (rule 8, non-dealer first), so the other seat deals."""
-        self.state = self._new_state(dealer)
+        self._state = self._new_state(dealer)
         return [engine.DealerChosen(dealer, None)]
-
-    def _card_action(self, zone: str, card: Card) -> Action | None:
-        state = self.state
-        phase = state.phase
-        if phase == "over":
-            return None
-        if phase == "retourne":
-            return TurnTarget(card) if zone == "turnup" else None
-        if phase == "cut":
-            # each seat lays its cut on its play pad (a hand pad starts the deal instead)
-            return Cut(zone[-1], card) if zone.startswith("play.") else None
-        if zone.startswith("hand."):
-            seat = zone[-1]
-            if phase == "deal":
-                return DealCard(seat, card)
-            if phase == "play":
-                return None  # cards crossing a hand pad during the tricks mean nothing
-            return Draw(seat, (card,))
-        if zone == "turnup":
-            if phase == "deal":
-                return TurnUp(card)
-            return None  # the turn-up read again, or a card that means nothing there now
-        if zone == "discard":
-            if phase == "exchange":
-                return Discard(state.exchanger or state.elder, (card,))
-            return None
-        if zone.startswith("play."):
-            return PlayCard(zone[-1], card)
-        return None
 
     def _button(self, event: ButtonEvent) -> list[Event]:
         seat, button = event.seat, event.button
-        state = self.state
+        state = self._state
         if state.phase == "over":
             if button == "yes":
                 return self._next_game()
             return []
-        action = self._button_action(seat, button)
+        action = button_action(state, seat, button)
         if action is None:
             return [Notice(f"{seat}'s {button} means nothing now: {engine.expectation(state)}", seat)]
         return self._apply(action, button=button)
 
-    def _button_action(self, seat: str, button: str) -> Action | None:
-        state = self.state
-        if button == "king":
-            return Announce(seat)
-        yes = button == "yes"
-        declarer = state.rules.model == "declarer"
-        phase = state.phase
-        if phase == "play":
-            if state.offer is not None:
-                return Accept(seat) if yes else Refuse(seat)
-            if yes and state.rules.doubling:
-                return Double(seat)
-            if not yes and state.rules.offer_point:
-                return OfferPoint(seat)
-            return None
-        if phase in ("propose", "force", "exchange") or (phase == "respond" and seat == state.elder):
-            if declarer:
-                return Declare(seat) if yes else Pass(seat)
-            if seat == state.elder or phase == "exchange":
-                return Propose(seat) if yes else Stand(seat)
-            return Accept(seat) if yes else Refuse(seat)
-        if phase == "respond":
-            if declarer:
-                return Declare(seat) if yes else Pass(seat)
-            return Accept(seat) if yes else Refuse(seat)
-        return None
-
     def _apply(self, action: Action, *, zone: str | None = None, card: str | None = None,
                button: str | None = None) -> list[Event]:
-        before = self.state
-        self.state, events = engine.apply(before, action)
-        after = self.state
+        before = self._state
+        self._state, events = engine.apply(before, action)
+        after = self._state
+        refused = any(isinstance(e, Fault) for e in events)
+        if not refused:
+            self._hand_actions.append(action)
         if after is not before and after.phase == "deal" and after.hands == (0, 0) and (
             after.hand_no != before.hand_no or after.game_no != before.game_no or before.hands != (0, 0)
         ):
             # a new deal (next hand, next game, or a void deal): the cards are gathered,
             # refused ones with them
-            self.on_pad.clear()
-            self.rejected.clear()
-            self.last_fault = None
+            self._on_pad.clear()
+            self._rejected.clear()
+            self._warning = None
+            if after.hand_no == before.hand_no and after.game_no == before.game_no:
+                self._hand_actions.clear()  # a void deal: dealt again, nothing to record
         out: list[Event] = []
         for ev in events:
             if isinstance(ev, Fault):
@@ -362,64 +346,72 @@ class Controller:
             out.append(ev)
             self._remember(ev)
         if not any(isinstance(e, Fault) for e in events):
-            if not self.rejected:
-                self.last_fault = None  # a void deal's or a false king's warning has been seen
+            if not self._rejected:
+                self._warning = None  # a void deal's or a false king's warning has been seen
             out.extend(self._accepted(action))
+        if any(isinstance(e, engine.HandEnd | engine.GameEnd) for e in events):
+            out.append(HandRecord(
+                self._game, before.hand_no, before.dealer, {"name": before.rules.name, **before.rules.options()},
+                tuple(a.to_json() for a in self._hand_actions),
+            ))
+            self._hand_actions = []
         return out
 
     def _remember(self, ev: Event) -> None:
         if isinstance(ev, engine.Trick):
-            self.last_trick = ev
+            self._last_trick = ev
         elif isinstance(ev, engine.HandEnd):
-            self.last_hand = ev
+            self._last_hand = ev
         elif isinstance(ev, engine.Trump):
-            self.last_hand = None
-            self.last_trick = None
+            self._last_hand = None
+            self._last_trick = None
 
     def _refused(self, refused: Fault, zone: str | None, card: str | None, uid: str | None,
                  *, card_event: bool) -> list[Event]:
-        self.last_fault = refused
         if refused.code in ("misdeal", "duplicate_card") and (
-            self.state.phase == "deal" and self.state.hands == (0, 0)
+            self._state.phase == "deal" and self._state.hands == (0, 0)
         ):
             # the deal is void: nothing to take back, the dealer deals again
-            self.rejected.clear()
+            self._rejected.clear()
+            self._warning = refused
             return [refused]
         if card_event and zone is not None:
-            self.rejected.append(_Rejected(zone, card, uid, refused))
+            self._rejected.append(_Rejected(zone, card, uid, refused))
+        else:
+            self._warning = refused
         return [refused]
 
     def _accepted(self, action: Action) -> list[Event]:
         """A legal action by a seat puts right that seat's refused plays (rule 39)."""
         seat = getattr(action, "seat", None)
-        if not self.rejected or seat is None or not isinstance(action, PlayCard | Discard | Draw):
+        if not self._rejected or seat is None or not isinstance(action, PlayCard | Discard | Draw):
             return []
         out: list[Event] = []
         keep = []
-        for r in self.rejected:
-            if r.fault.seat == seat and r.fault.code not in ("unknown_tag",) and r.zone.startswith("play."):
+        for r in self._rejected:
+            if r.fault.seat == seat and r.fault.code != "unknown_tag" and r.zone.startswith("play."):
                 out.append(Corrected(r.fault.code, r.fault.seat, r.card))
             else:
                 keep.append(r)
-        self.rejected = keep
+        self._rejected = keep
         return out
 
-    def _taken_back(self, zone: str, card: str | None, uid: str | None) -> list[Event]:
-        for i, r in enumerate(self.rejected):
+    def _taken_back(self, card: str | None, uid: str | None) -> list[Event]:
+        for i, r in enumerate(self._rejected):
             if (card is not None and r.card == card) or (card is None and uid and r.uid == uid):
-                del self.rejected[i]
-                if not self.rejected:
-                    self.last_fault = None
+                del self._rejected[i]
                 return [Corrected(r.fault.code, r.fault.seat, r.card)]
         return []
 
     def _next_game(self) -> list[Event]:
-        last_dealer = self.state.dealer or None
+        last_dealer = self._state.dealer or None
         dealer = engine.OTHER[last_dealer] if last_dealer else None
-        self.state = self._new_state(dealer)
-        self.game_count += 1
-        self.rejected.clear()
-        self.last_fault = None
-        self.last_hand = None
-        self.last_trick = None
-        return [NewGame(self.state.rules.name, dealer, self.state.target)]
+        self._state = self._new_state(dealer)
+        self._game += 1
+        self._hand_actions = []
+        self._rejected.clear()
+        self._on_pad.clear()
+        self._warning = None
+        self._last_hand = None
+        self._last_trick = None
+        return [NewGame(self._state.rules.name, dealer, self._state.target)]

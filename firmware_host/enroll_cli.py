@@ -22,7 +22,7 @@ from firmware_host.enroll import enroll
 def run_enroll(args: argparse.Namespace) -> int:
     """``ecarte-table enroll``: returns the exit status."""
     from drivers.nfc.pad import Pad
-    from firmware_host.cli import load_table_or_exit
+    from firmware_host.app import load_table_or_exit
     from firmware_host.errors import BadInput
     from firmware_host.panel import open_panel
     from hardware.tags import TagRegistry, TagRegistryError

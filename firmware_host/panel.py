@@ -2,7 +2,7 @@
 
 :func:`open_panel` opens every display of the table file: on a real table luma on
 ``/dev/i2c-N``; on the simulated table luma on a simulated I2C bus that decodes
-the chip's commands. Each frame is drawn once (:mod:`firmware_host.views`) and
+the chip's commands. Each frame is drawn once (:mod:`firmware_host.screens`) and
 sent to every display, which send only what changed.
 """
 
@@ -16,13 +16,14 @@ from drivers.closing import Closing
 from drivers.display.i2c_sim import FakeI2CBus
 from drivers.display.oled import DisplayError, Oled, open_display
 from drivers.errors import DriverError
-from firmware_host.views import Screen, frame_to_text, message_screen, paused_screen, render, screen_for
+from firmware_host.screens import Screen, frame_to_text, message_screen, paused_screen, render, screen_for
+from firmware_host.snapshot import Outcome, TableSnapshot
 
 logger = logging.getLogger(__name__)
 
 
 class Panel(Closing):
-    """Shows the controller's state on the displays (and the terminal, and PNG files).
+    """Shows the table's snapshots on the displays (and the terminal, and PNG files).
 
     :param displays: the opened OLEDs.
     :param png_dir: save every frame there as ``frame-0001.png``... (None: no files).
@@ -48,24 +49,28 @@ class Panel(Closing):
         if png_dir is not None:
             png_dir.mkdir(parents=True, exist_ok=True)
 
-    def show(self, controller: Any) -> None:
+    def publish(self, outcome: Outcome) -> None:
+        """A :class:`~firmware_host.service.TableOutput`: show the outcome's snapshot."""
+        self.show(outcome.snapshot)
+
+    def show(self, snapshot: TableSnapshot) -> None:
         """Show what the table shows now (nothing is sent if the screen did not change)."""
-        screen = screen_for(controller)
+        screen = screen_for(snapshot)
         if screen == self.screen:
             return
-        moments = (controller.last_trick, controller.last_hand, controller.state.phase == "over")
+        moments = (snapshot.last_trick, snapshot.last_hand, snapshot.phase == "over")
         worth_drawing = not self.only_tricks or moments != self._seen
         self._seen = moments
-        state = controller.state
+        view = snapshot.view
         self.caption = (
-            f"{state.rules.describe()}  hand {state.hand_no}  A {state.score[0]} - B {state.score[1]}"
-            f"  |  {controller.expectation()}"
+            f"{view.rules}  hand {snapshot.hand_no}  A {view.score[0]} - B {view.score[1]}"
+            f"  |  {snapshot.expectation}"
         )
         self._put(screen, draw=worth_drawing)
 
-    def paused(self, message: str, controller: Any = None) -> None:
+    def paused(self, message: str, snapshot: TableSnapshot | None = None) -> None:
         """Leave a 'paused' screen on the displays (the service is stopping)."""
-        self._put(paused_screen(controller, message), draw=True)
+        self._put(paused_screen(snapshot, message), draw=True)
 
     def message(self, lines: list[str]) -> None:
         """A few short lines (enrollment, doctor)."""

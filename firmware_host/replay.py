@@ -28,7 +28,7 @@ def replay_events(controller: Controller, events: Iterable[tuple[int, PhysicalEv
 
     for line_no, event in events:
         try:
-            yield from controller.handle(event)
+            yield from controller.handle(event).events
         except NotationError as exc:
             raise TranscriptError(source, line_no, str(exc)) from None
 

@@ -15,11 +15,11 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from drivers.buttons import Buttons, make_pin_factory
 from drivers.closing import Closing
 from drivers.events import DeviceEvent
 from drivers.nfc.pad import PadSet, PadTiming
 from drivers.nfc.pn532sim import DEFAULT_MISS, Pn532Simulator
+from drivers.seat_controls import SeatControls, make_pin_factory
 from engine.cards import CARDS
 from hardware.table import TableConfig
 
@@ -85,7 +85,7 @@ class SimulatedTable(Closing):
         self._card_for = card_for or tags.get
         self.simulators: dict[str, Pn532Simulator] = {}
         self.pads: PadSet | None = None
-        self.buttons: Buttons | None = None
+        self.buttons: SeatControls | None = None
         self._factory: Any = None
         emit: dict[str, Any] = (
             {"events": events} if isinstance(events, queue.Queue) else {"on_event": events}
@@ -103,7 +103,7 @@ class SimulatedTable(Closing):
             )
             if buttons:
                 self._factory = make_pin_factory("mock")
-                self.buttons = Buttons(
+                self.buttons = SeatControls(
                     table.buttons.by_seat(), pin_factory=self._factory,
                     on_press=events, debounce=table.buttons.debounce,
                 )

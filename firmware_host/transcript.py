@@ -21,15 +21,8 @@ from typing import Any
 
 from engine.cards import Card
 from engine.errors import NotationError
-
-ZONES = ("hand.A", "hand.B", "turnup", "discard", "play.A", "play.B")
-"""The zones of the full layout (TRANSCRIPT.md)."""
-
-COMPACT_ZONES = ("A", "B", "centre")
-"""The pads of the compact layout: one per seat and one in the centre."""
-
-BUTTONS = ("yes", "no", "king")
-SEATS = ("A", "B")
+from hardware.layout import BUTTONS, SEATS, ZONES
+from hardware.layout import COMPACT_PADS as COMPACT_ZONES
 
 
 class TranscriptError(NotationError):

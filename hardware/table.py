@@ -39,28 +39,13 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-LAYOUTS: tuple[str, ...] = ("full", "compact")
-"""``full``: six pads, one per zone; ``compact``: one pad per seat and a centre pad."""
+from engine.rules import RULE_SETS as ENGINE_RULE_SETS
+from hardware.layout import BUTTONS, COMPACT_PADS, FULL_PADS, LAYOUTS, PAD_ZONES, SEATS
 
-FULL_PADS: tuple[str, ...] = ("hand.A", "hand.B", "turnup", "discard", "play.A", "play.B")
-COMPACT_PADS: tuple[str, ...] = ("A", "B", "centre")
-PAD_ZONES: Mapping[str, tuple[str, ...]] = {
-    **{name: (name,) for name in FULL_PADS},
-    "A": ("hand.A", "play.A"),
-    "B": ("hand.B", "play.B"),
-    "centre": ("turnup", "discard"),
-}
-"""The transcript zones each pad stands for, in the order the game uses them.
-
-A compact seat pad is the hand pad during the deal and the exchange and the
-play pad during the tricks; the centre pad takes the turn-up, then the discards.
-"""
-
-SEATS: tuple[str, ...] = ("A", "B")
-BUTTON_KEYS: tuple[str, ...] = ("yes", "no", "king", "led")
+BUTTON_KEYS: tuple[str, ...] = (*BUTTONS, "led")
 PIN_BACKENDS: tuple[str, ...] = ("auto", "lgpio", "rpigpio", "mock")
 CHIPS: tuple[str, ...] = ("ssd1306", "sh1106")
-RULE_SETS: tuple[str, ...] = ("classic", "french", "italian", "german")
+RULE_SETS: tuple[str, ...] = tuple(ENGINE_RULE_SETS)
 """Rule-set names accepted in ``[table] rules`` (the engine's registry)."""
 
 DEFAULT_ADDRESS = 0x3C
@@ -165,7 +150,7 @@ class PadConfig:
 class SeatButtons:
     """One seat's BCM pins: ``yes``, ``no``, ``king`` buttons, ``led``, optional ``buzzer``.
 
-    It has the attributes :class:`drivers.buttons.Buttons` wants of a seat.
+    It has the attributes :class:`drivers.seat_controls.SeatControls` wants of a seat.
     """
 
     seat: str
@@ -185,7 +170,7 @@ class ButtonsConfig:
     seats: tuple[SeatButtons, ...]
 
     def by_seat(self) -> dict[str, SeatButtons]:
-        """``{"A": SeatButtons(...), "B": ...}``, as :class:`drivers.buttons.Buttons` takes."""
+        """``{"A": SeatButtons(...), "B": ...}``, as :class:`drivers.seat_controls.SeatControls` takes."""
         return {seat.seat: seat for seat in self.seats}
 
 
@@ -688,7 +673,7 @@ def _type_message(value: Any, expected: type) -> str:
             number = int(value, 0) if expected is int else float(value)
         except ValueError:
             return message
-        written = hex(number) if value.lower().startswith("0x") else value
+        written = hex(int(number)) if value.lower().startswith("0x") else value
         return f"{message}: write {written} without quotes"
     return message
 
@@ -751,4 +736,4 @@ class _Problems:
             hint = (f"did you mean {suggestion!r}?" if suggestion
                     else f"expected one of {', '.join(repr(c) for c in choices)}")
             self.add(key, f"unknown {what} {value!r}: {hint}")
-        return value
+        return str(value)

@@ -110,7 +110,7 @@ def test_run_then_export_then_replay_agree(tmp_path: Path) -> None:
     import random
 
     from engine import new_game
-    from firmware_host.players import game_transcript
+    from firmware_host.builtin_players import game_transcript
     from firmware_host.transcript import dumps
 
     lines = [dumps(e) for e in game_transcript(new_game("classic", dealer="B"), random.Random(5), faults=True)]

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 import engine
 from engine.cards import ALL_CARDS
+from firmware_host.builtin_players import game_transcript, physical_events
 from firmware_host.controller import CONTRACT_EVENTS, Controller, NewGame, Notice
-from firmware_host.players import game_transcript, physical_events
 from firmware_host.transcript import ZONES, ButtonEvent, CardEvent, PhysicalEvent, Setup
 
 # B is elder (A deals); hearts are trumps. B: 9S KD QD 7C TC; A: 7S JS 9H KC 8D.
@@ -37,7 +37,7 @@ def _card(zone: str, card: str, gone: bool = False) -> CardEvent:
 def _feed(table: Controller, events: list[PhysicalEvent]) -> list[engine.Event]:
     out: list[engine.Event] = []
     for event in events:
-        out.extend(table.handle(event))
+        out.extend(table.handle(event).events)
     return out
 
 
@@ -57,7 +57,7 @@ def _at(phase: str, rules: str = "classic", **options: object) -> Controller:
     if phase == "trick":
         steps.append(_card("play.B", "9S"))
     _feed(table, steps)
-    assert table.state.phase == ("play" if phase == "trick" else phase)
+    assert table.engine_state.phase == ("play" if phase == "trick" else phase)
     return table
 
 
@@ -116,7 +116,7 @@ TABLE = [
 @pytest.mark.parametrize(("phase", "event", "expected"), TABLE, ids=[f"{p}-{e}" for p, e, _ in TABLE])
 def test_physical_event_in_phase(phase: str, event: PhysicalEvent, expected: list[tuple[str, ...]]) -> None:
     table = _at(phase)
-    assert _summary(table.handle(event)) == expected
+    assert _summary(table.handle(event).events) == expected
 
 
 @pytest.mark.parametrize(("rules", "button", "expected"), [
@@ -126,19 +126,19 @@ def test_physical_event_in_phase(phase: str, event: PhysicalEvent, expected: lis
 ])
 def test_buttons_by_rule_set(rules: str, button: ButtonEvent, expected: list[tuple[str, ...]]) -> None:
     table = _at("propose", rules)
-    assert _summary(table.handle(button)) == expected
+    assert _summary(table.handle(button).events) == expected
 
 
 def test_refused_card_then_doubling_buttons() -> None:
     table = _at("play", doubling=True)
     _feed(table, [_card("play.B", "KD")])
-    assert _summary(table.handle(_card("play.A", "7S"))) == [("fault", "revoke", "A")]
-    assert table.faulty_seats == {"A"}
+    assert _summary(table.handle(_card("play.A", "7S")).events) == [("fault", "revoke", "A")]
+    assert table.snapshot().faulty_seats == {"A"}
     _feed(table, [_card("play.A", "7S", gone=True)])
-    assert table.faulty_seats == set()
-    assert _summary(table.handle(ButtonEvent("B", "yes"))) == [("offer", "", "B")]
-    assert _summary(table.handle(ButtonEvent("A", "yes"))) == [("offer", "", "B")]
-    assert table.state.multiplier == 2
+    assert table.snapshot().faulty_seats == set()
+    assert _summary(table.handle(ButtonEvent("B", "yes")).events) == [("offer", "", "B")]
+    assert _summary(table.handle(ButtonEvent("A", "yes")).events) == [("offer", "", "B")]
+    assert table.engine_state.multiplier == 2
 
 
 # -- re-reads, flickers, tags --------------------------------------------------------------------
@@ -147,26 +147,26 @@ def test_refused_card_then_doubling_buttons() -> None:
 def test_deal_cards_read_again_are_ignored() -> None:
     table = _at("deal")
     for zone, card in DEAL:
-        assert table.handle(_card(zone, card)) == []
-        assert table.handle(_card(zone, card)) == []  # the same card read twice
-    assert table.state.hands[0].bit_count() == table.state.hands[1].bit_count() == 5
-    assert _summary(table.handle(_card("turnup", "7H"))) == [("trump", "7H", "")]
-    assert table.handle(_card("turnup", "7H")) == []
+        assert table.handle(_card(zone, card)).events == ()
+        assert table.handle(_card(zone, card)).events == ()  # the same card read twice
+    assert table.engine_state.hands[0].bit_count() == table.engine_state.hands[1].bit_count() == 5
+    assert _summary(table.handle(_card("turnup", "7H")).events) == [("trump", "7H", "")]
+    assert table.handle(_card("turnup", "7H")).events == ()
 
 
 def test_hand_card_lifted_and_slid_again_is_ignored() -> None:
     table = _at("deal")
     _feed(table, [_card("hand.B", "9S"), _card("hand.B", "9S", gone=True)])
-    assert table.handle(_card("hand.B", "9S")) == []
-    assert table.state.hands[1].bit_count() == 1
+    assert table.handle(_card("hand.B", "9S")).events == ()
+    assert table.engine_state.hands[1].bit_count() == 1
 
 
 def test_refused_card_lifted_and_laid_again_is_refused_again() -> None:
     table = _at("trick")
-    assert _summary(table.handle(_card("play.A", "7S")))[0][1] == "not_overtaking"
-    assert _summary(table.handle(_card("play.A", "7S")))[0:1] == []  # read again where it lies
-    assert _summary(table.handle(_card("play.A", "7S", gone=True))) == [("corrected", "not_overtaking", "A")]
-    assert _summary(table.handle(_card("play.A", "7S")))[0][1] == "not_overtaking"
+    assert _summary(table.handle(_card("play.A", "7S")).events)[0][1] == "not_overtaking"
+    assert _summary(table.handle(_card("play.A", "7S")).events)[0:1] == []  # read again where it lies
+    assert _summary(table.handle(_card("play.A", "7S", gone=True)).events) == [("corrected", "not_overtaking", "A")]
+    assert _summary(table.handle(_card("play.A", "7S")).events)[0][1] == "not_overtaking"
 
 
 def test_registry_lookup_resolves_uids_not_in_setup() -> None:
@@ -174,18 +174,18 @@ def test_registry_lookup_resolves_uids_not_in_setup() -> None:
     table.handle(Setup(rules="classic", dealer="A", tags={TAG_KS: "KS"}))
     table.handle(CardEvent("hand.B", uid="0A0B0C0D"))
     table.handle(CardEvent("hand.B", uid=TAG_KS))
-    assert {str(c) for c in table.state.hand("B")} == {"QH", "KS"}
-    refused = table.handle(CardEvent("hand.B", uid="FFFF"))
+    assert {str(c) for c in table.engine_state.hand("B")} == {"QH", "KS"}
+    refused = table.handle(CardEvent("hand.B", uid="FFFF")).events
     assert _summary(refused) == [("fault", "unknown_tag", "A")]  # the dealer handles the hand pads
-    assert table.state.hands[1].bit_count() == 2
+    assert table.engine_state.hands[1].bit_count() == 2
 
 
 def test_setup_after_the_first_event_is_a_notice() -> None:
     table = _at("deal")
     table.handle(_card("hand.B", "9S"))
-    out = table.handle(Setup(rules="german"))
+    out = table.handle(Setup(rules="german")).events
     assert isinstance(out[0], Notice) and out[0].code == "setup_ignored"
-    assert table.state.rules.name == "classic"
+    assert table.engine_state.rules.name == "classic"
 
 
 def test_bad_rules_in_setup_raise_a_notation_error() -> None:
@@ -199,67 +199,67 @@ def test_bad_rules_in_setup_raise_a_notation_error() -> None:
 def test_leds_lit_on_a_fault_and_cleared_by_lifting() -> None:
     table = _at("play")
     table.handle(_card("play.A", "7S"))
-    assert table.faulty_seats == {"A"}
-    assert "take back" in table.expectation()
+    assert table.snapshot().faulty_seats == {"A"}
+    assert "take back" in table.snapshot().expectation
     table.handle(_card("play.A", "7S", gone=True))
-    assert table.faulty_seats == set()
-    assert table.expectation() == "B plays"
+    assert table.snapshot().faulty_seats == set()
+    assert table.snapshot().expectation == "B plays"
 
 
 def test_leds_cleared_by_the_seats_next_legal_play() -> None:
     table = _at("trick")
     table.handle(_card("play.A", "KC"))
     table.handle(_card("play.B", "QD"))  # B out of turn too
-    assert table.faulty_seats == {"A", "B"}
-    out = _summary(table.handle(_card("play.A", "JS")))
+    assert table.snapshot().faulty_seats == {"A", "B"}
+    out = _summary(table.handle(_card("play.A", "JS")).events)
     assert ("corrected", "revoke", "A") in out
-    assert table.faulty_seats == {"B"}
+    assert table.snapshot().faulty_seats == {"B"}
 
 
 def test_exchange_count_led_is_the_dealers_and_lifting_returns_the_card() -> None:
     table = _at("exchange")
     _feed(table, [_card("discard", "TC"), _card("hand.B", "8H")])
-    stock = table.state.stock_size
-    assert _summary(table.handle(_card("hand.B", "9D"))) == [("fault", "exchange_count", "A")]
-    assert table.faulty_seats == {"A"}
-    assert table.state.stock_size == stock
-    assert _summary(table.handle(_card("hand.B", "9D", gone=True))) == [("corrected", "exchange_count", "A")]
-    assert table.faulty_seats == set()
+    stock = table.engine_state.stock_size
+    assert _summary(table.handle(_card("hand.B", "9D")).events) == [("fault", "exchange_count", "A")]
+    assert table.snapshot().faulty_seats == {"A"}
+    assert table.engine_state.stock_size == stock
+    assert _summary(table.handle(_card("hand.B", "9D", gone=True)).events) == [("corrected", "exchange_count", "A")]
+    assert table.snapshot().faulty_seats == set()
     # the card is back in the stock: the dealer may draw it after discarding
     _feed(table, [_card("discard", "8D")])
-    assert table.handle(_card("hand.A", "9D"))[0].event == "exchange"
+    assert table.handle(_card("hand.A", "9D")).events[0].event == "exchange"
 
 
 def test_a_new_deal_clears_faults_left_on_the_pads() -> None:
     table = _at("propose")
     table.handle(_card("hand.B", "8H"))  # exchange_count, never lifted
-    assert table.faulty_seats == {"A"}
+    assert table.snapshot().faulty_seats == {"A"}
     table.handle(_card("hand.B", "7S"))  # duplicate_card: the deal is void
-    assert table.state.phase == "deal"
-    assert table.faulty_seats == set()
-    assert "deals" in table.expectation()
+    assert table.engine_state.phase == "deal"
+    assert table.snapshot().faulty_seats == set()
+    assert "deals" in table.snapshot().expectation
 
 
 def test_a_void_deal_then_the_next_hand_card_starts_a_new_deal() -> None:
     table = _at("deal")
     _feed(table, [_card(z, c) for z, c in DEAL])
-    assert _summary(table.handle(_card("hand.B", "AS")))[0][1] == "misdeal"
+    assert _summary(table.handle(_card("hand.B", "AS")).events)[0][1] == "misdeal"
     # the same cards again, from the start
     _feed(table, [_card(z, c) for z, c in DEAL])
-    assert _summary(table.handle(_card("turnup", "7H"))) == [("trump", "7H", "")]
-    assert table.state.dealer == "A"
+    assert _summary(table.handle(_card("turnup", "7H")).events) == [("trump", "7H", "")]
+    assert table.engine_state.dealer == "A"
 
 
 def test_game_over_then_yes_starts_a_new_game_dealt_by_the_other_seat() -> None:
     table = Controller()
     table.handle(Setup(rules="classic", dealer="A", target=1))
     _feed(table, [_card(z, c) for z, c in DEAL])
-    out = _summary(table.handle(_card("turnup", "KH")))
-    assert out == [("trump", "KH", ""), ("king", "", "A"), ("game_end", "A", "")]
-    assert table.handle(ButtonEvent("B", "no")) == []
-    new = table.handle(ButtonEvent("B", "yes"))
+    out = _summary(table.handle(_card("turnup", "KH")).events)
+    assert out == [("trump", "KH", ""), ("king", "", "A"), ("game_end", "A", ""), ("hand_record", "", "")]
+    assert table.handle(ButtonEvent("B", "no")).events == ()
+    new = table.handle(ButtonEvent("B", "yes")).events
     assert isinstance(new[0], NewGame) and new[0].dealer == "B"
-    assert table.state.phase == "deal" and table.state.score == (0, 0) and table.game_count == 2
+    assert table.engine_state.phase == "deal" and table.engine_state.score == (0, 0) and table.snapshot().game == 2
 
 
 # -- compact layout --------------------------------------------------------------------------------
@@ -278,11 +278,11 @@ def _compact(event: PhysicalEvent) -> PhysicalEvent:
 def test_compact_layout_referees_like_the_full_one(rules: str, seed: int) -> None:
     events = game_transcript(engine.new_game(rules, dealer="A"), random.Random(seed), faults=True)
     full, compact = Controller(), Controller(layout="compact")
-    a = [e.to_json() for ev in events for e in full.handle(ev) if e.event in CONTRACT_EVENTS]
-    b = [e.to_json() for ev in events for e in compact.handle(_compact(ev)) if e.event in CONTRACT_EVENTS]
+    a = [e.to_json() for ev in events for e in full.handle(ev).events if e.event in CONTRACT_EVENTS]
+    b = [e.to_json() for ev in events for e in compact.handle(_compact(ev)).events if e.event in CONTRACT_EVENTS]
     assert a == b
     assert a[-1]["event"] == "game_end"
-    assert compact.state == full.state
+    assert compact.engine_state == full.engine_state
 
 
 @pytest.mark.parametrize(("phase", "event", "expected"), [
@@ -300,8 +300,7 @@ def test_compact_layout_referees_like_the_full_one(rules: str, seed: int) -> Non
 ])
 def test_compact_pads_by_phase(phase: str, event: CardEvent, expected: list[tuple[str, ...]]) -> None:
     table = _at(phase)
-    table.layout = "compact"
-    assert _summary(table.handle(event)) == expected
+    assert _summary(table.handle(event).events) == expected
 
 
 # -- properties ------------------------------------------------------------------------------------
@@ -358,15 +357,15 @@ def test_random_streams_keep_the_game_whole(rules: str, options: dict, layout: s
     rng = random.Random(seed)
     table = Controller(layout=layout, card_for_uid={"0011223344556677": "7C"}.get)
     table.handle(Setup(rules=rules, dealer="A", tags={TAG_KS: "KS"}, options=options))
-    score = table.state.score
+    score = table.engine_state.score
     hand_start = score
     for step in stream:
-        events = _correct_move(table.state, rng) if step == "move" else [step]
+        events = _correct_move(table.engine_state, rng) if step == "move" else [step]
         for event in events:
             if layout == "compact":
                 event = _compact(event)
-            out = table.handle(event)
-            state = table.state
+            out = table.handle(event).events
+            state = table.engine_state
             # every card in exactly one place
             places = _places(state)
             union = 0
@@ -395,29 +394,29 @@ def test_random_streams_keep_the_game_whole(rules: str, options: dict, layout: s
 
 def test_the_led_card_is_not_in_the_stock() -> None:
     table = _at("trick")
-    led = table.state.led
-    assert not table.state.stock_mask >> led & 1
-    assert table.state.stock_size == 32 - 11
+    led = table.engine_state.led
+    assert not table.engine_state.stock_mask >> led & 1
+    assert table.engine_state.stock_size == 32 - 11
 
 
 def test_without_a_dealer_the_first_card_dealt_names_the_elder() -> None:
     """No setup and no cut: dealing starts with the non-dealer (rule 8)."""
     table = Controller()
-    assert table.state.phase == "cut"
-    events = table.handle(CardEvent("hand.B", "KH"))
+    assert table.engine_state.phase == "cut"
+    events = table.handle(CardEvent("hand.B", "KH")).events
     assert [e.to_json() for e in events] == [{"event": "dealer", "seat": "A", "cut": None}]
-    assert table.state.dealer == "A" and table.state.phase == "deal"
-    assert [str(c) for c in table.state.hand("B")] == ["KH"]
+    assert table.engine_state.dealer == "A" and table.engine_state.phase == "deal"
+    assert [str(c) for c in table.engine_state.hand("B")] == ["KH"]
 
 
 def test_the_seats_cut_on_their_play_pads() -> None:
     table = Controller()
-    assert table.handle(CardEvent("play.A", "7S")) == []
-    events = table.handle(CardEvent("play.B", "KD"))
+    assert table.handle(CardEvent("play.A", "7S")).events == ()
+    events = table.handle(CardEvent("play.B", "KD")).events
     assert [e.to_json() for e in events] == [{"event": "dealer", "seat": "B", "cut": {"A": "7S", "B": "KD"}}]
-    assert table.state.dealer == "B"
+    assert table.engine_state.dealer == "B"
     # an equal rank: cut again
     again = Controller()
     again.handle(CardEvent("play.A", "7S"))
-    assert again.handle(CardEvent("play.B", "7H"))[0].to_json()["seat"] is None
-    assert again.state.phase == "cut"
+    assert again.handle(CardEvent("play.B", "7H")).events[0].to_json()["seat"] is None
+    assert again.engine_state.phase == "cut"

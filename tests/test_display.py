@@ -11,7 +11,7 @@ from PIL import Image, ImageDraw
 from drivers.display.i2c_sim import FakeI2CBus
 from drivers.display.oled import DisplayError, open_display, pack_pages
 from drivers.errors import DeviceNotFoundError
-from firmware_host.screen import Screen, render
+from firmware_host.drawing import Screen, render
 
 CHIPS = ["ssd1306", "sh1106"]
 

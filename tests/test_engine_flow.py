@@ -207,11 +207,41 @@ def test_king_may_be_announced_until_the_holder_plays_his_first_card():
     assert state2 == state
 
 
-def test_rule_24_a_king_led_first_may_still_be_announced_until_the_holder_plays_again():
+def test_rule_24_a_king_led_first_may_still_be_announced_until_it_is_played_to():
+    """Rule 24: 'Si el rey es la primera carta que sale, se puede anunciar en cualquier momento
+    antes de que se juegue' (if the king is the first card led, it may be announced at any time
+    before it is played to)."""
     state, _ = start("classic", A32)
     state, _ = run(state, "A plays KD")
+    assert parse_action("A announces") in legal_actions(state)
     state, events = run(state, "A announces")
     assert kinds(events) == ["king"] and state.score == (1, 0)
+
+
+def test_rule_24_the_elder_s_led_king_is_too_late_once_played_to():
+    """The elder does not get the dealer's longer window: once B has played to the led king,
+    the announcement is refused, though A has not played again."""
+    state, _ = start("classic", A32)
+    state, _ = run(state, "A plays KD", "B plays JH")
+    assert state.counts == (1, 1) and state.turn == "A"
+    after, events = apply(state, parse_action("A announces"))
+    assert events[0].code == "wrong_time" and "played to (rule 24)" in events[0].message
+    assert after == state and parse_action("A announces") not in legal_actions(state)
+
+
+def test_rule_24_the_dealer_s_first_card_king_until_he_plays_again():
+    """Rule 24: 'Si el rey es la primera carta que juega el crupier, puede anunciarla en cualquier
+    momento antes de volver a jugar' (if the king is the dealer's first card, he may announce it
+    at any time before he plays again)."""
+    hand = ("7S 8S 9S TS AS", "KD QD JD AD TD")
+    state, _ = start("classic", hand)
+    state, _ = run(state, "A plays 7S", "B plays KD")  # B trumps with the king and leads next
+    state, events = run(state, "B announces")
+    assert kinds(events) == ["king"] and state.score == (0, 1)
+    state2, _ = start("classic", hand)
+    state2, _ = run(state2, "A plays 7S", "B plays KD", "B plays QD")
+    _, events = apply(state2, parse_action("B announces"))
+    assert events[0].code == "wrong_time" and "playing again (rule 24)" in events[0].message
 
 
 def test_rule_24_expires_when_the_holder_plays_again():
@@ -219,6 +249,22 @@ def test_rule_24_expires_when_the_holder_plays_again():
     state, _ = run(state, "A plays KD", "B plays JH", "A plays QD")
     _, events = apply(state, parse_action("A announces"))
     assert events[0].code == "wrong_time"
+
+
+@pytest.mark.parametrize("rules", ["french", "italian"])
+@pytest.mark.parametrize(("hand", "script", "seat"), [
+    (A32, ("A plays KD",), "A"),  # the elder's king led, not yet played to
+    (("7S 8S 9S TS AS", "KD QD JD AD TD"), ("A plays 7S", "B plays KD"), "B"),  # the dealer's first card
+])
+def test_no_rule_24_in_french_and_italian(rules, hand, script, seat):
+    """001: 'il marque 1 point (point du Roi) s'il l'annonce avant de jouer sa première carte';
+    000: the holder 'è obbligato a dichiararlo' as play begins. Neither has rule 24's exception."""
+    state, _ = start(rules, hand)
+    state, _ = run(state, *script)
+    after, events = apply(state, parse_action(f"{seat} announces"))
+    assert [e.event for e in events] == ["fault"] and events[0].code == "wrong_time"
+    assert ("001" if rules == "french" else "000") in events[0].message
+    assert after == state and parse_action(f"{seat} announces") not in legal_actions(state)
 
 
 def test_a_king_never_held_is_false_at_any_moment():
@@ -262,6 +308,19 @@ def test_italian_king_must_be_declared():
     assert end.points == (0, 0) and end.score == (0, 0)  # -1 for the king, +1 for the point
 
 
+@pytest.mark.parametrize("first", ["A plays KD", "A plays QD"])
+def test_italian_late_declaration_does_not_cancel_the_penalty(first):
+    """000: '-1 punto a chi aveva il Ré di briscola e NON lo ha dichiarato'. The -1 falls with the
+    holder's first card; a declaration after it is refused (no +1), also when that first card was
+    the king itself (rule 24 does not apply to 000), so the -1 stands."""
+    state, _ = start("italian", A32)
+    state, events = run(state, first)
+    assert [e.event for e in events] == ["penalty", "play"] and state.score == (-1, 0)
+    after, events = apply(state, parse_action("A announces"))
+    assert events[0].code == "wrong_time" and "the -1 stands" in events[0].message
+    assert after == state and after.score == (-1, 0) and after.king is None
+
+
 def test_italian_declared_king_and_no_penalty_for_the_other_seat():
     state, _ = start("italian", A32)
     state, events = run(state, "A announces", *A32[2])
@@ -275,7 +334,7 @@ def test_german_king_declared_before_the_first_lead_must_be_led():
     assert hand_end(events).points == (2, 0)  # king 1 + declarer 1
 
 
-def test_german_king_not_declarable_after_the_first_lead_before_a_won_trick():
+def test_german_king_declarable_once_a_trick_is_won_even_by_the_king():
     """002: 'sobald er einen Stich erhalten hat bzw. dies vor dem ersten Aufspielen meldet'."""
     hand = ("QD JD 7C 8C 9C", "KD AD KC QC JC")
     state, _ = start("german", hand, ("A declares",))
@@ -284,8 +343,11 @@ def test_german_king_not_declarable_after_the_first_lead_before_a_won_trick():
     assert events[0].code == "wrong_time" and events[0].seat == "B"
     state, _ = run(state, "B plays KD")  # must overtake
     assert state.tricks == (0, 1)
-    # the king is gone: announcing it now is false
-    _, events = apply(state, parse_action("B announces"))
+    # 002 "sobald er einen Stich erhalten hat": the king itself won the trick, so it counts now
+    after, events = apply(state, parse_action("B announces"))
+    assert [e.event for e in events] == ["king"] and after.score == (0, 1)
+    # A never held it: false at any moment
+    _, events = apply(state, parse_action("A announces"))
     assert events[0].code == "false_king"
 
 
@@ -305,6 +367,36 @@ def test_german_king_announced_after_a_won_trick():
     state, events = run(state, "B announces")
     assert kinds(events) == ["king"] and state.king_to_lead == "B"
     assert [str(a) for a in legal_actions(state) if a.kind == "play"] == ["B plays KD"]
+
+
+def test_german_king_played_later_counts_once_its_holder_has_won_a_trick():
+    """002: 'Wer den König der Trumpfkarte in Händen hat, darf 1 Punkt für sich buchen, sobald er
+    einen Stich erhalten hat' (whoever has the king of trumps may score 1 as soon as he has won a
+    trick). B held the king in this hand and won trick 2 with it (his second card): it counts,
+    and there is no king left to lead. A never held it: false at any moment."""
+    hand = ("KC QH JH 8H 9S", "KD AD QC JC 7C")
+    state, _ = start("german", hand, ("A declares",))
+    state, _ = run(state, "A plays KC", "B plays 7C")  # A wins trick 1
+    _, events = apply(state, parse_action("B announces"))
+    assert events[0].code == "wrong_time"  # after the first lead and no trick won yet
+    state, _ = run(state, "A plays QH", "B plays KD")  # B must trump: the king wins trick 2
+    assert state.king_played_by == "B" and state.tricks == (1, 1)
+    for seat in "AB":
+        assert state.hand(seat).count(C("KD")) == 0
+    _, events = apply(state, parse_action("A announces"))
+    assert (events[0].code, events[0].seat) == ("false_king", "A")
+    state, events = run(state, "B announces")
+    assert kinds(events) == ["king"] and state.score == (0, 1) and state.king == "B"
+    assert state.king_to_lead is None  # the king is gone: nothing to lead
+    assert {str(a) for a in legal_actions(state) if a.kind == "play"} == {"B plays AD", "B plays QC", "B plays JC"}
+
+
+def test_a_king_discarded_in_the_exchange_is_not_held():
+    """Rule 25: after discarding the king its former holder does not hold it: a false king."""
+    state, _ = start("classic", A32, ("A proposes", "B accepts", "A discards KD", "A draws 9D",
+                                       "B discards KS", "B draws 9H", "A stands"))
+    _, events = apply(state, parse_action("A announces"))
+    assert (events[0].code, events[0].seat) == ("false_king", "A")
 
 
 # -- exchanges: rule 38, dealer's minimum, italian/german dealer taking none ------------------------
@@ -627,7 +719,7 @@ def play_hand(state: GameState, winner: str) -> tuple[GameState, list]:
         swap = {"A": "B", "B": "A"}
         script = [swap[line[0]] + line[1:] for line in script]
         a, b = b, a
-    if state.rules.model == "declarer":
+    if state.rules.declares_game:
         opening = [f"{elder} declares"] if winner == elder else [f"{elder} passes", f"{dealer} declares"]
     else:
         opening = [f"{elder} proposes", f"{dealer} refuses"]
@@ -684,6 +776,42 @@ def test_rubber_ends_early_when_won():
     state, events = play_hand(state, "A")
     match = [e for e in events if isinstance(e, MatchEnd)]
     assert match[0].games == (2, 0) and match[0].points == (6, 0) and state.is_over
+
+
+@pytest.mark.parametrize(("rules", "hand", "opening", "next_dealer"), [
+    # 002 "Wer gewonnen hat, spielt beim nächsten Spiel auf": the hand's winner is the next elder
+    ("german", A32, ("A declares",), "B"),  # the declarer A makes 3: A leads again, B deals again
+    ("german", B32, ("A declares",), "A"),  # A fails (-2): B won the hand, A deals
+    ("german", B32, ("A passes", "B declares"), "A"),  # the dealer declares and makes 3
+    ("german", A32, ("A passes", "B declares"), "B"),  # the dealer fails: A won, B deals again
+    ("classic", A32, ("A stands",), "A"),  # elsewhere the dealer alternates, whoever won
+    ("classic", B32, ("A stands",), "A"),
+])
+def test_german_the_winner_of_a_hand_leads_the_next(rules, hand, opening, next_dealer):
+    state, _ = start(rules, hand, opening)
+    state, events = run(state, *hand[2])
+    assert hand_end(events) and state.phase == "deal" and state.hand_no == 2
+    assert state.dealer == next_dealer
+
+
+def test_german_the_winner_of_a_hand_ended_early_leads_the_next():
+    """A hand ended by a declined double: the proposer scored as if he had won the point."""
+    state, _ = start("german", A32, ("A passes", "B declares"), doubling=True)
+    state, events = run(state, "B doubles", "A refuses")
+    assert hand_end(events).points == (0, 1) and state.dealer == "A"
+
+
+def test_pool_the_watcher_comes_in_after_a_lost_game_not_a_lost_hand():
+    """003: 'El jugador que pierde la mano luego intercambia lugares con el jugador observador, hasta
+    que uno de los jugadores gana dos juegos consecutivos'. Read as the loser of a game (see
+    docs/rules.md): a lost hand inside a game changes no one."""
+    state = new_game("classic", dealer="B", pool=True, target=2, players=("Ann", "Bob", "Cy"))
+    state, events = play_hand(state, "B")  # Bob, dealing, wins a hand: 1 point of 2, Ann stays
+    assert state.score == (0, 1) and not any(isinstance(e, (GameEnd, Seating)) for e in events)
+    assert state.players == ("Ann", "Bob", "Cy") and state.dealer == "A"
+    state, events = play_hand(state, "B")  # Bob wins again: the game, Ann goes out, Cy comes in
+    assert [e for e in events if isinstance(e, Seating)] == [Seating("Cy", "Bob", "Ann")]
+    assert state.score == (0, 0) and state.streak == ("Bob", 1)
 
 
 def test_pool_loser_swaps_with_the_watcher_two_wins_take_the_pool():

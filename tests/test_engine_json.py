@@ -171,6 +171,21 @@ def test_state_round_trips_mid_hand():
     assert data["rules"] == {"name": "italian", "forzare": True, "doubling": True}
 
 
+def test_state_round_trips_with_the_king_played():
+    """``king_played_by`` (002: the king point may be his once he has won a trick) goes through
+    JSON; a state written before the field existed reads as nobody."""
+    state = new_game("german", dealer="B")
+    state, _ = apply(state, Deal(parse_cards("KC QH JH 8H 9S"), parse_cards("KD AD QC JC 7C"), C("7D")))
+    for text in ("A declares", "A plays KC", "B plays 7C", "A plays QH", "B plays KD"):
+        state, events = apply(state, parse_action(text))
+        assert not any(isinstance(e, Fault) for e in events), (text, events)
+    data = through_json(state.to_json())
+    assert data["king_played_by"] == "B"
+    assert GameState.from_json(data) == state
+    del data["king_played_by"]
+    assert GameState.from_json(data).king_played_by is None
+
+
 def test_new_game_states_round_trip():
     for state in (new_game("classic"), new_game("french", a_la_retourne=True),
                   new_game("german", dealer="B", rubber=5), new_game("classic", pool=True, dealer="A")):

@@ -56,7 +56,7 @@ def in_play(rules: str = "classic", a: str = A_HAND, b: str = B_HAND, turn: str 
             **options: object) -> engine.GameState:
     """The same hand with play begun (the elder plays without proposing)."""
     state = dealt(rules, a, b, turn, **options)
-    if state.rules.model == "declarer":
+    if state.rules.declares_game:
         state, _ = apply(state, Declare("A"))
     else:
         state, _ = apply(state, Stand("A"))

@@ -320,7 +320,7 @@ def play_game(name: str, options: dict, seed: int, *, whole_forms: bool, illegal
                 events.extend(caused)
                 state = new
                 continue
-        if whole_forms or (state.rules.model == "declarer" and state.phase in ("propose", "respond", "force")):
+        if whole_forms or (state.rules.declares_game and state.phase in ("propose", "respond", "force")):
             # german: uniform declaring loses -2 so often that a game can run for ever;
             # random_action declares on strong hands
             action = random_action(state, rng)

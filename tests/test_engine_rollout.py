@@ -58,3 +58,26 @@ def test_a_rollout_starts_only_at_the_deal_or_the_first_decision() -> None:
     playing, _ = engine.apply(dealt, engine.Stand("A"))
     with pytest.raises(ValueError, match="play"):
         rollout(playing, random.Random(1))
+
+
+@settings(max_examples=120, deadline=None)
+@given(config=st.sampled_from(CONFIGS), seed=st.integers(0, 2**32 - 1), dealer=st.sampled_from("AB"))
+def test_a_rollout_chooses_among_exactly_the_cards_legal_actions_allows(config, seed, dealer) -> None:
+    """Both ways: every card a rollout plays is legal, and the cards it could have chosen from
+    at that moment are exactly the cards ``legal_actions`` offers there (no more, no fewer)."""
+    name, options = config
+    state = engine.new_game(name, dealer=dealer, **options)
+    outcome = rollout(state, random.Random(seed), record=True)
+    choices = iter(outcome.choices)
+    checked = 0
+    for action in outcome.actions:
+        if isinstance(action, engine.PlayCard):
+            allowed = next(choices)
+            offered = engine.mask_of(a.card for a in engine.legal_actions(state) if isinstance(a, engine.PlayCard))
+            assert allowed == offered == engine.legal_plays(state, action.seat)
+            assert allowed >> action.card.index & 1
+            checked += 1
+        state, events = engine.apply(state, action)
+        assert not [e for e in events if isinstance(e, engine.Fault)]
+    assert next(choices, None) is None
+    assert checked == sum(outcome.tricks) * 2 or outcome.game_over

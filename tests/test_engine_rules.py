@@ -58,23 +58,26 @@ def test_ace_high_switches_the_ranking():
 # -- flags per rule set -----------------------------------------------------------------------
 
 @pytest.mark.parametrize(
-    ("name", "model", "overtake", "king", "elder", "dealer", "revoke", "king_penalty", "loser_deals"),
+    ("name", "declares", "overtake", "king_led", "elder", "dealer", "revoke", "king_penalty", "rule_24",
+     "winner_leads"),
     [
         # 003 rules 43, 23-24; "al menos una carta" for the dealer
-        ("classic", "proposal", True, "optional", (1, 5), (1, 5), 0, 0, False),
-        # 001: "de 1 à 5 cartes" both, "monter s'il le peut"
-        ("french", "proposal", True, "optional", (1, 5), (1, 5), 0, 0, False),
-        # 000: no obligation to win, king mandatory, -1 penalties, dealer any number
-        ("italian", "proposal", False, "mandatory", (1, 5), (0, 5), 1, 1, False),
+        ("classic", False, True, False, (1, 5), (1, 5), 0, 0, True, False),
+        # 001: "de 1 à 5 cartes" both, "monter s'il le peut"; the king "avant de jouer sa première carte"
+        ("french", False, True, False, (1, 5), (1, 5), 0, 0, False, False),
+        # 000: no obligation to win, king mandatory (before the first card), -1 penalties, dealer any number
+        ("italian", False, False, False, (1, 5), (0, 5), 1, 1, False, False),
         # 002: declarer; "überstochen"; "Wer gewonnen hat, spielt beim nächsten Spiel auf"
-        ("german", "declarer", True, "german", (1, 5), (0, 5), 0, 0, True),
+        ("german", True, True, True, (1, 5), (0, 5), 0, 0, False, True),
     ],
 )
-def test_rule_set_flags(name, model, overtake, king, elder, dealer, revoke, king_penalty, loser_deals):
+def test_rule_set_flags(name, declares, overtake, king_led, elder, dealer, revoke, king_penalty, rule_24,
+                        winner_leads):
     r = rules(name)
-    assert (r.model, r.must_overtake, r.king_mode) == (model, overtake, king)
+    assert (r.declares_game, r.must_overtake, r.king_must_be_led) == (declares, overtake, king_led)
     assert (r.elder_discard, r.dealer_discard) == (elder, dealer)
-    assert (r.revoke_penalty, r.king_penalty, r.loser_deals_next_game) == (revoke, king_penalty, loser_deals)
+    assert (r.revoke_penalty, r.king_penalty) == (revoke, king_penalty)
+    assert (r.king_rule_24, r.winner_leads_next_hand) == (rule_24, winner_leads)
     assert r.target == 5 and not r.forzare
 
 
@@ -171,3 +174,17 @@ def test_game_points(name, game_value, loser, value):
 @pytest.mark.parametrize("name", ["classic", "french", "italian", "german"])
 def test_retourne_targets(name, rank, target):
     assert rules(name, a_la_retourne=True).retourne_target(rank) == target
+
+
+@pytest.mark.parametrize("name", ["classic", "french", "italian", "german"])
+def test_a_king_penalty_closes_the_announcement_at_the_first_card(name):
+    """000: the -1 for an undeclared king falls with the holder's first card; a rule set with that
+    penalty must refuse every later declaration, or one would cancel the penalty."""
+    r = rules(name)
+    if not r.king_penalty:
+        return
+    for dealer in (False, True):
+        for on_trick in (False, True):
+            assert r.king_too_late(
+                count=1, king_first=True, dealer=dealer, king_on_trick=on_trick, won=1, any_card=True,
+            )

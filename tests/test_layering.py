@@ -97,3 +97,118 @@ def test_the_checker_sees_late_and_relative_imports(tmp_path):
 def test_there_are_modules_to_check():
     assert len(modules("engine")) >= 10
     assert modules("drivers")
+
+
+# -- the import graph ----------------------------------------------------------------------------
+
+PACKAGES = ("engine", "drivers", "hardware", "firmware_host", "coach", "venue")
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _runtime_imports(path: Path) -> set[str]:
+    """The modules ``path`` imports when it runs (a ``TYPE_CHECKING`` block imports nothing)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            node.body = []
+    package = path.relative_to(ROOT).parent.parts
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = ".".join(package[: len(package) - node.level + 1]) if node.level else ""
+            module = ".".join(p for p in (base, node.module or "") if p)
+            found.add(module)
+            found.update(f"{module}.{alias.name}" for alias in node.names)
+    return found
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Our modules and the modules of ours each imports at run time (late imports included)."""
+    paths = [p for package in PACKAGES if (ROOT / package).is_dir() for p in modules(package)]
+    names = {_module_name(p): p for p in paths}
+    graph: dict[str, set[str]] = {}
+    for name, path in names.items():
+        graph[name] = {m for m in _runtime_imports(path) if m in names and m != name}
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    out: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                out.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_no_import_cycles() -> None:
+    """No two modules of ours import each other, even through others or late (a package's
+    ``__init__`` re-exporting its modules counts as the package)."""
+    graph = import_graph()
+    # a package __init__ that re-exports its modules is the package itself: a module importing
+    # ``engine`` while ``engine/__init__`` imports it back is not a cycle of design
+    for name in list(graph):
+        if (ROOT / name.replace(".", "/") / "__init__.py").exists():
+            graph[name] = set()
+    assert _cycles(graph) == []
+
+
+def test_the_checker_finds_cycles() -> None:
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+@pytest.mark.parametrize("path", modules("hardware"), ids=lambda p: str(p.relative_to(ROOT)))
+def test_hardware_knows_no_service(path: Path) -> None:
+    """A table file and its tags are plain values: no part of the service."""
+    bad = {n for n in imports(path) if top(n) == "firmware_host"}
+    assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}"
+
+
+def test_the_renderer_knows_no_engine() -> None:
+    """Drawing a screen needs strings and numbers, never the game's internals."""
+    names = imports(ROOT / "firmware_host" / "drawing.py")
+    assert not {n for n in names if top(n) == "engine" and n != "engine.cards"}, sorted(names)
+    assert not {n for n in names if n.startswith("firmware_host") and n != "firmware_host.fonts"}
+
+
+def test_only_tests_read_the_referees_engine_state() -> None:
+    """Outputs take outcomes and snapshots; ``Controller.engine_state`` is for white-box tests."""
+    readers = [
+        str(p.relative_to(ROOT)) for package in PACKAGES if (ROOT / package).is_dir()
+        for p in modules(package) if ".engine_state" in p.read_text(encoding="utf-8")
+    ]
+    assert readers == []

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 import engine
+from firmware_host.builtin_players import game_transcript
 from firmware_host.controller import CONTRACT_EVENTS, Controller
-from firmware_host.players import game_transcript
 from firmware_host.replay import read_all, replay_events, write_events
 from firmware_host.transcript import dumps
 

@@ -18,8 +18,9 @@ import pytest
 from engine import Event
 from firmware_host.controller import Controller, ReaderState, TableDefaults
 from firmware_host.journal import Journal
-from firmware_host.service import TableService
+from firmware_host.service import FaultLights, TableService
 from firmware_host.simtable import SimulatedTable
+from firmware_host.snapshot import Outcome
 from firmware_host.transcript import Setup
 from hardware.table import simulated_table
 
@@ -34,17 +35,21 @@ class _Table:
         self.events: list[Event] = []
         self._cond = threading.Condition()
         self.journal = Journal(journal)
-        self.controller = Controller(TableDefaults())
-        self.service = TableService(journal=self.journal, controller=self.controller, on_events=self._collect)
+        controller = Controller(TableDefaults())
+        self.snapshot = controller.snapshot()
+        self.service = TableService(journal=self.journal, controller=controller, outputs=[self])
         self.sim = SimulatedTable(simulated_table(), events=self.service.put_device_event)
-        self.service.lights = self.sim.buttons
+        assert self.sim.buttons is not None
+        self.service.outputs.append(FaultLights(self.sim.buttons))
         self.thread = threading.Thread(target=self.service.run, name="service", daemon=True)
         self.thread.start()
         self._pressed: dict[tuple[str, str], float] = {}
 
-    def _collect(self, events: list[Event]) -> None:
+    def publish(self, outcome: Outcome) -> None:
+        """The service's output: every table event, and the last snapshot."""
         with self._cond:
-            self.events.extend(events)
+            self.events.extend(outcome.events)
+            self.snapshot = outcome.snapshot
             self._cond.notify_all()
 
     def wait_for(self, predicate: Callable[[list[Event]], bool], what: str) -> None:
@@ -128,7 +133,7 @@ def _deal(t: _Table) -> None:
     start = len(t.events)
     t.lay("turnup", "7H")
     assert [e.to_json() for e in t.wait_kinds(start, ["trump"])] == [{"event": "trump", "card": "7H"}]
-    assert t.controller.state.hands[0].bit_count() == t.controller.state.hands[1].bit_count() == 5
+    assert t.snapshot.view.hand_sizes == (5, 5)
 
 
 def test_cards_and_buttons_become_table_events(table: _Table) -> None:
@@ -169,7 +174,7 @@ def test_cards_and_buttons_become_table_events(table: _Table) -> None:
     t.press("A", "king")
     again = t.wait_kinds(start, ["fault"])[0].to_json()
     assert again["code"] == "false_king" and again["seat"] == "A"
-    assert t.controller.state.tricks == (1, 0)
+    assert t.snapshot.view.tricks == (1, 0)
 
 
 def test_a_reader_pulled_out_mid_game_is_reported_and_nothing_is_lost(table: _Table) -> None:
@@ -189,14 +194,14 @@ def test_a_reader_pulled_out_mid_game_is_reported_and_nothing_is_lost(table: _Ta
     t.wait_for(lambda ev: any(isinstance(e, ReaderState) and not e.online for e in ev[mark:]), "offline")
     offline = next(e for e in t.events[mark:] if isinstance(e, ReaderState))
     assert offline.zone == "play.B" and offline.to_json()["event"] == "reader"
-    assert "play.B" in t.controller.offline
+    assert "play.B" in t.snapshot.offline
     # the game goes on meanwhile: A follows on its own pad
     start = len(t.events)
     t.lay("play.A", "JS")
     assert [e.event for e in t.wait_kinds(start, ["play", "trick"])] == ["play", "trick"]
     pn532.replug()
     t.wait_for(lambda ev: any(isinstance(e, ReaderState) and e.online for e in ev[mark:]), "online again")
-    assert "play.B" not in t.controller.offline
+    assert "play.B" not in t.snapshot.offline
     # the 9S still lying there is not seen as a new card: nothing doubled, no fault
     assert t.sim.wait_seen("play.B", "9S", timeout=TIMEOUT)
     t.lift("play.A", "JS")
@@ -208,7 +213,7 @@ def test_a_reader_pulled_out_mid_game_is_reported_and_nothing_is_lost(table: _Ta
     trick = t.wait_kinds(start, ["play", "play", "trick"])[2].to_json()
     assert trick["cards"] == {"A": "KC", "B": "7C"} and trick["winner"] == "A"
     assert not any(e.event == "fault" for e in t.events)
-    assert t.controller.state.tricks == (2, 0)
+    assert t.snapshot.view.tricks == (2, 0)
     # the journal holds each card laid once: the 9S was not read again after the replug
     record = t.journal.current_game()
     assert record is not None

@@ -30,8 +30,8 @@ from pathlib import Path
 import pytest
 
 import engine
+from firmware_host.builtin_players import game_transcript
 from firmware_host.controller import CONTRACT_EVENTS, Controller
-from firmware_host.players import game_transcript
 from firmware_host.transcript import dumps, parse_line
 
 CLI = Path(sys.executable).parent / "ecarte-table"
@@ -50,7 +50,7 @@ def _outputs_per_line(lines: list[str]) -> list[int]:
     for line in lines:
         event = parse_line(line)
         assert event is not None
-        counts.append(sum(1 for e in table.handle(event) if e.event in CONTRACT_EVENTS))
+        counts.append(sum(1 for e in table.handle(event).events if e.event in CONTRACT_EVENTS))
     return counts
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-import drivers.buttons
+import drivers.seat_controls
 import hardware.table
 from hardware.table import (
     FULL_PADS,
@@ -137,7 +137,7 @@ def test_seat_buttons_fit_the_buttons_driver() -> None:
 
     table = simulated_table()
     seen: list[object] = []
-    with drivers.buttons.Buttons(
+    with drivers.seat_controls.SeatControls(
         table.buttons.by_seat(),
         pin_factory=MockFactory(),
         on_press=seen.append,
@@ -474,7 +474,7 @@ def test_serial_port(device: str, port: str | None) -> None:
     assert PadConfig("turnup", device).serial_port == port
 
 
-@pytest.mark.parametrize("module", [hardware.table, drivers.buttons])
+@pytest.mark.parametrize("module", [hardware.table, drivers.seat_controls])
 def test_doctests(module: object) -> None:
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)  # type: ignore[arg-type]
     assert result.attempted > 0 and result.failed == 0

@@ -153,7 +153,8 @@ class Oled(Closing):
 
     @property
     def size(self) -> tuple[int, int]:
-        return tuple(self.device.size)  # type: ignore[return-value]
+        width, height = self.device.size
+        return int(width), int(height)
 
     def show(self, image: Image.Image) -> None:
         """Display ``image`` (only the bytes that changed go over the bus).

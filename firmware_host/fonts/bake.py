@@ -4,7 +4,7 @@ FreeType renders a little differently from one version to the next, and a golden
 PNG compared pixel for pixel must not depend on the machine. So the glyphs are
 rasterised once, without anti-aliasing, into ``<name>.png`` (one strip, each
 glyph a cell as wide as its ink, in pixels) and ``<name>.json`` (the
-characters in order, their cell widths and advances); :mod:`firmware_host.screen` only pastes
+characters in order, their cell widths and advances); :mod:`firmware_host.drawing` only pastes
 bitmaps. DejaVu fonts: Bitstream Vera licence (free to redistribute, see
 https://dejavu-fonts.github.io/License.html).
 
@@ -37,7 +37,9 @@ def bake(name: str, file: str, size: int, chars: str) -> None:
     # cells as wide as the ink (or the advance); the advances stay fractional, so the
     # renderer places each glyph at its rounded pen position, as FreeType would
     advances = [round(font.getlength(c), 3) for c in chars]
-    cells = [max(math.ceil(a), font.getbbox(c)[2] if c.strip() else 0) for c, a in zip(chars, advances, strict=True)]
+    cells = [
+        max(math.ceil(a), int(font.getbbox(c)[2]) if c.strip() else 0) for c, a in zip(chars, advances, strict=True)
+    ]
     strip = Image.new("1", (sum(cells), height), 0)
     x = 0
     for char, cell_width in zip(chars, cells, strict=True):

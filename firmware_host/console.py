@@ -13,25 +13,31 @@ Lines understood (one event a line; ``help`` lists them):
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 from collections.abc import Iterable
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 import engine
 from engine import NotationError
 from engine.random_play import random_deal
 from firmware_host.controller import Controller, TableDefaults
-from firmware_host.players import physical_events
-from firmware_host.transcript import ZONES, ButtonEvent, CardEvent, PhysicalEvent, TranscriptError, parse_line
+from firmware_host.protocol import physical_events
+from firmware_host.snapshot import TableSnapshot
+from firmware_host.transcript import ButtonEvent, CardEvent, PhysicalEvent, TranscriptError, parse_line
+from hardware.layout import ZONES
+
+if TYPE_CHECKING:
+    from firmware_host.panel import Panel
 
 HELP = __doc__.split("\n\n", 1)[1] if __doc__ else ""
 
 _ZONE_OF_VERB = {"plays": "play.{seat}", "discards": "discard", "draws": "hand.{seat}", "gets": "hand.{seat}"}
 
 
-def parse_sim_line(text: str, controller: Controller, rng: random.Random) -> list[PhysicalEvent]:
-    """The physical events a typed line stands for.
+def parse_sim_line(text: str, snapshot: TableSnapshot, rng: random.Random) -> list[PhysicalEvent]:
+    """The physical events a typed line stands for, the table showing ``snapshot``.
 
     :raises NotationError: naming the line and what was expected.
     """
@@ -43,10 +49,12 @@ def parse_sim_line(text: str, controller: Controller, rng: random.Random) -> lis
         return [event] if event is not None else []
     head = words[0]
     if head.lower() == "deal":
-        state = controller.state
-        if state.phase != "deal":
-            raise NotationError(f"'deal' is for the deal; now: {engine.expectation(state)}")
-        return physical_events(state, random_deal(state, rng))
+        view = snapshot.view
+        if view.phase != "deal" or not snapshot.between_hands:
+            raise NotationError(f"'deal' is for a new deal; now: {snapshot.expectation}")
+        # nothing is dealt yet: a fresh hand with this dealer deals the same way
+        fresh = engine.new_game(dealer=view.dealer)
+        return physical_events(fresh, random_deal(fresh, rng))
     if head.lower() == "turn" and len(words) == 2:
         return [CardEvent("turnup", str(engine.Card.parse(words[1])))]
     if head in ZONES or (head in ("A", "B", "centre") and len(words) >= 2 and words[1] not in (
@@ -65,11 +73,12 @@ def parse_sim_line(text: str, controller: Controller, rng: random.Random) -> lis
 
 
 def run_session(lines: Iterable[str], out: TextIO, *, controller: Controller, rng: random.Random,
-                panel: object | None = None, prompt: bool = False) -> int:
+                panel: Panel | None = None, prompt: bool = False) -> int:
     """Read typed lines until ``quit`` or their end; the number of lines not understood."""
     bad = 0
+    snapshot = controller.snapshot()
     if prompt:
-        out.write(f"{engine.expectation(controller.state)}\n> ")
+        out.write(f"{snapshot.expectation}\n> ")
         out.flush()
     for text in lines:
         text = text.strip()
@@ -78,24 +87,26 @@ def run_session(lines: Iterable[str], out: TextIO, *, controller: Controller, rn
         if text == "help":
             out.write(HELP + "\n")
         elif text == "state":
-            out.write(f"{controller.state.view(controller.state.turn or 'A').to_json()}\n")
+            out.write(json.dumps(snapshot.to_json(), ensure_ascii=False) + "\n")
         elif text:
             try:
-                events = parse_sim_line(text, controller, rng)
+                events = parse_sim_line(text, snapshot, rng)
             except (NotationError, TranscriptError) as exc:
                 out.write(f"?? {exc}\n")
                 bad += 1
                 events = []
             for event in events:
-                for table_event in controller.handle(event):
+                outcome = controller.handle(event)
+                snapshot = outcome.snapshot
+                for table_event in outcome.events:
                     data = table_event.to_json()
                     kind = data.pop("event")
                     out.write(f"  {kind}: " + ", ".join(f"{k}={v}" for k, v in data.items() if v is not None) + "\n")
             if panel is not None:
-                panel.show(controller)  # type: ignore[attr-defined]
+                panel.show(snapshot)
         if prompt:
-            state = controller.state
-            out.write(f"[A {state.score[0]} - B {state.score[1]}] {controller.expectation()}\n> ")
+            score = snapshot.view.score
+            out.write(f"[A {score[0]} - B {score[1]}] {snapshot.expectation}\n> ")
             out.flush()
     return bad
 
@@ -108,7 +119,7 @@ def run_sim(args: argparse.Namespace) -> int:
     controller = Controller(TableDefaults(rules=args.rules, dealer=args.dealer))
     panel = open_panel(simulated_table(), terminal=sys.stdout)
     try:
-        panel.show(controller)
+        panel.show(controller.snapshot())
         bad = run_session(sys.stdin, sys.stdout, controller=controller, rng=random.Random(args.seed),
                           panel=panel, prompt=sys.stdin.isatty())
     finally:

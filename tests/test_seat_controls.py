@@ -12,13 +12,15 @@ from gpiozero.pins.mock import MockFactory
 from hypothesis import given
 from hypothesis import strategies as st
 
-from drivers.buttons import (
+from drivers.errors import DriverError
+from drivers.events import ButtonPressed
+from drivers.seat_controls import (
     BUTTON_NAMES,
-    Buttons,
-    ButtonsClosedError,
     Debouncer,
     PinBackendError,
     PinSetupError,
+    SeatControls,
+    SeatControlsClosedError,
     SeatPins,
     UnknownBackendError,
     UnknownSeatError,
@@ -26,8 +28,6 @@ from drivers.buttons import (
     board_model,
     make_pin_factory,
 )
-from drivers.errors import DriverError
-from drivers.events import ButtonPressed
 
 SEATS = {
     "A": SeatPins(yes=5, no=6, king=13, led=12, buzzer=24),
@@ -55,7 +55,7 @@ def clock() -> FakeClock:
     return FakeClock()
 
 
-def tap(buttons: Buttons, seat: str, button: str) -> None:
+def tap(buttons: SeatControls, seat: str, button: str) -> None:
     pin = buttons.pin(seat, button)
     pin.drive_low()
     pin.drive_high()
@@ -65,7 +65,7 @@ def tap(buttons: Buttons, seat: str, button: str) -> None:
 @pytest.mark.parametrize("button", BUTTON_NAMES)
 def test_press_becomes_one_event(factory: MockFactory, seat: str, button: str) -> None:
     seen: list[ButtonPressed] = []
-    with Buttons(SEATS, pin_factory=factory, on_press=seen.append) as buttons:
+    with SeatControls(SEATS, pin_factory=factory, on_press=seen.append) as buttons:
         pin = buttons.pin(seat, button)
         pin.drive_low()
         assert buttons.is_pressed(seat, button)
@@ -77,7 +77,7 @@ def test_press_becomes_one_event(factory: MockFactory, seat: str, button: str) -
 
 def test_events_go_on_a_queue(factory: MockFactory, clock: FakeClock) -> None:
     events: queue.Queue[ButtonPressed] = queue.Queue()
-    with Buttons(SEATS, pin_factory=factory, on_press=events, clock=clock) as buttons:
+    with SeatControls(SEATS, pin_factory=factory, on_press=events, clock=clock) as buttons:
         tap(buttons, "B", "king")
     assert events.get_nowait() == ButtonPressed("B", "king", 100.0)
     assert events.empty()
@@ -85,7 +85,7 @@ def test_events_go_on_a_queue(factory: MockFactory, clock: FakeClock) -> None:
 
 def test_bouncing_pin_gives_one_event_real_clock(factory: MockFactory) -> None:
     seen: list[ButtonPressed] = []
-    with Buttons(SEATS, pin_factory=factory, on_press=seen.append, debounce=0.05) as buttons:
+    with SeatControls(SEATS, pin_factory=factory, on_press=seen.append, debounce=0.05) as buttons:
         pin = buttons.pin("A", "yes")
         # A contact that chatters for a few microseconds on press and on release.
         for _ in range(5):
@@ -104,7 +104,7 @@ def test_bouncing_pin_gives_one_event_real_clock(factory: MockFactory) -> None:
 
 def test_bouncing_with_fake_clock(factory: MockFactory, clock: FakeClock) -> None:
     seen: list[ButtonPressed] = []
-    with Buttons(
+    with SeatControls(
         SEATS, pin_factory=factory, on_press=seen.append, debounce=0.05, clock=clock
     ) as buttons:
         pin = buttons.pin("A", "no")
@@ -145,14 +145,14 @@ def test_debouncer_never_counts_two_presses_within_the_window(gaps: list[float])
 
 def test_zero_debounce_counts_every_press(factory: MockFactory) -> None:
     seen: list[ButtonPressed] = []
-    with Buttons(SEATS, pin_factory=factory, on_press=seen.append, debounce=0) as buttons:
+    with SeatControls(SEATS, pin_factory=factory, on_press=seen.append, debounce=0) as buttons:
         for _ in range(3):
             tap(buttons, "B", "yes")
     assert len(seen) == 3
 
 
 def test_led_on_off_blink(factory: MockFactory) -> None:
-    with Buttons(SEATS, pin_factory=factory, on_press=lambda e: None) as buttons:
+    with SeatControls(SEATS, pin_factory=factory, on_press=lambda e: None) as buttons:
         led = buttons.pin("B", "led")
         assert not buttons.is_lit("B") and not led.state
         buttons.led_on("B")
@@ -173,7 +173,7 @@ def test_led_on_off_blink(factory: MockFactory) -> None:
 
 
 def test_buzzer_is_optional(factory: MockFactory) -> None:
-    with Buttons(SEATS, pin_factory=factory, on_press=lambda e: None) as buttons:
+    with SeatControls(SEATS, pin_factory=factory, on_press=lambda e: None) as buttons:
         assert buttons.has_buzzer("A") and not buttons.has_buzzer("B")
         assert buttons.beep("B") is False
         assert buttons.beep("A", on_time=0.01, off_time=0.01, n=1) is True
@@ -183,7 +183,7 @@ def test_buzzer_is_optional(factory: MockFactory) -> None:
 
 def test_close_twice_releases_pins(factory: MockFactory) -> None:
     seen: list[ButtonPressed] = []
-    buttons = Buttons(SEATS, pin_factory=factory, on_press=seen.append)
+    buttons = SeatControls(SEATS, pin_factory=factory, on_press=seen.append)
     pin = buttons.pin("A", "yes")
     buttons.led_on("A")
     buttons.close()
@@ -191,16 +191,16 @@ def test_close_twice_releases_pins(factory: MockFactory) -> None:
     assert buttons.closed
     pin.drive_low()
     assert seen == []
-    with pytest.raises(ButtonsClosedError):
+    with pytest.raises(SeatControlsClosedError):
         buttons.led_on("A")
     # The pins are free again: a new set of buttons can claim them.
-    with Buttons(SEATS, pin_factory=factory, on_press=seen.append) as again:
+    with SeatControls(SEATS, pin_factory=factory, on_press=seen.append) as again:
         tap(again, "A", "yes")
     assert len(seen) == 1
 
 
 def test_unknown_seat_suggests(factory: MockFactory) -> None:
-    with Buttons(SEATS, pin_factory=factory, on_press=lambda e: None) as buttons:
+    with SeatControls(SEATS, pin_factory=factory, on_press=lambda e: None) as buttons:
         with pytest.raises(UnknownSeatError, match=r"did you mean 'A\.yes'"):
             buttons.pin("A", "yse")
         with pytest.raises(LookupError):
@@ -209,7 +209,7 @@ def test_unknown_seat_suggests(factory: MockFactory) -> None:
 
 def test_pin_used_twice_is_refused(factory: MockFactory) -> None:
     with pytest.raises(ValueError, match=r"GPIO5 is both A\.yes and B\.no"):
-        Buttons(
+        SeatControls(
             {"A": SEATS["A"], "B": SeatPins(yes=17, no=5, king=22, led=23)},
             pin_factory=factory,
             on_press=lambda e: None,
@@ -221,10 +221,10 @@ def test_pin_in_use_elsewhere_releases_what_was_claimed(factory: MockFactory) ->
 
     squatter = LED(23, pin_factory=factory)  # B's LED pin, taken by someone else
     with pytest.raises(PinSetupError, match="GPIO23") as info:
-        Buttons(SEATS, pin_factory=factory, on_press=lambda e: None)
+        SeatControls(SEATS, pin_factory=factory, on_press=lambda e: None)
     assert isinstance(info.value, DriverError) and isinstance(info.value, RuntimeError)
     squatter.close()
-    with Buttons(SEATS, pin_factory=factory, on_press=lambda e: None):
+    with SeatControls(SEATS, pin_factory=factory, on_press=lambda e: None):
         pass
 
 
@@ -232,7 +232,7 @@ def test_a_failing_sink_is_logged_not_raised(
     factory: MockFactory, caplog: pytest.LogCaptureFixture
 ) -> None:
     full: queue.Queue[ButtonPressed] = queue.Queue(maxsize=1)
-    with Buttons(SEATS, pin_factory=factory, on_press=full, debounce=0) as buttons:
+    with SeatControls(SEATS, pin_factory=factory, on_press=full, debounce=0) as buttons:
         tap(buttons, "A", "yes")
         tap(buttons, "A", "yes")
     assert full.qsize() == 1
@@ -350,7 +350,7 @@ def test_lgpio_without_gpiochip_access_says_which_group() -> None:
 
 def test_simulate_press_on_mock_pins(factory: MockFactory, clock: FakeClock) -> None:
     seen: list[ButtonPressed] = []
-    with Buttons(SEATS, pin_factory=factory, on_press=seen.append, clock=clock) as buttons:
+    with SeatControls(SEATS, pin_factory=factory, on_press=seen.append, clock=clock) as buttons:
         buttons.simulate_press("A", "king")
         buttons.simulate_press("A", "king")  # same instant: a bounce
         clock.now += 0.1

@@ -28,6 +28,7 @@ sys.path[0] = str(Path(__file__).resolve().parents[1])
 from engine.game import apply, legal_actions, new_game  # noqa: E402
 from engine.random_play import play_random_hand, random_action  # noqa: E402
 from engine.rollout import rollout  # noqa: E402
+from engine.state import GameState  # noqa: E402
 
 
 def rollout_hands_per_second(windows: int = 7, hands: int = 5000, seed: int = 1) -> float:
@@ -65,7 +66,7 @@ def apply_hands_per_second(windows: int = 5, hands: int = 1000, seed: int = 1) -
 def legal_query_us(samples: int = 2000, seed: int = 2) -> float:
     """Mean time to list every legal action of a position met in play (microseconds)."""
     rng = random.Random(seed)
-    states = []
+    states: list[GameState] = []
     state = new_game("classic", dealer="A", rubber=10_001)
     while len(states) < samples:
         if state.phase in ("play", "propose", "respond"):

@@ -8,7 +8,7 @@ on the simulated table::
 
     >>> from gpiozero.pins.mock import MockFactory
     >>> seen = []
-    >>> with Buttons({"A": SeatPins(yes=5, no=6, king=13, led=12)},
+    >>> with SeatControls({"A": SeatPins(yes=5, no=6, king=13, led=12)},
     ...              pin_factory=MockFactory(), on_press=seen.append) as buttons:
     ...     buttons.pin("A", "yes").drive_low()
     ...     buttons.pin("A", "yes").drive_high()
@@ -89,8 +89,8 @@ class UnknownSeatError(GpioError, LookupError):
     """A seat or device name the buttons were not built with."""
 
 
-class ButtonsClosedError(GpioError, RuntimeError):
-    """An LED or buzzer was used after :meth:`Buttons.close`."""
+class SeatControlsClosedError(GpioError, RuntimeError):
+    """An LED or buzzer was used after :meth:`SeatControls.close`."""
 
 
 class SeatPinout(Protocol):
@@ -289,7 +289,7 @@ def _rpigpio_factory(importer: Callable[[str], ModuleType], *, model: str | None
 PressSink = Callable[[ButtonPressed], object]
 
 
-class Buttons(Closing):
+class SeatControls(Closing):
     """The buttons, LEDs and buzzers of every seat, on one injected pin factory.
 
     ``seats`` maps a seat (``"A"``, ``"B"``) to its pins. ``on_press`` is
@@ -345,9 +345,7 @@ class Buttons(Closing):
                     what,
                     pin,
                     GPIOZeroError,
-                    lambda pin=pin: DigitalInputDevice(
-                        pin, pull_up=True, bounce_time=None, pin_factory=self._factory
-                    ),
+                    partial(DigitalInputDevice, pin, pull_up=True, bounce_time=None, pin_factory=self._factory),
                 )
                 self._inputs[seat, button] = device
                 self._debouncers[seat, button] = Debouncer(self._debounce)
@@ -357,14 +355,14 @@ class Buttons(Closing):
                 f"seat {seat}'s LED",
                 pins.led,
                 GPIOZeroError,
-                lambda pin=pins.led: LED(pin, pin_factory=self._factory),
+                partial(LED, pins.led, pin_factory=self._factory),
             )
             if pins.buzzer is not None:
                 self._buzzers[seat] = _claim(
                     f"seat {seat}'s buzzer",
                     pins.buzzer,
                     GPIOZeroError,
-                    lambda pin=pins.buzzer: Buzzer(pin, pin_factory=self._factory),
+                    partial(Buzzer, pins.buzzer, pin_factory=self._factory),
                 )
             logger.debug(
                 "seat %s: yes=GPIO%d no=GPIO%d king=GPIO%d led=GPIO%d buzzer=%s",
@@ -455,7 +453,7 @@ class Buttons(Closing):
         """Light the seat's LED (stops a blink).
 
         :raises UnknownSeatError: for an unknown seat.
-        :raises ButtonsClosedError: after :meth:`close`.
+        :raises SeatControlsClosedError: after :meth:`close`.
         """
         self._output(self._leds, seat, "LED").on()
 
@@ -463,14 +461,14 @@ class Buttons(Closing):
         """Put the seat's LED out (stops a blink).
 
         :raises UnknownSeatError: for an unknown seat.
-        :raises ButtonsClosedError: after :meth:`close`.
+        :raises SeatControlsClosedError: after :meth:`close`.
         """
         self._output(self._leds, seat, "LED").off()
 
     def leds_off(self) -> None:
         """Put every seat's LED out.
 
-        :raises ButtonsClosedError: after :meth:`close`.
+        :raises SeatControlsClosedError: after :meth:`close`.
         """
         for seat in self._leds:
             self.led_off(seat)
@@ -482,7 +480,7 @@ class Buttons(Closing):
         seconds, ``n`` times or until :meth:`led_on` / :meth:`led_off`.
 
         :raises UnknownSeatError: for an unknown seat.
-        :raises ButtonsClosedError: after :meth:`close`.
+        :raises SeatControlsClosedError: after :meth:`close`.
         """
         self._output(self._leds, seat, "LED").blink(
             on_time=on_time, off_time=off_time, n=n, background=True
@@ -500,7 +498,7 @@ class Buttons(Closing):
         Returns ``False`` (and does nothing) when the seat has no buzzer.
 
         :raises UnknownSeatError: for an unknown seat.
-        :raises ButtonsClosedError: after :meth:`close`.
+        :raises SeatControlsClosedError: after :meth:`close`.
         """
         if seat not in self._leds:
             raise UnknownSeatError(_unknown(seat, self._leds))
@@ -534,7 +532,7 @@ class Buttons(Closing):
 
     def __repr__(self) -> str:
         state = "closed" if self._closed else f"seats={list(self._leds)}"
-        return f"<Buttons {state} debounce={self._debounce}s>"
+        return f"<SeatControls {state} debounce={self._debounce}s>"
 
     # -- helpers ---------------------------------------------------------------
 
@@ -545,7 +543,7 @@ class Buttons(Closing):
 
     def _device(self, table: Mapping[Any, Any], key: Any, label: str) -> Any:
         if self._closed:
-            raise ButtonsClosedError(f"{label}: the buttons are closed")
+            raise SeatControlsClosedError(f"{label}: the buttons are closed")
         try:
             return table[key]
         except KeyError:
@@ -553,7 +551,7 @@ class Buttons(Closing):
 
     def _output(self, table: Mapping[str, Any], seat: str, what: str) -> Any:
         if self._closed:
-            raise ButtonsClosedError(f"seat {seat}'s {what}: the buttons are closed")
+            raise SeatControlsClosedError(f"seat {seat}'s {what}: the buttons are closed")
         try:
             return table[seat]
         except KeyError:

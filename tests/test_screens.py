@@ -8,8 +8,8 @@ from drivers.display.i2c_sim import FakeI2CBus
 from drivers.display.oled import open_display
 from engine import new_game
 from firmware_host.controller import Controller
+from firmware_host.screens import Screen, paused_screen, render, screen_for
 from firmware_host.transcript import ButtonEvent, CardEvent, Setup
-from firmware_host.views import Screen, paused_screen, prompt, render, screen_for
 
 
 def _dealt(controller: Controller) -> None:
@@ -22,8 +22,9 @@ def _dealt(controller: Controller) -> None:
 def test_the_table_view_after_the_deal() -> None:
     table = Controller()
     _dealt(table)
-    assert screen_for(table) == Screen(trump_card="7D", score_a=0, score_b=0, target=5, dealer="B", elder="A",
-                                       turn="A", expects="propose or play?")
+    assert screen_for(table.snapshot()) == Screen(
+        trump_card="7D", score_a=0, score_b=0, target=5, dealer="B", elder="A", turn="A", expects="propose or play?",
+    )
 
 
 def test_a_refused_card_is_a_fault_view_until_taken_back() -> None:
@@ -32,12 +33,12 @@ def test_a_refused_card_is_a_fault_view_until_taken_back() -> None:
     table.handle(ButtonEvent("A", "no"))
     table.handle(CardEvent("play.A", "KH"))
     table.handle(CardEvent("play.B", "JH"))  # A's card: not in B's hand
-    screen = screen_for(table)
+    screen = screen_for(table.snapshot())
     assert screen.view == "fault"
     assert screen.headline == "B: card not in hand"
     assert "J♥" in screen.detail
     table.handle(CardEvent("play.B", "JH", gone=True))
-    back = screen_for(table)
+    back = screen_for(table.snapshot())
     assert (back.view, back.turn, back.expects, back.tricks_a, back.tricks_b) == ("table", "B", "play", 0, 0)
 
 
@@ -46,10 +47,10 @@ def test_a_void_deal_is_shown_until_the_next_card() -> None:
     table.handle(Setup(rules="classic", dealer="A"))
     for card in ["KH", "QH", "JH", "AH", "TH", "9H"]:
         table.handle(CardEvent("hand.B", card))
-    screen = screen_for(table)
+    screen = screen_for(table.snapshot())
     assert (screen.view, screen.headline) == ("fault", "A: misdeal")
     table.handle(CardEvent("hand.B", "7C"))
-    assert screen_for(table).view == "table"
+    assert screen_for(table.snapshot()).view == "table"
 
 
 def test_king_hand_and_game_over_views() -> None:
@@ -60,7 +61,7 @@ def test_king_hand_and_game_over_views() -> None:
     table.handle(CardEvent("turnup", "7H"))
     table.handle(ButtonEvent("A", "no"))
     table.handle(ButtonEvent("A", "king"))  # A holds the KH: the point, and the game at 1
-    screen = screen_for(table)
+    screen = screen_for(table.snapshot())
     assert (screen.view, screen.headline) == ("game_over", "GAME OVER: A wins")
     assert screen.detail.startswith("1:0")
 
@@ -72,20 +73,21 @@ def test_the_hand_result_stays_until_the_next_deal() -> None:
     for a, b in zip(["KH", "QH", "JH", "AH", "TH"], ["7S", "8S", "9S", "TS", "AS"], strict=True):
         table.handle(CardEvent("play.A", a))
         table.handle(CardEvent("play.B", b))
-    screen = screen_for(table)
+    screen = screen_for(table.snapshot())
     assert (screen.view, screen.headline) == ("hand", "hand: A wins 5-0")
     assert "A +2, B +0" in screen.detail and "A deals next" in screen.detail
     table.handle(CardEvent("hand.B", "7C"))
-    assert screen_for(table).view == "table"
+    assert screen_for(table.snapshot()).view == "table"
 
 
 def test_an_offline_reader_is_on_the_screen() -> None:
     table = Controller()
     _dealt(table)
     table.reader("play.B", online=False, reason="EIO")
-    assert (screen_for(table).view, screen_for(table).headline) == ("offline", "reader play.B offline")
+    screen = screen_for(table.snapshot())
+    assert (screen.view, screen.headline) == ("offline", "reader play.B offline")
     table.reader("play.B", online=True)
-    assert screen_for(table).view == "table"
+    assert screen_for(table.snapshot()).view == "table"
 
 
 @pytest.mark.parametrize(("rules", "expected"), [
@@ -93,16 +95,17 @@ def test_an_offline_reader_is_on_the_screen() -> None:
     ("german", ("A", "declare or pass?")),
 ])
 def test_prompts_fit_one_line(rules: str, expected: tuple[str, str]) -> None:
-    from engine import apply, parse_deal
+    from engine import apply, parse_deal, prompt
 
     state, _ = apply(new_game(rules, dealer="B"), parse_deal("KH QH JH AH TH / 7S 8S 9S TS AS / 7D"))
-    assert prompt(state) == expected
+    assert (prompt(state).seat, prompt(state).short) == expected
 
 
 def test_every_view_shows_on_the_simulated_panel_pixel_exact() -> None:
     table = Controller()
     _dealt(table)
-    screens = [screen_for(table), paused_screen(table, "table paused: the game resumes where it stopped")]
+    snapshot = table.snapshot()
+    screens = [screen_for(snapshot), paused_screen(snapshot, "table paused: the game resumes where it stopped")]
     bus = FakeI2CBus("sh1106")
     with open_display("sh1106", bus=bus) as oled:
         for screen in screens:

@@ -1,4 +1,4 @@
-"""The table's views (firmware_host.screen), pixel for pixel against golden PNGs.
+"""The table's views (firmware_host.drawing), pixel for pixel against golden PNGs.
 
 After a deliberate change of the layout, regenerate the PNGs and look at every
 one of them before committing::
@@ -18,7 +18,7 @@ from PIL import Image, ImageChops
 
 from drivers.display.i2c_sim import FakeI2CBus
 from drivers.display.oled import open_display
-from firmware_host.screen import Screen, card_label, frame_to_text, render
+from firmware_host.drawing import Screen, card_label, frame_to_text, render
 
 GOLDEN = Path(__file__).parent / "golden"
 

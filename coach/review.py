@@ -1,0 +1,262 @@
+"""The review of a played hand: what best play would have changed, card by card and at the first decision.
+
+For each card played, :func:`review` compares the double-dummy result before it with the one
+after it: a card that loses a trick the seat could have won (both hands known) is a
+:class:`CardFinding`. The finding then says whether the seat *could have known*: with only what
+it had seen (:mod:`coach.single_dummy`), was the better card also better on average? The first
+decisions (the elder's stand or proposal, the dealer's answer) are weighed with
+:mod:`coach.odds`. A hand played perfectly has nothing to say.
+
+The hands come from the engine's own states and events (:class:`HandRecorder`), so a review
+reads the journal through the same referee that played it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import engine
+from coach.double_dummy import Position, best_cards, card_values
+from coach.odds import Advice, dealer_advice, elder_advice
+from coach.single_dummy import Step, utility, worlds
+from coach.single_dummy import card_values as sd_card_values
+from engine.cards import CARDS, Card
+from engine.events import Bid, Event, HandEnd, King, PlayBegins, Played, Trump
+from engine.rules import RuleSet
+from engine.state import INDEX, SEATS, GameState
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedHand:
+    """One hand as the table saw it: the deal, the first decisions, and every card with the position before it.
+
+    Seats are indices (0 = A). ``elder_bid``/``dealer_bid``: the first decision of each
+    (``stand``, ``propose``, ``accept``, ``refuse``, german ``declare``, ``pass``; ``""`` none).
+    """
+
+    rules: RuleSet
+    dealer: int
+    turn_up: int
+    dealt: tuple[int, int]
+    elder_bid: str
+    dealer_bid: str
+    vulnerable: int | None
+    declarer: int | None
+    discards: tuple[int, int]
+    steps: tuple[Step, ...]
+    game: int = 1
+    hand: int = 1
+
+    @property
+    def elder(self) -> int:
+        return 1 - self.dealer
+
+
+@dataclass(frozen=True, slots=True)
+class CardFinding:
+    """A card that lost what best play would have kept.
+
+    ``trick``: 1 to 5; ``better``: the cards that keep the double-dummy result; ``tricks_lost``
+    and ``points_lost`` (the seat's net score, in points) double dummy; ``knowable``: with what the
+    seat could know, a better card was also better on average (else it was bad luck).
+    """
+
+    seat: int
+    trick: int
+    played: Card
+    better: tuple[Card, ...]
+    tricks_lost: int
+    points_lost: int
+    knowable: bool
+    what: str
+
+    def text(self) -> str:
+        """``'B could have won the point: 9♥ at trick 3'``."""
+        return f"{SEATS[self.seat]} could have {self.what}: {self.better[0].symbol()} at trick {self.trick}"
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionFinding:
+    """A first decision that was worth less than the other choice (expected net points, ``cost``)."""
+
+    seat: int
+    chose: str
+    better: str
+    cost: float
+
+    def text(self) -> str:
+        return f"{SEATS[self.seat]} should {self.better} (not {self.chose}): {self.cost:+.2f} pt"
+
+
+@dataclass(frozen=True, slots=True)
+class Review:
+    """What the coach has to say of a hand: nothing, for a hand played perfectly."""
+
+    hand: PlayedHand
+    cards: tuple[CardFinding, ...] = ()
+    decisions: tuple[DecisionFinding, ...] = ()
+    advice: tuple[Advice, ...] = field(default=(), compare=False)
+
+    @property
+    def perfect(self) -> bool:
+        return not self.cards and not self.decisions
+
+    def cost(self, seat: int) -> int:
+        """The points ``seat``'s cards cost it, double dummy."""
+        return sum(f.points_lost for f in self.cards if f.seat == seat)
+
+    def lines(self) -> list[str]:
+        """The review in words, one finding a line (``ecarte-table review``)."""
+        out = [f.text() + ("" if f.knowable else " (no way to know)") + f" [{f.points_lost} pt]" for f in self.cards]
+        out += [d.text() for d in self.decisions]
+        return out
+
+    def oled_line(self) -> str:
+        """The one line for the OLED after the hand (``""``: nothing to say): the costliest
+        finding, one the player could have known first."""
+        if not self.cards:
+            return self.decisions[0].text() if self.decisions else ""
+        worst = max(self.cards, key=lambda f: (f.knowable, f.points_lost, f.tricks_lost, -f.trick))
+        return worst.text()
+
+
+def _what(before: int, after: int) -> str:
+    if before == 5:
+        return "won the vole"
+    if before >= 3 > after:
+        return "won the point"
+    if before >= 1 and after == 0:
+        return "saved the vole"
+    return "won one more trick" if before - after == 1 else f"won {before - after} more tricks"
+
+
+def review(hand: PlayedHand, *, decisions: bool = True, samples: int = 1000, limit: int = 24,
+           pure: bool = False) -> Review:
+    """Review ``hand``: every card against double dummy (then single dummy), and the first decisions."""
+    rules = hand.rules
+    rng = random.Random(hand.game * 1000 + hand.hand)
+    values = (utility(rules, 0, vulnerable=hand.vulnerable, declarer=hand.declarer),
+              utility(rules, 1, vulnerable=hand.vulnerable, declarer=hand.declarer))
+    cards: list[CardFinding] = []
+    for k, step in enumerate(hand.steps):
+        position = step.position
+        seat = position.to_play
+        results = card_values(rules, position, pure=pure)
+        best = max(r[seat] for r in results.values())
+        got = results[step.card][seat]
+        if got >= best:
+            continue
+        better = best_cards(rules, position, pure=pure)
+        hidden = worlds(rules, position, hand.steps[:k], known=hand.discards[seat], limit=limit, rng=rng)
+        sd = sd_card_values(rules, position, hidden, values[seat], pure=pure)
+        knowable = max(sd[c.index] for c in better) > sd[step.card] + 1e-9
+        cards.append(CardFinding(
+            seat, position.tricks[0] + position.tricks[1] + 1, CARDS[step.card], better, best - got,
+            values[seat][best] - values[seat][got], knowable, _what(best, got),
+        ))
+    found: list[DecisionFinding] = []
+    advice: list[Advice] = []
+    if decisions and hand.elder_bid:
+        german = rules.declares_game
+        stand_word, propose_word = ("declare", "pass") if german else ("stand", "propose")
+        elder = elder_advice(rules, hand.dealt[hand.elder], hand.turn_up, samples=samples, pure=pure)
+        advice.append(elder)
+        found += _weigh(hand.elder, hand.elder_bid == stand_word, elder, stand_word, propose_word)
+        if hand.dealer_bid:
+            refuse_word, accept_word = ("declare", "pass") if german else ("refuse", "accept")
+            dealer = dealer_advice(rules, hand.dealt[hand.dealer], hand.turn_up, samples=samples, pure=pure)
+            advice.append(dealer)
+            found += _weigh(hand.dealer, hand.dealer_bid == refuse_word, dealer, refuse_word, accept_word)
+    return Review(hand, tuple(cards), tuple(found), tuple(advice))
+
+
+def _weigh(seat: int, stood: bool, advice: Advice, stand: str, other: str) -> list[DecisionFinding]:
+    """A finding when the choice made is worse by more than twice the estimate's standard error."""
+    gap = advice.stand - advice.propose.mean
+    margin = 2 * advice.propose.stderr
+    if stood and gap < -margin:
+        return [DecisionFinding(seat, stand, other, -gap)]
+    if not stood and gap > margin:
+        return [DecisionFinding(seat, other, stand, gap)]
+    return []
+
+
+# -- hands from the referee's states and events -----------------------------------------------------------
+
+
+@dataclass
+class HandRecorder:
+    """Collects :class:`PlayedHand` values from the referee: feed it each action's state before, its
+    events and the state after (:meth:`feed`); finished hands are in ``hands``."""
+
+    hands: list[PlayedHand] = field(default_factory=list)
+    _dealt: tuple[int, int] = (0, 0)
+    _turn_up: int = -1
+    _bids: dict[int, str] = field(default_factory=dict)
+    _start: GameState | None = None
+    _now: Position | None = None
+    _steps: list[Step] = field(default_factory=list)
+
+    def feed(self, events: list[Event] | tuple[Event, ...], after: GameState) -> None:
+        """Take the events of one action (or one physical event) and the referee's state after them.
+
+        The positions of the play are followed card by card from the first one (the state when
+        play begins), with the engine's own :meth:`Position.play`; a king announced under a rule set
+        where it must be led makes its holder lead it."""
+        for event in events:
+            if isinstance(event, Trump):
+                self._dealt = after.hands
+                self._turn_up = after.turn_up
+                self._bids = {}
+                self._steps = []
+                self._start = None
+                self._now = None
+            elif isinstance(event, Bid):
+                seat = INDEX[event.seat]
+                self._bids.setdefault(seat, event.bid)
+            elif isinstance(event, PlayBegins):
+                self._start = after
+                self._now = position_of(after)
+            elif isinstance(event, King) and self._now is not None and after.rules.king_must_be_led:
+                self._now = replace(self._now, king_to_lead=INDEX[event.seat])
+            elif isinstance(event, Played) and self._now is not None:
+                self._steps.append(Step(self._now, event.card.index))
+                self._now = self._now.play(after.rules, event.card.index)
+            elif isinstance(event, HandEnd) and self._start is not None:
+                start = self._start
+                dealer = INDEX[start.dealer]
+                self.hands.append(PlayedHand(
+                    rules=start.rules, dealer=dealer, turn_up=self._turn_up, dealt=self._dealt,
+                    elder_bid=self._bids.get(1 - dealer, ""), dealer_bid=self._bids.get(dealer, ""),
+                    vulnerable=None if start.vulnerable is None else INDEX[start.vulnerable],
+                    declarer=None if start.declarer is None else INDEX[start.declarer],
+                    discards=start.discards, steps=tuple(self._steps), game=start.game_no, hand=start.hand_no,
+                ))
+                self._start = None
+                self._now = None
+
+
+def hands_of_record(rules: dict[str, Any], dealer: str, actions: Sequence[dict[str, Any]], *,
+                    game: int = 1, hand: int = 1) -> list[PlayedHand]:
+    """The hand a table's hand record holds (the ``hand_record`` event: the rule set, the dealer
+    and the actions it accepted), replayed through the engine; empty when the hand did not
+    reach its end (a game won by a king point before the last trick)."""
+    options = {k: v for k, v in rules.items() if k != "name"}
+    state = engine.new_game(str(rules.get("name", "classic")), dealer=dealer, **options)
+    recorder = HandRecorder()
+    for data in actions:
+        state, events = engine.apply(state, engine.action_from_json(data))
+        recorder.feed(events, state)
+    return [replace(h, game=game, hand=hand) for h in recorder.hands]
+
+
+def position_of(state: GameState) -> Position:
+    """The double-dummy position of a state in the play phase."""
+    leader = state.leader if state.led >= 0 else state.turn
+    return Position(
+        hands=state.hands, leader=INDEX[leader or "A"], turn_up=state.turn_up, led=state.led,
+        king_to_lead=-1 if state.king_to_lead is None else INDEX[state.king_to_lead], tricks=state.tricks,
+    )

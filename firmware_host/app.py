@@ -1,0 +1,175 @@
+"""The composition root: a table file becomes a running table.
+
+This module builds the parts from a table file (the journal, the controller, the
+display, the pads and buttons, real or simulated) and wires them to the event loop
+(:class:`firmware_host.service.TableService`), which builds nothing itself. Parts
+start in order inside ``try`` and stop in reverse in ``finally``; SIGTERM takes the
+same path as Ctrl-C (mopidy's way). No part imports this module or the command line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import logging
+import os
+import signal
+import sys
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TextIO
+
+from firmware_host.controller import Controller, TableDefaults
+from firmware_host.errors import BadInput
+from firmware_host.journal import Journal, JournalError
+from firmware_host.service import FaultLights, JsonLines, TableService, feed_lines
+from firmware_host.transcript import TranscriptError
+from hardware.table import TableConfig
+
+logger = logging.getLogger(__name__)
+
+
+def default_journal() -> Path:
+    """The journal in the service's state directory (systemd's ``StateDirectory=``)."""
+    state = os.environ.get("STATE_DIRECTORY")
+    if state:
+        return Path(state.split(":")[0]) / "journal.sqlite"
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "ecarte-table" / "journal.sqlite"
+
+
+def load_table_or_exit(path: str | None) -> TableConfig:
+    """The table file, or the simulated table.
+
+    :raises BadInput: for a broken or unreadable file.
+    """
+    from hardware.table import TableFileError, load_table, simulated_table
+
+    if path is None:
+        return simulated_table()
+    try:
+        return load_table(path)
+    except TableFileError as exc:
+        raise BadInput(str(exc)) from None
+    except OSError as exc:
+        raise BadInput(f"cannot read the table file {path}: {exc.strerror or exc}") from None
+
+
+def systemd_notify() -> Callable[[str], None] | None:
+    """sd_notify's send when systemd runs us (``NOTIFY_SOCKET``), else None."""
+    if not os.environ.get("NOTIFY_SOCKET"):
+        return None
+    import sdnotify
+
+    notifier = sdnotify.SystemdNotifier()
+    return lambda message: notifier.notify(message)
+
+
+def run_service(args: argparse.Namespace) -> int:
+    """``ecarte-table run``: returns the exit status."""
+    from firmware_host.panel import open_panel
+    from hardware.tags import TagRegistry, TagRegistryError
+
+    table = load_table_or_exit(args.table)
+    card_for: Callable[[str], str | None] | None = None
+    if table.registry is not None:
+        try:
+            registry = TagRegistry.load(table.registry)
+        except (OSError, TagRegistryError) as exc:
+            raise BadInput(f"tag registry {table.registry}: {exc}") from None
+        card_for = registry.card_for
+    journal_path = args.journal or default_journal()
+    try:
+        journal = Journal(journal_path)
+    except JournalError as exc:
+        raise BadInput(str(exc)) from None
+
+    defaults = TableDefaults(rules=table.rules, target=table.target)
+    controller = Controller(defaults, card_for_uid=card_for, layout=table.layout)
+    errors: list[TranscriptError] = []
+    stack = contextlib.ExitStack()
+    with stack:
+        stack.callback(journal.close)
+        panel = open_panel(table, png_dir=args.png, terminal=sys.stdout if args.screen else None, tolerant=True)
+        stack.callback(panel.close)
+        service = TableService(journal=journal, controller=controller, outputs=[panel], notify=systemd_notify())
+        if args.json:
+            service.outputs.append(JsonLines(sys.stdout, everything=args.all_events))
+        devices = open_devices(table, service.put_device_event, card_for)
+        stack.callback(devices.close)
+        if devices.seat_controls is not None:
+            service.outputs.append(FaultLights(devices.seat_controls))
+
+        def on_signal(signum: int, frame: Any) -> None:
+            service.stop(signal.Signals(signum).name)
+
+        previous = {s: signal.signal(s, on_signal) for s in (signal.SIGTERM, signal.SIGINT)}
+        stack.callback(lambda: [signal.signal(s, h) for s, h in previous.items()])
+        if args.events:
+            stream = sys.stdin if args.events == "-" else _open_events(args.events)
+            source = "<stdin>" if args.events == "-" else args.events
+            reader = threading.Thread(
+                target=feed_lines, args=(service, stream, source), kwargs={"errors": errors},
+                name="events", daemon=True,
+            )
+            reader.start()
+        try:
+            service.run()
+        finally:
+            service._notify("STOPPING=1")
+            with contextlib.suppress(OSError):
+                panel.paused("table paused: the game resumes where it stopped", controller.snapshot())
+    return 2 if errors else 0
+
+
+def _open_events(path: str) -> TextIO:
+    try:
+        return open(path, encoding="utf-8")
+    except OSError as exc:
+        raise BadInput(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+class Devices:
+    """The pads and seat controls of a table (or the simulated table); closes them in reverse."""
+
+    def __init__(self) -> None:
+        self.sim: Any = None
+        self.pads: Any = None
+        self.seat_controls: Any = None
+        self._factory: Any = None
+
+    def close(self) -> None:
+        """Close everything opened (safe to call twice)."""
+        for part in (self.seat_controls, self._factory, self.pads, self.sim):
+            if part is not None:
+                part.close()
+        self.sim = self.pads = self.seat_controls = self._factory = None
+
+
+def open_devices(table: TableConfig, put: Callable[[Any], None],
+                 card_for: Callable[[str], str | None] | None) -> Devices:
+    """The table's pads and seat controls, real or simulated, putting their events with ``put``."""
+    devices = Devices()
+    try:
+        if table.simulated:
+            from firmware_host.simtable import SimulatedTable, sim_tags
+
+            tags = sim_tags(1) | sim_tags(2)
+            devices.sim = SimulatedTable(table, events=put, card_for=card_for or tags.get)
+            devices.seat_controls = devices.sim.buttons
+            return devices
+        from drivers.nfc.pad import PadSet
+        from drivers.seat_controls import SeatControls, make_pin_factory
+
+        ports = {pad.name: pad.serial_port or pad.device for pad in table.pads}
+        devices.pads = PadSet(ports, on_event=put, card_for=card_for)
+        devices._factory = make_pin_factory(table.buttons.backend)
+        devices.seat_controls = SeatControls(
+            table.buttons.by_seat(), pin_factory=devices._factory,
+            on_press=put, debounce=table.buttons.debounce,
+        )
+    except BaseException:
+        devices.close()
+        raise
+    return devices

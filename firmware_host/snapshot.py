@@ -1,0 +1,117 @@
+"""What the table shows at one moment: a frozen value, the referee's only way out besides its events.
+
+:meth:`firmware_host.controller.Controller.handle` returns the table events an input
+caused and a :class:`TableSnapshot` of what the table shows after it. The display, the
+LEDs, ``--json``, the journal's outputs, the demo, the web page and MQTT take these and
+never read the controller. A snapshot holds no hidden card: the game is the engine's
+public :class:`~engine.state.View` (counts, never a hand, the stock or the discards);
+the faults hold only cards laid face up on a pad.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine import Fault, HandEnd, Prompt, Trick, View
+
+
+@dataclass(frozen=True, slots=True)
+class Sight:
+    """How much of the hands the table has seen (partial sight: stacked cards it could not read).
+
+    ``mode``: ``full`` or ``partial``; ``seen``: per seat (A, B), how many of the cards it
+    holds the table knows; ``held``: how many it holds.
+    """
+
+    mode: str = "full"
+    seen: tuple[int, int] = (0, 0)
+    held: tuple[int, int] = (0, 0)
+
+    @property
+    def complete(self) -> bool:
+        """True when the table knows every card in both hands."""
+        return self.mode == "full" or self.seen == self.held
+
+    def to_json(self) -> dict[str, Any]:
+        return {"mode": self.mode, "seen": {"A": self.seen[0], "B": self.seen[1]},
+                "held": {"A": self.held[0], "B": self.held[1]}}
+
+
+@dataclass(frozen=True, slots=True)
+class TableSnapshot:
+    """What the table shows now.
+
+    :param view: the game as anyone watching may know it (the engine's public view).
+    :param prompt: what the table waits for (seat, a few words, a sentence).
+    :param faults: refused cards still on their pads, oldest first: the seats must take
+        them back (their LEDs are lit).
+    :param warning: the last fault that needs no correction but must be seen (a void
+        deal, a false king), until the next accepted action.
+    :param last_trick: the last trick completed in this hand (None once a new hand is dealt).
+    :param last_hand: the last hand's result (None once the next turn-up is seen).
+    :param offline: zones whose reader is offline.
+    :param game: the game's number in this session (1, 2...).
+    :param hand_no: the hand's number in the game.
+    :param between_hands: nothing of the next deal is on the pads yet.
+    :param fresh_king: a king was scored and no card has been played since.
+    :param winner: the game's winner once it is over.
+    :param players: the names at A and B (and the pool's watcher).
+    :param sight: how much of the hands the table has seen.
+    """
+
+    view: View
+    prompt: Prompt
+    faults: tuple[Fault, ...] = ()
+    warning: Fault | None = None
+    last_trick: Trick | None = None
+    last_hand: HandEnd | None = None
+    offline: frozenset[str] = frozenset()
+    game: int = 1
+    hand_no: int = 1
+    between_hands: bool = False
+    fresh_king: bool = False
+    winner: str | None = None
+    players: tuple[str, str, str] = ("A", "B", "")
+    sight: Sight = field(default_factory=Sight)
+
+    @property
+    def phase(self) -> str:
+        return self.view.phase
+
+    @property
+    def faulty_seats(self) -> frozenset[str]:
+        """Seats with a fault still to put right (their LEDs are lit)."""
+        return frozenset(f.seat for f in self.faults if f.seat)
+
+    @property
+    def expectation(self) -> str:
+        """What the table waits for, in words: the last fault to put right, else the prompt."""
+        if self.faults:
+            return self.faults[-1].message
+        return self.prompt.text
+
+    def to_json(self) -> dict[str, Any]:
+        """The snapshot as JSON data (no hidden card: see the module's docstring)."""
+        return {
+            "game": self.game,
+            "hand": self.hand_no,
+            "view": self.view.to_json(),
+            "prompt": {"seat": self.prompt.seat, "short": self.prompt.short, "text": self.prompt.text},
+            "faults": [f.to_json() for f in self.faults],
+            "warning": self.warning.to_json() if self.warning else None,
+            "last_trick": self.last_trick.to_json() if self.last_trick else None,
+            "last_hand": self.last_hand.to_json() if self.last_hand else None,
+            "offline": sorted(self.offline),
+            "winner": self.winner,
+            "players": list(self.players),
+            "sight": self.sight.to_json(),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What refereeing one input gave: the table events it caused and the snapshot after it."""
+
+    events: tuple[Any, ...]
+    snapshot: TableSnapshot

@@ -1,0 +1,154 @@
+"""The review of a hand: nothing to say of perfect play, the right finding for a lost trick; the CLI on a journal."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from coach import double_dummy as dd
+from coach.double_dummy import best_cards, brute_force
+from coach.review import HandRecorder, PlayedHand, position_of, review
+from coach.single_dummy import Step, play_out, worlds
+from engine import legal_actions
+from engine.actions import Action, PlayCard
+from engine.cards import Card
+from engine.game import apply, new_game, parse_deal
+from engine.rules import rules
+from engine.state import GameState
+
+Chooser = Callable[[GameState], Card]
+
+
+def play_hand(deal: str, choose: Chooser, rule_name: str = "classic") -> PlayedHand:
+    """Deal, the elder stands (german: declares), then each card from ``choose``; the recorded hand."""
+    state = new_game(rule_name, dealer="B")
+    recorder = HandRecorder()
+
+    def act(action: Action) -> None:
+        nonlocal state
+        state, events = apply(state, action)
+        recorder.feed(events, state)
+
+    act(parse_deal(deal))
+    act(state.rules.elder_choice("A")[1] if not state.rules.declares_game else state.rules.elder_choice("A")[0])
+    while not recorder.hands:
+        act(PlayCard(state.turn or "A", choose(state)))
+    return recorder.hands[0]
+
+
+def perfect(state: GameState) -> Card:
+    return best_cards(state.rules, position_of(state))[0]
+
+
+def first_legal(state: GameState) -> Card:
+    return min((a.card for a in legal_actions(state) if isinstance(a, PlayCard)), key=lambda c: c.index)
+
+
+STRONG = "KH QH JH AS KD / 7H 9S 8S 7D 9C / TH"
+
+
+def test_a_hand_played_perfectly_finds_nothing_to_say() -> None:
+    hand = play_hand(STRONG, perfect)
+    assert hand.elder_bid == "stand" and hand.vulnerable == 0 and len(hand.steps) == 10
+    result = review(hand, samples=300)
+    assert result.cards == ()
+    assert result.perfect or all(d.better == "propose" for d in result.decisions)
+    assert review(hand, decisions=False).perfect
+    assert review(hand, decisions=False).oled_line() == ""
+
+
+@pytest.mark.parametrize("rule_name", ["classic", "italian", "german"])
+def test_every_card_of_perfect_play_keeps_the_result(rule_name: str) -> None:
+    hand = play_hand("KH 9H 7S 8D AC / 7H 9S AS KD 9C / TH", perfect, rule_name)
+    assert review(hand, decisions=False).cards == ()
+
+
+def test_a_lost_trick_is_found_with_the_better_card() -> None:
+    deal = "AS AH AD TC QC / KS 7D AC JC KC / 7S"
+
+    def blunder(state: GameState) -> Card:
+        if state.turn == "A" and state.tricks == (0, 0) and state.led < 0:
+            return Card.parse("AS")  # AD keeps the point (the doctest of coach.double_dummy)
+        return perfect(state)
+
+    hand = play_hand(deal, blunder)
+    result = review(hand, decisions=False)
+    finding = result.cards[0]
+    assert finding.seat == 0 and finding.trick == 1 and finding.played == Card.parse("AS")
+    assert finding.better == (Card.parse("AD"),)
+    assert finding.what == "won the point" and finding.points_lost == 3  # +1 rather than -2 (vulnerable)
+    assert result.oled_line() == "A could have won the point: A♦ at trick 1"
+    assert result.cost(0) == 3
+
+
+def test_recorded_positions_follow_the_referee() -> None:
+    hand = play_hand("KH 9H 7S 8D AC / 7H 9S AS KD 9C / TH", first_legal, "german")
+    assert hand.declarer == 0
+    for step in hand.steps:
+        assert step.position.legal(hand.rules) >> step.card & 1
+    last = hand.steps[-1].position.play(hand.rules, hand.steps[-1].card)
+    assert sum(last.tricks) == 5
+
+
+def test_single_dummy_worlds_agree_with_the_play_so_far() -> None:
+    hand = play_hand("KH 9H 7S 8D AC / 7H 9S AS KD 9C / TH", first_legal)
+    rule_set = hand.rules
+    for k in range(1, len(hand.steps)):
+        position = hand.steps[k].position
+        seat = position.to_play
+        for world in worlds(rule_set, position, hand.steps[:k], limit=40):
+            assert world.bit_count() == position.hands[1 - seat].bit_count()
+            assert not world & position.hands[seat]
+        assert position.hands[1 - seat] in worlds(rule_set, position, hand.steps[:k], limit=10**6)
+
+
+def test_single_dummy_play_is_legal_and_never_beats_double_dummy_for_both() -> None:
+    rule_set = rules("classic")
+    hand = play_hand(STRONG, perfect)
+    start = hand.steps[0].position
+    tricks, steps = play_out(rule_set, start, vulnerable=0)
+    assert sum(tricks) == 5 and len(steps) == 10
+    assert all(isinstance(s, Step) and s.position.legal(rule_set) >> s.card & 1 for s in steps)
+    assert brute_force(rule_set, start) == dd.solve(rule_set, start)
+
+
+def test_pure_fallback_gives_the_same_review(monkeypatch: pytest.MonkeyPatch) -> None:
+    hand = play_hand("KH 9H 7S 8D AC / 7H 9S AS KD 9C / TH", first_legal)
+    with_kernel = review(hand, samples=100)
+    monkeypatch.setattr(dd, "kernel", None)
+    assert review(hand, samples=100) == with_kernel
+
+
+def test_review_command_on_a_journal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from firmware_host.journal import Journal
+    from firmware_host.review_cli import add_parser, run_review
+
+    transcript = Path(__file__).parent.parent / "transcripts" / "french_vole_refus.jsonl"
+    lines = [ln for ln in transcript.read_text(encoding="utf-8").splitlines() if ln and not ln.startswith("#")]
+    path = tmp_path / "journal.sqlite"
+    with Journal(path) as journal:
+        game = journal.start_game(lines[0])
+        for line in lines[1:]:
+            journal.mark_done(journal.append(game, line))
+    parser = argparse.ArgumentParser()
+    add_parser(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["review", "--journal", str(path), "--samples", "50"])
+    assert run_review(args) == 0
+    out = capsys.readouterr().out
+    assert "game 1 hand 1 (french)" in out and "game 1 hand 2 (french)" in out
+    args = parser.parse_args(["review", "--journal", str(path), "--hand", "2", "--samples", "50"])
+    assert run_review(args) == 0
+    assert "hand 1 " not in capsys.readouterr().out
+
+
+def test_review_command_says_what_is_missing(tmp_path: Path) -> None:
+    from firmware_host.errors import BadInput
+    from firmware_host.review_cli import add_parser, run_review
+
+    parser = argparse.ArgumentParser()
+    add_parser(parser.add_subparsers(dest="command"))
+    with pytest.raises(BadInput, match="no journal"):
+        run_review(parser.parse_args(["review", "--journal", str(tmp_path / "none.sqlite")]))
