@@ -238,11 +238,29 @@ class OfferPoint(SeatAction):
     verb: ClassVar[str] = "offers the point"
 
 
+@dataclass(frozen=True, slots=True)
+class ReplayHand(SeatAction):
+    """Partial sight, after a fault proven late (rules 25, 43): the other seat has the hands
+    played again (its ``yes``)."""
+
+    kind: ClassVar[str] = "replay_hand"
+    verb: ClassVar[str] = "has the hands played again"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayOn(SeatAction):
+    """Partial sight, after a fault proven late (rule 43): the other seat plays on, the
+    offender's points being reduced at the hand's end (its ``no``)."""
+
+    kind: ClassVar[str] = "play_on"
+    verb: ClassVar[str] = "plays on"
+
+
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.kind: cls
     for cls in (
         TurnTarget, Cut, DealCard, Deal, TurnUp, Propose, Stand, Accept, Refuse, Declare,
-        Pass, Discard, Draw, Announce, PlayCard, Double, OfferPoint,
+        Pass, Discard, Draw, Announce, PlayCard, Double, OfferPoint, ReplayHand, PlayOn,
     )
 }
 
@@ -269,7 +287,8 @@ _VERBS: dict[str, type[Action]] = {
     "doubles": Double, "double": Double, "offers": OfferPoint, "offer": OfferPoint,
     "plays": PlayCard, "play": PlayCard, "cuts": Cut, "cut": Cut,
     "gets": DealCard, "get": DealCard, "discards": Discard, "discard": Discard,
-    "draws": Draw, "draw": Draw,
+    "draws": Draw, "draw": Draw, "replays": ReplayHand, "replay": ReplayHand,
+    "plays-on": PlayOn,
 }
 
 

@@ -221,6 +221,24 @@ class Fault(Event):
     message: str = ""
     remedy: str = ""
     card: Card | None = None
+    late: bool = False
+    """Partial sight: proven after the offence, by a card accepted later (TRANSCRIPT.md)."""
+    trick: int | None = None
+    """With ``late``: the trick of the offence (1-5)."""
+
+    def to_json(self) -> dict[str, Any]:
+        out = Event.to_json(self)
+        if not self.late:
+            del out["late"], out["trick"]
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class HandReplayed(Event):
+    """Partial sight: after a fault proven late the other seat chose to have the hands played
+    again: the tricks are void and play starts again at the first trick."""
+
+    event: ClassVar[str] = "replay_hand"
 
 
 def event_from_json(data: dict[str, Any]) -> Event:
@@ -249,5 +267,5 @@ def event_from_json(data: dict[str, Any]) -> Event:
 
 _EVENT_TYPES: tuple[type[Event], ...] = (
     TargetSet, DealerChosen, Trump, King, Bid, Exchanged, PlayBegins, Played, Trick, Offer,
-    Penalty, HandEnd, GameEnd, MatchEnd, Seating,
+    Penalty, HandEnd, GameEnd, MatchEnd, Seating, HandReplayed,
 )

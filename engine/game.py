@@ -41,8 +41,10 @@ from engine.actions import (
     OfferPoint,
     Pass,
     PlayCard,
+    PlayOn,
     Propose,
     Refuse,
+    ReplayHand,
     Stand,
     TurnTarget,
     TurnUp,
@@ -56,6 +58,7 @@ from engine.events import (
     Exchanged,
     GameEnd,
     HandEnd,
+    HandReplayed,
     King,
     MatchEnd,
     Offer,
@@ -79,6 +82,7 @@ from engine.prompts import expectation as expectation
 from engine.rules import RuleSet
 from engine.rules import rules as rules_by_name
 from engine.scoring import KING_POINT, add, as_if_point, hand_trick_points, reached
+from engine.sight import SIGHTS, king_known_held, not_held, open_claims, proofs
 from engine.state import INDEX, OTHER, SEATS, GameState
 
 Result = tuple[GameState, tuple[Event, ...]]
@@ -90,21 +94,25 @@ def new_game(
     *,
     dealer: str | None = None,
     players: tuple[str, str, str] | None = None,
+    sight: str = "full",
     **options: Any,
 ) -> GameState:
     """A match about to start.
 
     ``dealer`` deals the first hand; without one the seats cut for it. ``players``
-    names the seats A and B and, for a pool, the watcher.
+    names the seats A and B and, for a pool, the watcher. ``sight`` is ``full`` (the
+    table sees every card) or ``partial`` (TRANSCRIPT.md: stacked cards may go unseen).
 
     :raises UnknownRulesError: for an unknown rule set or option.
-    :raises NotationError: for a dealer that is not A or B.
+    :raises NotationError: for a dealer that is not A or B, or an unknown sight.
     """
     ruleset = rules_by_name(rules, **options) if isinstance(rules, str) else (
         rules.with_options(**options) if options else rules
     )
     if dealer is not None and dealer not in INDEX:
         raise NotationError(f"no seat {dealer!r} to deal: seats are 'A' and 'B'")
+    if sight not in SIGHTS:
+        raise NotationError(f"no sight {sight!r}: 'full' or 'partial'")
     if players is None:
         players = ("A", "B", "C" if ruleset.pool else "")
     if ruleset.a_la_retourne:
@@ -114,7 +122,7 @@ def new_game(
     else:
         phase = "deal"
     return GameState(
-        rules=ruleset, phase=phase, dealer=dealer or "", target=ruleset.target, players=players,
+        rules=ruleset, phase=phase, dealer=dealer or "", target=ruleset.target, players=players, sight=sight,
     )
 
 
@@ -337,7 +345,7 @@ def _deal_card(state: GameState, action: DealCard) -> _Outcome:
     hands = state.hands
     if hands[i] & bit:
         return state, ()  # read again on its own pad: nothing happened
-    if hands[1 - i] & bit:
+    if (hands[1 - i] | state.seen_in[1 - i]) & bit:
         return _void_deal(
             state, "duplicate_card",
             f"{action.card.symbol()} is already in {OTHER[action.seat]}'s hand: "
@@ -348,7 +356,8 @@ def _deal_card(state: GameState, action: DealCard) -> _Outcome:
             state, "misdeal", f"{action.seat} was dealt a sixth card: the deal is void", None,
         )
     new = (hands[0] | bit, hands[1]) if i == 0 else (hands[0], hands[1] | bit)
-    return state.evolve(hands=new), ()
+    seen_in = (state.seen_in[0] | new[0], state.seen_in[1] | new[1])
+    return state.evolve(hands=new, seen_in=seen_in), ()
 
 
 def _turn_up(state: GameState, action: TurnUp) -> _Outcome:
@@ -363,7 +372,10 @@ def _turn_up(state: GameState, action: TurnUp) -> _Outcome:
             f"{action.card.symbol()} is already in {holder}'s hand: the deal is void", action.card,
         )
     short = [s for s in SEATS if hands[INDEX[s]].bit_count() != 5]
-    if short:
+    if state.sight == "partial":
+        # a hand seen short is no misdeal: its other cards went unseen
+        state = state.evolve(unseen=(5 - hands[0].bit_count(), 5 - hands[1].bit_count()))
+    elif short:
         return _void_deal(
             state, "misdeal",
             f"{' and '.join(short)} did not get five cards before the turn-up: the deal is void",
@@ -404,7 +416,10 @@ def _after_turn_up(state: GameState, card: Card) -> Result:
 def _score_king(state: GameState, seat: str, events: list[Event]) -> GameState:
     i = INDEX[seat]
     score = add(state.score, i, KING_POINT)
-    state = state.evolve(score=score, hand_points=add(state.hand_points, i, KING_POINT), king=seat)
+    state = state.evolve(
+        score=score, hand_points=add(state.hand_points, i, KING_POINT), king=state.king or seat,
+        king_points=add(state.king_points, i, KING_POINT),
+    )
     events.append(King(seat, score))
     if score[i] >= state.target:
         state = _end_game(state, seat, events)
@@ -438,6 +453,11 @@ def _decide(state: GameState, action: Action) -> _Outcome:
     """Propose, Stand, Declare, Pass by the elder (propose/force) or the dealer (respond)."""
     seat: str = action.seat  # type: ignore[attr-defined]
     events: list[Event] = []
+    if state.sight == "partial" and state.phase == "exchange":
+        # the table cannot count the stock: the elder's next button ends the round (TRANSCRIPT.md)
+        if seat != state.elder:
+            return _wrong_time(state, seat, f"{seat}'s answer during the exchange ({state.elder}'s button ends it)")
+        state = state.evolve(phase="propose", turn=state.elder, exchanger=None, exchanges=state.exchanges + 1)
     finished = _finish_dealer_round(state, seat)
     if isinstance(finished, Fault):
         return finished
@@ -482,6 +502,10 @@ def _decide(state: GameState, action: Action) -> _Outcome:
             return _begin_play(state.evolve(declarer=seat), events)
         if kind in (Pass, Accept):
             events.append(Bid(seat, "pass" if kind is Pass else "accept"))
+            if state.sight == "partial":
+                # whatever each seat discards unseen, the table no longer knows its hand: it knows
+                # only the cards it sees arrive after the discard (TRANSCRIPT.md)
+                state = state.evolve(hands=(0, 0), unseen=(5, 5))
             return state.evolve(
                 phase="exchange", turn=state.elder, exchanger=state.elder,
                 ex_discarded=0, ex_drawn=0,
@@ -496,6 +520,8 @@ def _decide(state: GameState, action: Action) -> _Outcome:
 
 def _begin_play(state: GameState, events: list[Event]) -> Result:
     elder = state.elder
+    if state.sight == "partial":
+        state = state.evolve(unseen=(5 - state.hands[0].bit_count(), 5 - state.hands[1].bit_count()))
     events.append(PlayBegins(elder, state.declarer))
     return state.evolve(phase="play", turn=elder, leader=elder, exchanger=None), tuple(events)
 
@@ -504,6 +530,8 @@ def _discard(state: GameState, action: Discard) -> _Outcome:
     seat = action.seat
     if state.phase != "exchange":
         return _wrong_time(state, seat, "discarding")
+    if state.sight == "partial":
+        return _discard_unseen(state, action)
     if seat != state.exchanger:
         return fault(
             "out_of_turn", seat, f"it is {state.exchanger}'s turn to discard (rule 28)",
@@ -545,6 +573,8 @@ def _draw(state: GameState, action: Draw) -> _Outcome:
     dealer = state.dealer
     if state.phase not in ("propose", "respond", "exchange", "force"):
         return _wrong_time(state, seat, "drawing")
+    if state.sight == "partial":
+        return _draw_unseen(state, action)
     i = INDEX[seat]
     hands = state.hands
     stock = state.stock_mask
@@ -594,6 +624,70 @@ def _draw(state: GameState, action: Draw) -> _Outcome:
     return _round_done(state, events)
 
 
+def _discard_unseen(state: GameState, action: Discard) -> _Outcome:
+    """Partial sight: a discard seen (the elder's until his first replacement arrives, then the
+    dealer's); the table cannot count them."""
+    seat = action.seat
+    i = INDEX[seat]
+    if seat != state.exchanger:
+        return fault("out_of_turn", seat, f"it is {state.exchanger}'s turn to discard (rule 28)", action.cards[0])
+    mask = 0
+    for card in action.cards:
+        bit = 1 << card.index
+        if not_held(state, i) & bit:
+            return fault("card_not_in_hand", seat, f"{seat} does not hold the {card.symbol()}: take it back", card)
+        mask |= bit
+    d = state.discards
+    hands = state.hands
+    return state.evolve(
+        hands=(hands[0] & ~mask, hands[1]) if i == 0 else (hands[0], hands[1] & ~mask),
+        discards=(d[0] | mask, d[1]) if i == 0 else (d[0], d[1] | mask),
+        ex_discarded=state.ex_discarded + len(action.cards),
+    ), ()
+
+
+def _draw_unseen(state: GameState, action: Draw) -> _Outcome:
+    """Partial sight: a replacement seen arriving on a seat's hand pad. A card seen elsewhere
+    voids the deal; a sixth card known in a hand is refused (exchange_count)."""
+    seat = action.seat
+    i = INDEX[seat]
+    hands = state.hands
+    mask = 0
+    for card in action.cards:
+        bit = 1 << card.index
+        if hands[i] & bit and len(action.cards) == 1:
+            return state, ()  # read again on its own hand pad
+        if not_held(state, i) & bit or mask & bit:
+            where = _where(state, card.index)
+            return _void_deal(
+                state, "duplicate_card",
+                f"{card.symbol()} is {where}: it cannot come from the stock; the deal is void", card,
+            )
+        mask |= bit
+    dealer = state.dealer
+    if state.phase != "exchange":
+        return fault(
+            "exchange_count", dealer,
+            f"no exchange is under way: take the {action.cards[0].symbol()} back to the stock", action.cards[0],
+        )
+    new = hands[i] | mask
+    if new.bit_count() > 5:
+        return fault(
+            "exchange_count", dealer,
+            f"{seat} would hold six cards: take the {action.cards[0].symbol()} back", action.cards[0],
+        )
+    seen = state.seen_in
+    state = state.evolve(
+        hands=(new, hands[1]) if i == 0 else (hands[0], new),
+        seen_in=(seen[0] | mask, seen[1]) if i == 0 else (seen[0], seen[1] | mask),
+        ex_drawn=state.ex_drawn + len(action.cards),
+    )
+    if state.exchanger == state.elder:
+        # a replacement has arrived: further discards are the dealer's (TRANSCRIPT.md)
+        state = state.evolve(exchanger=dealer, turn=dealer)
+    return state, ()
+
+
 def _where(state: GameState, index: int) -> str:
     bit = 1 << index
     if state.hands[0] & bit:
@@ -604,6 +698,9 @@ def _where(state: GameState, index: int) -> str:
         return "the turn-up"
     if (state.discards[0] | state.discards[1]) & bit:
         return "among the discards"
+    for seat in SEATS:
+        if state.seen_in[INDEX[seat]] & bit:
+            return f"seen in {seat}'s hand"
     return "played already"
 
 
@@ -625,6 +722,8 @@ def _announce(state: GameState, action: Announce) -> _Outcome:
     i = INDEX[seat]
     if state.phase != "play" or state.offer is not None:
         return _wrong_time(state, seat, "announcing the king")
+    if state.sight == "partial":
+        return _announce_unseen(state, seat)
     king = king_index(state.turn_up)
     if state.king is not None:
         if state.king == seat and state.turn_up != king:
@@ -647,6 +746,34 @@ def _announce(state: GameState, action: Announce) -> _Outcome:
     return _score_king(state, seat, events), tuple(events)
 
 
+def _announce_unseen(state: GameState, seat: str) -> _Outcome:
+    """Partial sight: a king the table knows the seat holds is scored; one it knows the seat
+    does not hold is false at once; any other is scored until it is proven false (rule 25)."""
+    i = INDEX[seat]
+    if state.awaiting >= 0:
+        return _wrong_time(state, seat, "announcing the king while a choice is awaited")
+    if state.replaying:
+        return _wrong_time(state, seat, "announcing the king in a hand played again")
+    king = king_index(state.turn_up)
+    if state.king_points[i] > 0 and state.turn_up != king:
+        return _wrong_time(state, seat, "announcing the king again")
+    if not_held(state, i) >> king & 1:
+        return fault("false_king", seat, f"{seat} announced the king but does not hold it: no point")
+    late = state.rules.king_too_late(
+        count=state.counts[i], king_first=state.first_cards[i] == king, dealer=seat == state.dealer,
+        king_on_trick=state.led == king, won=state.tricks[i], any_card=bool(state.played) or state.led >= 0,
+    )
+    if late:
+        return _wrong_time(state, seat, late)
+    if not king_known_held(state, i):
+        trick = state.tricks[0] + state.tricks[1] + 1  # the trick under way, or the next one
+        state = state.evolve(claims=(*state.claims, (i, trick)))
+    if state.rules.king_must_be_led and state.hands[i] >> king & 1:
+        state = state.evolve(king_to_lead=seat)
+    events: list[Event] = []
+    return _score_king(state, seat, events), tuple(events)
+
+
 def _play(state: GameState, action: PlayCard) -> _Outcome:
     seat = action.seat
     card = action.card
@@ -657,7 +784,7 @@ def _play(state: GameState, action: PlayCard) -> _Outcome:
                 f"play has not begun ({expectation(state)}): take back the {card.symbol()}", card,
             )
         return _wrong_time(state, seat, f"playing the {card.symbol()}")
-    if state.offer is not None:
+    if state.offer is not None or state.awaiting >= 0:
         return fault(
             "out_of_turn", seat,
             f"{expectation(state)} first: take back the {card.symbol()}", card,
@@ -665,6 +792,9 @@ def _play(state: GameState, action: PlayCard) -> _Outcome:
     i = INDEX[seat]
     bit = 1 << card.index
     hand = state.hands[i]
+    if state.sight == "partial" and not hand & bit and not not_held(state, i) & bit:
+        # not known either way: one of the seat's unseen cards, judged by the cards it is known to hold
+        hand |= bit
     if not hand & bit:
         # TRANSCRIPT.md: a card the seat does not hold is card_not_in_hand, whoever's turn it is
         return fault(
@@ -686,6 +816,12 @@ def _play(state: GameState, action: PlayCard) -> _Outcome:
             )
     elif not follow_mask(ruleset, hand, led, state.turn_up >> 3) & bit:
         return _play_fault(state, seat, card, hand, led)
+    if hand != state.hands[i]:
+        hands, unseen = state.hands, state.unseen
+        state = state.evolve(
+            hands=(hand, hands[1]) if i == 0 else (hands[0], hand),
+            unseen=(unseen[0] - 1, unseen[1]) if i == 0 else (unseen[0], unseen[1] - 1),
+        )
     return _accept_play(state, seat, i, card, bit)
 
 
@@ -721,6 +857,9 @@ def _play_fault(state: GameState, seat: str, card: Card, hand: int, led: int) ->
 
 def _accept_play(state: GameState, seat: str, i: int, card: Card, bit: int) -> Result:
     events: list[Event] = []
+    if state.sight == "partial":
+        trick = state.tricks[0] + state.tricks[1] + 1
+        state = state.evolve(history=(*state.history, (trick, i, card.index, state.led)))
     counts = state.counts
     first_cards = state.first_cards
     if counts[i] == 0:
@@ -741,10 +880,13 @@ def _accept_play(state: GameState, seat: str, i: int, card: Card, bit: int) -> R
     events.append(_PLAYED[i][card.index])
     led = state.led
     if led < 0:
-        return state.evolve(
+        state = state.evolve(
             hands=hands, led=card.index, turn=OTHER[seat], counts=counts,
             first_cards=first_cards, king_to_lead=king_to_lead, king_played_by=king_played_by,
-        ), tuple(events)
+        )
+        if state.sight == "partial":
+            return _prove(state, events, hand_done=False)
+        return state, tuple(events)
     # the trick is complete
     leader = OTHER[seat]
     winner = seat if follower_wins(state.rules.ranking.power, state.turn_up >> 3, led, card.index) else leader
@@ -758,9 +900,98 @@ def _accept_play(state: GameState, seat: str, i: int, card: Card, bit: int) -> R
         first_cards=first_cards, played=state.played | bit | (1 << led), king_to_lead=king_to_lead,
         king_played_by=king_played_by,
     )
+    if state.sight == "partial":
+        return _prove(state, events, hand_done=tricks[0] + tricks[1] == 5)
     if tricks[0] + tricks[1] == 5:
         return _end_hand(state, events, None)
     return state, tuple(events)
+
+
+# -- faults proven late (partial sight) --------------------------------------------------------
+
+
+def _prove(state: GameState, events: list[Event], *, hand_done: bool) -> Result:
+    """After a card is accepted: print what it proves (TRANSCRIPT.md, *Partial sight*)."""
+    found = proofs(state)
+    proven = state.proven
+    for proof in found:
+        if proof.play >= 0:
+            proven |= 1 << proof.play
+    state = state.evolve(
+        claims=open_claims(state), proven=proven, hand_over=state.hand_over or hand_done,
+        pending=(*state.pending, *((p.code, p.seat, p.trick) for p in found)),
+    )
+    return _next_proof(state, events)
+
+
+def _next_proof(state: GameState, events: list[Event]) -> Result:
+    """Print the proofs not yet printed, up to the first that waits for a choice; then, with
+    none waiting, end the hand if its last trick is done."""
+    while state.pending:
+        (code, seat, trick), rest = state.pending[0], state.pending[1:]
+        state = state.evolve(pending=rest)
+        name = SEATS[seat]
+        if code == "false_king":
+            state = _take_back_king(state, seat)
+            events.append(_late(code, name, trick, f"{name} announced the king but did not hold it: the point is "
+                                                   "taken back (rule 25)"))
+            if king_known_held(state, 1 - seat):
+                continue  # rule 25: the other seat holds the king, no further penalty
+        else:
+            events.append(_late(code, name, trick, f"{name} broke a duty of play at trick {trick} (rule 43)"))
+        return state.evolve(awaiting=seat), tuple(events)
+    if state.hand_over:
+        return _end_hand(state.evolve(hand_over=False), events, None)
+    return state, tuple(events)
+
+
+def _late(code: str, seat: str, trick: int, message: str) -> Fault:
+    other = OTHER[seat]
+    remedy = f"{other}: yes, the hands are played again; no, play on and {seat}'s points are reduced"
+    if code == "false_king":
+        return Fault(code, seat, "25", message, remedy, None, True, trick)
+    return Fault(code, seat, "43", message, remedy, None, True, trick)
+
+
+def _take_back_king(state: GameState, seat: int) -> GameState:
+    """A false king's point is always taken back (rule 25)."""
+    claims = tuple(c for c in state.claims if c[0] != seat)
+    king = state.king
+    if king == SEATS[seat]:
+        king = next((SEATS[s] for s, _t in claims), None)
+    return state.evolve(
+        score=add(state.score, seat, -KING_POINT), hand_points=add(state.hand_points, seat, -KING_POINT),
+        king_points=add(state.king_points, seat, -KING_POINT), claims=claims, king=king,
+    )
+
+
+def _remedy(state: GameState, action: ReplayHand | PlayOn) -> _Outcome:
+    """The other seat's choice after a fault proven late: have the hands played again, or play on."""
+    seat = action.seat
+    offender = state.awaiting
+    if offender < 0:
+        return _wrong_time(state, seat, "a choice (no fault waits for one)")
+    if INDEX[seat] == offender:
+        return fault("out_of_turn", seat, f"{OTHER[seat]} chooses, not {seat}")
+    if isinstance(action, PlayOn):
+        reduced = (True, state.reduced[1]) if offender == 0 else (state.reduced[0], True)
+        return _next_proof(state.evolve(awaiting=-1, reduced=reduced), [])
+    returned = [0, 0]
+    for _trick, s, card, _led in state.history:
+        returned[s] |= 1 << card
+    hands = (state.hands[0] | returned[0], state.hands[1] | returned[1])
+    start = (state.score[0] - state.hand_points[0], state.score[1] - state.hand_points[1])
+    kings = state.king_points
+    king_to_lead = None
+    if state.rules.king_must_be_led and state.king and hands[INDEX[state.king]] >> king_index(state.turn_up) & 1:
+        king_to_lead = state.king
+    elder = state.elder
+    return state.evolve(
+        hands=hands, played=0, led=-1, leader=elder, turn=elder, tricks=(0, 0), counts=(0, 0),
+        first_cards=(-1, -1), king_played_by=None, king_to_lead=king_to_lead, history=(), proven=0,
+        pending=(), awaiting=-1, reduced=(False, False), hand_over=False, replaying=True, offer=None,
+        offer_by=None, score=(start[0] + kings[0], start[1] + kings[1]), hand_points=kings,
+    ), (HandReplayed(),)
 
 
 def _penalty(state: GameState, seat: str, points: int, reason: str, events: list[Event]) -> GameState:
@@ -793,6 +1024,13 @@ def _end_hand(state: GameState, events: list[Event], forced: tuple[int, int] | N
             declarer=INDEX[state.declarer] if state.declarer else None,
             must_vole=INDEX[state.must_vole] if state.must_vole else None,
         )
+    if state.reduced != (False, False):
+        # rule 43: the offender scores the point as nothing, the vole (or a point won against a
+        # seat that played d'autorité) as one
+        points = (
+            points[0] - 1 if state.reduced[0] and points[0] > 0 else points[0],
+            points[1] - 1 if state.reduced[1] and points[1] > 0 else points[1],
+        )
     m = state.multiplier
     hp = state.hand_points
     total = (points[0] * m + hp[0], points[1] * m + hp[1])
@@ -820,7 +1058,9 @@ def reset_hand(state: GameState, dealer: str, **changes: Any) -> GameState:
         played=0, proposals=0, exchanges=0, vulnerable=None, declarer=None, exchanger=None,
         ex_discarded=0, ex_drawn=0, leader=None, led=-1, tricks=(0, 0), counts=(0, 0),
         first_cards=(-1, -1), king=None, king_played_by=None, king_to_lead=None, hand_points=(0, 0), multiplier=1,
-        offer=None, offer_by=None, must_vole=None, **changes,
+        offer=None, offer_by=None, must_vole=None, unseen=(0, 0), seen_in=(0, 0), king_points=(0, 0), claims=(),
+        history=(), proven=0, pending=(), awaiting=-1, reduced=(False, False), hand_over=False, replaying=False,
+        **changes,
     )
 
 
@@ -936,4 +1176,6 @@ _HANDLERS: dict[type, _Handler] = {
     PlayCard: _play,
     Double: _double,
     OfferPoint: _offer_point,
+    ReplayHand: _remedy,
+    PlayOn: _remedy,
 }

@@ -50,6 +50,9 @@ def prompt(state: GameState) -> Prompt:
             return Prompt(seat, f"draw {missing}", f"{seat} draws {missing} from the stock")
         return Prompt(seat, "discard", f"{seat} discards")
     if phase == "play":
+        if state.awaiting >= 0:
+            other = "B" if state.awaiting == 0 else "A"
+            return Prompt(other, "yes replay, no play on", f"{other}: yes to play the hand again, no to play on?")
         if state.offer is not None:
             other = OTHER[state.offer_by or "A"]
             return Prompt(other, f"{state.offer}: yes or no?", f"{other}: accept or refuse the {state.offer}?")

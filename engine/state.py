@@ -71,6 +71,31 @@ class GameState:
     players: tuple[str, str, str] = ("A", "B", "")
     streak: tuple[str, int] = ("", 0)
     winner: str | None = None
+    # -- partial sight (TRANSCRIPT.md "Partial sight"): what the table knows, as values --------
+    sight: str = "full"
+    """``full``: the table sees every card, ``hands`` are the hands. ``partial``: ``hands`` are
+    the cards the table knows each seat holds, ``unseen`` how many more it holds."""
+    unseen: tuple[int, int] = (0, 0)
+    seen_in: tuple[int, int] = (0, 0)
+    """Every card seen in each seat's hand in this hand (the other seat cannot hold them)."""
+    king_points: tuple[int, int] = (0, 0)
+    """The king points scored in this hand and not proven false."""
+    claims: tuple[tuple[int, int], ...] = ()
+    """Kings scored by a seat not known to hold the king: (seat index, trick of the announcement)."""
+    history: tuple[tuple[int, int, int, int], ...] = ()
+    """The cards played in this hand's tricks: (trick, seat index, card, card led or -1)."""
+    proven: int = 0
+    """Bits of ``history``: plays whose fault has been proven."""
+    pending: tuple[tuple[str, int, int], ...] = ()
+    """Faults proven late and not yet printed: (code, offender index, trick), in order."""
+    awaiting: int = -1
+    """The offender (index) whose fault proven late waits for the other seat's choice, or -1."""
+    reduced: tuple[bool, bool] = (False, False)
+    """Rule 43: the seats whose trick points the other seat chose to reduce."""
+    hand_over: bool = False
+    """The fifth trick is complete; the hand ends once the choices are made."""
+    replaying: bool = False
+    """The hands are being played again (no king is announced)."""
 
     def evolve(self, **changes: Any) -> GameState:
         """A copy with some fields changed (the engine's fast path; no checks)."""
@@ -182,6 +207,8 @@ class GameState:
                     value = Card.parse(value).index if value is not None else -1
                 elif f.name in _CARD_INT_PAIRS:
                     value = tuple(Card.parse(v).index if v is not None else -1 for v in value)
+                elif f.name in _NESTED:
+                    value = tuple(tuple(v) for v in value)
                 elif isinstance(value, list):
                     value = tuple(value)
                 kwargs[f.name] = value
@@ -190,7 +217,8 @@ class GameState:
             raise NotationError(f"cannot read game state: {exc}") from exc
 
 
-_MASK_PAIRS = frozenset({"hands", "discards"})
+_MASK_PAIRS = frozenset({"hands", "discards", "seen_in"})
+_NESTED = frozenset({"claims", "history", "pending"})
 _CARD_INTS = frozenset({"turn_up", "led"})
 _CARD_INT_PAIRS = frozenset({"cuts", "first_cards"})
 
@@ -239,7 +267,7 @@ class View:
             score=state.score,
             target=state.target,
             tricks=state.tricks,
-            hand_sizes=(state.hands[0].bit_count(), state.hands[1].bit_count()),
+            hand_sizes=(state.hands[0].bit_count() + state.unseen[0], state.hands[1].bit_count() + state.unseen[1]),
             stock_size=state.stock_size,
             discard_sizes=(state.discards[0].bit_count(), state.discards[1].bit_count()),
             trick=state.trick_cards,

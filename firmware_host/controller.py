@@ -44,12 +44,12 @@ from engine.actions import (
 from engine.cards import Card
 from engine.faults import fault
 from firmware_host.protocol import button_action, card_action, zone_of
-from firmware_host.snapshot import Outcome, TableSnapshot
+from firmware_host.snapshot import Outcome, Sight, TableSnapshot
 from firmware_host.transcript import ButtonEvent, CardEvent, PhysicalEvent, Setup
 
 logger = logging.getLogger(__name__)
 
-CONTRACT_EVENTS = frozenset({"trump", "king", "trick", "hand_end", "game_end", "fault"})
+CONTRACT_EVENTS = frozenset({"trump", "king", "trick", "hand_end", "game_end", "fault", "replay_hand"})
 """The event kinds of TRANSCRIPT.md's contract; ``replay --json`` prints these."""
 
 
@@ -131,6 +131,8 @@ class TableDefaults:
     options: dict[str, Any] = field(default_factory=dict)
     tags: dict[str, str] = field(default_factory=dict)
     players: tuple[str, ...] | None = None
+    sight: str = "full"
+    """``partial`` on a table whose pads read stacks only in part (the table file says)."""
 
 
 class Controller:
@@ -184,6 +186,10 @@ class Controller:
             and not state.played and state.led < 0,
             winner=state.winner if state.phase == "over" else None,
             players=state.players,
+            sight=Sight(
+                state.sight, (state.hands[0].bit_count(), state.hands[1].bit_count()),
+                (state.hands[0].bit_count() + state.unseen[0], state.hands[1].bit_count() + state.unseen[1]),
+            ),
         )
 
     def current_setup(self) -> Setup:
@@ -195,6 +201,7 @@ class Controller:
             target=state.target,
             tags=dict(self._tags),
             options=state.rules.options(),
+            sight=state.sight,
         )
 
     @property
@@ -220,6 +227,7 @@ class Controller:
         return engine.new_game(
             rules, dealer=dealer,
             players=tuple(players) if players and len(players) == 3 else None,  # type: ignore[arg-type]
+            sight=self._setup.sight or d.sight,
             **options,
         )
 
@@ -251,7 +259,7 @@ class Controller:
         try:
             self._setup = setup
             self._state = self._new_state(setup.dealer or self._defaults.dealer)
-        except (engine.UnknownRulesError, ValueError) as exc:
+        except (engine.UnknownRulesError, ValueError) as exc:  # NotationError is a ValueError
             raise engine.NotationError(f"setup: {exc}") from exc
         self._tags = {**self._defaults.tags, **setup.tags}
         return []

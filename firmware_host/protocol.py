@@ -30,8 +30,10 @@ from engine.actions import (
     OfferPoint,
     Pass,
     PlayCard,
+    PlayOn,
     Propose,
     Refuse,
+    ReplayHand,
     Stand,
     TurnTarget,
     TurnUp,
@@ -98,6 +100,9 @@ def button_action(state: GameState, seat: str, button: str) -> Action | None:
     rules = state.rules
     phase = state.phase
     if phase == "play":
+        if state.awaiting >= 0:
+            # a fault proven late: the other seat has the hands played again, or plays on
+            return ReplayHand(seat) if yes else PlayOn(seat)
         if state.offer is not None:
             return Accept(seat) if yes else Refuse(seat)
         if yes and rules.doubling:

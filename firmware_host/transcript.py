@@ -45,6 +45,8 @@ class Setup:
     tags: dict[str, str] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)
     players: tuple[str, ...] | None = None
+    sight: str | None = None
+    """``full`` or ``partial`` (TRANSCRIPT.md, *Partial sight*); None: the table's own."""
 
     def to_json(self) -> dict[str, Any]:
         body: dict[str, Any] = {}
@@ -60,6 +62,8 @@ class Setup:
             body["options"] = dict(self.options)
         if self.players:
             body["players"] = list(self.players)
+        if self.sight is not None:
+            body["sight"] = self.sight
         return {"setup": body}
 
     def __hash__(self) -> int:
@@ -181,7 +185,7 @@ def _uid(uid: Any, source: str, line_no: int) -> str:
 def _setup(body: Any, source: str, line_no: int) -> Setup:
     if not isinstance(body, dict):
         raise TranscriptError(source, line_no, "setup must be an object")
-    known = {"rules", "dealer", "target", "tags", "options", "players"}
+    known = {"rules", "dealer", "target", "tags", "options", "players", "sight"}
     unknown = set(body) - known
     if unknown:
         raise TranscriptError(source, line_no, f"unknown setup key(s): {', '.join(sorted(unknown))}")
@@ -211,7 +215,10 @@ def _setup(body: Any, source: str, line_no: int) -> Setup:
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             raise TranscriptError(source, line_no, "players must be a list of names")
         players = tuple(players)
-    return Setup(rules, dealer, target, tags, dict(options), players)
+    sight = body.get("sight")
+    if sight is not None and sight not in ("full", "partial"):
+        raise TranscriptError(source, line_no, f"sight must be 'full' or 'partial', got {sight!r}")
+    return Setup(rules, dealer, target, tags, dict(options), players, sight)
 
 
 def read_transcript(lines: Iterable[str], *, source: str = "<input>",

@@ -56,6 +56,7 @@ from engine import (
     parse_cards,
     parse_deal,
 )
+from engine.actions import PlayOn, ReplayHand
 
 C = Card.parse
 
@@ -70,6 +71,7 @@ ACTIONS = [
     TurnUp(C("9D")), Propose("A"), Stand("A"), Accept("B"), Refuse("B"), Declare("A"), Pass("B"),
     Discard("A", parse_cards("KS 7H")), Draw("A", (C("QC"),)), Announce("B"), PlayCard("B", C("7S")),
     Double("A"), OfferPoint("B"), parse_deal("7S 8S 9S TS AS / 7H 8H 9H TH AH / 7D"),
+    ReplayHand("B"), PlayOn("A"),
 ]
 
 

@@ -1,0 +1,98 @@
+"""Partial sight: what the table knows of the hands, and what that knowledge proves.
+
+With ``sight="partial"`` (TRANSCRIPT.md, *Partial sight*) a state's ``hands`` are the cards
+the table *knows* each seat holds and ``unseen`` how many more it holds. This module says,
+from that knowledge alone, which cards a seat is known **not** to hold and which faults the
+cards accepted so far prove. Nothing else is proof: no reasoning about where unseen cards
+might be, an announcement proves nothing, a card refused on a play pad tells nothing.
+
+    >>> from engine.game import new_game
+    >>> state = new_game("classic", dealer="A", sight="partial")
+    >>> state.evolve(hands=(0, 1), turn_up=9, phase="play", unseen=(5, 4)).sight
+    'partial'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.cards import ALL_CARDS
+from engine.legality import king_index, play_fault_code
+from engine.state import GameState
+
+SIGHTS = ("full", "partial")
+
+
+def not_held(state: GameState, seat: int) -> int:
+    """The cards the table knows ``seat`` (an index) does not hold.
+
+    Those seen in the other hand during this hand, on the turn-up, among the discards,
+    and the cards played; and, during the tricks, every card not known in its hand once
+    it has no unseen card left.
+    """
+    other = 1 - seat
+    mask = state.seen_in[other] | state.hands[other] | state.discards[0] | state.discards[1] | state.played
+    if state.turn_up >= 0:
+        mask |= 1 << state.turn_up
+    if state.led >= 0:
+        mask |= 1 << state.led
+    if state.phase == "play" and state.unseen[seat] == 0:
+        mask |= ALL_CARDS
+    return mask & ~state.hands[seat]
+
+
+def king_known_held(state: GameState, seat: int) -> bool:
+    """Whether the table knows ``seat`` holds (or held, in this hand) the king of trumps."""
+    king = king_index(state.turn_up)
+    if state.hands[seat] >> king & 1:
+        return True
+    return any(s == seat and card == king for _t, s, card, _led in state.history)
+
+
+@dataclass(frozen=True, slots=True)
+class Proof:
+    """A fault proven by what the table knows now: ``code`` by ``seat`` (an index) at ``trick``;
+    ``play`` is the index in the hand's history of the card it is about (-1 for a king)."""
+
+    trick: int
+    code: str
+    seat: int
+    play: int = -1
+
+    @property
+    def order(self) -> tuple[int, int]:
+        """Printed in the order of their tricks, a false king before a fault of play."""
+        return self.trick, 0 if self.code == "false_king" else 1
+
+
+def proofs(state: GameState) -> list[Proof]:
+    """Every fault the table can now prove and has not yet proven, in the order to print them.
+
+    A follow breaks a duty of play when the cards its seat is known to have held at that
+    trick show it (those it played then or later, and those it is known to hold now: during
+    the tricks no card enters a hand). A king scored by a seat not known to hold it is false
+    once the table knows that seat does not hold it.
+    """
+    found: list[Proof] = []
+    rules = state.rules
+    trump = state.turn_up >> 3
+    for k, (trick, seat, card, led) in enumerate(state.history):
+        if led < 0 or state.proven >> k & 1:
+            continue
+        held = state.hands[seat]
+        for t, s, c, _led in state.history:
+            if s == seat and t >= trick:
+                held |= 1 << c
+        code = play_fault_code(rules, held, led, trump, card)
+        if code:
+            found.append(Proof(trick, code, seat, k))
+    king = king_index(state.turn_up)
+    for seat, trick in state.claims:
+        if not king_known_held(state, seat) and not_held(state, seat) >> king & 1:
+            found.append(Proof(trick, "false_king", seat))
+    return sorted(found, key=lambda p: p.order)
+
+
+def open_claims(state: GameState) -> tuple[tuple[int, int], ...]:
+    """The claims still open once those now known true (the seat holds or played the king) are dropped."""
+    return tuple(c for c in state.claims if not king_known_held(state, c[0]))
