@@ -54,6 +54,8 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--png", type=Path, metavar="DIR", help="save the frames as PNGs in DIR")
     demo.add_argument("--seed", type=int, default=1, help="the shuffle's seed (default 1)")
     demo.add_argument("--rules", default="classic", help="rule set (default classic)")
+    demo.add_argument("--depth", type=int, default=None, metavar="N",
+                      help="how many stacked cards each simulated pad reads (default: the table file's, 2)")
     demo.add_argument("--delay", type=float, default=None,
                       help="seconds between moves (default: 0.3 on a terminal, 0 when piped)")
     demo.add_argument("--frames", choices=("all", "tricks", "none"), default=None,

@@ -190,6 +190,7 @@ class Controller:
                 state.sight, (state.hands[0].bit_count(), state.hands[1].bit_count()),
                 (state.hands[0].bit_count() + state.unseen[0], state.hands[1].bit_count() + state.unseen[1]),
             ),
+            choosing=engine.SEATS[1 - state.awaiting] if state.awaiting >= 0 else None,
         )
 
     def current_setup(self) -> Setup:

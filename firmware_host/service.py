@@ -207,9 +207,9 @@ class TableService:
             self.stats.presses += 1
         event_id = self.journal.append(self.game, dumps(event))
         outcome = self.controller.handle(event)
+        self.stats.handled += 1  # counted before the outputs see it: they may wait on the count
         self._publish(outcome)
         self.journal.mark_done(event_id)
-        self.stats.handled += 1
         if any(isinstance(o, NewGame) for o in outcome.events):
             self.game = self.journal.start_game(dumps(self.controller.current_setup()))
         return outcome.events

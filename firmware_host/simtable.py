@@ -160,6 +160,19 @@ class SimulatedTable(Closing):
             time.sleep(0.005)
         return False
 
+    def wait_reported(self, pad: str, timeout: float = 5.0) -> bool:
+        """Wait until ``pad`` reports exactly the tags coupled to its antenna (those its
+        simulated reader can read: the lowest ``depth`` of the stack). True when it does."""
+        if self.pads is None:
+            raise RuntimeError("this simulated table is closed")
+        reader, sim = self.pads[pad], self.simulators[pad]
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if reader.present == frozenset(sim.readable):
+                return True
+            time.sleep(0.005)
+        return False
+
     def slide(self, pad: str, card: str, pack: int = 1, timeout: float = 5.0) -> None:
         """Slide ``card`` across ``pad``: laid, read, lifted, gone."""
         self.place(pad, card, pack)

@@ -58,6 +58,8 @@ class TableSnapshot:
     :param winner: the game's winner once it is over.
     :param players: the names at A and B (and the pool's watcher).
     :param sight: how much of the hands the table has seen.
+    :param choosing: the seat that must choose, after a fault proven late, between having
+        the hands played again (``yes``) and playing on (``no``).
     """
 
     view: View
@@ -74,6 +76,7 @@ class TableSnapshot:
     winner: str | None = None
     players: tuple[str, str, str] = ("A", "B", "")
     sight: Sight = field(default_factory=Sight)
+    choosing: str | None = None
 
     @property
     def phase(self) -> str:
@@ -106,6 +109,7 @@ class TableSnapshot:
             "winner": self.winner,
             "players": list(self.players),
             "sight": self.sight.to_json(),
+            "choosing": self.choosing,
         }
 
 
