@@ -84,7 +84,6 @@ def run_service(args: argparse.Namespace) -> int:
     try:
         journal = Journal(journal_path, lock=True)
     except JournalDamaged as exc:
-        logger.error("%s", exc)
         raise BadInput(f"{exc}. Nothing was changed: `ecarte-table journal salvage --journal {journal_path}` "
                        "keeps every readable game and moves the damaged file aside") from None
     except (JournalBusy, JournalError) as exc:

@@ -16,6 +16,7 @@ import json
 import logging
 import os
 import sqlite3
+import struct
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -176,60 +177,196 @@ def salvage(path: str) -> SalvageReport:
 
 
 _Row = tuple[int, int, float, str, int, Any, Any]
+_PROBE = 1000  # rows tried past the last one read when the journal cannot say how many it has
 
 
 def _read_games(path: str, problems: list[str]) -> tuple[dict[int, list[_Row]], list[str], int]:
-    """Every game that reads whole, what was lost, and the input line count."""
+    """Every game that reads whole, what was lost, and the input line count.
+
+    Reads row by row (a damaged page loses its rows, not the rest): a game is kept when
+    every row from its first to the next game's first reads and matches its CRC.
+    """
     uri = f"file:{quote(os.path.abspath(path))}?mode=ro"
     db = sqlite3.connect(uri, uri=True)
-    games: dict[int, list[_Row]] = {}
-    lost: list[str] = []
-    lines = 0
+    seal = read_seal(path)
+    rows: dict[int, _Row] = {}
+    broken: list[int] = []
     try:
-        try:
-            row = db.execute("SELECT value FROM meta WHERE key = 'lines'").fetchone()
-            lines = int(row[0]) if row else 0
-        except sqlite3.DatabaseError as exc:
-            problems.append(f"the input line count cannot be read ({exc})")
-        numbers = _game_numbers(db, problems)
-        for game in numbers:
+        lines = _count(db, "SELECT value FROM meta WHERE key = 'lines'")
+        if lines is None:
+            lines = seal.lines if seal is not None else 0
+            problems.append(f"the input line count cannot be read: {lines} taken from the seal")
+        last = max(_count(db, "SELECT MAX(id) FROM events") or 0, seal.rows if seal is not None else 0)
+        rowid, misses = 0, 0
+        while rowid < last or misses < _PROBE:
+            rowid += 1
             try:
-                rows = db.execute(
-                    "SELECT id, game, t, line, done, seq, crc FROM events WHERE game = ? ORDER BY id", (game,),
-                ).fetchall()
-            except sqlite3.DatabaseError as exc:
-                lost.append(f"game {game} (cannot be read: {exc})")
+                row = db.execute("SELECT id, game, t, line, done, seq, crc FROM events WHERE id = ?",
+                                 (rowid,)).fetchone()
+            except sqlite3.DatabaseError:
+                broken.append(rowid)
+                misses = 0 if rowid <= last else misses + 1
                 continue
-            bad = [n for n, r in enumerate(rows, start=1)
-                   if not isinstance(r[3], str) or (r[6] is not None and r[6] != line_crc(game, r[3]))]
-            if bad:
-                lost.append(f"game {game} ({len(rows)} lines; line(s) {', '.join(map(str, bad[:5]))} damaged)")
-            elif rows:
-                games[game] = rows
+            if row is None:
+                misses += 1
+                continue
+            misses = 0
+            game, line, crc = int(row[1]), row[3], row[6]
+            if not isinstance(line, str) or (crc is not None and crc != line_crc(game, line)):
+                broken.append(rowid)
+            else:
+                rows[rowid] = row
     finally:
         db.close()
-    return games, lost, lines
+    if broken or not rows:
+        scanned, scanned_lines = _scan_pages(path)
+        for rowid, row in scanned.items():
+            rows.setdefault(rowid, row)
+        if scanned and not rows.keys() - scanned.keys():
+            problems.append(f"{len(scanned)} row(s) read from the file's pages (SQLite could not reach them)")
+        if scanned_lines is not None and lines == (seal.lines if seal is not None else 0):
+            lines = scanned_lines
+    # rows past the last one known were only probed for: not finding them loses nothing
+    broken = [b for b in broken if b not in rows and (not last or b <= last)]
+    return _whole_games(rows, broken), _lost(rows, broken), lines
 
 
-def _game_numbers(db: sqlite3.Connection, problems: list[str]) -> list[int]:
-    found: set[int] = set()
-    for sql in ("SELECT id FROM games", "SELECT DISTINCT game FROM events"):
-        try:
-            found.update(int(r[0]) for r in db.execute(sql).fetchall())
-        except sqlite3.DatabaseError as exc:
-            problems.append(f"{sql}: {exc}")
-    if not found:
-        # the index pages are gone: walk the rows one by one
-        try:
-            last = db.execute("SELECT MAX(id) FROM events").fetchone()[0] or 0
-        except sqlite3.DatabaseError:
-            last = 0
-        for rowid in range(1, int(last) + 1):
-            with contextlib.suppress(sqlite3.DatabaseError):
-                row = db.execute("SELECT game FROM events WHERE id = ?", (rowid,)).fetchone()
-                if row is not None:
-                    found.add(int(row[0]))
-    return sorted(found)
+def _scan_pages(path: str) -> tuple[dict[int, _Row], int | None]:
+    """The journal's event rows found by reading its pages directly (what SQLite cannot reach
+    through a damaged page or a truncated file), each checked by its CRC; and the input
+    line count, if found. Rows that overflow a page are not found."""
+    data = Path(path).read_bytes()
+    if len(data) < 100:
+        return {}, None
+    size = int.from_bytes(data[16:18], "big")
+    size = 65536 if size == 1 else size
+    if size < 512 or size & (size - 1):
+        size = 4096
+    found: dict[int, _Row] = {}
+    lines: int | None = None
+    for start in range(0, len(data), size):
+        page = data[start:start + size]
+        head = 100 if start == 0 else 0
+        if len(page) < head + 8 or page[head] != 0x0D:
+            continue
+        for index in range(int.from_bytes(page[head + 3:head + 5], "big")):
+            pointer = head + 8 + 2 * index
+            with contextlib.suppress(IndexError, ValueError, UnicodeDecodeError):
+                cell = int.from_bytes(page[pointer:pointer + 2], "big")
+                length, at = _varint(page, cell)
+                rowid, at = _varint(page, at)
+                if length > size - 35:
+                    continue  # spills onto overflow pages
+                values = _record(page[at:at + length])
+                if len(values) == 2 and values[0] == "lines" and isinstance(values[1], int):
+                    lines = values[1]
+                if len(values) != 7:
+                    continue
+                _, game, t, line, done, seq, crc = values
+                if (isinstance(game, int) and isinstance(line, str) and isinstance(crc, int)
+                        and crc == line_crc(game, line) and isinstance(done, int)):
+                    row = (rowid, game, float(t) if isinstance(t, int | float) else 0.0, line, done, seq, crc)
+                    if rowid not in found or done > found[rowid][4]:
+                        found[rowid] = row
+    return found, lines
+
+
+def _varint(data: bytes, at: int) -> tuple[int, int]:
+    value = 0
+    for i in range(9):
+        byte = data[at + i]
+        if i == 8:
+            return (value << 8) | byte, at + 9
+        value = (value << 7) | (byte & 0x7F)
+        if byte < 0x80:
+            return value, at + i + 1
+    raise ValueError("varint")
+
+
+def _record(payload: bytes) -> list[Any]:
+    header, at = _varint(payload, 0)
+    types = []
+    while at < header:
+        kind, at = _varint(payload, at)
+        types.append(kind)
+    values: list[Any] = []
+    at = header
+    for kind in types:
+        if kind == 0:
+            values.append(None)
+        elif kind in (8, 9):
+            values.append(kind - 8)
+        elif 1 <= kind <= 6:
+            width = (1, 2, 3, 4, 6, 8)[kind - 1]
+            values.append(int.from_bytes(payload[at:at + width], "big", signed=True))
+            at += width
+        elif kind == 7:
+            values.append(struct.unpack(">d", payload[at:at + 8])[0])
+            at += 8
+        elif kind >= 12:
+            width = (kind - 12) // 2
+            chunk = payload[at:at + width]
+            if len(chunk) != width:
+                raise ValueError("short record")
+            values.append(chunk.decode("utf-8") if kind % 2 else chunk)
+            at += width
+        else:
+            raise ValueError("serial type")
+    return values
+
+
+def _firsts(rows: dict[int, _Row]) -> dict[int, int]:
+    first_of: dict[int, int] = {}
+    for rowid, row in sorted(rows.items()):
+        first_of.setdefault(int(row[1]), rowid)
+    return first_of
+
+
+def _damaged(rows: dict[int, _Row], broken: list[int]) -> dict[int, list[int]]:
+    """The unreadable rows of each game (a row belongs to the game begun last before it)."""
+    first_of = _firsts(rows)
+    starts = sorted((first, game) for game, first in first_of.items())
+    damaged: dict[int, list[int]] = {}
+    for rowid in broken:
+        owner = [game for first, game in starts if first <= rowid]
+        damaged.setdefault(owner[-1] if owner else 0, []).append(rowid)
+    return damaged
+
+
+def _whole_games(rows: dict[int, _Row], broken: list[int]) -> dict[int, list[_Row]]:
+    """The games with every row read, their setup line first."""
+    damaged = _damaged(rows, broken)
+    games: dict[int, list[_Row]] = {}
+    for _, row in sorted(rows.items()):
+        games.setdefault(int(row[1]), []).append(row)
+    return {game: kept for game, kept in games.items() if game not in damaged and _is_setup(kept[0][3])}
+
+
+def _is_setup(line: str) -> bool:
+    return line.lstrip().startswith('{"setup"')
+
+
+def _lost(rows: dict[int, _Row], broken: list[int]) -> list[str]:
+    lost = []
+    damaged = _damaged(rows, broken)
+    whole = _whole_games(rows, broken)
+    for game in sorted(set(damaged) | {int(r[1]) for r in rows.values()}):
+        kept = sum(1 for row in rows.values() if row[1] == game)
+        bad = len(damaged.get(game, []))
+        if game == 0:
+            lost.append(f"{bad} line(s) before the first game that can be read")
+        elif game not in whole:
+            why = f"{bad} unreadable" if bad else "its first lines unreadable"
+            lost.append(f"game {game} ({kept + bad} lines, {why})")
+    return lost
+
+
+def _count(db: sqlite3.Connection, sql: str) -> int | None:
+    try:
+        row = db.execute(sql).fetchone()
+    except sqlite3.DatabaseError:
+        return None
+    return None if row is None or row[0] is None else int(row[0])
 
 
 def _write_games(path: str, games: dict[int, list[_Row]], lines: int) -> None:
