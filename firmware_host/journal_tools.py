@@ -220,10 +220,11 @@ def _read_games(path: str, problems: list[str]) -> tuple[dict[int, list[_Row]], 
         db.close()
     if broken or not rows:
         scanned, scanned_lines = _scan_pages(path)
-        for rowid, row in scanned.items():
-            rows.setdefault(rowid, row)
-        if scanned and not rows.keys() - scanned.keys():
-            problems.append(f"{len(scanned)} row(s) read from the file's pages (SQLite could not reach them)")
+        recovered = [rowid for rowid in scanned if rowid not in rows]
+        for rowid in recovered:
+            rows[rowid] = scanned[rowid]
+        if recovered:
+            problems.append(f"{len(recovered)} row(s) recovered from the file's pages (SQLite could not read them)")
         if scanned_lines is not None and lines == (seal.lines if seal is not None else 0):
             lines = scanned_lines
     # rows past the last one known were only probed for: not finding them loses nothing
@@ -251,7 +252,7 @@ def _scan_pages(path: str) -> tuple[dict[int, _Row], int | None]:
             continue
         for index in range(int.from_bytes(page[head + 3:head + 5], "big")):
             pointer = head + 8 + 2 * index
-            with contextlib.suppress(IndexError, ValueError, UnicodeDecodeError):
+            with contextlib.suppress(IndexError, ValueError, struct.error):
                 cell = int.from_bytes(page[pointer:pointer + 2], "big")
                 length, at = _varint(page, cell)
                 rowid, at = _varint(page, at)
