@@ -200,8 +200,10 @@ class DemoPlayers:
 
 def run_demo(args: argparse.Namespace) -> int:
     """``ecarte-table demo``: returns the exit status."""
+    from firmware_host.app import check_png_dir
     from firmware_host.panel import open_panel
 
+    png_dir = check_png_dir(args.png)
     out = sys.stdout
     tty = out.isatty()
     delay = args.delay if args.delay is not None else (0.3 if tty else 0.0)
@@ -209,7 +211,7 @@ def run_demo(args: argparse.Namespace) -> int:
     table = simulated_table()
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory(prefix="ecarte-demo-") as tmp, Journal(Path(tmp) / "journal.sqlite") as journal:
-        panel = open_panel(table, png_dir=args.png, terminal=out if frames != "none" else None,
+        panel = open_panel(table, png_dir=png_dir, terminal=out if frames != "none" else None,
                            only_tricks=frames == "tricks", redraw=tty and frames == "all")
         if tty and frames == "all":
             out.write("\x1b[2J")

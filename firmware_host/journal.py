@@ -170,16 +170,21 @@ class Journal(Closing):
             if self.readonly:
                 if not Path(self.path).is_file():
                     raise JournalError(f"no journal at {self.path}")
-                uri = f"file:{quote(os.path.abspath(self.path))}?mode=ro"
+                # no -wal: nobody has it open and everything is in the file; read it as it is and
+                # leave nothing beside it. A -wal: a service may be writing; read through it.
+                live = Path(self.path + "-wal").exists()
+                uri = f"file:{quote(os.path.abspath(self.path))}?mode=ro" + ("" if live else "&immutable=1")
                 self._db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
                 try:
                     self._db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
                 except sqlite3.OperationalError:
-                    # a WAL journal in a directory we cannot write: read the file as it is
+                    if not live:
+                        raise
+                    # a -wal left by a stop, in a directory we cannot write: the file as it is
                     self._db.close()
                     uri = f"file:{quote(os.path.abspath(self.path))}?mode=ro&immutable=1"
                     self._db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
-                self._db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+                    self._db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
                 return
             # opened by whoever starts the service, then used by the event loop alone
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
