@@ -42,7 +42,7 @@ def _game(seed: int, dealer: str = "A") -> list[str]:
 
 def _two_games(path: Path) -> None:
     """A journal of two whole games (the second begun by a `yes` after the first)."""
-    lines = _game(1) + ['{"seat": "A", "button": "yes"}'] + _game(2, "B")[1:]
+    lines = [*_game(1), '{"seat": "A", "button": "yes"}', *_game(2, "B")[1:]]
     with Journal(path, lock=True) as journal:
         service = TableService(journal=journal, controller=Controller())
         threading.Thread(target=feed_lines, args=(service, io.BytesIO("\n".join(lines).encode()), "f"),
