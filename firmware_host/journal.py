@@ -146,6 +146,9 @@ class Journal(Closing):
         self.readonly = readonly
         self._lock_fd: int | None = None
         self._db: sqlite3.Connection | None = None
+        self._sealed: tuple[int, int] | None = None  # (last row, input lines) as last sealed
+        self._pending: tuple[int, int] = (0, 0)
+        self._since = round(time.time(), 3)
         memory = self.path == ":memory:"
         if not readonly and not memory:
             try:
@@ -235,6 +238,7 @@ class Journal(Closing):
             if old > 0:
                 db.execute("DELETE FROM events WHERE game <= ?", (old,))
                 db.execute("DELETE FROM games WHERE id <= ?", (old,))
+            self._seal_later(rows=1)
         return game
 
     def append(self, game: int, line: str, *, seq: int | None = None, fed: bool = False) -> int:
@@ -251,6 +255,7 @@ class Journal(Closing):
             )
             if fed:
                 db.execute("UPDATE meta SET value = value + 1 WHERE key = 'lines'")
+            self._seal_later(rows=1, lines=int(fed))
         return int(cur.lastrowid or 0)
 
     def count_line(self) -> None:
@@ -261,6 +266,7 @@ class Journal(Closing):
         """
         with self._transaction() as db:
             db.execute("UPDATE meta SET value = value + 1 WHERE key = 'lines'")
+            self._seal_later(lines=1)
 
     def mark_done(self, event_id: int, status: int = DONE) -> None:
         """The event was acted on and its table events were put out (or, ``REJECTED``, refused).
@@ -373,11 +379,28 @@ class Journal(Closing):
     def _write_seal(self) -> None:
         if self._lock_fd is None:
             return
-        seal = {"pid": os.getpid(), "since": round(time.time(), 3), "rows": self.last_row(),
-                "lines": self.fed_lines()}
+        if self._sealed is None:
+            self._sealed = (self.last_row(), self.fed_lines())
+        rows, lines = self._sealed
+        seal = {"pid": os.getpid(), "since": self._since, "rows": rows, "lines": lines}
         data = json.dumps(seal).encode().ljust(_SEAL_BYTES - 1) + b"\n"
         with contextlib.suppress(OSError):  # the seal helps find damage; the journal is what counts
             os.pwrite(self._lock_fd, data, 0)
+
+    def _seal_later(self, *, rows: int = 0, lines: int = 0) -> None:
+        """What the transaction under way adds: sealed once it commits."""
+        self._pending = (rows, lines)
+
+    def _committed(self) -> None:
+        rows, lines = self._pending
+        self._pending = (0, 0)
+        if self._lock_fd is None or not (rows or lines):
+            return
+        if self._sealed is None:
+            self._sealed = (self.last_row(), self.fed_lines())
+        else:
+            self._sealed = (self.last_row() if rows else self._sealed[0], self._sealed[1] + lines)
+        self._write_seal()
 
     def _transaction(self) -> _Transaction:
         if self.readonly:
@@ -455,11 +478,13 @@ class _Transaction:
             try:
                 self.db.execute("COMMIT")
             except sqlite3.Error as error:
+                self.journal._pending = (0, 0)
                 with contextlib.suppress(sqlite3.Error):
                     self.db.execute("ROLLBACK")
                 raise JournalWriteError(f"cannot write the journal {self.journal.path}: {error}") from error
-            self.journal._write_seal()
+            self.journal._committed()
             return
+        self.journal._pending = (0, 0)
         with contextlib.suppress(sqlite3.Error):
             self.db.execute("ROLLBACK")
         if isinstance(exc, sqlite3.Error):

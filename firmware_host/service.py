@@ -155,6 +155,8 @@ class _Line:
     event: PhysicalEvent | None
     problem: TranscriptError | None = None
     fed: bool = True
+    slot: bool = False
+    """It holds one of :attr:`TableService.feed_slots` (queued by :func:`feed_lines`)."""
 
 
 @dataclass
@@ -305,7 +307,7 @@ class TableService:
 
     def _release(self, item: Any) -> None:
         """A fed line is dealt with (not held): the reader may queue another."""
-        if isinstance(item, _Line) and item.fed and not any(held is item for held in self._held):
+        if isinstance(item, _Line) and item.slot and not any(held is item for held in self._held):
             self.feed_slots.release()
 
     def _handle(self, item: Any) -> tuple[Event, ...]:
@@ -464,14 +466,14 @@ def feed_lines(service: TableService, stream: IO[bytes], source: str, *, stop_at
         for line_no, text in read_lines(stream, source):
             service.feed_slots.acquire()
             if isinstance(text, TranscriptError):
-                service.put_line(_Line(None, text))
+                service.put_line(_Line(None, text, slot=True))
                 continue
             try:
                 event = parse_line(text, source=source, line_no=line_no)
             except TranscriptError as exc:
-                service.put_line(_Line(None, exc))
+                service.put_line(_Line(None, exc, slot=True))
                 continue
-            service.put_line(_Line(event))
+            service.put_line(_Line(event, slot=True))
     except OSError as exc:
         logger.error("reading %s: %s", source, exc)
         service.put_line(_Line(None, TranscriptError(source, 0, f"cannot read on: {exc.strerror or exc}"), fed=False))
