@@ -18,13 +18,12 @@ import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TextIO
+from typing import IO, Any
 
 from firmware_host.controller import Controller, TableDefaults
 from firmware_host.errors import BadInput
-from firmware_host.journal import Journal, JournalError
+from firmware_host.journal import Journal, JournalBusy, JournalDamaged, JournalError
 from firmware_host.service import FaultLights, JsonLines, TableService, feed_lines
-from firmware_host.transcript import TranscriptError
 from hardware.table import TableConfig
 
 logger = logging.getLogger(__name__)
@@ -76,24 +75,34 @@ def run_service(args: argparse.Namespace) -> int:
     if table.registry is not None:
         try:
             registry = TagRegistry.load(table.registry)
-        except (OSError, TagRegistryError) as exc:
-            raise BadInput(f"tag registry {table.registry}: {exc}") from None
+        except (OSError, ValueError, TagRegistryError) as exc:
+            raise BadInput(f"tag registry {table.registry}: {_reason(exc)}") from None
         card_for = registry.card_for
+    png_dir = check_png_dir(args.png)
+    events = _open_events(args.events) if args.events else None
     journal_path = args.journal or default_journal()
     try:
-        journal = Journal(journal_path)
-    except JournalError as exc:
+        journal = Journal(journal_path, lock=True)
+    except JournalDamaged as exc:
+        raise BadInput(f"{exc}. Nothing was changed: `ecarte-table journal salvage --journal {journal_path}` "
+                       "keeps every readable game and moves the damaged file aside") from None
+    except (JournalBusy, JournalError) as exc:
         raise BadInput(str(exc)) from None
+    logger.info("table service: journal %s (%d game(s), %d input lines), table %s, pads %s",
+                journal_path, len(journal.games()), journal.fed_lines(), table.name,
+                ", ".join(f"{pad.name}={pad.device}" for pad in table.pads) or "none")
 
     defaults = TableDefaults(rules=table.rules, target=table.target)
     controller = Controller(defaults, card_for_uid=card_for, layout=table.layout)
-    errors: list[TranscriptError] = []
     stack = contextlib.ExitStack()
     with stack:
         stack.callback(journal.close)
-        panel = open_panel(table, png_dir=args.png, terminal=sys.stdout if args.screen else None, tolerant=True)
+        # the events stream is left open: its reader (a daemon thread) may be blocked in a read,
+        # and closing a buffered stream under it would wait for that read
+        panel = open_panel(table, png_dir=png_dir, terminal=sys.stdout if args.screen else None, tolerant=True)
         stack.callback(panel.close)
-        service = TableService(journal=journal, controller=controller, outputs=[panel], notify=systemd_notify())
+        service = TableService(journal=journal, controller=controller, outputs=[panel], notify=systemd_notify(),
+                               paused=lambda message: panel.paused(message, controller.snapshot()))
         if args.json:
             service.outputs.append(JsonLines(sys.stdout, everything=args.all_events))
         devices = open_devices(table, service.put_device_event, card_for)
@@ -106,28 +115,51 @@ def run_service(args: argparse.Namespace) -> int:
 
         previous = {s: signal.signal(s, on_signal) for s in (signal.SIGTERM, signal.SIGINT)}
         stack.callback(lambda: [signal.signal(s, h) for s, h in previous.items()])
-        if args.events:
-            stream = sys.stdin if args.events == "-" else _open_events(args.events)
+        if events is not None:
             source = "<stdin>" if args.events == "-" else args.events
-            reader = threading.Thread(
-                target=feed_lines, args=(service, stream, source), kwargs={"errors": errors},
-                name="events", daemon=True,
-            )
-            reader.start()
+            threading.Thread(target=feed_lines, args=(service, events, source), name="events", daemon=True).start()
         try:
             service.run()
         finally:
             service._notify("STOPPING=1")
             with contextlib.suppress(OSError):
                 panel.paused("table paused: the game resumes where it stopped", controller.snapshot())
-    return 2 if errors else 0
+    return 2 if service.stats.bad_lines else 0
 
 
-def _open_events(path: str) -> TextIO:
+def _open_events(path: str) -> IO[bytes]:
+    if path == "-":
+        return os.fdopen(os.dup(sys.stdin.fileno()), "rb")
     try:
-        return open(path, encoding="utf-8")
+        return open(path, "rb")
     except OSError as exc:
         raise BadInput(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def _reason(exc: Exception) -> str:
+    if isinstance(exc, UnicodeDecodeError):
+        return "not UTF-8 text (is it the right file?)"
+    if isinstance(exc, OSError):
+        return exc.strerror or str(exc)
+    return str(exc)
+
+
+def check_png_dir(path: Path | None) -> Path | None:
+    """``--png DIR``: the directory, made if need be and checked writable.
+
+    :raises BadInput: for a path that is a file, or a directory that cannot be written.
+    """
+    if path is None:
+        return None
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise BadInput(f"--png {path}: not a directory") from None
+    except OSError as exc:
+        raise BadInput(f"--png {path}: cannot make the directory ({exc.strerror or exc})") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise BadInput(f"--png {path}: cannot write in that directory")
+    return path
 
 
 class Devices:

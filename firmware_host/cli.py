@@ -12,6 +12,7 @@ import logging
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import IO
 
 from firmware_host.app import default_journal
 from firmware_host.errors import BadInput
@@ -54,9 +55,9 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--png", type=Path, metavar="DIR", help="save the frames as PNGs in DIR")
     demo.add_argument("--seed", type=int, default=1, help="the shuffle's seed (default 1)")
     demo.add_argument("--rules", default="classic", help="rule set (default classic)")
-    demo.add_argument("--depth", type=int, default=None, metavar="N",
+    demo.add_argument("--depth", type=_depth, default=None, metavar="N",
                       help="how many stacked cards each simulated pad reads (default: the table file's, 2)")
-    demo.add_argument("--delay", type=float, default=None,
+    demo.add_argument("--delay", type=_seconds, default=None,
                       help="seconds between moves (default: 0.3 on a terminal, 0 when piped)")
     demo.add_argument("--frames", choices=("all", "tricks", "none"), default=None,
                       help="which frames to draw (default: all on a terminal, tricks when piped)")
@@ -80,7 +81,7 @@ def _parser() -> argparse.ArgumentParser:
         "registry named in the table file."))
     enroll.add_argument("table", nargs="?", help="the table file (default: the simulated table)")
     enroll.add_argument("--pad", default=None, help="the pad to enroll on (default: the first)")
-    enroll.add_argument("--pack", type=int, default=1, help="which pack (1 or 2)")
+    enroll.add_argument("--pack", type=int, choices=(1, 2), default=1, help="which pack (1 or 2)")
     enroll.add_argument("--registry", type=Path, help="the registry file (default: the table file's)")
     enroll.add_argument("--write-ndef", action="store_true", help="also write 'ecarte:KS' on each tag")
 
@@ -93,10 +94,45 @@ def _parser() -> argparse.ArgumentParser:
     export.add_argument("--list", action="store_true", help="list the journal's games")
     export.add_argument("-o", "--output", type=Path, help="the transcript file (default: standard output)")
 
+    from firmware_host.journal_tools import add_parser as add_journal
     from firmware_host.review_cli import add_parser as add_review
 
     add_review(sub)
+    add_journal(sub)
+    for command in sub.choices.values():
+        # -v after the command too (SUPPRESS: without it, the count given before the command stands)
+        command.add_argument("-v", "--verbose", action="count", default=argparse.SUPPRESS,
+                             help="more logging (-vv: debug)")
     return parser
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds (a number), got {text!r}") from None
+    if not 0 <= value <= 3600:
+        raise argparse.ArgumentTypeError(f"expected 0 to 3600 seconds, got {text}")
+    return value
+
+
+def _depth(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of cards, got {text!r}") from None
+    if not 1 <= value <= 10:
+        raise argparse.ArgumentTypeError(f"a pad reads 1 to 10 stacked cards, got {text}")
+    return value
+
+
+def _check_rules(name: str) -> None:
+    import engine
+
+    try:
+        engine.rules(name)
+    except engine.UnknownRulesError as exc:
+        raise BadInput(f"--rules: {exc}") from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -119,11 +155,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         if command == "demo":
             from firmware_host.demo import run_demo
 
+            _check_rules(args.rules)
             return run_demo(args)
         if command == "sim":
             from firmware_host.console import run_sim
 
+            _check_rules(args.rules)
             return run_sim(args)
+        if command == "journal":
+            from firmware_host.journal_tools import run_journal
+
+            return run_journal(args)
         if command == "review":
             from firmware_host.review_cli import run_review
 
@@ -135,50 +177,58 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BadInput as exc:
         print(f"ecarte-table {command}: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        # whoever read our output stopped (`| head`): nothing more to say, and nothing wrong
+        from firmware_host.service import _silence
+
+        _silence(sys.stdout)
+        return 0
     except KeyboardInterrupt:
         return 130
     return 1
 
 
-def _open_text(path: str):  # type: ignore[no-untyped-def]
+def _open_bytes(path: str) -> IO[bytes]:
     if path == "-":
-        return sys.stdin
+        from firmware_host.replay import spool
+
+        return spool(sys.stdin.buffer)
     try:
-        return open(path, encoding="utf-8")
+        return open(path, "rb")
     except OSError as exc:
         raise BadInput(f"cannot read {path}: {exc.strerror or exc}") from None
 
 
 def _replay(args: argparse.Namespace) -> int:
     from firmware_host.controller import Controller
-    from firmware_host.replay import read_all, replay_events, write_events
+    from firmware_host.replay import check_stream, replay_events, stream_events, write_events
     from firmware_host.transcript import TranscriptError
 
     source = "<stdin>" if args.file == "-" else args.file
-    stream = _open_text(args.file)
-    try:
-        events, errors = read_all(stream, source)
-    except UnicodeDecodeError as exc:
-        raise BadInput(f"{source}: not UTF-8 text ({exc.reason})") from None
-    finally:
-        if stream is not sys.stdin:
-            stream.close()
-    if errors:
-        for error in errors:
-            print(f"ecarte-table replay: {error}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    controller = Controller()
-    try:
-        table_events = replay_events(controller, events, source)
-        if args.json:
-            write_events(table_events, sys.stdout, everything=args.all_events)
-        else:
-            for event in table_events:
-                print(_describe(event))
-            view = controller.snapshot().view
-            print(f"score A {view.score[0]} - B {view.score[1]} ({view.phase})")
-    except TranscriptError as exc:
-        raise BadInput(str(exc)) from None
+    with _open_bytes(args.file) as stream:
+        try:
+            errors = check_stream(stream, source)
+            if errors:
+                for error in errors:
+                    print(f"ecarte-table replay: {error}", file=sys.stderr)
+                return EXIT_BAD_INPUT
+            stream.seek(0)
+            controller = Controller()
+            table_events = replay_events(controller, stream_events(stream, source), source)
+            if args.json:
+                write_events(table_events, sys.stdout, everything=args.all_events)
+            else:
+                for event in table_events:
+                    print(_describe(event))
+                view = controller.snapshot().view
+                print(f"score A {view.score[0]} - B {view.score[1]} ({view.phase})")
+            sys.stdout.flush()
+        except TranscriptError as exc:
+            raise BadInput(str(exc)) from None
+        except OSError as exc:
+            if isinstance(exc, BrokenPipeError):
+                raise
+            raise BadInput(f"cannot read {source}: {exc.strerror or exc}") from None
     return 0
 
 
@@ -195,7 +245,7 @@ def _export(args: argparse.Namespace) -> int:
     if not Path(path).exists():
         raise BadInput(f"no journal at {path}")
     try:
-        with Journal(path) as journal:
+        with Journal(path, readonly=True) as journal:
             if args.list:
                 for game, count in journal.games():
                     print(f"game {game}: {count} lines")
@@ -215,7 +265,10 @@ def _export(args: argparse.Namespace) -> int:
         del lines[0]
     text = "".join(line + "\n" for line in lines)
     if args.output:
-        args.output.write_text(text, encoding="utf-8")
+        try:
+            args.output.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise BadInput(f"cannot write {args.output}: {exc.strerror or exc}") from None
     else:
         sys.stdout.write(text)
     return 0

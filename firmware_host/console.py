@@ -31,7 +31,11 @@ from hardware.layout import ZONES
 if TYPE_CHECKING:
     from firmware_host.panel import Panel
 
-HELP = __doc__.split("\n\n", 1)[1] if __doc__ else ""
+HELP = "\n".join(
+    line.replace("``", "").replace("- ", "  ", 1) if line.startswith("- ") else line.replace("``", "")
+    for line in (__doc__.split("\n\n", 1)[1] if __doc__ else "").splitlines()
+)
+"""The lines the console understands, as plain text (the docstring without its markup)."""
 
 _ZONE_OF_VERB = {"plays": "play.{seat}", "discards": "discard", "draws": "hand.{seat}", "gets": "hand.{seat}"}
 

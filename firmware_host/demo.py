@@ -49,11 +49,14 @@ class TableWatch:
         self._changed = threading.Condition()
         self.snapshot = snapshot
         self.events: list[Event] = []
+        self.refereed = 0
+        """Inputs whose outcome this output has seen (the service counts an input before publishing it)."""
 
     def publish(self, outcome: Outcome) -> None:
         with self._changed:
             self.snapshot = outcome.snapshot
             self.events.extend(outcome.events)
+            self.refereed = self._stats.handled
             self._changed.notify_all()
 
     def wait(self, done: Callable[[TableSnapshot, ServiceStats], bool], what: str, timeout: float = WAIT_S) -> None:
@@ -99,7 +102,7 @@ class ServedTable:
 
     def _settle(self, what: str, start: int) -> list[Event]:
         inputs = self._inputs
-        self.watch.wait(lambda _snap, stats: stats.handled >= inputs, what)
+        self.watch.wait(lambda _snap, _stats: self.watch.refereed >= inputs, what)
         self.pause()
         return self.watch.events[start:]
 
@@ -140,8 +143,10 @@ class ServedTable:
 
 def run_demo(args: argparse.Namespace) -> int:
     """``ecarte-table demo``: returns the exit status."""
+    from firmware_host.app import check_png_dir
     from firmware_host.panel import open_panel
 
+    png_dir = check_png_dir(args.png)
     out = sys.stdout
     tty = out.isatty()
     delay = args.delay if args.delay is not None else (0.3 if tty else 0.0)
@@ -150,7 +155,7 @@ def run_demo(args: argparse.Namespace) -> int:
     depth = getattr(args, "depth", None)
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory(prefix="ecarte-demo-") as tmp, Journal(Path(tmp) / "journal.sqlite") as journal:
-        panel = open_panel(table, png_dir=args.png, terminal=out if frames != "none" else None,
+        panel = open_panel(table, png_dir=png_dir, terminal=out if frames != "none" else None,
                            only_tricks=frames == "tricks", redraw=tty and frames == "all")
         if tty and frames == "all":
             out.write("\x1b[2J")

@@ -12,33 +12,44 @@ SIGTERM takes the same path as Ctrl-C (mopidy's way).
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import logging
+import os
 import queue
 import sys
+import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Protocol, TextIO
+from typing import IO, Any, Protocol, TextIO
 
 from drivers.events import ButtonPressed, CardSeen, DeviceEvent, ReaderStatus
-from engine import Event
+from engine import Event, NotationError
 from firmware_host.controller import CONTRACT_EVENTS, Controller, NewGame
-from firmware_host.journal import Journal
+from firmware_host.journal import DONE, PENDING, REJECTED, Journal, JournalDamaged, JournalWriteError
 from firmware_host.snapshot import Outcome
 from firmware_host.transcript import (
     ButtonEvent,
     CardEvent,
     PhysicalEvent,
+    Setup,
     TranscriptError,
     dumps,
     parse_line,
+    read_lines,
 )
 
 logger = logging.getLogger(__name__)
 
 WATCHDOG_PING_S = 1.0
-"""Seconds between watchdog pings from the event loop (the unit's WatchdogSec is 30 s)."""
+"""Seconds between watchdog pings from the event loop (the unit's WatchdogSec is 30 s); also
+between tries to write a journal that could not be written."""
+
+FEED_WINDOW = 256
+"""Input lines the ``--events`` reader may be ahead of the loop (memory stays bounded)."""
 
 
 class TableOutput(Protocol):
@@ -77,20 +88,59 @@ class FaultLights:
 
 class JsonLines:
     """A :class:`TableOutput` that prints table events as JSON lines (``--json``): the kinds
-    of TRANSCRIPT.md's contract, or ``everything``."""
+    of TRANSCRIPT.md's contract, or ``everything``. Each carries its ``seq`` when the outcome
+    has one (:class:`JournaledOutcome`). A reader that went away (a closed pipe) is told once
+    in the log; the table referees on."""
 
     def __init__(self, out: TextIO, *, everything: bool = False) -> None:
         self.out = out
         self.everything = everything
+        self.closed = False
 
     def publish(self, outcome: Outcome) -> None:
-        wrote = False
-        for ev in outcome.events:
-            if self.everything or ev.event in CONTRACT_EVENTS:
-                self.out.write(json.dumps(ev.to_json(), ensure_ascii=False) + "\n")
-                wrote = True
-        if wrote:
+        if self.closed:
+            return
+        first = outcome.first_seq if isinstance(outcome, JournaledOutcome) else None
+        text = "".join(
+            event_line(ev, None if first is None else first + index) + "\n"
+            for index, ev in enumerate(outcome.events)
+            if self.everything or ev.event in CONTRACT_EVENTS
+        )
+        if not text:
+            return
+        try:
+            self.out.write(text)
             self.out.flush()
+        except BrokenPipeError:
+            self.closed = True
+            logger.warning("--json: the reader of the table events went away; no more are printed")
+            _silence(self.out)
+
+
+def event_line(event: Event, seq: int | None = None) -> str:
+    """One line of ``--json`` output: the event, then its ``seq`` (when it has one)."""
+    data = event.to_json()
+    if seq is not None:
+        data["seq"] = seq
+    return json.dumps(data, ensure_ascii=False)
+
+
+def _silence(out: TextIO) -> None:
+    """Point a stream whose reader is gone at /dev/null (so that closing it says nothing)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, out.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, io.UnsupportedOperation):
+        pass
+
+
+@dataclass(frozen=True, slots=True)
+class JournaledOutcome(Outcome):
+    """An :class:`Outcome` of a journaled line: its events are numbered ``first_seq``,
+    ``first_seq + 1``... (every kind counts), the same numbers after a restart."""
+
+    first_seq: int = 0
 
 
 @dataclass
@@ -100,7 +150,13 @@ class _Stop:
 
 @dataclass
 class _Line:
-    event: PhysicalEvent
+    """An input line (``--events``) and what it held: an event, a problem, or nothing."""
+
+    event: PhysicalEvent | None
+    problem: TranscriptError | None = None
+    fed: bool = True
+    slot: bool = False
+    """It holds one of :attr:`TableService.feed_slots` (queued by :func:`feed_lines`)."""
 
 
 @dataclass
@@ -112,6 +168,8 @@ class ServiceStats:
     presses: int = 0
     bad_lines: int = 0
     published: int = 0
+    rejected: int = 0
+    pauses: int = 0
 
 
 class TableService:
@@ -121,6 +179,8 @@ class TableService:
     :param controller: the referee (a fresh one: the service replays the journal into it).
     :param outputs: what consumes each outcome (events and snapshot), in order.
     :param notify: sd_notify's send (``READY=1``, ``WATCHDOG=1``...), or None.
+    :param paused: shows why the table waits (the journal cannot be written), or None.
+    :param report: where a bad input line is told (default: standard error).
     """
 
     def __init__(
@@ -130,15 +190,27 @@ class TableService:
         controller: Controller,
         outputs: Iterable[TableOutput] = (),
         notify: Callable[[str], None] | None = None,
+        paused: Callable[[str], None] | None = None,
+        report: Callable[[str], None] | None = None,
     ) -> None:
         self.journal = journal
         self.controller = controller
         self.outputs: list[TableOutput] = list(outputs)
         self.notify = notify
+        self.paused = paused
+        self.report = report or _to_stderr
         self.queue: queue.Queue[Any] = queue.Queue()
         self.stats = ServiceStats()
         self.game = 0
+        self.seq = 1
+        """The ``seq`` of the next table event."""
+        self.feed_slots = threading.BoundedSemaphore(FEED_WINDOW)
+        """Input lines the ``--events`` reader may have queued and not yet handled."""
         self._last_ping = 0.0
+        self._held: deque[Any] = deque()
+        self._new_game_due = False
+        self.waiting_since: float | None = None
+        """When the journal last failed a write and the table began to wait (monotonic), or None."""
 
     # -- input (any thread) ------------------------------------------------------------------
 
@@ -146,9 +218,12 @@ class TableService:
         """A pad or button event (called on the device's thread: only enqueues)."""
         self.queue.put(event)
 
-    def put_physical(self, event: PhysicalEvent) -> None:
-        """A transcript event (from ``--events``)."""
-        self.queue.put(_Line(event))
+    def put_physical(self, event: PhysicalEvent, *, fed: bool = False) -> None:
+        """A transcript event (``fed``: an ``--events`` line, counted in the journal's lines)."""
+        self.queue.put(_Line(event, fed=fed))
+
+    def put_line(self, line: _Line) -> None:
+        self.queue.put(line)
 
     def stop(self, reason: str = "stop") -> None:
         """Ask the loop to stop after the events already queued."""
@@ -157,23 +232,39 @@ class TableService:
     # -- the loop (one thread) -----------------------------------------------------------------
 
     def resume(self) -> None:
-        """Replay the journal's current game into the controller (or start a game)."""
+        """Replay the journal's current game into the controller (or start a game).
+
+        A line the referee refuses is marked rejected and skipped (as it was when it came).
+        """
         record = self.journal.current_game()
         if record is None:
-            self.game = self.journal.start_game(dumps(self.controller.current_setup()))
+            self.game = self.journal.start_game(dumps(self.controller.current_setup()), seq=self.seq)
         else:
             self.game = record.game
-            for line, event_id, done in zip(record.lines, record.ids, record.done, strict=True):
-                event = parse_line(line, source=f"{self.journal.path}#game{record.game}")
+            if record.seqs and record.seqs[0] is not None:
+                self.seq = record.seqs[0]
+            for number, (line, event_id, status) in enumerate(
+                zip(record.lines, record.ids, record.status, strict=True), start=1,
+            ):
+                if status == REJECTED:
+                    continue
+                where = f"{self.journal.path}#game{record.game}"
+                try:
+                    event = parse_line(line, source=where, line_no=number)
+                except TranscriptError as exc:
+                    raise JournalDamaged(self.journal.path, [str(exc)]) from None
                 if event is None:
                     continue
-                outcome = self.controller.handle(event)
-                if not done:
+                outcome = self._referee(event, f"{where}:{number}")
+                if outcome is None:
+                    self._mark(event_id, REJECTED)
+                    continue
+                if status == PENDING:
                     # acted on before the stop, but its table events may not have gone out
                     self._publish(outcome)
-                    self.journal.mark_done(event_id)
+                    self._mark(event_id, DONE)
                 if any(isinstance(o, NewGame) for o in outcome.events):
-                    self.game = self.journal.start_game(dumps(self.controller.current_setup()))
+                    self.game = self.journal.start_game(dumps(self.controller.current_setup()), seq=self.seq)
         self._publish(Outcome((), self.controller.snapshot()))
 
     def run(self) -> None:
@@ -181,38 +272,148 @@ class TableService:
         self.resume()
         self._notify("READY=1")
         while True:
-            try:
-                item = self.queue.get(timeout=WATCHDOG_PING_S)
-            except queue.Empty:
-                self._ping()
-                continue
+            if self._held and self.waiting_since is None:
+                item = self._held.popleft()
+            else:
+                try:
+                    item = self.queue.get(timeout=WATCHDOG_PING_S)
+                except queue.Empty:
+                    self._ping()
+                    if self.waiting_since is not None:
+                        self._retry()
+                    continue
             self._ping()
             if isinstance(item, _Stop):
+                if self._held:
+                    logger.error("table service stopping with %d event(s) not journaled (the journal cannot be "
+                                 "written)", len(self._held))
                 logger.info("table service stopping: %s", item.reason)
                 break
+            if self.waiting_since is not None:
+                self._held.append(item)
+                self._retry()
+                continue
             self.handle(item)
 
     def handle(self, item: Any) -> tuple[Event, ...]:
         """Journal, referee and put out one queued item; the table events."""
+        try:
+            return self._handle(item)
+        except JournalWriteError as exc:
+            self._wait_for_journal(item, exc)
+            return ()
+        finally:
+            self._release(item)
+
+    def _release(self, item: Any) -> None:
+        """A fed line is dealt with (not held): the reader may queue another."""
+        if isinstance(item, _Line) and item.slot and not any(held is item for held in self._held):
+            self.feed_slots.release()
+
+    def _handle(self, item: Any) -> tuple[Event, ...]:
         if isinstance(item, ReaderStatus):
-            outcome = self.controller.reader(item.zone, item.online, item.reason)
-            self._publish(outcome)
-            return outcome.events
+            status = self.controller.reader(item.zone, item.online, item.reason)
+            if item.online:
+                logger.info("reader %s is back", item.zone)
+            else:
+                logger.warning("reader %s is offline%s", item.zone, f": {item.reason}" if item.reason else "")
+            self._publish(status)
+            return status.events
+        if self._new_game_due:
+            self.game = self.journal.start_game(dumps(self.controller.current_setup()), seq=self.seq)
+            self._new_game_due = False
+        if isinstance(item, _Line) and item.event is None:
+            if item.fed:
+                self.journal.count_line()  # a blank line, a comment or a bad line: feeding resumes after it
+            if item.problem is not None:
+                self.stats.bad_lines += 1
+                self.report(f"ecarte-table run: {item.problem}")
+            return ()
         event = self._physical(item)
         if event is None:
             return ()
+        fed = isinstance(item, _Line) and item.fed
+        event_id = self.journal.append(self.game, dumps(event), seq=self.seq, fed=fed)
         if isinstance(event, CardEvent) and not event.gone:
             self.stats.arrivals += 1
         elif isinstance(event, ButtonEvent):
             self.stats.presses += 1
-        event_id = self.journal.append(self.game, dumps(event))
-        outcome = self.controller.handle(event)
+        outcome = self._referee(event, f"{self.journal.path}#game{self.game}")
+        if outcome is None:
+            self.stats.bad_lines += 1
+            self._mark(event_id, REJECTED)
+            return ()
         self.stats.handled += 1  # counted before the outputs see it: they may wait on the count
         self._publish(outcome)
-        self.journal.mark_done(event_id)
+        self._mark(event_id, DONE)
         if any(isinstance(o, NewGame) for o in outcome.events):
-            self.game = self.journal.start_game(dumps(self.controller.current_setup()))
+            self._new_game_due = True
+            try:
+                self.game = self.journal.start_game(dumps(self.controller.current_setup()), seq=self.seq)
+                self._new_game_due = False
+            except JournalWriteError as exc:  # this event is done: the next one starts the game first
+                logger.warning("%s (the new game is written with the next event)", exc)
         return outcome.events
+
+    def _referee(self, event: PhysicalEvent, where: str) -> JournaledOutcome | None:
+        """The controller's outcome, numbered from :attr:`seq`; None when it refuses the event
+        (it is then as if the event had not come)."""
+        before = self.controller.current_setup() if isinstance(event, Setup) else None
+        try:
+            outcome = self.controller.handle(event)
+        except Exception as exc:
+            self.stats.rejected += 1
+            if isinstance(exc, NotationError):
+                message = str(exc)
+            else:  # a referee's bug must not stop the table (nor come back on every restart)
+                message = f"the referee failed on this event ({type(exc).__name__}: {exc})"
+                logger.debug("the referee failed on %s", dumps(event), exc_info=True)
+            self.report(f"ecarte-table run: {where}: {message}: line rejected")
+            if before is not None:
+                with contextlib.suppress(Exception):
+                    self.controller.handle(before)  # the setup the table had
+            return None
+        numbered = JournaledOutcome(outcome.events, outcome.snapshot, self.seq)
+        self.seq += len(outcome.events)
+        return numbered
+
+    def _mark(self, event_id: int, status: int) -> None:
+        try:
+            self.journal.mark_done(event_id, status)
+        except JournalWriteError as exc:
+            # its events went out; on resume they go out again, with the same seq
+            logger.warning("%s (the line's events may be put out again after a restart)", exc)
+
+    def _wait_for_journal(self, item: Any, exc: JournalWriteError) -> None:
+        """The journal cannot be written: keep the event and wait (the disk may be full)."""
+        self._held.appendleft(item)
+        if self.waiting_since is None:
+            self.waiting_since = time.monotonic()
+            self.stats.pauses += 1
+            logger.error("%s: the table waits until it can write (free some space); nothing is lost", exc)
+            if self.paused is not None:
+                try:
+                    self.paused("journal full: table waits")
+                except OSError as error:
+                    logger.debug("display: %s", error)
+
+    def _retry(self) -> None:
+        if not self._held:
+            self.waiting_since = None
+            return
+        item = self._held.popleft()
+        held = self.waiting_since
+        self.waiting_since = None
+        try:
+            self._handle(item)
+        except JournalWriteError:
+            self._held.appendleft(item)
+            self.waiting_since = held
+            return
+        finally:
+            self._release(item)
+        logger.warning("the journal can be written again: the table goes on")
+        self._publish(Outcome((), self.controller.snapshot()))
 
     def _physical(self, item: Any) -> PhysicalEvent | None:
         if isinstance(item, _Line):
@@ -249,24 +450,33 @@ class TableService:
                 logger.debug("sd_notify %s: %s", message, exc)
 
 
-def feed_lines(service: TableService, lines: Iterable[str], source: str, *,
-               stop_at_end: bool = True, errors: list[TranscriptError] | None = None) -> None:
-    """Read transcript lines as they arrive and queue their events (runs on its own thread).
+def _to_stderr(message: str) -> None:
+    with contextlib.suppress(OSError):
+        print(message, file=sys.stderr, flush=True)
 
-    A bad line is reported on stderr with its file and number, and skipped.
+
+def feed_lines(service: TableService, stream: IO[bytes], source: str, *, stop_at_end: bool = True) -> None:
+    """Read transcript lines as they arrive and queue them, in order (runs on its own thread).
+
+    Streams (at most :data:`FEED_WINDOW` lines wait in the queue). Every line is queued, a bad
+    one with its problem, so that the loop counts it in the journal and reports it with its
+    number; the reader never dies of a line, and the service is always told when it ends.
     """
-    for line_no, text in enumerate(lines, start=1):
-        try:
-            event = parse_line(text, source=source, line_no=line_no)
-        except TranscriptError as exc:
-            print(f"ecarte-table run: {exc}", file=sys.stderr, flush=True)
-            if errors is not None:
-                errors.append(exc)
-            service.stats.bad_lines += 1
-            continue
-        if event is not None:
-            service.put_physical(event)
-    if stop_at_end:
-        service.stop(f"end of {source}")
-
-
+    try:
+        for line_no, text in read_lines(stream, source):
+            service.feed_slots.acquire()
+            if isinstance(text, TranscriptError):
+                service.put_line(_Line(None, text, slot=True))
+                continue
+            try:
+                event = parse_line(text, source=source, line_no=line_no)
+            except TranscriptError as exc:
+                service.put_line(_Line(None, exc, slot=True))
+                continue
+            service.put_line(_Line(event, slot=True))
+    except OSError as exc:
+        logger.error("reading %s: %s", source, exc)
+        service.put_line(_Line(None, TranscriptError(source, 0, f"cannot read on: {exc.strerror or exc}"), fed=False))
+    finally:
+        if stop_at_end:
+            service.stop(f"end of {source}")

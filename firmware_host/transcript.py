@@ -15,14 +15,22 @@ Reading lets the caller choose the error policy, like python-chess's PGN reader:
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import IO, Any
 
+import engine
 from engine.cards import Card
-from engine.errors import NotationError
+from engine.errors import EcarteError, NotationError
 from hardware.layout import BUTTONS, SEATS, ZONES
 from hardware.layout import COMPACT_PADS as COMPACT_ZONES
+
+MAX_LINE_BYTES = 65_536
+"""The longest transcript line read (bytes, newline excluded): a setup with two packs of tags
+takes about 3 KB. A longer line is an error, reported without echoing it."""
+
+_SHOWN = 40  # characters of a bad value quoted in an error message
 
 
 class TranscriptError(NotationError):
@@ -125,25 +133,37 @@ def parse_line(text: str, *, source: str = "<input>", line_no: int = 1,
     stripped = text.strip()
     if not stripped or stripped.startswith("#"):
         return None
+    if len(stripped) > MAX_LINE_BYTES:
+        raise TranscriptError(source, line_no, f"line too long ({len(stripped):,} characters; at most "
+                                               f"{MAX_LINE_BYTES:,})")
     try:
         data = json.loads(stripped)
+        # a lone surrogate ("\ud800") is JSON but no text a file or the journal can hold
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
     except json.JSONDecodeError as exc:
         raise TranscriptError(source, line_no, f"not JSON ({exc.msg} at column {exc.colno})") from None
+    except RecursionError:
+        raise TranscriptError(source, line_no, "not a transcript line (JSON nested too deep)") from None
+    except UnicodeEncodeError:
+        raise TranscriptError(source, line_no, "not valid Unicode text (a lone surrogate)") from None
+    except ValueError as exc:  # e.g. an integer of more than 4,300 digits
+        raise TranscriptError(source, line_no, f"not a transcript line ({_cut(str(exc), 60)})") from None
     if not isinstance(data, dict):
         raise TranscriptError(source, line_no, "expected a JSON object")
     t = data.get("t")
-    if t is not None and (not isinstance(t, int | float) or isinstance(t, bool)):
-        raise TranscriptError(source, line_no, f"'t' must be seconds (a number), got {t!r}")
+    if t is not None and (not isinstance(t, int | float) or isinstance(t, bool) or not math.isfinite(t)
+                          or abs(t) > 1e12):
+        raise TranscriptError(source, line_no, f"'t' must be seconds (a number), got {_short(t)}")
     if "setup" in data:
         return _setup(data["setup"], source, line_no)
     if "zone" in data:
         return _card_event(data, source, line_no, tuple(zones), t)
     if "seat" in data or "button" in data:
         seat, button = data.get("seat"), data.get("button")
-        if seat not in SEATS:
-            raise TranscriptError(source, line_no, f"seat must be 'A' or 'B', got {seat!r}")
-        if button not in BUTTONS:
-            raise TranscriptError(source, line_no, f"button must be yes, no or king, got {button!r}")
+        if not isinstance(seat, str) or seat not in SEATS:
+            raise TranscriptError(source, line_no, f"seat must be 'A' or 'B', got {_short(seat)}")
+        if not isinstance(button, str) or button not in BUTTONS:
+            raise TranscriptError(source, line_no, f"button must be yes, no or king, got {_short(button)}")
         return ButtonEvent(seat, button, t)
     raise TranscriptError(
         source, line_no, "expected a setup, a card event ('zone') or a button event ('seat', 'button')",
@@ -153,15 +173,17 @@ def parse_line(text: str, *, source: str = "<input>", line_no: int = 1,
 def _card_event(data: dict[str, Any], source: str, line_no: int, zones: tuple[str, ...],
                 t: float | None) -> CardEvent:
     zone = data["zone"]
-    if zone not in zones:
+    if not isinstance(zone, str) or zone not in zones:
         import difflib
 
-        hint = difflib.get_close_matches(str(zone), zones, n=1)
+        hint = difflib.get_close_matches(str(zone)[:_SHOWN], zones, n=1)
         extra = f" (did you mean {hint[0]!r}?)" if hint else f" (zones: {', '.join(ZONES)})"
-        raise TranscriptError(source, line_no, f"unknown zone {zone!r}{extra}")
+        raise TranscriptError(source, line_no, f"unknown zone {_short(zone)}{extra}")
     card, uid = data.get("card"), data.get("uid")
     if card is None and uid is None:
         raise TranscriptError(source, line_no, "a card event needs 'card' or 'uid'")
+    if card is not None and not isinstance(card, str):
+        raise TranscriptError(source, line_no, f"a card is written like 'KS' or 'TH', got {_short(card)}")
     if card is not None:
         try:
             card = str(Card.parse(card))
@@ -171,15 +193,24 @@ def _card_event(data: dict[str, Any], source: str, line_no: int, zones: tuple[st
         uid = _uid(uid, source, line_no)
     gone = data.get("gone", False)
     if not isinstance(gone, bool):
-        raise TranscriptError(source, line_no, f"'gone' must be true or false, got {gone!r}")
+        raise TranscriptError(source, line_no, f"'gone' must be true or false, got {_short(gone)}")
     return CardEvent(zone, card, uid, gone, t)
 
 
 def _uid(uid: Any, source: str, line_no: int) -> str:
-    text = str(uid).replace(":", "").strip().upper()
-    if not text or len(text) % 2 or any(c not in "0123456789ABCDEF" for c in text):
-        raise TranscriptError(source, line_no, f"a tag UID is hexadecimal, got {uid!r}")
+    text = uid.replace(":", "").strip().upper() if isinstance(uid, str) else ""
+    if not text or len(text) % 2 or len(text) > 64 or any(c not in "0123456789ABCDEF" for c in text):
+        raise TranscriptError(source, line_no, f"a tag UID is hexadecimal, got {_short(uid)}")
     return text
+
+
+def _short(value: Any, limit: int = _SHOWN) -> str:
+    """``repr(value)``, cut to about ``limit`` characters (a bad line is never echoed whole)."""
+    return _cut(repr(value), limit)
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def _setup(body: Any, source: str, line_no: int) -> Setup:
@@ -190,23 +221,26 @@ def _setup(body: Any, source: str, line_no: int) -> Setup:
     if unknown:
         raise TranscriptError(source, line_no, f"unknown setup key(s): {', '.join(sorted(unknown))}")
     dealer = body.get("dealer")
-    if dealer is not None and dealer not in SEATS:
-        raise TranscriptError(source, line_no, f"dealer must be 'A' or 'B', got {dealer!r}")
+    if dealer is not None and (not isinstance(dealer, str) or dealer not in SEATS):
+        raise TranscriptError(source, line_no, f"dealer must be 'A' or 'B', got {_short(dealer)}")
     target = body.get("target")
     if target is not None and (not isinstance(target, int) or isinstance(target, bool) or target < 1):
-        raise TranscriptError(source, line_no, f"target must be a positive whole number, got {target!r}")
+        raise TranscriptError(source, line_no, f"target must be a positive whole number, got {_short(target)}")
     rules = body.get("rules")
     if rules is not None and not isinstance(rules, str):
-        raise TranscriptError(source, line_no, f"rules must be a rule set name, got {rules!r}")
+        raise TranscriptError(source, line_no, f"rules must be a rule set name, got {_short(rules)}")
     tags: dict[str, str] = {}
     raw_tags = body.get("tags", {})
     if not isinstance(raw_tags, dict):
         raise TranscriptError(source, line_no, "tags must map tag UIDs to cards")
     for uid, card in raw_tags.items():
+        if not isinstance(card, str):
+            raise TranscriptError(source, line_no,
+                                  f"tag {_short(uid)}: a card is written like 'KS', got {_short(card)}")
         try:
             tags[_uid(uid, source, line_no)] = str(Card.parse(card))
         except NotationError as exc:
-            raise TranscriptError(source, line_no, f"tag {uid}: {exc}") from None
+            raise TranscriptError(source, line_no, f"tag {_short(uid)}: {exc}") from None
     options = body.get("options", {})
     if not isinstance(options, dict):
         raise TranscriptError(source, line_no, "options must be an object")
@@ -218,7 +252,57 @@ def _setup(body: Any, source: str, line_no: int) -> Setup:
     sight = body.get("sight")
     if sight is not None and sight not in ("full", "partial"):
         raise TranscriptError(source, line_no, f"sight must be 'full' or 'partial', got {sight!r}")
-    return Setup(rules, dealer, target, tags, dict(options), players, sight)
+    setup = Setup(rules, dealer, target, tags, dict(options), players, sight)
+    problem = setup_problem(setup)
+    if problem is not None:
+        raise TranscriptError(source, line_no, f"setup: {problem}")
+    return setup
+
+
+def setup_problem(setup: Setup, default_rules: str = "classic") -> str | None:
+    """Why the engine cannot start a game with ``setup`` (its rule set, or ``default_rules``, and its
+    options), or None. The controller may still refuse a setup that takes the table's own
+    defaults; the service journals such a line as rejected."""
+    options = dict(setup.options)
+    if setup.target is not None:
+        options["target"] = setup.target
+    players = setup.players if setup.players and len(setup.players) == 3 else None
+    try:
+        engine.new_game(setup.rules or default_rules, dealer=setup.dealer, players=players, **options)
+    except TypeError:
+        given = ", ".join(f"{key}={_short(value)}" for key, value in options.items())
+        return _cut(f"options of the wrong type: {given}", 200)
+    except (EcarteError, ValueError, KeyError) as exc:
+        return _cut(str(exc), 200)
+    return None
+
+
+def read_lines(stream: IO[bytes], source: str, *,
+               limit: int = MAX_LINE_BYTES) -> Iterator[tuple[int, str | TranscriptError]]:
+    """The lines of a byte stream, numbered from 1, as text or as the reason they cannot be read.
+
+    Streams: at most ``limit`` bytes of a line are held (a longer line is skipped to its end and
+    reported without being echoed); a line that is not UTF-8 is reported, and reading goes on.
+    """
+    line_no = 0
+    while True:
+        chunk = stream.readline(limit + 1)
+        if not chunk:
+            return
+        line_no += 1
+        if len(chunk) > limit and not chunk.endswith(b"\n"):
+            size = len(chunk)
+            while chunk and not chunk.endswith(b"\n"):
+                chunk = stream.readline(limit)
+                size += len(chunk)
+            yield line_no, TranscriptError(source, line_no, f"line too long ({size:,} bytes; at most {limit:,})")
+            continue
+        try:
+            yield line_no, chunk.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            yield line_no, TranscriptError(
+                source, line_no, f"not UTF-8 text (byte 0x{chunk[exc.start]:02x} at column {exc.start + 1})",
+            )
 
 
 def read_transcript(lines: Iterable[str], *, source: str = "<input>",
@@ -229,9 +313,17 @@ def read_transcript(lines: Iterable[str], *, source: str = "<input>",
     otherwise every bad line is appended to ``errors`` and skipped.
     A ``setup`` line after the first event is an error.
     """
+    return read_numbered(enumerate(lines, start=1), source=source, errors=errors)
+
+
+def read_numbered(lines: Iterable[tuple[int, str | TranscriptError]], *, source: str = "<input>",
+                  errors: list[TranscriptError] | None = None) -> Iterator[tuple[int, PhysicalEvent]]:
+    """:func:`read_transcript` of numbered lines (:func:`read_lines`)."""
     seen_event = False
-    for line_no, text in enumerate(lines, start=1):
+    for line_no, text in lines:
         try:
+            if isinstance(text, TranscriptError):
+                raise text
             event = parse_line(text, source=source, line_no=line_no)
             if isinstance(event, Setup) and seen_event:
                 raise TranscriptError(source, line_no, "setup must be the first line")

@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # Install the Écarté table service on a Raspberry Pi (Raspberry Pi OS Bookworm).
 #
-#   sudo systemd/install.sh [--dry-run] [--start] [--configure-boot] [--prefix DIR]
+#   sudo systemd/install.sh [--dry-run] [--start] [--configure-boot] [--prefix DIR] [--print-unit]
 #
 # Idempotent: run it again after pulling a new version. It
 #   - installs the system packages the Python packages build with,
 #   - creates the system user `ecarte` in the groups i2c, gpio and dialout,
-#   - makes (or updates) a virtualenv under /opt/ecarte-table with `.[pi]`,
+#   - makes (or updates) a virtualenv under /opt/ecarte-table (--prefix) with `.[pi]`,
 #   - copies the reference table to /etc/ecarte-table/table.toml if absent,
 #   - installs the udev rules and the systemd unit, and enables the unit.
 # --dry-run prints every command instead of running it (no root needed).
 # --configure-boot turns on I2C and the UART and the serial console off
 #   with raspi-config (a reboot is needed afterwards).
+# --print-unit prints the unit as it would be installed (with --prefix's paths).
 set -euo pipefail
 
 PREFIX=/opt/ecarte-table
@@ -25,14 +26,16 @@ CONFIGURE_BOOT=0
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 usage() {
-    sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
+PRINT_UNIT=0
 
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --dry-run) DRY_RUN=1 ;;
         --start) START=1 ;;
         --configure-boot) CONFIGURE_BOOT=1 ;;
+        --print-unit) PRINT_UNIT=1 ;;
         --prefix)
             [[ $# -ge 2 ]] || { echo "install.sh: --prefix needs a directory" >&2; exit 2; }
             PREFIX="$2"
@@ -45,6 +48,15 @@ while [[ $# -gt 0 ]]; do
 done
 
 VENV="$PREFIX/venv"
+
+# The unit names the default prefix; installed elsewhere, it must name that place.
+render_unit() {
+    sed -e "s#/opt/ecarte-table#${PREFIX%/}#g" "$REPO/systemd/$UNIT"
+}
+if [[ $PRINT_UNIT -eq 1 ]]; then
+    render_unit
+    exit 0
+fi
 
 say() { printf '==> %s\n' "$*"; }
 run() {
@@ -141,7 +153,14 @@ if [[ $CONFIGURE_BOOT -eq 1 ]]; then
 fi
 
 say "systemd unit"
-run install -m 0644 "$REPO/systemd/$UNIT" "/etc/systemd/system/$UNIT"
+if [[ $DRY_RUN -eq 1 ]]; then
+    printf '+ %s > %q\n' "sed -e s#/opt/ecarte-table#${PREFIX%/}#g $REPO/systemd/$UNIT" "/etc/systemd/system/$UNIT"
+else
+    rendered="$(mktemp)"
+    render_unit > "$rendered"
+    install -m 0644 "$rendered" "/etc/systemd/system/$UNIT"
+    rm -f "$rendered"
+fi
 run systemctl daemon-reload
 run systemctl enable "$UNIT"
 if [[ $START -eq 1 ]]; then

@@ -35,8 +35,9 @@ def test_demo_plays_a_whole_game_when_piped() -> None:
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "Game over:" in out
-    assert "1 fault made and corrected" in out
-    assert ">>> the table says:" in out
+    assert "partial sight" in out
+    assert "wrong card(s) refused at once" in out
+    assert "the table refuses it at once:" in out
     last = out.strip().splitlines()[-1]
     assert "wins, A " in last
 
@@ -127,3 +128,14 @@ def test_run_then_export_then_replay_agree(tmp_path: Path) -> None:
     assert replayed.returncode == 0, replayed.stderr
     assert replayed.stdout == ran.stdout
     assert '"event": "game_end"' in ran.stdout
+
+
+def test_demo_at_depth_one_proves_a_fault_late_and_plays_the_hand_again() -> None:
+    """Pads that read one card of a stack: the table cannot refuse every wrong card at once,
+    proves it later, and the other player has the hand played again (seed 2 plants one)."""
+    result = run_cli("demo", "--seed", "2", "--delay", "0", "--depth", "1", "--frames", "none")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "pads read 1 deep" in out
+    assert ", late (rule 43)" in out and "chooses to have the hand played again" in out
+    assert "1 fault(s) proven late" in out.strip().splitlines()[-1]

@@ -63,7 +63,7 @@ def one(unit: dict[str, dict[str, list[str]]], section: str, key: str) -> str:
         ("PrivateTmp", "yes"),
         ("ProtectHome", "yes"),
         ("ProtectKernelTunables", "yes"),
-        ("RestrictAddressFamilies", "AF_UNIX"),
+        ("RestrictAddressFamilies", "AF_UNIX AF_NETLINK"),
         ("DevicePolicy", "closed"),
         ("ExecStart", EXEC_START),
     ],
@@ -142,7 +142,7 @@ def test_install_dry_run_changes_nothing(tmp_path: Path) -> None:
         "usermod --append --groups i2c\\,gpio\\,dialout ecarte",
         f"{prefix}/venv/bin/pip install --quiet --upgrade {ROOT}\\[pi\\]",
         "systemctl enable ecarte-table.service",
-        f"install -m 0644 {ROOT}/systemd/ecarte-table.service",
+        f"s#/opt/ecarte-table#{prefix}#g {ROOT}/systemd/ecarte-table.service > /etc/systemd/system/",
     ):
         assert step in out, (step, out)
     if not Path("/etc/ecarte-table/table.toml").exists():

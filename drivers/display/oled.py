@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import errno
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from PIL import Image
@@ -144,12 +145,14 @@ class Oled(Closing):
     :raises DisplayError: from :meth:`show` when the display stops answering.
     """
 
-    def __init__(self, device: Any, bus: Any, chip: str) -> None:
+    def __init__(self, device: Any, bus: Any, chip: str, *, remake: Callable[[], Any] | None = None) -> None:
         self.device = device
         self.bus = bus
         self.chip = chip
         self.frames = 0
         self._closed = False
+        self._remake = remake
+        self._lost = False
 
     @property
     def size(self) -> tuple[int, int]:
@@ -162,10 +165,18 @@ class Oled(Closing):
         :raises DisplayError: the display does not answer.
         """
         try:
+            if self._lost and self._remake is not None:
+                # it stopped answering: unplugged, perhaps power-cycled, and then it has lost its
+                # set-up (dark, charge pump off): send the chip's set-up again before the frame
+                old, self.device = self.device, self._remake()
+                old._cleaned = True  # its atexit clean-up would blank the new one
+                logger.info("display %s: set up again", self.chip)
+            self._lost = False
             self.device.display(image.convert("1"))
         except (OSError, _luma_errors()) as exc:
             # the panel may hold half a frame now: send everything next time
             self.device._sent = None
+            self._lost = True
             raise DisplayError(errno.EIO, f"display {self.chip}: {exc}") from exc
         self.frames += 1
 
@@ -232,4 +243,5 @@ def open_display(chip: str = "ssd1306", *, bus: Any = None, port: int = 1, addre
                 "(sudo adduser $USER i2c)", path,
             ) from exc
         raise DisplayError(exc.errno or errno.EIO, f"display {chip} on {path}: {exc}") from exc
-    return Oled(device, bus if bus is not None else serial._bus, chip)
+    kind = ssd if chip == "ssd1306" else sh
+    return Oled(device, bus if bus is not None else serial._bus, chip, remake=lambda: kind(serial, rotate=rotate))
