@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+
 import ecdsa
 from ecdsa.util import sigdecode_string
 

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import errno
+import functools
 import logging
 import queue
 import re
@@ -766,8 +767,7 @@ class Pad(Closing):
                 continue
             origin = None
             if self._originality is not None and self._reader is not None:
-                reader = self._reader
-                origin = self._originality.check(uid, lambda: reader.read_facts(uid))
+                origin = self._originality.check(uid, functools.partial(self._reader.read_facts, uid))
                 if origin is None:
                     continue  # it did not answer: asked again at the next poll, then it arrives
             card = self._identify(uid)
