@@ -69,16 +69,11 @@ def systemd_notify() -> Callable[[str], None] | None:
 def run_service(args: argparse.Namespace) -> int:
     """``ecarte-table run``: returns the exit status."""
     from firmware_host.panel import open_panel
-    from hardware.tags import TagRegistry, TagRegistryError
+    from firmware_host.table_tags import TableTags
 
     table = load_table_or_exit(args.table)
-    card_for: Callable[[str], str | None] | None = None
-    if table.registry is not None:
-        try:
-            registry = TagRegistry.load(table.registry)
-        except (OSError, TagRegistryError) as exc:
-            raise BadInput(f"tag registry {table.registry}: {exc}") from None
-        card_for = registry.card_for
+    tags = TableTags.load(table)  # the registry, the [tags] policy, the originality check
+    card_for = tags.card_for if tags.registry is not None else None
     journal_path = args.journal or default_journal()
     try:
         journal = Journal(journal_path)
@@ -86,7 +81,7 @@ def run_service(args: argparse.Namespace) -> int:
         raise BadInput(str(exc)) from None
 
     defaults = TableDefaults(rules=table.rules, target=table.target)
-    controller = Controller(defaults, card_for_uid=card_for, layout=table.layout)
+    controller = Controller(defaults, card_for_uid=card_for, layout=table.layout, pack_guard=tags.guard())
     errors: list[TranscriptError] = []
     stack = contextlib.ExitStack()
     with stack:
@@ -96,7 +91,7 @@ def run_service(args: argparse.Namespace) -> int:
         service = TableService(journal=journal, controller=controller, outputs=[panel], notify=systemd_notify())
         if args.json:
             service.outputs.append(JsonLines(sys.stdout, everything=args.all_events))
-        devices = open_devices(table, service.put_device_event, card_for)
+        devices = open_devices(table, tags.route(service), card_for, **tags.pad_options())
         stack.callback(devices.close)
         if devices.seat_controls is not None:
             service.outputs.append(FaultLights(devices.seat_controls))
@@ -148,22 +143,23 @@ class Devices:
 
 
 def open_devices(table: TableConfig, put: Callable[[Any], None],
-                 card_for: Callable[[str], str | None] | None) -> Devices:
-    """The table's pads and seat controls, real or simulated, putting their events with ``put``."""
+                 card_for: Callable[[str], str | None] | None, **pad_options: Any) -> Devices:
+    """The table's pads and seat controls, real or simulated, putting their events with ``put``
+    (``pad_options``: more for every pad, as ``TableTags.pad_options()``)."""
     devices = Devices()
     try:
         if table.simulated:
             from firmware_host.simtable import SimulatedTable, sim_tags
 
             tags = sim_tags(1) | sim_tags(2)
-            devices.sim = SimulatedTable(table, events=put, card_for=card_for or tags.get)
+            devices.sim = SimulatedTable(table, events=put, card_for=card_for or tags.get, **pad_options)
             devices.seat_controls = devices.sim.buttons
             return devices
         from drivers.nfc.pad import PadSet
         from drivers.seat_controls import SeatControls, make_pin_factory
 
         ports = {pad.name: pad.serial_port or pad.device for pad in table.pads}
-        devices.pads = PadSet(ports, on_event=put, card_for=card_for)
+        devices.pads = PadSet(ports, on_event=put, card_for=card_for, **pad_options)
         devices._factory = make_pin_factory(table.buttons.backend)
         devices.seat_controls = SeatControls(
             table.buttons.by_seat(), pin_factory=devices._factory,

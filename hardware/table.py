@@ -83,7 +83,7 @@ _PAD_KEYS = ("device", "depth")
 _BUTTONS_KEYS = ("backend", "debounce", *SEATS)
 _SEAT_KEYS = (*BUTTON_KEYS, "buzzer")
 _DISPLAY_KEYS = ("bus", "address", "chip", "seat", "rotate")
-_TAGS_KEYS = ("require_signature", "trusted_key", "ndef_pack", "lock_secret_file")
+_TAGS_KEYS = ("require_signature", "check_every_arrival", "trusted_key", "ndef_pack", "lock_secret_file")
 
 
 class TableFileError(ValueError):
@@ -695,12 +695,15 @@ class TagPolicy:
         NDEF fallback is off (without one it is always on).
     :param lock_secret_file: the file holding the secret each tag's password is derived from
         (``ecarte-table enroll --lock``); relative to the table file's folder.
+    :param check_every_arrival: check a tag's signature at every arrival, not once a session
+        (catches a copy laid after its genuine twin was checked; costs about 12 ms an arrival).
     """
 
     require_signature: bool = False
     trusted_key: str | None = None
     ndef_pack: int | None = None
     lock_secret_file: Path | None = None
+    check_every_arrival: bool = False
 
     def key_name(self, simulated: bool) -> str:
         """The trusted key's name: as configured, else ``test`` for a simulated table, ``nxp``."""
@@ -713,6 +716,7 @@ def _parse_tags(problems: _Problems, data: Mapping[str, Any], source: str | Path
     section = problems.section(data, "tags", required=False)
     problems.unknown_keys("tags", section, _TAGS_KEYS)
     require = problems.value(section, "tags.require_signature", bool, default=False)
+    every = problems.value(section, "tags.check_every_arrival", bool, default=False)
     key = problems.value(section, "tags.trusted_key", str, default=None)
     if isinstance(key, str) and key not in ("nxp", "test") and not re.fullmatch(r"04[0-9A-Fa-f]{64}", key):
         problems.add("tags.trusted_key", f"{key!r}: write \"nxp\", \"test\" or a public key (04 and 64 hex digits)")
@@ -725,7 +729,7 @@ def _parse_tags(problems: _Problems, data: Mapping[str, Any], source: str | Path
         secret = Path(secret_text).expanduser()
         if not secret.is_absolute() and isinstance(source, Path):
             secret = source.parent / secret
-    return TagPolicy(bool(require), key, ndef_pack, secret)
+    return TagPolicy(bool(require), key, ndef_pack, secret, bool(every))
 
 
 class _Problems:

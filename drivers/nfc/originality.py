@@ -3,8 +3,8 @@
 The pads share one :class:`OriginalityCheck`: the first pad that sees a tag asks it for its
 ``GET_VERSION`` and ``READ_SIG`` (:meth:`drivers.nfc.pad.NfcpyReader.read_facts`) and hands the
 answers to ``judge`` (:func:`hardware.originality.judge` with the table's trusted key); the verdict
-is remembered by UID until :meth:`OriginalityCheck.forget`, so a card costs one check a session,
-not one a pad. The pads report the verdict (``CardSeen.origin``); they do not act on it.
+of ``genuine`` is remembered by UID until :meth:`OriginalityCheck.forget`, so a card costs one
+check a session, not one a pad. The pads report the verdict (``CardSeen.origin``); they do not act on it.
 """
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ from drivers.events import TagFacts
 
 logger = logging.getLogger(__name__)
 
+GENUINE = "genuine"
+"""The one verdict remembered (same as ``hardware.originality``)."""
 UNREADABLE = "unreadable"
 """The verdict after ``attempts`` tries at a tag that never answered (same as ``hardware.originality``)."""
 
@@ -27,15 +29,22 @@ class OriginalityCheck:
     :param judge: ``judge(uid, facts)`` → a status string; ``facts`` is ``None`` for a tag that
         did not answer (see :func:`hardware.originality.judge`).
     :param attempts: tries at a tag that does not answer (it left, or couples badly) before it
-        is reported ``unreadable`` (that verdict is not remembered: the next arrival asks again).
+        is reported ``unreadable``.
+    :param remember: remember ``genuine`` verdicts for the session (a card costs one check);
+        ``False``: ask at every arrival (a clone laid after its genuine twin was checked is caught
+        too, at about 12 ms more per arrival). Other verdicts are never remembered: a genuine tag
+        whose UID a copy shares is not refused for the rest of the session.
     :raises ValueError: ``attempts`` below 1.
     """
 
-    def __init__(self, judge: Callable[[str, TagFacts | None], str], *, attempts: int = 3) -> None:
+    def __init__(
+        self, judge: Callable[[str, TagFacts | None], str], *, attempts: int = 3, remember: bool = True,
+    ) -> None:
         if attempts < 1:
             raise ValueError(f"attempts must be >= 1, not {attempts}")
         self._judge = judge
         self._attempts = attempts
+        self._remember = remember
         self._lock = threading.Lock()
         self._verdicts: dict[str, str] = {}
         self._failures: dict[str, int] = {}
@@ -66,14 +75,16 @@ class OriginalityCheck:
                 return UNREADABLE
             self._failures.pop(uid, None)
             verdict = self._judge(uid, facts)
-            self._verdicts[uid] = verdict
+            if self._remember and verdict == GENUINE:
+                self._verdicts[uid] = verdict
         logger.info("tag %s: %s", uid, verdict)
         return verdict
 
     def remember(self, uid: str, verdict: str) -> None:
-        """Record a verdict learnt elsewhere (the deck check, enrolment)."""
-        with self._lock:
-            self._verdicts[uid] = verdict
+        """Record a verdict learnt elsewhere (the deck check); only ``genuine`` ones are kept."""
+        if self._remember and verdict == GENUINE:
+            with self._lock:
+                self._verdicts[uid] = verdict
 
     def forget(self) -> None:
         """Start a new session: every tag is asked again."""

@@ -582,6 +582,7 @@ class Pad(Closing):
         self._online: bool | None = None
         self._present: frozenset[str] = frozenset()
         self._cards: dict[str, str | None] = {}  # UID present → its card
+        self._origins: dict[str, str] = {}  # UID present → its originality verdict
         self._misses: dict[str, int] = {}  # UID present → polls missed in a row
         self._failures = 0
         self._jobs: queue.SimpleQueue[_Job] = queue.SimpleQueue()
@@ -772,6 +773,8 @@ class Pad(Closing):
                     continue  # it did not answer: asked again at the next poll, then it arrives
             card = self._identify(uid)
             self._cards[uid], self._misses[uid] = card, 0
+            if origin is not None:
+                self._origins[uid] = origin
             self._present = self._present | {uid}
             self._emit(CardSeen(self.zone, uid, card, t=self._now(), origin=origin))
 
@@ -779,7 +782,8 @@ class Pad(Closing):
         self._present = self._present - {uid}
         card = self._cards.pop(uid, None)
         self._misses.pop(uid, None)
-        self._emit(CardSeen(self.zone, uid, card, gone=True, t=self._now()))
+        origin = self._origins.pop(uid, None)  # what its arrival said
+        self._emit(CardSeen(self.zone, uid, card, gone=True, t=self._now(), origin=origin))
 
     def _identify(self, uid: str) -> str | None:
         card = self._card_for(uid) if self._card_for is not None else None
