@@ -81,6 +81,10 @@ def _parser() -> argparse.ArgumentParser:
     enroll.add_argument("--pack", type=int, default=1, help="which pack (1 or 2)")
     enroll.add_argument("--registry", type=Path, help="the registry file (default: the table file's)")
     enroll.add_argument("--write-ndef", action="store_true", help="also write 'ecarte:KS' on each tag")
+    enroll.add_argument("--lock", action="store_true",
+                        help="password-lock each tag against rewriting ([tags] lock_secret_file)")
+    enroll.add_argument("--no-check", dest="check", action="store_false",
+                        help="do not check the tags' originality signatures")
 
     doctor = sub.add_parser("doctor", help="check the table and say how to fix what fails")
     doctor.add_argument("table", nargs="?", help="the table file (default: the simulated table)")
