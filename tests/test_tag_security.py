@@ -499,3 +499,21 @@ def test_the_tags_section_is_parsed_and_checked() -> None:
     with pytest.raises(Exception, match="ndef_pack") as error:
         load_table_text(base.format(extra='ndef_pack = 3\ntrusted_key = "nsa"\nrequire_sig = true'))
     assert "trusted_key" in str(error.value) and "require_sig" in str(error.value)
+
+
+def test_every_tag_of_a_stack_is_checked_for_itself() -> None:
+    """A card selected by the last listing is not mistaken for another of the stack."""
+    uids = [sim_uid(card) for card in ("KS", "QS", "JS", "AS", "TS")]
+    events: queue.Queue[DeviceEvent] = queue.Queue()
+    check = OriginalityCheck(lambda uid, facts: originality.judge(uid, facts, KEY), remember=False)
+    with Pn532Simulator(signer=SIGNER, depth=5, miss=0.0) as sim, \
+            Pad("discard", sim.path, events=events, timing=FAST, originality=check):
+        sim.place_stack(uids[:4])
+        sim.place(uids[4], kind="clone")
+        arrivals: dict[str, str | None] = {}
+        deadline = time.monotonic() + WAIT
+        while len(arrivals) < 5 and time.monotonic() < deadline:
+            event = events.get(timeout=WAIT)
+            if isinstance(event, CardSeen) and not event.gone:
+                arrivals[event.uid] = event.origin
+    assert arrivals == {**dict.fromkeys(uids[:4], "genuine"), uids[4]: "no_signature"}

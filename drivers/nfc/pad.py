@@ -363,8 +363,8 @@ class NfcpyReader(Closing):
     def _select(self, device: Any, uid: str) -> bool:
         """Make card ``uid`` target 1, selected: nothing to do if the last listing found it
         alone; else a field reset and InListPassiveTarget with its UID. Whether it answered."""
-        if self._selected == uid:
-            self._selected = None  # a NAK would put it back to IDLE: select it again next time
+        selected, self._selected = self._selected, None  # after a NAK the card is IDLE: select it again
+        if selected == uid:
             return True
         device.mute()  # a tag the last poll cycle halted answers no REQA
         self._field_dirty = True
