@@ -506,14 +506,26 @@ def test_every_tag_of_a_stack_is_checked_for_itself() -> None:
     uids = [sim_uid(card) for card in ("KS", "QS", "JS", "AS", "TS")]
     events: queue.Queue[DeviceEvent] = queue.Queue()
     check = OriginalityCheck(lambda uid, facts: originality.judge(uid, facts, KEY), remember=False)
-    with Pn532Simulator(signer=SIGNER, depth=5, miss=0.0) as sim, \
+    clone = sim_uid("9S")
+    with Pn532Simulator(signer=SIGNER, depth=6, miss=0.0) as sim, \
             Pad("discard", sim.path, events=events, timing=FAST, originality=check):
-        sim.place_stack(uids[:4])
-        sim.place(uids[4], kind="clone")
+        sim.place_stack(uids)  # listed 2 + 2 + 1: the fifth is left selected
         arrivals: dict[str, str | None] = {}
         deadline = time.monotonic() + WAIT
-        while len(arrivals) < 5 and time.monotonic() < deadline:
+        while len(arrivals) < 6 and time.monotonic() < deadline:
             event = events.get(timeout=WAIT)
             if isinstance(event, CardSeen) and not event.gone:
                 arrivals[event.uid] = event.origin
-    assert arrivals == {**dict.fromkeys(uids[:4], "genuine"), uids[4]: "no_signature"}
+                if len(arrivals) == 5:
+                    sim.place(clone, kind="clone")
+    assert arrivals == {**dict.fromkeys(uids, "genuine"), clone: "no_signature"}
+
+
+def test_the_reader_reads_each_card_s_own_signature_after_another_was_selected() -> None:
+    uids = [sim_uid(card) for card in ("KS", "QS", "JS")]
+    with Pn532Simulator(signer=SIGNER, depth=3, miss=0.0) as sim, NfcpyReader(sim.path) as reader:
+        sim.place_stack(uids)
+        listed = reader.poll()  # 2, then 1: the last listed is left selected
+        assert sorted(listed) == sorted(uids)
+        for uid in (listed[0], listed[-1], listed[-1]):
+            assert originality.judge(uid, reader.read_facts(uid), KEY) == "genuine"
