@@ -11,6 +11,11 @@ figure, ``name: value unit``::
     idle_cpu_percent: 1.5 %           six pads polling an empty table, % of one core
     stack3_all_seen_median_ms: 9.0 ms  a packet of three laid at once → the last of its three arrivals
     stack_idle_cpu_percent: 6.0 %     six pads each holding a stack of five, % of one core
+    signature_check_ms: 8.0 ms        one READ_SIG (the card selected by the poll) + its ECDSA verify
+
+``--signatures once`` runs the pads with the originality check of a table that requires it (each
+tag's GET_VERSION and READ_SIG asked at its first arrival, remembered for the session);
+``--signatures every`` asks at every arrival. The simulated tags are signed with the TEST key.
 
 Run: ``.venv/bin/python bench/pads.py`` (``--help`` for the knobs).
 """
@@ -30,8 +35,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from drivers.events import CardSeen, DeviceEvent, ReaderStatus
-from drivers.nfc.pad import PadSet, PadTiming
+from drivers.nfc.originality import OriginalityCheck
+from drivers.nfc.pad import NfcpyReader, PadSet, PadTiming
 from drivers.nfc.pn532sim import DEFAULT_MISS, Pn532Simulator
+from hardware import originality
 
 ZONES = ("hand.A", "hand.B", "turnup", "discard", "play.A", "play.B")
 DEPTH = 5
@@ -93,8 +100,9 @@ def _play_table(
     conn: multiprocessing.connection.Connection, pads: int, rounds: int, baud: int, seed: int, miss: float
 ) -> None:
     """Child process: the simulators, and the hands that lay and lift cards."""
+    signer = originality.sim_signer()
     sims = [
-        Pn532Simulator(baud=baud, name=f"ttyPAD{i}", depth=DEPTH, miss=miss, seed=seed + i)
+        Pn532Simulator(baud=baud, name=f"ttyPAD{i}", depth=DEPTH, miss=miss, seed=seed + i, signer=signer)
         for i in range(pads)
     ]
     try:
@@ -152,6 +160,25 @@ def _drain(events: queue.Queue[DeviceEvent]) -> list[CardSeen]:
     return seen
 
 
+def signature_check_ms(baud: int, checks: int = 30) -> float:
+    """Median ms of one READ_SIG to a card the poll left selected, and its verification."""
+    key = originality.sim_public_key()
+    uid = tag_of(0)
+    times = []
+    with Pn532Simulator(baud=baud, name="ttySIG", signer=originality.sim_signer()) as sim:
+        sim.place(uid)
+        with NfcpyReader(sim.path) as reader:
+            for _ in range(checks):
+                reader.poll()
+                start = time.perf_counter()
+                signature = reader.read_signature(uid)
+                ok = signature is not None and originality.verify_signature(bytes.fromhex(uid), signature, key)
+                times.append(1000 * (time.perf_counter() - start))
+                if not ok:
+                    raise RuntimeError(f"tag {uid}: the signature did not verify")
+    return statistics.median(times)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pads", type=int, default=6)
@@ -162,6 +189,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--idle-seconds", type=float, default=5.0)
     parser.add_argument("--miss", type=float, default=DEFAULT_MISS, help="simulated miss probability")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--signatures", choices=("off", "once", "every"), default="off",
+                        help="check the tags' originality at their first arrival (once) or at every one")
     parser.add_argument("--debug", action="store_true", help="list moves and events on stderr")
     args = parser.parse_args(argv)
     if not 1 <= args.pads <= len(ZONES):
@@ -180,7 +209,12 @@ def main(argv: list[str] | None = None) -> int:
     try:
         paths = ours.recv()
         ports = {ZONES[i]: path for i, path in enumerate(paths)}
-        with PadSet(ports, events=events, card_for=cards.get, timing=timing):
+        check = None
+        if args.signatures != "off":
+            key = originality.sim_public_key()
+            check = OriginalityCheck(lambda uid, facts: originality.judge(uid, facts, key),
+                                     remember=args.signatures == "once")
+        with PadSet(ports, events=events, card_for=cards.get, timing=timing, originality=check):
             online = 0
             while online < args.pads:
                 event = events.get(timeout=30)
@@ -218,7 +252,8 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"# {args.pads} pads, {args.baud} baud, depth {DEPTH}, miss {args.miss}, poll_interval "
         f"{args.interval * 1000:.0f} ms, leave_after {args.leave_after} polls, {len(arrive)} arrivals, "
-        f"{len(leave)} leaves, {len(packet)} packets of 3; {len(in_stacks)} stacked tags seen",
+        f"{len(leave)} leaves, {len(packet)} packets of 3; {len(in_stacks)} stacked tags seen; "
+        f"signatures {args.signatures}",
         file=sys.stderr,
     )
     print(f"arrive_median_ms: {statistics.median(arrive):.1f} ms")
@@ -227,6 +262,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"idle_cpu_percent: {idle:.1f} %")
     print(f"stack3_all_seen_median_ms: {statistics.median(packet):.1f} ms")
     print(f"stack_idle_cpu_percent: {stack_idle:.1f} %")
+    if check is not None:
+        verdicts = statistics.multimode([e.origin for e in stacked if not e.gone])
+        counts = {v: sum(e.origin == v for e in stacked if not e.gone) for v in {e.origin for e in stacked}}
+        print(f"# signatures {args.signatures}: arrivals by verdict {counts} (most: {verdicts})", file=sys.stderr)
+    print(f"signature_check_ms: {signature_check_ms(args.baud):.1f} ms")
     return 0
 
 

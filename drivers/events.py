@@ -10,6 +10,15 @@ from dataclasses import dataclass
 
 
 @dataclass(frozen=True, slots=True)
+class TagFacts:
+    """What a tag answered about itself: ``GET_VERSION`` (8 bytes; ``None``: no answer, or a NAK)
+    and ``READ_SIG`` (the 32-byte originality signature; ``None``: no answer)."""
+
+    version: bytes | None
+    signature: bytes | None
+
+
+@dataclass(frozen=True, slots=True)
 class CardSeen:
     """A tag arrived on a pad, or left it (``gone``).
 
@@ -20,6 +29,11 @@ class CardSeen:
 
     A pad holding a stack reports each tag on its own: a packet of three laid
     at once is three arrivals, the top card lifted one departure.
+
+    ``origin`` is what the pad learnt of the tag's originality when it checks
+    (``"genuine"``, ``"no_signature"``, ``"bad_signature"``, ``"counterfeit"``,
+    ``"unreadable"``: see :mod:`hardware.originality`), ``None`` when it does not
+    check. The pad only reports it; the referee decides what it means.
     """
 
     zone: str
@@ -27,6 +41,7 @@ class CardSeen:
     card: str | None = None
     gone: bool = False
     t: float = 0.0
+    origin: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,6 +21,8 @@ FAULT_CODES: dict[str, tuple[str, str]] = {
     "misdeal": ("8, 9, 15-21", "the deal is void: the same dealer deals again"),
     "duplicate_card": ("45", "the deal is void: the same dealer deals again"),
     "unknown_tag": ("45", "put the card aside: it is not in the registered pack"),
+    "foreign_pack": ("45", "put the card aside: it is from another pack than the one this game is played with"),
+    "counterfeit_card": ("45", "put the card aside: its tag failed the originality check (a copy or a fake)"),
     "exchange_count": ("29-34", "take back the extra card, or complete the exchange"),
     "false_king": ("25", "no point for the king"),
     "out_of_turn": ("40", "take the card back and wait for your turn"),

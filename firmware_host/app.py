@@ -68,16 +68,11 @@ def systemd_notify() -> Callable[[str], None] | None:
 def run_service(args: argparse.Namespace) -> int:
     """``ecarte-table run``: returns the exit status."""
     from firmware_host.panel import open_panel
-    from hardware.tags import TagRegistry, TagRegistryError
+    from firmware_host.table_tags import TableTags
 
     table = load_table_or_exit(args.table)
-    card_for: Callable[[str], str | None] | None = None
-    if table.registry is not None:
-        try:
-            registry = TagRegistry.load(table.registry)
-        except (OSError, ValueError, TagRegistryError) as exc:
-            raise BadInput(f"tag registry {table.registry}: {_reason(exc)}") from None
-        card_for = registry.card_for
+    tags = TableTags.load(table)  # the registry, the [tags] policy, the originality check
+    card_for = tags.card_for if tags.registry is not None else None
     png_dir = check_png_dir(args.png)
     events = _open_events(args.events) if args.events else None
     journal_path = args.journal or default_journal()
@@ -92,8 +87,8 @@ def run_service(args: argparse.Namespace) -> int:
                 journal_path, len(journal.games()), journal.fed_lines(), table.name,
                 ", ".join(f"{pad.name}={pad.device}" for pad in table.pads) or "none")
 
-    defaults = TableDefaults(rules=table.rules, target=table.target)
-    controller = Controller(defaults, card_for_uid=card_for, layout=table.layout)
+    defaults = TableDefaults(rules=table.rules, target=table.target, sight=table.sight)
+    controller = Controller(defaults, card_for_uid=card_for, layout=table.layout, pack_guard=tags.guard())
     stack = contextlib.ExitStack()
     with stack:
         stack.callback(journal.close)
@@ -105,7 +100,7 @@ def run_service(args: argparse.Namespace) -> int:
                                paused=lambda message: panel.paused(message, controller.snapshot()))
         if args.json:
             service.outputs.append(JsonLines(sys.stdout, everything=args.all_events))
-        devices = open_devices(table, service.put_device_event, card_for)
+        devices = open_devices(table, tags.route(service), card_for, **tags.pad_options())
         stack.callback(devices.close)
         if devices.seat_controls is not None:
             service.outputs.append(FaultLights(devices.seat_controls))
@@ -180,22 +175,23 @@ class Devices:
 
 
 def open_devices(table: TableConfig, put: Callable[[Any], None],
-                 card_for: Callable[[str], str | None] | None) -> Devices:
-    """The table's pads and seat controls, real or simulated, putting their events with ``put``."""
+                 card_for: Callable[[str], str | None] | None, **pad_options: Any) -> Devices:
+    """The table's pads and seat controls, real or simulated, putting their events with ``put``
+    (``pad_options``: more for every pad, as ``TableTags.pad_options()``)."""
     devices = Devices()
     try:
         if table.simulated:
             from firmware_host.simtable import SimulatedTable, sim_tags
 
             tags = sim_tags(1) | sim_tags(2)
-            devices.sim = SimulatedTable(table, events=put, card_for=card_for or tags.get)
+            devices.sim = SimulatedTable(table, events=put, card_for=card_for or tags.get, **pad_options)
             devices.seat_controls = devices.sim.buttons
             return devices
         from drivers.nfc.pad import PadSet
         from drivers.seat_controls import SeatControls, make_pin_factory
 
         ports = {pad.name: pad.serial_port or pad.device for pad in table.pads}
-        devices.pads = PadSet(ports, on_event=put, card_for=card_for)
+        devices.pads = PadSet(ports, on_event=put, card_for=card_for, **pad_options)
         devices._factory = make_pin_factory(table.buttons.backend)
         devices.seat_controls = SeatControls(
             table.buttons.by_seat(), pin_factory=devices._factory,

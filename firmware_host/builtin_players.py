@@ -9,7 +9,7 @@ turns an action into the pad and button events the table would see.
     >>> from engine import new_game
     >>> lines = game_transcript(new_game("classic", dealer="A"), random.Random(3))
     >>> lines[0]
-    Setup(rules='classic', dealer='A', target=5, tags={}, options={}, players=None, sight=None)
+    Setup(rules='classic', dealer='A', target=5, tags={}, options={}, players=None, sight='full')
 """
 
 from __future__ import annotations
@@ -47,8 +47,9 @@ def game_transcript(state: GameState, rng: random.Random, *, faults: bool = Fals
     """
     rules = state.rules
     out: list[PhysicalEvent] = [
+        # every card is read as it is laid: a full-sight record, whatever table replays it
         Setup(rules=rules.name, dealer=state.dealer or None, target=state.target,
-              options={k: v for k, v in rules.options().items() if k != "target"}),
+              options={k: v for k, v in rules.options().items() if k != "target"}, sight="full"),
     ]
     for _ in range(20_000):
         if state.phase == "over":

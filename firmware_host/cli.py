@@ -84,6 +84,10 @@ def _parser() -> argparse.ArgumentParser:
     enroll.add_argument("--pack", type=int, choices=(1, 2), default=1, help="which pack (1 or 2)")
     enroll.add_argument("--registry", type=Path, help="the registry file (default: the table file's)")
     enroll.add_argument("--write-ndef", action="store_true", help="also write 'ecarte:KS' on each tag")
+    enroll.add_argument("--lock", action="store_true",
+                        help="password-lock each tag against rewriting ([tags] lock_secret_file)")
+    enroll.add_argument("--no-check", dest="check", action="store_false",
+                        help="do not check the tags' originality signatures")
 
     doctor = sub.add_parser("doctor", help="check the table and say how to fix what fails")
     doctor.add_argument("table", nargs="?", help="the table file (default: the simulated table)")
@@ -259,9 +263,11 @@ def _export(args: argparse.Namespace) -> int:
         raise BadInput(f"the journal {path} holds no game")
     lines = list(record.lines)
     # the service writes its own setup line first; a transcript fed to it may bring another
-    # before any event: each replaced the last, so the transcript keeps only the last one
+    # before any event: each replaced the last, keeping the table's own values for the keys it
+    # left out (the table file's sight, say), so the transcript keeps one line with both
     # (a setup after the first line is not a transcript TRANSCRIPT.md allows)
     while len(lines) > 1 and _is_setup(lines[0]) and _is_setup(lines[1]):
+        lines[1] = _merged_setup(lines[0], lines[1])
         del lines[0]
     text = "".join(line + "\n" for line in lines)
     if args.output:
@@ -272,6 +278,18 @@ def _export(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(text)
     return 0
+
+
+def _merged_setup(table: str, fed: str) -> str:
+    """The setup the table played: the fed line's keys over the table's own (only keys that
+    the controller takes from the table's defaults when a line leaves them out)."""
+    import json
+
+    own, given = json.loads(table)["setup"], json.loads(fed)["setup"]
+    for key in ("sight", "rules", "target"):
+        if key not in given and key in own:
+            given[key] = own[key]
+    return json.dumps({"setup": given}, ensure_ascii=False, separators=(", ", ": "))
 
 
 def _is_setup(line: str) -> bool:

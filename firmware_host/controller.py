@@ -43,6 +43,7 @@ from engine.actions import (
 )
 from engine.cards import Card
 from engine.faults import fault
+from firmware_host.pack_guard import TAG_FAULTS, PackGuard
 from firmware_host.protocol import button_action, card_action, zone_of
 from firmware_host.snapshot import Outcome, Sight, TableSnapshot
 from firmware_host.transcript import ButtonEvent, CardEvent, PhysicalEvent, Setup
@@ -141,6 +142,9 @@ class Controller:
     :param defaults: the table's configured game (rule set, target, options).
     :param card_for_uid: the tag registry's lookup (UID → card), or None.
     :param layout: ``full`` (six pads) or ``compact`` (pads ``A``, ``B``, ``centre``).
+    :param pack_guard: checks each tag before the rules see its card: one pack per game
+        (``foreign_pack``), genuine tags where required (``counterfeit_card``); it then
+        identifies registered tags instead of ``card_for_uid``. See :mod:`firmware_host.pack_guard`.
     """
 
     def __init__(
@@ -149,9 +153,11 @@ class Controller:
         *,
         card_for_uid: Callable[[str], str | None] | None = None,
         layout: str = "full",
+        pack_guard: PackGuard | None = None,
     ) -> None:
         self._defaults = defaults or TableDefaults()
         self._card_for_uid = card_for_uid
+        self._guard = pack_guard
         self._layout = layout
         self._setup: Setup = Setup()
         self._tags: dict[str, str] = dict(self._defaults.tags)
@@ -276,6 +282,12 @@ class Controller:
 
     def _card(self, event: CardEvent) -> list[Event]:
         card = self._identify(event)
+        tag_fault: tuple[str, str] | None = None
+        if self._guard is not None and event.uid is not None and event.uid not in self._tags:
+            judged = self._guard.judge(event.uid, event.card, arriving=not event.gone)
+            card = judged.card
+            if judged.code is not None:
+                tag_fault = (judged.code, judged.message)
         parsed = Card.parse(card) if card is not None else None
         zone = zone_of(event.zone, self._state, parsed)
         key = card or f"uid:{event.uid}"
@@ -295,10 +307,10 @@ class Controller:
         if parsed is None:
             # a play pad: that seat's card; elsewhere the dealer handles the cards
             seat = zone[-1] if zone.startswith("play.") else (self._state.dealer or None)
-            refused = fault(
-                "unknown_tag", seat,
-                f"tag {event.uid} is not in the registered pack: put that card aside",
+            code, message = tag_fault or (
+                "unknown_tag", f"tag {event.uid} is not in the registered pack: put that card aside",
             )
+            refused = fault(code, seat, message)
             return self._refused(refused, zone, None, event.uid, card_event=True)
         out: list[Event] = []
         if self._state.phase == "cut" and zone.startswith("hand.") and self._state.cuts == (-1, -1):
@@ -398,7 +410,7 @@ class Controller:
         out: list[Event] = []
         keep = []
         for r in self._rejected:
-            if r.fault.seat == seat and r.fault.code != "unknown_tag" and r.zone.startswith("play."):
+            if r.fault.seat == seat and r.fault.code not in TAG_FAULTS and r.zone.startswith("play."):
                 out.append(Corrected(r.fault.code, r.fault.seat, r.card))
             else:
                 keep.append(r)
@@ -417,6 +429,8 @@ class Controller:
         dealer = engine.OTHER[last_dealer] if last_dealer else None
         self._state = self._new_state(dealer)
         self._game += 1
+        if self._guard is not None:
+            self._guard.new_game()  # the next game's first card chooses its pack
         self._hand_actions = []
         self._rejected.clear()
         self._on_pad.clear()

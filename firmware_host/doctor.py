@@ -221,7 +221,37 @@ def _check_registry(config: TableConfig) -> Check:
     except (OSError, UnicodeDecodeError, TagRegistryError) as exc:
         return Check(name, False, f"{path}: {exc}",
                      "fix the file or enrol the cards again (the format is in docs/nfc.md)")
-    return Check(name, True, f"{path}: {len(registry)} tags")
+    problems = _audit_registry(config, registry)
+    if problems:
+        shown = "; ".join(problems[:5]) + (f"; and {len(problems) - 5} more" if len(problems) > 5 else "")
+        return Check(name, False, f"{path}: {shown}",
+                     "enrol those cards again with genuine NTAG stickers (ecarte-table enroll), "
+                     "and find out who edited the registry")
+    genuine = sum(entry.origin == "genuine" for entry in registry)
+    locked = sum(entry.locked for entry in registry)
+    return Check(name, True, f"{path}: {len(registry)} tags ({genuine} genuine, {locked} locked)")
+
+
+def _audit_registry(config: TableConfig, registry: Any) -> list[str]:
+    """The registry's problems against the table's [tags] policy (hardware/tag_audit.py)."""
+    from hardware import locks, originality
+    from hardware.tag_audit import audit_registry
+
+    policy = config.tags
+    try:
+        key = originality.trusted_key(policy.key_name(config.simulated_pads))
+    except originality.OriginalityError as exc:
+        return [f"[tags] trusted_key: {exc}"]
+    problems = []
+    lock_id = None
+    if policy.lock_secret_file is not None:
+        try:
+            lock_id = locks.lock_id(locks.load_secret(policy.lock_secret_file))
+        except locks.LockSecretError as exc:
+            problems.append(str(exc))
+    problems += audit_registry(registry, key, require_signature=policy.require_signature,
+                               lock_id=lock_id, ndef_pack=policy.ndef_pack)
+    return problems
 
 
 def _dev_path(port: str, dev: Path) -> Path:

@@ -11,6 +11,12 @@ fallback when a tag is missing from the registry)::
 
     with Pad("enroll", port, events=events, card_for=registry.card_for) as pad:
         enroll(events, registry, show, pack=1, save_to=path, write_tag=pad.write_text)
+
+With ``check`` each tag's originality is asked and recorded in the registry
+(status and signature): a tag that fails is shown as such (``NOT GENUINE``), and
+with ``refuse_flagged`` it is not registered at all. With ``lock`` each tag is
+password-locked after its NDEF record is written (:mod:`hardware.locks`), and the
+registry records that, with the secret's ``lock_id``.
 """
 
 from __future__ import annotations
@@ -35,11 +41,21 @@ _TICK = 0.1  # seconds between checks of ``cancel`` while waiting
 
 @dataclass(frozen=True, slots=True)
 class Enrolled:
-    """A card given a tag during this walk."""
+    """A card given a tag during this walk, and what was learnt of the tag."""
 
     card: str
     uid: str
     pack: int
+    origin: str = "unchecked"
+    locked: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Originality:
+    """A tag's originality as enrolment learnt it: its status and the signature it gave (hex)."""
+
+    status: str
+    signature: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +66,11 @@ class EnrollResult:
     enrolled: tuple[Enrolled, ...]
     complete: bool
     cancelled: bool = False
+
+    @property
+    def flagged(self) -> tuple[Enrolled, ...]:
+        """The cards enrolled now whose tag is not known genuine (checked and failed)."""
+        return tuple(e for e in self.enrolled if e.origin not in ("genuine", "unchecked"))
 
 
 class _Cancelled(Exception):
@@ -120,6 +141,10 @@ def enroll(
     write_tag: Callable[[str, str], None] | None = None,
     cards: Sequence[str] = CARDS,
     cancel: threading.Event | None = None,
+    check: Callable[[str], Originality] | None = None,
+    refuse_flagged: bool = False,
+    lock: Callable[[str], None] | None = None,
+    lock_id: str | None = None,
 ) -> EnrollResult:
     """Walk ``cards`` of ``pack`` in order, registering one tag for each.
 
@@ -134,6 +159,10 @@ def enroll(
     :param cards: the cards to walk, in order (default: the 32 of a pack).
     :param cancel: set it to stop the walk; the result then says
         ``cancelled`` and keeps what was enrolled.
+    :param check: ``check(uid)`` asks the tag for its originality (``None``: not asked).
+    :param refuse_flagged: with ``check``, do not register a tag that is not genuine.
+    :param lock: ``lock(uid)`` password-locks the tag (``Pad.lock`` with its derived password).
+    :param lock_id: the lock secret's fingerprint, recorded with each tag locked.
     :raises TagRegistryError: a bad pack or card name.
     :raises OSError: the registry file cannot be written.
     """
@@ -156,15 +185,29 @@ def enroll(
                     walk.show([f"Tag is {known.card} of pack {known.pack}", "Lift it", f"then lay {card}"])
                     walk.lift(uid)
                     continue
+                origin = _check(walk, check, uid, card)
+                if origin is None:
+                    continue
+                if refuse_flagged and origin.status != "genuine":
+                    walk.show([f"{card}: NOT GENUINE", origin.status.replace("_", " "), "Lift it, lay another"])
+                    walk.lift(uid)
+                    continue
                 if write_tag is not None and not _write(walk, write_tag, uid, card):
                     continue
-                registry.add(uid, card, pack)
+                if lock is not None and not _lock(walk, lock, uid, card):
+                    continue
+                registry.add(uid, card, pack, origin=origin.status, signature=origin.signature,
+                             locked=lock is not None, lock_id=lock_id if lock is not None else None)
                 if save_to is not None:
                     registry.save(save_to)
-                enrolled.append(Enrolled(card, uid, pack))
-                logger.info("enrolled %s of pack %d: tag %s", card, pack, uid)
+                enrolled.append(Enrolled(card, uid, pack, origin.status, lock is not None))
+                logger.info("enrolled %s of pack %d: tag %s (%s)", card, pack, uid, origin.status)
                 done = total - len(todo) + len(enrolled)
-                walk.show([f"{card} OK  {done}/{total}", "Lift it"])
+                if origin.status in ("genuine", "unchecked"):
+                    walk.show([f"{card} OK  {done}/{total}", "Lift it"])
+                else:
+                    logger.warning("tag %s of %s is not genuine: %s", uid, card, origin.status)
+                    walk.show([f"{card} {done}/{total} FLAGGED", f"NOT GENUINE: {origin.status}", "Lift it"])
                 walk.lift(uid)
                 break
     except _Cancelled:
@@ -181,6 +224,34 @@ def _write(walk: _Walk, write_tag: Callable[[str, str], None], uid: str, card: s
     except (OSError, TimeoutError) as error:
         logger.warning("writing %s to tag %s failed: %s", card, uid, error)
         walk.show(["Write failed", "Lift it", f"then lay {card} again"])
+        walk.lift(uid)
+        return False
+    return True
+
+
+def _check(walk: _Walk, check: Callable[[str], Originality] | None, uid: str, card: str) -> Originality | None:
+    """The tag's originality (``unchecked`` without ``check``); ``None`` if it could not be read."""
+    if check is None:
+        return Originality("unchecked")
+    try:
+        origin = check(uid)
+    except (OSError, TimeoutError) as error:
+        logger.warning("checking tag %s failed: %s", uid, error)
+        origin = Originality("unreadable")
+    if origin.status == "unreadable":
+        walk.show(["Tag unreadable", "Lift it", f"then lay {card} again"])
+        walk.lift(uid)
+        return None
+    return origin
+
+
+def _lock(walk: _Walk, lock: Callable[[str], None], uid: str, card: str) -> bool:
+    """Password-lock the tag; on failure tell the operator to retry."""
+    try:
+        lock(uid)
+    except (OSError, TimeoutError) as error:
+        logger.warning("locking tag %s of %s failed: %s", uid, card, error)
+        walk.show(["Lock failed", "Lift it", f"then lay {card} again"])
         walk.lift(uid)
         return False
     return True

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from drivers.events import DeviceEvent
-from firmware_host.enroll import enroll
+from firmware_host.enroll import Originality, enroll
 
 logger = logging.getLogger(__name__)
 
@@ -56,6 +56,7 @@ def run_enroll(args: argparse.Namespace) -> int:
     if not pad_config.simulated and pad_config.serial_port and not os.path.exists(pad_config.serial_port):
         raise BadInput(f"pad {pad_config.name}: no reader at {pad_config.serial_port} (is it plugged in? "
                        "`ecarte-table doctor` checks the table)")
+    tag_options = _tag_options(table, args)
     panel = open_panel(table, tolerant=True)
     events: queue.Queue[DeviceEvent] = queue.Queue()
 
@@ -68,8 +69,9 @@ def run_enroll(args: argparse.Namespace) -> int:
     try:
         if pad_config.simulated:
             from drivers.nfc.pn532sim import Pn532Simulator
+            from hardware.originality import sim_signer
 
-            sim = Pn532Simulator(name="pn532-enroll")
+            sim = Pn532Simulator(name="pn532-enroll", signer=sim_signer())
             path = sim.path
         else:
             path = pad_config.serial_port or pad_config.device
@@ -82,7 +84,8 @@ def run_enroll(args: argparse.Namespace) -> int:
                 operator.start()
             result = enroll(
                 events, registry, show, pack=args.pack, save_to=registry_path,
-                write_tag=pad.write_text if args.write_ndef else None,
+                write_tag=_writer(pad, tag_options.get("secret")) if args.write_ndef else None,
+                **_walk_options(pad, table, tag_options),
             )
     finally:
         panel.close()
@@ -90,7 +93,70 @@ def run_enroll(args: argparse.Namespace) -> int:
             sim.close()
     print(f"{len(result.enrolled)} card(s) enrolled in pack {result.pack}; registry {registry_path}"
           + ("" if result.complete else " (pack incomplete)"))
-    return 0 if result.complete else 1
+    for flagged in result.flagged:
+        print(f"NOT GENUINE: {flagged.card} (tag {flagged.uid}): {flagged.origin}")
+    return 0 if result.complete and not result.flagged else 1
+
+
+def _tag_options(table: Any, args: argparse.Namespace) -> dict[str, Any]:
+    """The trusted key, the lock secret (``--lock``) and whether flagged tags are refused.
+
+    :raises BadInput: a bad trusted key, or ``--lock`` without a readable secret.
+    """
+    from firmware_host.errors import BadInput
+    from hardware import locks, originality
+
+    options: dict[str, Any] = {"check": args.check, "refuse": table.tags.require_signature}
+    try:
+        options["key"] = originality.trusted_key(table.tags.key_name(table.simulated_pads))
+    except originality.OriginalityError as exc:
+        raise BadInput(f"[tags] trusted_key: {exc}") from None
+    if args.lock:
+        if table.tags.lock_secret_file is None:
+            raise BadInput("--lock needs [tags] lock_secret_file in the table file (docs/nfc.md)")
+        try:
+            options["secret"] = locks.load_secret(table.tags.lock_secret_file)
+        except locks.LockSecretError as exc:
+            raise BadInput(str(exc)) from None
+    return options
+
+
+def _walk_options(pad: Any, table: Any, options: dict[str, Any]) -> dict[str, Any]:
+    """``enroll``'s ``check``, ``refuse_flagged``, ``lock`` and ``lock_id`` for this pad."""
+    from hardware import locks, originality
+
+    walk: dict[str, Any] = {}
+    if options["check"]:
+        key = options["key"]
+
+        def check(uid: str) -> Originality:
+            facts = pad.read_facts(uid)
+            signature = facts.signature.hex().upper() if facts is not None and facts.signature else None
+            return Originality(originality.judge(uid, facts, key), signature)
+
+        walk["check"] = check
+        walk["refuse_flagged"] = options["refuse"]
+    secret = options.get("secret")
+    if secret is not None:
+        walk["lock"] = lambda uid: pad.lock(uid, locks.tag_password(secret, uid))
+        walk["lock_id"] = locks.lock_id(secret)
+    return walk
+
+
+def _writer(pad: Any, secret: bytes | None) -> Any:
+    """``write_tag``: the NDEF record, with the tag's password if it is locked already."""
+    from drivers.nfc.pad import TagWriteError
+    from hardware import locks
+
+    def write(uid: str, text: str) -> None:
+        try:
+            pad.write_text(uid, text)
+        except TagWriteError:
+            if secret is None:
+                raise
+            pad.write_text(uid, text, password=locks.tag_password(secret, uid))
+
+    return write
 
 
 def _check_writable(path: Path) -> None:

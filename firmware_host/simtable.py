@@ -21,9 +21,12 @@ from drivers.nfc.pad import PadSet, PadTiming
 from drivers.nfc.pn532sim import DEFAULT_MISS, Pn532Simulator
 from drivers.seat_controls import SeatControls, make_pin_factory
 from engine.cards import CARDS
+from hardware.originality import sim_signer
 from hardware.table import TableConfig
 
 logger = logging.getLogger(__name__)
+
+_SIGNER = sim_signer()  # the TEST key's signer, made once (deriving the key costs a few ms)
 
 
 def sim_uid(card: str, pack: int = 1) -> str:
@@ -56,6 +59,11 @@ class SimulatedTable(Closing):
         integer sets every pad; a mapping pad name → depth sets those pads.
     :param miss: probability that a card of a stack misses one poll.
     :param seed: seeds the misses (pad ``i`` of the table gets ``seed + i``).
+    :param signer: signs each genuine simulated tag's UID (its ``READ_SIG`` answer); default the
+        TEST key of :func:`hardware.originality.sim_signer` (trust it with ``trusted_key = "test"``,
+        the default of a simulated table). Clones and counterfeits are not signed.
+    :param pad_options: more options for every :class:`~drivers.nfc.pad.Pad` (``read_ndef=``,
+        ``originality=``).
     :raises ValueError: a depth below 1, or a mapping naming a pad that is not simulated.
     """
 
@@ -71,6 +79,8 @@ class SimulatedTable(Closing):
         depth: int | Mapping[str, int] | None = None,
         miss: float = DEFAULT_MISS,
         seed: int = 0,
+        signer: Callable[[bytes], bytes] | None = None,
+        **pad_options: Any,
     ) -> None:
         self.table = table
         depths = {pad.name: pad.depth for pad in table.pads if pad.simulated}
@@ -95,11 +105,11 @@ class SimulatedTable(Closing):
                 if pad.simulated:
                     self.simulators[pad.name] = Pn532Simulator(
                         baud=baud, name=f"pn532-{pad.name}", depth=depths[pad.name],
-                        miss=miss, seed=seed + index,
+                        miss=miss, seed=seed + index, signer=signer or _SIGNER,
                     )
             self.pads = PadSet(
                 {name: sim.path for name, sim in self.simulators.items()},
-                card_for=self._card_for, timing=timing or PadTiming(), **emit,
+                card_for=self._card_for, timing=timing or PadTiming(), **emit, **pad_options,
             )
             if buttons:
                 self._factory = make_pin_factory("mock")
@@ -116,6 +126,18 @@ class SimulatedTable(Closing):
         uid = sim_uid(card, pack)
         self.simulators[pad].place(uid)
         return uid
+
+    def place_tag(self, pad: str, uid: str, *, kind: str = "genuine", ndef_text: str | None = None) -> str:
+        """Lay any tag on top of ``pad``: a stranger, a ``clone`` of a card's UID, a
+        ``counterfeit`` chip (see :meth:`Pn532Simulator.place`); its UID."""
+        self.simulators[pad].place(uid, ndef_text, kind=kind)
+        return uid
+
+    def lift_tag(self, pad: str, uid: str) -> None:
+        """Take the tag ``uid`` off ``pad`` (nothing if it is not there)."""
+        sim = self.simulators[pad]
+        if uid in sim.on_pad:
+            sim.remove(uid)
 
     def place_stack(self, pad: str, cards: Sequence[str], pack: int = 1) -> list[str]:
         """Lay a packet of ``cards`` on ``pad`` at once, ``cards[0]`` lowest; their UIDs."""

@@ -77,12 +77,13 @@ REAL_PAD_DEPTH = 1
 SIM_PAD_DEPTH = 2
 """Tags of a stack a simulated pad reads when its ``depth`` is not set."""
 
-_SECTIONS = ("table", "pads", "buttons", "displays")
+_SECTIONS = ("table", "pads", "buttons", "displays", "tags")
 _TABLE_KEYS = ("name", "layout", "rules", "target", "registry", "sight")
 _PAD_KEYS = ("device", "depth")
 _BUTTONS_KEYS = ("backend", "debounce", *SEATS)
 _SEAT_KEYS = (*BUTTON_KEYS, "buzzer")
 _DISPLAY_KEYS = ("bus", "address", "chip", "seat", "rotate")
+_TAGS_KEYS = ("require_signature", "check_every_arrival", "trusted_key", "ndef_pack", "lock_secret_file")
 
 
 class TableFileError(ValueError):
@@ -213,6 +214,7 @@ class TableConfig:
     registry: Path | None = None
     source: Path | None = field(default=None, compare=False)
     sight: str = "full"
+    tags: TagPolicy = field(default_factory=lambda: TagPolicy())
 
     def pad(self, name: str) -> PadConfig:
         """The pad called ``name``.
@@ -242,6 +244,11 @@ class TableConfig:
             and all(display.simulated for display in self.displays)
             and self.buttons.backend == "mock"
         )
+
+    @property
+    def simulated_pads(self) -> bool:
+        """Whether every pad is simulated (their tags are signed with the simulator's TEST key)."""
+        return all(pad.simulated for pad in self.pads)
 
 
 # ---------------------------------------------------------------------------
@@ -337,6 +344,7 @@ def parse_table(
     buttons = _parse_buttons(problems, data)
     displays = _parse_displays(problems, data)
     _check_pins(problems, buttons, pads, displays)
+    tags = _parse_tags(problems, data, source)
 
     if problems:
         raise TableFileError(str(source), problems.items)
@@ -351,6 +359,7 @@ def parse_table(
         registry=registry,
         source=source if isinstance(source, Path) else None,
         sight=sight,
+        tags=tags,
     )
 
 
@@ -676,6 +685,56 @@ def _type_message(value: Any, expected: type) -> str:
         written = hex(int(number)) if value.lower().startswith("0x") else value
         return f"{message}: write {written} without quotes"
     return message
+
+
+@dataclass(frozen=True, slots=True)
+class TagPolicy:
+    """What the table trusts of its cards' tags (the ``[tags]`` section; ``docs/nfc.md``).
+
+    :param require_signature: refuse in play a card whose tag fails NXP's originality check.
+    :param trusted_key: whose signatures are genuine: ``"nxp"``, ``"test"`` (the simulator's
+        TEST key) or a public key in hex; ``None``: ``nxp`` on a real table, ``test`` on a
+        simulated one (:meth:`key_name`).
+    :param ndef_pack: with a registry, read unknown tags' NDEF records (``ecarte:KS``) as the
+        cards of this pack, which has no tags in the registry; ``None``: with a registry the
+        NDEF fallback is off (without one it is always on).
+    :param lock_secret_file: the file holding the secret each tag's password is derived from
+        (``ecarte-table enroll --lock``); relative to the table file's folder.
+    :param check_every_arrival: check a tag's signature at every arrival, not once a session
+        (catches a copy laid after its genuine twin was checked; costs about 12 ms an arrival).
+    """
+
+    require_signature: bool = False
+    trusted_key: str | None = None
+    ndef_pack: int | None = None
+    lock_secret_file: Path | None = None
+    check_every_arrival: bool = False
+
+    def key_name(self, simulated: bool) -> str:
+        """The trusted key's name: as configured, else ``test`` for a simulated table, ``nxp``."""
+        if self.trusted_key is not None:
+            return self.trusted_key
+        return "test" if simulated else "nxp"
+
+
+def _parse_tags(problems: _Problems, data: Mapping[str, Any], source: str | Path) -> TagPolicy:
+    section = problems.section(data, "tags", required=False)
+    problems.unknown_keys("tags", section, _TAGS_KEYS)
+    require = problems.value(section, "tags.require_signature", bool, default=False)
+    every = problems.value(section, "tags.check_every_arrival", bool, default=False)
+    key = problems.value(section, "tags.trusted_key", str, default=None)
+    if isinstance(key, str) and key not in ("nxp", "test") and not re.fullmatch(r"04[0-9A-Fa-f]{64}", key):
+        problems.add("tags.trusted_key", f"{key!r}: write \"nxp\", \"test\" or a public key (04 and 64 hex digits)")
+    ndef_pack = problems.value(section, "tags.ndef_pack", int, default=None)
+    if ndef_pack is not None and ndef_pack not in (1, 2):
+        problems.add("tags.ndef_pack", f"the pack whose cards carry NDEF names is 1 or 2, not {ndef_pack}")
+    secret_text = problems.value(section, "tags.lock_secret_file", str, default=None)
+    secret: Path | None = None
+    if isinstance(secret_text, str):
+        secret = Path(secret_text).expanduser()
+        if not secret.is_absolute() and isinstance(source, Path):
+            secret = source.parent / secret
+    return TagPolicy(bool(require), key, ndef_pack, secret, bool(every))
 
 
 class _Problems:

@@ -5,14 +5,22 @@ hold two packs (numbered 1 and 2): the same card appears once in each, a tag
 only once in all. UIDs are upper-case hex (``04A224B2C31D80``), as the pads
 report them and as transcripts' ``setup.tags`` lists them.
 
-The file is JSON, written atomically::
+Each entry also keeps what enrolment learnt of the tag: its originality status
+(``genuine``, ``no_signature``, ``bad_signature``, ``counterfeit`` or ``unchecked``,
+see :mod:`hardware.originality`), the 32-byte signature it gave (public: anyone
+may read it from the tag; ``doctor`` verifies it again, so an entry typed in
+by hand as ``genuine`` is caught), and whether it was password-locked, with the
+fingerprint of the lock secret (:func:`hardware.locks.lock_id`; never the password).
 
-    {"format": "ecarte-tags", "version": 1,
-     "tags": [{"uid": "04A224B2C31D80", "card": "KS", "pack": 1}, ...]}
+The file is JSON, written atomically (version 1 files, without the facts, are read too)::
+
+    {"format": "ecarte-tags", "version": 2,
+     "tags": [{"uid": "04A224B2C31D80", "card": "KS", "pack": 1,
+               "origin": "genuine", "signature": "67B1...", "locked": true, "lock_id": "1a2b3c4d"}, ...]}
 
 >>> registry = TagRegistry()
 >>> registry.add("04:a2:24:b2:c3:1d:80", "KS")
-TagEntry(uid='04A224B2C31D80', card='KS', pack=1)
+TagEntry(uid='04A224B2C31D80', card='KS', pack=1, origin='unchecked', signature=None, locked=False, lock_id=None)
 >>> registry.card_for("04A224B2C31D80"), registry.pack_of("04A224B2C31D80")
 ('KS', 1)
 """
@@ -34,7 +42,10 @@ CARDS: tuple[str, ...] = tuple(rank + suit for suit in SUITS for rank in RANKS)
 
 PACKS = (1, 2)
 FORMAT = "ecarte-tags"
-VERSION = 1
+VERSION = 2
+READABLE_VERSIONS = (1, 2)
+ORIGINS = ("genuine", "no_signature", "bad_signature", "counterfeit", "unreadable", "unchecked")
+"""Originality statuses an entry may record (:data:`hardware.originality.STATUSES`)."""
 
 _HEX = re.compile(r"^[0-9A-F]+$")
 
@@ -91,11 +102,17 @@ def check_pack(pack: int) -> int:
 
 @dataclass(frozen=True, slots=True)
 class TagEntry:
-    """One registered tag: its UID, the card it stands for, and the pack."""
+    """One registered tag: its UID, the card it stands for, the pack, and what enrolment
+    learnt of it: originality ``origin``, ``signature`` (64 hex digits, ``None``: none read),
+    ``locked`` and the lock secret's ``lock_id``."""
 
     uid: str
     card: str
     pack: int = 1
+    origin: str = "unchecked"
+    signature: str | None = None
+    locked: bool = False
+    lock_id: str | None = None
 
 
 class TagRegistry:
@@ -109,16 +126,23 @@ class TagRegistry:
         self._by_uid: dict[str, TagEntry] = {}
         self._by_card: dict[tuple[int, str], TagEntry] = {}
         for entry in entries:
-            self.add(entry.uid, entry.card, entry.pack)
+            self.add(entry.uid, entry.card, entry.pack, origin=entry.origin, signature=entry.signature,
+                     locked=entry.locked, lock_id=entry.lock_id)
 
-    def add(self, uid: str, card: str, pack: int = 1) -> TagEntry:
-        """Register tag ``uid`` as ``card`` of ``pack``.
+    def add(
+        self, uid: str, card: str, pack: int = 1, *, origin: str = "unchecked", signature: str | None = None,
+        locked: bool = False, lock_id: str | None = None,
+    ) -> TagEntry:
+        """Register tag ``uid`` as ``card`` of ``pack``, with what enrolment learnt of it.
 
         :raises DuplicateTagError: the tag is already registered.
         :raises DuplicateCardError: the card already has a tag in that pack.
-        :raises TagRegistryError: bad UID, card or pack.
+        :raises TagRegistryError: bad UID, card, pack, origin, signature or lock id.
         """
-        entry = TagEntry(normalize_uid(uid), check_card(card), check_pack(pack))
+        entry = TagEntry(
+            normalize_uid(uid), check_card(card), check_pack(pack), _check_origin(origin),
+            _check_signature(signature), bool(locked), _check_lock_id(lock_id),
+        )
         known = self._by_uid.get(entry.uid)
         if known is not None:
             raise DuplicateTagError(
@@ -132,6 +156,24 @@ class TagRegistry:
         self._by_uid[entry.uid] = entry
         self._by_card[entry.pack, entry.card] = entry
         return entry
+
+    def update(self, entry: TagEntry) -> TagEntry:
+        """Replace the facts of a registered tag (same UID, card and pack) with ``entry``'s.
+
+        :raises KeyError: the tag is not registered as that card of that pack.
+        :raises TagRegistryError: bad facts.
+        """
+        known = self.entry(entry.uid)
+        if known is None or (known.card, known.pack) != (entry.card, entry.pack):
+            raise KeyError(f"tag {entry.uid} is not registered as {entry.card} of pack {entry.pack}")
+        self.remove(known.uid)
+        try:
+            return self.add(entry.uid, entry.card, entry.pack, origin=entry.origin, signature=entry.signature,
+                            locked=entry.locked, lock_id=entry.lock_id)
+        except TagRegistryError:
+            self.add(known.uid, known.card, known.pack, origin=known.origin, signature=known.signature,
+                     locked=known.locked, lock_id=known.lock_id)
+            raise
 
     def remove(self, uid: str) -> TagEntry:
         """Forget tag ``uid`` and return its entry.
@@ -196,7 +238,7 @@ class TagRegistry:
         document = {
             "format": FORMAT,
             "version": VERSION,
-            "tags": [{"uid": e.uid, "card": e.card, "pack": e.pack} for e in self],
+            "tags": [_entry_json(e) for e in self],
         }
         return json.dumps(document, indent=1) + "\n"
 
@@ -213,7 +255,7 @@ class TagRegistry:
             raise RegistryFileError(f"{source}: not JSON: {error}") from error
         if not isinstance(document, dict) or document.get("format") != FORMAT:
             raise RegistryFileError(f"{source}: not a tag registry (format {FORMAT!r})")
-        if document.get("version") != VERSION:
+        if document.get("version") not in READABLE_VERSIONS:
             raise RegistryFileError(f"{source}: unsupported version {document.get('version')!r}")
         items = document.get("tags")
         if not isinstance(items, list):
@@ -223,7 +265,11 @@ class TagRegistry:
             try:
                 if not isinstance(item, dict):
                     raise TagRegistryError(f"not an object: {item!r}")
-                registry.add(str(item.get("uid", "")), str(item.get("card", "")), item.get("pack", 1))
+                registry.add(
+                    str(item.get("uid", "")), str(item.get("card", "")), item.get("pack", 1),
+                    origin=item.get("origin", "unchecked"), signature=item.get("signature"),
+                    locked=item.get("locked", False) is True, lock_id=item.get("lock_id"),
+                )
             except TagRegistryError as error:
                 problems.append(f"tags[{index}]: {error}")
         if problems:
@@ -269,3 +315,38 @@ class TagRegistry:
 
 def _entry_order(entry: TagEntry) -> tuple[int, int]:
     return entry.pack, CARDS.index(entry.card)
+
+
+def _entry_json(entry: TagEntry) -> dict[str, object]:
+    out: dict[str, object] = {"uid": entry.uid, "card": entry.card, "pack": entry.pack}
+    if entry.origin != "unchecked":
+        out["origin"] = entry.origin
+    if entry.signature is not None:
+        out["signature"] = entry.signature
+    if entry.locked:
+        out["locked"] = True
+    if entry.lock_id is not None:
+        out["lock_id"] = entry.lock_id
+    return out
+
+
+def _check_origin(origin: object) -> str:
+    if origin not in ORIGINS:
+        raise TagRegistryError(f"origin must be one of {', '.join(ORIGINS)}, not {origin!r}")
+    return str(origin)
+
+
+def _check_signature(signature: object) -> str | None:
+    if signature is None:
+        return None
+    if not isinstance(signature, str) or not re.fullmatch(r"[0-9A-Fa-f]{64}", signature):
+        raise TagRegistryError(f"a signature is 32 bytes in hex (64 digits), not {signature!r}")
+    return signature.upper()
+
+
+def _check_lock_id(lock_id: object) -> str | None:
+    if lock_id is None:
+        return None
+    if not isinstance(lock_id, str) or not re.fullmatch(r"[0-9a-f]{8}", lock_id):
+        raise TagRegistryError(f"a lock id is 8 lower-case hex digits, not {lock_id!r}")
+    return lock_id

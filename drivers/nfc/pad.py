@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import errno
+import functools
 import logging
 import queue
 import re
@@ -50,10 +51,12 @@ import nfc.clf
 import nfc.clf.pn53x
 import nfc.clf.pn532
 import nfc.tag
+import nfc.tag.tt2_nxp
 
 from drivers.closing import Closing
 from drivers.errors import DeviceNotFoundError, DevicePermissionError, DriverError
-from drivers.events import CardSeen, DeviceEvent, ReaderStatus
+from drivers.events import CardSeen, DeviceEvent, ReaderStatus, TagFacts
+from drivers.nfc.originality import OriginalityCheck
 from drivers.nfc.tty import RawTty
 
 logger = logging.getLogger(__name__)
@@ -128,8 +131,11 @@ class Reader(Protocol):
     def read_text(self, uid: str) -> str | None:
         """The NDEF text record of card ``uid``, or ``None`` if it has none."""
 
-    def write_text(self, uid: str, text: str) -> None:
-        """Write an NDEF text record to card ``uid``."""
+    def write_text(self, uid: str, text: str, *, password: bytes | None = None) -> None:
+        """Write an NDEF text record to card ``uid`` (authenticating first with ``password``)."""
+
+    def read_facts(self, uid: str) -> TagFacts | None:
+        """Card ``uid``'s ``GET_VERSION`` and ``READ_SIG`` answers, ``None`` if it did not answer."""
 
     def close(self) -> None:
         """Let the reader go. Safe to call twice."""
@@ -153,6 +159,7 @@ wakes halted tags again (libnfc stops on a tag seen twice, and so do we)."""
 
 _IN_LIST_PASSIVE_TARGET = 0x4A
 _IN_DESELECT = 0x44
+_IN_DATA_EXCHANGE = 0x40
 
 
 class NfcpyReader(Closing):
@@ -189,6 +196,7 @@ class NfcpyReader(Closing):
         self._clf = nfc.ContactlessFrontend()
         self._clf.device = device
         self._field_dirty = True
+        self._selected: str | None = None  # the card the last listing left selected alone
         self._retries = 0x01
         self._waiting = False
         self._aborted = False
@@ -211,6 +219,7 @@ class NfcpyReader(Closing):
         device = self._device()
         found: list[str] = []
         with self._clf.lock:
+            self._selected = None
             if self._field_dirty:
                 device.mute()
             self._field_dirty = True
@@ -222,6 +231,8 @@ class NfcpyReader(Closing):
                     break
                 device.chipset.command(_IN_DESELECT, bytearray([0]), timeout=0.1)  # 0: all
                 targets, listings = self._list(device, 0.0), listings + 1
+            if len(targets) == 1:
+                self._selected = targets[0]  # the last listing left it selected as target 1
             if not found and not self._aborted:
                 self._field_dirty = False  # nothing selected or halted: the field stays on
         return tuple(found)
@@ -261,6 +272,7 @@ class NfcpyReader(Closing):
             with self._clf.lock:
                 resync()
                 self._field_dirty = True
+                self._selected = None
 
     def interrupt(self) -> None:
         """Cut short a poll that waits for a card (from any thread)."""
@@ -286,16 +298,20 @@ class NfcpyReader(Closing):
             logger.debug("%s: NDEF of %s unreadable: %s", self.path, uid, error)
         return None
 
-    def write_text(self, uid: str, text: str) -> None:
+    def write_text(self, uid: str, text: str, *, password: bytes | None = None) -> None:
         """Write one NDEF text record ``text`` to card ``uid`` (formats a blank tag).
 
-        :raises TagWriteError: the card is not on the reader, is read-only or
-            the write failed.
+        :param password: for a locked tag, its 4-byte PWD and 2-byte PACK
+            (:meth:`lock`): sent with ``PWD_AUTH`` first.
+        :raises TagWriteError: the card is not on the reader, is read-only, the
+            password is wrong or the write failed.
         :raises OSError: the reader failed to answer properly.
         """
         tag = self._activate(uid)
         if tag is None:
             raise TagWriteError(f"tag {uid} is not on the reader {self.path}")
+        if password is not None and not self._authenticate(tag, uid, password):
+            raise TagWriteError(f"tag {uid} refused the password")
         try:
             if tag.ndef is None and not tag.format():
                 raise TagWriteError(f"tag {uid} cannot be formatted for NDEF")
@@ -304,6 +320,113 @@ class NfcpyReader(Closing):
             tag.ndef.records = [ndef.TextRecord(text)]
         except (nfc.tag.TagCommandError, ndef.EncodeError, AttributeError, ValueError) as error:
             raise TagWriteError(f"writing tag {uid} failed: {error}") from error
+
+    def read_facts(self, uid: str) -> TagFacts | None:
+        """Ask card ``uid`` for its ``GET_VERSION`` and ``READ_SIG`` (NTAG21x, ``60`` and ``3C 00``).
+
+        Through nfcpy's PN532 driver (``device.chipset.command``), not nfcpy's
+        whole activation (about twelve commands): one InDataExchange for each
+        (the PN532 adds and checks the CRC), after a field reset and
+        InListPassiveTarget with the UID (which selects that card only, wherever
+        it lies in the stack) unless the last poll found the card alone and left
+        it selected.
+
+        :returns: the answers (``version`` ``None`` for a chip that NAKs or
+            ignores ``GET_VERSION``; then ``READ_SIG`` is not asked), or ``None``
+            if the card did not answer its selection (it left).
+        :raises OSError: the reader failed to answer properly.
+        """
+        device = self._device()
+        with self._clf.lock:
+            if not self._select(device, uid):
+                return None
+            version = self._data_exchange(device, b"\x60", 8)
+            if version is None:
+                return TagFacts(None, None)
+            return TagFacts(version, self._data_exchange(device, b"\x3c\x00", 32))
+
+    def read_signature(self, uid: str) -> bytes | None:
+        """Card ``uid``'s ``READ_SIG`` answer alone (32 bytes), ``None`` if none.
+
+        For a card that the last :meth:`poll` found alone in its last listing
+        (it is still selected): one InDataExchange, nothing else; else it is
+        selected first as in :meth:`read_facts`.
+
+        :raises OSError: the reader failed to answer properly.
+        """
+        device = self._device()
+        with self._clf.lock:
+            if not self._select(device, uid):
+                return None
+            return self._data_exchange(device, b"\x3c\x00", 32)
+
+    def _select(self, device: Any, uid: str) -> bool:
+        """Make card ``uid`` target 1, selected: nothing to do if the last listing found it
+        alone; else a field reset and InListPassiveTarget with its UID. Whether it answered."""
+        selected, self._selected = self._selected, None  # after a NAK the card is IDLE: select it again
+        if selected == uid:
+            return True
+        device.mute()  # a tag the last poll cycle halted answers no REQA
+        self._field_dirty = True
+        if self._retries != 0x01:
+            device.chipset.rf_configuration(0x05, bytes([0x01, 0x00, 0x01]))
+            self._retries = 0x01
+        listed = device.chipset.command(
+            _IN_LIST_PASSIVE_TARGET, bytearray([1, 0]) + bytearray.fromhex(uid), timeout=0.1
+        )
+        return uid in _listed_uids(listed)
+
+    def _data_exchange(self, device: Any, command: bytes, size: int) -> bytes | None:
+        """InDataExchange with target 1: the card's answer if ``size`` bytes, else ``None``
+        (a NAK, no answer: the PN532 reports an error status)."""
+        try:
+            answer = device.chipset.command(_IN_DATA_EXCHANGE, bytearray([1]) + command, timeout=0.1)
+        except nfc.clf.pn53x.Chipset.Error as error:
+            logger.debug("%s: %s: %s", self.path, command.hex(), error)
+            return None
+        if not answer or answer[0] != 0 or len(answer) != size + 1:
+            return None
+        return bytes(answer[1:])
+
+    def lock(self, uid: str, password: bytes, *, protect_from: int = 4) -> None:
+        """Password-protect card ``uid``'s memory from page ``protect_from`` against writing.
+
+        Writes PWD (``password[:4]``), PACK (``password[4:6]``), ACCESS (PROT 0:
+        reading stays free, so the table and any phone still read the NDEF
+        record) and AUTH0 last, then selects the card again and checks that
+        ``PWD_AUTH`` answers the PACK. A card locked already with the same
+        password is left as it is.
+
+        :raises TagWriteError: the card is not on the reader, is not an NTAG21x,
+            is locked with another password, or a write failed.
+        :raises ValueError: ``password`` is not 6 bytes, or ``protect_from`` not a page 3–255.
+        :raises OSError: the reader failed to answer properly.
+        """
+        if len(password) != 6:
+            raise ValueError(f"a lock is 4 bytes of PWD and 2 of PACK, not {len(password)} bytes")
+        if not 3 <= protect_from <= 255:
+            raise ValueError(f"protection starts at a page from 3 to 255, not {protect_from}")
+        tag = self._activate(uid)
+        if tag is None:
+            raise TagWriteError(f"tag {uid} is not on the reader {self.path}")
+        config = getattr(tag, "_cfgpage", None)
+        if not isinstance(tag, nfc.tag.tt2_nxp.NTAG21x) or config is None:
+            raise TagWriteError(f"tag {uid} is not an NTAG21x: it cannot be locked")
+        try:
+            cfg = tag.read(config)  # CFG0, CFG1, PWD (reads 0), PACK (reads 0)
+            if cfg[3] < 0xFF:
+                if self._authenticate(tag, uid, password):
+                    return
+                raise TagWriteError(f"tag {uid} is locked with another password")
+            tag.write(config + 2, bytes(password[:4]))
+            tag.write(config + 3, bytes(password[4:6]) + b"\x00\x00")
+            tag.write(config + 1, bytes([cfg[4] & 0x7F]) + bytes(cfg[5:8]))
+            tag.write(config, bytes(cfg[0:3]) + bytes([protect_from]))
+        except nfc.tag.TagCommandError as error:
+            raise TagWriteError(f"locking tag {uid} failed: {error}") from error
+        tag = self._activate(uid)
+        if tag is None or not self._authenticate(tag, uid, password):
+            raise TagWriteError(f"tag {uid} did not confirm its new password")
 
     def close(self) -> None:
         """Put the PN532 to sleep and close the port. Safe to call twice."""
@@ -328,11 +451,19 @@ class NfcpyReader(Closing):
             # Reset the field: a tag the last poll cycle halted answers no REQA.
             device.mute()
         self._field_dirty = True
+        self._selected = None
         target = nfc.clf.RemoteTarget("106A", sel_req=bytearray.fromhex(uid))
         found = self._clf.sense(target, iterations=1)
         if found is None:
             return None
         return nfc.tag.activate(self._clf, found)
+
+    def _authenticate(self, tag: Any, uid: str, password: bytes) -> bool:
+        if not isinstance(tag, nfc.tag.tt2_nxp.NTAG21x):
+            return False
+        ok = bool(tag.authenticate(bytes(password)))
+        logger.debug("%s: tag %s password %s", self.path, uid, "accepted" if ok else "refused")
+        return ok
 
     def _close_transport(self) -> None:
         transport = getattr(self, "_transport", None)
@@ -412,6 +543,10 @@ class Pad(Closing):
     :param open_reader: makes the reader for ``path`` (:func:`open_pn532`).
     :param timing: poll interval, debounce and back-off.
     :param read_ndef: read unknown tags for an ``ecarte:KS`` NDEF record.
+    :param originality: ask each arriving tag for its originality (shared by the
+        table's pads: once a session per tag) and report it in
+        ``CardSeen.origin``; ``None``: don't ask (``origin`` is ``None``). A tag
+        that does not answer is asked again at the next polls before it arrives.
     :param clock: seconds for the events' ``t`` (monotonic).
     :raises ValueError: not exactly one of ``on_event`` and ``events``.
     """
@@ -427,6 +562,7 @@ class Pad(Closing):
         open_reader: Callable[[str], Reader] = open_pn532,
         timing: PadTiming = PadTiming(),
         read_ndef: bool = True,
+        originality: OriginalityCheck | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if (on_event is None) == (events is None):
@@ -440,11 +576,13 @@ class Pad(Closing):
         self._card_for = card_for
         self._open_reader = open_reader
         self._read_ndef = read_ndef
+        self._originality = originality
         self._clock = clock
         self._reader: Reader | None = None
         self._online: bool | None = None
         self._present: frozenset[str] = frozenset()
         self._cards: dict[str, str | None] = {}  # UID present → its card
+        self._origins: dict[str, str] = {}  # UID present → its originality verdict
         self._misses: dict[str, int] = {}  # UID present → polls missed in a row
         self._failures = 0
         self._jobs: queue.SimpleQueue[_Job] = queue.SimpleQueue()
@@ -468,17 +606,46 @@ class Pad(Closing):
         """Whether the reader is open and answering."""
         return bool(self._online)
 
-    def write_text(self, uid: str, text: str, *, timeout: float = 5.0) -> None:
+    def write_text(self, uid: str, text: str, *, password: bytes | None = None, timeout: float = 5.0) -> None:
         """Write an NDEF text record to card ``uid`` lying on this pad.
 
         Runs on the pad's thread between two polls.
 
+        :param password: a locked card's PWD and PACK (6 bytes), or ``None``.
         :param timeout: seconds to wait for the reader.
         :raises TagWriteError: the card is not on the pad or cannot be written.
         :raises TimeoutError: the reader did not get to it in ``timeout``.
         :raises OSError: the reader is offline or failed.
         """
-        self._call(lambda reader: reader.write_text(uid, text), timeout)
+        self._call(lambda reader: reader.write_text(uid, text, password=password), timeout)
+
+    def read_facts(self, uid: str, *, timeout: float = 5.0) -> TagFacts | None:
+        """Ask card ``uid`` lying on this pad for its ``GET_VERSION`` and ``READ_SIG``.
+
+        :param timeout: seconds to wait for the reader.
+        :returns: its answers, ``None`` if it did not answer (it left).
+        :raises TimeoutError: the reader did not get to it in ``timeout``.
+        :raises OSError: the reader is offline or failed.
+        """
+        facts: TagFacts | None = self._call(lambda reader: reader.read_facts(uid), timeout)
+        return facts
+
+    def lock(self, uid: str, password: bytes, *, timeout: float = 5.0) -> None:
+        """Password-protect card ``uid`` lying on this pad against writing
+        (:meth:`NfcpyReader.lock`; the reader must have ``lock``).
+
+        :raises TagWriteError: the card cannot be locked (see :meth:`NfcpyReader.lock`).
+        :raises TimeoutError: the reader did not get to it in ``timeout``.
+        :raises OSError: the reader is offline or failed.
+        """
+
+        def run(reader: Reader) -> None:
+            lock = getattr(reader, "lock", None)
+            if lock is None:
+                raise TagWriteError(f"pad {self.zone}: this reader cannot lock tags")
+            lock(uid, password)
+
+        self._call(run, timeout)
 
     def close(self) -> None:
         """Stop polling and close the reader. Safe to call twice."""
@@ -599,16 +766,24 @@ class Pad(Closing):
             if uid in self._present:
                 self._misses[uid] = 0
                 continue
+            origin = None
+            if self._originality is not None and self._reader is not None:
+                origin = self._originality.check(uid, functools.partial(self._reader.read_facts, uid))
+                if origin is None:
+                    continue  # it did not answer: asked again at the next poll, then it arrives
             card = self._identify(uid)
             self._cards[uid], self._misses[uid] = card, 0
+            if origin is not None:
+                self._origins[uid] = origin
             self._present = self._present | {uid}
-            self._emit(CardSeen(self.zone, uid, card, t=self._now()))
+            self._emit(CardSeen(self.zone, uid, card, t=self._now(), origin=origin))
 
     def _leave(self, uid: str) -> None:
         self._present = self._present - {uid}
         card = self._cards.pop(uid, None)
         self._misses.pop(uid, None)
-        self._emit(CardSeen(self.zone, uid, card, gone=True, t=self._now()))
+        origin = self._origins.pop(uid, None)  # what its arrival said
+        self._emit(CardSeen(self.zone, uid, card, gone=True, t=self._now(), origin=origin))
 
     def _identify(self, uid: str) -> str | None:
         card = self._card_for(uid) if self._card_for is not None else None
@@ -631,6 +806,8 @@ class Pad(Closing):
                 job.result.set_exception(error)
                 if not isinstance(error, TagWriteError):
                     raise
+            except ValueError as error:  # a bad argument (a password of the wrong size)
+                job.result.set_exception(error)
 
     def _fail_jobs(self) -> None:
         while True:

@@ -32,8 +32,33 @@ What is emulated:
   COMPATIBILITY_WRITE, GET_VERSION, READ_SIG, READ_CNT, PWD_AUTH, HLTA; a NAK
   for anything else (the tag then goes idle, as a real one does). CRC_A is
   appended to answers when the host has switched the receive CRC off
-  (``CIU_RxMode`` bit 7), as nfcpy does for type 2 tags. Lock bits and
-  password protection are stored but not enforced.
+  (``CIU_RxMode`` bit 7), as nfcpy does for type 2 tags. Static lock bits
+  are stored but not enforced; password protection is (below).
+
+Originality and password (NXP NTAG213/215/216 data sheet, rev. 3.2: *Memory
+organization*, *Configuration pages*, *Password verification protection*,
+*Originality signature*, and the command sections *GET_VERSION*, *PWD_AUTH*,
+*READ_SIG*; AN11350):
+
+* ``GET_VERSION`` (``60``) answers ``00 04 04 02 01 00 0F 03`` (NTAG213);
+  ``READ_SIG`` (``3C 00``) the 32-byte signature (``r || s``, ECDSA over the UID
+  on secp128r1); a genuine tag's is given by the simulator's ``signer``.
+* Configuration pages ``29``-``2C``: CFG0 (AUTH0 in byte 3, factory ``FF``:
+  nothing protected), CFG1 (ACCESS, bit 7 PROT: 1 protects reading too), PWD
+  (factory ``FFFFFFFF``), PACK (2 bytes). PWD and PACK read as zeros.
+* ``PWD_AUTH`` (``1B`` + 4 bytes) with the right PWD answers PACK and the tag
+  is authenticated until it leaves the ACTIVE state (HLTA, field off, a new
+  REQA); a wrong one NAKs. WRITE and COMPATIBILITY_WRITE to a page from AUTH0 on,
+  and with PROT also READ and FAST_READ, NAK unless authenticated.
+
+Assumptions: AUTH0 takes effect at once when written (an NXP community report
+says a write right after setting AUTH0 failed; the data sheet does not say), so
+a tag is locked by writing PWD, PACK and ACCESS first and AUTH0 last; AUTHLIM
+(a limit on wrong passwords), CFGLCK and the NFC counter are not modelled. A
+clone (a "magic" UID-writable NTAG) answers ``GET_VERSION`` as an NTAG213 and
+``READ_SIG`` with 32 zero bytes (what such tags hold until someone programs a
+signature, which some can: then only the deck check catches them); a
+counterfeit chip NAKs ``GET_VERSION``, ``READ_SIG`` and ``PWD_AUTH``.
 
 Stacks. Cards lie on a pad as a stack (:meth:`Pn532Simulator.place_stack` lays
 a packet at once, :meth:`~Pn532Simulator.place` one card on top,
@@ -101,7 +126,6 @@ from __future__ import annotations
 
 import collections
 import errno
-import hashlib
 import logging
 import os
 import random
@@ -323,20 +347,41 @@ class Ntag213:
     ATQA = bytes.fromhex("0044")
     SAK = 0x00
     CC = bytes.fromhex("E1101200")
+    CFG0_PAGE, CFG1_PAGE, PWD_PAGE, PACK_PAGE = 0x29, 0x2A, 0x2B, 0x2C
 
-    def __init__(self, uid: bytes | str, *, ndef_text: str | None = None) -> None:
+    KINDS = ("genuine", "clone", "counterfeit")
+    """What a tag is: an NXP NTAG213 (signed if the simulator has a signing key), a
+    clone (a blank "magic" NTAG written with a copied UID: its ``READ_SIG`` answers 32
+    zero bytes) or a counterfeit chip (no ``GET_VERSION``, ``READ_SIG`` or ``PWD_AUTH``:
+    it answers NAK)."""
+
+    def __init__(
+        self,
+        uid: bytes | str,
+        *,
+        ndef_text: str | None = None,
+        signature: bytes = bytes(32),
+        kind: str = "genuine",
+    ) -> None:
         uid = bytes.fromhex(uid) if isinstance(uid, str) else bytes(uid)
         if len(uid) != 7:
             raise ValueError(f"an NTAG213 UID is 7 bytes, not {len(uid)}: {uid.hex().upper()}")
+        if kind not in self.KINDS:
+            raise ValueError(f"a tag is one of {', '.join(self.KINDS)}, not {kind!r}")
+        if len(signature) != 32:
+            raise ValueError(f"an originality signature is 32 bytes, not {len(signature)}")
         self.uid = uid
+        self.kind = kind
         self.state = "idle"
-        self.signature = hashlib.sha256(b"NTAG213" + uid).digest()
+        self.authenticated = False
+        self.signature = signature if kind == "genuine" else bytes(32)
         self.memory = bytearray(self.PAGES * 4)
         bcc0 = 0x88 ^ uid[0] ^ uid[1] ^ uid[2]
         bcc1 = uid[3] ^ uid[4] ^ uid[5] ^ uid[6]
         self.memory[0:12] = uid[0:3] + bytes([bcc0]) + uid[3:7] + bytes([bcc1, 0x48, 0, 0])
         self.memory[12:16] = self.CC
         self.memory[41 * 4 : 42 * 4] = bytes([0x04, 0x00, 0x00, 0xFF])  # CFG0: AUTH0 = FF
+        self.memory[43 * 4 : 44 * 4] = b"\xff\xff\xff\xff"  # PWD: factory default FFFFFFFF
         self.set_ndef_text(ndef_text)
 
     @property
@@ -388,6 +433,7 @@ class Ntag213:
         A halted tag stays silent and halted; a ``ready`` or ``active`` tag
         takes the frame as unexpected and drops back to ``idle`` (silent).
         """
+        self.authenticated = False  # lost with the ACTIVE state (HLTA, power, a new REQA)
         if self.state == "idle":
             self.state = "ready"
             return self.ATQA
@@ -397,6 +443,7 @@ class Ntag213:
 
     def wupa(self) -> bytes | None:
         """A WUPA (7-bit ``52``): the ATQA if ``idle`` or ``halt``, else ``None``."""
+        self.authenticated = False
         if self.state in ("idle", "halt"):
             self.state = "ready"
             return self.ATQA
@@ -412,24 +459,31 @@ class Ntag213:
             return None
         code, args = command[0], command[1:]
         if code == 0x30 and len(args) >= 1:  # READ
-            return self._read(args[0]) if args[0] < self.PAGES else self._nak()
+            if args[0] >= self.PAGES or not self._may_read(args[0]):
+                return self._nak()
+            return self._read(args[0])
         if code == 0x3A and len(args) >= 2:  # FAST_READ
             first, last = args[0], args[1]
-            if first > last or last >= self.PAGES:
+            if first > last or last >= self.PAGES or not self._may_read(last):
                 return self._nak()
             return bytes(self.memory[4 * first : 4 * last + 4])
         if code == 0xA2 and len(args) >= 5:  # WRITE
             return self._write(args[0], args[1:5])
         if code == 0xA0 and len(args) >= 1:  # COMPATIBILITY_WRITE, first part
-            return b"\x0a" if 2 <= args[0] < 40 else self._nak()
+            return b"\x0a" if 2 <= args[0] < 40 and self._may_write(args[0]) else self._nak()
+        if code in (0x60, 0x3C, 0x1B) and self.kind == "counterfeit":
+            return self._nak()
         if code == 0x60:  # GET_VERSION
             return self.VERSION
         if code == 0x3C:  # READ_SIG
             return self.signature
         if code == 0x39:  # READ_CNT
             return bytes(3)
-        if code == 0x1B and len(args) >= 4:  # PWD_AUTH: PACK
-            return bytes(2)
+        if code == 0x1B and len(args) >= 4:  # PWD_AUTH: PACK if the password matches
+            if bytes(args[:4]) != self.memory[4 * self.PWD_PAGE : 4 * self.PWD_PAGE + 4]:
+                return self._nak()
+            self.authenticated = True
+            return bytes(self.memory[4 * self.PACK_PAGE : 4 * self.PACK_PAGE + 2])
         if code == 0x50:  # HLTA
             self.state = "halt"
             return None
@@ -437,7 +491,29 @@ class Ntag213:
 
     def _nak(self) -> bytes:
         self.state = "idle"
+        self.authenticated = False
         return b"\x00"
+
+    @property
+    def auth0(self) -> int:
+        """The first page the password protects (CFG0 byte 3; ``FF``: none)."""
+        return self.memory[4 * self.CFG0_PAGE + 3]
+
+    @property
+    def read_protected(self) -> bool:
+        """Whether the password also protects reading (ACCESS bit 7, PROT)."""
+        return bool(self.memory[4 * self.CFG1_PAGE] & 0x80)
+
+    @property
+    def locked(self) -> bool:
+        """Whether part of the memory is password protected (AUTH0 within the memory)."""
+        return self.auth0 < self.PAGES
+
+    def _may_write(self, page: int) -> bool:
+        return self.authenticated or page < self.auth0
+
+    def _may_read(self, page: int) -> bool:
+        return self.authenticated or not self.read_protected or page < self.auth0
 
     def _read(self, page: int) -> bytes:
         out = bytearray()
@@ -448,7 +524,7 @@ class Ntag213:
         return bytes(out)
 
     def _write(self, page: int, data: bytes) -> bytes:
-        if page < 2 or page >= self.PAGES:
+        if page < 2 or page >= self.PAGES or not self._may_write(page):
             return self._nak()
         at = 4 * page
         if page == 2:  # only the static lock bytes, and only ever set bits
@@ -916,6 +992,9 @@ class Pn532Simulator(Closing):
     :param miss: probability that a tag of a stack (two tags or more) misses
         one poll (stays silent for one field period); 0 for none.
     :param seed: seeds the misses (the same polls give the same misses).
+    :param signer: gives each genuine tag its originality signature (UID → 32
+        bytes ``r || s``; :func:`hardware.originality.sim_signer` signs with a
+        TEST key); ``None``: genuine tags answer ``READ_SIG`` with zeros.
     :raises OSError: no pty could be allocated.
     :raises ValueError: ``depth`` below 1 or ``miss`` outside 0..1.
     """
@@ -928,6 +1007,7 @@ class Pn532Simulator(Closing):
         depth: int = DEFAULT_DEPTH,
         miss: float = DEFAULT_MISS,
         seed: int = 0,
+        signer: Callable[[bytes], bytes] | None = None,
     ) -> None:
         if depth < 1:
             raise ValueError(f"a pad reads at least 1 tag deep, not {depth}")
@@ -939,7 +1019,8 @@ class Pn532Simulator(Closing):
         self.path = os.path.join(self._directory, name)
         """Stable path of the serial port (a symlink to the current pty)."""
         self._lock = threading.Lock()
-        self._box: dict[str, Ntag213] = {}
+        self._box: dict[tuple[str, str], Ntag213] = {}  # (UID, kind) → the tag
+        self._signer = signer
         self._stack: list[Ntag213] = []  # bottom (cloth side) first
         self._core = Pn532Core(
             field=self._field, stacked=lambda: len(self._stack) > 1, miss=miss, seed=seed
@@ -971,36 +1052,45 @@ class Pn532Simulator(Closing):
 
     # -- the cards ---------------------------------------------------------
 
-    def place(self, uid: str | bytes, ndef_text: str | None = None) -> Ntag213:
+    def place(self, uid: str | bytes, ndef_text: str | None = None, *, kind: str = "genuine") -> Ntag213:
         """Lay the tag ``uid`` on top of the pad's stack and return it.
 
         A tag seen before keeps its memory (what a reader wrote to it) unless
         ``ndef_text`` is given, which rewrites its NDEF text record. A tag
         already on the pad stays where it is.
 
-        :raises ValueError: ``uid`` is not a 7-byte UID.
+        :param kind: ``genuine`` (signed with :attr:`signer`), ``clone`` (another
+            physical tag with the same UID, unsigned) or ``counterfeit`` (a chip
+            without ``GET_VERSION``): see :attr:`Ntag213.KINDS`. Each kind of a UID
+            is its own tag, with its own memory.
+        :raises ValueError: ``uid`` is not a 7-byte UID, or an unknown ``kind``.
         """
-        return self.place_stack([uid], None if ndef_text is None else [ndef_text])[0]
+        return self.place_stack([uid], None if ndef_text is None else [ndef_text], kind=kind)[0]
 
     def place_stack(
-        self, uids: Sequence[str | bytes], ndef_texts: Sequence[str | None] | None = None
+        self, uids: Sequence[str | bytes], ndef_texts: Sequence[str | None] | None = None,
+        *, kind: str = "genuine",
     ) -> list[Ntag213]:
         """Lay a packet of tags on top of the stack at once, ``uids[0]`` lowest.
 
         :param ndef_texts: one NDEF text (or ``None``: keep) per tag.
-        :raises ValueError: a UID is not 7 bytes, or ``ndef_texts`` has
-            another length.
+        :param kind: what the tags are (see :meth:`place`).
+        :raises ValueError: a UID is not 7 bytes, ``ndef_texts`` has
+            another length, or an unknown ``kind``.
         """
         if ndef_texts is not None and len(ndef_texts) != len(uids):
             raise ValueError(f"{len(uids)} tags but {len(ndef_texts)} NDEF texts")
+        if kind not in Ntag213.KINDS:
+            raise ValueError(f"a tag is one of {', '.join(Ntag213.KINDS)}, not {kind!r}")
         keys = [_uid_key(uid) for uid in uids]
         texts = list(ndef_texts) if ndef_texts is not None else [None] * len(keys)
         placed = []
         with self._lock:
             for key, text in zip(keys, texts, strict=True):
-                tag = self._box.get(key)
+                tag = self._box.get((key, kind))
                 if tag is None:
-                    tag = self._box[key] = Ntag213(key, ndef_text=text)
+                    signature = self._signer(bytes.fromhex(key)) if self._signer is not None else bytes(32)
+                    tag = self._box[key, kind] = Ntag213(key, ndef_text=text, signature=signature, kind=kind)
                 elif text is not None:
                     tag.set_ndef_text(text)
                 if all(t is not tag for t in self._stack):
@@ -1050,13 +1140,13 @@ class Pn532Simulator(Closing):
         logger.debug("%s: stack of %d lifted", self.path, len(lifted))
         return tuple(tag.uid_hex for tag in lifted)
 
-    def tag(self, uid: str) -> Ntag213:
-        """The tag ``uid`` as placed before (to inspect its memory).
+    def tag(self, uid: str, kind: str = "genuine") -> Ntag213:
+        """The tag ``uid`` (of that ``kind``) as placed before (to inspect its memory).
 
         :raises KeyError: the tag was never placed on this simulator.
         """
         with self._lock:
-            return self._box[bytes.fromhex(uid).hex().upper()]
+            return self._box[bytes.fromhex(uid).hex().upper(), kind]
 
     @property
     def on_pad(self) -> tuple[str, ...]:

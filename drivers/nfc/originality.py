@@ -1,0 +1,97 @@
+"""Each tag's originality, asked once a session and remembered, for every pad of a table.
+
+The pads share one :class:`OriginalityCheck`: the first pad that sees a tag asks it for its
+``GET_VERSION`` and ``READ_SIG`` (:meth:`drivers.nfc.pad.NfcpyReader.read_facts`) and hands the
+answers to ``judge`` (:func:`hardware.originality.judge` with the table's trusted key); the verdict
+of ``genuine`` is remembered by UID until :meth:`OriginalityCheck.forget`, so a card costs one
+check a session, not one a pad. The pads report the verdict (``CardSeen.origin``); they do not act on it.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+
+from drivers.events import TagFacts
+
+logger = logging.getLogger(__name__)
+
+GENUINE = "genuine"
+"""The one verdict remembered (same as ``hardware.originality``)."""
+UNREADABLE = "unreadable"
+"""The verdict after ``attempts`` tries at a tag that never answered (same as ``hardware.originality``)."""
+
+
+class OriginalityCheck:
+    """UID → originality verdict, asked once and remembered; thread-safe.
+
+    :param judge: ``judge(uid, facts)`` → a status string; ``facts`` is ``None`` for a tag that
+        did not answer (see :func:`hardware.originality.judge`).
+    :param attempts: tries at a tag that does not answer (it left, or couples badly) before it
+        is reported ``unreadable``.
+    :param remember: remember ``genuine`` verdicts for the session (a card costs one check);
+        ``False``: ask at every arrival (a clone laid after its genuine twin was checked is caught
+        too, at about 12 ms more per arrival). Other verdicts are never remembered: a genuine tag
+        whose UID a copy shares is not refused for the rest of the session.
+    :raises ValueError: ``attempts`` below 1.
+    """
+
+    def __init__(
+        self, judge: Callable[[str, TagFacts | None], str], *, attempts: int = 3, remember: bool = True,
+    ) -> None:
+        if attempts < 1:
+            raise ValueError(f"attempts must be >= 1, not {attempts}")
+        self._judge = judge
+        self._attempts = attempts
+        self._remember = remember
+        self._lock = threading.Lock()
+        self._verdicts: dict[str, str] = {}
+        self._failures: dict[str, int] = {}
+
+    def verdict(self, uid: str) -> str | None:
+        """The remembered verdict on tag ``uid``, ``None`` if it was not checked this session."""
+        with self._lock:
+            return self._verdicts.get(uid)
+
+    def check(self, uid: str, read: Callable[[], TagFacts | None]) -> str | None:
+        """The verdict on tag ``uid``: remembered, or asked with ``read`` now.
+
+        :returns: the verdict; ``None`` when the tag did not answer and tries remain (ask again
+            at the next poll).
+        :raises OSError: as ``read`` (the reader failed).
+        """
+        with self._lock:
+            known = self._verdicts.get(uid)
+        if known is not None:
+            return known
+        facts = read()
+        with self._lock:
+            if facts is None:
+                self._failures[uid] = self._failures.get(uid, 0) + 1
+                if self._failures[uid] < self._attempts:
+                    return None
+                del self._failures[uid]
+                return UNREADABLE
+            self._failures.pop(uid, None)
+            verdict = self._judge(uid, facts)
+            if self._remember and verdict == GENUINE:
+                self._verdicts[uid] = verdict
+        logger.info("tag %s: %s", uid, verdict)
+        return verdict
+
+    def remember(self, uid: str, verdict: str) -> None:
+        """Record a verdict learnt elsewhere (the deck check); only ``genuine`` ones are kept."""
+        if self._remember and verdict == GENUINE:
+            with self._lock:
+                self._verdicts[uid] = verdict
+
+    def forget(self) -> None:
+        """Start a new session: every tag is asked again."""
+        with self._lock:
+            self._verdicts.clear()
+            self._failures.clear()
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._verdicts)

@@ -1,0 +1,113 @@
+"""What the table checks of a card's tag before the rules see the card: one pack per game, and
+(on a table that requires it) tags that passed NXP's originality check.
+
+The registry maps a tag's UID to its card *and* pack (:class:`hardware.tags.TagEntry`). A game
+is played with one pack: the first card of the game whose pack is known chooses it; a card of the
+other pack is then refused (``foreign_pack``) until the next game. Tags read by their NDEF record
+(``[tags] ndef_pack``, an unenrolled pack) count as that pack.
+
+Originality reaches the referee in the card events themselves, so that a journal replays to the
+same decisions: on a table that requires signatures the pads' events name a registered tag's
+card only when its signature verified (``firmware_host.tag_events``); a registered tag that arrives
+without its card named is refused as ``counterfeit_card``.
+
+    >>> from hardware.tags import TagRegistry
+    >>> registry = TagRegistry()
+    >>> _ = registry.add("04ECA701075A80", "KS", 1), registry.add("04ECA702075A80", "KS", 2)
+    >>> guard = PackGuard(registry.entry)
+    >>> guard.judge("04ECA701075A80", None, arriving=True)
+    Judgement(card='KS', code=None, message='')
+    >>> guard.pack
+    1
+    >>> guard.judge("04ECA702075A80", "KS", arriving=True).code
+    'foreign_pack'
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from engine.cards import Card
+from hardware.tags import TagEntry
+
+logger = logging.getLogger(__name__)
+
+TAG_FAULTS = frozenset({"unknown_tag", "foreign_pack", "counterfeit_card"})
+"""Faults of a tag, not of play: only taking the card off the pad puts them right."""
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """What the guard makes of a tag: the ``card`` it stands for in this game (``None``: refused
+    or unknown), and the fault ``code`` and ``message`` if it is refused."""
+
+    card: str | None
+    code: str | None = None
+    message: str = ""
+
+
+class PackGuard:
+    """One pack per game, and genuine tags where required (see the module's docstring).
+
+    :param lookup: the registry's entry for a UID (``TagRegistry.entry``), ``None`` if unknown.
+    :param require_genuine: refuse a registered tag whose card the event does not name (the pads
+        name it only after its signature verified).
+    :param ndef_pack: the pack of tags the registry does not know but whose NDEF record names a
+        card (``None``: such tags have no pack, and no pack is checked for them).
+    """
+
+    def __init__(
+        self,
+        lookup: Callable[[str], TagEntry | None],
+        *,
+        require_genuine: bool = False,
+        ndef_pack: int | None = None,
+    ) -> None:
+        self._lookup = lookup
+        self.require_genuine = require_genuine
+        self.ndef_pack = ndef_pack
+        self.pack: int | None = None
+        """The pack this game is played with (``None``: not chosen yet)."""
+
+    def new_game(self) -> None:
+        """A new game: its first card chooses the pack again."""
+        self.pack = None
+
+    def choose(self, pack: int) -> None:
+        """Play this game with ``pack`` (the deck check chose it)."""
+        self.pack = pack
+
+    def judge(self, uid: str, named: str | None, *, arriving: bool) -> Judgement:
+        """The card tag ``uid`` stands for, or why it is refused.
+
+        :param named: the card the event names (the pad's registry or NDEF lookup, a transcript).
+        :param arriving: an arrival (the first accepted one chooses the game's pack); ``False``
+            for a departure, judged alike without choosing anything.
+        """
+        entry = self._lookup(uid)
+        pack: int | None
+        if entry is not None:
+            card, pack = entry.card, entry.pack
+            if self.require_genuine and named is None:
+                return Judgement(None, "counterfeit_card", (
+                    f"the {_symbol(card)}'s tag failed the originality check "
+                    f"(a copy or a fake, tag {uid}): put it aside"
+                ))
+        elif named is not None:
+            card, pack = named, self.ndef_pack
+        else:
+            return Judgement(None)  # unknown: the controller's unknown_tag
+        if pack is not None and self.pack is not None and pack != self.pack:
+            return Judgement(None, "foreign_pack", (
+                f"the {_symbol(card)} is from pack {pack}: this game is played with pack {self.pack}: put it aside"
+            ))
+        if arriving and pack is not None and self.pack is None:
+            self.pack = pack
+            logger.info("this game is played with pack %d (chosen by tag %s)", pack, uid)
+        return Judgement(card)
+
+
+def _symbol(card: str) -> str:
+    return Card.parse(card).symbol()

@@ -1,0 +1,67 @@
+"""Tag passwords: each tag's NTAG21x PWD and PACK, derived from the table's secret and its UID.
+
+``ecarte-table enroll --lock`` password-protects each tag's memory against writing (a phone can
+then no longer rewrite its ``ecarte:KS`` record; anyone still reads it). The password is never
+stored: it is ``HMAC-SHA256(secret, UID)``, cut to the 4-byte PWD and 2-byte PACK, so the table
+that holds the secret can unlock its tags again and nothing else needs to. The registry records
+only that a tag is locked and :func:`lock_id`, a tag-independent fingerprint of the secret that
+says whether the configured secret is the one the tags were locked with.
+
+    >>> secret = b"0123456789abcdef0123456789abcdef"
+    >>> tag_password(secret, "04ECA701075A80").hex()
+    '4a3475f97d01'
+    >>> len(lock_id(secret))
+    8
+
+The secret lives in a file named by the table file (``[tags] lock_secret_file``), readable by the
+service's user only, at least 16 bytes (``head -c 32 /dev/urandom | base64 > lock.key``). Note what
+the lock is worth: PWD_AUTH sends the password in clear over the air, so a reader near the table
+while it unlocks a tag (enrolment only: play never does) could learn that one tag's password.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+from pathlib import Path
+
+MIN_SECRET_BYTES = 16
+_PASSWORD_LABEL = b"ecarte-table tag password v1:"
+_ID_LABEL = b"ecarte-table lock id v1"
+
+
+class LockSecretError(ValueError):
+    """The lock secret file is missing, unreadable, too short or open to others."""
+
+
+def tag_password(secret: bytes, uid: str) -> bytes:
+    """Tag ``uid``'s 6 bytes: PWD (4) then PACK (2)."""
+    digest = hmac.new(secret, _PASSWORD_LABEL + bytes.fromhex(uid), hashlib.sha256).digest()
+    return digest[:6]
+
+
+def lock_id(secret: bytes) -> str:
+    """A fingerprint of ``secret`` (8 hex digits) for the registry: same secret, same id."""
+    return hmac.new(secret, _ID_LABEL, hashlib.sha256).hexdigest()[:8]
+
+
+def load_secret(path: str | os.PathLike[str]) -> bytes:
+    """The lock secret in file ``path`` (surrounding white space stripped).
+
+    :raises LockSecretError: no such file, unreadable, shorter than 16 bytes, or readable by
+        group or others (``chmod 600`` it).
+    """
+    file = Path(path)
+    try:
+        mode = file.stat().st_mode
+        secret = file.read_bytes().strip()
+    except OSError as error:
+        raise LockSecretError(f"lock secret {file}: {error.strerror or error}") from error
+    if mode & 0o077:
+        raise LockSecretError(f"lock secret {file} is open to other users: chmod 600 {file}")
+    if len(secret) < MIN_SECRET_BYTES:
+        raise LockSecretError(
+            f"lock secret {file} has {len(secret)} bytes: write at least {MIN_SECRET_BYTES} random ones"
+        )
+    return secret

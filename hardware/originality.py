@@ -1,0 +1,166 @@
+"""Originality of NTAG21x tags: NXP's ECC signature over the UID, and what a tag's answers prove.
+
+Every NXP NTAG213/215/216 holds a 32-byte signature written at the factory: ECDSA on the curve
+secp128r1 over the tag's 7-byte UID, with no hash (the UID itself is the number signed), read with
+``READ_SIG`` (``3C 00``) and given as ``r || s`` (16 bytes each). Only NXP holds the private key;
+the public key is published (AN11350, *NTAG21x originality signature validation*)::
+
+    >>> uid = bytes.fromhex("04AB87F2CA1190")   # a genuine NTAG's UID and signature
+    >>> signature = bytes.fromhex("67B1750BCCEB1174F9A33BF20E0226551A6366939B31F949848C3C087350FA90")
+    >>> verify_signature(uid, signature, NXP_NTAG21X_KEY)
+    True
+    >>> verify_signature(uid, bytes(32), NXP_NTAG21X_KEY)
+    False
+
+(That pair is the known-good example in the public test of the ``nxp_originality_verifier``
+package; this module checks it in its doctest.) The verification is ``ecdsa``'s, a maintained
+library that knows secp128r1 (``ecdsa.SECP128r1``): no curve arithmetic of ours.
+
+What the signature proves, and what it does not (``docs/nfc.md``, *Cards that cannot be faked*):
+a blank "magic" tag written with a copied UID has no valid signature (its maker lacks NXP's private
+key), nor has a counterfeit chip, which also answers ``GET_VERSION`` wrongly or not at all. The
+signature is not a challenge-response, though: an emulator or a magic tag whose ``READ_SIG`` answer
+can be programmed replays a genuine tag's signature, and then only the deck check (the same UID
+seen twice) and the table's knowledge of where each card is can catch it.
+
+The simulated table signs its tags with a TEST key derived from a public seed
+(:func:`sim_signing_key`, a TEST key): anyone can make tags that pass it, so a real table trusts ``nxp``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+import ecdsa
+from ecdsa.util import sigdecode_string
+
+from drivers.events import TagFacts
+
+NXP_NTAG21X_KEY = bytes.fromhex("04494E1A386D3D3CFE3DC10E5DE68A499B1C202DB5B132393E89ED19FE5BE8BC61")
+"""NXP's NTAG21x originality public key (uncompressed point on secp128r1), from AN11350."""
+
+TEST_KEY_SEED = b"ecarte-table TEST originality key: never trust it on a real table"
+"""The public seed of the simulator's TEST signing key (:func:`sim_signing_key`, a TEST key)."""
+
+NTAG21X_VERSIONS: dict[bytes, str] = {
+    bytes.fromhex("0004040201000F03"): "NTAG213",
+    bytes.fromhex("0004040201001103"): "NTAG215",
+    bytes.fromhex("0004040201001303"): "NTAG216",
+}
+"""``GET_VERSION`` answers of the NTAG21x stickers a table uses (datasheet, *GET_VERSION*)."""
+
+SIGNATURE_BYTES = 32
+
+GENUINE = "genuine"
+"""The tag answered as an NTAG21x and its signature verifies with the trusted key."""
+NO_SIGNATURE = "no_signature"
+"""An NTAG21x whose ``READ_SIG`` gave nothing or zeros: a copy on a blank tag."""
+BAD_SIGNATURE = "bad_signature"
+"""An NTAG21x whose signature does not verify for its UID: a copied UID, or another maker's key."""
+COUNTERFEIT = "counterfeit"
+"""The chip does not answer ``GET_VERSION`` as an NTAG21x does: not an NXP NTAG."""
+UNREADABLE = "unreadable"
+"""The tag did not stay long enough to be asked (left the pad, bad coupling)."""
+UNCHECKED = "unchecked"
+"""Nobody asked (the registry's status of a tag enrolled without the check)."""
+
+STATUSES = (GENUINE, NO_SIGNATURE, BAD_SIGNATURE, COUNTERFEIT, UNREADABLE, UNCHECKED)
+"""Every originality status, as the registry and ``CardSeen.origin`` write them."""
+
+_HEX_KEY = re.compile(r"^04[0-9A-Fa-f]{64}$")
+
+
+class OriginalityError(ValueError):
+    """A trusted key that is not a secp128r1 public key."""
+
+
+def trusted_key(name: str) -> bytes:
+    """The public key a table trusts: ``"nxp"``, ``"test"`` or an uncompressed point in hex (``04`` and 64 digits).
+
+    >>> trusted_key("nxp") == NXP_NTAG21X_KEY
+    True
+
+    :raises OriginalityError: any other text, or a point not on secp128r1.
+    """
+    if name == "nxp":
+        return NXP_NTAG21X_KEY
+    if name == "test":
+        return sim_public_key()
+    if not _HEX_KEY.match(name):
+        raise OriginalityError(f"not a key: {name!r} (write \"nxp\", \"test\" or 04 followed by 64 hex digits)")
+    key = bytes.fromhex(name)
+    try:
+        ecdsa.VerifyingKey.from_string(key, curve=ecdsa.SECP128r1)
+    except (ecdsa.MalformedPointError, ValueError) as error:
+        raise OriginalityError(f"not a point on secp128r1: {name}") from error
+    return key
+
+
+def verify_signature(uid: bytes, signature: bytes, public_key: bytes) -> bool:
+    """Whether ``signature`` (``r || s``, 32 bytes) is ``public_key``'s ECDSA signature of ``uid``.
+
+    :raises OriginalityError: ``public_key`` is not a point on secp128r1.
+    """
+    if len(signature) != SIGNATURE_BYTES or not any(signature):
+        return False
+    try:
+        key = ecdsa.VerifyingKey.from_string(public_key, curve=ecdsa.SECP128r1)
+    except (ecdsa.MalformedPointError, ValueError) as error:
+        raise OriginalityError(f"not a secp128r1 public key: {public_key.hex()}") from error
+    try:
+        return bool(key.verify_digest(signature, uid, sigdecode=sigdecode_string))
+    except ecdsa.BadSignatureError:
+        return False
+
+
+def judge(uid: str, facts: TagFacts | None, public_key: bytes) -> str:
+    """The originality status of tag ``uid`` (hex) from what it answered (``None``: it left first).
+
+    >>> judge("04AB87F2CA1190", TagFacts(bytes.fromhex("0004040201000F03"), bytes(32)), NXP_NTAG21X_KEY)
+    'no_signature'
+    >>> judge("04AB87F2CA1190", TagFacts(None, None), NXP_NTAG21X_KEY)
+    'counterfeit'
+    """
+    if facts is None:
+        return UNREADABLE
+    if facts.version is None or facts.version not in NTAG21X_VERSIONS:
+        return COUNTERFEIT
+    if not facts.signature or not any(facts.signature):
+        return NO_SIGNATURE
+    if verify_signature(bytes.fromhex(uid), facts.signature, public_key):
+        return GENUINE
+    return BAD_SIGNATURE
+
+
+def sim_signing_key(seed: bytes = TEST_KEY_SEED) -> ecdsa.SigningKey:
+    """A TEST signing key on secp128r1, the same for the same ``seed`` (for the simulator only).
+
+    The seed is public: whoever reads this file can sign with it. Never trust its public key
+    (``trusted_key = "test"``) on a real table.
+    """
+    order = ecdsa.SECP128r1.order
+    secret = int.from_bytes(hashlib.sha256(seed).digest(), "big") % (order - 1) + 1
+    return ecdsa.SigningKey.from_secret_exponent(secret, curve=ecdsa.SECP128r1)
+
+
+def sim_public_key(seed: bytes = TEST_KEY_SEED) -> bytes:
+    """The uncompressed public key of :func:`sim_signing_key` (33 bytes, ``04`` first)."""
+    return bytes(sim_signing_key(seed).get_verifying_key().to_string("uncompressed"))
+
+
+def sim_signer(seed: bytes = TEST_KEY_SEED) -> SimSigner:
+    """Signs UIDs as the simulator's genuine tags are signed (deterministic signatures, RFC 6979)."""
+    return SimSigner(sim_signing_key(seed))
+
+
+class SimSigner:
+    """Callable ``uid → r || s`` with a TEST key (see :func:`test_signer`)."""
+
+    def __init__(self, key: ecdsa.SigningKey) -> None:
+        self._key = key
+
+    def __call__(self, uid: bytes) -> bytes:
+        """The 32-byte signature of ``uid``."""
+        return bytes(self._key.sign_digest_deterministic(uid, hashfunc=hashlib.sha256,
+                                                         sigencode=ecdsa.util.sigencode_string))

@@ -1,0 +1,53 @@
+"""Checks a tag registry against what its entries claim: ``ecarte-table doctor`` reports each.
+
+- an entry that says ``genuine`` must carry a signature that verifies for its UID with the
+  trusted key: one that does not is *forged* (typed in, or copied from another table's file);
+- a table that requires signatures wants every entry checked and genuine;
+- an entry locked with another secret than the configured one cannot be unlocked by this table;
+- the pack read by NDEF (``ndef_pack``) must have no registered tags.
+
+    >>> from hardware.tags import TagRegistry
+    >>> from hardware.originality import NXP_NTAG21X_KEY
+    >>> registry = TagRegistry()
+    >>> _ = registry.add("04AB87F2CA1190", "KS", origin="genuine", signature="00" * 32)
+    >>> audit_registry(registry, NXP_NTAG21X_KEY)
+    ['KS of pack 1 (tag 04AB87F2CA1190): says genuine but its signature does not verify: a forged entry']
+"""
+
+from __future__ import annotations
+
+from hardware.originality import GENUINE, verify_signature
+from hardware.tags import TagRegistry
+
+
+def audit_registry(
+    registry: TagRegistry,
+    public_key: bytes,
+    *,
+    require_signature: bool = False,
+    lock_id: str | None = None,
+    ndef_pack: int | None = None,
+) -> list[str]:
+    """Every problem of ``registry`` (empty: none), one sentence each.
+
+    :param public_key: the table's trusted originality key.
+    :param require_signature: every entry must be genuine.
+    :param lock_id: the configured lock secret's fingerprint (``None``: none configured).
+    :param ndef_pack: the pack the table reads by NDEF record (must have no entries).
+    """
+    problems = []
+    for entry in registry:
+        name = f"{entry.card} of pack {entry.pack} (tag {entry.uid})"
+        if entry.origin == GENUINE:
+            signature = bytes.fromhex(entry.signature) if entry.signature else b""
+            if not verify_signature(bytes.fromhex(entry.uid), signature, public_key):
+                problems.append(f"{name}: says genuine but its signature does not verify: a forged entry")
+        elif require_signature:
+            problems.append(f"{name}: {entry.origin.replace('_', ' ')}: the table refuses it in play")
+        if entry.locked and lock_id is None:
+            problems.append(f"{name}: locked, but the table names no lock_secret_file to unlock it")
+        elif entry.locked and entry.lock_id is not None and entry.lock_id != lock_id:
+            problems.append(f"{name}: locked with another secret than the table's lock_secret_file")
+        if ndef_pack is not None and entry.pack == ndef_pack:
+            problems.append(f"{name}: pack {ndef_pack} is read by NDEF record (ndef_pack) but has registered tags")
+    return problems
