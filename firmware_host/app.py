@@ -96,6 +96,9 @@ def run_service(args: argparse.Namespace) -> int:
         service = TableService(journal=journal, controller=controller, outputs=[panel], notify=systemd_notify())
         if args.json:
             service.outputs.append(JsonLines(sys.stdout, everything=args.all_events))
+        from venue.wiring import venue_outputs  # the page and MQTT (--web, --mqtt, [web], [mqtt])
+
+        service.outputs.extend(venue_outputs(args, table, Path(journal_path), service.put_physical, stack))
         devices = open_devices(table, service.put_device_event, card_for)
         stack.callback(devices.close)
         if devices.seat_controls is not None:
