@@ -49,7 +49,8 @@ class PlayedGame:
         if shown:
             builder.score = shown[-1].score or self.score
         builder.winner = self.winner if len(shown) == len(self.hands) else None
-        return builder.game_log(game=self.game, table=table, date=time.strftime("%Y.%m.%d", time.localtime(self.started)))
+        date = time.strftime("%Y.%m.%d", time.localtime(self.started))
+        return builder.game_log(game=self.game, table=table, date=date)
 
     def summary(self) -> dict[str, Any]:
         return {"game": self.game, "started": self.started, "players": list(self.players), "rules": self.rules,
@@ -152,7 +153,7 @@ def replay_game(game: int, started: float, lines: list[tuple[str, float]]) -> Pl
             continue
         try:
             outcome = controller.handle(event)
-        except Exception:  # noqa: BLE001 - a line the controller refuses ends what the history can show
+        except Exception:
             break
         snapshot = outcome.snapshot
         builder.target = snapshot.view.target
@@ -162,5 +163,5 @@ def replay_game(game: int, started: float, lines: list[tuple[str, float]]) -> Pl
                 hands.append((builder.hand_record(ev), t))
     view = snapshot.view
     players = (snapshot.players[0], snapshot.players[1])
-    return PlayedGame(game, started, len(lines), players, view.rules if isinstance(view.rules, str) else str(view.rules),
-                      view.target, view.score, snapshot.winner, tuple(hands))
+    return PlayedGame(game, started, len(lines), players, str(view.rules), view.target, view.score, snapshot.winner,
+                      tuple(hands))

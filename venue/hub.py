@@ -58,7 +58,7 @@ def round_robin(players: Iterable[str]) -> list[list[tuple[str, str]]]:
     An odd field gets a bye (the pair with ``""``, left out of the rounds' pairings).
 
     >>> round_robin(["ann", "bob", "cat", "dan"])
-    [[('ann', 'dan'), ('bob', 'cat')], [('dan', 'cat'), ('ann', 'bob')], [('bob', 'dan'), ('cat', 'ann')]]
+    [[('ann', 'dan'), ('bob', 'cat')], [('cat', 'ann'), ('dan', 'bob')], [('ann', 'bob'), ('cat', 'dan')]]
     """
     field_ = list(players)
     if len(field_) % 2:
@@ -122,7 +122,8 @@ def standings(session: Session, results: Iterable[Result]) -> dict[str, Any]:
         for p in r.players:
             if p not in names:
                 names.append(p)
-    table = {p: {"player": p, "played": 0, "wins": 0, "losses": 0, "for": 0, "against": 0} for p in names}
+    table: dict[str, dict[str, Any]] = {
+        p: {"player": p, "played": 0, "wins": 0, "losses": 0, "for": 0, "against": 0} for p in names}
     for r in results:
         for i, p in enumerate(r.players):
             row = table[p]
@@ -255,9 +256,9 @@ class LiveRoom:
         self.browsers = Broadcaster()
         self.messages = 0
 
-    def take(self, topic: str, payload: bytes) -> None:
+    def take(self, topic: str, payload: bytes | bytearray) -> None:
         self.messages += 1
-        for kind, data in self.room.take(topic, payload, time.time()):
+        for kind, data in self.room.take(topic, bytes(payload), time.time()):
             self.browsers.send(kind, data)
 
     def first_blocks(self) -> list[bytes]:
@@ -479,3 +480,61 @@ def run_hub(settings: HubSettings) -> int:
                    settings.broker.port, ", embedded" if settings.embedded else "")
     uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False, timeout_graceful_shutdown=2)
     return 0
+
+
+class BrokerThread:
+    """The embedded broker on a thread of its own (for a table that carries its own broker,
+    the tests and the benchmark); ``with BrokerThread(port=0) as broker: broker.port``."""
+
+    def __init__(self, host: str = "127.0.0.1", port: int = 1883) -> None:
+        if port == 0:
+            import socket
+
+            with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as s:
+                s.bind((host, 0))
+                port = int(s.getsockname()[1])
+        self.broker = EmbeddedBroker(host, port)
+        self.host, self.port = host, port
+        self._ready = threading.Event()
+        self._stop: asyncio.Event | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, name="mqtt-broker", daemon=True)
+
+    def _run(self) -> None:
+        async def main() -> None:
+            self._loop = asyncio.get_running_loop()
+            self._stop = asyncio.Event()
+            try:
+                await self.broker.start()
+            except BaseException as exc:  # reported by start()
+                self._error = exc
+                self._ready.set()
+                return
+            self._ready.set()
+            await self._stop.wait()
+            await self.broker.stop()
+
+        asyncio.run(main())
+
+    def start(self, timeout: float = 10.0) -> None:
+        """Start and wait until it listens.
+
+        :raises OSError: when it cannot listen.
+        """
+        self._thread.start()
+        if not self._ready.wait(timeout) or self._error is not None:
+            raise OSError(f"the embedded broker cannot listen on {self.host}:{self.port}: {self._error}")
+
+    def stop(self) -> None:
+        """Stop (safe to call twice)."""
+        if self._loop is not None and self._stop is not None and self._thread.is_alive():
+            self._loop.call_soon_threadsafe(self._stop.set)
+            self._thread.join(10)
+
+    def __enter__(self) -> BrokerThread:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

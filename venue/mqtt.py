@@ -31,6 +31,7 @@ import time
 from typing import Any
 
 import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware_host.snapshot import Outcome
 from venue.public import Message, PublicFeed
@@ -44,7 +45,7 @@ QOS = 1
 
 def make_client(settings: MqttSettings, client_id: str) -> mqtt.Client:
     """A paho client with the table file's credentials and TLS settings (not connected yet)."""
-    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=True)
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=True)
     if settings.username is not None:
         client.username_pw_set(settings.username, settings.password)
     if settings.tls:

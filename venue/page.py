@@ -311,6 +311,11 @@ class TablePage:
         return self.server.url
 
     def close(self) -> None:
+        """End the browsers' streams, then stop the server (safe to call twice)."""
+        loop = self._loop
+        if loop is not None:
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(self.live.browsers.close)
         self.server.close()
 
     def __enter__(self) -> TablePage:

@@ -156,9 +156,7 @@ class PublicFeed:
         return self._pending[0].due if self._pending else None
 
     def _classify(self, fault: Fault, snapshot: TableSnapshot) -> bool:
-        if fault.card is None:
-            face_up = True
-        elif fault.code in PLAY_FAULTS:
+        if fault.card is None or fault.code in PLAY_FAULTS:
             face_up = True
         elif fault.code in PLAY_PHASE_FAULTS:
             face_up = snapshot.phase == "play"

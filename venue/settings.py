@@ -145,7 +145,8 @@ def parse_sections(data: Mapping[str, Any], *, table_name: str, source: str = "<
     if delay < 0:
         problems.append("web.reveal_delay: must be 0 or more seconds")
     token = _secret(problems, web, "web", "token", base)
-    web_settings = WebSettings(host, port, token, float(delay), bool(_get(problems, web, "web", "enabled", bool, False)))
+    enabled = bool(_get(problems, web, "web", "enabled", bool, False))
+    web_settings = WebSettings(host, port, token, float(delay), enabled)
 
     mqtt_settings = MqttSettings(table=slug(table_name), reveal_delay=float(delay))
     if mqtt is not None:

@@ -9,6 +9,7 @@ up (its queue full) is dropped; it reconnects by itself and starts from the stat
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections.abc import AsyncIterator, Iterable
 from typing import Any
@@ -53,10 +54,8 @@ class Broadcaster:
     def close(self) -> None:
         """End every stream (on shutdown)."""
         for q in list(self._queues):
-            try:
+            with contextlib.suppress(asyncio.QueueFull):
                 q.put_nowait(None)
-            except asyncio.QueueFull:
-                pass
         self._queues.clear()
 
     def subscribe(self, first: Iterable[bytes]) -> asyncio.Queue[bytes | None]:
