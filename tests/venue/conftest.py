@@ -7,6 +7,7 @@ import random
 import shutil
 import socket
 import subprocess
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -65,6 +66,7 @@ class Recorder:
 def service(tmp_path: Path) -> Iterator[TableService]:
     journal = Journal(tmp_path / "journal.sqlite")
     svc = TableService(journal=journal, controller=Controller(), outputs=[Recorder()])
+    svc.resume()
     yield svc
     journal.close()
 
@@ -87,10 +89,13 @@ def browser(chromium: str) -> Iterator[object]:
 
 
 @pytest.fixture
-def mosquitto(tmp_path: Path) -> Iterator[dict[str, object]]:
+def mosquitto() -> Iterator[dict[str, object]]:
     """A real Mosquitto on 127.0.0.1 with a password file and a TLS listener (a CA made here)."""
     if MOSQUITTO is None:
         pytest.skip("Mosquitto is not installed: `apt-get install -y mosquitto` (scripts/setup.sh does it as root)")
+    # run as root, mosquitto drops to its own user: its files go where that user can read them
+    tmp_path = Path(tempfile.mkdtemp(prefix="ecarte-mosquitto-"))
+    tmp_path.chmod(0o755)
     passwd = tmp_path / "passwd"
     subprocess.run(["mosquitto_passwd", "-b", "-c", str(passwd), "table", "s3cret"], check=True,
                    capture_output=True)
@@ -103,16 +108,23 @@ def mosquitto(tmp_path: Path) -> Iterator[dict[str, object]]:
         f"listener {port} 127.0.0.1\n"
         f"listener {tls_port} 127.0.0.1\ncafile {certs['ca']}\ncertfile {certs['cert']}\nkeyfile {certs['key']}\n"
     )
+    for path in tmp_path.iterdir():
+        path.chmod(0o755 if path.is_dir() else 0o644)
     proc = subprocess.Popen([MOSQUITTO, "-c", str(conf)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:
         def listening() -> bool:
             with socket.socket() as s:
                 return s.connect_ex(("127.0.0.1", tls_port)) == 0
-        wait_for(listening, "mosquitto to listen")
+        try:
+            wait_for(listening, "mosquitto to listen")
+        except AssertionError:
+            proc.terminate()
+            raise AssertionError(proc.communicate(timeout=10)[0].decode()) from None
         yield {"port": port, "tls_port": tls_port, "ca": certs["ca"], "username": "table", "password": "s3cret"}
     finally:
         proc.terminate()
         proc.wait(10)
+        shutil.rmtree(tmp_path, ignore_errors=True)
 
 
 def _make_certs(folder: Path) -> dict[str, str]:
