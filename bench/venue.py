@@ -147,7 +147,7 @@ def run(kind: str, tables: int, seconds: float, chromium: str) -> dict[str, floa
             browser.close()
             costs = sorted(c for table in room for c in table.costs)
             for table in room:
-                table.publisher.close(timeout=0.5)
+                table.publisher.close(timeout=0.05)
             rss = peak_rss_mb(hub.pid)
     finally:
         for proc in reversed(procs):
@@ -175,6 +175,11 @@ def main() -> int:
     if chromium is None:
         print("bench/venue.py: needs Debian's chromium (bash scripts/setup.sh as root installs it)", file=sys.stderr)
         return 2
+    import resource
+
+    # each table holds a socket and paho's wake-up pair: 256 tables pass the usual 1024 descriptors
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 65536)), hard))
     kinds = [args.only] if args.only else ["embedded", "mosquitto"]
     for kind in kinds:
         if kind == "mosquitto" and not (shutil.which("mosquitto") or os.path.exists("/usr/sbin/mosquitto")):
