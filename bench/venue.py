@@ -186,7 +186,8 @@ def main() -> int:
             print("bench/venue.py: no mosquitto, skipped", file=sys.stderr)
             continue
         r: dict[str, Any] = run(kind, args.tables, args.seconds, chromium)
-        tag = f"[{kind}, {args.tables} tables, {r['steps']} events in {args.seconds:.0f} s, {r['updates']} page updates]"
+        tag = (f"[{kind}, {args.tables} tables, {r['steps']} events in {args.seconds:.0f} s, "
+               f"{r['updates']} page updates]")
         print(f"hub_event_to_page_p99_ms: {r['p99_ms']:.0f} ms (p50 {r['p50_ms']:.0f} ms) {tag}")
         print(f"hub_rss_mb: {r['rss_mb']:.0f} MB {tag}")
         print(f"table_publish_cost_us: {r['cost_p99_us']:.1f} us at p99 (p50 {r['cost_p50_us']:.1f} us) {tag}")

@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import pytest
 from conftest import feed, free_port, whole_game
 
 from firmware_host.service import TableService
@@ -54,7 +53,7 @@ def test_the_scoreboard_follows_two_tables(browser: Any, service: TableService, 
     broker_port = free_port()
     settings = HubSettings(("127.0.0.1", 0), MqttSettings(port=broker_port, venue="club"), True,
                            ("127.0.0.1", broker_port), Session("evening", ("A", "B")))
-    app, live = build_hub(settings)
+    app, _live = build_hub(settings)
     server = ServerThread(app, "127.0.0.1", 0, name="hub")
     server.start()
     try:
@@ -73,7 +72,7 @@ def test_the_scoreboard_follows_two_tables(browser: Any, service: TableService, 
             finals.append(service.outputs[0].outcomes[-1].snapshot)  # type: ignore[attr-defined]
             feed(service, __import__("firmware_host.transcript").transcript.ButtonEvent("A", "yes"))  # next game
             publisher.close()
-        for name, final in zip(("t1", "t2"), finals, strict=True):
+        for name, _final in zip(("t1", "t2"), finals, strict=True):
             # the table went on to a new game (0-0); its result stays in the standings
             tab.wait_for_selector(f"tr[data-table={name}]", timeout=TIMEOUT_MS)
         tab.wait_for_function("window.__standings && window.__standings.games === 2", timeout=TIMEOUT_MS)
