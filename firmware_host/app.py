@@ -100,6 +100,9 @@ def run_service(args: argparse.Namespace) -> int:
                                paused=lambda message: panel.paused(message, controller.snapshot()))
         if args.json:
             service.outputs.append(JsonLines(sys.stdout, everything=args.all_events))
+        from venue.wiring import venue_outputs  # the page and MQTT (--web, --mqtt, [web], [mqtt])
+
+        service.outputs.extend(venue_outputs(args, table, Path(journal_path), service.put_physical, stack))
         devices = open_devices(table, tags.route(service), card_for, **tags.pad_options())
         stack.callback(devices.close)
         if devices.seat_controls is not None:

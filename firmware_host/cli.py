@@ -46,6 +46,18 @@ def _parser() -> argparse.ArgumentParser:
                      help="with --json, also the events beyond TRANSCRIPT.md's (bids, plays, notices)")
     run.add_argument("--png", type=Path, metavar="DIR", help="save every display frame as a PNG in DIR")
     run.add_argument("--screen", action="store_true", help="draw the display's frames in the terminal")
+    run.add_argument("--web", nargs="?", const="", metavar="ADDR:PORT",
+                     help="serve the table's page (default 127.0.0.1:8080, or the table file's [web] listen)")
+    run.add_argument("--mqtt", nargs="?", const="", metavar="HOST:PORT",
+                     help="publish to an MQTT broker (default 127.0.0.1:1883, or the table file's [mqtt])")
+
+    hub = sub.add_parser("hub", help="the venue's scoreboard from every table's MQTT topics", description=(
+        "Subscribe to every table of the venue on MQTT and serve the scoreboard: tables live, results, "
+        "standings, records. With no broker named, an embedded broker (amqtt) is started on 127.0.0.1:1883."))
+    hub.add_argument("venue_file", nargs="?", help="the venue file (TOML: [hub], [broker], [session])")
+    hub.add_argument("--listen", metavar="ADDR:PORT", help="the scoreboard's address (default 127.0.0.1:8090)")
+    hub.add_argument("--broker", metavar="HOST:PORT", help="an MQTT broker to use instead of the embedded one")
+    hub.add_argument("--venue", help="the venue's topic level (ecarte/<venue>/...; default: venue)")
 
     demo = sub.add_parser("demo", help="two built-in players play a game on the simulated table",
                           description=(
@@ -97,6 +109,8 @@ def _parser() -> argparse.ArgumentParser:
     export.add_argument("--game", type=int, default=None, help="the game number (default: the last)")
     export.add_argument("--list", action="store_true", help="list the journal's games")
     export.add_argument("-o", "--output", type=Path, help="the transcript file (default: standard output)")
+    export.add_argument("--format", choices=("transcript", "record"), default="transcript",
+                        help="transcript (JSON lines, the default) or record (the hand record, docs/web.md)")
 
     from firmware_host.journal_tools import add_parser as add_journal
     from firmware_host.review_cli import add_parser as add_review
@@ -174,6 +188,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             from firmware_host.review_cli import run_review
 
             return run_review(args)
+        if command == "hub":
+            from venue.hub import load_hub_settings, run_hub
+
+            return run_hub(load_hub_settings(args.venue_file, listen=args.listen, broker=args.broker,
+                                             venue=args.venue))
         if command == "enroll":
             from firmware_host.enroll_cli import run_enroll
 
@@ -270,6 +289,10 @@ def _export(args: argparse.Namespace) -> int:
         lines[1] = _merged_setup(lines[0], lines[1])
         del lines[0]
     text = "".join(line + "\n" for line in lines)
+    if args.format == "record":
+        from venue.export import record_text
+
+        text = record_text(path, record.game)
     if args.output:
         try:
             args.output.write_text(text, encoding="utf-8")

@@ -77,7 +77,7 @@ REAL_PAD_DEPTH = 1
 SIM_PAD_DEPTH = 2
 """Tags of a stack a simulated pad reads when its ``depth`` is not set."""
 
-_SECTIONS = ("table", "pads", "buttons", "displays", "tags")
+_SECTIONS = ("table", "pads", "buttons", "displays", "tags", *("web", "mqtt"))  # the last two: read by venue.settings
 _TABLE_KEYS = ("name", "layout", "rules", "target", "registry", "sight")
 _PAD_KEYS = ("device", "depth")
 _BUTTONS_KEYS = ("backend", "debounce", *SEATS)

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Creates .venv from the repo's own files and installs the table with its test tools.
+# Creates .venv from the repo's own files and installs the table with its test tools
+# (and, as root, the system packages the browser and MQTT tests need: scripts/system-deps.sh).
 # Usage: bash scripts/setup.sh   (idempotent; quiet when nothing changed)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,3 +14,4 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
     .venv/bin/python -m pip install --quiet -e ".[dev]"
     touch "$stamp"
 fi
+bash scripts/system-deps.sh

@@ -1,0 +1,141 @@
+"""Fixtures for the venue's tests: whole games, a table service with outputs, brokers, Chromium."""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import engine
+from firmware_host.builtin_players import game_transcript
+from firmware_host.controller import Controller
+from firmware_host.journal import Journal
+from firmware_host.service import TableService
+from firmware_host.snapshot import Outcome
+from firmware_host.transcript import PhysicalEvent
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+MOSQUITTO = shutil.which("mosquitto") or ("/usr/sbin/mosquitto" if os.path.exists("/usr/sbin/mosquitto") else None)
+WAIT_S = 20.0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_for(condition, what: str, timeout: float = WAIT_S) -> None:  # type: ignore[no-untyped-def]
+    """Wait until ``condition()`` holds (a generous limit: a failure, never a measurement)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.01)
+
+
+def whole_game(seed: int = 4, rules: str = "classic", faults: bool = True) -> list[PhysicalEvent]:
+    return game_transcript(engine.new_game(rules, dealer="A"), random.Random(seed), faults=faults)
+
+
+def feed(service: TableService, event: PhysicalEvent) -> None:
+    """Referee one physical event now, on this thread (as the service's loop would)."""
+    service.put_physical(event)
+    service.handle(service.queue.get_nowait())
+
+
+class Recorder:
+    """A service output that keeps every outcome (first in the list: it sees each before the others)."""
+
+    def __init__(self) -> None:
+        self.outcomes: list[Outcome] = []
+
+    def publish(self, outcome: Outcome) -> None:
+        self.outcomes.append(outcome)
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> Iterator[TableService]:
+    journal = Journal(tmp_path / "journal.sqlite")
+    svc = TableService(journal=journal, controller=Controller(), outputs=[Recorder()])
+    svc.resume()
+    yield svc
+    journal.close()
+
+
+@pytest.fixture
+def chromium() -> str:
+    if CHROMIUM is None:
+        pytest.skip("Debian's chromium is not installed: `apt-get install -y chromium` "
+                    "(scripts/setup.sh does it when run as root)")
+    return CHROMIUM
+
+
+@pytest.fixture
+def browser(chromium: str) -> Iterator[object]:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium, headless=True, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def mosquitto() -> Iterator[dict[str, object]]:
+    """A real Mosquitto on 127.0.0.1 with a password file and a TLS listener (a CA made here)."""
+    if MOSQUITTO is None:
+        pytest.skip("Mosquitto is not installed: `apt-get install -y mosquitto` (scripts/setup.sh does it as root)")
+    # run as root, mosquitto drops to its own user: its files go where that user can read them
+    tmp_path = Path(tempfile.mkdtemp(prefix="ecarte-mosquitto-"))
+    tmp_path.chmod(0o755)
+    passwd = tmp_path / "passwd"
+    subprocess.run(["mosquitto_passwd", "-b", "-c", str(passwd), "table", "s3cret"], check=True,
+                   capture_output=True)
+    certs = _make_certs(tmp_path)
+    port, tls_port = free_port(), free_port()
+    conf = tmp_path / "mosquitto.conf"
+    conf.write_text(
+        "persistence false\nper_listener_settings false\nallow_anonymous false\n"
+        f"password_file {passwd}\n"
+        f"listener {port} 127.0.0.1\n"
+        f"listener {tls_port} 127.0.0.1\ncafile {certs['ca']}\ncertfile {certs['cert']}\nkeyfile {certs['key']}\n"
+    )
+    for path in tmp_path.iterdir():
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    proc = subprocess.Popen([MOSQUITTO, "-c", str(conf)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        def listening() -> bool:
+            with socket.socket() as s:
+                return s.connect_ex(("127.0.0.1", tls_port)) == 0
+        try:
+            wait_for(listening, "mosquitto to listen")
+        except AssertionError:
+            proc.terminate()
+            raise AssertionError(proc.communicate(timeout=10)[0].decode()) from None
+        yield {"port": port, "tls_port": tls_port, "ca": certs["ca"], "username": "table", "password": "s3cret"}
+    finally:
+        proc.terminate()
+        proc.wait(10)
+        shutil.rmtree(tmp_path, ignore_errors=True)
+
+
+def _make_certs(folder: Path) -> dict[str, str]:
+    ca_key, ca, key, csr, cert = (folder / n for n in ("ca.key", "ca.pem", "server.key", "server.csr", "server.pem"))
+    ext = folder / "ext.cnf"
+    ext.write_text("subjectAltName=IP:127.0.0.1,DNS:localhost\n")
+    run = lambda *a: subprocess.run(a, check=True, capture_output=True)  # noqa: E731
+    run("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=test CA",
+        "-keyout", str(ca_key), "-out", str(ca))
+    run("openssl", "req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1", "-keyout", str(key),
+        "-out", str(csr))
+    run("openssl", "x509", "-req", "-in", str(csr), "-CA", str(ca), "-CAkey", str(ca_key), "-CAcreateserial",
+        "-days", "2", "-out", str(cert), "-extfile", str(ext))
+    return {"ca": str(ca), "cert": str(cert), "key": str(key)}

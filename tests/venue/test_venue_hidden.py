@@ -1,0 +1,226 @@
+"""No hidden card leaves the table early: every byte the page and the MQTT feed send during
+whole games is recorded, step by step (one physical event a step), and no card dealt into a
+hand, discarded or drawn appears before its hand is over, unless it lay face up by then (the
+turn-up, a card on a play pad)."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+import paho.mqtt.client as mqtt
+import pytest
+from conftest import Recorder, feed, wait_for, whole_game
+from paho.mqtt.enums import CallbackAPIVersion
+
+from firmware_host.controller import HandRecord
+from firmware_host.service import TableService
+from firmware_host.transcript import CardEvent, PhysicalEvent
+from venue.hub import BrokerThread
+from venue.mqtt import TablePublisher
+from venue.page import TablePage
+from venue.public import PublicFeed, card_tokens, hidden_cards
+from venue.record import parse_record
+from venue.settings import MqttSettings, WebSettings
+
+FACE_UP_ZONES = ("play.A", "play.B", "turnup")
+
+
+@dataclass
+class Hand:
+    end_step: int
+    hidden: set[str]
+    face_up: dict[str, int] = field(default_factory=dict)
+    """card → the step it was first laid face up in this hand."""
+    turnup_step: int = 10**9
+
+
+def hands_of(events: list[PhysicalEvent], recorder: Recorder, first_step: int) -> list[Hand]:
+    """The hands of the game, with the step each ended at (its hand_record) and its face-up cards."""
+    hands: list[Hand] = []
+    for step, outcome in enumerate(recorder.outcomes):
+        for ev in outcome.events:
+            if isinstance(ev, HandRecord):
+                hands.append(Hand(step, hidden_cards(ev.actions)))
+    start = first_step
+    for hand in hands:
+        for step in range(start, hand.end_step + 1):
+            event = events[step - first_step]
+            if isinstance(event, CardEvent) and not event.gone and event.zone in FACE_UP_ZONES and event.card:
+                hand.face_up.setdefault(event.card, step)
+                if event.zone == "turnup":
+                    hand.turnup_step = min(hand.turnup_step, step)
+        start = hand.end_step + 1
+    return hands
+
+
+def leaks(chunks: dict[int, str], hands: list[Hand]) -> list[str]:
+    """Every (step, card) where a hidden card of the hand under way shows before it may."""
+    found = []
+    for step, text in sorted(chunks.items()):
+        index = next((i for i, h in enumerate(hands) if h.end_step >= step), None)
+        if index is None:
+            continue
+        hand = hands[index]
+        if step == hand.end_step:
+            continue  # the hand is over at this step: its record may go out
+        allowed = {c for c, s in hand.face_up.items() if s <= step}
+        if index > 0 and step < hand.turnup_step:
+            allowed |= set(hands[index - 1].face_up)  # the last hand's turn-up and tricks still show
+        for card in card_tokens(text) & (hand.hidden - allowed):
+            found.append(f"step {step}: {card} ({text[:200]!r})")
+    return found
+
+
+def test_the_checker_sees_a_leak() -> None:
+    hands = [Hand(end_step=5, hidden={"KS", "7H"}, face_up={"7H": 3})]
+    assert leaks({2: '{"card":"7H"}', 4: '{"card":"7H"}'}, hands) == ["step 2: 7H ('{\"card\":\"7H\"}')"]
+    assert leaks({1: "take back the K♠"}, hands) and not leaks({5: "KS"}, hands)
+
+
+class SseReader:
+    def __init__(self, url: str) -> None:
+        self.buffer = ""
+        self.lock = threading.Lock()
+        self.thread = threading.Thread(target=self._read, args=(url,), daemon=True)
+        self.thread.start()
+
+    def _read(self, url: str) -> None:
+        try:
+            with httpx.stream("GET", url, timeout=None) as response:
+                for chunk in response.iter_raw():
+                    with self.lock:
+                        self.buffer += chunk.decode("utf-8")
+        except httpx.HTTPError:
+            pass  # the server went away at the end of the test
+
+    def text(self) -> str:
+        with self.lock:
+            return self.buffer
+
+
+class MqttRecorder:
+    def __init__(self, port: int, topic: str) -> None:
+        self.messages: list[tuple[str, bytes]] = []
+        self.lock = threading.Lock()
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="recorder")
+        self.client.on_message = self._message
+        self.ready = threading.Event()
+        self.client.on_connect = lambda c, u, f, r, p: (c.subscribe(topic, qos=1), self.ready.set())
+        self.client.connect("127.0.0.1", port)
+        self.client.loop_start()
+
+    def _message(self, client: mqtt.Client, userdata: object, message: mqtt.MQTTMessage) -> None:
+        with self.lock:
+            self.messages.append((message.topic, bytes(message.payload)))
+
+    def text(self) -> str:
+        with self.lock:
+            return "".join(f"{t} {p.decode()}\n" for t, p in self.messages)
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+def split_steps(text: str, last_seq: int, seq_of_step: dict[int, int]) -> dict[int, str]:
+    """The stream cut at each step's state message (``"seq":N,``): what each step sent."""
+    out: dict[int, str] = {}
+    start = 0
+    for step, seq in sorted(seq_of_step.items()):
+        marker = f'"seq":{seq},'
+        at = text.find(marker, start)
+        assert at >= 0, f"no state {seq} in the stream"
+        end = text.find("\n", at)
+        out[step] = text[start:end]
+        start = end
+    return out
+
+
+@pytest.mark.parametrize("seed", [4, 11])
+def test_no_hidden_card_leaves_early(service: TableService, tmp_path: Path, seed: int) -> None:
+    recorder = service.outputs[0]
+    assert isinstance(recorder, Recorder)
+    with BrokerThread(port=0) as broker:
+        settings = MqttSettings(port=broker.port, venue="v", table="t", enabled=True)
+        mqtt_rec = MqttRecorder(broker.port, "ecarte/v/t/#")
+        assert mqtt_rec.ready.wait(10)
+        page = TablePage(WebSettings(port=0), table="T", journal=Path(service.journal.path))
+        publisher = TablePublisher(settings, table_name="T")
+        with page, publisher:
+            assert publisher.connected.wait(10)
+            base = len(recorder.outcomes)  # outcomes before the page and MQTT came
+            service.outputs += [page, publisher]
+            service.resume()
+            sse = SseReader(page.url + "/api/stream")
+            static = httpx.get(page.url + "/").text + httpx.get(page.url + "/static/table.js").text
+            assert not card_tokens(static), "the page's own files name no card"
+            events = whole_game(seed)
+            api: dict[int, str] = {}
+            api_hands: dict[int, tuple[set[int], set[int]]] = {}
+            seq_of_step: dict[int, int] = {}
+            first_step = len(recorder.outcomes)
+            for event in events:
+                feed(service, event)
+                step = len(recorder.outcomes) - 1
+                seq_of_step[step] = step - base + 1
+                marker = f'"seq":{step - base + 1},'
+                wait_for(lambda m=marker: m in sse.text(), f"the page's state {marker}")  # type: ignore[misc]
+                wait_for(lambda m=marker: m in mqtt_rec.text(), f"the MQTT state {marker}")  # type: ignore[misc]
+                if step % 3 == 0:
+                    # the live state and the statistics name no hidden card; the game's hands and
+                    # record (which name the cards of the hands over) hold only hands that are over
+                    api[step] = httpx.get(page.url + "/api/stats").text + httpx.get(page.url + "/api/state").text
+                    game = httpx.get(page.url + f"/api/games/{service.game}").json()
+                    record = parse_record(httpx.get(page.url + f"/api/games/{service.game}/record").text)
+                    api_hands[step] = ({h["hand"] for h in game["hands"]}, {h.number for h in record.hands})
+        mqtt_rec.close()
+    hands = hands_of(events, recorder, first_step)
+    assert len(hands) >= 2
+    assert all(hand.hidden for hand in hands)
+    page_steps = split_steps(sse.text(), 0, seq_of_step)
+    mqtt_steps = split_steps(mqtt_rec.text(), 0, seq_of_step)
+    assert leaks(page_steps, hands) == []
+    assert leaks(mqtt_steps, hands) == []
+    assert leaks(api, hands) == []
+    for step, (shown, recorded) in api_hands.items():
+        over = {i + 1 for i, hand in enumerate(hands) if hand.end_step <= step}
+        assert shown == recorded == over, step
+    # and the hidden cards do go out once each hand is over
+    for hand in hands:
+        assert hand.hidden <= card_tokens(page_steps[hand.end_step])
+        assert hand.hidden <= card_tokens(mqtt_steps[hand.end_step])
+
+
+def test_a_delay_holds_the_hands_back(service: TableService) -> None:
+    public = PublicFeed(reveal_delay=60.0)
+    hands = 0
+    for event in whole_game(4):
+        feed(service, event)
+    for i, outcome in enumerate(service.outputs[0].outcomes):  # type: ignore[attr-defined]
+        messages = public.take(outcome, now=float(i) / 1000)
+        assert all(m.kind != "hand" for m in messages)
+        hands += sum(isinstance(e, HandRecord) for e in outcome.events)
+    assert public.next_due() is not None
+    assert public.due(now=59.0) == []
+    released = public.due(now=10_000.0)
+    assert len(released) == hands and all(m.kind == "hand" for m in released)
+
+
+@pytest.mark.parametrize(("code", "phase", "face_up"), [
+    ("revoke", "play", True), ("out_of_turn", "play", True), ("out_of_turn", "propose", False),
+    ("exchange_count", "exchange", False), ("duplicate_card", "deal", False), ("card_not_in_hand", "exchange", False),
+])
+def test_fault_cards_are_shown_only_face_up(code: str, phase: str, face_up: bool) -> None:
+    from engine import Fault
+    from engine.cards import Card
+    from venue.public import public_fault, redact
+
+    fault = Fault(code, "B", "43", "take back the 7♠ (7S)", "", Card.parse("7S"))
+    data = public_fault(fault, face_up=face_up)
+    assert (data["card"] == "7S") is face_up
+    assert ("7S" in str(data)) is face_up
+    assert redact("the K♦ is already in B's hand") == "the card is already in B's hand"
+    del phase

@@ -1,0 +1,84 @@
+"""The table's page through Starlette's TestClient: the APIs, the token, the table file's sections."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import feed, whole_game
+from starlette.testclient import TestClient
+
+from firmware_host.service import TableService
+from firmware_host.transcript import ButtonEvent, PhysicalEvent, Setup
+from venue.history import JournalHistory
+from venue.page import LiveTable, table_app
+from venue.public import PublicFeed
+from venue.settings import SettingsError, WebSettings, parse_sections
+
+
+def played(service: TableService) -> LiveTable:
+    live = LiveTable(PublicFeed(table="T"))
+    for event in whole_game(4):
+        feed(service, event)
+    for outcome in service.outputs[0].outcomes:  # type: ignore[attr-defined]
+        live.feed.take(outcome, now=0.0)
+    return live
+
+
+def test_the_page_and_its_apis(service: TableService) -> None:
+    live = played(service)
+    history = JournalHistory(Path(service.journal.path), table="T")
+    with TestClient(table_app(live, history=history, settings=WebSettings())) as client:
+        page = client.get("/")
+        assert page.status_code == 200 and "viewport" in page.text and "/static/table.js" in page.text
+        assert client.get("/static/table.js").status_code == 200
+        state = client.get("/api/state").json()
+        assert state["winner"] in ("A", "B") and state["view"]["phase"] == "over"
+        games = client.get("/api/games").json()
+        assert games[0]["winner"] == state["winner"] and games[0]["score"]["A"] == state["view"]["score"][0]
+        game = client.get(f"/api/games/{games[0]['game']}").json()
+        assert game["tags"]["Winner"] == state["winner"] and len(game["hands"]) == games[0]["hands"]
+        record = client.get(f"/api/games/{games[0]['game']}/record")
+        assert record.headers["content-type"].startswith("text/plain") and '[Hand "1"]' in record.text
+        stats = client.get("/api/stats").json()
+        assert {r["player"] for r in stats} == {"A", "B"} and sum(r["wins"] for r in stats) == 1
+        assert client.get("/api/games/99").status_code == 404
+
+
+def test_changes_need_the_token(service: TableService) -> None:
+    queued: list[PhysicalEvent] = []
+    live = played(service)
+    settings = WebSettings(token="sesame")
+    with TestClient(table_app(live, history=None, settings=settings, control=queued.append)) as client:
+        body = {"players": ["Ann", "Bob"], "rules": "french", "target": 7}
+        assert client.post("/api/setup", json=body).status_code == 401
+        assert client.post("/api/setup", json=body, headers={"Authorization": "Bearer nope"}).status_code == 401
+        good = {"Authorization": "Bearer sesame"}
+        assert client.post("/api/setup", json=body, headers=good).status_code == 202
+        assert client.post("/api/setup", json={"players": "Ann"}, headers=good).status_code == 400
+        assert client.post("/api/new-game", headers=good).status_code == 202
+    assert queued == [Setup(rules="french", target=7, players=("Ann", "Bob", "")), ButtonEvent("A", "yes")]
+    with TestClient(table_app(live, history=None, settings=WebSettings(), control=queued.append)) as client:
+        assert client.post("/api/new-game", headers={"Authorization": "Bearer x"}).status_code == 403
+
+
+def test_sections_of_the_table_file() -> None:
+    web, mqtt = parse_sections({"web": {"listen": "[::1]:9000", "token": "t"},
+                                "mqtt": {"venue": "club", "username": "u", "password": "p", "tls": True}},
+                               table_name="Table 3")
+    assert (web.host, web.port, web.token) == ("::1", 9000, "t")
+    assert mqtt.enabled and mqtt.table == "table-3" and mqtt.base_topic == "ecarte/club/table-3" and mqtt.tls
+    with pytest.raises(SettingsError) as err:
+        parse_sections({"web": {"listen": "x:99999", "colour": 1}, "mqtt": {"venue": "a/b", "port": "x"}},
+                       table_name="T")
+    text = str(err.value)
+    assert "web.listen" in text and "web.colour" in text and "mqtt.venue" in text and "mqtt.port" in text
+
+
+def test_a_table_file_with_web_and_mqtt_loads(tmp_path: Path) -> None:
+    from hardware.table import load_table, shipped_table_path
+
+    text = shipped_table_path("simulated").read_text() + '\n[web]\nlisten = "127.0.0.1:0"\n[mqtt]\nvenue = "v"\n'
+    path = tmp_path / "t.toml"
+    path.write_text(text)
+    assert load_table(path).name == "Simulated table"

@@ -1,0 +1,60 @@
+"""Hand records: the writer and the parser are inverses, and the moves replay to the same game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import whole_game
+
+from firmware_host.cli import main
+from firmware_host.controller import Controller
+from venue.record import RecordError, check_game, game_log_of, parse_record, write_record
+
+
+@pytest.mark.parametrize("rules", ["classic", "french", "italian", "german"])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_round_trip(rules: str, seed: int) -> None:
+    controller = Controller()
+    log = game_log_of([controller.handle(e) for e in whole_game(seed, rules)], game=1, table="T", date="2026.11.01")
+    text = write_record(log)
+    again = parse_record(text)
+    assert again == log
+    assert write_record(again) == text
+    assert check_game(again) == []
+    assert log.tag("Winner") in ("A", "B")
+    assert len(log.hands) >= 1
+
+
+def test_a_record_names_the_hidden_cards_and_the_results() -> None:
+    controller = Controller()
+    log = game_log_of([controller.handle(e) for e in whole_game(4)], game=1, table="T")
+    text = write_record(log)
+    assert '[Rules "classic"]' in text and '[Hand "1"]' in text and " gets " in text and "turn " in text
+    assert '[Score "A ' in text
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ('[Event "x"]\nA plays KS\n', ":2: a move before the first [Hand]"),
+    ('[Hand "1"]\n[Dealer "C"]\n', ":2: [Dealer] must be A or B"),
+    ('[Hand "1"]\nA juggles KS\n', ":2: cannot read action"),
+    ('[Hand "1"]\n[Score "3-2"]\n', ":2: expected 'A <number> B <number>'"),
+    ('[Hand "1"]\n! x A revoke\n', ":2: a fault is written"),
+])
+def test_bad_records_name_the_line(text: str, expected: str) -> None:
+    with pytest.raises(RecordError, match=expected.replace("[", r"\[").replace("]", r"\]")):
+        parse_record(text, source="r.txt")
+
+
+def test_export_format_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from firmware_host.transcript import dumps
+
+    transcript = tmp_path / "game.jsonl"
+    transcript.write_text("".join(dumps(e) + "\n" for e in whole_game(5)))
+    journal = tmp_path / "j.sqlite"
+    assert main(["run", "--journal", str(journal), "--events", str(transcript)]) == 0
+    capsys.readouterr()
+    assert main(["export", "--journal", str(journal), "--format", "record"]) == 0
+    text = capsys.readouterr().out
+    log = parse_record(text)
+    assert check_game(log) == [] and log.hands and log.tag("Winner") in ("A", "B")

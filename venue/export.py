@@ -1,0 +1,22 @@
+"""``ecarte-table export --format record``: a journal game as a hand record (docs/web.md)."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+from venue.history import JournalHistory
+from venue.record import write_record
+
+
+def record_text(journal: str | Path, game: int, *, table: str = "") -> str:
+    """The record of ``game`` in the journal, every hand that is over (nothing is held back:
+    the export is for after the game).
+
+    :raises KeyError: when the journal has no such game.
+    """
+    history = JournalHistory(Path(journal), table=table)
+    played = history.game(game)
+    if played is None:
+        raise KeyError(f"no game {game} in the journal {journal}")
+    return write_record(played.log(table=table, now=math.inf, delay=0.0))

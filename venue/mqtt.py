@@ -1,0 +1,206 @@
+"""The table on MQTT: its state, events and revealed hands under ``ecarte/<venue>/<table>/``.
+
+Topics (Zigbee2MQTT's and Home Assistant's manner: one retained state topic, an
+availability topic that the last will sets, events on their own subtopic; JSON
+payloads, UTF-8; documented in docs/web.md):
+
+=================================  ========  =======================================================
+``…/availability``                 retained  ``online``, or ``offline`` (a clean stop, or the will)
+``…/state``                        retained  the table now (:meth:`venue.public.PublicFeed.public_state`)
+``…/event``                        —         one public table event (``trump``, ``trick``, ``fault``…)
+``…/hand``                         —         a whole hand, hidden cards included, once revealed
+``…/record``                       retained  the current game's record so far (``tags``, ``hands``, ``text``)
+=================================  ========  =======================================================
+
+Every message is QoS 1. :meth:`TablePublisher.publish` only puts the outcome on a
+queue and returns: a worker thread makes the messages (the same :class:`PublicFeed`
+as the page: no hidden card before its hand is over), and paho's network thread sends
+them. While the broker is away paho keeps QoS 1 messages (up to ``[mqtt] queue``) and
+reconnects by itself; on reconnecting the table says ``online`` and publishes its
+retained state again. The game goes on either way.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import queue
+import ssl
+import threading
+import time
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
+from firmware_host.snapshot import Outcome
+from venue.public import Message, PublicFeed
+from venue.record import GameLog, write_record
+from venue.settings import MqttSettings
+
+logger = logging.getLogger(__name__)
+
+QOS = 1
+
+
+def make_client(settings: MqttSettings, client_id: str) -> mqtt.Client:
+    """A paho client with the table file's credentials and TLS settings (not connected yet)."""
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=True)
+    if settings.username is not None:
+        client.username_pw_set(settings.username, settings.password)
+    if settings.tls:
+        client.tls_set(ca_certs=settings.ca, certfile=settings.cert, keyfile=settings.key,
+                       cert_reqs=ssl.CERT_REQUIRED, tls_version=ssl.PROTOCOL_TLS_CLIENT)
+        if settings.insecure:
+            client.tls_insecure_set(True)
+    client.reconnect_delay_set(min_delay=1, max_delay=30)
+    client.max_queued_messages_set(settings.queue)
+    client.max_inflight_messages_set(100)
+    return client
+
+
+def dumps(data: Any) -> bytes:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+class TablePublisher:
+    """The table's MQTT output (a :class:`~firmware_host.service.TableOutput`).
+
+    :param settings: the table file's ``[mqtt]`` section.
+    :param table_name: the table's name (in the state and the record).
+    """
+
+    def __init__(self, settings: MqttSettings, *, table_name: str) -> None:
+        self.settings = settings
+        self.base = settings.base_topic
+        self.feed = PublicFeed(table=settings.table, reveal_delay=settings.reveal_delay)
+        self.table_name = table_name
+        self.client = make_client(settings, f"ecarte-{settings.venue}-{settings.table}")
+        self.client.will_set(f"{self.base}/availability", "offline", qos=QOS, retain=True)
+        self.client.on_connect = self._on_connect
+        self.client.on_disconnect = self._on_disconnect
+        self.connected = threading.Event()
+        self.dropped = 0
+        self._inbox: queue.SimpleQueue[Outcome | None] = queue.SimpleQueue()
+        self._worker = threading.Thread(target=self._work, name=f"mqtt-{settings.table}", daemon=True)
+        self._retained: dict[str, bytes] = {}
+        self._lock = threading.Lock()
+        self._started = False
+
+    # -- the service's side (the event loop's thread) --------------------------------------------
+
+    def publish(self, outcome: Outcome) -> None:
+        """Queue the outcome for the worker (returns at once)."""
+        self._inbox.put(outcome)
+
+    # -- life --------------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Connect in the background (no wait: an absent broker is retried) and start the worker."""
+        if self._started:
+            return
+        self._started = True
+        self.client.connect_async(self.settings.host, self.settings.port, keepalive=self.settings.keepalive)
+        self.client.loop_start()
+        self._worker.start()
+
+    def close(self, timeout: float = 2.0) -> None:
+        """Drain the queue, say ``offline``, disconnect (safe to call twice)."""
+        if not self._started:
+            return
+        self._started = False
+        self._inbox.put(None)
+        self._worker.join(timeout)
+        if self.connected.is_set():
+            info = self.client.publish(f"{self.base}/availability", "offline", qos=QOS, retain=True)
+            deadline = time.monotonic() + timeout
+            while not info.is_published() and time.monotonic() < deadline and self.connected.is_set():
+                time.sleep(0.01)
+        self.connected.clear()
+        self.client.disconnect()
+        self.client.loop_stop()
+
+    def __enter__(self) -> TablePublisher:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- paho's thread -----------------------------------------------------------------------------
+
+    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
+        if getattr(reason, "is_failure", False):
+            logger.warning("MQTT broker %s:%s refused the table: %s", self.settings.host, self.settings.port, reason)
+            return
+        logger.info("MQTT: connected to %s:%s as %s", self.settings.host, self.settings.port, self.base)
+        client.publish(f"{self.base}/availability", "online", qos=QOS, retain=True)
+        with self._lock:
+            retained = dict(self._retained)
+        for topic, payload in retained.items():
+            client.publish(topic, payload, qos=QOS, retain=True)
+        self.connected.set()
+
+    def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
+        if self.connected.is_set():
+            logger.warning("MQTT: lost the broker %s:%s (%s); reconnecting, the game goes on",
+                           self.settings.host, self.settings.port, reason)
+        self.connected.clear()
+
+    # -- the worker --------------------------------------------------------------------------------
+
+    def _work(self) -> None:
+        while True:
+            due = self.feed.next_due()
+            timeout = None if due is None else max(0.0, due - time.time())
+            try:
+                outcome = self._inbox.get(timeout=timeout)
+            except queue.Empty:
+                self._send(self.feed.due(time.time()))
+                continue
+            if outcome is None:
+                return
+            try:
+                self._send(self.feed.take(outcome, time.time()))
+            except Exception:  # a bug here must not stop the table's messages for good
+                logger.exception("MQTT: cannot publish an outcome")
+
+    def _send(self, messages: list[Message]) -> None:
+        for message in messages:
+            if message.kind == "state":
+                self._put(f"{self.base}/state", dumps(message.data), retain=True)
+            elif message.kind == "event":
+                self._put(f"{self.base}/event", dumps(message.data), retain=False)
+            elif message.kind == "hand":
+                self._put(f"{self.base}/hand", dumps(message.data), retain=False)
+                self._put(f"{self.base}/record", dumps(self.record_payload()), retain=True)
+        if messages and messages[-1].kind == "state" and any(
+                m.kind == "event" and m.data.get("event") == "new_game" for m in messages):
+            self._put(f"{self.base}/record", dumps(self.record_payload()), retain=True)
+
+    def record_payload(self) -> dict[str, Any]:
+        """The current game's record so far (only hands already revealed)."""
+        state = self.feed.state
+        players = state.get("players", ["A", "B"])
+        view = state.get("view", {})
+        score = view.get("score", [0, 0])
+        winner = state.get("winner") or ""
+        hands = tuple(self.feed.revealed)
+        tags = (
+            ("Event", "Écarté"), ("Site", self.settings.venue), ("Date", time.strftime("%Y.%m.%d")),
+            ("Table", self.table_name), ("Game", str(state.get("game", 1))), ("A", players[0]), ("B", players[1]),
+            ("Rules", str(view.get("rules", ""))), ("Options", "{}"), ("Target", str(view.get("target", ""))),
+            ("Result", f"A {hands[-1].score[0]} B {hands[-1].score[1]}" if hands and hands[-1].score else "*"),
+            ("Winner", winner if winner and score else ""),
+        )
+        log = GameLog(tags, hands)
+        return {"table": self.settings.table, "game": state.get("game", 1), "tags": dict(tags),
+                "hands": [h.to_json() for h in hands], "text": write_record(log)}
+
+    def _put(self, topic: str, payload: bytes, *, retain: bool) -> None:
+        if retain:
+            with self._lock:
+                self._retained[topic] = payload
+        info = self.client.publish(topic, payload, qos=QOS, retain=retain)
+        if info.rc == mqtt.MQTT_ERR_QUEUE_SIZE:
+            self.dropped += 1

@@ -1,0 +1,326 @@
+"""The table's own page: the live table, the journal's games and hands, players' statistics.
+
+:class:`TablePage` is one of the service's :class:`~firmware_host.service.TableOutput`\\ s:
+:meth:`TablePage.publish` hands the outcome to the web server's event loop and returns
+at once (``call_soon_threadsafe``: it never waits for the network or a browser). The
+server (uvicorn, on its own thread) runs the Starlette app of :func:`table_app`:
+
+==========================  =================================================================
+``GET /``                   the page (static ``index.html``; the browser does the rest)
+``GET /api/state``          the table now, as spectators see it (:class:`venue.public.PublicFeed`)
+``GET /api/stream``         Server-Sent Events: ``state``, ``event``, ``hand`` as they happen
+``GET /api/games``          the journal's games
+``GET /api/games/{n}``      one game with its hands (JSON); ``.../record``: its hand record (text)
+``GET /api/stats``          per-player statistics
+``POST /api/setup``         names, rules, target before the first card (needs the token)
+``POST /api/new-game``      a new game once this one is over (needs the token)
+==========================  =================================================================
+
+Changes go into the table as physical events on the service's queue (journaled like
+any other), and only with ``Authorization: Bearer <token>`` where the table file's
+``[web] token`` is set; without a token the page is read-only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import logging
+import threading
+import time
+from collections.abc import AsyncIterator, Callable
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from firmware_host.snapshot import Outcome
+from firmware_host.transcript import ButtonEvent, PhysicalEvent, Setup
+from venue.history import JournalHistory
+from venue.public import Message, PublicFeed
+from venue.record import write_record
+from venue.settings import WebSettings
+from venue.sse import Broadcaster, sse_block
+
+logger = logging.getLogger(__name__)
+
+STATIC = Path(str(resources.files("venue") / "static"))
+
+
+class LiveTable:
+    """The live side of the page, on the server's event loop: the public feed and the browsers."""
+
+    def __init__(self, feed: PublicFeed) -> None:
+        self.feed = feed
+        self.browsers = Broadcaster()
+        self._timer: asyncio.TimerHandle | None = None
+
+    def take(self, outcome: Outcome) -> None:
+        """One outcome (called on the loop)."""
+        self._send(self.feed.take(outcome, time.time()))
+        self._arm()
+
+    def _send(self, messages: list[Message]) -> None:
+        for message in messages:
+            self.browsers.send(message.kind, message.data)
+
+    def _arm(self) -> None:
+        due = self.feed.next_due()
+        if due is None or self._timer is not None:
+            return
+        loop = asyncio.get_running_loop()
+        self._timer = loop.call_later(max(0.0, due - time.time()), self._reveal)
+
+    def _reveal(self) -> None:
+        self._timer = None
+        self._send(self.feed.due(time.time()))
+        self._arm()
+
+    def first_blocks(self) -> list[bytes]:
+        """What a browser gets on connecting: the hands already revealed, then the state."""
+        blocks = [sse_block("hand", hand.to_json()) for hand in self.feed.revealed]
+        if self.feed.state:
+            blocks.append(sse_block("state", self.feed.state))
+        return blocks
+
+    def close(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self.browsers.close()
+
+
+def _authorized(request: Request, token: str | None) -> Response | None:
+    """None when the request may change the table, else the response that says why not."""
+    if token is None:
+        return JSONResponse({"error": "read-only: this table file sets no [web] token"}, status_code=403)
+    header = request.headers.get("authorization", "")
+    given = header[7:] if header.lower().startswith("bearer ") else ""
+    if not given or not hmac.compare_digest(given.encode(), token.encode()):
+        return JSONResponse({"error": "a valid token is needed (Authorization: Bearer <token>)"}, status_code=401,
+                            headers={"WWW-Authenticate": "Bearer"})
+    return None
+
+
+def table_app(live: LiveTable, *, history: JournalHistory | None, settings: WebSettings,
+              control: Callable[[PhysicalEvent], None] | None = None,
+              lifespan_hooks: tuple[Callable[[], None], Callable[[], None]] | None = None) -> Starlette:
+    """The page's Starlette app (routes in one list; the state is in ``live``, not global).
+
+    :param control: puts a physical event on the table's queue (the service's ``put_physical``).
+    :param lifespan_hooks: called when the server starts and stops (on its loop).
+    """
+
+    async def index(request: Request) -> Response:
+        return FileResponse(STATIC / "table.html", headers={"Cache-Control": "no-cache"})
+
+    async def state(request: Request) -> Response:
+        return JSONResponse(live.feed.state)
+
+    async def stream(request: Request) -> Response:
+        return live.browsers.response(live.first_blocks())
+
+    async def games(request: Request) -> Response:
+        if history is None:
+            return JSONResponse([])
+        played = await asyncio.to_thread(history.games)
+        return JSONResponse([g.summary() for g in reversed(played)])
+
+    async def game(request: Request) -> Response:
+        if history is None:
+            return JSONResponse({"error": "no journal"}, status_code=404)
+        number = int(request.path_params["number"])
+        log = await asyncio.to_thread(history.log, number)
+        if log is None:
+            return JSONResponse({"error": f"no game {number}"}, status_code=404)
+        return JSONResponse({"tags": dict(log.tags), "hands": [h.to_json() for h in log.hands]})
+
+    async def record(request: Request) -> Response:
+        if history is None:
+            return PlainTextResponse("no journal", status_code=404)
+        number = int(request.path_params["number"])
+        log = await asyncio.to_thread(history.log, number)
+        if log is None:
+            return PlainTextResponse(f"no game {number}", status_code=404)
+        return PlainTextResponse(write_record(log), media_type="text/plain; charset=utf-8")
+
+    async def stats(request: Request) -> Response:
+        if history is None:
+            return JSONResponse([])
+        return JSONResponse(await asyncio.to_thread(history.stats))
+
+    async def setup(request: Request) -> Response:
+        refused = _authorized(request, settings.token)
+        if refused is not None:
+            return refused
+        if control is None:
+            return JSONResponse({"error": "this page cannot change the table"}, status_code=503)
+        try:
+            body = await request.json()
+            players = body.get("players")
+            event = Setup(
+                rules=body.get("rules"), target=body.get("target"),
+                players=tuple(str(p) for p in players) if players else None,
+            )
+            if players is not None and (not isinstance(players, list) or len(players) not in (2, 3)):
+                raise ValueError("players: two names (A, B), or three for a pool")
+            if event.target is not None and not isinstance(event.target, int):
+                raise ValueError("target: a number of points")
+        except (ValueError, AttributeError, TypeError) as exc:
+            return JSONResponse({"error": f"bad setup: {exc}"}, status_code=400)
+        if event.players is not None and len(event.players) == 2:
+            event = Setup(rules=event.rules, target=event.target, players=(*event.players, ""))
+        control(event)
+        return JSONResponse({"queued": event.to_json()}, status_code=202)
+
+    async def new_game(request: Request) -> Response:
+        refused = _authorized(request, settings.token)
+        if refused is not None:
+            return refused
+        if control is None:
+            return JSONResponse({"error": "this page cannot change the table"}, status_code=503)
+        if live.feed.state.get("view", {}).get("phase") != "over":
+            return JSONResponse({"error": "the game is not over"}, status_code=409)
+        control(ButtonEvent("A", "yes"))
+        return JSONResponse({"queued": "new game"}, status_code=202)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        if lifespan_hooks is not None:
+            lifespan_hooks[0]()
+        try:
+            yield
+        finally:
+            live.close()
+            if lifespan_hooks is not None:
+                lifespan_hooks[1]()
+
+    routes = [
+        Route("/", index),
+        Route("/api/state", state),
+        Route("/api/stream", stream),
+        Route("/api/games", games),
+        Route("/api/games/{number:int}", game),
+        Route("/api/games/{number:int}/record", record),
+        Route("/api/stats", stats),
+        Route("/api/setup", setup, methods=["POST"]),
+        Route("/api/new-game", new_game, methods=["POST"]),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    return Starlette(routes=routes, lifespan=lifespan)
+
+
+class ServerThread:
+    """A uvicorn server on its own thread and event loop (binds ``host``: loopback unless told)."""
+
+    def __init__(self, app: Any, host: str, port: int, *, name: str = "web") -> None:
+        config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
+                                lifespan="on", timeout_graceful_shutdown=2)
+        self.server = uvicorn.Server(config)
+        self.host = host
+        self._thread = threading.Thread(target=self.server.run, name=name, daemon=True)
+
+    @property
+    def port(self) -> int:
+        """The bound port (the real one when asked for port 0)."""
+        for server in getattr(self.server, "servers", []):
+            for sock in server.sockets:
+                return int(sock.getsockname()[1])
+        return int(self.server.config.port)
+
+    @property
+    def url(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}"
+
+    def start(self, timeout: float = 10.0) -> None:
+        """Start and wait until it listens.
+
+        :raises OSError: when it could not bind (the port in use, an address not on this machine).
+        """
+        self._thread.start()
+        deadline = time.monotonic() + timeout
+        while not self.server.started:
+            if not self._thread.is_alive() or time.monotonic() > deadline:
+                raise OSError(f"the web server could not listen on {self.host}:{self.server.config.port}")
+            time.sleep(0.01)
+
+    def close(self) -> None:
+        """Stop and wait for the thread (safe to call twice)."""
+        self.server.should_exit = True
+        if self._thread.is_alive():
+            self._thread.join(timeout=5)
+
+
+class TablePage:
+    """The page as a service output: hands every outcome to the server's loop, never waiting.
+
+    :param journal: the journal file (the history of games), or None.
+    :param control: puts a physical event on the table's queue (for the token's changes).
+    """
+
+    def __init__(self, settings: WebSettings, *, table: str, journal: Path | None = None,
+                 control: Callable[[PhysicalEvent], None] | None = None) -> None:
+        self.settings = settings
+        self.live = LiveTable(PublicFeed(table=table, reveal_delay=settings.reveal_delay))
+        history = JournalHistory(Path(journal), table=table, reveal_delay=settings.reveal_delay) if journal else None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._early: list[Outcome] = []
+        self._lock = threading.Lock()
+        self.app = table_app(self.live, history=history, settings=settings, control=control,
+                             lifespan_hooks=(self._started, self._stopped))
+        self.server = ServerThread(self.app, settings.host, settings.port)
+
+    def _started(self) -> None:
+        with self._lock:
+            self._loop = asyncio.get_running_loop()
+            early, self._early = self._early, []
+        for outcome in early:
+            self.live.take(outcome)
+
+    def _stopped(self) -> None:
+        with self._lock:
+            self._loop = None
+
+    def publish(self, outcome: Outcome) -> None:
+        """Hand the outcome to the server's loop (returns at once)."""
+        loop = self._loop
+        if loop is None:
+            with self._lock:
+                if self._loop is None:
+                    self._early.append(outcome)
+                    del self._early[:-1000]
+                    return
+                loop = self._loop
+        with contextlib.suppress(RuntimeError):  # the loop closed under us: the page is going away
+            loop.call_soon_threadsafe(self.live.take, outcome)
+
+    def start(self) -> None:
+        self.server.start()
+        logger.warning("the table's page: %s", self.server.url)
+
+    @property
+    def url(self) -> str:
+        return self.server.url
+
+    def close(self) -> None:
+        """End the browsers' streams, then stop the server (safe to call twice)."""
+        loop = self._loop
+        if loop is not None:
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(self.live.browsers.close)
+        self.server.close()
+
+    def __enter__(self) -> TablePage:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,213 @@
+"""What a spectator may see: the table's outcomes made public, message by message.
+
+The web page and the MQTT publisher both put out what :class:`PublicFeed` gives them,
+so the rule lives once: **no card hidden in a hand, the stock or the discards leaves
+the table before its hand is over** (and, if the table file says so, a delay after).
+
+- The snapshot is public by construction (the engine's public view), except that a
+  fault's message and card may name a card lying face down: a replacement beyond the
+  count on a hand pad, a card dealt twice, a discard the seat does not hold. Such a
+  fault goes out without its card (the message says "a card"). A fault keeps its
+  card only when the card lies face up on a play pad (a fault of play during the
+  tricks) or on the cut.
+- Events are whitelisted by kind; faults, notices and corrections are redacted as above.
+- Hidden cards come only from the controller's ``hand_record`` event, which it sends
+  once the hand is over; the feed holds each one for ``reveal_delay`` seconds and then
+  puts out the whole hand as a :class:`venue.record.HandLog`.
+
+Pure: no thread, no clock of its own (the caller passes ``now``, in seconds).
+
+    >>> from firmware_host.controller import Controller
+    >>> from firmware_host.transcript import CardEvent, Setup
+    >>> table, feed = Controller(), PublicFeed(table="t1")
+    >>> _ = table.handle(Setup(rules="classic", dealer="A"))
+    >>> _ = [table.handle(CardEvent("hand.B" if i < 5 else "hand.A", c)) for i, c in
+    ...      enumerate(["7S", "8S", "9S", "TS", "AS", "KH", "QH", "JH", "AH", "TH"])]
+    >>> out = feed.take(table.handle(CardEvent("hand.A", "9S")), now=0.0)
+    >>> [(m.kind, m.data.get("code")) for m in out][:1], "9S" in str([m.data for m in out])
+    ([('event', 'duplicate_card')], False)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine import Fault
+from firmware_host.controller import HandRecord
+from firmware_host.snapshot import Outcome, TableSnapshot
+from venue.record import GameLogBuilder, HandLog
+
+PUBLIC_EVENTS = frozenset({
+    "trump", "king", "trick", "hand_end", "game_end", "fault", "bid", "exchange", "play_begins", "play",
+    "offer", "penalty", "match_end", "seating", "dealer", "target", "new_game", "reader", "corrected", "notice",
+})
+"""Event kinds a spectator may see as they happen (``hand_record`` is held back: see the module)."""
+
+PLAY_FAULTS = frozenset({"revoke", "not_overtaking", "not_trumping", "not_highest", "king_not_led"})
+"""Faults only a card on a play pad can cause: its card lies face up."""
+
+PLAY_PHASE_FAULTS = frozenset({"out_of_turn", "card_not_in_hand", "wrong_time"})
+"""Faults whose card lies face up when they happen during the tricks (a card on a play pad)."""
+
+_SYMBOL = re.compile(r"(?:10|[2-9JQKA])[♠♥♦♣]")
+_NOTATION = re.compile(r"(?<![A-Za-z0-9])[2-9TJQKA][SHDC](?![A-Za-z0-9])")
+
+
+def redact(text: str) -> str:
+    """``text`` with every card named in it replaced by "a card"."""
+    text = _SYMBOL.sub("a card", text)
+    return _NOTATION.sub("a card", text).replace("the a card", "the card")
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """One message to the spectators: ``state`` (the table now), ``event`` (one public
+    table event) or ``hand`` (a whole hand, hidden cards included, once revealed)."""
+
+    kind: str
+    data: dict[str, Any]
+
+
+def public_fault(fault: Fault, face_up: bool) -> dict[str, Any]:
+    """A fault as a spectator sees it: its card only when the card lies face up."""
+    data = fault.to_json()
+    if not face_up:
+        data["card"] = None
+        data["message"] = redact(str(data.get("message", "")))
+    return data
+
+
+@dataclass
+class _Pending:
+    due: float
+    hand: HandLog
+
+
+@dataclass
+class PublicFeed:
+    """Turns the referee's outcomes into what spectators may see.
+
+    :param table: the table's name (in every state message).
+    :param reveal_delay: seconds between a hand's end and its hidden cards going out.
+    """
+
+    table: str = "table"
+    reveal_delay: float = 0.0
+    seq: int = 0
+    state: dict[str, Any] = field(default_factory=dict)
+    revealed: list[HandLog] = field(default_factory=list)
+    """The hands of the current game already put out, in order."""
+    _face_up: dict[Fault, bool] = field(default_factory=dict)
+    _pending: list[_Pending] = field(default_factory=list)
+    _builder: GameLogBuilder = field(default_factory=GameLogBuilder)
+    _game: int = 0
+
+    def take(self, outcome: Outcome, now: float) -> list[Message]:
+        """The messages one outcome gives: its public events, the hands now due, then the state."""
+        snapshot = outcome.snapshot
+        out: list[Message] = []
+        if snapshot.game != self._game:
+            self._game = snapshot.game
+            self.revealed = []
+            self._builder = GameLogBuilder()
+        for event in outcome.events:
+            kind = event.event
+            self._builder.event(event)
+            if isinstance(event, HandRecord):
+                hand = self._builder.hand_record(event)
+                self._pending.append(_Pending(now + self.reveal_delay, hand))
+                continue
+            if kind not in PUBLIC_EVENTS:
+                continue
+            if isinstance(event, Fault):
+                face_up = self._classify(event, snapshot)
+                out.append(Message("event", public_fault(event, face_up)))
+                continue
+            data = event.to_json()
+            if kind in ("corrected", "notice"):
+                # a correction or notice may name a card that lay face down (a replacement taken back)
+                if kind == "corrected" and data.get("code") not in PLAY_FAULTS and snapshot.phase != "play":
+                    data["card"] = None
+                data["message"] = redact(str(data.get("message", ""))) if "message" in data else None
+                if data["message"] is None:
+                    del data["message"]
+            out.append(Message("event", data))
+        out.extend(self.due(now))
+        self.seq += 1
+        self.state = self.public_state(snapshot, now)
+        out.append(Message("state", self.state))
+        return out
+
+    def due(self, now: float) -> list[Message]:
+        """The hands whose delay is over (in order)."""
+        out: list[Message] = []
+        while self._pending and self._pending[0].due <= now:
+            hand = self._pending.pop(0).hand
+            if hand.game == self._game:
+                self.revealed.append(hand)
+            out.append(Message("hand", hand.to_json()))
+        return out
+
+    def next_due(self) -> float | None:
+        """When the next held hand is due (seconds, the caller's clock), or None."""
+        return self._pending[0].due if self._pending else None
+
+    def _classify(self, fault: Fault, snapshot: TableSnapshot) -> bool:
+        if fault.card is None or fault.code in PLAY_FAULTS:
+            face_up = True
+        elif fault.code in PLAY_PHASE_FAULTS:
+            face_up = snapshot.phase == "play"
+        elif fault.code == "duplicate_card":
+            face_up = snapshot.phase == "cut"
+        else:
+            face_up = False
+        if len(self._face_up) > 256:
+            self._face_up.clear()
+        self._face_up[fault] = face_up
+        return face_up
+
+    def public_state(self, snapshot: TableSnapshot, now: float) -> dict[str, Any]:
+        """The snapshot as spectators see it (faults they cannot see face up are redacted)."""
+        data = snapshot.to_json()
+        data["faults"] = [public_fault(f, self._face_up.get(f, False)) for f in snapshot.faults]
+        if snapshot.warning is not None:
+            data["warning"] = public_fault(snapshot.warning, self._face_up.get(snapshot.warning, False))
+        data["prompt"]["text"] = redact(data["prompt"]["text"])
+        data["expectation"] = redact(snapshot.expectation) if not snapshot.faults else (
+            data["faults"][-1]["message"])
+        data["table"] = self.table
+        data["seq"] = self.seq
+        data["t"] = round(now, 3)
+        return data
+
+
+def card_tokens(text: str) -> set[str]:
+    """Every card named in ``text``, in the two-character notation (``TH``), from either
+    notation (``TH`` or ``10♥``). Used by the tests that check what leaves the table.
+
+    >>> sorted(card_tokens('{"card": "TH", "message": "take back the 10♠ and the K♦"}'))
+    ['KD', 'TH', 'TS']
+    """
+    found = {m.group(0) for m in _NOTATION.finditer(text)}
+    suits = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+    for m in _SYMBOL.finditer(text):
+        rank = m.group(0)[:-1]
+        found.add(("T" if rank == "10" else rank) + suits[m.group(0)[-1]])
+    return found
+
+
+def hidden_cards(actions: Iterable[dict[str, Any]]) -> set[str]:
+    """The cards of a hand record that lay face down at some time (dealt, discarded, drawn)."""
+    out: set[str] = set()
+    for action in actions:
+        kind = action.get("action")
+        if kind in ("deal_card",) and "card" in action:
+            out.add(str(action["card"]))
+        elif kind in ("discard", "draw"):
+            out.update(str(c) for c in action.get("cards", ()))
+        elif kind == "deal":
+            out.update(str(c) for c in (*action.get("a", ()), *action.get("b", ())))
+    return out

@@ -1,0 +1,199 @@
+"""The table file's ``[web]`` and ``[mqtt]`` sections (docs/web.md).
+
+``hardware.table`` accepts the two sections and leaves them to this module, which
+reads them from the file's TOML and reports every problem at once::
+
+    >>> web, mqtt = parse_sections({"web": {"listen": "127.0.0.1:8088", "reveal_delay": 30},
+    ...                             "mqtt": {"venue": "club", "table": "t1"}}, table_name="T")
+    >>> web.host, web.port, web.reveal_delay, mqtt.base_topic
+    ('127.0.0.1', 8088, 30.0, 'ecarte/club/t1')
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from firmware_host.errors import BadInput
+
+DEFAULT_LISTEN = "127.0.0.1:8080"
+DEFAULT_BROKER_PORT = 1883
+
+
+class SettingsError(BadInput):
+    """A ``[web]`` or ``[mqtt]`` section that cannot be used: every problem, with its key."""
+
+
+def split_listen(text: str, *, default_port: int = 8080) -> tuple[str, int]:
+    """``"127.0.0.1:8080"``, ``"[::1]:8080"``, ``"localhost"``, ``":8080"`` → host, port.
+
+    :raises ValueError: for a port that is not a number from 0 to 65535.
+    """
+    text = text.strip()
+    host, port = text, default_port
+    if text.startswith("["):
+        host, _, rest = text[1:].partition("]")
+        if rest.startswith(":"):
+            port = int(rest[1:])
+    elif text.count(":") == 1:
+        host, _, port_text = text.partition(":")
+        port = int(port_text)
+    if not 0 <= port <= 65535:
+        raise ValueError(f"port {port} is not between 0 and 65535")
+    return host or "127.0.0.1", port
+
+
+@dataclass(frozen=True, slots=True)
+class WebSettings:
+    """The table's page: where it listens, the token that allows changes, the reveal delay."""
+
+    host: str = "127.0.0.1"
+    port: int = 8080
+    token: str | None = None
+    reveal_delay: float = 0.0
+    """Seconds between a hand's end and its hidden cards reaching the page and MQTT."""
+    enabled: bool = False
+    """A ``[web]`` section with ``enabled = true`` (or ``run --web``) starts the page."""
+
+
+@dataclass(frozen=True, slots=True)
+class MqttSettings:
+    """The table's MQTT publisher (``[mqtt]``: present and not ``enabled = false`` starts it)."""
+
+    host: str = "127.0.0.1"
+    port: int = DEFAULT_BROKER_PORT
+    venue: str = "venue"
+    table: str = "table"
+    username: str | None = None
+    password: str | None = None
+    tls: bool = False
+    ca: str | None = None
+    cert: str | None = None
+    key: str | None = None
+    insecure: bool = False
+    keepalive: int = 30
+    queue: int = 10_000
+    """Messages kept while the broker is away (the oldest go first beyond this)."""
+    reveal_delay: float = 0.0
+    enabled: bool = False
+
+    @property
+    def base_topic(self) -> str:
+        return f"ecarte/{self.venue}/{self.table}"
+
+
+def slug(text: str) -> str:
+    """A topic level from a name: lower case, letters, digits and hyphens (``"Table 3"`` → ``table-3``)."""
+    out = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+    return out or "table"
+
+
+_WEB_KEYS = ("enabled", "listen", "token", "token_file", "reveal_delay")
+_MQTT_KEYS = ("enabled", "host", "port", "venue", "table", "username", "password", "password_file", "tls", "ca",
+              "cert", "key", "insecure", "keepalive", "queue", "reveal_delay")
+
+
+def _get(problems: list[str], section: Mapping[str, Any], name: str, key: str, kind: type | tuple[type, ...],
+         default: Any) -> Any:
+    value = section.get(key, default)
+    if value is not default and not isinstance(value, kind):
+        problems.append(f"{name}.{key}: expected {getattr(kind, '__name__', 'a number')}, not {value!r}")
+        return default
+    return value
+
+
+def _secret(problems: list[str], section: Mapping[str, Any], name: str, key: str, base: Path | None) -> str | None:
+    value = _get(problems, section, name, key, str, None)
+    path = _get(problems, section, name, f"{key}_file", str, None)
+    if path is not None:
+        file = Path(path).expanduser()
+        if not file.is_absolute() and base is not None:
+            file = base / file
+        try:
+            value = file.read_text(encoding="utf-8").strip()
+        except OSError as exc:
+            problems.append(f"{name}.{key}_file: cannot read {file}: {exc.strerror or exc}")
+    return value if value else None
+
+
+def parse_sections(data: Mapping[str, Any], *, table_name: str, source: str = "<table>",
+                   base: Path | None = None) -> tuple[WebSettings, MqttSettings]:
+    """The two sections of a table file's TOML.
+
+    :raises SettingsError: listing every problem.
+    """
+    problems: list[str] = []
+    web = data.get("web", {})
+    mqtt = data.get("mqtt", None)
+    if not isinstance(web, Mapping):
+        problems.append("web: must be a table ([web])")
+        web = {}
+    for key in web:
+        if key not in _WEB_KEYS:
+            problems.append(f"web.{key}: unknown key (known: {', '.join(_WEB_KEYS)})")
+    listen = _get(problems, web, "web", "listen", str, DEFAULT_LISTEN)
+    try:
+        host, port = split_listen(listen)
+    except ValueError as exc:
+        problems.append(f"web.listen: {exc}")
+        host, port = "127.0.0.1", 8080
+    delay = _get(problems, web, "web", "reveal_delay", (int, float), 0.0)
+    if delay < 0:
+        problems.append("web.reveal_delay: must be 0 or more seconds")
+    token = _secret(problems, web, "web", "token", base)
+    enabled = bool(_get(problems, web, "web", "enabled", bool, False))
+    web_settings = WebSettings(host, port, token, float(delay), enabled)
+
+    mqtt_settings = MqttSettings(table=slug(table_name), reveal_delay=float(delay))
+    if mqtt is not None:
+        if not isinstance(mqtt, Mapping):
+            problems.append("mqtt: must be a table ([mqtt])")
+            mqtt = {}
+        for key in mqtt:
+            if key not in _MQTT_KEYS:
+                problems.append(f"mqtt.{key}: unknown key (known: {', '.join(_MQTT_KEYS)})")
+        topic_level = re.compile(r"^[A-Za-z0-9_-]+$")
+        venue = _get(problems, mqtt, "mqtt", "venue", str, "venue")
+        table = _get(problems, mqtt, "mqtt", "table", str, slug(table_name))
+        for key, value in (("venue", venue), ("table", table)):
+            if not topic_level.match(value):
+                problems.append(f"mqtt.{key}: {value!r} must be letters, digits, '-' or '_' (one topic level)")
+        mqtt_delay = _get(problems, mqtt, "mqtt", "reveal_delay", (int, float), delay)
+        mqtt_settings = MqttSettings(
+            host=_get(problems, mqtt, "mqtt", "host", str, "127.0.0.1"),
+            port=_get(problems, mqtt, "mqtt", "port", int, DEFAULT_BROKER_PORT),
+            venue=venue, table=table,
+            username=_get(problems, mqtt, "mqtt", "username", str, None),
+            password=_secret(problems, mqtt, "mqtt", "password", base),
+            tls=_get(problems, mqtt, "mqtt", "tls", bool, False),
+            ca=_get(problems, mqtt, "mqtt", "ca", str, None),
+            cert=_get(problems, mqtt, "mqtt", "cert", str, None),
+            key=_get(problems, mqtt, "mqtt", "key", str, None),
+            insecure=_get(problems, mqtt, "mqtt", "insecure", bool, False),
+            keepalive=_get(problems, mqtt, "mqtt", "keepalive", int, 30),
+            queue=_get(problems, mqtt, "mqtt", "queue", int, 10_000),
+            reveal_delay=float(mqtt_delay),
+            enabled=bool(_get(problems, mqtt, "mqtt", "enabled", bool, True)),
+        )
+    if problems:
+        raise SettingsError(f"{source}: " + "; ".join(problems))
+    return web_settings, mqtt_settings
+
+
+def load_sections(path: str | Path | None, *, table_name: str) -> tuple[WebSettings, MqttSettings]:
+    """The sections of the table file at ``path`` (None: the simulated table, which has neither).
+
+    :raises SettingsError: for a broken section or an unreadable file.
+    """
+    if path is None:
+        return WebSettings(), MqttSettings(table=slug(table_name))
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise SettingsError(f"{path}: {exc}") from None
+    return parse_sections(data, table_name=table_name, source=str(path), base=path.parent)

@@ -1,0 +1,34 @@
+// Shared by the table's page and the venue's scoreboard. Cards come in the two-character
+// notation (rank then suit letter); we draw them with the suit's symbol.
+"use strict";
+const SUITS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
+function cardEl(code) {
+  const span = document.createElement("span");
+  const rank = code[0] === "T" ? "10" : code[0];
+  span.className = "card" + ("HD".includes(code[1]) ? " red" : "");
+  span.textContent = rank + SUITS[code[1]];
+  span.dataset.card = code;
+  return span;
+}
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === "class") node.className = v; else node.setAttribute(k, v);
+  }
+  for (const c of children) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return node;
+}
+function pair(p) { return p ? p.A + " – " + p.B : "–"; }
+function tabs() {
+  const buttons = document.querySelectorAll("nav button");
+  const show = (name) => {
+    for (const b of buttons) b.setAttribute("aria-selected", String(b.dataset.tab === name));
+    for (const s of document.querySelectorAll("main > section")) s.hidden = s.id !== name;
+    document.dispatchEvent(new CustomEvent("tab", { detail: name }));
+  };
+  for (const b of buttons) b.addEventListener("click", () => show(b.dataset.tab));
+  show(buttons[0].dataset.tab);
+}
+// what the benchmark reads: milliseconds from a table's publish ("t") to this handler
+window.__latencies = [];
+function noteLatency(t) { if (typeof t === "number") window.__latencies.push(Date.now() - t * 1000); }
