@@ -221,6 +221,16 @@ class Fault(Event):
     message: str = ""
     remedy: str = ""
     card: Card | None = None
+    detail: tuple[tuple[str, str], ...] = ()
+    """What the message says, as data for a display that words it in its own language
+    (``(("suit", "H"), ("win", "yes"))``); written to JSON only when there is some."""
+
+    def to_json(self) -> dict[str, Any]:
+        out = Event.to_json(self)
+        del out["detail"]
+        if self.detail:
+            out["detail"] = dict(self.detail)
+        return out
 
 
 def event_from_json(data: dict[str, Any]) -> Event:
@@ -243,7 +253,10 @@ def event_from_json(data: dict[str, Any]) -> Event:
     if cls is Trick:
         a, b = (Card.parse(c) for c in fields["cards"])
         return Trick(fields["winner"], a, b, fields["leader"])
+    detail = fields.pop("detail", None) if cls is Fault else None
     result: Event = decode_fields(cls, fields, f"event {cls.event!r}")
+    if isinstance(detail, dict) and isinstance(result, Fault):
+        result = dataclasses.replace(result, detail=tuple((str(k), str(v)) for k, v in detail.items()))
     return result
 
 
