@@ -78,7 +78,7 @@ _WORDS: dict[str, dict[str, tuple[str, str]]] = {
         "deal": ("geben, aufdecken", "{seat} gibt je fünf Karten und deckt die elfte auf"),
         "propose": ("tauschen o. spielen?", "{seat}: tauschen oder spielen?"),
         "declare": ("ansagen o. passen?", "{seat}: ansagen oder passen?"),
-        "respond": ("annehmen o. ablehnen?", "{seat}: annehmen oder ablehnen?"),
+        "respond": ("Tausch annehmen?", "{seat}: den Tausch annehmen oder ablehnen?"),
         "take": ("spielen o. tauschen?", "{seat}: das Spiel nehmen oder tauschen?"),
         "draw": ("{n} ziehen", "{seat} zieht {n} vom Talon"),
         "discard": ("ablegen", "{seat} legt ab"),

@@ -28,6 +28,7 @@ shows after it. Those are the only way out: nothing reads the controller's field
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -44,6 +45,7 @@ from engine.actions import (
 from engine.cards import Card
 from engine.faults import fault
 from firmware_host.protocol import button_action, card_action, zone_of
+from firmware_host import table_setup
 from firmware_host.snapshot import Outcome, TableSnapshot
 from firmware_host.transcript import ButtonEvent, CardEvent, PhysicalEvent, Setup
 
@@ -131,6 +133,10 @@ class TableDefaults:
     options: dict[str, Any] = field(default_factory=dict)
     tags: dict[str, str] = field(default_factory=dict)
     players: tuple[str, ...] | None = None
+    badges: dict[str, str] = field(default_factory=dict)
+    """Tag UID → ``player:NAME``, ``rules:NAME``, ``option:NAME`` or ``target:N``."""
+    locked: bool = False
+    """The rules are the table's (house rules): the menu and rule cards change nothing."""
 
 
 class Controller:
@@ -163,6 +169,8 @@ class Controller:
         self._offline: set[str] = set()
         self._game = 1
         self._hand_actions: list[Action] = []
+        self._notes: list[Event] = []
+        self._menu: table_setup.Menu | None = None
 
     # -- what goes out ---------------------------------------------------------------------
 
@@ -184,6 +192,9 @@ class Controller:
             and not state.played and state.led < 0,
             winner=state.winner if state.phase == "over" else None,
             players=state.players,
+            hand_notes=tuple(self._notes),
+            setting_up=self._setting_up(),
+            menu=self._menu.line if self._menu is not None else None,
         )
 
     def current_setup(self) -> Setup:
@@ -195,6 +206,7 @@ class Controller:
             target=state.target,
             tags=dict(self._tags),
             options=state.rules.options(),
+            players=self._setup.players or self._defaults.players,
         )
 
     @property
@@ -217,11 +229,10 @@ class Controller:
         if target is not None:
             options["target"] = target
         players = self._setup.players or d.players
-        return engine.new_game(
-            rules, dealer=dealer,
-            players=tuple(players) if players and len(players) == 3 else None,  # type: ignore[arg-type]
-            **options,
-        )
+        names = tuple(players or ())[:3]
+        if names:
+            names += ("A", "B", "C" if options.get("pool") else "")[len(names):]
+        return engine.new_game(rules, dealer=dealer, players=names or None, **options)  # type: ignore[arg-type]
 
     # -- events ----------------------------------------------------------------------------
 
@@ -267,6 +278,10 @@ class Controller:
 
     def _card(self, event: CardEvent) -> list[Event]:
         card = self._identify(event)
+        badge = self._defaults.badges.get(event.uid or "") if card is None else None
+        if badge is not None:
+            return [] if event.gone else self._badge(badge, event.zone)
+        self._menu = None  # a card laid closes the settings menu, unchanged
         parsed = Card.parse(card) if card is not None else None
         zone = zone_of(event.zone, self._state, parsed)
         key = card or f"uid:{event.uid}"
@@ -307,6 +322,8 @@ class Controller:
 
     def _button(self, event: ButtonEvent) -> list[Event]:
         seat, button = event.seat, event.button
+        if self._setting_up() and (button == "king" or self._menu is not None):
+            return self._menu_press(button)
         state = self._state
         if state.phase == "over":
             if button == "yes":
@@ -358,6 +375,8 @@ class Controller:
         return out
 
     def _remember(self, ev: Event) -> None:
+        if isinstance(ev, engine.King | engine.Penalty) or (isinstance(ev, engine.Bid) and ev.vulnerable):
+            self._notes.append(ev)  # where the hand's points came from (the hand screen says)
         if isinstance(ev, engine.Trick):
             self._last_trick = ev
         elif isinstance(ev, engine.HandEnd):
@@ -365,6 +384,7 @@ class Controller:
         elif isinstance(ev, engine.Trump):
             self._last_hand = None
             self._last_trick = None
+            self._notes = []
 
     def _refused(self, refused: Fault, zone: str | None, card: str | None, uid: str | None,
                  *, card_event: bool) -> list[Event]:
@@ -415,3 +435,47 @@ class Controller:
         self._last_hand = None
         self._last_trick = None
         return [NewGame(self._state.rules.name, dealer, self._state.target)]
+
+    # -- the table's set-up before the first card (firmware_host.table_setup) ------------------
+
+    def _setting_up(self) -> bool:
+        """No card of this game is down: names, rules and options may still change."""
+        state = self._state
+        return (state.phase in ("retourne", "cut", "deal") and state.hand_no == 1 and state.hands == (0, 0)
+                and state.cuts == (-1, -1) and state.score == (0, 0) and not any(self._on_pad.values()))
+
+    def _settings(self) -> table_setup.Settings:
+        state = self._state
+        names = state.players
+        return table_setup.Settings(state.rules.name, tuple(sorted(state.rules.options().items())),
+                                    None, (names[0], names[1]))
+
+    def _menu_press(self, button: str) -> list[Event]:
+        menu = self._menu or table_setup.Menu.open(self._settings(), locked=self._defaults.locked)
+        step = menu.press(button) if self._menu is not None else table_setup.Step(menu)
+        self._menu = step.menu
+        if step.notice:
+            return [Notice("the rules are the table's own (house rules)", None, step.notice)]
+        return self._start_with(step.settings) if step.settings is not None else []
+
+    def _badge(self, tag: str, pad: str) -> list[Event]:
+        if not self._setting_up():
+            return [Notice(f"{tag}: only before the first card", None, "setup_ignored")]
+        seat = pad[-1] if pad[-1] in engine.SEATS and pad != "turnup" else None
+        step = table_setup.laid(self._settings(), tag, seat, locked=self._defaults.locked and tag[:7] != "player:")
+        if step.notice:
+            return [Notice(f"{tag} means nothing here ({step.notice.replace('_', ' ')})", seat, step.notice)]
+        return self._start_with(step.settings) if step.settings is not None else []
+
+    def _start_with(self, settings: table_setup.Settings) -> list[Event]:
+        """The game starts again with ``settings`` (nothing is down yet): a NewGame, so the
+        journal begins the game with them."""
+        base = engine.rules(settings.rules)
+        # an option of the table file that the menu turned off is set back to the rule set's value
+        options = {k: getattr(base, k) for k in self._defaults.options if hasattr(base, k)} | dict(settings.options)
+        if settings.target is not None:
+            options["target"] = settings.target
+        self._setup = dataclasses.replace(self._setup, rules=settings.rules, options=options,
+                                          target=settings.target, players=settings.players)
+        self._state = self._new_state(self._state.dealer or None)
+        return [NewGame(self._state.rules.name, self._state.dealer or None, self._state.target)]
