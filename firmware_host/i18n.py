@@ -25,7 +25,7 @@ logger = logging.getLogger(__name__)
 
 __all__ = ["LANGUAGES", "NAME_WIDTH", "Words", "card", "language", "screen_name", "words"]
 
-NAME_WIDTH = 52
+NAME_WIDTH = 64
 """Pixels a player's name may take on the OLED (longer names are cut, with a dot)."""
 
 _RANKS: dict[str, dict[str, str]] = {
@@ -75,7 +75,7 @@ _WORDS: dict[str, dict[str, str]] = {
         "offline_do": "check its cable; the game waits",
         "paused": "table paused",
         "paused_do": "the game resumes where it stopped",
-        "king": "{who} +1 king {card}",
+        "king": "{who} +1 king",
         "hand_won": "{who} wins {hi}-{lo}",
         "deals_next": "{who} deals next",
         "score_line": "score {a} {sa} · {b} {sb}",
@@ -129,7 +129,7 @@ _WORDS: dict[str, dict[str, str]] = {
         "offline_do": "vérifiez son câble ; la partie attend",
         "paused": "table en pause",
         "paused_do": "la partie reprendra où elle en était",
-        "king": "{who} +1 roi {card}",
+        "king": "{who} +1 roi",
         "hand_won": "{who} gagne {hi}-{lo}",
         "deals_next": "{who} donne ensuite",
         "score_line": "score {a} {sa} · {b} {sb}",
@@ -183,7 +183,7 @@ _WORDS: dict[str, dict[str, str]] = {
         "offline_do": "controlla il cavo; la partita aspetta",
         "paused": "tavolo in pausa",
         "paused_do": "la partita riprende da dove era",
-        "king": "{who} +1 re {card}",
+        "king": "{who} +1 re",
         "hand_won": "{who} vince {hi}-{lo}",
         "deals_next": "poi dà {who}",
         "score_line": "punti {a} {sa} · {b} {sb}",
@@ -247,9 +247,9 @@ _WORDS: dict[str, dict[str, str]] = {
         "punished_refusal": "Ablehnung",
         "failed": "verloren",
         "king_points": "König",
-        "pen_revoke": "Farbfehler",
-        "pen_not_trumping": "Trumpffehler",
-        "pen_king_not_declared": "Königsfehler",
+        "pen_revoke": "Farbe",
+        "pen_not_trumping": "Trumpf",
+        "pen_king_not_declared": "König still",
         "game_over": "{who} gewinnt",
         "game_over_do": "das Spiel, {a}:{b}\nja: neues Spiel",
         "settings_hint": "König: Einstellungen",

@@ -27,7 +27,7 @@ CHARS = "".join(chr(c) for c in range(32, 127)) + "éèàçÉ–·×" + "âäê�
 FONTS = {
     # name: (file, size in pixels, characters)
     "text": ("DejaVuSansCondensed-Bold.ttf", 11, CHARS),
-    "big": ("DejaVuSans-Bold.ttf", 20, "0123456789:-–ABKQJ ?"),
+    "big": ("DejaVuSans-Bold.ttf", 20, "0123456789:-–ABKQJ ?" + "RDVF"),  # appended: French, Italian, German ranks
 }
 
 
