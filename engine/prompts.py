@@ -6,8 +6,10 @@ The OLED shows :attr:`Prompt.short` beside the seat; faults, ``sim`` and logs us
 and :func:`worded` words a prompt in another language (``en``, ``fr``, ``it``, ``de``)::
 
     >>> from engine.game import new_game
-    >>> prompt(new_game("classic", dealer="B"))
-    Prompt(seat='B', short='deal, turn up', text='B deals five cards each and turns up the eleventh', key='deal', count=0)
+    >>> prompt(new_game("classic", dealer="B")).text
+    'B deals five cards each and turns up the eleventh'
+    >>> prompt(new_game("classic", dealer="B")).short, prompt(new_game("german", dealer="B")).key
+    ('deal, turn up', 'deal')
     >>> expectation(new_game("german", dealer="A"))
     'A deals five cards each and turns up the eleventh'
     >>> worded(prompt(new_game("classic", dealer="B")), "fr", "Anne").text

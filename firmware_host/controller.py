@@ -44,8 +44,8 @@ from engine.actions import (
 )
 from engine.cards import Card
 from engine.faults import fault
-from firmware_host.protocol import button_action, card_action, zone_of
 from firmware_host import table_setup
+from firmware_host.protocol import button_action, card_action, zone_of
 from firmware_host.snapshot import Outcome, TableSnapshot
 from firmware_host.transcript import ButtonEvent, CardEvent, PhysicalEvent, Setup
 

@@ -106,9 +106,7 @@ class Menu:
     @property
     def items(self) -> tuple[str, ...]:
         """The lines of the menu for the current rule set."""
-        return ("rules", "target", "rubber") + tuple(
-            name for name in OPTIONS if _accepts(self.settings, name)
-        )
+        return ("rules", "target", "rubber", *(name for name in OPTIONS if _accepts(self.settings, name)))
 
     @property
     def line(self) -> MenuLine:
