@@ -211,9 +211,11 @@ def run_demo(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="ecarte-demo-") as tmp, Journal(Path(tmp) / "journal.sqlite") as journal:
         panel = open_panel(table, png_dir=args.png, terminal=out if frames != "none" else None,
                            only_tricks=frames == "tricks", redraw=tty and frames == "all")
+        panel.language = getattr(args, "language", None) or "en"
+        names = tuple(n.strip() for n in (getattr(args, "players", None) or "Anne,Bruno").split(","))[:2]
         if tty and frames == "all":
             out.write("\x1b[2J")
-        defaults = TableDefaults(rules=args.rules, dealer=None)
+        defaults = TableDefaults(rules=args.rules, dealer=None, players=names)
         controller = Controller(defaults)
         service = TableService(journal=journal, controller=controller, outputs=[panel])
         watch = TableWatch(service.stats, controller.snapshot())
@@ -235,7 +237,8 @@ def run_demo(args: argparse.Namespace) -> int:
         shown = watch.snapshot.view
         a, b = shown.score
         winner = watch.snapshot.winner or ("A" if a > b else "B")
-        out.write(f"\nGame over: {winner} wins, A {a} - B {b} after {final.hand_no} hand(s); "
+        name = dict(zip("AB", names, strict=False)).get(winner, winner)
+        out.write(f"\nGame over: {name} wins, A {a} - B {b} ({names[0]} at A, {names[-1]} at B) after {final.hand_no} hand(s); "
                   f"{players.faults_shown} fault made and corrected; {service.stats.handled} events "
                   f"journaled, {panel.frames} frames drawn.\n")
         out.flush()

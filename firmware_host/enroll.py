@@ -146,14 +146,16 @@ def enroll(
     enrolled: list[Enrolled] = []
     try:
         for card in todo:
-            prompt = [f"Pack {pack}: {total - len(todo) + len(enrolled)}/{total}", f"Lay {card}"]
+            prompt = [f"Pack {pack}: {total - len(todo) + len(enrolled)}/{total}", f"Lay the {_label(card)}",
+                      "on the pad"]
             while True:
                 walk.show(prompt)
                 uid = walk.arrival()
                 known = registry.entry(uid)
                 if known is not None:
                     logger.info("tag %s is already %s of pack %d", uid, known.card, known.pack)
-                    walk.show([f"Tag is {known.card} of pack {known.pack}", "Lift it", f"then lay {card}"])
+                    walk.show([f"Tag is {_label(known.card)} of pack {known.pack}", "Lift it",
+                               f"then lay the {_label(card)}"])
                     walk.lift(uid)
                     continue
                 if write_tag is not None and not _write(walk, write_tag, uid, card):
@@ -164,7 +166,7 @@ def enroll(
                 enrolled.append(Enrolled(card, uid, pack))
                 logger.info("enrolled %s of pack %d: tag %s", card, pack, uid)
                 done = total - len(todo) + len(enrolled)
-                walk.show([f"{card} OK  {done}/{total}", "Lift it"])
+                walk.show([f"{_label(card)} OK  {done}/{total}", "Lift it"])
                 walk.lift(uid)
                 break
     except _Cancelled:
@@ -180,7 +182,7 @@ def _write(walk: _Walk, write_tag: Callable[[str, str], None], uid: str, card: s
         write_tag(uid, NDEF_PREFIX + card)
     except (OSError, TimeoutError) as error:
         logger.warning("writing %s to tag %s failed: %s", card, uid, error)
-        walk.show(["Write failed", "Lift it", f"then lay {card} again"])
+        walk.show(["Write failed", "Lift it", f"then lay the {_label(card)} again"])
         walk.lift(uid)
         return False
     return True
@@ -188,3 +190,8 @@ def _write(walk: _Walk, write_tag: Callable[[str, str], None], uid: str, card: s
 
 def _complete(registry: TagRegistry, pack: int, cards: Sequence[str]) -> bool:
     return all(registry.uid_for(card, pack) is not None for card in cards)
+
+
+def _label(card: str) -> str:
+    """``"TH"`` → ``"10♥"``, as printed on the card."""
+    return ("10" if card[0] == "T" else card[0]) + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[card[1]]

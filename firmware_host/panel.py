@@ -65,7 +65,8 @@ class Panel(Closing):
         self._seen = moments
         view = snapshot.view
         self.caption = (
-            f"{view.rules}  hand {snapshot.hand_no}  A {view.score[0]} - B {view.score[1]}"
+            f"{view.rules}  hand {snapshot.hand_no}  {snapshot.players[0]} {view.score[0]}"
+            f" - {snapshot.players[1]} {view.score[1]}"
             f"  |  {snapshot.expectation}"
         )
         self._put(screen, draw=worth_drawing)

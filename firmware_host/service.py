@@ -87,7 +87,11 @@ class JsonLines:
         wrote = False
         for ev in outcome.events:
             if self.everything or ev.event in CONTRACT_EVENTS:
-                self.out.write(json.dumps(ev.to_json(), ensure_ascii=False) + "\n")
+                data = ev.to_json()
+                names = outcome.snapshot.players
+                if ev.event in ("game_end", "new_game") and names[:2] != ("A", "B"):
+                    data["players"] = {"A": names[0], "B": names[1]}  # an added field: who sat where
+                self.out.write(json.dumps(data, ensure_ascii=False) + "\n")
                 wrote = True
         if wrote:
             self.out.flush()
