@@ -238,7 +238,8 @@ def run_demo(args: argparse.Namespace) -> int:
         a, b = shown.score
         winner = watch.snapshot.winner or ("A" if a > b else "B")
         name = dict(zip("AB", names, strict=False)).get(winner, winner)
-        out.write(f"\nGame over: {name} wins, A {a} - B {b} ({names[0]} at A, {names[-1]} at B) after {final.hand_no} hand(s); "
+        out.write(f"\nGame over: {name} wins, A {a} - B {b} ({names[0]} at A, {names[-1]} at B) "
+                  f"after {final.hand_no} hand(s); "
                   f"{players.faults_shown} fault made and corrected; {service.stats.handled} events "
                   f"journaled, {panel.frames} frames drawn.\n")
         out.flush()
