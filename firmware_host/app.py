@@ -211,7 +211,8 @@ def wait_for_enrolment(table: TableConfig) -> int:
 
     what = (f"no cards enrolled: no tag registry at {table.registry}. Stop the service "
             "(sudo systemctl stop ecarte-table), enrol both packs as the service user "
-            "(sudo -u ecarte-table ecarte-table enroll /etc/ecarte-table/table.toml --pack 1, then --pack 2), "
+            "(sudo -u ecarte /opt/ecarte-table/venv/bin/ecarte-table enroll /etc/ecarte-table/table.toml "
+            "--pack 1, then --pack 2), "
             "then start it again; docs/hardware.md, 'Enrolling the cards'")
     logger.error("%s", what)
     stopped = threading.Event()

@@ -72,6 +72,11 @@ def _base(table: _Table) -> dict[str, Any]:
             status = w.say("status_deal_short", dealer=table.who(view.dealer))
     else:
         status = w.say("status_target", n=view.target)
+    sight = snapshot.sight
+    if not playing and not sight.complete and any(sight.held):
+        # partial sight: how much of each hand the table has read
+        status = w.say("status_seen", a=label_a, b=label_b, sa=sight.seen[0], ha=sight.held[0],
+                       sb=sight.seen[1], hb=sight.held[1])
     if snapshot.setting_up and snapshot.menu is None:
         status = w.say("settings_hint")
     return dict(

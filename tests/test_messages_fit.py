@@ -21,7 +21,7 @@ from engine.prompts import LANGUAGES, PROMPT_KEYS, Prompt
 from engine.rules import RULE_SETS
 from firmware_host.drawing import Screen, clipped, render
 from firmware_host.screens import menu_screen, message_screen, paused_screen, screen_for
-from firmware_host.snapshot import TableSnapshot
+from firmware_host.snapshot import Sight, TableSnapshot
 from firmware_host.table_setup import OPTIONS, Menu, Settings
 
 NAMES = [("A", "B", ""), ("WWWWWWWWWWWW", "MMMMMMMMMMMM", ""), ("Marguerite", "Jean-Baptiste", "")]
@@ -70,6 +70,10 @@ def test_every_prompt_fits_the_table_view(lang: str) -> None:
             snapshot = _snapshot(rules, phase, names, prompt=Prompt(seat, "", "", key, count),
                                  view=_view(rules, phase, score=(-3, 10)), setting_up=setting_up)
             _fits(screen_for(snapshot, lang), f"{lang} prompt {key}")
+    for held in range(6):
+        sight = Sight("partial", (held // 2, 0), (held, 5))
+        snapshot = _snapshot("classic", "propose", NAMES[1], sight=sight, view=_view("classic", "propose", (-3, 10)))
+        _fits(screen_for(snapshot, lang), f"{lang} sight {sight}")
 
 
 def _hands() -> list[tuple[HandEnd, tuple[object, ...]]]:

@@ -201,3 +201,15 @@ def test_italian_penalties_are_shown_with_their_reason() -> None:
         table.handle(CardEvent("play.B", b))
     lines = screen_for(table.snapshot()).detail.split("\n")
     assert lines[:2] == ["M +2 vole", "J −1 revoke"]
+
+
+def test_partial_sight_says_how_much_of_each_hand_was_seen() -> None:
+    import dataclasses
+
+    from firmware_host.snapshot import Sight
+
+    table = Controller()
+    _dealt(table)
+    snapshot = dataclasses.replace(table.snapshot(), sight=Sight("partial", (3, 5), (5, 5)))
+    assert screen_for(snapshot).status == "seen A 3/5 · B 5/5"
+    assert screen_for(snapshot, "fr").status == "vues A 3/5 · B 5/5"
