@@ -133,8 +133,8 @@ def summarize(record: GameRecord, started: float = 0.0) -> GameSummary | None:
             elif isinstance(ev, NewGame):
                 break
         rules = controller.snapshot().view.rules
-    if hands == 0 and winner is None and not problem:
-        return None
+    if cards == 0 and hands == 0 and winner is None and not problem:
+        return None  # nothing was laid: a record left by the set-up (menu, badges)
     seats = tuple(
         SeatRecord(names[i], score[i], voles[i], vulnerable[i], punished[i], tuple(sorted(faults[i].items())))
         for i in range(2)

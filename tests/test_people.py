@@ -106,7 +106,7 @@ def _journal(tmp_path: Path) -> Path:
             game = journal.start_game(dumps(Setup(rules="classic", dealer="B", players=tuple(names))))
             for event in game_transcript(new_game("classic", dealer="B"), random.Random(seed), faults=True):
                 journal.mark_done(journal.append(game, dumps(event)))
-        journal.start_game(dumps(Setup(rules="italian")))  # set up, never played: left out
+        journal.start_game(dumps(Setup(rules="italian")))  # set up, no card laid: left out
     return path
 
 
