@@ -225,11 +225,17 @@ class Fault(Event):
     """Partial sight: proven after the offence, by a card accepted later (TRANSCRIPT.md)."""
     trick: int | None = None
     """With ``late``: the trick of the offence (1-5)."""
+    detail: tuple[tuple[str, str], ...] = ()
+    """What the message says, as data for a display that words it in its own language
+    (``(("suit", "H"), ("win", "yes"))``); written to JSON only when there is some."""
 
     def to_json(self) -> dict[str, Any]:
         out = Event.to_json(self)
         if not self.late:
             del out["late"], out["trick"]
+        del out["detail"]
+        if self.detail:
+            out["detail"] = dict(self.detail)
         return out
 
 
@@ -261,7 +267,10 @@ def event_from_json(data: dict[str, Any]) -> Event:
     if cls is Trick:
         a, b = (Card.parse(c) for c in fields["cards"])
         return Trick(fields["winner"], a, b, fields["leader"])
+    detail = fields.pop("detail", None) if cls is Fault else None
     result: Event = decode_fields(cls, fields, f"event {cls.event!r}")
+    if isinstance(detail, dict) and isinstance(result, Fault):
+        result = dataclasses.replace(result, detail=tuple((str(k), str(v)) for k, v in detail.items()))
     return result
 
 

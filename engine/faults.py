@@ -37,10 +37,11 @@ FAULT_CODES: dict[str, tuple[str, str]] = {
 """Every fault code the table reports, with its rule and its remedy."""
 
 
-def fault(code: str, seat: str | None, message: str, card: Card | None = None) -> Fault:
-    """A fault of ``code`` with its rule and remedy from :data:`FAULT_CODES`."""
+def fault(code: str, seat: str | None, message: str, card: Card | None = None, **detail: str) -> Fault:
+    """A fault of ``code`` with its rule and remedy from :data:`FAULT_CODES`; ``detail``:
+    what the message says, as data (a display words it in its own language)."""
     rule, remedy = FAULT_CODES[code]
-    return Fault(code, seat, rule, message, remedy, card)
+    return Fault(code, seat, rule, message, remedy, card, detail=tuple(sorted(detail.items())))
 
 
 def revoke_fault(seat: str, card: Card, led_suit: str, must_win: bool) -> Fault:
@@ -49,6 +50,7 @@ def revoke_fault(seat: str, card: Card, led_suit: str, must_win: bool) -> Fault:
     return fault(
         "revoke", seat,
         f"{seat} must follow {SUIT_NAMES[led_suit]}{win}: take back the {card.symbol()}", card,
+        suit=led_suit, win="yes" if must_win else "no",
     )
 
 
@@ -56,7 +58,7 @@ def not_overtaking_fault(seat: str, card: Card, led: Card) -> Fault:
     """``seat`` followed suit low though able to beat ``led``."""
     return fault(
         "not_overtaking", seat,
-        f"{seat} must beat the {led.symbol()}: take back the {card.symbol()}", card,
+        f"{seat} must beat the {led.symbol()}: take back the {card.symbol()}", card, beat=str(led),
     )
 
 
@@ -65,4 +67,5 @@ def not_trumping_fault(seat: str, card: Card, trump_suit: str) -> Fault:
     return fault(
         "not_trumping", seat,
         f"{seat} must trump with {SUIT_NAMES[trump_suit]}: take back the {card.symbol()}", card,
+        suit=trump_suit,
     )

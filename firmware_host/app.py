@@ -68,10 +68,13 @@ def systemd_notify() -> Callable[[str], None] | None:
 def run_service(args: argparse.Namespace) -> int:
     """``ecarte-table run``: returns the exit status."""
     from firmware_host.panel import open_panel
-    from firmware_host.table_tags import TableTags
+    from firmware_host.table_tags import TableTags, TagRegistryMissing
 
     table = load_table_or_exit(args.table)
-    tags = TableTags.load(table)  # the registry, the [tags] policy, the originality check
+    try:
+        tags = TableTags.load(table)  # the registry, the [tags] policy, the originality check
+    except TagRegistryMissing:
+        return wait_for_enrolment(table)
     card_for = tags.card_for if tags.registry is not None else None
     png_dir = check_png_dir(args.png)
     events = _open_events(args.events) if args.events else None
@@ -87,7 +90,7 @@ def run_service(args: argparse.Namespace) -> int:
                 journal_path, len(journal.games()), journal.fed_lines(), table.name,
                 ", ".join(f"{pad.name}={pad.device}" for pad in table.pads) or "none")
 
-    defaults = TableDefaults(rules=table.rules, target=table.target, sight=table.sight)
+    defaults = table_defaults(table, args)
     controller = Controller(defaults, card_for_uid=card_for, layout=table.layout, pack_guard=tags.guard())
     stack = contextlib.ExitStack()
     with stack:
@@ -204,3 +207,63 @@ def open_devices(table: TableConfig, put: Callable[[Any], None],
         devices.close()
         raise
     return devices
+
+
+def table_defaults(table: TableConfig, args: argparse.Namespace) -> TableDefaults:
+    """The game the table starts with: the table file's, with ``--rules`` and ``--players``
+    over it, and the badges and rule cards it knows.
+
+    :raises BadInput: an unknown rule set, names that are not two, a broken badges file.
+    """
+    from engine.rules import RULE_SETS
+    from hardware.badges import Badges, badges_path
+    from hardware.tags import TagRegistryError
+
+    rules = getattr(args, "rules", None) or table.rules
+    if rules not in RULE_SETS:
+        raise BadInput(f"--rules {rules!r}: one of {', '.join(sorted(RULE_SETS))}")
+    players: tuple[str, ...] | None = table.players
+    if getattr(args, "players", None):
+        players = tuple(name.strip() for name in args.players.split(","))
+        if len(players) != 2 or not all(players):
+            raise BadInput(f"--players {args.players!r}: two names, A's then B's, like 'Anne,Bruno'")
+    path = badges_path(table)
+    try:
+        badges = Badges.load(path).tags if path is not None else {}
+    except TagRegistryError as exc:
+        raise BadInput(str(exc)) from None
+    return TableDefaults(rules=rules, target=table.target, players=players, badges=badges, locked=table.locked,
+                         sight=table.sight)
+
+
+def wait_for_enrolment(table: TableConfig) -> int:
+    """No tag registry yet on a real table: say what to do, on the OLED and in the log, and
+    wait for a stop (exiting would only have systemd start the service again and again)."""
+    from firmware_host.panel import open_panel
+
+    what = (f"no cards enrolled: no tag registry at {table.registry}. Stop the service "
+            "(sudo systemctl stop ecarte-table), enrol both packs as the service user "
+            "(sudo -u ecarte /opt/ecarte-table/venv/bin/ecarte-table enroll /etc/ecarte-table/table.toml "
+            "--pack 1, then --pack 2), "
+            "then start it again; docs/hardware.md, 'Enrolling the cards'")
+    logger.error("%s", what)
+    stopped = threading.Event()
+    previous = {s: signal.signal(s, lambda signum, frame: stopped.set()) for s in (signal.SIGTERM, signal.SIGINT)}
+    notify = systemd_notify()
+    try:
+        with contextlib.closing(open_panel(table, tolerant=True)) as panel:
+            panel.message(["No cards enrolled", "stop the service,", "ecarte-table enroll", "(docs/hardware.md)"])
+            if notify is not None:
+                notify("READY=1")
+                notify("STATUS=no cards enrolled: run ecarte-table enroll")
+            while not stopped.wait(WAIT_PING_S):
+                if notify is not None:
+                    notify("WATCHDOG=1")
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    return 0
+
+
+WAIT_PING_S = 5.0
+"""Seconds between watchdog pings while the table waits for its cards to be enrolled."""

@@ -58,6 +58,8 @@ def _parser() -> argparse.ArgumentParser:
     hub.add_argument("--listen", metavar="ADDR:PORT", help="the scoreboard's address (default 127.0.0.1:8090)")
     hub.add_argument("--broker", metavar="HOST:PORT", help="an MQTT broker to use instead of the embedded one")
     hub.add_argument("--venue", help="the venue's topic level (ecarte/<venue>/...; default: venue)")
+    run.add_argument("--rules", help="the rule set of the first game (default: the table file's)")
+    run.add_argument("--players", metavar="A,B", help="the players' names at A and B, like 'Anne,Bruno'")
 
     demo = sub.add_parser("demo", help="two built-in players play a game on the simulated table",
                           description=(
@@ -69,6 +71,8 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--rules", default="classic", help="rule set (default classic)")
     demo.add_argument("--depth", type=_depth, default=None, metavar="N",
                       help="how many stacked cards each simulated pad reads (default: the table file's, 2)")
+    demo.add_argument("--players", default="Anne,Bruno", metavar="A,B", help="the players' names (default Anne,Bruno)")
+    demo.add_argument("--language", choices=("en", "fr", "it", "de"), default="en", help="the OLED's language")
     demo.add_argument("--delay", type=_seconds, default=None,
                       help="seconds between moves (default: 0.3 on a terminal, 0 when piped)")
     demo.add_argument("--frames", choices=("all", "tricks", "none"), default=None,
@@ -107,7 +111,14 @@ def _parser() -> argparse.ArgumentParser:
     export = sub.add_parser("export", help="write a game of the journal as a transcript")
     export.add_argument("--journal", type=Path, help=f"the journal (default: {default_journal()})")
     export.add_argument("--game", type=int, default=None, help="the game number (default: the last)")
-    export.add_argument("--list", action="store_true", help="list the journal's games")
+    export.add_argument("--list", action="store_true", help="list the journal's games (as `history` does)")
+
+    history = sub.add_parser("history", help="the journal's games and each player's statistics", description=(
+        "Every game of the journal: date and time, rule set, players, winner, score, hands and faults "
+        "(replayed through the referee). --players: each player's statistics across the games."))
+    history.add_argument("--journal", type=Path, help=f"the journal (default: {default_journal()})")
+    history.add_argument("--players", action="store_true", help="per-player statistics instead of the games")
+    history.add_argument("--json", action="store_true", help="one JSON object a game (or a player)")
     export.add_argument("-o", "--output", type=Path, help="the transcript file (default: standard output)")
     export.add_argument("--format", choices=("transcript", "record"), default="transcript",
                         help="transcript (JSON lines, the default) or record (the hand record, docs/web.md)")
@@ -164,6 +175,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _replay(args)
         if command == "export":
             return _export(args)
+        if command == "history":
+            from firmware_host.history import run_history
+
+            return run_history(args)
         if command == "doctor":
             return _doctor(args)
         if command == "run":
@@ -270,8 +285,10 @@ def _export(args: argparse.Namespace) -> int:
     try:
         with Journal(path, readonly=True) as journal:
             if args.list:
-                for game, count in journal.games():
-                    print(f"game {game}: {count} lines")
+                from firmware_host.history import format_game, games
+
+                for summary in games(journal):
+                    print(format_game(summary))
                 return 0
             record = journal.game(args.game) if args.game is not None else journal.current_game()
     except KeyError as exc:

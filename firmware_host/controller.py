@@ -28,6 +28,7 @@ shows after it. Those are the only way out: nothing reads the controller's field
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -43,6 +44,7 @@ from engine.actions import (
 )
 from engine.cards import Card
 from engine.faults import fault
+from firmware_host import table_setup
 from firmware_host.pack_guard import TAG_FAULTS, PackGuard
 from firmware_host.protocol import button_action, card_action, zone_of
 from firmware_host.snapshot import Outcome, Sight, TableSnapshot
@@ -134,6 +136,10 @@ class TableDefaults:
     players: tuple[str, ...] | None = None
     sight: str = "full"
     """``partial`` on a table whose pads read stacks only in part (the table file says)."""
+    badges: dict[str, str] = field(default_factory=dict)
+    """Tag UID → ``player:NAME``, ``rules:NAME``, ``option:NAME`` or ``target:N``."""
+    locked: bool = False
+    """The rules are the table's (house rules): the menu and rule cards change nothing."""
 
 
 class Controller:
@@ -171,6 +177,8 @@ class Controller:
         self._offline: set[str] = set()
         self._game = 1
         self._hand_actions: list[Action] = []
+        self._notes: list[Event] = []
+        self._menu: table_setup.Menu | None = None
 
     # -- what goes out ---------------------------------------------------------------------
 
@@ -197,6 +205,9 @@ class Controller:
                 (state.hands[0].bit_count() + state.unseen[0], state.hands[1].bit_count() + state.unseen[1]),
             ),
             choosing=engine.SEATS[1 - state.awaiting] if state.awaiting >= 0 else None,
+            hand_notes=tuple(self._notes),
+            setting_up=self._setting_up(),
+            menu=self._menu.line if self._menu is not None else None,
         )
 
     def current_setup(self) -> Setup:
@@ -209,6 +220,7 @@ class Controller:
             tags=dict(self._tags),
             options=state.rules.options(),
             sight=state.sight,
+            players=self._setup.players or self._defaults.players,
         )
 
     @property
@@ -231,11 +243,12 @@ class Controller:
         if target is not None:
             options["target"] = target
         players = self._setup.players or d.players
+        names = tuple(players or ())[:3]
+        if names:
+            names += ("A", "B", "C" if options.get("pool") else "")[len(names):]
         return engine.new_game(
-            rules, dealer=dealer,
-            players=tuple(players) if players and len(players) == 3 else None,  # type: ignore[arg-type]
-            sight=self._setup.sight or d.sight,
-            **options,
+            rules, dealer=dealer, players=names or None,  # type: ignore[arg-type]
+            sight=self._setup.sight or d.sight, **options,
         )
 
     # -- events ----------------------------------------------------------------------------
@@ -282,6 +295,10 @@ class Controller:
 
     def _card(self, event: CardEvent) -> list[Event]:
         card = self._identify(event)
+        badge = self._defaults.badges.get(event.uid or "") if card is None else None
+        if badge is not None:
+            return [] if event.gone else self._badge(badge, event.zone)
+        self._menu = None  # a card laid closes the settings menu, unchanged
         tag_fault: tuple[str, str] | None = None
         if self._guard is not None and event.uid is not None and event.uid not in self._tags:
             judged = self._guard.judge(event.uid, event.card, arriving=not event.gone)
@@ -328,6 +345,8 @@ class Controller:
 
     def _button(self, event: ButtonEvent) -> list[Event]:
         seat, button = event.seat, event.button
+        if self._setting_up() and (button == "king" or self._menu is not None):
+            return self._menu_press(button)
         state = self._state
         if state.phase == "over":
             if button == "yes":
@@ -379,6 +398,8 @@ class Controller:
         return out
 
     def _remember(self, ev: Event) -> None:
+        if isinstance(ev, engine.King | engine.Penalty) or (isinstance(ev, engine.Bid) and ev.vulnerable):
+            self._notes.append(ev)  # where the hand's points came from (the hand screen says)
         if isinstance(ev, engine.Trick):
             self._last_trick = ev
         elif isinstance(ev, engine.HandEnd):
@@ -386,6 +407,7 @@ class Controller:
         elif isinstance(ev, engine.Trump):
             self._last_hand = None
             self._last_trick = None
+            self._notes = []
 
     def _refused(self, refused: Fault, zone: str | None, card: str | None, uid: str | None,
                  *, card_event: bool) -> list[Event]:
@@ -438,3 +460,47 @@ class Controller:
         self._last_hand = None
         self._last_trick = None
         return [NewGame(self._state.rules.name, dealer, self._state.target)]
+
+    # -- the table's set-up before the first card (firmware_host.table_setup) ------------------
+
+    def _setting_up(self) -> bool:
+        """No card of this game is down: names, rules and options may still change."""
+        state = self._state
+        return (state.phase in ("retourne", "cut", "deal") and state.hand_no == 1 and state.hands == (0, 0)
+                and state.cuts == (-1, -1) and state.score == (0, 0) and not any(self._on_pad.values()))
+
+    def _settings(self) -> table_setup.Settings:
+        state = self._state
+        names = state.players
+        return table_setup.Settings(state.rules.name, tuple(sorted(state.rules.options().items())),
+                                    None, (names[0], names[1]))
+
+    def _menu_press(self, button: str) -> list[Event]:
+        menu = self._menu or table_setup.Menu.open(self._settings(), locked=self._defaults.locked)
+        step = menu.press(button) if self._menu is not None else table_setup.Step(menu)
+        self._menu = step.menu
+        if step.notice:
+            return [Notice("the rules are the table's own (house rules)", None, step.notice)]
+        return self._start_with(step.settings) if step.settings is not None else []
+
+    def _badge(self, tag: str, pad: str) -> list[Event]:
+        if not self._setting_up():
+            return [Notice(f"{tag}: only before the first card", None, "setup_ignored")]
+        seat = pad[-1] if pad[-1] in engine.SEATS and pad != "turnup" else None
+        step = table_setup.laid(self._settings(), tag, seat, locked=self._defaults.locked and tag[:7] != "player:")
+        if step.notice:
+            return [Notice(f"{tag} means nothing here ({step.notice.replace('_', ' ')})", seat, step.notice)]
+        return self._start_with(step.settings) if step.settings is not None else []
+
+    def _start_with(self, settings: table_setup.Settings) -> list[Event]:
+        """The game starts again with ``settings`` (nothing is down yet): a NewGame, so the
+        journal begins the game with them."""
+        base = engine.rules(settings.rules)
+        # an option of the table file that the menu turned off is set back to the rule set's value
+        options = {k: getattr(base, k) for k in self._defaults.options if hasattr(base, k)} | dict(settings.options)
+        if settings.target is not None:
+            options["target"] = settings.target
+        self._setup = dataclasses.replace(self._setup, rules=settings.rules, options=options,
+                                          target=settings.target, players=settings.players)
+        self._state = self._new_state(self._state.dealer or None)
+        return [NewGame(self._state.rules.name, self._state.dealer or None, self._state.target)]

@@ -157,9 +157,12 @@ def run_demo(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="ecarte-demo-") as tmp, Journal(Path(tmp) / "journal.sqlite") as journal:
         panel = open_panel(table, png_dir=png_dir, terminal=out if frames != "none" else None,
                            only_tricks=frames == "tricks", redraw=tty and frames == "all")
+        panel.language = getattr(args, "language", None) or "en"
+        names = tuple(n.strip() for n in (getattr(args, "players", None) or "Anne,Bruno").split(","))[:2]
         if tty and frames == "all":
             out.write("\x1b[2J")
-        controller = Controller(TableDefaults(rules=args.rules, dealer=None, sight=table.sight))
+        defaults = TableDefaults(rules=args.rules, dealer=None, players=names, sight=table.sight)
+        controller = Controller(defaults)
         service = TableService(journal=journal, controller=controller, outputs=[panel])
         watch = TableWatch(service.stats, controller.snapshot())
         service.outputs.append(watch)
@@ -189,9 +192,11 @@ def run_demo(args: argparse.Namespace) -> int:
         a, b = shown.score
         winner = watch.snapshot.winner or ("A" if a > b else "B")
         conduct = players.conduct
-        out.write(f"\nGame over: {winner} wins, A {a} - B {b} after {final.hand_no} hand(s); "
-                  f"{conduct.refused_at_once} wrong card(s) refused at once, {len(conduct.late)} fault(s) proven "
-                  f"late; {service.stats.handled} events journaled, {panel.frames} frames drawn.\n")
+        name = dict(zip("AB", names, strict=False)).get(winner, winner)
+        out.write(f"\nGame over: {name} wins, A {a} - B {b} ({names[0]} at A, {names[-1]} at B) "
+                  f"after {final.hand_no} hand(s); {conduct.refused_at_once} wrong card(s) refused at once, "
+                  f"{len(conduct.late)} fault(s) proven late; {service.stats.handled} events journaled, "
+                  f"{panel.frames} frames drawn.\n")
         out.flush()
     return 0
 

@@ -175,14 +175,16 @@ def enroll(
     enrolled: list[Enrolled] = []
     try:
         for card in todo:
-            prompt = [f"Pack {pack}: {total - len(todo) + len(enrolled)}/{total}", f"Lay {card}"]
+            prompt = [f"Pack {pack}: {total - len(todo) + len(enrolled)}/{total}", f"Lay the {_label(card)}",
+                      "on the pad"]
             while True:
                 walk.show(prompt)
                 uid = walk.arrival()
                 known = registry.entry(uid)
                 if known is not None:
                     logger.info("tag %s is already %s of pack %d", uid, known.card, known.pack)
-                    walk.show([f"Tag is {known.card} of pack {known.pack}", "Lift it", f"then lay {card}"])
+                    walk.show([f"Tag is {_label(known.card)} of pack {known.pack}", "Lift it",
+                               f"then lay the {_label(card)}"])
                     walk.lift(uid)
                     continue
                 origin = _check(walk, check, uid, card)
@@ -204,10 +206,10 @@ def enroll(
                 logger.info("enrolled %s of pack %d: tag %s (%s)", card, pack, uid, origin.status)
                 done = total - len(todo) + len(enrolled)
                 if origin.status in ("genuine", "unchecked"):
-                    walk.show([f"{card} OK  {done}/{total}", "Lift it"])
+                    walk.show([f"{_label(card)} OK  {done}/{total}", "Lift it"])
                 else:
                     logger.warning("tag %s of %s is not genuine: %s", uid, card, origin.status)
-                    walk.show([f"{card} {done}/{total} FLAGGED", f"NOT GENUINE: {origin.status}", "Lift it"])
+                    walk.show([f"{_label(card)} {done}/{total} FLAGGED", f"NOT GENUINE: {origin.status}", "Lift it"])
                 walk.lift(uid)
                 break
     except _Cancelled:
@@ -223,7 +225,7 @@ def _write(walk: _Walk, write_tag: Callable[[str, str], None], uid: str, card: s
         write_tag(uid, NDEF_PREFIX + card)
     except (OSError, TimeoutError) as error:
         logger.warning("writing %s to tag %s failed: %s", card, uid, error)
-        walk.show(["Write failed", "Lift it", f"then lay {card} again"])
+        walk.show(["Write failed", "Lift it", f"then lay the {_label(card)} again"])
         walk.lift(uid)
         return False
     return True
@@ -259,3 +261,8 @@ def _lock(walk: _Walk, lock: Callable[[str], None], uid: str, card: str) -> bool
 
 def _complete(registry: TagRegistry, pack: int, cards: Sequence[str]) -> bool:
     return all(registry.uid_for(card, pack) is not None for card in cards)
+
+
+def _label(card: str) -> str:
+    """``"TH"`` → ``"10♥"``, as printed on the card."""
+    return ("10" if card[0] == "T" else card[0]) + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[card[1]]

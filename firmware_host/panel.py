@@ -32,11 +32,13 @@ class Panel(Closing):
         (for piped output).
     :param redraw: draw each frame over the last one (a terminal, not a pipe), with the
         score and what the table waits for under it.
+    :param language: the language of the screens (``en``, ``fr``, ``it``, ``de``).
     """
 
     def __init__(self, displays: list[Oled], *, png_dir: Path | None = None, terminal: TextIO | None = None,
-                 only_tricks: bool = False, redraw: bool = False) -> None:
+                 only_tricks: bool = False, redraw: bool = False, language: str = "en") -> None:
         self.displays = displays
+        self.language = language
         self.redraw = redraw
         self.caption = ""
         self.png_dir = png_dir
@@ -55,7 +57,7 @@ class Panel(Closing):
 
     def show(self, snapshot: TableSnapshot) -> None:
         """Show what the table shows now (nothing is sent if the screen did not change)."""
-        screen = screen_for(snapshot)
+        screen = screen_for(snapshot, self.language)
         if screen == self.screen:
             return
         moments = (snapshot.last_trick, snapshot.last_hand, snapshot.phase == "over")
@@ -63,14 +65,16 @@ class Panel(Closing):
         self._seen = moments
         view = snapshot.view
         self.caption = (
-            f"{view.rules}  hand {snapshot.hand_no}  A {view.score[0]} - B {view.score[1]}"
+            f"{view.rules}  hand {snapshot.hand_no}  {snapshot.players[0]} {view.score[0]}"
+            f" - {snapshot.players[1]} {view.score[1]}"
             f"  |  {snapshot.expectation}"
         )
         self._put(screen, draw=worth_drawing)
 
     def paused(self, message: str, snapshot: TableSnapshot | None = None) -> None:
         """Leave a 'paused' screen on the displays (the service is stopping)."""
-        self._put(paused_screen(snapshot, message), draw=True)
+        logger.info("%s", message)
+        self._put(paused_screen(snapshot, message, self.language), draw=True)
 
     def message(self, lines: list[str]) -> None:
         """A few short lines (enrollment, doctor)."""
@@ -137,4 +141,5 @@ def open_panel(table: Any, *, png_dir: Path | None = None, terminal: TextIO | No
         for oled in displays:
             oled.close()
         raise
-    return Panel(displays, png_dir=png_dir, terminal=terminal, only_tricks=only_tricks, redraw=redraw)
+    return Panel(displays, png_dir=png_dir, terminal=terminal, only_tricks=only_tricks, redraw=redraw,
+                 language=getattr(table, "language", "en"))

@@ -101,8 +101,11 @@ class JsonLines:
         if self.closed:
             return
         first = outcome.first_seq if isinstance(outcome, JournaledOutcome) else None
+        names = outcome.snapshot.players
+        seated = {"players": {"A": names[0], "B": names[1]}} if names[:2] != ("A", "B") else None
         text = "".join(
-            event_line(ev, None if first is None else first + index) + "\n"
+            event_line(ev, None if first is None else first + index,
+                       seated if ev.event in ("game_end", "new_game") else None) + "\n"
             for index, ev in enumerate(outcome.events)
             if self.everything or ev.event in CONTRACT_EVENTS
         )
@@ -117,9 +120,12 @@ class JsonLines:
             _silence(self.out)
 
 
-def event_line(event: Event, seq: int | None = None) -> str:
-    """One line of ``--json`` output: the event, then its ``seq`` (when it has one)."""
+def event_line(event: Event, seq: int | None = None, extra: dict[str, Any] | None = None) -> str:
+    """One line of ``--json`` output: the event, ``extra`` fields (the players' names on
+    ``game_end`` and ``new_game``: who sat where), then its ``seq`` (when it has one)."""
     data = event.to_json()
+    if extra:
+        data.update(extra)
     if seq is not None:
         data["seq"] = seq
     return json.dumps(data, ensure_ascii=False)

@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import Fault, HandEnd, Prompt, Trick, View
+from engine import Event, Fault, HandEnd, Prompt, Trick, View
+from firmware_host.table_setup import MenuLine
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +61,11 @@ class TableSnapshot:
     :param sight: how much of the hands the table has seen.
     :param choosing: the seat that must choose, after a fault proven late, between having
         the hands played again (``yes``) and playing on (``no``).
+    :param hand_notes: where the hand's points came from besides its tricks: the king,
+        penalty and *d'autorité* bid events of the hand (the last one's until the next turn-up).
+    :param setting_up: no card of the game is down yet: the table takes its settings
+        menu, badges and rule cards (:mod:`firmware_host.table_setup`).
+    :param menu: the settings menu's line when it is open.
     """
 
     view: View
@@ -77,6 +83,9 @@ class TableSnapshot:
     players: tuple[str, str, str] = ("A", "B", "")
     sight: Sight = field(default_factory=Sight)
     choosing: str | None = None
+    hand_notes: tuple[Event, ...] = ()
+    setting_up: bool = False
+    menu: MenuLine | None = None
 
     @property
     def phase(self) -> str:

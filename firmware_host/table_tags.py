@@ -41,6 +41,10 @@ class EventSink(Protocol):
     def put_physical(self, event: PhysicalEvent) -> None: ...
 
 
+class TagRegistryMissing(BadInput):
+    """The table file names a registry that does not exist yet: the cards are not enrolled."""
+
+
 @dataclass(frozen=True)
 class TableTags:
     """The tags of one table (see the module's docstring)."""
@@ -60,6 +64,8 @@ class TableTags:
         if table.registry is not None:
             try:
                 registry = TagRegistry.load(table.registry)
+            except FileNotFoundError:
+                raise TagRegistryMissing(f"tag registry {table.registry}: no such file (enrol the cards)") from None
             except UnicodeDecodeError:
                 raise BadInput(f"tag registry {table.registry}: not UTF-8 text (is it the right file?)") from None
             except (OSError, ValueError, TagRegistryError) as exc:

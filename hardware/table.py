@@ -78,7 +78,7 @@ SIM_PAD_DEPTH = 2
 """Tags of a stack a simulated pad reads when its ``depth`` is not set."""
 
 _SECTIONS = ("table", "pads", "buttons", "displays", "tags", *("web", "mqtt"))  # the last two: read by venue.settings
-_TABLE_KEYS = ("name", "layout", "rules", "target", "registry", "sight")
+_TABLE_KEYS = ("name", "layout", "rules", "target", "registry", "sight", "language", "players", "locked", "badges")
 _PAD_KEYS = ("device", "depth")
 _BUTTONS_KEYS = ("backend", "debounce", *SEATS)
 _SEAT_KEYS = (*BUTTON_KEYS, "buzzer")
@@ -215,6 +215,10 @@ class TableConfig:
     source: Path | None = field(default=None, compare=False)
     sight: str = "full"
     tags: TagPolicy = field(default_factory=lambda: TagPolicy())
+    language: str = "en"
+    players: tuple[str, str] | None = None
+    locked: bool = False
+    badges: Path | None = None
 
     def pad(self, name: str) -> PadConfig:
         """The pad called ``name``.
@@ -334,6 +338,7 @@ def parse_table(
     registry_text = problems.value(table, "table.registry", str, default=None)
     sight = problems.choice(table, "table.sight", SIGHTS, default="full")
     problems.unknown_keys("table", table, _TABLE_KEYS)
+    people = parse_people(problems, table, source)
     registry: Path | None = None
     if isinstance(registry_text, str):
         registry = Path(registry_text).expanduser()
@@ -360,7 +365,35 @@ def parse_table(
         source=source if isinstance(source, Path) else None,
         sight=sight,
         tags=tags,
+        **people,
     )
+
+
+LANGUAGES = ("en", "fr", "it", "de")
+"""The languages of the OLED (``[table] language``)."""
+
+
+def parse_people(problems: _Problems, table: Mapping[str, Any] | None, source: str | Path) -> dict[str, Any]:
+    """``[table]``'s keys for the people at the table: ``language`` of the OLED, the
+    ``players``' names at A and B, ``locked`` house rules (the menu and rule cards change
+    nothing), the ``badges`` file (players' badges and rule cards, beside the table file
+    when relative)."""
+    language = problems.choice(table, "table.language", LANGUAGES, default="en")
+    locked = problems.value(table, "table.locked", bool, default=False)
+    players = (table or {}).get("players")
+    if players is not None and not (
+        isinstance(players, list) and len(players) == 2 and all(isinstance(p, str) and p.strip() for p in players)
+    ):
+        problems.add("table.players", f"must be two names, like [\"Anne\", \"Bruno\"], not {players!r}")
+        players = None
+    badges_text = problems.value(table, "table.badges", str, default=None)
+    badges: Path | None = None
+    if isinstance(badges_text, str):
+        badges = Path(badges_text).expanduser()
+        if not badges.is_absolute() and isinstance(source, Path):
+            badges = source.parent / badges
+    return {"language": language, "locked": bool(locked), "badges": badges,
+            "players": (players[0].strip(), players[1].strip()) if players else None}
 
 
 def _parse_pads(

@@ -3,7 +3,7 @@
 After a deliberate change of the layout, regenerate the PNGs and look at every
 one of them before committing::
 
-    ECARTE_REGEN_GOLDEN=1 .venv/bin/python -m pytest tests/test_screen.py
+    ECARTE_REGEN_GOLDEN=1 .venv/bin/python -m pytest tests/test_drawing.py
 
 The goldens are ``tests/golden/screen_<view>.png``.
 """
@@ -31,21 +31,30 @@ VIEWS = {
     "accept": Screen(**_TABLE, turn="A", expects="accept or refuse?"),  # type: ignore[arg-type]
     "discard": Screen(**_TABLE, turn="B", expects="discard"),  # type: ignore[arg-type]
     "play": Screen(**_TABLE, turn="B", expects="play", tricks_a=2, tricks_b=1),  # type: ignore[arg-type]
-    "no_deal": Screen(score_a=0, score_b=0, expects="cut for the deal"),
-    "fault": Screen(view="fault", trump_card="TH", score_a=2, score_b=4,
-                    headline="B must follow ♥", detail="take back 7♠"),
+    "names": Screen(trump_card="TH", score_a=3, score_b=1, label_a="M", label_b="J",
+                    status="Marguerite deals", turn="Jean", expects="accept or refuse?"),
+    "names_two_lines": Screen(trump_card="QC", trump_label="D", score_a=-1, score_b=4, label_a="M", label_b="J",
+                              status="levées M 2 · J 1", turn="Marguerite", expects="accepter ou refuser ?"),
+    "wide_score": Screen(trump_card="TD", score_a=-3, score_b=10, status="tricks A 0 · B 3", turn="A",
+                         expects="play"),
+    "no_deal": Screen(score_a=0, score_b=0, status="king: settings", expects="cut for the deal"),
+    "fault": Screen(view="fault", headline="A must trump ♦", detail="take back the 9♠"),
+    "fault_long": Screen(view="fault", headline="Marguerite must follow ♥ and win",
+                         detail="take back the 9♠; Marguerite −1 point"),
+    "fault_fr": Screen(view="fault", headline="B doit couper ♦", detail="reprenez le V♠"),
     "king": Screen(view="king", trump_card="9S", score_a=1, score_b=0,
-                   headline="A: king of ♠  +1", detail="A leads"),
-    "hand": Screen(view="hand", trump_card="8C", score_a=4, score_b=2,
-                   headline="hand: A wins 3-2", detail="A +1 point. B deals next."),
+                   headline="A +1 king K♠", detail="A: propose or play?"),
+    "hand": Screen(view="hand", headline="A wins 3-2",
+                   detail="A +1 point, +1 king\nB −1 revoke\nscore A +4 · B +2\nB deals next"),
     "game_over": Screen(view="game_over", trump_card="QD", score_a=5, score_b=2,
-                        headline="GAME OVER: A wins", detail="5:2. Press yes for a new game."),
-    "offline": Screen(view="offline", trump_card="7C", score_a=1, score_b=1,
-                      headline="reader B offline", detail="check its cable; the game waits"),
+                        headline="A wins", detail="the game, 5:2\nyes: new game"),
+    "offline": Screen(view="offline", headline="reader play.B offline", detail="check its cable; the game waits"),
     "paused": Screen(view="paused", trump_card="AD", score_a=2, score_b=3,
                      headline="table paused", detail="the game resumes where it stopped"),
-    "message": Screen(view="message", headline="Enroll pack 1: 12/32",
-                      detail="Lay the Q♥ on pad A.\nThen the K♥."),
+    "message": Screen(view="message", headline="Pack 1: 12/32",
+                      detail="Lay the Q♥ on the pad\nthen lift it"),
+    "menu": Screen(view="menu", headline="settings 1/7",
+                   detail="rules: italian\nyes: change · no: next\nking: play"),
 }
 
 
@@ -72,6 +81,12 @@ def test_view_shows_pixel_exact_on_the_simulated_panel(chip: str, name: str) -> 
     with open_display(chip, bus=bus) as oled:
         oled.show(render(VIEWS[name]))
         assert same(bus.panel(), render(VIEWS[name]))
+
+
+def test_no_golden_view_cuts_a_text() -> None:
+    from firmware_host.drawing import clipped
+
+    assert {name: clipped(screen) for name, screen in VIEWS.items() if clipped(screen)} == {}
 
 
 def test_views_all_differ() -> None:

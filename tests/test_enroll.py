@@ -13,6 +13,7 @@ import pytest
 from drivers.events import CardSeen, DeviceEvent, ReaderStatus
 from drivers.nfc.pad import Pad, PadTiming
 from drivers.nfc.pn532sim import Pn532Simulator
+from firmware_host.drawing import card_label
 from firmware_host.enroll import EnrollResult, enroll
 from hardware.tags import CARDS, TagEntry, TagRegistry
 
@@ -90,9 +91,9 @@ def test_a_whole_pack_from_a_queue(tmp_path: Path) -> None:
     walk = Walk(lambda: enroll(events, registry, screen, pack=2, save_to=path))
     seen = 0
     for index, card in enumerate(CARDS):
-        seen = screen.wait_for(f"Lay {card}", seen)
+        seen = screen.wait_for(f"Lay the {card_label(card)}", seen)
         lay(events, uid(index))
-        seen = screen.wait_for(f"{card} OK", seen)
+        seen = screen.wait_for(f"{card_label(card)} OK", seen)
         lift(events, uid(index))
     result = walk.finish()
     assert result.complete and not result.cancelled
@@ -108,19 +109,19 @@ def test_a_registered_tag_is_refused_and_must_be_lifted() -> None:
     registry = TagRegistry([TagEntry(uid(99), "7C", 1)])
     screen = Screen()
     walk = Walk(lambda: enroll(events, registry, screen, pack=1, cards=("KS", "QS")))
-    seen = screen.wait_for("Lay KS")
+    seen = screen.wait_for("Lay the K♠")
     lay(events, uid(99))
-    seen = screen.wait_for("Tag is 7C of pack 1", seen)
+    seen = screen.wait_for("Tag is 7♣ of pack 1", seen)
     lay(events, uid(1))  # a second card before lifting: ignored until the first is lifted
     lift(events, uid(99))
-    seen = screen.wait_for("KS OK", seen)
+    seen = screen.wait_for("K♠ OK", seen)
     lift(events, uid(1))
-    seen = screen.wait_for("Lay QS", seen)
+    seen = screen.wait_for("Lay the Q♠", seen)
     lay(events, uid(1))  # KS's tag again, now registered
-    seen = screen.wait_for("Tag is KS of pack 1", seen)
+    seen = screen.wait_for("Tag is K♠ of pack 1", seen)
     lift(events, uid(1))
     lay(events, uid(2))
-    seen = screen.wait_for("QS OK", seen)
+    seen = screen.wait_for("Q♠ OK", seen)
     lift(events, uid(2))
     result = walk.finish()
     assert [(e.card, e.uid) for e in result.enrolled] == [("KS", uid(1)), ("QS", uid(2))]
@@ -132,12 +133,12 @@ def test_a_walk_resumes_at_the_first_missing_card() -> None:
     registry = TagRegistry([TagEntry(uid(i), card, 1) for i, card in enumerate(CARDS[:30])])
     screen = Screen()
     walk = Walk(lambda: enroll(events, registry, screen, pack=1))
-    seen = screen.wait_for("Lay 8C")
-    assert screen.shown[seen] == ["Pack 1: 30/32", "Lay 8C"]
+    seen = screen.wait_for("Lay the 8♣")
+    assert screen.shown[seen] == ["Pack 1: 30/32", "Lay the 8♣", "on the pad"]
     for index, card in ((30, "8C"), (31, "7C")):
-        seen = screen.wait_for(f"Lay {card}", seen)
+        seen = screen.wait_for(f"Lay the {card_label(card)}", seen)
         lay(events, uid(index))
-        seen = screen.wait_for(f"{card} OK", seen)
+        seen = screen.wait_for(f"{card_label(card)} OK", seen)
         lift(events, uid(index))
     assert walk.finish().complete
 
@@ -148,11 +149,11 @@ def test_cancel_keeps_what_was_enrolled() -> None:
     screen = Screen()
     cancel = threading.Event()
     walk = Walk(lambda: enroll(events, registry, screen, cancel=cancel))
-    screen.wait_for("Lay KS")
+    screen.wait_for("Lay the K♠")
     lay(events, uid(0))
-    screen.wait_for("KS OK")
+    screen.wait_for("K♠ OK")
     lift(events, uid(0))
-    screen.wait_for("Lay QS")
+    screen.wait_for("Lay the Q♠")
     events.put(ReaderStatus("enroll", online=False, reason="[Errno 5] Input/output error"))
     screen.wait_for("Reader offline")
     cancel.set()
@@ -197,13 +198,13 @@ def test_enroll_on_a_pad_writes_ndef_records(sim: Pn532Simulator, tmp_path: Path
         )
         seen = 0
         for card, tag in tags.items():
-            seen = screen.wait_for(f"Lay {card}", seen)
+            seen = screen.wait_for(f"Lay the {card_label(card)}", seen)
             if card == "QS":  # try KS's tag again first
                 sim.place(tags["KS"])
-                seen = screen.wait_for("Tag is KS of pack 1", seen)
+                seen = screen.wait_for("Tag is K♠ of pack 1", seen)
                 sim.remove(tags["KS"])
             sim.place(tag)
-            seen = screen.wait_for(f"{card} OK", seen)
+            seen = screen.wait_for(f"{card_label(card)} OK", seen)
             sim.remove(tag)
         result = walk.finish()
     assert result.complete
@@ -227,12 +228,12 @@ def test_a_failed_write_asks_for_the_card_again(sim: Pn532Simulator) -> None:
             pad.write_text(tag, text)
 
         walk = Walk(lambda: enroll(events, registry, screen, write_tag=write_tag, cards=("KS",)))
-        seen = screen.wait_for("Lay KS")
+        seen = screen.wait_for("Lay the K♠")
         sim.place(uid(5))
         seen = screen.wait_for("Write failed", seen)
-        seen = screen.wait_for("Lay KS", seen)
+        seen = screen.wait_for("Lay the K♠", seen)
         sim.place(uid(5))
-        seen = screen.wait_for("KS OK", seen)
+        seen = screen.wait_for("K♠ OK", seen)
         sim.remove(uid(5))
         result = walk.finish()
     assert result.complete and attempts == [uid(5), uid(5)]

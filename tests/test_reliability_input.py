@@ -77,7 +77,7 @@ def test_a_bad_setup_line_does_not_crash_loop_the_service(tmp_path: Path, line: 
 
 
 def test_every_hostile_line_is_reported_with_its_number_and_the_stream_goes_on(tmp_path: Path) -> None:
-    good = '{"seat": "A", "button": "king"}'
+    good = '{"seat": "A", "button": "yes"}'  # a button that means nothing yet: a notice
     stream = "".join(line + "\n" for line in [*HOSTILE, good]).encode()
     source = tmp_path / "hostile.jsonl"
     source.write_bytes(stream)

@@ -21,12 +21,13 @@ from PIL import Image, ImageDraw, ImageFont
 
 HERE = Path(__file__).resolve().parent
 DEJAVU = Path("/usr/share/fonts/truetype/dejavu")
-CHARS = "".join(chr(c) for c in range(32, 127)) + "éèàçÉ–·×"
+# appended, never reordered: the glyphs already baked keep their place in the strip
+CHARS = "".join(chr(c) for c in range(32, 127)) + "éèàçÉ–·×" + "âäêëîïôöùûüœßÀÂÄÇÈÊÎÔÖÙÜŒìíòóúñ−…«»’•›‹→←"
 
 FONTS = {
     # name: (file, size in pixels, characters)
     "text": ("DejaVuSansCondensed-Bold.ttf", 11, CHARS),
-    "big": ("DejaVuSans-Bold.ttf", 20, "0123456789:-–ABKQJ ?"),
+    "big": ("DejaVuSans-Bold.ttf", 20, "0123456789:-–ABKQJ ?" + "RDVF"),  # appended: French, Italian, German ranks
 }
 
 
