@@ -362,7 +362,8 @@ class Controller:
         before = self._state
         self._state, events = engine.apply(before, action)
         after = self._state
-        refused = any(isinstance(e, Fault) for e in events)
+        # a fault proven late is no refusal: the card that proved it was accepted
+        refused = any(isinstance(e, Fault) and not e.late for e in events)
         if not refused:
             self._hand_actions.append(action)
         if after is not before and after.phase == "deal" and after.hands == (0, 0) and (
@@ -377,6 +378,11 @@ class Controller:
                 self._hand_actions.clear()  # a void deal: dealt again, nothing to record
         out: list[Event] = []
         for ev in events:
+            if isinstance(ev, Fault) and ev.late:
+                # nothing to take back: shown until the other seat has chosen (or play goes on)
+                self._warning = ev
+                out.append(ev)
+                continue
             if isinstance(ev, Fault):
                 if ev.code == "wrong_time" or (button in ("yes", "no") and ev.code == "out_of_turn"):
                     out.append(Notice(ev.message, ev.seat, ev.code))
@@ -385,8 +391,8 @@ class Controller:
                 continue
             out.append(ev)
             self._remember(ev)
-        if not any(isinstance(e, Fault) for e in events):
-            if not self._rejected:
+        if not refused:
+            if not self._rejected and not any(isinstance(e, Fault) for e in events):
                 self._warning = None  # a void deal's or a false king's warning has been seen
             out.extend(self._accepted(action))
         if any(isinstance(e, engine.HandEnd | engine.GameEnd) for e in events):

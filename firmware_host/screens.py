@@ -104,6 +104,15 @@ def fault_words(fault: Fault, table: _Table) -> tuple[str, str]:
     card = w.card(str(fault.card)) if fault.card is not None else ""
     take_back = w.say("take_back", card=card) if card else ""
     code = fault.code
+    if fault.late:
+        # proven after the offence (partial sight): what happened, then who chooses what
+        chooser = table.snapshot.choosing
+        what = w.say("pen_" + code) if code != "false_king" else ""
+        headline = w.say("late_king" if code == "false_king" else "late_play", who=who, trick=fault.trick or "",
+                         what=what)
+        if chooser is not None:
+            return headline, w.say("late_choose", turn=table.who(chooser))
+        return headline, w.say("late_king_back")
     if code in ("misdeal", "duplicate_card"):
         headline = w.say("duplicate_card", card=card) if code == "duplicate_card" and card else w.say("misdeal")
         if view.phase == "cut":
