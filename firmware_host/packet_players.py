@@ -149,6 +149,15 @@ class Conduct:
     """Faults the table proved late: (hand, trick, seat, code)."""
     unfounded: list[str] = field(default_factory=list)
     """Faults printed against a seat that did nothing wrong (must stay empty)."""
+    voided: list[tuple[int, int, str, str]] = field(default_factory=list)
+    """Planted wrong cards whose tricks a replay voided before they were proven."""
+    false_kings: list[tuple[int, str]] = field(default_factory=list)
+    """Kings announced on purpose by a seat that did not hold it: (hand, seat)."""
+
+    def unanswered(self) -> list[tuple[int, int, str, str]]:
+        """Wrong cards the table accepted and neither proved nor voided (must stay empty)."""
+        proven = {(hand, seat) for hand, _trick, seat, code in self.late if code != "false_king"}
+        return [p for p in self.planted if (p[0], p[2]) not in proven and p not in self.voided]
 
 
 class PacketPlayers:
@@ -162,12 +171,13 @@ class PacketPlayers:
     """
 
     def __init__(self, table: PhysicalTable, world: GameState, *, seed: int = 0, faults: float = 0.0,
-                 say: Callable[[str], None] | None = None) -> None:
+                 false_kings: float = 0.0, say: Callable[[str], None] | None = None) -> None:
         self.table = table
         self.say = say or (lambda _text: None)
         self.world = world
         self.seed = seed
         self.faults = faults
+        self.false_kings = false_kings
         self.conduct = Conduct()
         self.on_play: dict[str, str | None] = {"A": None, "B": None}
         self.turn_up: str | None = None
@@ -187,7 +197,7 @@ class PacketPlayers:
     # -- watching the table ----------------------------------------------------------------------
 
     def _watch(self, events: Sequence[Event], *, wrong: tuple[str, str] | None = None,
-               hand: int | None = None) -> bool:
+               hand: int | None = None, false_king: str | None = None) -> bool:
         """Read what the table said of the players' last act in ``hand`` (default: the world's);
         True when it proved a fault late and waits for the other seat's choice."""
         hand = self.world.hand_no if hand is None else hand
@@ -199,11 +209,15 @@ class PacketPlayers:
                 self.conduct.late.append((hand, ev.trick or 0, ev.seat or "", ev.code))
                 self.say(f"the table proves {ev.seat}'s {ev.code.replace('_', ' ')} at trick {ev.trick}, late "
                          f"(rule {ev.rule}): {ev.message}")
-                if not any(p[0] == hand and p[2] == ev.seat for p in self.conduct.planted):
+                if ev.code == "false_king":
+                    innocent = (hand, ev.seat) not in self.conduct.false_kings
+                else:
+                    innocent = not any(p[:3] == (hand, ev.trick, ev.seat) for p in self.conduct.planted)
+                if innocent:
                     self.conduct.unfounded.append(f"late {ev.code} against {ev.seat}: {ev.message}")
                 if self.table.snapshot.choosing is not None:
                     replay = True
-            elif wrong is not None and ev.seat == wrong[0] and ev.card is not None and str(ev.card) == wrong[1]:
+            elif (wrong is not None and ev.seat == wrong[0] and ev.card is not None and str(ev.card) == wrong[1]) or (false_king is not None and ev.code == "false_king" and ev.seat == false_king):
                 continue
             elif ev.code in ("misdeal", "duplicate_card", "exchange_count", "unknown_tag", "wrong_time"):
                 self.conduct.unfounded.append(f"{ev.code}: {ev.message}")
@@ -221,6 +235,9 @@ class PacketPlayers:
         if not any(e.event == "replay_hand" for e in events):
             raise PlayersError(f"the table did not replay the hand: {[e.to_json() for e in events]}")
         self._watch(events)
+        hand = self.world.hand_no if self._play_start is None else self._play_start.hand_no
+        proven = {(h, s) for h, _t, s, code in self.conduct.late if h == hand and code != "false_king"}
+        self.conduct.voided.extend(p for p in self.conduct.planted if p[0] == hand and (p[0], p[2]) not in proven)
         self.gather()
         if self._play_start is None:
             raise PlayersError("a hand played again before it began")
@@ -292,6 +309,10 @@ class PacketPlayers:
                 # the stock ran out: play began by itself, but a table that cannot count the
                 # stock waits for the elder's button (TRANSCRIPT.md, partial sight)
                 self._watch(self.table.press(w.elder, "no"))
+            elif before.phase == "force" and w.declarer == w.dealer:
+                # german: nobody declared and the stock is gone, so the dealer must take the game;
+                # a table that cannot count the stock asks him
+                self._watch(self.table.press(w.dealer, "yes"))
         if w.phase == "deal" and before.phase != "deal":
             self.gather()
         if before.phase == "cut" and (w.phase != "cut" or w.cuts == (-1, -1)):
@@ -309,6 +330,18 @@ class PacketPlayers:
         """Play a card (now and then a wrong one first); True when the hand is being played again."""
         w = self.world
         seat = action.seat
+        i = engine.SEATS.index(seat)
+        king = engine.king_index(w.turn_up)
+        if (not self._replaying and w.counts[i] == 0 and w.king is None and not w.hands[i] >> king & 1
+                and self._rng("false king", seat).random() < self.false_kings):
+            # a king announced by a seat that does not hold it (rule 25): the world knows it is false
+            self.conduct.false_kings.append((w.hand_no, seat))
+            self.say(f"{seat} announces the king of trumps without holding it")
+            if self._watch(self.table.press(seat, "king"), false_king=seat):
+                self._choose_replay()
+                return True
+            if self.world.phase == "over" or self.table.snapshot.phase == "over":
+                return True
         wrong = None
         if not self._replaying and w.led >= 0 and self._rng("fault", seat).random() < self.faults:
             wrong = wrong_card(w)
@@ -366,7 +399,8 @@ class PacketPlayers:
     def play_game(self, max_actions: int = 5000) -> GameState:
         """Play until the game is over; the players' world at the end."""
         for _ in range(max_actions):
-            if self.world.phase == "over":
+            if self.world.phase == "over" or self.table.snapshot.phase == "over":
+                # (a false king not yet proven may take its announcer to the target: the game is over)
                 return self.world
             self.act(self.next_action())
         raise PlayersError(f"the game did not end within {max_actions} actions")
