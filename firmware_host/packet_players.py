@@ -217,11 +217,10 @@ class PacketPlayers:
                     self.conduct.unfounded.append(f"late {ev.code} against {ev.seat}: {ev.message}")
                 if self.table.snapshot.choosing is not None:
                     replay = True
-            elif (wrong is not None and ev.seat == wrong[0] and ev.card is not None and str(ev.card) == wrong[1]) or (false_king is not None and ev.code == "false_king" and ev.seat == false_king):
                 continue
-            elif ev.code in ("misdeal", "duplicate_card", "exchange_count", "unknown_tag", "wrong_time"):
-                self.conduct.unfounded.append(f"{ev.code}: {ev.message}")
-            else:
+            planted_card = wrong is not None and ev.seat == wrong[0] and str(ev.card) == wrong[1]
+            planted_king = false_king is not None and ev.code == "false_king" and ev.seat == false_king
+            if not (planted_card or planted_king):
                 self.conduct.unfounded.append(f"{ev.code} against {ev.seat}: {ev.message}")
         return replay
 
