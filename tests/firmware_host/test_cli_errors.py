@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 CLI = Path(sys.executable).parent / "ecarte-table"
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 60.0
 UNWRITABLE = Path("/proc/ecarte-nowhere")  # not even root can make a file there
 

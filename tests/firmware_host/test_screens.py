@@ -1,4 +1,4 @@
-"""Which screen the table shows as the game goes (the drawing itself: tests/test_screen.py)."""
+"""Which screen the table shows as the game goes (the drawing itself: tests/firmware_host/test_drawing.py)."""
 
 from __future__ import annotations
 

@@ -481,7 +481,7 @@ def test_doctests(module: object) -> None:
 
 
 def test_docs_describe_every_key() -> None:
-    docs = Path(__file__).resolve().parents[1] / "docs" / "hardware.md"
+    docs = Path(__file__).resolve().parents[2] / "docs" / "hardware.md"
     if not docs.exists():
         pytest.skip("docs/hardware.md not written yet")
     text = docs.read_text()

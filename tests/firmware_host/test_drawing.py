@@ -3,7 +3,7 @@
 After a deliberate change of the layout, regenerate the PNGs and look at every
 one of them before committing::
 
-    ECARTE_REGEN_GOLDEN=1 .venv/bin/python -m pytest tests/test_drawing.py
+    ECARTE_REGEN_GOLDEN=1 .venv/bin/python -m pytest tests/firmware_host/test_drawing.py
 
 The goldens are ``tests/golden/screen_<view>.png``.
 """
@@ -20,7 +20,7 @@ from drivers.display.i2c_sim import FakeI2CBus
 from drivers.display.oled import open_display
 from firmware_host.drawing import Screen, card_label, frame_to_text, render
 
-GOLDEN = Path(__file__).parent / "golden"
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 
 _TABLE = dict(trump_card="TH", score_a=3, score_b=1, dealer="A", elder="B")
 

@@ -22,7 +22,7 @@ from firmware_host.controller import CONTRACT_EVENTS, Controller
 from firmware_host.replay import read_all, replay_events, write_events
 from firmware_host.transcript import dumps
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 TRANSCRIPTS = ROOT / "tests" / "transcripts"
 CLI = Path(sys.executable).parent / "ecarte-table"
 CASES = sorted(p for p in TRANSCRIPTS.rglob("*.jsonl") if not p.name.endswith(".expected.jsonl"))

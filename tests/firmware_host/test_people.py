@@ -20,7 +20,7 @@ from firmware_host.screens import screen_for
 from firmware_host.transcript import ButtonEvent, CardEvent, Setup, dumps
 from hardware.table import TableFileError, load_table_text
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 BADGES = {"04A224B2C31D80": "player:Anne", "04A224B2C31D81": "player:Bruno",
           "04A224B2C31D82": "rules:italian", "04A224B2C31D83": "option:forzare", "04A224B2C31D84": "target:7"}
 

@@ -1,6 +1,6 @@
 """drivers.display.oled through the real luma code: what goes on the bus, and errors at the edge.
 
-(tests/test_display.py covers the basics: set-up, pixel-exact frames, 1,063 bytes, faults.)
+(tests/drivers/test_display.py covers the basics: set-up, pixel-exact frames, 1,063 bytes, faults.)
 """
 
 from __future__ import annotations
