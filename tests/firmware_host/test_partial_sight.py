@@ -113,3 +113,18 @@ def test_on_the_simulated_pads_every_depth_ends_as_full_sight(depth: int) -> Non
     score, hands = _on_the_simulated_table(seed=7, depth=depth, sight="partial")
     assert hands == _hands(full)
     assert score == full.snapshot.view.score
+
+
+def test_the_tables_knowledge_serialises_like_the_rest_of_the_state() -> None:
+    """What the table knows (known hands, unseen counts, claims, the hand's plays, pending proofs)
+    is values: every state of a partial-sight game goes through JSON and back unchanged."""
+    table = ModelTable(Controller(), depth=1, setup=Setup(rules="classic", dealer="A", sight="partial"))
+    PacketPlayers(table, engine.new_game("classic", dealer="A"), seed=3, faults=0.3, false_kings=0.2).play_game()
+    referee = Controller()
+    seen_knowledge = False
+    for line in table.lines:
+        referee.handle(line)
+        state = referee.engine_state
+        assert engine.GameState.from_json(state.to_json()) == state
+        seen_knowledge |= bool(state.history) and any(state.unseen)
+    assert seen_knowledge
