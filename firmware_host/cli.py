@@ -123,10 +123,12 @@ def _parser() -> argparse.ArgumentParser:
     export.add_argument("--format", choices=("transcript", "record"), default="transcript",
                         help="transcript (JSON lines, the default) or record (the hand record, docs/web.md)")
 
+    from firmware_host.deck_cli import add_parser as add_deck
     from firmware_host.journal_tools import add_parser as add_journal
     from firmware_host.review_cli import add_parser as add_review
 
     add_review(sub)
+    add_deck(sub)
     add_journal(sub)
     for command in sub.choices.values():
         # -v after the command too (SUPPRESS: without it, the count given before the command stands)
@@ -199,6 +201,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from firmware_host.journal_tools import run_journal
 
             return run_journal(args)
+        if command == "deck":
+            from firmware_host.deck_cli import run_deck
+
+            return run_deck(args)
         if command == "review":
             from firmware_host.review_cli import run_review
 

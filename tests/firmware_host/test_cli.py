@@ -21,7 +21,7 @@ def run_cli(*args: str, stdin: str | None = None, timeout: float = 120) -> subpr
     )
 
 
-@pytest.mark.parametrize("command", ["run", "demo", "sim", "replay", "enroll", "doctor", "export"])
+@pytest.mark.parametrize("command", ["run", "demo", "sim", "replay", "enroll", "doctor", "export", "deck", "review"])
 def test_every_subcommand_has_help(command: str, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_info:
         main([command, "--help"])
@@ -139,3 +139,21 @@ def test_demo_at_depth_one_proves_a_fault_late_and_plays_the_hand_again() -> Non
     assert "pads read 1 deep" in out
     assert ", late (rule 43)" in out and "chooses to have the hand played again" in out
     assert "1 fault(s) proven late" in out.strip().splitlines()[-1]
+
+
+def test_deck_check_on_demand_says_what_is_missing(tmp_path: Path) -> None:
+    """Enrol the simulated pack, then pass it over a pad: whole (exit 0), then two cards short (exit 1)."""
+    registry = tmp_path / "tags.json"
+    assert run_cli("enroll", "--registry", str(registry)).returncode == 0
+    whole = run_cli("deck", "--registry", str(registry))
+    assert whole.returncode == 0, whole.stderr
+    assert "Pack 1: 32 cards OK" in whole.stdout
+    short = run_cli("deck", "--registry", str(registry), "--drop", "7C", "--drop", "KH")
+    assert short.returncode == 1
+    assert "Pack 1: 30/32 cards" in short.stdout and "Missing: K♥ 7♣" in short.stdout
+
+
+def test_deck_check_without_a_registry_says_what_to_do() -> None:
+    done = run_cli("deck")
+    assert done.returncode == 2
+    assert "enrol the pack first" in done.stderr and "Traceback" not in done.stderr
