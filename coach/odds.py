@@ -311,7 +311,8 @@ def dealer_advice(rules: RuleSet, dealer: int, turn_up: int, *, samples: int = 2
 
 
 def hint_text(rules: RuleSet, elder: int, turn_up: int, *, pure: bool = False) -> str:
-    """The learner's hint before the elder decides (fits the OLED's line of 21 characters):
-    ``'stand: pt 62% vole 8%'``."""
+    """The learner's hint before the elder decides (at most 21 characters, the OLED's status line):
+    ``'stand: pt 62% vole 8%'``, shortened to ``'stand 100% vole 100%'`` when the odds are wide."""
     odds = stand_odds(rules, elder, turn_up, pure=pure)
-    return f"stand: pt {odds.point:.0%} vole {odds.vole:.0%}"
+    text = f"stand: pt {odds.point:.0%} vole {odds.vole:.0%}"
+    return text if len(text) <= 21 else f"stand {odds.point:.0%} vole {odds.vole:.0%}"

@@ -20,10 +20,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
+from engine import RuleSet
 from firmware_host.controller import Controller, TableDefaults
 from firmware_host.errors import BadInput
 from firmware_host.journal import Journal, JournalBusy, JournalDamaged, JournalError
-from firmware_host.service import FaultLights, JsonLines, TableService, feed_lines
+from firmware_host.service import FaultLights, JsonLines, TableOutput, TableService, feed_lines
 from hardware.table import TableConfig
 
 logger = logging.getLogger(__name__)
@@ -91,7 +92,13 @@ def run_service(args: argparse.Namespace) -> int:
                 ", ".join(f"{pad.name}={pad.device}" for pad in table.pads) or "none")
 
     defaults = table_defaults(table, args)
-    controller = Controller(defaults, card_for_uid=card_for, layout=table.layout, pack_guard=tags.guard())
+    advisor: Callable[[RuleSet, int, int], str] | None = None
+    if table.hint:
+        from coach.odds import hint_text
+
+        advisor = hint_text  # learners: the elder's odds of standing on the OLED
+    controller = Controller(defaults, card_for_uid=card_for, layout=table.layout, pack_guard=tags.guard(),
+                            advisor=advisor)
     stack = contextlib.ExitStack()
     with stack:
         stack.callback(journal.close)
@@ -99,7 +106,12 @@ def run_service(args: argparse.Namespace) -> int:
         # and closing a buffered stream under it would wait for that read
         panel = open_panel(table, png_dir=png_dir, terminal=sys.stdout if args.screen else None, tolerant=True)
         stack.callback(panel.close)
-        service = TableService(journal=journal, controller=controller, outputs=[panel], notify=systemd_notify(),
+        shown: TableOutput = panel
+        if table.coach:
+            from firmware_host.coaching import CoachedPanel
+
+            shown = CoachedPanel(panel)  # the coach's line on the OLED after each hand
+        service = TableService(journal=journal, controller=controller, outputs=[shown], notify=systemd_notify(),
                                paused=lambda message: panel.paused(message, controller.snapshot()))
         if args.json:
             service.outputs.append(JsonLines(sys.stdout, everything=args.all_events))

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import engine
-from engine import Event, Fault, GameState
+from engine import Event, Fault, GameState, RuleSet
 from engine.actions import (
     Action,
     Discard,
@@ -160,10 +160,15 @@ class Controller:
         card_for_uid: Callable[[str], str | None] | None = None,
         layout: str = "full",
         pack_guard: PackGuard | None = None,
+        advisor: Callable[[RuleSet, int, int], str] | None = None,
     ) -> None:
         self._defaults = defaults or TableDefaults()
         self._card_for_uid = card_for_uid
         self._guard = pack_guard
+        self._advisor = advisor
+        """Learners' hints: ``advisor(rules, elder's hand, turn-up)`` (``coach.odds.hint_text``)."""
+        self._hint_for: tuple[int, int] | None = None
+        self._hint_text: str | None = None
         self._layout = layout
         self._setup: Setup = Setup()
         self._tags: dict[str, str] = dict(self._defaults.tags)
@@ -205,6 +210,7 @@ class Controller:
                 (state.hands[0].bit_count() + state.unseen[0], state.hands[1].bit_count() + state.unseen[1]),
             ),
             choosing=engine.SEATS[1 - state.awaiting] if state.awaiting >= 0 else None,
+            hint=self._hint(state),
             hand_notes=tuple(self._notes),
             setting_up=self._setting_up(),
             menu=self._menu.line if self._menu is not None else None,
@@ -222,6 +228,18 @@ class Controller:
             sight=state.sight,
             players=self._setup.players or self._defaults.players,
         )
+
+    def _hint(self, state: GameState) -> str | None:
+        """The learner's odds before the elder's first decision (when the table knows his five cards)."""
+        if self._advisor is None or state.phase != "propose" or state.proposals:
+            return None
+        elder = engine.SEATS.index(state.elder)
+        if state.hands[elder].bit_count() != 5:
+            return None
+        if self._hint_for != (state.hands[elder], state.turn_up):
+            self._hint_for = (state.hands[elder], state.turn_up)
+            self._hint_text = self._advisor(state.rules, state.hands[elder], state.turn_up)
+        return self._hint_text
 
     @property
     def engine_state(self) -> GameState:

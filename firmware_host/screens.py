@@ -79,6 +79,8 @@ def _base(table: _Table) -> dict[str, Any]:
                        sb=sight.seen[1], hb=sight.held[1])
     if snapshot.setting_up and snapshot.menu is None:
         status = w.say("settings_hint")
+    if snapshot.hint and view.phase == "propose":
+        status = snapshot.hint  # a learner's table: the elder's odds of standing
     return dict(
         trump_card=trump, trump_label=w.card(trump)[:-1] if trump else "",
         score_a=view.score[0], score_b=view.score[1], target=view.target,
@@ -220,7 +222,9 @@ def screen_for(snapshot: TableSnapshot, lang: str = "en") -> Screen:
         label_a, label_b = table.labels()
         score = w.say("score_line", a=label_a, b=label_b, sa=_signed(hand.score[0]), sb=_signed(hand.score[1]))
         # the points first; the score and the next dealer while there is room
-        for extra in ([score, w.say("deals_next", who=table.who(view.dealer))], [score], []):
+        coach = [snapshot.coach_line] if snapshot.coach_line else []
+        nexts = [score, w.say("deals_next", who=table.who(view.dealer))]
+        for extra in ([*coach, *nexts], [*coach, score], coach, nexts, [score], []):
             screen = Screen(view="hand", headline=headline, detail="\n".join([*lines, *extra]), **base)
             if not clipped(screen):
                 break

@@ -78,7 +78,8 @@ SIM_PAD_DEPTH = 2
 """Tags of a stack a simulated pad reads when its ``depth`` is not set."""
 
 _SECTIONS = ("table", "pads", "buttons", "displays", "tags", *("web", "mqtt"))  # the last two: read by venue.settings
-_TABLE_KEYS = ("name", "layout", "rules", "target", "registry", "sight", "language", "players", "locked", "badges")
+_TABLE_KEYS = ("name", "layout", "rules", "target", "registry", "sight", "language", "players", "locked", "badges",
+               "coach", "hint")
 _PAD_KEYS = ("device", "depth")
 _BUTTONS_KEYS = ("backend", "debounce", *SEATS)
 _SEAT_KEYS = (*BUTTON_KEYS, "buzzer")
@@ -218,6 +219,11 @@ class TableConfig:
     language: str = "en"
     players: tuple[str, str] | None = None
     locked: bool = False
+    coach: bool = False
+    """After each hand the OLED says where a seat lost what best play would have kept (docs/coach.md)."""
+    hint: bool = False
+    """Learners: before the elder decides, the OLED shows his odds of standing (it tells the table
+    something of his hand: off by default)."""
     badges: Path | None = None
 
     def pad(self, name: str) -> PadConfig:
@@ -380,6 +386,8 @@ def parse_people(problems: _Problems, table: Mapping[str, Any] | None, source: s
     when relative)."""
     language = problems.choice(table, "table.language", LANGUAGES, default="en")
     locked = problems.value(table, "table.locked", bool, default=False)
+    coach = problems.value(table, "table.coach", bool, default=False)
+    hint = problems.value(table, "table.hint", bool, default=False)
     players = (table or {}).get("players")
     if players is not None and not (
         isinstance(players, list) and len(players) == 2 and all(isinstance(p, str) and p.strip() for p in players)
@@ -392,7 +400,7 @@ def parse_people(problems: _Problems, table: Mapping[str, Any] | None, source: s
         badges = Path(badges_text).expanduser()
         if not badges.is_absolute() and isinstance(source, Path):
             badges = source.parent / badges
-    return {"language": language, "locked": bool(locked), "badges": badges,
+    return {"language": language, "locked": bool(locked), "badges": badges, "coach": bool(coach), "hint": bool(hint),
             "players": (players[0].strip(), players[1].strip()) if players else None}
 
 
