@@ -116,6 +116,28 @@ class HandRecord(Event):
     actions: tuple[dict[str, Any], ...]
 
 
+FACE_UP_ZONES = frozenset({"play.A", "play.B", "turnup"})
+"""Where a card lies face up: a fault about a card anywhere else must not name it."""
+
+
+def face_down(refused: Fault, zone: str | None) -> Fault:
+    """``refused`` as the table may show it: a card laid on a hand pad or the discards lies face
+    down (a dealt card, a replacement, a discard), so its fault names no card.
+
+    >>> from engine.faults import fault
+    >>> f = fault("duplicate_card", "A", "K♠ is already in B's hand: the deal is void", engine.Card.parse("KS"))
+    >>> face_down(f, "hand.A").card, face_down(f, "hand.A").message
+    (None, 'duplicate card: the deal is void: the same dealer deals again')
+    >>> face_down(f, "turnup") is f
+    True
+    """
+    if refused.card is None or zone is None or zone in FACE_UP_ZONES:
+        return refused
+    return dataclasses.replace(
+        refused, card=None, detail=(), message=f"{refused.code.replace('_', ' ')}: {refused.remedy}",
+    )
+
+
 @dataclass
 class _Rejected:
     zone: str
@@ -435,6 +457,7 @@ class Controller:
 
     def _refused(self, refused: Fault, zone: str | None, card: str | None, uid: str | None,
                  *, card_event: bool) -> list[Event]:
+        refused = face_down(refused, zone)
         if refused.code in ("misdeal", "duplicate_card") and (
             self._state.phase == "deal" and self._state.hands == (0, 0)
         ):
