@@ -42,10 +42,9 @@ def run_deck(args: argparse.Namespace) -> int:
 
     :raises BadInput: no registry, an unknown pad, an absent reader.
     """
-    from drivers.nfc.pad import Pad
     from firmware_host.app import load_table_or_exit
     from firmware_host.deck_check import check_deck
-    from firmware_host.enroll_cli import _wait_online
+    from firmware_host.enroll_cli import one_pad
     from firmware_host.panel import open_panel
     from hardware.tags import TagRegistry, TagRegistryError
 
@@ -70,26 +69,14 @@ def run_deck(args: argparse.Namespace) -> int:
         print(" | ".join(lines), flush=True)
         panel.message(lines)
 
-    sim: Any = None
     try:
-        if pad_config.simulated:
-            from drivers.nfc.pn532sim import Pn532Simulator
-            from hardware.originality import sim_signer
-
-            sim = Pn532Simulator(name="pn532-deck", signer=sim_signer())
-            device = sim.path
-        else:
-            device = pad_config.serial_port or pad_config.device
-        with Pad(pad_config.name, device, events=events, card_for=None, read_ndef=False) as pad:
-            _wait_online(pad, device)
+        with one_pad(pad_config, events, "deck") as (pad, sim):
             if sim is not None:
                 threading.Thread(target=_pass_the_pack, args=(sim, pad, args.pack or 1, set(args.drop)),
                                  daemon=True).start()
             report = check_deck(events, registry, show, pack=args.pack, quiet=1.0 if sim is not None else 3.0)
     finally:
         panel.close()
-        if sim is not None:
-            sim.close()
     for line in report.lines():
         print(line)
     return 0 if report.ok else 1

@@ -9,12 +9,14 @@ and tested anywhere.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import os
 import queue
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +31,6 @@ READER_WAIT_S = 15.0
 
 def run_enroll(args: argparse.Namespace) -> int:
     """``ecarte-table enroll``: returns the exit status."""
-    from drivers.nfc.pad import Pad
     from firmware_host.app import load_table_or_exit
     from firmware_host.errors import BadInput
     from firmware_host.panel import open_panel
@@ -64,19 +65,9 @@ def run_enroll(args: argparse.Namespace) -> int:
         print(" | ".join(lines), flush=True)
         panel.message(lines)
 
-    sim: Any = None
     operator: threading.Thread | None = None
     try:
-        if pad_config.simulated:
-            from drivers.nfc.pn532sim import Pn532Simulator
-            from hardware.originality import sim_signer
-
-            sim = Pn532Simulator(name="pn532-enroll", signer=sim_signer())
-            path = sim.path
-        else:
-            path = pad_config.serial_port or pad_config.device
-        with Pad(pad_config.name, path, events=events, card_for=None, read_ndef=False) as pad:
-            _wait_online(pad, path)
+        with one_pad(pad_config, events, "enroll") as (pad, sim):
             if sim is not None:
                 operator = threading.Thread(
                     target=_simulated_operator, args=(sim, pad, args.pack, registry), daemon=True,
@@ -89,8 +80,6 @@ def run_enroll(args: argparse.Namespace) -> int:
             )
     finally:
         panel.close()
-        if sim is not None:
-            sim.close()
     print(f"{len(result.enrolled)} card(s) enrolled in pack {result.pack}; registry {registry_path}"
           + ("" if result.complete else " (pack incomplete)"))
     for flagged in result.flagged:
@@ -179,6 +168,33 @@ def _check_writable(path: Path) -> None:
                 pass
     except OSError as exc:
         raise BadInput(f"tag registry {path}: cannot write it ({exc.strerror or exc})") from None
+
+
+@contextlib.contextmanager
+def one_pad(pad_config: Any, events: queue.Queue[DeviceEvent], name: str) -> Iterator[tuple[Any, Any]]:
+    """The pad of ``pad_config`` (a simulated PN532 for a ``sim`` pad, whose tags the simulator's
+    TEST key signs), online, feeding ``events``: ``(pad, simulator or None)``; closed after.
+
+    :raises BadInput: the reader does not answer.
+    """
+    from drivers.nfc.pad import Pad
+
+    sim: Any = None
+    try:
+        if pad_config.simulated:
+            from drivers.nfc.pn532sim import Pn532Simulator
+            from hardware.originality import sim_signer
+
+            sim = Pn532Simulator(name=f"pn532-{name}", signer=sim_signer())
+            path = sim.path
+        else:
+            path = pad_config.serial_port or pad_config.device
+        with Pad(pad_config.name, path, events=events, card_for=None, read_ndef=False) as pad:
+            _wait_online(pad, path)
+            yield pad, sim
+    finally:
+        if sim is not None:
+            sim.close()
 
 
 def _wait_online(pad: Any, path: str) -> None:
