@@ -189,6 +189,7 @@ class Controller:
         self._guard = pack_guard
         self._advisor = advisor
         """Learners' hints: ``advisor(rules, elder's hand, turn-up)`` (``coach.odds.hint_text``)."""
+        self._notice: Fault | None = None
         self._hint_for: tuple[int, int] | None = None
         self._hint_text: str | None = None
         self._layout = layout
@@ -233,6 +234,7 @@ class Controller:
             ),
             choosing=engine.SEATS[1 - state.awaiting] if state.awaiting >= 0 else None,
             hint=self._hint(state),
+            notice=self._notice,
             hand_notes=tuple(self._notes),
             setting_up=self._setting_up(),
             menu=self._menu.line if self._menu is not None else None,
@@ -271,6 +273,9 @@ class Controller:
         return self._state
 
     def _out(self, events: list[Event]) -> Outcome:
+        # a notice (a button or card that means nothing now) is shown until the next input
+        notice = next((e for e in reversed(events) if isinstance(e, Notice)), None)
+        self._notice = Fault(notice.code, notice.seat, "", notice.message) if notice is not None else None
         return Outcome(tuple(events), self.snapshot())
 
     # -- the game --------------------------------------------------------------------------

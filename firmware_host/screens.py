@@ -213,6 +213,8 @@ def screen_for(snapshot: TableSnapshot, lang: str = "en") -> Screen:
                       detail=w.say("game_over_do", a=a, b=b), **base)
     if snapshot.warning is not None:
         return fault_screen(snapshot.warning, snapshot, lang)
+    if snapshot.notice is not None:
+        return fault_screen(snapshot.notice, snapshot, lang)
     hand = snapshot.last_hand
     if hand is not None and snapshot.between_hands:
         ta, tb = hand.tricks

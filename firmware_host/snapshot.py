@@ -87,6 +87,8 @@ class TableSnapshot:
     """After a hand, the coach's line on it (a table that turns the coach on)."""
     hint: str | None = None
     """Learners: before the elder decides, his odds of standing (a table that turns hints on)."""
+    notice: Fault | None = None
+    """The last input meant nothing now (a button nobody asked for): what it was, until the next input."""
     hand_notes: tuple[Event, ...] = ()
     setting_up: bool = False
     menu: MenuLine | None = None

@@ -213,3 +213,15 @@ def test_partial_sight_says_how_much_of_each_hand_was_seen() -> None:
     snapshot = dataclasses.replace(table.snapshot(), sight=Sight("partial", (3, 5), (5, 5)))
     assert screen_for(snapshot).status == "seen A 3/5 · B 5/5"
     assert screen_for(snapshot, "fr").status == "vues A 3/5 · B 5/5"
+
+
+def test_a_button_that_means_nothing_now_is_said_on_the_screen_until_the_next_input() -> None:
+    table = Controller()
+    _dealt(table)
+    table.handle(ButtonEvent("A", "no"))
+    outcome = table.handle(ButtonEvent("B", "yes"))  # play has begun: B's yes means nothing
+    assert [e.event for e in outcome.events] == ["notice"]
+    screen = screen_for(outcome.snapshot)
+    assert screen.view == "fault" and screen.headline.startswith("B")
+    after = table.handle(CardEvent("play.A", "KH")).snapshot
+    assert after.notice is None and screen_for(after).view == "table"
