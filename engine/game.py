@@ -733,10 +733,7 @@ def _announce(state: GameState, action: Announce) -> _Outcome:
     if not (held or state.king_played_by == seat):
         # rule 25: announcing a king one never held is false, whenever it is said
         return fault("false_king", seat, f"{seat} announced the king but does not hold it: no point")
-    late = state.rules.king_too_late(
-        count=state.counts[i], king_first=state.first_cards[i] == king, dealer=seat == state.dealer,
-        king_on_trick=state.led == king, won=state.tricks[i], any_card=bool(state.played) or state.led >= 0,
-    )
+    late = _king_too_late(state, seat, king)
     if late:
         return _wrong_time(state, seat, late)
     if state.rules.king_must_be_led and held:
@@ -744,6 +741,15 @@ def _announce(state: GameState, action: Announce) -> _Outcome:
         state = state.evolve(king_to_lead=seat)
     events: list[Event] = []
     return _score_king(state, seat, events), tuple(events)
+
+
+def _king_too_late(state: GameState, seat: str, king: int) -> str:
+    """Why ``seat`` may no longer announce the king (``""``: it may): the rule set's window."""
+    i = INDEX[seat]
+    return state.rules.king_too_late(
+        count=state.counts[i], king_first=state.first_cards[i] == king, dealer=seat == state.dealer,
+        king_on_trick=state.led == king, won=state.tricks[i], any_card=bool(state.played) or state.led >= 0,
+    )
 
 
 def _announce_unseen(state: GameState, seat: str) -> _Outcome:
@@ -759,10 +765,7 @@ def _announce_unseen(state: GameState, seat: str) -> _Outcome:
         return _wrong_time(state, seat, "announcing the king again")
     if not_held(state, i) >> king & 1:
         return fault("false_king", seat, f"{seat} announced the king but does not hold it: no point")
-    late = state.rules.king_too_late(
-        count=state.counts[i], king_first=state.first_cards[i] == king, dealer=seat == state.dealer,
-        king_on_trick=state.led == king, won=state.tricks[i], any_card=bool(state.played) or state.led >= 0,
-    )
+    late = _king_too_late(state, seat, king)
     if late:
         return _wrong_time(state, seat, late)
     if not king_known_held(state, i):

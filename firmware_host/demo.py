@@ -59,14 +59,14 @@ class TableWatch:
             self.refereed = self._stats.handled
             self._changed.notify_all()
 
-    def wait(self, done: Callable[[TableSnapshot, ServiceStats], bool], what: str, timeout: float = WAIT_S) -> None:
-        """Block until ``done(snapshot, stats)`` holds after an outcome (or now).
+    def wait(self, done: Callable[[TableSnapshot], bool], what: str, timeout: float = WAIT_S) -> None:
+        """Block until ``done(snapshot)`` holds after an outcome (or now).
 
         :raises DemoError: when it does not within ``timeout`` seconds.
         """
         deadline = time.monotonic() + timeout
         with self._changed:
-            while not done(self.snapshot, self._stats):
+            while not done(self.snapshot):
                 left = deadline - time.monotonic()
                 if left <= 0:
                     raise DemoError(f"the table did not {what} within {timeout:.0f} s")
@@ -81,11 +81,10 @@ class ServedTable:
     table published meanwhile.
     """
 
-    def __init__(self, sim: SimulatedTable, watch: TableWatch, stats: ServiceStats, *, debounce: float,
+    def __init__(self, sim: SimulatedTable, watch: TableWatch, *, debounce: float,
                  pause: Callable[[], None]) -> None:
         self.sim = sim
         self.watch = watch
-        self.stats = stats
         self.debounce = debounce
         self.pause = pause
         self._inputs = 0
@@ -102,7 +101,7 @@ class ServedTable:
 
     def _settle(self, what: str, start: int) -> list[Event]:
         inputs = self._inputs
-        self.watch.wait(lambda _snap, _stats: self.watch.refereed >= inputs, what)
+        self.watch.wait(lambda _snap: self.watch.refereed >= inputs, what)
         self.pause()
         return self.watch.events[start:]
 
@@ -174,7 +173,7 @@ def run_demo(args: argparse.Namespace) -> int:
             if delay:
                 time.sleep(delay)
 
-        served = ServedTable(sim, watch, service.stats, debounce=table.buttons.debounce, pause=pause)
+        served = ServedTable(sim, watch, debounce=table.buttons.debounce, pause=pause)
         players = PacketPlayers(served, world, seed=rng.randrange(1 << 30), faults=0.15, say=_narrator(out))
         try:
             reads = f"pads read {depth if depth is not None else 'as the table file says'} deep"
@@ -182,7 +181,7 @@ def run_demo(args: argparse.Namespace) -> int:
                       f"seed {args.seed}\n")
             loop.start()
             final = players.play_game()
-            watch.wait(lambda snap, stats: snap.phase == "over", "end the game")
+            watch.wait(lambda snap: snap.phase == "over", "end the game")
         finally:
             service.stop("demo over")
             loop.join(timeout=WAIT_S)

@@ -167,13 +167,12 @@ class _Line:
 
 @dataclass
 class ServiceStats:
-    """What the loop did: events handled, bad input lines, outcomes published."""
+    """What the loop did: events handled, bad input lines, lines rejected, pauses."""
 
     handled: int = 0
     arrivals: int = 0
     presses: int = 0
     bad_lines: int = 0
-    published: int = 0
     rejected: int = 0
     pauses: int = 0
 
@@ -440,7 +439,6 @@ class TableService:
             except OSError as exc:
                 # a display unplugged, a closed pipe: the table referees on
                 logger.error("%s: %s", type(output).__name__, exc)
-        self.stats.published += 1
 
     def _ping(self) -> None:
         now = time.monotonic()

@@ -97,7 +97,7 @@ def _on_the_simulated_table(seed: int, depth: int, sight: str) -> tuple[tuple[in
         loop = threading.Thread(target=service.run, name="table", daemon=True)
         loop.start()
         try:
-            served = ServedTable(sim, watch, service.stats, debounce=layout.buttons.debounce, pause=lambda: None)
+            served = ServedTable(sim, watch, debounce=layout.buttons.debounce, pause=lambda: None)
             PacketPlayers(served, engine.new_game("classic", dealer="A"), seed=seed, faults=0.2).play_game()
         finally:
             service.stop("test over")
