@@ -24,13 +24,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
+import os
+import socket
 import threading
 import time
 import tomllib
 from collections.abc import AsyncIterator, Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -41,12 +42,29 @@ from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from venue.broker import (
+    HUB_USER,
+    BrokerFiles,
+    Supervised,
+    Tls,
+    check_table_name,
+    embedded_broker,
+    embedded_config,
+    free_port,
+    load_rules,
+    mosquitto_broker,
+    mosquitto_path,
+    write_broker_files,
+)
 from venue.mqtt import QOS, make_client
 from venue.page import STATIC
 from venue.settings import MqttSettings, SettingsError, split_listen
 from venue.sse import Broadcaster, sse_block
+from venue.trust import TOPIC_LEVEL, Untrusted, check
 
 logger = logging.getLogger(__name__)
+
+_KINDS = frozenset({"state", "availability", "record"})
 
 
 # -- the session ---------------------------------------------------------------------------------
@@ -167,16 +185,16 @@ class TableSeen:
     seen: float = 0.0
 
     def summary(self) -> dict[str, Any]:
-        view = self.state.get("view", {})
-        score = view.get("score", [0, 0])
+        view = self.state.get("view") or {}
+        score = view.get("score") or [0, 0]
         return {
             "table": self.table, "availability": self.availability,
-            "players": self.state.get("players", ["A", "B", ""])[:2],
+            "players": (self.state.get("players") or ["A", "B"])[:2],
             "score": {"A": score[0], "B": score[1]}, "target": view.get("target"),
-            "phase": view.get("phase", "unknown"), "trump": view.get("trump"), "game": self.state.get("game"),
-            "hand": self.state.get("hand"), "turn": self.state.get("prompt", {}).get("seat"),
-            "expectation": self.state.get("expectation", ""), "winner": self.state.get("winner"),
-            "trick": view.get("trick", []), "faults": len(self.state.get("faults", [])),
+            "phase": view.get("phase") or "unknown", "trump": view.get("trump"), "game": self.state.get("game"),
+            "hand": self.state.get("hand"), "turn": (self.state.get("prompt") or {}).get("seat"),
+            "expectation": self.state.get("expectation") or "", "winner": self.state.get("winner"),
+            "trick": view.get("trick") or [], "faults": len(self.state.get("faults") or []),
             "t": self.state.get("t"), "seen": self.seen,
         }
 
@@ -189,52 +207,64 @@ class Room:
     session: Session = field(default_factory=Session)
     tables: dict[str, TableSeen] = field(default_factory=dict)
     results: list[Result] = field(default_factory=list)
+    dropped: int = 0
+    """Messages refused (not of their documented shape)."""
     _finished: set[tuple[str, int, tuple[str, ...], tuple[int, ...]]] = field(default_factory=set)
 
     def take(self, topic: str, payload: bytes, now: float) -> list[tuple[str, Any]]:
-        """One MQTT message; what to push to the browsers (``table``, ``standings``)."""
+        """One MQTT message; what to push to the browsers (``table``, ``standings``).
+
+        A payload that is not of its documented shape (:mod:`venue.trust`) is dropped with one
+        log line and counted in :attr:`dropped`; an empty payload (a retained topic cleared) is
+        ignored."""
         parts = topic.split("/")
-        if len(parts) != 4 or parts[0] != "ecarte" or parts[1] != self.venue:
+        if len(parts) != 4 or parts[0] != "ecarte" or parts[1] != self.venue or parts[3] not in _KINDS:
             return []
         name, kind = parts[2], parts[3]
+        if not payload:
+            return []
+        if not TOPIC_LEVEL.match(name):
+            return self._drop(topic, "the table's name is not one topic level of letters, digits, - or _")
+        try:
+            data = check(kind, payload)
+        except Untrusted as exc:
+            return self._drop(topic, str(exc))
         seen = self.tables.get(name)
         if seen is None:
             seen = self.tables[name] = TableSeen(name)
         seen.seen = now
         out: list[tuple[str, Any]] = []
         if kind == "availability":
-            seen.availability = payload.decode("utf-8", "replace")
+            seen.availability = data
         elif kind == "state":
-            try:
-                seen.state = json.loads(payload)
-            except ValueError:
-                logger.warning("hub: %s sent a state that is not JSON", topic)
-                return []
+            seen.state = data
             if seen.availability == "unknown":
                 seen.availability = "online"
             out.extend(self._result(seen, now))
-        elif kind == "record":
-            with contextlib.suppress(ValueError):
-                seen.record = json.loads(payload)
-            return []
         else:
+            seen.record = data
             return []
         out.insert(0, ("table", seen.summary()))
         return out
+
+    def _drop(self, topic: str, why: str) -> list[tuple[str, Any]]:
+        self.dropped += 1
+        logger.warning("hub: dropped a message on %s: %s", topic[:120], why)
+        return []
 
     def _result(self, seen: TableSeen, now: float) -> list[tuple[str, Any]]:
         state = seen.state
         winner = state.get("winner")
         if not winner:
             return []
-        view = state.get("view", {})
-        players = tuple(state.get("players", ["A", "B"])[:2])
-        score = tuple(view.get("score", [0, 0]))
-        key = (seen.table, int(state.get("game", 0)), players, score)
+        view = state.get("view") or {}
+        players = tuple((state.get("players") or ["A", "B"])[:2])
+        score = tuple(view.get("score") or [0, 0])
+        key = (seen.table, int(state.get("game") or 0), players, score)
         if key in self._finished:
             return []
         self._finished.add(key)
-        self.results.append(Result(seen.table, int(state.get("game", 0)), (players[0], players[1]),
+        self.results.append(Result(seen.table, int(state.get("game") or 0), (players[0], players[1]),
                                    (int(score[0]), int(score[1])), str(winner), now))
         return [("standings", self.standings())]
 
@@ -256,10 +286,14 @@ class LiveRoom:
         self.browsers = Broadcaster()
         self.messages = 0
 
-    def take(self, topic: str, payload: bytes | bytearray) -> None:
+    def take(self, topic: str, payload: bytes | bytearray, clear: Callable[[str], Any] | None = None) -> None:
+        """One message from the broker; ``clear`` clears its retained topic if the room refuses it."""
         self.messages += 1
+        dropped = self.room.dropped
         for kind, data in self.room.take(topic, bytes(payload), time.time()):
             self.browsers.send(kind, data)
+        if clear is not None and self.room.dropped > dropped:
+            clear(topic)
 
     def first_blocks(self) -> list[bytes]:
         blocks = [sse_block("table", t) for t in self.room.snapshot()]
@@ -325,17 +359,10 @@ def hub_app(live: LiveRoom, *, on_start: Callable[[], Any] | None = None,
 # -- the broker and the subscriber ---------------------------------------------------------------
 
 
-def embedded_broker_config(host: str, port: int) -> dict[str, Any]:
-    """amqtt's configuration: one TCP listener on ``host:port``, anonymous clients, no $SYS."""
-    bind = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-    return {
-        "listeners": {"default": {"type": "tcp", "bind": bind, "max_connections": 0}},
-        "plugins": {"amqtt.plugins.authentication.AnonymousAuthPlugin": {"allow_anonymous": True}},
-    }
-
-
 class EmbeddedBroker:
-    """amqtt's broker on the current event loop (started and stopped by the hub's lifespan)."""
+    """amqtt's broker on the current event loop, open to anyone (for :class:`BrokerThread`: a table's
+    tests and a table that carries its own broker; the hub runs its embedded broker in a process of
+    its own with the venue's rules, :func:`venue.broker.embedded_broker`)."""
 
     def __init__(self, host: str = "127.0.0.1", port: int = 1883) -> None:
         self.host, self.port = host, port
@@ -346,9 +373,8 @@ class EmbeddedBroker:
 
         for name in ("amqtt", "transitions"):
             logging.getLogger(name).setLevel(logging.ERROR)
-        self._broker = Broker(embedded_broker_config(self.host, self.port))
+        self._broker = Broker(embedded_config(self.host, self.port))
         await self._broker.start()
-        logger.warning("the embedded MQTT broker listens on %s:%s", self.host, self.port)
 
     async def stop(self) -> None:
         if self._broker is not None:
@@ -358,12 +384,14 @@ class EmbeddedBroker:
 
 
 class Subscriber:
-    """paho on its own thread, handing every message to the server's loop."""
+    """paho on its own thread, handing every message to the server's loop. A message the room refuses
+    on a retained topic (``state``, ``record``, ``availability``: all three are) is cleared on the
+    broker with an empty retained message, so that it does not come back to the next subscriber."""
 
     def __init__(self, settings: MqttSettings, live: LiveRoom, loop: asyncio.AbstractEventLoop) -> None:
         self.settings = settings
         self.topic = f"ecarte/{settings.venue}/+/#"
-        self.client = make_client(settings, f"ecarte-hub-{settings.venue}-{id(self) % 10_000}")
+        self.client = make_client(settings, f"ecarte-hub-{settings.venue}-{os.getpid()}-{id(self) % 10_000}")
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
         self.live = live
@@ -378,6 +406,9 @@ class Subscriber:
         self.client.disconnect()
         self.client.loop_stop()
 
+    def clear(self, topic: str) -> None:
+        self.client.publish(topic, b"", qos=QOS, retain=True)
+
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
         if getattr(reason, "is_failure", False):
             logger.warning("hub: the broker refused us: %s", reason)
@@ -387,99 +418,262 @@ class Subscriber:
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
         with contextlib.suppress(RuntimeError):  # the loop is closing
-            self.loop.call_soon_threadsafe(self.live.take, message.topic, message.payload)
+            self.loop.call_soon_threadsafe(self.live.take, message.topic, message.payload, self.clear)
+
+
+MODES = ("mosquitto", "embedded", "external")
+"""The hub's broker: its own Mosquitto, its own embedded broker (amqtt, in a process of its own),
+or the venue's running broker."""
+
+CAPACITY = {"mosquitto": 1024, "embedded": 256, "external": 1024}
+"""Tables a broker mode serves within the 250 ms goal on a 2-core machine (bench/venue.py, docs/web.md)."""
 
 
 @dataclass(frozen=True, slots=True)
 class HubSettings:
-    """The venue file (TOML): ``[hub]`` listen, venue; ``[broker]`` embedded or host/port with
-    credentials and TLS (as a table's ``[mqtt]``); ``[session]`` name, players, cycles."""
+    """The venue file (TOML): ``[hub]`` listen, venue, state; ``[broker]`` mode, listen, TLS, or a
+    running broker's host/port with credentials (as a table's ``[mqtt]``); ``[tables]`` names,
+    anonymous_read; ``[session]`` name, players, cycles."""
 
     listen: tuple[str, int] = ("127.0.0.1", 8090)
     broker: MqttSettings = field(default_factory=MqttSettings)
-    embedded: bool = True
-    embedded_listen: tuple[str, int] = ("127.0.0.1", 1883)
+    mode: str = "embedded"
+    broker_listen: tuple[str, int] = ("127.0.0.1", 1883)
     session: Session = field(default_factory=Session)
+    tables: tuple[str, ...] = ()
+    state: Path | None = None
+    """The hub's folder: ``secrets/`` (each table's password), ``broker/`` (its files and database)."""
+    anonymous_read: bool = True
+    tls: Tls | None = None
+
+
+def default_state(venue_file: str | Path | None) -> Path:
+    if venue_file is not None:
+        path = Path(venue_file)
+        return path.parent / f"{path.stem}-hub"
+    base = Path(os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state")
+    return base / "ecarte-table" / "hub"
 
 
 def load_hub_settings(path: str | Path | None, *, listen: str | None = None, broker: str | None = None,
                       venue: str | None = None) -> HubSettings:
     """The venue file with the command line's overrides.
 
-    :raises SettingsError: for a file or a value that cannot be used.
+    :raises SettingsError: for a file or a value that cannot be used (every problem at once).
     """
     from venue.settings import parse_sections
 
     data: dict[str, Any] = {}
+    source = str(path or "hub")
     if path is not None:
         try:
             data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
         except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise SettingsError(f"{path}: {exc}") from None
-    hub = data.get("hub", {})
-    broker_section = dict(data.get("broker", {}))
-    embedded = bool(broker_section.pop("embedded", "host" not in broker_section))
-    embedded_listen_text = str(broker_section.pop("listen", "127.0.0.1:1883"))
-    broker_section.setdefault("venue", venue or hub.get("venue", "venue"))
-    if venue:
-        broker_section["venue"] = venue
+    problems: list[str] = []
+    sections = {}
+    for name in ("hub", "broker", "tables", "session"):
+        value = data.get(name, {})
+        if not isinstance(value, dict):
+            problems.append(f"{name}: must be a table ([{name}])")
+            value = {}
+        sections[name] = dict(value)
+    hub, broker_section, tables_section, s = (sections[n] for n in ("hub", "broker", "tables", "session"))
+    for key in hub:
+        if key not in ("listen", "venue", "state"):
+            problems.append(f"hub.{key}: unknown key (known: listen, venue, state)")
+    for key in tables_section:
+        if key not in ("names", "anonymous_read"):
+            problems.append(f"tables.{key}: unknown key (known: names, anonymous_read)")
+    for key in s:
+        if key not in ("name", "players", "cycles"):
+            problems.append(f"session.{key}: unknown key (known: name, players, cycles)")
+    mode = broker_section.pop("mode", None)
+    if "embedded" in broker_section:  # the older spelling
+        mode = mode or ("embedded" if broker_section.pop("embedded") else "external")
+    own_listen = broker_section.pop("listen", None)
+    tls_keys = {k: broker_section.pop(k) for k in ("tls_listen", "certfile", "keyfile", "cafile")
+                if k in broker_section}
+    if broker:
+        mode = "external"
+    elif mode is None:
+        mode = "external" if "host" in broker_section else ("mosquitto" if mosquitto_path() else "embedded")
+    if mode not in MODES:
+        problems.append(f"broker.mode: {mode!r} is not one of {', '.join(MODES)}")
+        mode = "embedded"
+    if mode == "mosquitto" and mosquitto_path() is None:
+        problems.append("broker.mode: Mosquitto is not installed (apt-get install mosquitto; or mode = \"embedded\")")
+    venue_name = venue or hub.get("venue", broker_section.get("venue", "venue"))
+    broker_section["venue"] = venue_name
     broker_section.setdefault("table", "hub")
+    mqtt_settings = MqttSettings()
     try:
-        _, mqtt_settings = parse_sections({"mqtt": broker_section}, table_name="hub", source=str(path or "hub"),
+        _, mqtt_settings = parse_sections({"mqtt": broker_section}, table_name="hub", source=source,
                                           base=Path(path).parent if path else None)
+    except SettingsError as exc:
+        problems.append(str(exc).removeprefix(f"{source}: ").replace("mqtt.", "broker."))
+    host, port = "127.0.0.1", 8090
+    own = ("127.0.0.1", 1883)
+    try:
         host, port = split_listen(listen or str(hub.get("listen", "127.0.0.1:8090")), default_port=8090)
-        e_host, e_port = split_listen(embedded_listen_text, default_port=1883)
-        if broker:
+    except ValueError as exc:
+        problems.append(f"hub.listen: {exc}")
+    if own_listen is not None:
+        try:
+            own = split_listen(str(own_listen), default_port=1883)
+        except ValueError as exc:
+            problems.append(f"broker.listen: {exc}")
+    elif mode != "external" and _busy(*own):
+        own = (own[0], free_port(own[0]))
+    if broker:
+        try:
             b_host, b_port = split_listen(broker, default_port=1883)
             mqtt_settings = MqttSettings(**{**_fields(mqtt_settings), "host": b_host, "port": b_port})
-            embedded = False
-        elif embedded:
-            mqtt_settings = MqttSettings(**{**_fields(mqtt_settings), "host": e_host, "port": e_port,
-                                            "tls": False, "username": None, "password": None})
-    except ValueError as exc:
-        raise SettingsError(f"{path or 'hub'}: {exc}") from None
-    s = data.get("session", {})
-    session = Session(str(s.get("name", "session")), tuple(str(p) for p in s.get("players", ())),
-                      int(s.get("cycles", 1)))
-    return HubSettings((host, port), mqtt_settings, embedded, (e_host, e_port), session)
+        except ValueError as exc:
+            problems.append(f"--broker: {exc}")
+    tls = None
+    if tls_keys:
+        if "certfile" not in tls_keys or "keyfile" not in tls_keys or "tls_listen" not in tls_keys:
+            problems.append("broker: TLS needs tls_listen, certfile and keyfile")
+        else:
+            try:
+                _, tls_port = split_listen(str(tls_keys["tls_listen"]), default_port=8883)
+                tls = Tls(str(tls_keys["certfile"]), str(tls_keys["keyfile"]), tls_port,
+                          str(tls_keys["cafile"]) if "cafile" in tls_keys else None)
+            except ValueError as exc:
+                problems.append(f"broker.tls_listen: {exc}")
+    names = tables_section.get("names", [])
+    if not isinstance(names, list):
+        problems.append("tables.names: expected a list of table names")
+        names = []
+    for name in names:
+        try:
+            check_table_name(name)
+        except ValueError as exc:
+            problems.append(f"tables.names: {exc}")
+    if len(set(map(str, names))) != len(names):
+        problems.append("tables.names: a name is given twice")
+    anonymous_read = tables_section.get("anonymous_read", True)
+    if not isinstance(anonymous_read, bool):
+        problems.append("tables.anonymous_read: expected true or false")
+    players = s.get("players", [])
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        problems.append("session.players: expected a list of names")
+        players = []
+    cycles = s.get("cycles", 1)
+    if not isinstance(cycles, int) or isinstance(cycles, bool) or not 1 <= cycles <= 100:
+        problems.append("session.cycles: expected a number from 1 to 100")
+        cycles = 1
+    state = hub.get("state")
+    if state is not None and not isinstance(state, str):
+        problems.append("hub.state: expected a folder")
+        state = None
+    if problems:
+        raise SettingsError(f"{source}: " + "; ".join(problems))
+    if mode != "external":
+        mqtt_settings = MqttSettings(**{**_fields(mqtt_settings), "host": own[0], "port": own[1], "tls": False})
+    state_path = Path(state).expanduser() if state else default_state(path)
+    if state and path is not None and not state_path.is_absolute():
+        state_path = Path(path).parent / state_path
+    session = Session(str(s.get("name", "session")), tuple(players), cycles)
+    return HubSettings((host, port), mqtt_settings, mode, own, session, tuple(names), state_path,
+                       bool(anonymous_read), tls)
+
+
+def _busy(host: str, port: int) -> bool:
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as sock:
+        sock.settimeout(0.3)
+        return sock.connect_ex((host, port)) == 0
 
 
 def _fields(settings: MqttSettings) -> dict[str, Any]:
     return {name: getattr(settings, name) for name in settings.__dataclass_fields__}
 
 
+class VenueBroker:
+    """The hub's broker side: the rules and their files, and the broker it runs (none when external)."""
+
+    def __init__(self, settings: HubSettings) -> None:
+        self.settings = settings
+        self.process: Supervised | None = None
+        self.client = settings.broker
+        self.files: BrokerFiles | None = None
+
+    def start(self) -> None:
+        """Write the rules' files, start the broker (unless external) and say which one in one line.
+
+        :raises OSError: when the folder cannot be written or the broker does not start.
+        """
+        s = self.settings
+        state = s.state if s.state is not None else default_state(None)
+        rules = load_rules(s.broker.venue, list(s.tables), state / "secrets", anonymous_read=s.anonymous_read)
+        self.files = write_broker_files(state / "broker", rules)
+        if s.mode == "external":
+            if s.broker.username is None:
+                self.client = replace(s.broker, username=HUB_USER, password=rules.hub_password)
+            where = f"the venue's broker at {s.broker.host}:{s.broker.port}"
+            logger.warning("%s: give it password_file %s and acl_file %s", where, self.files.password_file,
+                           self.files.acl_file)
+        else:
+            host, port = s.broker_listen
+            if s.mode == "mosquitto":
+                self.process = mosquitto_broker(self.files, rules, host, port, s.tls)
+                where = f"Mosquitto on {host}:{port}" + (f" (TLS on {s.tls.port})" if s.tls else "")
+            else:
+                self.process = embedded_broker(self.files, rules, host, port)
+                where = f"the embedded broker (amqtt, its own process) on {host}:{port}"
+            self.process.start()
+            self.client = replace(s.broker, host=host, port=port, username=HUB_USER, password=rules.hub_password,
+                                  tls=False)
+        logger.warning("the venue's broker: %s, run by the hub; %d tables declared (passwords in %s); "
+                       "serves about %d tables within 250 ms", where, len(rules.tables), state / "secrets",
+                       CAPACITY[s.mode])
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.stop()
+
+
 def build_hub(settings: HubSettings) -> tuple[Starlette, LiveRoom]:
-    """The hub's app: its lifespan starts the embedded broker (if any), then the subscriber."""
+    """The hub's app: its lifespan starts the broker (unless external), then the subscriber."""
     live = LiveRoom(Room(settings.broker.venue, settings.session))
-    broker = EmbeddedBroker(*settings.embedded_listen) if settings.embedded else None
+    broker = VenueBroker(settings)
     subscriber: list[Subscriber] = []
 
     async def start() -> None:
-        if broker is not None:
-            await broker.start()
-        sub = Subscriber(settings.broker, live, asyncio.get_running_loop())
+        await asyncio.to_thread(broker.start)
+        sub = Subscriber(broker.client, live, asyncio.get_running_loop())
         sub.start()
         subscriber.append(sub)
 
     async def stop() -> None:
         for sub in subscriber:
             await asyncio.to_thread(sub.stop)
-        if broker is not None:
-            await broker.stop()
+        await asyncio.to_thread(broker.stop)
 
     return hub_app(live, on_start=start, on_stop=stop), live
 
 
 def run_hub(settings: HubSettings) -> int:
-    """Serve the scoreboard until Ctrl-C or SIGTERM (uvicorn handles both)."""
+    """Serve the scoreboard until Ctrl-C or SIGTERM (uvicorn handles both).
+
+    :raises BadInput: when the scoreboard's address is taken, or the broker cannot start.
+    """
     import uvicorn
 
     app, _ = build_hub(settings)
     host, port = settings.listen
-    logger.warning("the venue's scoreboard: http://%s:%s (broker %s:%s%s)", host, port, settings.broker.host,
-                   settings.broker.port, ", embedded" if settings.embedded else "")
-    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False, timeout_graceful_shutdown=2)
-    return 0
+    if _busy(host, port):
+        raise SettingsError(f"the scoreboard cannot listen on {host}:{port}: the address is in use")
+    logger.warning("the venue's scoreboard: http://%s:%s", host, port)
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
+                            timeout_graceful_shutdown=2)
+    server = uvicorn.Server(config)
+    try:
+        server.run()
+    except OSError as exc:
+        raise SettingsError(f"the hub cannot start: {exc}") from None
+    return 0 if server.started else 2
 
 
 class BrokerThread:

@@ -51,8 +51,8 @@ def test_the_table_page_follows_a_game(browser: Any, service: TableService, tmp_
 
 def test_the_scoreboard_follows_two_tables(browser: Any, service: TableService, tmp_path: Path) -> None:
     broker_port = free_port()
-    settings = HubSettings(("127.0.0.1", 0), MqttSettings(port=broker_port, venue="club"), True,
-                           ("127.0.0.1", broker_port), Session("evening", ("A", "B")))
+    settings = HubSettings(("127.0.0.1", 0), MqttSettings(port=broker_port, venue="club"), "embedded",
+                           ("127.0.0.1", broker_port), Session("evening", ("A", "B")), ("t1", "t2"), tmp_path / "hub")
     app, _live = build_hub(settings)
     server = ServerThread(app, "127.0.0.1", 0, name="hub")
     server.start()
@@ -62,8 +62,9 @@ def test_the_scoreboard_follows_two_tables(browser: Any, service: TableService, 
         tab.wait_for_selector("#conn:text('live')", timeout=TIMEOUT_MS)
         finals = []
         for name, seed in (("t1", 4), ("t2", 11)):
-            publisher = TablePublisher(MqttSettings(port=broker_port, venue="club", table=name, enabled=True),
-                                       table_name=name)
+            password = (tmp_path / "hub" / "secrets" / f"{name}.pass").read_text().strip()
+            publisher = TablePublisher(MqttSettings(port=broker_port, venue="club", table=name, enabled=True,
+                                                    username=name, password=password), table_name=name)
             publisher.start()
             assert publisher.connected.wait(20)
             service.outputs[1:] = [publisher]

@@ -1,0 +1,498 @@
+"""The venue's broker: who may connect, what each may publish, and the broker the hub runs.
+
+Each table of the venue file's ``[tables] names`` gets a password (kept in the hub's
+``secrets`` folder as ``<table>.pass``: give that file to the table as its ``[mqtt]
+password_file``) and may publish under ``ecarte/<venue>/<table>/`` only. The hub connects
+as ``ecarte-hub``: it reads the venue's topics, and may clear a retained message it refused.
+Anonymous clients (spectators' dashboards) may read the venue's topics if the venue file
+allows it, nothing else, and publish nothing.
+
+From these rules the hub writes Mosquitto's password file (``mosquitto_passwd -U`` when it
+is installed, otherwise PBKDF2-SHA512 hashes in Mosquitto's ``$7$`` format written here)
+and its ACL file; the embedded broker (amqtt) reads the same two files through
+:class:`VenueAuthPlugin` and :class:`VenueTopicPlugin`.
+
+    >>> rules = Rules("club", {"t1": "pw"}, hub_password="hp", anonymous_read=True)
+    >>> acl = parse_acl(acl_text(rules))
+    >>> allowed(acl, "t1", "write", "ecarte/club/t1/state"), allowed(acl, "t1", "write", "ecarte/club/t2/state")
+    (True, False)
+    >>> allowed(acl, None, "write", "ecarte/club/t1/state"), allowed(acl, None, "read", "ecarte/club/t1/state")
+    (False, True)
+    >>> verify_password("pw", hash_password("pw")), verify_password("no", hash_password("pw"))
+    (True, False)
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import getpass
+import hashlib
+import hmac
+import logging
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from venue.trust import TOPIC_LEVEL
+
+logger = logging.getLogger(__name__)
+
+HUB_USER = "ecarte-hub"
+"""The hub's user name on the broker (no table may take it)."""
+
+
+def check_table_name(name: object) -> str:
+    """A table's name as a topic level and a broker user.
+
+    :raises ValueError: for a name with ``/``, ``#``, ``+``, spaces or other characters, or the hub's.
+    """
+    if not isinstance(name, str) or not TOPIC_LEVEL.match(name):
+        raise ValueError(f"table name {name!r}: must be 1 to 64 letters, digits, '-' or '_' (one topic level; "
+                         "no '/', '#' or '+')")
+    if name == HUB_USER:
+        raise ValueError(f"table name {name!r} is the hub's own")
+    return name
+
+
+def mosquitto_path() -> str | None:
+    """Mosquitto's broker, if installed (Debian puts it in /usr/sbin)."""
+    found = shutil.which("mosquitto")
+    if found is None and os.access("/usr/sbin/mosquitto", os.X_OK):
+        found = "/usr/sbin/mosquitto"
+    return found
+
+
+# -- the rules -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Who may do what on the venue's broker."""
+
+    venue: str
+    tables: dict[str, str]
+    """Each table's name and password."""
+    hub_password: str
+    anonymous_read: bool = True
+
+
+def load_rules(venue: str, names: list[str], folder: Path, *, anonymous_read: bool = True) -> Rules:
+    """Every table's password from ``folder`` (``<name>.pass``), made there (mode 600) if missing,
+    and the hub's (``ecarte-hub.pass``).
+
+    :raises ValueError: for a name that cannot be a table's.
+    :raises OSError: when the folder cannot be written.
+    """
+    for name in names:
+        check_table_name(name)
+    folder.mkdir(parents=True, exist_ok=True)
+    with contextlib.suppress(OSError):
+        folder.chmod(0o700)
+    tables = {name: _secret(folder / f"{name}.pass") for name in names}
+    return Rules(venue, tables, _secret(folder / f"{HUB_USER}.pass"), anonymous_read)
+
+
+def _secret(path: Path) -> str:
+    if path.exists():
+        text = path.read_text(encoding="utf-8").strip()
+        if text:
+            return text
+    text = secrets.token_urlsafe(24)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(text + "\n")
+    return text
+
+
+def acl_text(rules: Rules) -> str:
+    """Mosquitto's ACL file for the rules (the lines before the first ``user`` are the anonymous clients')."""
+    base = f"ecarte/{rules.venue}"
+    lines = ["# written by ecarte-table hub from the venue file: edits are lost at its next start", ""]
+    if rules.anonymous_read:
+        lines += ["# anonymous clients: read the venue's public topics, publish nothing", f"topic read {base}/#", ""]
+    lines += [f"user {HUB_USER}", f"topic read {base}/#"]
+    lines += [f"topic write {base}/+/{kind}" for kind in ("state", "record", "availability")]
+    for name in sorted(rules.tables):
+        lines += ["", f"user {name}", f"topic readwrite {base}/{name}/#"]
+    return "\n".join(lines) + "\n"
+
+
+ITERATIONS = 101
+"""Mosquitto's PBKDF2 iterations for ``$7$`` hashes (what ``mosquitto_passwd`` writes)."""
+
+
+def hash_password(password: str, *, salt: bytes | None = None, iterations: int = ITERATIONS) -> str:
+    """A password as Mosquitto stores it: ``$7$<iterations>$<salt>$<PBKDF2-SHA512>`` (base64)."""
+    salt = salt if salt is not None else os.urandom(12)
+    digest = hashlib.pbkdf2_hmac("sha512", password.encode(), salt, iterations)
+    return f"$7${iterations}${base64.b64encode(salt).decode()}${base64.b64encode(digest).decode()}"
+
+
+def verify_password(password: str, stored: str) -> bool:
+    """Whether ``password`` matches a ``$7$`` hash (``mosquitto_passwd``'s or :func:`hash_password`'s)."""
+    try:
+        _, kind, iterations, salt, digest = stored.split("$")
+        if kind != "7":
+            return False
+        expected = base64.b64decode(digest)
+        got = hashlib.pbkdf2_hmac("sha512", password.encode(), base64.b64decode(salt), int(iterations))
+    except ValueError:
+        return False
+    return hmac.compare_digest(got, expected)
+
+
+def write_password_file(path: Path, rules: Rules) -> None:
+    """Mosquitto's password file for the hub and every table (mode 600)."""
+    users = {HUB_USER: rules.hub_password, **rules.tables}
+    tool = shutil.which("mosquitto_passwd")
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        for user, password in users.items():
+            f.write(f"{user}:{password if tool else hash_password(password)}\n")
+    if tool:
+        done = subprocess.run([tool, "-U", str(path)], capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            logger.warning("mosquitto_passwd -U failed (%s): hashing the passwords here", done.stderr.strip())
+            with path.open("w", encoding="utf-8") as f:
+                for user, password in users.items():
+                    f.write(f"{user}:{hash_password(password)}\n")
+
+
+def read_password_file(path: Path) -> dict[str, str]:
+    users: dict[str, str] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        user, sep, stored = line.strip().partition(":")
+        if sep and not user.startswith("#"):
+            users[user] = stored
+    return users
+
+
+Acl = dict[str | None, list[tuple[str, str]]]
+
+
+def parse_acl(text: str) -> Acl:
+    """An ACL file's ``topic`` lines by user (None: anonymous clients)."""
+    acl: Acl = {None: []}
+    user: str | None = None
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        word, _, rest = line.partition(" ")
+        if word == "user":
+            user = rest.strip()
+            acl.setdefault(user, [])
+        elif word == "topic":
+            access, _, topic = rest.strip().partition(" ")
+            if access not in ("read", "write", "readwrite", "deny"):
+                access, topic = "readwrite", rest.strip()
+            acl[user].append((access, topic.strip()))
+    return acl
+
+
+def _covers(pattern: str, topic: str) -> bool:
+    """Whether the filter ``pattern`` covers ``topic`` (a topic, or a subscription's filter)."""
+    want, have = pattern.split("/"), topic.split("/")
+    for i, level in enumerate(want):
+        if level == "#":
+            return not (i == 0 and have[0].startswith("$"))
+        if i >= len(have):
+            return False
+        if level == "+":
+            if have[i] == "#" or (i == 0 and have[0].startswith("$")):
+                return False
+            continue
+        if level != have[i]:
+            return False
+    return len(want) == len(have)
+
+
+def allowed(acl: Acl, user: str | None, access: str, topic: str) -> bool:
+    """Whether ``user`` may ``read`` (subscribe, receive) or ``write`` (publish) ``topic``."""
+    rules = acl.get(user, [])
+    if any(a == "deny" and _covers(t, topic) for a, t in rules):
+        return False
+    return any(a in (access, "readwrite") and _covers(t, topic) for a, t in rules)
+
+
+# -- Mosquitto, run by the hub ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BrokerFiles:
+    """The files the hub writes for its broker, in its ``broker`` folder."""
+
+    folder: Path
+    password_file: Path
+    acl_file: Path
+
+
+def write_broker_files(folder: Path, rules: Rules) -> BrokerFiles:
+    folder.mkdir(parents=True, exist_ok=True)
+    files = BrokerFiles(folder, folder / "passwd", folder / "acl")
+    write_password_file(files.password_file, rules)
+    files.acl_file.write_text(acl_text(rules), encoding="utf-8")
+    return files
+
+
+@dataclass(frozen=True, slots=True)
+class Tls:
+    certfile: str
+    keyfile: str
+    port: int
+    cafile: str | None = None
+
+
+def mosquitto_conf(files: BrokerFiles, rules: Rules, host: str, port: int, tls: Tls | None = None) -> str:
+    """The configuration of the hub's own Mosquitto."""
+    lines = [
+        "# written by ecarte-table hub at each start",
+        f"user {getpass.getuser()}",
+        "per_listener_settings false",
+        f"allow_anonymous {'true' if rules.anonymous_read else 'false'}",
+        f"password_file {files.password_file}",
+        f"acl_file {files.acl_file}",
+        "persistence true",
+        f"persistence_location {files.folder}/",
+        "autosave_interval 30",
+        "max_queued_messages 100000",
+        "max_inflight_messages 100",
+        "max_packet_size 1048576",
+        "log_dest stderr",
+        "log_type error",
+        "log_type warning",
+        f"listener {port} {host}",
+    ]
+    if tls is not None:
+        lines += [f"listener {tls.port} {host}", f"certfile {tls.certfile}", f"keyfile {tls.keyfile}"]
+        if tls.cafile:
+            lines.append(f"cafile {tls.cafile}")
+    return "\n".join(lines) + "\n"
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as s:
+        s.bind((host, 0))
+        return int(s.getsockname()[1])
+
+
+def wait_listening(host: str, port: int, timeout: float, alive: Any = None) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if alive is not None and not alive():
+            return False
+        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as s:
+            s.settimeout(0.5)
+            if s.connect_ex((host, port)) == 0:
+                return True
+        time.sleep(0.02)
+    return False
+
+
+def _die_with_parent() -> None:  # pragma: no cover - runs in the child between fork and exec
+    """The child gets SIGTERM when the hub dies, even by kill -9 (Linux's PR_SET_PDEATHSIG)."""
+    with contextlib.suppress(Exception):
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)
+
+
+@dataclass
+class Supervised:
+    """A broker in a process of its own, restarted if it dies (at most ``restarts`` times a minute).
+
+    ``command`` is run as is; the broker is up when ``host:port`` accepts connections."""
+
+    command: list[str]
+    host: str
+    port: int
+    name: str
+    restarts: int = 5
+    proc: subprocess.Popen[bytes] | None = None
+    _stopping: threading.Event = field(default_factory=threading.Event)
+    _thread: threading.Thread | None = None
+    _starts: list[float] = field(default_factory=list)
+
+    def start(self, timeout: float = 15.0) -> None:
+        """Start and wait until it listens.
+
+        :raises OSError: when it does not.
+        """
+        self._spawn()
+        if not wait_listening(self.host, self.port, timeout, alive=lambda: self.proc and self.proc.poll() is None):
+            err = self._stop_proc()
+            raise OSError(f"{self.name} does not listen on {self.host}:{self.port}: {err or 'no answer'}")
+        self._thread = threading.Thread(target=self._watch, name=f"watch-{self.name}", daemon=True)
+        self._thread.start()
+
+    def _spawn(self) -> None:
+        self._starts = [t for t in self._starts if t > time.monotonic() - 60] + [time.monotonic()]
+        self.proc = subprocess.Popen(self.command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.PIPE, preexec_fn=_die_with_parent if sys.platform == "linux"
+                                     else None)
+
+    def _watch(self) -> None:
+        while not self._stopping.is_set():
+            proc = self.proc
+            if proc is None:
+                return
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(0.5)
+            if proc.poll() is not None and not self._stopping.is_set():
+                err = (proc.stderr.read() if proc.stderr else b"").decode(errors="replace").strip()[-300:]
+                if len(self._starts) >= self.restarts:
+                    logger.error("%s keeps stopping (%s): not restarted", self.name, err)
+                    return
+                logger.warning("%s stopped (status %s, %s): restarting it", self.name, proc.returncode, err)
+                self._spawn()
+                wait_listening(self.host, self.port, 10)
+
+    def _stop_proc(self) -> str:
+        proc, self.proc = self.proc, None
+        if proc is None:
+            return ""
+        if proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(5)
+        err = proc.stderr.read() if proc.stderr else b""
+        if proc.stderr:
+            proc.stderr.close()
+        return err.decode(errors="replace").strip()[-300:]
+
+    def stop(self) -> None:
+        """Stop (safe to call twice)."""
+        self._stopping.set()
+        self._stop_proc()
+        if self._thread is not None:
+            self._thread.join(5)
+
+    @property
+    def pid(self) -> int | None:
+        return self.proc.pid if self.proc else None
+
+
+def mosquitto_broker(files: BrokerFiles, rules: Rules, host: str, port: int, tls: Tls | None = None) -> Supervised:
+    """The hub's own Mosquitto (not started)."""
+    exe = mosquitto_path()
+    if exe is None:
+        raise OSError("Mosquitto is not installed")
+    conf = files.folder / "mosquitto.conf"
+    conf.write_text(mosquitto_conf(files, rules, host, port, tls), encoding="utf-8")
+    return Supervised([exe, "-c", str(conf)], host, port, "mosquitto")
+
+
+def embedded_broker(files: BrokerFiles, rules: Rules, host: str, port: int) -> Supervised:
+    """The embedded broker (amqtt) in a process of its own, with the same rules (not started)."""
+    return Supervised([sys.executable, "-m", "venue.broker", host, str(port), str(files.password_file),
+                       str(files.acl_file), "1" if rules.anonymous_read else "0"], host, port, "the embedded broker")
+
+
+# -- the embedded broker's plugins -----------------------------------------------------------------
+
+
+def embedded_config(host: str, port: int, password_file: str | None = None, acl_file: str | None = None,
+                    anonymous: bool = True) -> dict[str, Any]:
+    """amqtt's configuration: one TCP listener; with files, the venue's rules through our plugins."""
+    bind = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    config: dict[str, Any] = {"listeners": {"default": {"type": "tcp", "bind": bind, "max_connections": 0}}}
+    if password_file is None or acl_file is None:
+        config["plugins"] = {"amqtt.plugins.authentication.AnonymousAuthPlugin": {"allow_anonymous": True}}
+    else:
+        config["plugins"] = {
+            "venue.broker.VenueAuthPlugin": {"password_file": password_file, "allow_anonymous": anonymous},
+            "venue.broker.VenueTopicPlugin": {"acl_file": acl_file},
+        }
+    return config
+
+
+try:
+    from amqtt.contexts import Action
+    from amqtt.plugins.base import BaseAuthPlugin, BaseTopicPlugin
+except ImportError:  # pragma: no cover - amqtt is a dependency
+    BaseAuthPlugin = BaseTopicPlugin = object
+    Action = None
+
+
+class VenueAuthPlugin(BaseAuthPlugin):  # type: ignore[misc]
+    """amqtt authentication from Mosquitto's password file (``$7$`` hashes)."""
+
+    @dataclass
+    class Config:
+        password_file: str = ""
+        allow_anonymous: bool = False
+
+    def __init__(self, context: Any) -> None:
+        super().__init__(context)
+        self.users = read_password_file(Path(self.config.password_file))
+
+    async def authenticate(self, *, session: Any) -> bool | None:
+        username = session.username if session else None
+        if username is None:
+            return bool(self.config.allow_anonymous)
+        stored = self.users.get(username)
+        password = session.password or ""
+        if isinstance(password, bytes):
+            password = password.decode("utf-8", "replace")
+        return stored is not None and verify_password(password, stored)
+
+
+class VenueTopicPlugin(BaseTopicPlugin):  # type: ignore[misc]
+    """amqtt topic checks from Mosquitto's ACL file (as :func:`allowed` reads it)."""
+
+    @dataclass
+    class Config:
+        acl_file: str = ""
+
+    def __init__(self, context: Any) -> None:
+        super().__init__(context)
+        self.acl = parse_acl(Path(self.config.acl_file).read_text(encoding="utf-8"))
+
+    async def topic_filtering(self, *, session: Any = None, topic: str | None = None,
+                              action: Any = None) -> bool | None:
+        if not topic:
+            return False
+        user = session.username if session else None
+        access = "write" if action == Action.PUBLISH else "read"
+        return allowed(self.acl, user, access, topic)
+
+
+def _serve(host: str, port: int, password_file: str, acl_file: str, anonymous: bool) -> None:  # pragma: no cover
+    """``python -m venue.broker HOST PORT PASSWD ACL ANON``: the embedded broker, until SIGTERM."""
+    import asyncio
+
+    from amqtt.broker import Broker
+
+    for name in ("amqtt", "transitions"):
+        logging.getLogger(name).setLevel(logging.ERROR)
+
+    async def main() -> None:
+        broker = Broker(embedded_config(host, port, password_file, acl_file, anonymous))
+        await broker.start()
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, stop.set)
+        await stop.wait()
+        with contextlib.suppress(Exception):
+            await broker.shutdown()
+
+    asyncio.run(main())
+
+
+if __name__ == "__main__":  # pragma: no cover
+    logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
+    _serve(sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5] == "1")

@@ -1,0 +1,158 @@
+"""What the hub accepts from MQTT: every payload checked against its documented shape (docs/web.md).
+
+A table's messages reach the hub from the network; the hub believes none it cannot check.
+:func:`check` takes a topic's kind (``state``, ``record``, ``availability``) and its raw
+payload and returns the payload as the hub may use it, or raises :class:`Untrusted` with
+one line saying why (the hub logs it and drops the message). Only the fields the hub reads
+are checked; others pass through untouched (a newer table may send more).
+
+    >>> check("state", b'{"game": 1, "winner": "A", "players": ["Ann", "Bob", ""],'
+    ...       b' "view": {"score": [5, 2]}}')["winner"]
+    'A'
+    >>> check("state", b'[1, 2]')
+    Traceback (most recent call last):
+    ...
+    venue.trust.Untrusted: state: expected a JSON object, not list
+    >>> check("state", b'{"view": {"score": [NaN, 1]}}')
+    Traceback (most recent call last):
+    ...
+    venue.trust.Untrusted: state: not JSON (NaN is not a number)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Callable
+from typing import Any
+
+MAX_STATE_BYTES = 64 * 1024
+MAX_RECORD_BYTES = 512 * 1024
+MAX_POINTS = 1_000
+MAX_NAME = 64
+TOPIC_LEVEL = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+"""A venue's or a table's name: one topic level, no ``/``, ``#``, ``+``, no spaces."""
+
+
+class Untrusted(ValueError):
+    """A payload the hub does not accept (the message says which field and why)."""
+
+
+def _refuse_constant(name: str) -> Any:
+    raise Untrusted(f"{name} is not a number")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise Untrusted(f"{text} is out of range")
+    return value
+
+
+def _big_int(text: str) -> int:
+    if len(text.lstrip("-")) > 15:
+        raise Untrusted(f"{text[:20]}… is out of range")
+    return int(text)
+
+
+def parse_json(kind: str, payload: bytes, limit: int) -> Any:
+    """The payload as JSON: UTF-8, at most ``limit`` bytes, finite numbers only."""
+    if len(payload) > limit:
+        raise Untrusted(f"{kind}: {len(payload)} bytes, more than {limit}")
+    try:
+        return json.loads(payload.decode("utf-8"), parse_constant=_refuse_constant, parse_float=_finite_float,
+                          parse_int=_big_int)
+    except Untrusted as exc:
+        raise Untrusted(f"{kind}: not JSON ({exc})") from None
+    except (ValueError, RecursionError) as exc:
+        raise Untrusted(f"{kind}: not JSON ({str(exc)[:80]})") from None
+
+
+def _type_name(value: Any) -> str:
+    return "null" if value is None else type(value).__name__
+
+
+def _field(where: str, data: dict[str, Any], key: str, ok: Callable[[Any], bool], what: str,
+           default: Any = None) -> Any:
+    value = data.get(key, default)
+    if not ok(value):
+        raise Untrusted(f"{where}.{key}: expected {what}, not {_short(value)}")
+    return value
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:40] + "…"
+
+
+def _is_int(value: Any, low: int = 0, high: int = 10**9) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+def _is_name(value: Any) -> bool:
+    return isinstance(value, str) and len(value) <= MAX_NAME
+
+
+def _optional(test: Callable[[Any], bool]) -> Callable[[Any], bool]:
+    return lambda value: value is None or test(value)
+
+
+def check_state(data: Any) -> dict[str, Any]:
+    """A table's ``state``: an object whose fields the hub reads have their documented types."""
+    if not isinstance(data, dict):
+        raise Untrusted(f"state: expected a JSON object, not {_type_name(data)}")
+    _field("state", data, "game", _optional(_is_int), "a game number")
+    _field("state", data, "hand", _optional(_is_int), "a hand number")
+    _field("state", data, "winner", lambda v: v in (None, "", "A", "B"), '"A", "B" or null')
+    _field("state", data, "players", _optional(
+        lambda v: isinstance(v, list) and 2 <= len(v) <= 3 and all(_is_name(p) for p in v)),
+        "a list of two or three names")
+    _field("state", data, "expectation", _optional(lambda v: isinstance(v, str) and len(v) <= 500), "a text")
+    _field("state", data, "t", _optional(lambda v: isinstance(v, int | float) and not isinstance(v, bool)),
+           "a time in seconds")
+    _field("state", data, "faults", _optional(lambda v: isinstance(v, list) and len(v) <= 1000), "a list")
+    _field("state", data, "prompt", _optional(lambda v: isinstance(v, dict)), "an object")
+    prompt = data.get("prompt") or {}
+    _field("state.prompt", prompt, "seat", _optional(lambda v: v in ("A", "B", "")), '"A", "B" or null')
+    view = _field("state", data, "view", _optional(lambda v: isinstance(v, dict)), "an object") or {}
+    _field("state.view", view, "score", _optional(
+        lambda v: isinstance(v, list) and len(v) == 2 and all(_is_int(p, 0, MAX_POINTS) for p in v)),
+        "two points from 0 to 1000")
+    _field("state.view", view, "target", _optional(lambda v: _is_int(v, 1, MAX_POINTS)), "a number of points")
+    _field("state.view", view, "phase", _optional(lambda v: isinstance(v, str) and len(v) <= 40), "a phase")
+    _field("state.view", view, "trump", _optional(lambda v: isinstance(v, str) and len(v) <= 3), "a card")
+    _field("state.view", view, "trick", _optional(
+        lambda v: isinstance(v, list) and len(v) <= 2 and all(
+            isinstance(p, list) and len(p) == 2 and all(isinstance(x, str) and len(x) <= 3 for x in p) for p in v)),
+        "a list of [seat, card]")
+    if data.get("winner") and (data.get("players") is None or view.get("score") is None):
+        raise Untrusted("state: a winner without players and a score")
+    return data
+
+
+def check_record(data: Any) -> dict[str, Any]:
+    """A table's ``record``: ``{"table", "game", "tags", "hands", "text"}``."""
+    if not isinstance(data, dict):
+        raise Untrusted(f"record: expected a JSON object, not {_type_name(data)}")
+    _field("record", data, "text", lambda v: isinstance(v, str), "a text", "")
+    _field("record", data, "game", _optional(_is_int), "a game number")
+    _field("record", data, "hands", _optional(lambda v: isinstance(v, list)), "a list")
+    _field("record", data, "tags", _optional(lambda v: isinstance(v, dict)), "an object")
+    return data
+
+
+def check(kind: str, payload: bytes) -> Any:
+    """The payload of one of a table's topics as the hub may use it.
+
+    :raises Untrusted: for a payload that is not of the documented shape.
+    """
+    if kind == "availability":
+        if payload not in (b"online", b"offline"):
+            raise Untrusted(f"availability: expected online or offline, not {payload[:40]!r}")
+        return payload.decode()
+    if kind == "state":
+        return check_state(parse_json(kind, payload, MAX_STATE_BYTES))
+    if kind == "record":
+        return check_record(parse_json(kind, payload, MAX_RECORD_BYTES))
+    raise Untrusted(f"{kind}: not a topic the hub reads")
