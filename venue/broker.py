@@ -121,7 +121,7 @@ def acl_text(rules: Rules) -> str:
     if rules.anonymous_read:
         lines += ["# anonymous clients: read the venue's public topics, publish nothing", f"topic read {base}/#", ""]
     lines += [f"user {HUB_USER}", f"topic read {base}/#"]
-    lines += [f"topic write {base}/+/{kind}" for kind in ("state", "record", "availability")]
+    lines += [f"topic write {base}/+/{kind}" for kind in ("state", "record", "availability", "games/+")]
     for name in sorted(rules.tables):
         lines += ["", f"user {name}", f"topic readwrite {base}/{name}/#"]
     return "\n".join(lines) + "\n"
@@ -317,6 +317,8 @@ class Supervised:
     host: str
     port: int
     name: str
+    log: Path | None = None
+    """Where the broker's own messages go (appended; its last lines are quoted when it fails)."""
     restarts: int = 5
     proc: subprocess.Popen[bytes] | None = None
     _stopping: threading.Event = field(default_factory=threading.Event)
@@ -324,24 +326,44 @@ class Supervised:
     _starts: list[float] = field(default_factory=list)
 
     def start(self, timeout: float = 15.0) -> None:
-        """Start and wait until it listens.
+        """Start and wait until it listens. The broker is started, and restarted, from one thread that
+        lives as long as the supervision: Linux ends the broker when that thread's process dies.
 
-        :raises OSError: when it does not.
+        :raises OSError: when it does not listen.
         """
-        self._spawn()
+        spawned = threading.Event()
+        self._thread = threading.Thread(target=self._watch, args=(spawned,), name=f"watch-{self.name}", daemon=True)
+        self._thread.start()
+        spawned.wait(timeout)
         if not wait_listening(self.host, self.port, timeout, alive=lambda: self.proc and self.proc.poll() is None):
+            self._stopping.set()
             err = self._stop_proc()
             raise OSError(f"{self.name} does not listen on {self.host}:{self.port}: {err or 'no answer'}")
-        self._thread = threading.Thread(target=self._watch, name=f"watch-{self.name}", daemon=True)
-        self._thread.start()
 
     def _spawn(self) -> None:
         self._starts = [t for t in self._starts if t > time.monotonic() - 60] + [time.monotonic()]
-        self.proc = subprocess.Popen(self.command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.PIPE, preexec_fn=_die_with_parent if sys.platform == "linux"
-                                     else None)
+        err: Any = subprocess.DEVNULL
+        if self.log is not None:
+            err = self.log.open("ab")
+        try:
+            self.proc = subprocess.Popen(self.command, stdin=subprocess.DEVNULL, stdout=err, stderr=err,
+                                         preexec_fn=_die_with_parent if sys.platform == "linux" else None)
+        finally:
+            if self.log is not None:
+                err.close()
 
-    def _watch(self) -> None:
+    def _tail(self) -> str:
+        if self.log is None or not self.log.exists():
+            return ""
+        with self.log.open("rb") as f:
+            f.seek(max(0, self.log.stat().st_size - 300))
+            return f.read().decode(errors="replace").strip()
+
+    def _watch(self, spawned: threading.Event) -> None:
+        try:
+            self._spawn()
+        finally:
+            spawned.set()
         while not self._stopping.is_set():
             proc = self.proc
             if proc is None:
@@ -349,13 +371,14 @@ class Supervised:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(0.5)
             if proc.poll() is not None and not self._stopping.is_set():
-                err = (proc.stderr.read() if proc.stderr else b"").decode(errors="replace").strip()[-300:]
+                err = self._tail()
                 if len(self._starts) >= self.restarts:
                     logger.error("%s keeps stopping (%s): not restarted", self.name, err)
                     return
                 logger.warning("%s stopped (status %s, %s): restarting it", self.name, proc.returncode, err)
                 self._spawn()
                 wait_listening(self.host, self.port, 10)
+        # the broker ends with this thread (PR_SET_PDEATHSIG): stop() has stopped it already
 
     def _stop_proc(self) -> str:
         proc, self.proc = self.proc, None
@@ -368,10 +391,7 @@ class Supervised:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait(5)
-        err = proc.stderr.read() if proc.stderr else b""
-        if proc.stderr:
-            proc.stderr.close()
-        return err.decode(errors="replace").strip()[-300:]
+        return self._tail()
 
     def stop(self) -> None:
         """Stop (safe to call twice)."""
@@ -392,13 +412,14 @@ def mosquitto_broker(files: BrokerFiles, rules: Rules, host: str, port: int, tls
         raise OSError("Mosquitto is not installed")
     conf = files.folder / "mosquitto.conf"
     conf.write_text(mosquitto_conf(files, rules, host, port, tls), encoding="utf-8")
-    return Supervised([exe, "-c", str(conf)], host, port, "mosquitto")
+    return Supervised([exe, "-c", str(conf)], host, port, "mosquitto", files.folder / "mosquitto.log")
 
 
 def embedded_broker(files: BrokerFiles, rules: Rules, host: str, port: int) -> Supervised:
     """The embedded broker (amqtt) in a process of its own, with the same rules (not started)."""
     return Supervised([sys.executable, "-m", "venue.broker", host, str(port), str(files.password_file),
-                       str(files.acl_file), "1" if rules.anonymous_read else "0"], host, port, "the embedded broker")
+                       str(files.acl_file), "1" if rules.anonymous_read else "0"], host, port, "the embedded broker",
+                      files.folder / "embedded.log")
 
 
 # -- the embedded broker's plugins -----------------------------------------------------------------

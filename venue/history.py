@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.controller import Controller, HandRecord
+from firmware_host.journal import REJECTED
 from firmware_host.transcript import TranscriptError, parse_line
 from venue.record import GameLog, GameLogBuilder, HandLog
 
@@ -81,6 +82,14 @@ class JournalHistory:
         for game, started, count in rows:
             yield int(game), float(started), int(count)
 
+    def rows(self) -> list[tuple[int, float, int]]:
+        """Every game's number, start time and line count, oldest first (nothing replayed)."""
+        return list(self._rows())
+
+    def played(self, game: int, started: float, lines: int) -> PlayedGame:
+        """One game of :meth:`rows`, replayed (cached while its line count stays)."""
+        return self._played(game, started, lines)
+
     def games(self) -> list[PlayedGame]:
         """Every game, oldest first."""
         return [self._played(game, started, count) for game, started, count in self._rows()]
@@ -96,8 +105,9 @@ class JournalHistory:
         if cached is not None and cached.lines == count:
             return cached
         with self._connect() as db:
-            rows = db.execute("SELECT line, t FROM events WHERE game = ? ORDER BY id", (game,)).fetchall()
-        played = replay_game(game, started, [(str(line), float(t)) for line, t in rows])
+            rows = db.execute("SELECT line, t, done FROM events WHERE game = ? ORDER BY id", (game,)).fetchall()
+        # a line the referee refused is as if it had not come (as the service's resume skips it)
+        played = replay_game(game, started, [(str(line), float(t)) for line, t, done in rows if done != REJECTED])
         self._cache[game] = played
         return played
 
@@ -154,7 +164,7 @@ def replay_game(game: int, started: float, lines: list[tuple[str, float]]) -> Pl
         try:
             outcome = controller.handle(event)
         except Exception:
-            break
+            continue  # refused (the service marks such a line rejected and goes on)
         snapshot = outcome.snapshot
         builder.target = snapshot.view.target
         for ev in outcome.events:

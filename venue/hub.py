@@ -64,7 +64,7 @@ from venue.trust import TOPIC_LEVEL, Untrusted, check
 
 logger = logging.getLogger(__name__)
 
-_KINDS = frozenset({"state", "availability", "record"})
+_KINDS = frozenset({"state", "availability", "record", "games"})
 
 
 # -- the session ---------------------------------------------------------------------------------
@@ -209,7 +209,7 @@ class Room:
     results: list[Result] = field(default_factory=list)
     dropped: int = 0
     """Messages refused (not of their documented shape)."""
-    _finished: set[tuple[str, int, tuple[str, ...], tuple[int, ...]]] = field(default_factory=set)
+    _finished: set[tuple[str, int, float]] = field(default_factory=set)
 
     def take(self, topic: str, payload: bytes, now: float) -> list[tuple[str, Any]]:
         """One MQTT message; what to push to the browsers (``table``, ``standings``).
@@ -218,15 +218,17 @@ class Room:
         log line and counted in :attr:`dropped`; an empty payload (a retained topic cleared) is
         ignored."""
         parts = topic.split("/")
-        if len(parts) != 4 or parts[0] != "ecarte" or parts[1] != self.venue or parts[3] not in _KINDS:
+        if len(parts) not in (4, 5) or parts[0] != "ecarte" or parts[1] != self.venue or parts[3] not in _KINDS:
             return []
         name, kind = parts[2], parts[3]
-        if not payload:
+        if not payload or (len(parts) == 5) != (kind == "games"):
             return []
         if not TOPIC_LEVEL.match(name):
             return self._drop(topic, "the table's name is not one topic level of letters, digits, - or _")
         try:
             data = check(kind, payload)
+            if kind == "games" and str(data["game"]) != parts[4]:
+                raise Untrusted(f"games: game {data['game']} on the topic of game {parts[4][:12]}")
         except Untrusted as exc:
             return self._drop(topic, str(exc))
         seen = self.tables.get(name)
@@ -240,7 +242,8 @@ class Room:
             seen.state = data
             if seen.availability == "unknown":
                 seen.availability = "online"
-            out.extend(self._result(seen, now))
+        elif kind == "games":
+            return self._result(name, data, now)
         else:
             seen.record = data
             return []
@@ -252,20 +255,16 @@ class Room:
         logger.warning("hub: dropped a message on %s: %s", topic[:120], why)
         return []
 
-    def _result(self, seen: TableSeen, now: float) -> list[tuple[str, Any]]:
-        state = seen.state
-        winner = state.get("winner")
-        if not winner:
-            return []
-        view = state.get("view") or {}
-        players = tuple((state.get("players") or ["A", "B"])[:2])
-        score = tuple(view.get("score") or [0, 0])
-        key = (seen.table, int(state.get("game") or 0), players, score)
+    def _result(self, table: str, game: dict[str, Any], now: float) -> list[tuple[str, Any]]:
+        """A finished game of a table's journal (``…/games/<n>``): a result, counted once however
+        often the table publishes it (on each connection) or the broker keeps it."""
+        key = (table, int(game["game"]), float(game["ended"]))
         if key in self._finished:
             return []
         self._finished.add(key)
-        self.results.append(Result(seen.table, int(state.get("game") or 0), (players[0], players[1]),
-                                   (int(score[0]), int(score[1])), str(winner), now))
+        players, score = game["players"], game["score"]
+        self.results.append(Result(table, int(game["game"]), (players[0], players[1]), (score["A"], score["B"]),
+                                   str(game["winner"]), float(game["ended"])))
         return [("standings", self.standings())]
 
     def standings(self) -> dict[str, Any]:

@@ -10,14 +10,18 @@ payloads, UTF-8; documented in docs/web.md):
 ``…/event``                        —         one public table event (``trump``, ``trick``, ``fault``…)
 ``…/hand``                         —         a whole hand, hidden cards included, once revealed
 ``…/record``                       retained  the current game's record so far (``tags``, ``hands``, ``text``)
+``…/games/<n>``                    retained  game ``n`` of the table's journal, finished: result and record
 =================================  ========  =======================================================
 
 Every message is QoS 1. :meth:`TablePublisher.publish` only puts the outcome on a
 queue and returns: a worker thread makes the messages (the same :class:`PublicFeed`
 as the page: no hidden card before its hand is over), and paho's network thread sends
-them. While the broker is away paho keeps QoS 1 messages (up to ``[mqtt] queue``) and
-reconnects by itself; on reconnecting the table says ``online`` and publishes its
-retained state again. The game goes on either way.
+them. While the broker is away the publisher keeps what it could not send, in order
+(up to ``[mqtt] queue`` messages), and paho reconnects by itself; on reconnecting the
+table says ``online``, sends what it kept, in order, once, then its retained topics
+that were not among them, and then every finished game of its journal (the table's
+journal is the truth: a game finished while the broker was away, or lost by a broker
+that restarted, is published again from it). The game goes on either way.
 """
 
 from __future__ import annotations
@@ -28,6 +32,8 @@ import queue
 import ssl
 import threading
 import time
+from collections import deque
+from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
@@ -41,6 +47,11 @@ from venue.settings import MqttSettings
 logger = logging.getLogger(__name__)
 
 QOS = 1
+
+RESEND_S = 12 * 3600.0
+"""A finished game of the journal is (re)published on each connection while it ended less than this ago."""
+
+_RESYNC = object()
 
 
 def make_client(settings: MqttSettings, client_id: str) -> mqtt.Client:
@@ -70,7 +81,7 @@ class TablePublisher:
     :param table_name: the table's name (in the state and the record).
     """
 
-    def __init__(self, settings: MqttSettings, *, table_name: str) -> None:
+    def __init__(self, settings: MqttSettings, *, table_name: str, journal: Path | None = None) -> None:
         self.settings = settings
         self.base = settings.base_topic
         self.feed = PublicFeed(table=settings.table, reveal_delay=settings.reveal_delay)
@@ -81,7 +92,12 @@ class TablePublisher:
         self.client.on_disconnect = self._on_disconnect
         self.connected = threading.Event()
         self.dropped = 0
-        self._inbox: queue.SimpleQueue[Outcome | None] = queue.SimpleQueue()
+        self.journal = journal
+        self._inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._backlog: deque[tuple[str, bytes, bool]] = deque()
+        self._games_sent: set[int] = set()
+        self._history: Any = None
+        self._retry_games: float | None = None
         self._worker = threading.Thread(target=self._work, name=f"mqtt-{settings.table}", daemon=True)
         self._retained: dict[str, bytes] = {}
         self._lock = threading.Lock()
@@ -134,12 +150,19 @@ class TablePublisher:
             logger.warning("MQTT broker %s:%s refused the table: %s", self.settings.host, self.settings.port, reason)
             return
         logger.info("MQTT: connected to %s:%s as %s", self.settings.host, self.settings.port, self.base)
-        client.publish(f"{self.base}/availability", "online", qos=QOS, retain=True)
         with self._lock:
-            retained = dict(self._retained)
-        for topic, payload in retained.items():
-            client.publish(topic, payload, qos=QOS, retain=True)
-        self.connected.set()
+            client.publish(f"{self.base}/availability", "online", qos=QOS, retain=True)
+            sent: dict[str, bytes] = {}
+            while self._backlog:
+                topic, payload, retain = self._backlog.popleft()
+                client.publish(topic, payload, qos=QOS, retain=retain)
+                if retain:
+                    sent[topic] = payload
+            for topic, payload in self._retained.items():
+                if sent.get(topic) != payload:
+                    client.publish(topic, payload, qos=QOS, retain=True)
+            self.connected.set()
+        self._inbox.put(_RESYNC)
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
         if self.connected.is_set():
@@ -151,17 +174,24 @@ class TablePublisher:
 
     def _work(self) -> None:
         while True:
-            due = self.feed.next_due()
+            due = min((t for t in (self.feed.next_due(), self._retry_games) if t is not None), default=None)
             timeout = None if due is None else max(0.0, due - time.time())
             try:
                 outcome = self._inbox.get(timeout=timeout)
             except queue.Empty:
                 self._send(self.feed.due(time.time()))
+                if self._retry_games is not None and self._retry_games <= time.time():
+                    self._retry_games = None
+                    self._send_games()
                 continue
             if outcome is None:
                 return
             try:
-                self._send(self.feed.take(outcome, time.time()))
+                if outcome is _RESYNC:
+                    self._games_sent.clear()
+                    self._send_games()
+                else:
+                    self._send(self.feed.take(outcome, time.time()))
             except Exception:  # a bug here must not stop the table's messages for good
                 logger.exception("MQTT: cannot publish an outcome")
 
@@ -177,6 +207,49 @@ class TablePublisher:
         if messages and messages[-1].kind == "state" and any(
                 m.kind == "event" and m.data.get("event") == "new_game" for m in messages):
             self._put(f"{self.base}/record", dumps(self.record_payload()), retain=True)
+        if any(m.kind == "hand" or (m.kind == "event" and m.data.get("event") in ("game_end", "new_game"))
+               for m in messages):
+            self._send_games()
+
+    def _send_games(self) -> None:
+        """Every finished game of the journal not yet sent on this connection, fully revealed, in order."""
+        if self.journal is None or not self.connected.is_set():
+            return
+        from venue.history import JournalHistory
+
+        if self._history is None:
+            self._history = JournalHistory(self.journal, table=self.table_name, reveal_delay=self.settings.reveal_delay)
+        now = time.time()
+        try:
+            rows = self._history.rows()
+        except Exception as exc:  # a journal being written or damaged: the next game end tries again
+            logger.warning("MQTT: cannot read the journal's games: %s", exc)
+            return
+        for i, (number, started, lines) in enumerate(rows):
+            if number in self._games_sent:
+                continue
+            if i == len(rows) - 1 and not self.feed.state.get("winner"):
+                break  # the game in play
+            played = self._history.played(number, started, lines)
+            if played.winner is None or not played.hands:
+                # abandoned, or its last line not yet committed by the table's thread: looked at again
+                # at the next game end, hand or connection (replays are cached while the lines stay)
+                if i == len(rows) - 1:
+                    self._retry_games = now + 1.0
+                continue
+            ended = played.hands[-1][1]
+            if ended + self.settings.reveal_delay > now:
+                self._retry_games = ended + self.settings.reveal_delay
+                continue  # its last hand is still held back
+            self._games_sent.add(number)
+            if ended < now - RESEND_S:
+                continue
+            log = played.log(table=self.table_name, now=now, delay=self.settings.reveal_delay)
+            payload = {"table": self.settings.table, "game": played.game, "players": list(played.players),
+                       "score": {"A": played.score[0], "B": played.score[1]}, "winner": played.winner,
+                       "ended": round(ended, 3), "hands": [h.to_json() for h in log.hands],
+                       "text": write_record(log)}
+            self._put(f"{self.base}/games/{played.game}", dumps(payload), retain=True, keep=False)
 
     def record_payload(self) -> dict[str, Any]:
         """The current game's record so far (only hands already revealed)."""
@@ -197,10 +270,18 @@ class TablePublisher:
         return {"table": self.settings.table, "game": state.get("game", 1), "tags": dict(tags),
                 "hands": [h.to_json() for h in hands], "text": write_record(log)}
 
-    def _put(self, topic: str, payload: bytes, *, retain: bool) -> None:
-        if retain:
-            with self._lock:
+    def _put(self, topic: str, payload: bytes, *, retain: bool, keep: bool = True) -> None:
+        """Publish now, or keep it for the next connection (``keep=False``: the journal will give it again)."""
+        with self._lock:
+            if retain and keep:
                 self._retained[topic] = payload
-        info = self.client.publish(topic, payload, qos=QOS, retain=retain)
+            if not self.connected.is_set():
+                if keep:
+                    if len(self._backlog) >= self.settings.queue:
+                        self._backlog.popleft()
+                        self.dropped += 1
+                    self._backlog.append((topic, payload, retain))
+                return
+            info = self.client.publish(topic, payload, qos=QOS, retain=retain)
         if info.rc == mqtt.MQTT_ERR_QUEUE_SIZE:
             self.dropped += 1

@@ -142,6 +142,22 @@ def check_record(data: Any) -> dict[str, Any]:
     return data
 
 
+def check_game(data: Any) -> dict[str, Any]:
+    """A finished game of a table's journal (``games/<n>``): its number, players, score, winner, end time."""
+    if not isinstance(data, dict):
+        raise Untrusted(f"games: expected a JSON object, not {_type_name(data)}")
+    _field("games", data, "game", _is_int, "a game number")
+    _field("games", data, "players", lambda v: isinstance(v, list) and len(v) == 2 and all(_is_name(p) for p in v),
+           "a list of two names")
+    _field("games", data, "score", lambda v: isinstance(v, dict) and set(v) == {"A", "B"} and all(
+        _is_int(p, 0, MAX_POINTS) for p in v.values()), '{"A": points, "B": points}')
+    _field("games", data, "winner", lambda v: v in ("A", "B"), '"A" or "B"')
+    _field("games", data, "ended", lambda v: isinstance(v, int | float) and not isinstance(v, bool) and v >= 0,
+           "a time in seconds")
+    _field("games", data, "text", lambda v: isinstance(v, str), "a text", "")
+    return data
+
+
 def check(kind: str, payload: bytes) -> Any:
     """The payload of one of a table's topics as the hub may use it.
 
@@ -155,4 +171,6 @@ def check(kind: str, payload: bytes) -> Any:
         return check_state(parse_json(kind, payload, MAX_STATE_BYTES))
     if kind == "record":
         return check_record(parse_json(kind, payload, MAX_RECORD_BYTES))
+    if kind == "games":
+        return check_game(parse_json(kind, payload, MAX_RECORD_BYTES))
     raise Untrusted(f"{kind}: not a topic the hub reads")

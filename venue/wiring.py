@@ -53,7 +53,7 @@ def venue_outputs(args: argparse.Namespace, table: TableConfig, journal: Path,
             mqtt = replace(mqtt, host=host, port=port)
         from venue.mqtt import TablePublisher
 
-        publisher = TablePublisher(mqtt, table_name=table.name)
+        publisher = TablePublisher(mqtt, table_name=table.name, journal=journal)
         publisher.start()
         stack.callback(publisher.close)
         outputs.append(publisher)

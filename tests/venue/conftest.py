@@ -62,13 +62,18 @@ class Recorder:
         self.outcomes.append(outcome)
 
 
+def make_service(path: Path) -> TableService:
+    """A table service on a journal at ``path``, its first output a :class:`Recorder` (close its journal)."""
+    svc = TableService(journal=Journal(path), controller=Controller(), outputs=[Recorder()])
+    svc.resume()
+    return svc
+
+
 @pytest.fixture
 def service(tmp_path: Path) -> Iterator[TableService]:
-    journal = Journal(tmp_path / "journal.sqlite")
-    svc = TableService(journal=journal, controller=Controller(), outputs=[Recorder()])
-    svc.resume()
+    svc = make_service(tmp_path / "journal.sqlite")
     yield svc
-    journal.close()
+    svc.journal.close()
 
 
 @pytest.fixture

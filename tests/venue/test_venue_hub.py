@@ -26,16 +26,24 @@ def test_round_robin_meets_everyone_once() -> None:
             assert len(seated) == len(set(seated))
 
 
+def game(n: int, winner: str, score: tuple[int, int], players: tuple[str, str], ended: float = 100.0) -> bytes:
+    return json.dumps({"table": "t", "game": n, "players": list(players), "score": {"A": score[0], "B": score[1]},
+                       "winner": winner, "ended": ended, "hands": [], "text": ""}).encode()
+
+
 def test_the_room_counts_each_result_once_and_ranks() -> None:
     room = Room("club", Session("s", ("ann", "bob", "cat", "dan")))
     assert room.take("ecarte/club/t1/availability", b"online", 0.0)[0][1]["availability"] == "online"
     room.take("ecarte/club/t1/state", state(None, (2, 1), ("ann", "dan")), 1.0)
-    out = room.take("ecarte/club/t1/state", state("A", (5, 1), ("ann", "dan")), 2.0)
-    assert [k for k, _ in out] == ["table", "standings"]
-    assert room.take("ecarte/club/t1/state", state("A", (5, 1), ("ann", "dan")), 3.0)[1:] == []
-    room.take("ecarte/club/t2/state", state("B", (3, 5), ("bob", "cat")), 4.0)
-    room.take("ecarte/other/t9/state", state("B", (3, 5), ("x", "y")), 4.0)
+    assert room.take("ecarte/club/t1/state", state("A", (5, 1), ("ann", "dan")), 2.0)[1:] == []
+    out = room.take("ecarte/club/t1/games/7", game(7, "A", (5, 1), ("ann", "dan")), 2.0)
+    assert [k for k, _ in out] == ["standings"]
+    assert room.take("ecarte/club/t1/games/7", game(7, "A", (5, 1), ("ann", "dan")), 3.0) == []  # once
+    assert room.take("ecarte/club/t1/games/8", game(7, "A", (5, 1), ("ann", "dan")), 3.0) == []  # not its topic
+    room.take("ecarte/club/t2/games/1", game(1, "B", (3, 5), ("bob", "cat")), 4.0)
+    room.take("ecarte/other/t9/games/1", game(1, "B", (3, 5), ("x", "y")), 4.0)
     table = standings(room.session, room.results)
+    assert table["games"] == 2
     assert [r["player"] for r in table["ranking"]][:2] == ["ann", "cat"]
     assert table["rounds"][0]["games"][0]["result"]["table"] == "t1"
     assert set(room.tables) == {"t1", "t2"}
@@ -44,6 +52,7 @@ def test_the_room_counts_each_result_once_and_ranks() -> None:
 def test_the_hub_app() -> None:
     live = LiveRoom(Room("club"))
     live.take("ecarte/club/t1/state", state("A", (5, 0), ("ann", "bob")))
+    live.take("ecarte/club/t1/games/1", game(1, "A", (5, 0), ("ann", "bob")))
     live.take("ecarte/club/t1/record", json.dumps({"text": '[Event "x"]\n'}).encode())
     with TestClient(hub_app(live)) as client:
         assert "hub.js" in client.get("/").text

@@ -34,6 +34,11 @@ def good_state(winner: str | None, players: tuple[str, str] = ("Ann", "Bob"), ga
                        "prompt": {"seat": None}}).encode()
 
 
+def finished(n: int, winner: str, players: tuple[str, str] = ("Ann", "Bob")) -> bytes:
+    return json.dumps({"game": n, "players": list(players), "score": {"A": 5, "B": 2} if winner == "A" else
+                       {"A": 2, "B": 5}, "winner": winner, "ended": 1000.0 + n, "hands": [], "text": ""}).encode()
+
+
 def venue_file(tmp_path: Path, mode: str, names: list[str]) -> Path:
     path = tmp_path / "venue.toml"
     path.write_text(f'[hub]\nvenue = "club"\nlisten = "127.0.0.1:0"\n[broker]\nmode = "{mode}"\n'
@@ -147,6 +152,8 @@ def test_bad_payloads_are_dropped_and_the_scoreboard_answers(tmp_path: Path, mos
     publish(settings, "ecarte/club/b0/record", b"[]", "b0", secret(settings, "b0"))
     publish(settings, "ecarte/club/b1/availability", b"maybe", "b1", secret(settings, "b1"))
     publish(settings, "ecarte/club/good/state", good_state("A"), "good", secret(settings, "good"))
+    publish(settings, "ecarte/club/good/games/1", finished(1, "A"), "good", secret(settings, "good"))
+    publish(settings, "ecarte/club/b2/games/1", b'{"game": 1, "winner": "A"}', "b2", secret(settings, "b2"))
     publish(settings, "ecarte/club/sentinel/state", good_state(None), "sentinel", secret(settings, "sentinel"))
     wait_for(lambda: hub.get("/api/standings")["games"] == 1 and len(hub.get("/api/tables")["tables"]) == 2,
              "the good tables")
@@ -156,7 +163,7 @@ def test_bad_payloads_are_dropped_and_the_scoreboard_answers(tmp_path: Path, mos
                                                       "wins": 1}
     blocks = hub.first_blocks()
     assert "event: table" in blocks and '"good"' in blocks
-    wait_for(lambda: len([r for r in caplog.records if "dropped a message" in r.getMessage()]) == len(BAD) + 2,
+    wait_for(lambda: len([r for r in caplog.records if "dropped a message" in r.getMessage()]) == len(BAD) + 3,
              "one log line a bad message")
     # the hub cleared each refused retained message: a new subscriber does not get it
     wait_for(lambda: retained(settings, "ecarte/club/b0/state") is None, "the bad retained state cleared")
@@ -169,26 +176,29 @@ def test_an_intruder_never_reaches_the_standings(tmp_path: Path, mode: str, hub_
     settings = load_hub_settings(venue_file(tmp_path, mode, ["t1", "t2", "t3", "sentinel"]))
     hub = hub_factory(settings)
     # anonymous, a wrong password, and another table's credentials: nothing reaches the hub
-    assert not publish(settings, "ecarte/club/t1/state", good_state("B", ("Eve", "Ann"))).is_failure
-    assert publish(settings, "ecarte/club/t1/state", good_state("B", ("Eve", "Ann")), "t1", "guess").is_failure
-    assert publish(settings, "ecarte/club/t1/state", good_state("B", ("Eve", "Ann")), "hub", "x").is_failure
-    publish(settings, "ecarte/club/t1/state", good_state("B", ("Eve", "Ann")), "t2", secret(settings, "t2"))
+    eve = finished(2, "B", ("Eve", "Ann"))
+    assert not publish(settings, "ecarte/club/t1/games/2", eve).is_failure
+    assert publish(settings, "ecarte/club/t1/games/2", eve, "t1", "guess").is_failure
+    assert publish(settings, "ecarte/club/t1/games/2", eve, "hub", "x").is_failure
+    publish(settings, "ecarte/club/t1/games/2", eve, "t2", secret(settings, "t2"))
     publish(settings, "ecarte/club/t1/availability", b"offline", "t2", secret(settings, "t2"))
     # the real table, and one that sends a poisoned retained state
     publish(settings, "ecarte/club/t1/state", good_state("A"), "t1", secret(settings, "t1"))
+    publish(settings, "ecarte/club/t1/games/1", finished(1, "A"), "t1", secret(settings, "t1"))
     publish(settings, "ecarte/club/t3/state", b"[1,2]", "t3", secret(settings, "t3"))
     publish(settings, "ecarte/club/sentinel/state", good_state(None), "sentinel", secret(settings, "sentinel"))
     wait_for(lambda: hub.get("/api/standings")["games"] == 1 and len(hub.get("/api/tables")["tables"]) == 2,
              "the real table's result")
     assert {r["player"]: r["wins"] for r in hub.get("/api/standings")["ranking"]} == {"Ann": 1, "Bob": 0}
     assert retained(settings, "ecarte/club/t1/state") == good_state("A")
+    assert retained(settings, "ecarte/club/t1/games/2") is None
     if mode != "mosquitto":
         return
     # the hub restarts (its Mosquitto keeps retained messages in its database): the real result is
     # back, the poisoned state is gone for good
     hub.close()
     hub = hub_factory(settings)
-    wait_for(lambda: hub.get("/api/standings")["games"] == 1, "the result from the retained state")
+    wait_for(lambda: hub.get("/api/standings")["games"] == 1, "the result from the retained game")
     assert [t["table"] for t in hub.get("/api/tables")["tables"]] == ["sentinel", "t1"]
     assert retained(settings, "ecarte/club/t3/state") is None
     assert {r["player"]: r["wins"] for r in hub.get("/api/standings")["ranking"]} == {"Ann": 1, "Bob": 0}
