@@ -1,26 +1,36 @@
-"""Venue benchmark: many simulated tables publishing whole games into one hub.
+"""Venue benchmark: a room of simulated tables publishing whole games into one hub, as deployed.
 
-Prints one line per figure, ``name: value unit``, for the embedded broker and for Mosquitto:
+Prints one line per figure, ``name: value unit``:
 
 - ``hub_event_to_page_p99_ms``: from a table's publish (the ``t`` its state carries) to the
-  scoreboard's event handler in a real headless Chromium (Debian's, through Playwright);
-- ``hub_rss_mb``: the peak resident memory of the ``ecarte-table hub`` process (with the
-  embedded broker in it, for the embedded run);
-- ``table_publish_cost_us``: what publishing adds to a table's event → frame time: the
-  MQTT output's ``publish`` on the table's thread (p50 and p99), while all tables play.
+  scoreboard's event handler in a real headless Chromium (Debian's, through Playwright), for
+  256 tables at ten times a real table's pace with **each** broker mode the hub can use (its own
+  Mosquitto, its own embedded broker in a process of its own, the venue's running Mosquitto),
+  and for 1,024 tables at a real table's pace through the hub's own Mosquitto;
+- ``hub_rss_mb``: the peak resident memory of the ``ecarte-table hub`` process (and, apart, of
+  the broker it runs);
+- ``table_publish_cost_us``: what publishing adds to a table's event → frame time (the MQTT
+  output's ``publish`` on the table's thread), for one table alone in its own process (as a
+  table is: one Pi, one table) while the room plays, and, for comparison, across the room's
+  processes.
 
 Each table is a real :class:`~firmware_host.controller.Controller` with a real
-:class:`venue.mqtt.TablePublisher` (its own connection, worker and paho thread), fed
-whole games of the built-in players at ten times a real table's speed (a physical
-event every ``REAL_EVENT_S`` seconds of play, so one every 0.3 s here).
+:class:`venue.mqtt.TablePublisher` (its own connection with its own password, worker and paho
+thread) fed whole games of the built-in players; a real table sees a physical event every
+``REAL_EVENT_S`` seconds. The tables run in several processes (``--per-process`` tables each),
+the hub is the ``ecarte-table hub`` beside the Python that runs this script, started on a venue
+file that declares every table.
 
-    .venv/bin/python bench/venue.py [--tables 256] [--seconds 60] [--only embedded|mosquitto]
+    python bench/venue.py [--seconds 40] [--only mosquitto|embedded|external|room]
 """
 
 from __future__ import annotations
 
 import argparse
 import heapq
+import json
+import math
+import multiprocessing as mp
 import os
 import random
 import shutil
@@ -36,16 +46,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import engine  # noqa: E402
-from firmware_host.builtin_players import game_transcript  # noqa: E402
-from firmware_host.controller import Controller  # noqa: E402
-from firmware_host.transcript import PhysicalEvent  # noqa: E402
-from venue.mqtt import TablePublisher  # noqa: E402
-from venue.settings import MqttSettings  # noqa: E402
-
 REAL_EVENT_S = 3.0
 """Seconds between two physical events at a real table (a card dealt, a button, a card played)."""
-SPEED = 10.0
+PER_PROCESS = 64
+"""Tables a process simulates (each with its worker and paho threads)."""
+ALONE_RATE = 20.0
+"""Events a second for the table alone in its process (faster than a real table: more samples)."""
 
 
 def free_port() -> int:
@@ -54,7 +60,7 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def wait_port(port: int, timeout: float = 30.0) -> None:
+def wait_port(port: int, timeout: float = 60.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         with socket.socket() as s:
@@ -65,134 +71,260 @@ def wait_port(port: int, timeout: float = 30.0) -> None:
 
 
 def peak_rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1]) / 1024
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
     return float("nan")
 
 
-class Table:
-    def __init__(self, name: str, port: int, seed: int) -> None:
-        self.publisher = TablePublisher(MqttSettings(port=port, venue="bench", table=name, enabled=True,
-                                                     queue=100_000), table_name=name)
-        self.rng = random.Random(seed)
-        self.controller = Controller()
-        self.events: list[PhysicalEvent] = []
-        self.costs: list[float] = []
+def children(pid: int) -> list[int]:
+    out: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            out += [int(c) for c in (task / "children").read_text().split()]
+        except OSError:
+            continue
+    return out
 
-    def step(self) -> None:
-        if not self.events:
+
+def ecarte_table() -> str:
+    """The ``ecarte-table`` command beside the Python that runs us (a venv's, or the system's)."""
+    beside = Path(sys.executable).parent / "ecarte-table"
+    if beside.exists():
+        return str(beside)
+    found = shutil.which("ecarte-table")
+    if found is None:
+        raise SystemExit("bench/venue.py: no ecarte-table beside this Python nor on PATH (pip install -e .)")
+    return found
+
+
+def raise_fd_limit() -> None:
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 65536)), hard))
+
+
+# -- the tables' processes -------------------------------------------------------------------------
+
+
+def play_tables(tag: str, names: list[str], passwords: list[str], port: int, interval: float, start_at: float,
+                seconds: float, seed: int, out: Any, close: Any) -> None:
+    """One process: these tables, each an event every ``interval`` s from ``start_at`` (wall clock)."""
+    import engine
+    from firmware_host.builtin_players import game_transcript
+    from firmware_host.controller import Controller
+    from firmware_host.transcript import PhysicalEvent
+    from venue.mqtt import TablePublisher
+    from venue.settings import MqttSettings
+
+    raise_fd_limit()
+
+    class Table:
+        def __init__(self, name: str, password: str, seed: int) -> None:
+            self.publisher = TablePublisher(MqttSettings(port=port, venue="bench", table=name, enabled=True,
+                                                         username=name, password=password, queue=100_000),
+                                            table_name=name)
+            self.rng = random.Random(seed)
             self.controller = Controller()
-            self.events = game_transcript(engine.new_game("classic", dealer="A"), self.rng, faults=True)[::-1]
-        outcome = self.controller.handle(self.events.pop())
-        t0 = time.perf_counter()
-        self.publisher.publish(outcome)
-        self.costs.append(time.perf_counter() - t0)
+            self.events: list[PhysicalEvent] = []
+            self.costs: list[float] = []
+
+        def step(self) -> None:
+            if not self.events:
+                self.controller = Controller()
+                self.events = game_transcript(engine.new_game("classic", dealer="A"), self.rng, faults=True)[::-1]
+            outcome = self.controller.handle(self.events.pop())
+            t0 = time.perf_counter()
+            self.publisher.publish(outcome)
+            self.costs.append(time.perf_counter() - t0)
+
+    room = [Table(n, p, seed + i) for i, (n, p) in enumerate(zip(names, passwords, strict=True))]
+    for table in room:
+        table.publisher.start()
+    connected = sum(table.publisher.connected.wait(60) for table in room)
+    out.put((tag, connected))
+    time.sleep(max(0.0, start_at - time.time()))
+    begin = time.monotonic()
+    queue = [(begin + interval * i / len(room), i) for i in range(len(room))]
+    heapq.heapify(queue)
+    steps = 0
+    late = 0.0
+    while queue:
+        due, i = heapq.heappop(queue)
+        now = time.monotonic()
+        if due > now:
+            time.sleep(due - now)
+        else:
+            late = max(late, now - due)
+        if due - begin > seconds:
+            break
+        room[i].step()
+        steps += 1
+        heapq.heappush(queue, (due + interval, i))
+    out.put((tag, steps, late, [c for table in room for c in table.costs]))
+    close.wait(120)  # the page's figures are read before the tables say offline
+    for table in room:
+        table.publisher.close(timeout=0.05)
 
 
-def run(kind: str, tables: int, seconds: float, chromium: str) -> dict[str, float]:
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * (len(ordered) - 1)))]
+
+
+# -- one run -----------------------------------------------------------------------------------------
+
+
+def run(mode: str, tables: int, speed: float, seconds: float, chromium: str, per_process: int,
+        alone: bool) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
     tmp = Path(tempfile.mkdtemp(prefix="ecarte-bench-"))
     tmp.chmod(0o755)
     broker_port, hub_port = free_port(), free_port()
+    names = [f"t{i:04d}" for i in range(tables)] + ["alone"]
+    broker = (f'mode = "external"\nhost = "127.0.0.1"\nport = {broker_port}\n' if mode == "external"
+              else f'mode = "{mode}"\nlisten = "127.0.0.1:{broker_port}"\n')
+    venue_file = tmp / "venue.toml"
+    venue_file.write_text(f'[hub]\nvenue = "bench"\nlisten = "127.0.0.1:{hub_port}"\n[broker]\n{broker}'
+                          f"[tables]\nnames = {json.dumps(names)}\n")
     procs: list[subprocess.Popen[bytes]] = []
-    hub_cmd = [str(ROOT / ".venv/bin/ecarte-table"), "hub", "--listen", f"127.0.0.1:{hub_port}", "--venue", "bench"]
+    ctx = mp.get_context("spawn")
+    workers: list[Any] = []
     try:
-        if kind == "mosquitto":
-            conf = tmp / "mosquitto.conf"
-            conf.write_text(f"persistence false\nallow_anonymous true\nlistener {broker_port} 127.0.0.1\n"
-                            "max_queued_messages 100000\n")
-            procs.append(subprocess.Popen([shutil.which("mosquitto") or "/usr/sbin/mosquitto", "-c", str(conf)],
-                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-            wait_port(broker_port)
-            hub_cmd += ["--broker", f"127.0.0.1:{broker_port}"]
-        else:
-            venue_file = tmp / "venue.toml"
-            venue_file.write_text(f'[broker]\nlisten = "127.0.0.1:{broker_port}"\n')
-            hub_cmd.insert(2, str(venue_file))
-        hub = subprocess.Popen(hub_cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        hub = subprocess.Popen([ecarte_table(), "hub", str(venue_file)], stdout=subprocess.DEVNULL,
+                               stderr=open(tmp / "hub.log", "wb"))  # noqa: SIM115
         procs.append(hub)
-        wait_port(hub_port)
+        if mode == "external":  # the venue's own Mosquitto, with the files the hub writes
+            state = tmp / "venue-hub" / "broker"
+            deadline = time.monotonic() + 30
+            while not (state / "acl").exists() and time.monotonic() < deadline:
+                time.sleep(0.05)
+            conf = tmp / "mosquitto.conf"
+            conf.write_text(f"user {os.environ.get('USER') or 'root'}\nallow_anonymous true\n"
+                            f"password_file {state / 'passwd'}\nacl_file {state / 'acl'}\n"
+                            f"listener {broker_port} 127.0.0.1\nmax_queued_messages 100000\n")
+            procs.insert(0, subprocess.Popen([shutil.which("mosquitto") or "/usr/sbin/mosquitto", "-c", str(conf)],
+                                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         wait_port(broker_port)
+        wait_port(hub_port)
+        secrets = tmp / "venue-hub" / "secrets"
+        passwords = {n: (secrets / f"{n}.pass").read_text().strip() for n in names}
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=chromium, headless=True, args=["--no-sandbox"])
             page = browser.new_page()
             page.goto(f"http://127.0.0.1:{hub_port}/")
             page.wait_for_selector("#conn:text('live')", timeout=30_000)
-            room = [Table(f"t{i:03d}", broker_port, i) for i in range(tables)]
-            for table in room:
-                table.publisher.start()
-            for table in room:
-                table.publisher.connected.wait(30)
+            interval = REAL_EVENT_S / speed
+            start_at = time.time() + 10 + tables / 50
+            out = ctx.Queue()
+            close = ctx.Event()
+            room = names[:tables]
+            groups = [room[i:i + per_process] for i in range(0, len(room), per_process)]
+            for k, group in enumerate(groups):
+                workers.append(ctx.Process(target=play_tables, args=(
+                    f"room{k}", group, [passwords[n] for n in group], broker_port, interval, start_at, seconds,
+                    1000 * k, out, close)))
+            if alone:
+                workers.append(ctx.Process(target=play_tables, args=(
+                    "alone", ["alone"], [passwords["alone"]], broker_port, 1.0 / ALONE_RATE, start_at, seconds, 99,
+                    out, close)))
+            for w in workers:
+                w.start()
+            ready = [out.get(timeout=120) for _ in workers]
+            connected = sum(r[1] for r in ready)
+            wait = start_at - time.time()
+            if wait > 0:
+                time.sleep(wait)
             page.evaluate("window.__latencies = []")
-            interval = REAL_EVENT_S / SPEED
-            start = time.monotonic()
-            queue = [(start + interval * i / tables, i) for i in range(tables)]
-            heapq.heapify(queue)
-            steps = 0
-            while queue:
-                due, i = heapq.heappop(queue)
-                now = time.monotonic()
-                if due > now:
-                    time.sleep(due - now)
-                if due - start > seconds:
-                    break
-                room[i].step()
-                steps += 1
-                heapq.heappush(queue, (due + interval, i))
-            late = time.monotonic() - start - seconds
+            done = [out.get(timeout=seconds + 120) for _ in workers]
             time.sleep(2.0)  # the last messages reach the page
             latencies: list[float] = page.evaluate("window.__latencies")
+            close.set()
             browser.close()
-            costs = sorted(c for table in room for c in table.costs)
-            for table in room:
-                table.publisher.close(timeout=0.05)
-            rss = peak_rss_mb(hub.pid)
+        for w in workers:
+            w.join(30)
+        rss = peak_rss_mb(hub.pid)
+        broker_rss = sum(peak_rss_mb(c) for c in children(hub.pid)) if mode != "external" else peak_rss_mb(
+            procs[0].pid)
     finally:
+        for w in workers:
+            if w.is_alive():
+                w.terminate()
         for proc in reversed(procs):
             proc.terminate()
-            proc.wait(10)
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
         shutil.rmtree(tmp, ignore_errors=True)
+    room_done = [d for d in done if d[0] != "alone"]
+    room_costs = [c for d in room_done for c in d[3]]
+    alone_costs = [c for d in done if d[0] == "alone" for c in d[3]]
     lat = sorted(latencies)
     return {
-        "steps": steps, "late_s": late, "updates": len(lat),
-        "p50_ms": statistics.median(lat) if lat else float("nan"),
-        "p99_ms": lat[int(0.99 * (len(lat) - 1))] if lat else float("nan"),
-        "rss_mb": rss,
-        "cost_p50_us": costs[len(costs) // 2] * 1e6,
-        "cost_p99_us": costs[int(0.99 * (len(costs) - 1))] * 1e6,
+        "mode": mode, "tables": tables, "speed": speed, "processes": len(room_done), "connected": connected,
+        "steps": sum(d[1] for d in room_done), "late_s": max(d[2] for d in room_done), "updates": len(lat),
+        "p50_ms": statistics.median(lat) if lat else float("nan"), "p99_ms": percentile(lat, 0.99),
+        "rss_mb": rss, "broker_rss_mb": broker_rss,
+        "room_cost_p50_us": percentile(room_costs, 0.5) * 1e6, "room_cost_p99_us": percentile(room_costs, 0.99) * 1e6,
+        "alone_cost_p50_us": percentile(alone_costs, 0.5) * 1e6,
+        "alone_cost_p99_us": percentile(alone_costs, 0.99) * 1e6, "alone_n": len(alone_costs),
     }
+
+
+def report(r: dict[str, Any], seconds: float) -> None:
+    broker = {"mosquitto": "the hub's own Mosquitto", "embedded": "the hub's embedded broker (own process)",
+              "external": "the venue's running Mosquitto"}[r["mode"]]
+    tag = (f"[{broker}, {r['tables']} tables at {r['speed']:g}x a real table's pace in {r['processes']} processes "
+           f"of up to {math.ceil(r['tables'] / r['processes'])}, {r['steps']} events in {seconds:.0f} s, "
+           f"{r['updates']} page updates]")
+    print(f"hub_event_to_page_p99_ms: {r['p99_ms']:.0f} ms (p50 {r['p50_ms']:.0f} ms) {tag}")
+    print(f"hub_rss_mb: {r['rss_mb']:.0f} MB (its broker apart: {r['broker_rss_mb']:.0f} MB) {tag}")
+    if not math.isnan(r["alone_cost_p99_us"]):
+        print(f"table_publish_cost_us: {r['alone_cost_p99_us']:.1f} us at p99 (p50 {r['alone_cost_p50_us']:.1f} us) "
+              f"[one table alone in its process, {r['alone_n']} events at {ALONE_RATE:g}/s, while the room plays]")
+    print(f"room_table_publish_cost_us: {r['room_cost_p99_us']:.1f} us at p99 (p50 {r['room_cost_p50_us']:.1f} us) "
+          f"{tag}")
+    if r["connected"] < r["tables"] + (1 if not math.isnan(r["alone_cost_p99_us"]) else 0):
+        print(f"  ({r['connected']} tables connected)", file=sys.stderr)
+    if r["late_s"] > 1.0:
+        print(f"  (the tables fell up to {r['late_s']:.1f} s behind their pace)", file=sys.stderr)
+    sys.stdout.flush()
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--tables", type=int, default=256)
-    parser.add_argument("--seconds", type=float, default=60.0)
-    parser.add_argument("--only", choices=("embedded", "mosquitto"))
+    parser.add_argument("--seconds", type=float, default=40.0)
+    parser.add_argument("--tables", type=int, default=256, help="tables at ten times the pace (each broker mode)")
+    parser.add_argument("--room", type=int, default=1024, help="tables at a real table's pace (Mosquitto)")
+    parser.add_argument("--per-process", type=int, default=PER_PROCESS)
+    parser.add_argument("--only", choices=("mosquitto", "embedded", "external", "room"))
     args = parser.parse_args()
     chromium = shutil.which("chromium")
     if chromium is None:
         print("bench/venue.py: needs Debian's chromium (bash scripts/setup.sh as root installs it)", file=sys.stderr)
         return 2
-    import resource
+    from venue.broker import mosquitto_path
 
-    # each table holds a socket and paho's wake-up pair: 256 tables pass the usual 1024 descriptors
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 65536)), hard))
-    kinds = [args.only] if args.only else ["embedded", "mosquitto"]
-    for kind in kinds:
-        if kind == "mosquitto" and not (shutil.which("mosquitto") or os.path.exists("/usr/sbin/mosquitto")):
-            print("bench/venue.py: no mosquitto, skipped", file=sys.stderr)
+    raise_fd_limit()
+    runs: list[tuple[str, int, float]] = [("mosquitto", args.tables, 10.0), ("embedded", args.tables, 10.0),
+                                          ("external", args.tables, 10.0), ("room", args.room, 1.0)]
+    for name, tables, speed in runs:
+        if args.only and args.only != name:
             continue
-        r: dict[str, Any] = run(kind, args.tables, args.seconds, chromium)
-        tag = (f"[{kind}, {args.tables} tables, {r['steps']} events in {args.seconds:.0f} s, "
-               f"{r['updates']} page updates]")
-        print(f"hub_event_to_page_p99_ms: {r['p99_ms']:.0f} ms (p50 {r['p50_ms']:.0f} ms) {tag}")
-        print(f"hub_rss_mb: {r['rss_mb']:.0f} MB {tag}")
-        print(f"table_publish_cost_us: {r['cost_p99_us']:.1f} us at p99 (p50 {r['cost_p50_us']:.1f} us) {tag}")
-        if r["late_s"] > 1.0:
-            print(f"  (the tables fell {r['late_s']:.1f} s behind their pace)", file=sys.stderr)
+        mode = "mosquitto" if name == "room" else name
+        if mode != "embedded" and mosquitto_path() is None:
+            print(f"bench/venue.py: no mosquitto, {name} skipped", file=sys.stderr)
+            continue
+        report(run(mode, tables, speed, args.seconds, chromium, args.per_process, alone=name == "room"),
+               args.seconds)
     return 0
 
 

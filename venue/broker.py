@@ -331,6 +331,9 @@ class Supervised:
 
         :raises OSError: when it does not listen.
         """
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and wait_listening(self.host, self.port, 0.1):
+            time.sleep(0.2)  # a broker of ours that the system is still ending (the hub killed and restarted)
         spawned = threading.Event()
         self._thread = threading.Thread(target=self._watch, args=(spawned,), name=f"watch-{self.name}", daemon=True)
         self._thread.start()

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from firmware_host.controller import Controller, HandRecord
+from firmware_host.controller import Controller, HandRecord, NewGame
 from firmware_host.journal import REJECTED
 from firmware_host.transcript import TranscriptError, parse_line
 from venue.record import GameLog, GameLogBuilder, HandLog
@@ -165,6 +165,8 @@ def replay_game(game: int, started: float, lines: list[tuple[str, float]]) -> Pl
             outcome = controller.handle(event)
         except Exception:
             continue  # refused (the service marks such a line rejected and goes on)
+        if snapshot.winner is not None and any(isinstance(ev, NewGame) for ev in outcome.events):
+            break  # the line that starts the next game (journaled with this one): this game is over
         snapshot = outcome.snapshot
         builder.target = snapshot.view.target
         for ev in outcome.events:

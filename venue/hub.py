@@ -13,6 +13,7 @@ browsers with Server-Sent Events:
 ``GET /api/stream``                SSE: ``table`` (one table changed), ``standings``
 ``GET /api/standings``             the session: rounds, pairings, results, ranking
 ``GET /api/tables/{t}/record``     the table's current game record (text)
+``GET /api/tables/{t}/games``      the table's finished games (results and hands, JSON)
 =================================  ====================================================
 
 With no broker named, the hub starts an embedded one (amqtt, pure Python) on
@@ -182,6 +183,8 @@ class TableSeen:
     availability: str = "unknown"
     state: dict[str, Any] = field(default_factory=dict)
     record: dict[str, Any] = field(default_factory=dict)
+    games: dict[int, dict[str, Any]] = field(default_factory=dict)
+    """The table's finished games (``games/<n>``), by number."""
     seen: float = 0.0
 
     def summary(self) -> dict[str, Any]:
@@ -243,6 +246,7 @@ class Room:
             if seen.availability == "unknown":
                 seen.availability = "online"
         elif kind == "games":
+            seen.games[int(data["game"])] = data
             return self._result(name, data, now)
         else:
             seen.record = data
@@ -322,6 +326,13 @@ def hub_app(live: LiveRoom, *, on_start: Callable[[], Any] | None = None,
             return PlainTextResponse("no record for this table yet", status_code=404)
         return PlainTextResponse(str(seen.record.get("text", "")), media_type="text/plain; charset=utf-8")
 
+    async def games(request: Request) -> Response:
+        seen = live.room.tables.get(request.path_params["table"])
+        if seen is None:
+            return JSONResponse({"error": "no such table"}, status_code=404)
+        return JSONResponse([{k: g.get(k) for k in ("game", "players", "score", "winner", "ended", "hands")}
+                             for _, g in sorted(seen.games.items())])
+
     async def record_json(request: Request) -> Response:
         seen = live.room.tables.get(request.path_params["table"])
         if seen is None or not seen.record:
@@ -350,6 +361,7 @@ def hub_app(live: LiveRoom, *, on_start: Callable[[], Any] | None = None,
         Route("/api/standings", standings_),
         Route("/api/tables/{table}/record", record),
         Route("/api/tables/{table}/record.json", record_json),
+        Route("/api/tables/{table}/games", games),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     return Starlette(routes=routes, lifespan=lifespan)
