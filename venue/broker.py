@@ -84,9 +84,12 @@ class Rules:
     """Each table's name and password."""
     hub_password: str
     anonymous_read: bool = True
+    bridges: dict[str, str] = field(default_factory=dict)
+    """Each room broker bridged into this one (Mosquitto's bridging), by name, with its password."""
 
 
-def load_rules(venue: str, names: list[str], folder: Path, *, anonymous_read: bool = True) -> Rules:
+def load_rules(venue: str, names: list[str], folder: Path, *, anonymous_read: bool = True,
+               bridges: list[str] | None = None) -> Rules:
     """Every table's password from ``folder`` (``<name>.pass``), made there (mode 600) if missing,
     and the hub's (``ecarte-hub.pass``).
 
@@ -99,7 +102,8 @@ def load_rules(venue: str, names: list[str], folder: Path, *, anonymous_read: bo
     with contextlib.suppress(OSError):
         folder.chmod(0o700)
     tables = {name: _secret(folder / f"{name}.pass") for name in names}
-    return Rules(venue, tables, _secret(folder / f"{HUB_USER}.pass"), anonymous_read)
+    rooms = {name: _secret(folder / f"{name}.pass") for name in bridges or []}
+    return Rules(venue, tables, _secret(folder / f"{HUB_USER}.pass"), anonymous_read, rooms)
 
 
 def _secret(path: Path) -> str:
@@ -124,6 +128,9 @@ def acl_text(rules: Rules) -> str:
     lines += [f"topic write {base}/+/{kind}" for kind in ("state", "record", "availability", "games/+")]
     for name in sorted(rules.tables):
         lines += ["", f"user {name}", f"topic readwrite {base}/{name}/#"]
+    for name in sorted(rules.bridges):
+        lines += ["", "# a room's broker, bridged in: its own ACL holds each table to its topic", f"user {name}",
+                  f"topic write {base}/#"]
     return "\n".join(lines) + "\n"
 
 
@@ -153,7 +160,7 @@ def verify_password(password: str, stored: str) -> bool:
 
 def write_password_file(path: Path, rules: Rules) -> None:
     """Mosquitto's password file for the hub and every table (mode 600)."""
-    users = {HUB_USER: rules.hub_password, **rules.tables}
+    users = {HUB_USER: rules.hub_password, **rules.tables, **rules.bridges}
     tool = shutil.which("mosquitto_passwd")
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as f:
@@ -406,6 +413,50 @@ class Supervised:
     @property
     def pid(self) -> int | None:
         return self.proc.pid if self.proc else None
+
+
+def room_conf(files: BrokerFiles, rules: Rules, room: str, central: tuple[str, int],
+              listen: tuple[str, int] = ("0.0.0.0", 1883)) -> str:
+    """The configuration of a room's Mosquitto bridged into the hub's (Mosquitto's own bridging):
+    the room's tables connect to it with the same passwords and ACL; it forwards the venue's
+    topics to the hub's broker (``out``, QoS 1), keeping them while the hub's broker is away.
+    Its folder is ``files.folder`` (the hub's ``broker/bridges/<room>/``, copied to the room's machine)."""
+    host, port = central
+    lines = [
+        f"# the room {room}'s broker, bridged into the hub's at {host}:{port}: written by ecarte-table hub",
+        "# the user it runs as, who must read this folder (mosquitto started as root switches to it)",
+        f"user {getpass.getuser()}",
+        "per_listener_settings false",
+        f"allow_anonymous {'true' if rules.anonymous_read else 'false'}",
+        f"password_file {files.password_file}",
+        f"acl_file {files.acl_file}",
+        "persistence true",
+        f"persistence_location {files.folder}/",
+        "max_queued_messages 100000",
+        f"listener {listen[1]} {listen[0]}",
+        "",
+        f"connection {room}",
+        f"address {host}:{port}",
+        f"remote_username {room}",
+        f"remote_password {rules.bridges[room]}",
+        f"remote_clientid ecarte-bridge-{room}",
+        "bridge_protocol_version mqttv311",
+        "cleansession false",
+        "notifications false",
+        "restart_timeout 1 10",
+        f"topic ecarte/{rules.venue}/# out 1",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def write_room_files(folder: Path, rules: Rules, room: str, central: tuple[str, int],
+                     listen: tuple[str, int] = ("0.0.0.0", 1883)) -> Path:
+    """A room's folder (``mosquitto.conf``, ``passwd``, ``acl``); its configuration file."""
+    files = write_broker_files(folder, rules)
+    conf = folder / "mosquitto.conf"
+    conf.write_text(room_conf(files, rules, room, central, listen), encoding="utf-8")
+    os.chmod(conf, 0o600)
+    return conf
 
 
 def mosquitto_broker(files: BrokerFiles, rules: Rules, host: str, port: int, tls: Tls | None = None) -> Supervised:

@@ -1,8 +1,8 @@
 """``ecarte-table hub``: the venue's scoreboard, from every table's MQTT topics.
 
-The hub subscribes to ``ecarte/<venue>/+/#`` (QoS 1); the retained ``state``,
-``availability`` and ``record`` topics give it every table at once, and what follows
-keeps them live. :class:`Room` (pure) holds the tables, the finished games and the
+The hub subscribes to ``ecarte/<venue>/+/state``, ``…/availability``, ``…/record`` and
+``…/games/+`` (QoS 1); their retained messages give it every table at once, and what
+follows keeps them live. :class:`Room` (pure) holds the tables, the finished games and the
 session (a round-robin of several rounds: its pairings and the ranking); the
 Starlette app of :func:`hub_app` serves the scoreboard and pushes changes to the
 browsers with Server-Sent Events:
@@ -16,9 +16,13 @@ browsers with Server-Sent Events:
 ``GET /api/tables/{t}/games``      the table's finished games (results and hands, JSON)
 =================================  ====================================================
 
-With no broker named, the hub starts an embedded one (amqtt, pure Python) on
-``127.0.0.1:1883`` so that it runs with nothing else installed; a Mosquitto (or any
-MQTT 3.1.1 broker) is named with ``--broker HOST:PORT`` and the venue file's ``[broker]``.
+The hub runs its own broker (:class:`VenueBroker`): Mosquitto where it is installed, else
+the embedded amqtt in a process of its own, on ``127.0.0.1:1883`` unless told; or it connects
+to the venue's running broker (``--broker HOST:PORT``, ``[broker] host``). Either way it
+writes the broker's password and ACL files from the venue file's ``[tables]`` (each table
+publishes under its own topic only, :mod:`venue.broker`), and believes no payload it has not
+checked (:mod:`venue.trust`). Results come from each table's ``games/<n>`` topic (its journal's
+finished games), counted once.
 """
 
 from __future__ import annotations
@@ -46,6 +50,7 @@ from starlette.staticfiles import StaticFiles
 from venue.broker import (
     HUB_USER,
     BrokerFiles,
+    Rules,
     Supervised,
     Tls,
     check_table_name,
@@ -56,6 +61,7 @@ from venue.broker import (
     mosquitto_broker,
     mosquitto_path,
     write_broker_files,
+    write_room_files,
 )
 from venue.mqtt import QOS, make_client
 from venue.page import STATIC
@@ -401,7 +407,9 @@ class Subscriber:
 
     def __init__(self, settings: MqttSettings, live: LiveRoom, loop: asyncio.AbstractEventLoop) -> None:
         self.settings = settings
-        self.topic = f"ecarte/{settings.venue}/+/#"
+        base = f"ecarte/{settings.venue}/+"
+        # what the room reads (not the tables' events and hands: half the messages, for nothing)
+        self.topics = [(f"{base}/{kind}", QOS) for kind in ("state", "availability", "record", "games/+")]
         self.client = make_client(settings, f"ecarte-hub-{settings.venue}-{os.getpid()}-{id(self) % 10_000}")
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
@@ -424,7 +432,7 @@ class Subscriber:
         if getattr(reason, "is_failure", False):
             logger.warning("hub: the broker refused us: %s", reason)
             return
-        client.subscribe(self.topic, qos=QOS)
+        client.subscribe(self.topics)
         self.connected.set()
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
@@ -456,6 +464,8 @@ class HubSettings:
     """The hub's folder: ``secrets/`` (each table's password), ``broker/`` (its files and database)."""
     anonymous_read: bool = True
     tls: Tls | None = None
+    bridges: tuple[str, ...] = ()
+    """Room brokers bridged into the hub's (``[tables] bridges``): each gets a password and a folder."""
 
 
 def default_state(venue_file: str | Path | None) -> Path:
@@ -494,8 +504,8 @@ def load_hub_settings(path: str | Path | None, *, listen: str | None = None, bro
         if key not in ("listen", "venue", "state"):
             problems.append(f"hub.{key}: unknown key (known: listen, venue, state)")
     for key in tables_section:
-        if key not in ("names", "anonymous_read"):
-            problems.append(f"tables.{key}: unknown key (known: names, anonymous_read)")
+        if key not in ("names", "anonymous_read", "bridges"):
+            problems.append(f"tables.{key}: unknown key (known: names, anonymous_read, bridges)")
     for key in s:
         if key not in ("name", "players", "cycles"):
             problems.append(f"session.{key}: unknown key (known: name, players, cycles)")
@@ -562,8 +572,17 @@ def load_hub_settings(path: str | Path | None, *, listen: str | None = None, bro
             check_table_name(name)
         except ValueError as exc:
             problems.append(f"tables.names: {exc}")
-    if len(set(map(str, names))) != len(names):
-        problems.append("tables.names: a name is given twice")
+    bridges = tables_section.get("bridges", [])
+    if not isinstance(bridges, list):
+        problems.append("tables.bridges: expected a list of room names")
+        bridges = []
+    for name in bridges:
+        try:
+            check_table_name(name)
+        except ValueError as exc:
+            problems.append(f"tables.bridges: {str(exc).replace('table name', 'room name')}")
+    if len(set(map(str, names + bridges))) != len(names) + len(bridges):
+        problems.append("tables.names, tables.bridges: a name is given twice")
     anonymous_read = tables_section.get("anonymous_read", True)
     if not isinstance(anonymous_read, bool):
         problems.append("tables.anonymous_read: expected true or false")
@@ -588,7 +607,7 @@ def load_hub_settings(path: str | Path | None, *, listen: str | None = None, bro
         state_path = Path(path).parent / state_path
     session = Session(str(s.get("name", "session")), tuple(players), cycles)
     return HubSettings((host, port), mqtt_settings, mode, own, session, tuple(names), state_path,
-                       bool(anonymous_read), tls)
+                       bool(anonymous_read), tls, tuple(bridges))
 
 
 def _busy(host: str, port: int) -> bool:
@@ -609,6 +628,7 @@ class VenueBroker:
         self.process: Supervised | None = None
         self.client = settings.broker
         self.files: BrokerFiles | None = None
+        self.rules: Rules | None = None
 
     def start(self) -> None:
         """Write the rules' files, start the broker (unless external) and say which one in one line.
@@ -617,8 +637,15 @@ class VenueBroker:
         """
         s = self.settings
         state = s.state if s.state is not None else default_state(None)
-        rules = load_rules(s.broker.venue, list(s.tables), state / "secrets", anonymous_read=s.anonymous_read)
+        rules = load_rules(s.broker.venue, list(s.tables), state / "secrets", anonymous_read=s.anonymous_read,
+                           bridges=list(s.bridges))
+        self.rules = rules
         self.files = write_broker_files(state / "broker", rules)
+        central = s.broker_listen if s.mode != "external" else (s.broker.host, s.broker.port)
+        for room in s.bridges:
+            conf = write_room_files(state / "bridges" / room, rules, room, central)
+            logger.warning("the room %s's broker: mosquitto -c %s (its folder, copied to the room's machine; "
+                           "set its address to the hub's as the rooms see it)", room, conf)
         if s.mode == "external":
             if s.broker.username is None:
                 self.client = replace(s.broker, username=HUB_USER, password=rules.hub_password)
