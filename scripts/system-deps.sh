@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The system packages the venue's tests need: Debian's chromium (the browser tests drive it
-# through Playwright's executable_path: Playwright cannot download its own browser here) and
-# mosquitto (the MQTT tests against a real broker). Installed with apt-get when run as root
+# The system packages the venue needs: Debian's chromium (the browser tests drive it through
+# Playwright's executable_path: Playwright cannot download its own browser here) and mosquitto
+# (the hub's default broker, which it runs itself; and the MQTT tests against a real broker). Installed with apt-get when run as root
 # (as CI does); otherwise says what to install, and those tests skip with the same words.
 set -euo pipefail
 missing=()
@@ -14,7 +14,8 @@ if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq >/dev/null
     apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-    # the Debian package starts a broker on port 1883 where systemd runs; the tests start their own
+    # the Debian package starts a broker on port 1883 where systemd runs; the hub and the tests
+    # start their own
     if command -v systemctl >/dev/null 2>&1 && [ -d /run/systemd/system ]; then
         systemctl disable --now mosquitto >/dev/null 2>&1 || true
     fi

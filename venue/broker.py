@@ -535,14 +535,19 @@ class VenueTopicPlugin(BaseTopicPlugin):  # type: ignore[misc]
     def __init__(self, context: Any) -> None:
         super().__init__(context)
         self.acl = parse_acl(Path(self.config.acl_file).read_text(encoding="utf-8"))
+        self._answers: dict[tuple[str | None, str, str], bool] = {}
 
     async def topic_filtering(self, *, session: Any = None, topic: str | None = None,
                               action: Any = None) -> bool | None:
         if not topic:
             return False
-        user = session.username if session else None
-        access = "write" if action == Action.PUBLISH else "read"
-        return allowed(self.acl, user, access, topic)
+        key = (session.username if session else None, "write" if action == Action.PUBLISH else "read", topic)
+        answer = self._answers.get(key)
+        if answer is None:
+            if len(self._answers) > 100_000:
+                self._answers.clear()
+            answer = self._answers[key] = allowed(self.acl, *key)
+        return answer
 
 
 def _serve(host: str, port: int, password_file: str, acl_file: str, anonymous: bool) -> None:  # pragma: no cover

@@ -408,8 +408,10 @@ class Subscriber:
     def __init__(self, settings: MqttSettings, live: LiveRoom, loop: asyncio.AbstractEventLoop) -> None:
         self.settings = settings
         base = f"ecarte/{settings.venue}/+"
-        # what the room reads (not the tables' events and hands: half the messages, for nothing)
-        self.topics = [(f"{base}/{kind}", QOS) for kind in ("state", "availability", "record", "games/+")]
+        # what the room reads (not the tables' events and hands: half the messages, for nothing), at
+        # QoS 0: each of these topics is retained, so what a dropped connection loses comes back with
+        # the retained messages when the hub subscribes again; no acknowledgement a message
+        self.topics = [(f"{base}/{kind}", 0) for kind in ("state", "availability", "record", "games/+")]
         self.client = make_client(settings, f"ecarte-hub-{settings.venue}-{os.getpid()}-{id(self) % 10_000}")
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
@@ -663,9 +665,11 @@ class VenueBroker:
             self.process.start()
             self.client = replace(s.broker, host=host, port=port, username=HUB_USER, password=rules.hub_password,
                                   tls=False)
-        logger.warning("the venue's broker: %s, run by the hub; %d tables declared (passwords in %s); "
-                       "serves about %d tables within 250 ms", where, len(rules.tables), state / "secrets",
-                       CAPACITY[s.mode])
+        logger.warning("the venue's broker: %s%s; %d tables declared (passwords in %s); serves about %d tables "
+                       "within 250 ms", where, "" if s.mode == "external" else ", run by the hub", len(rules.tables),
+                       state / "secrets", CAPACITY[s.mode])
+        if not rules.tables:
+            logger.warning("no table may publish: name them in the venue file's [tables] names (docs/web.md)")
 
     def stop(self) -> None:
         if self.process is not None:

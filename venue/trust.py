@@ -112,6 +112,9 @@ def check_state(data: Any) -> dict[str, Any]:
     _field("state.view", view, "score", _optional(
         lambda v: isinstance(v, list) and len(v) == 2 and all(_is_int(p, 0, MAX_POINTS) for p in v)),
         "two points from 0 to 1000")
+    _field("state.view", view, "tricks", _optional(
+        lambda v: isinstance(v, list) and len(v) == 2 and all(_is_int(p, 0, 5) for p in v)), "two tricks from 0 to 5")
+    _field("state", data, "last_trick", _optional(lambda v: isinstance(v, dict)), "an object")
     _field("state.view", view, "target", _optional(lambda v: _is_int(v, 1, MAX_POINTS)), "a number of points")
     _field("state.view", view, "phase", _optional(lambda v: isinstance(v, str) and len(v) <= 40), "a phase")
     _field("state.view", view, "trump", _optional(lambda v: isinstance(v, str) and len(v) <= 3), "a card")
