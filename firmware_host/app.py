@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import IO, Any
 
 from engine import RuleSet
-from firmware_host.controller import Controller, TableDefaults
 from firmware_host.errors import BadInput
-from firmware_host.journal import Journal, JournalBusy, JournalDamaged, JournalError
+from firmware_host.journal.store import Journal, JournalBusy, JournalDamaged, JournalError
+from firmware_host.referee.controller import Controller, TableDefaults
 from firmware_host.service import FaultLights, JsonLines, TableOutput, TableService, feed_lines
 from hardware.table import TableConfig
 
@@ -68,8 +68,8 @@ def systemd_notify() -> Callable[[str], None] | None:
 
 def run_service(args: argparse.Namespace) -> int:
     """``ecarte-table run``: returns the exit status."""
-    from firmware_host.panel import open_panel
-    from firmware_host.table_tags import TableTags, TagRegistryMissing
+    from firmware_host.cards.table_tags import TableTags, TagRegistryMissing
+    from firmware_host.screens.panel import open_panel
 
     table = load_table_or_exit(args.table)
     try:
@@ -108,7 +108,7 @@ def run_service(args: argparse.Namespace) -> int:
         stack.callback(panel.close)
         shown: TableOutput = panel
         if table.coach:
-            from firmware_host.coaching import CoachedPanel
+            from firmware_host.screens.coaching import CoachedPanel
 
             shown = CoachedPanel(panel)  # the coach's line on the OLED after each hand
         service = TableService(journal=journal, controller=controller, outputs=[shown], notify=systemd_notify(),
@@ -199,7 +199,7 @@ def open_devices(table: TableConfig, put: Callable[[Any], None],
     devices = Devices()
     try:
         if table.simulated:
-            from firmware_host.simtable import SimulatedTable, sim_tags
+            from firmware_host.players.simtable import SimulatedTable, sim_tags
 
             tags = sim_tags(1) | sim_tags(2)
             devices.sim = SimulatedTable(table, events=put, card_for=card_for or tags.get, **pad_options)
@@ -251,7 +251,7 @@ def table_defaults(table: TableConfig, args: argparse.Namespace) -> TableDefault
 def wait_for_enrolment(table: TableConfig) -> int:
     """No tag registry yet on a real table: say what to do, on the OLED and in the log, and
     wait for a stop (exiting would only have systemd start the service again and again)."""
-    from firmware_host.panel import open_panel
+    from firmware_host.screens.panel import open_panel
 
     what = (f"no cards enrolled: no tag registry at {table.registry}. Stop the service "
             "(sudo systemctl stop ecarte-table), enrol both packs as the service user "

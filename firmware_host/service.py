@@ -28,10 +28,10 @@ from typing import IO, Any, Protocol, TextIO
 
 from drivers.events import ButtonPressed, CardSeen, DeviceEvent, ReaderStatus
 from engine import Event, NotationError
-from firmware_host.controller import CONTRACT_EVENTS, Controller, NewGame
-from firmware_host.journal import DONE, PENDING, REJECTED, Journal, JournalDamaged, JournalWriteError
-from firmware_host.snapshot import Outcome
-from firmware_host.transcript import (
+from firmware_host.journal.store import DONE, PENDING, REJECTED, Journal, JournalDamaged, JournalWriteError
+from firmware_host.referee.controller import CONTRACT_EVENTS, Controller, NewGame
+from firmware_host.referee.snapshot import Outcome
+from firmware_host.referee.transcript import (
     ButtonEvent,
     CardEvent,
     PhysicalEvent,

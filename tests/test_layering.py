@@ -200,9 +200,9 @@ def test_hardware_knows_no_service(path: Path) -> None:
 
 def test_the_renderer_knows_no_engine() -> None:
     """Drawing a screen needs strings and numbers, never the game's internals."""
-    names = imports(ROOT / "firmware_host" / "drawing.py")
+    names = imports(ROOT / "firmware_host" / "screens" / "drawing.py")
     assert not {n for n in names if top(n) == "engine" and n != "engine.cards"}, sorted(names)
-    assert not {n for n in names if n.startswith("firmware_host") and n != "firmware_host.fonts"}
+    assert not {n for n in names if n.startswith("firmware_host") and n != "firmware_host.screens.fonts"}
 
 
 def test_only_tests_read_the_referees_engine_state() -> None:

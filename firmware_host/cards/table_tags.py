@@ -11,7 +11,7 @@ With a registry, the pads' card events go to the service as transcript events th
 tag's UID as well as its card (``{"zone": "play.A", "card": "KS", "uid": "04..."}``), so that the
 referee knows the pack and the journal replays to the same decisions. On a table that requires
 signatures, a registered tag whose originality check failed arrives with its UID only: the card is
-not vouched for (:mod:`firmware_host.pack_guard` refuses it as ``counterfeit_card``).
+not vouched for (:mod:`firmware_host.referee.pack_guard` refuses it as ``counterfeit_card``).
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from typing import Any, Protocol
 from drivers.events import CardSeen, DeviceEvent
 from drivers.nfc.originality import OriginalityCheck
 from firmware_host.errors import BadInput
-from firmware_host.pack_guard import PackGuard
-from firmware_host.transcript import CardEvent, PhysicalEvent
+from firmware_host.referee.pack_guard import PackGuard
+from firmware_host.referee.transcript import CardEvent, PhysicalEvent
 from hardware import originality
 from hardware.table import TableConfig, TagPolicy
 from hardware.tags import TagRegistry, TagRegistryError

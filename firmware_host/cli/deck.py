@@ -1,7 +1,7 @@
 """``ecarte-table deck``: the deck check on demand, before a game.
 
 The pack is passed over one pad of the table, card by card (or laid in small packets):
-:func:`firmware_host.deck_check.check_deck` confirms the 32 cards of one registered pack,
+:func:`firmware_host.cards.deck_check.check_deck` confirms the 32 cards of one registered pack,
 nothing twice, nothing foreign, and (where the table requires it) nothing that fails the
 originality check, and says what is missing on the OLED and the console. On the simulated
 table a simulated operator passes the simulated pack (``--drop CARD`` leaves cards out, to
@@ -43,9 +43,9 @@ def run_deck(args: argparse.Namespace) -> int:
     :raises BadInput: no registry, an unknown pad, an absent reader.
     """
     from firmware_host.app import load_table_or_exit
-    from firmware_host.deck_check import check_deck
-    from firmware_host.enroll_cli import one_pad
-    from firmware_host.panel import open_panel
+    from firmware_host.cards.deck_check import check_deck
+    from firmware_host.cli.enroll import one_pad
+    from firmware_host.screens.panel import open_panel
     from hardware.tags import TagRegistry, TagRegistryError
 
     table = load_table_or_exit(args.table)
@@ -84,7 +84,7 @@ def run_deck(args: argparse.Namespace) -> int:
 
 def _pass_the_pack(sim: Any, pad: Any, pack: int, drop: set[str]) -> None:
     """The simulated operator: passes each card of the simulated pack over the pad."""
-    from firmware_host.simtable import sim_uid
+    from firmware_host.players.simtable import sim_uid
     from hardware.tags import CARDS
 
     for card in CARDS:

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from drivers.events import DeviceEvent
-from firmware_host.enroll import Originality, enroll
+from firmware_host.cards.enroll import Originality, enroll
 
 logger = logging.getLogger(__name__)
 
@@ -33,7 +33,7 @@ def run_enroll(args: argparse.Namespace) -> int:
     """``ecarte-table enroll``: returns the exit status."""
     from firmware_host.app import load_table_or_exit
     from firmware_host.errors import BadInput
-    from firmware_host.panel import open_panel
+    from firmware_host.screens.panel import open_panel
     from hardware.tags import TagRegistry, TagRegistryError
 
     table = load_table_or_exit(args.table)
@@ -214,7 +214,7 @@ def _wait_online(pad: Any, path: str) -> None:
 
 def _simulated_operator(sim: Any, pad: Any, pack: int, registry: Any) -> None:
     """Lays the simulated pack's stickers in order, as the walk asks."""
-    from firmware_host.simtable import sim_uid
+    from firmware_host.players.simtable import sim_uid
     from hardware.tags import CARDS
 
     for card in CARDS:

@@ -123,9 +123,9 @@ def _parser() -> argparse.ArgumentParser:
     export.add_argument("--format", choices=("transcript", "record"), default="transcript",
                         help="transcript (JSON lines, the default) or record (the hand record, docs/web.md)")
 
-    from firmware_host.deck_cli import add_parser as add_deck
-    from firmware_host.journal_tools import add_parser as add_journal
-    from firmware_host.review_cli import add_parser as add_review
+    from firmware_host.cli.deck import add_parser as add_deck
+    from firmware_host.cli.review import add_parser as add_review
+    from firmware_host.journal.tools import add_parser as add_journal
 
     add_review(sub)
     add_deck(sub)
@@ -178,7 +178,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if command == "export":
             return _export(args)
         if command == "history":
-            from firmware_host.history import run_history
+            from firmware_host.journal.history import run_history
 
             return run_history(args)
         if command == "doctor":
@@ -188,25 +188,25 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return run_service(args)
         if command == "demo":
-            from firmware_host.demo import run_demo
+            from firmware_host.players.demo import run_demo
 
             _check_rules(args.rules)
             return run_demo(args)
         if command == "sim":
-            from firmware_host.console import run_sim
+            from firmware_host.players.console import run_sim
 
             _check_rules(args.rules)
             return run_sim(args)
         if command == "journal":
-            from firmware_host.journal_tools import run_journal
+            from firmware_host.journal.tools import run_journal
 
             return run_journal(args)
         if command == "deck":
-            from firmware_host.deck_cli import run_deck
+            from firmware_host.cli.deck import run_deck
 
             return run_deck(args)
         if command == "review":
-            from firmware_host.review_cli import run_review
+            from firmware_host.cli.review import run_review
 
             return run_review(args)
         if command == "hub":
@@ -215,7 +215,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_hub(load_hub_settings(args.venue_file, listen=args.listen, broker=args.broker,
                                              venue=args.venue))
         if command == "enroll":
-            from firmware_host.enroll_cli import run_enroll
+            from firmware_host.cli.enroll import run_enroll
 
             return run_enroll(args)
     except BadInput as exc:
@@ -234,7 +234,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _open_bytes(path: str) -> IO[bytes]:
     if path == "-":
-        from firmware_host.replay import spool
+        from firmware_host.journal.replay import spool
 
         return spool(sys.stdin.buffer)
     try:
@@ -244,9 +244,9 @@ def _open_bytes(path: str) -> IO[bytes]:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from firmware_host.controller import Controller
-    from firmware_host.replay import check_stream, replay_events, stream_events, write_events
-    from firmware_host.transcript import TranscriptError
+    from firmware_host.journal.replay import check_stream, replay_events, stream_events, write_events
+    from firmware_host.referee.controller import Controller
+    from firmware_host.referee.transcript import TranscriptError
 
     source = "<stdin>" if args.file == "-" else args.file
     with _open_bytes(args.file) as stream:
@@ -283,7 +283,7 @@ def _describe(event) -> str:  # type: ignore[no-untyped-def]
 
 
 def _export(args: argparse.Namespace) -> int:
-    from firmware_host.journal import Journal, JournalError
+    from firmware_host.journal.store import Journal, JournalError
 
     path = args.journal or default_journal()
     if not Path(path).exists():
@@ -291,7 +291,7 @@ def _export(args: argparse.Namespace) -> int:
     try:
         with Journal(path, readonly=True) as journal:
             if args.list:
-                from firmware_host.history import format_game, games
+                from firmware_host.journal.history import format_game, games
 
                 for summary in games(journal):
                     print(format_game(summary))
@@ -349,7 +349,7 @@ def _is_setup(line: str) -> bool:
 
 
 def _doctor(args: argparse.Namespace) -> int:
-    from firmware_host.doctor import all_ok, format_checks, run_checks
+    from firmware_host.checks.doctor import all_ok, format_checks, run_checks
     from hardware.table import simulated_table
 
     checks = run_checks(args.table if args.table else simulated_table())

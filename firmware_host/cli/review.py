@@ -6,7 +6,7 @@ is over) gives the hand (:func:`coach.review.hands_of_record`) and :func:`coach.
 says, hand by hand, where a seat lost what best play would have kept and whether standing or
 proposing was right.
 
-Registered by ``firmware_host.cli`` with :func:`add_parser` and :func:`run_review`.
+Registered by ``firmware_host.cli.main`` with :func:`add_parser` and :func:`run_review`.
 """
 
 from __future__ import annotations
@@ -40,10 +40,10 @@ def run_review(args: argparse.Namespace) -> int:
     from coach.review import hands_of_record, review
     from engine import NotationError
     from firmware_host.app import default_journal
-    from firmware_host.controller import Controller, HandRecord
-    from firmware_host.journal import Journal, JournalError
-    from firmware_host.replay import read_all
-    from firmware_host.transcript import TranscriptError
+    from firmware_host.journal.replay import read_all
+    from firmware_host.journal.store import Journal, JournalError
+    from firmware_host.referee.controller import Controller, HandRecord
+    from firmware_host.referee.transcript import TranscriptError
 
     path = args.journal or default_journal()
     if not Path(path).exists():

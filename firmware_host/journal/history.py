@@ -1,6 +1,6 @@
 """The journal's games and each player's statistics (``ecarte-table history``).
 
-Each game of the journal is replayed through the referee (:class:`~firmware_host.controller.Controller`)
+Each game of the journal is replayed through the referee (:class:`~firmware_host.referee.controller.Controller`)
 and read from the table events it gives — ``hand_end``, ``game_end``, ``fault``, ``bid`` — never
 from the controller's fields. A record where no hand was played (the table set up with the menu
 or badges, then started again with those settings) is left out.
@@ -22,9 +22,9 @@ from typing import Any
 import engine
 from engine import Fault
 from engine.errors import NotationError
-from firmware_host.controller import Controller, NewGame
-from firmware_host.journal import GameRecord, Journal, JournalError
-from firmware_host.transcript import CardEvent, Setup, parse_line
+from firmware_host.journal.store import GameRecord, Journal, JournalError
+from firmware_host.referee.controller import Controller, NewGame
+from firmware_host.referee.transcript import CardEvent, Setup, parse_line
 
 logger = logging.getLogger(__name__)
 

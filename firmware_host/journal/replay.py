@@ -14,9 +14,9 @@ from collections.abc import Iterable, Iterator
 from typing import IO, TextIO
 
 from engine import Event, NotationError
-from firmware_host.controller import CONTRACT_EVENTS, Controller
+from firmware_host.referee.controller import CONTRACT_EVENTS, Controller
+from firmware_host.referee.transcript import PhysicalEvent, TranscriptError, read_lines, read_numbered, read_transcript
 from firmware_host.service import event_line as _event_line
-from firmware_host.transcript import PhysicalEvent, TranscriptError, read_lines, read_numbered, read_transcript
 
 logger = logging.getLogger(__name__)
 

@@ -24,7 +24,7 @@ from typing import Any
 from urllib.parse import quote
 
 from firmware_host.errors import BadInput
-from firmware_host.journal import (
+from firmware_host.journal.store import (
     KEEP_GAMES,
     Journal,
     JournalBusy,

@@ -2,7 +2,7 @@
 
 Used by the demo (on the simulated table), by the tests (to write transcripts of
 whole games for every rule set) and by the benchmarks. A player chooses its
-actions with a seeded ``random.Random``; :func:`firmware_host.protocol.physical_events`
+actions with a seeded ``random.Random``; :func:`firmware_host.referee.protocol.physical_events`
 turns an action into the pad and button events the table would see.
 
     >>> import random
@@ -22,8 +22,8 @@ from engine.actions import (
     PlayCard,
 )
 from engine.random_play import random_action
-from firmware_host.protocol import physical_events
-from firmware_host.transcript import CardEvent, PhysicalEvent, Setup
+from firmware_host.referee.protocol import physical_events
+from firmware_host.referee.transcript import CardEvent, PhysicalEvent, Setup
 
 
 def wrong_card(state: GameState) -> PlayCard | None:

@@ -22,14 +22,14 @@ from typing import TYPE_CHECKING, TextIO
 import engine
 from engine import NotationError
 from engine.random_play import random_deal
-from firmware_host.controller import Controller, TableDefaults
-from firmware_host.protocol import physical_events
-from firmware_host.snapshot import TableSnapshot
-from firmware_host.transcript import ButtonEvent, CardEvent, PhysicalEvent, TranscriptError, parse_line
+from firmware_host.referee.controller import Controller, TableDefaults
+from firmware_host.referee.protocol import physical_events
+from firmware_host.referee.snapshot import TableSnapshot
+from firmware_host.referee.transcript import ButtonEvent, CardEvent, PhysicalEvent, TranscriptError, parse_line
 from hardware.layout import ZONES
 
 if TYPE_CHECKING:
-    from firmware_host.panel import Panel
+    from firmware_host.screens.panel import Panel
 
 HELP = "\n".join(
     line.replace("``", "").replace("- ", "  ", 1) if line.startswith("- ") else line.replace("``", "")
@@ -117,7 +117,7 @@ def run_session(lines: Iterable[str], out: TextIO, *, controller: Controller, rn
 
 def run_sim(args: argparse.Namespace) -> int:
     """``ecarte-table sim``: returns 0, or 2 when some typed lines were not understood."""
-    from firmware_host.panel import open_panel
+    from firmware_host.screens.panel import open_panel
     from hardware.table import simulated_table
 
     controller = Controller(TableDefaults(rules=args.rules, dealer=args.dealer))

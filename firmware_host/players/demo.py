@@ -8,7 +8,7 @@ simulated I2C bus) — the frames are drawn in the terminal. Now and then a play
 a wrong card on purpose: the table refuses it at once when the cards it has seen prove
 the fault, else proves it later and the other player has the hand played again.
 
-The players (:class:`firmware_host.packet_players.PacketPlayers`) know their own cards
+The players (:class:`firmware_host.players.packets.PacketPlayers`) know their own cards
 and watch the table only through what the service publishes (:class:`TableWatch`,
 one of its outputs): they never read the referee.
 """
@@ -26,12 +26,12 @@ from pathlib import Path
 
 import engine
 from engine import Event
-from firmware_host.controller import Controller, TableDefaults
-from firmware_host.journal import Journal
-from firmware_host.packet_players import PacketPlayers
+from firmware_host.journal.store import Journal
+from firmware_host.players.packets import PacketPlayers
+from firmware_host.players.simtable import SimulatedTable
+from firmware_host.referee.controller import Controller, TableDefaults
+from firmware_host.referee.snapshot import Outcome, TableSnapshot
 from firmware_host.service import ServiceStats, TableService
-from firmware_host.simtable import SimulatedTable
-from firmware_host.snapshot import Outcome, TableSnapshot
 from hardware.table import simulated_table
 
 WAIT_S = 10.0
@@ -143,7 +143,7 @@ class ServedTable:
 def run_demo(args: argparse.Namespace) -> int:
     """``ecarte-table demo``: returns the exit status."""
     from firmware_host.app import check_png_dir
-    from firmware_host.panel import open_panel
+    from firmware_host.screens.panel import open_panel
 
     png_dir = check_png_dir(args.png)
     out = sys.stdout

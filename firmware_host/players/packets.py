@@ -17,7 +17,7 @@ When the table prints a fault proven late the other seat presses ``yes``: the ha
 played again, and then the players play it legally (what the table refused to let
 them do at full sight).
 
-    >>> from firmware_host.controller import Controller, TableDefaults
+    >>> from firmware_host.referee.controller import Controller, TableDefaults
     >>> table = ModelTable(Controller(TableDefaults(dealer="A", sight="partial")), depth=2)
     >>> players = PacketPlayers(table, engine.new_game("classic", dealer="A"), seed=4)
     >>> final = players.play_game()
@@ -37,11 +37,11 @@ from engine import Event, Fault, GameState
 from engine.actions import Action, Announce, Cut, Deal, Discard, Draw, PlayCard
 from engine.game import _accept_play
 from engine.random_play import random_action, random_deal
-from firmware_host.builtin_players import wrong_card
-from firmware_host.controller import Controller
-from firmware_host.protocol import physical_events
-from firmware_host.snapshot import Outcome, TableSnapshot
-from firmware_host.transcript import ButtonEvent, CardEvent, PhysicalEvent, Setup
+from firmware_host.players.builtin import wrong_card
+from firmware_host.referee.controller import Controller
+from firmware_host.referee.protocol import physical_events
+from firmware_host.referee.snapshot import Outcome, TableSnapshot
+from firmware_host.referee.transcript import ButtonEvent, CardEvent, PhysicalEvent, Setup
 
 
 class PlayersError(RuntimeError):

@@ -4,11 +4,11 @@ The controller owns the game. It is not thread-safe by design: one thread (the
 service's event loop) calls :meth:`Controller.handle` for each physical event,
 in order; readers and buttons only put events on that thread's queue.
 
-Each input gives an :class:`~firmware_host.snapshot.Outcome`: the table events it
-caused and a frozen :class:`~firmware_host.snapshot.TableSnapshot` of what the table
+Each input gives an :class:`~firmware_host.referee.snapshot.Outcome`: the table events it
+caused and a frozen :class:`~firmware_host.referee.snapshot.TableSnapshot` of what the table
 shows after it. Those are the only way out: nothing reads the controller's fields.
 
-    >>> from firmware_host.transcript import CardEvent, ButtonEvent, Setup
+    >>> from firmware_host.referee.transcript import CardEvent, ButtonEvent, Setup
     >>> table = Controller()
     >>> _ = table.handle(Setup(rules="classic", dealer="B"))
     >>> cards = ["KH", "QH", "JH", "AH", "TH", "7S", "8S", "9S", "TS", "AS"]
@@ -44,11 +44,11 @@ from engine.actions import (
 )
 from engine.cards import Card
 from engine.faults import fault
-from firmware_host import table_setup
-from firmware_host.pack_guard import TAG_FAULTS, PackGuard
-from firmware_host.protocol import button_action, card_action, zone_of
-from firmware_host.snapshot import Outcome, Sight, TableSnapshot
-from firmware_host.transcript import ButtonEvent, CardEvent, PhysicalEvent, Setup
+from firmware_host.referee import table_setup
+from firmware_host.referee.pack_guard import TAG_FAULTS, PackGuard
+from firmware_host.referee.protocol import button_action, card_action, zone_of
+from firmware_host.referee.snapshot import Outcome, Sight, TableSnapshot
+from firmware_host.referee.transcript import ButtonEvent, CardEvent, PhysicalEvent, Setup
 
 logger = logging.getLogger(__name__)
 
@@ -172,7 +172,7 @@ class Controller:
     :param layout: ``full`` (six pads) or ``compact`` (pads ``A``, ``B``, ``centre``).
     :param pack_guard: checks each tag before the rules see its card: one pack per game
         (``foreign_pack``), genuine tags where required (``counterfeit_card``); it then
-        identifies registered tags instead of ``card_for_uid``. See :mod:`firmware_host.pack_guard`.
+        identifies registered tags instead of ``card_for_uid``. See :mod:`firmware_host.referee.pack_guard`.
     """
 
     def __init__(
@@ -268,7 +268,7 @@ class Controller:
     @property
     def engine_state(self) -> GameState:
         """The engine's state of the game, for white-box tests of the referee's bookkeeping
-        only: every output takes the :class:`~firmware_host.snapshot.Outcome` instead (a
+        only: every output takes the :class:`~firmware_host.referee.snapshot.Outcome` instead (a
         test checks that nothing else reads it)."""
         return self._state
 
@@ -513,7 +513,7 @@ class Controller:
         self._last_trick = None
         return [NewGame(self._state.rules.name, dealer, self._state.target)]
 
-    # -- the table's set-up before the first card (firmware_host.table_setup) ------------------
+    # -- the table's set-up before the first card (firmware_host.referee.table_setup) ------------------
 
     def _setting_up(self) -> bool:
         """No card of this game is down: names, rules and options may still change."""

@@ -38,7 +38,7 @@ from engine.actions import (
     TurnTarget,
     TurnUp,
 )
-from firmware_host.transcript import ButtonEvent, CardEvent, PhysicalEvent
+from firmware_host.referee.transcript import ButtonEvent, CardEvent, PhysicalEvent
 
 _YES = (Propose, Accept, Declare, Double)
 _NO = (Stand, Refuse, Pass, OfferPoint)

@@ -1,6 +1,6 @@
 """What the table shows at one moment: a frozen value, the referee's only way out besides its events.
 
-:meth:`firmware_host.controller.Controller.handle` returns the table events an input
+:meth:`firmware_host.referee.controller.Controller.handle` returns the table events an input
 caused and a :class:`TableSnapshot` of what the table shows after it. The display, the
 LEDs, ``--json``, the journal's outputs, the demo, the web page and MQTT take these and
 never read the controller. A snapshot holds no hidden card: the game is the engine's
@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import Event, Fault, HandEnd, Prompt, Trick, View
-from firmware_host.table_setup import MenuLine
+from firmware_host.referee.table_setup import MenuLine
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +64,7 @@ class TableSnapshot:
     :param hand_notes: where the hand's points came from besides its tricks: the king,
         penalty and *d'autorité* bid events of the hand (the last one's until the next turn-up).
     :param setting_up: no card of the game is down yet: the table takes its settings
-        menu, badges and rule cards (:mod:`firmware_host.table_setup`).
+        menu, badges and rule cards (:mod:`firmware_host.referee.table_setup`).
     :param menu: the settings menu's line when it is open.
     """
 

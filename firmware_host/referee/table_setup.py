@@ -2,7 +2,7 @@
 
 Pure: a :class:`Menu` and the :class:`Settings` it edits are frozen values, and each button
 or tag gives a :class:`Step` (the menu after it, the settings to play with, or a notice).
-The controller calls it only before a game's first card (:mod:`firmware_host.controller`).
+The controller calls it only before a game's first card (:mod:`firmware_host.referee.controller`).
 
 - **The menu**, on the OLED, driven by any seat's buttons: ``king`` opens it; ``no`` goes
   to the next line, ``yes`` changes the value on it, ``king`` closes it and the game

@@ -1,8 +1,8 @@
-"""What the table shows now: a snapshot as a :class:`~firmware_host.drawing.Screen`.
+"""What the table shows now: a snapshot as a :class:`~firmware_host.screens.drawing.Screen`.
 
-:mod:`firmware_host.drawing` draws a screen from plain strings and numbers; this
-module decides, from a :class:`~firmware_host.snapshot.TableSnapshot` alone, which
-view the table is in and fills it, in the table's language (:mod:`firmware_host.i18n`),
+:mod:`firmware_host.screens.drawing` draws a screen from plain strings and numbers; this
+module decides, from a :class:`~firmware_host.referee.snapshot.TableSnapshot` alone, which
+view the table is in and fills it, in the table's language (:mod:`firmware_host.screens.i18n`),
 with the players' names:
 
 - a reader offline, then a fault still to put right (reverse video: what went
@@ -24,10 +24,10 @@ from engine import Fault, View
 from engine.events import Bid, King, Penalty
 from engine.prompts import Prompt, worded
 from engine.rules import RULE_SETS
-from firmware_host.drawing import Screen, clipped, frame_to_text, render
-from firmware_host.i18n import Words, screen_name, words
-from firmware_host.snapshot import TableSnapshot
-from firmware_host.table_setup import MenuLine
+from firmware_host.referee.snapshot import TableSnapshot
+from firmware_host.referee.table_setup import MenuLine
+from firmware_host.screens.drawing import Screen, clipped, frame_to_text, render
+from firmware_host.screens.i18n import Words, screen_name, words
 
 __all__ = ["Screen", "fault_screen", "frame_to_text", "message_screen", "paused_screen", "render", "screen_for"]
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 import dataclasses
 import logging
 
-from firmware_host.controller import HandRecord
-from firmware_host.panel import Panel
-from firmware_host.snapshot import Outcome
+from firmware_host.referee.controller import HandRecord
+from firmware_host.referee.snapshot import Outcome
+from firmware_host.screens.panel import Panel
 
 logger = logging.getLogger(__name__)
 

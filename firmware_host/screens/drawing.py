@@ -18,7 +18,7 @@ detail: ``fault`` in reverse video (what went wrong, then what to do),
 ``king``, ``hand``, ``game_over``, ``offline``, ``paused``; ``message`` (enrollment,
 doctor) uses the whole panel.
 
-The glyphs are baked bitmaps (``firmware_host/fonts``, from DejaVu), so a
+The glyphs are baked bitmaps (``firmware_host/screens/fonts``, from DejaVu), so a
 frame is the same on every machine; suit symbols are hand-drawn 9×9 bitmaps
 (doubled for the trump), as no bitmap font has them at this size.
 

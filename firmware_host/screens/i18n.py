@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.prompts import LANGUAGES
-from firmware_host.drawing import SUITS, text_width
+from firmware_host.screens.drawing import SUITS, text_width
 
 logger = logging.getLogger(__name__)
 

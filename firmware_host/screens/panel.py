@@ -2,7 +2,7 @@
 
 :func:`open_panel` opens every display of the table file: on a real table luma on
 ``/dev/i2c-N``; on the simulated table luma on a simulated I2C bus that decodes
-the chip's commands. Each frame is drawn once (:mod:`firmware_host.screens`) and
+the chip's commands. Each frame is drawn once (:mod:`firmware_host.screens.chooser`) and
 sent to every display, which send only what changed.
 """
 
@@ -16,8 +16,8 @@ from drivers.closing import Closing
 from drivers.display.i2c_sim import FakeI2CBus
 from drivers.display.oled import DisplayError, Oled, open_display
 from drivers.errors import DriverError
-from firmware_host.screens import Screen, frame_to_text, message_screen, paused_screen, render, screen_for
-from firmware_host.snapshot import Outcome, TableSnapshot
+from firmware_host.referee.snapshot import Outcome, TableSnapshot
+from firmware_host.screens.chooser import Screen, frame_to_text, message_screen, paused_screen, render, screen_for
 
 logger = logging.getLogger(__name__)
 

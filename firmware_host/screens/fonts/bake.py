@@ -4,11 +4,11 @@ FreeType renders a little differently from one version to the next, and a golden
 PNG compared pixel for pixel must not depend on the machine. So the glyphs are
 rasterised once, without anti-aliasing, into ``<name>.png`` (one strip, each
 glyph a cell as wide as its ink, in pixels) and ``<name>.json`` (the
-characters in order, their cell widths and advances); :mod:`firmware_host.drawing` only pastes
+characters in order, their cell widths and advances); :mod:`firmware_host.screens.drawing` only pastes
 bitmaps. DejaVu fonts: Bitstream Vera licence (free to redistribute, see
 https://dejavu-fonts.github.io/License.html).
 
-    .venv/bin/python firmware_host/fonts/bake.py
+    .venv/bin/python firmware_host/screens/fonts/bake.py
 """
 
 from __future__ import annotations

@@ -13,8 +13,8 @@ import pytest
 from drivers.events import CardSeen, DeviceEvent, ReaderStatus
 from drivers.nfc.pad import Pad, PadTiming
 from drivers.nfc.pn532sim import Pn532Simulator
-from firmware_host.drawing import card_label
-from firmware_host.enroll import EnrollResult, enroll
+from firmware_host.cards.enroll import EnrollResult, enroll
+from firmware_host.screens.drawing import card_label
 from hardware.tags import CARDS, TagEntry, TagRegistry
 
 WAIT = 15.0

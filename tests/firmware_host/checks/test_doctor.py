@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from drivers.seat_controls import PinBackendError
-from firmware_host.doctor import Check, all_ok, format_checks, run_checks
+from firmware_host.checks.doctor import Check, all_ok, format_checks, run_checks
 from hardware.table import PadConfig, shipped_table_path, simulated_table
 
 TABLE = """
@@ -239,7 +239,7 @@ def test_unreadable_registry(table_file: Path, fake_dev: Path) -> None:
 
 
 def test_real_reader_probe_on_a_missing_port_raises_os_error(tmp_path: Path) -> None:
-    from firmware_host.doctor import read_reader_firmware
+    from firmware_host.checks.doctor import read_reader_firmware
 
     with pytest.raises(OSError):
         read_reader_firmware(PadConfig("turnup", str(tmp_path / "no-tty")))
@@ -254,7 +254,7 @@ def test_check_prints_its_fix() -> None:
 def test_doctests() -> None:
     import doctest
 
-    import firmware_host.doctor
+    import firmware_host.checks.doctor
 
-    result = doctest.testmod(firmware_host.doctor)
+    result = doctest.testmod(firmware_host.checks.doctor)
     assert result.attempted > 0 and result.failed == 0

@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from firmware_host.cli import main
+from firmware_host.cli.main import main
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def run_cli(*args: str, stdin: str | None = None, timeout: float = 120) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "firmware_host.cli", *args], input=stdin, capture_output=True,
+        [sys.executable, "-m", "firmware_host.cli.main", *args], input=stdin, capture_output=True,
         text=True, timeout=timeout, cwd=ROOT,
     )
 
@@ -111,8 +111,8 @@ def test_run_then_export_then_replay_agree(tmp_path: Path) -> None:
     import random
 
     from engine import new_game
-    from firmware_host.builtin_players import game_transcript
-    from firmware_host.transcript import dumps
+    from firmware_host.players.builtin import game_transcript
+    from firmware_host.referee.transcript import dumps
 
     lines = [dumps(e) for e in game_transcript(new_game("classic", dealer="B"), random.Random(5), faults=True)]
     source = tmp_path / "game.jsonl"

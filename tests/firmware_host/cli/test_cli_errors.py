@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 CLI = Path(sys.executable).parent / "ecarte-table"
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 TIMEOUT = 60.0
 UNWRITABLE = Path("/proc/ecarte-nowhere")  # not even root can make a file there
 
@@ -119,8 +119,8 @@ def test_a_closed_pipe_is_not_an_error(tmp_path: Path) -> None:
     import random
 
     import engine
-    from firmware_host.builtin_players import game_transcript
-    from firmware_host.transcript import dumps
+    from firmware_host.players.builtin import game_transcript
+    from firmware_host.referee.transcript import dumps
 
     lines = "".join(dumps(e) + "\n" for e in game_transcript(engine.new_game("classic", dealer="A"),
                                                              random.Random(2)))

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_host.journal import Journal, JournalError
+from firmware_host.journal.store import Journal, JournalError
 
 CLI = Path(sys.executable).parent / "ecarte-table"
 SETUP = '{"setup": {"rules": "classic", "dealer": "A"}}'

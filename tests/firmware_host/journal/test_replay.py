@@ -17,12 +17,12 @@ from pathlib import Path
 import pytest
 
 import engine
-from firmware_host.builtin_players import game_transcript
-from firmware_host.controller import CONTRACT_EVENTS, Controller
-from firmware_host.replay import read_all, replay_events, write_events
-from firmware_host.transcript import dumps
+from firmware_host.journal.replay import read_all, replay_events, write_events
+from firmware_host.players.builtin import game_transcript
+from firmware_host.referee.controller import CONTRACT_EVENTS, Controller
+from firmware_host.referee.transcript import dumps
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 TRANSCRIPTS = ROOT / "tests" / "transcripts"
 CLI = Path(sys.executable).parent / "ecarte-table"
 CASES = sorted(p for p in TRANSCRIPTS.rglob("*.jsonl") if not p.name.endswith(".expected.jsonl"))

@@ -20,13 +20,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engine
-from firmware_host.controller import Controller, TableDefaults
-from firmware_host.demo import ServedTable, TableWatch
-from firmware_host.journal import Journal
-from firmware_host.packet_players import ModelTable, PacketPlayers, full_and_partial
+from firmware_host.journal.store import Journal
+from firmware_host.players.demo import ServedTable, TableWatch
+from firmware_host.players.packets import ModelTable, PacketPlayers, full_and_partial
+from firmware_host.players.simtable import SimulatedTable
+from firmware_host.referee.controller import Controller, TableDefaults
+from firmware_host.referee.transcript import Setup
 from firmware_host.service import TableService
-from firmware_host.simtable import SimulatedTable
-from firmware_host.transcript import Setup
 from hardware.table import simulated_table
 
 
@@ -78,7 +78,7 @@ def test_the_planted_faults_are_both_refused_at_once_and_proven_late() -> None:
 
 def test_a_transcript_the_model_table_records_replays_to_the_same_events(tmp_path: Path) -> None:
     """What the players fed the controller is a transcript: replayed, it gives the same table events."""
-    from firmware_host.replay import replay_events
+    from firmware_host.journal.replay import replay_events
 
     table = ModelTable(Controller(), depth=1, setup=Setup(rules="classic", dealer="B", sight="partial"))
     PacketPlayers(table, engine.new_game("classic", dealer="B"), seed=11, faults=0.3).play_game()

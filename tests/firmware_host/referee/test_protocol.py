@@ -1,7 +1,7 @@
 """The physical protocol both ways: what players do for an action is read back as that action.
 
-:func:`firmware_host.protocol.physical_events` (the players' direction) and
-:func:`~firmware_host.protocol.card_action` / :func:`~firmware_host.protocol.button_action`
+:func:`firmware_host.referee.protocol.physical_events` (the players' direction) and
+:func:`~firmware_host.referee.protocol.card_action` / :func:`~firmware_host.referee.protocol.button_action`
 (the referee's) are inverses over whole random games of every rule set.
 """
 
@@ -14,8 +14,8 @@ import pytest
 import engine
 from engine.actions import Deal, Discard, Draw, PlayCard
 from engine.random_play import random_action
-from firmware_host.protocol import button_action, card_action, physical_events, zone_of
-from firmware_host.transcript import ButtonEvent, CardEvent
+from firmware_host.referee.protocol import button_action, card_action, physical_events, zone_of
+from firmware_host.referee.transcript import ButtonEvent, CardEvent
 
 CONFIGS = [("classic", {}), ("french", {}), ("italian", {"forzare": True}), ("german", {}),
            ("classic", {"doubling": True}), ("classic", {"offer_point": True})]

@@ -6,12 +6,12 @@ import random
 
 import engine
 from coach.odds import hint_text
-from firmware_host.builtin_players import game_transcript
-from firmware_host.coaching import CoachedPanel, coach_line
-from firmware_host.controller import Controller, HandRecord
-from firmware_host.panel import open_panel
-from firmware_host.screens import screen_for
-from firmware_host.transcript import ButtonEvent, CardEvent, Setup
+from firmware_host.players.builtin import game_transcript
+from firmware_host.referee.controller import Controller, HandRecord
+from firmware_host.referee.transcript import ButtonEvent, CardEvent, Setup
+from firmware_host.screens.chooser import screen_for
+from firmware_host.screens.coaching import CoachedPanel, coach_line
+from firmware_host.screens.panel import open_panel
 from hardware.table import parse_table, simulated_table
 
 
@@ -65,8 +65,8 @@ def test_the_widest_hint_fits_the_status_line() -> None:
     import dataclasses
 
     from engine.prompts import Prompt
-    from firmware_host.drawing import clipped
-    from firmware_host.snapshot import TableSnapshot
+    from firmware_host.referee.snapshot import TableSnapshot
+    from firmware_host.screens.drawing import clipped
 
     view = dataclasses.replace(engine.new_game("classic", dealer="B").public(), phase="propose",
                                trump=engine.Card.parse("TH"))

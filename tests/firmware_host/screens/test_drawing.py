@@ -1,9 +1,9 @@
-"""The table's views (firmware_host.drawing), pixel for pixel against golden PNGs.
+"""The table's views (firmware_host.screens.drawing), pixel for pixel against golden PNGs.
 
 After a deliberate change of the layout, regenerate the PNGs and look at every
 one of them before committing::
 
-    ECARTE_REGEN_GOLDEN=1 .venv/bin/python -m pytest tests/firmware_host/test_drawing.py
+    ECARTE_REGEN_GOLDEN=1 .venv/bin/python -m pytest tests/firmware_host/screens/test_drawing.py
 
 The goldens are ``tests/golden/screen_<view>.png``.
 """
@@ -18,9 +18,9 @@ from PIL import Image, ImageChops
 
 from drivers.display.i2c_sim import FakeI2CBus
 from drivers.display.oled import open_display
-from firmware_host.drawing import Screen, card_label, frame_to_text, render
+from firmware_host.screens.drawing import Screen, card_label, frame_to_text, render
 
-GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+GOLDEN = Path(__file__).resolve().parents[2] / "golden"
 
 _TABLE = dict(trump_card="TH", score_a=3, score_b=1, dealer="A", elder="B")
 
@@ -84,7 +84,7 @@ def test_view_shows_pixel_exact_on_the_simulated_panel(chip: str, name: str) -> 
 
 
 def test_no_golden_view_cuts_a_text() -> None:
-    from firmware_host.drawing import clipped
+    from firmware_host.screens.drawing import clipped
 
     assert {name: clipped(screen) for name, screen in VIEWS.items() if clipped(screen)} == {}
 

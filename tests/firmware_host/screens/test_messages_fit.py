@@ -1,6 +1,6 @@
 """Every message the table can show fits the 128×64 OLED, in every language and rule set.
 
-The texts are measured with the glyphs the panel draws (:func:`firmware_host.drawing.clipped`):
+The texts are measured with the glyphs the panel draws (:func:`firmware_host.screens.drawing.clipped`):
 a line below the panel, or wider than it, fails. The messages are made from the data they
 are worded from — every fault and notice code with every seat, card and detail, every
 prompt, every hand result with its kings, penalties and punished bids, the menu's every
@@ -19,10 +19,10 @@ from engine.events import Bid, King, Penalty
 from engine.faults import FAULT_CODES
 from engine.prompts import LANGUAGES, PROMPT_KEYS, Prompt
 from engine.rules import RULE_SETS
-from firmware_host.drawing import Screen, clipped, render
-from firmware_host.screens import menu_screen, message_screen, paused_screen, screen_for
-from firmware_host.snapshot import Sight, TableSnapshot
-from firmware_host.table_setup import OPTIONS, Menu, Settings
+from firmware_host.referee.snapshot import Sight, TableSnapshot
+from firmware_host.referee.table_setup import OPTIONS, Menu, Settings
+from firmware_host.screens.chooser import menu_screen, message_screen, paused_screen, screen_for
+from firmware_host.screens.drawing import Screen, clipped, render
 
 NAMES = [("A", "B", ""), ("WWWWWWWWWWWW", "MMMMMMMMMMMM", ""), ("Marguerite", "Jean-Baptiste", "")]
 """The seats, and the widest names (cut on the panel)."""

@@ -1,4 +1,4 @@
-"""Which screen the table shows as the game goes (the drawing itself: tests/firmware_host/test_drawing.py)."""
+"""Which screen the table shows as the game goes (the drawing itself: tests/firmware_host/screens/test_drawing.py)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import pytest
 from drivers.display.i2c_sim import FakeI2CBus
 from drivers.display.oled import open_display
 from engine import new_game
-from firmware_host.controller import Controller
-from firmware_host.screens import Screen, paused_screen, render, screen_for
-from firmware_host.transcript import ButtonEvent, CardEvent, Setup
+from firmware_host.referee.controller import Controller
+from firmware_host.referee.transcript import ButtonEvent, CardEvent, Setup
+from firmware_host.screens.chooser import Screen, paused_screen, render, screen_for
 
 
 def _dealt(controller: Controller) -> None:
@@ -157,7 +157,7 @@ def test_a_fault_in_every_language(lang: str, headline: str, detail: str) -> Non
 
 
 def test_cards_and_ranks_per_language() -> None:
-    from firmware_host.i18n import card
+    from firmware_host.screens.i18n import card
 
     assert [card("KS", lang) for lang in ("en", "fr", "it", "de")] == ["K♠", "R♠", "R♠", "K♠"]
     assert [card("JD", lang) for lang in ("en", "fr", "it", "de")] == ["J♦", "V♦", "F♦", "B♦"]
@@ -206,7 +206,7 @@ def test_italian_penalties_are_shown_with_their_reason() -> None:
 def test_partial_sight_says_how_much_of_each_hand_was_seen() -> None:
     import dataclasses
 
-    from firmware_host.snapshot import Sight
+    from firmware_host.referee.snapshot import Sight
 
     table = Controller()
     _dealt(table)
