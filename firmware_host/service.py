@@ -117,7 +117,7 @@ class JsonLines:
         except BrokenPipeError:
             self.closed = True
             logger.warning("--json: the reader of the table events went away; no more are printed")
-            _silence(self.out)
+            silence(self.out)
 
 
 def event_line(event: Event, seq: int | None = None, extra: dict[str, Any] | None = None) -> str:
@@ -131,7 +131,7 @@ def event_line(event: Event, seq: int | None = None, extra: dict[str, Any] | Non
     return json.dumps(data, ensure_ascii=False)
 
 
-def _silence(out: TextIO) -> None:
+def silence(out: TextIO) -> None:
     """Point a stream whose reader is gone at /dev/null (so that closing it says nothing)."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
@@ -445,6 +445,10 @@ class TableService:
         if now - self._last_ping >= WATCHDOG_PING_S:
             self._last_ping = now
             self._notify("WATCHDOG=1")
+
+    def stopping(self) -> None:
+        """Tell systemd the service is stopping (``STOPPING=1``)."""
+        self._notify("STOPPING=1")
 
     def _notify(self, message: str) -> None:
         if self.notify is not None:

@@ -98,3 +98,7 @@ def _pass_the_pack(sim: Any, pad: Any, pack: int, drop: set[str]) -> None:
         sim.remove(uid)
         while pad.present and time.monotonic() < deadline:
             time.sleep(0.005)
+
+
+run = run_deck
+"""The command, as :mod:`firmware_host.cli.main` calls every command."""

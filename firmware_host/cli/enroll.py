@@ -29,6 +29,24 @@ READER_WAIT_S = 15.0
 """Seconds to wait for the pad's reader to answer before giving up."""
 
 
+def add_parser(sub: Any) -> argparse.ArgumentParser:
+    """Add ``enroll`` to the ``ecarte-table`` sub-commands."""
+    enroll: argparse.ArgumentParser = sub.add_parser(
+        "enroll", help="register the tags of a pack of cards", description=(
+        "Walk through the 32 cards in order: place each on the pad, lift it, next. Writes the tag "
+        "registry named in the table file."))
+    enroll.add_argument("table", nargs="?", help="the table file (default: the simulated table)")
+    enroll.add_argument("--pad", default=None, help="the pad to enroll on (default: the first)")
+    enroll.add_argument("--pack", type=int, choices=(1, 2), default=1, help="which pack (1 or 2)")
+    enroll.add_argument("--registry", type=Path, help="the registry file (default: the table file's)")
+    enroll.add_argument("--write-ndef", action="store_true", help="also write 'ecarte:KS' on each tag")
+    enroll.add_argument("--lock", action="store_true",
+                        help="password-lock each tag against rewriting ([tags] lock_secret_file)")
+    enroll.add_argument("--no-check", dest="check", action="store_false",
+                        help="do not check the tags' originality signatures")
+    return enroll
+
+
 def run_enroll(args: argparse.Namespace) -> int:
     """``ecarte-table enroll``: returns the exit status."""
     from firmware_host.app import load_table_or_exit
@@ -230,3 +248,7 @@ def _simulated_operator(sim: Any, pad: Any, pack: int, registry: Any) -> None:
         sim.remove(uid)
         while pad.present and time.monotonic() < deadline:
             time.sleep(0.005)
+
+
+run = run_enroll
+"""The command, as :mod:`firmware_host.cli.main` calls every command."""

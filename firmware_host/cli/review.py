@@ -21,7 +21,7 @@ from firmware_host.errors import BadInput
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add the ``review`` command to the ``ecarte-table`` sub-commands."""
-    from firmware_host.app import default_journal
+    from firmware_host.journal.store import default_journal
 
     review = subparsers.add_parser("review", help="the coach's review of a game's hands", description=(
         "Review the hands of a game of the journal: the cards that lost a trick best play would have "
@@ -39,9 +39,8 @@ def run_review(args: argparse.Namespace) -> int:
     """Print the review; 0, or raise :class:`BadInput` for a missing journal, game or hand."""
     from coach.review import hands_of_record, review
     from engine import NotationError
-    from firmware_host.app import default_journal
     from firmware_host.journal.replay import read_all
-    from firmware_host.journal.store import Journal, JournalError
+    from firmware_host.journal.store import Journal, JournalError, default_journal
     from firmware_host.referee.controller import Controller, HandRecord
     from firmware_host.referee.transcript import TranscriptError
 
@@ -93,3 +92,7 @@ def run_review(args: argparse.Namespace) -> int:
     if not hands:
         out.write(f"game {record.game}: no finished hand to review\n")
     return 0
+
+
+run = run_review
+"""The command, as :mod:`firmware_host.cli.main` calls every command."""

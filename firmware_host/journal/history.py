@@ -222,8 +222,8 @@ def format_player(stats: PlayerStats) -> str:
 
 def run_history(args: argparse.Namespace) -> int:
     """``ecarte-table history``: returns the exit status."""
-    from firmware_host.app import default_journal
     from firmware_host.errors import BadInput
+    from firmware_host.journal.store import default_journal
 
     path = Path(args.journal or default_journal())
     if not path.exists():

@@ -75,6 +75,15 @@ CREATE TABLE IF NOT EXISTS meta (
 """
 
 
+def default_journal() -> Path:
+    """The journal in the service's state directory (systemd's ``StateDirectory=``)."""
+    state = os.environ.get("STATE_DIRECTORY")
+    if state:
+        return Path(state.split(":")[0]) / "journal.sqlite"
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "ecarte-table" / "journal.sqlite"
+
+
 class JournalError(OSError):
     """The journal cannot be opened or written (the message names the file)."""
 

@@ -10,7 +10,6 @@ and how to get back every game that can still be read.
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import json
 import logging
@@ -27,7 +26,6 @@ from firmware_host.errors import BadInput
 from firmware_host.journal.store import (
     KEEP_GAMES,
     Journal,
-    JournalBusy,
     JournalDamaged,
     JournalError,
     line_crc,
@@ -56,52 +54,7 @@ class SalvageReport:
                 "lines": self.lines, "problems": list(self.problems)}
 
 
-def add_parser(sub: Any) -> None:
-    """Register ``journal`` on the command line's subparsers."""
-    from firmware_host.app import default_journal
-
-    parser = sub.add_parser("journal", help="what the journal holds; check it; salvage a damaged one",
-                            description=__doc__.split("\n\n", 1)[1] if __doc__ else None,
-                            formatter_class=argparse.RawDescriptionHelpFormatter)
-    actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
-    for name, text in (("status", "the input lines taken, games and rows"),
-                       ("check", "check the whole journal (exit 1 when damaged)"),
-                       ("salvage", "keep every readable game, move the damaged file aside")):
-        action = actions.add_parser(name, help=text)
-        action.add_argument("--journal", type=Path, help=f"the journal (default: {default_journal()})")
-        action.add_argument("--json", action="store_true", help="print one JSON object")
-        action.add_argument("-v", "--verbose", action="count", default=argparse.SUPPRESS,
-                            help="more logging (-vv: debug)")
-
-
-def run_journal(args: argparse.Namespace) -> int:
-    """``ecarte-table journal ACTION``: returns the exit status."""
-    from firmware_host.app import default_journal
-
-    path = str(args.journal or default_journal())
-    if not Path(path).is_file():
-        raise BadInput(f"no journal at {path}")
-    if args.action == "status":
-        return _status(path, as_json=args.json)
-    if args.action == "check":
-        return _check(path, as_json=args.json)
-    try:
-        report = salvage(path)
-    except JournalBusy as exc:
-        raise BadInput(str(exc)) from None
-    except (JournalError, OSError) as exc:
-        raise BadInput(f"cannot salvage {path}: {exc}") from None
-    if args.json:
-        print(json.dumps(report.to_json(), ensure_ascii=False))
-    else:
-        print(f"kept {len(report.kept)} game(s) in {path} ({report.lines} input lines); "
-              f"the damaged file is now {report.moved_to}")
-        for lost in report.lost:
-            print(f"lost: {lost}")
-    return 0
-
-
-def _status(path: str, *, as_json: bool) -> int:
+def status(path: str, *, as_json: bool) -> int:
     try:
         with Journal(path, readonly=True) as journal:
             games = journal.games()
@@ -121,7 +74,7 @@ def _status(path: str, *, as_json: bool) -> int:
     return 0
 
 
-def _check(path: str, *, as_json: bool) -> int:
+def check(path: str, *, as_json: bool) -> int:
     problems: list[str] = []
     try:
         with Journal(path, readonly=True) as journal:

@@ -142,8 +142,7 @@ class ServedTable:
 
 def run_demo(args: argparse.Namespace) -> int:
     """``ecarte-table demo``: returns the exit status."""
-    from firmware_host.app import check_png_dir
-    from firmware_host.screens.panel import open_panel
+    from firmware_host.screens.panel import check_png_dir, open_panel
 
     png_dir = check_png_dir(args.png)
     out = sys.stdout

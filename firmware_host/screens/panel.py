@@ -9,6 +9,7 @@ sent to every display, which send only what changed.
 from __future__ import annotations
 
 import logging
+import os
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -16,6 +17,7 @@ from drivers.closing import Closing
 from drivers.display.i2c_sim import FakeI2CBus
 from drivers.display.oled import DisplayError, Oled, open_display
 from drivers.errors import DriverError
+from firmware_host.errors import BadInput
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
 from firmware_host.screens.chooser import Screen, frame_to_text, message_screen, paused_screen, render, screen_for
 
@@ -143,3 +145,21 @@ def open_panel(table: Any, *, png_dir: Path | None = None, terminal: TextIO | No
         raise
     return Panel(displays, png_dir=png_dir, terminal=terminal, only_tricks=only_tricks, redraw=redraw,
                  language=getattr(table, "language", "en"))
+
+
+def check_png_dir(path: Path | None) -> Path | None:
+    """``--png DIR``: the directory, made if need be and checked writable.
+
+    :raises BadInput: for a path that is a file, or a directory that cannot be written.
+    """
+    if path is None:
+        return None
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise BadInput(f"--png {path}: not a directory") from None
+    except OSError as exc:
+        raise BadInput(f"--png {path}: cannot make the directory ({exc.strerror or exc})") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise BadInput(f"--png {path}: cannot write in that directory")
+    return path
