@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import json
 import logging
 import os
 import queue
@@ -38,6 +37,7 @@ from firmware_host.referee.transcript import (
     Setup,
     TranscriptError,
     dumps,
+    event_line,
     parse_line,
     read_lines,
 )
@@ -118,17 +118,6 @@ class JsonLines:
             self.closed = True
             logger.warning("--json: the reader of the table events went away; no more are printed")
             silence(self.out)
-
-
-def event_line(event: Event, seq: int | None = None, extra: dict[str, Any] | None = None) -> str:
-    """One line of ``--json`` output: the event, ``extra`` fields (the players' names on
-    ``game_end`` and ``new_game``: who sat where), then its ``seq`` (when it has one)."""
-    data = event.to_json()
-    if extra:
-        data.update(extra)
-    if seq is not None:
-        data["seq"] = seq
-    return json.dumps(data, ensure_ascii=False)
 
 
 def silence(out: TextIO) -> None:

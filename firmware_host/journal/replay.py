@@ -15,8 +15,14 @@ from typing import IO, TextIO
 
 from engine import Event, NotationError
 from firmware_host.referee.controller import CONTRACT_EVENTS, Controller
-from firmware_host.referee.transcript import PhysicalEvent, TranscriptError, read_lines, read_numbered, read_transcript
-from firmware_host.service import event_line as _event_line
+from firmware_host.referee.transcript import (
+    PhysicalEvent,
+    TranscriptError,
+    event_line,
+    read_lines,
+    read_numbered,
+    read_transcript,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -69,11 +75,6 @@ def replay_events(controller: Controller, events: Iterable[tuple[int, PhysicalEv
                 source, line_no, f"the referee failed on this line ({type(exc).__name__}: {exc})",
             ) from None
         yield from outcome.events
-
-
-def event_line(event: Event, seq: int | None = None) -> str:
-    """One line of ``--json`` output."""
-    return _event_line(event, seq)
 
 
 def write_events(events: Iterable[Event], out: TextIO, *, everything: bool) -> None:

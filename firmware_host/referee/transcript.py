@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 import engine
+from engine import Event
 from engine.cards import Card
 from engine.errors import EcarteError, NotationError
 from hardware.layout import BUTTONS, SEATS, ZONES
@@ -336,3 +337,14 @@ def read_numbered(lines: Iterable[tuple[int, str | TranscriptError]], *, source:
             continue
         seen_event = True
         yield line_no, event
+
+
+def event_line(event: Event, seq: int | None = None, extra: dict[str, Any] | None = None) -> str:
+    """One line of ``--json`` output: the event, ``extra`` fields (the players' names on
+    ``game_end`` and ``new_game``: who sat where), then its ``seq`` (when it has one)."""
+    data = event.to_json()
+    if extra:
+        data.update(extra)
+    if seq is not None:
+        data["seq"] = seq
+    return json.dumps(data, ensure_ascii=False)
