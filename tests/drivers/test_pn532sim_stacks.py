@@ -11,13 +11,10 @@ from collections.abc import Iterator
 import pytest
 
 from drivers.nfc.pad import NfcpyReader
-from drivers.nfc.pn532sim import (
-    ACK,
-    CIU_BIT_FRAMING,
-    Pn532Simulator,
-    anticollision_order,
-    frame,
-)
+from drivers.nfc.pn532sim import Pn532Simulator
+from drivers.nfc.pn532sim.chip import CIU_BIT_FRAMING
+from drivers.nfc.pn532sim.field import anticollision_order
+from drivers.nfc.pn532sim.frames import ACK, frame
 from drivers.nfc.tty import RawTty
 
 # Seven-byte UIDs whose second byte, least significant bit first on air, reads 10 20 30 40 50:
