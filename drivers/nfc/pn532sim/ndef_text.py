@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+
 def ndef_text_message(text: str, language: str = "en") -> bytes:
     """An NDEF message holding one well-known text record (UTF-8).
 
