@@ -15,8 +15,9 @@ fallback when a tag is missing from the registry)::
 With ``check`` each tag's originality is asked and recorded in the registry
 (status and signature): a tag that fails is shown as such (``NOT GENUINE``), and
 with ``refuse_flagged`` it is not registered at all. With ``lock`` each tag is
-password-locked after its NDEF record is written (:mod:`hardware.locks`), and the
-registry records that, with the secret's ``lock_id``.
+password-locked after its NDEF record is written (:mod:`hardware.locks`; AUTHLIM and
+CFGLCK too), and the registry records that, with the secret's ``lock_id`` and the limit. With
+``seal_secret`` (the table's lock secret) each entry is sealed (:func:`hardware.locks.entry_seal`).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from drivers.events import CardSeen, DeviceEvent, ReaderStatus
+from hardware.locks import entry_seal
 from hardware.tags import CARDS, TagRegistry, check_card, check_pack
 
 logger = logging.getLogger(__name__)
@@ -145,6 +147,8 @@ def enroll(
     refuse_flagged: bool = False,
     lock: Callable[[str], None] | None = None,
     lock_id: str | None = None,
+    auth_limit: int = 0,
+    seal_secret: bytes | None = None,
 ) -> EnrollResult:
     """Walk ``cards`` of ``pack`` in order, registering one tag for each.
 
@@ -163,6 +167,8 @@ def enroll(
     :param refuse_flagged: with ``check``, do not register a tag that is not genuine.
     :param lock: ``lock(uid)`` password-locks the tag (``Pad.lock`` with its derived password).
     :param lock_id: the lock secret's fingerprint, recorded with each tag locked.
+    :param auth_limit: the wrong passwords each tag locked takes (its AUTHLIM, recorded).
+    :param seal_secret: seal each entry with this secret (the table's lock secret).
     :raises TagRegistryError: a bad pack or card name.
     :raises OSError: the registry file cannot be written.
     """
@@ -199,7 +205,9 @@ def enroll(
                 if lock is not None and not _lock(walk, lock, uid, card):
                     continue
                 registry.add(uid, card, pack, origin=origin.status, signature=origin.signature,
-                             locked=lock is not None, lock_id=lock_id if lock is not None else None)
+                             locked=lock is not None, lock_id=lock_id if lock is not None else None,
+                             auth_limit=auth_limit if lock is not None else 0,
+                             seal=None if seal_secret is None else entry_seal(seal_secret, uid, card, pack))
                 if save_to is not None:
                     registry.save(save_to)
                 enrolled.append(Enrolled(card, uid, pack, origin.status, lock is not None))

@@ -229,7 +229,12 @@ def _check_registry(config: TableConfig) -> Check:
                      "and find out who edited the registry")
     genuine = sum(entry.origin == "genuine" for entry in registry)
     locked = sum(entry.locked for entry in registry)
-    return Check(name, True, f"{path}: {len(registry)} tags ({genuine} genuine, {locked} locked)")
+    limits = sorted({entry.auth_limit for entry in registry if entry.locked})
+    limit = (f", each giving up after {limits[0]} wrong passwords (AUTHLIM, configuration locked: CFGLCK)"
+             if len(limits) == 1 and locked else "")
+    sealed = sum(entry.seal is not None for entry in registry)
+    return Check(name, True, f"{path}: {len(registry)} tags ({genuine} genuine, {locked} locked{limit}"
+                             f"{f', {sealed} sealed' if sealed else ''})")
 
 
 def _audit_registry(config: TableConfig, registry: Any) -> list[str]:
@@ -243,14 +248,15 @@ def _audit_registry(config: TableConfig, registry: Any) -> list[str]:
     except originality.OriginalityError as exc:
         return [f"[tags] trusted_key: {exc}"]
     problems = []
-    lock_id = None
+    lock_id = secret = None
     if policy.lock_secret_file is not None:
         try:
-            lock_id = locks.lock_id(locks.load_secret(policy.lock_secret_file))
+            secret = locks.load_secret(policy.lock_secret_file)
+            lock_id = locks.lock_id(secret)
         except locks.LockSecretError as exc:
             problems.append(str(exc))
     problems += audit_registry(registry, key, require_signature=policy.require_signature,
-                               lock_id=lock_id, ndef_pack=policy.ndef_pack)
+                               lock_id=lock_id, ndef_pack=policy.ndef_pack, secret=secret)
     return problems
 
 

@@ -118,13 +118,15 @@ def _tag_options(table: Any, args: argparse.Namespace) -> dict[str, Any]:
         options["key"] = originality.trusted_key(table.tags.key_name(table.simulated_pads))
     except originality.OriginalityError as exc:
         raise BadInput(f"[tags] trusted_key: {exc}") from None
-    if args.lock:
-        if table.tags.lock_secret_file is None:
-            raise BadInput("--lock needs [tags] lock_secret_file in the table file (docs/nfc.md)")
+    if args.lock and table.tags.lock_secret_file is None:
+        raise BadInput("--lock needs [tags] lock_secret_file in the table file (docs/nfc.md)")
+    if table.tags.lock_secret_file is not None:  # it seals every entry, locked or not
         try:
-            options["secret"] = locks.load_secret(table.tags.lock_secret_file)
+            options["seal"] = locks.load_secret(table.tags.lock_secret_file)
         except locks.LockSecretError as exc:
             raise BadInput(str(exc)) from None
+        if args.lock:
+            options["secret"] = options["seal"]
     return options
 
 
@@ -145,8 +147,10 @@ def _walk_options(pad: Any, table: Any, options: dict[str, Any]) -> dict[str, An
         walk["refuse_flagged"] = options["refuse"]
     secret = options.get("secret")
     if secret is not None:
-        walk["lock"] = lambda uid: pad.lock(uid, locks.tag_password(secret, uid))
+        walk["lock"] = lambda uid: pad.lock(uid, locks.tag_password(secret, uid), auth_limit=locks.AUTHLIM)
         walk["lock_id"] = locks.lock_id(secret)
+        walk["auth_limit"] = locks.auth_attempts()
+    walk["seal_secret"] = options.get("seal")
     return walk
 
 

@@ -14,6 +14,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -530,3 +531,107 @@ def test_the_reader_reads_each_card_s_own_signature_after_another_was_selected()
         assert sorted(listed) == sorted(uids)
         for uid in (listed[0], listed[-1], listed[-1]):
             assert originality.judge(uid, reader.read_facts(uid), KEY) == "genuine"
+
+
+# -- issue 23 §4 and issue 20: the datasheet's locks, AUTHLIM, the 7-byte UID, verdicts on removal ----
+
+
+NTAG213_VERSION = bytes.fromhex("0004040201000F03")
+NXP_GOOD = bytes.fromhex("67B1750BCCEB1174F9A33BF20E0226551A6366939B31F949848C3C087350FA90")
+
+
+def test_a_uid_that_is_not_seven_bytes_is_never_genuine() -> None:
+    padded = "000000" + "04AB87F2CA1190"  # the genuine UID as a number, three zero bytes in front
+    facts = originality.TagFacts(NTAG213_VERSION, NXP_GOOD)
+    assert originality.judge("04AB87F2CA1190", facts, originality.NXP_NTAG21X_KEY) == "genuine"
+    assert originality.judge(padded, facts, originality.NXP_NTAG21X_KEY) == "bad_signature"
+    registry = TagRegistry()
+    registry.add(padded, "KS", origin="genuine", signature=NXP_GOOD.hex())
+    from hardware.tag_audit import audit_registry
+
+    assert "forged" in audit_registry(registry, originality.NXP_NTAG21X_KEY)[0]
+
+
+def test_a_clone_laid_after_its_genuine_twin_was_lifted_is_refused(sim: Pn532Simulator) -> None:
+    t = table(sim, REQUIRE)  # the default: check_every_arrival off
+    try:
+        seen, judged = t.lay(sim_uid("KS"))
+        assert seen.origin == "genuine" and judged == []
+        t.lift(sim_uid("KS"))
+        seen, judged = t.lay(sim_uid("KS"), kind="clone")  # same UID, zero signature
+        assert seen.origin == "no_signature"
+        assert judged == [("fault", "counterfeit_card")]
+    finally:
+        t.close()
+
+
+def _nfcpy_tag(reader: NfcpyReader, uid: str) -> object:
+    """nfcpy's own Type 2 tag object for ``uid`` (what a phone's stack would hold)."""
+    tag = reader._activate(uid)  # the reader's nfcpy activation, to send raw WRITEs as a phone would
+    assert tag is not None
+    return tag
+
+
+def test_the_simulated_tag_enforces_its_static_and_dynamic_lock_bytes(sim: Pn532Simulator) -> None:
+    import nfc.tag
+
+    uid = sim_uid("KS")
+    with NfcpyReader(sim.path) as reader:
+        sim.place(uid, "ecarte:KS")
+        tag: Any = _nfcpy_tag(reader, uid)
+        tag.write(4, b"\x01\x02\x03\x04")  # free before the lock bits
+        tag.write(2, b"\x00\x00\x10\x00")  # static lock bit L4: page 4 read-only
+        with pytest.raises(nfc.tag.TagCommandError):
+            tag.write(4, b"\x05\x06\x07\x08")
+        tag = _nfcpy_tag(reader, uid)
+        tag.write(5, b"\x01\x02\x03\x04")  # page 5 is not locked
+        tag.write(2, b"\x00\x00\x00\x00")  # one-time programmable: clearing does nothing
+        with pytest.raises(nfc.tag.TagCommandError):
+            tag.write(4, b"\x05\x06\x07\x08")
+        tag = _nfcpy_tag(reader, uid)
+        tag.write(40, b"\x02\x00\x00\x00")  # dynamic lock byte 0 bit 1: pages 18-19
+        tag.write(17, b"\x01\x02\x03\x04")
+        with pytest.raises(nfc.tag.TagCommandError):
+            tag.write(18, b"\x01\x02\x03\x04")
+        tag = _nfcpy_tag(reader, uid)
+        tag.write(2, b"\x00\x00\x02\x00")  # BL 9-4: the lock bits of pages 4-9 are frozen
+        tag.write(2, b"\x00\x00\x20\x00")  # so L5 does not take
+        tag.write(5, b"\x09\x09\x09\x09")
+        assert bytes(sim.tag(uid).memory[20:24]) == b"\x09\x09\x09\x09"
+        assert tag.protect() is True  # nfcpy's permanent write protection: every lock bit
+        with pytest.raises(TagWriteError):
+            reader.write_text(uid, "ecarte:AH")  # a phone rewriting the record
+        assert bytes(sim.tag(uid).memory[16:20]) == b"\x01\x02\x03\x04"  # page 4 as it was locked
+
+
+def test_a_brute_force_of_a_locked_tag_stops_at_authlim(sim: Pn532Simulator) -> None:
+    import nfc.tag
+
+    uid = sim_uid("KS")
+    secret = b"a table secret of 32 bytes......"
+    right = locks.tag_password(secret, uid)
+    with NfcpyReader(sim.path) as reader:
+        sim.place(uid, "ecarte:KS")
+        reader.lock(uid, right, auth_limit=locks.AUTHLIM)
+        chip = sim.tag(uid)
+        assert chip.locked and chip.auth_limit == locks.auth_attempts() == 8 and chip.config_locked
+        for guess in range(7):  # below the limit, the right password still works and resets the count
+            with pytest.raises(TagWriteError):
+                reader.write_text(uid, "ecarte:AH", password=guess.to_bytes(6, "big"))
+        reader.write_text(uid, "ecarte:KS", password=right)
+        for guess in range(40):  # an attacker's brute force through the reader (2**32 passwords)
+            try:
+                reader.write_text(uid, "ecarte:AH", password=guess.to_bytes(6, "big"))
+            except TagWriteError:
+                continue
+        assert chip.auth_exhausted and chip.failed_auths == 8  # refused from the 8th on, right or wrong
+        with pytest.raises(TagWriteError):
+            reader.write_text(uid, "ecarte:KS", password=right)  # locked for ever, even to the table
+        assert reader.read_text(uid) == "ecarte:KS"
+    with Pn532Simulator(signer=SIGNER) as other, NfcpyReader(other.path) as reader:
+        other.place(uid, "ecarte:KS")
+        reader.lock(uid, right, auth_limit=locks.AUTHLIM)
+        tag: Any = _nfcpy_tag(reader, uid)
+        assert tag.authenticate(right)
+        with pytest.raises(nfc.tag.TagCommandError):  # CFGLCK: not even the table can lift the limit
+            tag.write(0x2A, b"\x00\x00\x00\x00")
