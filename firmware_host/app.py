@@ -68,6 +68,11 @@ def run_service(args: argparse.Namespace) -> int:
         tags = TableTags.load(table)  # the registry, the [tags] policy, the originality check
     except TagRegistryMissing:
         return wait_for_enrolment(table)
+    from firmware_host.checks.doctor import refusal
+
+    refused = refusal(table)  # never start on a configuration `ecarte-table doctor` fails
+    if refused is not None:
+        raise BadInput(f"the table's configuration fails `ecarte-table doctor`:\n{refused}")
     card_for = tags.card_for if tags.registry is not None else None
     png_dir = check_png_dir(args.png)
     events = _open_events(args.events) if args.events else None
@@ -122,7 +127,8 @@ def run_service(args: argparse.Namespace) -> int:
         stack.callback(lambda: [signal.signal(s, h) for s, h in previous.items()])
         if events is not None:
             source = "<stdin>" if args.events == "-" else args.events
-            threading.Thread(target=feed_lines, args=(service, events, source), name="events", daemon=True).start()
+            threading.Thread(target=feed_lines, args=(service, events, source), name="events", daemon=True,
+                             kwargs={"registry": tags.registry is not None}).start()
         try:
             service.run()
         finally:

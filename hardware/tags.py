@@ -26,8 +26,9 @@ The file is JSON, written atomically (version 1 files, without the facts, are re
                "auth_limit": 8, "seal": "0f1e2d3c4b5a6978"}, ...]}
 
 >>> registry = TagRegistry()
->>> registry.add("04:a2:24:b2:c3:1d:80", "KS")
-TagEntry(uid='04A224B2C31D80', card='KS', pack=1, origin='unchecked', signature=None, locked=False, lock_id=None, auth_limit=0, seal=None)
+>>> registry.add("04:a2:24:b2:c3:1d:80", "KS")  # doctest: +NORMALIZE_WHITESPACE
+TagEntry(uid='04A224B2C31D80', card='KS', pack=1, origin='unchecked', signature=None, locked=False,
+         lock_id=None, auth_limit=0, seal=None)
 >>> registry.card_for("04A224B2C31D80"), registry.pack_of("04A224B2C31D80")
 ('KS', 1)
 """

@@ -176,6 +176,17 @@ def run_checks(
     return checks
 
 
+def refusal(table: TableConfig) -> str | None:
+    """Why the service must not start on ``table``: the first line of doctor's that fails among
+    the checks of the configuration (the tag registry against the ``[tags]`` policy), or ``None``.
+
+    The hardware checks (readers, displays, pins, groups) are not among them: the service waits
+    for a reader that is unplugged, and says so on the OLED.
+    """
+    check = _check_registry(table)
+    return None if check.ok else str(check)
+
+
 def all_ok(checks: Iterable[Check]) -> bool:
     """Whether every check passed (the CLI's exit status)."""
     return all(check.ok for check in checks)

@@ -10,6 +10,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import queue
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -635,3 +637,68 @@ def test_a_brute_force_of_a_locked_tag_stops_at_authlim(sim: Pn532Simulator) -> 
         assert tag.authenticate(right)
         with pytest.raises(nfc.tag.TagCommandError):  # CFGLCK: not even the table can lift the limit
             tag.write(0x2A, b"\x00\x00\x00\x00")
+
+
+def _cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "firmware_host.cli.main", *args], capture_output=True,
+                          text=True, timeout=timeout, cwd=Path(__file__).resolve().parents[2])
+
+
+def _table_dir(tmp_path: Path, registry: TagRegistry, extra: str = "") -> Path:
+    path = tmp_path / "table.toml"
+    path.write_text(TABLE.format(extra=extra))
+    registry.save(tmp_path / "tags.json")
+    return path
+
+
+def _secret(tmp_path: Path) -> bytes:
+    secret = b"a table secret of 32 bytes......"
+    (tmp_path / "lock.key").write_bytes(secret)
+    (tmp_path / "lock.key").chmod(0o600)
+    return secret
+
+
+def test_run_refuses_a_configuration_doctor_fails_quoting_doctor(tmp_path: Path) -> None:
+    registry = signed_registry()  # both packs registered
+    table_file = _table_dir(tmp_path, registry, "ndef_pack = 2")  # ... and pack 2 read by NDEF record
+    (tmp_path / "none.jsonl").write_text("")
+    doctor = _cli("doctor", str(table_file))
+    line = next(x for x in doctor.stdout.splitlines() if x.startswith("[FAIL] tag registry"))
+    assert "read by NDEF record (ndef_pack) but has registered tags" in line
+    run = _cli("run", str(table_file), "--events", str(tmp_path / "none.jsonl"), "--journal", str(tmp_path / "j.db"))
+    assert run.returncode == 2, run.stderr
+    assert line in run.stderr and "Traceback" not in run.stderr
+
+
+def test_a_registry_with_two_cards_swapped_is_caught_by_its_seals(tmp_path: Path) -> None:
+    secret = _secret(tmp_path)
+    registry = TagRegistry()
+    for card in CARDS:
+        uid = sim_uid(card)
+        registry.add(uid, card, 1, origin="genuine", signature=SIGNER(bytes.fromhex(uid)).hex(),
+                     seal=locks.entry_seal(secret, uid, card, 1))
+    table_file = _table_dir(tmp_path, registry, 'lock_secret_file = "lock.key"')
+    assert _cli("doctor", str(table_file)).stdout.splitlines()[1].startswith("[ok  ] tag registry")
+    data = json.loads((tmp_path / "tags.json").read_text())
+    first, second = data["tags"][0], data["tags"][31]  # K♠ and 7♣
+    first["card"], second["card"] = second["card"], first["card"]
+    (tmp_path / "tags.json").write_text(json.dumps(data))
+    doctor = _cli("doctor", str(table_file))
+    assert doctor.returncode != 0
+    assert "7C of pack 1 (tag 04ECA701075A80): its seal does not match" in doctor.stdout
+    run = _cli("run", str(table_file), "--events", "-", "--journal", str(tmp_path / "j.db"))
+    assert run.returncode == 2 and "its seal does not match" in run.stderr
+
+
+@pytest.mark.parametrize("line", [
+    '{"zone": "turnup", "card": "KS"}',
+    '{"setup": {"tags": {"04ECA701075A80": "7C"}}}',
+])
+def test_where_a_registry_is_loaded_the_stream_may_not_name_cards(tmp_path: Path, line: str) -> None:
+    table_file = _table_dir(tmp_path, signed_registry())
+    (tmp_path / "events.jsonl").write_text(line + "\n")
+    run = _cli("run", str(table_file), "--events", str(tmp_path / "events.jsonl"), "--journal", str(tmp_path / "j.db"),
+               "--json")
+    assert run.returncode == 2, run.stderr
+    assert "names its cards by their tags" in run.stderr + run.stdout
+    assert '"card": "KS"' not in run.stdout and '"card": "7C"' not in run.stdout  # nothing refereed

@@ -43,7 +43,7 @@ organization*, *Configuration pages*, *Password verification protection*,
   lock bits of byte 0 for bits 2n and 2n+1 and, from bit 4, byte 1's).
   A WRITE or COMPATIBILITY_WRITE to a locked page NAKs; reading is free.
 * ``AUTHLIM`` (ACCESS bits 2-0) and ``CFGLCK`` (ACCESS bit 6): with AUTHLIM
-  *n* > 0, after 2\ :sup:`n` wrong ``PWD_AUTH`` in a row the tag refuses
+  *n* > 0, after 2**n wrong ``PWD_AUTH`` in a row the tag refuses
   every ``PWD_AUTH``, the right password too, for ever (the protected pages
   stay locked); a right password before the limit resets the count. With
   CFGLCK set, CFG0 and CFG1 (AUTH0, ACCESS) can no longer be written, even
@@ -320,7 +320,7 @@ class Ntag213:
             return self._nak()
         at = 4 * page
         if page == 2:  # only the static lock bytes, only ever set bits, unless block-locked
-            byte2, byte3 = self.memory[at + 2], self.memory[at + 3]
+            byte2 = self.memory[at + 2]
             frozen2 = (0x08 if byte2 & 0x01 else 0) | (0xF0 if byte2 & 0x02 else 0)
             frozen3 = (0x03 if byte2 & 0x02 else 0) | (0xFC if byte2 & 0x04 else 0)
             self.memory[at + 2] |= data[2] & ~frozen2 & 0xFF
