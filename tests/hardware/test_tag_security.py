@@ -702,3 +702,36 @@ def test_where_a_registry_is_loaded_the_stream_may_not_name_cards(tmp_path: Path
     assert run.returncode == 2, run.stderr
     assert "names its cards by their tags" in run.stderr + run.stdout
     assert '"card": "KS"' not in run.stdout and '"card": "7C"' not in run.stdout  # nothing refereed
+
+
+class _Sink:
+    """Where the table's route puts what reaches the referee."""
+
+    def __init__(self) -> None:
+        self.physical: list[object] = []
+
+    def put_physical(self, event: object) -> None:
+        self.physical.append(event)
+
+    def put_device_event(self, event: object) -> None:
+        self.physical.append(event)
+
+
+@pytest.mark.parametrize(("kind", "named"), [("genuine", True), ("clone", False), ("counterfeit", False)])
+def test_a_badge_is_signature_checked_like_a_card(sim: Pn532Simulator, kind: str, named: bool) -> None:
+    badge = "04BADCE0000001"
+    tags = TableTags.build(signed_registry(), TagPolicy(require_signature=True, check_every_arrival=True),
+                           simulated=True, badges=frozenset({badge}))
+    controller = Controller(TableDefaults(dealer="B", badges={badge: "player:Anne"}), card_for_uid=tags.card_for,
+                            pack_guard=tags.guard())
+    sink = _Sink()
+    events: queue.Queue[DeviceEvent] = queue.Queue()
+    with Pad("play.A", sim.path, events=events, card_for=tags.card_for, timing=FAST, **tags.pad_options()):
+        assert isinstance(events.get(timeout=WAIT), ReaderStatus)
+        sim.place(badge, kind=kind)
+        seen = events.get(timeout=WAIT)
+        assert isinstance(seen, CardSeen) and seen.uid == badge
+        tags.route(sink)(seen)  # type: ignore[arg-type]
+    for event in sink.physical:
+        controller.handle(event)  # type: ignore[arg-type]
+    assert (controller.snapshot().players[0] == "Anne") is named
