@@ -488,7 +488,7 @@ def feed_lines(
                 continue
             try:
                 event = parse_line(text, source=source, line_no=line_no)
-                if registry:
+                if registry and event is not None:
                     refuse_card_names(event, source, line_no)
             except TranscriptError as exc:
                 service.put_line(_Line(None, exc, slot=True))

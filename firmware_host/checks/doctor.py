@@ -167,6 +167,8 @@ def run_checks(
         checks = [Check("table file", True, f"{path}: {_summary(config)}")]
 
     checks.append(_check_registry(config))
+    if config.registry is not None or config.tags.deck_check_first:
+        checks.append(_check_deck(config))
     checks += [_check_reader(pad, read_reader, dev) for pad in config.pads]
     checks += [_check_display(i, d, probe_i2c, dev) for i, d in enumerate(config.displays)]
     checks.append(_check_buttons(config, make_factory))
@@ -246,6 +248,26 @@ def _check_registry(config: TableConfig) -> Check:
     sealed = sum(entry.seal is not None for entry in registry)
     return Check(name, True, f"{path}: {len(registry)} tags ({genuine} genuine, {locked} locked{limit}"
                              f"{f', {sealed} sealed' if sealed else ''})")
+
+
+def _check_deck(config: TableConfig) -> Check:
+    """When each registered pack last passed the deck check: a reminder for a pack never checked."""
+    from hardware.deck_log import last_checks
+    from hardware.tags import TagRegistry, TagRegistryError
+
+    name = "deck check"
+    first = " (before the first deal of each session: deck_check_first)" if config.tags.deck_check_first else ""
+    if config.registry is None:
+        return Check(name, False, "deck_check_first needs a tag registry: the check confirms registered packs",
+                     "enrol the packs (ecarte-table enroll) and name the registry in [table], or drop deck_check_first")
+    try:
+        packs = sorted({entry.pack for entry in TagRegistry.load(config.registry)})
+    except (OSError, UnicodeDecodeError, TagRegistryError):
+        return Check(name, True, "no readable registry: nothing to check yet")
+    done = last_checks(config.registry)
+    said = [f"pack {p} checked {done[p]}" if p in done else
+            f"pack {p} NEVER CHECKED: pass it over a pad with `ecarte-table deck --pack {p}`" for p in packs]
+    return Check(name, True, "; ".join(said or ["no pack registered"]) + first)
 
 
 def _audit_registry(config: TableConfig, registry: Any) -> list[str]:

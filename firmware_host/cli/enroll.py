@@ -193,9 +193,12 @@ def _check_writable(path: Path) -> None:
 
 
 @contextlib.contextmanager
-def one_pad(pad_config: Any, events: queue.Queue[DeviceEvent], name: str) -> Iterator[tuple[Any, Any]]:
+def one_pad(pad_config: Any, events: queue.Queue[DeviceEvent], name: str, *,
+            originality: Any = None) -> Iterator[tuple[Any, Any]]:
     """The pad of ``pad_config`` (a simulated PN532 for a ``sim`` pad, whose tags the simulator's
     TEST key signs), online, feeding ``events``: ``(pad, simulator or None)``; closed after.
+    ``originality``: the check each arriving tag is put to (the deck check's, where the table
+    requires signatures).
 
     :raises BadInput: the reader does not answer.
     """
@@ -211,7 +214,8 @@ def one_pad(pad_config: Any, events: queue.Queue[DeviceEvent], name: str) -> Ite
             path = sim.path
         else:
             path = pad_config.serial_port or pad_config.device
-        with Pad(pad_config.name, path, events=events, card_for=None, read_ndef=False) as pad:
+        with Pad(pad_config.name, path, events=events, card_for=None, read_ndef=False,
+                 originality=originality) as pad:
             _wait_online(pad, path)
             yield pad, sim
     finally:

@@ -420,7 +420,8 @@ def test_the_deck_check_over_a_pad_catches_a_clone(sim: Pn532Simulator) -> None:
             time.sleep(0.005)
         sim.lift_all()
         sim.place(sim_uid("JS"), kind="clone")
-        report = check_deck(events, registry, lambda lines: None, pack=1, require_genuine=True, quiet=1.0)
+        report = check_deck(events, registry, lambda lines: None, pack=1, require_genuine=True, quiet=1.0,
+                            linger=1.0)
     assert report.seen == ("KS", "QS", "JS")
     assert report.not_genuine == ("JS: no_signature",)
 
@@ -735,3 +736,57 @@ def test_a_badge_is_signature_checked_like_a_card(sim: Pn532Simulator, kind: str
     for event in sink.physical:
         controller.handle(event)  # type: ignore[arg-type]
     assert (controller.snapshot().players[0] == "Anne") is named
+
+
+def _pass(sim: Pn532Simulator, pad: Pad, uid: str, kind: str = "genuine") -> None:
+    sim.place(uid, kind=kind)
+    deadline = time.monotonic() + WAIT
+    while uid not in pad.present and time.monotonic() < deadline:
+        time.sleep(0.002)
+    sim.remove(uid)
+    while pad.present and time.monotonic() < deadline:
+        time.sleep(0.002)
+
+
+def test_the_deck_check_reads_on_after_the_32nd_card_until_the_pack_has_left(sim: Pn532Simulator) -> None:
+    registry = signed_registry()
+    tags = TableTags.build(registry, REQUIRE, simulated=True)
+    events: queue.Queue[DeviceEvent] = queue.Queue()
+    shown: list[object] = []
+    with Pad("discard", sim.path, events=events, card_for=tags.card_for, timing=FAST, **tags.pad_options()) as pad:
+
+        def operator() -> None:
+            for card in CARDS:
+                _pass(sim, pad, sim_uid(card, 1))
+            _pass(sim, pad, sim_uid("KS", 1), kind="clone")  # a second K♠ (its UID copied)
+            _pass(sim, pad, sim_uid("QH", 2))  # a card of the other pack
+            _pass(sim, pad, "04DEADBEEF0033")  # a 33rd tag
+
+        layer = threading.Thread(target=operator, daemon=True)
+        layer.start()
+        report = check_deck(events, registry, shown.append, pack=1, require_genuine=True, quiet=1.0)
+        layer.join(WAIT)
+    assert report.seen == CARDS and not report.missing
+    assert report.repeated == ("KS",)
+    assert report.not_genuine == ("KS: no_signature",)
+    assert report.foreign == ("QH of pack 2", "tag 04DEADBEEF0033: not registered")
+    assert not report.ok and report.finished and report.lying == 0
+    progress = [r for r in shown if not r.finished]  # type: ignore[attr-defined]
+    assert [len(r.seen) for r in progress][-4:] == [32, 32, 32, 32]  # it read on after the 32nd
+
+
+def test_deck_on_the_command_line_checks_signatures_and_catches_a_pack_of_clones(tmp_path: Path) -> None:
+    table_file = _table_dir(tmp_path, signed_registry())
+    clones = _cli("deck", str(table_file), "--pack", "1", *(arg for card in CARDS for arg in ("--clone", card)))
+    assert clones.returncode == 1, clones.stderr
+    assert "Pack 1: 32 cards OK" not in clones.stdout
+    assert sum(line.startswith("Not genuine: ") and "no_signature" in line for line in clones.stdout.splitlines()) == 32
+    assert "Not genuine: KS: no_signature" in clones.stdout
+    assert not (tmp_path / "deck_checks.json").exists()
+    doctor = _cli("doctor", str(table_file)).stdout
+    assert "pack 1 NEVER CHECKED" in doctor and "pack 2 NEVER CHECKED" in doctor
+    whole = _cli("deck", str(table_file))
+    assert whole.returncode == 0 and whole.stdout.splitlines()[-1] == "Pack 1: 32 cards OK"
+    assert "32/32" in whole.stdout  # the OLED's progress, printed too
+    doctor = _cli("doctor", str(table_file)).stdout
+    assert "pack 1 checked 20" in doctor and "pack 2 NEVER CHECKED" in doctor
