@@ -274,3 +274,61 @@ def _complete(registry: TagRegistry, pack: int, cards: Sequence[str]) -> bool:
 def _label(card: str) -> str:
     """``"TH"`` → ``"10♥"``, as printed on the card."""
     return ("10" if card[0] == "T" else card[0]) + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[card[1]]
+
+
+@dataclass(frozen=True, slots=True)
+class BadgeResult:
+    """How a badge's enrolment ended: its tag's UID (``None``: cancelled) and originality."""
+
+    tag: str
+    uid: str | None
+    origin: str = "unchecked"
+    locked: bool = False
+
+
+def enroll_badge(
+    events: queue.Queue[DeviceEvent],
+    tag: str,
+    registry: TagRegistry,
+    save: Callable[[str, str], None],
+    show: Callable[[list[str]], None],
+    *,
+    check: Callable[[str], Originality] | None = None,
+    refuse_flagged: bool = False,
+    lock: Callable[[str], None] | None = None,
+    cancel: threading.Event | None = None,
+) -> BadgeResult:
+    """Enrol one badge or rule card (``player:Anne``, ``target:7``...) as a card is enrolled: the
+    first tag laid that is not a registered card is checked (``check``; with ``refuse_flagged``
+    a tag that is not genuine is refused), locked (``lock``) and saved with ``save(uid, tag)``.
+
+    :raises OSError: ``save`` failed.
+    """
+    walk = _Walk(events, show, cancel)
+    try:
+        while True:
+            walk.show([f"Badge {tag}"[:21], "Lay its tag", "on the pad"])
+            uid = walk.arrival()
+            known = registry.entry(uid)
+            if known is not None:
+                walk.show([f"Tag is {_label(known.card)} of pack {known.pack}", "Lift it",
+                           "then lay the badge"])
+                walk.lift(uid)
+                continue
+            origin = _check(walk, check, uid, "the badge")
+            if origin is None:
+                continue
+            if refuse_flagged and origin.status != "genuine":
+                walk.show(["Badge: NOT GENUINE", origin.status.replace("_", " "), "Lift it, lay another"])
+                walk.lift(uid)
+                continue
+            if lock is not None and not _lock(walk, lock, uid, "the badge"):
+                continue
+            save(uid, tag)
+            logger.info("enrolled badge %s: tag %s (%s)", tag, uid, origin.status)
+            walk.show(["Badge enrolled", f"{tag}"[:21], "Lift it"])
+            walk.lift(uid)
+            return BadgeResult(tag, uid, origin.status, lock is not None)
+    except _Cancelled:
+        walk.show(["Enrollment stopped"])
+        return BadgeResult(tag, None)

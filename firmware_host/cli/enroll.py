@@ -44,6 +44,10 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                         help="password-lock each tag against rewriting ([tags] lock_secret_file)")
     enroll.add_argument("--no-check", dest="check", action="store_false",
                         help="do not check the tags' originality signatures")
+    enroll.add_argument("--badge", metavar="NAME",
+                        help="enrol one badge instead of a pack: a player's name (player:NAME), or a rule "
+                             "card (rules:NAME, option:NAME, target:N), written to the badges file "
+                             "([table] badges, else badges.json beside the registry)")
     return enroll
 
 
@@ -76,6 +80,8 @@ def run_enroll(args: argparse.Namespace) -> int:
         raise BadInput(f"pad {pad_config.name}: no reader at {pad_config.serial_port} (is it plugged in? "
                        "`ecarte-table doctor` checks the table)")
     tag_options = _tag_options(table, args)
+    if args.badge is not None:
+        return _enroll_badge(args, table, registry, registry_path, pad_config, tag_options)
     panel = open_panel(table, tolerant=True)
     events: queue.Queue[DeviceEvent] = queue.Queue()
 
@@ -103,6 +109,72 @@ def run_enroll(args: argparse.Namespace) -> int:
     for flagged in result.flagged:
         print(f"NOT GENUINE: {flagged.card} (tag {flagged.uid}): {flagged.origin}")
     return 0 if result.complete and not result.flagged else 1
+
+
+def _enroll_badge(args: argparse.Namespace, table: Any, registry: Any, registry_path: Path, pad_config: Any,
+                  tag_options: dict[str, Any]) -> int:
+    """``enroll --badge NAME``: one badge's tag, checked and locked as a card's, into the badges file.
+
+    :raises BadInput: a bad badge name, a badges file that cannot be read.
+    """
+    from firmware_host.cards.enroll import enroll_badge
+    from firmware_host.errors import BadInput
+    from firmware_host.screens.panel import open_panel
+    from hardware.badges import KINDS, Badges, badges_path, check_tag
+    from hardware.tags import TagRegistryError
+
+    text = args.badge if args.badge.partition(":")[0] in KINDS else f"player:{args.badge}"
+    try:
+        tag = check_tag(text)
+    except TagRegistryError as exc:
+        raise BadInput(f"--badge: {exc}") from None
+    path = badges_path(table) or registry_path.with_name("badges.json")
+    try:
+        Badges.load(path)
+    except TagRegistryError as exc:
+        raise BadInput(str(exc)) from None
+    panel = open_panel(table, tolerant=True)
+    events: queue.Queue[DeviceEvent] = queue.Queue()
+
+    def show(lines: list[str]) -> None:
+        print(" | ".join(lines), flush=True)
+        panel.message(lines)
+
+    def save(uid: str, said: str) -> None:
+        Badges.load(path).add(uid, said).save(path)
+
+    try:
+        with one_pad(pad_config, events, "enroll") as (pad, sim):
+            options = _walk_options(pad, table, tag_options)
+            if sim is not None:
+                threading.Thread(target=_simulated_badge, args=(sim, pad, tag, path), daemon=True).start()
+            result = enroll_badge(events, tag, registry, save, show, check=options.get("check"),
+                                  refuse_flagged=options.get("refuse_flagged", False), lock=options.get("lock"))
+    finally:
+        panel.close()
+    if result.uid is None:
+        return 1
+    print(f"badge {tag}: tag {result.uid} ({result.origin}{', locked' if result.locked else ''}); badges {path}")
+    return 0
+
+
+def _simulated_badge(sim: Any, pad: Any, tag: str, path: Path) -> None:
+    """Lays a badge's sticker (a UID of its own, from the badge's words) until it is saved."""
+    import hashlib
+
+    from hardware.badges import Badges
+
+    uid = "04" + hashlib.sha256(tag.encode()).hexdigest()[:12].upper()
+    sim.place(uid)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            if uid in Badges.load(path).tags:
+                break
+        except ValueError:
+            pass
+        time.sleep(0.01)
+    sim.remove(uid)
 
 
 def _tag_options(table: Any, args: argparse.Namespace) -> dict[str, Any]:

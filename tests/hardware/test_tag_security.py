@@ -790,3 +790,23 @@ def test_deck_on_the_command_line_checks_signatures_and_catches_a_pack_of_clones
     assert "32/32" in whole.stdout  # the OLED's progress, printed too
     doctor = _cli("doctor", str(table_file)).stdout
     assert "pack 1 checked 20" in doctor and "pack 2 NEVER CHECKED" in doctor
+
+
+def test_enroll_badge_checks_locks_and_writes_the_badges_file(tmp_path: Path) -> None:
+    secret = _secret(tmp_path)
+    registry = TagRegistry()
+    for card in CARDS:
+        uid = sim_uid(card)
+        registry.add(uid, card, 1, origin="genuine", signature=SIGNER(bytes.fromhex(uid)).hex(),
+                     seal=locks.entry_seal(secret, uid, card, 1))
+    table_file = _table_dir(tmp_path, registry, 'lock_secret_file = "lock.key"')
+    done = _cli("enroll", str(table_file), "--badge", "Anne", "--lock")
+    assert done.returncode == 0, done.stderr
+    badges = json.loads((tmp_path / "badges.json").read_text())["badges"]
+    assert list(badges.values()) == ["player:Anne"]
+    uid = next(iter(badges))
+    assert f"badge player:Anne: tag {uid} (genuine, locked)" in done.stdout
+    rule = _cli("enroll", str(table_file), "--badge", "target:7")
+    assert rule.returncode == 0 and sorted(json.loads((tmp_path / "badges.json").read_text())["badges"].values()) == [
+        "player:Anne", "target:7"]
+    assert _cli("enroll", str(table_file), "--badge", "target:x").returncode == 2
