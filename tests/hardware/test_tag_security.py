@@ -810,3 +810,16 @@ def test_enroll_badge_checks_locks_and_writes_the_badges_file(tmp_path: Path) ->
     assert rule.returncode == 0 and sorted(json.loads((tmp_path / "badges.json").read_text())["badges"].values()) == [
         "player:Anne", "target:7"]
     assert _cli("enroll", str(table_file), "--badge", "target:x").returncode == 2
+
+
+def test_the_table_file_can_ask_for_the_deck_check_before_the_first_deal(tmp_path: Path) -> None:
+    table_file = _table_dir(tmp_path, signed_registry(), "deck_check_first = true")
+    (tmp_path / "events.jsonl").write_text(json.dumps({"zone": "hand.A", "uid": sim_uid("KS")}) + "\n")
+    assert "deck_check_first" in _cli("doctor", str(table_file)).stdout
+    run = _cli("run", str(table_file), "--events", str(tmp_path / "events.jsonl"), "--journal",
+               str(tmp_path / "j.db"), "--json")
+    assert run.returncode == 0, run.stderr
+    assert "1" in json.loads((tmp_path / "deck_checks.json").read_text())["packs"]  # written when it passed
+    # then the table referees: a tag named by UID on the stream goes through the registry and the
+    # pack guard, and nothing vouches for its signature there
+    assert "counterfeit_card" in run.stdout
