@@ -48,7 +48,7 @@ from firmware_host import table_setup
 from firmware_host.pack_guard import TAG_FAULTS, PackGuard
 from firmware_host.protocol import button_action, card_action, zone_of
 from firmware_host.snapshot import Outcome, Sight, TableSnapshot
-from firmware_host.transcript import ButtonEvent, CardEvent, PhysicalEvent, Setup
+from firmware_host.transcript import ButtonEvent, CardEvent, PhysicalEvent, Setup, setup_problem
 
 logger = logging.getLogger(__name__)
 
@@ -552,7 +552,11 @@ class Controller:
         options = {k: getattr(base, k) for k in self._defaults.options if hasattr(base, k)} | dict(settings.options)
         if settings.target is not None:
             options["target"] = settings.target
-        self._setup = dataclasses.replace(self._setup, rules=settings.rules, options=options,
-                                          target=settings.target, players=settings.players)
+        candidate = dataclasses.replace(self._setup, rules=settings.rules, options=options,
+                                        target=settings.target, players=settings.players)
+        problem = setup_problem(candidate, self._defaults.rules)  # the one check of every setup
+        if problem is not None:
+            return [Notice(f"not started: {problem}", None, "rule_card")]
+        self._setup = candidate
         self._state = self._new_state(self._state.dealer or None)
         return [NewGame(self._state.rules.name, self._state.dealer or None, self._state.target)]

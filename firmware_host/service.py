@@ -163,6 +163,8 @@ class _Line:
     fed: bool = True
     slot: bool = False
     """It holds one of :attr:`TableService.feed_slots` (queued by :func:`feed_lines`)."""
+    where: str = ""
+    """Where it came from (``FILE:LINE``), for a refusal."""
 
 
 @dataclass
@@ -257,7 +259,8 @@ class TableService:
                 try:
                     event = parse_line(line, source=where, line_no=number)
                 except TranscriptError as exc:
-                    raise JournalDamaged(self.journal.path, [str(exc)]) from None
+                    raise JournalDamaged(self.journal.path, [
+                        f"game {record.game}, line {number} cannot be read back ({exc.problem})"]) from None
                 if event is None:
                     continue
                 outcome = self._referee(event, f"{where}:{number}")
@@ -338,7 +341,16 @@ class TableService:
         if event is None:
             return ()
         fed = isinstance(item, _Line) and item.fed
-        event_id = self.journal.append(self.game, dumps(event), seq=self.seq, fed=fed)
+        line = dumps(event)
+        problem = journal_problem(line)
+        if problem is not None:  # what the resume could not read back is never journaled
+            if fed:
+                self.journal.count_line()
+            self.stats.bad_lines += 1
+            where = item.where if isinstance(item, _Line) and item.where else "input"
+            self.report(f"ecarte-table run: {where}: {problem}: line refused (not journaled)")
+            return ()
+        event_id = self.journal.append(self.game, line, seq=self.seq, fed=fed)
         if isinstance(event, CardEvent) and not event.gone:
             self.stats.arrivals += 1
         elif isinstance(event, ButtonEvent):
@@ -454,6 +466,16 @@ class TableService:
                 logger.debug("sd_notify %s: %s", message, exc)
 
 
+def journal_problem(line: str) -> str | None:
+    """Why ``line`` cannot be journaled (the resume could not read it back: the same check,
+    :func:`~firmware_host.transcript.parse_line`), or None."""
+    try:
+        parse_line(line)
+    except TranscriptError as exc:
+        return exc.problem
+    return None
+
+
 def _to_stderr(message: str) -> None:
     with contextlib.suppress(OSError):
         print(message, file=sys.stderr, flush=True)
@@ -477,7 +499,7 @@ def feed_lines(service: TableService, stream: IO[bytes], source: str, *, stop_at
             except TranscriptError as exc:
                 service.put_line(_Line(None, exc, slot=True))
                 continue
-            service.put_line(_Line(event, slot=True))
+            service.put_line(_Line(event, slot=True, where=f"{source}:{line_no}"))
     except OSError as exc:
         logger.error("reading %s: %s", source, exc)
         service.put_line(_Line(None, TranscriptError(source, 0, f"cannot read on: {exc.strerror or exc}"), fed=False))

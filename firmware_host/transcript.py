@@ -24,11 +24,13 @@ import engine
 from engine.cards import Card
 from engine.errors import EcarteError, NotationError
 from hardware.layout import BUTTONS, SEATS, ZONES
+from hardware.limits import name_problem
 from hardware.layout import COMPACT_PADS as COMPACT_ZONES
 
 MAX_LINE_BYTES = 65_536
-"""The longest transcript line read (bytes, newline excluded): a setup with two packs of tags
-takes about 3 KB. A longer line is an error, reported without echoing it."""
+"""The longest transcript line read, and the longest line the journal takes (bytes, UTF-8,
+newline excluded): a setup with two packs of tags takes about 3 KB. A longer line is an
+error, reported with its number without echoing it, and never journaled."""
 
 _SHOWN = 40  # characters of a bad value quoted in an error message
 
@@ -133,9 +135,9 @@ def parse_line(text: str, *, source: str = "<input>", line_no: int = 1,
     stripped = text.strip()
     if not stripped or stripped.startswith("#"):
         return None
-    if len(stripped) > MAX_LINE_BYTES:
-        raise TranscriptError(source, line_no, f"line too long ({len(stripped):,} characters; at most "
-                                               f"{MAX_LINE_BYTES:,})")
+    if len(stripped) > MAX_LINE_BYTES // 4 and len(stripped.encode("utf-8", "surrogatepass")) > MAX_LINE_BYTES:
+        size = len(stripped.encode("utf-8", "surrogatepass"))
+        raise TranscriptError(source, line_no, f"line too long ({size:,} bytes; at most {MAX_LINE_BYTES:,})")
     try:
         data = json.loads(stripped)
         # a lone surrogate ("\ud800") is JSON but no text a file or the journal can hold
@@ -248,7 +250,7 @@ def _setup(body: Any, source: str, line_no: int) -> Setup:
     if players is not None:
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             raise TranscriptError(source, line_no, "players must be a list of names")
-        players = tuple(players)
+        players = tuple(players) or None
     sight = body.get("sight")
     if sight is not None and sight not in ("full", "partial"):
         raise TranscriptError(source, line_no, f"sight must be 'full' or 'partial', got {sight!r}")
@@ -259,10 +261,31 @@ def _setup(body: Any, source: str, line_no: int) -> Setup:
     return setup
 
 
+def setup_from_json(body: Any, *, source: str = "<input>", line_no: int = 1) -> Setup:
+    """The setup of a ``{"setup": body}`` line, checked as :func:`parse_line` checks it (the page's
+    ``POST /api/setup`` and the journal's resume read setups through this one door).
+
+    :raises TranscriptError: naming what is wrong.
+    """
+    return _setup(body, source, line_no)
+
+
 def setup_problem(setup: Setup, default_rules: str = "classic") -> str | None:
-    """Why the engine cannot start a game with ``setup`` (its rule set, or ``default_rules``, and its
-    options), or None. The controller may still refuse a setup that takes the table's own
-    defaults; the service journals such a line as rejected."""
+    """Why a game cannot start with ``setup`` (its names, its rule set, or ``default_rules``, and
+    its options, the length of its line), or None: the one check of every setup, whichever door
+    it comes by (a transcript, the page, the menu, a badge or rule card) and on resume. The
+    controller may still refuse a setup that takes the table's own defaults; the service
+    journals such a line as rejected."""
+    if setup.players:
+        if len(setup.players) not in (2, 3):
+            return f"players: two names (A's, B's), or three for a pool; got {len(setup.players):,}"
+        for index, name in enumerate(setup.players):
+            problem = None if index == 2 and name == "" else name_problem(name)
+            if problem is not None:
+                return f"players: {problem}"
+    size = len(dumps(setup).encode("utf-8", "surrogatepass"))
+    if size > MAX_LINE_BYTES:
+        return f"the setup line would be {size:,} bytes in the journal (at most {MAX_LINE_BYTES:,})"
     options = dict(setup.options)
     if setup.target is not None:
         options["target"] = setup.target

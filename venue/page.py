@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
+import json
 import logging
 import threading
 import time
@@ -42,7 +43,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from firmware_host.snapshot import Outcome
-from firmware_host.transcript import ButtonEvent, PhysicalEvent, Setup
+from firmware_host.transcript import MAX_LINE_BYTES, ButtonEvent, PhysicalEvent, Setup, TranscriptError, setup_from_json
 from venue.history import JournalHistory
 from venue.public import Message, PublicFeed
 from venue.record import write_record
@@ -95,6 +96,22 @@ class LiveTable:
             self._timer.cancel()
             self._timer = None
         self.browsers.close()
+
+
+async def _json_body(request: Request) -> Any:
+    """The request's JSON, or the answer refusing it: a body over the journal's line limit
+    (:data:`~firmware_host.transcript.MAX_LINE_BYTES`) is refused before it is read whole."""
+    size = 0
+    chunks = []
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_LINE_BYTES:
+            return JSONResponse({"error": f"bad setup: larger than {MAX_LINE_BYTES:,} bytes"}, status_code=413)
+        chunks.append(chunk)
+    try:
+        return json.loads(b"".join(chunks))
+    except (ValueError, RecursionError):
+        return JSONResponse({"error": "bad setup: not JSON"}, status_code=400)
 
 
 def _authorized(request: Request, token: str | None) -> Response | None:
@@ -162,21 +179,21 @@ def table_app(live: LiveTable, *, history: JournalHistory | None, settings: WebS
             return refused
         if control is None:
             return JSONResponse({"error": "this page cannot change the table"}, status_code=503)
+        body = await _json_body(request)
+        if isinstance(body, Response):
+            return body
         try:
-            body = await request.json()
+            if not isinstance(body, dict):
+                raise TranscriptError("POST /api/setup", 1, "expected a JSON object")
+            unknown = set(body) - {"rules", "target", "players"}
+            if unknown:
+                raise TranscriptError("POST /api/setup", 1, f"unknown key(s): {', '.join(sorted(unknown))[:80]}")
             players = body.get("players")
-            event = Setup(
-                rules=body.get("rules"), target=body.get("target"),
-                players=tuple(str(p) for p in players) if players else None,
-            )
-            if players is not None and (not isinstance(players, list) or len(players) not in (2, 3)):
-                raise ValueError("players: two names (A, B), or three for a pool")
-            if event.target is not None and not isinstance(event.target, int):
-                raise ValueError("target: a number of points")
-        except (ValueError, AttributeError, TypeError) as exc:
-            return JSONResponse({"error": f"bad setup: {exc}"}, status_code=400)
-        if event.players is not None and len(event.players) == 2:
-            event = Setup(rules=event.rules, target=event.target, players=(*event.players, ""))
+            if isinstance(players, list) and len(players) == 2:
+                body = {**body, "players": [*players, ""]}  # two names: no pool
+            event = setup_from_json(body, source="POST /api/setup")
+        except TranscriptError as exc:
+            return JSONResponse({"error": f"bad setup: {exc.problem}"}, status_code=400)
         control(event)
         return JSONResponse({"queued": event.to_json()}, status_code=202)
 
