@@ -310,6 +310,11 @@ class Controller:
             return self._out(self._button(event))
         return self._out(self._card(event))
 
+    def renumber(self, game: int) -> None:
+        """The number of the game under way is ``game`` (the journal's: the service says, so that
+        snapshots and hand records carry the same number after a restart)."""
+        self._game = game
+
     def reader(self, zone: str, online: bool, reason: str = "") -> Outcome:
         """A reader went offline or came back (from the pad driver)."""
         if online:

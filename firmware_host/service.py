@@ -13,6 +13,7 @@ SIGTERM takes the same path as Ctrl-C (mopidy's way).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import io
 import json
 import logging
@@ -245,9 +246,10 @@ class TableService:
         """
         record = self.journal.current_game()
         if record is None:
-            self.game = self.journal.start_game(dumps(self.controller.current_setup()), seq=self.seq)
+            self._start_game()
         else:
             self.game = record.game
+            self.controller.renumber(self.game)
             if record.seqs and record.seqs[0] is not None:
                 self.seq = record.seqs[0]
             for number, (line, event_id, status) in enumerate(
@@ -272,8 +274,13 @@ class TableService:
                     self._publish(outcome)
                     self._mark(event_id, DONE)
                 if any(isinstance(o, NewGame) for o in outcome.events):
-                    self.game = self.journal.start_game(dumps(self.controller.current_setup()), seq=self.seq)
+                    self._start_game()
         self._publish(Outcome((), self.controller.snapshot()))
+
+    def _start_game(self) -> None:
+        """Journal the game the controller starts; it takes the journal's number."""
+        self.game = self.journal.start_game(dumps(self.controller.current_setup()), seq=self.seq)
+        self.controller.renumber(self.game)
 
     def run(self) -> None:
         """Handle events until :meth:`stop` (blocks)."""
@@ -328,7 +335,7 @@ class TableService:
             self._publish(status)
             return status.events
         if self._new_game_due:
-            self.game = self.journal.start_game(dumps(self.controller.current_setup()), seq=self.seq)
+            self._start_game()
             self._new_game_due = False
         if isinstance(item, _Line) and item.event is None:
             if item.fed:
@@ -361,12 +368,16 @@ class TableService:
             self._mark(event_id, REJECTED)
             return ()
         self.stats.handled += 1  # counted before the outputs see it: they may wait on the count
+        new_game = any(isinstance(o, NewGame) for o in outcome.events)
+        if new_game:  # the journal numbers it next (its games are numbered one after the other)
+            self.controller.renumber(self.game + 1)
+            outcome = dataclasses.replace(outcome, snapshot=self.controller.snapshot())
         self._publish(outcome)
         self._mark(event_id, DONE)
-        if any(isinstance(o, NewGame) for o in outcome.events):
+        if new_game:
             self._new_game_due = True
             try:
-                self.game = self.journal.start_game(dumps(self.controller.current_setup()), seq=self.seq)
+                self._start_game()
                 self._new_game_due = False
             except JournalWriteError as exc:  # this event is done: the next one starts the game first
                 logger.warning("%s (the new game is written with the next event)", exc)
