@@ -227,13 +227,10 @@ def _read_games(path: str, problems: list[str]) -> tuple[dict[int, list[_Row]], 
             rows[rowid] = row
     finally:
         db.close()
-    bad = _unchained(rows, broken, base) if chained else _legacy_bad(rows)
-    for rowid in bad:
-        del rows[rowid]
-    broken += bad
+    read = set(rows)  # what SQLite read is what the file holds there: no page scan replaces it
     if broken or not rows:
         scanned, scanned_lines = _scan_pages(path)
-        recovered = [rowid for rowid in scanned if rowid not in rows]
+        recovered = [rowid for rowid in scanned if rowid not in read]
         for rowid in recovered:
             rows[rowid] = scanned[rowid]
         if recovered:
@@ -242,6 +239,10 @@ def _read_games(path: str, problems: list[str]) -> tuple[dict[int, list[_Row]], 
             lines = scanned_lines
     # rows past the last one known were only probed for: not finding them loses nothing
     broken = sorted({b for b in broken if b not in rows and (not last or b <= last)})
+    bad = _unchained(rows, broken, base) if chained else _legacy_bad(rows)
+    for rowid in bad:
+        del rows[rowid]
+    broken += bad
     dropped = _unreadable(rows)
     for rowid, (_, number, _) in dropped:
         if number == 1:
