@@ -6,6 +6,11 @@ Prints one line per figure, ``name: value unit``:
   real service loop step (journal append and fsync, controller, display view drawn and
   sent through luma to the simulated panel), over whole games;
 - ``event_to_frame_nojournal_p99_ms``: the same without the journal's disk writes;
+- ``journaled_event_p50_ms``: one event journaled (append, waiting for the disk, then marked
+  done) in a locked journal on disk: the row's link and checksum and the seal included;
+- ``journaled_event_cpu_us``: the same in a journal in memory (no disk: what the checksums,
+  the chain and the bookkeeping cost);
+- ``door_check_us``: the check every line passes before it is journaled (it reads back);
 - ``rss_mb``: peak resident memory of ``ecarte-table run`` on the simulated table
   playing a whole game from ``--events``;
 - ``first_frame_s``: from starting ``ecarte-table run`` to its first display frame on disk.
@@ -59,6 +64,34 @@ def event_to_frame(games: list[list[PhysicalEvent]], *, journal_on_disk: bool) -
     return timings
 
 
+def journaled_event(lines: list[str], *, on_disk: bool) -> list[float]:
+    """Seconds per line to append it and mark it done."""
+    timings: list[float] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "j.sqlite" if on_disk else ":memory:"
+        with Journal(path, lock=on_disk) as journal:
+            game = journal.start_game(lines[0], seq=1)
+            for seq, line in enumerate(lines[1:] * 4, start=1):
+                t0 = time.perf_counter()
+                journal.mark_done(journal.append(game, line, seq=seq, fed=True))
+                timings.append(time.perf_counter() - t0)
+    return timings
+
+
+def door_check(lines: list[str]) -> list[float]:
+    """Seconds per line of the check before journaling (None: this version has none)."""
+    try:
+        from firmware_host.service import journal_problem
+    except ImportError:
+        return []
+    timings = []
+    for line in lines * 4:
+        t0 = time.perf_counter()
+        journal_problem(line)
+        timings.append(time.perf_counter() - t0)
+    return timings
+
+
 def _pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -107,6 +140,11 @@ def main() -> None:
     print(f"event_to_frame_p99_ms: {_pct(with_journal, 0.99) * 1000:.2f} ms")
     print(f"event_to_frame_nojournal_p99_ms: {_pct(without, 0.99) * 1000:.2f} ms")
     lines = [dumps(e) for e in games[0]]
+    print(f"journaled_event_p50_ms: {statistics.median(journaled_event(lines, on_disk=True)) * 1000:.2f} ms")
+    print(f"journaled_event_cpu_us: {statistics.median(journaled_event(lines, on_disk=False)) * 1e6:.1f} us")
+    checks = door_check(lines)
+    if checks:
+        print(f"door_check_us: {statistics.median(checks) * 1e6:.1f} us")
     rss, first = run_service_once(lines)
     print(f"rss_mb: {rss:.1f} MB")
     print(f"first_frame_s: {first:.2f} s")
