@@ -24,8 +24,8 @@ import engine
 from engine.cards import Card
 from engine.errors import EcarteError, NotationError
 from hardware.layout import BUTTONS, SEATS, ZONES
-from hardware.limits import name_problem
 from hardware.layout import COMPACT_PADS as COMPACT_ZONES
+from hardware.limits import name_problem
 
 MAX_LINE_BYTES = 65_536
 """The longest transcript line read, and the longest line the journal takes (bytes, UTF-8,

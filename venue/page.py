@@ -43,7 +43,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from firmware_host.snapshot import Outcome
-from firmware_host.transcript import MAX_LINE_BYTES, ButtonEvent, PhysicalEvent, Setup, TranscriptError, setup_from_json
+from firmware_host.transcript import MAX_LINE_BYTES, ButtonEvent, PhysicalEvent, TranscriptError, setup_from_json
 from venue.history import JournalHistory
 from venue.public import Message, PublicFeed
 from venue.record import write_record
