@@ -239,6 +239,8 @@ def _read_games(path: str, problems: list[str]) -> tuple[dict[int, list[_Row]], 
             lines = scanned_lines
     # rows past the last one known were only probed for: not finding them loses nothing
     broken = sorted({b for b in broken if b not in rows and (not last or b <= last)})
+    if not chained and any(isinstance(row[7], int) for row in rows.values()):
+        chained = True  # its meta cannot be read, but its rows carry links
     bad = _unchained(rows, broken, base) if chained else _legacy_bad(rows)
     for rowid in bad:
         del rows[rowid]
