@@ -27,11 +27,13 @@ from pathlib import Path
 import engine
 from engine import Event
 from firmware_host.controller import Controller, TableDefaults
+from firmware_host.errors import BadInput
 from firmware_host.journal import Journal
 from firmware_host.packet_players import PacketPlayers
 from firmware_host.service import ServiceStats, TableService
 from firmware_host.simtable import SimulatedTable
 from firmware_host.snapshot import Outcome, TableSnapshot
+from hardware.limits import name_problem
 from hardware.table import simulated_table
 
 WAIT_S = 10.0
@@ -158,6 +160,9 @@ def run_demo(args: argparse.Namespace) -> int:
                            only_tricks=frames == "tricks", redraw=tty and frames == "all")
         panel.language = getattr(args, "language", None) or "en"
         names = tuple(n.strip() for n in (getattr(args, "players", None) or "Anne,Bruno").split(","))[:2]
+        problem = next(filter(None, map(name_problem, names)), None)
+        if problem is not None:
+            raise BadInput(f"--players: {problem}")
         if tty and frames == "all":
             out.write("\x1b[2J")
         defaults = TableDefaults(rules=args.rules, dealer=None, players=names, sight=table.sight)
