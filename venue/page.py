@@ -42,8 +42,14 @@ from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from firmware_host.snapshot import Outcome
-from firmware_host.transcript import MAX_LINE_BYTES, ButtonEvent, PhysicalEvent, TranscriptError, setup_from_json
+from firmware_host.referee.snapshot import Outcome
+from firmware_host.referee.transcript import (
+    MAX_LINE_BYTES,
+    ButtonEvent,
+    PhysicalEvent,
+    TranscriptError,
+    setup_from_json,
+)
 from venue.history import JournalHistory
 from venue.public import Message, PublicFeed
 from venue.record import write_record
@@ -100,7 +106,7 @@ class LiveTable:
 
 async def _json_body(request: Request) -> Any:
     """The request's JSON, or the answer refusing it: a body over the journal's line limit
-    (:data:`~firmware_host.transcript.MAX_LINE_BYTES`) is refused before it is read whole."""
+    (:data:`~firmware_host.referee.transcript.MAX_LINE_BYTES`) is refused before it is read whole."""
     size = 0
     chunks = []
     async for chunk in request.stream():

@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from firmware_host.controller import Controller
-from firmware_host.i18n import screen_name
-from firmware_host.journal import Journal
+from firmware_host.journal.store import Journal
+from firmware_host.referee.controller import Controller
+from firmware_host.referee.transcript import MAX_LINE_BYTES
+from firmware_host.screens.i18n import screen_name
 from firmware_host.service import TableService
-from firmware_host.transcript import MAX_LINE_BYTES
 from hardware.limits import MAX_NAME
 from venue.page import LiveTable, table_app
 from venue.public import PublicFeed
@@ -133,7 +133,7 @@ def test_a_long_name_neither_stalls_the_referee_nor_the_screen(tmp_path: Path) -
                   str(tmp_path / "frames")), f"{events}:1")
     assert screen_name("x" * 30_000).endswith(".") and len(screen_name("x" * 30_000)) < 30
 
-    from firmware_host.drawing import text_width
+    from firmware_host.screens.drawing import text_width
 
     def one_at_a_time(name: str, width: int) -> str:
         name = " ".join(name.split())
