@@ -22,7 +22,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from hardware.limits import MAX_NAME, FileProblem, name_problem, read_json
+from hardware.limits import MAX_NAME, FileProblem, name_problem, quoted, read_json
 from hardware.tags import TagRegistryError, normalize_uid
 
 logger = logging.getLogger(__name__)
@@ -40,19 +40,15 @@ def check_tag(tag: str) -> str:
     kind, _, value = tag.partition(":")
     if kind not in KINDS or not value.strip() or (kind == "target" and not (value.isascii() and value.isdigit())):
         raise TagRegistryError(
-            f"not a badge or rule card: {_short(tag)} (player:NAME, rules:NAME, option:NAME, target:N)"
+            f"not a badge or rule card: {quoted(tag)} (player:NAME, rules:NAME, option:NAME, target:N)"
         )
     problem = name_problem(value.strip()) if kind == "player" else None
     if problem is None and len(value) > MAX_NAME:
         problem = f"at most {MAX_NAME} characters"
     if problem is not None:
-        raise TagRegistryError(f"not a badge or rule card: {_short(tag)} ({problem})")
+        raise TagRegistryError(f"not a badge or rule card: {quoted(tag)} ({problem})")
     return f"{kind}:{value.strip()}"
 
-
-def _short(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:40] + "…"
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,15 +85,15 @@ class Badges:
             raise TagRegistryError(f"{file}: not a badges file (format {FORMAT!r})")
         entries = document.get("badges", {})
         if not isinstance(entries, dict):
-            raise TagRegistryError(f"{file}: 'badges' must map tag UIDs to what they say, got {_short(entries)}")
+            raise TagRegistryError(f"{file}: 'badges' must map tag UIDs to what they say, got {quoted(entries)}")
         badges, problems = cls(), []
         for uid, tag in entries.items():
             try:
                 if not isinstance(tag, str):
-                    raise TagRegistryError(f"not a badge or rule card: {_short(tag)}")
+                    raise TagRegistryError(f"not a badge or rule card: {quoted(tag)}")
                 badges = badges.add(uid, tag)
             except TagRegistryError as exc:
-                problems.append(f"badges[{_short(uid)}]: {exc}")
+                problems.append(f"badges[{quoted(uid)}]: {exc}")
         if problems:
             raise TagRegistryError(f"{file}: " + "; ".join(problems[:5]))
         return badges

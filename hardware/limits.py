@@ -41,17 +41,18 @@ class FileProblem(ValueError):
 def name_problem(name: object) -> str | None:
     """Why ``name`` cannot be a player's name, or None."""
     if not isinstance(name, str):
-        return f"a name is text, got {_short(name)}"
+        return f"a name is text, got {quoted(name)}"
     if len(name) > MAX_NAME:
         return f"a name is at most {MAX_NAME} characters, got {len(name):,}"
     if any(unicodedata.category(c)[0] == "C" for c in name):
-        return f"a name holds no control characters, got {_short(name)}"
+        return f"a name holds no control characters, got {quoted(name)}"
     if not name.strip():
         return "a name is not blank"
     return None
 
 
-def _short(value: object, limit: int = 40) -> str:
+def quoted(value: object, limit: int = 40) -> str:
+    """``repr(value)``, cut to about ``limit`` characters (a refusal never echoes a long value)."""
     text = repr(value)
     return text if len(text) <= limit else text[:limit] + "…"
 
@@ -88,7 +89,7 @@ def load_json(text: str, source: str) -> Any:
     except RecursionError:
         raise FileProblem(f"{source}: not JSON the table reads (nested too deep)") from None
     except ValueError as exc:
-        raise FileProblem(f"{source}: not JSON: {_short(str(exc), 80)}") from None
+        raise FileProblem(f"{source}: not JSON: {quoted(str(exc), 80)}") from None
 
 
 def read_json(path: str | os.PathLike[str], *, limit: int = MAX_FILE_BYTES) -> Any:

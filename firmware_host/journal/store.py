@@ -213,6 +213,8 @@ class Journal(Closing):
                 raise JournalError(
                     f"cannot open the journal {self.path}: cannot create its directory ({exc.strerror or exc})"
                 ) from exc
+        if not memory and os.path.exists(self.path) and not os.path.isfile(self.path):
+            raise JournalError(f"cannot open the journal {self.path}: not a regular file")
         if lock and not memory:
             self._lock_fd = take_lock(self.path)
         try:

@@ -216,3 +216,13 @@ def test_a_hostile_badges_file_is_refused(tmp_path: Path, badges: object, words:
 def test_a_table_file_that_is_not_a_file(tmp_path: Path) -> None:
     _refused(_cli("run", "/dev/zero", "--journal", str(tmp_path / "j.sqlite"), "--events", "/dev/null"),
              "/dev/zero", "not a regular file")
+
+
+def test_a_journal_that_is_not_a_file(tmp_path: Path) -> None:
+    """A FIFO (or /dev/zero) named as the journal: refused before SQLite opens it or anything is made beside it."""
+    import os
+
+    fifo = tmp_path / "journal.fifo"
+    os.mkfifo(fifo)
+    _refused(_cli("run", "--journal", str(fifo), "--events", "/dev/null"), str(fifo), "not a regular file")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["journal.fifo"]
