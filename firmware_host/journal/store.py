@@ -425,11 +425,12 @@ class Journal(Closing):
         :raises KeyError: when the journal has no such game.
         :raises JournalDamaged: when a row is not what was written (its link, its checksum).
         """
-        rows = self._read("SELECT id, game, line, done, seq, crc, link FROM events WHERE game = ? ORDER BY id",
-                          (game,))
+        chained = self._chained()
+        rows = self._read(f"SELECT id, game, line, done, seq, crc, {'link' if chained else 'NULL'} FROM events "
+                          "WHERE game = ? ORDER BY id", (game,))
         if not rows:
             raise KeyError(f"no game {game} in the journal {self.path}")
-        if self._chained():
+        if chained:
             before = self._read("SELECT link FROM events WHERE id < ? ORDER BY id DESC LIMIT 1", (rows[0][0],))
             previous = before[0][0] if before else self._base()
             for number, row in enumerate(rows, start=1):
@@ -480,7 +481,8 @@ class Journal(Closing):
         previous: Any = self._base()
         numbers: dict[Any, int] = {}
         bad: dict[Any, list[str]] = {}
-        for row in self.db.execute("SELECT id, game, line, done, seq, crc, link FROM events ORDER BY id"):
+        link = "link" if chained else "NULL"  # a journal before links may have no such column
+        for row in self.db.execute(f"SELECT id, game, line, done, seq, crc, {link} FROM events ORDER BY id"):
             game, line = row[1], row[2]
             number = numbers[game] = numbers.get(game, 0) + 1
             if chained:

@@ -213,3 +213,33 @@ def test_game_numbers_survive_a_restart(tmp_path: Path) -> None:
         games = [g for g, _ in journal.games()]
     assert numbers == {2} and games == [1, 2], (numbers, games)
     assert {json.loads(line)["game"] for line in one.stdout.splitlines() if '"hand_record"' in line} == {1}
+
+
+def test_a_journal_of_the_version_before_links_is_chained_when_the_service_opens_it(tmp_path: Path) -> None:
+    """Rows with a CRC of their line only (the earlier format): checked, then chained, on start."""
+    from firmware_host.journal.store import line_crc
+
+    path = tmp_path / "old.sqlite"
+    lines = _game(4)
+    with sqlite3.connect(path) as db:
+        db.executescript(
+            "CREATE TABLE games (id INTEGER PRIMARY KEY, started REAL NOT NULL);"
+            "CREATE TABLE events (id INTEGER PRIMARY KEY, game INTEGER NOT NULL REFERENCES games(id), t REAL NOT NULL,"
+            " line TEXT NOT NULL, done INTEGER NOT NULL DEFAULT 0, seq INTEGER, crc INTEGER);"
+            "CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);"
+            "INSERT INTO games (id, started) VALUES (1, 0);")
+        db.executemany("INSERT INTO events (game, t, line, done, seq, crc) VALUES (1, 0, ?, 1, NULL, ?)",
+                       [(line, line_crc(1, line)) for line in lines[:20]])
+        db.execute("INSERT INTO meta (key, value) VALUES ('lines', 19)")
+    assert _cli("journal", "check", "--journal", str(path)).returncode == 0  # read as it is
+    resumed = _cli("run", "--journal", str(path), "--events", "/dev/null")
+    assert resumed.returncode == 0, resumed.stderr
+    assert _cli("journal", "check", "--journal", str(path)).returncode == 0
+    _taken_marked_refused_anywhere(path)
+    assert _cli("journal", "check", "--journal", str(path)).returncode == 1  # chained now
+
+
+def _taken_marked_refused_anywhere(path: Path) -> None:
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE events SET done = ? WHERE id = (SELECT MAX(id) FROM events WHERE done = ?)",
+                   (REJECTED, DONE))
