@@ -52,7 +52,7 @@ class TableSnapshot:
     :param last_trick: the last trick completed in this hand (None once a new hand is dealt).
     :param last_hand: the last hand's result (None once the next turn-up is seen).
     :param offline: zones whose reader is offline.
-    :param game: the game's number in this session (1, 2...).
+    :param game: the game's number in the journal (1, 2...; the same after a restart).
     :param hand_no: the hand's number in the game.
     :param between_hands: nothing of the next deal is on the pads yet.
     :param fresh_king: a king was scored and no card has been played since.

@@ -243,3 +243,33 @@ def _taken_marked_refused_anywhere(path: Path) -> None:
     with sqlite3.connect(path) as db:
         db.execute("UPDATE events SET done = ? WHERE id = (SELECT MAX(id) FROM events WHERE done = ?)",
                    (REJECTED, DONE))
+
+
+def test_the_page_shows_the_journals_game_number_after_a_restart(tmp_path: Path) -> None:
+    from starlette.testclient import TestClient
+
+    from firmware_host.referee.snapshot import Outcome
+    from venue.page import LiveTable, table_app
+    from venue.public import PublicFeed
+    from venue.settings import WebSettings
+
+    path = tmp_path / "j.sqlite"
+    first = tmp_path / "first.jsonl"
+    first.write_text("\n".join([*_game(1), '{"seat": "A", "button": "yes"}']) + "\n")
+    assert _cli("run", "--journal", str(path), "--events", str(first)).returncode == 0
+
+    class Kept:
+        def __init__(self) -> None:
+            self.outcomes: list[Outcome] = []
+
+        def publish(self, outcome: Outcome) -> None:
+            self.outcomes.append(outcome)
+
+    kept = Kept()
+    with Journal(path, lock=True) as journal:
+        TableService(journal=journal, controller=Controller(), outputs=[kept]).resume()
+    live = LiveTable(PublicFeed(table="T"))
+    for outcome in kept.outcomes:
+        live.feed.take(outcome, now=0.0)
+    with TestClient(table_app(live, history=None, settings=WebSettings())) as client:
+        assert client.get("/api/state").json()["game"] == 2
