@@ -177,6 +177,7 @@ class TableSeen:
             "hand": self.state.get("hand"), "turn": self.state.get("prompt", {}).get("seat"),
             "expectation": self.state.get("expectation", ""), "winner": self.state.get("winner"),
             "trick": view.get("trick", []), "faults": len(self.state.get("faults", [])),
+            "tricks": view.get("tricks", [0, 0]), "last_trick": self.state.get("last_trick"),
             "t": self.state.get("t"), "seen": self.seen,
         }
 

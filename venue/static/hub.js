@@ -7,25 +7,35 @@ window.__updates = 0;
 const $ = (id) => document.getElementById(id);
 let pending = false;
 
+// One tile a table: its players and score, the trump and the trick on its pads (the last trick
+// while the pads are empty), drawn with the same cards as the table's page.
+function tile(t) {
+  const link = el("a", { href: "#" }, "record");
+  link.addEventListener("click", async (ev) => {
+    ev.preventDefault();
+    const r = await fetch("/api/tables/" + encodeURIComponent(t.table) + "/record");
+    $("recordtitle").textContent = t.table;
+    $("record").textContent = await r.text();
+    document.querySelector('nav button[data-tab="records"]').click();
+  });
+  const state = t.availability !== "online" ? t.availability : (t.winner ? t.winner + " wins" : t.phase + (t.turn ? " · " + t.turn : ""));
+  const [a, b] = t.players;
+  const onPads = t.trick.length ? t.trick : (t.last_trick ? [["A", t.last_trick.cards.A], ["B", t.last_trick.cards.B]] : []);
+  const trick = el("div", { class: "ttrick" + (t.trick.length ? "" : " last") });
+  for (const [seat, card] of onPads) trick.append(el("span", { class: "tcard" }, cardEl(card), el("small", {}, seat === "A" ? a : b)));
+  const tricks = t.tricks || [0, 0];
+  return el("article", { class: "tile" + (t.faults ? " faulty" : ""), "data-table": t.table },
+    el("div", { class: "thead" }, el("b", {}, t.table), el("span", { class: "small" }, state), link),
+    el("div", { class: "tplayers" }, el("span", {}, a), el("b", { class: "tscore" }, t.score.A + " – " + t.score.B), el("span", {}, b)),
+    el("div", { class: "tbody" }, el("span", { class: "ttrump" }, ...(t.trump ? [cardEl(t.trump)] : [])), trick,
+      el("span", { class: "small" }, t.phase === "play" ? tricks[0] + " · " + tricks[1] : "")));
+}
+
 function render() {
   pending = false;
-  const body = document.querySelector("#tables tbody");
-  body.replaceChildren();
-  for (const t of [...tables.values()].sort((a, b) => a.table.localeCompare(b.table, undefined, { numeric: true }))) {
-    const link = el("a", { href: "#" }, "record");
-    link.addEventListener("click", async (ev) => {
-      ev.preventDefault();
-      const r = await fetch("/api/tables/" + encodeURIComponent(t.table) + "/record");
-      $("recordtitle").textContent = t.table;
-      $("record").textContent = await r.text();
-      document.querySelector('nav button[data-tab="records"]').click();
-    });
-    const state = t.availability !== "online" ? t.availability : (t.winner ? t.winner + " wins" : t.phase + (t.turn ? " · " + t.turn : ""));
-    const row = el("tr", { "data-table": t.table }, el("td", {}, t.table), el("td", {}, t.players.join(" – ")),
-      el("td", { class: "tscore" }, t.score.A + " – " + t.score.B), el("td", {}, state),
-      el("td", {}, t.trump ? cardEl(t.trump) : "–"), el("td", {}, link));
-    body.append(row);
-  }
+  const box = $("tables");
+  const sorted = [...tables.values()].sort((a, b) => a.table.localeCompare(b.table, undefined, { numeric: true }));
+  box.replaceChildren(...sorted.map(tile));
   $("count").textContent = tables.size + " tables";
 }
 
