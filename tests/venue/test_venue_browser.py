@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from conftest import feed, free_port, whole_game
+from conftest import feed, free_port, wait_for, whole_game
 from PIL import Image
 
 from firmware_host.service import TableService
@@ -31,6 +31,17 @@ def named(events: list[PhysicalEvent], a: str = "Anne", b: str = "Bruno") -> lis
     assert isinstance(setup, Setup)
     return [Setup(rules=setup.rules, dealer=setup.dealer, target=setup.target, options=setup.options,
                   sight=setup.sight, players=(a, b, "")), *events[1:]]
+
+
+def published(service: TableService) -> int:
+    """Outcomes the service has put out so far."""
+    return len(service.outputs[0].outcomes)  # type: ignore[attr-defined]
+
+
+def caught_up(page: TablePage, service: TableService, base: int) -> dict[str, Any]:
+    """The page's state once it has taken every outcome since ``base`` (it takes them on its own loop)."""
+    wait_for(lambda: page.live.feed.seq == published(service) - base, "the page to take every outcome")
+    return page.live.feed.state
 
 
 def fits(tab: Any) -> bool:
@@ -65,6 +76,7 @@ def assert_drawn(tab: Any, card: str) -> None:
 
 def test_the_table_page_follows_a_game(browser: Any, service: TableService, tmp_path: Path) -> None:
     with TablePage(WebSettings(port=0), table="Table 1", journal=Path(service.journal.path)) as page:
+        base = published(service)
         service.outputs.append(page)
         service.resume()
         tab = browser.new_page(viewport=PHONE)
@@ -79,7 +91,8 @@ def test_the_table_page_follows_a_game(browser: Any, service: TableService, tmp_
         # a card laid on a play pad is drawn on the page within a second
         card = events[plays[3]]
         assert isinstance(card, CardEvent) and card.card
-        tab.wait_for_function(f"window.__state.seq >= {page.live.feed.seq}", timeout=TIMEOUT_MS)
+        seq = caught_up(page, service, base)["seq"]
+        tab.wait_for_function(f"window.__state.seq >= {seq}", timeout=TIMEOUT_MS)
         tab.evaluate("window.__shown = {}")
         laid = time.time() * 1000
         feed(service, card)
@@ -114,15 +127,15 @@ def test_the_table_page_follows_a_game(browser: Any, service: TableService, tmp_
 
 def test_a_late_joiner_sees_the_hand_so_far(browser: Any, service: TableService, tmp_path: Path) -> None:
     with TablePage(WebSettings(port=0), table="Table 1", journal=Path(service.journal.path)) as page:
+        base = published(service)
         service.outputs.append(page)
         service.resume()
         events = named(whole_game(11))
         for event in events:
             feed(service, event)
-            if page.live.feed.state.get("view", {}).get("tricks", [0, 0]) in ([3, 1], [1, 3], [2, 2], [4, 0],
-                                                                                [0, 4]):
+            if sum(service.outputs[0].outcomes[-1].snapshot.view.tricks) == 4:  # type: ignore[attr-defined]
                 break
-        state = page.live.feed.state
+        state = caught_up(page, service, base)
         tricks = [e for e in state["story"] if e["event"] == "trick"]
         assert len(tricks) == 4, "the game reached its fourth trick"
         tab = browser.new_page(viewport=PHONE)  # comes now, after four tricks
@@ -147,13 +160,14 @@ def test_a_late_joiner_sees_the_hand_so_far(browser: Any, service: TableService,
 def test_a_late_fault_is_shown_where_it_happened(browser: Any, service: TableService) -> None:
     lines = LATE_FAULT.read_text().splitlines()
     with TablePage(WebSettings(port=0), table="Table 2", journal=Path(service.journal.path)) as page:
+        base = published(service)
         service.outputs.append(page)
         service.resume()
         for _, event in read_transcript(lines):
             feed(service, event)
-            if page.live.feed.state.get("warning"):
+            if service.outputs[0].outcomes[-1].snapshot.warning:  # type: ignore[attr-defined]
                 break
-        warning = page.live.feed.state["warning"]
+        warning = caught_up(page, service, base)["warning"]
         assert warning["late"] and warning["trick"] == 1
         tab = browser.new_page(viewport=PHONE)
         tab.goto(page.url)
@@ -176,14 +190,17 @@ def test_the_page_speaks_the_tables_language(browser: Any, service: TableService
         "it": ("Tavolo", "briscola", "RDF"), "de": ("Tisch", "Trumpf", "KDB"),
     }
     try:
+        base = published(service)
         for page in pages.values():
             page.start()
             service.outputs.append(page)
         service.resume()
         for event in whole_game(4):
             feed(service, event)
-            if pages["en"].live.feed.state.get("view", {}).get("phase") == "play":
+            if service.outputs[0].outcomes[-1].snapshot.phase == "play":  # type: ignore[attr-defined]
                 break
+        for page in pages.values():
+            caught_up(page, service, base)
         tab = browser.new_page(viewport=PHONE)
         for lang, page in pages.items():
             tab.goto(page.url)

@@ -57,8 +57,7 @@ function cardEl(code, opts) {
   for (const flip of [false, true]) {
     const g = svgNode("g", flip ? { transform: "rotate(180 25 35)" } : {});
     const text = svgNode("text", { x: 6.5, y: 11.5, class: "index", "text-anchor": "middle",
-      "font-size": printed.length > 1 ? 9 : 11 });
-    if (printed.length > 1) text.setAttribute("textLength", 10);
+      "font-size": printed.length > 1 ? 8.5 : 11, "letter-spacing": printed.length > 1 ? -0.9 : 0 });
     text.textContent = printed;
     g.append(text, pip(suit, 6.5, 17.5, 7, false));
     svg.append(g);

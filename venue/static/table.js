@@ -95,7 +95,9 @@ function showState(s) {
   // the tricks won, on each side
   for (const [i, seat] of ["A", "B"].entries()) {
     const mine = hand.tricks.filter((t) => t.winner === seat);
-    $("count-" + seat).textContent = v.phase === "play" ? v.tricks[i] : mine.length;
+    const count = v.phase === "play" ? v.tricks[i] : mine.length;
+    $("count-" + seat).textContent = count;
+    $("count-" + seat).nextElementSibling.textContent = W(count === 1 ? "trick" : "tricks");
     $("stack-" + seat).replaceChildren(...mine.map((t) => miniTrick(t, who)));
   }
   // the trick on the table, and a refused card where it lies
@@ -118,12 +120,11 @@ function showState(s) {
   const box = $("faultbox");
   const all = s.faults.concat(s.warning ? [s.warning] : []);
   box.replaceChildren(...all.map((f) => {
-    const line = faultWords(f);
-    if (f.late && f.trick) line.prepend(el("span", { class: "where" }, W("trick") + " " + f.trick + ": "));
-    return line;
+    return faultWords(f);
   }));
   box.hidden = !all.length;
   if (s.winner) $("prompt").textContent = W("game_over", { who: who[s.winner] || s.winner });
+  else if (s.choosing && s.warning) $("prompt").textContent = "";  // the fault's words say who chooses what
   else $("prompt").textContent = (s.said && s.said.prompt) || s.expectation;
   const facts = $("facts");
   facts.replaceChildren();
@@ -166,7 +167,7 @@ function drawChart(s, who) {
     svg.append(svgNode("polyline", { points: line, class: "line seat-" + seat }));
     for (const [i, p] of points.entries()) svg.append(svgNode("circle", { cx: x(i), cy: y(p[seat]), r: 3, class: "dot seat-" + seat }));
     const last = points[points.length - 1];
-    const end = points.length > 2;
+    const end = points.length > 1;
     const label = svgNode("text", { x: x(points.length - 1) + (end ? -4 : 6), y: y(last[seat]) + (seat === "A" ? -6 : 14),
       class: "label seat-" + seat, "text-anchor": end ? "end" : "start" });
     label.textContent = who[seat] + " " + last[seat];
