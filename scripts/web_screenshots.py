@@ -13,12 +13,12 @@ import tempfile
 from pathlib import Path
 
 import engine
-from firmware_host.builtin_players import game_transcript
-from firmware_host.controller import Controller
-from firmware_host.journal import Journal
+from firmware_host.journal.store import Journal
+from firmware_host.players.builtin import game_transcript
+from firmware_host.referee.controller import Controller
+from firmware_host.referee.snapshot import Outcome, TableSnapshot
+from firmware_host.referee.transcript import PhysicalEvent, Setup, read_transcript
 from firmware_host.service import TableService
-from firmware_host.snapshot import Outcome, TableSnapshot
-from firmware_host.transcript import PhysicalEvent, Setup, read_transcript
 from venue.page import TablePage
 from venue.settings import WebSettings
 

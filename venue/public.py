@@ -17,8 +17,8 @@ the table before its hand is over** (and, if the table file says so, a delay aft
 
 Pure: no thread, no clock of its own (the caller passes ``now``, in seconds).
 
-    >>> from firmware_host.controller import Controller
-    >>> from firmware_host.transcript import CardEvent, Setup
+    >>> from firmware_host.referee.controller import Controller
+    >>> from firmware_host.referee.transcript import CardEvent, Setup
     >>> table, feed = Controller(), PublicFeed(table="t1")
     >>> _ = table.handle(Setup(rules="classic", dealer="A"))
     >>> _ = [table.handle(CardEvent("hand.B" if i < 5 else "hand.A", c)) for i, c in
@@ -37,10 +37,10 @@ from typing import Any
 
 from engine import Fault
 from engine.prompts import worded
-from firmware_host.controller import HandRecord
-from firmware_host.i18n import language as table_language
-from firmware_host.screens import fault_screen
-from firmware_host.snapshot import Outcome, TableSnapshot
+from firmware_host.referee.controller import HandRecord
+from firmware_host.referee.snapshot import Outcome, TableSnapshot
+from firmware_host.screens.chooser import fault_screen
+from firmware_host.screens.i18n import language as table_language
 from venue.record import GameLogBuilder, HandLog
 
 PUBLIC_EVENTS = frozenset({
@@ -80,7 +80,7 @@ def public_fault(fault: Fault, face_up: bool, snapshot: TableSnapshot | None = N
     """A fault as a spectator sees it: its card only when the card lies face up.
 
     With ``snapshot``, ``said`` holds what went wrong and what to do in ``language``,
-    worded as the table's screen words them (:func:`firmware_host.screens.fault_screen`).
+    worded as the table's screen words them (:func:`firmware_host.screens.chooser.fault_screen`).
     """
     data = fault.to_json()
     if not face_up:

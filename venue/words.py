@@ -1,6 +1,6 @@
 """The page's words in the table's language (``en``, ``fr``, ``it``, ``de``).
 
-The table's own catalogue (:mod:`firmware_host.i18n`) is the source: the card ranks
+The table's own catalogue (:mod:`firmware_host.screens.i18n`) is the source: the card ranks
 of each language's pack, and every word the OLED already says (faults, prompts, "vole",
 "king", the seat's "table"...). This module adds only what a page has and a screen has
 not (tabs, headings, the connection), in the same four languages, and hands the whole
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from firmware_host.i18n import LANGUAGES, language, words
+from firmware_host.screens.i18n import LANGUAGES, language, words
 
 RANKS = ("7", "8", "9", "T", "J", "Q", "K", "A")
 

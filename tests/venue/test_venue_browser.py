@@ -12,8 +12,8 @@ from typing import Any
 from conftest import feed, free_port, wait_for, whole_game
 from PIL import Image
 
+from firmware_host.referee.transcript import ButtonEvent, CardEvent, PhysicalEvent, Setup, read_transcript
 from firmware_host.service import TableService
-from firmware_host.transcript import CardEvent, PhysicalEvent, Setup, read_transcript
 from venue.hub import HubSettings, Session, build_hub
 from venue.mqtt import TablePublisher
 from venue.page import ServerThread, TablePage
@@ -267,10 +267,21 @@ def test_the_scoreboard_follows_two_tables(browser: Any, service: TableService, 
             publisher.start()
             assert publisher.connected.wait(20)
             service.outputs[1:] = [publisher]
-            for event in whole_game(seed):
+            events = whole_game(seed)
+            tile_seen = name != "t1"
+            for event in events:
                 feed(service, event)
+                view = service.outputs[0].outcomes[-1].snapshot.view  # type: ignore[attr-defined]
+                if not tile_seen and view.phase == "play" and view.trick:
+                    # the tile draws the table's trump and the card on its pad with the page's cards
+                    tile = f"[data-table={name}]"
+                    tab.wait_for_selector(f"{tile} .ttrick svg.card[data-card='{view.trick[0][1]}']",
+                                          timeout=TIMEOUT_MS)
+                    assert tab.get_attribute(f"{tile} .ttrump svg.card", "data-card") == str(view.trump)
+                    tile_seen = True
+            assert tile_seen
             finals.append(service.outputs[0].outcomes[-1].snapshot)  # type: ignore[attr-defined]
-            feed(service, __import__("firmware_host.transcript").transcript.ButtonEvent("A", "yes"))  # next game
+            feed(service, ButtonEvent("A", "yes"))  # next game
             publisher.close()
         for name, _final in zip(("t1", "t2"), finals, strict=True):
             # the table went on to a new game (0-0); its result stays in the standings
