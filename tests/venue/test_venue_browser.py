@@ -278,6 +278,9 @@ def test_the_scoreboard_follows_two_tables(browser: Any, service: TableService, 
                     tab.wait_for_selector(f"{tile} .ttrick svg.card[data-card='{view.trick[0][1]}']",
                                           timeout=TIMEOUT_MS)
                     assert tab.get_attribute(f"{tile} .ttrump svg.card", "data-card") == str(view.trump)
+                    png = tab.locator(f"{tile} .ttrick svg.card").first.screenshot()
+                    assert colours(png)["white"] > 100
+                    tab.locator(tile).screenshot(path=str(tmp_path / "tile.png"))
                     tile_seen = True
             assert tile_seen
             finals.append(service.outputs[0].outcomes[-1].snapshot)  # type: ignore[attr-defined]
