@@ -31,11 +31,21 @@ function tile(t) {
       el("span", { class: "small" }, t.phase === "play" ? tricks[0] + " · " + tricks[1] : "")));
 }
 
+// Only the tiles of the tables heard from since the last frame are drawn again.
+const tiles = new Map();
+const dirty = new Set();
+const byName = (a, b) => a.localeCompare(b, undefined, { numeric: true });
 function render() {
   pending = false;
   const box = $("tables");
-  const sorted = [...tables.values()].sort((a, b) => a.table.localeCompare(b.table, undefined, { numeric: true }));
-  box.replaceChildren(...sorted.map(tile));
+  for (const name of dirty) {
+    const fresh = tile(tables.get(name));
+    const old = tiles.get(name);
+    if (old) old.replaceWith(fresh);
+    else box.insertBefore(fresh, [...box.children].find((c) => byName(c.dataset.table, name) > 0) || null);
+    tiles.set(name, fresh);
+  }
+  dirty.clear();
   $("count").textContent = tables.size + " tables";
 }
 
@@ -69,6 +79,7 @@ source.addEventListener("table", (m) => {
   noteLatency(t.t);
   window.__updates += 1;
   tables.set(t.table, t);
+  dirty.add(t.table);
   schedule();
 });
 source.addEventListener("standings", (m) => showStandings(JSON.parse(m.data)));
