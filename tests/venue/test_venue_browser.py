@@ -157,20 +157,34 @@ def test_a_late_joiner_sees_the_hand_so_far(browser: Any, service: TableService,
         tab.close()
 
 
-def test_a_late_fault_is_shown_where_it_happened(browser: Any, service: TableService) -> None:
+def test_a_fault_is_shown_where_it_happened(browser: Any, service: TableService) -> None:
+    """A card refused at once lies struck through on its pad, with the remedy in words; a fault proven
+    late marks the trick it was made in."""
     lines = LATE_FAULT.read_text().splitlines()
     with TablePage(WebSettings(port=0), table="Table 2", journal=Path(service.journal.path)) as page:
         base = published(service)
         service.outputs.append(page)
         service.resume()
-        for _, event in read_transcript(lines):
-            feed(service, event)
-            if service.outputs[0].outcomes[-1].snapshot.warning:  # type: ignore[attr-defined]
-                break
-        warning = caught_up(page, service, base)["warning"]
-        assert warning["late"] and warning["trick"] == 1
         tab = browser.new_page(viewport=PHONE)
         tab.goto(page.url)
+        tab.wait_for_function("window.__state !== null", timeout=TIMEOUT_MS)
+        refused = None
+        for _, event in read_transcript(lines):
+            feed(service, event)
+            snapshot = service.outputs[0].outcomes[-1].snapshot  # type: ignore[attr-defined]
+            if refused is None and snapshot.phase == "play" and snapshot.faults and snapshot.faults[-1].card:
+                refused = caught_up(page, service, base)["faults"][-1]
+                tab.wait_for_function(f"window.__state.seq >= {page.live.feed.seq}", timeout=TIMEOUT_MS)
+                pad = f"#trick .pad[data-seat='{refused['seat']}']"
+                assert tab.get_attribute(f"{pad} svg.card.struck", "data-card") == refused["card"]
+                assert refused["said"]["do"] in tab.inner_text("#faultbox")
+                assert_drawn(tab, refused["card"])
+            if snapshot.warning:
+                break
+        assert refused is not None, "the transcript refuses a card at once before its late fault"
+        warning = caught_up(page, service, base)["warning"]
+        assert warning["late"] and warning["trick"] == 1
+        tab.goto(page.url)  # a spectator who comes now
         tab.wait_for_function("window.__state !== null", timeout=TIMEOUT_MS)
         # the offence is marked in the trick it was made in: the offender's card struck through
         offender = tab.locator("#live .won[data-trick='1'] svg.card.struck")
