@@ -57,6 +57,7 @@ PLAY_PHASE_FAULTS = frozenset({"out_of_turn", "card_not_in_hand", "wrong_time"})
 """Faults whose card lies face up when they happen during the tricks (a card on a play pad)."""
 
 _SYMBOL = re.compile(r"(?:10|[2-9JQKA])[♠♥♦♣]")
+_TRAILING_ARTICLE = re.compile(r"\s+(?:the|le|la|il|den|die|das)$")
 _NOTATION = re.compile(r"(?<![A-Za-z0-9])[2-9TJQKA][SHDC](?![A-Za-z0-9])")
 
 
@@ -90,7 +91,8 @@ def public_fault(fault: Fault, face_up: bool, snapshot: TableSnapshot | None = N
     if snapshot is not None:
         screen = fault_screen(fault, snapshot, language)
         what, do = (" ".join((t if face_up else redact(t)).split()) for t in (screen.headline, screen.detail))
-        data["said"] = {"what": what.removesuffix(" the"), "do": do}
+        # worded without its card, "does not hold the {card}" ends on an article: leave it out
+        data["said"] = {"what": _TRAILING_ARTICLE.sub("", what), "do": _TRAILING_ARTICLE.sub("", do)}
     return data
 
 
@@ -126,13 +128,13 @@ class PublicFeed:
     results: list[dict[str, Any]] = field(default_factory=list)
     """The game's hands over: ``hand``, ``points``, ``score``, ``tricks``."""
     _story_hand: int = 1
-
-    def __post_init__(self) -> None:
-        self.language = table_language(self.language)
     _face_up: dict[Fault, bool] = field(default_factory=dict)
     _pending: list[_Pending] = field(default_factory=list)
     _builder: GameLogBuilder = field(default_factory=GameLogBuilder)
     _game: int = 0
+
+    def __post_init__(self) -> None:
+        self.language = table_language(self.language)
 
     def take(self, outcome: Outcome, now: float) -> list[Message]:
         """The messages one outcome gives: its public events, the hands now due, then the state."""

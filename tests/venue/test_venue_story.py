@@ -79,3 +79,18 @@ def test_every_language_has_every_word_of_the_page() -> None:
         assert all(words["words"].values())
         assert [words["ranks"][r] for r in RANKS] == [card(r + "S", lang)[:-1] for r in RANKS]
     assert page_words("xx")["lang"] == "en"
+
+
+@pytest.mark.parametrize(("lang", "what"), [("en", "A does not hold"), ("fr", "A n'a pas"),
+                                            ("it", "A non ha"), ("de", "A hat nicht")])
+def test_a_fault_said_without_its_face_down_card(lang: str, what: str) -> None:
+    from engine import Fault
+    from engine.cards import Card
+    from venue.public import public_fault
+
+    snapshot = Controller().handle(Setup(rules="classic", dealer="A")).snapshot
+    fault = Fault("card_not_in_hand", "A", "", "A does not hold the 9♠", "", Card.parse("9S"))
+    hidden = public_fault(fault, face_up=False, snapshot=snapshot, language=lang)
+    assert hidden["said"]["what"] == what and not card_tokens(json.dumps(hidden, ensure_ascii=False))
+    shown = public_fault(fault, face_up=True, snapshot=snapshot, language=lang)
+    assert card("9S", lang) in shown["said"]["what"]
