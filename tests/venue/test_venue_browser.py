@@ -116,12 +116,15 @@ def test_the_table_page_follows_a_game(browser: Any, service: TableService, tmp_
         assert fits(tab)
         tab.click("nav button[data-tab=hands]")
         assert "hand 1" in tab.inner_text("#handlist")
+        assert fits(tab)
         tab.click("nav button[data-tab=games]")
         tab.wait_for_selector("#gamelist tbody tr", timeout=TIMEOUT_MS)
         tab.click("#gamelist tbody tr a")
         tab.wait_for_function("document.querySelector('#record').textContent.includes('[Hand')", timeout=TIMEOUT_MS)
+        assert fits(tab)
         tab.click("nav button[data-tab=stats]")
         tab.wait_for_selector("#statlist tbody tr", timeout=TIMEOUT_MS)
+        assert fits(tab)
         tab.close()
 
 
