@@ -138,6 +138,18 @@ def face_down(refused: Fault, zone: str | None) -> Fault:
     )
 
 
+def _sight(state: GameState) -> Sight:
+    """How much of each hand the table knows, out of the cards the hand holds (TRANSCRIPT.md,
+    *Partial sight*: a seat's unseen cards are five minus those it is known to hold).
+
+    A hand never holds more than five: during the exchange the engine cannot count the
+    unseen discards and keeps five unseen, so the replacements seen are counted out of five.
+    """
+    known = (state.hands[0].bit_count(), state.hands[1].bit_count())
+    held = tuple(min(5, known[i] + state.unseen[i]) for i in (0, 1))
+    return Sight(state.sight, known, (held[0], held[1]))
+
+
 @dataclass
 class _Rejected:
     zone: str
@@ -228,10 +240,7 @@ class Controller:
             and not state.played and state.led < 0,
             winner=state.winner if state.phase == "over" else None,
             players=state.players,
-            sight=Sight(
-                state.sight, (state.hands[0].bit_count(), state.hands[1].bit_count()),
-                (state.hands[0].bit_count() + state.unseen[0], state.hands[1].bit_count() + state.unseen[1]),
-            ),
+            sight=_sight(state),
             choosing=engine.SEATS[1 - state.awaiting] if state.awaiting >= 0 else None,
             hint=self._hint(state),
             notice=self._notice,

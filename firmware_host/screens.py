@@ -32,6 +32,8 @@ from firmware_host.table_setup import MenuLine
 __all__ = ["Screen", "fault_screen", "frame_to_text", "message_screen", "paused_screen", "render", "screen_for"]
 
 _SEATS = ("A", "B")
+_HOLDING = ("propose", "respond", "exchange", "force")
+"""The phases where both hands hold five cards and none is played yet."""
 
 
 class _Table:
@@ -73,8 +75,9 @@ def _base(table: _Table) -> dict[str, Any]:
     else:
         status = w.say("status_target", n=view.target)
     sight = snapshot.sight
-    if not playing and not sight.complete and any(sight.held):
-        # partial sight: how much of each hand the table has read
+    if view.phase in _HOLDING and not sight.complete:
+        # partial sight: how much of each hand's five cards the table has read (the tricks
+        # show the tricks instead)
         status = w.say("status_seen", a=label_a, b=label_b, sa=sight.seen[0], ha=sight.held[0],
                        sb=sight.seen[1], hb=sight.held[1])
     if snapshot.setting_up and snapshot.menu is None:
