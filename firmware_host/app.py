@@ -130,7 +130,8 @@ def run_service(args: argparse.Namespace) -> int:
         stack.callback(lambda: [signal.signal(s, h) for s, h in previous.items()])
         if events is not None:
             source = "<stdin>" if args.events == "-" else args.events
-            threading.Thread(target=feed_lines, args=(service, events, source), name="events", daemon=True).start()
+            threading.Thread(target=feed_lines, args=(service, events, source), kwargs={"pads_sight": table.sight},
+                             name="events", daemon=True).start()
         try:
             service.run()
         finally:
