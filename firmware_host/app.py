@@ -246,7 +246,7 @@ def table_defaults(table: TableConfig, args: argparse.Namespace) -> TableDefault
     except TagRegistryError as exc:
         raise BadInput(str(exc)) from None
     return TableDefaults(rules=rules, target=table.target, players=players, badges=badges, locked=table.locked,
-                         sight=table.sight)
+                         sight=table.sight, language=table.language)
 
 
 def wait_for_enrolment(table: TableConfig) -> int:
