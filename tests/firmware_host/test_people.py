@@ -14,13 +14,13 @@ import pytest
 from PIL import Image
 
 from engine import new_game
-from firmware_host.builtin_players import game_transcript
-from firmware_host.controller import Controller, NewGame, Notice, TableDefaults
-from firmware_host.drawing import render
-from firmware_host.history import format_game, games, player_stats
-from firmware_host.journal import Journal
-from firmware_host.screens import paused_screen, screen_for
-from firmware_host.transcript import ButtonEvent, CardEvent, Setup, dumps
+from firmware_host.journal.history import format_game, games, player_stats
+from firmware_host.journal.store import Journal
+from firmware_host.players.builtin import game_transcript
+from firmware_host.referee.controller import Controller, NewGame, Notice, TableDefaults
+from firmware_host.referee.transcript import ButtonEvent, CardEvent, Setup, dumps
+from firmware_host.screens.chooser import paused_screen, screen_for
+from firmware_host.screens.drawing import render
 from hardware.table import TableFileError, load_table_text
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -127,7 +127,7 @@ def test_the_language_chosen_is_saved_with_the_game_and_shown_after_a_restart(tm
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "firmware_host.cli", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "firmware_host.cli.main", *args], capture_output=True, text=True,
                           timeout=120, cwd=ROOT)
 
 
@@ -210,7 +210,7 @@ def test_history_lists_every_game_with_players_winner_and_faults(tmp_path: Path)
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "firmware_host.cli", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "firmware_host.cli.main", *args], capture_output=True, text=True,
                           timeout=120, cwd=ROOT)
 
 
@@ -236,7 +236,7 @@ def test_run_with_players_and_rules_then_history(tmp_path: Path) -> None:
 
 
 def test_a_setup_line_names_the_language_or_is_refused_at_the_door() -> None:
-    from firmware_host.transcript import TranscriptError, parse_line
+    from firmware_host.referee.transcript import TranscriptError, parse_line
 
     setup = parse_line('{"setup": {"rules": "classic", "language": "it"}}', source="t", line_no=1)
     assert isinstance(setup, Setup) and setup.language == "it"
