@@ -377,23 +377,25 @@ def rows_of(hand: int, turn_up: int, seat: str) -> tuple[Row, ...]:
 
 @dataclass(frozen=True, slots=True)
 class Classical:
-    """What the classics say of a hand: the first ``row`` it falls under (a sourced row before one of the
-    project's own; None: no row), and ``plays``: whether they play as dealt (the elder stands, the dealer
-    refuses). A hand of a row holding the king of trumps is advised the other way (``king``)."""
+    """What the classics say of a ``seat``'s hand: the first ``row`` it falls under (a sourced row before
+    one of the project's own; None: no row, and the classics propose, or accept), and ``plays``: whether
+    they play it as dealt (the elder stands, the dealer refuses). A hand of a row holding the king of
+    trumps is advised the other way (``king``: Foster, the Britannica; Hoffmann for the dealer)."""
 
+    seat: str
     row: Row | None
     plays: bool
     king: bool
 
     def words(self) -> str:
+        """``'jeu de règle 2T+3: the classics stand'``."""
+        play, other = ("stand", "propose") if self.seat == "elder" else ("refuse", "accept")
+        verb = play if self.plays else other
         if self.row is None:
-            return "no jeu de règle"
-        seat_word = "stand" if self.row.seat == "elder" else "refuse"
-        other = "propose" if self.row.seat == "elder" else "accept"
-        own = ", the project's own row" if self.row.own else ""
-        if self.king:
-            return f"jeu de règle {self.row.name}{own}, with the king of trumps: the classics {other}"
-        return f"jeu de règle {self.row.name}{own}: the classics {seat_word}"
+            return f"no jeu de règle: the classics {verb}"
+        own = " (the project's own row)" if self.row.own else ""
+        king = ", with the king of trumps" if self.king else ""
+        return f"jeu de règle {self.row.name}{own}{king}: the classics {verb}"
 
 
 def classify(hand: int, turn_up: int, seat: str) -> Classical:
@@ -409,6 +411,6 @@ def classify(hand: int, turn_up: int, seat: str) -> Classical:
     found = rows_of(hand, turn_up, seat)
     ordered = [r for r in found if not r.own] + [r for r in found if r.own]
     if not ordered:
-        return Classical(None, False, False)
+        return Classical(seat, None, False, False)
     king = bool(hand >> ((turn_up & ~7) | KING) & 1)
-    return Classical(ordered[0], not king, king)
+    return Classical(seat, ordered[0], not king, king)

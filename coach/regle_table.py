@@ -176,7 +176,8 @@ class Table:
                           4 * play_better, 4 * king_hands, 4 * king_better, len({k for k, _ in groups}))
 
 
-def table(rules: RuleSet, rows: tuple[Row, ...] = ROWS, *, samples: int = 400, propose: bool = True) -> list[RowFigures]:
+def table(rules: RuleSet, rows: tuple[Row, ...] = ROWS, *, samples: int = 400,
+          propose: bool = True) -> list[RowFigures]:
     """Every row's figures (``samples``: the exchanges sampled per key for proposing)."""
     computed = Table(rules, samples)
     return [computed.figures(row, propose=propose) for row in rows]
