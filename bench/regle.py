@@ -3,6 +3,7 @@
     .venv/bin/python bench/regle.py                  # the whole table (minutes: see docs/coach.md)
     .venv/bin/python bench/regle.py --workers 2      # on two cores
     .venv/bin/python bench/regle.py --rows elder:1T+KQJ dealer:0T+3Q2 --no-write
+    .venv/bin/python bench/regle.py --from-file      # the table of docs/coach.md from the written figures
 
 One line per figure (``name: value unit``), then the table in Markdown. It writes the figures
 to ``docs/jeu_de_regle.json`` (what ``tests/coach/test_regle_table.py`` checks rows of, and
@@ -23,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from coach import double_dummy as dd
 from coach.jeu_de_regle import ROWS, Row
 from coach.odds import TrickOdds, accept_value, propose_value, refuse_odds, stand_odds
-from coach.regle_table import Groups, OddsKey, RowFigures, Table, row_groups
+from coach.regle_table import Groups, OddsKey, Table, row_groups
 from engine.rules import rules
 
 DATA = Path(__file__).resolve().parent.parent / "docs" / "jeu_de_regle.json"
@@ -44,19 +45,27 @@ def _proposal(job: tuple[str, OddsKey, bool, int]) -> tuple[str, OddsKey, bool, 
     return seat, key, king_turned, fn(rules(RULES), hand, turn_up, samples=samples).mean
 
 
-def markdown(figures: list[RowFigures], by_key: dict[str, Row]) -> str:
-    lines = ["| seat | row | source | hands | P(point) min / mean / max | below 2:1 | "
-             "stand / propose (pt) | play better | with the king: play better |",
-             "|---|---|---|---|---|---|---|---|---|"]
+def _source(row: Row) -> str:
+    if row.own:
+        return "the project's own"
+    if row.source == "source not found":
+        return "**source not found**"
+    return {"Prof": "Hoffmann 1909", "Ency": "Britannica 1911", "R. F": "Foster"}[row.source[:4]]
+
+
+def markdown(figures: list[dict[str, float | int | str]], by_key: dict[str, Row]) -> str:
+    """The table of docs/coach.md."""
+    lines = ["| seat | row | the hand | source | hands | P(point) playing: min / mean / max | under 2:1 | "
+             "play / other (pt) | playing better | with the king of trumps: playing better |",
+             "|---|---|---|---|---:|---|---:|---|---:|---|"]
     for f in figures:
-        row = by_key[f.row]
-        source = "own" if row.own else row.source.split(",")[0].split("(")[0].strip()
-        word = ("stand" if row.seat == "elder" else "refuse", "propose" if row.seat == "elder" else "accept")
+        row = by_key[str(f["row"])]
+        hands, kings = int(f["hands"]), int(f["king_hands"])
+        king = f"{int(f['king_play_better']) / kings:.0%} of {kings:,}" if kings else "—"
         lines.append(
-            f"| {row.seat} | {row.name} | {source} | {f.hands:,} | {f.p_min:.3f} / {f.p_mean:.3f} / {f.p_max:.3f} | "
-            f"{f.below / f.hands:.1%} | {f.stand:+.2f} / {f.propose:+.2f} ({word[0]} / {word[1]}) | "
-            f"{f.play_better / f.hands:.0%} | "
-            + (f"{f.king_play_better / f.king_hands:.0%} of {f.king_hands:,}" if f.king_hands else "—") + " |")
+            f"| {row.seat} | {row.name} | {row.text} | {_source(row)} | {hands:,} | "
+            f"{f['p_min']:.3f} / {f['p_mean']:.3f} / {f['p_max']:.3f} | {int(f['below']) / hands:.1%} | "
+            f"{f['stand']:+.2f} / {f['propose']:+.2f} | {int(f['play_better']) / hands:.0%} | {king} |")
     return "\n".join(lines)
 
 
@@ -66,9 +75,13 @@ def main() -> int:
     parser.add_argument("--samples", type=int, default=400, help="exchanges sampled per key for proposing")
     parser.add_argument("--rows", nargs="*", help="seat:name of the rows to compute (default: all)")
     parser.add_argument("--no-write", action="store_true")
+    parser.add_argument("--from-file", action="store_true", help="print the table of the written figures, no computing")
     args = parser.parse_args()
     chosen = [r for r in ROWS if not args.rows or r.key in args.rows]
     by_key = {r.key: r for r in ROWS}
+    if args.from_file:
+        print(markdown(json.loads(DATA.read_text(encoding="utf-8"))["rows"], by_key))
+        return 0
     print(f"kernel: {'compiled' if dd.kernel is not None else 'missing (pure Python)'}")
     table = Table(rules(RULES), args.samples)
     start = time.perf_counter()
@@ -91,7 +104,7 @@ def main() -> int:
     for f in figures:
         print(f"regle_{f.row}: {f.hands} hands, point {f.p_min:.3f}/{f.p_mean:.3f}/{f.p_max:.3f}, "
               f"below 2:1 {f.below}, stand {f.stand:+.3f} propose {f.propose:+.3f}, play better {f.play_better}")
-    print(markdown(figures, by_key))
+    print(markdown([f.as_dict() for f in figures], by_key))
     if not args.no_write and not args.rows:
         DATA.write_text(json.dumps({"rules": RULES, "samples": args.samples,
                                     "rows": [f.as_dict() for f in figures]}, indent=1) + "\n", encoding="utf-8")
