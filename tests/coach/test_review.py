@@ -139,6 +139,7 @@ def test_review_command_on_a_journal(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert run_review(args) == 0
     out = capsys.readouterr().out
     assert "game 1 hand 1 (french)" in out and "game 1 hand 2 (french)" in out
+    assert "jeu de règle" in out and "the classics" in out  # each seat's decision names its row
     args = parser.parse_args(["review", "--journal", str(path), "--hand", "2", "--samples", "50"])
     assert run_review(args) == 0
     assert "hand 1 " not in capsys.readouterr().out
