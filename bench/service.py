@@ -25,12 +25,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
-from firmware_host.builtin_players import game_transcript  # noqa: E402
-from firmware_host.controller import Controller  # noqa: E402
-from firmware_host.journal import Journal  # noqa: E402
-from firmware_host.panel import open_panel  # noqa: E402
+from firmware_host.journal.store import Journal  # noqa: E402
+from firmware_host.players.builtin import game_transcript  # noqa: E402
+from firmware_host.referee.controller import Controller  # noqa: E402
+from firmware_host.referee.transcript import PhysicalEvent, dumps  # noqa: E402
+from firmware_host.screens.panel import open_panel  # noqa: E402
 from firmware_host.service import TableService, _Line  # noqa: E402
-from firmware_host.transcript import PhysicalEvent, dumps  # noqa: E402
 from hardware.table import simulated_table  # noqa: E402
 
 
@@ -72,7 +72,7 @@ def run_service_once(lines: list[str]) -> tuple[float, float]:
         frames = Path(tmp) / "frames"
         start = time.monotonic()
         proc = subprocess.Popen(
-            [sys.executable, "-m", "firmware_host.cli", "run", "--journal", str(Path(tmp) / "j.sqlite"),
+            [sys.executable, "-m", "firmware_host.cli.main", "run", "--journal", str(Path(tmp) / "j.sqlite"),
              "--png", str(frames), "--events", "-"],
             stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, cwd=ROOT, text=True,
         )

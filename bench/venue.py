@@ -9,7 +9,7 @@ Prints one line per figure, ``name: value unit``, for the embedded broker and fo
 - ``table_publish_cost_us``: what publishing adds to a table's event → frame time: the
   MQTT output's ``publish`` on the table's thread (p50 and p99), while all tables play.
 
-Each table is a real :class:`~firmware_host.controller.Controller` with a real
+Each table is a real :class:`~firmware_host.referee.controller.Controller` with a real
 :class:`venue.mqtt.TablePublisher` (its own connection, worker and paho thread), fed
 whole games of the built-in players at ten times a real table's speed (a physical
 event every ``REAL_EVENT_S`` seconds of play, so one every 0.3 s here).
@@ -37,9 +37,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
-from firmware_host.builtin_players import game_transcript  # noqa: E402
-from firmware_host.controller import Controller  # noqa: E402
-from firmware_host.transcript import PhysicalEvent  # noqa: E402
+from firmware_host.players.builtin import game_transcript  # noqa: E402
+from firmware_host.referee.controller import Controller  # noqa: E402
+from firmware_host.referee.transcript import PhysicalEvent  # noqa: E402
 from venue.mqtt import TablePublisher  # noqa: E402
 from venue.settings import MqttSettings  # noqa: E402
 

@@ -21,22 +21,14 @@ from pathlib import Path
 from typing import IO, Any
 
 from engine import RuleSet
-from firmware_host.controller import Controller, TableDefaults
 from firmware_host.errors import BadInput
-from firmware_host.journal import Journal, JournalBusy, JournalDamaged, JournalError
+from firmware_host.journal.store import Journal, JournalBusy, JournalDamaged, JournalError, default_journal
+from firmware_host.referee.controller import Controller, TableDefaults
+from firmware_host.screens.panel import check_png_dir
 from firmware_host.service import FaultLights, JsonLines, TableOutput, TableService, feed_lines
 from hardware.table import TableConfig
 
 logger = logging.getLogger(__name__)
-
-
-def default_journal() -> Path:
-    """The journal in the service's state directory (systemd's ``StateDirectory=``)."""
-    state = os.environ.get("STATE_DIRECTORY")
-    if state:
-        return Path(state.split(":")[0]) / "journal.sqlite"
-    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(base) / "ecarte-table" / "journal.sqlite"
 
 
 def load_table_or_exit(path: str | None) -> TableConfig:
@@ -68,8 +60,8 @@ def systemd_notify() -> Callable[[str], None] | None:
 
 def run_service(args: argparse.Namespace) -> int:
     """``ecarte-table run``: returns the exit status."""
-    from firmware_host.panel import open_panel
-    from firmware_host.table_tags import TableTags, TagRegistryMissing
+    from firmware_host.cards.table_tags import TableTags, TagRegistryMissing
+    from firmware_host.screens.panel import open_panel
 
     table = load_table_or_exit(args.table)
     try:
@@ -108,7 +100,7 @@ def run_service(args: argparse.Namespace) -> int:
         stack.callback(panel.close)
         shown: TableOutput = panel
         if table.coach:
-            from firmware_host.coaching import CoachedPanel
+            from firmware_host.screens.coaching import CoachedPanel
 
             shown = CoachedPanel(panel)  # the coach's line on the OLED after each hand
         service = TableService(journal=journal, controller=controller, outputs=[shown], notify=systemd_notify(),
@@ -134,7 +126,7 @@ def run_service(args: argparse.Namespace) -> int:
         try:
             service.run()
         finally:
-            service._notify("STOPPING=1")
+            service.stopping()
             with contextlib.suppress(OSError):
                 panel.paused("table paused: the game resumes where it stopped", controller.snapshot())
     return 2 if service.stats.bad_lines else 0
@@ -157,24 +149,6 @@ def _reason(exc: Exception) -> str:
     return str(exc)
 
 
-def check_png_dir(path: Path | None) -> Path | None:
-    """``--png DIR``: the directory, made if need be and checked writable.
-
-    :raises BadInput: for a path that is a file, or a directory that cannot be written.
-    """
-    if path is None:
-        return None
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except FileExistsError:
-        raise BadInput(f"--png {path}: not a directory") from None
-    except OSError as exc:
-        raise BadInput(f"--png {path}: cannot make the directory ({exc.strerror or exc})") from None
-    if not os.access(path, os.W_OK | os.X_OK):
-        raise BadInput(f"--png {path}: cannot write in that directory")
-    return path
-
-
 class Devices:
     """The pads and seat controls of a table (or the simulated table); closes them in reverse."""
 
@@ -182,14 +156,14 @@ class Devices:
         self.sim: Any = None
         self.pads: Any = None
         self.seat_controls: Any = None
-        self._factory: Any = None
+        self.pin_factory: Any = None
 
     def close(self) -> None:
         """Close everything opened (safe to call twice)."""
-        for part in (self.seat_controls, self._factory, self.pads, self.sim):
+        for part in (self.seat_controls, self.pin_factory, self.pads, self.sim):
             if part is not None:
                 part.close()
-        self.sim = self.pads = self.seat_controls = self._factory = None
+        self.sim = self.pads = self.seat_controls = self.pin_factory = None
 
 
 def open_devices(table: TableConfig, put: Callable[[Any], None],
@@ -199,7 +173,7 @@ def open_devices(table: TableConfig, put: Callable[[Any], None],
     devices = Devices()
     try:
         if table.simulated:
-            from firmware_host.simtable import SimulatedTable, sim_tags
+            from firmware_host.players.simtable import SimulatedTable, sim_tags
 
             tags = sim_tags(1) | sim_tags(2)
             devices.sim = SimulatedTable(table, events=put, card_for=card_for or tags.get, **pad_options)
@@ -210,9 +184,9 @@ def open_devices(table: TableConfig, put: Callable[[Any], None],
 
         ports = {pad.name: pad.serial_port or pad.device for pad in table.pads}
         devices.pads = PadSet(ports, on_event=put, card_for=card_for, **pad_options)
-        devices._factory = make_pin_factory(table.buttons.backend)
+        devices.pin_factory = make_pin_factory(table.buttons.backend)
         devices.seat_controls = SeatControls(
-            table.buttons.by_seat(), pin_factory=devices._factory,
+            table.buttons.by_seat(), pin_factory=devices.pin_factory,
             on_press=put, debounce=table.buttons.debounce,
         )
     except BaseException:
@@ -251,7 +225,7 @@ def table_defaults(table: TableConfig, args: argparse.Namespace) -> TableDefault
 def wait_for_enrolment(table: TableConfig) -> int:
     """No tag registry yet on a real table: say what to do, on the OLED and in the log, and
     wait for a stop (exiting would only have systemd start the service again and again)."""
-    from firmware_host.panel import open_panel
+    from firmware_host.screens.panel import open_panel
 
     what = (f"no cards enrolled: no tag registry at {table.registry}. Stop the service "
             "(sudo systemctl stop ecarte-table), enrol both packs as the service user "

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import json
 import logging
 import os
 import queue
@@ -28,16 +27,17 @@ from typing import IO, Any, Protocol, TextIO
 
 from drivers.events import ButtonPressed, CardSeen, DeviceEvent, ReaderStatus
 from engine import Event, NotationError
-from firmware_host.controller import CONTRACT_EVENTS, Controller, NewGame
-from firmware_host.journal import DONE, PENDING, REJECTED, Journal, JournalDamaged, JournalWriteError
-from firmware_host.snapshot import Outcome
-from firmware_host.transcript import (
+from firmware_host.journal.store import DONE, PENDING, REJECTED, Journal, JournalDamaged, JournalWriteError
+from firmware_host.referee.controller import CONTRACT_EVENTS, Controller, NewGame
+from firmware_host.referee.snapshot import Outcome
+from firmware_host.referee.transcript import (
     ButtonEvent,
     CardEvent,
     PhysicalEvent,
     Setup,
     TranscriptError,
     dumps,
+    event_line,
     parse_line,
     read_lines,
 )
@@ -117,21 +117,10 @@ class JsonLines:
         except BrokenPipeError:
             self.closed = True
             logger.warning("--json: the reader of the table events went away; no more are printed")
-            _silence(self.out)
+            silence(self.out)
 
 
-def event_line(event: Event, seq: int | None = None, extra: dict[str, Any] | None = None) -> str:
-    """One line of ``--json`` output: the event, ``extra`` fields (the players' names on
-    ``game_end`` and ``new_game``: who sat where), then its ``seq`` (when it has one)."""
-    data = event.to_json()
-    if extra:
-        data.update(extra)
-    if seq is not None:
-        data["seq"] = seq
-    return json.dumps(data, ensure_ascii=False)
-
-
-def _silence(out: TextIO) -> None:
+def silence(out: TextIO) -> None:
     """Point a stream whose reader is gone at /dev/null (so that closing it says nothing)."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
@@ -445,6 +434,10 @@ class TableService:
         if now - self._last_ping >= WATCHDOG_PING_S:
             self._last_ping = now
             self._notify("WATCHDOG=1")
+
+    def stopping(self) -> None:
+        """Tell systemd the service is stopping (``STOPPING=1``)."""
+        self._notify("STOPPING=1")
 
     def _notify(self, message: str) -> None:
         if self.notify is not None:

@@ -41,8 +41,8 @@ from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from firmware_host.snapshot import Outcome
-from firmware_host.transcript import ButtonEvent, PhysicalEvent, Setup
+from firmware_host.referee.snapshot import Outcome
+from firmware_host.referee.transcript import ButtonEvent, PhysicalEvent, Setup
 from venue.history import JournalHistory
 from venue.public import Message, PublicFeed
 from venue.record import write_record

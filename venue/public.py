@@ -17,8 +17,8 @@ the table before its hand is over** (and, if the table file says so, a delay aft
 
 Pure: no thread, no clock of its own (the caller passes ``now``, in seconds).
 
-    >>> from firmware_host.controller import Controller
-    >>> from firmware_host.transcript import CardEvent, Setup
+    >>> from firmware_host.referee.controller import Controller
+    >>> from firmware_host.referee.transcript import CardEvent, Setup
     >>> table, feed = Controller(), PublicFeed(table="t1")
     >>> _ = table.handle(Setup(rules="classic", dealer="A"))
     >>> _ = [table.handle(CardEvent("hand.B" if i < 5 else "hand.A", c)) for i, c in
@@ -36,8 +36,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import Fault
-from firmware_host.controller import HandRecord
-from firmware_host.snapshot import Outcome, TableSnapshot
+from firmware_host.referee.controller import HandRecord
+from firmware_host.referee.snapshot import Outcome, TableSnapshot
 from venue.record import GameLogBuilder, HandLog
 
 PUBLIC_EVENTS = frozenset({

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.errors import BadInput
-from firmware_host.transcript import PhysicalEvent
+from firmware_host.referee.transcript import PhysicalEvent
 from hardware.table import TableConfig
 from venue.settings import load_sections, split_listen
 

@@ -123,8 +123,8 @@ def test_pure_fallback_gives_the_same_review(monkeypatch: pytest.MonkeyPatch) ->
 
 
 def test_review_command_on_a_journal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from firmware_host.journal import Journal
-    from firmware_host.review_cli import add_parser, run_review
+    from firmware_host.cli.review import add_parser, run_review
+    from firmware_host.journal.store import Journal
 
     transcript = Path(__file__).parent.parent / "transcripts" / "french_vole_refus.jsonl"
     lines = [ln for ln in transcript.read_text(encoding="utf-8").splitlines() if ln and not ln.startswith("#")]
@@ -146,8 +146,8 @@ def test_review_command_on_a_journal(tmp_path: Path, capsys: pytest.CaptureFixtu
 
 
 def test_review_command_says_what_is_missing(tmp_path: Path) -> None:
+    from firmware_host.cli.review import add_parser, run_review
     from firmware_host.errors import BadInput
-    from firmware_host.review_cli import add_parser, run_review
 
     parser = argparse.ArgumentParser()
     add_parser(parser.add_subparsers(dest="command"))

@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 
 from engine import new_game
-from firmware_host.builtin_players import game_transcript
-from firmware_host.controller import Controller, NewGame, Notice, TableDefaults
-from firmware_host.history import format_game, games, player_stats
-from firmware_host.journal import Journal
-from firmware_host.screens import screen_for
-from firmware_host.transcript import ButtonEvent, CardEvent, Setup, dumps
+from firmware_host.journal.history import format_game, games, player_stats
+from firmware_host.journal.store import Journal
+from firmware_host.players.builtin import game_transcript
+from firmware_host.referee.controller import Controller, NewGame, Notice, TableDefaults
+from firmware_host.referee.transcript import ButtonEvent, CardEvent, Setup, dumps
+from firmware_host.screens.chooser import screen_for
 from hardware.table import TableFileError, load_table_text
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -127,7 +127,7 @@ def test_history_lists_every_game_with_players_winner_and_faults(tmp_path: Path)
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "firmware_host.cli", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "firmware_host.cli.main", *args], capture_output=True, text=True,
                           timeout=120, cwd=ROOT)
 
 

@@ -21,12 +21,12 @@ from drivers.events import CardSeen, DeviceEvent, ReaderStatus
 from drivers.nfc.originality import OriginalityCheck
 from drivers.nfc.pad import NfcpyReader, Pad, PadTiming, TagWriteError
 from drivers.nfc.pn532sim import Pn532Simulator
-from firmware_host.controller import Controller, TableDefaults
-from firmware_host.deck_check import check_deck
-from firmware_host.doctor import run_checks
-from firmware_host.enroll import Originality, enroll
-from firmware_host.simtable import sim_uid
-from firmware_host.table_tags import TableTags
+from firmware_host.cards.deck_check import check_deck
+from firmware_host.cards.enroll import Originality, enroll
+from firmware_host.cards.table_tags import TableTags
+from firmware_host.checks.doctor import run_checks
+from firmware_host.players.simtable import sim_uid
+from firmware_host.referee.controller import Controller, TableDefaults
 from hardware import locks, originality
 from hardware.table import TagPolicy, load_table_text
 from hardware.tags import CARDS, TagRegistry

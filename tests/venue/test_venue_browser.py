@@ -8,6 +8,7 @@ from typing import Any
 
 from conftest import feed, free_port, whole_game
 
+from firmware_host.referee.transcript import ButtonEvent
 from firmware_host.service import TableService
 from venue.hub import HubSettings, Session, build_hub
 from venue.mqtt import TablePublisher
@@ -70,7 +71,7 @@ def test_the_scoreboard_follows_two_tables(browser: Any, service: TableService, 
             for event in whole_game(seed):
                 feed(service, event)
             finals.append(service.outputs[0].outcomes[-1].snapshot)  # type: ignore[attr-defined]
-            feed(service, __import__("firmware_host.transcript").transcript.ButtonEvent("A", "yes"))  # next game
+            feed(service, ButtonEvent("A", "yes"))  # next game
             publisher.close()
         for name, _final in zip(("t1", "t2"), finals, strict=True):
             # the table went on to a new game (0-0); its result stays in the standings

@@ -15,9 +15,9 @@ import pytest
 from conftest import Recorder, feed, wait_for, whole_game
 from paho.mqtt.enums import CallbackAPIVersion
 
-from firmware_host.controller import HandRecord
+from firmware_host.referee.controller import HandRecord
+from firmware_host.referee.transcript import CardEvent, PhysicalEvent
 from firmware_host.service import TableService
-from firmware_host.transcript import CardEvent, PhysicalEvent
 from venue.hub import BrokerThread
 from venue.mqtt import TablePublisher
 from venue.page import TablePage

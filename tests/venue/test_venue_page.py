@@ -8,8 +8,8 @@ import pytest
 from conftest import feed, whole_game
 from starlette.testclient import TestClient
 
+from firmware_host.referee.transcript import ButtonEvent, PhysicalEvent, Setup
 from firmware_host.service import TableService
-from firmware_host.transcript import ButtonEvent, PhysicalEvent, Setup
 from venue.history import JournalHistory
 from venue.page import LiveTable, table_app
 from venue.public import PublicFeed
