@@ -252,8 +252,9 @@ def two_to_discard(s: Shape) -> bool:
 @dataclass(frozen=True, slots=True)
 class Row:
     """A row of the table: ``seat`` ("elder": play without proposing; "dealer": refuse), ``name``
-    (short, at most 8 characters: the hint shows it), ``text`` (the rule in words), ``source``
-    (edition and place) and ``quote`` (the source's words), ``own`` (no source found),
+    (short: the elder's are shown in the hint, which must fit the OLED's status line), ``text`` (the
+    rule in words), ``source`` (edition and place) and ``quote`` (the source's words), ``own`` (no
+    source found),
     ``test`` (the row's predicate on the hand's :class:`Shape`)."""
 
     seat: str
@@ -287,7 +288,7 @@ ELDER_ROWS: tuple[Row, ...] = (
        BRITANNICA, "\"1. Two trumps and three cards of one plain suit should not be played [by the dealer] "
        "unless the plain suit is headed by a court card.\" (an exception to the elder's list, which holds it "
        "whatever the suit's head)", two_and_three_of_a_suit),
-    _e("2T+Qx+x", "two trumps, a queen guarded by a lower card, and a small card (below a knave) of another suit",
+    _e("2T+Qxx", "two trumps, a queen guarded by a lower card, and a small card (below a knave) of another suit",
        "source not found", "named as classical in issue 18; the words were not found in the sources at hand",
        two_queen_guarded_small),
     _e("1T+KQJ", "one trump and a tierce major (king, queen, knave of a plain suit), any fifth card",
@@ -299,11 +300,11 @@ ELDER_ROWS: tuple[Row, ...] = (
     _e("1T+2Q", "one trump and two queens",
        BRITANNICA, "\"4. One trump and two queens is too weak [for the dealer], unless both queens are "
        "singly guarded.\"", one_and_two_queens),
-    _e("1T+Q+Jx", "one trump, a queen of one suit and a guarded knave (knave and a lower card) of another",
+    _e("1T+QJx", "one trump, a queen of one suit and a guarded knave (knave and a lower card) of another",
        BRITANNICA, "\"5. One trump, queen of one suit, and knave guarded of another should not be played "
        "[by the dealer] unless the queen is also guarded, or the card of the fourth suit is a court card.\"",
        one_queen_and_guarded_knave),
-    _e("1T+K+Q", "one trump, a king and a queen both unguarded (alone in their suits), two cards of the fourth suit",
+    _e("1T+K/Q", "one trump, a king and a queen both unguarded (alone in their suits), two cards of the fourth suit",
        BRITANNICA, "\"6. One trump, a king and a queen, both unguarded, should not be played [by the dealer], "
        "unless the fourth suit contains a card as high as an ace.\"", one_king_queen_unguarded),
     _e("0T+4C", "no trump, four court cards",
@@ -320,8 +321,8 @@ ELDER_ROWS: tuple[Row, ...] = (
        OWN, "", two_king_guarded, own=True),
     _e("2T+2K", "two trumps and two kings",
        OWN, "", two_and_two_kings, own=True),
-    _e("1T+KQ+K", "one trump, king and queen of one suit and the king of another",
-       OWN, "the Britannica's row is one trump, a king and a queen both unguarded (1T+K+Q)", one_kq_and_king,
+    _e("1T+KQK", "one trump, king and queen of one suit and the king of another",
+       OWN, "the Britannica's row is one trump, a king and a queen both unguarded (1T+K/Q)", one_kq_and_king,
        own=True),
 )
 """The elder's rows: hands to play without proposing."""
@@ -333,7 +334,7 @@ DEALER_ROWS: tuple[Row, ...] = (
     _d("2T+3C", "two trumps and three cards of one plain suit headed by a court card", BRITANNICA,
        "\"1. Two trumps and three cards of one plain suit should not be played unless the plain suit is "
        "headed by a court card.\"", two_and_three_headed_by_court),
-    _d("2T+Qx+x", "two trumps, a queen guarded and a small card", "source not found",
+    _d("2T+Qxx", "two trumps, a queen guarded and a small card", "source not found",
        "the elder's row, which the Britannica's exceptions leave to the dealer as well", two_queen_guarded_small),
     _d("1T+KQJ+C", "one trump, a tierce major and a court card", BRITANNICA,
        "\"2. One trump and a tierce major is too weak, unless the fifth card is a court card.\"",
@@ -342,11 +343,11 @@ DEALER_ROWS: tuple[Row, ...] = (
        "\"4. One trump and two queens is too weak, unless both queens are singly guarded.\"; Hoffmann: "
        "\"But with one trump, two queens guarded, or a king and queen guarded, refuse.\"",
        one_and_two_queens_singly_guarded),
-    _d("1T+Q+Jx", "one trump, a queen, a guarded knave of another suit; the queen guarded too, or a court "
+    _d("1T+QJx", "one trump, a queen, a guarded knave of another suit; the queen guarded too, or a court "
        "card in the fourth suit", BRITANNICA,
        "\"5. One trump, queen of one suit, and knave guarded of another should not be played unless the queen "
        "is also guarded, or the card of the fourth suit is a court card.\"", one_queen_and_guarded_knave_dealer),
-    _d("1T+K+Q+A", "one trump, a king and a queen both unguarded, the fourth suit holding an ace or better",
+    _d("1T+K/Q+A", "one trump, a king and a queen both unguarded, the fourth suit holding an ace or better",
        BRITANNICA, "\"6. One trump, a king and a queen, both unguarded, should not be played, unless the fourth "
        "suit contains a card as high as an ace.\"", one_king_queen_unguarded_dealer),
     _d("0T+4C3", "no trump, four court cards of three different suits", BRITANNICA,

@@ -347,7 +347,8 @@ def dealer_advice(rules: RuleSet, dealer: int, turn_up: int, *, samples: int = 2
 
 
 def hint_text(rules: RuleSet, elder: int, turn_up: int, *, samples: int = 2000, pure: bool = False) -> str:
-    """The learner's hint before the elder decides (at most 21 characters, the OLED's status line):
+    """The learner's hint before the elder decides (at most 21 characters; the OLED's status line, where
+    the widest of every row is drawn in a test):
     the exact decision, the chance of the point as dealt, and the classical row the hand falls under
     (``-`` none), with ``!`` when the classics advise the other way: ``'stand 93% 2T+3'``,
     ``'propose 57% 3T!'`` (three trumps with the king: the classics propose), ``'propose 41% -'``."""

@@ -107,25 +107,25 @@ def test_rows_match_their_hands_and_the_king_turns_the_advice() -> None:
     assert names("8H 9H 7S 8S 9S") == ["2T+3"]
     assert names("8H 9H 7S 8S 9S", "dealer") == []  # the dealer's suit must be headed by a court card
     assert names("8H 9H 7S JS 9S", "dealer") == ["2T+3C"]
-    assert names("8H 9H QS 8S 9D") == ["2T+Qx+x"]
+    assert names("8H 9H QS 8S 9D") == ["2T+Qxx"]
     assert names("8H KS QS JS 7D") == ["1T+KQJ"]
     assert names("8H KS QS JS 7D", "dealer") == []
     assert names("8H KS QS JS JD", "dealer") == ["1T+KQJ+C"]
     assert names("8H QS 7S 8S 9S") == ["1T+4"]
     assert names("8H QS 7S QD 9C") == ["1T+2Q"]
     assert names("8H QS 7S QD 9D", "dealer") == ["1T+2Qx"]
-    assert names("8H QS JD 7D 9C") == ["1T+Q+Jx"]
+    assert names("8H QS JD 7D 9C") == ["1T+QJx"]
     assert names("8H QS JD 7D 9C", "dealer") == []
-    assert names("8H QS JD 7D KC", "dealer") == ["1T+Q+Jx", "1T+K+Q+A"]  # the court card is a king
-    assert names("8H KS QD 7C 9C") == ["1T+K+Q"]
-    assert names("8H KS QD AC 9C", "dealer") == ["1T+K+Q+A"]
+    assert names("8H QS JD 7D KC", "dealer") == ["1T+QJx", "1T+K/Q+A"]  # the court card is a king
+    assert names("8H KS QD 7C 9C") == ["1T+K/Q"]
+    assert names("8H KS QD AC 9C", "dealer") == ["1T+K/Q+A"]
     assert names("KS QS JD KC 9C") == ["0T+4C"]
     assert names("KS QS JS KC 9C", "dealer") == []  # four court cards of two suits
     assert names("QS QD QC 7C 9C") == ["0T+3Q"]
     assert names("QS 7S QD 8D QC", "dealer") == ["0T+3Q2"]
     assert names("8H KS 8S KD 9C") == ["T+K=3"]
     assert names("8H 9H KS 8S 9D") == ["T+K=3", "2T+Kx"]
-    assert names("8H KS QS KD 9C") == ["T+K=3", "1T+KQ+K"]
+    assert names("8H KS QS KD 9C") == ["T+K=3", "1T+KQK"]
     assert names("8H 7S 9D 8C 9C") == []
     plain = classify(mask_of(["8H", "9H", "7S", "8S", "9S"]), turn_up, "elder")
     assert plain.plays and plain.words() == "jeu de règle 2T+3: the classics stand"

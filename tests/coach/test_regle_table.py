@@ -28,7 +28,7 @@ INDEPENDENT_COUNTS = {
     # no trump; the three plain queens and two of the 21 other plain cards
     "elder:0T+3Q": comb(21, 2),
     # one trump; a king alone in one suit, a queen alone in another (3 × 2 ways), two of the fourth suit's 8
-    "elder:1T+K+Q": 7 * 6 * comb(8, 2),
+    "elder:1T+K/Q": 7 * 6 * comb(8, 2),
     # no trump; three queens, two of them with one lower card each (of the six below the queen), the third alone
     "dealer:0T+3Q2": 3 * 6 * 6,
     # one trump; two queens, each with one of the six lower cards of her suit (3 pairs of suits)
