@@ -351,7 +351,7 @@ def hint_text(rules: RuleSet, elder: int, turn_up: int, *, samples: int = 2000, 
     the widest of every row is drawn in a test):
     the exact decision, the chance of the point as dealt, and the classical row the hand falls under
     (``-`` none), with ``!`` when the classics advise the other way: ``'stand 93% 2T+3'``,
-    ``'propose 57% 3T!'`` (three trumps with the king: the classics propose), ``'propose 41% -'``."""
+    ``'propose 57% 3T!'`` (three small trumps: the classics stand), ``'propose 9% -'``."""
     advice = elder_advice(rules, elder, turn_up, samples=samples, pure=pure)
     row = advice.classical.row.name if advice.classical.row is not None else "-"
     return f"{advice.decision()} {advice.odds.point:.0%} {row}{'' if advice.agrees else '!'}"
