@@ -41,12 +41,20 @@ function showStandings(s) {
   }
   const rounds = $("rounds");
   rounds.replaceChildren();
+  const swiss = s.system === "swiss";
   for (const rnd of s.rounds) {
     const list = el("ul", {});
     for (const g of rnd.games) {
       list.append(el("li", {}, g.A + " – " + g.B + ": " + (g.result ? g.result.score.A + "–" + g.result.score.B + " (" + g.result.table + ")" : "to play")));
     }
-    rounds.append(el("h4", {}, "round " + rnd.round), list);
+    if (rnd.bye) list.append(el("li", { class: "bye" }, "bye: " + rnd.bye + " (a win)"));
+    rounds.append(el("h4", {}, "round " + rnd.round + (swiss ? " of " + s.planned + " (Swiss)" : "")), list);
+  }
+  if (swiss && s.rounds.length && s.rounds.length < s.planned) {
+    const n = s.rounds.length;
+    const over = s.rounds[n - 1].games.every((g) => g.result);
+    rounds.append(el("p", { class: "next" }, over ? "no round " + (n + 1) + " without a repeat pairing: the evening is over"
+      : "round " + (n + 1) + ": paired by score when round " + n + " is over"));
   }
   if (!s.rounds.length) rounds.textContent = "no session set: every game counts";
 }
