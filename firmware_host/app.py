@@ -122,7 +122,8 @@ def run_service(args: argparse.Namespace) -> int:
         stack.callback(lambda: [signal.signal(s, h) for s, h in previous.items()])
         if events is not None:
             source = "<stdin>" if args.events == "-" else args.events
-            threading.Thread(target=feed_lines, args=(service, events, source), name="events", daemon=True).start()
+            threading.Thread(target=feed_lines, args=(service, events, source), kwargs={"pads_sight": table.sight},
+                             name="events", daemon=True).start()
         try:
             service.run()
         except JournalDamaged as exc:  # a line the resume cannot read back: exit 2, never a restart loop
@@ -226,7 +227,7 @@ def table_defaults(table: TableConfig, args: argparse.Namespace) -> TableDefault
     except TagRegistryError as exc:
         raise BadInput(str(exc)) from None
     return TableDefaults(rules=rules, target=table.target, players=players, badges=badges, locked=table.locked,
-                         sight=table.sight)
+                         sight=table.sight, language=table.language)
 
 
 def wait_for_enrolment(table: TableConfig) -> int:

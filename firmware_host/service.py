@@ -485,12 +485,18 @@ def _to_stderr(message: str) -> None:
         print(message, file=sys.stderr, flush=True)
 
 
-def feed_lines(service: TableService, stream: IO[bytes], source: str, *, stop_at_end: bool = True) -> None:
+def feed_lines(service: TableService, stream: IO[bytes], source: str, *, stop_at_end: bool = True,
+               pads_sight: str = "full") -> None:
     """Read transcript lines as they arrive and queue them, in order (runs on its own thread).
 
     Streams (at most :data:`FEED_WINDOW` lines wait in the queue). Every line is queued, a bad
     one with its problem, so that the loop counts it in the journal and reports it with its
     number; the reader never dies of a line, and the service is always told when it ends.
+
+    A transcript's setup rules its game as ``replay`` plays it: one that names no ``sight`` is
+    at full sight (TRANSCRIPT.md's default), whatever the table's own pads (``pads_sight``) read,
+    and is journaled so. Where the table's pads cannot give what it asks (full sight on pads that
+    may miss stacked cards) one line says so.
     """
     try:
         for line_no, text in read_lines(stream, source):
@@ -503,6 +509,8 @@ def feed_lines(service: TableService, stream: IO[bytes], source: str, *, stop_at
             except TranscriptError as exc:
                 service.put_line(_Line(None, exc, slot=True))
                 continue
+            if isinstance(event, Setup):
+                event = _transcript_setup(event, service, f"{source}:{line_no}", pads_sight)
             service.put_line(_Line(event, slot=True, where=f"{source}:{line_no}"))
     except OSError as exc:
         logger.error("reading %s: %s", source, exc)
@@ -510,3 +518,18 @@ def feed_lines(service: TableService, stream: IO[bytes], source: str, *, stop_at
     finally:
         if stop_at_end:
             service.stop(f"end of {source}")
+
+
+def _transcript_setup(setup: Setup, service: TableService, where: str, pads_sight: str) -> Setup:
+    """A fed setup as ``replay`` reads it (no ``sight``: full), and the one line that says when the
+    table's own pads cannot give that sight."""
+    named = setup.sight is not None
+    if not named:
+        setup = dataclasses.replace(setup, sight="full")
+    if setup.sight == "full" and pads_sight == "partial":
+        service.report(
+            f"ecarte-table run: {where}: the transcript's game is at full sight"
+            f"{'' if named else ' (its setup names no sight)'}, as replay plays it; this table's pads "
+            "read partial sight: a card laid on them may go unseen, and a hand seen short is a misdeal"
+        )
+    return setup

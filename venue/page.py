@@ -7,7 +7,9 @@ server (uvicorn, on its own thread) runs the Starlette app of :func:`table_app`:
 
 ==========================  =================================================================
 ``GET /``                   the page (static ``index.html``; the browser does the rest)
-``GET /api/state``          the table now, as spectators see it (:class:`venue.public.PublicFeed`)
+``GET /api/state``          the table now, as spectators see it (:class:`venue.public.PublicFeed`),
+                            with the public events of the hand under way and the game's hands
+``GET /api/words``          the page's words and card ranks in the table's language (:mod:`venue.words`)
 ``GET /api/stream``         Server-Sent Events: ``state``, ``event``, ``hand`` as they happen
 ``GET /api/games``          the journal's games
 ``GET /api/games/{n}``      one game with its hands (JSON); ``.../record``: its hand record (text)
@@ -55,6 +57,7 @@ from venue.public import Message, PublicFeed
 from venue.record import write_record
 from venue.settings import WebSettings
 from venue.sse import Broadcaster, sse_block
+from venue.words import page_words
 
 logger = logging.getLogger(__name__)
 
@@ -147,6 +150,9 @@ def table_app(live: LiveTable, *, history: JournalHistory | None, settings: WebS
     async def state(request: Request) -> Response:
         return JSONResponse(live.feed.state)
 
+    async def words(request: Request) -> Response:
+        return JSONResponse(page_words(live.feed.language))
+
     async def stream(request: Request) -> Response:
         return live.browsers.response(live.first_blocks())
 
@@ -229,6 +235,7 @@ def table_app(live: LiveTable, *, history: JournalHistory | None, settings: WebS
         Route("/", index),
         Route("/api/state", state),
         Route("/api/stream", stream),
+        Route("/api/words", words),
         Route("/api/games", games),
         Route("/api/games/{number:int}", game),
         Route("/api/games/{number:int}/record", record),
@@ -287,12 +294,13 @@ class TablePage:
 
     :param journal: the journal file (the history of games), or None.
     :param control: puts a physical event on the table's queue (for the token's changes).
+    :param language: the table's language (``[table] language``): the page speaks it.
     """
 
     def __init__(self, settings: WebSettings, *, table: str, journal: Path | None = None,
-                 control: Callable[[PhysicalEvent], None] | None = None) -> None:
+                 control: Callable[[PhysicalEvent], None] | None = None, language: str = "en") -> None:
         self.settings = settings
-        self.live = LiveTable(PublicFeed(table=table, reveal_delay=settings.reveal_delay))
+        self.live = LiveTable(PublicFeed(table=table, reveal_delay=settings.reveal_delay, language=language))
         history = JournalHistory(Path(journal), table=table, reveal_delay=settings.reveal_delay) if journal else None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._early: list[Outcome] = []

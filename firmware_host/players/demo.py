@@ -164,7 +164,8 @@ def run_demo(args: argparse.Namespace) -> int:
             raise BadInput(f"--players: {problem}")
         if tty and frames == "all":
             out.write("\x1b[2J")
-        defaults = TableDefaults(rules=args.rules, dealer=None, players=names, sight=table.sight)
+        defaults = TableDefaults(rules=args.rules, dealer=None, players=names, sight=table.sight,
+                                 language=panel.language)
         controller = Controller(defaults)
         service = TableService(journal=journal, controller=controller, outputs=[panel])
         watch = TableWatch(service.stats, controller.snapshot())

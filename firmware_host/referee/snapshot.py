@@ -92,6 +92,9 @@ class TableSnapshot:
     hand_notes: tuple[Event, ...] = ()
     setting_up: bool = False
     menu: MenuLine | None = None
+    language: str | None = None
+    """The OLED's language chosen at the table (the settings menu, saved in the game's setup line);
+    None: the display's own (the table file's ``language``)."""
 
     @property
     def phase(self) -> str:

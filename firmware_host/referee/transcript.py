@@ -24,6 +24,7 @@ import engine
 from engine import Event
 from engine.cards import Card
 from engine.errors import EcarteError, NotationError
+from engine.prompts import LANGUAGES
 from hardware.layout import BUTTONS, SEATS, ZONES
 from hardware.layout import COMPACT_PADS as COMPACT_ZONES
 from hardware.limits import name_problem
@@ -58,6 +59,8 @@ class Setup:
     players: tuple[str, ...] | None = None
     sight: str | None = None
     """``full`` or ``partial`` (TRANSCRIPT.md, *Partial sight*); None: the table's own."""
+    language: str | None = None
+    """The OLED's language (``en``, ``fr``, ``it``, ``de``), chosen in the settings menu; None: the table's."""
 
     def to_json(self) -> dict[str, Any]:
         body: dict[str, Any] = {}
@@ -75,6 +78,8 @@ class Setup:
             body["players"] = list(self.players)
         if self.sight is not None:
             body["sight"] = self.sight
+        if self.language is not None:
+            body["language"] = self.language
         return {"setup": body}
 
     def __hash__(self) -> int:
@@ -219,7 +224,7 @@ def _cut(text: str, limit: int) -> str:
 def _setup(body: Any, source: str, line_no: int) -> Setup:
     if not isinstance(body, dict):
         raise TranscriptError(source, line_no, "setup must be an object")
-    known = {"rules", "dealer", "target", "tags", "options", "players", "sight"}
+    known = {"rules", "dealer", "target", "tags", "options", "players", "sight", "language"}
     unknown = set(body) - known
     if unknown:
         raise TranscriptError(source, line_no, f"unknown setup key(s): {', '.join(sorted(unknown))}")
@@ -255,7 +260,11 @@ def _setup(body: Any, source: str, line_no: int) -> Setup:
     sight = body.get("sight")
     if sight is not None and sight not in ("full", "partial"):
         raise TranscriptError(source, line_no, f"sight must be 'full' or 'partial', got {sight!r}")
-    setup = Setup(rules, dealer, target, tags, dict(options), players, sight)
+    language = body.get("language")
+    if language is not None and language not in LANGUAGES:
+        raise TranscriptError(source, line_no,
+                              f"language must be one of {', '.join(LANGUAGES)}, got {_short(language)}")
+    setup = Setup(rules, dealer, target, tags, dict(options), players, sight, language)
     problem = setup_problem(setup)
     if problem is not None:
         raise TranscriptError(source, line_no, f"setup: {problem}")
