@@ -9,7 +9,7 @@ from engine.events import Bid, Event, Exchanged, PlayBegins
 from engine.faults import Fault, fault
 from engine.offers import answer
 from engine.outcome import Outcome, Result, wrong_time
-from engine.sight import not_held
+from engine.sight import SIGHT
 from engine.state import INDEX, SEATS, GameState
 
 
@@ -117,38 +117,40 @@ def discard(state: GameState, action: Discard) -> Outcome:
     seat = action.seat
     if state.phase != "exchange":
         return wrong_time(state, seat, "discarding")
-    if state.sight == "partial":
-        return _discard_unseen(state, action)
     if seat != state.exchanger:
         return fault(
             "out_of_turn", seat, f"it is {state.exchanger}'s turn to discard (rule 28)",
             action.cards[0],
         )
+    sight = SIGHT[state.sight]
+    counted = sight.counts_exchange
     i = INDEX[seat]
     hand = state.hands[i]
+    may_hold = sight.may_hold(state, i)
     mask = 0
     for card in action.cards:
         bit = 1 << card.index
-        if not hand & bit or mask & bit:
+        if not may_hold & bit or (counted and mask & bit):
             return fault(
                 "card_not_in_hand", seat,
                 f"{seat} does not hold the {card.symbol()}: take it back", card,
             )
         mask |= bit
-    dealer = state.dealer
-    if state.ex_drawn:
-        return fault(
-            "exchange_count", dealer,
-            f"{seat} has begun to draw: no more discards this round", action.cards[0],
-        )
-    high = (state.rules.elder_discard if seat == state.elder else state.rules.dealer_discard)[1]
-    stock = state.stock_size
     total = state.ex_discarded + len(action.cards)
-    if total > min(high, stock):
-        why = f"only {stock} card(s) left in the stock (rule 38)" if stock < high else (
-            f"at most {high} cards"
-        )
-        return fault("exchange_count", dealer, f"{seat} may discard {why}: take one back", action.cards[0])
+    if counted:
+        dealer = state.dealer
+        if state.ex_drawn:
+            return fault(
+                "exchange_count", dealer,
+                f"{seat} has begun to draw: no more discards this round", action.cards[0],
+            )
+        high = (state.rules.elder_discard if seat == state.elder else state.rules.dealer_discard)[1]
+        stock = state.stock_size
+        if total > min(high, stock):
+            why = f"only {stock} card(s) left in the stock (rule 38)" if stock < high else (
+                f"at most {high} cards"
+            )
+            return fault("exchange_count", dealer, f"{seat} may discard {why}: take one back", action.cards[0])
     d = state.discards
     discards = (d[0] | mask, d[1]) if i == 0 else (d[0], d[1] | mask)
     hands = (hand & ~mask, state.hands[1]) if i == 0 else (state.hands[0], hand & ~mask)
@@ -160,11 +162,10 @@ def draw(state: GameState, action: Draw) -> Outcome:
     dealer = state.dealer
     if state.phase not in ("propose", "respond", "exchange", "force"):
         return wrong_time(state, seat, "drawing")
-    if state.sight == "partial":
-        return _draw_unseen(state, action)
+    sight = SIGHT[state.sight]
     i = INDEX[seat]
     hands = state.hands
-    stock = state.stock_mask
+    stock = sight.stock_may_hold(state, i)
     mask = 0
     for card in action.cards:
         bit = 1 << card.index
@@ -184,6 +185,8 @@ def draw(state: GameState, action: Draw) -> Outcome:
             f"no exchange is under way: take the {action.cards[0].symbol()} back to the stock",
             action.cards[0],
         )
+    if not sight.counts_exchange:
+        return _draw_uncounted(state, action, mask)
     if seat != state.exchanger:
         return fault(
             "exchange_count", dealer,
@@ -211,52 +214,14 @@ def draw(state: GameState, action: Draw) -> Outcome:
     return _round_done(state, events)
 
 
-def _discard_unseen(state: GameState, action: Discard) -> Outcome:
-    """Partial sight: a discard seen (the elder's until his first replacement arrives, then the
-    dealer's); the table cannot count them."""
-    seat = action.seat
-    i = INDEX[seat]
-    if seat != state.exchanger:
-        return fault("out_of_turn", seat, f"it is {state.exchanger}'s turn to discard (rule 28)", action.cards[0])
-    mask = 0
-    for card in action.cards:
-        bit = 1 << card.index
-        if not_held(state, i) & bit:
-            return fault("card_not_in_hand", seat, f"{seat} does not hold the {card.symbol()}: take it back", card)
-        mask |= bit
-    d = state.discards
-    hands = state.hands
-    return state.evolve(
-        hands=(hands[0] & ~mask, hands[1]) if i == 0 else (hands[0], hands[1] & ~mask),
-        discards=(d[0] | mask, d[1]) if i == 0 else (d[0], d[1] | mask),
-        ex_discarded=state.ex_discarded + len(action.cards),
-    ), ()
-
-
-def _draw_unseen(state: GameState, action: Draw) -> Outcome:
-    """Partial sight: a replacement seen arriving on a seat's hand pad. A card seen elsewhere
-    voids the deal; a sixth card known in a hand is refused (exchange_count)."""
+def _draw_uncounted(state: GameState, action: Draw, mask: int) -> Outcome:
+    """A replacement seen arriving on a seat's hand pad when the table cannot count the
+    exchange (partial sight): a sixth card known in a hand is refused (exchange_count); the
+    first replacement to arrive ends the elder's discards."""
     seat = action.seat
     i = INDEX[seat]
     hands = state.hands
-    mask = 0
-    for card in action.cards:
-        bit = 1 << card.index
-        if hands[i] & bit and len(action.cards) == 1:
-            return state, ()  # read again on its own hand pad
-        if not_held(state, i) & bit or mask & bit:
-            where = _where(state, card.index)
-            return void_deal(
-                state, "duplicate_card",
-                f"{card.symbol()} is {where}: it cannot come from the stock; the deal is void", card,
-            )
-        mask |= bit
     dealer = state.dealer
-    if state.phase != "exchange":
-        return fault(
-            "exchange_count", dealer,
-            f"no exchange is under way: take the {action.cards[0].symbol()} back to the stock", action.cards[0],
-        )
     new = hands[i] | mask
     if new.bit_count() > 5:
         return fault(

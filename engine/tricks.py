@@ -12,7 +12,7 @@ from engine.legality import follow_mask, follower_wins, king_index, lead_mask, p
 from engine.match import end_hand, penalty
 from engine.outcome import Outcome, Result, wrong_time
 from engine.prompts import expectation
-from engine.sight import king_known_held, not_held, open_claims, proofs
+from engine.sight import SIGHT, king_known_held, open_claims, proofs
 from engine.state import INDEX, OTHER, SEATS, GameState
 
 
@@ -34,8 +34,9 @@ def play(state: GameState, action: PlayCard) -> Outcome:
     i = INDEX[seat]
     bit = 1 << card.index
     hand = state.hands[i]
-    if state.sight == "partial" and not hand & bit and not not_held(state, i) & bit:
-        # not known either way: one of the seat's unseen cards, judged by the cards it is known to hold
+    if not hand & bit and SIGHT[state.sight].may_hold(state, i) & bit:
+        # not known either way (partial sight): one of the seat's unseen cards, judged by the cards
+        # it is known to hold
         hand |= bit
     if not hand & bit:
         # TRANSCRIPT.md: a card the seat does not hold is card_not_in_hand, whoever's turn it is

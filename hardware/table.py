@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from hardware.layout import COMPACT_PADS, FULL_PADS, LAYOUTS, SEATS
+from hardware.limits import MAX_TABLE_NAME, FileProblem, name_problem, read_text
 from hardware.table_checks import Problems, suggest, type_message, unknown
 from hardware.table_config import (
     BUTTON_KEYS,
@@ -122,10 +123,13 @@ def load_table(
         syntax errors included.
     """
     path = Path(path)
-    raw = path.read_bytes()
     try:
-        data = tomllib.loads(raw.decode("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        text = read_text(path)
+    except FileProblem as exc:
+        raise TableFileError(str(path), [("", str(exc).removeprefix(f"{path}: "))]) from None
+    try:
+        data = tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, RecursionError) as exc:
         raise TableFileError(str(path), [("", f"not valid TOML: {exc}")]) from exc
     return parse_table(data, source=path, rule_sets=rule_sets)
 
@@ -139,7 +143,7 @@ def load_table_text(
     """
     try:
         data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
+    except (tomllib.TOMLDecodeError, RecursionError) as exc:
         raise TableFileError(source, [("", f"not valid TOML: {exc}")]) from exc
     return parse_table(data, source=source, rule_sets=rule_sets)
 
@@ -181,6 +185,8 @@ def parse_table(
 
     table = problems.section(data, "table", required=False)
     name = problems.value(table, "table.name", str, default="Écarté table")
+    if isinstance(name, str) and (len(name) > MAX_TABLE_NAME or not name.isprintable()):
+        problems.add("table.name", f"at most {MAX_TABLE_NAME} printable characters")
     layout = problems.choice(table, "table.layout", LAYOUTS, default="full")
     rules = problems.choice(table, "table.rules", tuple(rule_sets), default="classic")
     target = problems.value(table, "table.target", int, default=5)
@@ -233,8 +239,14 @@ def parse_people(problems: Problems, table: Mapping[str, Any] | None, source: st
     if players is not None and not (
         isinstance(players, list) and len(players) == 2 and all(isinstance(p, str) and p.strip() for p in players)
     ):
-        problems.add("table.players", f"must be two names, like [\"Anne\", \"Bruno\"], not {players!r}")
+        problems.add("table.players", f"must be two names, like [\"Anne\", \"Bruno\"], not {players!r}"[:200])
         players = None
+    for index, player in enumerate(players or ()):
+        problem = name_problem(player.strip())
+        if problem is not None:
+            problems.add(f"table.players[{index}]", problem)
+            players = None
+            break
     badges_text = problems.value(table, "table.badges", str, default=None)
     badges: Path | None = None
     if isinstance(badges_text, str):

@@ -5,8 +5,9 @@ button pins, its OLEDs and the trust it puts in its tags: a tree of frozen
 values, built by :mod:`hardware.table` from a checked table file. Nothing here
 touches hardware; the devices are opened from these values by the service
 (``firmware_host/app.py``). The vocabularies the file may use are imported from
-their owners: sights and languages from the engine, pin backends and the debounce from
-:mod:`drivers.seat_controls`, display chips from :mod:`drivers.display.chips`.
+their owners: sights and languages from the engine, pin backends from
+:mod:`drivers.pin_backends`, the debounce from :mod:`drivers.seat_controls`, display chips
+from :mod:`drivers.display.chips`.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from drivers.display.chips import CHIPS
-from drivers.seat_controls import BACKENDS as PIN_BACKENDS
+from drivers.pin_backends import BACKENDS as PIN_BACKENDS
 from drivers.seat_controls import DEFAULT_DEBOUNCE
 from engine.prompts import LANGUAGES
 from engine.rules import RULE_SETS as ENGINE_RULE_SETS

@@ -10,7 +10,8 @@ How the reader lists a stack of tags, and the PN532 commands it takes, is in
 :mod:`drivers.nfc.reader`.
 
 A pad's content is a set of UIDs: each arrives and leaves on its own, and a
-tag leaves only after :attr:`PadTiming.leave_after` cycles without it.
+tag leaves only after :attr:`PadTiming.leave_after` cycles without it
+(:class:`drivers.nfc.pad_contents.PadContents`, fed each poll by the pad's thread).
 
 A card is identified by its UID through ``card_for`` (the tag registry); a
 card the registry does not know is read for an NDEF text record
@@ -22,10 +23,8 @@ from __future__ import annotations
 
 import concurrent.futures
 import errno
-import functools
 import logging
 import queue
-import re
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -33,8 +32,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from drivers.closing import Closing
-from drivers.events import CardSeen, DeviceEvent, ReaderStatus, TagFacts
+from drivers.events import DeviceEvent, ReaderStatus, TagFacts
 from drivers.nfc.originality import OriginalityCheck
+from drivers.nfc.pad_contents import NDEF_PREFIX, PadContents, card_from_ndef
 from drivers.nfc.reader import (
     MAX_LISTINGS,
     MAX_TG,
@@ -51,25 +51,6 @@ __all__ = [
 ]
 
 logger = logging.getLogger(__name__)
-
-
-NDEF_PREFIX = "ecarte:"
-"""An NDEF text record ``ecarte:KS`` on a tag names its card."""
-
-
-_NDEF_CARD = re.compile(r"^ecarte:([KQJAT987][SHDC])$")
-
-
-def card_from_ndef(text: str | None) -> str | None:
-    """The card an NDEF text names (``"ecarte:KS"`` → ``"KS"``), else ``None``.
-
-    >>> card_from_ndef("ecarte:TH"), card_from_ndef("hello")
-    ('TH', None)
-    """
-    if text is None:
-        return None
-    match = _NDEF_CARD.match(text.strip())
-    return match.group(1) if match else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,17 +146,14 @@ class Pad(Closing):
         self._emit_to: Callable[[DeviceEvent], None] = (
             on_event if on_event is not None else events.put  # type: ignore[union-attr]
         )
-        self._card_for = card_for
         self._open_reader = open_reader
-        self._read_ndef = read_ndef
-        self._originality = originality
         self._clock = clock
         self._reader: Reader | None = None
         self._online: bool | None = None
-        self._present: frozenset[str] = frozenset()
-        self._cards: dict[str, str | None] = {}  # UID present → its card
-        self._origins: dict[str, str] = {}  # UID present → its originality verdict
-        self._misses: dict[str, int] = {}  # UID present → polls missed in a row
+        self._contents = PadContents(
+            zone, emit=self._emit, leave_after=timing.leave_after, card_for=card_for, read_ndef=read_ndef,
+            originality=originality, clock=self._now,
+        )
         self._failures = 0
         self._jobs: queue.SimpleQueue[_Job] = queue.SimpleQueue()
         self._stop = threading.Event()
@@ -187,11 +165,11 @@ class Pad(Closing):
     @property
     def present(self) -> frozenset[str]:
         """UIDs of the tags the pad considers on it (empty: none)."""
-        return self._present
+        return self._contents.present
 
     def card_of(self, uid: str) -> str | None:
         """The card tag ``uid`` on this pad stands for (``None``: unknown or not here)."""
-        return self._cards.get(uid)
+        return self._contents.card_of(uid)
 
     @property
     def online(self) -> bool:
@@ -252,7 +230,7 @@ class Pad(Closing):
             logger.warning("pad %s: polling thread did not stop", self.zone)
 
     def __repr__(self) -> str:
-        present = sorted(self._present)
+        present = sorted(self._contents.present)
         return f"<Pad {self.zone} {self.path} online={self._online} present={present}>"
 
     # -- the polling thread ----------------------------------------------------
@@ -280,13 +258,13 @@ class Pad(Closing):
                         backoff = min(2 * backoff, self.timing.reopen_max)
                         continue
                     backoff = self.timing.reopen_first
-                waiting = not self._present and self.timing.idle_wait > 0
+                waiting = not self._contents.present and self.timing.idle_wait > 0
                 try:
                     self._run_jobs()
                     if self._stop.is_set():
                         break
                     uids = self._reader.poll(self.timing.idle_wait if waiting else 0.0)  # type: ignore[union-attr]
-                    self._observe(uids)
+                    self._contents.observe(uids, self._reader)
                 except READER_ERRORS as error:
                     self._failures += 1
                     logger.debug("pad %s: poll failed (%d): %s", self.zone, self._failures, error)
@@ -346,45 +324,6 @@ class Pad(Closing):
                 reader.close()
             except READER_ERRORS as error:
                 logger.debug("pad %s: closing the reader: %s", self.zone, error)
-
-    def _observe(self, uids: tuple[str, ...]) -> None:
-        """One poll cycle's tags: leaves (debounced, per UID), then arrivals in listed order."""
-        seen = set(uids)
-        for uid in sorted(self._present - seen):
-            self._misses[uid] = self._misses.get(uid, 0) + 1
-            if self._misses[uid] >= self.timing.leave_after:
-                self._leave(uid)
-        for uid in uids:
-            if uid in self._present:
-                self._misses[uid] = 0
-                continue
-            origin = None
-            if self._originality is not None and self._reader is not None:
-                origin = self._originality.check(uid, functools.partial(self._reader.read_facts, uid))
-                if origin is None:
-                    continue  # it did not answer: asked again at the next poll, then it arrives
-            card = self._identify(uid)
-            self._cards[uid], self._misses[uid] = card, 0
-            if origin is not None:
-                self._origins[uid] = origin
-            self._present = self._present | {uid}
-            self._emit(CardSeen(self.zone, uid, card, t=self._now(), origin=origin))
-
-    def _leave(self, uid: str) -> None:
-        self._present = self._present - {uid}
-        card = self._cards.pop(uid, None)
-        self._misses.pop(uid, None)
-        origin = self._origins.pop(uid, None)  # what its arrival said
-        if self._originality is not None:
-            self._originality.forget(uid)  # a verdict lasts while the tag stays on the pad
-        self._emit(CardSeen(self.zone, uid, card, gone=True, t=self._now(), origin=origin))
-
-    def _identify(self, uid: str) -> str | None:
-        card = self._card_for(uid) if self._card_for is not None else None
-        if card is None and self._read_ndef and self._reader is not None:
-            card = card_from_ndef(self._reader.read_text(uid))
-            logger.debug("pad %s: tag %s NDEF names %s", self.zone, uid, card)
-        return card
 
     def _run_jobs(self) -> None:
         while True:

@@ -167,6 +167,7 @@ def run_checks(
         checks = [Check("table file", True, f"{path}: {_summary(config)}")]
 
     checks.append(_check_registry(config))
+    checks.append(_check_badges(config))
     if config.registry is not None or config.tags.deck_check_first:
         checks.append(_check_deck(config))
     checks += [_check_reader(pad, read_reader, dev) for pad in config.pads]
@@ -180,13 +181,14 @@ def run_checks(
 
 def refusal(table: TableConfig) -> str | None:
     """Why the service must not start on ``table``: the first line of doctor's that fails among
-    the checks of the configuration (the tag registry against the ``[tags]`` policy), or ``None``.
+    the checks of the configuration (the tag registry against the ``[tags]`` policy, the badges
+    file), or ``None``.
 
     The hardware checks (readers, displays, pins, groups) are not among them: the service waits
     for a reader that is unplugged, and says so on the OLED.
     """
-    check = _check_registry(table)
-    return None if check.ok else str(check)
+    failed = [check for check in (_check_registry(table), _check_badges(table)) if not check.ok]
+    return str(failed[0]) if failed else None
 
 
 def all_ok(checks: Iterable[Check]) -> bool:
@@ -268,6 +270,21 @@ def _check_deck(config: TableConfig) -> Check:
     said = [f"pack {p} checked {done[p]}" if p in done else
             f"pack {p} NEVER CHECKED: pass it over a pad with `ecarte-table deck --pack {p}`" for p in packs]
     return Check(name, True, "; ".join(said or ["no pack registered"]) + first)
+
+
+def _check_badges(config: TableConfig) -> Check:
+    from hardware.badges import Badges, badges_path
+    from hardware.tags import TagRegistryError
+
+    path = badges_path(config)
+    if path is None or not path.exists():
+        return Check("badges", True, "none: players name their seats with the menu or the page")
+    try:
+        badges = Badges.load(path)
+    except TagRegistryError as exc:
+        return Check("badges", False, str(exc),
+                     "enrol the badges again (ecarte-table enroll --badge) or fix the file (docs/players.md)")
+    return Check("badges", True, f"{path}: {len(badges.tags)} badge(s) and rule card(s)")
 
 
 def _audit_registry(config: TableConfig, registry: Any) -> list[str]:

@@ -77,7 +77,7 @@ def _merged_setup(table: str, fed: str) -> str:
     import json
 
     own, given = json.loads(table)["setup"], json.loads(fed)["setup"]
-    for key in ("sight", "rules", "target"):
+    for key in ("sight", "rules", "target", "language"):
         if key not in given and key in own:
             given[key] = own[key]
     return json.dumps({"setup": given}, ensure_ascii=False, separators=(", ", ": "))

@@ -26,12 +26,14 @@ from pathlib import Path
 
 import engine
 from engine import Event
+from firmware_host.errors import BadInput
 from firmware_host.journal.store import Journal
 from firmware_host.players.packets import PacketPlayers
 from firmware_host.players.simtable import SimulatedTable
 from firmware_host.referee.controller import Controller, TableDefaults
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
 from firmware_host.service import ServiceStats, TableService
+from hardware.limits import name_problem
 from hardware.table import simulated_table
 
 WAIT_S = 10.0
@@ -157,9 +159,13 @@ def run_demo(args: argparse.Namespace) -> int:
                            only_tricks=frames == "tricks", redraw=tty and frames == "all")
         panel.language = getattr(args, "language", None) or "en"
         names = tuple(n.strip() for n in (getattr(args, "players", None) or "Anne,Bruno").split(","))[:2]
+        problem = next(filter(None, map(name_problem, names)), None)
+        if problem is not None:
+            raise BadInput(f"--players: {problem}")
         if tty and frames == "all":
             out.write("\x1b[2J")
-        defaults = TableDefaults(rules=args.rules, dealer=None, players=names, sight=table.sight)
+        defaults = TableDefaults(rules=args.rules, dealer=None, players=names, sight=table.sight,
+                                 language=panel.language)
         controller = Controller(defaults)
         service = TableService(journal=journal, controller=controller, outputs=[panel])
         watch = TableWatch(service.stats, controller.snapshot())
