@@ -823,3 +823,24 @@ def test_the_table_file_can_ask_for_the_deck_check_before_the_first_deal(tmp_pat
     # then the table referees: a tag named by UID on the stream goes through the registry and the
     # pack guard, and nothing vouches for its signature there
     assert "counterfeit_card" in run.stdout
+
+
+def test_enroll_lock_sets_authlim_and_seals_and_doctor_reports_them(tmp_path: Path) -> None:
+    secret = _secret(tmp_path)
+    table_file = _table_dir(tmp_path, TagRegistry(), 'lock_secret_file = "lock.key"')
+    (tmp_path / "tags.json").unlink()
+    done = _cli("enroll", str(table_file), "--lock")
+    assert done.returncode == 0, done.stderr
+    registry = TagRegistry.load(tmp_path / "tags.json")
+    assert len(registry) == 32
+    assert all(e.locked and e.auth_limit == 8 and e.origin == "genuine" for e in registry)
+    assert all(e.seal == locks.entry_seal(secret, e.uid, e.card, e.pack) for e in registry)
+    line = next(x for x in _cli("doctor", str(table_file)).stdout.splitlines() if "tag registry" in x)
+    assert line.startswith("[ok  ]") and "8 wrong passwords (AUTHLIM" in line and "CFGLCK" in line
+    assert "32 sealed" in line
+    data = json.loads((tmp_path / "tags.json").read_text())
+    for item in data["tags"]:
+        del item["auth_limit"]  # as a tag locked before AUTHLIM was set
+    (tmp_path / "tags.json").write_text(json.dumps(data))
+    line = next(x for x in _cli("doctor", str(table_file)).stdout.splitlines() if "tag registry" in x)
+    assert line.startswith("[FAIL]") and "locked without a limit on wrong passwords (AUTHLIM)" in line
