@@ -297,17 +297,19 @@ def enroll_badge(
     refuse_flagged: bool = False,
     lock: Callable[[str], None] | None = None,
     cancel: threading.Event | None = None,
+    label: str | None = None,
 ) -> BadgeResult:
     """Enrol one badge or rule card (``player:Anne``, ``target:7``...) as a card is enrolled: the
     first tag laid that is not a registered card is checked (``check``; with ``refuse_flagged``
     a tag that is not genuine is refused), locked (``lock``) and saved with ``save(uid, tag)``.
+    ``label``: the badge as the OLED shows it (a long name shortened), else ``tag``.
 
     :raises OSError: ``save`` failed.
     """
     walk = _Walk(events, show, cancel)
     try:
         while True:
-            walk.show([f"Badge {tag}"[:21], "Lay its tag", "on the pad"])
+            walk.show(["Enrol a badge", label or tag, "Lay its tag on the pad"])
             uid = walk.arrival()
             known = registry.entry(uid)
             if known is not None:
@@ -326,7 +328,7 @@ def enroll_badge(
                 continue
             save(uid, tag)
             logger.info("enrolled badge %s: tag %s (%s)", tag, uid, origin.status)
-            walk.show(["Badge enrolled", f"{tag}"[:21], "Lift it"])
+            walk.show(["Badge enrolled", label or tag, "Lift it"])
             walk.lift(uid)
             return BadgeResult(tag, uid, origin.status, lock is not None)
     except _Cancelled:

@@ -119,6 +119,7 @@ def _enroll_badge(args: argparse.Namespace, table: Any, registry: Any, registry_
     """
     from firmware_host.cards.enroll import enroll_badge
     from firmware_host.errors import BadInput
+    from firmware_host.screens.i18n import screen_name
     from firmware_host.screens.panel import open_panel
     from hardware.badges import KINDS, Badges, badges_path, check_tag
     from hardware.tags import TagRegistryError
@@ -149,7 +150,8 @@ def _enroll_badge(args: argparse.Namespace, table: Any, registry: Any, registry_
             if sim is not None:
                 threading.Thread(target=_simulated_badge, args=(sim, pad, tag, path), daemon=True).start()
             result = enroll_badge(events, tag, registry, save, show, check=options.get("check"),
-                                  refuse_flagged=options.get("refuse_flagged", False), lock=options.get("lock"))
+                                  refuse_flagged=options.get("refuse_flagged", False), lock=options.get("lock"),
+                                  label=f"{tag.partition(':')[0]}: {screen_name(tag.partition(':')[2])}")
     finally:
         panel.close()
     if result.uid is None:

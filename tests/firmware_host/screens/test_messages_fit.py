@@ -23,7 +23,7 @@ from firmware_host.referee.snapshot import Sight, TableSnapshot
 from firmware_host.referee.table_setup import OPTIONS, Menu, Settings
 from firmware_host.screens.chooser import menu_screen, message_screen, paused_screen, screen_for
 from firmware_host.screens.drawing import Screen, clipped, render
-from firmware_host.screens.i18n import words
+from firmware_host.screens.i18n import screen_name, words
 
 NAMES = [("A", "B", ""), ("WWWWWWWWWWWW", "MMMMMMMMMMMM", ""), ("Marguerite", "Jean-Baptiste", "")]
 """The seats, and the widest names (cut on the panel)."""
@@ -144,6 +144,11 @@ def test_offline_paused_menu_and_messages_fit(lang: str) -> None:
     ["Write failed", "Lift it", "then lay the 10♠ again"],
     ["Enrollment stopped", "31 cards enrolled"],
     ["Pack 2 complete", "32/32 cards"],
+    ["Enrol a badge", f"player: {screen_name('W' * 24)}", "Lay its tag on the pad"],
+    ["Tag is 10♥ of pack 2", "Lift it", "then lay the badge"],
+    ["Badge: NOT GENUINE", "bad signature", "Lift it, lay another"],
+    ["Badge enrolled", f"option: {screen_name('W' * 24)}", "Lift it"],
+    ["Lock failed", "Lift it", "then lay the badge again"],
 ])
 def test_enrollment_messages_fit(lines: list[str]) -> None:
     _fits(message_screen(lines), "enrollment")
