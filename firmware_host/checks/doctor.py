@@ -182,12 +182,12 @@ def run_checks(
 def refusal(table: TableConfig) -> str | None:
     """Why the service must not start on ``table``: the first line of doctor's that fails among
     the checks of the configuration (the tag registry against the ``[tags]`` policy, the badges
-    file), or ``None``.
+    file, ``deck_check_first`` without a registry), or ``None``.
 
     The hardware checks (readers, displays, pins, groups) are not among them: the service waits
     for a reader that is unplugged, and says so on the OLED.
     """
-    failed = [check for check in (_check_registry(table), _check_badges(table)) if not check.ok]
+    failed = [check for check in (_check_registry(table), _check_badges(table), _check_deck(table)) if not check.ok]
     return str(failed[0]) if failed else None
 
 
@@ -259,6 +259,8 @@ def _check_deck(config: TableConfig) -> Check:
 
     name = "deck check"
     first = " (before the first deal of each session: deck_check_first)" if config.tags.deck_check_first else ""
+    if config.registry is None and not config.tags.deck_check_first:
+        return Check(name, True, "no tag registry: no pack to check")
     if config.registry is None:
         return Check(name, False, "deck_check_first needs a tag registry: the check confirms registered packs",
                      "enrol the packs (ecarte-table enroll) and name the registry in [table], or drop deck_check_first")

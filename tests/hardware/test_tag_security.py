@@ -844,3 +844,12 @@ def test_enroll_lock_sets_authlim_and_seals_and_doctor_reports_them(tmp_path: Pa
     (tmp_path / "tags.json").write_text(json.dumps(data))
     line = next(x for x in _cli("doctor", str(table_file)).stdout.splitlines() if "tag registry" in x)
     assert line.startswith("[FAIL]") and "locked without a limit on wrong passwords (AUTHLIM)" in line
+
+
+def test_deck_check_first_without_a_registry_fails_doctor_and_run_refuses(tmp_path: Path) -> None:
+    path = tmp_path / "table.toml"
+    path.write_text(TABLE.replace('registry = "tags.json"\n', "").format(extra="deck_check_first = true"))
+    doctor = _cli("doctor", str(path))
+    line = next(x for x in doctor.stdout.splitlines() if x.startswith("[FAIL] deck check"))
+    run = _cli("run", str(path), "--events", "-", "--journal", str(tmp_path / "j.db"))
+    assert run.returncode == 2 and line in run.stderr
