@@ -59,8 +59,13 @@ def systemd_notify() -> Callable[[str], None] | None:
     return lambda message: notifier.notify(message)
 
 
-def run_service(args: argparse.Namespace) -> int:
-    """``ecarte-table run``: returns the exit status."""
+def run_service(args: argparse.Namespace, *, refusal: Callable[[TableConfig], str | None] | None = None) -> int:
+    """``ecarte-table run``: returns the exit status.
+
+    :param refusal: why the table must not start (doctor's failing line,
+        :func:`firmware_host.checks.doctor.refusal`), checked once the registry is found.
+    :raises BadInput: ``refusal`` says why.
+    """
     from firmware_host.cards.table_tags import TableTags, TagRegistryMissing
     from firmware_host.screens.panel import open_panel
 
@@ -69,9 +74,7 @@ def run_service(args: argparse.Namespace) -> int:
         tags = TableTags.load(table)  # the registry, the [tags] policy, the originality check
     except TagRegistryMissing:
         return wait_for_enrolment(table)
-    from firmware_host.checks.doctor import refusal
-
-    refused = refusal(table)  # never start on a configuration `ecarte-table doctor` fails
+    refused = refusal(table) if refusal is not None else None  # never start on what doctor fails
     if refused is not None:
         raise BadInput(f"the table's configuration fails `ecarte-table doctor`:\n{refused}")
     card_for = tags.card_for if tags.registry is not None else None
