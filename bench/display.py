@@ -23,7 +23,7 @@ from PIL import Image
 
 from drivers.display.i2c_sim import FakeI2CBus
 from drivers.display.oled import open_display
-from firmware_host.drawing import Screen, render
+from firmware_host.screens.drawing import Screen, render
 
 _TABLE = dict(trump_card="9D", dealer="A", elder="B")
 BEFORE = Screen(score_a=3, score_b=1, turn="B", expects="propose or play?", **_TABLE)  # type: ignore[arg-type]

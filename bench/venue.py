@@ -15,7 +15,7 @@ Prints one line per figure, ``name: value unit``:
   processes (many tables' threads a process, many processes on the bench's cores: not what a
   table sees).
 
-Each table is a real :class:`~firmware_host.controller.Controller` with a real
+Each table is a real :class:`~firmware_host.referee.controller.Controller` with a real
 :class:`venue.mqtt.TablePublisher` (its own connection with its own password, worker and paho
 thread) fed whole games of the built-in players; a real table sees a physical event every
 ``REAL_EVENT_S`` seconds. The tables run in several processes (``--per-process`` tables each),
@@ -116,9 +116,9 @@ def play_tables(tag: str, names: list[str], passwords: list[str], port: int, int
                 seconds: float, seed: int, out: Any, close: Any) -> None:
     """One process: these tables, each an event every ``interval`` s from ``start_at`` (wall clock)."""
     import engine
-    from firmware_host.builtin_players import game_transcript
-    from firmware_host.controller import Controller
-    from firmware_host.transcript import PhysicalEvent
+    from firmware_host.players.builtin import game_transcript
+    from firmware_host.referee.controller import Controller
+    from firmware_host.referee.transcript import PhysicalEvent
     from venue.mqtt import TablePublisher
     from venue.settings import MqttSettings
 

@@ -13,6 +13,7 @@ import argparse
 import contextlib
 import logging
 import os
+import queue
 import signal
 import sys
 import threading
@@ -21,22 +22,14 @@ from pathlib import Path
 from typing import IO, Any
 
 from engine import RuleSet
-from firmware_host.controller import Controller, TableDefaults
 from firmware_host.errors import BadInput
-from firmware_host.journal import Journal, JournalBusy, JournalDamaged, JournalError
+from firmware_host.journal.store import Journal, JournalBusy, JournalDamaged, JournalError, default_journal
+from firmware_host.referee.controller import Controller, TableDefaults
+from firmware_host.screens.panel import check_png_dir
 from firmware_host.service import FaultLights, JsonLines, TableOutput, TableService, feed_lines
 from hardware.table import TableConfig
 
 logger = logging.getLogger(__name__)
-
-
-def default_journal() -> Path:
-    """The journal in the service's state directory (systemd's ``StateDirectory=``)."""
-    state = os.environ.get("STATE_DIRECTORY")
-    if state:
-        return Path(state.split(":")[0]) / "journal.sqlite"
-    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(base) / "ecarte-table" / "journal.sqlite"
 
 
 def load_table_or_exit(path: str | None) -> TableConfig:
@@ -66,16 +59,24 @@ def systemd_notify() -> Callable[[str], None] | None:
     return lambda message: notifier.notify(message)
 
 
-def run_service(args: argparse.Namespace) -> int:
-    """``ecarte-table run``: returns the exit status."""
-    from firmware_host.panel import open_panel
-    from firmware_host.table_tags import TableTags, TagRegistryMissing
+def run_service(args: argparse.Namespace, *, refusal: Callable[[TableConfig], str | None] | None = None) -> int:
+    """``ecarte-table run``: returns the exit status.
+
+    :param refusal: why the table must not start (doctor's failing line,
+        :func:`firmware_host.checks.doctor.refusal`), checked once the registry is found.
+    :raises BadInput: ``refusal`` says why.
+    """
+    from firmware_host.cards.table_tags import TableTags, TagRegistryMissing
+    from firmware_host.screens.panel import open_panel
 
     table = load_table_or_exit(args.table)
     try:
         tags = TableTags.load(table)  # the registry, the [tags] policy, the originality check
     except TagRegistryMissing:
         return wait_for_enrolment(table)
+    refused = refusal(table) if refusal is not None else None  # never start on what doctor fails
+    if refused is not None:
+        raise BadInput(f"the table's configuration fails `ecarte-table doctor`:\n{refused}")
     card_for = tags.card_for if tags.registry is not None else None
     png_dir = check_png_dir(args.png)
     events = _open_events(args.events) if args.events else None
@@ -108,7 +109,7 @@ def run_service(args: argparse.Namespace) -> int:
         stack.callback(panel.close)
         shown: TableOutput = panel
         if table.coach:
-            from firmware_host.coaching import CoachedPanel
+            from firmware_host.screens.coaching import CoachedPanel
 
             shown = CoachedPanel(panel)  # the coach's line on the OLED after each hand
         service = TableService(journal=journal, controller=controller, outputs=[shown], notify=systemd_notify(),
@@ -118,26 +119,100 @@ def run_service(args: argparse.Namespace) -> int:
         from venue.wiring import venue_outputs  # the page and MQTT (--web, --mqtt, [web], [mqtt])
 
         service.outputs.extend(venue_outputs(args, table, Path(journal_path), service.put_physical, stack))
-        devices = open_devices(table, tags.route(service), card_for, **tags.pad_options())
+        record = journal.current_game()
+        gate = (_Gate(tags.route(service))
+                if table.tags.deck_check_first and tags.registry is not None and (record is None or not record.lines)
+                else None)  # the deck check first: before the first line of a fresh game
+        devices = open_devices(table, gate.put if gate is not None else tags.route(service), card_for,
+                               **tags.pad_options())
         stack.callback(devices.close)
         if devices.seat_controls is not None:
             service.outputs.append(FaultLights(devices.seat_controls))
 
+        stopped = threading.Event()
+
         def on_signal(signum: int, frame: Any) -> None:
+            stopped.set()
             service.stop(signal.Signals(signum).name)
 
         previous = {s: signal.signal(s, on_signal) for s in (signal.SIGTERM, signal.SIGINT)}
         stack.callback(lambda: [signal.signal(s, h) for s, h in previous.items()])
+        if gate is not None and not deck_check_first(table, tags, gate, panel, devices, stopped):
+            return 0
         if events is not None:
             source = "<stdin>" if args.events == "-" else args.events
-            threading.Thread(target=feed_lines, args=(service, events, source), name="events", daemon=True).start()
+            threading.Thread(target=feed_lines, args=(service, events, source), name="events", daemon=True,
+                             kwargs={"pads_sight": table.sight, "registry": tags.registry is not None}).start()
         try:
             service.run()
+        except JournalDamaged as exc:  # a line the resume cannot read back: exit 2, never a restart loop
+            raise BadInput(f"{exc}. Nothing was changed: `ecarte-table journal salvage --journal {journal_path}` "
+                           "keeps every readable game and line and moves the damaged file aside") from None
         finally:
-            service._notify("STOPPING=1")
+            service.stopping()
             with contextlib.suppress(OSError):
                 panel.paused("table paused: the game resumes where it stopped", controller.snapshot())
     return 2 if service.stats.bad_lines else 0
+
+
+class _Gate:
+    """The pads' ``put`` while the deck check runs (their events go to :attr:`events`), then
+    the service's once :meth:`open`."""
+
+    def __init__(self, then: Callable[[Any], None]) -> None:
+        self.events: queue.Queue[Any] = queue.Queue()
+        self._then = then
+        self._open = False
+
+    def put(self, event: Any) -> None:
+        if self._open:
+            self._then(event)
+        else:
+            self.events.put(event)
+
+    def open(self) -> None:
+        self._open = True
+
+
+def deck_check_first(table: TableConfig, tags: Any, gate: _Gate, panel: Any, devices: Devices,
+                     stopped: threading.Event) -> bool:
+    """``[tags] deck_check_first``: the deck check on the table's pads before the first deal,
+    again until a registered pack passes whole and clean (each report on the OLED); on the
+    simulated table a simulated operator passes pack 1 over the first pad. ``False``: stopped.
+    """
+    from firmware_host.cards.deck_check import check_deck
+    from firmware_host.screens.deck import deck_lines
+    from hardware.deck_log import record_check
+
+    def show(report: Any) -> None:
+        panel.message(deck_lines(report, table.language))
+
+    if devices.sim is not None:
+        threading.Thread(target=_pass_the_pack, args=(devices.sim, table.pads[0].name, stopped), name="deck",
+                         daemon=True).start()
+    while not stopped.is_set():
+        report = check_deck(gate.events, tags.registry, show, require_genuine=table.tags.require_signature,
+                            quiet=1.0 if devices.sim is not None else 3.0, cancel=stopped)
+        logger.info("deck check before the first deal: %s", "; ".join(report.lines()))
+        if report.ok and report.pack is not None:
+            record_check(table.registry or Path("."), report.pack)
+            gate.open()
+            return True
+        stopped.wait(2.0)  # the report stays on the OLED a moment, then the check starts again
+    return False
+
+
+def _pass_the_pack(sim: Any, pad: str, stopped: threading.Event) -> None:
+    """The simulated table's operator: passes pack 1 over ``pad``, card by card."""
+    from hardware.tags import CARDS
+
+    for card in CARDS:
+        if stopped.is_set():
+            return
+        sim.place(pad, card)
+        sim.wait_seen(pad, card)
+        sim.lift(pad, card)
+        sim.wait_seen(pad, None)
 
 
 def _open_events(path: str) -> IO[bytes]:
@@ -157,24 +232,6 @@ def _reason(exc: Exception) -> str:
     return str(exc)
 
 
-def check_png_dir(path: Path | None) -> Path | None:
-    """``--png DIR``: the directory, made if need be and checked writable.
-
-    :raises BadInput: for a path that is a file, or a directory that cannot be written.
-    """
-    if path is None:
-        return None
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except FileExistsError:
-        raise BadInput(f"--png {path}: not a directory") from None
-    except OSError as exc:
-        raise BadInput(f"--png {path}: cannot make the directory ({exc.strerror or exc})") from None
-    if not os.access(path, os.W_OK | os.X_OK):
-        raise BadInput(f"--png {path}: cannot write in that directory")
-    return path
-
-
 class Devices:
     """The pads and seat controls of a table (or the simulated table); closes them in reverse."""
 
@@ -182,14 +239,14 @@ class Devices:
         self.sim: Any = None
         self.pads: Any = None
         self.seat_controls: Any = None
-        self._factory: Any = None
+        self.pin_factory: Any = None
 
     def close(self) -> None:
         """Close everything opened (safe to call twice)."""
-        for part in (self.seat_controls, self._factory, self.pads, self.sim):
+        for part in (self.seat_controls, self.pin_factory, self.pads, self.sim):
             if part is not None:
                 part.close()
-        self.sim = self.pads = self.seat_controls = self._factory = None
+        self.sim = self.pads = self.seat_controls = self.pin_factory = None
 
 
 def open_devices(table: TableConfig, put: Callable[[Any], None],
@@ -199,7 +256,7 @@ def open_devices(table: TableConfig, put: Callable[[Any], None],
     devices = Devices()
     try:
         if table.simulated:
-            from firmware_host.simtable import SimulatedTable, sim_tags
+            from firmware_host.players.simtable import SimulatedTable, sim_tags
 
             tags = sim_tags(1) | sim_tags(2)
             devices.sim = SimulatedTable(table, events=put, card_for=card_for or tags.get, **pad_options)
@@ -210,9 +267,9 @@ def open_devices(table: TableConfig, put: Callable[[Any], None],
 
         ports = {pad.name: pad.serial_port or pad.device for pad in table.pads}
         devices.pads = PadSet(ports, on_event=put, card_for=card_for, **pad_options)
-        devices._factory = make_pin_factory(table.buttons.backend)
+        devices.pin_factory = make_pin_factory(table.buttons.backend)
         devices.seat_controls = SeatControls(
-            table.buttons.by_seat(), pin_factory=devices._factory,
+            table.buttons.by_seat(), pin_factory=devices.pin_factory,
             on_press=put, debounce=table.buttons.debounce,
         )
     except BaseException:
@@ -229,6 +286,7 @@ def table_defaults(table: TableConfig, args: argparse.Namespace) -> TableDefault
     """
     from engine.rules import RULE_SETS
     from hardware.badges import Badges, badges_path
+    from hardware.limits import name_problem
     from hardware.tags import TagRegistryError
 
     rules = getattr(args, "rules", None) or table.rules
@@ -238,20 +296,23 @@ def table_defaults(table: TableConfig, args: argparse.Namespace) -> TableDefault
     if getattr(args, "players", None):
         players = tuple(name.strip() for name in args.players.split(","))
         if len(players) != 2 or not all(players):
-            raise BadInput(f"--players {args.players!r}: two names, A's then B's, like 'Anne,Bruno'")
+            raise BadInput(f"--players {args.players[:80]!r}: two names, A's then B's, like 'Anne,Bruno'")
+        problem = next(filter(None, map(name_problem, players)), None)
+        if problem is not None:
+            raise BadInput(f"--players: {problem}")
     path = badges_path(table)
     try:
         badges = Badges.load(path).tags if path is not None else {}
     except TagRegistryError as exc:
         raise BadInput(str(exc)) from None
     return TableDefaults(rules=rules, target=table.target, players=players, badges=badges, locked=table.locked,
-                         sight=table.sight)
+                         sight=table.sight, language=table.language)
 
 
 def wait_for_enrolment(table: TableConfig) -> int:
     """No tag registry yet on a real table: say what to do, on the OLED and in the log, and
     wait for a stop (exiting would only have systemd start the service again and again)."""
-    from firmware_host.panel import open_panel
+    from firmware_host.screens.panel import open_panel
 
     what = (f"no cards enrolled: no tag registry at {table.registry}. Stop the service "
             "(sudo systemctl stop ecarte-table), enrol both packs as the service user "

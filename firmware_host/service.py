@@ -13,8 +13,8 @@ SIGTERM takes the same path as Ctrl-C (mopidy's way).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import io
-import json
 import logging
 import os
 import queue
@@ -28,16 +28,17 @@ from typing import IO, Any, Protocol, TextIO
 
 from drivers.events import ButtonPressed, CardSeen, DeviceEvent, ReaderStatus
 from engine import Event, NotationError
-from firmware_host.controller import CONTRACT_EVENTS, Controller, NewGame
-from firmware_host.journal import DONE, PENDING, REJECTED, Journal, JournalDamaged, JournalWriteError
-from firmware_host.snapshot import Outcome
-from firmware_host.transcript import (
+from firmware_host.journal.store import DONE, PENDING, REJECTED, Journal, JournalDamaged, JournalWriteError
+from firmware_host.referee.controller import CONTRACT_EVENTS, Controller, NewGame
+from firmware_host.referee.snapshot import Outcome
+from firmware_host.referee.transcript import (
     ButtonEvent,
     CardEvent,
     PhysicalEvent,
     Setup,
     TranscriptError,
     dumps,
+    event_line,
     parse_line,
     read_lines,
 )
@@ -117,21 +118,10 @@ class JsonLines:
         except BrokenPipeError:
             self.closed = True
             logger.warning("--json: the reader of the table events went away; no more are printed")
-            _silence(self.out)
+            silence(self.out)
 
 
-def event_line(event: Event, seq: int | None = None, extra: dict[str, Any] | None = None) -> str:
-    """One line of ``--json`` output: the event, ``extra`` fields (the players' names on
-    ``game_end`` and ``new_game``: who sat where), then its ``seq`` (when it has one)."""
-    data = event.to_json()
-    if extra:
-        data.update(extra)
-    if seq is not None:
-        data["seq"] = seq
-    return json.dumps(data, ensure_ascii=False)
-
-
-def _silence(out: TextIO) -> None:
+def silence(out: TextIO) -> None:
     """Point a stream whose reader is gone at /dev/null (so that closing it says nothing)."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
@@ -163,6 +153,8 @@ class _Line:
     fed: bool = True
     slot: bool = False
     """It holds one of :attr:`TableService.feed_slots` (queued by :func:`feed_lines`)."""
+    where: str = ""
+    """Where it came from (``FILE:LINE``), for a refusal."""
 
 
 @dataclass
@@ -243,9 +235,10 @@ class TableService:
         """
         record = self.journal.current_game()
         if record is None:
-            self.game = self.journal.start_game(dumps(self.controller.current_setup()), seq=self.seq)
+            self._start_game()
         else:
             self.game = record.game
+            self.controller.renumber(self.game)
             if record.seqs and record.seqs[0] is not None:
                 self.seq = record.seqs[0]
             for number, (line, event_id, status) in enumerate(
@@ -257,7 +250,8 @@ class TableService:
                 try:
                     event = parse_line(line, source=where, line_no=number)
                 except TranscriptError as exc:
-                    raise JournalDamaged(self.journal.path, [str(exc)]) from None
+                    raise JournalDamaged(self.journal.path, [
+                        f"game {record.game}, line {number} cannot be read back ({exc.problem})"]) from None
                 if event is None:
                     continue
                 outcome = self._referee(event, f"{where}:{number}")
@@ -269,8 +263,13 @@ class TableService:
                     self._publish(outcome)
                     self._mark(event_id, DONE)
                 if any(isinstance(o, NewGame) for o in outcome.events):
-                    self.game = self.journal.start_game(dumps(self.controller.current_setup()), seq=self.seq)
+                    self._start_game()
         self._publish(Outcome((), self.controller.snapshot()))
+
+    def _start_game(self) -> None:
+        """Journal the game the controller starts; it takes the journal's number."""
+        self.game = self.journal.start_game(dumps(self.controller.current_setup()), seq=self.seq)
+        self.controller.renumber(self.game)
 
     def run(self) -> None:
         """Handle events until :meth:`stop` (blocks)."""
@@ -325,7 +324,7 @@ class TableService:
             self._publish(status)
             return status.events
         if self._new_game_due:
-            self.game = self.journal.start_game(dumps(self.controller.current_setup()), seq=self.seq)
+            self._start_game()
             self._new_game_due = False
         if isinstance(item, _Line) and item.event is None:
             if item.fed:
@@ -338,7 +337,16 @@ class TableService:
         if event is None:
             return ()
         fed = isinstance(item, _Line) and item.fed
-        event_id = self.journal.append(self.game, dumps(event), seq=self.seq, fed=fed)
+        line = dumps(event)
+        problem = journal_problem(line)
+        if problem is not None:  # what the resume could not read back is never journaled
+            if fed:
+                self.journal.count_line()
+            self.stats.bad_lines += 1
+            where = item.where if isinstance(item, _Line) and item.where else "input"
+            self.report(f"ecarte-table run: {where}: {problem}: line refused (not journaled)")
+            return ()
+        event_id = self.journal.append(self.game, line, seq=self.seq, fed=fed)
         if isinstance(event, CardEvent) and not event.gone:
             self.stats.arrivals += 1
         elif isinstance(event, ButtonEvent):
@@ -349,12 +357,16 @@ class TableService:
             self._mark(event_id, REJECTED)
             return ()
         self.stats.handled += 1  # counted before the outputs see it: they may wait on the count
+        new_game = any(isinstance(o, NewGame) for o in outcome.events)
+        if new_game:  # the journal numbers it next (its games are numbered one after the other)
+            self.controller.renumber(self.game + 1)
+            outcome = dataclasses.replace(outcome, snapshot=self.controller.snapshot())
         self._publish(outcome)
         self._mark(event_id, DONE)
-        if any(isinstance(o, NewGame) for o in outcome.events):
+        if new_game:
             self._new_game_due = True
             try:
-                self.game = self.journal.start_game(dumps(self.controller.current_setup()), seq=self.seq)
+                self._start_game()
                 self._new_game_due = False
             except JournalWriteError as exc:  # this event is done: the next one starts the game first
                 logger.warning("%s (the new game is written with the next event)", exc)
@@ -446,6 +458,10 @@ class TableService:
             self._last_ping = now
             self._notify("WATCHDOG=1")
 
+    def stopping(self) -> None:
+        """Tell systemd the service is stopping (``STOPPING=1``)."""
+        self._notify("STOPPING=1")
+
     def _notify(self, message: str) -> None:
         if self.notify is not None:
             try:
@@ -454,17 +470,54 @@ class TableService:
                 logger.debug("sd_notify %s: %s", message, exc)
 
 
+def journal_problem(line: str) -> str | None:
+    """Why ``line`` cannot be journaled (the resume could not read it back: the same check,
+    :func:`~firmware_host.referee.transcript.parse_line`), or None."""
+    try:
+        parse_line(line)
+    except TranscriptError as exc:
+        return exc.problem
+    return None
+
+
 def _to_stderr(message: str) -> None:
     with contextlib.suppress(OSError):
         print(message, file=sys.stderr, flush=True)
 
 
-def feed_lines(service: TableService, stream: IO[bytes], source: str, *, stop_at_end: bool = True) -> None:
+def refuse_card_names(event: PhysicalEvent, source: str, line_no: int) -> None:
+    """On a table with a tag registry, a stream line may not name cards (see :func:`feed_lines`).
+
+    :raises TranscriptError: a card event naming its card, or a setup mapping tags to cards.
+    """
+    if isinstance(event, CardEvent) and event.card is not None:
+        raise TranscriptError(source, line_no, "this table names its cards by their tags (a registry): a card "
+                                               f"named on the stream ({event.card}) is refused; give its \"uid\"")
+    if isinstance(event, Setup) and event.tags:
+        raise TranscriptError(source, line_no, "this table names its cards by their tags (a registry): "
+                                               "a setup's \"tags\" map is refused")
+
+
+def feed_lines(
+    service: TableService, stream: IO[bytes], source: str, *, stop_at_end: bool = True, pads_sight: str = "full",
+    registry: bool = False,
+) -> None:
     """Read transcript lines as they arrive and queue them, in order (runs on its own thread).
 
     Streams (at most :data:`FEED_WINDOW` lines wait in the queue). Every line is queued, a bad
     one with its problem, so that the loop counts it in the journal and reports it with its
     number; the reader never dies of a line, and the service is always told when it ends.
+
+    A transcript's setup rules its game as ``replay`` plays it: one that names no ``sight`` is
+    at full sight (TRANSCRIPT.md's default), whatever the table's own pads (``pads_sight``) read,
+    and is journaled so. Where the table's pads cannot give what it asks (full sight on pads that
+    may miss stacked cards) one line says so.
+
+    :param registry: the table names its cards by a tag registry: a line that names a card
+        (``"card"``) or maps tags to cards (a setup's ``tags``) is refused at the door, as the
+        pads' tags are the only source of card names there (the registry, the pack guard and
+        the originality check stand behind them; a stream line has none of them). Tags by
+        ``uid`` alone go through the registry and the guard like a pad's.
     """
     try:
         for line_no, text in read_lines(stream, source):
@@ -474,13 +527,32 @@ def feed_lines(service: TableService, stream: IO[bytes], source: str, *, stop_at
                 continue
             try:
                 event = parse_line(text, source=source, line_no=line_no)
+                if registry and event is not None:
+                    refuse_card_names(event, source, line_no)
             except TranscriptError as exc:
                 service.put_line(_Line(None, exc, slot=True))
                 continue
-            service.put_line(_Line(event, slot=True))
+            if isinstance(event, Setup):
+                event = _transcript_setup(event, service, f"{source}:{line_no}", pads_sight)
+            service.put_line(_Line(event, slot=True, where=f"{source}:{line_no}"))
     except OSError as exc:
         logger.error("reading %s: %s", source, exc)
         service.put_line(_Line(None, TranscriptError(source, 0, f"cannot read on: {exc.strerror or exc}"), fed=False))
     finally:
         if stop_at_end:
             service.stop(f"end of {source}")
+
+
+def _transcript_setup(setup: Setup, service: TableService, where: str, pads_sight: str) -> Setup:
+    """A fed setup as ``replay`` reads it (no ``sight``: full), and the one line that says when the
+    table's own pads cannot give that sight."""
+    named = setup.sight is not None
+    if not named:
+        setup = dataclasses.replace(setup, sight="full")
+    if setup.sight == "full" and pads_sight == "partial":
+        service.report(
+            f"ecarte-table run: {where}: the transcript's game is at full sight"
+            f"{'' if named else ' (its setup names no sight)'}, as replay plays it; this table's pads "
+            "read partial sight: a card laid on them may go unseen, and a hand seen short is a misdeal"
+        )
+    return setup

@@ -200,9 +200,9 @@ def test_hardware_knows_no_service(path: Path) -> None:
 
 def test_the_renderer_knows_no_engine() -> None:
     """Drawing a screen needs strings and numbers, never the game's internals."""
-    names = imports(ROOT / "firmware_host" / "drawing.py")
+    names = imports(ROOT / "firmware_host" / "screens" / "drawing.py")
     assert not {n for n in names if top(n) == "engine" and n != "engine.cards"}, sorted(names)
-    assert not {n for n in names if n.startswith("firmware_host") and n != "firmware_host.fonts"}
+    assert not {n for n in names if n.startswith("firmware_host") and n != "firmware_host.screens.fonts"}
 
 
 def test_only_tests_read_the_referees_engine_state() -> None:
@@ -212,3 +212,89 @@ def test_only_tests_read_the_referees_engine_state() -> None:
         for p in modules(package) if ".engine_state" in p.read_text(encoding="utf-8")
     ]
     assert readers == []
+
+
+# -- the rooms of firmware_host ------------------------------------------------------------------
+
+ROOM_MAY_IMPORT: dict[str, set[str]] = {
+    "referee": {"errors"},
+    "journal": {"referee", "errors"},
+    "screens": {"referee", "errors"},
+    "cards": {"referee", "errors"},
+    "checks": set(),
+    "players": {"referee", "screens", "journal", "service", "errors"},
+    "service": {"referee", "journal", "errors"},
+    "app": {"referee", "journal", "screens", "players", "cards", "service", "errors"},
+    "errors": set(),
+    "cli": {"referee", "journal", "screens", "players", "cards", "checks", "service", "app", "errors"},
+}
+"""What each room of ``firmware_host`` may import of the others (its own modules always):
+the docstring of each room's ``__init__`` says the same in words."""
+
+PLAYERS_SEE_OF_THE_REFEREE = {"protocol", "transcript", "snapshot", "controller"}
+"""Players play through the physical protocol and watch snapshots; they drive a ``Controller``
+only through its public face (``handle`` → ``Outcome``), never the pack guard or the menu."""
+
+
+def _room(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[1] if parts[0] == "firmware_host" and len(parts) > 1 else None
+
+
+def _room_imports() -> dict[str, dict[str, set[str]]]:
+    """For each room, the modules of other rooms that its modules import (late imports included)."""
+    found: dict[str, dict[str, set[str]]] = {}
+    for name, imported in import_graph().items():
+        room = _room(name)
+        if room is None:
+            continue
+        for other in imported:
+            target = _room(other)
+            if target is not None and target != room:
+                found.setdefault(room, {}).setdefault(target, set()).add(f"{name} -> {other}")
+    return found
+
+
+def test_every_room_is_declared() -> None:
+    rooms = {p.name for p in (ROOT / "firmware_host").iterdir() if (p / "__init__.py").exists()}
+    modules_at_top = {p.stem for p in (ROOT / "firmware_host").glob("*.py") if p.stem != "__init__"}
+    assert rooms | modules_at_top == set(ROOM_MAY_IMPORT)
+    for room in rooms:
+        doc = ast.get_docstring(ast.parse((ROOT / "firmware_host" / room / "__init__.py").read_text()))
+        assert doc and "May import" in doc, f"firmware_host/{room}/__init__.py must say what it owns and may import"
+
+
+@pytest.mark.parametrize("room", sorted(ROOM_MAY_IMPORT))
+def test_each_room_imports_only_what_it_may(room: str) -> None:
+    imported = _room_imports().get(room, {})
+    bad = {target: sorted(edges) for target, edges in imported.items() if target not in ROOM_MAY_IMPORT[room]}
+    assert not bad, f"firmware_host/{room} imports rooms it may not: {bad}"
+
+
+def test_nothing_imports_the_command_line() -> None:
+    importers = sorted(
+        f"{name} -> {other}" for name, imported in import_graph().items() for other in imported
+        if _room(other) == "cli" and _room(name) != "cli"
+    )
+    assert importers == []
+
+
+def test_players_see_the_referee_through_protocol_and_snapshots() -> None:
+    seen = {edge.split(" -> ")[1].split(".")[2] for edge in _room_imports().get("players", {}).get("referee", set())}
+    assert seen <= PLAYERS_SEE_OF_THE_REFEREE, sorted(seen - PLAYERS_SEE_OF_THE_REFEREE)
+
+
+def test_the_rooms_import_each_other_without_a_cycle() -> None:
+    """A card's path from the pad to the frame visits each room once without coming back."""
+    graph = {room: set(targets) for room, targets in _room_imports().items()}
+    for room in ROOM_MAY_IMPORT:
+        graph.setdefault(room, set())
+    assert _cycles(graph) == []
+
+
+def test_the_room_checker_sees_a_forbidden_import() -> None:
+    """The rules above can fail: the screens importing the journal is caught."""
+    assert "journal" not in ROOM_MAY_IMPORT["screens"]
+    assert _room("firmware_host.journal.store") == "journal"
+    assert _room("firmware_host.app") == "app"
+    assert _room("venue.hub") is None

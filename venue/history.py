@@ -1,6 +1,6 @@
 """The journal's games as the page shows them: results, hand records, players' statistics.
 
-Each game of the journal is replayed through a fresh :class:`~firmware_host.controller.Controller`
+Each game of the journal is replayed through a fresh :class:`~firmware_host.referee.controller.Controller`
 (as ``replay`` and ``review`` do): its ``hand_record`` events give the hands. A hand is
 shown only once it is over *and* ``reveal_delay`` seconds have passed since the journal
 line that ended it, so the history never shows a hidden card earlier than the live feed.
@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from firmware_host.controller import Controller, HandRecord, NewGame
-from firmware_host.journal import REJECTED
-from firmware_host.transcript import TranscriptError, parse_line
+from firmware_host.journal.store import REJECTED
+from firmware_host.referee.controller import Controller, HandRecord, NewGame
+from firmware_host.referee.transcript import TranscriptError, parse_line
 from venue.record import GameLog, GameLogBuilder, HandLog
 
 

@@ -122,12 +122,25 @@ class Result:
 
 @dataclass
 class Session:
-    """A round-robin session: ``players``, played over ``cycles`` cycles of rounds (a double
-    round-robin with 2)."""
+    """A session: ``players`` in a round-robin over ``cycles`` cycles of rounds (a double
+    round-robin with 2), or a Swiss evening (``system="swiss"``, :mod:`venue.pairing`) of
+    ``planned`` rounds (0: :func:`venue.pairing.default_rounds`), each paired from the results."""
 
     name: str = "session"
     players: tuple[str, ...] = ()
     cycles: int = 1
+    system: str = "round-robin"
+    planned: int = 0
+
+    def pairings(self, results: Iterable[Result]) -> list[tuple[list[tuple[str, str]], str | None]]:
+        """Each round's pairs and bye so far (a Swiss round appears once the last one is over)."""
+        if self.system != "swiss":
+            return [(pairs, None) for pairs in self.rounds]
+        from venue.pairing import Played, default_rounds, swiss_evening
+
+        games = [Played(r.players, r.winner, abs(r.score[0] - r.score[1])) for r in results if r.winner in ("A", "B")]
+        evening = swiss_evening(self.players, self.planned or default_rounds(len(self.players)), games)
+        return [(list(rnd.pairs), rnd.bye) for rnd in evening]
 
     @property
     def rounds(self) -> list[list[tuple[str, str]]]:
@@ -148,7 +161,12 @@ def standings(session: Session, results: Iterable[Result]) -> dict[str, Any]:
             if p not in names:
                 names.append(p)
     table: dict[str, dict[str, Any]] = {
-        p: {"player": p, "played": 0, "wins": 0, "losses": 0, "for": 0, "against": 0} for p in names}
+        p: {"player": p, "played": 0, "wins": 0, "losses": 0, "for": 0, "against": 0, "byes": 0} for p in names}
+    paired = session.pairings(results)
+    for _pairs, bye in paired:
+        if bye is not None:  # a bye is a win
+            table[bye]["byes"] += 1
+            table[bye]["wins"] += 1
     for r in results:
         for i, p in enumerate(r.players):
             row = table[p]
@@ -164,7 +182,7 @@ def standings(session: Session, results: Iterable[Result]) -> dict[str, Any]:
         row["rank"] = rank
     used: set[int] = set()
     rounds = []
-    for number, pairs in enumerate(session.rounds, start=1):
+    for number, (pairs, bye) in enumerate(paired, start=1):
         games = []
         for a, b in pairs:
             found = None
@@ -174,8 +192,17 @@ def standings(session: Session, results: Iterable[Result]) -> dict[str, Any]:
                     used.add(i)
                     break
             games.append({"A": a, "B": b, "result": found.to_json() if found else None})
-        rounds.append({"round": number, "games": games})
-    return {"session": session.name, "rounds": rounds, "ranking": ranking, "games": len(results)}
+        rounds.append({"round": number, "games": games, "bye": bye})
+    return {"session": session.name, "system": session.system, "planned": _planned(session), "rounds": rounds,
+            "ranking": ranking, "games": len(results)}
+
+
+def _planned(session: Session) -> int:
+    if session.system == "swiss":
+        from venue.pairing import default_rounds
+
+        return session.planned or default_rounds(len(session.players))
+    return len(session.rounds)
 
 
 # -- the room ------------------------------------------------------------------------------------
@@ -204,6 +231,7 @@ class TableSeen:
             "hand": self.state.get("hand"), "turn": (self.state.get("prompt") or {}).get("seat"),
             "expectation": self.state.get("expectation") or "", "winner": self.state.get("winner"),
             "trick": view.get("trick") or [], "faults": len(self.state.get("faults") or []),
+            "tricks": view.get("tricks") or [0, 0], "last_trick": self.state.get("last_trick"),
             "t": self.state.get("t"), "seen": self.seen,
         }
 
@@ -509,8 +537,8 @@ def load_hub_settings(path: str | Path | None, *, listen: str | None = None, bro
         if key not in ("names", "anonymous_read", "bridges"):
             problems.append(f"tables.{key}: unknown key (known: names, anonymous_read, bridges)")
     for key in s:
-        if key not in ("name", "players", "cycles"):
-            problems.append(f"session.{key}: unknown key (known: name, players, cycles)")
+        if key not in ("name", "players", "cycles", "system", "rounds"):
+            problems.append(f"session.{key}: unknown key (known: name, players, cycles, system, rounds)")
     mode = broker_section.pop("mode", None)
     if "embedded" in broker_section:  # the older spelling
         mode = mode or ("embedded" if broker_section.pop("embedded") else "external")
@@ -596,6 +624,16 @@ def load_hub_settings(path: str | Path | None, *, listen: str | None = None, bro
     if not isinstance(cycles, int) or isinstance(cycles, bool) or not 1 <= cycles <= 100:
         problems.append("session.cycles: expected a number from 1 to 100")
         cycles = 1
+    from venue.pairing import SYSTEMS
+
+    system = s.get("system", "round-robin")
+    if system not in SYSTEMS:
+        problems.append(f"session.system: one of {', '.join(SYSTEMS)}, got {system!r}")
+        system = "round-robin"
+    rounds = s.get("rounds", 0)
+    if not isinstance(rounds, int) or isinstance(rounds, bool) or not 0 <= rounds <= 100:
+        problems.append("session.rounds: expected a number from 0 to 100")
+        rounds = 0
     state = hub.get("state")
     if state is not None and not isinstance(state, str):
         problems.append("hub.state: expected a folder")
@@ -607,7 +645,7 @@ def load_hub_settings(path: str | Path | None, *, listen: str | None = None, bro
     state_path = Path(state).expanduser() if state else default_state(path)
     if state and path is not None and not state_path.is_absolute():
         state_path = Path(path).parent / state_path
-    session = Session(str(s.get("name", "session")), tuple(players), cycles)
+    session = Session(str(s.get("name", "session")), tuple(players), cycles, system, rounds)
     return HubSettings((host, port), mqtt_settings, mode, own, session, tuple(names), state_path,
                        bool(anonymous_read), tls, tuple(bridges))
 

@@ -39,7 +39,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-from firmware_host.snapshot import Outcome
+from firmware_host.referee.snapshot import Outcome
 from venue.public import Message, PublicFeed
 from venue.record import GameLog, write_record
 from venue.settings import MqttSettings

@@ -350,7 +350,7 @@ class GameLogBuilder:
 
 def game_log_of(outcomes: Iterable[Any], **tags: Any) -> GameLog:
     """The game a sequence of outcomes (from a replay) shows, hidden cards included."""
-    from firmware_host.controller import HandRecord
+    from firmware_host.referee.controller import HandRecord
 
     builder = GameLogBuilder()
     players: tuple[str, ...] | None = None

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.errors import BadInput
-from firmware_host.transcript import PhysicalEvent
+from firmware_host.referee.transcript import PhysicalEvent
 from hardware.table import TableConfig
 from venue.settings import load_sections, split_listen
 
@@ -36,7 +36,7 @@ def venue_outputs(args: argparse.Namespace, table: TableConfig, journal: Path,
             web = replace(web, host=host, port=port)
         from venue.page import TablePage
 
-        page = TablePage(web, table=table.name, journal=journal, control=control)
+        page = TablePage(web, table=table.name, journal=journal, control=control, language=table.language)
         try:
             page.start()
         except OSError as exc:

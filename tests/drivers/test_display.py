@@ -11,7 +11,7 @@ from PIL import Image, ImageDraw
 from drivers.display.i2c_sim import FakeI2CBus
 from drivers.display.oled import DisplayError, open_display, pack_pages
 from drivers.errors import DeviceNotFoundError
-from firmware_host.drawing import Screen, render
+from firmware_host.screens.drawing import Screen, render
 
 CHIPS = ["ssd1306", "sh1106"]
 
@@ -128,7 +128,7 @@ def test_an_unknown_chip_is_refused() -> None:
 
 
 def test_a_table_whose_display_is_missing_referees_on_without_it(caplog: pytest.LogCaptureFixture) -> None:
-    from firmware_host.panel import open_panel
+    from firmware_host.screens.panel import open_panel
     from hardware.table import DisplayConfig, simulated_table
 
     table = simulated_table()

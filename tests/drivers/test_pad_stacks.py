@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from drivers.events import CardSeen, DeviceEvent, ReaderStatus
 from drivers.nfc.pad import Pad, PadTiming
 from drivers.nfc.pn532sim import Pn532Simulator
-from firmware_host.simtable import SimulatedTable, sim_uid
+from firmware_host.players.simtable import SimulatedTable, sim_uid
 from hardware.table import simulated_table
 from hardware.tags import TagEntry, TagRegistry
 

@@ -2,6 +2,10 @@
 
 The deals below have a known outcome when played as scripted (trump diamonds,
 the 7D turned up, B deals and A is the elder unless said otherwise).
+
+One file though over 600 lines: it is a catalogue, one short test per rule of the flow in the
+order a hand runs (deal, proposal, exchange, king, tricks, score), each independent of the
+others; read it by its section headers rather than whole.
 """
 
 from __future__ import annotations

@@ -417,7 +417,7 @@ def test_decisions_at_the_wrong_moment(rules, phase_actions, action, code, seat)
 
 def test_every_fault_code_but_unknown_tag_is_produced_by_this_file():
     """RULES.md's table: the engine handles every code but the tag faults (a tag, not a card:
-    unknown_tag, and the table's foreign_pack and counterfeit_card, firmware_host/pack_guard.py)."""
+    unknown_tag, and the table's foreign_pack and counterfeit_card, firmware_host/referee/pack_guard.py)."""
     produced = {row[3] for row in PLAY_FAULTS} | {
         "misdeal", "duplicate_card", "exchange_count", "false_king", "not_highest",
         "king_not_led", "wrong_time",

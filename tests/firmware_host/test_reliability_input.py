@@ -26,12 +26,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import NotationError
-from firmware_host.cli import main
-from firmware_host.controller import Controller
-from firmware_host.journal import REJECTED, Journal
+from firmware_host.cli.main import main
+from firmware_host.journal.store import REJECTED, Journal
+from firmware_host.referee.controller import Controller
+from firmware_host.referee.snapshot import Outcome
+from firmware_host.referee.transcript import MAX_LINE_BYTES, PhysicalEvent, Setup, TranscriptError, parse_line
 from firmware_host.service import FEED_WINDOW, JsonLines, TableService, feed_lines
-from firmware_host.snapshot import Outcome
-from firmware_host.transcript import MAX_LINE_BYTES, PhysicalEvent, Setup, TranscriptError, parse_line
 
 CLI = Path(sys.executable).parent / "ecarte-table"
 TIMEOUT = 60.0
@@ -139,7 +139,7 @@ class _Lines(io.RawIOBase):
 
 
 def test_replay_reads_a_long_transcript_in_bounded_memory() -> None:
-    from firmware_host.replay import check_stream, stream_events
+    from firmware_host.journal.replay import check_stream, stream_events
 
     tracemalloc.start()
     try:

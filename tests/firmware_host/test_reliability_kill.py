@@ -24,9 +24,9 @@ import time
 from pathlib import Path
 
 import engine
-from firmware_host.builtin_players import game_transcript
-from firmware_host.journal import Journal
-from firmware_host.transcript import dumps
+from firmware_host.journal.store import Journal
+from firmware_host.players.builtin import game_transcript
+from firmware_host.referee.transcript import dumps
 
 CLI = Path(sys.executable).parent / "ecarte-table"
 KILLS = int(os.environ.get("ECARTE_KILLS", "220"))

@@ -30,9 +30,9 @@ from pathlib import Path
 import pytest
 
 import engine
-from firmware_host.builtin_players import game_transcript
-from firmware_host.controller import CONTRACT_EVENTS, Controller
-from firmware_host.transcript import dumps, parse_line
+from firmware_host.players.builtin import game_transcript
+from firmware_host.referee.controller import CONTRACT_EVENTS, Controller
+from firmware_host.referee.transcript import dumps, parse_line
 
 CLI = Path(sys.executable).parent / "ecarte-table"
 TIMEOUT = 60.0

@@ -15,12 +15,12 @@ from pathlib import Path
 import pytest
 
 import engine
-from firmware_host.builtin_players import game_transcript
-from firmware_host.controller import Controller
-from firmware_host.journal import Journal
+from firmware_host.journal.store import Journal
+from firmware_host.players.builtin import game_transcript
+from firmware_host.referee.controller import Controller
+from firmware_host.referee.snapshot import Outcome
+from firmware_host.referee.transcript import PhysicalEvent
 from firmware_host.service import TableService
-from firmware_host.snapshot import Outcome
-from firmware_host.transcript import PhysicalEvent
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 MOSQUITTO = shutil.which("mosquitto") or ("/usr/sbin/mosquitto" if os.path.exists("/usr/sbin/mosquitto") else None)

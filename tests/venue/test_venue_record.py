@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from conftest import whole_game
 
-from firmware_host.cli import main
-from firmware_host.controller import Controller
+from firmware_host.cli.main import main
+from firmware_host.referee.controller import Controller
 from venue.record import RecordError, check_game, game_log_of, parse_record, write_record
 
 
@@ -47,7 +47,7 @@ def test_bad_records_name_the_line(text: str, expected: str) -> None:
 
 
 def test_export_format_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from firmware_host.transcript import dumps
+    from firmware_host.referee.transcript import dumps
 
     transcript = tmp_path / "game.jsonl"
     transcript.write_text("".join(dumps(e) + "\n" for e in whole_game(5)))

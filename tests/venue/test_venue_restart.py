@@ -17,8 +17,8 @@ import httpx
 import pytest
 from conftest import MOSQUITTO, feed, free_port, make_service, wait_for, whole_game
 
+from firmware_host.referee.transcript import ButtonEvent
 from firmware_host.service import TableService
-from firmware_host.transcript import ButtonEvent
 from venue.mqtt import TablePublisher
 from venue.settings import MqttSettings
 
@@ -26,7 +26,7 @@ TIMEOUT_MS = 30_000
 
 
 def start_hub(venue_file: Path, port: int) -> subprocess.Popen[bytes]:
-    hub = subprocess.Popen([sys.executable, "-m", "firmware_host.cli", "hub", str(venue_file)],
+    hub = subprocess.Popen([sys.executable, "-m", "firmware_host.cli.main", "hub", str(venue_file)],
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
     def up() -> bool:

@@ -1,0 +1,179 @@
+"""The deck check: before a game (or on demand) the pack is laid on the pads or passed over one,
+and the table confirms the 32 cards of one registered pack, no card twice, no foreign tag, and
+(where the table requires it) no tag that fails the originality check, and says what is missing.
+
+It reads the pads' :class:`~drivers.events.CardSeen` events, like enrolment::
+
+    report = check_deck(events, registry, show, require_genuine=True)
+    print("\\n".join(report.lines()))
+
+``show`` is given the report so far after every card (``finished`` on the last one): the
+screens word it for the OLED in the table's language (:mod:`firmware_host.screens.deck`), the
+console prints :meth:`DeckReport.lines`. The check goes on reading once the 32 cards were seen,
+until the pack has left the pad and nothing arrived for ``quiet`` seconds: a 33rd tag, a second
+K♠ or a card of the other pack passed after the 32nd is in the report too.
+
+A tag that arrives twice (it left in between) is *repeated*: a card passed twice, or a copy with
+the same UID (two tags with one UID cannot be told apart while both lie in one field, but passed
+one after the other they arrive twice). The pack is the one given, else the registered pack most
+of the cards seen belong to.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from drivers.events import CardSeen, DeviceEvent
+from engine.cards import Card
+from hardware.tags import CARDS, PACKS, TagRegistry
+
+logger = logging.getLogger(__name__)
+
+_TICK = 0.1  # seconds between checks of ``cancel`` while waiting
+
+
+@dataclass(frozen=True, slots=True)
+class DeckReport:
+    """What a deck check found (cards as ``"KS"``; problems as short sentences)."""
+
+    pack: int | None
+    seen: tuple[str, ...]
+    missing: tuple[str, ...]
+    repeated: tuple[str, ...] = ()
+    foreign: tuple[str, ...] = ()
+    not_genuine: tuple[str, ...] = ()
+    cancelled: bool = False
+    lying: int = 0
+    """Tags still on the pad when the report was made."""
+    finished: bool = False
+    """The check is over (the last report)."""
+
+    @property
+    def ok(self) -> bool:
+        """Whether the pack is whole and clean: 32 cards, nothing twice, nothing foreign or fake."""
+        return self.pack is not None and not (self.missing or self.repeated or self.foreign or self.not_genuine)
+
+    def lines(self) -> list[str]:
+        """Short lines for the OLED and the console, the verdict first."""
+        if self.ok:
+            return [f"Pack {self.pack}: 32 cards OK"]
+        out = [f"Pack {self.pack}: {len(self.seen)}/32 cards" if self.pack else "No registered pack seen"]
+        if self.missing:
+            out.append("Missing: " + " ".join(_symbols(self.missing)))
+        if self.repeated:
+            out.append("Twice: " + " ".join(_symbols(self.repeated)))
+        out += [f"Foreign: {item}" for item in self.foreign]
+        out += [f"Not genuine: {item}" for item in self.not_genuine]
+        return out
+
+
+def check_deck(
+    events: queue.Queue[DeviceEvent],
+    registry: TagRegistry,
+    show: Callable[[DeckReport], None],
+    *,
+    pack: int | None = None,
+    require_genuine: bool = False,
+    quiet: float = 3.0,
+    linger: float | None = None,
+    timeout: float = 120.0,
+    cancel: threading.Event | None = None,
+) -> DeckReport:
+    """Watch the pads' events until the pad is empty and nothing happened for ``quiet`` seconds
+    after a first card (the pack has passed, whole or not), or nothing happened for ``linger``
+    seconds with cards still on the pad (default: five times ``quiet``), or ``timeout`` seconds
+    passed, or ``cancel`` is set.
+
+    :param pack: the pack to confirm (``None``: the one most cards seen belong to).
+    :param require_genuine: a card whose ``CardSeen.origin`` is not ``genuine`` is a problem
+        (the pads must be checking originality).
+    :param show: given the report so far at the start, after each card and at the end
+        (``finished``); it puts it on the OLED or console.
+    :returns: the report (also shown).
+    """
+    linger = 5 * quiet if linger is None else linger
+    started = time.monotonic()
+    last = None
+    arrivals: list[CardSeen] = []
+    counts: dict[str, int] = {}
+    lying: set[str] = set()
+    cancelled = False
+    show(DeckReport(pack, (), tuple(CARDS)))
+    while True:
+        now = time.monotonic()
+        if cancel is not None and cancel.is_set():
+            cancelled = True
+            break
+        if now - started > timeout or (last is not None and now - last > (linger if lying else quiet)):
+            break
+        try:
+            event = events.get(timeout=_TICK)
+        except queue.Empty:
+            continue
+        if not isinstance(event, CardSeen):
+            continue
+        last = time.monotonic()
+        if event.gone:
+            lying.discard(event.uid)
+            continue
+        lying.add(event.uid)
+        arrivals.append(event)
+        counts[event.uid] = counts.get(event.uid, 0) + 1
+        so_far = _report(arrivals, counts, registry, pack, require_genuine)
+        show(dataclasses.replace(so_far, lying=len(lying)))
+        logger.debug("deck check: %s (%d/32)", _name(event, registry), len(so_far.seen))
+    report = dataclasses.replace(_report(arrivals, counts, registry, pack, require_genuine), cancelled=cancelled,
+                                 lying=len(lying), finished=True)
+    logger.info("deck check: %s", "; ".join(report.lines()))
+    show(report)
+    return report
+
+
+def _report(arrivals: list[CardSeen], counts: dict[str, int], registry: TagRegistry, pack: int | None,
+            require_genuine: bool) -> DeckReport:
+    if pack is None:
+        tally = {p: sum(1 for uid in counts if registry.pack_of(uid) == p) for p in PACKS}
+        best = max(tally, key=lambda p: tally[p])
+        pack = best if tally[best] else None
+    seen: set[str] = set()
+    repeated, foreign, not_genuine = [], [], []
+    for uid, count in counts.items():
+        entry = registry.entry(uid)
+        if entry is None:
+            card = next((a.card for a in arrivals if a.uid == uid and a.card), None)
+            foreign.append(f"tag {uid}" + (f" ({card})" if card else "") + ": not registered")
+            continue
+        if entry.pack != pack:
+            foreign.append(f"{entry.card} of pack {entry.pack}")
+            continue
+        seen.add(entry.card)
+        if count > 1:
+            repeated.append(entry.card)
+        origins = {a.origin for a in arrivals if a.uid == uid}
+        bad = sorted(o for o in origins if o != "genuine" and o is not None)
+        if require_genuine and (bad or None in origins):
+            not_genuine.append(f"{entry.card}: {', '.join(bad) or 'unchecked'}")
+    missing = tuple(card for card in CARDS if card not in seen) if pack is not None else tuple(CARDS)
+    return DeckReport(pack, tuple(c for c in CARDS if c in seen), missing, tuple(_ordered(repeated)),
+                      tuple(foreign), tuple(not_genuine))
+
+
+def _ordered(cards: list[str]) -> list[str]:
+    return sorted(cards, key=CARDS.index)
+
+
+def _name(event: CardSeen, registry: TagRegistry) -> str:
+    entry = registry.entry(event.uid)
+    if entry is None:
+        return f"? tag {event.uid}"
+    return f"{Card.parse(entry.card).symbol()} of pack {entry.pack}"
+
+
+def _symbols(cards: tuple[str, ...]) -> list[str]:
+    return [Card.parse(card).symbol() for card in cards]

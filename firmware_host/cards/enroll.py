@@ -1,0 +1,336 @@
+"""Enrollment: walk a pack's 32 cards over one pad and register their tags.
+
+``ecarte-table enroll`` calls :func:`enroll` with the events of one pad: the
+operator lays each card asked for on the pad and lifts it when told. A tag
+that is already registered is refused (lift it and lay the right card). The
+registry is saved after every card, so an interrupted walk resumes where it
+stopped: cards that already have a tag in that pack are skipped.
+
+Optionally each tag also gets an NDEF text record ``ecarte:KS`` (the pads'
+fallback when a tag is missing from the registry)::
+
+    with Pad("enroll", port, events=events, card_for=registry.card_for) as pad:
+        enroll(events, registry, show, pack=1, save_to=path, write_tag=pad.write_text)
+
+With ``check`` each tag's originality is asked and recorded in the registry
+(status and signature): a tag that fails is shown as such (``NOT GENUINE``), and
+with ``refuse_flagged`` it is not registered at all. With ``lock`` each tag is
+password-locked after its NDEF record is written (:mod:`hardware.locks`; AUTHLIM and
+CFGLCK too), and the registry records that, with the secret's ``lock_id`` and the limit. With
+``seal_secret`` (the table's lock secret) each entry is sealed (:func:`hardware.locks.entry_seal`).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import queue
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from drivers.events import CardSeen, DeviceEvent, ReaderStatus
+from hardware.locks import entry_seal
+from hardware.tags import CARDS, TagRegistry, check_card, check_pack
+
+logger = logging.getLogger(__name__)
+
+NDEF_PREFIX = "ecarte:"
+"""Same as ``drivers.nfc.pad.NDEF_PREFIX``: a tag's NDEF text is ``ecarte:KS``."""
+
+_TICK = 0.1  # seconds between checks of ``cancel`` while waiting
+
+
+@dataclass(frozen=True, slots=True)
+class Enrolled:
+    """A card given a tag during this walk, and what was learnt of the tag."""
+
+    card: str
+    uid: str
+    pack: int
+    origin: str = "unchecked"
+    locked: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Originality:
+    """A tag's originality as enrolment learnt it: its status and the signature it gave (hex)."""
+
+    status: str
+    signature: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EnrollResult:
+    """How a walk ended: the cards enrolled now, and whether the pack is whole."""
+
+    pack: int
+    enrolled: tuple[Enrolled, ...]
+    complete: bool
+    cancelled: bool = False
+
+    @property
+    def flagged(self) -> tuple[Enrolled, ...]:
+        """The cards enrolled now whose tag is not known genuine (checked and failed)."""
+        return tuple(e for e in self.enrolled if e.origin not in ("genuine", "unchecked"))
+
+
+class _Cancelled(Exception):
+    """The walk was cancelled (internal)."""
+
+
+class _Walk:
+    """One enrollment walk (the state behind :func:`enroll`)."""
+
+    def __init__(
+        self,
+        events: queue.Queue[DeviceEvent],
+        show: Callable[[list[str]], None],
+        cancel: threading.Event | None,
+    ) -> None:
+        self._events = events
+        self._show = show
+        self._cancel = cancel
+        self._waiting: list[str] = []  # tags laid while another was still on the pad
+        self.screen: list[str] = []
+
+    def show(self, lines: list[str]) -> None:
+        self.screen = lines
+        self._show(list(lines))
+
+    def next_card_event(self) -> CardSeen:
+        while True:
+            if self._cancel is not None and self._cancel.is_set():
+                raise _Cancelled
+            try:
+                event = self._events.get(timeout=_TICK)
+            except queue.Empty:
+                continue
+            if isinstance(event, CardSeen):
+                return event
+            if isinstance(event, ReaderStatus):
+                if event.online:
+                    self._show(list(self.screen))
+                else:
+                    self._show(["Reader offline", event.reason[:21], "Check the cable"])
+
+    def arrival(self) -> str:
+        if self._waiting:
+            return self._waiting.pop(0)
+        while True:
+            event = self.next_card_event()
+            if not event.gone:
+                return event.uid
+
+    def lift(self, uid: str) -> None:
+        while True:
+            event = self.next_card_event()
+            if event.gone and event.uid == uid:
+                return
+            if event.gone and event.uid in self._waiting:
+                self._waiting.remove(event.uid)
+            elif not event.gone and event.uid != uid:
+                self._waiting.append(event.uid)
+
+
+def enroll(
+    events: queue.Queue[DeviceEvent],
+    registry: TagRegistry,
+    show: Callable[[list[str]], None],
+    *,
+    pack: int = 1,
+    save_to: str | os.PathLike[str] | None = None,
+    write_tag: Callable[[str, str], None] | None = None,
+    cards: Sequence[str] = CARDS,
+    cancel: threading.Event | None = None,
+    check: Callable[[str], Originality] | None = None,
+    refuse_flagged: bool = False,
+    lock: Callable[[str], None] | None = None,
+    lock_id: str | None = None,
+    auth_limit: int = 0,
+    seal_secret: bytes | None = None,
+) -> EnrollResult:
+    """Walk ``cards`` of ``pack`` in order, registering one tag for each.
+
+    :param events: the enrollment pad's events (:class:`~drivers.events.CardSeen`,
+        :class:`~drivers.events.ReaderStatus`; others are ignored).
+    :param registry: the tag registry, added to in place.
+    :param show: puts a few short lines on the OLED or console.
+    :param pack: which pack (1 or 2) the cards belong to.
+    :param save_to: registry file, saved (atomically) after every card.
+    :param write_tag: ``write_tag(uid, text)`` writes an NDEF text record
+        (``Pad.write_text``); ``None`` writes nothing.
+    :param cards: the cards to walk, in order (default: the 32 of a pack).
+    :param cancel: set it to stop the walk; the result then says
+        ``cancelled`` and keeps what was enrolled.
+    :param check: ``check(uid)`` asks the tag for its originality (``None``: not asked).
+    :param refuse_flagged: with ``check``, do not register a tag that is not genuine.
+    :param lock: ``lock(uid)`` password-locks the tag (``Pad.lock`` with its derived password).
+    :param lock_id: the lock secret's fingerprint, recorded with each tag locked.
+    :param auth_limit: the wrong passwords each tag locked takes (its AUTHLIM, recorded).
+    :param seal_secret: seal each entry with this secret (the table's lock secret).
+    :raises TagRegistryError: a bad pack or card name.
+    :raises OSError: the registry file cannot be written.
+    """
+    check_pack(pack)
+    for card in cards:
+        check_card(card)
+    walk = _Walk(events, show, cancel)
+    todo = [card for card in cards if registry.uid_for(card, pack) is None]
+    total = len(cards)
+    enrolled: list[Enrolled] = []
+    try:
+        for card in todo:
+            prompt = [f"Pack {pack}: {total - len(todo) + len(enrolled)}/{total}", f"Lay the {_label(card)}",
+                      "on the pad"]
+            while True:
+                walk.show(prompt)
+                uid = walk.arrival()
+                known = registry.entry(uid)
+                if known is not None:
+                    logger.info("tag %s is already %s of pack %d", uid, known.card, known.pack)
+                    walk.show([f"Tag is {_label(known.card)} of pack {known.pack}", "Lift it",
+                               f"then lay the {_label(card)}"])
+                    walk.lift(uid)
+                    continue
+                origin = _check(walk, check, uid, card)
+                if origin is None:
+                    continue
+                if refuse_flagged and origin.status != "genuine":
+                    walk.show([f"{card}: NOT GENUINE", origin.status.replace("_", " "), "Lift it, lay another"])
+                    walk.lift(uid)
+                    continue
+                if write_tag is not None and not _write(walk, write_tag, uid, card):
+                    continue
+                if lock is not None and not _lock(walk, lock, uid, card):
+                    continue
+                registry.add(uid, card, pack, origin=origin.status, signature=origin.signature,
+                             locked=lock is not None, lock_id=lock_id if lock is not None else None,
+                             auth_limit=auth_limit if lock is not None else 0,
+                             seal=None if seal_secret is None else entry_seal(seal_secret, uid, card, pack))
+                if save_to is not None:
+                    registry.save(save_to)
+                enrolled.append(Enrolled(card, uid, pack, origin.status, lock is not None))
+                logger.info("enrolled %s of pack %d: tag %s (%s)", card, pack, uid, origin.status)
+                done = total - len(todo) + len(enrolled)
+                if origin.status in ("genuine", "unchecked"):
+                    walk.show([f"{_label(card)} OK  {done}/{total}", "Lift it"])
+                else:
+                    logger.warning("tag %s of %s is not genuine: %s", uid, card, origin.status)
+                    walk.show([f"{_label(card)} {done}/{total} FLAGGED", f"NOT GENUINE: {origin.status}", "Lift it"])
+                walk.lift(uid)
+                break
+    except _Cancelled:
+        walk.show(["Enrollment stopped", f"{len(enrolled)} cards enrolled"])
+        return EnrollResult(pack, tuple(enrolled), _complete(registry, pack, cards), cancelled=True)
+    walk.show([f"Pack {pack} complete", f"{total}/{total} cards"])
+    return EnrollResult(pack, tuple(enrolled), _complete(registry, pack, cards))
+
+
+def _write(walk: _Walk, write_tag: Callable[[str, str], None], uid: str, card: str) -> bool:
+    """Write the card's NDEF record; on failure tell the operator to retry."""
+    try:
+        write_tag(uid, NDEF_PREFIX + card)
+    except (OSError, TimeoutError) as error:
+        logger.warning("writing %s to tag %s failed: %s", card, uid, error)
+        walk.show(["Write failed", "Lift it", f"then lay the {_label(card)} again"])
+        walk.lift(uid)
+        return False
+    return True
+
+
+def _check(walk: _Walk, check: Callable[[str], Originality] | None, uid: str, card: str) -> Originality | None:
+    """The tag's originality (``unchecked`` without ``check``); ``None`` if it could not be read."""
+    if check is None:
+        return Originality("unchecked")
+    try:
+        origin = check(uid)
+    except (OSError, TimeoutError) as error:
+        logger.warning("checking tag %s failed: %s", uid, error)
+        origin = Originality("unreadable")
+    if origin.status == "unreadable":
+        walk.show(["Tag unreadable", "Lift it", f"then lay {card} again"])
+        walk.lift(uid)
+        return None
+    return origin
+
+
+def _lock(walk: _Walk, lock: Callable[[str], None], uid: str, card: str) -> bool:
+    """Password-lock the tag; on failure tell the operator to retry."""
+    try:
+        lock(uid)
+    except (OSError, TimeoutError) as error:
+        logger.warning("locking tag %s of %s failed: %s", uid, card, error)
+        walk.show(["Lock failed", "Lift it", f"then lay {card} again"])
+        walk.lift(uid)
+        return False
+    return True
+
+
+def _complete(registry: TagRegistry, pack: int, cards: Sequence[str]) -> bool:
+    return all(registry.uid_for(card, pack) is not None for card in cards)
+
+
+def _label(card: str) -> str:
+    """``"TH"`` → ``"10♥"``, as printed on the card."""
+    return ("10" if card[0] == "T" else card[0]) + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[card[1]]
+
+
+@dataclass(frozen=True, slots=True)
+class BadgeResult:
+    """How a badge's enrolment ended: its tag's UID (``None``: cancelled) and originality."""
+
+    tag: str
+    uid: str | None
+    origin: str = "unchecked"
+    locked: bool = False
+
+
+def enroll_badge(
+    events: queue.Queue[DeviceEvent],
+    tag: str,
+    registry: TagRegistry,
+    save: Callable[[str, str], None],
+    show: Callable[[list[str]], None],
+    *,
+    check: Callable[[str], Originality] | None = None,
+    refuse_flagged: bool = False,
+    lock: Callable[[str], None] | None = None,
+    cancel: threading.Event | None = None,
+    label: str | None = None,
+) -> BadgeResult:
+    """Enrol one badge or rule card (``player:Anne``, ``target:7``...) as a card is enrolled: the
+    first tag laid that is not a registered card is checked (``check``; with ``refuse_flagged``
+    a tag that is not genuine is refused), locked (``lock``) and saved with ``save(uid, tag)``.
+    ``label``: the badge as the OLED shows it (a long name shortened), else ``tag``.
+
+    :raises OSError: ``save`` failed.
+    """
+    walk = _Walk(events, show, cancel)
+    try:
+        while True:
+            walk.show(["Enrol a badge", label or tag, "Lay its tag on the pad"])
+            uid = walk.arrival()
+            known = registry.entry(uid)
+            if known is not None:
+                walk.show([f"Tag is {_label(known.card)} of pack {known.pack}", "Lift it",
+                           "then lay the badge"])
+                walk.lift(uid)
+                continue
+            origin = _check(walk, check, uid, "the badge")
+            if origin is None:
+                continue
+            if refuse_flagged and origin.status != "genuine":
+                walk.show(["Badge: NOT GENUINE", origin.status.replace("_", " "), "Lift it, lay another"])
+                walk.lift(uid)
+                continue
+            if lock is not None and not _lock(walk, lock, uid, "the badge"):
+                continue
+            save(uid, tag)
+            logger.info("enrolled badge %s: tag %s (%s)", tag, uid, origin.status)
+            walk.show(["Badge enrolled", label or tag, "Lift it"])
+            walk.lift(uid)
+            return BadgeResult(tag, uid, origin.status, lock is not None)
+    except _Cancelled:
+        walk.show(["Enrollment stopped"])
+        return BadgeResult(tag, None)

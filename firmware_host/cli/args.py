@@ -1,0 +1,42 @@
+"""What several commands' arguments share: the journal's default place, numbers checked as argparse types,
+the rule set's name."""
+
+from __future__ import annotations
+
+import argparse
+
+from firmware_host.errors import BadInput
+from firmware_host.journal.store import default_journal
+
+EXIT_BAD_INPUT = 2
+
+__all__ = ["EXIT_BAD_INPUT", "check_rules", "default_journal", "depth", "seconds"]
+
+
+def seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds (a number), got {text!r}") from None
+    if not 0 <= value <= 3600:
+        raise argparse.ArgumentTypeError(f"expected 0 to 3600 seconds, got {text}")
+    return value
+
+
+def depth(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of cards, got {text!r}") from None
+    if not 1 <= value <= 10:
+        raise argparse.ArgumentTypeError(f"a pad reads 1 to 10 stacked cards, got {text}")
+    return value
+
+
+def check_rules(name: str) -> None:
+    import engine
+
+    try:
+        engine.rules(name)
+    except engine.UnknownRulesError as exc:
+        raise BadInput(f"--rules: {exc}") from None

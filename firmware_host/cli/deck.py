@@ -1,0 +1,119 @@
+"""``ecarte-table deck``: the deck check on demand, before a game.
+
+The pack is passed over one pad of the table, card by card (or laid in small packets):
+:func:`firmware_host.cards.deck_check.check_deck` confirms the 32 cards of one registered pack,
+nothing twice, nothing foreign, and (where the table requires it) nothing that fails the
+originality check, and says what is missing on the OLED and the console. On the simulated
+table a simulated operator passes the simulated pack (``--drop CARD`` leaves cards out, to
+see the table say so).
+"""
+
+from __future__ import annotations
+
+import argparse
+import queue
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from drivers.events import DeviceEvent
+from firmware_host.errors import BadInput
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Add ``deck`` to the ``ecarte-table`` sub-commands."""
+    deck: argparse.ArgumentParser = subparsers.add_parser(
+        "deck", help="check a pack before a game: 32 cards, none twice, none foreign or fake",
+        description="Pass the pack over one pad: the table confirms every card of one registered pack "
+                    "and says what is missing, repeated, foreign or not genuine (exit 0 when whole).")
+    deck.add_argument("table", nargs="?", help="the table file (default: the simulated table)")
+    deck.add_argument("--pad", default=None, help="the pad to pass the cards over (default: the first)")
+    deck.add_argument("--pack", type=int, choices=(1, 2), default=None, help="the pack to confirm (default: "
+                      "the one most cards belong to)")
+    deck.add_argument("--registry", type=Path, help="the tag registry (default: the table file's)")
+    deck.add_argument("--drop", action="append", default=[], metavar="CARD",
+                      help="simulated table only: the operator leaves this card out")
+    deck.add_argument("--clone", action="append", default=[], metavar="CARD",
+                      help="simulated table only: the operator passes a clone of this card (its UID copied "
+                           "on a blank tag) instead of the card")
+    return deck
+
+
+def run_deck(args: argparse.Namespace) -> int:
+    """Run the deck check; 0 when the pack is whole and clean, 1 otherwise.
+
+    :raises BadInput: no registry, an unknown pad, an absent reader.
+    """
+    from firmware_host.app import load_table_or_exit
+    from firmware_host.cards.deck_check import DeckReport, check_deck
+    from firmware_host.cards.table_tags import TableTags
+    from firmware_host.cli.enroll import one_pad
+    from firmware_host.screens.deck import deck_lines
+    from firmware_host.screens.panel import open_panel
+    from hardware.deck_log import record_check
+    from hardware.tags import CARDS, TagRegistry, TagRegistryError
+
+    table = load_table_or_exit(args.table)
+    path = args.registry or table.registry
+    if path is None:
+        raise BadInput("no tag registry: name one with --registry, or enrol the pack first (ecarte-table enroll)")
+    try:
+        registry = TagRegistry.load(Path(path))
+    except UnicodeDecodeError:
+        raise BadInput(f"tag registry {path}: not UTF-8 text") from None
+    except (OSError, ValueError, TagRegistryError) as exc:
+        raise BadInput(f"tag registry {path}: {getattr(exc, 'strerror', None) or exc}") from None
+    try:
+        pad_config = table.pad(args.pad) if args.pad else table.pads[0]
+    except KeyError as exc:
+        raise BadInput(f"--pad: {exc.args[0]}") from None
+    for card in (*args.drop, *args.clone):
+        if card not in CARDS:
+            raise BadInput(f"not an écarté card: {card!r} (KS, TH, 7C...)")
+    tags = TableTags.build(registry, table.tags, simulated=table.simulated_pads)  # the originality check
+    panel = open_panel(table, tolerant=True)
+    events: queue.Queue[DeviceEvent] = queue.Queue()
+
+    def show(report: DeckReport) -> None:
+        lines = deck_lines(report, table.language)
+        print(" | ".join(lines), flush=True)
+        panel.message(lines)
+
+    try:
+        with one_pad(pad_config, events, "deck", originality=tags.originality) as (pad, sim):
+            if sim is not None:
+                threading.Thread(target=_pass_the_pack, args=(sim, pad, args.pack or 1, set(args.drop),
+                                                               set(args.clone)), daemon=True).start()
+            report = check_deck(events, registry, show, pack=args.pack, require_genuine=table.tags.require_signature,
+                                quiet=1.0 if sim is not None else 3.0)
+    finally:
+        panel.close()
+    for line in report.lines():
+        print(line)
+    if report.ok and report.pack is not None:
+        record_check(Path(path), report.pack)
+    return 0 if report.ok else 1
+
+
+def _pass_the_pack(sim: Any, pad: Any, pack: int, drop: set[str], clones: set[str]) -> None:
+    """The simulated operator: passes each card of the simulated pack over the pad (a clone of
+    the cards in ``clones``)."""
+    from firmware_host.players.simtable import sim_uid
+    from hardware.tags import CARDS
+
+    for card in CARDS:
+        if card in drop:
+            continue
+        uid = sim_uid(card, pack)
+        sim.place(uid, kind="clone" if card in clones else "genuine")
+        deadline = time.monotonic() + 10
+        while uid not in pad.present and time.monotonic() < deadline:
+            time.sleep(0.005)
+        sim.remove(uid)
+        while pad.present and time.monotonic() < deadline:
+            time.sleep(0.005)
+
+
+run = run_deck
+"""The command, as :mod:`firmware_host.cli.main` calls every command."""

@@ -1,0 +1,25 @@
+"""``ecarte-table doctor``: check the table and say how to fix what fails (:mod:`firmware_host.checks.doctor`)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(sub: Any) -> argparse.ArgumentParser:
+    """Add ``doctor`` to the ``ecarte-table`` sub-commands."""
+    doctor: argparse.ArgumentParser = sub.add_parser(
+        "doctor", help="check the table and say how to fix what fails")
+    doctor.add_argument("table", nargs="?", help="the table file (default: the simulated table)")
+    return doctor
+
+
+def run(args: argparse.Namespace) -> int:
+    from firmware_host.checks.doctor import all_ok, format_checks, run_checks
+    from hardware.table import simulated_table
+
+    checks = run_checks(args.table if args.table else simulated_table())
+    print(format_checks(checks))
+    return 0 if all_ok(checks) else 1

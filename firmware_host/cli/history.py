@@ -1,0 +1,30 @@
+"""``ecarte-table history``: the journal's games and each player's statistics (:mod:`firmware_host.journal.history`)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from firmware_host.cli.args import default_journal
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(sub: Any) -> argparse.ArgumentParser:
+    """Add ``history`` to the ``ecarte-table`` sub-commands."""
+    history: argparse.ArgumentParser = sub.add_parser(
+        "history", help="the journal's games and each player's statistics", description=(
+        "Every game of the journal: date and time, rule set, players, winner, score, hands and faults "
+        "(replayed through the referee). --players: each player's statistics across the games."))
+    history.add_argument("--journal", type=Path, help=f"the journal (default: {default_journal()})")
+    history.add_argument("--players", action="store_true", help="per-player statistics instead of the games")
+    history.add_argument("--json", action="store_true", help="one JSON object a game (or a player)")
+    return history
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the history; returns the exit status."""
+    from firmware_host.journal.history import run_history
+
+    return run_history(args)

@@ -1,0 +1,28 @@
+"""``ecarte-table hub``: the venue's scoreboard (:mod:`venue.hub`)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(sub: Any) -> argparse.ArgumentParser:
+    """Add ``hub`` to the ``ecarte-table`` sub-commands."""
+    hub: argparse.ArgumentParser = sub.add_parser(
+        "hub", help="the venue's scoreboard from every table's MQTT topics", description=(
+        "Subscribe to every table of the venue on MQTT and serve the scoreboard: tables live, results, "
+        "standings, records. With no broker named, an embedded broker (amqtt) is started on 127.0.0.1:1883."))
+    hub.add_argument("venue_file", nargs="?", help="the venue file (TOML: [hub], [broker], [session])")
+    hub.add_argument("--listen", metavar="ADDR:PORT", help="the scoreboard's address (default 127.0.0.1:8090)")
+    hub.add_argument("--broker", metavar="HOST:PORT", help="an MQTT broker to use instead of the embedded one")
+    hub.add_argument("--venue", help="the venue's topic level (ecarte/<venue>/...; default: venue)")
+    return hub
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve the venue's scoreboard; returns the exit status."""
+    from venue.hub import load_hub_settings, run_hub
+
+    return run_hub(load_hub_settings(args.venue_file, listen=args.listen, broker=args.broker, venue=args.venue))

@@ -1,0 +1,61 @@
+"""``ecarte-table journal status|check|salvage`` (:mod:`firmware_host.journal.tools`)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from firmware_host.errors import BadInput
+from firmware_host.journal import tools
+from firmware_host.journal.store import JournalBusy, JournalError, default_journal
+from firmware_host.journal.tools import salvage
+
+__all__ = ["add_parser", "run"]
+
+
+def _tools_doc() -> str | None:
+    return tools.__doc__.split("\n\n", 1)[1] if tools.__doc__ else None
+
+
+def add_parser(sub: Any) -> argparse.ArgumentParser:
+    """Register ``journal`` on the command line's subparsers."""
+    parser: argparse.ArgumentParser = sub.add_parser(
+        "journal", help="what the journal holds; check it; salvage a damaged one",
+        description=_tools_doc(), formatter_class=argparse.RawDescriptionHelpFormatter)
+    actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
+    for name, text in (("status", "the input lines taken, games and rows"),
+                       ("check", "check the whole journal (exit 1 when damaged)"),
+                       ("salvage", "keep every readable game, move the damaged file aside")):
+        action = actions.add_parser(name, help=text)
+        action.add_argument("--journal", type=Path, help=f"the journal (default: {default_journal()})")
+        action.add_argument("--json", action="store_true", help="print one JSON object")
+        action.add_argument("-v", "--verbose", action="count", default=argparse.SUPPRESS,
+                            help="more logging (-vv: debug)")
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    """``ecarte-table journal ACTION``: returns the exit status."""
+    path = str(args.journal or default_journal())
+    if not Path(path).is_file():
+        raise BadInput(f"no journal at {path}")
+    if args.action == "status":
+        return tools.status(path, as_json=args.json)
+    if args.action == "check":
+        return tools.check(path, as_json=args.json)
+    try:
+        report = salvage(path)
+    except JournalBusy as exc:
+        raise BadInput(str(exc)) from None
+    except (JournalError, OSError) as exc:
+        raise BadInput(f"cannot salvage {path}: {exc}") from None
+    if args.json:
+        print(json.dumps(report.to_json(), ensure_ascii=False))
+    else:
+        print(f"kept {len(report.kept)} game(s) in {path} ({report.lines} input lines); "
+              f"the damaged file is now {report.moved_to}")
+        for lost in report.lost:
+            print(f"lost: {lost}")
+    return 0

@@ -1,0 +1,95 @@
+"""``ecarte-table review``: the coach's review of the hands of a journaled game.
+
+The game's transcript lines are read from the journal and replayed through the real
+controller (as ``replay`` does); each hand's ``hand_record`` event (published once the hand
+is over) gives the hand (:func:`coach.review.hands_of_record`) and :func:`coach.review.review`
+says, hand by hand, where a seat lost what best play would have kept and whether standing or
+proposing was right.
+
+Registered by ``firmware_host.cli.main`` with :func:`add_parser` and :func:`run_review`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from firmware_host.errors import BadInput
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Add the ``review`` command to the ``ecarte-table`` sub-commands."""
+    from firmware_host.journal.store import default_journal
+
+    review = subparsers.add_parser("review", help="the coach's review of a game's hands", description=(
+        "Review the hands of a game of the journal: the cards that lost a trick best play would have "
+        "won (double dummy, then with what the player could know), and the first decisions."
+    ))
+    review.add_argument("--journal", type=Path, help=f"the journal (default: {default_journal()})")
+    review.add_argument("--game", type=int, default=None, help="the game number (default: the last)")
+    review.add_argument("--hand", type=int, default=None, help="only this hand of the game (1, 2, ...)")
+    review.add_argument("--samples", type=int, default=1000,
+                        help="deals sampled to value proposing (default 1000)")
+    return review  # type: ignore[no-any-return]
+
+
+def run_review(args: argparse.Namespace) -> int:
+    """Print the review; 0, or raise :class:`BadInput` for a missing journal, game or hand."""
+    from coach.review import hands_of_record, review
+    from engine import NotationError
+    from firmware_host.journal.replay import read_all
+    from firmware_host.journal.store import Journal, JournalError, default_journal
+    from firmware_host.referee.controller import Controller, HandRecord
+    from firmware_host.referee.transcript import TranscriptError
+
+    path = args.journal or default_journal()
+    if not Path(path).exists():
+        raise BadInput(f"no journal at {path}")
+    try:
+        with Journal(path) as journal:
+            record = journal.game(args.game) if args.game is not None else journal.current_game()
+    except KeyError as exc:
+        raise BadInput(str(exc.args[0])) from None
+    except JournalError as exc:
+        raise BadInput(str(exc)) from None
+    if record is None:
+        raise BadInput(f"the journal {path} holds no game")
+    source = f"{path} game {record.game}"
+    events, errors = read_all(record.lines, source)
+    if errors:
+        raise BadInput(str(errors[0]))
+    controller = Controller()
+    played = []
+    try:
+        for line_no, event in events:
+            try:
+                outcome = controller.handle(event)
+            except NotationError as exc:  # a setup the engine cannot play
+                raise TranscriptError(source, line_no, str(exc)) from None
+            for ev in outcome.events:
+                if isinstance(ev, HandRecord):
+                    played.extend(hands_of_record(ev.rules, ev.dealer, ev.actions, game=record.game, hand=ev.hand))
+    except TranscriptError as exc:
+        raise BadInput(str(exc)) from None
+    hands = [h for h in played if args.hand is None or h.hand == args.hand]
+    if args.hand is not None and not hands:
+        raise BadInput(f"game {record.game} of {path} has no finished hand {args.hand}")
+    out = sys.stdout
+    for hand in hands:
+        result = review(hand, samples=args.samples)
+        out.write(f"game {record.game} hand {hand.hand} ({hand.rules.describe()}): ")
+        lines = result.lines()
+        out.write("nothing to say: well played\n" if not lines else f"{len(lines)} finding(s)\n")
+        for line in lines:
+            out.write(f"  {line}\n")
+        for seat, advice in zip((hand.elder, hand.dealer), result.advice, strict=False):
+            out.write(f"  {'AB'[seat]}: {advice.text()}\n")
+    if not hands:
+        out.write(f"game {record.game}: no finished hand to review\n")
+    return 0
+
+
+run = run_review
+"""The command, as :mod:`firmware_host.cli.main` calls every command."""

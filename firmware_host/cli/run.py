@@ -1,0 +1,46 @@
+"""``ecarte-table run``: the table service (the composition root builds it: :mod:`firmware_host.app`)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from firmware_host.cli.args import default_journal
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(sub: Any) -> argparse.ArgumentParser:
+    """Add ``run`` to the ``ecarte-table`` sub-commands."""
+    run: argparse.ArgumentParser = sub.add_parser(
+        "run", help="the table service", description=(
+        "Run the table: read the pads and buttons, referee the game, show it on the OLED. "
+        "With no table file, the simulated table (simulated PN532 pads, simulated display, "
+        "mock buttons). Started again on the same journal, it resumes where it stopped."))
+    run.add_argument("table", nargs="?", help="the table file (TOML); default: the simulated table")
+    run.add_argument("--journal", type=Path, help=f"the journal (default: {default_journal()})")
+    run.add_argument("--events", metavar="FILE|-",
+                     help="also read physical events from a transcript file or standard input (-), "
+                          "line by line as they arrive; the service stops at its end")
+    run.add_argument("--json", action="store_true", help="print table events as JSON lines as they happen")
+    run.add_argument("--all-events", action="store_true",
+                     help="with --json, also the events beyond TRANSCRIPT.md's (bids, plays, notices)")
+    run.add_argument("--png", type=Path, metavar="DIR", help="save every display frame as a PNG in DIR")
+    run.add_argument("--screen", action="store_true", help="draw the display's frames in the terminal")
+    run.add_argument("--web", nargs="?", const="", metavar="ADDR:PORT",
+                     help="serve the table's page (default 127.0.0.1:8080, or the table file's [web] listen)")
+    run.add_argument("--mqtt", nargs="?", const="", metavar="HOST:PORT",
+                     help="publish to an MQTT broker (default 127.0.0.1:1883, or the table file's [mqtt])")
+    run.add_argument("--rules", help="the rule set of the first game (default: the table file's)")
+    run.add_argument("--players", metavar="A,B", help="the players' names at A and B, like 'Anne,Bruno'")
+
+    return run
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the table; returns the exit status."""
+    from firmware_host.app import run_service
+    from firmware_host.checks.doctor import refusal
+
+    return run_service(args, refusal=refusal)  # never start on a configuration doctor fails

@@ -1,0 +1,30 @@
+"""``ecarte-table sim``: type events and watch the OLED (:mod:`firmware_host.players.console`)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from firmware_host.cli.args import check_rules
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(sub: Any) -> argparse.ArgumentParser:
+    """Add ``sim`` to the ``ecarte-table`` sub-commands."""
+    sim: argparse.ArgumentParser = sub.add_parser(
+        "sim", help="type events and watch the OLED", description=(
+        "Interactive simulated table: type events like 'A plays KS', 'B yes', 'deal', 'hand.A 7H', "
+        "'help'; the OLED is drawn after each."))
+    sim.add_argument("--rules", default="classic")
+    sim.add_argument("--dealer", choices=("A", "B"), default="A")
+    sim.add_argument("--seed", type=int, default=None, help="seed for 'deal' (random deals)")
+    return sim
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the typing console; returns the exit status."""
+    from firmware_host.players.console import run_sim
+
+    check_rules(args.rules)
+    return run_sim(args)

@@ -1,0 +1,244 @@
+"""The journal's games and each player's statistics (``ecarte-table history``).
+
+Each game of the journal is replayed through the referee (:class:`~firmware_host.referee.controller.Controller`)
+and read from the table events it gives — ``hand_end``, ``game_end``, ``fault``, ``bid`` — never
+from the controller's fields. A record where no hand was played (the table set up with the menu
+or badges, then started again with those settings) is left out.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import engine
+from engine import Fault
+from engine.errors import NotationError
+from firmware_host.journal.store import GameRecord, Journal, JournalError
+from firmware_host.referee.controller import Controller, NewGame
+from firmware_host.referee.transcript import CardEvent, Setup, parse_line
+
+logger = logging.getLogger(__name__)
+
+_SEATS = ("A", "B")
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    """What one seat did in one game."""
+
+    name: str
+    points: int = 0
+    voles: int = 0
+    vulnerable: int = 0
+    """Hands the seat played *d'autorité* (stood without proposing, refused the first proposal)."""
+    punished: int = 0
+    """Of those, hands it failed to win the point."""
+    faults: tuple[tuple[str, int], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """One game of the journal: when, which rules, who, who won, the score, hands and faults."""
+
+    game: int
+    started: float
+    rules: str
+    seats: tuple[SeatRecord, SeatRecord]
+    winner: str | None
+    score: tuple[int, int]
+    hands: int
+    faults: int
+    problem: str = ""
+
+    @property
+    def players(self) -> tuple[str, str]:
+        return (self.seats[0].name, self.seats[1].name)
+
+    @property
+    def winner_name(self) -> str | None:
+        return self.seats[_SEATS.index(self.winner)].name if self.winner in _SEATS else None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game, "started": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(self.started)),
+            "rules": self.rules, "players": {"A": self.players[0], "B": self.players[1]},
+            "winner": self.winner_name, "score": {"A": self.score[0], "B": self.score[1]},
+            "hands": self.hands, "faults": self.faults,
+            "faults_by_code": {s: dict(r.faults) for s, r in zip(_SEATS, self.seats, strict=True)},
+            **({"problem": self.problem} if self.problem else {}),
+        }
+
+
+def summarize(record: GameRecord, started: float = 0.0) -> GameSummary | None:
+    """Replay ``record`` through the referee and sum it up (None: no hand was played)."""
+    controller = Controller()
+    names = ["A", "B"]
+    rules = "classic"
+    score = (0, 0)
+    winner: str | None = None
+    hands = 0
+    voles = [0, 0]
+    vulnerable = [0, 0]
+    punished = [0, 0]
+    faults: list[Counter[str]] = [Counter(), Counter()]
+    table_faults = 0
+    bids: dict[str, bool] = {}
+    cards = 0
+    problem = ""
+    for number, line in enumerate(record.lines, 1):
+        try:
+            event = parse_line(line, source=f"game {record.game}", line_no=number)
+            if event is None:
+                continue
+            if isinstance(event, Setup):
+                rules = event.rules or rules
+                if event.players:
+                    names = [*event.players[:2], *names[len(event.players[:2]):]]
+            elif isinstance(event, CardEvent) and not event.gone:
+                cards += 1
+            outcome = controller.handle(event)
+        except NotationError as exc:
+            problem = str(exc)
+            logger.warning("game %d of the journal: %s", record.game, exc)
+            break
+        for ev in outcome.events:
+            if isinstance(ev, Fault):
+                if ev.seat in _SEATS:
+                    faults[_SEATS.index(ev.seat)][ev.code] += 1
+                else:
+                    table_faults += 1
+            elif isinstance(ev, engine.Bid) and ev.vulnerable:
+                bids[ev.seat] = True
+            elif isinstance(ev, engine.HandEnd):
+                hands += 1
+                score = ev.score
+                for i, seat in enumerate(_SEATS):
+                    voles[i] += ev.tricks[i] == 5
+                    if bids.get(seat):
+                        vulnerable[i] += 1
+                        punished[i] += ev.tricks[i] < 3
+                bids = {}
+            elif isinstance(ev, engine.GameEnd):
+                winner = ev.winner
+                score = ev.score
+            elif isinstance(ev, NewGame):
+                break
+        rules = controller.snapshot().view.rules
+    if cards == 0 and hands == 0 and winner is None and not problem:
+        return None  # nothing was laid: a record left by the set-up (menu, badges)
+    seats = tuple(
+        SeatRecord(names[i], score[i], voles[i], vulnerable[i], punished[i], tuple(sorted(faults[i].items())))
+        for i in range(2)
+    )
+    total = sum(sum(c.values()) for c in faults) + table_faults
+    return GameSummary(record.game, started, rules, seats, winner, score, hands, total, problem)  # type: ignore[arg-type]
+
+
+def games(journal: Journal) -> list[GameSummary]:
+    """Every game of ``journal`` in which a hand was played, oldest first."""
+    out = []
+    for game, _count in journal.games():
+        row = journal.db.execute("SELECT started FROM games WHERE id = ?", (game,)).fetchone()
+        summary = summarize(journal.game(game), float(row[0]) if row else 0.0)
+        if summary is not None:
+            out.append(summary)
+    return out
+
+
+def format_game(summary: GameSummary) -> str:
+    """One line: ``game 3  2024-05-01 20:14  classic  Anne – Bruno  Anne wins 5:2  7 hands  2 faults``."""
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(summary.started))
+    a, b = summary.players
+    result = f"{summary.winner_name} wins {summary.score[0]}:{summary.score[1]}" if summary.winner else (
+        f"unfinished {summary.score[0]}:{summary.score[1]}")
+    codes = Counter[str]()
+    for seat in summary.seats:
+        codes.update(dict(seat.faults))
+    fault_text = ", ".join(f"{code} {n}" for code, n in sorted(codes.items()))
+    faults = f"{summary.faults} fault{'s' if summary.faults != 1 else ''}" + (f" ({fault_text})" if fault_text else "")
+    line = (f"game {summary.game}  {when}  {summary.rules}  {a} – {b}  {result}  "
+            f"{summary.hands} hand{'s' if summary.hands != 1 else ''}  {faults}")
+    return line + (f"  [{summary.problem}]" if summary.problem else "")
+
+
+@dataclass
+class PlayerStats:
+    """One player's record across games."""
+
+    name: str
+    games: int = 0
+    wins: int = 0
+    points: int = 0
+    hands: int = 0
+    voles: int = 0
+    vulnerable: int = 0
+    punished: int = 0
+    faults: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def vole_rate(self) -> float:
+        """Voles per hand played (0 without hands)."""
+        return self.voles / self.hands if self.hands else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"player": self.name, "games": self.games, "wins": self.wins, "points": self.points,
+                "hands": self.hands, "voles": self.voles, "vole_rate": round(self.vole_rate, 3),
+                "played_d_autorite": self.vulnerable, "punished": self.punished, "faults": dict(self.faults)}
+
+
+def player_stats(summaries: Iterable[GameSummary]) -> list[PlayerStats]:
+    """Each player's statistics across ``summaries``, by name (a seat letter when unnamed)."""
+    players: dict[str, PlayerStats] = {}
+    for summary in summaries:
+        for seat, record in zip(_SEATS, summary.seats, strict=True):
+            stats = players.setdefault(record.name, PlayerStats(record.name))
+            stats.games += 1
+            stats.wins += summary.winner == seat
+            stats.points += record.points
+            stats.hands += summary.hands
+            stats.voles += record.voles
+            stats.vulnerable += record.vulnerable
+            stats.punished += record.punished
+            stats.faults.update(dict(record.faults))
+    return sorted(players.values(), key=lambda p: (-p.wins, p.name))
+
+
+def format_player(stats: PlayerStats) -> str:
+    """One line of statistics for a player."""
+    faults = ", ".join(f"{code} {n}" for code, n in sorted(stats.faults.items())) or "none"
+    return (f"{stats.name}: {stats.games} games, {stats.wins} won, {stats.points} points, "
+            f"{stats.hands} hands, vole {stats.vole_rate:.0%}, "
+            f"d'autorité {stats.vulnerable} ({stats.punished} punished), faults: {faults}")
+
+
+def run_history(args: argparse.Namespace) -> int:
+    """``ecarte-table history``: returns the exit status."""
+    from firmware_host.errors import BadInput
+    from firmware_host.journal.store import default_journal
+
+    path = Path(args.journal or default_journal())
+    if not path.exists():
+        raise BadInput(f"no journal at {path}")
+    try:
+        with Journal(path) as journal:
+            summaries = games(journal)
+    except JournalError as exc:
+        raise BadInput(str(exc)) from None
+    if args.players:
+        for stats in player_stats(summaries):
+            print(json.dumps(stats.to_json(), ensure_ascii=False) if args.json else format_player(stats))
+        return 0
+    for summary in summaries:
+        print(json.dumps(summary.to_json(), ensure_ascii=False) if args.json else format_game(summary))
+    if not summaries and not args.json:
+        print("no game played yet", file=sys.stderr)
+    return 0

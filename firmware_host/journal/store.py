@@ -1,0 +1,671 @@
+"""The journal: every physical event, on disk before it is acted on.
+
+SQLite in WAL mode with ``synchronous=FULL``: an event whose :meth:`Journal.append`
+returned survives ``kill -9`` and power loss. Each game of the table is a run of
+transcript lines (its setup line first), so any game can be exported as a
+transcript and the current one replayed to resume exactly where the table stopped.
+
+    >>> with Journal(":memory:") as journal:
+    ...     game = journal.start_game('{"setup": {"rules": "classic", "dealer": "A"}}', seq=1)
+    ...     first = journal.append(game, '{"zone": "hand.B", "card": "KS"}', seq=1, fed=True)
+    ...     journal.mark_done(first)
+    ...     journal.current_game().lines, journal.fed_lines()
+    (('{"setup": {"rules": "classic", "dealer": "A"}}', '{"zone": "hand.B", "card": "KS"}'), 1)
+
+What makes damage visible (``ecarte-table journal check``):
+
+- every row carries a *link*: the CRC-32 of its id, game, ``seq`` and line, chained to the
+  link of the row before it (:func:`row_link`), and a *checksum* of its state (taken,
+  refused) over that link (:func:`state_crc`). A row deleted, moved, copied over another,
+  rewritten, or marked taken or refused behind the journal's back breaks the chain where it
+  happened; a row without its link or checksum is damage;
+- every line reads back as the transcript line it was (``journal check``);
+- ``PRAGMA quick_check`` when the service opens the journal;
+- the *seal*: the lock file beside the journal (``journal.sqlite.lock``), which the
+  service holds while it runs, records after every write the journal's last row, its link,
+  how many rows and how many input lines it holds. A journal that has fewer rows than its
+  seal says lost some (a ``-wal`` file removed after a kill, a copy of an older file); a
+  seal that cannot be read is damage too.
+
+Only the newest :data:`KEEP_GAMES` games are kept: starting a game deletes older ones.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import logging
+import os
+import sqlite3
+import time
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+from urllib.parse import quote
+
+from drivers.closing import Closing
+
+logger = logging.getLogger(__name__)
+
+KEEP_GAMES = 200
+"""Games kept in the journal (about 14 KB each): starting a new game deletes the older ones."""
+
+PENDING, DONE, REJECTED = 0, 1, 2
+"""A row's ``done``: journaled but not yet acted on / acted on and put out / refused by the
+referee (skipped on resume)."""
+
+_SEAL_BYTES = 160  # the seal is rewritten in place, padded to this size
+
+CHAINED = 1
+"""``meta.chain``: the rows carry links and state checksums (journals before it: a CRC of the line)."""
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    started REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS events (
+    id INTEGER PRIMARY KEY,
+    game INTEGER NOT NULL REFERENCES games(id),
+    t REAL NOT NULL,
+    line TEXT NOT NULL,
+    done INTEGER NOT NULL DEFAULT 0,
+    seq INTEGER,
+    crc INTEGER,
+    link INTEGER
+);
+CREATE INDEX IF NOT EXISTS events_game ON events(game, id);
+CREATE TABLE IF NOT EXISTS meta (
+    key TEXT PRIMARY KEY,
+    value INTEGER NOT NULL
+);
+"""
+
+
+def default_journal() -> Path:
+    """The journal in the service's state directory (systemd's ``StateDirectory=``)."""
+    state = os.environ.get("STATE_DIRECTORY")
+    if state:
+        return Path(state.split(":")[0]) / "journal.sqlite"
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "ecarte-table" / "journal.sqlite"
+
+
+class JournalError(OSError):
+    """The journal cannot be opened or written (the message names the file)."""
+
+
+class JournalBusy(JournalError):
+    """Another service holds the journal (the message says which process)."""
+
+
+class JournalWriteError(JournalError):
+    """A write failed (disk full, I/O error): nothing of it was kept; it may be tried again."""
+
+
+class JournalDamaged(JournalError):
+    """The journal is not what was written: ``problems`` says what is wrong, one line each."""
+
+    def __init__(self, path: str, problems: list[str], *, opening: bool = False) -> None:
+        self.problems = problems
+        head = f"cannot open the journal {path}: it is damaged" if opening else f"the journal {path} is damaged"
+        super().__init__(f"{head}: " + "; ".join(problems))
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One game of the journal: its lines in order, with their row ids, state and first ``seq``."""
+
+    game: int
+    lines: tuple[str, ...]
+    ids: tuple[int, ...]
+    status: tuple[int, ...]
+    seqs: tuple[int | None, ...] = ()
+
+    @property
+    def done(self) -> tuple[bool, ...]:
+        """Whether each line was dealt with (acted on, or rejected)."""
+        return tuple(s != PENDING for s in self.status)
+
+
+@dataclass(frozen=True, slots=True)
+class Seal:
+    """What the lock file says of the journal: its last row (and that row's link), how many
+    rows and input lines it holds, who wrote it."""
+
+    rows: int
+    lines: int
+    pid: int
+    since: float
+    count: int | None = None
+    link: int | None = None
+
+
+def line_crc(game: int, line: str) -> int:
+    """The CRC-32 a row of a journal before links kept of its game and line."""
+    return zlib.crc32(f"{game}\n{line}".encode("utf-8", "surrogatepass"))
+
+
+def row_link(rowid: int, game: int, seq: int | None, line: str, previous: int) -> int:
+    """A row's link: the CRC-32 of its id, game, ``seq`` and line, chained to ``previous`` (the
+    link of the row before it, or the journal's base for its first row)."""
+    head = f"{rowid}\x1f{game}\x1f{'' if seq is None else seq}\x1f"
+    return zlib.crc32((head + line).encode("utf-8", "surrogatepass"), previous)
+
+
+def state_crc(done: int, link: int) -> int:
+    """A row's checksum: its state (pending, taken, refused) over its link."""
+    return zlib.crc32(b"%d" % done, link)
+
+
+def row_problem(row: tuple[Any, ...], previous: int) -> str | None:
+    """Why the row ``(id, game, line, done, seq, crc, link)`` is not what was written after a row
+    whose link is ``previous``, or None."""
+    rowid, game, line, done, seq, crc, link = row
+    if not (isinstance(rowid, int) and isinstance(game, int) and isinstance(line, str)
+            and isinstance(done, int) and (seq is None or isinstance(seq, int))):
+        return "unreadable"
+    if crc is None or link is None:
+        return "its checksum is missing"
+    if not isinstance(crc, int) or not isinstance(link, int):
+        return "unreadable"
+    if link != row_link(rowid, game, seq, line, previous):
+        return "not what was written there (changed, moved, or a row before it missing)"
+    if crc != state_crc(done, link):
+        return "its state (taken, refused) is not what was written"
+    return None
+
+
+class Journal(Closing):
+    """An append-only journal of transcript lines, game by game.
+
+    Not shared between threads: the service's event loop owns it.
+
+    :param readonly: open for reading only (``export``, ``journal status``): works on a
+        journal the user cannot write, and never changes it.
+    :param lock: hold the journal for one service (``fcntl.flock`` on ``PATH.lock``),
+        check it (:meth:`verify`) and keep its seal.
+    :raises JournalBusy: (``lock``) when another process holds it.
+    :raises JournalDamaged: (``lock``) when it fails its checks.
+    :raises JournalError: when the file cannot be opened (missing directory, permission).
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, readonly: bool = False, lock: bool = False) -> None:
+        self.path = str(path)
+        self.readonly = readonly
+        self._lock_fd: int | None = None
+        self._db: sqlite3.Connection | None = None
+        self._pending: tuple[int, int] = (0, 0)  # rows, input lines of the transaction under way
+        self._pending_tail: tuple[int, int] = (0, 0)
+        self._pending_count = 0
+        self._tail: tuple[int, int] = (0, 0)  # the last row's id and link
+        self._count = 0  # rows
+        self._lines = 0  # input lines
+        self._since = round(time.time(), 3)
+        memory = self.path == ":memory:"
+        if not readonly and not memory:
+            try:
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise JournalError(
+                    f"cannot open the journal {self.path}: cannot create its directory ({exc.strerror or exc})"
+                ) from exc
+        if not memory and os.path.exists(self.path) and not os.path.isfile(self.path):
+            raise JournalError(f"cannot open the journal {self.path}: not a regular file")
+        if lock and not memory:
+            self._lock_fd = take_lock(self.path)
+        try:
+            self._connect(memory)
+            if lock:
+                self.verify(quick=True, opening=True)
+                self._write_seal()
+        except BaseException:
+            self.close()
+            raise
+
+    def _connect(self, memory: bool) -> None:
+        try:
+            if self.readonly:
+                if not Path(self.path).is_file():
+                    raise JournalError(f"no journal at {self.path}")
+                # no -wal: nobody has it open and everything is in the file; read it as it is and
+                # leave nothing beside it. A -wal: a service may be writing; read through it.
+                live = Path(self.path + "-wal").exists()
+                uri = f"file:{quote(os.path.abspath(self.path))}?mode=ro" + ("" if live else "&immutable=1")
+                self._db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+                try:
+                    self._db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+                except sqlite3.OperationalError:
+                    if not live:
+                        raise
+                    # a -wal left by a stop, in a directory we cannot write: the file as it is
+                    self._db.close()
+                    uri = f"file:{quote(os.path.abspath(self.path))}?mode=ro&immutable=1"
+                    self._db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+                    self._db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+                return
+            # opened by whoever starts the service, then used by the event loop alone
+            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.executescript(_SCHEMA)
+            self._migrate()
+            self._load_tail()
+            self._lines = self.fed_lines()
+        except sqlite3.DatabaseError as exc:
+            if isinstance(exc, sqlite3.OperationalError) and "malformed" not in str(exc):
+                raise JournalError(f"cannot open the journal {self.path}: {exc}") from exc
+            raise JournalDamaged(self.path, [f"SQLite: {exc}"], opening=True) from exc
+
+    def _migrate(self) -> None:
+        """Journals of earlier versions: add the columns and the input line count; chain their rows."""
+        db = self.db
+        columns = {row[1] for row in db.execute("PRAGMA table_info(events)")}
+        for column in ("seq", "crc", "link"):
+            if column not in columns:
+                db.execute(f"ALTER TABLE events ADD COLUMN {column} INTEGER")
+        if db.execute("SELECT 1 FROM meta WHERE key = 'lines'").fetchone() is None:
+            # before the count was kept, every line but the games' own setup lines was fed
+            events = db.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+            games = db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+            db.execute("INSERT INTO meta (key, value) VALUES ('lines', ?)", (int(events) - int(games),))
+        if db.execute("SELECT 1 FROM meta WHERE key = 'chain'").fetchone() is None:
+            # rows of a journal before links: chained now, each once its own CRC is checked
+            # (a row that fails it keeps no link: the check reports it)
+            db.execute("BEGIN IMMEDIATE")
+            previous = 0
+            for rowid, game, line, done, seq, crc in db.execute(
+                "SELECT id, game, line, done, seq, crc FROM events ORDER BY id",
+            ).fetchall():
+                if not isinstance(line, str) or (crc is not None and crc != line_crc(game, line)):
+                    db.execute("UPDATE events SET crc = NULL, link = NULL WHERE id = ?", (rowid,))
+                    continue
+                previous = row_link(rowid, game, seq, line, previous)
+                db.execute("UPDATE events SET crc = ?, link = ? WHERE id = ?",
+                           (state_crc(done, previous), previous, rowid))
+            db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('chain', ?)", (CHAINED,))
+            db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('base', 0)")
+            db.execute("COMMIT")
+
+    def _load_tail(self) -> None:
+        """The last row's id and link and the number of rows (what the next row chains to)."""
+        last = self.db.execute("SELECT id, link FROM events ORDER BY id DESC LIMIT 1").fetchone()
+        base = self.db.execute("SELECT value FROM meta WHERE key = 'base'").fetchone()
+        if last is None:
+            self._tail = (0, int(base[0]) if base else 0)
+        else:
+            self._tail = (int(last[0]), int(last[1]) if isinstance(last[1], int) else 0)
+        self._count = int(self.db.execute("SELECT COUNT(*) FROM events").fetchone()[0])
+
+    @property
+    def db(self) -> sqlite3.Connection:
+        if self._db is None:
+            raise JournalError(f"the journal {self.path} is closed")
+        return self._db
+
+    # -- writing -------------------------------------------------------------------------------
+
+    def start_game(self, setup_line: str, *, seq: int | None = None) -> int:
+        """Begin a new game whose first line is ``setup_line``; its number. Games older than the
+        newest :data:`KEEP_GAMES` are deleted.
+
+        :raises JournalWriteError: when it cannot be written (nothing was).
+        """
+        with self._transaction() as db:
+            cur = db.execute("INSERT INTO games (started) VALUES (?)", (time.time(),))
+            game = int(cur.lastrowid or 0)
+            self._insert(db, game, setup_line, seq, DONE)
+            old = game - KEEP_GAMES
+            if old > 0:
+                gone = db.execute("SELECT id, link FROM events WHERE game <= ? ORDER BY id DESC LIMIT 1",
+                                  (old,)).fetchone()
+                if gone is not None:  # the oldest row kept chains to the last row deleted
+                    db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('base', ?)", (gone[1] or 0,))
+                    self._pending_count -= int(db.execute("SELECT COUNT(*) FROM events WHERE game <= ?",
+                                                          (old,)).fetchone()[0])
+                db.execute("DELETE FROM events WHERE game <= ?", (old,))
+                db.execute("DELETE FROM games WHERE id <= ?", (old,))
+            self._seal_later(rows=1)
+        return game
+
+    def _insert(self, db: sqlite3.Connection, game: int, line: str, seq: int | None, done: int) -> int:
+        rowid = self._tail[0] + 1
+        link = row_link(rowid, game, seq, line, self._tail[1])
+        db.execute("INSERT INTO events (id, game, t, line, done, seq, crc, link) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                   (rowid, game, time.time(), line, done, seq, state_crc(done, link), link))
+        self._pending_tail = (rowid, link)
+        self._pending_count += 1
+        return rowid
+
+    def append(self, game: int, line: str, *, seq: int | None = None, fed: bool = False) -> int:
+        """Write one transcript line, durably, before it is acted on; its id.
+
+        :param seq: the ``seq`` its first table event will have.
+        :param fed: an input line (``--events``): counted in :meth:`fed_lines`.
+        :raises JournalWriteError: when it cannot be written (nothing was).
+        """
+        with self._transaction() as db:
+            rowid = self._insert(db, game, line, seq, PENDING)
+            if fed:
+                db.execute("UPDATE meta SET value = value + 1 WHERE key = 'lines'")
+            self._seal_later(rows=1, lines=int(fed))
+        return rowid
+
+    def count_line(self) -> None:
+        """An input line that holds no event (blank, a comment, a line that cannot be read): counted
+        in :meth:`fed_lines` all the same, so that feeding resumes after it.
+
+        :raises JournalWriteError: when it cannot be written.
+        """
+        with self._transaction() as db:
+            db.execute("UPDATE meta SET value = value + 1 WHERE key = 'lines'")
+            self._seal_later(lines=1)
+
+    def mark_done(self, event_id: int, status: int = DONE) -> None:
+        """The event was acted on and its table events were put out (or, ``REJECTED``, refused).
+
+        Written without waiting for the disk (``synchronous=NORMAL``): in WAL mode a
+        process killed at any moment keeps it; only a power cut right after it can
+        lose it, and then the event's table events are put out once more on resume
+        (with the same ``seq``). The event itself (:meth:`append`) always waits for the disk.
+
+        :raises JournalWriteError: when it cannot be written.
+        """
+        db = self.db
+        if event_id == self._tail[0]:
+            link: Any = self._tail[1]
+        else:
+            row = self._read("SELECT link FROM events WHERE id = ?", (event_id,))
+            link = row[0][0] if row else None
+        if not isinstance(link, int):
+            raise JournalDamaged(self.path, [f"row {event_id}: its checksum is missing"])
+        db.execute("PRAGMA synchronous=NORMAL")
+        try:
+            with self._transaction() as tx:
+                tx.execute("UPDATE events SET done = ?, crc = ? WHERE id = ?",
+                           (status, state_crc(status, link), event_id))
+        finally:
+            db.execute("PRAGMA synchronous=FULL")
+
+    # -- reading -------------------------------------------------------------------------------
+
+    def fed_lines(self) -> int:
+        """How many input lines (``--events``) the journal has taken, in all games: feeding
+        again from that line loses nothing and doubles nothing."""
+        row = self._read("SELECT value FROM meta WHERE key = 'lines'")
+        return int(row[0][0]) if row and isinstance(row[0][0], int) else 0
+
+    def games(self) -> list[tuple[int, int]]:
+        """``(game number, number of lines)`` for every game, oldest first."""
+        rows = self._read(
+            "SELECT g.id, COUNT(e.id) FROM games g LEFT JOIN events e ON e.game = g.id "
+            "GROUP BY g.id ORDER BY g.id"
+        )
+        return [(int(g), int(n)) for g, n in rows if isinstance(g, int)]
+
+    def last_row(self) -> int:
+        """The id of the last row written (0 for an empty journal)."""
+        rows = self._read("SELECT COALESCE(MAX(id), 0) FROM events")
+        return int(rows[0][0])
+
+    def _chained(self) -> bool:
+        row = self._read("SELECT value FROM meta WHERE key = 'chain'")
+        return bool(row) and row[0][0] == CHAINED
+
+    def _base(self) -> int:
+        row = self._read("SELECT value FROM meta WHERE key = 'base'")
+        return int(row[0][0]) if row and isinstance(row[0][0], int) else 0
+
+    def game(self, game: int) -> GameRecord:
+        """Every line of ``game``.
+
+        :raises KeyError: when the journal has no such game.
+        :raises JournalDamaged: when a row is not what was written (its link, its checksum).
+        """
+        chained = self._chained()
+        rows = self._read(f"SELECT id, game, line, done, seq, crc, {'link' if chained else 'NULL'} FROM events "
+                          "WHERE game = ? ORDER BY id", (game,))
+        if not rows:
+            raise KeyError(f"no game {game} in the journal {self.path}")
+        if chained:
+            before = self._read("SELECT link FROM events WHERE id < ? ORDER BY id DESC LIMIT 1", (rows[0][0],))
+            previous = before[0][0] if before else self._base()
+            for number, row in enumerate(rows, start=1):
+                problem = row_problem(row, previous if isinstance(previous, int) else 0)
+                if problem is not None:
+                    raise JournalDamaged(self.path, [f"game {game}, line {number}: {problem}"])
+                previous = row[6]
+        else:
+            for number, (_, _, line, _, _, crc, _) in enumerate(rows, start=1):
+                if not isinstance(line, str) or (crc is not None and crc != line_crc(game, line)):
+                    raise JournalDamaged(self.path, [f"game {game}, line {number}: not the line that was written"])
+        return GameRecord(
+            game, tuple(r[2] for r in rows), tuple(int(r[0]) for r in rows), tuple(int(r[3]) for r in rows),
+            tuple(None if r[4] is None else int(r[4]) for r in rows),
+        )
+
+    def current_game(self) -> GameRecord | None:
+        """The last game, or None for an empty journal."""
+        row = self._read("SELECT MAX(id) FROM games")
+        if not row or row[0][0] is None:
+            return None
+        return self.game(int(row[0][0]))
+
+    def verify(self, *, quick: bool = False, opening: bool = False) -> None:
+        """Check the whole journal: SQLite's own check, every row's link and checksum in order,
+        every line read back (not ``quick``), the seal.
+
+        :raises JournalDamaged: naming every problem found.
+        """
+        problems: list[str] = []
+        try:
+            pragma = "quick_check" if quick else "integrity_check"
+            result = [str(r[0]) for r in self.db.execute(f"PRAGMA {pragma}").fetchall()]
+            if result != ["ok"]:
+                problems.append("SQLite: " + "; ".join(result[:3]))
+            problems += self._row_problems(lines=not quick)
+            problems += self._seal_problems()
+        except sqlite3.DatabaseError as exc:
+            problems.append(f"SQLite: {exc}")
+        if problems:
+            raise JournalDamaged(self.path, problems, opening=opening)
+
+    def _row_problems(self, *, lines: bool) -> list[str]:
+        """Each damaged row, by game and line number, the first five of each game."""
+        from firmware_host.referee.transcript import TranscriptError, parse_line
+
+        chained = self._chained()
+        previous: Any = self._base()
+        numbers: dict[Any, int] = {}
+        bad: dict[Any, list[str]] = {}
+        link = "link" if chained else "NULL"  # a journal before links may have no such column
+        for row in self.db.execute(f"SELECT id, game, line, done, seq, crc, {link} FROM events ORDER BY id"):
+            game, line = row[1], row[2]
+            number = numbers[game] = numbers.get(game, 0) + 1
+            if chained:
+                problem = row_problem(row, previous if isinstance(previous, int) else 0)
+                previous = row[6]
+            elif not isinstance(line, str) or not isinstance(game, int):
+                problem = "unreadable"
+            else:
+                problem = None if row[5] is None or row[5] == line_crc(game, line) else "not what was written"
+            if problem is None and lines:
+                try:
+                    parse_line(line, source="", line_no=number)
+                except TranscriptError as exc:
+                    problem = f"cannot be read back ({exc.problem})"
+            if problem is not None:
+                bad.setdefault(game, []).append(f"line {number}: {problem}")
+        out = []
+        for game, found in bad.items():
+            more = f"; and {len(found) - 5} more" if len(found) > 5 else ""
+            out.append(f"game {game}: " + "; ".join(found[:5]) + more)
+        return out
+
+    def _seal_problems(self) -> list[str]:
+        """What the seal says that the journal does not hold."""
+        try:
+            raw = lock_path(self.path).read_bytes()
+        except OSError:
+            return []
+        seal = read_seal(self.path)
+        if seal is None:
+            return [] if not raw.strip(b"\0 \n") or raw.strip() == b"null" else [
+                f"the seal {lock_path(self.path)} cannot be read (the lock file was overwritten)"]
+        problems = []
+        last = self.last_row()
+        if seal.rows > last:
+            problems.append(
+                f"rows {last + 1} to {seal.rows} are missing (the journal ends before what was written: "
+                "a -wal file removed after a stop?)"
+            )
+        elif seal.link is not None and seal.rows:
+            row = self.db.execute("SELECT link FROM events WHERE id = ?", (seal.rows,)).fetchone()
+            if row is None or row[0] != seal.link:
+                problems.append(f"row {seal.rows} is not the last row the seal recorded")
+            elif seal.count is not None and seal.rows == last:
+                count = int(self.db.execute("SELECT COUNT(*) FROM events").fetchone()[0])
+                if count != seal.count:
+                    problems.append(f"{count} rows where the seal recorded {seal.count} (rows deleted or added)")
+        if self.fed_lines() < seal.lines:
+            problems.append(f"{self.fed_lines()} input lines where the seal recorded {seal.lines}")
+        return problems
+
+    def _read(self, sql: str, args: tuple[object, ...] = ()) -> list[tuple[Any, ...]]:
+        try:
+            return list(self.db.execute(sql, args).fetchall())
+        except sqlite3.DatabaseError as exc:
+            raise JournalDamaged(self.path, [f"SQLite: {exc}"]) from exc
+
+    # -- the lock and the seal -----------------------------------------------------------------
+
+    def _write_seal(self) -> None:
+        if self._lock_fd is None:
+            return
+        write_seal(self._lock_fd, Seal(self._tail[0], self._lines, os.getpid(), self._since, self._count,
+                                       self._tail[1]))
+
+    def _seal_later(self, *, rows: int = 0, lines: int = 0) -> None:
+        """What the transaction under way adds: taken (and sealed) once it commits."""
+        self._pending = (rows, lines)
+
+    def _committed(self) -> None:
+        rows, lines = self._pending
+        self._pending = (0, 0)
+        if rows:
+            self._tail = self._pending_tail
+            self._count += self._pending_count
+        self._pending_count = 0
+        self._lines += lines
+        if self._lock_fd is None or not (rows or lines):
+            return
+        self._write_seal()
+
+    def _rolled_back(self) -> None:
+        self._pending = (0, 0)
+        self._pending_count = 0
+
+    def _transaction(self) -> _Transaction:
+        if self.readonly:
+            raise JournalError(f"the journal {self.path} is open read-only")
+        return _Transaction(self)
+
+    def close(self) -> None:
+        """Close the file and let go of the lock (safe to call twice)."""
+        try:
+            if self._db is not None:
+                try:
+                    self._db.close()
+                finally:
+                    self._db = None
+        finally:
+            if self._lock_fd is not None:
+                os.close(self._lock_fd)  # also releases the flock
+                self._lock_fd = None
+
+
+def lock_path(path: str) -> Path:
+    """The lock file (and seal) of the journal at ``path``."""
+    return Path(path + ".lock")
+
+
+def read_seal(path: str) -> Seal | None:
+    """The seal beside the journal at ``path``, or None (none yet, or unreadable)."""
+    try:
+        data = json.loads(lock_path(path).read_bytes().decode().strip("\0") or "null")
+        return Seal(int(data["rows"]), int(data["lines"]), int(data["pid"]), float(data["since"]),
+                    None if data.get("count") is None else int(data["count"]),
+                    None if data.get("link") is None else int(data["link"]))
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        return None
+
+
+def write_seal(fd: int, seal: Seal) -> None:
+    """Write ``seal`` in place at the start of the lock file ``fd`` (a failure is logged: the seal
+    helps find damage; the journal is what counts)."""
+    body = {"pid": seal.pid, "since": seal.since, "rows": seal.rows, "lines": seal.lines, "count": seal.count,
+            "link": seal.link}
+    data = json.dumps(body).encode().ljust(_SEAL_BYTES - 1) + b"\n"
+    try:
+        os.pwrite(fd, data, 0)
+    except OSError as exc:
+        logger.warning("cannot write the journal's seal: %s", exc)
+
+
+def take_lock(path: str) -> int:
+    """Hold the journal at ``path`` for this process (``flock`` on its lock file); the file's fd.
+
+    :raises JournalBusy: naming the process that holds it.
+    """
+    lock = lock_path(path)
+    try:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o640)
+    except OSError as exc:
+        raise JournalError(f"cannot open the journal's lock {lock}: {exc.strerror or exc}") from exc
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        seal = read_seal(path)
+        who = f"process {seal.pid}, running since {time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(seal.since))}" \
+            if seal is not None else "another process"
+        raise JournalBusy(f"the journal {path} is in use by {who} (one service per journal)") from None
+    except OSError as exc:
+        os.close(fd)
+        raise JournalError(f"cannot lock the journal {path}: {exc.strerror or exc}") from exc
+    return fd
+
+
+class _Transaction:
+    def __init__(self, journal: Journal) -> None:
+        self.journal = journal
+        self.db = journal.db
+
+    def __enter__(self) -> sqlite3.Connection:
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as error:
+            raise JournalWriteError(f"cannot write the journal {self.journal.path}: {error}") from error
+        return self.db
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None,
+    ) -> None:
+        if exc_type is None:
+            try:
+                self.db.execute("COMMIT")
+            except sqlite3.Error as error:
+                self.journal._rolled_back()
+                with contextlib.suppress(sqlite3.Error):
+                    self.db.execute("ROLLBACK")
+                raise JournalWriteError(f"cannot write the journal {self.journal.path}: {error}") from error
+            self.journal._committed()
+            return
+        self.journal._rolled_back()
+        with contextlib.suppress(sqlite3.Error):
+            self.db.execute("ROLLBACK")
+        if isinstance(exc, sqlite3.Error):
+            raise JournalWriteError(f"cannot write the journal {self.journal.path}: {exc}") from exc

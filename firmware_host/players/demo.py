@@ -1,0 +1,213 @@
+"""``ecarte-table demo``: two built-in players play a whole game on the simulated table.
+
+Everything real runs: the players deal packets of three and two onto simulated PN532
+pads that the real nfcpy driver reads (a pad reads only the lowest cards of a stack:
+``--depth``), press buttons on gpiozero's mock pins, and the service's one event loop
+referees through the real controller and journal and draws the OLED (luma on a
+simulated I2C bus) — the frames are drawn in the terminal. Now and then a player plays
+a wrong card on purpose: the table refuses it at once when the cards it has seen prove
+the fault, else proves it later and the other player has the hand played again.
+
+The players (:class:`firmware_host.players.packets.PacketPlayers`) know their own cards
+and watch the table only through what the service publishes (:class:`TableWatch`,
+one of its outputs): they never read the referee.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import engine
+from engine import Event
+from firmware_host.errors import BadInput
+from firmware_host.journal.store import Journal
+from firmware_host.players.packets import PacketPlayers
+from firmware_host.players.simtable import SimulatedTable
+from firmware_host.referee.controller import Controller, TableDefaults
+from firmware_host.referee.snapshot import Outcome, TableSnapshot
+from firmware_host.service import ServiceStats, TableService
+from hardware.limits import name_problem
+from hardware.table import simulated_table
+
+WAIT_S = 10.0
+
+
+class DemoError(RuntimeError):
+    """The simulated table did not do what the demo expected in time."""
+
+
+class TableWatch:
+    """A service output that keeps the last snapshot and every event, and wakes whoever waits."""
+
+    def __init__(self, stats: ServiceStats, snapshot: TableSnapshot) -> None:
+        self._stats = stats
+        self._changed = threading.Condition()
+        self.snapshot = snapshot
+        self.events: list[Event] = []
+        self.refereed = 0
+        """Inputs whose outcome this output has seen (the service counts an input before publishing it)."""
+
+    def publish(self, outcome: Outcome) -> None:
+        with self._changed:
+            self.snapshot = outcome.snapshot
+            self.events.extend(outcome.events)
+            self.refereed = self._stats.handled
+            self._changed.notify_all()
+
+    def wait(self, done: Callable[[TableSnapshot], bool], what: str, timeout: float = WAIT_S) -> None:
+        """Block until ``done(snapshot)`` holds after an outcome (or now).
+
+        :raises DemoError: when it does not within ``timeout`` seconds.
+        """
+        deadline = time.monotonic() + timeout
+        with self._changed:
+            while not done(self.snapshot):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise DemoError(f"the table did not {what} within {timeout:.0f} s")
+                self._changed.wait(left)
+
+
+class ServedTable:
+    """The simulated table with the service refereeing it, as the built-in players use it.
+
+    Each act waits until the pads report what their antennas can read of the stacks
+    and the service has refereed every input that caused; it returns the events the
+    table published meanwhile.
+    """
+
+    def __init__(self, sim: SimulatedTable, watch: TableWatch, *, debounce: float,
+                 pause: Callable[[], None]) -> None:
+        self.sim = sim
+        self.watch = watch
+        self.debounce = debounce
+        self.pause = pause
+        self._inputs = 0
+        self._pressed: dict[tuple[str, str], float] = {}
+
+    @property
+    def snapshot(self) -> TableSnapshot:
+        return self.watch.snapshot
+
+    def _present(self, pad: str) -> frozenset[str]:
+        if self.sim.pads is None:
+            raise DemoError("the simulated table is closed")
+        return self.sim.pads[pad].present
+
+    def _settle(self, what: str, start: int) -> list[Event]:
+        inputs = self._inputs
+        self.watch.wait(lambda _snap: self.watch.refereed >= inputs, what)
+        self.pause()
+        return self.watch.events[start:]
+
+    def _on_pad(self, pad: str, act: Callable[[], object], what: str) -> list[Event]:
+        """Do ``act`` on ``pad``, wait until the pad reports what its antenna reads, then until
+        the service has refereed each change (a pad reports one event per tag that came or went)."""
+        start = len(self.watch.events)
+        before = self._present(pad)
+        act()
+        if not self.sim.wait_reported(pad, timeout=WAIT_S):
+            raise DemoError(f"pad {pad} did not report its cards within {WAIT_S:.0f} s")
+        self._inputs += len(before ^ self._present(pad))
+        return self._settle(what, start)
+
+    def lay(self, zone: str, cards: Sequence[str]) -> list[Event]:
+        return self._on_pad(zone, lambda: self.sim.place_stack(zone, list(cards)),
+                            f"read the {' '.join(cards)} on {zone}")
+
+    def lift(self, zone: str, cards: Sequence[str]) -> list[Event]:
+        def take() -> None:
+            for card in cards:
+                self.sim.lift(zone, card)
+
+        return self._on_pad(zone, take, f"see the {' '.join(cards)} leave {zone}")
+
+    def press(self, seat: str, button: str) -> list[Event]:
+        # two presses of one button closer than the debounce count once, as on a real table
+        last = self._pressed.get((seat, button), 0.0)
+        wait = 2 * self.debounce - (time.monotonic() - last)
+        if wait > 0:
+            time.sleep(wait)
+        self.sim.press(seat, button)
+        self._pressed[(seat, button)] = time.monotonic()
+        start = len(self.watch.events)
+        self._inputs += 1
+        return self._settle(f"take {seat}'s {button}", start)
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    """``ecarte-table demo``: returns the exit status."""
+    from firmware_host.screens.panel import check_png_dir, open_panel
+
+    png_dir = check_png_dir(args.png)
+    out = sys.stdout
+    tty = out.isatty()
+    delay = args.delay if args.delay is not None else (0.3 if tty else 0.0)
+    frames = args.frames or ("all" if tty else "tricks")
+    table = simulated_table()
+    depth = getattr(args, "depth", None)
+    rng = random.Random(args.seed)
+    with tempfile.TemporaryDirectory(prefix="ecarte-demo-") as tmp, Journal(Path(tmp) / "journal.sqlite") as journal:
+        panel = open_panel(table, png_dir=png_dir, terminal=out if frames != "none" else None,
+                           only_tricks=frames == "tricks", redraw=tty and frames == "all")
+        panel.language = getattr(args, "language", None) or "en"
+        names = tuple(n.strip() for n in (getattr(args, "players", None) or "Anne,Bruno").split(","))[:2]
+        problem = next(filter(None, map(name_problem, names)), None)
+        if problem is not None:
+            raise BadInput(f"--players: {problem}")
+        if tty and frames == "all":
+            out.write("\x1b[2J")
+        defaults = TableDefaults(rules=args.rules, dealer=None, players=names, sight=table.sight,
+                                 language=panel.language)
+        controller = Controller(defaults)
+        service = TableService(journal=journal, controller=controller, outputs=[panel])
+        watch = TableWatch(service.stats, controller.snapshot())
+        service.outputs.append(watch)
+        sim = SimulatedTable(table, events=service.put_device_event, baud=115200, depth=depth, seed=args.seed)
+        loop = threading.Thread(target=service.run, name="table", daemon=True)
+        world = engine.new_game(args.rules)
+
+        def pause() -> None:
+            if delay:
+                time.sleep(delay)
+
+        served = ServedTable(sim, watch, debounce=table.buttons.debounce, pause=pause)
+        players = PacketPlayers(served, world, seed=rng.randrange(1 << 30), faults=0.15, say=_narrator(out))
+        try:
+            reads = f"pads read {depth if depth is not None else 'as the table file says'} deep"
+            out.write(f"Écarté on the simulated table ({world.rules.describe()}, {table.sight} sight, {reads}), "
+                      f"seed {args.seed}\n")
+            loop.start()
+            final = players.play_game()
+            watch.wait(lambda snap: snap.phase == "over", "end the game")
+        finally:
+            service.stop("demo over")
+            loop.join(timeout=WAIT_S)
+            sim.close()
+            panel.close()
+        shown = watch.snapshot.view
+        a, b = shown.score
+        winner = watch.snapshot.winner or ("A" if a > b else "B")
+        conduct = players.conduct
+        name = dict(zip("AB", names, strict=False)).get(winner, winner)
+        out.write(f"\nGame over: {name} wins, A {a} - B {b} ({names[0]} at A, {names[-1]} at B) "
+                  f"after {final.hand_no} hand(s); {conduct.refused_at_once} wrong card(s) refused at once, "
+                  f"{len(conduct.late)} fault(s) proven late; {service.stats.handled} events journaled, "
+                  f"{panel.frames} frames drawn.\n")
+        out.flush()
+    return 0
+
+
+def _narrator(out: object) -> Callable[[str], None]:
+    def say(text: str) -> None:
+        out.write(f"\n>>> {text}\n")  # type: ignore[attr-defined]
+        out.flush()  # type: ignore[attr-defined]
+
+    return say

@@ -1,0 +1,139 @@
+"""What the table shows at one moment: a frozen value, the referee's only way out besides its events.
+
+:meth:`firmware_host.referee.controller.Controller.handle` returns the table events an input
+caused and a :class:`TableSnapshot` of what the table shows after it. The display, the
+LEDs, ``--json``, the journal's outputs, the demo, the web page and MQTT take these and
+never read the controller. A snapshot holds no hidden card: the game is the engine's
+public :class:`~engine.state.View` (counts, never a hand, the stock or the discards);
+the faults hold only cards laid face up on a pad.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine import Event, Fault, HandEnd, Prompt, Trick, View
+from firmware_host.referee.table_setup import MenuLine
+
+
+@dataclass(frozen=True, slots=True)
+class Sight:
+    """How much of the hands the table has seen (partial sight: stacked cards it could not read).
+
+    ``mode``: ``full`` or ``partial``; ``seen``: per seat (A, B), how many of the cards it
+    holds the table knows; ``held``: how many it holds.
+    """
+
+    mode: str = "full"
+    seen: tuple[int, int] = (0, 0)
+    held: tuple[int, int] = (0, 0)
+
+    @property
+    def complete(self) -> bool:
+        """True when the table knows every card in both hands."""
+        return self.mode == "full" or self.seen == self.held
+
+    def to_json(self) -> dict[str, Any]:
+        return {"mode": self.mode, "seen": {"A": self.seen[0], "B": self.seen[1]},
+                "held": {"A": self.held[0], "B": self.held[1]}}
+
+
+@dataclass(frozen=True, slots=True)
+class TableSnapshot:
+    """What the table shows now.
+
+    :param view: the game as anyone watching may know it (the engine's public view).
+    :param prompt: what the table waits for (seat, a few words, a sentence).
+    :param faults: refused cards still on their pads, oldest first: the seats must take
+        them back (their LEDs are lit).
+    :param warning: the last fault that needs no correction but must be seen (a void
+        deal, a false king), until the next accepted action.
+    :param last_trick: the last trick completed in this hand (None once a new hand is dealt).
+    :param last_hand: the last hand's result (None once the next turn-up is seen).
+    :param offline: zones whose reader is offline.
+    :param game: the game's number in the journal (1, 2...; the same after a restart).
+    :param hand_no: the hand's number in the game.
+    :param between_hands: nothing of the next deal is on the pads yet.
+    :param fresh_king: a king was scored and no card has been played since.
+    :param winner: the game's winner once it is over.
+    :param players: the names at A and B (and the pool's watcher).
+    :param sight: how much of the hands the table has seen.
+    :param choosing: the seat that must choose, after a fault proven late, between having
+        the hands played again (``yes``) and playing on (``no``).
+    :param hand_notes: where the hand's points came from besides its tricks: the king,
+        penalty and *d'autorité* bid events of the hand (the last one's until the next turn-up).
+    :param setting_up: no card of the game is down yet: the table takes its settings
+        menu, badges and rule cards (:mod:`firmware_host.referee.table_setup`).
+    :param menu: the settings menu's line when it is open.
+    """
+
+    view: View
+    prompt: Prompt
+    faults: tuple[Fault, ...] = ()
+    warning: Fault | None = None
+    last_trick: Trick | None = None
+    last_hand: HandEnd | None = None
+    offline: frozenset[str] = frozenset()
+    game: int = 1
+    hand_no: int = 1
+    between_hands: bool = False
+    fresh_king: bool = False
+    winner: str | None = None
+    players: tuple[str, str, str] = ("A", "B", "")
+    sight: Sight = field(default_factory=Sight)
+    choosing: str | None = None
+    coach_line: str | None = None
+    """After a hand, the coach's line on it (a table that turns the coach on)."""
+    hint: str | None = None
+    """Learners: before the elder decides, his odds of standing (a table that turns hints on)."""
+    notice: Fault | None = None
+    """The last input meant nothing now (a button nobody asked for): what it was, until the next input."""
+    hand_notes: tuple[Event, ...] = ()
+    setting_up: bool = False
+    menu: MenuLine | None = None
+    language: str | None = None
+    """The OLED's language chosen at the table (the settings menu, saved in the game's setup line);
+    None: the display's own (the table file's ``language``)."""
+
+    @property
+    def phase(self) -> str:
+        return self.view.phase
+
+    @property
+    def faulty_seats(self) -> frozenset[str]:
+        """Seats with a fault still to put right (their LEDs are lit)."""
+        return frozenset(f.seat for f in self.faults if f.seat)
+
+    @property
+    def expectation(self) -> str:
+        """What the table waits for, in words: the last fault to put right, else the prompt."""
+        if self.faults:
+            return self.faults[-1].message
+        return self.prompt.text
+
+    def to_json(self) -> dict[str, Any]:
+        """The snapshot as JSON data (no hidden card: see the module's docstring)."""
+        return {
+            "game": self.game,
+            "hand": self.hand_no,
+            "view": self.view.to_json(),
+            "prompt": {"seat": self.prompt.seat, "short": self.prompt.short, "text": self.prompt.text},
+            "faults": [f.to_json() for f in self.faults],
+            "warning": self.warning.to_json() if self.warning else None,
+            "last_trick": self.last_trick.to_json() if self.last_trick else None,
+            "last_hand": self.last_hand.to_json() if self.last_hand else None,
+            "offline": sorted(self.offline),
+            "winner": self.winner,
+            "players": list(self.players),
+            "sight": self.sight.to_json(),
+            "choosing": self.choosing,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What refereeing one input gave: the table events it caused and the snapshot after it."""
+
+    events: tuple[Any, ...]
+    snapshot: TableSnapshot

@@ -1,0 +1,306 @@
+"""What the table shows now: a snapshot as a :class:`~firmware_host.screens.drawing.Screen`.
+
+:mod:`firmware_host.screens.drawing` draws a screen from plain strings and numbers; this
+module decides, from a :class:`~firmware_host.referee.snapshot.TableSnapshot` alone, which
+view the table is in and fills it, in the table's language (:mod:`firmware_host.screens.i18n`),
+with the players' names:
+
+- a reader offline, then a fault still to put right (reverse video: what went
+  wrong, then what to do), then the settings menu, then game over, then a warning just
+  given (a void deal, a false king), then the hand's result and where its points came
+  from (until the next deal begins), then the king just scored;
+- otherwise the table view: trump, the score labelled with whose number is whose, who
+  deals (or the tricks), and whose turn it is with what the table expects.
+
+Every text is worded from data (codes, seats, cards), and a test draws every message in
+every language and rule set and fails on any text cut off.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine import Fault, View
+from engine.events import Bid, King, Penalty
+from engine.prompts import Prompt, worded
+from engine.rules import RULE_SETS
+from firmware_host.referee.snapshot import TableSnapshot
+from firmware_host.referee.table_setup import MenuLine
+from firmware_host.screens.drawing import Screen, clipped, frame_to_text, render
+from firmware_host.screens.i18n import Words, screen_name, words
+
+__all__ = ["Screen", "fault_screen", "frame_to_text", "message_screen", "paused_screen", "render", "screen_for"]
+
+_SEATS = ("A", "B")
+_HOLDING = ("propose", "respond", "exchange", "force")
+"""The phases where both hands hold five cards and none is played yet."""
+
+
+class _Table:
+    """The words and names of one snapshot."""
+
+    def __init__(self, snapshot: TableSnapshot, lang: str) -> None:
+        self.snapshot = snapshot
+        self.w: Words = words(lang)
+        names = snapshot.players
+        self.names = {seat: screen_name(names[i]) if names[i] else seat for i, seat in enumerate(_SEATS)}
+
+    def who(self, seat: str | None) -> str:
+        return self.names.get(seat or "", "") or self.w.say("table")
+
+    def labels(self) -> tuple[str, str]:
+        """Whose number is whose in the score: the players' initials, or the seats."""
+        a, b = (self.names[s][:1].upper() for s in _SEATS)
+        return (a, b) if a and b and a != b else _SEATS
+
+    def prompt(self) -> Prompt:
+        p = self.snapshot.prompt
+        return worded(p, self.w.lang, self.names.get(p.seat)) if p.seat else worded(p, self.w.lang)
+
+
+def _base(table: _Table) -> dict[str, Any]:
+    snapshot = table.snapshot
+    view = snapshot.view
+    playing = view.phase == "play"
+    prompt = table.prompt()
+    label_a, label_b = table.labels()
+    trump = str(view.trump) if view.trump is not None else ""
+    w = table.w
+    if playing:
+        status = w.say("status_tricks", a=label_a, b=label_b, ta=view.tricks[0], tb=view.tricks[1])
+    elif view.dealer:
+        status = w.say("status_deal", dealer=table.who(view.dealer), elder=table.who(view.elder))
+        if clipped(Screen(status=status)):
+            status = w.say("status_deal_short", dealer=table.who(view.dealer))
+    else:
+        status = w.say("status_target", n=view.target)
+    sight = snapshot.sight
+    if view.phase in _HOLDING and not sight.complete:
+        # partial sight: how much of each hand's five cards the table has read (the tricks
+        # show the tricks instead)
+        status = w.say("status_seen", a=label_a, b=label_b, sa=sight.seen[0], ha=sight.held[0],
+                       sb=sight.seen[1], hb=sight.held[1])
+    if snapshot.setting_up and snapshot.menu is None:
+        status = w.say("settings_hint")
+    if snapshot.hint and view.phase == "propose":
+        status = snapshot.hint  # a learner's table: the elder's odds of standing
+    return dict(
+        trump_card=trump, trump_label=w.card(trump)[:-1] if trump else "",
+        score_a=view.score[0], score_b=view.score[1], target=view.target,
+        label_a=label_a, label_b=label_b, status=status,
+        dealer=view.dealer, elder=view.elder, turn=table.who(prompt.seat) if prompt.seat else "",
+        expects=prompt.short,
+        tricks_a=view.tricks[0] if playing else -1, tricks_b=view.tricks[1] if playing else -1,
+    )
+
+
+def _penalty(view: View) -> int:
+    """Points an italian revoke costs under ``view``'s rules (0: none)."""
+    ruleset = RULE_SETS.get(view.rules.split("(")[0])
+    return int(getattr(ruleset, "revoke_penalty", 0)) if ruleset is not None else 0
+
+
+def fault_words(fault: Fault, table: _Table) -> tuple[str, str]:
+    """What went wrong and what to do, in the table's language, from the fault's data."""
+    w = table.w
+    view = table.snapshot.view
+    detail = dict(fault.detail)
+    who = table.who(fault.seat)
+    card = w.card(str(fault.card)) if fault.card is not None else ""
+    take_back = w.say("take_back", card=card) if card else ""
+    code = fault.code
+    if fault.late:
+        # proven after the offence (partial sight): what happened, then who chooses what
+        chooser = table.snapshot.choosing
+        what = w.say("pen_" + code) if code != "false_king" else ""
+        headline = w.say("late_king" if code == "false_king" else "late_play", who=who, trick=fault.trick or "",
+                         what=what)
+        if chooser is not None:
+            return headline, w.say("late_choose", turn=table.who(chooser))
+        return headline, w.say("late_king_back")
+    if code in ("misdeal", "duplicate_card"):
+        headline = w.say("duplicate_card", card=card) if code == "duplicate_card" and card else w.say("misdeal")
+        if view.phase == "cut":
+            return headline, w.say("cut_again")
+        return headline, w.say("deal_void", who=who)
+    if code in ("revoke", "not_trumping"):
+        led = view.trick[0][1] if view.trick else None
+        trump = view.trump.suit if view.trump is not None else ""
+        suit = detail.get("suit") or (led.suit if code == "revoke" and led is not None else trump)
+        key = "revoke_win" if code == "revoke" and detail.get("win") == "yes" else code
+        headline = w.say(key, who=who, suit=w.card("7" + suit)[-1] if suit else "")
+        points = _penalty(view)
+        if points and card:
+            return headline, w.say("take_back_penalty", card=card, who=who, n=points)
+        return headline, take_back
+    if code == "not_overtaking":
+        beat = detail.get("beat") or (str(view.trick[0][1]) if view.trick else "")
+        return w.say(code, who=who, beat=w.card(beat) if beat else ""), take_back
+    if code in ("card_not_in_hand", "not_highest", "king_not_led"):
+        return w.say(code, who=who, card=card), take_back
+    if code == "out_of_turn":
+        prompt = table.prompt()
+        return w.say(code, who=who), take_back or w.say("out_of_turn_do", turn=table.who(prompt.seat))
+    if code == "exchange_count":
+        return w.say(code, who=who), take_back or w.say("exchange_do")
+    if code in ("unknown_tag", "false_king", "setup_ignored", "locked"):
+        return w.say(code, who=who), w.say(code + "_do")
+    if code == "wrong_time":
+        return w.say(code, who=who), table.prompt().text
+    return f"{who}: {code.replace('_', ' ')}", fault.remedy
+
+
+def fault_screen(fault: Fault, snapshot: TableSnapshot, lang: str = "en") -> Screen:
+    """The fault view of ``fault`` (what went wrong, then what to do)."""
+    headline, detail = fault_words(fault, _Table(snapshot, lang))
+    return Screen(view="fault", headline=headline, detail=detail)
+
+
+def _hand_lines(table: _Table) -> list[str]:
+    """Where the last hand's points came from, a line a seat: ``A +1 point, +1 king``."""
+    snapshot = table.snapshot
+    hand = snapshot.last_hand
+    if hand is None:
+        return []
+    w = table.w
+    lines = []
+    vulnerable = {n.seat: n.bid for n in snapshot.hand_notes if isinstance(n, Bid)}
+    for i, seat in enumerate(_SEATS):
+        parts: list[tuple[int, str]] = []
+        kings = sum(1 for n in snapshot.hand_notes if isinstance(n, King) and n.seat == seat)
+        penalties = [n for n in snapshot.hand_notes if isinstance(n, Penalty) and n.seat == seat]
+        tricks = hand.points[i] - kings - sum(p.points for p in penalties)
+        other = _SEATS[1 - i]
+        if tricks > 0:
+            if hand.tricks[i] == 5:
+                parts.append((tricks, w.say("vole")))
+            elif other in vulnerable and tricks > 1:
+                parts.append((tricks, w.say("punished_refusal" if vulnerable[other] == "refuse"
+                                            else "punished_stand")))
+            else:
+                parts.append((tricks, w.say("point")))
+        elif tricks < 0:
+            key = ("punished_refusal" if vulnerable[seat] == "refuse" else "punished_stand") \
+                if seat in vulnerable else "failed"
+            parts.append((tricks, w.say(key)))
+        if kings:
+            parts.append((kings, w.say("king_points")))
+        parts.extend((p.points, w.say("pen_" + p.reason)) for p in penalties)
+        if parts:
+            # the score's label, not the name: the line says whose number changed and why
+            label = table.labels()[i]
+            lines.append(f"{label} " + ", ".join(f"{_signed(n)} {what}" for n, what in parts))
+    return lines
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n >= 0 else f"−{-n}"
+
+
+def screen_for(snapshot: TableSnapshot, lang: str = "en") -> Screen:
+    """What the table shows for ``snapshot``, in ``lang`` (``en``, ``fr``, ``it``, ``de``), or in
+    the language chosen at the table (the settings menu: ``snapshot.language``)."""
+    lang = snapshot.language or lang
+    table = _Table(snapshot, lang)
+    w = table.w
+    view = snapshot.view
+    base = _base(table)
+    if snapshot.offline:
+        zones = ", ".join(sorted(snapshot.offline))
+        return Screen(view="offline", headline=w.say("offline", zones=zones), detail=w.say("offline_do"))
+    if snapshot.faults:
+        return fault_screen(snapshot.faults[-1], snapshot, lang)
+    if snapshot.menu is not None:
+        return menu_screen(snapshot.menu, lang)
+    if view.phase == "over" and snapshot.winner:
+        a, b = view.score
+        return Screen(view="game_over", headline=w.say("game_over", who=table.who(snapshot.winner)),
+                      detail=w.say("game_over_do", a=a, b=b), **base)
+    if snapshot.warning is not None:
+        return fault_screen(snapshot.warning, snapshot, lang)
+    if snapshot.notice is not None:
+        return fault_screen(snapshot.notice, snapshot, lang)
+    hand = snapshot.last_hand
+    if hand is not None and snapshot.between_hands:
+        ta, tb = hand.tricks
+        winner = "A" if ta > tb else "B"
+        lines = _hand_lines(table)
+        headline = w.say("hand_won", who=table.who(winner), hi=max(ta, tb), lo=min(ta, tb))
+        label_a, label_b = table.labels()
+        score = w.say("score_line", a=label_a, b=label_b, sa=_signed(hand.score[0]), sb=_signed(hand.score[1]))
+        # the points first; the score and the next dealer while there is room
+        coach = [snapshot.coach_line] if snapshot.coach_line else []
+        nexts = [score, w.say("deals_next", who=table.who(view.dealer))]
+        for extra in ([*coach, *nexts], [*coach, score], coach, nexts, [score], []):
+            screen = Screen(view="hand", headline=headline, detail="\n".join([*lines, *extra]), **base)
+            if not clipped(screen):
+                break
+        return screen
+    if snapshot.fresh_king and view.king is not None:
+        suit = view.trump.suit if view.trump is not None else "S"
+        prompt = table.prompt()
+        return Screen(view="king", headline=w.say("king", who=table.who(view.king), card=w.card("K" + suit)),
+                      detail=f"{table.who(prompt.seat)}: {prompt.short}" if prompt.seat else prompt.short, **base)
+    return Screen(**base)
+
+
+_MENU_WORDS: dict[str, dict[str, str]] = {
+    "en": {"title": "settings {p}/{n}", "house": "house rules {p}/{n}",
+           "hint": "yes: change · no: next\nking: play", "hint_locked": "no: next · king: play",
+           "on": "on", "off": "off", "rules": "rules", "target": "game to", "rubber": "best of",
+           "ace_high": "ace high", "doubling": "doubling", "offer_point": "offer the point",
+           "game_value": "game value", "forzare": "forzare", "a_la_retourne": "à la retourne",
+           "classic": "classic", "french": "french", "italian": "italian", "german": "german",
+           "language": "language"},
+    "fr": {"title": "réglages {p}/{n}", "house": "règles maison {p}/{n}",
+           "hint": "oui : changer · non : suite\nroi : jouer", "hint_locked": "non : suite · roi : jouer",
+           "on": "oui", "off": "non", "rules": "règles", "target": "partie en", "rubber": "manche en",
+           "ace_high": "as maître", "doubling": "doubler", "offer_point": "offrir le point",
+           "game_value": "valeur de partie", "forzare": "forzare", "a_la_retourne": "à la retourne",
+           "classic": "classique", "french": "française", "italian": "italienne", "german": "allemande",
+           "language": "langue"},
+    "it": {"title": "impostazioni {p}/{n}", "house": "regole casa {p}/{n}",
+           "hint": "sì: cambia · no: avanti\nre: gioca", "hint_locked": "no: avanti · re: gioca",
+           "on": "sì", "off": "no", "rules": "regole", "target": "si gioca a", "rubber": "al meglio di",
+           "ace_high": "asso alto", "doubling": "raddoppio", "offer_point": "offrire il punto",
+           "game_value": "valore partita", "forzare": "forzare", "a_la_retourne": "à la retourne",
+           "classic": "classica", "french": "francese", "italian": "italiana", "german": "tedesca",
+           "language": "lingua"},
+    "de": {"title": "Einstellungen {p}/{n}", "house": "Hausregeln {p}/{n}",
+           "hint": "ja: ändern · nein: weiter\nKönig: spielen", "hint_locked": "nein: weiter · König: spielen",
+           "on": "an", "off": "aus", "rules": "Regeln", "target": "Spiel bis", "rubber": "Partie aus",
+           "ace_high": "Ass hoch", "doubling": "Verdoppeln", "offer_point": "Punkt anbieten",
+           "game_value": "Spielwert", "forzare": "forzare", "a_la_retourne": "à la retourne",
+           "classic": "klassisch", "french": "französisch", "italian": "italienisch", "german": "deutsch",
+           "language": "Sprache"},
+}
+
+LANGUAGE_NAMES = {"en": "English", "fr": "français", "it": "italiano", "de": "Deutsch"}
+"""Each language of the menu in its own words: whoever reads it finds theirs."""
+
+
+def menu_screen(line: MenuLine, lang: str = "en") -> Screen:
+    """The settings menu: which line of how many, the line and its value, the buttons."""
+    said = _MENU_WORDS[words(lang).lang]
+    title = said["house" if line.locked else "title"].format(p=line.position, n=line.count)
+    value = LANGUAGE_NAMES.get(line.value, line.value) if line.item == "language" else said.get(line.value, line.value)
+    return Screen(view="menu", headline=title,
+                  detail=f"{said.get(line.item, line.item)}: {value}\n"
+                         + said["hint_locked" if line.locked and line.item != "language" else "hint"])
+
+
+def paused_screen(snapshot: TableSnapshot | None, message: str = "", lang: str = "en") -> Screen:
+    """The screen left on the panel when the service stops (``message``: the log's words;
+    the panel says it in the table's language)."""
+    if snapshot is not None and snapshot.language:
+        lang = snapshot.language  # chosen at the table
+    w = words(lang)
+    headline, detail = w.say("paused"), w.say("paused_do")
+    if snapshot is None:
+        return Screen(view="paused", headline=headline, detail=detail)
+    return Screen(view="paused", headline=headline, detail=detail, **_base(_Table(snapshot, lang)))
+
+
+def message_screen(lines: list[str]) -> Screen:
+    """A few short lines (enrollment, doctor): the first as the headline."""
+    return Screen(view="message", headline=lines[0] if lines else "", detail="\n".join(lines[1:]))

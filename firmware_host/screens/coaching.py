@@ -1,0 +1,51 @@
+"""The coach at the table: after each hand, one line on the OLED from :mod:`coach.review`.
+
+:class:`CoachedPanel` is the panel's output with the coach in front of it: when a hand is
+over (its ``hand_record`` event, the only one that names the hidden cards, comes only then)
+it reviews the hand double dummy and adds the line to the snapshots it shows until the next
+turn-up (``B could have won the point: 9♥ at trick 3``). The referee knows nothing of it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+
+from firmware_host.referee.controller import HandRecord
+from firmware_host.referee.snapshot import Outcome
+from firmware_host.screens.panel import Panel
+
+logger = logging.getLogger(__name__)
+
+
+def coach_line(record: HandRecord) -> str | None:
+    """The coach's line on a finished hand (None: a perfect hand, or one the game's end cut short)."""
+    from coach.review import hands_of_record, review
+
+    hands = hands_of_record(record.rules, record.dealer, record.actions, game=record.game, hand=record.hand)
+    if not hands:
+        return None
+    return review(hands[0], decisions=False).oled_line() or None
+
+
+class CoachedPanel:
+    """A :class:`~firmware_host.service.TableOutput`: ``panel``, with the coach's line after each hand."""
+
+    def __init__(self, panel: Panel) -> None:
+        self.panel = panel
+        self.line: str | None = None
+
+    def publish(self, outcome: Outcome) -> None:
+        for event in outcome.events:
+            if isinstance(event, HandRecord):
+                try:
+                    self.line = coach_line(event)
+                except Exception:  # the coach must never stop the table
+                    logger.exception("the coach could not review hand %d", event.hand)
+                    self.line = None
+            elif event.event == "trump":
+                self.line = None
+        snapshot = outcome.snapshot
+        if self.line is not None and snapshot.between_hands:
+            snapshot = dataclasses.replace(snapshot, coach_line=self.line)
+        self.panel.show(snapshot)

@@ -1,0 +1,165 @@
+"""The panel: the table's OLED(s) showing the game, and optionally the terminal and PNGs.
+
+:func:`open_panel` opens every display of the table file: on a real table luma on
+``/dev/i2c-N``; on the simulated table luma on a simulated I2C bus that decodes
+the chip's commands. Each frame is drawn once (:mod:`firmware_host.screens.chooser`) and
+sent to every display, which send only what changed.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+from typing import Any, TextIO
+
+from drivers.closing import Closing
+from drivers.display.i2c_sim import FakeI2CBus
+from drivers.display.oled import DisplayError, Oled, open_display
+from drivers.errors import DriverError
+from firmware_host.errors import BadInput
+from firmware_host.referee.snapshot import Outcome, TableSnapshot
+from firmware_host.screens.chooser import Screen, frame_to_text, message_screen, paused_screen, render, screen_for
+
+logger = logging.getLogger(__name__)
+
+
+class Panel(Closing):
+    """Shows the table's snapshots on the displays (and the terminal, and PNG files).
+
+    :param displays: the opened OLEDs.
+    :param png_dir: save every frame there as ``frame-0001.png``... (None: no files).
+    :param terminal: draw frames there as text (None: no drawing).
+    :param only_tricks: draw in the terminal only when a trick, a hand or the game ends
+        (for piped output).
+    :param redraw: draw each frame over the last one (a terminal, not a pipe), with the
+        score and what the table waits for under it.
+    :param language: the language of the screens (``en``, ``fr``, ``it``, ``de``).
+    """
+
+    def __init__(self, displays: list[Oled], *, png_dir: Path | None = None, terminal: TextIO | None = None,
+                 only_tricks: bool = False, redraw: bool = False, language: str = "en") -> None:
+        self.displays = displays
+        self.language = language
+        self.redraw = redraw
+        self.caption = ""
+        self.png_dir = png_dir
+        self.terminal = terminal
+        self.only_tricks = only_tricks
+        self.frames = 0
+        self.screen: Screen | None = None
+        self._seen: tuple[Any, ...] = ()
+        self._failing: set[int] = set()
+        if png_dir is not None:
+            png_dir.mkdir(parents=True, exist_ok=True)
+
+    def publish(self, outcome: Outcome) -> None:
+        """A :class:`~firmware_host.service.TableOutput`: show the outcome's snapshot."""
+        self.show(outcome.snapshot)
+
+    def show(self, snapshot: TableSnapshot) -> None:
+        """Show what the table shows now (nothing is sent if the screen did not change)."""
+        screen = screen_for(snapshot, self.language)
+        if screen == self.screen:
+            return
+        moments = (snapshot.last_trick, snapshot.last_hand, snapshot.phase == "over")
+        worth_drawing = not self.only_tricks or moments != self._seen
+        self._seen = moments
+        view = snapshot.view
+        self.caption = (
+            f"{view.rules}  hand {snapshot.hand_no}  {snapshot.players[0]} {view.score[0]}"
+            f" - {snapshot.players[1]} {view.score[1]}"
+            f"  |  {snapshot.expectation}"
+        )
+        self._put(screen, draw=worth_drawing)
+
+    def paused(self, message: str, snapshot: TableSnapshot | None = None) -> None:
+        """Leave a 'paused' screen on the displays (the service is stopping)."""
+        logger.info("%s", message)
+        self._put(paused_screen(snapshot, message, self.language), draw=True)
+
+    def message(self, lines: list[str]) -> None:
+        """A few short lines (enrollment, doctor)."""
+        self._put(message_screen(lines), draw=False)
+
+    def _put(self, screen: Screen, *, draw: bool) -> None:
+        self.screen = screen
+        image = render(screen)
+        self.frames += 1
+        for index, oled in enumerate(self.displays):
+            try:
+                oled.show(image)
+            except DisplayError as exc:
+                if index not in self._failing:
+                    logger.warning("%s (will retry with the next frame)", exc)
+                self._failing.add(index)
+            else:
+                if index in self._failing:
+                    logger.info("display %s answers again", oled.chip)
+                self._failing.discard(index)
+        if self.png_dir is not None:
+            image.convert("L").save(self.png_dir / f"frame-{self.frames:04d}.png")
+        if draw and self.terminal is not None:
+            if self.redraw:
+                # over the last frame: cursor home, the frame, the caption, clear the rest
+                self.terminal.write("\x1b[H" + frame_to_text(image) + "\n" + self.caption + "\x1b[K\n\x1b[J")
+            else:
+                self.terminal.write(frame_to_text(image) + "\n")
+            self.terminal.flush()
+
+    def close(self) -> None:
+        """Close every display (safe to call twice)."""
+        displays, self.displays = self.displays, []
+        for oled in displays:
+            oled.close()
+
+
+def open_panel(table: Any, *, png_dir: Path | None = None, terminal: TextIO | None = None,
+               only_tricks: bool = False, redraw: bool = False, tolerant: bool = False) -> Panel:
+    """The panel of a table file: each ``[[displays]]`` entry opened (``bus = "sim"``: simulated).
+
+    :param tolerant: a display that cannot be opened is reported and left out (the
+        service referees on without it) instead of raising.
+    :raises DeviceNotFoundError, DevicePermissionError: a real display cannot be opened
+        (unless ``tolerant``).
+    """
+    displays: list[Oled] = []
+    try:
+        for config in table.displays:
+            try:
+                if config.simulated:
+                    bus = FakeI2CBus(config.chip, address=config.address)
+                    displays.append(open_display(config.chip, bus=bus, address=config.address,
+                                                 rotate=config.rotate))
+                else:
+                    displays.append(open_display(config.chip, port=config.bus, address=config.address,
+                                                 rotate=config.rotate))
+            except DriverError as exc:
+                if not tolerant:
+                    raise
+                logger.warning("display %s on bus %s left out: %s (ecarte-table doctor says more)",
+                               config.chip, config.bus, exc)
+    except BaseException:
+        for oled in displays:
+            oled.close()
+        raise
+    return Panel(displays, png_dir=png_dir, terminal=terminal, only_tricks=only_tricks, redraw=redraw,
+                 language=getattr(table, "language", "en"))
+
+
+def check_png_dir(path: Path | None) -> Path | None:
+    """``--png DIR``: the directory, made if need be and checked writable.
+
+    :raises BadInput: for a path that is a file, or a directory that cannot be written.
+    """
+    if path is None:
+        return None
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise BadInput(f"--png {path}: not a directory") from None
+    except OSError as exc:
+        raise BadInput(f"--png {path}: cannot make the directory ({exc.strerror or exc})") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise BadInput(f"--png {path}: cannot write in that directory")
+    return path

@@ -1,0 +1,260 @@
+"""The doctor: what passes, what fails, and that every failure says how to fix it."""
+
+from __future__ import annotations
+
+import errno
+import json
+from pathlib import Path
+
+import pytest
+
+from drivers.seat_controls import PinBackendError
+from firmware_host.checks.doctor import Check, all_ok, format_checks, run_checks
+from hardware.table import PadConfig, shipped_table_path, simulated_table
+
+TABLE = """
+[table]
+name = "Bench"
+registry = "tags.json"
+
+[pads]
+"hand.A" = "tty:USB0:pn532"
+"hand.B" = "tty:USB9:pn532"
+turnup = "/dev/no-such-reader"
+discard = "sim"
+"play.A" = "sim"
+"play.B" = "usb:054c:06c1"
+
+[buttons]
+backend = "lgpio"
+
+[buttons.A]
+yes = 5
+no = 6
+king = 13
+led = 12
+
+[buttons.B]
+yes = 17
+no = 27
+king = 22
+led = 23
+
+[[displays]]
+bus = 1
+address = 0x3C
+chip = "sh1106"
+"""
+
+
+def never(*args: object) -> None:
+    raise AssertionError(f"should not be called: {args}")
+
+
+def by_name(checks: list[Check]) -> dict[str, Check]:
+    return {check.name: check for check in checks}
+
+
+@pytest.fixture
+def fake_dev(tmp_path: Path) -> Path:
+    dev = tmp_path / "dev"
+    dev.mkdir()
+    (dev / "ttyUSB0").touch()
+    (dev / "i2c-1").touch()
+    return dev
+
+
+@pytest.fixture
+def table_file(tmp_path: Path) -> Path:
+    path = tmp_path / "table.toml"
+    path.write_text(TABLE)
+    return path
+
+
+def test_simulated_table_passes_without_touching_hardware() -> None:
+    checks = run_checks(
+        simulated_table(), read_reader=never, probe_i2c=never, groups=set, is_root=lambda: False
+    )
+    assert all_ok(checks), format_checks(checks)
+    names = [check.name for check in checks]
+    assert names[:2] == ["table file", "tag registry"]
+    assert "reader turnup" in names and "display 0" in names and "buttons" in names
+    assert format_checks(checks).endswith("all checks passed")
+
+
+def test_reports_each_pads_depth_and_the_tables_sight(table_file: Path, fake_dev: Path) -> None:
+    text = table_file.read_text().replace('"tty:USB9:pn532"', '"sim"').replace('"/dev/no-such-reader"', '"sim"')
+    text = text.replace('[table]', '[table]\nsight = "partial"', 1)
+    text = text.replace('"hand.A" = "tty:USB0:pn532"', '"hand.A" = { device = "tty:USB0:pn532", depth = 3 }')
+    table_file.write_text(text)
+    checks = by_name(run_checks(table_file, read_reader=lambda pad: "PN532v1.6", probe_i2c=lambda b, a: None,
+                                make_factory=lambda backend: None, groups=lambda: {"i2c", "gpio", "dialout"},
+                                is_root=lambda: False, dev=fake_dev))
+    assert "partial sight" in checks["table file"].detail
+    assert checks["reader hand.A"].detail.endswith("reads 3 cards of a stack")
+    assert checks["reader hand.B"].detail.endswith("simulated PN532, reads 2 cards of a stack: nothing to open")
+
+
+def test_simulated_table_by_path() -> None:
+    checks = run_checks(shipped_table_path("simulated"), read_reader=never, probe_i2c=never)
+    assert all_ok(checks)
+    assert str(shipped_table_path("simulated")) in checks[0].detail
+
+
+def test_bad_device_paths_fail_with_fixes(table_file: Path, fake_dev: Path) -> None:
+    def reader(pad: PadConfig) -> str:
+        raise OSError(errno.ENODEV, "No such device")
+
+    def backend(name: str) -> object:
+        raise PinBackendError("the lgpio backend needs the lgpio module: `pip install lgpio`")
+
+    checks = by_name(
+        run_checks(
+            table_file,
+            read_reader=reader,
+            probe_i2c=lambda bus, address: None,
+            make_factory=backend,
+            groups=lambda: {"users"},
+            user=lambda: "dealer",
+            is_root=lambda: False,
+            dev=fake_dev,
+        )
+    )
+    failing = {name for name, check in checks.items() if not check.ok}
+    assert failing == {
+        "tag registry",
+        "reader hand.A",
+        "reader hand.B",
+        "reader turnup",
+        "reader play.B",
+        "buttons",
+        "permissions",
+    }
+    for name in failing:
+        assert checks[name].fix, name
+    assert "DIP switches to HSU" in checks["reader hand.A"].fix
+    assert "/dev/ttyUSB9 does not exist" in checks["reader hand.B"].detail
+    assert "stable names" in checks["reader hand.B"].fix
+    assert "/dev/no-such-reader does not exist" in checks["reader turnup"].detail
+    assert "lsusb" in checks["reader play.B"].fix
+    assert checks["reader discard"].ok and "simulated" in checks["reader discard"].detail
+    assert checks["display 0"].ok
+    assert "pip install lgpio" in checks["buttons"].fix
+    assert checks["permissions"].detail == (
+        "dealer is not in dialout for the serial readers, gpio for the buttons, "
+        "i2c for the displays"
+    )
+    assert "sudo usermod -aG dialout,gpio,i2c dealer" in checks["permissions"].fix
+    assert "enrol the cards" in checks["tag registry"].fix
+
+
+def test_everything_answers(table_file: Path, fake_dev: Path) -> None:
+    tags = {"format": "ecarte-tags", "version": 1,
+            "tags": [{"uid": "04A224B2C31D80", "card": "KS", "pack": 1}]}
+    (table_file.parent / "tags.json").write_text(json.dumps(tags))
+    text = table_file.read_text()
+    text = text.replace('"tty:USB9:pn532"', '"sim"').replace('"/dev/no-such-reader"', '"sim"')
+    table_file.write_text(text)
+    probed: list[tuple[int, int]] = []
+
+    class Factory:
+        closed = False
+
+        def close(self) -> None:
+            Factory.closed = True
+
+    checks = run_checks(
+        table_file,
+        read_reader=lambda pad: "PN532v1.6",
+        probe_i2c=lambda bus, address: probed.append((bus, address)),
+        make_factory=lambda backend: Factory(),
+        groups=lambda: {"i2c", "gpio", "dialout"},
+        is_root=lambda: False,
+        dev=fake_dev,
+    )
+    assert all_ok(checks), format_checks(checks)
+    assert probed == [(1, 0x3C)]
+    assert Factory.closed
+    assert by_name(checks)["reader hand.A"].detail == "tty:USB0:pn532: PN532v1.6, reads 1 card of a stack"
+    assert "1 tags" in by_name(checks)["tag registry"].detail
+
+
+@pytest.mark.parametrize(
+    ("error", "fragment"),
+    [
+        (OSError(errno.EREMOTEIO, "Remote I/O error"), "i2cdetect -y 1"),
+        (OSError(errno.EACCES, "Permission denied"), "usermod -aG i2c"),
+        (ImportError("No module named 'smbus2'"), "pip install smbus2"),
+    ],
+)
+def test_display_failures(
+    table_file: Path, fake_dev: Path, error: BaseException, fragment: str
+) -> None:
+    def probe(bus: int, address: int) -> None:
+        raise error
+
+    check = by_name(run_checks(table_file, read_reader=lambda pad: "PN532v1.6",
+                               probe_i2c=probe, dev=fake_dev))["display 0"]
+    assert not check.ok and fragment in check.fix
+
+
+def test_missing_i2c_bus_says_enable_it(table_file: Path, tmp_path: Path) -> None:
+    empty = tmp_path / "empty-dev"
+    empty.mkdir()
+    check = by_name(run_checks(table_file, read_reader=never, probe_i2c=never,
+                               dev=empty))["display 0"]
+    assert not check.ok
+    assert "/dev/i2c-1 does not exist" in check.detail
+    assert "dtparam=i2c_arm=on" in check.fix
+
+
+def test_busy_reader_says_stop_the_service(table_file: Path, fake_dev: Path) -> None:
+    def busy(pad: PadConfig) -> str:
+        raise OSError(errno.EBUSY, "Device or resource busy")
+
+    check = by_name(run_checks(table_file, read_reader=busy, probe_i2c=lambda b, a: None,
+                               dev=fake_dev))["reader hand.A"]
+    assert not check.ok and "systemctl stop ecarte-table" in check.fix
+
+
+def test_broken_table_file_is_one_failing_check(tmp_path: Path) -> None:
+    path = tmp_path / "table.toml"
+    path.write_text(TABLE.replace('"play.A" =', '"play.a" ='))
+    checks = run_checks(path, read_reader=never, probe_i2c=never)
+    assert len(checks) == 1 and not checks[0].ok
+    assert "did you mean `play.A`" in checks[0].detail
+    assert "docs/hardware.md" in checks[0].fix
+
+
+def test_missing_table_file(tmp_path: Path) -> None:
+    (check,) = run_checks(tmp_path / "absent.toml", read_reader=never, probe_i2c=never)
+    assert not check.ok and "reference.toml" in check.fix
+
+
+def test_unreadable_registry(table_file: Path, fake_dev: Path) -> None:
+    (table_file.parent / "tags.json").write_text("{not json")
+    check = by_name(run_checks(table_file, read_reader=lambda pad: "x",
+                               probe_i2c=lambda b, a: None, dev=fake_dev))["tag registry"]
+    assert not check.ok and "docs/nfc.md" in check.fix
+
+
+def test_real_reader_probe_on_a_missing_port_raises_os_error(tmp_path: Path) -> None:
+    from firmware_host.checks.doctor import read_reader_firmware
+
+    with pytest.raises(OSError):
+        read_reader_firmware(PadConfig("turnup", str(tmp_path / "no-tty")))
+
+
+def test_check_prints_its_fix() -> None:
+    check = Check("reader turnup", False, "no answer", "set the DIP switches")
+    assert str(check) == "[FAIL] reader turnup: no answer\n       fix: set the DIP switches"
+    assert str(Check("buttons", True, "MockFactory")) == "[ok  ] buttons: MockFactory"
+
+
+def test_doctests() -> None:
+    import doctest
+
+    import firmware_host.checks.doctor
+
+    result = doctest.testmod(firmware_host.checks.doctor)
+    assert result.attempted > 0 and result.failed == 0

@@ -1,0 +1,119 @@
+"""The SQLite journal: durable settings, games and their lines, export, clear errors."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from firmware_host.journal.store import Journal, JournalError
+
+CLI = Path(sys.executable).parent / "ecarte-table"
+SETUP = '{"setup": {"rules": "classic", "dealer": "A"}}'
+
+
+def test_wal_and_synchronous_full(tmp_path: Path) -> None:
+    with Journal(tmp_path / "j.sqlite") as journal:
+        assert journal.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert journal.db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+
+
+def test_append_mark_done_and_current_game(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite"
+    with Journal(path) as journal:
+        assert journal.current_game() is None
+        game = journal.start_game(SETUP)
+        first = journal.append(game, '{"zone": "hand.B", "card": "KS"}')
+        second = journal.append(game, '{"zone": "hand.B", "card": "QS"}')
+        journal.mark_done(first)
+        record = journal.current_game()
+        assert record is not None
+        assert record.game == game
+        assert record.lines == (SETUP, '{"zone": "hand.B", "card": "KS"}', '{"zone": "hand.B", "card": "QS"}')
+        assert record.done == (True, True, False)
+        assert record.ids[1:] == (first, second)
+    # durable across a reopen
+    with Journal(path) as journal:
+        record = journal.current_game()
+        assert record is not None and record.done == (True, True, False)
+        other = journal.start_game(SETUP)
+        assert other > game
+        assert journal.current_game().lines == (SETUP,)  # type: ignore[union-attr]
+        assert journal.games() == [(game, 3), (other, 1)]
+        assert journal.game(game).lines[1] == '{"zone": "hand.B", "card": "KS"}'
+        with pytest.raises(KeyError, match="no game 99"):
+            journal.game(99)
+
+
+def test_an_append_is_on_disk_before_it_returns(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite"
+    journal = Journal(path)
+    game = journal.start_game(SETUP)
+    journal.append(game, '{"seat": "B", "button": "yes"}')
+    # another connection sees it at once, without the writer closing
+    with sqlite3.connect(path) as reader:
+        assert reader.execute("SELECT COUNT(*) FROM events").fetchone()[0] == 2
+    journal.close()
+    journal.close()  # twice is fine
+    with pytest.raises(JournalError, match="closed"):
+        journal.append(game, "{}")
+
+
+def test_missing_directory_is_created(tmp_path: Path) -> None:
+    path = tmp_path / "state" / "deep" / "journal.sqlite"
+    with Journal(path) as journal:
+        journal.start_game(SETUP)
+    assert path.is_file()
+
+
+@pytest.mark.parametrize("make", ["directory", "parent_is_a_file", "not_a_database"])
+def test_unusable_path_gives_a_clear_error(tmp_path: Path, make: str) -> None:
+    if make == "directory":
+        path = tmp_path / "adir"
+        path.mkdir()
+    elif make == "parent_is_a_file":
+        (tmp_path / "afile").write_text("x")
+        path = tmp_path / "afile" / "journal.sqlite"
+    else:
+        path = tmp_path / "garbage.sqlite"
+        path.write_bytes(b"this is not sqlite" * 100)
+    with pytest.raises(JournalError) as raised:
+        Journal(path).close()
+    assert str(path) in str(raised.value)
+    assert "cannot open the journal" in str(raised.value)
+
+
+def test_run_with_an_unusable_journal_exits_2(tmp_path: Path) -> None:
+    (tmp_path / "afile").write_text("x")
+    done = subprocess.run(
+        [str(CLI), "run", "--journal", str(tmp_path / "afile" / "j.sqlite"), "--events", "-", "--json"],
+        input="", capture_output=True, text=True, timeout=60, check=False,
+    )
+    assert done.returncode == 2
+    assert "cannot open the journal" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_export_lists_and_writes_games(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite"
+    with Journal(path) as journal:
+        game = journal.start_game(SETUP)
+        journal.append(game, '{"zone": "hand.B", "card": "KS"}')
+    listed = subprocess.run([str(CLI), "export", "--journal", str(path), "--list"],
+                            capture_output=True, text=True, timeout=60, check=False)
+    assert listed.returncode == 0
+    assert listed.stdout.startswith(f"game {game}  ") and "unfinished 0:0  0 hands" in listed.stdout
+    out = tmp_path / "t.jsonl"
+    done = subprocess.run([str(CLI), "export", "--journal", str(path), "-o", str(out)],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    assert out.read_text() == SETUP + "\n" + '{"zone": "hand.B", "card": "KS"}\n'
+    missing = subprocess.run([str(CLI), "export", "--journal", str(path), "--game", "7"],
+                             capture_output=True, text=True, timeout=60, check=False)
+    assert missing.returncode == 2 and "no game 7" in missing.stderr
+    nowhere = subprocess.run([str(CLI), "export", "--journal", str(tmp_path / "none.sqlite")],
+                             capture_output=True, text=True, timeout=60, check=False)
+    assert nowhere.returncode == 2 and "no journal" in nowhere.stderr

@@ -1,0 +1,205 @@
+"""A damaged journal is detected, reported and recoverable; one service per journal; a full
+disk pauses the table (issue 9, parts 2 and 3)."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import random
+import resource
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+import engine
+from firmware_host.journal import store as journal_module
+from firmware_host.journal.store import Journal, JournalDamaged
+from firmware_host.journal.tools import salvage
+from firmware_host.players.builtin import game_transcript
+from firmware_host.referee.controller import Controller
+from firmware_host.referee.transcript import dumps
+from firmware_host.service import TableService, feed_lines
+
+CLI = Path(sys.executable).parent / "ecarte-table"
+TIMEOUT = 60.0
+
+
+def _cli(*args: str, **kwargs: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(CLI), *args], capture_output=True, text=True, timeout=TIMEOUT, check=False,
+                          **kwargs)  # type: ignore[call-overload]
+
+
+def _game(seed: int, dealer: str = "A") -> list[str]:
+    return [dumps(e) for e in game_transcript(engine.new_game("classic", dealer=dealer), random.Random(seed))]
+
+
+def _two_games(path: Path) -> None:
+    """A journal of two whole games (the second begun by a `yes` after the first)."""
+    lines = [*_game(1), '{"seat": "A", "button": "yes"}', *_game(2, "B")[1:]]
+    with Journal(path, lock=True) as journal:
+        service = TableService(journal=journal, controller=Controller())
+        threading.Thread(target=feed_lines, args=(service, io.BytesIO("\n".join(lines).encode()), "f"),
+                         daemon=True).start()
+        service.run()
+        assert len(journal.games()) >= 2
+
+
+def _damage(path: Path, how: str) -> None:
+    if how == "truncated":
+        os.truncate(path, int(path.stat().st_size * 0.9))
+    elif how == "random_bytes":
+        with open(path, "r+b") as file:
+            file.seek(path.stat().st_size // 2)
+            file.write(random.Random(7).randbytes(4096))
+    else:  # one row changed behind the journal's back
+        with sqlite3.connect(path) as db:
+            db.execute("UPDATE events SET line = replace(line, 'hand', 'play') "
+                       "WHERE id = (SELECT MAX(id) FROM events WHERE game = 2 AND line LIKE '%hand%')")
+
+
+@pytest.mark.parametrize("how", ["truncated", "random_bytes", "one_row"])
+def test_damage_is_detected_reported_and_salvaged(tmp_path: Path, how: str) -> None:
+    path = tmp_path / "j.sqlite"
+    _two_games(path)
+    _damage(path, how)
+
+    ran = _cli("run", "--journal", str(path), "--events", "/dev/null")
+    assert ran.returncode == 2
+    assert "Traceback" not in ran.stderr
+    assert "damaged" in ran.stderr and "journal salvage" in ran.stderr
+    if how == "one_row":
+        assert "game 2: line " in ran.stderr  # where it is, not '#game1:1'
+    checked = _cli("journal", "check", "--journal", str(path))
+    assert checked.returncode == 1 and "damaged" in checked.stdout
+
+    saved = _cli("journal", "salvage", "--journal", str(path), "--json")
+    assert saved.returncode == 0, saved.stderr
+    report = json.loads(saved.stdout)
+    assert report["lost"] or report["problems"], report  # said what was lost, or recovered
+    assert 1 in report["kept_games"] or how == "random_bytes"
+    assert Path(report["moved_to"]).exists()
+    assert _cli("journal", "check", "--journal", str(path)).returncode == 0
+    again = _cli("run", "--journal", str(path), "--events", "/dev/null")
+    assert again.returncode == 0, again.stderr
+
+
+def test_a_wal_removed_after_a_kill_is_detected(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite"
+    source = tmp_path / "game.jsonl"
+    lines = _game(3)
+    source.write_text("\n".join(lines[:30]) + "\n")
+    proc = subprocess.Popen([str(CLI), "run", "--journal", str(path), "--events", "-"],
+                            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    assert proc.stdin is not None
+    proc.stdin.write(source.read_bytes())
+    proc.stdin.flush()
+    deadline = time.monotonic() + TIMEOUT
+    while _fed(path) < 30 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=TIMEOUT)
+    proc.stdin.close()
+    Path(f"{path}-wal").unlink()
+
+    ran = _cli("run", "--journal", str(path), "--events", "/dev/null")
+    assert ran.returncode == 2
+    assert "missing" in ran.stderr and "-wal" in ran.stderr
+    assert "Traceback" not in ran.stderr
+    assert _cli("journal", "check", "--journal", str(path)).returncode == 1
+    assert _cli("journal", "salvage", "--journal", str(path)).returncode == 0
+    assert _cli("run", "--journal", str(path), "--events", "/dev/null").returncode == 0
+
+
+def _fed(path: Path) -> int:
+    try:
+        with Journal(path, readonly=True) as journal:
+            return journal.fed_lines()
+    except (OSError, sqlite3.Error):
+        return 0
+
+
+def test_one_service_per_journal(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite"
+    first = subprocess.Popen([str(CLI), "run", "--journal", str(path), "--events", "-"],
+                             stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + TIMEOUT
+        while not Path(f"{path}.lock").exists() or _fed(path) != 0 or not path.exists():
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        second = _cli("run", "--journal", str(path), "--events", "/dev/null")
+        while second.returncode == 0 and time.monotonic() < deadline:  # the first had not locked yet
+            second = _cli("run", "--journal", str(path), "--events", "/dev/null")
+        assert second.returncode == 2
+        assert f"in use by process {first.pid}" in second.stderr
+        assert "Traceback" not in second.stderr
+        assert _cli("journal", "salvage", "--journal", str(path)).returncode == 2
+    finally:
+        assert first.stdin is not None
+        first.stdin.close()
+        first.wait(timeout=TIMEOUT)
+    assert first.returncode == 0
+    assert _cli("run", "--journal", str(path), "--events", "/dev/null").returncode == 0
+
+
+def test_a_full_disk_pauses_the_table_and_it_goes_on(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite"
+    source = tmp_path / "game.jsonl"
+    source.write_text("\n".join(_game(4)) + "\n")
+    reference = _cli("replay", str(source), "--json").stdout
+
+    def small_files() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (150_000, resource.RLIM_INFINITY))
+
+    proc = subprocess.Popen([str(CLI), "run", "--journal", str(path), "--events", str(source), "--json"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=small_files)
+    assert proc.stderr is not None
+    told = ""
+    while "table waits" not in told:
+        line = proc.stderr.readline()
+        assert line, told
+        told += line
+    resource.prlimit(proc.pid, resource.RLIMIT_FSIZE, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))  # space back
+    out, err = proc.communicate(timeout=TIMEOUT)
+    assert proc.returncode == 0, err
+    assert "Traceback" not in told + err
+    assert "goes on" in err
+    assert out == reference  # nothing lost, nothing twice
+    assert _cli("journal", "check", "--journal", str(path)).returncode == 0
+
+
+def test_old_games_are_pruned(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(journal_module, "KEEP_GAMES", 3)
+    with Journal(tmp_path / "j.sqlite") as journal:
+        for _ in range(5):
+            game = journal.start_game('{"setup": {}}')
+            journal.append(game, '{"seat": "A", "button": "yes"}', fed=True)
+        assert [g for g, _ in journal.games()] == [3, 4, 5]
+        assert journal.fed_lines() == 5
+        journal.verify()
+
+
+def test_salvage_of_a_whole_journal_keeps_everything(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite"
+    _two_games(path)
+    with Journal(path, readonly=True) as journal:
+        before = [journal.game(g).lines for g, _ in journal.games()]
+    report = salvage(str(path))
+    assert report.lost == ()
+    with Journal(path, lock=True) as journal:
+        assert [journal.game(g).lines for g, _ in journal.games()] == before
+
+
+def test_reading_a_damaged_row_names_it(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite"
+    _two_games(path)
+    _damage(path, "one_row")
+    with Journal(path) as journal, pytest.raises(JournalDamaged, match=r"game 2, line \d+"):
+        journal.game(2)
