@@ -302,6 +302,7 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=40.0)
     parser.add_argument("--tables", type=int, default=256, help="tables at ten times the pace (each broker mode)")
     parser.add_argument("--room", type=int, default=1024, help="tables at a real table's pace (Mosquitto)")
+    parser.add_argument("--speed", type=float, default=10.0, help="the --tables runs' pace (times a real table's)")
     parser.add_argument("--per-process", type=int, default=PER_PROCESS)
     parser.add_argument("--only", choices=("mosquitto", "embedded", "external", "room", "alone"))
     args = parser.parse_args()
@@ -312,8 +313,8 @@ def main() -> int:
     from venue.broker import mosquitto_path
 
     raise_fd_limit()
-    runs: list[tuple[str, int, float]] = [("mosquitto", args.tables, 10.0), ("embedded", args.tables, 10.0),
-                                          ("external", args.tables, 10.0), ("room", args.room, 1.0),
+    runs: list[tuple[str, int, float]] = [("mosquitto", args.tables, args.speed), ("embedded", args.tables, args.speed),
+                                          ("external", args.tables, args.speed), ("room", args.room, 1.0),
                                           ("alone", 0, 1.0)]
     for name, tables, speed in runs:
         if args.only and args.only != name:

@@ -474,7 +474,7 @@ MODES = ("mosquitto", "embedded", "external")
 """The hub's broker: its own Mosquitto, its own embedded broker (amqtt, in a process of its own),
 or the venue's running broker."""
 
-CAPACITY = {"mosquitto": 1024, "embedded": 256, "external": 1024}
+CAPACITY = {"mosquitto": 1024, "embedded": 1024, "external": 1024}
 """Tables a broker mode serves within the 250 ms goal on a 2-core machine (bench/venue.py, docs/web.md)."""
 
 
