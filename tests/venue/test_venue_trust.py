@@ -213,3 +213,36 @@ def test_a_bad_venue_file_exits_2(tmp_path: Path) -> None:
     assert "Traceback" not in done.stderr
     for fragment in ("'a/b'", "'c#'", "'d+'", "session.cycles", "broker.mode"):
         assert fragment in done.stderr
+
+
+def test_the_hubs_mosquitto_with_tls(tmp_path: Path, mosquitto_mode: str, hub_factory: Any) -> None:
+    """The venue file's TLS listener: a table connects with the CA and its password, and is counted."""
+    from conftest import _make_certs
+
+    from venue.mqtt import make_client
+    from venue.settings import MqttSettings
+
+    tmp_path.chmod(0o755)
+    certs = _make_certs(tmp_path)
+    for name in ("ca.pem", "server.pem", "server.key"):
+        (tmp_path / name).chmod(0o644)
+    tls_port = _free()
+    path = venue_file(tmp_path, mosquitto_mode, ["t1"])
+    path.write_text(path.read_text().replace("[tables]", f'tls_listen = "127.0.0.1:{tls_port}"\n'
+                                             f'certfile = "{certs["cert"]}"\nkeyfile = "{certs["key"]}"\n[tables]'))
+    settings = load_hub_settings(path)
+    assert settings.tls is not None and settings.tls.port == tls_port
+    hub = hub_factory(settings)
+    table = MqttSettings(port=tls_port, venue="club", table="t1", username="t1", password=secret(settings, "t1"),
+                         tls=True, ca=certs["ca"])
+    client = make_client(table, "t1-tls")
+    answers: list[Any] = []
+    client.on_connect = lambda c, u, f, r, p: answers.append(r)
+    client.connect("127.0.0.1", tls_port)
+    client.loop_start()
+    wait_for(lambda: bool(answers), "the broker's answer over TLS")
+    assert not answers[0].is_failure
+    client.publish("ecarte/club/t1/games/1", finished(1, "A"), qos=1, retain=True).wait_for_publish(10)
+    client.disconnect()
+    client.loop_stop()
+    wait_for(lambda: hub.get("/api/standings")["games"] == 1, "the result over TLS")
