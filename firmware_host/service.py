@@ -27,6 +27,7 @@ from typing import IO, Any, Protocol, TextIO
 
 from drivers.events import ButtonPressed, CardSeen, DeviceEvent, ReaderStatus
 from engine import Event, NotationError
+from firmware_host.journal.replay import replay_game
 from firmware_host.journal.store import DONE, PENDING, REJECTED, Journal, JournalDamaged, JournalWriteError
 from firmware_host.referee.controller import CONTRACT_EVENTS, Controller, NewGame
 from firmware_host.referee.snapshot import Outcome
@@ -237,28 +238,21 @@ class TableService:
             self.game = record.game
             if record.seqs and record.seqs[0] is not None:
                 self.seq = record.seqs[0]
-            for number, (line, event_id, status) in enumerate(
-                zip(record.lines, record.ids, record.status, strict=True), start=1,
-            ):
-                if status == REJECTED:
-                    continue
-                where = f"{self.journal.path}#game{record.game}"
-                try:
-                    event = parse_line(line, source=where, line_no=number)
-                except TranscriptError as exc:
-                    raise JournalDamaged(self.journal.path, [str(exc)]) from None
-                if event is None:
-                    continue
-                outcome = self._referee(event, f"{where}:{number}")
-                if outcome is None:
-                    self._mark(event_id, REJECTED)
-                    continue
-                if status == PENDING:
-                    # acted on before the stop, but its table events may not have gone out
-                    self._publish(outcome)
-                    self._mark(event_id, DONE)
-                if any(isinstance(o, NewGame) for o in outcome.events):
-                    self.game = self.journal.start_game(dumps(self.controller.current_setup()), seq=self.seq)
+            where = f"{self.journal.path}#game{record.game}"
+            try:
+                for line in replay_game(record, self._referee, source=where):
+                    event_id, status = record.ids[line.index], record.status[line.index]
+                    if line.outcome is None:
+                        self._mark(event_id, REJECTED)
+                        continue
+                    if status == PENDING:
+                        # acted on before the stop, but its table events may not have gone out
+                        self._publish(line.outcome)
+                        self._mark(event_id, DONE)
+                    if line.new_game:
+                        self.game = self.journal.start_game(dumps(self.controller.current_setup()), seq=self.seq)
+            except TranscriptError as exc:
+                raise JournalDamaged(self.journal.path, [str(exc)]) from None
         self._publish(Outcome((), self.controller.snapshot()))
 
     def run(self) -> None:

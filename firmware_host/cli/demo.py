@@ -9,7 +9,15 @@ from typing import Any
 
 from firmware_host.cli.args import check_rules, depth, seconds
 
-__all__ = ["add_parser", "run"]
+__all__ = ["add_parser", "demo_journal", "run"]
+
+
+def demo_journal() -> Path:
+    """Where the demo keeps its games (beside the table's journal, never in it): ``review`` and
+    ``history`` read them with ``--journal``."""
+    from firmware_host.journal.store import default_journal
+
+    return default_journal().with_name("demo.sqlite")
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
@@ -29,6 +37,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     demo.add_argument("--language", choices=("en", "fr", "it", "de"), default="en", help="the OLED's language")
     demo.add_argument("--delay", type=seconds, default=None,
                       help="seconds between moves (default: 0.3 on a terminal, 0 when piped)")
+    demo.add_argument("--journal", type=Path, default=None,
+                      help=f"the demo's journal: each demo is a new game in it (default: {demo_journal()})")
     demo.add_argument("--frames", choices=("all", "tricks", "none"), default=None,
                       help="which frames to draw (default: all on a terminal, tricks when piped)")
     return demo
@@ -39,4 +49,5 @@ def run(args: argparse.Namespace) -> int:
     from firmware_host.players.demo import run_demo
 
     check_rules(args.rules)
+    args.journal = args.journal or demo_journal()
     return run_demo(args)

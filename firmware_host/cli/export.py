@@ -72,15 +72,15 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _merged_setup(table: str, fed: str) -> str:
-    """The setup the table played: the fed line's keys over the table's own (only keys that
-    the controller takes from the table's defaults when a line leaves them out)."""
-    import json
+    """The setup the table played: the fed line's keys over the table's own
+    (:func:`firmware_host.journal.replay.merged_setup`, as every reader of the journal takes it)."""
+    from firmware_host.journal.replay import merged_setup
+    from firmware_host.referee.transcript import Setup, dumps, parse_line
 
-    own, given = json.loads(table)["setup"], json.loads(fed)["setup"]
-    for key in ("sight", "rules", "target"):
-        if key not in given and key in own:
-            given[key] = own[key]
-    return json.dumps({"setup": given}, ensure_ascii=False, separators=(", ", ": "))
+    own, given = parse_line(table, source="journal"), parse_line(fed, source="journal")
+    if not isinstance(own, Setup) or not isinstance(given, Setup):
+        return fed
+    return dumps(merged_setup(own, given))
 
 
 def _is_setup(line: str) -> bool:

@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -31,6 +30,7 @@ from firmware_host.players.packets import PacketPlayers
 from firmware_host.players.simtable import SimulatedTable
 from firmware_host.referee.controller import Controller, TableDefaults
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
+from firmware_host.referee.transcript import dumps
 from firmware_host.service import ServiceStats, TableService
 from hardware.table import simulated_table
 
@@ -152,7 +152,8 @@ def run_demo(args: argparse.Namespace) -> int:
     table = simulated_table()
     depth = getattr(args, "depth", None)
     rng = random.Random(args.seed)
-    with tempfile.TemporaryDirectory(prefix="ecarte-demo-") as tmp, Journal(Path(tmp) / "journal.sqlite") as journal:
+    journal_path = Path(args.journal)
+    with _open_journal(journal_path) as journal:
         panel = open_panel(table, png_dir=png_dir, terminal=out if frames != "none" else None,
                            only_tricks=frames == "tricks", redraw=tty and frames == "all")
         panel.language = getattr(args, "language", None) or "en"
@@ -161,6 +162,8 @@ def run_demo(args: argparse.Namespace) -> int:
             out.write("\x1b[2J")
         defaults = TableDefaults(rules=args.rules, dealer=None, players=names, sight=table.sight)
         controller = Controller(defaults)
+        if journal.current_game() is not None:  # each demo is a new game of the demo's journal
+            journal.start_game(dumps(controller.current_setup()))
         service = TableService(journal=journal, controller=controller, outputs=[panel])
         watch = TableWatch(service.stats, controller.snapshot())
         service.outputs.append(watch)
@@ -195,8 +198,26 @@ def run_demo(args: argparse.Namespace) -> int:
                   f"after {final.hand_no} hand(s); {conduct.refused_at_once} wrong card(s) refused at once, "
                   f"{len(conduct.late)} fault(s) proven late; {service.stats.handled} events journaled, "
                   f"{panel.frames} frames drawn.\n")
+        out.write(f"Review it with the coach: ecarte-table review --journal {_quoted(journal_path)}\n"
+                  f"All the demo's games: ecarte-table history --journal {_quoted(journal_path)}\n")
         out.flush()
     return 0
+
+
+def _open_journal(path: Path) -> Journal:
+    from firmware_host.errors import BadInput
+    from firmware_host.journal.store import JournalError
+
+    try:
+        return Journal(path, lock=True)
+    except JournalError as exc:
+        raise BadInput(str(exc)) from None
+
+
+def _quoted(path: Path) -> str:
+    import shlex
+
+    return shlex.quote(str(path))
 
 
 def _narrator(out: object) -> Callable[[str], None]:

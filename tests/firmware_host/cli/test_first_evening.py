@@ -1,0 +1,77 @@
+"""A first evening with the table (issue 24), through the command line as a newcomer types it:
+the coach reviews the games ``run`` and the demo journal, the history of a rubber, and every
+reader of the journal reading a game the one way the table resumes it."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+CLI = Path(sys.executable).parent / "ecarte-table"
+ROOT = Path(__file__).resolve().parents[3]
+TRANSCRIPTS = ROOT / "tests" / "transcripts"
+TIMEOUT = 120.0
+
+
+def cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(CLI), *args], input=stdin, capture_output=True, text=True, timeout=TIMEOUT, cwd=ROOT)
+
+
+def ok(*args: str) -> str:
+    result = cli(*args)
+    assert result.returncode == 0, (args, result.stdout, result.stderr)
+    assert "Traceback" not in result.stderr
+    return result.stdout
+
+
+def test_review_reads_a_journal_that_run_wrote(tmp_path: Path) -> None:
+    """``run`` journals its own setup line, then the transcript's: review, history and a resume
+    read it the one same way (it used to say "setup must be the first line", exit 2)."""
+    journal = str(tmp_path / "j.sqlite")
+    transcript = str(TRANSCRIPTS / "classic_offer_point.jsonl")
+    ok("run", "--journal", journal, "--players", "Anne,Bruno", "--events", transcript)
+    review = ok("review", "--journal", journal, "--samples", "30")
+    assert review.startswith("game 1 hand 1 (classic(offer_point)): 1 finding(s)\n  B should propose (not stand)")
+    assert "game 1 hand 2 (classic(offer_point))" in review
+    history = ok("history", "--journal", journal)
+    assert "Anne – Bruno" in history  # the table's names, kept over the transcript's setup line
+    again = ok("run", "--journal", journal, "--json", "--events", "/dev/null")  # resumes: nothing new
+    assert again == ""
+
+
+def test_the_demo_keeps_its_game_and_says_how_to_review_it(tmp_path: Path) -> None:
+    journal = tmp_path / "demo.sqlite"
+    out = ok("demo", "--seed", "3", "--delay", "0", "--frames", "none", "--journal", str(journal))
+    last = out.strip().splitlines()[-2:]
+    assert last == [f"Review it with the coach: ecarte-table review --journal {journal}",
+                    f"All the demo's games: ecarte-table history --journal {journal}"]
+    review = ok(*last[0].split(": ", 1)[1].split()[1:], "--samples", "30")
+    # partial sight: the pads saw two cards of each packet; a hand without an exchange shows the
+    # whole deal in its plays, and the coach reviews it
+    assert re.search(r"^game 1 hand \d \(classic\): ", review, re.MULTILINE), review
+    ok("demo", "--seed", "4", "--delay", "0", "--frames", "none", "--journal", str(journal))
+    games = ok(*last[1].split(": ", 1)[1].split()[1:]).splitlines()
+    assert [line.split()[:2] for line in games] == [["game", "1"], ["game", "2"]]  # each demo a new game
+    assert all("Anne – Bruno  Anne wins" in line or "Anne – Bruno  Bruno wins" in line for line in games)
+
+
+def test_the_history_of_a_rubber(tmp_path: Path) -> None:
+    """Three games (A, B, A win, each by the king turned up): the rubber is A's, 2–1, and each
+    game shows with its hand and score in the history, the statistics and the hand record."""
+    journal = str(tmp_path / "j.sqlite")
+    ok("run", "--journal", journal, "--players", "Anne,Bruno", "--events", str(TRANSCRIPTS / "classic_rubber.jsonl"))
+    line = ok("history", "--journal", journal).strip()
+    assert "Anne – Bruno  Anne wins the rubber 2–1 (Anne 1:0, Bruno 0:1, Anne 1:0)  3 hands" in line
+    players = ok("history", "--journal", journal, "--players").splitlines()
+    assert players[0].startswith("Anne: 3 games, 2 won, 1 rubber (1 won), 2 points, 3 hands")
+    assert players[1].startswith("Bruno: 3 games, 1 won, 1 rubber (0 won), 1 points, 3 hands")
+    data = json.loads(ok("history", "--journal", journal, "--json"))
+    assert data["rubber"] == {"A": 2, "B": 1} and data["winner"] == "Anne"
+    assert [(g["winner"], g["hands"]) for g in data["games"]] == [("Anne", 1), ("Bruno", 1), ("Anne", 1)]
+    record = ok("export", "--journal", journal, "--format", "record")
+    assert '[A "Anne"]' in record and '[Rubber "A 2 B 1"]' in record and '[Winner "A"]' in record
+    rounds = [line for line in record.splitlines() if line.startswith("[Round")]
+    assert rounds == ['[Round "1"]', '[Round "2"]', '[Round "3"]']
