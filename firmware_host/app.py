@@ -129,7 +129,21 @@ def run_service(args: argparse.Namespace) -> int:
             service.stopping()
             with contextlib.suppress(OSError):
                 panel.paused("table paused: the game resumes where it stopped", controller.snapshot())
+        if events is not None and service.stats.handled:
+            _say_where_it_stands(controller, journal_path)
     return 2 if service.stats.bad_lines else 0
+
+
+def _say_where_it_stands(controller: Controller, journal: str | os.PathLike[str]) -> None:
+    """The input ended with the game unfinished: say where it stands and how to go on."""
+    snapshot = controller.snapshot()
+    view = snapshot.view
+    if view.phase == "over":
+        return
+    a, b = snapshot.players[0], snapshot.players[1]
+    print(f"ecarte-table run: the input ended in game {snapshot.game}, hand {snapshot.hand_no} ({view.phase}), "
+          f"{a} {view.score[0]} – {b} {view.score[1]}; the table waits: {snapshot.expectation}. "
+          f"The journal {journal} keeps it: `run --journal` on it goes on from there.", file=sys.stderr)
 
 
 def _open_events(path: str) -> IO[bytes]:

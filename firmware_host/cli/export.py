@@ -16,7 +16,9 @@ __all__ = ["add_parser", "run"]
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     """Add ``export`` to the ``ecarte-table`` sub-commands."""
     export: argparse.ArgumentParser = sub.add_parser(
-        "export", help="write a game of the journal as a transcript")
+        "export", help="write a game of the journal as a transcript", description=(
+            "Write a game of the journal as a transcript (the physical events, one JSON object a line, that "
+            "`replay` and `run --events` read), or as a hand record (--format record)."))
     export.add_argument("--journal", type=Path, help=f"the journal (default: {default_journal()})")
     export.add_argument("--game", type=int, default=None, help="the game number (default: the last)")
     export.add_argument("--list", action="store_true", help="list the journal's games (as `history` does)")

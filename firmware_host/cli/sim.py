@@ -16,8 +16,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         "sim", help="type events and watch the OLED", description=(
         "Interactive simulated table: type events like 'A plays KS', 'B yes', 'deal', 'hand.A 7H', "
         "'help'; the OLED is drawn after each."))
-    sim.add_argument("--rules", default="classic")
-    sim.add_argument("--dealer", choices=("A", "B"), default="A")
+    sim.add_argument("--rules", default="classic", help="rule set (default classic)")
+    sim.add_argument("--dealer", choices=("A", "B"), default="A", help="the first dealer (default A)")
     sim.add_argument("--seed", type=int, default=None, help="seed for 'deal' (random deals)")
     return sim
 

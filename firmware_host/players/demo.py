@@ -32,7 +32,7 @@ from firmware_host.referee.controller import Controller, TableDefaults
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
 from firmware_host.referee.transcript import dumps
 from firmware_host.service import ServiceStats, TableService
-from hardware.table import simulated_table
+from hardware.table import TableConfig, simulated_table
 
 WAIT_S = 10.0
 
@@ -145,6 +145,11 @@ def run_demo(args: argparse.Namespace) -> int:
     from firmware_host.screens.panel import check_png_dir, open_panel
 
     png_dir = check_png_dir(args.png)
+    given = tuple(n.strip() for n in (getattr(args, "players", None) or "Anne,Bruno").split(","))
+    if len(given) != 2 or not all(given) or given[0] == given[1]:
+        from firmware_host.errors import BadInput
+
+        raise BadInput(f"--players {args.players!r}: two different names, A's then B's, like 'Anne,Bruno'")
     out = sys.stdout
     tty = out.isatty()
     delay = args.delay if args.delay is not None else (0.3 if tty else 0.0)
@@ -157,7 +162,7 @@ def run_demo(args: argparse.Namespace) -> int:
         panel = open_panel(table, png_dir=png_dir, terminal=out if frames != "none" else None,
                            only_tricks=frames == "tricks", redraw=tty and frames == "all")
         panel.language = getattr(args, "language", None) or "en"
-        names = tuple(n.strip() for n in (getattr(args, "players", None) or "Anne,Bruno").split(","))[:2]
+        names = tuple(n.strip() for n in (getattr(args, "players", None) or "Anne,Bruno").split(","))
         if tty and frames == "all":
             out.write("\x1b[2J")
         defaults = TableDefaults(rules=args.rules, dealer=None, players=names, sight=table.sight)
@@ -167,6 +172,7 @@ def run_demo(args: argparse.Namespace) -> int:
         service = TableService(journal=journal, controller=controller, outputs=[panel])
         watch = TableWatch(service.stats, controller.snapshot())
         service.outputs.append(watch)
+        service.outputs.append(HandNarrator(names, _narrator(out)))
         sim = SimulatedTable(table, events=service.put_device_event, baud=115200, depth=depth, seed=args.seed)
         loop = threading.Thread(target=service.run, name="table", daemon=True)
         world = engine.new_game(args.rules)
@@ -178,7 +184,7 @@ def run_demo(args: argparse.Namespace) -> int:
         served = ServedTable(sim, watch, debounce=table.buttons.debounce, pause=pause)
         players = PacketPlayers(served, world, seed=rng.randrange(1 << 30), faults=0.15, say=_narrator(out))
         try:
-            reads = f"pads read {depth if depth is not None else 'as the table file says'} deep"
+            reads = f"pads read {depth if depth is not None else _table_depth(table)} deep"
             out.write(f"Écarté on the simulated table ({world.rules.describe()}, {table.sight} sight, {reads}), "
                       f"seed {args.seed}\n")
             loop.start()
@@ -202,6 +208,26 @@ def run_demo(args: argparse.Namespace) -> int:
                   f"All the demo's games: ecarte-table history --journal {_quoted(journal_path)}\n")
         out.flush()
     return 0
+
+
+class HandNarrator:
+    """A service output that says each hand's result as the table scored it (the frames may not be drawn)."""
+
+    def __init__(self, names: Sequence[str], say: Callable[[str], None]) -> None:
+        self.names = names
+        self.say = say
+
+    def publish(self, outcome: Outcome) -> None:
+        for ev in outcome.events:
+            if isinstance(ev, engine.HandEnd):
+                a, b = self.names
+                won = a if ev.points[0] > ev.points[1] else b
+                self.say(f"hand over: {won} takes {max(ev.points)} point(s) with {max(ev.tricks)} trick(s); "
+                         f"score {a} {ev.score[0]} – {b} {ev.score[1]}")
+
+
+def _table_depth(table: TableConfig) -> int:
+    return min((pad.depth for pad in table.pads), default=1)
 
 
 def _open_journal(path: Path) -> Journal:

@@ -5,6 +5,7 @@ reader of the journal reading a game the one way the table resumes it."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -48,6 +49,8 @@ def test_the_demo_keeps_its_game_and_says_how_to_review_it(tmp_path: Path) -> No
     last = out.strip().splitlines()[-2:]
     assert last == [f"Review it with the coach: ecarte-table review --journal {journal}",
                     f"All the demo's games: ecarte-table history --journal {journal}"]
+    assert re.search(r"^>>> hand over: (Anne|Bruno) takes \d point\(s\) with \d trick\(s\); score Anne \d – Bruno \d$",
+                     out, re.MULTILINE)  # each hand's result, also when piped
     review = ok(*last[0].split(": ", 1)[1].split()[1:], "--samples", "30")
     # partial sight: the pads saw two cards of each packet; a hand without an exchange shows the
     # whole deal in its plays, and the coach reviews it
@@ -75,3 +78,43 @@ def test_the_history_of_a_rubber(tmp_path: Path) -> None:
     assert '[A "Anne"]' in record and '[Rubber "A 2 B 1"]' in record and '[Winner "A"]' in record
     rounds = [line for line in record.splitlines() if line.startswith("[Round")]
     assert rounds == ['[Round "1"]', '[Round "2"]', '[Round "3"]']
+
+
+def bad(result: subprocess.CompletedProcess[str], *words: str) -> str:
+    """Refused in one clear message: exit 2, no traceback, naming each of ``words``."""
+    assert result.returncode == 2, (result.stdout, result.stderr)
+    assert "Traceback" not in result.stderr
+    for word in words:
+        assert word in result.stderr, (word, result.stderr)
+    return result.stderr
+
+
+def test_every_slip_is_answered_in_one_line(tmp_path: Path) -> None:
+    assert ok("--version").startswith("ecarte-table ")
+    bad(cli("demo", "--dpeth", "2"), "did you mean `--depth`")
+    bad(cli("deck", "--drop", "XX"), "--drop", "cannot read card 'XX'", "like 'TH'")
+    bad(cli("demo", "--players", "Anne", "--journal", str(tmp_path / "d.sqlite")), "two different names")
+    assert "``" not in ok("journal", "--help")
+    for command, words in (("doctor", "how to fix"), ("export", "hand record"), ("sim", "rule set (default")):
+        assert words in ok(command, "--help"), command
+
+
+def test_enroll_writes_the_registry_in_the_state_directory(tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    result = subprocess.run([str(CLI), "enroll"], capture_output=True, text=True, timeout=TIMEOUT, cwd=tmp_path,
+                            env={**os.environ, "XDG_STATE_HOME": str(state)})
+    registry = state / "ecarte-table" / "registry.json"
+    assert result.returncode == 0, result.stderr
+    assert f"into the registry {registry}" in result.stdout.splitlines()[0]
+    assert registry.exists() and not (tmp_path / "registry.json").exists()
+
+
+def test_run_says_what_it_cannot_reach_and_where_the_game_stands(tmp_path: Path) -> None:
+    half = tmp_path / "half.jsonl"
+    half.write_text("".join((TRANSCRIPTS / "classic_offer_point.jsonl").read_text().splitlines(True)[:20]))
+    journal = str(tmp_path / "j.sqlite")
+    result = cli("run", "--journal", journal, "--mqtt", "127.0.0.1:1", "--events", str(half))
+    assert result.returncode == 0, result.stderr
+    assert "MQTT: the broker 127.0.0.1:1 cannot be reached; the table keeps trying" in result.stderr
+    assert (f"the input ended in game 1, hand 2 (deal), A 2 – B 0; the table waits: B deals five cards each "
+            f"and turns up the eleventh. The journal {journal} keeps it") in result.stderr
