@@ -118,3 +118,18 @@ def test_run_says_what_it_cannot_reach_and_where_the_game_stands(tmp_path: Path)
     assert "MQTT: the broker 127.0.0.1:1 cannot be reached; the table keeps trying" in result.stderr
     assert (f"the input ended in game 1, hand 2 (deal), A 2 – B 0; the table waits: B deals five cards each "
             f"and turns up the eleventh. The journal {journal} keeps it") in result.stderr
+
+
+def test_the_simulator_is_a_bench_a_newcomer_can_play() -> None:
+    typed = "deal\nB yes\nA no\nA play KS\nA plays KS\nA plays KS\nplay.A KS gone\nquit\n"
+    out = cli("sim", "--dealer", "A", "--seed", "4", stdin=typed).stdout
+    dealt = re.search(r"^  A holds (.+)  B holds (.+)$", out, re.MULTILINE)
+    assert dealt is not None and len(dealt.group(1).split()) == 5 and len(dealt.group(2).split()) == 5
+    assert "?? cannot read 'A play KS': did you mean `A plays KS`?" in out
+    assert "?? nothing changed: the KS already lies on play.A: a pad sees a card arrive once" in out
+    assert "corrected: code=out_of_turn" in out  # taken back: the K♠ is A's again
+    assert re.search(r"^  A holds .*K♠", out.split("corrected:")[1], re.MULTILINE)
+    played = (TRANSCRIPTS / "classic_offer_point.jsonl").read_text()
+    out = cli("sim", stdin=played).stdout
+    assert "hand over: tricks A " in out and ", score A " in out
+    assert "hand 1 recorded (" in out and "hand_record:" not in out
