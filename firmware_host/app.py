@@ -109,7 +109,9 @@ def run_service(args: argparse.Namespace) -> int:
             service.outputs.append(JsonLines(sys.stdout, everything=args.all_events))
         from venue.wiring import venue_outputs  # the page and MQTT (--web, --mqtt, [web], [mqtt])
 
-        service.outputs.extend(venue_outputs(args, table, Path(journal_path), service.put_physical, stack))
+        shown_on_web = venue_outputs(args, table, Path(journal_path), service.put_physical, stack)
+        service.outputs.extend(shown_on_web)
+        page_url = next((o.url for o in shown_on_web if hasattr(o, "url")), None)
         devices = open_devices(table, tags.route(service), card_for, **tags.pad_options())
         stack.callback(devices.close)
         if devices.seat_controls is not None:
@@ -122,7 +124,14 @@ def run_service(args: argparse.Namespace) -> int:
         stack.callback(lambda: [signal.signal(s, h) for s, h in previous.items()])
         if events is not None:
             source = "<stdin>" if args.events == "-" else args.events
-            threading.Thread(target=feed_lines, args=(service, events, source), name="events", daemon=True).start()
+
+            def ended() -> None:  # the page stays up for whoever looks at it
+                print(f"ecarte-table run: the end of {source}; the table's page stays up at {page_url} "
+                      "until Ctrl-C", file=sys.stderr, flush=True)
+
+            feeding = {"pace": getattr(args, "pace", 0.0) or 0.0, "stop_at_end": page_url is None, "at_end": ended}
+            threading.Thread(target=feed_lines, args=(service, events, source), kwargs=feeding, name="events",
+                             daemon=True).start()
         try:
             service.run()
         finally:
@@ -144,6 +153,31 @@ def _say_where_it_stands(controller: Controller, journal: str | os.PathLike[str]
     print(f"ecarte-table run: the input ended in game {snapshot.game}, hand {snapshot.hand_no} ({view.phase}), "
           f"{a} {view.score[0]} – {b} {view.score[1]}; the table waits: {snapshot.expectation}. "
           f"The journal {journal} keeps it: `run --journal` on it goes on from there.", file=sys.stderr)
+
+
+def open_page(listen: str, table: TableConfig, journal: Path | None, stack: contextlib.ExitStack) -> list[Any]:
+    """The table's page alone (``demo --web``, ``sim --web``), started; ``stack`` closes it. Read-only:
+    nothing on the page changes the game.
+
+    :raises BadInput: an address the page cannot bind.
+    """
+    from venue.wiring import venue_outputs
+
+    wanted = argparse.Namespace(table=None, web=listen, mqtt=None)
+    return venue_outputs(wanted, table, journal, lambda event: None, stack)
+
+
+def linger(what: str) -> None:
+    """Say ``what`` (the page stays up...) and wait for Ctrl-C or SIGTERM (then return)."""
+    stopped = threading.Event()
+    previous = {s: signal.signal(s, lambda signum, frame: stopped.set()) for s in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        print(what, file=sys.stderr, flush=True)
+        while not stopped.wait(1.0):
+            pass
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def _open_events(path: str) -> IO[bytes]:

@@ -446,15 +446,24 @@ def _to_stderr(message: str) -> None:
         print(message, file=sys.stderr, flush=True)
 
 
-def feed_lines(service: TableService, stream: IO[bytes], source: str, *, stop_at_end: bool = True) -> None:
+def feed_lines(service: TableService, stream: IO[bytes], source: str, *, stop_at_end: bool = True,
+               pace: float = 0.0, at_end: Callable[[], None] | None = None) -> None:
     """Read transcript lines as they arrive and queue them, in order (runs on its own thread).
 
     Streams (at most :data:`FEED_WINDOW` lines wait in the queue). Every line is queued, a bad
     one with its problem, so that the loop counts it in the journal and reports it with its
-    number; the reader never dies of a line, and the service is always told when it ends.
+    number; the reader never dies of a line, and the service is always told when it ends
+    (``stop_at_end``), or ``at_end`` is called.
+
+    :param pace: seconds to wait before each line after the first that holds an event (a
+        person watching the page follows the game); 0: as fast as they come.
     """
+    first = True
     try:
         for line_no, text in read_lines(stream, source):
+            if pace and not first and isinstance(text, str) and text.strip() and not text.lstrip().startswith("#"):
+                time.sleep(pace)
+            first = first and not (isinstance(text, str) and text.strip() and not text.lstrip().startswith("#"))
             service.feed_slots.acquire()
             if isinstance(text, TranscriptError):
                 service.put_line(_Line(None, text, slot=True))
@@ -471,3 +480,5 @@ def feed_lines(service: TableService, stream: IO[bytes], source: str, *, stop_at
     finally:
         if stop_at_end:
             service.stop(f"end of {source}")
+        elif at_end is not None:
+            at_end()

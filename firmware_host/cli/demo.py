@@ -37,6 +37,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     demo.add_argument("--language", choices=("en", "fr", "it", "de"), default="en", help="the OLED's language")
     demo.add_argument("--delay", type=seconds, default=None,
                       help="seconds between moves (default: 0.3 on a terminal, 0 when piped)")
+    demo.add_argument("--web", nargs="?", const="", metavar="ADDR:PORT",
+                      help="show the game on the table's page (default 127.0.0.1:8080); it stays up until Ctrl-C")
     demo.add_argument("--journal", type=Path, default=None,
                       help=f"the demo's journal: each demo is a new game in it (default: {demo_journal()})")
     demo.add_argument("--frames", choices=("all", "tricks", "none"), default=None,
@@ -46,8 +48,17 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     """Play the demo; returns the exit status."""
+    import contextlib
+
+    from firmware_host.app import linger, open_page
     from firmware_host.players.demo import run_demo
+    from hardware.table import simulated_table
 
     check_rules(args.rules)
     args.journal = args.journal or demo_journal()
-    return run_demo(args)
+    with contextlib.ExitStack() as stack:
+        pages = open_page(args.web, simulated_table(), args.journal, stack) if args.web is not None else []
+        status = run_demo(args, outputs=pages)
+        if pages and status == 0:
+            linger(f"ecarte-table demo: the game is over; its page stays up at {pages[0].url} until Ctrl-C")
+    return status

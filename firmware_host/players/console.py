@@ -22,7 +22,7 @@ import difflib
 import json
 import random
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, TextIO
 
 import engine
@@ -30,12 +30,13 @@ from engine import NotationError
 from engine.random_play import random_deal
 from firmware_host.referee.controller import Controller, TableDefaults
 from firmware_host.referee.protocol import physical_events
-from firmware_host.referee.snapshot import TableSnapshot
+from firmware_host.referee.snapshot import Outcome, TableSnapshot
 from firmware_host.referee.transcript import ButtonEvent, CardEvent, PhysicalEvent, TranscriptError, parse_line
 from hardware.layout import ZONES
 
 if TYPE_CHECKING:
     from firmware_host.screens.panel import Panel
+    from firmware_host.service import TableOutput
 
 HELP = "\n".join(
     line.replace("``", "").replace("- ", "  ", 1) if line.startswith("- ") else line.replace("``", "")
@@ -164,11 +165,13 @@ def describe(event: engine.Event) -> str:
 
 
 def run_session(lines: Iterable[str], out: TextIO, *, controller: Controller, rng: random.Random,
-                panel: Panel | None = None, prompt: bool = False) -> int:
+                panel: Panel | None = None, prompt: bool = False, outputs: Sequence[TableOutput] = ()) -> int:
     """Read typed lines until ``quit`` or their end; the number of lines not understood."""
     bad = 0
     bench = Bench()
     snapshot = controller.snapshot()
+    for output in outputs:
+        output.publish(Outcome((), snapshot))
     if prompt:
         out.write(f"{snapshot.expectation}\n> ")
         out.flush()
@@ -201,6 +204,8 @@ def run_session(lines: Iterable[str], out: TextIO, *, controller: Controller, rn
                 bench.take(event, verb_seat)
                 outcome = controller.handle(event)
                 snapshot = outcome.snapshot
+                for output in outputs:
+                    output.publish(outcome)
                 for table_event in outcome.events:
                     out.write(f"  {describe(table_event)}\n")
                 if any(isinstance(e, engine.Fault) and str(e.card) == getattr(event, "card", None)
@@ -222,8 +227,9 @@ def run_session(lines: Iterable[str], out: TextIO, *, controller: Controller, rn
     return bad
 
 
-def run_sim(args: argparse.Namespace) -> int:
-    """``ecarte-table sim``: returns 0, or 2 when some typed lines were not understood."""
+def run_sim(args: argparse.Namespace, *, outputs: Sequence[TableOutput] = ()) -> int:
+    """``ecarte-table sim``: returns 0, or 2 when some typed lines were not understood
+    (``outputs``: what else shows each outcome, the page)."""
     from firmware_host.screens.panel import open_panel
     from hardware.table import simulated_table
 
@@ -232,7 +238,7 @@ def run_sim(args: argparse.Namespace) -> int:
     try:
         panel.show(controller.snapshot())
         bad = run_session(sys.stdin, sys.stdout, controller=controller, rng=random.Random(args.seed),
-                          panel=panel, prompt=sys.stdin.isatty())
+                          panel=panel, prompt=sys.stdin.isatty(), outputs=outputs)
     finally:
         panel.close()
     return 2 if bad and not sys.stdin.isatty() else 0

@@ -31,7 +31,7 @@ from firmware_host.players.simtable import SimulatedTable
 from firmware_host.referee.controller import Controller, TableDefaults
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
 from firmware_host.referee.transcript import dumps
-from firmware_host.service import ServiceStats, TableService
+from firmware_host.service import ServiceStats, TableOutput, TableService
 from hardware.table import TableConfig, simulated_table
 
 WAIT_S = 10.0
@@ -140,8 +140,8 @@ class ServedTable:
         return self._settle(f"take {seat}'s {button}", start)
 
 
-def run_demo(args: argparse.Namespace) -> int:
-    """``ecarte-table demo``: returns the exit status."""
+def run_demo(args: argparse.Namespace, *, outputs: Sequence[TableOutput] = ()) -> int:
+    """``ecarte-table demo``: returns the exit status (``outputs``: more for the service, the page)."""
     from firmware_host.screens.panel import check_png_dir, open_panel
 
     png_dir = check_png_dir(args.png)
@@ -173,6 +173,7 @@ def run_demo(args: argparse.Namespace) -> int:
         watch = TableWatch(service.stats, controller.snapshot())
         service.outputs.append(watch)
         service.outputs.append(HandNarrator(names, _narrator(out)))
+        service.outputs.extend(outputs)
         sim = SimulatedTable(table, events=service.put_device_event, baud=115200, depth=depth, seed=args.seed)
         loop = threading.Thread(target=service.run, name="table", daemon=True)
         world = engine.new_game(args.rules)
