@@ -105,6 +105,12 @@ def run_service(args: argparse.Namespace) -> int:
             shown = CoachedPanel(panel)  # the coach's line on the OLED after each hand
         service = TableService(journal=journal, controller=controller, outputs=[shown], notify=systemd_notify(),
                                paused=lambda message: panel.paused(message, controller.snapshot()))
+        # a stop while the parts start takes the same path as one later (the parts close in order)
+        def on_signal(signum: int, frame: Any) -> None:
+            service.stop(signal.Signals(signum).name)
+
+        previous = {s: signal.signal(s, on_signal) for s in (signal.SIGTERM, signal.SIGINT)}
+        stack.callback(lambda: [signal.signal(s, h) for s, h in previous.items()])
         if args.json:
             service.outputs.append(JsonLines(sys.stdout, everything=args.all_events))
         from venue.wiring import venue_outputs  # the page and MQTT (--web, --mqtt, [web], [mqtt])
@@ -116,12 +122,6 @@ def run_service(args: argparse.Namespace) -> int:
         stack.callback(devices.close)
         if devices.seat_controls is not None:
             service.outputs.append(FaultLights(devices.seat_controls))
-
-        def on_signal(signum: int, frame: Any) -> None:
-            service.stop(signal.Signals(signum).name)
-
-        previous = {s: signal.signal(s, on_signal) for s in (signal.SIGTERM, signal.SIGINT)}
-        stack.callback(lambda: [signal.signal(s, h) for s, h in previous.items()])
         if events is not None:
             source = "<stdin>" if args.events == "-" else args.events
 

@@ -9,6 +9,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 CLI = Path(sys.executable).parent / "ecarte-table"
@@ -133,3 +134,34 @@ def test_the_simulator_is_a_bench_a_newcomer_can_play() -> None:
     out = cli("sim", stdin=played).stdout
     assert "hand over: tricks A " in out and ", score A " in out
     assert "hand 1 recorded (" in out and "hand_record:" not in out
+
+
+def test_simulators_leave_no_folder_behind(tmp_path: Path) -> None:
+    """Each simulated pad's folder (``pn532sim-<pid>-...``) goes when the table stops (end of input,
+    SIGTERM); a table killed outright leaves its folders to the next simulator started."""
+    env = {**os.environ, "TMPDIR": str(tmp_path)}
+
+    def folders() -> list[str]:
+        return sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("pn532sim-"))
+
+    def start() -> subprocess.Popen[bytes]:
+        table = subprocess.Popen([str(CLI), "run", "--journal", str(tmp_path / "j.sqlite")], env=env,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 60
+        while len(folders()) < 6 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return table
+
+    table = start()
+    assert len(folders()) == 6 and all(name.startswith(f"pn532sim-{table.pid}-") for name in folders())
+    table.terminate()
+    assert table.wait(timeout=60) == 0
+    assert folders() == []
+    table = start()
+    table.kill()
+    table.wait(timeout=60)
+    assert len(folders()) == 6  # killed outright: nothing of it could run
+    done = subprocess.run([str(CLI), "run", "--journal", str(tmp_path / "j2.sqlite"), "--events", "/dev/null"],
+                          env=env, capture_output=True, timeout=TIMEOUT)
+    assert done.returncode == 0
+    assert folders() == []
