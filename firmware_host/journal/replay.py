@@ -78,16 +78,20 @@ def replay_events(controller: Controller, events: Iterable[tuple[int, PhysicalEv
         engine cannot play), naming the line.
     """
     for line_no, event in events:
-        try:
-            outcome = controller.handle(event)
-        except NotationError as exc:
-            raise TranscriptError(source, line_no, str(exc)) from None
-        except Exception as exc:  # a referee's bug: say where, without a traceback (-vv has it)
-            logger.debug("the referee failed on line %d", line_no, exc_info=True)
-            raise TranscriptError(
-                source, line_no, f"the referee failed on this line ({type(exc).__name__}: {exc})",
-            ) from None
-        yield from outcome.events
+        yield from _refereed(controller, event, source, line_no).events
+
+
+def _refereed(controller: Controller, event: PhysicalEvent, source: str, line_no: int) -> Outcome:
+    """The controller's outcome of one line, or the line named in a :class:`TranscriptError`."""
+    try:
+        return controller.handle(event)
+    except NotationError as exc:
+        raise TranscriptError(source, line_no, str(exc)) from None
+    except Exception as exc:  # a referee's bug: say where, without a traceback (-vv has it)
+        logger.debug("the referee failed on line %d of %s", line_no, source, exc_info=True)
+        raise TranscriptError(
+            source, line_no, f"the referee failed on this line ({type(exc).__name__}: {exc})",
+        ) from None
 
 
 OutcomeT = TypeVar("OutcomeT", bound=Outcome)
@@ -119,16 +123,7 @@ def strict(controller: Controller) -> Callable[[PhysicalEvent, str], Outcome]:
 
     def referee(event: PhysicalEvent, where: str) -> Outcome:
         source, _, number = where.rpartition(":")
-        line_no = int(number) if number.isdigit() else 0
-        try:
-            return controller.handle(event)
-        except NotationError as exc:
-            raise TranscriptError(source, line_no, str(exc)) from None
-        except Exception as exc:  # a referee's bug: say where, without a traceback (-vv has it)
-            logger.debug("the referee failed on %s", where, exc_info=True)
-            raise TranscriptError(
-                source, line_no, f"the referee failed on this line ({type(exc).__name__}: {exc})",
-            ) from None
+        return _refereed(controller, event, source, int(number) if number.isdigit() else 0)
 
     return referee
 
