@@ -1,7 +1,8 @@
 """Benchmark the coach: one line per figure, ``name: value unit`` (CPU time of one core).
 
     .venv/bin/python bench/coach.py            # the speed figures and the single-dummy distance
-    .venv/bin/python bench/coach.py --regle    # also the jeu de règle table of docs/coach.md
+
+The jeu de règle table (every row over every hand it describes) is ``bench/regle.py``.
 """
 
 from __future__ import annotations
@@ -19,8 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from coach import double_dummy as dd
 from coach.double_dummy import Position, leader_tricks, searcher
-from coach.jeu_de_regle import JEUX_DE_REGLE, hand_type
-from coach.odds import elder_advice, propose_value, stand_odds
+from coach.odds import propose_value, stand_odds
 from coach.single_dummy import play_out
 from engine.rules import rules
 
@@ -52,7 +52,6 @@ def solve_us(pure: bool, n: int) -> float:
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--regle", action="store_true", help="also the jeu de règle table")
     parser.add_argument("--quick", action="store_true", help="fewer samples")
     args = parser.parse_args()
     rule_set = rules("classic")
@@ -101,35 +100,7 @@ def main() -> int:
     print(f"sd_point_rate: {sd_points / played:.3f}")
     print(f"sd_dd_same_tricks: {same / played:.3f}")
     print(f"sd_dd_point_gap: {statistics.mean(gaps):.3f} (mean |P_dd - P_sd| per elder hand)")
-    if args.regle:
-        regle(rng, 4 if args.quick else 12)
     return 0
-
-
-def regle(rng: random.Random, per_row: int) -> None:
-    """The jeu de règle rows against the odds: for random hands of each row, the mean chance of the
-    point standing, and how often standing is worth more than proposing (classic, the elder vulnerable)."""
-    rule_set = rules("classic")
-    rows: dict[str, list[tuple[float, bool]]] = {row.name: [] for row in JEUX_DE_REGLE}
-    rows["other"] = []
-    tries = 0
-    while any(len(v) < per_row for v in rows.values()) and tries < 200000:
-        tries += 1
-        turn_up = rng.randrange(32)
-        pool = [c for c in range(32) if c != turn_up]
-        hand = sum(1 << c for c in rng.sample(pool, 5))
-        row = hand_type(hand, turn_up)
-        name = row.name if row else "other"
-        if len(rows[name]) >= per_row:
-            continue
-        advice = elder_advice(rule_set, hand, turn_up, samples=800)
-        rows[name].append((advice.odds.point, advice.should_stand))
-    for name, found in rows.items():
-        if found:
-            point = statistics.mean(p for p, _ in found)
-            low = min(p for p, _ in found)
-            stand = sum(1 for _, s in found if s) / len(found)
-            print(f"regle_{name}: point {point:.3f} (min {low:.3f}), stand better in {stand:.0%} of {len(found)}")
 
 
 if __name__ == "__main__":

@@ -36,8 +36,9 @@ from dataclasses import dataclass
 
 from drivers.events import CardSeen, DeviceEvent, ReaderStatus
 from drivers.nfc.originality import OriginalityCheck
-from drivers.nfc.pad import NfcpyReader, PadSet, PadTiming
+from drivers.nfc.pad import PadSet, PadTiming
 from drivers.nfc.pn532sim import DEFAULT_MISS, Pn532Simulator
+from drivers.nfc.reader import NfcpyReader
 from hardware import originality
 
 ZONES = ("hand.A", "hand.B", "turnup", "discard", "play.A", "play.B")

@@ -6,20 +6,43 @@ Prints one line per figure, ``name: value unit``:
   real service loop step (journal append and fsync, controller, display view drawn and
   sent through luma to the simulated panel), over whole games;
 - ``event_to_frame_nojournal_p99_ms``: the same without the journal's disk writes;
+- ``journaled_event_p50_ms``: one event journaled (append, waiting for the disk, then marked
+  done) in a locked journal on disk: the row's link and checksum and the seal included;
+- ``journaled_event_cpu_us``: the same in a journal in memory (no disk: what the checksums,
+  the chain and the bookkeeping cost);
+- ``door_check_us``: the check every line passes before it is journaled (it reads back);
 - ``rss_mb``: peak resident memory of ``ecarte-table run`` on the simulated table
   playing a whole game from ``--events``;
 - ``first_frame_s``: from starting ``ecarte-table run`` to its first display frame on disk.
+
+A Pi's budget: the same work in a process pinned to one core (``taskset -c 0``) at reduced
+priority (``nice -n 10``), and, where a CPU quota can be set (cgroup v2 ``cpu.max``, or v1
+``cpu.cfs_quota_us``, as root), at a quarter of that core:
+
+- ``event_cpu_ms_one_core`` / ``event_cpu_p99_ms_one_core``: CPU time of the service's loop
+  step per physical event (journal on disk, controller, outputs), mean and p99, over whole games;
+- ``frame_cpu_ms_one_core``: CPU time per display frame sent (the screen chosen and drawn, luma's
+  diff, the simulated I2C bus decoding it: on a Pi the kernel's I2C driver instead);
+- ``startup_s_one_core``: ``ecarte-table run`` started to its first frame on disk;
+- ``event_to_frame_p99_ms_quarter_one_core``, ``startup_s_quarter_one_core``: wall times under
+  the quota (a quarter of one core: 25 ms of CPU every 100 ms).
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
 import random
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -28,6 +51,7 @@ import engine  # noqa: E402
 from firmware_host.journal.store import Journal  # noqa: E402
 from firmware_host.players.builtin import game_transcript  # noqa: E402
 from firmware_host.referee.controller import Controller  # noqa: E402
+from firmware_host.referee.snapshot import Outcome  # noqa: E402
 from firmware_host.referee.transcript import PhysicalEvent, dumps  # noqa: E402
 from firmware_host.screens.panel import open_panel  # noqa: E402
 from firmware_host.service import TableService, _Line  # noqa: E402
@@ -59,22 +83,53 @@ def event_to_frame(games: list[list[PhysicalEvent]], *, journal_on_disk: bool) -
     return timings
 
 
+def journaled_event(lines: list[str], *, on_disk: bool) -> list[float]:
+    """Seconds per line to append it and mark it done."""
+    timings: list[float] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "j.sqlite" if on_disk else ":memory:"
+        with Journal(path, lock=on_disk) as journal:
+            game = journal.start_game(lines[0], seq=1)
+            for seq, line in enumerate(lines[1:] * 4, start=1):
+                t0 = time.perf_counter()
+                journal.mark_done(journal.append(game, line, seq=seq, fed=True))
+                timings.append(time.perf_counter() - t0)
+    return timings
+
+
+def door_check(lines: list[str]) -> list[float]:
+    """Seconds per line of the check before journaling (None: this version has none)."""
+    try:
+        from firmware_host.service import journal_problem
+    except ImportError:
+        return []
+    timings = []
+    for line in lines * 4:
+        t0 = time.perf_counter()
+        journal_problem(line)
+        timings.append(time.perf_counter() - t0)
+    return timings
+
+
 def _pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def run_service_once(lines: list[str]) -> tuple[float, float]:
-    """(peak RSS in MB, seconds to the first frame) of ``ecarte-table run`` on the simulated table."""
+def run_service_once(lines: list[str], *, prefix: Sequence[str] = (),
+                     preexec: Callable[[], None] | None = None) -> tuple[float, float]:
+    """(peak RSS in MB, seconds to the first frame) of ``ecarte-table run`` on the simulated table
+    (``prefix``: a command it runs under, like ``taskset``; ``preexec``: run in the child first)."""
     with tempfile.TemporaryDirectory() as tmp:
         events = Path(tmp) / "game.jsonl"
         events.write_text("\n".join(lines) + "\n")
         frames = Path(tmp) / "frames"
         start = time.monotonic()
         proc = subprocess.Popen(
-            [sys.executable, "-m", "firmware_host.cli.main", "run", "--journal", str(Path(tmp) / "j.sqlite"),
+            [*prefix, sys.executable, "-m", "firmware_host.cli.main", "run", "--journal", str(Path(tmp) / "j.sqlite"),
              "--png", str(frames), "--events", "-"],
-            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, cwd=ROOT, text=True,
+            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT,
+            text=True, preexec_fn=preexec,
         )
         first = None
         while first is None and time.monotonic() - start < 30:
@@ -99,7 +154,125 @@ def run_service_once(lines: list[str]) -> tuple[float, float]:
         return peak, first if first is not None else float("nan")
 
 
+class _TimedPanel:
+    """The panel's output, with the CPU time of each frame it sends."""
+
+    def __init__(self, panel: Any) -> None:
+        self.panel = panel
+        self.frame_cpu: list[float] = []
+
+    def publish(self, outcome: Outcome) -> None:
+        before = self.panel.frames
+        start = time.thread_time()
+        self.panel.publish(outcome)
+        if self.panel.frames > before:
+            self.frame_cpu.append(time.thread_time() - start)
+
+
+def loop_costs(games: list[list[PhysicalEvent]]) -> dict[str, float]:
+    """CPU and wall time of the service's loop step, per event and per frame (in this process)."""
+    event_cpu: list[float] = []
+    event_wall: list[float] = []
+    frame_cpu: list[float] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for n, events in enumerate(games):
+            with Journal(Path(tmp) / f"j{n}.sqlite") as journal:
+                timed = _TimedPanel(open_panel(simulated_table()))
+                service = TableService(journal=journal, controller=Controller(), outputs=[timed])
+                service.resume()
+                for event in events:
+                    c0, t0 = time.thread_time(), time.perf_counter()
+                    service.handle(_Line(event))
+                    event_wall.append(time.perf_counter() - t0)
+                    event_cpu.append(time.thread_time() - c0)
+                timed.panel.close()
+                frame_cpu.extend(timed.frame_cpu)
+    return {"event_cpu_ms": statistics.mean(event_cpu) * 1000, "event_cpu_p99_ms": _pct(event_cpu, 0.99) * 1000,
+            "frame_cpu_ms": statistics.mean(frame_cpu) * 1000, "event_wall_p99_ms": _pct(event_wall, 0.99) * 1000,
+            "events": len(event_cpu), "frames": len(frame_cpu)}
+
+
+ONE_CORE = ("taskset", "-c", "0", "nice", "-n", "10")
+"""One core (the first), at reduced priority."""
+
+QUARTER = (25_000, 100_000)
+"""A quarter of one core: 25 ms of CPU time in every 100 ms."""
+
+
+@contextlib.contextmanager
+def cpu_quota() -> Iterator[Callable[[], None] | None]:
+    """A cgroup holding a quarter of one core, as a ``preexec_fn`` that moves the child into it;
+    None where none can be made (not root, no cpu controller)."""
+    quota, period = QUARTER
+    name = f"ecarte-bench-{os.getpid()}"
+    v2 = Path("/sys/fs/cgroup")
+    candidates = [(v2 / name, "cpu.max", f"{quota} {period}")] if "cpu" in _read(v2 / "cgroup.controllers") else []
+    candidates.append((Path("/sys/fs/cgroup/cpu") / name, "cpu.cfs_quota_us", str(quota)))
+    for group, knob, value in candidates:
+        try:
+            group.mkdir()
+        except OSError:
+            continue
+        try:
+            if knob == "cpu.cfs_quota_us":
+                (group / "cpu.cfs_period_us").write_text(str(period))
+            (group / knob).write_text(value)
+        except OSError:
+            group.rmdir()
+            continue
+        procs = group / "cgroup.procs"
+
+        def enter(procs: Path = procs) -> None:
+            procs.write_text(str(os.getpid()))
+
+        try:
+            yield enter
+        finally:
+            with contextlib.suppress(OSError):
+                group.rmdir()
+        return
+    yield None
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text()
+    except OSError:
+        return ""
+
+
+def _child_costs(prefix: Sequence[str], preexec: Callable[[], None] | None) -> dict[str, float]:
+    done = subprocess.run([*prefix, sys.executable, __file__, "--loop-costs"], capture_output=True, text=True,
+                          check=True, cwd=ROOT, preexec_fn=preexec, timeout=900)
+    return dict(json.loads(done.stdout))
+
+
+def one_core(lines: list[str]) -> None:
+    """The one-core figures (see the module's docstring)."""
+    if shutil.which("taskset") is None:
+        print("bench/service.py: no taskset (util-linux): the one-core figures are left out", file=sys.stderr)
+        return
+    costs = _child_costs(ONE_CORE, None)
+    print(f"event_cpu_ms_one_core: {costs['event_cpu_ms']:.3f} ms")
+    print(f"event_cpu_p99_ms_one_core: {costs['event_cpu_p99_ms']:.3f} ms")
+    print(f"frame_cpu_ms_one_core: {costs['frame_cpu_ms']:.3f} ms")
+    starts = sorted(run_service_once(lines, prefix=ONE_CORE)[1] for _ in range(3))
+    print(f"startup_s_one_core: {starts[1]:.2f} s")
+    with cpu_quota() as enter:
+        if enter is None:
+            print("bench/service.py: no CPU quota can be set here (root and a cgroup cpu controller are needed): "
+                  "the quarter-core figures are left out", file=sys.stderr)
+            return
+        quarter = _child_costs(ONE_CORE, enter)
+        print(f"event_to_frame_p99_ms_quarter_one_core: {quarter['event_wall_p99_ms']:.2f} ms")
+        starts = sorted(run_service_once(lines, prefix=ONE_CORE, preexec=enter)[1] for _ in range(3))
+        print(f"startup_s_quarter_one_core: {starts[1]:.2f} s")
+
+
 def main() -> None:
+    if sys.argv[1:] == ["--loop-costs"]:
+        print(json.dumps(loop_costs(_games(6))))
+        return
     games = _games(6)
     with_journal = event_to_frame(games, journal_on_disk=True)
     without = event_to_frame(games, journal_on_disk=False)
@@ -107,9 +280,15 @@ def main() -> None:
     print(f"event_to_frame_p99_ms: {_pct(with_journal, 0.99) * 1000:.2f} ms")
     print(f"event_to_frame_nojournal_p99_ms: {_pct(without, 0.99) * 1000:.2f} ms")
     lines = [dumps(e) for e in games[0]]
+    print(f"journaled_event_p50_ms: {statistics.median(journaled_event(lines, on_disk=True)) * 1000:.2f} ms")
+    print(f"journaled_event_cpu_us: {statistics.median(journaled_event(lines, on_disk=False)) * 1e6:.1f} us")
+    checks = door_check(lines)
+    if checks:
+        print(f"door_check_us: {statistics.median(checks) * 1e6:.1f} us")
     rss, first = run_service_once(lines)
     print(f"rss_mb: {rss:.1f} MB")
     print(f"first_frame_s: {first:.2f} s")
+    one_core(lines)
 
 
 if __name__ == "__main__":

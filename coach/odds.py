@@ -27,6 +27,7 @@ from math import comb, sqrt
 
 from coach import double_dummy
 from coach.double_dummy import Position, kernel_tables, leader_tricks, searcher
+from coach.jeu_de_regle import Classical, classify
 from engine.cards import ALL_CARDS, SUIT_MASKS
 from engine.legality import KING, king_index, lead_mask
 from engine.policy import strong
@@ -279,19 +280,52 @@ def _sampled(rules: RuleSet, mine: int, turn_up: int, *, samples: int, seed: int
     return Estimate(mean, sqrt(variance / samples), samples)
 
 
+NO_ROW = Classical("elder", None, False, False)
+"""An elder's hand of no row (the default of :class:`Advice`)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Advice:
     """The first decision of a seat, weighed: ``stand`` (exact, double dummy) against ``propose``
-    (sampled, under the exchange policy), both expected net scores in points."""
+    (sampled, under the exchange policy), both expected net scores in points; ``classical``: the row
+    of the *jeu de règle* the hand falls under and what the classics advise (:func:`coach.jeu_de_regle.classify`)."""
 
     odds: TrickOdds
     stand: float
     propose: Estimate
+    classical: Classical = NO_ROW
+    seat: str = "elder"
+    german: bool = False
 
     @property
     def should_stand(self) -> bool:
         """Standing (the elder) or refusing (the dealer) is worth more."""
         return self.stand >= self.propose.mean
+
+    @property
+    def agrees(self) -> bool:
+        """The classics advise what the exact figures do."""
+        return self.classical.plays == self.should_stand
+
+    def words(self) -> tuple[str, str]:
+        """The words of this seat's two choices: (playing as dealt, the other)."""
+        if self.german:
+            return "declare", "pass"
+        return ("stand", "propose") if self.seat == "elder" else ("refuse", "accept")
+
+    def decision(self) -> str:
+        """The exact decision's word (``'stand'``, ``'propose'``, ``'refuse'``, ``'accept'``...)."""
+        return self.words()[0 if self.should_stand else 1]
+
+    def text(self) -> str:
+        """The decision in one line, with the classical row:
+        ``'stand (point 73.4%, vole 3.1%): stand +0.39 pt, propose +0.05 pt (±0.03); jeu de règle 2T+3: the
+        classics stand (agreed)'``, or ``(the exact odds disagree)``."""
+        play, other = self.words()
+        odds = self.odds
+        agree = "agreed" if self.agrees else "the exact odds disagree"
+        return (f"{self.decision()} (point {odds.point:.1%}, vole {odds.vole:.1%}): {play} {self.stand:+.2f} pt, "
+                f"{other} {self.propose.mean:+.2f} pt (±{self.propose.stderr:.2f}); {self.classical.words()} ({agree})")
 
 
 def elder_advice(rules: RuleSet, elder: int, turn_up: int, *, samples: int = 2000, pure: bool = False) -> Advice:
@@ -299,7 +333,8 @@ def elder_advice(rules: RuleSet, elder: int, turn_up: int, *, samples: int = 200
     odds = stand_odds(rules, elder, turn_up, pure=pure)
     german = rules.declares_game
     stand = odds.value(rules, vulnerable=not german, declarer=german)
-    return Advice(odds, stand, propose_value(rules, elder, turn_up, samples=samples, pure=pure))
+    return Advice(odds, stand, propose_value(rules, elder, turn_up, samples=samples, pure=pure),
+                  classify(elder, turn_up, "elder"), "elder", german)
 
 
 def dealer_advice(rules: RuleSet, dealer: int, turn_up: int, *, samples: int = 2000, pure: bool = False) -> Advice:
@@ -307,12 +342,16 @@ def dealer_advice(rules: RuleSet, dealer: int, turn_up: int, *, samples: int = 2
     odds = refuse_odds(rules, dealer, turn_up, pure=pure)
     german = rules.declares_game
     refuse = odds.value(rules, vulnerable=not german, declarer=german)
-    return Advice(odds, refuse, accept_value(rules, dealer, turn_up, samples=samples, pure=pure))
+    return Advice(odds, refuse, accept_value(rules, dealer, turn_up, samples=samples, pure=pure),
+                  classify(dealer, turn_up, "dealer"), "dealer", german)
 
 
-def hint_text(rules: RuleSet, elder: int, turn_up: int, *, pure: bool = False) -> str:
-    """The learner's hint before the elder decides (at most 21 characters, the OLED's status line):
-    ``'stand: pt 62% vole 8%'``, shortened to ``'stand 100% vole 100%'`` when the odds are wide."""
-    odds = stand_odds(rules, elder, turn_up, pure=pure)
-    text = f"stand: pt {odds.point:.0%} vole {odds.vole:.0%}"
-    return text if len(text) <= 21 else f"stand {odds.point:.0%} vole {odds.vole:.0%}"
+def hint_text(rules: RuleSet, elder: int, turn_up: int, *, samples: int = 2000, pure: bool = False) -> str:
+    """The learner's hint before the elder decides (at most 21 characters; the OLED's status line, where
+    the widest of every row is drawn in a test):
+    the exact decision, the chance of the point as dealt, and the classical row the hand falls under
+    (``-`` none), with ``!`` when the classics advise the other way: ``'stand 93% 2T+3'``,
+    ``'propose 57% 3T!'`` (three small trumps: the classics stand), ``'propose 9% -'``."""
+    advice = elder_advice(rules, elder, turn_up, samples=samples, pure=pure)
+    row = advice.classical.row.name if advice.classical.row is not None else "-"
+    return f"{advice.decision()} {advice.odds.point:.0%} {row}{'' if advice.agrees else '!'}"

@@ -86,9 +86,17 @@ class DecisionFinding:
     chose: str
     better: str
     cost: float
+    classical: str = ""
+    """The classical row of the hand and its advice (:meth:`coach.jeu_de_regle.Classical.words`)."""
 
     def text(self) -> str:
+        """``'A should propose (not stand): +0.39 pt'``; :meth:`long_text` adds the classical row."""
         return f"{SEATS[self.seat]} should {self.better} (not {self.chose}): {self.cost:+.2f} pt"
+
+    def long_text(self) -> str:
+        """``'A should propose (not stand): +0.39 pt (jeu de règle 3T, with the king of trumps: the classics
+        propose)'``."""
+        return self.text() + (f" ({self.classical})" if self.classical else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +119,7 @@ class Review:
     def lines(self) -> list[str]:
         """The review in words, one finding a line (``ecarte-table review``)."""
         out = [f.text() + ("" if f.knowable else " (no way to know)") + f" [{f.points_lost} pt]" for f in self.cards]
-        out += [d.text() for d in self.decisions]
+        out += [d.long_text() for d in self.decisions]
         return out
 
     def oled_line(self) -> str:
@@ -177,10 +185,11 @@ def _weigh(seat: int, stood: bool, advice: Advice, stand: str, other: str) -> li
     """A finding when the choice made is worse by more than twice the estimate's standard error."""
     gap = advice.stand - advice.propose.mean
     margin = 2 * advice.propose.stderr
+    words = advice.classical.words()
     if stood and gap < -margin:
-        return [DecisionFinding(seat, stand, other, -gap)]
+        return [DecisionFinding(seat, stand, other, -gap, words)]
     if not stood and gap > margin:
-        return [DecisionFinding(seat, other, stand, gap)]
+        return [DecisionFinding(seat, other, stand, gap, words)]
     return []
 
 

@@ -210,6 +210,12 @@ class RuleSet:
                 hint = difflib.get_close_matches(key, known, n=1)
                 extra = f": did you mean {hint[0]!r}?" if hint else f" (options: {', '.join(known)})"
                 raise UnknownRulesError(f"unknown rule option {key!r}{extra}")
+        kinds = {f.name: f.type for f in fields(self) if f.init}  # "bool" or "int" (annotations are text)
+        for key, value in options.items():
+            if kinds[key] == "bool" and not isinstance(value, bool):
+                raise ValueError(f"option {key} is true or false, got {_shown(value)}")
+            if kinds[key] == "int" and (not isinstance(value, int) or isinstance(value, bool)):
+                raise ValueError(f"option {key} is a whole number, got {_shown(value)}")
         return replace(self, **options)
 
     def describe(self) -> str:
@@ -335,6 +341,11 @@ RULE_SETS: dict[str, type[RuleSet]] = {
     cls.name: cls for cls in (RuleSet, French, Italian, German)
 }
 """The registry: rule set name → profile class."""
+
+
+def _shown(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:40] + "…"
 
 
 def rules(name: str = "classic", **options: Any) -> RuleSet:

@@ -20,7 +20,45 @@ from engine.cards import ALL_CARDS
 from engine.legality import king_index, play_fault_code
 from engine.state import GameState
 
-SIGHTS = ("full", "partial")
+
+class FullSight:
+    """Full sight: every card laid on a pad is seen. The hooks the handlers ask (as
+    python-chess's variants answer the board's questions): what a seat may hold, what may
+    come from the stock, whether the table counts the exchange."""
+
+    name = "full"
+    counts_exchange = True
+    """The table sees every discard and draw: it counts them against the rule set's limits."""
+
+    def may_hold(self, state: GameState, seat: int) -> int:
+        """The cards ``seat`` (an index) may hold: those the table saw it get."""
+        return state.hands[seat]
+
+    def stock_may_hold(self, state: GameState, seat: int) -> int:
+        """The cards ``seat`` may draw: those in the stock."""
+        return state.stock_mask
+
+
+class PartialSight(FullSight):
+    """Partial sight (TRANSCRIPT.md, *Partial sight*): a card not seen may lie in a hand or the
+    stock, so a seat may hold, or draw, every card not known elsewhere; the table cannot count
+    the exchange (the elder's next button ends the round)."""
+
+    name = "partial"
+    counts_exchange = False
+
+    def may_hold(self, state: GameState, seat: int) -> int:
+        """Every card the table does not know ``seat`` not to hold (:func:`not_held`)."""
+        return ALL_CARDS & ~not_held(state, seat)
+
+    def stock_may_hold(self, state: GameState, seat: int) -> int:
+        """Every card the table does not know ``seat`` not to hold: it cannot count the stock."""
+        return ALL_CARDS & ~not_held(state, seat)
+
+
+SIGHT: dict[str, FullSight] = {"full": FullSight(), "partial": PartialSight()}
+"""Each sight by its name (``GameState.sight``)."""
+SIGHTS = tuple(SIGHT)
 
 
 def not_held(state: GameState, seat: int) -> int:

@@ -129,11 +129,15 @@ def run_service(args: argparse.Namespace) -> int:
                 print(f"ecarte-table run: the end of {source}; the table's page stays up at {page_url} "
                       "until Ctrl-C", file=sys.stderr, flush=True)
 
-            feeding = {"pace": getattr(args, "pace", 0.0) or 0.0, "stop_at_end": page_url is None, "at_end": ended}
+            feeding = {"pace": getattr(args, "pace", 0.0) or 0.0, "stop_at_end": page_url is None, "at_end": ended,
+                       "pads_sight": table.sight}
             threading.Thread(target=feed_lines, args=(service, events, source), kwargs=feeding, name="events",
                              daemon=True).start()
         try:
             service.run()
+        except JournalDamaged as exc:  # a line the resume cannot read back: exit 2, never a restart loop
+            raise BadInput(f"{exc}. Nothing was changed: `ecarte-table journal salvage --journal {journal_path}` "
+                           "keeps every readable game and line and moves the damaged file aside") from None
         finally:
             service.stopping()
             with contextlib.suppress(OSError):
@@ -251,6 +255,7 @@ def table_defaults(table: TableConfig, args: argparse.Namespace) -> TableDefault
     """
     from engine.rules import RULE_SETS
     from hardware.badges import Badges, badges_path
+    from hardware.limits import name_problem
     from hardware.tags import TagRegistryError
 
     rules = getattr(args, "rules", None) or table.rules
@@ -260,14 +265,17 @@ def table_defaults(table: TableConfig, args: argparse.Namespace) -> TableDefault
     if getattr(args, "players", None):
         players = tuple(name.strip() for name in args.players.split(","))
         if len(players) != 2 or not all(players):
-            raise BadInput(f"--players {args.players!r}: two names, A's then B's, like 'Anne,Bruno'")
+            raise BadInput(f"--players {args.players[:80]!r}: two names, A's then B's, like 'Anne,Bruno'")
+        problem = next(filter(None, map(name_problem, players)), None)
+        if problem is not None:
+            raise BadInput(f"--players: {problem}")
     path = badges_path(table)
     try:
         badges = Badges.load(path).tags if path is not None else {}
     except TagRegistryError as exc:
         raise BadInput(str(exc)) from None
     return TableDefaults(rules=rules, target=table.target, players=players, badges=badges, locked=table.locked,
-                         sight=table.sight)
+                         sight=table.sight, language=table.language)
 
 
 def wait_for_enrolment(table: TableConfig) -> int:

@@ -13,6 +13,7 @@ SIGTERM takes the same path as Ctrl-C (mopidy's way).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import io
 import logging
 import os
@@ -153,6 +154,8 @@ class _Line:
     fed: bool = True
     slot: bool = False
     """It holds one of :attr:`TableService.feed_slots` (queued by :func:`feed_lines`)."""
+    where: str = ""
+    """Where it came from (``FILE:LINE``), for a refusal."""
 
 
 @dataclass
@@ -233,9 +236,10 @@ class TableService:
         """
         record = self.journal.current_game()
         if record is None:
-            self.game = self.journal.start_game(dumps(self.controller.current_setup()), seq=self.seq)
+            self._start_game()
         else:
             self.game = record.game
+            self.controller.renumber(self.game)
             if record.seqs and record.seqs[0] is not None:
                 self.seq = record.seqs[0]
             where = f"{self.journal.path}#game{record.game}"
@@ -250,10 +254,16 @@ class TableService:
                         self._publish(line.outcome)
                         self._mark(event_id, DONE)
                     if line.new_game:
-                        self.game = self.journal.start_game(dumps(self.controller.current_setup()), seq=self.seq)
+                        self._start_game()
             except TranscriptError as exc:
-                raise JournalDamaged(self.journal.path, [str(exc)]) from None
+                raise JournalDamaged(self.journal.path, [
+                    f"game {record.game}, line {exc.line_no} cannot be read back ({exc.problem})"]) from None
         self._publish(Outcome((), self.controller.snapshot()))
+
+    def _start_game(self) -> None:
+        """Journal the game the controller starts; it takes the journal's number."""
+        self.game = self.journal.start_game(dumps(self.controller.current_setup()), seq=self.seq)
+        self.controller.renumber(self.game)
 
     def run(self) -> None:
         """Handle events until :meth:`stop` (blocks)."""
@@ -308,7 +318,7 @@ class TableService:
             self._publish(status)
             return status.events
         if self._new_game_due:
-            self.game = self.journal.start_game(dumps(self.controller.current_setup()), seq=self.seq)
+            self._start_game()
             self._new_game_due = False
         if isinstance(item, _Line) and item.event is None:
             if item.fed:
@@ -321,7 +331,16 @@ class TableService:
         if event is None:
             return ()
         fed = isinstance(item, _Line) and item.fed
-        event_id = self.journal.append(self.game, dumps(event), seq=self.seq, fed=fed)
+        line = dumps(event)
+        problem = journal_problem(line)
+        if problem is not None:  # what the resume could not read back is never journaled
+            if fed:
+                self.journal.count_line()
+            self.stats.bad_lines += 1
+            where = item.where if isinstance(item, _Line) and item.where else "input"
+            self.report(f"ecarte-table run: {where}: {problem}: line refused (not journaled)")
+            return ()
+        event_id = self.journal.append(self.game, line, seq=self.seq, fed=fed)
         if isinstance(event, CardEvent) and not event.gone:
             self.stats.arrivals += 1
         elif isinstance(event, ButtonEvent):
@@ -332,12 +351,16 @@ class TableService:
             self._mark(event_id, REJECTED)
             return ()
         self.stats.handled += 1  # counted before the outputs see it: they may wait on the count
+        new_game = any(isinstance(o, NewGame) for o in outcome.events)
+        if new_game:  # the journal numbers it next (its games are numbered one after the other)
+            self.controller.renumber(self.game + 1)
+            outcome = dataclasses.replace(outcome, snapshot=self.controller.snapshot())
         self._publish(outcome)
         self._mark(event_id, DONE)
-        if any(isinstance(o, NewGame) for o in outcome.events):
+        if new_game:
             self._new_game_due = True
             try:
-                self.game = self.journal.start_game(dumps(self.controller.current_setup()), seq=self.seq)
+                self._start_game()
                 self._new_game_due = False
             except JournalWriteError as exc:  # this event is done: the next one starts the game first
                 logger.warning("%s (the new game is written with the next event)", exc)
@@ -441,19 +464,34 @@ class TableService:
                 logger.debug("sd_notify %s: %s", message, exc)
 
 
+def journal_problem(line: str) -> str | None:
+    """Why ``line`` cannot be journaled (the resume could not read it back: the same check,
+    :func:`~firmware_host.referee.transcript.parse_line`), or None."""
+    try:
+        parse_line(line)
+    except TranscriptError as exc:
+        return exc.problem
+    return None
+
+
 def _to_stderr(message: str) -> None:
     with contextlib.suppress(OSError):
         print(message, file=sys.stderr, flush=True)
 
 
 def feed_lines(service: TableService, stream: IO[bytes], source: str, *, stop_at_end: bool = True,
-               pace: float = 0.0, at_end: Callable[[], None] | None = None) -> None:
+               pace: float = 0.0, at_end: Callable[[], None] | None = None, pads_sight: str = "full") -> None:
     """Read transcript lines as they arrive and queue them, in order (runs on its own thread).
 
     Streams (at most :data:`FEED_WINDOW` lines wait in the queue). Every line is queued, a bad
     one with its problem, so that the loop counts it in the journal and reports it with its
     number; the reader never dies of a line, and the service is always told when it ends
     (``stop_at_end``), or ``at_end`` is called.
+
+    A transcript's setup rules its game as ``replay`` plays it: one that names no ``sight`` is
+    at full sight (TRANSCRIPT.md's default), whatever the table's own pads (``pads_sight``) read,
+    and is journaled so. Where the table's pads cannot give what it asks (full sight on pads that
+    may miss stacked cards) one line says so.
 
     :param pace: seconds to wait before each line after the first that holds an event (a
         person watching the page follows the game); 0: as fast as they come.
@@ -473,7 +511,9 @@ def feed_lines(service: TableService, stream: IO[bytes], source: str, *, stop_at
             except TranscriptError as exc:
                 service.put_line(_Line(None, exc, slot=True))
                 continue
-            service.put_line(_Line(event, slot=True))
+            if isinstance(event, Setup):
+                event = _transcript_setup(event, service, f"{source}:{line_no}", pads_sight)
+            service.put_line(_Line(event, slot=True, where=f"{source}:{line_no}"))
     except OSError as exc:
         logger.error("reading %s: %s", source, exc)
         service.put_line(_Line(None, TranscriptError(source, 0, f"cannot read on: {exc.strerror or exc}"), fed=False))
@@ -482,3 +522,18 @@ def feed_lines(service: TableService, stream: IO[bytes], source: str, *, stop_at
             service.stop(f"end of {source}")
         elif at_end is not None:
             at_end()
+
+
+def _transcript_setup(setup: Setup, service: TableService, where: str, pads_sight: str) -> Setup:
+    """A fed setup as ``replay`` reads it (no ``sight``: full), and the one line that says when the
+    table's own pads cannot give that sight."""
+    named = setup.sight is not None
+    if not named:
+        setup = dataclasses.replace(setup, sight="full")
+    if setup.sight == "full" and pads_sight == "partial":
+        service.report(
+            f"ecarte-table run: {where}: the transcript's game is at full sight"
+            f"{'' if named else ' (its setup names no sight)'}, as replay plays it; this table's pads "
+            "read partial sight: a card laid on them may go unseen, and a hand seen short is a misdeal"
+        )
+    return setup

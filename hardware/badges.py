@@ -22,6 +22,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from hardware.limits import MAX_NAME, FileProblem, name_problem, quoted, read_json
 from hardware.tags import TagRegistryError, normalize_uid
 
 logger = logging.getLogger(__name__)
@@ -37,11 +38,17 @@ def check_tag(tag: str) -> str:
     :raises TagRegistryError: anything else.
     """
     kind, _, value = tag.partition(":")
-    if kind not in KINDS or not value.strip() or (kind == "target" and not value.isdigit()):
+    if kind not in KINDS or not value.strip() or (kind == "target" and not (value.isascii() and value.isdigit())):
         raise TagRegistryError(
-            f"not a badge or rule card: {tag!r} (player:NAME, rules:NAME, option:NAME, target:N)"
+            f"not a badge or rule card: {quoted(tag)} (player:NAME, rules:NAME, option:NAME, target:N)"
         )
+    problem = name_problem(value.strip()) if kind == "player" else None
+    if problem is None and len(value) > MAX_NAME:
+        problem = f"at most {MAX_NAME} characters"
+    if problem is not None:
+        raise TagRegistryError(f"not a badge or rule card: {quoted(tag)} ({problem})")
     return f"{kind}:{value.strip()}"
+
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,14 +78,24 @@ class Badges:
         if not file.exists():
             return cls()
         try:
-            document = json.loads(file.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise TagRegistryError(f"{file}: cannot read the badges: {exc}") from exc
+            document = read_json(file)
+        except (OSError, FileProblem) as exc:
+            raise TagRegistryError(f"{file}: cannot read the badges: {getattr(exc, 'strerror', None) or exc}") from None
         if not isinstance(document, dict) or document.get("format") != FORMAT:
             raise TagRegistryError(f"{file}: not a badges file (format {FORMAT!r})")
-        badges = cls()
-        for uid, tag in dict(document.get("badges") or {}).items():
-            badges = badges.add(str(uid), str(tag))
+        entries = document.get("badges", {})
+        if not isinstance(entries, dict):
+            raise TagRegistryError(f"{file}: 'badges' must map tag UIDs to what they say, got {quoted(entries)}")
+        badges, problems = cls(), []
+        for uid, tag in entries.items():
+            try:
+                if not isinstance(tag, str):
+                    raise TagRegistryError(f"not a badge or rule card: {quoted(tag)}")
+                badges = badges.add(uid, tag)
+            except TagRegistryError as exc:
+                problems.append(f"badges[{quoted(uid)}]: {exc}")
+        if problems:
+            raise TagRegistryError(f"{file}: " + "; ".join(problems[:5]))
         return badges
 
     def save(self, path: str | os.PathLike[str]) -> None:

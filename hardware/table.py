@@ -25,7 +25,8 @@ key and, where one is close, a suggestion::
       buttons.B: missing: seat B needs its yes, no, king and led pins
       displays: missing: the table needs at least one [[displays]] entry (bus, address, chip)
 
-The result is a tree of frozen dataclasses; nothing here touches hardware.
+The result is a tree of frozen dataclasses (:mod:`hardware.table_config`, re-exported
+here); the checks every section shares are in :mod:`hardware.table_checks`.
 """
 
 from __future__ import annotations
@@ -34,23 +35,41 @@ import difflib
 import re
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from engine.rules import RULE_SETS as ENGINE_RULE_SETS
-from hardware.layout import BUTTONS, COMPACT_PADS, FULL_PADS, LAYOUTS, PAD_ZONES, SEATS
+from hardware.layout import COMPACT_PADS, FULL_PADS, LAYOUTS, SEATS
+from hardware.limits import MAX_TABLE_NAME, FileProblem, name_problem, read_text
+from hardware.table_checks import Problems, suggest, type_message, unknown
+from hardware.table_config import (
+    BUTTON_KEYS,
+    CHIPS,
+    DEFAULT_ADDRESS,
+    DEFAULT_DEBOUNCE,
+    LANGUAGES,
+    MAX_DEPTH,
+    PIN_BACKENDS,
+    REAL_PAD_DEPTH,
+    RULE_SETS,
+    SIGHTS,
+    SIM,
+    SIM_PAD_DEPTH,
+    TTY_PATH,
+    ButtonsConfig,
+    DisplayConfig,
+    PadConfig,
+    SeatButtons,
+    TableConfig,
+    TagPolicy,
+)
 
-BUTTON_KEYS: tuple[str, ...] = (*BUTTONS, "led")
-PIN_BACKENDS: tuple[str, ...] = ("auto", "lgpio", "rpigpio", "mock")
-CHIPS: tuple[str, ...] = ("ssd1306", "sh1106")
-RULE_SETS: tuple[str, ...] = tuple(ENGINE_RULE_SETS)
-"""Rule-set names accepted in ``[table] rules`` (the engine's registry)."""
-
-DEFAULT_ADDRESS = 0x3C
-DEFAULT_DEBOUNCE = 0.05
-SIM = "sim"
+__all__ = [
+    "BUTTON_KEYS", "CHIPS", "DEFAULT_ADDRESS", "DEFAULT_DEBOUNCE", "FULL_PADS", "LANGUAGES", "MAX_DEPTH",
+    "PIN_BACKENDS", "REAL_PAD_DEPTH", "RULE_SETS", "SIGHTS", "SIM", "SIM_PAD_DEPTH", "ButtonsConfig",
+    "DisplayConfig", "PadConfig", "SeatButtons", "TableConfig", "TableFileError", "TagPolicy", "load_table",
+    "load_table_text", "parse_people", "parse_table", "shipped_table_path", "simulated_table",
+]
 
 # BCM GPIO numbers on the 40-pin header.
 GPIO_RANGE = range(28)
@@ -59,23 +78,7 @@ ID_EEPROM_PINS = {0: "ID_SD", 1: "ID_SC"}
 I2C1_PINS = {2: "I2C1 SDA", 3: "I2C1 SCL"}
 UART0_PINS = {14: "UART TXD", 15: "UART RXD"}
 _PI_UART_DEVICES = re.compile(r"^(tty:(AMA0|S0|serial0)(:.*)?|/dev/(ttyAMA0|ttyS0|serial0))$")
-
-# nfcpy's own path grammar (nfc/clf/transport.py): port names are letters,
-# digits and hyphens only.
-_TTY_PATH = re.compile(r"^tty:([A-Za-z0-9-]+)(?::([A-Za-z0-9]*))?$")
 _USB_PATH = re.compile(r"^usb(:[0-9A-Fa-f]{3,4}(:[0-9A-Fa-f]{3,4})?)?$")
-
-SIGHTS: tuple[str, ...] = ("full", "partial")
-"""``[table] sight``: ``full``, every card laid on a pad is seen; ``partial``,
-arrivals may be missing on the hand and discard pads (stacks read badly: see
-``shared/TRANSCRIPT.md``, *Partial sight*, and ``docs/nfc.md``)."""
-
-MAX_DEPTH = 10
-"""The deepest a pad may be said to read (``depth``): no 13.56 MHz pad reads more."""
-REAL_PAD_DEPTH = 1
-"""Tags of a stack a real PN532 pad is taken to read when its ``depth`` is not set."""
-SIM_PAD_DEPTH = 2
-"""Tags of a stack a simulated pad reads when its ``depth`` is not set."""
 
 _SECTIONS = ("table", "pads", "buttons", "displays", "tags", *("web", "mqtt"))  # the last two: read by venue.settings
 _TABLE_KEYS = ("name", "layout", "rules", "target", "registry", "sight", "language", "players", "locked", "badges",
@@ -103,164 +106,6 @@ class TableFileError(ValueError):
         super().__init__("\n".join(lines))
 
 
-@dataclass(frozen=True, slots=True)
-class PadConfig:
-    """One pad and the PN532 under it.
-
-    ``device`` is an nfcpy path (``tty:USB0:pn532``, ``usb:054c:06c1``), a
-    plain serial device path (``/dev/serial0``) or ``sim`` for a simulated reader.
-    ``depth`` is how many tags of a stack the pad reads, counted from the
-    cloth (:data:`REAL_PAD_DEPTH` for a real reader, :data:`SIM_PAD_DEPTH`
-    for a simulated one, unless the table file says).
-    """
-
-    name: str
-    device: str
-    depth: int = REAL_PAD_DEPTH
-
-    @property
-    def simulated(self) -> bool:
-        """Whether the reader is simulated (``device = "sim"``)."""
-        return self.device == SIM
-
-    @property
-    def zones(self) -> tuple[str, ...]:
-        """The transcript zones this pad stands for (see :data:`PAD_ZONES`)."""
-        return PAD_ZONES[self.name]
-
-    @property
-    def serial_port(self) -> str | None:
-        """The ``/dev`` node of a serial reader, or ``None`` (USB, simulated).
-
-        >>> PadConfig("turnup", "tty:USB0:pn532").serial_port
-        '/dev/ttyUSB0'
-        >>> PadConfig("turnup", "tty:serial0:pn532").serial_port
-        '/dev/serial0'
-        """
-        if self.device.startswith("/"):
-            return self.device
-        match = _TTY_PATH.match(self.device)
-        if match is None:
-            return None
-        port = match.group(1)
-        if re.match(r"^(S|ACM|AMA|USB)\d+$", port):
-            return f"/dev/tty{port}"
-        return f"/dev/{port}"
-
-
-@dataclass(frozen=True, slots=True)
-class SeatButtons:
-    """One seat's BCM pins: ``yes``, ``no``, ``king`` buttons, ``led``, optional ``buzzer``.
-
-    It has the attributes :class:`drivers.seat_controls.SeatControls` wants of a seat.
-    """
-
-    seat: str
-    yes: int
-    no: int
-    king: int
-    led: int
-    buzzer: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class ButtonsConfig:
-    """The pin backend, the debounce window (seconds) and each seat's pins."""
-
-    backend: str
-    debounce: float
-    seats: tuple[SeatButtons, ...]
-
-    def by_seat(self) -> dict[str, SeatButtons]:
-        """``{"A": SeatButtons(...), "B": ...}``, as :class:`drivers.seat_controls.SeatControls` takes."""
-        return {seat.seat: seat for seat in self.seats}
-
-
-@dataclass(frozen=True, slots=True)
-class DisplayConfig:
-    """One OLED: its I2C ``bus`` number (or ``sim``), 7-bit ``address``, ``chip``.
-
-    ``seat`` is the seat it faces (``None``: shared); ``rotate`` is in quarter
-    turns clockwise (luma's convention: 0-3).
-    """
-
-    bus: int | str
-    address: int = DEFAULT_ADDRESS
-    chip: str = "ssd1306"
-    seat: str | None = None
-    rotate: int = 0
-
-    @property
-    def simulated(self) -> bool:
-        """Whether the display is simulated (``bus = "sim"``)."""
-        return self.bus == SIM
-
-    @property
-    def device_path(self) -> str | None:
-        """``/dev/i2c-N`` for the bus, or ``None`` when simulated."""
-        return None if self.simulated else f"/dev/i2c-{self.bus}"
-
-
-@dataclass(frozen=True, slots=True)
-class TableConfig:
-    """A whole table, as its table file describes it."""
-
-    name: str
-    layout: str
-    rules: str
-    target: int
-    pads: tuple[PadConfig, ...]
-    buttons: ButtonsConfig
-    displays: tuple[DisplayConfig, ...]
-    registry: Path | None = None
-    source: Path | None = field(default=None, compare=False)
-    sight: str = "full"
-    tags: TagPolicy = field(default_factory=lambda: TagPolicy())
-    language: str = "en"
-    players: tuple[str, str] | None = None
-    locked: bool = False
-    coach: bool = False
-    """After each hand the OLED says where a seat lost what best play would have kept (docs/coach.md)."""
-    hint: bool = False
-    """Learners: before the elder decides, the OLED shows his odds of standing (it tells the table
-    something of his hand: off by default)."""
-    badges: Path | None = None
-
-    def pad(self, name: str) -> PadConfig:
-        """The pad called ``name``.
-
-        :raises KeyError: for a pad this table does not have.
-        """
-        for pad in self.pads:
-            if pad.name == name:
-                return pad
-        raise KeyError(f"{_unknown('pad', name, [p.name for p in self.pads])}")
-
-    def pad_for_zone(self, zone: str) -> PadConfig:
-        """The pad that serves a transcript zone (``play.A`` is pad ``A`` when compact).
-
-        :raises KeyError: for a zone no pad serves.
-        """
-        for pad in self.pads:
-            if zone in pad.zones:
-                return pad
-        raise KeyError(_unknown("zone", zone, FULL_PADS))
-
-    @property
-    def simulated(self) -> bool:
-        """Whether nothing on this table is real hardware."""
-        return (
-            all(pad.simulated for pad in self.pads)
-            and all(display.simulated for display in self.displays)
-            and self.buttons.backend == "mock"
-        )
-
-    @property
-    def simulated_pads(self) -> bool:
-        """Whether every pad is simulated (their tags are signed with the simulator's TEST key)."""
-        return all(pad.simulated for pad in self.pads)
-
-
 # ---------------------------------------------------------------------------
 # Loading
 
@@ -277,10 +122,13 @@ def load_table(
         syntax errors included.
     """
     path = Path(path)
-    raw = path.read_bytes()
     try:
-        data = tomllib.loads(raw.decode("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        text = read_text(path)
+    except FileProblem as exc:
+        raise TableFileError(str(path), [("", str(exc).removeprefix(f"{path}: "))]) from None
+    try:
+        data = tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, RecursionError) as exc:
         raise TableFileError(str(path), [("", f"not valid TOML: {exc}")]) from exc
     return parse_table(data, source=path, rule_sets=rule_sets)
 
@@ -294,7 +142,7 @@ def load_table_text(
     """
     try:
         data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
+    except (tomllib.TOMLDecodeError, RecursionError) as exc:
         raise TableFileError(source, [("", f"not valid TOML: {exc}")]) from exc
     return parse_table(data, source=source, rule_sets=rule_sets)
 
@@ -309,7 +157,7 @@ def shipped_table_path(name: str) -> Path:
     if not candidate.is_file():
         names = sorted(p.name.removesuffix(".toml") for p in folder.iterdir()
                        if p.name.endswith(".toml"))
-        raise FileNotFoundError(_unknown("shipped table", name, names))
+        raise FileNotFoundError(unknown("shipped table", name, names))
     return Path(str(candidate))
 
 
@@ -331,11 +179,13 @@ def parse_table(
 
     :raises TableFileError: listing every problem at once.
     """
-    problems = _Problems()
+    problems = Problems()
     problems.unknown_keys("", data, _SECTIONS)
 
     table = problems.section(data, "table", required=False)
     name = problems.value(table, "table.name", str, default="Écarté table")
+    if isinstance(name, str) and (len(name) > MAX_TABLE_NAME or not name.isprintable()):
+        problems.add("table.name", f"at most {MAX_TABLE_NAME} printable characters")
     layout = problems.choice(table, "table.layout", LAYOUTS, default="full")
     rules = problems.choice(table, "table.rules", tuple(rule_sets), default="classic")
     target = problems.value(table, "table.target", int, default=5)
@@ -375,11 +225,7 @@ def parse_table(
     )
 
 
-LANGUAGES = ("en", "fr", "it", "de")
-"""The languages of the OLED (``[table] language``)."""
-
-
-def parse_people(problems: _Problems, table: Mapping[str, Any] | None, source: str | Path) -> dict[str, Any]:
+def parse_people(problems: Problems, table: Mapping[str, Any] | None, source: str | Path) -> dict[str, Any]:
     """``[table]``'s keys for the people at the table: ``language`` of the OLED, the
     ``players``' names at A and B, ``locked`` house rules (the menu and rule cards change
     nothing), the ``badges`` file (players' badges and rule cards, beside the table file
@@ -392,8 +238,14 @@ def parse_people(problems: _Problems, table: Mapping[str, Any] | None, source: s
     if players is not None and not (
         isinstance(players, list) and len(players) == 2 and all(isinstance(p, str) and p.strip() for p in players)
     ):
-        problems.add("table.players", f"must be two names, like [\"Anne\", \"Bruno\"], not {players!r}")
+        problems.add("table.players", f"must be two names, like [\"Anne\", \"Bruno\"], not {players!r}"[:200])
         players = None
+    for index, player in enumerate(players or ()):
+        problem = name_problem(player.strip())
+        if problem is not None:
+            problems.add(f"table.players[{index}]", problem)
+            players = None
+            break
     badges_text = problems.value(table, "table.badges", str, default=None)
     badges: Path | None = None
     if isinstance(badges_text, str):
@@ -405,7 +257,7 @@ def parse_people(problems: _Problems, table: Mapping[str, Any] | None, source: s
 
 
 def _parse_pads(
-    problems: _Problems, data: Mapping[str, Any], layout: str | None
+    problems: Problems, data: Mapping[str, Any], layout: str | None
 ) -> tuple[PadConfig, ...]:
     section = problems.section(data, "pads", required=True)
     expected = COMPACT_PADS if layout == "compact" else FULL_PADS
@@ -427,9 +279,9 @@ def _parse_pads(
                     f"{_layout_of(pad_name)!r} or use the pads {', '.join(expected)}",
                 )
             else:
-                problems.add(key, _unknown("pad", pad_name, expected))
+                problems.add(key, unknown("pad", pad_name, expected))
                 # The misspelt pad is not also reported missing.
-                suggested.add(_suggest(pad_name, expected))
+                suggested.add(suggest(pad_name, expected))
             continue
         depth: Any = None
         if isinstance(device, dict):
@@ -449,7 +301,7 @@ def _parse_pads(
             if "depth" in entry and not isinstance(depth, int):
                 continue
         if not isinstance(device, str):
-            problems.add(key, _type_message(device, str))
+            problems.add(key, type_message(device, str))
             continue
         message = _check_device(device)
         if message:
@@ -488,7 +340,7 @@ def _check_device(device: str) -> str | None:
     if device == SIM or device.startswith("/"):
         return None
     if device.startswith("tty:"):
-        match = _TTY_PATH.match(device)
+        match = TTY_PATH.match(device)
         if match is None:
             return (
                 f"bad nfcpy path {device!r}: the port may only hold letters, digits and "
@@ -519,7 +371,7 @@ def _check_device(device: str) -> str | None:
     )
 
 
-def _parse_buttons(problems: _Problems, data: Mapping[str, Any]) -> ButtonsConfig:
+def _parse_buttons(problems: Problems, data: Mapping[str, Any]) -> ButtonsConfig:
     section = problems.section(data, "buttons", required=True)
     backend = problems.choice(section, "buttons.backend", PIN_BACKENDS, default="auto")
     debounce = problems.value(section, "buttons.debounce", float, default=DEFAULT_DEBOUNCE)
@@ -534,7 +386,7 @@ def _parse_buttons(problems: _Problems, data: Mapping[str, Any]) -> ButtonsConfi
             problems.add(key, f"missing: seat {seat} needs its yes, no, king and led pins")
             continue
         if not isinstance(pins, dict):
-            problems.add(key, _type_message(pins, dict))
+            problems.add(key, type_message(pins, dict))
             continue
         problems.unknown_keys(key, pins, _SEAT_KEYS)
         values: dict[str, int | None] = {}
@@ -563,7 +415,7 @@ def _parse_buttons(problems: _Problems, data: Mapping[str, Any]) -> ButtonsConfi
     return ButtonsConfig(backend=backend, debounce=float(debounce or 0.0), seats=tuple(seats))
 
 
-def _parse_displays(problems: _Problems, data: Mapping[str, Any]) -> tuple[DisplayConfig, ...]:
+def _parse_displays(problems: Problems, data: Mapping[str, Any]) -> tuple[DisplayConfig, ...]:
     raw = data.get("displays")
     if raw is None:
         problems.add(
@@ -602,7 +454,7 @@ def _parse_displays(problems: _Problems, data: Mapping[str, Any]) -> tuple[Displ
         chip = problems.choice(item, f"{key}.chip", CHIPS, default="ssd1306")
         seat = problems.value(item, f"{key}.seat", str, default=None)
         if isinstance(seat, str) and seat not in SEATS:
-            problems.add(f"{key}.seat", _unknown("seat", seat, SEATS))
+            problems.add(f"{key}.seat", unknown("seat", seat, SEATS))
         rotate = problems.value(item, f"{key}.rotate", int, default=0)
         if isinstance(rotate, int) and rotate not in range(4):
             hint = f" ({rotate} degrees is {rotate // 90})" if rotate in (90, 180, 270) else ""
@@ -629,7 +481,7 @@ def _parse_displays(problems: _Problems, data: Mapping[str, Any]) -> tuple[Displ
     return tuple(displays)
 
 
-def _check_address(problems: _Problems, key: str, address: int) -> None:
+def _check_address(problems: Problems, key: str, address: int) -> None:
     if address in (0x78, 0x7A):
         problems.add(
             key,
@@ -647,7 +499,7 @@ def _check_address(problems: _Problems, key: str, address: int) -> None:
 
 
 def _check_pins(
-    problems: _Problems,
+    problems: Problems,
     buttons: ButtonsConfig,
     pads: Sequence[PadConfig],
     displays: Sequence[DisplayConfig],
@@ -690,75 +542,7 @@ def _layout_of(pad_name: str) -> str:
     return "compact" if pad_name in COMPACT_PADS else "full"
 
 
-def _suggest(name: str, candidates: Sequence[str]) -> str | None:
-    """The candidate ``name`` was probably meant to be, or ``None``.
-
-    >>> _suggest("play.a", ["play.A", "play.B"])
-    'play.A'
-    """
-    for candidate in candidates:
-        if candidate.lower() == name.lower():
-            return candidate
-    lowered = {candidate.lower(): candidate for candidate in candidates}
-    close = difflib.get_close_matches(name.lower(), list(lowered), n=1, cutoff=0.6)
-    return lowered[close[0]] if close else None
-
-
-def _unknown(what: str, name: str, candidates: Sequence[str]) -> str:
-    suggestion = _suggest(name, candidates)
-    if suggestion is not None:
-        return f"unknown {what} `{name}`: did you mean `{suggestion}`?"
-    return f"unknown {what} `{name}`: expected one of {', '.join(candidates)}"
-
-
-_TYPE_NAMES = {str: "a string", int: "an integer", float: "a number", dict: "a table",
-               bool: "true or false", list: "a list"}
-
-
-def _type_message(value: Any, expected: type) -> str:
-    got = _TYPE_NAMES.get(type(value), type(value).__name__)
-    message = f"must be {_TYPE_NAMES[expected]}, not {got} ({value!r})"
-    if isinstance(value, str) and expected in (int, float):
-        try:
-            number = int(value, 0) if expected is int else float(value)
-        except ValueError:
-            return message
-        written = hex(int(number)) if value.lower().startswith("0x") else value
-        return f"{message}: write {written} without quotes"
-    return message
-
-
-@dataclass(frozen=True, slots=True)
-class TagPolicy:
-    """What the table trusts of its cards' tags (the ``[tags]`` section; ``docs/nfc.md``).
-
-    :param require_signature: refuse in play a card whose tag fails NXP's originality check.
-    :param trusted_key: whose signatures are genuine: ``"nxp"``, ``"test"`` (the simulator's
-        TEST key) or a public key in hex; ``None``: ``nxp`` on a real table, ``test`` on a
-        simulated one (:meth:`key_name`).
-    :param ndef_pack: with a registry, read unknown tags' NDEF records (``ecarte:KS``) as the
-        cards of this pack, which has no tags in the registry; ``None``: with a registry the
-        NDEF fallback is off (without one it is always on).
-    :param lock_secret_file: the file holding the secret each tag's password is derived from
-        (``ecarte-table enroll --lock``); relative to the table file's folder.
-    :param check_every_arrival: check a tag's signature at every arrival, not once a session
-        (catches a copy laid after its genuine twin was checked; costs about 12 ms an arrival).
-    """
-
-    require_signature: bool = False
-    trusted_key: str | None = None
-    ndef_pack: int | None = None
-    lock_secret_file: Path | None = None
-    check_every_arrival: bool = False
-
-    def key_name(self, simulated: bool) -> str:
-        """The trusted key's name: as configured, else ``test`` for a simulated table, ``nxp``."""
-        if self.trusted_key is not None:
-            return self.trusted_key
-        return "test" if simulated else "nxp"
-
-
-def _parse_tags(problems: _Problems, data: Mapping[str, Any], source: str | Path) -> TagPolicy:
+def _parse_tags(problems: Problems, data: Mapping[str, Any], source: str | Path) -> TagPolicy:
     section = problems.section(data, "tags", required=False)
     problems.unknown_keys("tags", section, _TAGS_KEYS)
     require = problems.value(section, "tags.require_signature", bool, default=False)
@@ -777,63 +561,3 @@ def _parse_tags(problems: _Problems, data: Mapping[str, Any], source: str | Path
             secret = source.parent / secret
     return TagPolicy(bool(require), key, ndef_pack, secret, bool(every))
 
-
-class _Problems:
-    """Collects ``(key, message)`` pairs while a table file is checked."""
-
-    def __init__(self) -> None:
-        self.items: list[tuple[str, str]] = []
-
-    def __len__(self) -> int:
-        return len(self.items)
-
-    def add(self, key: str, message: str) -> None:
-        self.items.append((key, message))
-
-    def section(
-        self, data: Mapping[str, Any], name: str, *, required: bool
-    ) -> Mapping[str, Any] | None:
-        value = data.get(name)
-        if value is None:
-            if required:
-                self.add(name, f"missing: the table needs a [{name}] section")
-            return None
-        if not isinstance(value, dict):
-            self.add(name, f"{_type_message(value, dict)}: write it as a [{name}] section")
-            return None
-        return value
-
-    def unknown_keys(
-        self, prefix: str, section: Mapping[str, Any] | None, known: Sequence[str]
-    ) -> None:
-        for key in section or ():
-            if key not in known:
-                where = f"{prefix}.{key}" if prefix else key
-                self.add(where, _unknown("key", key, known))
-
-    def value(
-        self, section: Mapping[str, Any] | None, key: str, kind: type, *, default: Any
-    ) -> Any:
-        name = key.rsplit(".", 1)[-1]
-        if section is None or name not in section:
-            return default
-        value = section[name]
-        if kind is float and isinstance(value, int) and not isinstance(value, bool):
-            return float(value)
-        if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
-            self.add(key, _type_message(value, kind))
-            return default if default is not None else None
-        return value
-
-    def choice(
-        self, section: Mapping[str, Any] | None, key: str, choices: Sequence[str], *,
-        default: str,
-    ) -> str:
-        value = self.value(section, key, str, default=default)
-        if value not in choices:
-            what = key.rsplit(".", 1)[-1]
-            suggestion = _suggest(value, choices)
-            hint = (f"did you mean {suggestion!r}?" if suggestion
-                    else f"expected one of {', '.join(repr(c) for c in choices)}")
-            self.add(key, f"unknown {what} {value!r}: {hint}")
-        return str(value)

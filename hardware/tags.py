@@ -35,6 +35,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from hardware.limits import FileProblem, load_json, read_text
+
 RANKS = "KQJAT987"
 SUITS = "SHDC"
 CARDS: tuple[str, ...] = tuple(rank + suit for suit in SUITS for rank in RANKS)
@@ -250,9 +252,9 @@ class TagRegistry:
             (the message names each by its index).
         """
         try:
-            document = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise RegistryFileError(f"{source}: not JSON: {error}") from error
+            document = load_json(text, source)
+        except FileProblem as error:
+            raise RegistryFileError(str(error)) from None
         if not isinstance(document, dict) or document.get("format") != FORMAT:
             raise RegistryFileError(f"{source}: not a tag registry (format {FORMAT!r})")
         if document.get("version") not in READABLE_VERSIONS:
@@ -281,9 +283,14 @@ class TagRegistry:
         """Read a registry file.
 
         :raises FileNotFoundError: no such file.
-        :raises RegistryFileError: the file is not a valid registry.
+        :raises RegistryFileError: the file is not a valid registry (nor a regular file of at
+            most :data:`hardware.limits.MAX_FILE_BYTES`).
         """
-        return cls.from_json(Path(path).read_text(encoding="utf-8"), source=os.fspath(path))
+        try:
+            text = read_text(path)
+        except FileProblem as error:
+            raise RegistryFileError(str(error)) from None
+        return cls.from_json(text, source=os.fspath(path))
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the registry to ``path`` atomically (temp file, fsync, rename).

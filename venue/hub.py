@@ -97,12 +97,25 @@ class Result:
 
 @dataclass
 class Session:
-    """A round-robin session: ``players``, played over ``cycles`` cycles of rounds (a double
-    round-robin with 2)."""
+    """A session: ``players`` in a round-robin over ``cycles`` cycles of rounds (a double
+    round-robin with 2), or a Swiss evening (``system="swiss"``, :mod:`venue.pairing`) of
+    ``planned`` rounds (0: :func:`venue.pairing.default_rounds`), each paired from the results."""
 
     name: str = "session"
     players: tuple[str, ...] = ()
     cycles: int = 1
+    system: str = "round-robin"
+    planned: int = 0
+
+    def pairings(self, results: Iterable[Result]) -> list[tuple[list[tuple[str, str]], str | None]]:
+        """Each round's pairs and bye so far (a Swiss round appears once the last one is over)."""
+        if self.system != "swiss":
+            return [(pairs, None) for pairs in self.rounds]
+        from venue.pairing import Played, default_rounds, swiss_evening
+
+        games = [Played(r.players, r.winner, abs(r.score[0] - r.score[1])) for r in results if r.winner in ("A", "B")]
+        evening = swiss_evening(self.players, self.planned or default_rounds(len(self.players)), games)
+        return [(list(rnd.pairs), rnd.bye) for rnd in evening]
 
     @property
     def rounds(self) -> list[list[tuple[str, str]]]:
@@ -123,7 +136,12 @@ def standings(session: Session, results: Iterable[Result]) -> dict[str, Any]:
             if p not in names:
                 names.append(p)
     table: dict[str, dict[str, Any]] = {
-        p: {"player": p, "played": 0, "wins": 0, "losses": 0, "for": 0, "against": 0} for p in names}
+        p: {"player": p, "played": 0, "wins": 0, "losses": 0, "for": 0, "against": 0, "byes": 0} for p in names}
+    paired = session.pairings(results)
+    for _pairs, bye in paired:
+        if bye is not None:  # a bye is a win
+            table[bye]["byes"] += 1
+            table[bye]["wins"] += 1
     for r in results:
         for i, p in enumerate(r.players):
             row = table[p]
@@ -139,7 +157,7 @@ def standings(session: Session, results: Iterable[Result]) -> dict[str, Any]:
         row["rank"] = rank
     used: set[int] = set()
     rounds = []
-    for number, pairs in enumerate(session.rounds, start=1):
+    for number, (pairs, bye) in enumerate(paired, start=1):
         games = []
         for a, b in pairs:
             found = None
@@ -149,8 +167,17 @@ def standings(session: Session, results: Iterable[Result]) -> dict[str, Any]:
                     used.add(i)
                     break
             games.append({"A": a, "B": b, "result": found.to_json() if found else None})
-        rounds.append({"round": number, "games": games})
-    return {"session": session.name, "rounds": rounds, "ranking": ranking, "games": len(results)}
+        rounds.append({"round": number, "games": games, "bye": bye})
+    return {"session": session.name, "system": session.system, "planned": _planned(session), "rounds": rounds,
+            "ranking": ranking, "games": len(results)}
+
+
+def _planned(session: Session) -> int:
+    if session.system == "swiss":
+        from venue.pairing import default_rounds
+
+        return session.planned or default_rounds(len(session.players))
+    return len(session.rounds)
 
 
 # -- the room ------------------------------------------------------------------------------------
@@ -177,6 +204,7 @@ class TableSeen:
             "hand": self.state.get("hand"), "turn": self.state.get("prompt", {}).get("seat"),
             "expectation": self.state.get("expectation", ""), "winner": self.state.get("winner"),
             "trick": view.get("trick", []), "faults": len(self.state.get("faults", [])),
+            "tricks": view.get("tricks", [0, 0]), "last_trick": self.state.get("last_trick"),
             "t": self.state.get("t"), "seen": self.seen,
         }
 
@@ -439,8 +467,13 @@ def load_hub_settings(path: str | Path | None, *, listen: str | None = None, bro
     except ValueError as exc:
         raise SettingsError(f"{path or 'hub'}: {exc}") from None
     s = data.get("session", {})
+    from venue.pairing import SYSTEMS
+
+    system = str(s.get("system", "round-robin"))
+    if system not in SYSTEMS:
+        raise SettingsError(f"{path}: [session] system: one of {', '.join(SYSTEMS)}, got {system!r}")
     session = Session(str(s.get("name", "session")), tuple(str(p) for p in s.get("players", ())),
-                      int(s.get("cycles", 1)))
+                      int(s.get("cycles", 1)), system, int(s.get("rounds", 0)))
     return HubSettings((host, port), mqtt_settings, embedded, (e_host, e_port), session)
 
 

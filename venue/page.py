@@ -7,7 +7,9 @@ server (uvicorn, on its own thread) runs the Starlette app of :func:`table_app`:
 
 ==========================  =================================================================
 ``GET /``                   the page (static ``index.html``; the browser does the rest)
-``GET /api/state``          the table now, as spectators see it (:class:`venue.public.PublicFeed`)
+``GET /api/state``          the table now, as spectators see it (:class:`venue.public.PublicFeed`),
+                            with the public events of the hand under way and the game's hands
+``GET /api/words``          the page's words and card ranks in the table's language (:mod:`venue.words`)
 ``GET /api/stream``         Server-Sent Events: ``state``, ``event``, ``hand`` as they happen
 ``GET /api/games``          the journal's games
 ``GET /api/games/{n}``      one game with its hands (JSON); ``.../record``: its hand record (text)
@@ -26,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
+import json
 import logging
 import threading
 import time
@@ -42,12 +45,19 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from firmware_host.referee.snapshot import Outcome
-from firmware_host.referee.transcript import ButtonEvent, PhysicalEvent, Setup
+from firmware_host.referee.transcript import (
+    MAX_LINE_BYTES,
+    ButtonEvent,
+    PhysicalEvent,
+    TranscriptError,
+    setup_from_json,
+)
 from venue.history import JournalHistory
 from venue.public import Message, PublicFeed
 from venue.record import write_record
 from venue.settings import WebSettings
 from venue.sse import Broadcaster, sse_block
+from venue.words import page_words
 
 logger = logging.getLogger(__name__)
 
@@ -97,6 +107,22 @@ class LiveTable:
         self.browsers.close()
 
 
+async def _json_body(request: Request) -> Any:
+    """The request's JSON, or the answer refusing it: a body over the journal's line limit
+    (:data:`~firmware_host.referee.transcript.MAX_LINE_BYTES`) is refused before it is read whole."""
+    size = 0
+    chunks = []
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_LINE_BYTES:
+            return JSONResponse({"error": f"bad setup: larger than {MAX_LINE_BYTES:,} bytes"}, status_code=413)
+        chunks.append(chunk)
+    try:
+        return json.loads(b"".join(chunks))
+    except (ValueError, RecursionError):
+        return JSONResponse({"error": "bad setup: not JSON"}, status_code=400)
+
+
 def _authorized(request: Request, token: str | None) -> Response | None:
     """None when the request may change the table, else the response that says why not."""
     if token is None:
@@ -123,6 +149,9 @@ def table_app(live: LiveTable, *, history: JournalHistory | None, settings: WebS
 
     async def state(request: Request) -> Response:
         return JSONResponse(live.feed.state)
+
+    async def words(request: Request) -> Response:
+        return JSONResponse(page_words(live.feed.language))
 
     async def stream(request: Request) -> Response:
         return live.browsers.response(live.first_blocks())
@@ -162,21 +191,21 @@ def table_app(live: LiveTable, *, history: JournalHistory | None, settings: WebS
             return refused
         if control is None:
             return JSONResponse({"error": "this page cannot change the table"}, status_code=503)
+        body = await _json_body(request)
+        if isinstance(body, Response):
+            return body
         try:
-            body = await request.json()
+            if not isinstance(body, dict):
+                raise TranscriptError("POST /api/setup", 1, "expected a JSON object")
+            unknown = set(body) - {"rules", "target", "players"}
+            if unknown:
+                raise TranscriptError("POST /api/setup", 1, f"unknown key(s): {', '.join(sorted(unknown))[:80]}")
             players = body.get("players")
-            event = Setup(
-                rules=body.get("rules"), target=body.get("target"),
-                players=tuple(str(p) for p in players) if players else None,
-            )
-            if players is not None and (not isinstance(players, list) or len(players) not in (2, 3)):
-                raise ValueError("players: two names (A, B), or three for a pool")
-            if event.target is not None and not isinstance(event.target, int):
-                raise ValueError("target: a number of points")
-        except (ValueError, AttributeError, TypeError) as exc:
-            return JSONResponse({"error": f"bad setup: {exc}"}, status_code=400)
-        if event.players is not None and len(event.players) == 2:
-            event = Setup(rules=event.rules, target=event.target, players=(*event.players, ""))
+            if isinstance(players, list) and len(players) == 2:
+                body = {**body, "players": [*players, ""]}  # two names: no pool
+            event = setup_from_json(body, source="POST /api/setup")
+        except TranscriptError as exc:
+            return JSONResponse({"error": f"bad setup: {exc.problem}"}, status_code=400)
         control(event)
         return JSONResponse({"queued": event.to_json()}, status_code=202)
 
@@ -206,6 +235,7 @@ def table_app(live: LiveTable, *, history: JournalHistory | None, settings: WebS
         Route("/", index),
         Route("/api/state", state),
         Route("/api/stream", stream),
+        Route("/api/words", words),
         Route("/api/games", games),
         Route("/api/games/{number:int}", game),
         Route("/api/games/{number:int}/record", record),
@@ -264,12 +294,13 @@ class TablePage:
 
     :param journal: the journal file (the history of games), or None.
     :param control: puts a physical event on the table's queue (for the token's changes).
+    :param language: the table's language (``[table] language``): the page speaks it.
     """
 
     def __init__(self, settings: WebSettings, *, table: str, journal: Path | None = None,
-                 control: Callable[[PhysicalEvent], None] | None = None) -> None:
+                 control: Callable[[PhysicalEvent], None] | None = None, language: str = "en") -> None:
         self.settings = settings
-        self.live = LiveTable(PublicFeed(table=table, reveal_delay=settings.reveal_delay))
+        self.live = LiveTable(PublicFeed(table=table, reveal_delay=settings.reveal_delay, language=language))
         history = JournalHistory(Path(journal), table=table, reveal_delay=settings.reveal_delay) if journal else None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._early: list[Outcome] = []

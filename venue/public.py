@@ -32,17 +32,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine import Fault
+from engine.prompts import worded
 from firmware_host.referee.controller import HandRecord
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
+from firmware_host.screens.chooser import fault_screen
+from firmware_host.screens.i18n import language as table_language
 from venue.record import GameLogBuilder, HandLog
 
 PUBLIC_EVENTS = frozenset({
     "trump", "king", "trick", "hand_end", "game_end", "fault", "bid", "exchange", "play_begins", "play",
     "offer", "penalty", "match_end", "seating", "dealer", "target", "new_game", "reader", "corrected", "notice",
+    "replay_hand",
 })
 """Event kinds a spectator may see as they happen (``hand_record`` is held back: see the module)."""
 
@@ -53,6 +57,7 @@ PLAY_PHASE_FAULTS = frozenset({"out_of_turn", "card_not_in_hand", "wrong_time"})
 """Faults whose card lies face up when they happen during the tricks (a card on a play pad)."""
 
 _SYMBOL = re.compile(r"(?:10|[2-9JQKA])[♠♥♦♣]")
+_TRAILING_ARTICLE = re.compile(r"\s+(?:the|le|la|il|den|die|das)$")
 _NOTATION = re.compile(r"(?<![A-Za-z0-9])[2-9TJQKA][SHDC](?![A-Za-z0-9])")
 
 
@@ -71,12 +76,23 @@ class Message:
     data: dict[str, Any]
 
 
-def public_fault(fault: Fault, face_up: bool) -> dict[str, Any]:
-    """A fault as a spectator sees it: its card only when the card lies face up."""
+def public_fault(fault: Fault, face_up: bool, snapshot: TableSnapshot | None = None,
+                 language: str = "en") -> dict[str, Any]:
+    """A fault as a spectator sees it: its card only when the card lies face up.
+
+    With ``snapshot``, ``said`` holds what went wrong and what to do in ``language``,
+    worded as the table's screen words them (:func:`firmware_host.screens.chooser.fault_screen`).
+    """
     data = fault.to_json()
     if not face_up:
         data["card"] = None
         data["message"] = redact(str(data.get("message", "")))
+        fault = replace(fault, card=None)
+    if snapshot is not None:
+        screen = fault_screen(fault, snapshot, language)
+        what, do = (" ".join((t if face_up else redact(t)).split()) for t in (screen.headline, screen.detail))
+        # worded without its card, "does not hold the {card}" ends on an article: leave it out
+        data["said"] = {"what": _TRAILING_ARTICLE.sub("", what), "do": _TRAILING_ARTICLE.sub("", do)}
     return data
 
 
@@ -92,18 +108,33 @@ class PublicFeed:
 
     :param table: the table's name (in every state message).
     :param reveal_delay: seconds between a hand's end and its hidden cards going out.
+    :param language: the table's language (``en``, ``fr``, ``it``, ``de``): faults and
+        prompts are worded in it, as the table's screen words them.
+
+    The state carries the story so far, so that a spectator who comes late sees it:
+    ``story``, the public events of the hand under way (those of the hand just over
+    until the next deal begins), and ``hands``, the results of the game's hands.
     """
 
     table: str = "table"
     reveal_delay: float = 0.0
+    language: str = "en"
     seq: int = 0
     state: dict[str, Any] = field(default_factory=dict)
     revealed: list[HandLog] = field(default_factory=list)
     """The hands of the current game already put out, in order."""
+    story: list[dict[str, Any]] = field(default_factory=list)
+    """The public events of the hand under way, as sent."""
+    results: list[dict[str, Any]] = field(default_factory=list)
+    """The game's hands over: ``hand``, ``points``, ``score``, ``tricks``."""
+    _story_hand: int = 1
     _face_up: dict[Fault, bool] = field(default_factory=dict)
     _pending: list[_Pending] = field(default_factory=list)
     _builder: GameLogBuilder = field(default_factory=GameLogBuilder)
     _game: int = 0
+
+    def __post_init__(self) -> None:
+        self.language = table_language(self.language)
 
     def take(self, outcome: Outcome, now: float) -> list[Message]:
         """The messages one outcome gives: its public events, the hands now due, then the state."""
@@ -112,7 +143,11 @@ class PublicFeed:
         if snapshot.game != self._game:
             self._game = snapshot.game
             self.revealed = []
+            self.results = []
             self._builder = GameLogBuilder()
+            self._new_hand(snapshot.hand_no)
+        elif snapshot.hand_no != self._story_hand and not snapshot.between_hands:
+            self._new_hand(snapshot.hand_no)  # the next deal has begun: the hand over leaves the table
         for event in outcome.events:
             kind = event.event
             self._builder.event(event)
@@ -124,7 +159,7 @@ class PublicFeed:
                 continue
             if isinstance(event, Fault):
                 face_up = self._classify(event, snapshot)
-                out.append(Message("event", public_fault(event, face_up)))
+                self._tell(out, public_fault(event, face_up, snapshot, self.language))
                 continue
             data = event.to_json()
             if kind in ("corrected", "notice"):
@@ -134,12 +169,23 @@ class PublicFeed:
                 data["message"] = redact(str(data.get("message", ""))) if "message" in data else None
                 if data["message"] is None:
                     del data["message"]
-            out.append(Message("event", data))
+            if kind == "hand_end":
+                self.results.append({"hand": self._story_hand, **{k: data[k] for k in ("points", "score", "tricks")}})
+            self._tell(out, data)
         out.extend(self.due(now))
         self.seq += 1
         self.state = self.public_state(snapshot, now)
         out.append(Message("state", self.state))
         return out
+
+    def _new_hand(self, number: int) -> None:
+        self._story_hand = number
+        self.story = []
+
+    def _tell(self, out: list[Message], data: dict[str, Any]) -> None:
+        """One public event: to the stream and to the hand's story."""
+        self.story.append(data)
+        out.append(Message("event", data))
 
     def due(self, now: float) -> list[Message]:
         """The hands whose delay is over (in order)."""
@@ -172,12 +218,23 @@ class PublicFeed:
     def public_state(self, snapshot: TableSnapshot, now: float) -> dict[str, Any]:
         """The snapshot as spectators see it (faults they cannot see face up are redacted)."""
         data = snapshot.to_json()
-        data["faults"] = [public_fault(f, self._face_up.get(f, False)) for f in snapshot.faults]
+        lang = self.language
+        data["faults"] = [public_fault(f, self._face_up.get(f, False), snapshot, lang) for f in snapshot.faults]
         if snapshot.warning is not None:
-            data["warning"] = public_fault(snapshot.warning, self._face_up.get(snapshot.warning, False))
+            data["warning"] = public_fault(snapshot.warning, self._face_up.get(snapshot.warning, False),
+                                           snapshot, lang)
         data["prompt"]["text"] = redact(data["prompt"]["text"])
         data["expectation"] = redact(snapshot.expectation) if not snapshot.faults else (
             data["faults"][-1]["message"])
+        prompt = snapshot.prompt
+        if prompt.key:
+            name = snapshot.players[0 if prompt.seat == "A" else 1] if prompt.seat in ("A", "B") else ""
+            prompt = worded(prompt, lang, name or None)
+        data["said"] = {"prompt": redact(prompt.text)}
+        data["lang"] = lang
+        data["story"] = list(self.story)
+        data["story_hand"] = self._story_hand
+        data["hands"] = list(self.results)
         data["table"] = self.table
         data["seq"] = self.seq
         data["t"] = round(now, 3)

@@ -1,7 +1,8 @@
 """The table file's ``[web]`` and ``[mqtt]`` sections (docs/web.md).
 
 ``hardware.table`` accepts the two sections and leaves them to this module, which
-reads them from the file's TOML and reports every problem at once::
+reads them from the file's TOML and reports every problem at once, with the table file's
+own checks (:class:`hardware.table_checks.Problems`)::
 
     >>> web, mqtt = parse_sections({"web": {"listen": "127.0.0.1:8088", "reveal_delay": 30},
     ...                             "mqtt": {"venue": "club", "table": "t1"}}, table_name="T")
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.errors import BadInput
+from hardware.table_checks import Problems
 
 DEFAULT_LISTEN = "127.0.0.1:8080"
 DEFAULT_BROKER_PORT = 1883
@@ -97,18 +99,9 @@ _MQTT_KEYS = ("enabled", "host", "port", "venue", "table", "username", "password
               "cert", "key", "insecure", "keepalive", "queue", "reveal_delay")
 
 
-def _get(problems: list[str], section: Mapping[str, Any], name: str, key: str, kind: type | tuple[type, ...],
-         default: Any) -> Any:
-    value = section.get(key, default)
-    if value is not default and not isinstance(value, kind):
-        problems.append(f"{name}.{key}: expected {getattr(kind, '__name__', 'a number')}, not {value!r}")
-        return default
-    return value
-
-
-def _secret(problems: list[str], section: Mapping[str, Any], name: str, key: str, base: Path | None) -> str | None:
-    value = _get(problems, section, name, key, str, None)
-    path = _get(problems, section, name, f"{key}_file", str, None)
+def _secret(problems: Problems, section: Mapping[str, Any], name: str, key: str, base: Path | None) -> str | None:
+    value = problems.value(section, f"{name}.{key}", str, default=None)
+    path = problems.value(section, f"{name}.{key}_file", str, default=None)
     if path is not None:
         file = Path(path).expanduser()
         if not file.is_absolute() and base is not None:
@@ -116,71 +109,62 @@ def _secret(problems: list[str], section: Mapping[str, Any], name: str, key: str
         try:
             value = file.read_text(encoding="utf-8").strip()
         except OSError as exc:
-            problems.append(f"{name}.{key}_file: cannot read {file}: {exc.strerror or exc}")
+            problems.add(f"{name}.{key}_file", f"cannot read {file}: {exc.strerror or exc}")
     return value if value else None
 
 
 def parse_sections(data: Mapping[str, Any], *, table_name: str, source: str = "<table>",
                    base: Path | None = None) -> tuple[WebSettings, MqttSettings]:
-    """The two sections of a table file's TOML.
+    """The two sections of a table file's TOML, checked as the table file's other sections are
+    (:mod:`hardware.table_checks`).
 
     :raises SettingsError: listing every problem.
     """
-    problems: list[str] = []
-    web = data.get("web", {})
-    mqtt = data.get("mqtt", None)
-    if not isinstance(web, Mapping):
-        problems.append("web: must be a table ([web])")
-        web = {}
-    for key in web:
-        if key not in _WEB_KEYS:
-            problems.append(f"web.{key}: unknown key (known: {', '.join(_WEB_KEYS)})")
-    listen = _get(problems, web, "web", "listen", str, DEFAULT_LISTEN)
+    problems = Problems()
+    web = problems.section(data, "web", required=False) or {}
+    problems.unknown_keys("web", web, _WEB_KEYS)
+    listen = problems.value(web, "web.listen", str, default=DEFAULT_LISTEN)
     try:
         host, port = split_listen(listen)
     except ValueError as exc:
-        problems.append(f"web.listen: {exc}")
+        problems.add("web.listen", str(exc))
         host, port = "127.0.0.1", 8080
-    delay = _get(problems, web, "web", "reveal_delay", (int, float), 0.0)
+    delay = problems.value(web, "web.reveal_delay", float, default=0.0)
     if delay < 0:
-        problems.append("web.reveal_delay: must be 0 or more seconds")
+        problems.add("web.reveal_delay", "must be 0 or more seconds")
     token = _secret(problems, web, "web", "token", base)
-    enabled = bool(_get(problems, web, "web", "enabled", bool, False))
+    enabled = bool(problems.value(web, "web.enabled", bool, default=False))
     web_settings = WebSettings(host, port, token, float(delay), enabled)
 
     mqtt_settings = MqttSettings(table=slug(table_name), reveal_delay=float(delay))
+    mqtt = problems.section(data, "mqtt", required=False)
     if mqtt is not None:
-        if not isinstance(mqtt, Mapping):
-            problems.append("mqtt: must be a table ([mqtt])")
-            mqtt = {}
-        for key in mqtt:
-            if key not in _MQTT_KEYS:
-                problems.append(f"mqtt.{key}: unknown key (known: {', '.join(_MQTT_KEYS)})")
+        problems.unknown_keys("mqtt", mqtt, _MQTT_KEYS)
         topic_level = re.compile(r"^[A-Za-z0-9_-]+$")
-        venue = _get(problems, mqtt, "mqtt", "venue", str, "venue")
-        table = _get(problems, mqtt, "mqtt", "table", str, slug(table_name))
+        venue = problems.value(mqtt, "mqtt.venue", str, default="venue")
+        table = problems.value(mqtt, "mqtt.table", str, default=slug(table_name))
         for key, value in (("venue", venue), ("table", table)):
             if not topic_level.match(value):
-                problems.append(f"mqtt.{key}: {value!r} must be letters, digits, '-' or '_' (one topic level)")
-        mqtt_delay = _get(problems, mqtt, "mqtt", "reveal_delay", (int, float), delay)
+                problems.add(f"mqtt.{key}", f"{value!r} must be letters, digits, '-' or '_' (one topic level)")
+        mqtt_delay = problems.value(mqtt, "mqtt.reveal_delay", float, default=delay)
         mqtt_settings = MqttSettings(
-            host=_get(problems, mqtt, "mqtt", "host", str, "127.0.0.1"),
-            port=_get(problems, mqtt, "mqtt", "port", int, DEFAULT_BROKER_PORT),
+            host=problems.value(mqtt, "mqtt.host", str, default="127.0.0.1"),
+            port=problems.value(mqtt, "mqtt.port", int, default=DEFAULT_BROKER_PORT),
             venue=venue, table=table,
-            username=_get(problems, mqtt, "mqtt", "username", str, None),
+            username=problems.value(mqtt, "mqtt.username", str, default=None),
             password=_secret(problems, mqtt, "mqtt", "password", base),
-            tls=_get(problems, mqtt, "mqtt", "tls", bool, False),
-            ca=_get(problems, mqtt, "mqtt", "ca", str, None),
-            cert=_get(problems, mqtt, "mqtt", "cert", str, None),
-            key=_get(problems, mqtt, "mqtt", "key", str, None),
-            insecure=_get(problems, mqtt, "mqtt", "insecure", bool, False),
-            keepalive=_get(problems, mqtt, "mqtt", "keepalive", int, 30),
-            queue=_get(problems, mqtt, "mqtt", "queue", int, 10_000),
+            tls=problems.value(mqtt, "mqtt.tls", bool, default=False),
+            ca=problems.value(mqtt, "mqtt.ca", str, default=None),
+            cert=problems.value(mqtt, "mqtt.cert", str, default=None),
+            key=problems.value(mqtt, "mqtt.key", str, default=None),
+            insecure=problems.value(mqtt, "mqtt.insecure", bool, default=False),
+            keepalive=problems.value(mqtt, "mqtt.keepalive", int, default=30),
+            queue=problems.value(mqtt, "mqtt.queue", int, default=10_000),
             reveal_delay=float(mqtt_delay),
-            enabled=bool(_get(problems, mqtt, "mqtt", "enabled", bool, True)),
+            enabled=bool(problems.value(mqtt, "mqtt.enabled", bool, default=True)),
         )
     if problems:
-        raise SettingsError(f"{source}: " + "; ".join(problems))
+        raise SettingsError(f"{source}: " + "; ".join(f"{key}: {message}" for key, message in problems.items))
     return web_settings, mqtt_settings
 
 

@@ -20,7 +20,10 @@ QUEUE_SIZE = 2_000
 """Messages a browser may fall behind by before it is dropped."""
 
 HEARTBEAT_S = 15.0
-"""Seconds between comment lines on a quiet stream (proxies close silent connections)."""
+"""Seconds between ``ping`` messages on a quiet stream: proxies close silent connections, and
+the page tells a live stream from a dead one by them (it reconnects after missing two)."""
+
+PING = b"event: ping\ndata: {}\n\n"
 
 
 def sse_block(kind: str, data: Any) -> bytes:
@@ -79,7 +82,7 @@ class Broadcaster:
                     try:
                         block = await asyncio.wait_for(q.get(), HEARTBEAT_S)
                     except TimeoutError:
-                        yield b": keep-alive\n\n"
+                        yield PING
                         continue
                     if block is None:
                         return

@@ -36,7 +36,7 @@ def venue_outputs(args: argparse.Namespace, table: TableConfig, journal: Path | 
             web = replace(web, host=host, port=port)
         from venue.page import TablePage
 
-        page = TablePage(web, table=table.name, journal=journal, control=control)
+        page = TablePage(web, table=table.name, journal=journal, control=control, language=table.language)
         try:
             page.start()
         except OSError as exc:

@@ -41,6 +41,7 @@ from typing import Protocol
 from PIL import Image
 
 from drivers.closing import Closing
+from drivers.display.chips import check_chip
 
 logger = logging.getLogger(__name__)
 
@@ -91,8 +92,7 @@ class ControllerChip:
     """
 
     def __init__(self, chip: str, *, garbage_seed: int | None = None) -> None:
-        if chip not in ("ssd1306", "sh1106"):
-            raise ValueError(f"unknown display chip {chip!r}: ssd1306 or sh1106")
+        check_chip(chip)
         self.chip = chip
         self.columns = 128 if chip == "ssd1306" else 132
         self.visible_offset = 0 if chip == "ssd1306" else 2

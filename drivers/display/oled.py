@@ -29,6 +29,7 @@ from typing import Any
 from PIL import Image
 
 from drivers.closing import Closing
+from drivers.display.chips import check_chip
 from drivers.errors import DeviceNotFoundError, DevicePermissionError, DriverError
 
 logger = logging.getLogger(__name__)
@@ -214,8 +215,7 @@ def open_display(chip: str = "ssd1306", *, bus: Any = None, port: int = 1, addre
     from luma.core.error import DevicePermissionError as LumaPermission
     from luma.core.interface.serial import i2c
 
-    if chip not in ("ssd1306", "sh1106"):
-        raise ValueError(f"unknown display chip {chip!r}: ssd1306 or sh1106")
+    check_chip(chip)
     ssd, sh = _device_classes()
     path = f"/dev/i2c-{port}"
     try:

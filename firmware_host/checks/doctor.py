@@ -167,6 +167,7 @@ def run_checks(
         checks = [Check("table file", True, f"{path}: {_summary(config)}")]
 
     checks.append(_check_registry(config))
+    checks.append(_check_badges(config))
     checks += [_check_reader(pad, read_reader, dev) for pad in config.pads]
     checks += [_check_display(i, d, probe_i2c, dev) for i, d in enumerate(config.displays)]
     checks.append(_check_buttons(config, make_factory))
@@ -230,6 +231,21 @@ def _check_registry(config: TableConfig) -> Check:
     genuine = sum(entry.origin == "genuine" for entry in registry)
     locked = sum(entry.locked for entry in registry)
     return Check(name, True, f"{path}: {len(registry)} tags ({genuine} genuine, {locked} locked)")
+
+
+def _check_badges(config: TableConfig) -> Check:
+    from hardware.badges import Badges, badges_path
+    from hardware.tags import TagRegistryError
+
+    path = badges_path(config)
+    if path is None or not path.exists():
+        return Check("badges", True, "none: players name their seats with the menu or the page")
+    try:
+        badges = Badges.load(path)
+    except TagRegistryError as exc:
+        return Check("badges", False, str(exc),
+                     "enrol the badges again (ecarte-table enroll --badge) or fix the file (docs/players.md)")
+    return Check("badges", True, f"{path}: {len(badges.tags)} badge(s) and rule card(s)")
 
 
 def _audit_registry(config: TableConfig, registry: Any) -> list[str]:

@@ -77,11 +77,8 @@ def run_review(args: argparse.Namespace) -> int:
         out.write("nothing to say: well played\n" if not lines else f"{len(lines)} finding(s)\n")
         for line in lines:
             out.write(f"  {line}\n")
-        for advice in result.advice:
-            odds = advice.odds
-            out.write(f"  odds as dealt: point {odds.point:.1%}, vole {odds.vole:.1%}; "
-                      f"stand {advice.stand:+.2f} pt, propose {advice.propose.mean:+.2f} pt "
-                      f"(±{advice.propose.stderr:.2f})\n")
+        for seat, advice in zip((hand.elder, hand.dealer), result.advice, strict=False):
+            out.write(f"  {'AB'[seat]}: {advice.text()}\n")
     if not hands:
         out.write(f"game {record.game}: no finished hand to review\n")
     return 0

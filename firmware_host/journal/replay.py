@@ -130,12 +130,13 @@ def strict(controller: Controller) -> Callable[[PhysicalEvent, str], Outcome]:
 
 def merged_setup(table: Setup, given: Setup) -> Setup:
     """A setup line after the table's own (a fed transcript's, the page's), as the table took it:
-    what it leaves out is the table's (its rules, target, dealer, names, sight and tags), as the
+    what it leaves out is the table's (its rules, target, dealer, names, sight, language and tags), as the
     live referee takes it from its defaults."""
     return replace(
         given, rules=given.rules or table.rules, target=given.target or table.target,
         dealer=given.dealer or table.dealer, players=given.players or table.players,
-        sight=given.sight or table.sight, tags={**table.tags, **given.tags},
+        sight=given.sight or table.sight, language=given.language or table.language,
+        tags={**table.tags, **given.tags},
     )
 
 

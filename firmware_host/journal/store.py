@@ -14,12 +14,18 @@ transcript and the current one replayed to resume exactly where the table stoppe
 
 What makes damage visible (``ecarte-table journal check``):
 
-- every row carries the CRC-32 of its line, checked when a game is read;
+- every row carries a *link*: the CRC-32 of its id, game, ``seq`` and line, chained to the
+  link of the row before it (:func:`row_link`), and a *checksum* of its state (taken,
+  refused) over that link (:func:`state_crc`). A row deleted, moved, copied over another,
+  rewritten, or marked taken or refused behind the journal's back breaks the chain where it
+  happened; a row without its link or checksum is damage;
+- every line reads back as the transcript line it was (``journal check``);
 - ``PRAGMA quick_check`` when the service opens the journal;
 - the *seal*: the lock file beside the journal (``journal.sqlite.lock``), which the
-  service holds while it runs, records after every write the journal's last row and
-  how many input lines it holds. A journal that has fewer rows than its seal says
-  lost some (a ``-wal`` file removed after a kill, a copy of an older file).
+  service holds while it runs, records after every write the journal's last row, its link,
+  how many rows and how many input lines it holds. A journal that has fewer rows than its
+  seal says lost some (a ``-wal`` file removed after a kill, a copy of an older file); a
+  seal that cannot be read is damage too.
 
 Only the newest :data:`KEEP_GAMES` games are kept: starting a game deletes older ones.
 """
@@ -53,6 +59,9 @@ referee (skipped on resume)."""
 
 _SEAL_BYTES = 160  # the seal is rewritten in place, padded to this size
 
+CHAINED = 1
+"""``meta.chain``: the rows carry links and state checksums (journals before it: a CRC of the line)."""
+
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY,
@@ -65,7 +74,8 @@ CREATE TABLE IF NOT EXISTS events (
     line TEXT NOT NULL,
     done INTEGER NOT NULL DEFAULT 0,
     seq INTEGER,
-    crc INTEGER
+    crc INTEGER,
+    link INTEGER
 );
 CREATE INDEX IF NOT EXISTS events_game ON events(game, id);
 CREATE TABLE IF NOT EXISTS meta (
@@ -123,17 +133,50 @@ class GameRecord:
 
 @dataclass(frozen=True, slots=True)
 class Seal:
-    """What the lock file says of the journal: its last row, its input lines, who wrote it."""
+    """What the lock file says of the journal: its last row (and that row's link), how many
+    rows and input lines it holds, who wrote it."""
 
     rows: int
     lines: int
     pid: int
     since: float
+    count: int | None = None
+    link: int | None = None
 
 
 def line_crc(game: int, line: str) -> int:
-    """The CRC-32 a row keeps of its game and line."""
+    """The CRC-32 a row of a journal before links kept of its game and line."""
     return zlib.crc32(f"{game}\n{line}".encode("utf-8", "surrogatepass"))
+
+
+def row_link(rowid: int, game: int, seq: int | None, line: str, previous: int) -> int:
+    """A row's link: the CRC-32 of its id, game, ``seq`` and line, chained to ``previous`` (the
+    link of the row before it, or the journal's base for its first row)."""
+    head = f"{rowid}\x1f{game}\x1f{'' if seq is None else seq}\x1f"
+    return zlib.crc32((head + line).encode("utf-8", "surrogatepass"), previous)
+
+
+def state_crc(done: int, link: int) -> int:
+    """A row's checksum: its state (pending, taken, refused) over its link."""
+    return zlib.crc32(b"%d" % done, link)
+
+
+def row_problem(row: tuple[Any, ...], previous: int) -> str | None:
+    """Why the row ``(id, game, line, done, seq, crc, link)`` is not what was written after a row
+    whose link is ``previous``, or None."""
+    rowid, game, line, done, seq, crc, link = row
+    if not (isinstance(rowid, int) and isinstance(game, int) and isinstance(line, str)
+            and isinstance(done, int) and (seq is None or isinstance(seq, int))):
+        return "unreadable"
+    if crc is None or link is None:
+        return "its checksum is missing"
+    if not isinstance(crc, int) or not isinstance(link, int):
+        return "unreadable"
+    if link != row_link(rowid, game, seq, line, previous):
+        return "not what was written there (changed, moved, or a row before it missing)"
+    if crc != state_crc(done, link):
+        return "its state (taken, refused) is not what was written"
+    return None
 
 
 class Journal(Closing):
@@ -155,8 +198,12 @@ class Journal(Closing):
         self.readonly = readonly
         self._lock_fd: int | None = None
         self._db: sqlite3.Connection | None = None
-        self._sealed: tuple[int, int] | None = None  # (last row, input lines) as last sealed
-        self._pending: tuple[int, int] = (0, 0)
+        self._pending: tuple[int, int] = (0, 0)  # rows, input lines of the transaction under way
+        self._pending_tail: tuple[int, int] = (0, 0)
+        self._pending_count = 0
+        self._tail: tuple[int, int] = (0, 0)  # the last row's id and link
+        self._count = 0  # rows
+        self._lines = 0  # input lines
         self._since = round(time.time(), 3)
         memory = self.path == ":memory:"
         if not readonly and not memory:
@@ -166,6 +213,8 @@ class Journal(Closing):
                 raise JournalError(
                     f"cannot open the journal {self.path}: cannot create its directory ({exc.strerror or exc})"
                 ) from exc
+        if not memory and os.path.exists(self.path) and not os.path.isfile(self.path):
+            raise JournalError(f"cannot open the journal {self.path}: not a regular file")
         if lock and not memory:
             self._lock_fd = take_lock(self.path)
         try:
@@ -204,16 +253,18 @@ class Journal(Closing):
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.executescript(_SCHEMA)
             self._migrate()
+            self._load_tail()
+            self._lines = self.fed_lines()
         except sqlite3.DatabaseError as exc:
             if isinstance(exc, sqlite3.OperationalError) and "malformed" not in str(exc):
                 raise JournalError(f"cannot open the journal {self.path}: {exc}") from exc
             raise JournalDamaged(self.path, [f"SQLite: {exc}"], opening=True) from exc
 
     def _migrate(self) -> None:
-        """Journals of earlier versions: add the columns and the input line count."""
+        """Journals of earlier versions: add the columns and the input line count; chain their rows."""
         db = self.db
         columns = {row[1] for row in db.execute("PRAGMA table_info(events)")}
-        for column in ("seq", "crc"):
+        for column in ("seq", "crc", "link"):
             if column not in columns:
                 db.execute(f"ALTER TABLE events ADD COLUMN {column} INTEGER")
         if db.execute("SELECT 1 FROM meta WHERE key = 'lines'").fetchone() is None:
@@ -221,6 +272,33 @@ class Journal(Closing):
             events = db.execute("SELECT COUNT(*) FROM events").fetchone()[0]
             games = db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
             db.execute("INSERT INTO meta (key, value) VALUES ('lines', ?)", (int(events) - int(games),))
+        if db.execute("SELECT 1 FROM meta WHERE key = 'chain'").fetchone() is None:
+            # rows of a journal before links: chained now, each once its own CRC is checked
+            # (a row that fails it keeps no link: the check reports it)
+            db.execute("BEGIN IMMEDIATE")
+            previous = 0
+            for rowid, game, line, done, seq, crc in db.execute(
+                "SELECT id, game, line, done, seq, crc FROM events ORDER BY id",
+            ).fetchall():
+                if not isinstance(line, str) or (crc is not None and crc != line_crc(game, line)):
+                    db.execute("UPDATE events SET crc = NULL, link = NULL WHERE id = ?", (rowid,))
+                    continue
+                previous = row_link(rowid, game, seq, line, previous)
+                db.execute("UPDATE events SET crc = ?, link = ? WHERE id = ?",
+                           (state_crc(done, previous), previous, rowid))
+            db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('chain', ?)", (CHAINED,))
+            db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('base', 0)")
+            db.execute("COMMIT")
+
+    def _load_tail(self) -> None:
+        """The last row's id and link and the number of rows (what the next row chains to)."""
+        last = self.db.execute("SELECT id, link FROM events ORDER BY id DESC LIMIT 1").fetchone()
+        base = self.db.execute("SELECT value FROM meta WHERE key = 'base'").fetchone()
+        if last is None:
+            self._tail = (0, int(base[0]) if base else 0)
+        else:
+            self._tail = (int(last[0]), int(last[1]) if isinstance(last[1], int) else 0)
+        self._count = int(self.db.execute("SELECT COUNT(*) FROM events").fetchone()[0])
 
     @property
     def db(self) -> sqlite3.Connection:
@@ -239,16 +317,28 @@ class Journal(Closing):
         with self._transaction() as db:
             cur = db.execute("INSERT INTO games (started) VALUES (?)", (time.time(),))
             game = int(cur.lastrowid or 0)
-            db.execute(
-                "INSERT INTO events (game, t, line, done, seq, crc) VALUES (?, ?, ?, 1, ?, ?)",
-                (game, time.time(), setup_line, seq, line_crc(game, setup_line)),
-            )
+            self._insert(db, game, setup_line, seq, DONE)
             old = game - KEEP_GAMES
             if old > 0:
+                gone = db.execute("SELECT id, link FROM events WHERE game <= ? ORDER BY id DESC LIMIT 1",
+                                  (old,)).fetchone()
+                if gone is not None:  # the oldest row kept chains to the last row deleted
+                    db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('base', ?)", (gone[1] or 0,))
+                    self._pending_count -= int(db.execute("SELECT COUNT(*) FROM events WHERE game <= ?",
+                                                          (old,)).fetchone()[0])
                 db.execute("DELETE FROM events WHERE game <= ?", (old,))
                 db.execute("DELETE FROM games WHERE id <= ?", (old,))
             self._seal_later(rows=1)
         return game
+
+    def _insert(self, db: sqlite3.Connection, game: int, line: str, seq: int | None, done: int) -> int:
+        rowid = self._tail[0] + 1
+        link = row_link(rowid, game, seq, line, self._tail[1])
+        db.execute("INSERT INTO events (id, game, t, line, done, seq, crc, link) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                   (rowid, game, time.time(), line, done, seq, state_crc(done, link), link))
+        self._pending_tail = (rowid, link)
+        self._pending_count += 1
+        return rowid
 
     def append(self, game: int, line: str, *, seq: int | None = None, fed: bool = False) -> int:
         """Write one transcript line, durably, before it is acted on; its id.
@@ -258,14 +348,11 @@ class Journal(Closing):
         :raises JournalWriteError: when it cannot be written (nothing was).
         """
         with self._transaction() as db:
-            cur = db.execute(
-                "INSERT INTO events (game, t, line, seq, crc) VALUES (?, ?, ?, ?, ?)",
-                (game, time.time(), line, seq, line_crc(game, line)),
-            )
+            rowid = self._insert(db, game, line, seq, PENDING)
             if fed:
                 db.execute("UPDATE meta SET value = value + 1 WHERE key = 'lines'")
             self._seal_later(rows=1, lines=int(fed))
-        return int(cur.lastrowid or 0)
+        return rowid
 
     def count_line(self) -> None:
         """An input line that holds no event (blank, a comment, a line that cannot be read): counted
@@ -288,10 +375,18 @@ class Journal(Closing):
         :raises JournalWriteError: when it cannot be written.
         """
         db = self.db
+        if event_id == self._tail[0]:
+            link: Any = self._tail[1]
+        else:
+            row = self._read("SELECT link FROM events WHERE id = ?", (event_id,))
+            link = row[0][0] if row else None
+        if not isinstance(link, int):
+            raise JournalDamaged(self.path, [f"row {event_id}: its checksum is missing"])
         db.execute("PRAGMA synchronous=NORMAL")
         try:
             with self._transaction() as tx:
-                tx.execute("UPDATE events SET done = ? WHERE id = ?", (status, event_id))
+                tx.execute("UPDATE events SET done = ?, crc = ? WHERE id = ?",
+                           (status, state_crc(status, link), event_id))
         finally:
             db.execute("PRAGMA synchronous=FULL")
 
@@ -301,7 +396,7 @@ class Journal(Closing):
         """How many input lines (``--events``) the journal has taken, in all games: feeding
         again from that line loses nothing and doubles nothing."""
         row = self._read("SELECT value FROM meta WHERE key = 'lines'")
-        return int(row[0][0]) if row else 0
+        return int(row[0][0]) if row and isinstance(row[0][0], int) else 0
 
     def games(self) -> list[tuple[int, int]]:
         """``(game number, number of lines)`` for every game, oldest first."""
@@ -309,28 +404,47 @@ class Journal(Closing):
             "SELECT g.id, COUNT(e.id) FROM games g LEFT JOIN events e ON e.game = g.id "
             "GROUP BY g.id ORDER BY g.id"
         )
-        return [(int(g), int(n)) for g, n in rows]
+        return [(int(g), int(n)) for g, n in rows if isinstance(g, int)]
 
     def last_row(self) -> int:
         """The id of the last row written (0 for an empty journal)."""
         rows = self._read("SELECT COALESCE(MAX(id), 0) FROM events")
         return int(rows[0][0])
 
+    def _chained(self) -> bool:
+        row = self._read("SELECT value FROM meta WHERE key = 'chain'")
+        return bool(row) and row[0][0] == CHAINED
+
+    def _base(self) -> int:
+        row = self._read("SELECT value FROM meta WHERE key = 'base'")
+        return int(row[0][0]) if row and isinstance(row[0][0], int) else 0
+
     def game(self, game: int) -> GameRecord:
         """Every line of ``game``.
 
         :raises KeyError: when the journal has no such game.
-        :raises JournalDamaged: when a row is not what was written (its CRC).
+        :raises JournalDamaged: when a row is not what was written (its link, its checksum).
         """
-        rows = self._read("SELECT id, line, done, seq, crc FROM events WHERE game = ? ORDER BY id", (game,))
+        chained = self._chained()
+        rows = self._read(f"SELECT id, game, line, done, seq, crc, {'link' if chained else 'NULL'} FROM events "
+                          "WHERE game = ? ORDER BY id", (game,))
         if not rows:
             raise KeyError(f"no game {game} in the journal {self.path}")
-        for number, (_, line, _, _, crc) in enumerate(rows, start=1):
-            if not isinstance(line, str) or (crc is not None and crc != line_crc(game, line)):
-                raise JournalDamaged(self.path, [f"game {game}, line {number}: not the line that was written"])
+        if chained:
+            before = self._read("SELECT link FROM events WHERE id < ? ORDER BY id DESC LIMIT 1", (rows[0][0],))
+            previous = before[0][0] if before else self._base()
+            for number, row in enumerate(rows, start=1):
+                problem = row_problem(row, previous if isinstance(previous, int) else 0)
+                if problem is not None:
+                    raise JournalDamaged(self.path, [f"game {game}, line {number}: {problem}"])
+                previous = row[6]
+        else:
+            for number, (_, _, line, _, _, crc, _) in enumerate(rows, start=1):
+                if not isinstance(line, str) or (crc is not None and crc != line_crc(game, line)):
+                    raise JournalDamaged(self.path, [f"game {game}, line {number}: not the line that was written"])
         return GameRecord(
-            game, tuple(r[1] for r in rows), tuple(int(r[0]) for r in rows), tuple(int(r[2]) for r in rows),
-            tuple(None if r[3] is None else int(r[3]) for r in rows),
+            game, tuple(r[2] for r in rows), tuple(int(r[0]) for r in rows), tuple(int(r[3]) for r in rows),
+            tuple(None if r[4] is None else int(r[4]) for r in rows),
         )
 
     def current_game(self) -> GameRecord | None:
@@ -341,7 +455,8 @@ class Journal(Closing):
         return self.game(int(row[0][0]))
 
     def verify(self, *, quick: bool = False, opening: bool = False) -> None:
-        """Check the whole journal: SQLite's own check, every row's CRC, the seal.
+        """Check the whole journal: SQLite's own check, every row's link and checksum in order,
+        every line read back (not ``quick``), the seal.
 
         :raises JournalDamaged: naming every problem found.
         """
@@ -351,31 +466,73 @@ class Journal(Closing):
             result = [str(r[0]) for r in self.db.execute(f"PRAGMA {pragma}").fetchall()]
             if result != ["ok"]:
                 problems.append("SQLite: " + "; ".join(result[:3]))
-            bad: dict[int, list[int]] = {}
-            for game, rows in self._rows_by_game():
-                for number, (line, crc) in enumerate(rows, start=1):
-                    if not isinstance(line, str) or (crc is not None and crc != line_crc(game, line)):
-                        bad.setdefault(game, []).append(number)
-            for game, numbers in bad.items():
-                shown = ", ".join(str(n) for n in numbers[:5]) + (" ..." if len(numbers) > 5 else "")
-                problems.append(f"game {game}: line(s) {shown} not what was written")
-            seal = read_seal(self.path)
-            last = self.last_row()
-            if seal is not None and seal.rows > last:
-                problems.append(
-                    f"rows {last + 1} to {seal.rows} are missing (the journal ends before what was written: "
-                    "a -wal file removed after a stop?)"
-                )
+            problems += self._row_problems(lines=not quick)
+            problems += self._seal_problems()
         except sqlite3.DatabaseError as exc:
             problems.append(f"SQLite: {exc}")
         if problems:
             raise JournalDamaged(self.path, problems, opening=opening)
 
-    def _rows_by_game(self) -> list[tuple[int, list[tuple[object, int | None]]]]:
-        by_game: dict[int, list[tuple[object, int | None]]] = {}
-        for game, line, crc in self.db.execute("SELECT game, line, crc FROM events ORDER BY id"):
-            by_game.setdefault(int(game), []).append((line, crc))
-        return sorted(by_game.items())
+    def _row_problems(self, *, lines: bool) -> list[str]:
+        """Each damaged row, by game and line number, the first five of each game."""
+        from firmware_host.referee.transcript import TranscriptError, parse_line
+
+        chained = self._chained()
+        previous: Any = self._base()
+        numbers: dict[Any, int] = {}
+        bad: dict[Any, list[str]] = {}
+        link = "link" if chained else "NULL"  # a journal before links may have no such column
+        for row in self.db.execute(f"SELECT id, game, line, done, seq, crc, {link} FROM events ORDER BY id"):
+            game, line = row[1], row[2]
+            number = numbers[game] = numbers.get(game, 0) + 1
+            if chained:
+                problem = row_problem(row, previous if isinstance(previous, int) else 0)
+                previous = row[6]
+            elif not isinstance(line, str) or not isinstance(game, int):
+                problem = "unreadable"
+            else:
+                problem = None if row[5] is None or row[5] == line_crc(game, line) else "not what was written"
+            if problem is None and lines:
+                try:
+                    parse_line(line, source="", line_no=number)
+                except TranscriptError as exc:
+                    problem = f"cannot be read back ({exc.problem})"
+            if problem is not None:
+                bad.setdefault(game, []).append(f"line {number}: {problem}")
+        out = []
+        for game, found in bad.items():
+            more = f"; and {len(found) - 5} more" if len(found) > 5 else ""
+            out.append(f"game {game}: " + "; ".join(found[:5]) + more)
+        return out
+
+    def _seal_problems(self) -> list[str]:
+        """What the seal says that the journal does not hold."""
+        try:
+            raw = lock_path(self.path).read_bytes()
+        except OSError:
+            return []
+        seal = read_seal(self.path)
+        if seal is None:
+            return [] if not raw.strip(b"\0 \n") or raw.strip() == b"null" else [
+                f"the seal {lock_path(self.path)} cannot be read (the lock file was overwritten)"]
+        problems = []
+        last = self.last_row()
+        if seal.rows > last:
+            problems.append(
+                f"rows {last + 1} to {seal.rows} are missing (the journal ends before what was written: "
+                "a -wal file removed after a stop?)"
+            )
+        elif seal.link is not None and seal.rows:
+            row = self.db.execute("SELECT link FROM events WHERE id = ?", (seal.rows,)).fetchone()
+            if row is None or row[0] != seal.link:
+                problems.append(f"row {seal.rows} is not the last row the seal recorded")
+            elif seal.count is not None and seal.rows == last:
+                count = int(self.db.execute("SELECT COUNT(*) FROM events").fetchone()[0])
+                if count != seal.count:
+                    problems.append(f"{count} rows where the seal recorded {seal.count} (rows deleted or added)")
+        if self.fed_lines() < seal.lines:
+            problems.append(f"{self.fed_lines()} input lines where the seal recorded {seal.lines}")
+        return problems
 
     def _read(self, sql: str, args: tuple[object, ...] = ()) -> list[tuple[Any, ...]]:
         try:
@@ -388,28 +545,28 @@ class Journal(Closing):
     def _write_seal(self) -> None:
         if self._lock_fd is None:
             return
-        if self._sealed is None:
-            self._sealed = (self.last_row(), self.fed_lines())
-        rows, lines = self._sealed
-        seal = {"pid": os.getpid(), "since": self._since, "rows": rows, "lines": lines}
-        data = json.dumps(seal).encode().ljust(_SEAL_BYTES - 1) + b"\n"
-        with contextlib.suppress(OSError):  # the seal helps find damage; the journal is what counts
-            os.pwrite(self._lock_fd, data, 0)
+        write_seal(self._lock_fd, Seal(self._tail[0], self._lines, os.getpid(), self._since, self._count,
+                                       self._tail[1]))
 
     def _seal_later(self, *, rows: int = 0, lines: int = 0) -> None:
-        """What the transaction under way adds: sealed once it commits."""
+        """What the transaction under way adds: taken (and sealed) once it commits."""
         self._pending = (rows, lines)
 
     def _committed(self) -> None:
         rows, lines = self._pending
         self._pending = (0, 0)
+        if rows:
+            self._tail = self._pending_tail
+            self._count += self._pending_count
+        self._pending_count = 0
+        self._lines += lines
         if self._lock_fd is None or not (rows or lines):
             return
-        if self._sealed is None:
-            self._sealed = (self.last_row(), self.fed_lines())
-        else:
-            self._sealed = (self.last_row() if rows else self._sealed[0], self._sealed[1] + lines)
         self._write_seal()
+
+    def _rolled_back(self) -> None:
+        self._pending = (0, 0)
+        self._pending_count = 0
 
     def _transaction(self) -> _Transaction:
         if self.readonly:
@@ -438,10 +595,24 @@ def lock_path(path: str) -> Path:
 def read_seal(path: str) -> Seal | None:
     """The seal beside the journal at ``path``, or None (none yet, or unreadable)."""
     try:
-        data = json.loads(lock_path(path).read_bytes().decode() or "null")
-        return Seal(int(data["rows"]), int(data["lines"]), int(data["pid"]), float(data["since"]))
-    except (OSError, ValueError, TypeError, KeyError):
+        data = json.loads(lock_path(path).read_bytes().decode().strip("\0") or "null")
+        return Seal(int(data["rows"]), int(data["lines"]), int(data["pid"]), float(data["since"]),
+                    None if data.get("count") is None else int(data["count"]),
+                    None if data.get("link") is None else int(data["link"]))
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
         return None
+
+
+def write_seal(fd: int, seal: Seal) -> None:
+    """Write ``seal`` in place at the start of the lock file ``fd`` (a failure is logged: the seal
+    helps find damage; the journal is what counts)."""
+    body = {"pid": seal.pid, "since": seal.since, "rows": seal.rows, "lines": seal.lines, "count": seal.count,
+            "link": seal.link}
+    data = json.dumps(body).encode().ljust(_SEAL_BYTES - 1) + b"\n"
+    try:
+        os.pwrite(fd, data, 0)
+    except OSError as exc:
+        logger.warning("cannot write the journal's seal: %s", exc)
 
 
 def take_lock(path: str) -> int:
@@ -487,13 +658,13 @@ class _Transaction:
             try:
                 self.db.execute("COMMIT")
             except sqlite3.Error as error:
-                self.journal._pending = (0, 0)
+                self.journal._rolled_back()
                 with contextlib.suppress(sqlite3.Error):
                     self.db.execute("ROLLBACK")
                 raise JournalWriteError(f"cannot write the journal {self.journal.path}: {error}") from error
             self.journal._committed()
             return
-        self.journal._pending = (0, 0)
+        self.journal._rolled_back()
         with contextlib.suppress(sqlite3.Error):
             self.db.execute("ROLLBACK")
         if isinstance(exc, sqlite3.Error):

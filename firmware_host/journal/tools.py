@@ -24,14 +24,20 @@ from urllib.parse import quote
 
 from firmware_host.errors import BadInput
 from firmware_host.journal.store import (
+    CHAINED,
     KEEP_GAMES,
     Journal,
     JournalDamaged,
     JournalError,
+    Seal,
     line_crc,
     lock_path,
     read_seal,
+    row_link,
+    row_problem,
+    state_crc,
     take_lock,
+    write_seal,
 )
 
 logger = logging.getLogger(__name__)
@@ -119,9 +125,8 @@ def salvage(path: str) -> SalvageReport:
                 os.replace(path + suffix, moved_to + suffix)
         os.replace(fresh, path)
         with Journal(path) as journal:
-            last = journal.last_row()
-        seal = {"pid": os.getpid(), "since": round(time.time(), 3), "rows": last, "lines": lines}
-        os.pwrite(fd, json.dumps(seal).encode().ljust(159) + b"\n", 0)
+            tail, count = journal._tail, journal._count
+        write_seal(fd, Seal(tail[0], lines, os.getpid(), round(time.time(), 3), count, tail[1]))
         logger.warning("journal %s salvaged: %d game(s) kept, %d lost; the damaged file is %s",
                        path, len(games), len(lost), moved_to)
         return SalvageReport(tuple(games), tuple(lost), moved_to, lines, tuple(problems))
@@ -129,7 +134,8 @@ def salvage(path: str) -> SalvageReport:
         os.close(fd)
 
 
-_Row = tuple[int, int, float, str, int, Any, Any]
+_Row = tuple[int, int, float, str, int, Any, Any, Any]
+"""A row as salvage reads it: id, game, t, line, done, seq, crc, link."""
 _PROBE = 1000  # rows tried past the last one read when the journal cannot say how many it has
 
 
@@ -137,7 +143,10 @@ def _read_games(path: str, problems: list[str]) -> tuple[dict[int, list[_Row]], 
     """Every game that reads whole, what was lost, and the input line count.
 
     Reads row by row (a damaged page loses its rows, not the rest): a game is kept when
-    every row from its first to the next game's first reads and matches its CRC.
+    every row from its first to the next game's first reads, chains to the row before it
+    and matches its checksum. A line with its checksums right that cannot be read back as a
+    transcript line is dropped (its game is kept without it; a game whose setup line it is,
+    is lost).
     """
     uri = f"file:{quote(os.path.abspath(path))}?mode=ro"
     db = sqlite3.connect(uri, uri=True)
@@ -149,13 +158,17 @@ def _read_games(path: str, problems: list[str]) -> tuple[dict[int, list[_Row]], 
         if lines is None:
             lines = seal.lines if seal is not None else 0
             problems.append(f"the input line count cannot be read: {lines} taken from the seal")
+        chained = _count(db, "SELECT value FROM meta WHERE key = 'chain'") == CHAINED
+        base = _count(db, "SELECT value FROM meta WHERE key = 'base'") or 0
+        has_link = chained or _count(db, "SELECT COUNT(*) FROM pragma_table_info('events') WHERE name = 'link'")
         last = max(_count(db, "SELECT MAX(id) FROM events") or 0, seal.rows if seal is not None else 0)
+        select = ("SELECT id, game, t, line, done, seq, crc, link FROM events WHERE id = ?" if has_link else
+                  "SELECT id, game, t, line, done, seq, crc, NULL FROM events WHERE id = ?")
         rowid, misses = 0, 0
         while rowid < last or misses < _PROBE:
             rowid += 1
             try:
-                row = db.execute("SELECT id, game, t, line, done, seq, crc FROM events WHERE id = ?",
-                                 (rowid,)).fetchone()
+                row = db.execute(select, (rowid,)).fetchone()
             except sqlite3.DatabaseError:
                 broken.append(rowid)
                 misses = 0 if rowid <= last else misses + 1
@@ -164,16 +177,13 @@ def _read_games(path: str, problems: list[str]) -> tuple[dict[int, list[_Row]], 
                 misses += 1
                 continue
             misses = 0
-            game, line, crc = int(row[1]), row[3], row[6]
-            if not isinstance(line, str) or (crc is not None and crc != line_crc(game, line)):
-                broken.append(rowid)
-            else:
-                rows[rowid] = row
+            rows[rowid] = row
     finally:
         db.close()
+    read = set(rows)  # what SQLite read is what the file holds there: no page scan replaces it
     if broken or not rows:
         scanned, scanned_lines = _scan_pages(path)
-        recovered = [rowid for rowid in scanned if rowid not in rows]
+        recovered = [rowid for rowid in scanned if rowid not in read]
         for rowid in recovered:
             rows[rowid] = scanned[rowid]
         if recovered:
@@ -181,13 +191,71 @@ def _read_games(path: str, problems: list[str]) -> tuple[dict[int, list[_Row]], 
         if scanned_lines is not None and lines == (seal.lines if seal is not None else 0):
             lines = scanned_lines
     # rows past the last one known were only probed for: not finding them loses nothing
-    broken = [b for b in broken if b not in rows and (not last or b <= last)]
-    return _whole_games(rows, broken), _lost(rows, broken), lines
+    broken = sorted({b for b in broken if b not in rows and (not last or b <= last)})
+    if not chained and any(isinstance(row[7], int) for row in rows.values()):
+        chained = True  # its meta cannot be read, but its rows carry links
+    bad = _unchained(rows, broken, base) if chained else _legacy_bad(rows)
+    for rowid in bad:
+        del rows[rowid]
+    broken += bad
+    dropped = _unreadable(rows)
+    for rowid, (_, number, _) in dropped:
+        if number == 1:
+            broken.append(rowid)  # a setup line that cannot be read: its game is lost
+        else:
+            del rows[rowid]
+    lost = [f"game {game}, line {number} dropped ({problem})" for _, (game, number, problem) in dropped
+            if number != 1]
+    return _whole_games(rows, broken), _lost(rows, broken) + lost, lines
+
+
+def _unchained(rows: dict[int, _Row], broken: list[int], base: int) -> list[int]:
+    """The rows that do not chain to the row before them or fail their checksum. A row after
+    one that cannot be read is only checked against its own checksum (what it chains to is lost)."""
+    bad = []
+    previous: Any = base
+    last = 0
+    gaps = sorted(broken)
+    for rowid in sorted(rows):
+        row = rows[rowid]
+        problem = row_problem((row[0], row[1], row[3], row[4], row[5], row[6], row[7]),
+                              previous if isinstance(previous, int) else 0)
+        after_gap = any(last < b < rowid for b in gaps)
+        if problem is not None and after_gap and isinstance(row[7], int) and isinstance(row[4], int) \
+                and row[6] == state_crc(row[4], row[7]) and isinstance(row[3], str):
+            problem = None
+        if problem is not None:
+            bad.append(rowid)
+        previous = row[7]
+        last = rowid
+    return bad
+
+
+def _legacy_bad(rows: dict[int, _Row]) -> list[int]:
+    """The rows of a journal before links whose line does not match its CRC."""
+    return [rowid for rowid, row in rows.items()
+            if not isinstance(row[1], int) or not isinstance(row[3], str)
+            or (row[6] is not None and row[6] != line_crc(row[1], row[3]))]
+
+
+def _unreadable(rows: dict[int, _Row]) -> list[tuple[int, tuple[int, int, str]]]:
+    """The rows whose line cannot be read back: ``(id, (game, line number, problem))``."""
+    from firmware_host.referee.transcript import TranscriptError, parse_line
+
+    out = []
+    numbers: dict[int, int] = {}
+    for rowid, row in sorted(rows.items()):
+        number = numbers[row[1]] = numbers.get(row[1], 0) + 1
+        try:
+            parse_line(row[3], line_no=number)
+        except TranscriptError as exc:
+            out.append((rowid, (int(row[1]), number, exc.problem)))
+    return out
 
 
 def _scan_pages(path: str) -> tuple[dict[int, _Row], int | None]:
     """The journal's event rows found by reading its pages directly (what SQLite cannot reach
-    through a damaged page or a truncated file), each checked by its CRC; and the input
+    through a damaged page or a truncated file), each checked by its checksum; and the input
     line count, if found. Rows that overflow a page are not found."""
     data = Path(path).read_bytes()
     if len(data) < 100:
@@ -214,12 +282,16 @@ def _scan_pages(path: str) -> tuple[dict[int, _Row], int | None]:
                 values = _record(page[at:at + length])
                 if len(values) == 2 and values[0] == "lines" and isinstance(values[1], int):
                     lines = values[1]
-                if len(values) != 7:
+                if len(values) == 7:
+                    values.append(None)
+                if len(values) != 8:
                     continue
-                _, game, t, line, done, seq, crc = values
-                if (isinstance(game, int) and isinstance(line, str) and isinstance(crc, int)
-                        and crc == line_crc(game, line) and isinstance(done, int)):
-                    row = (rowid, game, float(t) if isinstance(t, int | float) else 0.0, line, done, seq, crc)
+                _, game, t, line, done, seq, crc, link = values
+                if not (isinstance(game, int) and isinstance(line, str) and isinstance(crc, int)
+                        and isinstance(done, int)):
+                    continue
+                if (crc == state_crc(done, link) if isinstance(link, int) else crc == line_crc(game, line)):
+                    row = (rowid, game, float(t) if isinstance(t, int | float) else 0.0, line, done, seq, crc, link)
                     if rowid not in found or done > found[rowid][4]:
                         found[rowid] = row
     return found, lines
@@ -327,10 +399,15 @@ def _write_games(path: str, games: dict[int, list[_Row]], lines: int) -> None:
     with Journal(path) as journal:
         db = journal.db
         db.execute("BEGIN IMMEDIATE")
+        previous = 0
         for game, rows in sorted(games.items()):
             db.execute("INSERT INTO games (id, started) VALUES (?, ?)", (game, rows[0][2]))
-            db.executemany("INSERT INTO events (id, game, t, line, done, seq, crc) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                           [(r[0], game, r[2], r[3], r[4], r[5], line_crc(game, r[3])) for r in rows])
+            for r in rows:  # chained afresh: the rows kept, in order
+                previous = row_link(r[0], game, r[5], r[3], previous)
+                db.execute("INSERT INTO events (id, game, t, line, done, seq, crc, link) "
+                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                           (r[0], game, r[2], r[3], r[4], r[5], state_crc(r[4], previous), previous))
+        db.execute("UPDATE meta SET value = 0 WHERE key = 'base'")
         db.execute("UPDATE meta SET value = ? WHERE key = 'lines'", (lines,))
         db.execute("COMMIT")
         db.execute("PRAGMA wal_checkpoint(TRUNCATE)")

@@ -9,7 +9,7 @@ turns an action into the pad and button events the table would see.
     >>> from engine import new_game
     >>> lines = game_transcript(new_game("classic", dealer="A"), random.Random(3))
     >>> lines[0]
-    Setup(rules='classic', dealer='A', target=5, tags={}, options={}, players=None, sight='full')
+    Setup(rules='classic', dealer='A', target=5, tags={}, options={}, players=None, sight='full', language=None)
 """
 
 from __future__ import annotations

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import engine
 from engine import Event
+from firmware_host.errors import BadInput
 from firmware_host.journal.store import Journal
 from firmware_host.players.packets import PacketPlayers
 from firmware_host.players.simtable import SimulatedTable
@@ -32,6 +33,7 @@ from firmware_host.referee.controller import Controller, TableDefaults
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
 from firmware_host.referee.transcript import dumps
 from firmware_host.service import ServiceStats, TableOutput, TableService
+from hardware.limits import name_problem
 from hardware.table import TableConfig, simulated_table
 
 WAIT_S = 10.0
@@ -147,8 +149,6 @@ def run_demo(args: argparse.Namespace, *, outputs: Sequence[TableOutput] = ()) -
     png_dir = check_png_dir(args.png)
     given = tuple(n.strip() for n in (getattr(args, "players", None) or "Anne,Bruno").split(","))
     if len(given) != 2 or not all(given) or given[0] == given[1]:
-        from firmware_host.errors import BadInput
-
         raise BadInput(f"--players {args.players!r}: two different names, A's then B's, like 'Anne,Bruno'")
     out = sys.stdout
     tty = out.isatty()
@@ -163,9 +163,13 @@ def run_demo(args: argparse.Namespace, *, outputs: Sequence[TableOutput] = ()) -
                            only_tricks=frames == "tricks", redraw=tty and frames == "all")
         panel.language = getattr(args, "language", None) or "en"
         names = tuple(n.strip() for n in (getattr(args, "players", None) or "Anne,Bruno").split(","))
+        problem = next(filter(None, map(name_problem, names)), None)
+        if problem is not None:
+            raise BadInput(f"--players: {problem}")
         if tty and frames == "all":
             out.write("\x1b[2J")
-        defaults = TableDefaults(rules=args.rules, dealer=None, players=names, sight=table.sight)
+        defaults = TableDefaults(rules=args.rules, dealer=None, players=names, sight=table.sight,
+                                 language=panel.language)
         controller = Controller(defaults)
         if journal.current_game() is not None:  # each demo is a new game of the demo's journal
             journal.start_game(dumps(controller.current_setup()))
@@ -232,7 +236,6 @@ def _table_depth(table: TableConfig) -> int:
 
 
 def _open_journal(path: Path) -> Journal:
-    from firmware_host.errors import BadInput
     from firmware_host.journal.store import JournalError
 
     try:

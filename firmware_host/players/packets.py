@@ -35,8 +35,8 @@ from typing import Any, Protocol
 import engine
 from engine import Event, Fault, GameState
 from engine.actions import Action, Announce, Cut, Deal, Discard, Draw, PlayCard
-from engine.game import _accept_play
 from engine.random_play import random_action, random_deal
+from engine.tricks import accept_play
 from firmware_host.players.builtin import wrong_card
 from firmware_host.referee.controller import Controller
 from firmware_host.referee.protocol import physical_events
@@ -364,7 +364,7 @@ class PacketPlayers:
                 self.say(f"{seat} plays the {wrong.card.symbol()} on purpose; the table has not seen enough of "
                          f"{seat}'s hand to prove it yet")
                 i = engine.SEATS.index(seat)
-                self.world, _ = _accept_play(w, seat, i, wrong.card, 1 << wrong.card.index)
+                self.world, _ = accept_play(w, seat, i, wrong.card, 1 << wrong.card.index)
                 if self._watch(events, hand=w.hand_no):
                     self._choose_replay()
                     return True

@@ -48,7 +48,7 @@ from firmware_host.referee import table_setup
 from firmware_host.referee.pack_guard import TAG_FAULTS, PackGuard
 from firmware_host.referee.protocol import button_action, card_action, zone_of
 from firmware_host.referee.snapshot import Outcome, Sight, TableSnapshot
-from firmware_host.referee.transcript import ButtonEvent, CardEvent, PhysicalEvent, Setup
+from firmware_host.referee.transcript import ButtonEvent, CardEvent, PhysicalEvent, Setup, setup_problem
 
 logger = logging.getLogger(__name__)
 
@@ -138,6 +138,18 @@ def face_down(refused: Fault, zone: str | None) -> Fault:
     )
 
 
+def _sight(state: GameState) -> Sight:
+    """How much of each hand the table knows, out of the cards the hand holds (TRANSCRIPT.md,
+    *Partial sight*: a seat's unseen cards are five minus those it is known to hold).
+
+    A hand never holds more than five: during the exchange the engine cannot count the
+    unseen discards and keeps five unseen, so the replacements seen are counted out of five.
+    """
+    known = (state.hands[0].bit_count(), state.hands[1].bit_count())
+    held = tuple(min(5, known[i] + state.unseen[i]) for i in (0, 1))
+    return Sight(state.sight, known, (held[0], held[1]))
+
+
 @dataclass
 class _Rejected:
     zone: str
@@ -162,6 +174,8 @@ class TableDefaults:
     """Tag UID → ``player:NAME``, ``rules:NAME``, ``option:NAME`` or ``target:N``."""
     locked: bool = False
     """The rules are the table's (house rules): the menu and rule cards change nothing."""
+    language: str | None = None
+    """The OLED's language (the table file's); the settings menu may change it. None: the display's own."""
 
 
 class Controller:
@@ -228,16 +242,14 @@ class Controller:
             and not state.played and state.led < 0,
             winner=state.winner if state.phase == "over" else None,
             players=state.players,
-            sight=Sight(
-                state.sight, (state.hands[0].bit_count(), state.hands[1].bit_count()),
-                (state.hands[0].bit_count() + state.unseen[0], state.hands[1].bit_count() + state.unseen[1]),
-            ),
+            sight=_sight(state),
             choosing=engine.SEATS[1 - state.awaiting] if state.awaiting >= 0 else None,
             hint=self._hint(state),
             notice=self._notice,
             hand_notes=tuple(self._notes),
             setting_up=self._setting_up(),
             menu=self._menu.line if self._menu is not None else None,
+            language=self._shown_language(),
         )
 
     def current_setup(self) -> Setup:
@@ -251,7 +263,19 @@ class Controller:
             options=state.rules.options(),
             sight=state.sight,
             players=self._setup.players or self._defaults.players,
+            language=self._setup.language,
         )
+
+    def _language(self) -> str | None:
+        """The OLED's language: chosen at the table (a setup line), else the table's."""
+        return self._setup.language or self._defaults.language
+
+    def _shown_language(self) -> str | None:
+        """The language of the screens now: the menu's as soon as it changes it."""
+        now = self._language()
+        if self._menu is not None and self._menu.settings.language != (now or "en"):
+            return self._menu.settings.language
+        return now
 
     def _hint(self, state: GameState) -> str | None:
         """The learner's odds before the elder's first decision (when the table knows his five cards)."""
@@ -309,6 +333,11 @@ class Controller:
         if isinstance(event, ButtonEvent):
             return self._out(self._button(event))
         return self._out(self._card(event))
+
+    def renumber(self, game: int) -> None:
+        """The number of the game under way is ``game`` (the journal's: the service says, so that
+        snapshots and hand records carry the same number after a restart)."""
+        self._game = game
 
     def reader(self, zone: str, online: bool, reason: str = "") -> Outcome:
         """A reader went offline or came back (from the pad driver)."""
@@ -525,7 +554,7 @@ class Controller:
         state = self._state
         names = state.players
         return table_setup.Settings(state.rules.name, tuple(sorted(state.rules.options().items())),
-                                    None, (names[0], names[1]))
+                                    None, (names[0], names[1]), self._language() or "en")
 
     def _menu_press(self, button: str) -> list[Event]:
         menu = self._menu or table_setup.Menu.open(self._settings(), locked=self._defaults.locked)
@@ -552,7 +581,12 @@ class Controller:
         options = {k: getattr(base, k) for k in self._defaults.options if hasattr(base, k)} | dict(settings.options)
         if settings.target is not None:
             options["target"] = settings.target
-        self._setup = dataclasses.replace(self._setup, rules=settings.rules, options=options,
-                                          target=settings.target, players=settings.players)
+        language = settings.language if settings.language != (self._language() or "en") else self._setup.language
+        candidate = dataclasses.replace(self._setup, rules=settings.rules, options=options,
+                                        target=settings.target, players=settings.players, language=language)
+        problem = setup_problem(candidate, self._defaults.rules)  # the one check of every setup
+        if problem is not None:
+            return [Notice(f"not started: {problem}", None, "rule_card")]
+        self._setup = candidate
         self._state = self._new_state(self._state.dealer or None)
         return [NewGame(self._state.rules.name, self._state.dealer or None, self._state.target)]

@@ -52,7 +52,7 @@ class TableSnapshot:
     :param last_trick: the last trick completed in this hand (None once a new hand is dealt).
     :param last_hand: the last hand's result (None once the next turn-up is seen).
     :param offline: zones whose reader is offline.
-    :param game: the game's number in this session (1, 2...).
+    :param game: the game's number in the journal (1, 2...; the same after a restart).
     :param hand_no: the hand's number in the game.
     :param between_hands: nothing of the next deal is on the pads yet.
     :param fresh_king: a king was scored and no card has been played since.
@@ -92,6 +92,9 @@ class TableSnapshot:
     hand_notes: tuple[Event, ...] = ()
     setting_up: bool = False
     menu: MenuLine | None = None
+    language: str | None = None
+    """The OLED's language chosen at the table (the settings menu, saved in the game's setup line);
+    None: the display's own (the table file's ``language``)."""
 
     @property
     def phase(self) -> str:

@@ -6,8 +6,9 @@ The controller calls it only before a game's first card (:mod:`firmware_host.ref
 
 - **The menu**, on the OLED, driven by any seat's buttons: ``king`` opens it; ``no`` goes
   to the next line, ``yes`` changes the value on it, ``king`` closes it and the game
-  starts with what it shows. A table file may lock the rules (a club's house rules): the
-  menu then shows them and changes nothing.
+  starts with what it shows. Its last line is the OLED's language, each named in its own
+  words (the screens change at once). A table file may lock the rules (a club's house
+  rules): the menu then shows them and changes nothing but the language.
 - **Badges and rule cards**: enrolled tags that are not cards (:mod:`hardware.badges`).
   A player's badge laid on a seat's pad names that seat (``player:Anne``); a rule card on
   the turn-up pad sets the rule set (``rules:italian``), an option (``option:forzare``) or
@@ -33,6 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import UnknownRulesError
+from engine.prompts import LANGUAGES
 from engine.rules import RULE_SETS, rules
 
 logger = logging.getLogger(__name__)
@@ -48,12 +50,14 @@ RUBBERS = (1, 3, 5)
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """The game a table starts: rule set, options, target (None: the rule set's) and names."""
+    """The game a table starts: rule set, options, target (None: the rule set's), names and
+    the OLED's language."""
 
     rules: str = "classic"
     options: tuple[tuple[str, Any], ...] = ()
     target: int | None = None
     players: tuple[str, str] = ("A", "B")
+    language: str = "en"
 
     def option(self, name: str) -> Any:
         """The value of option ``name`` (its rule set's default when not set)."""
@@ -80,9 +84,10 @@ class Settings:
 
 @dataclass(frozen=True, slots=True)
 class MenuLine:
-    """What the menu shows: the line ``item`` (``rules``, ``target``, ``rubber`` or an option)
-    with its ``value`` (``"classic"``, ``"7"``, ``"on"``), line ``position`` of ``count``;
-    ``locked``: the table's house rules, shown but not changed."""
+    """What the menu shows: the line ``item`` (``rules``, ``target``, ``rubber``, an option or
+    ``language``) with its ``value`` (``"classic"``, ``"7"``, ``"on"``, ``"fr"``), line
+    ``position`` of ``count``; ``locked``: the table's house rules, shown but not changed
+    (the language still changes)."""
 
     item: str
     value: str
@@ -106,7 +111,8 @@ class Menu:
     @property
     def items(self) -> tuple[str, ...]:
         """The lines of the menu for the current rule set."""
-        return ("rules", "target", "rubber", *(name for name in OPTIONS if _accepts(self.settings, name)))
+        return ("rules", "target", "rubber", *(name for name in OPTIONS if _accepts(self.settings, name)),
+                "language")
 
     @property
     def line(self) -> MenuLine:
@@ -120,9 +126,9 @@ class Menu:
             return Step(None, self.settings)
         if button == "no":
             return Step(dataclasses.replace(self, position=(self.position + 1) % len(self.items)))
-        if self.locked:
-            return Step(self, notice="locked")
         item = self.items[self.position % len(self.items)]
+        if self.locked and item != "language":
+            return Step(self, notice="locked")
         return Step(dataclasses.replace(self, settings=_next_value(self.settings, item)))
 
 
@@ -178,6 +184,8 @@ def _shown(settings: Settings, item: str) -> str:
         return str(settings.target or rules(settings.rules).target)
     if item == "rubber":
         return str(settings.option("rubber"))
+    if item == "language":
+        return settings.language
     return "on" if settings.option(item) else "off"
 
 
@@ -190,6 +198,9 @@ def _next_value(settings: Settings, item: str) -> Settings:
         now = settings.target or rules(settings.rules).target
         following_target = TARGETS[(TARGETS.index(now) + 1) % len(TARGETS)] if now in TARGETS else TARGETS[0]
         return dataclasses.replace(settings, target=following_target)
+    if item == "language":
+        now = LANGUAGES.index(settings.language) if settings.language in LANGUAGES else -1
+        return dataclasses.replace(settings, language=LANGUAGES[(now + 1) % len(LANGUAGES)])
     if item == "rubber":
         now = settings.option("rubber")
         return settings.with_option("rubber", RUBBERS[(RUBBERS.index(now) + 1) % len(RUBBERS)]

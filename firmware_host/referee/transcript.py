@@ -24,12 +24,15 @@ import engine
 from engine import Event
 from engine.cards import Card
 from engine.errors import EcarteError, NotationError
+from engine.prompts import LANGUAGES
 from hardware.layout import BUTTONS, SEATS, ZONES
 from hardware.layout import COMPACT_PADS as COMPACT_ZONES
+from hardware.limits import name_problem
 
 MAX_LINE_BYTES = 65_536
-"""The longest transcript line read (bytes, newline excluded): a setup with two packs of tags
-takes about 3 KB. A longer line is an error, reported without echoing it."""
+"""The longest transcript line read, and the longest line the journal takes (bytes, UTF-8,
+newline excluded): a setup with two packs of tags takes about 3 KB. A longer line is an
+error, reported with its number without echoing it, and never journaled."""
 
 _SHOWN = 40  # characters of a bad value quoted in an error message
 
@@ -56,6 +59,8 @@ class Setup:
     players: tuple[str, ...] | None = None
     sight: str | None = None
     """``full`` or ``partial`` (TRANSCRIPT.md, *Partial sight*); None: the table's own."""
+    language: str | None = None
+    """The OLED's language (``en``, ``fr``, ``it``, ``de``), chosen in the settings menu; None: the table's."""
 
     def to_json(self) -> dict[str, Any]:
         body: dict[str, Any] = {}
@@ -73,6 +78,8 @@ class Setup:
             body["players"] = list(self.players)
         if self.sight is not None:
             body["sight"] = self.sight
+        if self.language is not None:
+            body["language"] = self.language
         return {"setup": body}
 
     def __hash__(self) -> int:
@@ -134,9 +141,9 @@ def parse_line(text: str, *, source: str = "<input>", line_no: int = 1,
     stripped = text.strip()
     if not stripped or stripped.startswith("#"):
         return None
-    if len(stripped) > MAX_LINE_BYTES:
-        raise TranscriptError(source, line_no, f"line too long ({len(stripped):,} characters; at most "
-                                               f"{MAX_LINE_BYTES:,})")
+    if len(stripped) > MAX_LINE_BYTES // 4 and len(stripped.encode("utf-8", "surrogatepass")) > MAX_LINE_BYTES:
+        size = len(stripped.encode("utf-8", "surrogatepass"))
+        raise TranscriptError(source, line_no, f"line too long ({size:,} bytes; at most {MAX_LINE_BYTES:,})")
     try:
         data = json.loads(stripped)
         # a lone surrogate ("\ud800") is JSON but no text a file or the journal can hold
@@ -217,7 +224,7 @@ def _cut(text: str, limit: int) -> str:
 def _setup(body: Any, source: str, line_no: int) -> Setup:
     if not isinstance(body, dict):
         raise TranscriptError(source, line_no, "setup must be an object")
-    known = {"rules", "dealer", "target", "tags", "options", "players", "sight"}
+    known = {"rules", "dealer", "target", "tags", "options", "players", "sight", "language"}
     unknown = set(body) - known
     if unknown:
         raise TranscriptError(source, line_no, f"unknown setup key(s): {', '.join(sorted(unknown))}")
@@ -249,21 +256,46 @@ def _setup(body: Any, source: str, line_no: int) -> Setup:
     if players is not None:
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             raise TranscriptError(source, line_no, "players must be a list of names")
-        players = tuple(players)
+        players = tuple(players) or None
     sight = body.get("sight")
     if sight is not None and sight not in ("full", "partial"):
         raise TranscriptError(source, line_no, f"sight must be 'full' or 'partial', got {sight!r}")
-    setup = Setup(rules, dealer, target, tags, dict(options), players, sight)
+    language = body.get("language")
+    if language is not None and language not in LANGUAGES:
+        raise TranscriptError(source, line_no,
+                              f"language must be one of {', '.join(LANGUAGES)}, got {_short(language)}")
+    setup = Setup(rules, dealer, target, tags, dict(options), players, sight, language)
     problem = setup_problem(setup)
     if problem is not None:
         raise TranscriptError(source, line_no, f"setup: {problem}")
     return setup
 
 
+def setup_from_json(body: Any, *, source: str = "<input>", line_no: int = 1) -> Setup:
+    """The setup of a ``{"setup": body}`` line, checked as :func:`parse_line` checks it (the page's
+    ``POST /api/setup`` and the journal's resume read setups through this one door).
+
+    :raises TranscriptError: naming what is wrong.
+    """
+    return _setup(body, source, line_no)
+
+
 def setup_problem(setup: Setup, default_rules: str = "classic") -> str | None:
-    """Why the engine cannot start a game with ``setup`` (its rule set, or ``default_rules``, and its
-    options), or None. The controller may still refuse a setup that takes the table's own
-    defaults; the service journals such a line as rejected."""
+    """Why a game cannot start with ``setup`` (its names, its rule set, or ``default_rules``, and
+    its options, the length of its line), or None: the one check of every setup, whichever door
+    it comes by (a transcript, the page, the menu, a badge or rule card) and on resume. The
+    controller may still refuse a setup that takes the table's own defaults; the service
+    journals such a line as rejected."""
+    if setup.players:
+        if len(setup.players) not in (2, 3):
+            return f"players: two names (A's, B's), or three for a pool; got {len(setup.players):,}"
+        for index, name in enumerate(setup.players):
+            problem = None if index == 2 and name == "" else name_problem(name)
+            if problem is not None:
+                return f"players: {problem}"
+    size = len(dumps(setup).encode("utf-8", "surrogatepass"))
+    if size > MAX_LINE_BYTES:
+        return f"the setup line would be {size:,} bytes in the journal (at most {MAX_LINE_BYTES:,})"
     options = dict(setup.options)
     if setup.target is not None:
         options["target"] = setup.target

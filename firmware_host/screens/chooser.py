@@ -32,6 +32,8 @@ from firmware_host.screens.i18n import Words, screen_name, words
 __all__ = ["Screen", "fault_screen", "frame_to_text", "message_screen", "paused_screen", "render", "screen_for"]
 
 _SEATS = ("A", "B")
+_HOLDING = ("propose", "respond", "exchange", "force")
+"""The phases where both hands hold five cards and none is played yet."""
 
 
 class _Table:
@@ -73,8 +75,9 @@ def _base(table: _Table) -> dict[str, Any]:
     else:
         status = w.say("status_target", n=view.target)
     sight = snapshot.sight
-    if not playing and not sight.complete and any(sight.held):
-        # partial sight: how much of each hand the table has read
+    if view.phase in _HOLDING and not sight.complete:
+        # partial sight: how much of each hand's five cards the table has read (the tricks
+        # show the tricks instead)
         status = w.say("status_seen", a=label_a, b=label_b, sa=sight.seen[0], ha=sight.held[0],
                        sb=sight.seen[1], hb=sight.held[1])
     if snapshot.setting_up and snapshot.menu is None:
@@ -195,7 +198,9 @@ def _signed(n: int) -> str:
 
 
 def screen_for(snapshot: TableSnapshot, lang: str = "en") -> Screen:
-    """What the table shows for ``snapshot``, in ``lang`` (``en``, ``fr``, ``it``, ``de``)."""
+    """What the table shows for ``snapshot``, in ``lang`` (``en``, ``fr``, ``it``, ``de``), or in
+    the language chosen at the table (the settings menu: ``snapshot.language``)."""
+    lang = snapshot.language or lang
     table = _Table(snapshot, lang)
     w = table.w
     view = snapshot.view
@@ -245,41 +250,50 @@ _MENU_WORDS: dict[str, dict[str, str]] = {
            "on": "on", "off": "off", "rules": "rules", "target": "game to", "rubber": "best of",
            "ace_high": "ace high", "doubling": "doubling", "offer_point": "offer the point",
            "game_value": "game value", "forzare": "forzare", "a_la_retourne": "à la retourne",
-           "classic": "classic", "french": "french", "italian": "italian", "german": "german"},
+           "classic": "classic", "french": "french", "italian": "italian", "german": "german",
+           "language": "language"},
     "fr": {"title": "réglages {p}/{n}", "house": "règles maison {p}/{n}",
            "hint": "oui : changer · non : suite\nroi : jouer", "hint_locked": "non : suite · roi : jouer",
            "on": "oui", "off": "non", "rules": "règles", "target": "partie en", "rubber": "manche en",
            "ace_high": "as maître", "doubling": "doubler", "offer_point": "offrir le point",
            "game_value": "valeur de partie", "forzare": "forzare", "a_la_retourne": "à la retourne",
-           "classic": "classique", "french": "française", "italian": "italienne", "german": "allemande"},
+           "classic": "classique", "french": "française", "italian": "italienne", "german": "allemande",
+           "language": "langue"},
     "it": {"title": "impostazioni {p}/{n}", "house": "regole casa {p}/{n}",
            "hint": "sì: cambia · no: avanti\nre: gioca", "hint_locked": "no: avanti · re: gioca",
            "on": "sì", "off": "no", "rules": "regole", "target": "si gioca a", "rubber": "al meglio di",
            "ace_high": "asso alto", "doubling": "raddoppio", "offer_point": "offrire il punto",
            "game_value": "valore partita", "forzare": "forzare", "a_la_retourne": "à la retourne",
-           "classic": "classica", "french": "francese", "italian": "italiana", "german": "tedesca"},
+           "classic": "classica", "french": "francese", "italian": "italiana", "german": "tedesca",
+           "language": "lingua"},
     "de": {"title": "Einstellungen {p}/{n}", "house": "Hausregeln {p}/{n}",
            "hint": "ja: ändern · nein: weiter\nKönig: spielen", "hint_locked": "nein: weiter · König: spielen",
            "on": "an", "off": "aus", "rules": "Regeln", "target": "Spiel bis", "rubber": "Partie aus",
            "ace_high": "Ass hoch", "doubling": "Verdoppeln", "offer_point": "Punkt anbieten",
            "game_value": "Spielwert", "forzare": "forzare", "a_la_retourne": "à la retourne",
-           "classic": "klassisch", "french": "französisch", "italian": "italienisch", "german": "deutsch"},
+           "classic": "klassisch", "french": "französisch", "italian": "italienisch", "german": "deutsch",
+           "language": "Sprache"},
 }
+
+LANGUAGE_NAMES = {"en": "English", "fr": "français", "it": "italiano", "de": "Deutsch"}
+"""Each language of the menu in its own words: whoever reads it finds theirs."""
 
 
 def menu_screen(line: MenuLine, lang: str = "en") -> Screen:
     """The settings menu: which line of how many, the line and its value, the buttons."""
     said = _MENU_WORDS[words(lang).lang]
     title = said["house" if line.locked else "title"].format(p=line.position, n=line.count)
-    value = said.get(line.value, line.value)
+    value = LANGUAGE_NAMES.get(line.value, line.value) if line.item == "language" else said.get(line.value, line.value)
     return Screen(view="menu", headline=title,
                   detail=f"{said.get(line.item, line.item)}: {value}\n"
-                         + said["hint_locked" if line.locked else "hint"])
+                         + said["hint_locked" if line.locked and line.item != "language" else "hint"])
 
 
 def paused_screen(snapshot: TableSnapshot | None, message: str = "", lang: str = "en") -> Screen:
     """The screen left on the panel when the service stops (``message``: the log's words;
     the panel says it in the table's language)."""
+    if snapshot is not None and snapshot.language:
+        lang = snapshot.language  # chosen at the table
     w = words(lang)
     headline, detail = w.say("paused"), w.say("paused_do")
     if snapshot is None:

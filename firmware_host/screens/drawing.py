@@ -173,6 +173,26 @@ def text_width(text: str, *, font: str = "text") -> int:
     return _font(font).width(text)
 
 
+def fitting(text: str, width: int, *, tail: str = "", font: str = "text") -> int:
+    """How many characters of ``text`` fit ``width`` pixels with ``tail`` after them: the longest
+    prefix ``p`` with ``text_width(p + tail) <= width``. One pass over the text (a name of 30,000
+    characters costs what its first few do, not the square of its length)."""
+    face = _font(font)
+    advance = [10.0 if c in _SUIT_OF_SYMBOL else face.cells.get(c, face.cells["?"])[2] for c in tail]
+    pen = 0.0
+    best = 0
+    for index, char in enumerate(text):
+        pen += 10 if char in _SUIT_OF_SYMBOL else face.cells.get(char, face.cells["?"])[2]
+        total = pen
+        for step in advance:
+            total += step
+        if round(total) <= width:
+            best = index + 1
+        elif pen > width + 64:  # every character advances: nothing longer can fit
+            break
+    return best
+
+
 def wrap(text: str, width: int = WIDTH - 4) -> tuple[list[str], list[str]]:
     """``text`` in lines that fit ``width`` pixels (a newline starts a new line), and the
     words too wide for any line (cut when drawn: a layout must leave none)."""

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.prompts import LANGUAGES
-from firmware_host.screens.drawing import SUITS, text_width
+from firmware_host.screens.drawing import SUITS, fitting, text_width
 
 logger = logging.getLogger(__name__)
 
@@ -309,9 +309,7 @@ def screen_name(name: str, width: int = NAME_WIDTH) -> str:
     name = " ".join(name.split())
     if text_width(name) <= width:
         return name
-    while name and text_width(name + ".") > width:
-        name = name[:-1]
-    return name.rstrip() + "."
+    return name[:fitting(name, width, tail=".")].rstrip() + "."
 
 
 @dataclass(frozen=True, slots=True)

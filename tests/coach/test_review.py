@@ -139,6 +139,7 @@ def test_review_command_on_a_journal(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert run_review(args) == 0
     out = capsys.readouterr().out
     assert "game 1 hand 1 (french)" in out and "game 1 hand 2 (french)" in out
+    assert "jeu de règle" in out and "the classics" in out  # each seat's decision names its row
     args = parser.parse_args(["review", "--journal", str(path), "--hand", "2", "--samples", "50"])
     assert run_review(args) == 0
     assert "hand 1 " not in capsys.readouterr().out
@@ -152,3 +153,15 @@ def test_review_command_says_what_is_missing(tmp_path: Path) -> None:
     add_parser(parser.add_subparsers(dest="command"))
     with pytest.raises(BadInput, match="no journal"):
         run_review(parser.parse_args(["review", "--journal", str(tmp_path / "none.sqlite")]))
+
+
+def test_the_review_names_the_classical_row_and_whether_the_classics_agree() -> None:
+    """A stood with three trumps and the king: the row is 3T, and with the king the classics propose."""
+    result = review(play_hand(STRONG, perfect), samples=300)
+    elder = result.advice[0]
+    assert elder.classical.row is not None and elder.classical.row.name == "3T" and elder.classical.king
+    assert not elder.classical.plays and elder.agrees == (not elder.should_stand)
+    assert "jeu de règle 3T, with the king of trumps: the classics propose" in elder.text()
+    assert elder.text().startswith(elder.decision() + " (point ")
+    for finding, line in zip(result.decisions, result.lines()[len(result.cards):], strict=True):
+        assert line == finding.long_text() and "jeu de règle 3T" in line

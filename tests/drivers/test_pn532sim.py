@@ -14,17 +14,10 @@ import nfc.clf.transport
 import nfc.tag
 import pytest
 
-from drivers.nfc.pn532sim import (
-    ACK,
-    ERROR_FRAME,
-    NACK,
-    FrameParser,
-    Ntag213,
-    Pn532Simulator,
-    anticollision_order,
-    crc_a,
-    frame,
-)
+from drivers.nfc.pn532sim import Pn532Simulator
+from drivers.nfc.pn532sim.field import anticollision_order
+from drivers.nfc.pn532sim.frames import ACK, ERROR_FRAME, NACK, FrameParser, frame
+from drivers.nfc.pn532sim.ntag213 import Ntag213, crc_a
 from drivers.nfc.tty import RawTty
 
 KS = "04A224B2C31D80"

@@ -14,19 +14,15 @@ from hypothesis import strategies as st
 
 from drivers.errors import DriverError
 from drivers.events import ButtonPressed
+from drivers.pin_backends import PinBackendError, UnknownBackendError, backend_for_board, board_model, make_pin_factory
 from drivers.seat_controls import (
     BUTTON_NAMES,
     Debouncer,
-    PinBackendError,
     PinSetupError,
     SeatControls,
     SeatControlsClosedError,
     SeatPins,
-    UnknownBackendError,
     UnknownSeatError,
-    backend_for_board,
-    board_model,
-    make_pin_factory,
 )
 
 SEATS = {

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from drivers.nfc.pn532sim import frame
+from drivers.nfc.pn532sim.frames import frame
 from drivers.nfc.tty import RawTty
 
 ACK = bytes.fromhex("0000FF00FF00")

@@ -3,6 +3,7 @@ words for them, the history of games and each player's statistics."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import subprocess
@@ -10,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 from engine import new_game
 from firmware_host.journal.history import format_game, games, player_stats
@@ -17,7 +19,8 @@ from firmware_host.journal.store import Journal
 from firmware_host.players.builtin import game_transcript
 from firmware_host.referee.controller import Controller, NewGame, Notice, TableDefaults
 from firmware_host.referee.transcript import ButtonEvent, CardEvent, Setup, dumps
-from firmware_host.screens.chooser import screen_for
+from firmware_host.screens.chooser import paused_screen, screen_for
+from firmware_host.screens.drawing import render
 from hardware.table import TableFileError, load_table_text
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,7 +38,7 @@ def test_the_menu_changes_the_rules_before_the_first_deal() -> None:
     assert screen_for(table.snapshot()).status == "king: settings"
     assert table.handle(ButtonEvent("A", "king")).events == ()
     screen = screen_for(table.snapshot())
-    assert (screen.view, screen.headline) == ("menu", "settings 1/7")
+    assert (screen.view, screen.headline) == ("menu", "settings 1/8")
     assert screen.detail.startswith("rules: classic")
     table.handle(ButtonEvent("B", "yes"))  # classic -> french
     table.handle(ButtonEvent("B", "no"))  # the target
@@ -46,6 +49,86 @@ def test_the_menu_changes_the_rules_before_the_first_deal() -> None:
     view = table.snapshot().view
     assert (view.rules, view.target, table.snapshot().menu) == ("french(target=3)", 3, None)
     assert table.current_setup().rules == "french" and table.current_setup().target == 3
+
+
+def _choose_language(table: Controller, lang: str, *, close: bool = True) -> None:
+    """Open the menu, go to its last line (the language) and press yes until it shows ``lang``."""
+    if table.snapshot().menu is None:
+        table.handle(ButtonEvent("A", "king"))
+    while table.snapshot().menu.item != "language":  # type: ignore[union-attr]
+        table.handle(ButtonEvent("B", "no"))
+    while table.snapshot().menu.value != lang:  # type: ignore[union-attr]
+        table.handle(ButtonEvent("A", "yes"))
+    if close:
+        table.handle(ButtonEvent("A", "king"))
+
+
+def test_the_language_is_chosen_in_the_menu_and_every_screen_follows_at_once() -> None:
+    table = _table()
+    _choose_language(table, "fr", close=False)
+    menu = screen_for(table.snapshot())  # the menu itself is already in French
+    assert (menu.headline, menu.detail.split("\n")[0]) == ("réglages 8/8", "langue: français")
+    table.handle(ButtonEvent("A", "yes"))
+    assert screen_for(table.snapshot()).detail.startswith("lingua: italiano")
+    for _ in range(3):
+        table.handle(ButtonEvent("A", "yes"))  # it, de, en, fr
+    events = table.handle(ButtonEvent("A", "king")).events
+    assert [type(e) for e in events] == [NewGame]  # the game starts again: the journal writes its setup
+    assert table.current_setup().language == "fr"
+    assert table.current_setup().to_json()["setup"]["language"] == "fr"
+    # a whole game: every screen is the French one, whatever language the display was given
+    for event in game_transcript(new_game("classic", dealer="B"), random.Random(3), faults=True):
+        snapshot = table.handle(event).snapshot
+        assert snapshot.language == "fr"
+        plain = dataclasses.replace(snapshot, language=None)
+        assert screen_for(snapshot, "de") == screen_for(plain, "fr")
+        assert paused_screen(snapshot, "", "en") == paused_screen(plain, "", "fr")
+    assert screen_for(table.snapshot()).headline.endswith("gagne")
+
+
+def test_the_language_changes_on_a_table_with_house_rules() -> None:
+    table = _table(locked=True, language="de")
+    table.handle(ButtonEvent("A", "king"))
+    assert screen_for(table.snapshot()).headline.startswith("Hausregeln")
+    _choose_language(table, "it", close=False)
+    assert screen_for(table.snapshot()).headline.startswith("regole casa")
+    table.handle(ButtonEvent("A", "king"))
+    assert (table.snapshot().language, table.snapshot().view.rules) == ("it", "classic")
+
+
+def test_the_language_chosen_is_saved_with_the_game_and_shown_after_a_restart(tmp_path: Path) -> None:
+    """Through the command line: the menu's buttons fed to the simulated table, then the table
+    started again on its journal shows the same French frame as a table whose file says French."""
+    presses = [{"seat": "A", "button": "king"}] + [{"seat": "B", "button": "no"}] * 7 + [
+        {"seat": "A", "button": "yes"}, {"seat": "A", "button": "king"}]
+    feed = tmp_path / "menu.jsonl"
+    feed.write_text("".join(json.dumps(p) + "\n" for p in presses))
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    journal = tmp_path / "journal.sqlite"
+    first = _cli("run", "--journal", str(journal), "--events", str(feed))
+    assert first.returncode == 0, first.stderr
+    exported = _cli("export", "--journal", str(journal))
+    assert json.loads(exported.stdout.splitlines()[0])["setup"]["language"] == "fr"
+    again = _cli("run", "--journal", str(journal), "--events", str(empty), "--png", str(tmp_path / "again"))
+    assert again.returncode == 0, again.stderr
+    simulated = (ROOT / "hardware" / "tables" / "simulated.toml").read_text(encoding="utf-8")
+    french = tmp_path / "french.toml"
+    french.write_text(simulated.replace("[table]\n", '[table]\nlanguage = "fr"\n', 1))
+    told = _cli("run", str(french), "--journal", str(tmp_path / "j2.sqlite"), "--events", str(empty),
+                "--png", str(tmp_path / "told"))
+    assert told.returncode == 0, told.stderr
+    frames = [sorted((tmp_path / d).glob("frame-*.png")) for d in ("again", "told")]
+    assert frames[0] and frames[1]
+    with Image.open(frames[0][-1]) as a, Image.open(frames[1][-1]) as b:
+        assert a.tobytes() == b.tobytes()  # the paused screen, in French
+        french = render(paused_screen(Controller().snapshot(), "", "fr"))
+        assert a.convert("1").tobytes() == french.tobytes()
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "firmware_host.cli.main", *args], capture_output=True, text=True,
+                          timeout=120, cwd=ROOT)
 
 
 def test_house_rules_are_shown_not_changed() -> None:
@@ -150,3 +233,13 @@ def test_run_with_players_and_rules_then_history(tmp_path: Path) -> None:
     assert {json.loads(line)["player"] for line in players.stdout.splitlines()} == {"Anne", "Bruno"}
     bad = _cli("run", "--journal", journal, "--players", "Anne")
     assert bad.returncode == 2 and "two names" in bad.stderr
+
+
+def test_a_setup_line_names_the_language_or_is_refused_at_the_door() -> None:
+    from firmware_host.referee.transcript import TranscriptError, parse_line
+
+    setup = parse_line('{"setup": {"rules": "classic", "language": "it"}}', source="t", line_no=1)
+    assert isinstance(setup, Setup) and setup.language == "it"
+    assert Controller().handle(setup).snapshot.language == "it"
+    with pytest.raises(TranscriptError, match="language must be one of en, fr, it, de"):
+        parse_line('{"setup": {"language": "xx"}}', source="t", line_no=1)

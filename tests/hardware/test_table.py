@@ -9,16 +9,16 @@ import pytest
 
 import drivers.seat_controls
 import hardware.table
+import hardware.table_config
+from hardware.layout import FULL_PADS
 from hardware.table import (
-    FULL_PADS,
-    PadConfig,
-    TableConfig,
     TableFileError,
     load_table,
     load_table_text,
     shipped_table_path,
     simulated_table,
 )
+from hardware.table_config import PadConfig, TableConfig
 
 GOOD = """
 [table]
@@ -170,9 +170,9 @@ def test_toml_syntax_error_names_the_file(tmp_path: Path) -> None:
 def test_depth_and_sight_defaults() -> None:
     table = load_table_text(GOOD)
     assert table.sight == "full"
-    assert {pad.depth for pad in table.pads} == {hardware.table.REAL_PAD_DEPTH} == {1}
+    assert {pad.depth for pad in table.pads} == {hardware.table_config.REAL_PAD_DEPTH} == {1}
     sim = load_table_text(GOOD.replace('"tty:USB0:pn532"', '"sim"'))
-    assert sim.pad("hand.A").depth == hardware.table.SIM_PAD_DEPTH == 2
+    assert sim.pad("hand.A").depth == hardware.table_config.SIM_PAD_DEPTH == 2
     assert simulated_table().sight == "partial"
     assert all(pad.depth == 2 for pad in simulated_table().pads)
 
@@ -474,7 +474,7 @@ def test_serial_port(device: str, port: str | None) -> None:
     assert PadConfig("turnup", device).serial_port == port
 
 
-@pytest.mark.parametrize("module", [hardware.table, drivers.seat_controls])
+@pytest.mark.parametrize("module", [hardware.table, hardware.table_config, drivers.seat_controls])
 def test_doctests(module: object) -> None:
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)  # type: ignore[arg-type]
     assert result.attempted > 0 and result.failed == 0

@@ -19,8 +19,9 @@ import pytest
 
 from drivers.events import CardSeen, DeviceEvent, ReaderStatus
 from drivers.nfc.originality import OriginalityCheck
-from drivers.nfc.pad import NfcpyReader, Pad, PadTiming, TagWriteError
+from drivers.nfc.pad import Pad, PadTiming
 from drivers.nfc.pn532sim import Pn532Simulator
+from drivers.nfc.reader import NfcpyReader, TagWriteError
 from firmware_host.cards.deck_check import check_deck
 from firmware_host.cards.enroll import Originality, enroll
 from firmware_host.cards.table_tags import TableTags

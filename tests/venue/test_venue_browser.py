@@ -1,53 +1,269 @@
 """What a person sees, in a real headless Chromium (Debian's, through Playwright): the table's
-page and the venue's scoreboard load, update live without reload, and show the right score."""
+page and the venue's scoreboard load, update live without reload, draw the cards as pictures,
+fit a phone and speak the table's language."""
 
 from __future__ import annotations
 
+import io
+import time
 from pathlib import Path
 from typing import Any
 
-from conftest import feed, free_port, whole_game
+from conftest import feed, free_port, wait_for, whole_game
+from PIL import Image
 
-from firmware_host.referee.transcript import ButtonEvent
+from firmware_host.referee.transcript import ButtonEvent, CardEvent, PhysicalEvent, Setup, read_transcript
 from firmware_host.service import TableService
 from venue.hub import HubSettings, Session, build_hub
 from venue.mqtt import TablePublisher
 from venue.page import ServerThread, TablePage
 from venue.settings import MqttSettings, WebSettings
+from venue.words import page_words
 
 TIMEOUT_MS = 20_000
+PHONE = {"width": 360, "height": 740}
+LATE_FAULT = Path(__file__).parent.parent / "transcripts" / "partial" / "late_yes.jsonl"
+
+
+def named(events: list[PhysicalEvent], a: str = "Anne", b: str = "Bruno") -> list[PhysicalEvent]:
+    """``events`` with the players' names in the setup line."""
+    setup = events[0]
+    assert isinstance(setup, Setup)
+    return [Setup(rules=setup.rules, dealer=setup.dealer, target=setup.target, options=setup.options,
+                  sight=setup.sight, players=(a, b, "")), *events[1:]]
+
+
+def published(service: TableService) -> int:
+    """Outcomes the service has put out so far."""
+    return len(service.outputs[0].outcomes)  # type: ignore[attr-defined]
+
+
+def caught_up(page: TablePage, service: TableService, base: int) -> dict[str, Any]:
+    """The page's state once it has taken every outcome since ``base`` (it takes them on its own loop)."""
+    wait_for(lambda: page.live.feed.seq == published(service) - base, "the page to take every outcome")
+    return page.live.feed.state
+
+
+def fits(tab: Any) -> bool:
+    """No horizontal scrolling: the page is no wider than the window."""
+    return bool(tab.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))
+
+
+def colours(png: bytes) -> dict[str, int]:
+    """Pixels of a screenshot by kind: the card's white face, red ink, dark ink."""
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    counts = {"white": 0, "red": 0, "dark": 0}
+    for r, g, b in image.getdata():
+        if r > 235 and g > 235 and b > 225:
+            counts["white"] += 1
+        elif r > 150 and g < 90 and b < 90:
+            counts["red"] += 1
+        elif r < 70 and g < 70 and b < 70:
+            counts["dark"] += 1
+    return counts
+
+
+def assert_drawn(tab: Any, card: str) -> None:
+    """The card is a picture on the screen: a white face with ink of its suit's colour."""
+    png = tab.locator(f"#live svg.card[data-card='{card}']").first.screenshot()
+    seen = colours(png)
+    assert seen["white"] > 200, seen
+    if card[1] in "HD":
+        assert seen["red"] > 20 and seen["red"] > seen["dark"], seen
+    else:
+        assert seen["dark"] > 20 and seen["dark"] > seen["red"], seen
 
 
 def test_the_table_page_follows_a_game(browser: Any, service: TableService, tmp_path: Path) -> None:
     with TablePage(WebSettings(port=0), table="Table 1", journal=Path(service.journal.path)) as page:
+        base = published(service)
         service.outputs.append(page)
         service.resume()
-        tab = browser.new_page(viewport={"width": 390, "height": 844})  # a phone
+        tab = browser.new_page(viewport=PHONE)
         tab.goto(page.url)
         tab.wait_for_function("window.__state !== null", timeout=TIMEOUT_MS)
         tab.evaluate("window.__marker = 'no reload'")
-        events = whole_game(4)
-        for event in events[: len(events) // 2]:
+        events = named(whole_game(4))
+        plays = [i for i, e in enumerate(events) if isinstance(e, CardEvent) and e.zone.startswith("play.")
+                 and not e.gone]
+        for event in events[: plays[3]]:
             feed(service, event)
-        tab.wait_for_function("document.querySelector('#trick, #lasttrick') && window.__updates > 10",
-                              timeout=TIMEOUT_MS)
-        for event in events[len(events) // 2:]:
+        # a card laid on a play pad is drawn on the page within a second
+        card = events[plays[3]]
+        assert isinstance(card, CardEvent) and card.card
+        seq = caught_up(page, service, base)["seq"]
+        tab.wait_for_function(f"window.__state.seq >= {seq}", timeout=TIMEOUT_MS)
+        tab.evaluate("window.__shown = {}")
+        laid = time.time() * 1000
+        feed(service, card)
+        tab.wait_for_function(f"'{card.card}' in window.__shown", timeout=TIMEOUT_MS)
+        assert tab.evaluate(f"window.__shown['{card.card}']") - laid < 1000
+        assert_drawn(tab, card.card)
+        assert tab.inner_text("#name-A").startswith("Anne") and tab.inner_text("#name-B").startswith("Bruno")
+        assert fits(tab)
+        for event in events[plays[3] + 1:]:
             feed(service, event)
         final = service.outputs[0].outcomes[-1].snapshot  # type: ignore[attr-defined]
         score = f"{final.view.score[0]}-{final.view.score[1]}"
         tab.wait_for_function(f"document.querySelector('#score').dataset.score === '{score}'", timeout=TIMEOUT_MS)
         assert tab.evaluate("window.__marker") == "no reload"
         assert "wins" in tab.inner_text("#prompt")
+        # the strip of the game's hands and the chart of the score over them
+        hands = tab.evaluate("window.__state.hands")
+        assert [h["hand"] for h in hands] == list(range(1, len(hands) + 1)) and len(hands) >= 2
+        assert tab.locator("#strip li").count() == len(hands)
+        assert tab.locator("#chart svg polyline").count() == 2
+        assert fits(tab)
         tab.click("nav button[data-tab=hands]")
         assert "hand 1" in tab.inner_text("#handlist")
+        assert fits(tab)
         tab.click("nav button[data-tab=games]")
         tab.wait_for_selector("#gamelist tbody tr", timeout=TIMEOUT_MS)
         tab.click("#gamelist tbody tr a")
         tab.wait_for_function("document.querySelector('#record').textContent.includes('[Hand')", timeout=TIMEOUT_MS)
+        assert fits(tab)
         tab.click("nav button[data-tab=stats]")
         tab.wait_for_selector("#statlist tbody tr", timeout=TIMEOUT_MS)
-        tab.screenshot(path=str(tmp_path / "table.png"), full_page=True)
+        assert fits(tab)
         tab.close()
+
+
+def test_a_late_joiner_sees_the_hand_so_far(browser: Any, service: TableService, tmp_path: Path) -> None:
+    with TablePage(WebSettings(port=0), table="Table 1", journal=Path(service.journal.path)) as page:
+        base = published(service)
+        service.outputs.append(page)
+        service.resume()
+        events = named(whole_game(11))
+        for event in events:
+            feed(service, event)
+            if sum(service.outputs[0].outcomes[-1].snapshot.view.tricks) == 4:  # type: ignore[attr-defined]
+                break
+        state = caught_up(page, service, base)
+        tricks = [e for e in state["story"] if e["event"] == "trick"]
+        assert len(tricks) == 4, "the game reached its fourth trick"
+        tab = browser.new_page(viewport=PHONE)  # comes now, after four tricks
+        tab.goto(page.url)
+        tab.wait_for_function(f"window.__state && window.__state.seq >= {state['seq']}", timeout=TIMEOUT_MS)
+        for seat in ("A", "B"):
+            won = [t for t in tricks if t["winner"] == seat]
+            assert tab.inner_text(f"#count-{seat}") == str(len(won))
+            shown = tab.evaluate(f"[...document.querySelectorAll('#stack-{seat} .won')].map("
+                                 "w => [...w.querySelectorAll('svg.card')].map(c => c.dataset.card).sort())")
+            assert shown == [sorted(t["cards"].values()) for t in won]
+        trump = state["view"]["trump"]
+        assert tab.get_attribute("#trump svg.card", "data-card") == trump
+        for card in (trump, tricks[0]["cards"]["A"], tricks[-1]["cards"]["B"]):
+            assert_drawn(tab, card)
+        assert tab.locator("#events li").count() >= 4 * 3, "the hand's events so far, not only what came after"
+        assert fits(tab)
+        tab.screenshot(path=str(tmp_path / "late-joiner.png"), full_page=True)
+        tab.close()
+
+
+def test_a_fault_is_shown_where_it_happened(browser: Any, service: TableService) -> None:
+    """A card refused at once lies struck through on its pad, with the remedy in words; a fault proven
+    late marks the trick it was made in."""
+    lines = LATE_FAULT.read_text().splitlines()
+    with TablePage(WebSettings(port=0), table="Table 2", journal=Path(service.journal.path)) as page:
+        base = published(service)
+        service.outputs.append(page)
+        service.resume()
+        tab = browser.new_page(viewport=PHONE)
+        tab.goto(page.url)
+        tab.wait_for_function("window.__state !== null", timeout=TIMEOUT_MS)
+        refused = None
+        for _, event in read_transcript(lines):
+            feed(service, event)
+            snapshot = service.outputs[0].outcomes[-1].snapshot  # type: ignore[attr-defined]
+            if refused is None and snapshot.phase == "play" and snapshot.faults and snapshot.faults[-1].card:
+                refused = caught_up(page, service, base)["faults"][-1]
+                tab.wait_for_function(f"window.__state.seq >= {page.live.feed.seq}", timeout=TIMEOUT_MS)
+                pad = f"#trick .pad[data-seat='{refused['seat']}']"
+                assert tab.get_attribute(f"{pad} svg.card.struck", "data-card") == refused["card"]
+                assert refused["said"]["do"] in tab.inner_text("#faultbox")
+                assert_drawn(tab, refused["card"])
+            if snapshot.warning:
+                break
+        assert refused is not None, "the transcript refuses a card at once before its late fault"
+        warning = caught_up(page, service, base)["warning"]
+        assert warning["late"] and warning["trick"] == 1
+        tab.goto(page.url)  # a spectator who comes now
+        tab.wait_for_function("window.__state !== null", timeout=TIMEOUT_MS)
+        # the offence is marked in the trick it was made in: the offender's card struck through
+        offender = tab.locator("#live .won[data-trick='1'] svg.card.struck")
+        assert offender.count() == 1
+        trick_one = next(e for e in page.live.feed.state["story"] if e["event"] == "trick")
+        assert offender.get_attribute("data-card") == trick_one["cards"][warning["seat"]]
+        box = tab.inner_text("#faultbox")
+        assert warning["said"]["what"] in box and warning["said"]["do"] in box
+        assert fits(tab)
+        tab.close()
+
+
+def test_the_page_speaks_the_tables_language(browser: Any, service: TableService) -> None:
+    pages = {lang: TablePage(WebSettings(port=0), table="T", language=lang) for lang in ("en", "fr", "it", "de")}
+    expected = {  # the tab, the word for trump, and a king, a queen and a jack as each pack prints them
+        "en": ("Table", "trump", "KQJ"), "fr": ("Table", "atout", "RDV"),
+        "it": ("Tavolo", "briscola", "RDF"), "de": ("Tisch", "Trumpf", "KDB"),
+    }
+    try:
+        base = published(service)
+        for page in pages.values():
+            page.start()
+            service.outputs.append(page)
+        service.resume()
+        for event in whole_game(4):
+            feed(service, event)
+            if service.outputs[0].outcomes[-1].snapshot.phase == "play":  # type: ignore[attr-defined]
+                break
+        for page in pages.values():
+            caught_up(page, service, base)
+        tab = browser.new_page(viewport=PHONE)
+        for lang, page in pages.items():
+            tab.goto(page.url)
+            tab.wait_for_function("window.__state !== null && document.documentElement.lang === "
+                                  f"'{page.live.feed.language}'", timeout=TIMEOUT_MS)
+            tab_word, trump_word, faces = expected[lang]
+            assert tab.inner_text("nav button[data-tab=live]") == tab_word
+            assert trump_word in tab.inner_text("#live .turnup")
+            ranks = tab.evaluate("Object.assign({}, window.__ranks)")
+            assert ranks["K"] + ranks["Q"] + ranks["J"] == faces
+            trump = page.live.feed.state["view"]["trump"]
+            label = tab.get_attribute(f"#trump svg.card[data-card='{trump}']", "aria-label")
+            assert label is not None and label.startswith(ranks[trump[0]])
+            tab.wait_for_selector("#conn[data-conn='live']", timeout=TIMEOUT_MS)
+            assert tab.inner_text("#conn") == page_words(lang)["words"]["live"]
+            assert fits(tab)
+        tab.close()
+    finally:
+        for page in pages.values():
+            page.close()
+
+
+def test_the_connection_indicator_tells_live_from_reconnecting(browser: Any, service: TableService) -> None:
+    port = free_port()
+    page = TablePage(WebSettings(port=port), table="T")
+    page.start()
+    service.outputs.append(page)
+    service.resume()
+    tab = browser.new_page(viewport=PHONE)
+    tab.goto(page.url)
+    tab.wait_for_selector("#conn[data-conn='live']", timeout=TIMEOUT_MS)
+    assert tab.inner_text("#conn") == "live"
+    page.close()  # the service stops under the browser
+    service.outputs.remove(page)
+    tab.wait_for_selector("#conn[data-conn='reconnecting']", timeout=TIMEOUT_MS)
+    assert "reconnecting" in tab.inner_text("#conn")
+    again = TablePage(WebSettings(port=port), table="T again")
+    again.start()
+    try:
+        service.outputs.append(again)
+        service.resume()
+        tab.wait_for_selector("#conn[data-conn='live']", timeout=TIMEOUT_MS)
+        tab.wait_for_function("window.__state && window.__state.table === 'T again'", timeout=TIMEOUT_MS)
+    finally:
+        again.close()
+    tab.close()
 
 
 def test_the_scoreboard_follows_two_tables(browser: Any, service: TableService, tmp_path: Path) -> None:
@@ -68,14 +284,28 @@ def test_the_scoreboard_follows_two_tables(browser: Any, service: TableService, 
             publisher.start()
             assert publisher.connected.wait(20)
             service.outputs[1:] = [publisher]
-            for event in whole_game(seed):
+            events = whole_game(seed)
+            tile_seen = name != "t1"
+            for event in events:
                 feed(service, event)
+                view = service.outputs[0].outcomes[-1].snapshot.view  # type: ignore[attr-defined]
+                if not tile_seen and view.phase == "play" and view.trick:
+                    # the tile draws the table's trump and the card on its pad with the page's cards
+                    tile = f"[data-table={name}]"
+                    tab.wait_for_selector(f"{tile} .ttrick svg.card[data-card='{view.trick[0][1]}']",
+                                          timeout=TIMEOUT_MS)
+                    assert tab.get_attribute(f"{tile} .ttrump svg.card", "data-card") == str(view.trump)
+                    png = tab.locator(f"{tile} .ttrick svg.card").first.screenshot()
+                    assert colours(png)["white"] > 100
+                    tab.locator(tile).screenshot(path=str(tmp_path / "tile.png"))
+                    tile_seen = True
+            assert tile_seen
             finals.append(service.outputs[0].outcomes[-1].snapshot)  # type: ignore[attr-defined]
             feed(service, ButtonEvent("A", "yes"))  # next game
             publisher.close()
         for name, _final in zip(("t1", "t2"), finals, strict=True):
             # the table went on to a new game (0-0); its result stays in the standings
-            tab.wait_for_selector(f"tr[data-table={name}]", timeout=TIMEOUT_MS)
+            tab.wait_for_selector(f"[data-table={name}]", timeout=TIMEOUT_MS)
         tab.wait_for_function("window.__standings && window.__standings.games === 2", timeout=TIMEOUT_MS)
         wins = {r["player"]: r["wins"] for r in tab.evaluate("window.__standings.ranking")}
         assert wins == {"A": sum(f.winner == "A" for f in finals), "B": sum(f.winner == "B" for f in finals)}

@@ -20,7 +20,7 @@ from firmware_host.referee.transcript import CardEvent, PhysicalEvent
 from firmware_host.service import TableService
 from venue.hub import BrokerThread
 from venue.mqtt import TablePublisher
-from venue.page import TablePage
+from venue.page import STATIC, TablePage
 from venue.public import PublicFeed, card_tokens, hidden_cards
 from venue.record import parse_record
 from venue.settings import MqttSettings, WebSettings
@@ -155,7 +155,9 @@ def test_no_hidden_card_leaves_early(service: TableService, tmp_path: Path, seed
             service.outputs += [page, publisher]
             service.resume()
             sse = SseReader(page.url + "/api/stream")
-            static = httpx.get(page.url + "/").text + httpx.get(page.url + "/static/table.js").text
+            static = httpx.get(page.url + "/").text + httpx.get(page.url + "/api/words").text + "".join(
+                httpx.get(page.url + "/static/" + f.name).text for f in sorted(STATIC.iterdir()))
+            assert "cardEl" in static and "loadWords" in static
             assert not card_tokens(static), "the page's own files name no card"
             events = whole_game(seed)
             api: dict[int, str] = {}

@@ -1,15 +1,5 @@
-// Shared by the table's page and the venue's scoreboard. Cards come in the two-character
-// notation (rank then suit letter); we draw them with the suit's symbol.
+// Shared by the table's page and the venue's scoreboard (cards are drawn by cards.js).
 "use strict";
-const SUITS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
-function cardEl(code) {
-  const span = document.createElement("span");
-  const rank = code[0] === "T" ? "10" : code[0];
-  span.className = "card" + ("HD".includes(code[1]) ? " red" : "");
-  span.textContent = rank + SUITS[code[1]];
-  span.dataset.card = code;
-  return span;
-}
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {

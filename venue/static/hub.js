@@ -7,25 +7,45 @@ window.__updates = 0;
 const $ = (id) => document.getElementById(id);
 let pending = false;
 
+// One tile a table: its players and score, the trump and the trick on its pads (the last trick
+// while the pads are empty), drawn with the same cards as the table's page.
+function tile(t) {
+  const link = el("a", { href: "#" }, "record");
+  link.addEventListener("click", async (ev) => {
+    ev.preventDefault();
+    const r = await fetch("/api/tables/" + encodeURIComponent(t.table) + "/record");
+    $("recordtitle").textContent = t.table;
+    $("record").textContent = await r.text();
+    document.querySelector('nav button[data-tab="records"]').click();
+  });
+  const state = t.availability !== "online" ? t.availability : (t.winner ? t.winner + " wins" : t.phase + (t.turn ? " · " + t.turn : ""));
+  const [a, b] = t.players;
+  const onPads = t.trick.length ? t.trick : (t.last_trick ? [["A", t.last_trick.cards.A], ["B", t.last_trick.cards.B]] : []);
+  const trick = el("div", { class: "ttrick" + (t.trick.length ? "" : " last") });
+  for (const [seat, card] of onPads) trick.append(el("span", { class: "tcard" }, cardEl(card), el("small", {}, seat === "A" ? a : b)));
+  const tricks = t.tricks || [0, 0];
+  return el("article", { class: "tile" + (t.faults ? " faulty" : ""), "data-table": t.table },
+    el("div", { class: "thead" }, el("b", {}, t.table), el("span", { class: "small" }, state), link),
+    el("div", { class: "tplayers" }, el("span", {}, a), el("b", { class: "tscore" }, t.score.A + " – " + t.score.B), el("span", {}, b)),
+    el("div", { class: "tbody" }, el("span", { class: "ttrump" }, ...(t.trump ? [cardEl(t.trump)] : [])), trick,
+      el("span", { class: "small" }, t.phase === "play" ? tricks[0] + " · " + tricks[1] : "")));
+}
+
+// Only the tiles of the tables heard from since the last frame are drawn again.
+const tiles = new Map();
+const dirty = new Set();
+const byName = (a, b) => a.localeCompare(b, undefined, { numeric: true });
 function render() {
   pending = false;
-  const body = document.querySelector("#tables tbody");
-  body.replaceChildren();
-  for (const t of [...tables.values()].sort((a, b) => a.table.localeCompare(b.table, undefined, { numeric: true }))) {
-    const link = el("a", { href: "#" }, "record");
-    link.addEventListener("click", async (ev) => {
-      ev.preventDefault();
-      const r = await fetch("/api/tables/" + encodeURIComponent(t.table) + "/record");
-      $("recordtitle").textContent = t.table;
-      $("record").textContent = await r.text();
-      document.querySelector('nav button[data-tab="records"]').click();
-    });
-    const state = t.availability !== "online" ? t.availability : (t.winner ? t.winner + " wins" : t.phase + (t.turn ? " · " + t.turn : ""));
-    const row = el("tr", { "data-table": t.table }, el("td", {}, t.table), el("td", {}, t.players.join(" – ")),
-      el("td", { class: "tscore" }, t.score.A + " – " + t.score.B), el("td", {}, state),
-      el("td", {}, t.trump ? cardEl(t.trump) : "–"), el("td", {}, link));
-    body.append(row);
+  const box = $("tables");
+  for (const name of dirty) {
+    const fresh = tile(tables.get(name));
+    const old = tiles.get(name);
+    if (old) old.replaceWith(fresh);
+    else box.insertBefore(fresh, [...box.children].find((c) => byName(c.dataset.table, name) > 0) || null);
+    tiles.set(name, fresh);
   }
+  dirty.clear();
   $("count").textContent = tables.size + " tables";
 }
 
@@ -41,12 +61,20 @@ function showStandings(s) {
   }
   const rounds = $("rounds");
   rounds.replaceChildren();
+  const swiss = s.system === "swiss";
   for (const rnd of s.rounds) {
     const list = el("ul", {});
     for (const g of rnd.games) {
       list.append(el("li", {}, g.A + " – " + g.B + ": " + (g.result ? g.result.score.A + "–" + g.result.score.B + " (" + g.result.table + ")" : "to play")));
     }
-    rounds.append(el("h4", {}, "round " + rnd.round), list);
+    if (rnd.bye) list.append(el("li", { class: "bye" }, "bye: " + rnd.bye + " (a win)"));
+    rounds.append(el("h4", {}, "round " + rnd.round + (swiss ? " of " + s.planned + " (Swiss)" : "")), list);
+  }
+  if (swiss && s.rounds.length && s.rounds.length < s.planned) {
+    const n = s.rounds.length;
+    const over = s.rounds[n - 1].games.every((g) => g.result);
+    rounds.append(el("p", { class: "next" }, over ? "no round " + (n + 1) + " without a repeat pairing: the evening is over"
+      : "round " + (n + 1) + ": paired by score when round " + n + " is over"));
   }
   if (!s.rounds.length) rounds.textContent = "no session set: every game counts";
 }
@@ -59,6 +87,7 @@ source.addEventListener("table", (m) => {
   noteLatency(t.t);
   window.__updates += 1;
   tables.set(t.table, t);
+  dirty.add(t.table);
   schedule();
 });
 source.addEventListener("standings", (m) => showStandings(JSON.parse(m.data)));

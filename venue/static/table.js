@@ -1,60 +1,197 @@
 "use strict";
-// The table's live page: one EventSource on /api/stream (state, event, hand).
+// The table's live page: one EventSource on /api/stream (state, event, hand, ping). Every
+// state carries the public events of the hand under way ("story") and the game's hands, so a
+// spectator who comes late sees the hand so far; the page draws it all from the state.
 window.__state = null;
 window.__updates = 0;
+window.__shown = {};  // card -> when (ms) it was first drawn on the table (for the tests)
 const $ = (id) => document.getElementById(id);
+let WORDS = {};
+function W(key, vars) {
+  let text = WORDS[key] || key.replace(/_/g, " ");
+  for (const [k, v] of Object.entries(vars || {})) text = text.split("{" + k + "}").join(v);
+  return text;
+}
+
+async function loadWords() {
+  try {
+    const w = await (await fetch("/api/words")).json();
+    WORDS = w.words;
+    window.__ranks = w.ranks;
+    document.documentElement.lang = w.lang;
+  } catch (err) {
+    WORDS = {};
+  }
+  for (const node of document.querySelectorAll("[data-w]")) node.textContent = W(node.dataset.w);
+  setConn(conn.dataset.conn);
+}
+
+function names(s) {
+  return { A: (s.players[0] && s.players[0] !== "A") ? s.players[0] : "A",
+           B: (s.players[1] && s.players[1] !== "B") ? s.players[1] : "B" };
+}
+
+// The hand so far, from its public events: the trump, the tricks (a trick knows the faults
+// made in it), the faults made before the tricks, and how often the hand was played again.
+function handStory(story) {
+  const hand = { trump: null, tricks: [], early: [], replayed: 0 };
+  let pending = [];
+  for (const e of story) {
+    if (e.event === "trump") hand.trump = e.card;
+    else if (e.event === "fault") {
+      if (e.late && e.trick && hand.tricks[e.trick - 1]) hand.tricks[e.trick - 1].faults.push(e);
+      else if (hand.tricks.length || pending.length || story.some((x) => x.event === "play_begins")) pending.push(e);
+      else hand.early.push(e);
+    } else if (e.event === "trick") {
+      hand.tricks.push({ number: hand.tricks.length + 1, cards: e.cards, winner: e.winner, leader: e.leader, faults: pending });
+      pending = [];
+    } else if (e.event === "replay_hand") {
+      hand.tricks = []; pending = []; hand.replayed += 1;
+    }
+  }
+  hand.pending = pending;
+  return hand;
+}
+
+function faultWords(f, who) {
+  const said = f.said || { what: f.message, do: f.remedy };
+  return el("div", { class: "fault" + (f.late ? " late" : ""), "data-code": f.code },
+    el("b", {}, said.what), said.do ? el("span", {}, " · " + said.do) : "");
+}
+
+function miniTrick(t, seatNames) {
+  const lateBy = new Set(t.faults.filter((f) => f.late).map((f) => f.seat));
+  const box = el("div", { class: "won" + (t.faults.length ? " faulty" : ""), "data-trick": t.number });
+  box.title = W("trick") + " " + t.number + ": " + W("won_by", { who: seatNames[t.winner] });
+  const order = t.leader === "B" ? ["B", "A"] : ["A", "B"];
+  for (const seat of order) box.append(cardEl(t.cards[seat], { struck: lateBy.has(seat) }));
+  for (const f of t.faults) if (!f.late && f.card) box.append(cardEl(f.card, { struck: true }));
+  box.append(el("span", { class: "no" }, t.number));
+  return box;
+}
 
 function showState(s) {
   window.__state = s;
   window.__updates += 1;
   const v = s.view;
+  const who = names(s);
   $("title").textContent = s.table;
-  $("game").textContent = "game " + s.game + " · hand " + s.hand + " · " + v.rules;
+  $("game").textContent = W("game") + " " + s.game + " · " + W("hand") + " " + s.hand + " · " + v.rules;
   for (const [i, seat] of ["A", "B"].entries()) {
-    $("name-" + seat).textContent = (s.players[i] && s.players[i] !== seat) ? s.players[i] + " (" + seat + ")" : seat;
+    $("name-" + seat).replaceChildren(who[seat], ...(v.dealer === seat ? [el("div", { class: "small" }, W("dealer"))] : []));
     $("seat-" + seat).classList.toggle("turn", s.prompt.seat === seat && v.phase !== "over");
-    $("tricks-" + seat).textContent = "tricks " + v.tricks[i] + (v.dealer === seat ? " · dealer" : "");
+    $("score-" + seat).textContent = v.score[i];
   }
   $("score").textContent = v.score[0] + " – " + v.score[1];
   $("score").dataset.score = v.score[0] + "-" + v.score[1];
-  $("prompt").textContent = s.winner ? ("game over: " + s.winner + " wins") : s.expectation;
-  const facts = $("facts");
-  facts.replaceChildren(
-    el("span", {}, "phase ", el("b", {}, v.phase)),
-    el("span", {}, "trump ", v.trump ? cardEl(v.trump) : "–"),
-    el("span", {}, "target ", el("b", {}, v.target)),
-    el("span", {}, "stock ", el("b", {}, v.stock_size)),
-    el("span", {}, "king ", el("b", {}, v.king || "–")),
-    el("span", {}, "sight ", el("b", {}, s.sight.mode + (s.sight.mode === "partial" ? " (" + s.sight.seen.A + "/" + s.sight.held.A + ", " + s.sight.seen.B + "/" + s.sight.held.B + ")" : ""))),
-  );
-  if (s.offline.length) facts.append(el("span", { class: "fault" }, "offline: " + s.offline.join(", ")));
+  $("target").textContent = W("target", { n: v.target });
+  const hand = handStory(s.story || []);
+  const over = s.story_hand !== s.hand;  // the hand just over, until the next deal begins
+  // the turn-up and the stock
+  const trump = v.trump || (over ? hand.trump : null);
+  $("trump").replaceChildren(...(trump ? [cardEl(trump)] : []));
+  $("stock").replaceChildren(...(v.stock_size ? [cardBack()] : []));
+  $("stock-n").textContent = v.stock_size || "";
+  // the tricks won, on each side
+  for (const [i, seat] of ["A", "B"].entries()) {
+    const mine = hand.tricks.filter((t) => t.winner === seat);
+    const count = v.phase === "play" ? v.tricks[i] : mine.length;
+    $("count-" + seat).textContent = count;
+    $("count-" + seat).nextElementSibling.textContent = W(count === 1 ? "trick" : "tricks");
+    $("stack-" + seat).replaceChildren(...mine.map((t) => miniTrick(t, who)));
+  }
+  // the trick on the table, and a refused card where it lies
   const trick = $("trick");
   trick.replaceChildren();
-  for (const [seat, card] of v.trick) trick.append(el("span", {}, seat + " "), cardEl(card));
-  if (!v.trick.length) trick.textContent = "no card on the play pads";
-  const last = $("lasttrick");
-  last.replaceChildren();
-  if (s.last_trick) last.append("last trick: ", cardEl(s.last_trick.cards.A), cardEl(s.last_trick.cards.B), " won by " + s.last_trick.winner);
-  if (s.last_hand) last.append(el("span", {}, " · last hand: points " + pair(s.last_hand.points)));
-  const faults = $("faults");
-  faults.replaceChildren();
+  const onPad = Object.fromEntries(v.trick.map(([seat, card]) => [seat, card]));
+  if (!v.trick.length && over && s.last_trick) Object.assign(onPad, s.last_trick.cards);
+  const refused = Object.fromEntries(s.faults.filter((f) => f.card && f.seat).map((f) => [f.seat, f.card]));
+  for (const seat of ["A", "B"]) {
+    const slot = el("div", { class: "pad", "data-seat": seat }, el("div", { class: "small" }, who[seat]));
+    if (onPad[seat]) slot.append(cardEl(onPad[seat]));
+    if (refused[seat]) slot.append(cardEl(refused[seat], { struck: true }));
+    if (!onPad[seat] && !refused[seat]) slot.append(el("div", { class: "card empty" }));
+    trick.append(slot);
+  }
+  for (const code of [...Object.values(onPad), ...hand.tricks.flatMap((t) => Object.values(t.cards))]) {
+    if (!(code in window.__shown)) window.__shown[code] = Date.now();
+  }
+  // what went wrong and what to do, in words
+  const box = $("faultbox");
   const all = s.faults.concat(s.warning ? [s.warning] : []);
-  for (const f of all) faults.append(el("div", { class: "fault" }, (f.seat || "table") + ": " + f.message + " (" + f.code + ", rule " + f.rule + ")"));
-  if (!all.length) faults.textContent = "none";
+  box.replaceChildren(...all.map((f) => {
+    return faultWords(f);
+  }));
+  box.hidden = !all.length;
+  if (s.winner) $("prompt").textContent = W("game_over", { who: who[s.winner] || s.winner });
+  else if (s.choosing && s.warning) $("prompt").textContent = "";  // the fault's words say who chooses what
+  else $("prompt").textContent = (s.said && s.said.prompt) || s.expectation;
+  const facts = $("facts");
+  facts.replaceChildren();
+  if (hand.replayed) facts.append(el("span", {}, W("replayed")));
+  for (const f of hand.early) facts.append(el("span", { class: "fault" }, W("before_play") + ": " + (f.said ? f.said.what : f.message)));
+  if (s.offline.length) facts.append(el("span", { class: "fault" }, "offline: " + s.offline.join(", ")));
+  showGame(s, who);
+  if (!$("events").children.length) for (const e of s.story || []) showEvent(e);
+}
+
+// The strip of the game's hands with their points, and the score over the hands.
+function showGame(s, who) {
+  const strip = $("strip");
+  strip.replaceChildren();
+  for (const h of s.hands) {
+    strip.append(el("li", { "data-hand": h.hand }, el("span", { class: "no" }, h.hand),
+      el("span", {}, h.points.A + " – " + h.points.B)));
+  }
+  if (!s.winner) strip.append(el("li", { class: "now", "data-hand": s.hand }, el("span", { class: "no" }, s.hand), el("span", {}, "…")));
+  drawChart(s, who);
+}
+
+function drawChart(s, who) {
+  const width = 320, height = 120, pad = 18;
+  const points = [{ A: 0, B: 0 }, ...s.hands.map((h) => h.score)];
+  const now = { A: s.view.score[0], B: s.view.score[1] };
+  if (now.A !== points[points.length - 1].A || now.B !== points[points.length - 1].B) points.push(now);
+  const top = Math.max(s.view.target, now.A, now.B, 1);
+  const steps = Math.max(points.length - 1, 1);
+  const x = (i) => pad + (i * (width - 2 * pad)) / steps;
+  const y = (n) => height - pad - (n * (height - 2 * pad)) / top;
+  const svg = svgNode("svg", { viewBox: "0 0 " + width + " " + height, class: "scorechart", role: "img" });
+  svg.append(svgNode("line", { x1: pad, x2: width - pad, y1: y(top), y2: y(top), class: "goal" }),
+    svgNode("line", { x1: pad, x2: width - pad, y1: y(0), y2: y(0), class: "axis" }));
+  const goal = svgNode("text", { x: pad, y: y(top) - 4, class: "label" });
+  goal.textContent = W("target", { n: s.view.target });
+  svg.append(goal);
+  for (const seat of ["A", "B"]) {
+    const line = points.map((p, i) => x(i) + "," + y(p[seat])).join(" ");
+    svg.append(svgNode("polyline", { points: line, class: "line seat-" + seat }));
+    for (const [i, p] of points.entries()) svg.append(svgNode("circle", { cx: x(i), cy: y(p[seat]), r: 3, class: "dot seat-" + seat }));
+    const last = points[points.length - 1];
+    const end = points.length > 1;
+    const label = svgNode("text", { x: x(points.length - 1) + (end ? -4 : 6), y: y(last[seat]) + (seat === "A" ? -6 : 14),
+      class: "label seat-" + seat, "text-anchor": end ? "end" : "start" });
+    label.textContent = who[seat] + " " + last[seat];
+    svg.append(label);
+  }
+  svg.setAttribute("aria-label", W("chart"));
+  $("chart").replaceChildren(svg);
 }
 
 function showEvent(e) {
+  const s = window.__state;
+  const who = s ? names(s) : { A: "A", B: "B" };
   const list = $("events");
-  let text = e.event;
-  if (e.event === "trick") text = "trick to " + e.winner + ": " + e.cards.A + " / " + e.cards.B;
-  else if (e.event === "play") text = e.seat + " plays";
-  else if (e.event === "bid") text = e.seat + " " + e.bid;
-  else if (e.event === "fault") text = "fault " + e.code + " (" + (e.seat || "table") + "): " + e.message;
-  else if (e.event === "hand_end") text = "hand over: points " + pair(e.points) + ", score " + pair(e.score);
-  else if (e.event === "game_end") text = "game over: " + e.winner + " wins " + pair(e.score);
-  else if (e.event === "king") text = "king: " + e.seat;
-  const li = el("li", {}, text);
-  if (e.event === "play" || e.event === "trump") li.append(" ", cardEl(e.card));
+  const li = el("li", { "data-event": e.event });
+  if (e.event === "trick") li.append(W("trick") + " · " + W("won_by", { who: who[e.winner] }) + " ", cardEl(e.cards.A), cardEl(e.cards.B));
+  else if (e.event === "play") li.append(who[e.seat] + " ", cardEl(e.card));
+  else if (e.event === "trump") li.append(W("trump") + " ", cardEl(e.card));
+  else if (e.event === "bid") li.append(who[e.seat] + ": " + e.bid);
+  else if (e.event === "fault") li.append(faultWords(e), ...(e.card ? [cardEl(e.card, { struck: true })] : []));
+  else if (e.event === "hand_end") li.append(W("hand") + ": " + W("points") + " " + pair(e.points) + " · " + W("score") + " " + pair(e.score));
+  else if (e.event === "game_end") li.append(W("game_over", { who: who[e.winner] || e.winner }) + " " + pair(e.score));
+  else if (e.event === "king") li.append(who[e.seat] + " +1 " + W("king_points"));
+  else if (e.event === "replay_hand") li.append(W("replayed"));
+  else li.append(e.event.replace(/_/g, " "));
   list.prepend(li);
   while (list.children.length > 60) list.lastChild.remove();
 }
@@ -67,19 +204,44 @@ function showHand(h) {
   box.replaceChildren();
   for (const hand of [...hands.values()].reverse()) {
     const round = hand.round ? "game " + hand.round + " of the rubber · " : "";
-    box.append(el("h4", {}, round + "hand " + hand.hand + " (dealer " + hand.dealer + "): points " + pair(hand.points) +
-      (hand.score ? ", score " + pair(hand.score) : "")), el("pre", {}, hand.text));
+    box.append(el("h4", {}, round + W("hand") + " " + hand.hand + ": " + W("points") + " " + pair(hand.points)), el("pre", {}, hand.text));
   }
 }
 
-function connect() {
-  const source = new EventSource("/api/stream");
-  source.onopen = () => { $("conn").textContent = "live"; };
-  source.onerror = () => { $("conn").textContent = "reconnecting…"; };
-  source.addEventListener("state", (m) => { const s = JSON.parse(m.data); noteLatency(s.t); showState(s); });
-  source.addEventListener("event", (m) => showEvent(JSON.parse(m.data)));
-  source.addEventListener("hand", (m) => showHand(JSON.parse(m.data)));
+// The connection, told honestly: "live" only while the stream is open and heard from (the
+// server pings every 15 s); "reconnecting" from the moment it fails or falls silent.
+const conn = $("conn");
+const SILENT_MS = 40000;
+let source = null;
+let lastHeard = 0;
+function setConn(state) {
+  conn.dataset.conn = state;
+  conn.textContent = W(state);
 }
+function heard() {
+  lastHeard = Date.now();
+  if (conn.dataset.conn !== "live") setConn("live");
+}
+function connect() {
+  source = new EventSource("/api/stream");
+  const mine = source;
+  source.onopen = heard;
+  source.onerror = () => {
+    setConn("reconnecting");
+    if (mine.readyState === EventSource.CLOSED && source === mine) setTimeout(connect, 2000);
+  };
+  source.addEventListener("state", (m) => { heard(); const s = JSON.parse(m.data); noteLatency(s.t); showState(s); });
+  source.addEventListener("event", (m) => { heard(); showEvent(JSON.parse(m.data)); });
+  source.addEventListener("hand", (m) => { heard(); showHand(JSON.parse(m.data)); });
+  source.addEventListener("ping", heard);
+}
+setInterval(() => {
+  if (source && source.readyState === EventSource.OPEN && Date.now() - lastHeard > SILENT_MS) {
+    source.close();
+    setConn("reconnecting");
+    connect();
+  }
+}, 5000);
 
 async function loadGames() {
   const games = await (await fetch("/api/games")).json();
@@ -115,4 +277,4 @@ document.addEventListener("tab", (e) => {
   if (e.detail === "stats") loadStats();
 });
 tabs();
-connect();
+loadWords().then(connect);

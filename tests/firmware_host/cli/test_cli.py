@@ -160,3 +160,46 @@ def test_deck_check_without_a_registry_says_what_to_do() -> None:
     done = run_cli("deck")
     assert done.returncode == 2
     assert "enrol the pack first" in done.stderr and "Traceback" not in done.stderr
+
+
+TRANSCRIPTS = ROOT / "tests" / "transcripts"
+
+
+@pytest.mark.parametrize(("name", "note"), [("classic_faults.jsonl", True), ("partial/late_yes.jsonl", False)])
+def test_a_transcript_gives_the_same_game_on_the_live_table_and_in_replay(tmp_path: Path, name: str,
+                                                                         note: bool) -> None:
+    """The simulated table reads partial sight; a transcript whose setup names no sight is at full
+    sight in replay (TRANSCRIPT.md), so it is on the live table too, with one line saying the
+    table's own pads cannot promise it. One that names partial sight needs no note."""
+    source = TRANSCRIPTS / name
+    journal = tmp_path / "journal.sqlite"
+    ran = run_cli("run", "--journal", str(journal), "--events", str(source), "--json")
+    assert ran.returncode == 0, ran.stderr
+    replayed = run_cli("replay", str(source), "--json")
+    assert replayed.returncode == 0, replayed.stderr
+    assert ran.stdout == replayed.stdout
+    expected = (TRANSCRIPTS / name.replace(".jsonl", ".expected.jsonl")).read_text().splitlines()
+    kinds = [(e["event"], e.get("code")) for e in map(json.loads, expected)]
+    assert [(e["event"], e.get("code")) for e in map(json.loads, ran.stdout.splitlines())] == kinds
+    notes = [line for line in ran.stderr.splitlines() if "full sight" in line]
+    if note:
+        assert notes == [f"ecarte-table run: {source}:3: the transcript's game is at full sight (its setup names "
+                         "no sight), as replay plays it; this table's pads read partial sight: a card laid on them "
+                         "may go unseen, and a hand seen short is a misdeal"]
+    else:
+        assert notes == []
+    exported = run_cli("export", "--journal", str(journal))
+    setup = json.loads(exported.stdout.splitlines()[0])["setup"]
+    assert setup["sight"] == ("full" if note else "partial")  # the journal keeps the game the table played
+
+
+def test_a_table_at_full_sight_needs_no_note(tmp_path: Path) -> None:
+    from hardware.table import shipped_table_path
+
+    table = tmp_path / "table.toml"
+    table.write_text(shipped_table_path("simulated").read_text().replace('sight = "partial"', 'sight = "full"'))
+    source = TRANSCRIPTS / "classic_faults.jsonl"
+    ran = run_cli("run", str(table), "--journal", str(tmp_path / "j.sqlite"), "--events", str(source), "--json")
+    assert ran.returncode == 0, ran.stderr
+    assert "full sight" not in ran.stderr
+    assert ran.stdout == run_cli("replay", str(source), "--json").stdout

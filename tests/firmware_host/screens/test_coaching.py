@@ -43,7 +43,7 @@ def test_the_learners_hint_shows_the_elders_odds_until_he_decides() -> None:
     snapshot = controller.handle(CardEvent("turnup", "7D")).snapshot
     assert snapshot.hint == hint_text(engine.rules("classic"), engine.mask_of(["KH", "QH", "JH", "AH", "TH"]),
                                       engine.Card.parse("7D").index)
-    assert snapshot.hint.startswith("stand") and "vole" in snapshot.hint
+    assert snapshot.hint.startswith(("stand ", "propose ")) and snapshot.hint.endswith(" -")  # no jeu de règle
     assert screen_for(snapshot).status == snapshot.hint
     assert controller.handle(ButtonEvent("A", "no")).snapshot.hint is None
     assert Controller().handle(Setup(rules="classic", dealer="B")).snapshot.hint is None  # off by default
@@ -75,3 +75,32 @@ def test_the_widest_hint_fits_the_status_line() -> None:
             snapshot = TableSnapshot(view=view, prompt=Prompt("A", "", "", "propose"), hint=hint,
                                      players=("Marguerite", "Jean-Baptiste", ""))
             assert not clipped(screen_for(snapshot, lang)), (hint, lang)
+
+
+def test_the_widest_hints_fit_the_status_line_in_every_language() -> None:
+    """The hint names the decision, the point's chance and the row: the widest of each fit the OLED (the
+    coach's words, the same in every language). A row's chance is at most its highest over every hand it
+    describes (docs/jeu_de_regle.json); a hand of no row may show 100%."""
+    import dataclasses
+    import json
+    from pathlib import Path
+
+    from coach.jeu_de_regle import ELDER_ROWS
+    from engine.prompts import LANGUAGES, Prompt
+    from firmware_host.referee.snapshot import TableSnapshot
+    from firmware_host.screens.drawing import clipped
+
+    data = Path(__file__).resolve().parents[3] / "docs" / "jeu_de_regle.json"
+    highest = {row["row"]: row["p_max"] for row in json.loads(data.read_text(encoding="utf-8"))["rows"]}
+    widest = [(f"{highest[r.key]:.0%}", r.name) for r in ELDER_ROWS] + [("100%", "-")]
+    view = dataclasses.replace(engine.new_game("classic", dealer="B").public(), phase="propose",
+                               trump=engine.Card.parse("TH"))
+    prompt = Prompt("A", "propose or play?", "A: propose or play?", "propose")
+    for lang in LANGUAGES:
+        for verb in ("propose", "declare", "stand", "pass"):
+            for chance, row in widest:
+                hint = f"{verb} {chance} {row}!"  # the digits are all as wide
+                snapshot = TableSnapshot(view=view, prompt=prompt, players=("WWWWWWWWWWWW", "MMMMMMMMMMMM", ""),
+                                         hint=hint)
+                screen = screen_for(snapshot, lang)
+                assert screen.status == hint and not clipped(screen), (lang, hint)

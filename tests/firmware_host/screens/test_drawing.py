@@ -18,6 +18,8 @@ from PIL import Image, ImageChops
 
 from drivers.display.i2c_sim import FakeI2CBus
 from drivers.display.oled import open_display
+from firmware_host.referee.table_setup import MenuLine
+from firmware_host.screens.chooser import menu_screen
 from firmware_host.screens.drawing import Screen, card_label, frame_to_text, render
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden"
@@ -55,6 +57,8 @@ VIEWS = {
                       detail="Lay the Q♥ on the pad\nthen lift it"),
     "menu": Screen(view="menu", headline="settings 1/7",
                    detail="rules: italian\nyes: change · no: next\nking: play"),
+    "menu_language": menu_screen(MenuLine("language", "fr", 8, 8), "fr"),
+    "menu_language_locked": menu_screen(MenuLine("language", "de", 7, 7, locked=True), "de"),
 }
 
 

@@ -1,0 +1,126 @@
+"""What lies on one pad, as its polls show it: the debounce and the stack.
+
+A pad's content is a set of UIDs: each arrives and leaves on its own (a stack is
+listed tag by tag), and a tag leaves only after ``leave_after`` polls without it
+(a tag missing for fewer polls flickered and stays). An arriving tag is
+identified by its UID through ``card_for`` (the tag registry); a card the
+registry does not know is read for an NDEF text record ``ecarte:KS`` (see
+:data:`NDEF_PREFIX`); a card neither knows arrives with ``card=None``.
+
+:class:`PadContents` runs no thread and opens no port: :class:`drivers.nfc.pad.Pad`
+feeds it each poll's UIDs on the pad's thread, and a test may feed it directly.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import re
+import time
+from collections.abc import Callable
+
+from drivers.events import CardSeen, DeviceEvent
+from drivers.nfc.originality import OriginalityCheck
+from drivers.nfc.reader import Reader
+
+logger = logging.getLogger(__name__)
+
+NDEF_PREFIX = "ecarte:"
+"""An NDEF text record ``ecarte:KS`` on a tag names its card."""
+
+
+_NDEF_CARD = re.compile(r"^ecarte:([KQJAT987][SHDC])$")
+
+
+def card_from_ndef(text: str | None) -> str | None:
+    """The card an NDEF text names (``"ecarte:KS"`` → ``"KS"``), else ``None``.
+
+    >>> card_from_ndef("ecarte:TH"), card_from_ndef("hello")
+    ('TH', None)
+    """
+    if text is None:
+        return None
+    match = _NDEF_CARD.match(text.strip())
+    return match.group(1) if match else None
+
+
+class PadContents:
+    """The tags on pad ``zone`` and the cards they stand for, updated one poll at a time.
+
+    :param emit: where the arrivals and leaves go (:class:`~drivers.events.CardSeen`).
+    :param leave_after: consecutive polls without a tag before it has left.
+    :param card_for: looks a tag UID up in the tag registry (``None`` if unknown).
+    :param read_ndef: read unknown tags for an ``ecarte:KS`` NDEF record.
+    :param originality: ask each arriving tag for its originality and report it in
+        ``CardSeen.origin``; a tag that does not answer arrives at a later poll.
+    :param clock: seconds for the events' ``t``.
+    """
+
+    def __init__(
+        self,
+        zone: str,
+        *,
+        emit: Callable[[DeviceEvent], None],
+        leave_after: int = 3,
+        card_for: Callable[[str], str | None] | None = None,
+        read_ndef: bool = True,
+        originality: OriginalityCheck | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.zone = zone
+        self.leave_after = leave_after
+        self._emit = emit
+        self._card_for = card_for
+        self._read_ndef = read_ndef
+        self._originality = originality
+        self._now = clock
+        self._present: frozenset[str] = frozenset()
+        self._cards: dict[str, str | None] = {}  # UID present → its card
+        self._origins: dict[str, str] = {}  # UID present → its originality verdict
+        self._misses: dict[str, int] = {}  # UID present → polls missed in a row
+
+    @property
+    def present(self) -> frozenset[str]:
+        """UIDs of the tags on the pad (empty: none)."""
+        return self._present
+
+    def card_of(self, uid: str) -> str | None:
+        """The card tag ``uid`` stands for (``None``: unknown or not here)."""
+        return self._cards.get(uid)
+
+    def observe(self, uids: tuple[str, ...], reader: Reader | None) -> None:
+        """One poll cycle's tags: leaves (debounced, per UID), then arrivals in listed order."""
+        seen = set(uids)
+        for uid in sorted(self._present - seen):
+            self._misses[uid] = self._misses.get(uid, 0) + 1
+            if self._misses[uid] >= self.leave_after:
+                self._leave(uid)
+        for uid in uids:
+            if uid in self._present:
+                self._misses[uid] = 0
+                continue
+            origin = None
+            if self._originality is not None and reader is not None:
+                origin = self._originality.check(uid, functools.partial(reader.read_facts, uid))
+                if origin is None:
+                    continue  # it did not answer: asked again at the next poll, then it arrives
+            card = self._identify(uid, reader)
+            self._cards[uid], self._misses[uid] = card, 0
+            if origin is not None:
+                self._origins[uid] = origin
+            self._present = self._present | {uid}
+            self._emit(CardSeen(self.zone, uid, card, t=self._now(), origin=origin))
+
+    def _leave(self, uid: str) -> None:
+        self._present = self._present - {uid}
+        card = self._cards.pop(uid, None)
+        self._misses.pop(uid, None)
+        origin = self._origins.pop(uid, None)  # what its arrival said
+        self._emit(CardSeen(self.zone, uid, card, gone=True, t=self._now(), origin=origin))
+
+    def _identify(self, uid: str, reader: Reader | None) -> str | None:
+        card = self._card_for(uid) if self._card_for is not None else None
+        if card is None and self._read_ndef and reader is not None:
+            card = card_from_ndef(reader.read_text(uid))
+            logger.debug("pad %s: tag %s NDEF names %s", self.zone, uid, card)
+        return card

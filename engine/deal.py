@@ -1,0 +1,161 @@
+"""Before the first bid: the target turned (à la retourne), the cut for the deal, the
+deal card by card or whole, the turn-up; a misdeal or a card dealt twice voids the deal."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from engine.actions import ACTION_TYPES, Cut, Deal, DealCard, TurnTarget, TurnUp
+from engine.cards import CARDS, Card, parse_cards
+from engine.errors import NotationError
+from engine.events import DealerChosen, Event, TargetSet, Trump
+from engine.faults import fault
+from engine.king import score_king
+from engine.match import reset_hand
+from engine.outcome import Outcome, Result, wrong_time
+from engine.state import INDEX, OTHER, SEATS, GameState
+
+
+def parse_deal(text: str) -> Deal:
+    """A whole deal written ``"<elder's five> / <dealer's five> / <turn-up>"``.
+
+    The seats are given by the state it is applied to; this helper writes the
+    elder's cards first. Use :class:`Deal` to name A and B directly.
+    """
+    parts = text.split("/")
+    if len(parts) != 3:
+        raise NotationError(f"cannot read deal {text!r}: expected 'elder / dealer / turn-up'")
+    elder, dealer, turn = (parse_cards(p) for p in parts)
+    if len(turn) != 1:
+        raise NotationError(f"cannot read deal {text!r}: one turn-up card")
+    return ElderDeal(elder, dealer, turn[0])
+
+
+class ElderDeal(Deal):
+    """A deal written elder first (see :func:`parse_deal`): ``a`` is the elder's
+    five, ``b`` the dealer's. Its own JSON kind keeps that meaning on replay."""
+
+    __slots__ = ()
+    kind: ClassVar[str] = "elder_deal"
+
+    def __str__(self) -> str:
+        return (
+            "deal elder " + " ".join(map(str, self.a)) + " / dealer " + " ".join(map(str, self.b))
+            + f" / turn {self.turn_up}"
+        )
+
+
+ACTION_TYPES[ElderDeal.kind] = ElderDeal
+
+
+def retourne(state: GameState, action: TurnTarget) -> Outcome:
+    if state.phase != "retourne":
+        return wrong_time(state, None, "turning a card for the target")
+    target = state.rules.retourne_target(action.card.rank)
+    phase = "deal" if state.dealer else "cut"
+    return state.evolve(phase=phase, target=target), (TargetSet(target, action.card),)
+
+
+def cut(state: GameState, action: Cut) -> Outcome:
+    seat = action.seat
+    i = INDEX[seat]
+    if state.phase != "cut" or state.cuts[i] >= 0:
+        return wrong_time(state, seat, f"a cut by {seat}")
+    other = state.cuts[1 - i]
+    if other == action.card.index:
+        return fault("duplicate_card", seat, f"{action.card.symbol()} was cut already", action.card)
+    cuts = (action.card.index, other) if i == 0 else (other, action.card.index)
+    if other < 0:
+        return state.evolve(cuts=cuts), ()
+    power = state.rules.ranking.power
+    a, b = power[cuts[0]], power[cuts[1]]
+    pair = (CARDS[cuts[0]], CARDS[cuts[1]])
+    if a == b:
+        return state.evolve(cuts=(-1, -1)), (DealerChosen(None, pair),)
+    dealer = "A" if a > b else "B"
+    return (
+        state.evolve(cuts=cuts, dealer=dealer, phase="deal"),
+        (DealerChosen(dealer, pair),),
+    )
+
+
+def void_deal(state: GameState, code: str, message: str, card: Card | None) -> Result:
+    # the dealer answers for the deal and the stock (TRANSCRIPT.md)
+    seat = state.dealer
+    return reset_hand(state, seat), (fault(code, seat, message, card),)
+
+
+def deal_card(state: GameState, action: DealCard) -> Outcome:
+    if state.phase != "deal":
+        return wrong_time(state, state.dealer, "dealing")
+    i = INDEX[action.seat]
+    bit = 1 << action.card.index
+    hands = state.hands
+    if hands[i] & bit:
+        return state, ()  # read again on its own pad: nothing happened
+    if (hands[1 - i] | state.seen_in[1 - i]) & bit:
+        return void_deal(
+            state, "duplicate_card",
+            f"{action.card.symbol()} is already in {OTHER[action.seat]}'s hand: "
+            "the pack is imperfect, the deal is void", action.card,
+        )
+    if hands[i].bit_count() >= 5:
+        return void_deal(
+            state, "misdeal", f"{action.seat} was dealt a sixth card: the deal is void", None,
+        )
+    new = (hands[0] | bit, hands[1]) if i == 0 else (hands[0], hands[1] | bit)
+    seen_in = (state.seen_in[0] | new[0], state.seen_in[1] | new[1])
+    return state.evolve(hands=new, seen_in=seen_in), ()
+
+
+def turn_up(state: GameState, action: TurnUp) -> Outcome:
+    if state.phase != "deal":
+        return wrong_time(state, state.dealer, "turning up")
+    bit = 1 << action.card.index
+    hands = state.hands
+    if (hands[0] | hands[1]) & bit:
+        holder = "A" if hands[0] & bit else "B"
+        return void_deal(
+            state, "duplicate_card",
+            f"{action.card.symbol()} is already in {holder}'s hand: the deal is void", action.card,
+        )
+    short = [s for s in SEATS if hands[INDEX[s]].bit_count() != 5]
+    if state.sight == "partial":
+        # a hand seen short is no misdeal: its other cards went unseen
+        state = state.evolve(unseen=(5 - hands[0].bit_count(), 5 - hands[1].bit_count()))
+    elif short:
+        return void_deal(
+            state, "misdeal",
+            f"{' and '.join(short)} did not get five cards before the turn-up: the deal is void",
+            None,
+        )
+    return _after_turn_up(state.evolve(turn_up=action.card.index), action.card)
+
+
+def deal(state: GameState, action: Deal) -> Outcome:
+    if state.phase != "deal" or state.hands != (0, 0):
+        return wrong_time(state, state.dealer, "a whole deal")
+    if isinstance(action, ElderDeal):
+        first, second = (action.a, action.b) if state.elder == "A" else (action.b, action.a)
+    else:
+        first, second = action.a, action.b
+    a = b = 0
+    for card in first:
+        a |= 1 << card.index
+    for card in second:
+        b |= 1 << card.index
+    turn_bit = 1 << action.turn_up.index
+    if a & b or (a | b) & turn_bit or a.bit_count() != len(first) or b.bit_count() != len(second):
+        return void_deal(state, "duplicate_card", "a card was dealt twice: the deal is void", None)
+    if len(first) != 5 or len(second) != 5:
+        return void_deal(state, "misdeal", "each seat must get five cards: the deal is void", None)
+    return _after_turn_up(state.evolve(hands=(a, b), turn_up=action.turn_up.index), action.turn_up)
+
+
+def _after_turn_up(state: GameState, card: Card) -> Result:
+    state = state.evolve(phase="propose", turn=state.elder)
+    events: list[Event] = [Trump(card)]
+    if card.rank == "K":
+        # rules 22 and 47: a turned-up king scores for the dealer at once
+        state = score_king(state, state.dealer, events)
+    return state, tuple(events)

@@ -1,0 +1,97 @@
+"""The limits of what comes in at the table's doors: names, text fields, files.
+
+Every text that reaches the OLED, the journal or MQTT is bounded where it enters
+(docs/security.md, "The doors of the table"):
+
+- a player's name: at most :data:`MAX_NAME` characters, no control or format
+  characters (a newline, an escape, a right-to-left override), not blank;
+- a file the table reads (tag registry, badges, table file): at most
+  :data:`MAX_FILE_BYTES`, a regular file (``/dev/zero`` is refused before it is read),
+  JSON that Python's parser can read (a file nested 200,000 deep is refused, not a crash).
+
+    >>> name_problem("Anne"), name_problem("x" * 30_000)
+    (None, 'a name is at most 24 characters, got 30,000')
+    >>> name_problem("An\\x1bne")
+    "a name holds no control characters, got 'An\\\\x1bne'"
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import unicodedata
+from pathlib import Path
+from typing import Any
+
+MAX_NAME = 24
+"""The longest player name (characters): two of them fit the OLED's score line once shortened,
+and the journal, the page and MQTT carry them whole."""
+
+MAX_TABLE_NAME = 64
+"""The longest table name (``[table] name``: the page's title, the hub's table list)."""
+
+MAX_FILE_BYTES = 1_048_576
+"""The largest registry, badges or table file read (a registry of two packs is about 20 KB)."""
+
+class FileProblem(ValueError):
+    """A file the table cannot read: the message names the file and the problem."""
+
+
+def name_problem(name: object) -> str | None:
+    """Why ``name`` cannot be a player's name, or None."""
+    if not isinstance(name, str):
+        return f"a name is text, got {quoted(name)}"
+    if len(name) > MAX_NAME:
+        return f"a name is at most {MAX_NAME} characters, got {len(name):,}"
+    if any(unicodedata.category(c)[0] == "C" for c in name):
+        return f"a name holds no control characters, got {quoted(name)}"
+    if not name.strip():
+        return "a name is not blank"
+    return None
+
+
+def quoted(value: object, limit: int = 40) -> str:
+    """``repr(value)``, cut to about ``limit`` characters (a refusal never echoes a long value)."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def read_text(path: str | os.PathLike[str], *, limit: int = MAX_FILE_BYTES) -> str:
+    """The text of the regular file at ``path``, at most ``limit`` bytes.
+
+    :raises FileNotFoundError: no such file.
+    :raises PermissionError: not readable.
+    :raises FileProblem: not a regular file, too large, not UTF-8.
+    """
+    file = Path(path)
+    with open(file, "rb") as stream:
+        mode = os.fstat(stream.fileno()).st_mode
+        if not stat.S_ISREG(mode):
+            raise FileProblem(f"{file}: not a regular file")
+        data = stream.read(limit + 1)
+    if len(data) > limit:
+        raise FileProblem(f"{file}: larger than {limit:,} bytes")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise FileProblem(f"{file}: not UTF-8 text (byte {exc.start + 1})") from None
+
+
+def load_json(text: str, source: str) -> Any:
+    """``text`` as JSON.
+
+    :raises FileProblem: not JSON, or nested too deep for Python (a file nested 200,000
+        deep raises ``RecursionError`` inside the parser).
+    """
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise FileProblem(f"{source}: not JSON the table reads (nested too deep)") from None
+    except ValueError as exc:
+        raise FileProblem(f"{source}: not JSON: {quoted(str(exc), 80)}") from None
+
+
+def read_json(path: str | os.PathLike[str], *, limit: int = MAX_FILE_BYTES) -> Any:
+    """:func:`read_text` then :func:`load_json`."""
+    return load_json(read_text(path, limit=limit), os.fspath(path))

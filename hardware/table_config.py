@@ -1,0 +1,239 @@
+"""What one physical table is made of, as its table file describes it.
+
+The table (:class:`TableConfig`), its pads and their readers, each seat's
+button pins, its OLEDs and the trust it puts in its tags: a tree of frozen
+values, built by :mod:`hardware.table` from a checked table file. Nothing here
+touches hardware; the devices are opened from these values by the service
+(``firmware_host/app.py``). The vocabularies the file may use are imported from
+their owners: sights and languages from the engine, pin backends from
+:mod:`drivers.pin_backends`, the debounce from :mod:`drivers.seat_controls`, display chips
+from :mod:`drivers.display.chips`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from drivers.display.chips import CHIPS
+from drivers.pin_backends import BACKENDS as PIN_BACKENDS
+from drivers.seat_controls import DEFAULT_DEBOUNCE
+from engine.prompts import LANGUAGES
+from engine.rules import RULE_SETS as ENGINE_RULE_SETS
+from engine.sight import SIGHTS
+from hardware.layout import BUTTONS, FULL_PADS, PAD_ZONES
+from hardware.table_checks import unknown
+
+__all__ = [
+    "BUTTON_KEYS", "CHIPS", "DEFAULT_ADDRESS", "DEFAULT_DEBOUNCE", "LANGUAGES", "MAX_DEPTH", "PIN_BACKENDS",
+    "REAL_PAD_DEPTH", "RULE_SETS", "SIGHTS", "SIM", "SIM_PAD_DEPTH", "TTY_PATH", "ButtonsConfig", "DisplayConfig",
+    "PadConfig", "SeatButtons", "TableConfig", "TagPolicy",
+]
+
+BUTTON_KEYS: tuple[str, ...] = (*BUTTONS, "led")
+RULE_SETS: tuple[str, ...] = tuple(ENGINE_RULE_SETS)
+"""Rule-set names accepted in ``[table] rules`` (the engine's registry)."""
+
+DEFAULT_ADDRESS = 0x3C
+SIM = "sim"
+
+# nfcpy's own path grammar (nfc/clf/transport.py): port names are letters,
+# digits and hyphens only.
+TTY_PATH = re.compile(r"^tty:([A-Za-z0-9-]+)(?::([A-Za-z0-9]*))?$")
+
+MAX_DEPTH = 10
+"""The deepest a pad may be said to read (``depth``): no 13.56 MHz pad reads more."""
+REAL_PAD_DEPTH = 1
+"""Tags of a stack a real PN532 pad is taken to read when its ``depth`` is not set."""
+SIM_PAD_DEPTH = 2
+"""Tags of a stack a simulated pad reads when its ``depth`` is not set."""
+
+
+@dataclass(frozen=True, slots=True)
+class PadConfig:
+    """One pad and the PN532 under it.
+
+    ``device`` is an nfcpy path (``tty:USB0:pn532``, ``usb:054c:06c1``), a
+    plain serial device path (``/dev/serial0``) or ``sim`` for a simulated reader.
+    ``depth`` is how many tags of a stack the pad reads, counted from the
+    cloth (:data:`REAL_PAD_DEPTH` for a real reader, :data:`SIM_PAD_DEPTH`
+    for a simulated one, unless the table file says).
+    """
+
+    name: str
+    device: str
+    depth: int = REAL_PAD_DEPTH
+
+    @property
+    def simulated(self) -> bool:
+        """Whether the reader is simulated (``device = "sim"``)."""
+        return self.device == SIM
+
+    @property
+    def zones(self) -> tuple[str, ...]:
+        """The transcript zones this pad stands for (see :data:`PAD_ZONES`)."""
+        return PAD_ZONES[self.name]
+
+    @property
+    def serial_port(self) -> str | None:
+        """The ``/dev`` node of a serial reader, or ``None`` (USB, simulated).
+
+        >>> PadConfig("turnup", "tty:USB0:pn532").serial_port
+        '/dev/ttyUSB0'
+        >>> PadConfig("turnup", "tty:serial0:pn532").serial_port
+        '/dev/serial0'
+        """
+        if self.device.startswith("/"):
+            return self.device
+        match = TTY_PATH.match(self.device)
+        if match is None:
+            return None
+        port = match.group(1)
+        if re.match(r"^(S|ACM|AMA|USB)\d+$", port):
+            return f"/dev/tty{port}"
+        return f"/dev/{port}"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatButtons:
+    """One seat's BCM pins: ``yes``, ``no``, ``king`` buttons, ``led``, optional ``buzzer``.
+
+    It has the attributes :class:`drivers.seat_controls.SeatControls` wants of a seat.
+    """
+
+    seat: str
+    yes: int
+    no: int
+    king: int
+    led: int
+    buzzer: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonsConfig:
+    """The pin backend, the debounce window (seconds) and each seat's pins."""
+
+    backend: str
+    debounce: float
+    seats: tuple[SeatButtons, ...]
+
+    def by_seat(self) -> dict[str, SeatButtons]:
+        """``{"A": SeatButtons(...), "B": ...}``, as :class:`drivers.seat_controls.SeatControls` takes."""
+        return {seat.seat: seat for seat in self.seats}
+
+
+@dataclass(frozen=True, slots=True)
+class DisplayConfig:
+    """One OLED: its I2C ``bus`` number (or ``sim``), 7-bit ``address``, ``chip``.
+
+    ``seat`` is the seat it faces (``None``: shared); ``rotate`` is in quarter
+    turns clockwise (luma's convention: 0-3).
+    """
+
+    bus: int | str
+    address: int = DEFAULT_ADDRESS
+    chip: str = "ssd1306"
+    seat: str | None = None
+    rotate: int = 0
+
+    @property
+    def simulated(self) -> bool:
+        """Whether the display is simulated (``bus = "sim"``)."""
+        return self.bus == SIM
+
+    @property
+    def device_path(self) -> str | None:
+        """``/dev/i2c-N`` for the bus, or ``None`` when simulated."""
+        return None if self.simulated else f"/dev/i2c-{self.bus}"
+
+
+@dataclass(frozen=True, slots=True)
+class TableConfig:
+    """A whole table, as its table file describes it."""
+
+    name: str
+    layout: str
+    rules: str
+    target: int
+    pads: tuple[PadConfig, ...]
+    buttons: ButtonsConfig
+    displays: tuple[DisplayConfig, ...]
+    registry: Path | None = None
+    source: Path | None = field(default=None, compare=False)
+    sight: str = "full"
+    tags: TagPolicy = field(default_factory=lambda: TagPolicy())
+    language: str = "en"
+    players: tuple[str, str] | None = None
+    locked: bool = False
+    coach: bool = False
+    """After each hand the OLED says where a seat lost what best play would have kept (docs/coach.md)."""
+    hint: bool = False
+    """Learners: before the elder decides, the OLED shows his odds of standing (it tells the table
+    something of his hand: off by default)."""
+    badges: Path | None = None
+
+    def pad(self, name: str) -> PadConfig:
+        """The pad called ``name``.
+
+        :raises KeyError: for a pad this table does not have.
+        """
+        for pad in self.pads:
+            if pad.name == name:
+                return pad
+        raise KeyError(f"{unknown('pad', name, [p.name for p in self.pads])}")
+
+    def pad_for_zone(self, zone: str) -> PadConfig:
+        """The pad that serves a transcript zone (``play.A`` is pad ``A`` when compact).
+
+        :raises KeyError: for a zone no pad serves.
+        """
+        for pad in self.pads:
+            if zone in pad.zones:
+                return pad
+        raise KeyError(unknown("zone", zone, FULL_PADS))
+
+    @property
+    def simulated(self) -> bool:
+        """Whether nothing on this table is real hardware."""
+        return (
+            all(pad.simulated for pad in self.pads)
+            and all(display.simulated for display in self.displays)
+            and self.buttons.backend == "mock"
+        )
+
+    @property
+    def simulated_pads(self) -> bool:
+        """Whether every pad is simulated (their tags are signed with the simulator's TEST key)."""
+        return all(pad.simulated for pad in self.pads)
+
+
+@dataclass(frozen=True, slots=True)
+class TagPolicy:
+    """What the table trusts of its cards' tags (the ``[tags]`` section; ``docs/nfc.md``).
+
+    :param require_signature: refuse in play a card whose tag fails NXP's originality check.
+    :param trusted_key: whose signatures are genuine: ``"nxp"``, ``"test"`` (the simulator's
+        TEST key) or a public key in hex; ``None``: ``nxp`` on a real table, ``test`` on a
+        simulated one (:meth:`key_name`).
+    :param ndef_pack: with a registry, read unknown tags' NDEF records (``ecarte:KS``) as the
+        cards of this pack, which has no tags in the registry; ``None``: with a registry the
+        NDEF fallback is off (without one it is always on).
+    :param lock_secret_file: the file holding the secret each tag's password is derived from
+        (``ecarte-table enroll --lock``); relative to the table file's folder.
+    :param check_every_arrival: check a tag's signature at every arrival, not once a session
+        (catches a copy laid after its genuine twin was checked; costs about 12 ms an arrival).
+    """
+
+    require_signature: bool = False
+    trusted_key: str | None = None
+    ndef_pack: int | None = None
+    lock_secret_file: Path | None = None
+    check_every_arrival: bool = False
+
+    def key_name(self, simulated: bool) -> str:
+        """The trusted key's name: as configured, else ``test`` for a simulated table, ``nxp``."""
+        if self.trusted_key is not None:
+            return self.trusted_key
+        return "test" if simulated else "nxp"
+

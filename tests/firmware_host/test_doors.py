@@ -1,0 +1,228 @@
+"""One check at every door, before anything is journaled (issue 23, part 1).
+
+Each reproduction goes through the public surface: the command line as a subprocess, the
+page's ``POST /api/setup`` through Starlette's TestClient on a real service and journal,
+then the service started again on that journal from the command line.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from firmware_host.journal.store import Journal
+from firmware_host.referee.controller import Controller
+from firmware_host.referee.transcript import MAX_LINE_BYTES
+from firmware_host.screens.i18n import screen_name
+from firmware_host.service import TableService
+from hardware.limits import MAX_NAME
+from venue.page import LiveTable, table_app
+from venue.public import PublicFeed
+from venue.settings import WebSettings
+
+CLI = Path(sys.executable).parent / "ecarte-table"
+ROOT = Path(__file__).resolve().parents[2]
+TIMEOUT = 60.0
+
+
+def _cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(CLI), *args], input=stdin, capture_output=True, text=True, timeout=TIMEOUT,
+                          check=False)
+
+
+def _refused(done: subprocess.CompletedProcess[str], *words: str) -> None:
+    assert done.returncode == 2, (done.returncode, done.stderr[-2000:])
+    assert "Traceback" not in done.stderr, done.stderr[-2000:]
+    for word in words:
+        assert word in done.stderr, done.stderr[-2000:]
+
+
+def _drain(service: TableService) -> None:
+    while not service.queue.empty():
+        service.handle(service.queue.get())
+
+
+# -- the page ---------------------------------------------------------------------------------
+
+
+def test_the_page_refuses_what_the_resume_could_not_read(tmp_path: Path) -> None:
+    """`{"target": true}` was accepted, journaled, and every later start exited 1 (a restart loop)."""
+    path = tmp_path / "j.sqlite"
+    good = {"Authorization": "Bearer sesame"}
+    with Journal(path, lock=True) as journal:
+        service = TableService(journal=journal, controller=Controller())
+        service.resume()
+        app = table_app(LiveTable(PublicFeed(table="T")), history=None, settings=WebSettings(token="sesame"),
+                        control=service.put_physical)
+        with TestClient(app) as client:
+            for body, status, words in [
+                ({"target": True}, 400, "target must be a positive whole number"),
+                ({"target": "7"}, 400, "target"),
+                ({"players": ["x" * 30_000, "B"]}, 400, f"at most {MAX_NAME} characters"),
+                ({"players": ["x" * 70_000, "B"]}, 413, "larger than"),
+                ({"players": ["An\x1b[2Jne", "B"]}, 400, "control characters"),
+                ({"players": ["a", "b", "c", "d", "e"]}, 400, "two names"),
+                ({"rules": "classic", "options": {"rubber": 2.5}}, 400, "unknown key"),
+                ([1, 2], 400, "object"),
+            ]:
+                answer = client.post("/api/setup", json=body, headers=good)
+                assert answer.status_code == status, (body if len(str(body)) < 100 else "long", answer.text)
+                assert words in answer.json()["error"]
+            assert client.post("/api/setup", content=b"[" * 100_000, headers=good).status_code in (400, 413)
+            ok = client.post("/api/setup", json={"players": ["Anne", "Bruno"], "target": 7}, headers=good)
+            assert ok.status_code == 202
+        _drain(service)
+        assert service.controller.current_setup().players == ("Anne", "Bruno", "")
+    again = _cli("run", "--journal", str(path), "--events", "/dev/null")
+    assert again.returncode == 0, again.stderr
+    checked = _cli("journal", "check", "--journal", str(path))
+    assert checked.returncode == 0, checked.stdout
+
+
+# -- setup lines --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("setup", "words"), [
+    ({"players": ["x" * 30_000, "B"]}, f"at most {MAX_NAME} characters"),
+    ({"players": ["Anne\nBruno", "B"]}, "control characters"),
+    ({"players": ["\u202eAnne", "B"]}, "control characters"),
+    ({"players": ["a", "b", "c", "d", "e"]}, "two names"),
+    ({"options": {"rubber": 2.5}}, "rubber is a whole number"),
+    ({"options": {"doubling": {"a": [1, 2]}}}, "doubling is true or false"),
+    ({"options": {"ace_high": 1}}, "ace_high is true or false"),
+    ({"target": True}, "target must be a positive whole number"),
+])
+def test_a_setup_line_of_the_wrong_shape_is_refused_with_its_number(
+    tmp_path: Path, setup: dict[str, object], words: str,
+) -> None:
+    path = tmp_path / "j.sqlite"
+    events = tmp_path / "game.jsonl"
+    events.write_text("# a comment\n" + json.dumps({"setup": setup}) + "\n")
+    _refused(_cli("run", "--journal", str(path), "--events", str(events)), f"{events}:2", words)
+    assert _cli("run", "--journal", str(path), "--events", "/dev/null").returncode == 0  # nothing poisoned
+    assert _cli("journal", "check", "--journal", str(path)).returncode == 0
+
+
+def test_a_line_over_the_journals_limit_is_refused_at_the_door(tmp_path: Path) -> None:
+    """A setup line under the limit as read, over it as the journal writes it (``", "`` between
+    entries): refused with its number, never found at resume."""
+    tags = {f"04{n:012X}": "KS" for n in range(2_900)}
+    line = json.dumps({"setup": {"tags": tags}}, separators=(",", ":"))
+    assert len(line) < MAX_LINE_BYTES
+    events = tmp_path / "big.jsonl"
+    events.write_text(line + "\n")
+    path = tmp_path / "j.sqlite"
+    _refused(_cli("run", "--journal", str(path), "--events", str(events)), f"{events}:1", "bytes in the journal")
+    again = _cli("run", "--journal", str(path), "--events", "/dev/null")
+    assert again.returncode == 0, again.stderr
+
+
+def test_a_long_name_neither_stalls_the_referee_nor_the_screen(tmp_path: Path) -> None:
+    """A 30,000-character name took 93 s to referee two cards: refused at the door now, and the
+    OLED's shortening is one pass (the same result as cutting a character at a time)."""
+    events = tmp_path / "long.jsonl"
+    events.write_text(json.dumps({"setup": {"players": ["x" * 30_000, "B"]}}) + "\n"
+                      + '{"zone": "hand.A", "card": "KS"}\n{"zone": "hand.B", "card": "QS"}\n')
+    _refused(_cli("run", "--journal", str(tmp_path / "j.sqlite"), "--events", str(events), "--png",
+                  str(tmp_path / "frames")), f"{events}:1")
+    assert screen_name("x" * 30_000).endswith(".") and len(screen_name("x" * 30_000)) < 30
+
+    from firmware_host.screens.drawing import text_width
+
+    def one_at_a_time(name: str, width: int) -> str:
+        name = " ".join(name.split())
+        if text_width(name) <= width:
+            return name
+        while name and text_width(name + ".") > width:
+            name = name[:-1]
+        return name.rstrip() + "."
+
+    rng = random.Random(23)
+    letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ éàüWMil.-'♠♥"
+    for _ in range(500):
+        name = "".join(rng.choice(letters) for _ in range(rng.randint(0, 40)))
+        width = rng.choice((20, 44, 60))
+        assert screen_name(name, width) == one_at_a_time(name, width)
+
+
+def test_names_from_the_command_line_and_the_table_file_are_bounded(tmp_path: Path) -> None:
+    _refused(_cli("run", "--journal", str(tmp_path / "j.sqlite"), "--events", "/dev/null",
+                  "--players", "Anne," + "x" * 100), f"at most {MAX_NAME} characters")
+    table = tmp_path / "table.toml"
+    table.write_text((ROOT / "hardware/tables/simulated.toml").read_text().replace(
+        "[pads]", 'players = ["Anne", "B\\u0007b"]\n\n[pads]'))
+    _refused(_cli("run", str(table), "--journal", str(tmp_path / "k.sqlite"), "--events", "/dev/null"),
+             "table.players", "control characters")
+
+
+# -- hostile files ------------------------------------------------------------------------------
+
+
+def _table_with(tmp_path: Path, key: str, file: Path) -> Path:
+    table = tmp_path / "table.toml"
+    table.write_text((ROOT / "hardware/tables/simulated.toml").read_text().replace(
+        "[pads]", f'{key} = "{file}"\n\n[pads]'))
+    return table
+
+
+@pytest.fixture
+def deep(tmp_path: Path) -> Path:
+    path = tmp_path / "tags.json"
+    path.write_text("[" * 200_000 + "]" * 200_000)
+    return path
+
+
+@pytest.mark.parametrize("command", ["run", "deck", "enroll", "doctor"])
+@pytest.mark.parametrize("registry", ["deep", "/dev/zero"])
+def test_a_hostile_registry_is_refused_with_the_file_and_the_problem(
+    tmp_path: Path, deep: Path, command: str, registry: str,
+) -> None:
+    file = deep if registry == "deep" else Path(registry)
+    table = _table_with(tmp_path, "registry", file)
+    extra = ("--journal", str(tmp_path / "j.sqlite"), "--events", "/dev/null") if command == "run" else ()
+    done = _cli(command, str(table), *extra)
+    problem = "nested too deep" if registry == "deep" else "not a regular file"
+    if command == "doctor":  # doctor's verdict: a failed check (exit 1), never "all checks passed"
+        assert done.returncode == 1 and "Traceback" not in done.stderr
+        assert str(file) in done.stdout and problem in done.stdout and "all checks passed" not in done.stdout
+    else:
+        _refused(done, str(file), problem)
+
+
+@pytest.mark.parametrize(("badges", "words"), [
+    ([1, 2], "'badges' must map"),
+    ("x", "'badges' must map"),
+    ({"04A224B2C31D80": 5}, "not a badge"),
+    ({"04A224B2C31D80": "player:" + "x" * 30_000}, f"at most {MAX_NAME} characters"),
+    ({"04A224B2C31D80": "player:An\x1bne"}, "control characters"),
+])
+def test_a_hostile_badges_file_is_refused(tmp_path: Path, badges: object, words: str) -> None:
+    file = tmp_path / "badges.json"
+    file.write_text(json.dumps({"format": "ecarte-badges", "version": 1, "badges": badges}))
+    table = _table_with(tmp_path, "badges", file)
+    _refused(_cli("run", str(table), "--journal", str(tmp_path / "j.sqlite"), "--events", "/dev/null"),
+             str(file), words)
+    doctor = _cli("doctor", str(table))
+    assert doctor.returncode == 1 and "Traceback" not in doctor.stderr
+    assert "badges" in doctor.stdout and words in doctor.stdout and "all checks passed" not in doctor.stdout
+
+
+def test_a_table_file_that_is_not_a_file(tmp_path: Path) -> None:
+    _refused(_cli("run", "/dev/zero", "--journal", str(tmp_path / "j.sqlite"), "--events", "/dev/null"),
+             "/dev/zero", "not a regular file")
+
+
+def test_a_journal_that_is_not_a_file(tmp_path: Path) -> None:
+    """A FIFO (or /dev/zero) named as the journal: refused before SQLite opens it or anything is made beside it."""
+    import os
+
+    fifo = tmp_path / "journal.fifo"
+    os.mkfifo(fifo)
+    _refused(_cli("run", "--journal", str(fifo), "--events", "/dev/null"), str(fifo), "not a regular file")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["journal.fifo"]

@@ -1,0 +1,70 @@
+"""scripts/setup.sh installs what each purpose needs: the demo only the table's Python packages,
+the tests also (as root, with apt-get) the browser and the broker. Run here on a copy of the
+scripts, as root in name only: ``id`` and ``apt-get`` are stand-ins on a PATH that holds no
+browser, and the venv is already installed (its stamp is newer than pyproject.toml)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def copy(tmp_path: Path) -> Path:
+    repo = tmp_path / "repo"
+    shutil.copytree(ROOT / "scripts", repo / "scripts")
+    shutil.copy(ROOT / "pyproject.toml", repo / "pyproject.toml")
+    (repo / ".venv" / "bin").mkdir(parents=True)
+    (repo / ".venv" / "bin" / "python").symlink_to(sys.executable)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for tool in ("bash", "cat", "dirname"):
+        found = shutil.which(tool)
+        assert found is not None
+        (bin_dir / tool).symlink_to(found)
+    (bin_dir / "id").write_text("#!/bin/sh\necho 0\n")
+    (bin_dir / "apt-get").write_text(f'#!/bin/sh\necho "$*" >> {tmp_path / "apt.log"}\n')
+    for fake in ("id", "apt-get"):
+        (bin_dir / fake).chmod(0o755)
+    return repo
+
+
+def _setup(repo: Path, *args: str, stamp: str) -> subprocess.CompletedProcess[str]:
+    stamp_file = repo / ".venv" / ".installed"
+    stamp_file.write_text(stamp + "\n")
+    later = (repo / "pyproject.toml").stat().st_mtime + 10
+    os.utime(stamp_file, (later, later))
+    env = {"PATH": str(repo.parent / "bin"), "HOME": str(repo.parent)}
+    return subprocess.run(["bash", "scripts/setup.sh", *args], cwd=repo, env=env, capture_output=True, text=True,
+                          timeout=60, executable=shutil.which("bash"))
+
+
+def test_the_demo_installs_no_system_package_and_says_what_it_skipped(copy: Path) -> None:
+    done = _setup(copy, "demo", stamp="base")
+    assert done.returncode == 0, done.stderr
+    assert not (copy.parent / "apt.log").exists()
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and "skipped: chromium" in lines[0] and "openssl" in lines[0]
+    assert "bash scripts/setup.sh tests" in lines[0]
+    assert "demo" in (copy / "scripts" / "demo.sh").read_text().split("bash scripts/setup.sh", 1)[1].split("\n")[0]
+
+
+def test_the_tests_install_the_browser_and_the_broker_as_root(copy: Path) -> None:
+    done = _setup(copy, stamp="dev")
+    assert done.returncode == 0, done.stderr
+    calls = (copy.parent / "apt.log").read_text().splitlines()
+    assert calls[0].startswith("update")
+    assert calls[1].startswith("install") and "chromium" in calls[1].split() and "openssl" in calls[1].split()
+    assert "setup.sh tests" in (copy / "scripts" / "test.sh").read_text()
+
+
+def test_an_unknown_purpose_is_refused(copy: Path) -> None:
+    done = _setup(copy, "everything", stamp="dev")
+    assert done.returncode == 2 and "usage: bash scripts/setup.sh [tests|demo|venue]" in done.stderr

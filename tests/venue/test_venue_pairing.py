@@ -1,0 +1,158 @@
+"""A Swiss evening on the hub's scoreboard (venue/pairing.py): simulated club evenings of up to
+twelve players, their games' results arriving as the tables publish them.
+
+What every round must be is checked against an independent brute force over all pairings:
+no two players meet twice, everyone is paired or one player has the bye (only when the field
+is odd), no second bye while a player without one could have taken it, the bye to the lowest
+score that allows it, the players paired by score (the least sum of squared score
+differences), and an evening ends early only when no pairing without a repeat is left.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from venue.hub import LiveRoom, Room, Session, hub_app, load_hub_settings
+from venue.settings import SettingsError
+
+
+def _state(players: tuple[str, str], winner: str, score: tuple[int, int], game: int) -> bytes:
+    return json.dumps({"game": game, "winner": winner, "players": [*players, ""],
+                       "view": {"score": list(score), "phase": "over", "target": 5}, "prompt": {"seat": None},
+                       "t": 1.0}).encode()
+
+
+def _least_cost(players: frozenset[str], met: frozenset[frozenset[str]], scores: dict[str, int]) -> int | None:
+    """The least sum of squared score differences over the pairings of ``players`` without a
+    repeat (None: there is none), by brute force."""
+
+    @functools.cache
+    def best(left: frozenset[str]) -> int | None:
+        if not left:
+            return 0
+        first = min(left)
+        found: int | None = None
+        for other in left - {first}:
+            if frozenset((first, other)) in met:
+                continue
+            rest = best(left - {first, other})
+            if rest is not None:
+                cost = rest + (scores[first] - scores[other]) ** 2
+                found = cost if found is None else min(found, cost)
+        return found
+
+    return best(players)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(size=st.integers(2, 12), data=st.data())
+@example(size=12, data=None)  # the club evening: twelve players, all eleven rounds (each meets each once)
+def test_a_simulated_swiss_evening(size: int, data: Any) -> None:
+    players = tuple(f"p{i:02}" for i in range(size))
+    planned = size - 1 if data is None else data.draw(st.integers(1, size), label="rounds")
+    room = Room("club", Session("evening", players, system="swiss", planned=planned))
+    met: set[frozenset[str]] = set()
+    scores: Counter[str] = Counter()
+    byes: Counter[str] = Counter()
+    game = 0
+
+    def cheapest(group: frozenset[str]) -> int | None:
+        return _least_cost(group, frozenset(met), {q: scores[q] for q in players})
+
+    for number in range(1, planned + 1):
+        rounds = room.standings()["rounds"]
+        if len(rounds) < number:
+            # the evening ends early only when no round without a repeat exists
+            everyone = frozenset(players)
+            assert size % 2 or cheapest(everyone) is None
+            assert all(cheapest(everyone - {p}) is None for p in everyone)
+            break
+        assert len(rounds) == number
+        rnd = rounds[-1]
+        pairs = [(g["A"], g["B"]) for g in rnd["games"]]
+        bye = rnd["bye"]
+        seated = [p for pair in pairs for p in pair] + ([bye] if bye else [])
+        assert sorted(seated) == sorted(players)  # everyone once: in a game, or the bye
+        assert (bye is not None) == (size % 2 == 1)
+        for a, b in pairs:
+            assert frozenset((a, b)) not in met, f"round {number}: {a} and {b} meet again"
+        rest = frozenset(players) - ({bye} if bye else set())
+        if bye is not None:
+            fewer = [p for p in players if byes[p] < byes[bye]]
+            # a second bye only when none with fewer could take it and leave a pairing without a repeat
+            assert all(cheapest(frozenset(players) - {p}) is None for p in fewer)
+            # among those with as few byes, the lowest score that leaves such a pairing
+            level = [p for p in players if byes[p] == byes[bye] and scores[p] < scores[bye]]
+            assert all(cheapest(frozenset(players) - {p}) is None for p in level)
+        cost = sum((scores[a] - scores[b]) ** 2 for a, b in pairs)
+        assert cost == cheapest(rest)  # paired by score
+        # the tables play the round: results arrive one by one, in any order
+        order = list(range(len(pairs))) if data is None else data.draw(st.permutations(range(len(pairs))))
+        for index in order:
+            a, b = pairs[index]
+            winner = "AB"[(index + number) % 2] if data is None else data.draw(st.sampled_from("AB"))
+            game += 1
+            score = (5, 2) if winner == "A" else (3, 5)
+            room.take(f"ecarte/club/t{index + 1}/state", _state((a, b), winner, score, game), float(game))
+            scores[a if winner == "A" else b] += 1
+            met.add(frozenset((a, b)))
+        if bye is not None:
+            byes[bye] += 1
+            scores[bye] += 1
+    if data is None:
+        assert len(room.standings()["rounds"]) == 11  # twelve players: each met each once
+    ranking = {row["player"]: row for row in room.standings()["ranking"]}
+    assert {p: ranking[p]["wins"] for p in players} == {p: scores[p] for p in players}
+    assert {p: ranking[p]["byes"] for p in players} == {p: byes[p] for p in players}
+
+
+def test_twelve_players_round_one_is_seeded_top_half_against_bottom_half() -> None:
+    players = tuple(f"p{i:02}" for i in range(12))
+    standings = Room("club", Session("evening", players, system="swiss")).standings()
+    assert standings["planned"] == 4 and standings["system"] == "swiss"
+    pairs = [{g["A"], g["B"]} for g in standings["rounds"][0]["games"]]
+    assert pairs == [{f"p{i:02}", f"p{i + 6:02}"} for i in range(6)]
+    assert len(standings["rounds"]) == 1  # round 2 is paired when round 1 is over
+
+
+def test_the_venue_file_names_the_system(tmp_path: Path) -> None:
+    venue = tmp_path / "venue.toml"
+    venue.write_text('[session]\nname = "Tuesday"\nplayers = ["ann", "bob", "cat"]\nsystem = "swiss"\nrounds = 2\n')
+    session = load_hub_settings(venue).session
+    assert (session.system, session.planned, session.players) == ("swiss", 2, ("ann", "bob", "cat"))
+    venue.write_text('[session]\nsystem = "knockout"\n')
+    with pytest.raises(SettingsError, match="system: one of round-robin, swiss, got 'knockout'"):
+        load_hub_settings(venue)
+
+
+def test_the_scoreboard_shows_the_swiss_rounds_and_the_bye(browser: Any) -> None:
+    from venue.page import ServerThread
+
+    room = Room("club", Session("Tuesday", ("ann", "bob", "cat", "dan", "eve"), system="swiss", planned=3))
+    live = LiveRoom(room)
+    for n, game in enumerate(room.standings()["rounds"][0]["games"], start=1):
+        live.take(f"ecarte/club/t{n}/state", _state((game["A"], game["B"]), "A", (5, 1), n))
+    rounds = room.standings()["rounds"]
+    assert len(rounds) == 2
+    server = ServerThread(hub_app(live), "127.0.0.1", 0, name="hub")
+    server.start()
+    try:
+        tab = browser.new_page(viewport={"width": 390, "height": 844})
+        tab.goto(server.url)
+        tab.wait_for_function("window.__standings && window.__standings.rounds.length === 2", timeout=20_000)
+        tab.click("nav button[data-tab=standings]")
+        text = tab.inner_text("#rounds")
+        assert "round 1 of 3 (Swiss)" in text and "round 2 of 3 (Swiss)" in text
+        assert f"bye: {rounds[0]['bye']} (a win)" in text and f"bye: {rounds[1]['bye']} (a win)" in text
+        assert "round 3: paired by score when round 2 is over" in text
+        tab.close()
+    finally:
+        server.close()
