@@ -165,3 +165,11 @@ def test_simulators_leave_no_folder_behind(tmp_path: Path) -> None:
                           env=env, capture_output=True, timeout=TIMEOUT)
     assert done.returncode == 0
     assert folders() == []
+
+
+def test_the_oled_says_discard_or_draw_until_the_first_card_is_drawn() -> None:
+    """After a first discard the seat may lay more: the table does not say "draw 1" yet."""
+    typed = "deal\nB yes\nA yes\nB discards 9C\nstate\nB discards TC\nstate\nB draws 7H\nstate\nquit\n"
+    out = cli("sim", "--dealer", "A", "--seed", "4", stdin=typed).stdout  # B holds K♥ J♣ 10♣ 9♣ Q♥
+    prompts = [json.loads(line)["prompt"]["short"] for line in out.splitlines() if line.startswith("{")]
+    assert prompts == ["discard or draw 1", "discard or draw 2", "draw 1"]
