@@ -507,12 +507,32 @@ def run_hub(settings: HubSettings) -> int:
     """Serve the scoreboard until Ctrl-C or SIGTERM (uvicorn handles both)."""
     import uvicorn
 
+    if settings.embedded:
+        _check_free(*settings.embedded_listen)
     app, _ = build_hub(settings)
     host, port = settings.listen
     logger.warning("the venue's scoreboard: http://%s:%s (broker %s:%s%s)", host, port, settings.broker.host,
                    settings.broker.port, ", embedded" if settings.embedded else "")
     uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False, timeout_graceful_shutdown=2)
     return 0
+
+
+def _check_free(host: str, port: int) -> None:
+    """The embedded broker's port is free, or one line that says what to do (not amqtt's tracebacks).
+
+    :raises BadInput: the port is taken (another hub's broker, Mosquitto).
+    """
+    import socket
+
+    from firmware_host.errors import BadInput
+
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            raise BadInput(f"the embedded MQTT broker cannot listen on {host}:{port} ({exc.strerror or exc}): "
+                           f"is a broker running there? `--broker {host}:{port}` uses it") from None
 
 
 class BrokerThread:

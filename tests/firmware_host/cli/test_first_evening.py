@@ -173,3 +173,17 @@ def test_the_oled_says_discard_or_draw_until_the_first_card_is_drawn() -> None:
     out = cli("sim", "--dealer", "A", "--seed", "4", stdin=typed).stdout  # B holds K♥ J♣ 10♣ 9♣ Q♥
     prompts = [json.loads(line)["prompt"]["short"] for line in out.splitlines() if line.startswith("{")]
     assert prompts == ["discard or draw 1", "discard or draw 2", "draw 1"]
+
+
+def test_a_second_hub_whose_broker_port_is_taken(tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        venue = tmp_path / "venue.toml"
+        venue.write_text(f'[broker]\nlisten = "127.0.0.1:{port}"\n')
+        stderr = bad(cli("hub", str(venue), "--listen", "127.0.0.1:0"),
+                     f"the embedded MQTT broker cannot listen on 127.0.0.1:{port}", f"--broker 127.0.0.1:{port}")
+        assert len(stderr.strip().splitlines()) == 1
