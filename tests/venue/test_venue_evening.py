@@ -116,3 +116,25 @@ def test_the_first_evening(browser: Any, tmp_path: Path) -> None:
     assert review.returncode == 0 and review.stdout.startswith("game 1 hand "), review.stderr
     history = subprocess.run([str(CLI), *said["All the demo's games"][1:]], capture_output=True, text=True, timeout=60)
     assert history.returncode == 0 and "Anne – Bruno" in history.stdout and " wins " in history.stdout
+
+
+def test_a_broker_that_cannot_be_reached_is_said_then_said_reached(caplog: Any) -> None:
+    """``run --mqtt`` toward no broker says so at once and keeps trying; once a broker listens
+    there, the table says it reached it (the command line's half: test_first_evening.py)."""
+    import logging
+
+    from venue.hub import BrokerThread
+    from venue.mqtt import TablePublisher
+    from venue.settings import MqttSettings
+
+    port = free_port()
+    caplog.set_level(logging.INFO, logger="venue.mqtt")
+    publisher = TablePublisher(MqttSettings(port=port, enabled=True, keepalive=5), table_name="t")
+    publisher.start()
+    try:
+        wait_for(lambda: "cannot be reached" in caplog.text, "the broker said unreachable")
+        with BrokerThread(port=port):
+            assert publisher.connected.wait(40)
+            wait_for(lambda: f"reached the broker 127.0.0.1:{port}" in caplog.text, "the broker said reached")
+    finally:
+        publisher.close()
