@@ -14,8 +14,10 @@ figure, ``name: value unit``::
     signature_check_ms: 8.0 ms        one READ_SIG (the card selected by the poll) + its ECDSA verify
 
 ``--signatures once`` runs the pads with the originality check of a table that requires it (each
-tag's GET_VERSION and READ_SIG asked at its first arrival, remembered for the session);
-``--signatures every`` asks at every arrival. The simulated tags are signed with the TEST key.
+tag's GET_VERSION and READ_SIG asked when it arrives, remembered while it stays on the pad and
+forgotten when it leaves, so every arrival of a card is checked: the default since issue 23);
+``--signatures every`` asks at every arrival on every pad, even of a tag still lying on another
+(``check_every_arrival``). The simulated tags are signed with the TEST key.
 
 Run: ``.venv/bin/python bench/pads.py`` (``--help`` for the knobs).
 """
@@ -191,7 +193,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--miss", type=float, default=DEFAULT_MISS, help="simulated miss probability")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--signatures", choices=("off", "once", "every"), default="off",
-                        help="check the tags' originality at their first arrival (once) or at every one")
+                        help="check the tags' originality at each arrival, remembered while the tag stays (once) or "
+                             "never remembered (every)")
     parser.add_argument("--debug", action="store_true", help="list moves and events on stderr")
     args = parser.parse_args(argv)
     if not 1 <= args.pads <= len(ZONES):

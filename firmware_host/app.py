@@ -13,6 +13,7 @@ import argparse
 import contextlib
 import logging
 import os
+import queue
 import signal
 import sys
 import threading
@@ -58,8 +59,13 @@ def systemd_notify() -> Callable[[str], None] | None:
     return lambda message: notifier.notify(message)
 
 
-def run_service(args: argparse.Namespace) -> int:
-    """``ecarte-table run``: returns the exit status."""
+def run_service(args: argparse.Namespace, *, refusal: Callable[[TableConfig], str | None] | None = None) -> int:
+    """``ecarte-table run``: returns the exit status.
+
+    :param refusal: why the table must not start (doctor's failing line,
+        :func:`firmware_host.checks.doctor.refusal`), checked once the registry is found.
+    :raises BadInput: ``refusal`` says why.
+    """
     from firmware_host.cards.table_tags import TableTags, TagRegistryMissing
     from firmware_host.screens.panel import open_panel
 
@@ -68,6 +74,9 @@ def run_service(args: argparse.Namespace) -> int:
         tags = TableTags.load(table)  # the registry, the [tags] policy, the originality check
     except TagRegistryMissing:
         return wait_for_enrolment(table)
+    refused = refusal(table) if refusal is not None else None  # never start on what doctor fails
+    if refused is not None:
+        raise BadInput(f"the table's configuration fails `ecarte-table doctor`:\n{refused}")
     card_for = tags.card_for if tags.registry is not None else None
     png_dir = check_png_dir(args.png)
     events = _open_events(args.events) if args.events else None
@@ -106,7 +115,10 @@ def run_service(args: argparse.Namespace) -> int:
         service = TableService(journal=journal, controller=controller, outputs=[shown], notify=systemd_notify(),
                                paused=lambda message: panel.paused(message, controller.snapshot()))
         # a stop while the parts start takes the same path as one later (the parts close in order)
+        stopped = threading.Event()
+
         def on_signal(signum: int, frame: Any) -> None:
+            stopped.set()
             service.stop(signal.Signals(signum).name)
 
         previous = {s: signal.signal(s, on_signal) for s in (signal.SIGTERM, signal.SIGINT)}
@@ -118,10 +130,17 @@ def run_service(args: argparse.Namespace) -> int:
         shown_on_web = venue_outputs(args, table, Path(journal_path), service.put_physical, stack)
         service.outputs.extend(shown_on_web)
         page_url = next((o.url for o in shown_on_web if hasattr(o, "url")), None)
-        devices = open_devices(table, tags.route(service), card_for, **tags.pad_options())
+        record = journal.current_game()
+        gate = (_Gate(tags.route(service))
+                if table.tags.deck_check_first and tags.registry is not None and (record is None or not record.lines)
+                else None)  # the deck check first: before the first line of a fresh game
+        devices = open_devices(table, gate.put if gate is not None else tags.route(service), card_for,
+                               **tags.pad_options())
         stack.callback(devices.close)
         if devices.seat_controls is not None:
             service.outputs.append(FaultLights(devices.seat_controls))
+        if gate is not None and not deck_check_first(table, tags, gate, panel, devices, stopped):
+            return 0
         if events is not None:
             source = "<stdin>" if args.events == "-" else args.events
 
@@ -130,7 +149,7 @@ def run_service(args: argparse.Namespace) -> int:
                       "until Ctrl-C", file=sys.stderr, flush=True)
 
             feeding = {"pace": getattr(args, "pace", 0.0) or 0.0, "stop_at_end": page_url is None, "at_end": ended,
-                       "pads_sight": table.sight}
+                       "pads_sight": table.sight, "registry": tags.registry is not None}
             threading.Thread(target=feed_lines, args=(service, events, source), kwargs=feeding, name="events",
                              daemon=True).start()
         try:
@@ -182,6 +201,66 @@ def linger(what: str) -> None:
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+
+
+class _Gate:
+    """The pads' ``put`` while the deck check runs (their events go to :attr:`events`), then
+    the service's once :meth:`open`."""
+
+    def __init__(self, then: Callable[[Any], None]) -> None:
+        self.events: queue.Queue[Any] = queue.Queue()
+        self._then = then
+        self._open = False
+
+    def put(self, event: Any) -> None:
+        if self._open:
+            self._then(event)
+        else:
+            self.events.put(event)
+
+    def open(self) -> None:
+        self._open = True
+
+
+def deck_check_first(table: TableConfig, tags: Any, gate: _Gate, panel: Any, devices: Devices,
+                     stopped: threading.Event) -> bool:
+    """``[tags] deck_check_first``: the deck check on the table's pads before the first deal,
+    again until a registered pack passes whole and clean (each report on the OLED); on the
+    simulated table a simulated operator passes pack 1 over the first pad. ``False``: stopped.
+    """
+    from firmware_host.cards.deck_check import check_deck
+    from firmware_host.screens.deck import deck_lines
+    from hardware.deck_log import record_check
+
+    def show(report: Any) -> None:
+        panel.message(deck_lines(report, table.language))
+
+    if devices.sim is not None:
+        threading.Thread(target=_pass_the_pack, args=(devices.sim, table.pads[0].name, stopped), name="deck",
+                         daemon=True).start()
+    while not stopped.is_set():
+        report = check_deck(gate.events, tags.registry, show, require_genuine=table.tags.require_signature,
+                            quiet=1.0 if devices.sim is not None else 3.0, cancel=stopped)
+        logger.info("deck check before the first deal: %s", "; ".join(report.lines()))
+        if report.ok and report.pack is not None:
+            record_check(table.registry or Path("."), report.pack)
+            gate.open()
+            return True
+        stopped.wait(2.0)  # the report stays on the OLED a moment, then the check starts again
+    return False
+
+
+def _pass_the_pack(sim: Any, pad: str, stopped: threading.Event) -> None:
+    """The simulated table's operator: passes pack 1 over ``pad``, card by card."""
+    from hardware.tags import CARDS
+
+    for card in CARDS:
+        if stopped.is_set():
+            return
+        sim.place(pad, card)
+        sim.wait_seen(pad, card)
+        sim.lift(pad, card)
+        sim.wait_seen(pad, None)
 
 
 def _open_events(path: str) -> IO[bytes]:

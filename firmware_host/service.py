@@ -479,8 +479,23 @@ def _to_stderr(message: str) -> None:
         print(message, file=sys.stderr, flush=True)
 
 
-def feed_lines(service: TableService, stream: IO[bytes], source: str, *, stop_at_end: bool = True,
-               pace: float = 0.0, at_end: Callable[[], None] | None = None, pads_sight: str = "full") -> None:
+def refuse_card_names(event: PhysicalEvent, source: str, line_no: int) -> None:
+    """On a table with a tag registry, a stream line may not name cards (see :func:`feed_lines`).
+
+    :raises TranscriptError: a card event naming its card, or a setup mapping tags to cards.
+    """
+    if isinstance(event, CardEvent) and event.card is not None:
+        raise TranscriptError(source, line_no, "this table names its cards by their tags (a registry): a card "
+                                               f"named on the stream ({event.card}) is refused; give its \"uid\"")
+    if isinstance(event, Setup) and event.tags:
+        raise TranscriptError(source, line_no, "this table names its cards by their tags (a registry): "
+                                               "a setup's \"tags\" map is refused")
+
+
+def feed_lines(
+    service: TableService, stream: IO[bytes], source: str, *, stop_at_end: bool = True, pads_sight: str = "full",
+    registry: bool = False, pace: float = 0.0, at_end: Callable[[], None] | None = None,
+) -> None:
     """Read transcript lines as they arrive and queue them, in order (runs on its own thread).
 
     Streams (at most :data:`FEED_WINDOW` lines wait in the queue). Every line is queued, a bad
@@ -495,6 +510,11 @@ def feed_lines(service: TableService, stream: IO[bytes], source: str, *, stop_at
 
     :param pace: seconds to wait before each line after the first that holds an event (a
         person watching the page follows the game); 0: as fast as they come.
+    :param registry: the table names its cards by a tag registry: a line that names a card
+        (``"card"``) or maps tags to cards (a setup's ``tags``) is refused at the door, as the
+        pads' tags are the only source of card names there (the registry, the pack guard and
+        the originality check stand behind them; a stream line has none of them). Tags by
+        ``uid`` alone go through the registry and the guard like a pad's.
     """
     first = True
     try:
@@ -508,6 +528,8 @@ def feed_lines(service: TableService, stream: IO[bytes], source: str, *, stop_at
                 continue
             try:
                 event = parse_line(text, source=source, line_no=line_no)
+                if registry and event is not None:
+                    refuse_card_names(event, source, line_no)
             except TranscriptError as exc:
                 service.put_line(_Line(None, exc, slot=True))
                 continue

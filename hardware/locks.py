@@ -13,6 +13,11 @@ says whether the configured secret is the one the tags were locked with.
     >>> len(lock_id(secret))
     8
 
+The same secret seals the registry (:func:`entry_seal`): each entry carries a keyed checksum of
+its UID, card and pack, so whoever can write the registry but not read the secret (it lives in
+``/etc/ecarte-table``, outside the state directory) cannot swap two cards' names unnoticed.
+``enroll --lock`` also sets AUTHLIM (:data:`AUTHLIM`) and CFGLCK on each tag.
+
 The secret lives in a file named by the table file (``[tags] lock_secret_file``), readable by the
 service's user only, at least 16 bytes (``head -c 32 /dev/urandom | base64 > lock.key``). Note what
 the lock is worth: PWD_AUTH sends the password in clear over the air, so a reader near the table
@@ -27,8 +32,12 @@ import os
 from pathlib import Path
 
 MIN_SECRET_BYTES = 16
+AUTHLIM = 3
+"""The AUTHLIM ``enroll --lock`` sets: 2**3 = 8 wrong passwords in a row lock a tag for ever
+(a brute force of the 2**32 passwords stops there); CFGLCK is set with it."""
 _PASSWORD_LABEL = b"ecarte-table tag password v1:"
 _ID_LABEL = b"ecarte-table lock id v1"
+_SEAL_LABEL = b"ecarte-table registry seal v1:"
 
 
 class LockSecretError(ValueError):
@@ -44,6 +53,28 @@ def tag_password(secret: bytes, uid: str) -> bytes:
 def lock_id(secret: bytes) -> str:
     """A fingerprint of ``secret`` (8 hex digits) for the registry: same secret, same id."""
     return hmac.new(secret, _ID_LABEL, hashlib.sha256).hexdigest()[:8]
+
+
+def auth_attempts(authlim: int = AUTHLIM) -> int:
+    """The wrong passwords a tag with AUTHLIM ``authlim`` takes (0: no limit).
+
+    >>> auth_attempts()
+    8
+    """
+    return 1 << authlim if authlim else 0
+
+
+def entry_seal(secret: bytes, uid: str, card: str, pack: int) -> str:
+    """The registry's seal of one entry: a keyed checksum binding tag ``uid`` to ``card`` of
+    ``pack`` (16 hex digits). Without the secret nobody can make one, so a registry whose card
+    names were swapped or edited no longer matches its seals.
+
+    >>> secret = b"0123456789abcdef0123456789abcdef"
+    >>> entry_seal(secret, "04ECA701075A80", "KS", 1) == entry_seal(secret, "04ECA701075A80", "7C", 1)
+    False
+    """
+    message = _SEAL_LABEL + f"{uid.upper()}:{card}:{pack}".encode()
+    return hmac.new(secret, message, hashlib.sha256).hexdigest()[:16]
 
 
 def load_secret(path: str | os.PathLike[str]) -> bytes:

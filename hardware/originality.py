@@ -51,6 +51,8 @@ NTAG21X_VERSIONS: dict[bytes, str] = {
 """``GET_VERSION`` answers of the NTAG21x stickers a table uses (datasheet, *GET_VERSION*)."""
 
 SIGNATURE_BYTES = 32
+UID_BYTES = 7
+"""An NTAG21x's UID (the number its originality signature signs)."""
 
 GENUINE = "genuine"
 """The tag answered as an NTAG21x and its signature verifies with the trusted key."""
@@ -100,9 +102,17 @@ def trusted_key(name: str) -> bytes:
 def verify_signature(uid: bytes, signature: bytes, public_key: bytes) -> bool:
     """Whether ``signature`` (``r || s``, 32 bytes) is ``public_key``'s ECDSA signature of ``uid``.
 
+    ``uid`` must be 7 bytes, as every NTAG21x's is: the UID is signed as a number, so without this
+    check a 10-byte UID of three zero bytes and a genuine tag's UID (``00000004AB87…``) would share
+    its signature.
+
+    >>> good = bytes.fromhex("67B1750BCCEB1174F9A33BF20E0226551A6366939B31F949848C3C087350FA90")
+    >>> verify_signature(bytes.fromhex("00000004AB87F2CA1190"), good, NXP_NTAG21X_KEY)
+    False
+
     :raises OriginalityError: ``public_key`` is not a point on secp128r1.
     """
-    if len(signature) != SIGNATURE_BYTES or not any(signature):
+    if len(uid) != UID_BYTES or len(signature) != SIGNATURE_BYTES or not any(signature):
         return False
     try:
         key = ecdsa.VerifyingKey.from_string(public_key, curve=ecdsa.SECP128r1)

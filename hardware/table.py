@@ -87,7 +87,8 @@ _PAD_KEYS = ("device", "depth")
 _BUTTONS_KEYS = ("backend", "debounce", *SEATS)
 _SEAT_KEYS = (*BUTTON_KEYS, "buzzer")
 _DISPLAY_KEYS = ("bus", "address", "chip", "seat", "rotate")
-_TAGS_KEYS = ("require_signature", "check_every_arrival", "trusted_key", "ndef_pack", "lock_secret_file")
+_TAGS_KEYS = ("require_signature", "check_every_arrival", "trusted_key", "ndef_pack", "lock_secret_file",
+              "deck_check_first")
 
 
 class TableFileError(ValueError):
@@ -547,6 +548,7 @@ def _parse_tags(problems: Problems, data: Mapping[str, Any], source: str | Path)
     problems.unknown_keys("tags", section, _TAGS_KEYS)
     require = problems.value(section, "tags.require_signature", bool, default=False)
     every = problems.value(section, "tags.check_every_arrival", bool, default=False)
+    deck_first = problems.value(section, "tags.deck_check_first", bool, default=False)
     key = problems.value(section, "tags.trusted_key", str, default=None)
     if isinstance(key, str) and key not in ("nxp", "test") and not re.fullmatch(r"04[0-9A-Fa-f]{64}", key):
         problems.add("tags.trusted_key", f"{key!r}: write \"nxp\", \"test\" or a public key (04 and 64 hex digits)")
@@ -559,5 +561,5 @@ def _parse_tags(problems: Problems, data: Mapping[str, Any], source: str | Path)
         secret = Path(secret_text).expanduser()
         if not secret.is_absolute() and isinstance(source, Path):
             secret = source.parent / secret
-    return TagPolicy(bool(require), key, ndef_pack, secret, bool(every))
+    return TagPolicy(bool(require), key, ndef_pack, secret, bool(every), bool(deck_first))
 

@@ -223,6 +223,8 @@ class TagPolicy:
         (``ecarte-table enroll --lock``); relative to the table file's folder.
     :param check_every_arrival: check a tag's signature at every arrival, not once a session
         (catches a copy laid after its genuine twin was checked; costs about 12 ms an arrival).
+    :param deck_check_first: run the deck check (``ecarte-table deck``) before the first deal of
+        every session: the service starts refereeing once a registered pack passed whole.
     """
 
     require_signature: bool = False
@@ -230,6 +232,7 @@ class TagPolicy:
     ndef_pack: int | None = None
     lock_secret_file: Path | None = None
     check_every_arrival: bool = False
+    deck_check_first: bool = False
 
     def key_name(self, simulated: bool) -> str:
         """The trusted key's name: as configured, else ``test`` for a simulated table, ``nxp``."""

@@ -4,7 +4,11 @@
   trusted key: one that does not is *forged* (typed in, or copied from another table's file);
 - a table that requires signatures wants every entry checked and genuine;
 - an entry locked with another secret than the configured one cannot be unlocked by this table;
-- the pack read by NDEF (``ndef_pack``) must have no registered tags.
+- the pack read by NDEF (``ndef_pack``) must have no registered tags;
+- a locked tag must limit wrong passwords (AUTHLIM, with CFGLCK), or a brute force finds its
+  password;
+- where the table has a lock secret, every entry's seal must match its UID, card and pack
+  (:func:`hardware.locks.entry_seal`): a registry whose card names were swapped is caught.
 
     >>> from hardware.tags import TagRegistry
     >>> from hardware.originality import NXP_NTAG21X_KEY
@@ -16,6 +20,7 @@
 
 from __future__ import annotations
 
+from hardware.locks import entry_seal
 from hardware.originality import GENUINE, verify_signature
 from hardware.tags import TagRegistry
 
@@ -27,6 +32,7 @@ def audit_registry(
     require_signature: bool = False,
     lock_id: str | None = None,
     ndef_pack: int | None = None,
+    secret: bytes | None = None,
 ) -> list[str]:
     """Every problem of ``registry`` (empty: none), one sentence each.
 
@@ -34,6 +40,7 @@ def audit_registry(
     :param require_signature: every entry must be genuine.
     :param lock_id: the configured lock secret's fingerprint (``None``: none configured).
     :param ndef_pack: the pack the table reads by NDEF record (must have no entries).
+    :param secret: the table's lock secret, which seals each entry (``None``: seals not checked).
     """
     problems = []
     for entry in registry:
@@ -48,6 +55,13 @@ def audit_registry(
             problems.append(f"{name}: locked, but the table names no lock_secret_file to unlock it")
         elif entry.locked and entry.lock_id is not None and entry.lock_id != lock_id:
             problems.append(f"{name}: locked with another secret than the table's lock_secret_file")
+        if entry.locked and not entry.auth_limit:
+            problems.append(f"{name}: locked without a limit on wrong passwords (AUTHLIM): "
+                            "a brute force can find its password")
+        if secret is not None and entry.seal is None:
+            problems.append(f"{name}: not sealed: nothing vouches that this tag is that card")
+        elif secret is not None and entry.seal != entry_seal(secret, entry.uid, entry.card, entry.pack):
+            problems.append(f"{name}: its seal does not match: the registry was edited (card names swapped?)")
         if ndef_pack is not None and entry.pack == ndef_pack:
             problems.append(f"{name}: pack {ndef_pack} is read by NDEF record (ndef_pack) but has registered tags")
     return problems

@@ -10,17 +10,25 @@ Each entry also keeps what enrolment learnt of the tag: its originality status
 see :mod:`hardware.originality`), the 32-byte signature it gave (public: anyone
 may read it from the tag; ``doctor`` verifies it again, so an entry typed in
 by hand as ``genuine`` is caught), and whether it was password-locked, with the
-fingerprint of the lock secret (:func:`hardware.locks.lock_id`; never the password).
+fingerprint of the lock secret (:func:`hardware.locks.lock_id`; never the password) and the
+limit on wrong passwords the tag enforces (``auth_limit``: AUTHLIM, set with CFGLCK).
+
+Where the table has a lock secret, each entry also carries a ``seal``: a keyed checksum of its
+UID, card and pack (:func:`hardware.locks.entry_seal`) whose key lives outside the state
+directory, so that a registry whose card names were swapped or edited is detected
+(:mod:`hardware.tag_audit`).
 
 The file is JSON, written atomically (version 1 files, without the facts, are read too)::
 
     {"format": "ecarte-tags", "version": 2,
      "tags": [{"uid": "04A224B2C31D80", "card": "KS", "pack": 1,
-               "origin": "genuine", "signature": "67B1...", "locked": true, "lock_id": "1a2b3c4d"}, ...]}
+               "origin": "genuine", "signature": "67B1...", "locked": true, "lock_id": "1a2b3c4d",
+               "auth_limit": 8, "seal": "0f1e2d3c4b5a6978"}, ...]}
 
 >>> registry = TagRegistry()
->>> registry.add("04:a2:24:b2:c3:1d:80", "KS")
-TagEntry(uid='04A224B2C31D80', card='KS', pack=1, origin='unchecked', signature=None, locked=False, lock_id=None)
+>>> registry.add("04:a2:24:b2:c3:1d:80", "KS")  # doctest: +NORMALIZE_WHITESPACE
+TagEntry(uid='04A224B2C31D80', card='KS', pack=1, origin='unchecked', signature=None, locked=False,
+         lock_id=None, auth_limit=0, seal=None)
 >>> registry.card_for("04A224B2C31D80"), registry.pack_of("04A224B2C31D80")
 ('KS', 1)
 """
@@ -106,7 +114,9 @@ def check_pack(pack: int) -> int:
 class TagEntry:
     """One registered tag: its UID, the card it stands for, the pack, and what enrolment
     learnt of it: originality ``origin``, ``signature`` (64 hex digits, ``None``: none read),
-    ``locked`` and the lock secret's ``lock_id``."""
+    ``locked``, the lock secret's ``lock_id``, ``auth_limit`` (wrong passwords the tag takes
+    before it locks for ever, its configuration locked too; 0: no limit) and the registry
+    ``seal`` of this entry (``None``: not sealed)."""
 
     uid: str
     card: str
@@ -115,6 +125,8 @@ class TagEntry:
     signature: str | None = None
     locked: bool = False
     lock_id: str | None = None
+    auth_limit: int = 0
+    seal: str | None = None
 
 
 class TagRegistry:
@@ -128,12 +140,11 @@ class TagRegistry:
         self._by_uid: dict[str, TagEntry] = {}
         self._by_card: dict[tuple[int, str], TagEntry] = {}
         for entry in entries:
-            self.add(entry.uid, entry.card, entry.pack, origin=entry.origin, signature=entry.signature,
-                     locked=entry.locked, lock_id=entry.lock_id)
+            self.add_entry(entry)
 
     def add(
         self, uid: str, card: str, pack: int = 1, *, origin: str = "unchecked", signature: str | None = None,
-        locked: bool = False, lock_id: str | None = None,
+        locked: bool = False, lock_id: str | None = None, auth_limit: int = 0, seal: str | None = None,
     ) -> TagEntry:
         """Register tag ``uid`` as ``card`` of ``pack``, with what enrolment learnt of it.
 
@@ -143,7 +154,8 @@ class TagRegistry:
         """
         entry = TagEntry(
             normalize_uid(uid), check_card(card), check_pack(pack), _check_origin(origin),
-            _check_signature(signature), bool(locked), _check_lock_id(lock_id),
+            _check_signature(signature), bool(locked), _check_lock_id(lock_id), _check_auth_limit(auth_limit),
+            _check_seal(seal),
         )
         known = self._by_uid.get(entry.uid)
         if known is not None:
@@ -159,6 +171,11 @@ class TagRegistry:
         self._by_card[entry.pack, entry.card] = entry
         return entry
 
+    def add_entry(self, entry: TagEntry) -> TagEntry:
+        """Register ``entry`` (checked as by :meth:`add`)."""
+        return self.add(entry.uid, entry.card, entry.pack, origin=entry.origin, signature=entry.signature,
+                        locked=entry.locked, lock_id=entry.lock_id, auth_limit=entry.auth_limit, seal=entry.seal)
+
     def update(self, entry: TagEntry) -> TagEntry:
         """Replace the facts of a registered tag (same UID, card and pack) with ``entry``'s.
 
@@ -170,11 +187,9 @@ class TagRegistry:
             raise KeyError(f"tag {entry.uid} is not registered as {entry.card} of pack {entry.pack}")
         self.remove(known.uid)
         try:
-            return self.add(entry.uid, entry.card, entry.pack, origin=entry.origin, signature=entry.signature,
-                            locked=entry.locked, lock_id=entry.lock_id)
+            return self.add_entry(entry)
         except TagRegistryError:
-            self.add(known.uid, known.card, known.pack, origin=known.origin, signature=known.signature,
-                     locked=known.locked, lock_id=known.lock_id)
+            self.add_entry(known)
             raise
 
     def remove(self, uid: str) -> TagEntry:
@@ -271,6 +286,7 @@ class TagRegistry:
                     str(item.get("uid", "")), str(item.get("card", "")), item.get("pack", 1),
                     origin=item.get("origin", "unchecked"), signature=item.get("signature"),
                     locked=item.get("locked", False) is True, lock_id=item.get("lock_id"),
+                    auth_limit=item.get("auth_limit", 0), seal=item.get("seal"),
                 )
             except TagRegistryError as error:
                 problems.append(f"tags[{index}]: {error}")
@@ -334,6 +350,10 @@ def _entry_json(entry: TagEntry) -> dict[str, object]:
         out["locked"] = True
     if entry.lock_id is not None:
         out["lock_id"] = entry.lock_id
+    if entry.auth_limit:
+        out["auth_limit"] = entry.auth_limit
+    if entry.seal is not None:
+        out["seal"] = entry.seal
     return out
 
 
@@ -357,3 +377,22 @@ def _check_lock_id(lock_id: object) -> str | None:
     if not isinstance(lock_id, str) or not re.fullmatch(r"[0-9a-f]{8}", lock_id):
         raise TagRegistryError(f"a lock id is 8 lower-case hex digits, not {lock_id!r}")
     return lock_id
+
+
+AUTH_LIMITS = (0, 2, 4, 8, 16, 32, 64, 128)
+"""The limits an NTAG21x can enforce: 2 to the power AUTHLIM (1-7), or none (0)."""
+
+
+def _check_auth_limit(limit: object) -> int:
+    if isinstance(limit, bool) or limit not in AUTH_LIMITS:
+        raise TagRegistryError(f"auth_limit is one of {', '.join(map(str, AUTH_LIMITS))}, not {limit!r}")
+    assert isinstance(limit, int)
+    return limit
+
+
+def _check_seal(seal: object) -> str | None:
+    if seal is None:
+        return None
+    if not isinstance(seal, str) or not re.fullmatch(r"[0-9a-f]{16}", seal):
+        raise TagRegistryError(f"a seal is 16 lower-case hex digits, not {seal!r}")
+    return seal

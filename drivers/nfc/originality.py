@@ -3,8 +3,10 @@
 The pads share one :class:`OriginalityCheck`: the first pad that sees a tag asks it for its
 ``GET_VERSION`` and ``READ_SIG`` (:meth:`drivers.nfc.pad.NfcpyReader.read_facts`) and hands the
 answers to ``judge`` (:func:`hardware.originality.judge` with the table's trusted key); the verdict
-of ``genuine`` is remembered by UID until :meth:`OriginalityCheck.forget`, so a card costs one
-check a session, not one a pad. The pads report the verdict (``CardSeen.origin``); they do not act on it.
+of ``genuine`` is remembered by UID while the tag stays on the pad: the pad that sees it leave calls
+:meth:`OriginalityCheck.forget` with its UID, so the next arrival of that UID (the genuine card laid
+again, or a clone of it) is asked again. The pads report the verdict (``CardSeen.origin``); they do
+not act on it.
 """
 
 from __future__ import annotations
@@ -30,9 +32,9 @@ class OriginalityCheck:
         did not answer (see :func:`hardware.originality.judge`).
     :param attempts: tries at a tag that does not answer (it left, or couples badly) before it
         is reported ``unreadable``.
-    :param remember: remember ``genuine`` verdicts for the session (a card costs one check);
-        ``False``: ask at every arrival (a clone laid after its genuine twin was checked is caught
-        too, at about 12 ms more per arrival). Other verdicts are never remembered: a genuine tag
+    :param remember: remember ``genuine`` verdicts while the tag stays (the pads forget a tag
+        that left); ``False``: ask at every arrival on every pad, even of a tag still lying on
+        another pad. Other verdicts are never remembered: a genuine tag
         whose UID a copy shares is not refused for the rest of the session.
     :raises ValueError: ``attempts`` below 1.
     """
@@ -86,11 +88,15 @@ class OriginalityCheck:
             with self._lock:
                 self._verdicts[uid] = verdict
 
-    def forget(self) -> None:
-        """Start a new session: every tag is asked again."""
+    def forget(self, uid: str | None = None) -> None:
+        """Forget tag ``uid`` (it left the pad: whatever arrives next with its UID is asked
+        again), or every tag (``None``: a new session)."""
         with self._lock:
-            self._verdicts.clear()
-            self._failures.clear()
+            if uid is None:
+                self._verdicts.clear()
+                self._failures.clear()
+            else:
+                self._verdicts.pop(uid, None)
 
     def __len__(self) -> int:
         with self._lock:

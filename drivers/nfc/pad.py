@@ -200,9 +200,9 @@ class Pad(Closing):
         facts: TagFacts | None = self._call(lambda reader: reader.read_facts(uid), timeout)
         return facts
 
-    def lock(self, uid: str, password: bytes, *, timeout: float = 5.0) -> None:
-        """Password-protect card ``uid`` lying on this pad against writing
-        (:meth:`NfcpyReader.lock`; the reader must have ``lock``).
+    def lock(self, uid: str, password: bytes, *, auth_limit: int = 0, timeout: float = 5.0) -> None:
+        """Password-protect card ``uid`` lying on this pad against writing, with AUTHLIM
+        ``auth_limit`` and CFGLCK if it is not 0 (:meth:`NfcpyReader.lock`; the reader must have ``lock``).
 
         :raises TagWriteError: the card cannot be locked (see :meth:`NfcpyReader.lock`).
         :raises TimeoutError: the reader did not get to it in ``timeout``.
@@ -213,7 +213,7 @@ class Pad(Closing):
             lock = getattr(reader, "lock", None)
             if lock is None:
                 raise TagWriteError(f"pad {self.zone}: this reader cannot lock tags")
-            lock(uid, password)
+            lock(uid, password, auth_limit=auth_limit)
 
         self._call(run, timeout)
 

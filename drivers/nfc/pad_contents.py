@@ -116,6 +116,8 @@ class PadContents:
         card = self._cards.pop(uid, None)
         self._misses.pop(uid, None)
         origin = self._origins.pop(uid, None)  # what its arrival said
+        if self._originality is not None:
+            self._originality.forget(uid)  # a verdict lasts while the tag stays on the pad
         self._emit(CardSeen(self.zone, uid, card, gone=True, t=self._now(), origin=origin))
 
     def _identify(self, uid: str, reader: Reader | None) -> str | None:

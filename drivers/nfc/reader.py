@@ -321,14 +321,19 @@ class NfcpyReader(Closing):
             return None
         return bytes(answer[1:])
 
-    def lock(self, uid: str, password: bytes, *, protect_from: int = 4) -> None:
+    def lock(self, uid: str, password: bytes, *, protect_from: int = 4, auth_limit: int = 0) -> None:
         """Password-protect card ``uid``'s memory from page ``protect_from`` against writing.
 
         Writes PWD (``password[:4]``), PACK (``password[4:6]``), ACCESS (PROT 0:
         reading stays free, so the table and any phone still read the NDEF
-        record) and AUTH0 last, then selects the card again and checks that
-        ``PWD_AUTH`` answers the PACK. A card locked already with the same
-        password is left as it is.
+        record; AUTHLIM ``auth_limit``) and AUTH0 last, then selects the card
+        again, checks that ``PWD_AUTH`` answers the PACK and, with an
+        ``auth_limit``, sets CFGLCK (the configuration can then never be
+        changed: nobody can lift the limit or move AUTH0). A card locked already
+        with the same password gets the limit and CFGLCK if it lacks them.
+
+        :param auth_limit: AUTHLIM, 0 (no limit) or 1-7: 2 to that power wrong
+            passwords in a row lock the tag for ever (NTAG21x data sheet, *AUTHLIM*).
 
         :raises TagWriteError: the card is not on the reader, is not an NTAG21x,
             is locked with another password, or a write failed.
@@ -339,6 +344,8 @@ class NfcpyReader(Closing):
             raise ValueError(f"a lock is 4 bytes of PWD and 2 of PACK, not {len(password)} bytes")
         if not 3 <= protect_from <= 255:
             raise ValueError(f"protection starts at a page from 3 to 255, not {protect_from}")
+        if not 0 <= auth_limit <= 7:
+            raise ValueError(f"AUTHLIM is 0 to 7, not {auth_limit}")
         tag = self._activate(uid)
         if tag is None:
             raise TagWriteError(f"tag {uid} is not on the reader {self.path}")
@@ -348,18 +355,32 @@ class NfcpyReader(Closing):
         try:
             cfg = tag.read(config)  # CFG0, CFG1, PWD (reads 0), PACK (reads 0)
             if cfg[3] < 0xFF:
-                if self._authenticate(tag, uid, password):
-                    return
-                raise TagWriteError(f"tag {uid} is locked with another password")
-            tag.write(config + 2, bytes(password[:4]))
-            tag.write(config + 3, bytes(password[4:6]) + b"\x00\x00")
-            tag.write(config + 1, bytes([cfg[4] & 0x7F]) + bytes(cfg[5:8]))
-            tag.write(config, bytes(cfg[0:3]) + bytes([protect_from]))
+                if not self._authenticate(tag, uid, password):
+                    raise TagWriteError(f"tag {uid} is locked with another password")
+            else:
+                tag.write(config + 2, bytes(password[:4]))
+                tag.write(config + 3, bytes(password[4:6]) + b"\x00\x00")
+                tag.write(config + 1, bytes([cfg[4] & 0x3F & ~0x07 | auth_limit]) + bytes(cfg[5:8]))
+                tag.write(config, bytes(cfg[0:3]) + bytes([protect_from]))
         except nfc.tag.TagCommandError as error:
             raise TagWriteError(f"locking tag {uid} failed: {error}") from error
         tag = self._activate(uid)
         if tag is None or not self._authenticate(tag, uid, password):
             raise TagWriteError(f"tag {uid} did not confirm its new password")
+        if auth_limit:
+            self._lock_config(tag, uid, config, auth_limit)
+
+    def _lock_config(self, tag: Any, uid: str, config: int, auth_limit: int) -> None:
+        """Set AUTHLIM and CFGLCK on an authenticated tag (a no-op once set)."""
+        try:
+            cfg = tag.read(config)
+            if cfg[4] & 0x40:
+                if cfg[4] & 0x07 != auth_limit:
+                    raise TagWriteError(f"tag {uid}: its configuration is locked with AUTHLIM {cfg[4] & 0x07}")
+                return
+            tag.write(config + 1, bytes([cfg[4] & ~0x07 & 0xFF | auth_limit | 0x40]) + bytes(cfg[5:8]))
+        except nfc.tag.TagCommandError as error:
+            raise TagWriteError(f"locking the configuration of tag {uid} failed: {error}") from error
 
     def close(self) -> None:
         """Put the PN532 to sleep and close the port. Safe to call twice."""

@@ -7,6 +7,12 @@ It reads the pads' :class:`~drivers.events.CardSeen` events, like enrolment::
     report = check_deck(events, registry, show, require_genuine=True)
     print("\\n".join(report.lines()))
 
+``show`` is given the report so far after every card (``finished`` on the last one): the
+screens word it for the OLED in the table's language (:mod:`firmware_host.screens.deck`), the
+console prints :meth:`DeckReport.lines`. The check goes on reading once the 32 cards were seen,
+until the pack has left the pad and nothing arrived for ``quiet`` seconds: a 33rd tag, a second
+K♠ or a card of the other pack passed after the 32nd is in the report too.
+
 A tag that arrives twice (it left in between) is *repeated*: a card passed twice, or a copy with
 the same UID (two tags with one UID cannot be told apart while both lie in one field, but passed
 one after the other they arrive twice). The pack is the one given, else the registered pack most
@@ -15,6 +21,7 @@ of the cards seen belong to.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import queue
 import threading
@@ -42,6 +49,10 @@ class DeckReport:
     foreign: tuple[str, ...] = ()
     not_genuine: tuple[str, ...] = ()
     cancelled: bool = False
+    lying: int = 0
+    """Tags still on the pad when the report was made."""
+    finished: bool = False
+    """The check is over (the last report)."""
 
     @property
     def ok(self) -> bool:
@@ -65,54 +76,62 @@ class DeckReport:
 def check_deck(
     events: queue.Queue[DeviceEvent],
     registry: TagRegistry,
-    show: Callable[[list[str]], None],
+    show: Callable[[DeckReport], None],
     *,
     pack: int | None = None,
     require_genuine: bool = False,
     quiet: float = 3.0,
+    linger: float | None = None,
     timeout: float = 120.0,
     cancel: threading.Event | None = None,
 ) -> DeckReport:
-    """Watch the pads' events until the pack is whole, or nothing new arrived for ``quiet``
-    seconds after a first card, or ``timeout`` seconds passed, or ``cancel`` is set.
+    """Watch the pads' events until the pad is empty and nothing happened for ``quiet`` seconds
+    after a first card (the pack has passed, whole or not), or nothing happened for ``linger``
+    seconds with cards still on the pad (default: five times ``quiet``), or ``timeout`` seconds
+    passed, or ``cancel`` is set.
 
     :param pack: the pack to confirm (``None``: the one most cards seen belong to).
     :param require_genuine: a card whose ``CardSeen.origin`` is not ``genuine`` is a problem
         (the pads must be checking originality).
-    :param show: puts a few short lines on the OLED or console as cards arrive.
+    :param show: given the report so far at the start, after each card and at the end
+        (``finished``); it puts it on the OLED or console.
     :returns: the report (also shown).
     """
+    linger = 5 * quiet if linger is None else linger
     started = time.monotonic()
     last = None
     arrivals: list[CardSeen] = []
     counts: dict[str, int] = {}
+    lying: set[str] = set()
     cancelled = False
-    show([f"Deck check{f': pack {pack}' if pack else ''}", "Lay or pass the cards"])
+    show(DeckReport(pack, (), tuple(CARDS)))
     while True:
         now = time.monotonic()
         if cancel is not None and cancel.is_set():
             cancelled = True
             break
-        if now - started > timeout or (last is not None and now - last > quiet):
+        if now - started > timeout or (last is not None and now - last > (linger if lying else quiet)):
             break
         try:
             event = events.get(timeout=_TICK)
         except queue.Empty:
             continue
-        if not isinstance(event, CardSeen) or event.gone:
+        if not isinstance(event, CardSeen):
             continue
         last = time.monotonic()
+        if event.gone:
+            lying.discard(event.uid)
+            continue
+        lying.add(event.uid)
         arrivals.append(event)
         counts[event.uid] = counts.get(event.uid, 0) + 1
         so_far = _report(arrivals, counts, registry, pack, require_genuine)
-        show([f"Deck check: {len(so_far.seen)}/32", _name(event, registry)])
-        if so_far.pack is not None and not so_far.missing and (pack is not None or len(so_far.seen) == 32):
-            break
-    report = _report(arrivals, counts, registry, pack, require_genuine)
-    report = DeckReport(report.pack, report.seen, report.missing, report.repeated, report.foreign,
-                        report.not_genuine, cancelled)
+        show(dataclasses.replace(so_far, lying=len(lying)))
+        logger.debug("deck check: %s (%d/32)", _name(event, registry), len(so_far.seen))
+    report = dataclasses.replace(_report(arrivals, counts, registry, pack, require_genuine), cancelled=cancelled,
+                                 lying=len(lying), finished=True)
     logger.info("deck check: %s", "; ".join(report.lines()))
-    show(report.lines()[:4])
+    show(report)
     return report
 
 

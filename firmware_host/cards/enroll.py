@@ -15,8 +15,9 @@ fallback when a tag is missing from the registry)::
 With ``check`` each tag's originality is asked and recorded in the registry
 (status and signature): a tag that fails is shown as such (``NOT GENUINE``), and
 with ``refuse_flagged`` it is not registered at all. With ``lock`` each tag is
-password-locked after its NDEF record is written (:mod:`hardware.locks`), and the
-registry records that, with the secret's ``lock_id``.
+password-locked after its NDEF record is written (:mod:`hardware.locks`; AUTHLIM and
+CFGLCK too), and the registry records that, with the secret's ``lock_id`` and the limit. With
+``seal_secret`` (the table's lock secret) each entry is sealed (:func:`hardware.locks.entry_seal`).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from drivers.events import CardSeen, DeviceEvent, ReaderStatus
+from hardware.locks import entry_seal
 from hardware.tags import CARDS, TagRegistry, check_card, check_pack
 
 logger = logging.getLogger(__name__)
@@ -145,6 +147,8 @@ def enroll(
     refuse_flagged: bool = False,
     lock: Callable[[str], None] | None = None,
     lock_id: str | None = None,
+    auth_limit: int = 0,
+    seal_secret: bytes | None = None,
 ) -> EnrollResult:
     """Walk ``cards`` of ``pack`` in order, registering one tag for each.
 
@@ -163,6 +167,8 @@ def enroll(
     :param refuse_flagged: with ``check``, do not register a tag that is not genuine.
     :param lock: ``lock(uid)`` password-locks the tag (``Pad.lock`` with its derived password).
     :param lock_id: the lock secret's fingerprint, recorded with each tag locked.
+    :param auth_limit: the wrong passwords each tag locked takes (its AUTHLIM, recorded).
+    :param seal_secret: seal each entry with this secret (the table's lock secret).
     :raises TagRegistryError: a bad pack or card name.
     :raises OSError: the registry file cannot be written.
     """
@@ -199,7 +205,9 @@ def enroll(
                 if lock is not None and not _lock(walk, lock, uid, card):
                     continue
                 registry.add(uid, card, pack, origin=origin.status, signature=origin.signature,
-                             locked=lock is not None, lock_id=lock_id if lock is not None else None)
+                             locked=lock is not None, lock_id=lock_id if lock is not None else None,
+                             auth_limit=auth_limit if lock is not None else 0,
+                             seal=None if seal_secret is None else entry_seal(seal_secret, uid, card, pack))
                 if save_to is not None:
                     registry.save(save_to)
                 enrolled.append(Enrolled(card, uid, pack, origin.status, lock is not None))
@@ -266,3 +274,63 @@ def _complete(registry: TagRegistry, pack: int, cards: Sequence[str]) -> bool:
 def _label(card: str) -> str:
     """``"TH"`` → ``"10♥"``, as printed on the card."""
     return ("10" if card[0] == "T" else card[0]) + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[card[1]]
+
+
+@dataclass(frozen=True, slots=True)
+class BadgeResult:
+    """How a badge's enrolment ended: its tag's UID (``None``: cancelled) and originality."""
+
+    tag: str
+    uid: str | None
+    origin: str = "unchecked"
+    locked: bool = False
+
+
+def enroll_badge(
+    events: queue.Queue[DeviceEvent],
+    tag: str,
+    registry: TagRegistry,
+    save: Callable[[str, str], None],
+    show: Callable[[list[str]], None],
+    *,
+    check: Callable[[str], Originality] | None = None,
+    refuse_flagged: bool = False,
+    lock: Callable[[str], None] | None = None,
+    cancel: threading.Event | None = None,
+    label: str | None = None,
+) -> BadgeResult:
+    """Enrol one badge or rule card (``player:Anne``, ``target:7``...) as a card is enrolled: the
+    first tag laid that is not a registered card is checked (``check``; with ``refuse_flagged``
+    a tag that is not genuine is refused), locked (``lock``) and saved with ``save(uid, tag)``.
+    ``label``: the badge as the OLED shows it (a long name shortened), else ``tag``.
+
+    :raises OSError: ``save`` failed.
+    """
+    walk = _Walk(events, show, cancel)
+    try:
+        while True:
+            walk.show(["Enrol a badge", label or tag, "Lay its tag on the pad"])
+            uid = walk.arrival()
+            known = registry.entry(uid)
+            if known is not None:
+                walk.show([f"Tag is {_label(known.card)} of pack {known.pack}", "Lift it",
+                           "then lay the badge"])
+                walk.lift(uid)
+                continue
+            origin = _check(walk, check, uid, "the badge")
+            if origin is None:
+                continue
+            if refuse_flagged and origin.status != "genuine":
+                walk.show(["Badge: NOT GENUINE", origin.status.replace("_", " "), "Lift it, lay another"])
+                walk.lift(uid)
+                continue
+            if lock is not None and not _lock(walk, lock, uid, "the badge"):
+                continue
+            save(uid, tag)
+            logger.info("enrolled badge %s: tag %s (%s)", tag, uid, origin.status)
+            walk.show(["Badge enrolled", label or tag, "Lift it"])
+            walk.lift(uid)
+            return BadgeResult(tag, uid, origin.status, lock is not None)
+    except _Cancelled:
+        walk.show(["Enrollment stopped"])
+        return BadgeResult(tag, None)

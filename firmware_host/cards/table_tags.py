@@ -12,6 +12,9 @@ tag's UID as well as its card (``{"zone": "play.A", "card": "KS", "uid": "04..."
 referee knows the pack and the journal replays to the same decisions. On a table that requires
 signatures, a registered tag whose originality check failed arrives with its UID only: the card is
 not vouched for (:mod:`firmware_host.referee.pack_guard` refuses it as ``counterfeit_card``).
+Badges and rule cards (:mod:`hardware.badges`) are checked like cards: on such a table a badge's
+tag that fails the originality check never reaches the referee (it is logged and dropped at the
+door), so a cloned ``player:Anne`` badge or a counterfeit ``target:1`` card does nothing.
 """
 
 from __future__ import annotations
@@ -53,6 +56,8 @@ class TableTags:
     policy: TagPolicy
     public_key: bytes
     originality: OriginalityCheck | None
+    badges: frozenset[str] = frozenset()
+    """The UIDs of the table's badges and rule cards (checked like cards)."""
 
     @classmethod
     def load(cls, table: TableConfig) -> TableTags:
@@ -71,10 +76,18 @@ class TableTags:
             except (OSError, ValueError, TagRegistryError) as exc:
                 reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
                 raise BadInput(f"tag registry {table.registry}: {reason}") from None
-        return cls.build(registry, table.tags, simulated=table.simulated_pads)
+        from hardware.badges import Badges, badges_path
+
+        path = badges_path(table)
+        try:
+            badges = frozenset(Badges.load(path).tags) if path is not None else frozenset()
+        except TagRegistryError as exc:
+            raise BadInput(str(exc)) from None
+        return cls.build(registry, table.tags, simulated=table.simulated_pads, badges=badges)
 
     @classmethod
-    def build(cls, registry: TagRegistry | None, policy: TagPolicy, *, simulated: bool) -> TableTags:
+    def build(cls, registry: TagRegistry | None, policy: TagPolicy, *, simulated: bool,
+              badges: frozenset[str] = frozenset()) -> TableTags:
         """From a registry already loaded.
 
         :raises BadInput: the trusted key is not a key.
@@ -87,7 +100,7 @@ class TableTags:
         if policy.require_signature:
             check = OriginalityCheck(lambda uid, facts: originality.judge(uid, facts, key),
                                      remember=not policy.check_every_arrival)
-        return cls(registry, policy, key, check)
+        return cls(registry, policy, key, check, badges)
 
     def card_for(self, uid: str) -> str | None:
         """The registry's card for tag ``uid`` (``None``: unknown, or no registry)."""
@@ -120,15 +133,28 @@ class TableTags:
             card = None
         return CardEvent(seen.zone, card=card, uid=seen.uid, gone=seen.gone)
 
+    def vouched(self, seen: CardSeen) -> bool:
+        """Whether ``seen`` may reach the referee: anything, except a badge or rule card whose
+        tag failed the originality check on a table that requires it."""
+        if not self.policy.require_signature or seen.uid not in self.badges or seen.origin == originality.GENUINE:
+            return True
+        if self.registry is not None and seen.uid in self.registry:
+            return True  # a card's tag: the pack guard refuses it, with a fault
+        if not seen.gone:
+            logger.warning("badge tag %s on %s: %s: ignored", seen.uid, seen.zone, seen.origin)
+        return False
+
     def route(self, sink: EventSink) -> Callable[[DeviceEvent], None]:
-        """The pads' and buttons' ``put``: card events as transcript events (with a registry)."""
-        if self.registry is None:
-            return sink.put_device_event
+        """The pads' and buttons' ``put``: card events as transcript events (with a registry),
+        badges that fail the originality check dropped (:meth:`vouched`)."""
 
         def put(event: DeviceEvent) -> None:
             if isinstance(event, CardSeen):
-                sink.put_physical(self.card_event(event))
-            else:
-                sink.put_device_event(event)
+                if not self.vouched(event):
+                    return
+                if self.registry is not None:
+                    sink.put_physical(self.card_event(event))
+                    return
+            sink.put_device_event(event)
 
         return put

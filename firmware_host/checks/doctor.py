@@ -168,6 +168,8 @@ def run_checks(
 
     checks.append(_check_registry(config))
     checks.append(_check_badges(config))
+    if config.registry is not None or config.tags.deck_check_first:
+        checks.append(_check_deck(config))
     checks += [_check_reader(pad, read_reader, dev) for pad in config.pads]
     checks += [_check_display(i, d, probe_i2c, dev) for i, d in enumerate(config.displays)]
     checks.append(_check_buttons(config, make_factory))
@@ -175,6 +177,18 @@ def run_checks(
     for check in checks:
         logger.debug("%s", check)
     return checks
+
+
+def refusal(table: TableConfig) -> str | None:
+    """Why the service must not start on ``table``: the first line of doctor's that fails among
+    the checks of the configuration (the tag registry against the ``[tags]`` policy, the badges
+    file, ``deck_check_first`` without a registry), or ``None``.
+
+    The hardware checks (readers, displays, pins, groups) are not among them: the service waits
+    for a reader that is unplugged, and says so on the OLED.
+    """
+    failed = [check for check in (_check_registry(table), _check_badges(table), _check_deck(table)) if not check.ok]
+    return str(failed[0]) if failed else None
 
 
 def all_ok(checks: Iterable[Check]) -> bool:
@@ -230,7 +244,34 @@ def _check_registry(config: TableConfig) -> Check:
                      "and find out who edited the registry")
     genuine = sum(entry.origin == "genuine" for entry in registry)
     locked = sum(entry.locked for entry in registry)
-    return Check(name, True, f"{path}: {len(registry)} tags ({genuine} genuine, {locked} locked)")
+    limits = sorted({entry.auth_limit for entry in registry if entry.locked})
+    limit = (f", each giving up after {limits[0]} wrong passwords (AUTHLIM, configuration locked: CFGLCK)"
+             if len(limits) == 1 and locked else "")
+    sealed = sum(entry.seal is not None for entry in registry)
+    return Check(name, True, f"{path}: {len(registry)} tags ({genuine} genuine, {locked} locked{limit}"
+                             f"{f', {sealed} sealed' if sealed else ''})")
+
+
+def _check_deck(config: TableConfig) -> Check:
+    """When each registered pack last passed the deck check: a reminder for a pack never checked."""
+    from hardware.deck_log import last_checks
+    from hardware.tags import TagRegistry, TagRegistryError
+
+    name = "deck check"
+    first = " (before the first deal of each session: deck_check_first)" if config.tags.deck_check_first else ""
+    if config.registry is None and not config.tags.deck_check_first:
+        return Check(name, True, "no tag registry: no pack to check")
+    if config.registry is None:
+        return Check(name, False, "deck_check_first needs a tag registry: the check confirms registered packs",
+                     "enrol the packs (ecarte-table enroll) and name the registry in [table], or drop deck_check_first")
+    try:
+        packs = sorted({entry.pack for entry in TagRegistry.load(config.registry)})
+    except (OSError, UnicodeDecodeError, TagRegistryError):
+        return Check(name, True, "no readable registry: nothing to check yet")
+    done = last_checks(config.registry)
+    said = [f"pack {p} checked {done[p]}" if p in done else
+            f"pack {p} NEVER CHECKED: pass it over a pad with `ecarte-table deck --pack {p}`" for p in packs]
+    return Check(name, True, "; ".join(said or ["no pack registered"]) + first)
 
 
 def _check_badges(config: TableConfig) -> Check:
@@ -259,14 +300,15 @@ def _audit_registry(config: TableConfig, registry: Any) -> list[str]:
     except originality.OriginalityError as exc:
         return [f"[tags] trusted_key: {exc}"]
     problems = []
-    lock_id = None
+    lock_id = secret = None
     if policy.lock_secret_file is not None:
         try:
-            lock_id = locks.lock_id(locks.load_secret(policy.lock_secret_file))
+            secret = locks.load_secret(policy.lock_secret_file)
+            lock_id = locks.lock_id(secret)
         except locks.LockSecretError as exc:
             problems.append(str(exc))
     problems += audit_registry(registry, key, require_signature=policy.require_signature,
-                               lock_id=lock_id, ndef_pack=policy.ndef_pack)
+                               lock_id=lock_id, ndef_pack=policy.ndef_pack, secret=secret)
     return problems
 
 

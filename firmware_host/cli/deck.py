@@ -35,6 +35,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     deck.add_argument("--registry", type=Path, help="the tag registry (default: the table file's)")
     deck.add_argument("--drop", action="append", default=[], metavar="CARD", type=card_name,
                       help="simulated table only: the operator leaves this card out")
+    deck.add_argument("--clone", action="append", default=[], metavar="CARD",
+                      help="simulated table only: the operator passes a clone of this card (its UID copied "
+                           "on a blank tag) instead of the card")
     return deck
 
 
@@ -44,10 +47,13 @@ def run_deck(args: argparse.Namespace) -> int:
     :raises BadInput: no registry, an unknown pad, an absent reader.
     """
     from firmware_host.app import load_table_or_exit
-    from firmware_host.cards.deck_check import check_deck
+    from firmware_host.cards.deck_check import DeckReport, check_deck
+    from firmware_host.cards.table_tags import TableTags
     from firmware_host.cli.enroll import one_pad
+    from firmware_host.screens.deck import deck_lines
     from firmware_host.screens.panel import open_panel
-    from hardware.tags import TagRegistry, TagRegistryError
+    from hardware.deck_log import record_check
+    from hardware.tags import CARDS, TagRegistry, TagRegistryError
 
     table = load_table_or_exit(args.table)
     path = args.registry or table.registry
@@ -65,28 +71,37 @@ def run_deck(args: argparse.Namespace) -> int:
         pad_config = table.pad(args.pad) if args.pad else table.pads[0]
     except KeyError as exc:
         raise BadInput(f"--pad: {exc.args[0]}") from None
+    for card in (*args.drop, *args.clone):
+        if card not in CARDS:
+            raise BadInput(f"not an écarté card: {card!r} (KS, TH, 7C...)")
+    tags = TableTags.build(registry, table.tags, simulated=table.simulated_pads)  # the originality check
     panel = open_panel(table, tolerant=True)
     events: queue.Queue[DeviceEvent] = queue.Queue()
 
-    def show(lines: list[str]) -> None:
+    def show(report: DeckReport) -> None:
+        lines = deck_lines(report, table.language)
         print(" | ".join(lines), flush=True)
         panel.message(lines)
 
     try:
-        with one_pad(pad_config, events, "deck") as (pad, sim):
+        with one_pad(pad_config, events, "deck", originality=tags.originality) as (pad, sim):
             if sim is not None:
-                threading.Thread(target=_pass_the_pack, args=(sim, pad, args.pack or 1, set(args.drop)),
-                                 daemon=True).start()
-            report = check_deck(events, registry, show, pack=args.pack, quiet=1.0 if sim is not None else 3.0)
+                threading.Thread(target=_pass_the_pack, args=(sim, pad, args.pack or 1, set(args.drop),
+                                                               set(args.clone)), daemon=True).start()
+            report = check_deck(events, registry, show, pack=args.pack, require_genuine=table.tags.require_signature,
+                                quiet=1.0 if sim is not None else 3.0)
     finally:
         panel.close()
     for line in report.lines():
         print(line)
+    if report.ok and report.pack is not None:
+        record_check(Path(path), report.pack)
     return 0 if report.ok else 1
 
 
-def _pass_the_pack(sim: Any, pad: Any, pack: int, drop: set[str]) -> None:
-    """The simulated operator: passes each card of the simulated pack over the pad."""
+def _pass_the_pack(sim: Any, pad: Any, pack: int, drop: set[str], clones: set[str]) -> None:
+    """The simulated operator: passes each card of the simulated pack over the pad (a clone of
+    the cards in ``clones``)."""
     from firmware_host.players.simtable import sim_uid
     from hardware.tags import CARDS
 
@@ -94,7 +109,7 @@ def _pass_the_pack(sim: Any, pad: Any, pack: int, drop: set[str]) -> None:
         if card in drop:
             continue
         uid = sim_uid(card, pack)
-        sim.place(uid)
+        sim.place(uid, kind="clone" if card in clones else "genuine")
         deadline = time.monotonic() + 10
         while uid not in pad.present and time.monotonic() < deadline:
             time.sleep(0.005)

@@ -45,6 +45,10 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                         help="password-lock each tag against rewriting ([tags] lock_secret_file)")
     enroll.add_argument("--no-check", dest="check", action="store_false",
                         help="do not check the tags' originality signatures")
+    enroll.add_argument("--badge", metavar="NAME",
+                        help="enrol one badge instead of a pack: a player's name (player:NAME), or a rule "
+                             "card (rules:NAME, option:NAME, target:N), written to the badges file "
+                             "([table] badges, else badges.json beside the registry)")
     return enroll
 
 
@@ -79,6 +83,8 @@ def run_enroll(args: argparse.Namespace) -> int:
         raise BadInput(f"pad {pad_config.name}: no reader at {pad_config.serial_port} (is it plugged in? "
                        "`ecarte-table doctor` checks the table)")
     tag_options = _tag_options(table, args)
+    if args.badge is not None:
+        return _enroll_badge(args, table, registry, registry_path, pad_config, tag_options)
     panel = open_panel(table, tolerant=True)
     events: queue.Queue[DeviceEvent] = queue.Queue()
 
@@ -108,6 +114,74 @@ def run_enroll(args: argparse.Namespace) -> int:
     return 0 if result.complete and not result.flagged else 1
 
 
+def _enroll_badge(args: argparse.Namespace, table: Any, registry: Any, registry_path: Path, pad_config: Any,
+                  tag_options: dict[str, Any]) -> int:
+    """``enroll --badge NAME``: one badge's tag, checked and locked as a card's, into the badges file.
+
+    :raises BadInput: a bad badge name, a badges file that cannot be read.
+    """
+    from firmware_host.cards.enroll import enroll_badge
+    from firmware_host.errors import BadInput
+    from firmware_host.screens.i18n import screen_name
+    from firmware_host.screens.panel import open_panel
+    from hardware.badges import KINDS, Badges, badges_path, check_tag
+    from hardware.tags import TagRegistryError
+
+    text = args.badge if args.badge.partition(":")[0] in KINDS else f"player:{args.badge}"
+    try:
+        tag = check_tag(text)
+    except TagRegistryError as exc:
+        raise BadInput(f"--badge: {exc}") from None
+    path = badges_path(table) or registry_path.with_name("badges.json")
+    try:
+        Badges.load(path)
+    except TagRegistryError as exc:
+        raise BadInput(str(exc)) from None
+    panel = open_panel(table, tolerant=True)
+    events: queue.Queue[DeviceEvent] = queue.Queue()
+
+    def show(lines: list[str]) -> None:
+        print(" | ".join(lines), flush=True)
+        panel.message(lines)
+
+    def save(uid: str, said: str) -> None:
+        Badges.load(path).add(uid, said).save(path)
+
+    try:
+        with one_pad(pad_config, events, "enroll") as (pad, sim):
+            options = _walk_options(pad, table, tag_options)
+            if sim is not None:
+                threading.Thread(target=_simulated_badge, args=(sim, pad, tag, path), daemon=True).start()
+            result = enroll_badge(events, tag, registry, save, show, check=options.get("check"),
+                                  refuse_flagged=options.get("refuse_flagged", False), lock=options.get("lock"),
+                                  label=f"{tag.partition(':')[0]}: {screen_name(tag.partition(':')[2])}")
+    finally:
+        panel.close()
+    if result.uid is None:
+        return 1
+    print(f"badge {tag}: tag {result.uid} ({result.origin}{', locked' if result.locked else ''}); badges {path}")
+    return 0
+
+
+def _simulated_badge(sim: Any, pad: Any, tag: str, path: Path) -> None:
+    """Lays a badge's sticker (a UID of its own, from the badge's words) until it is saved."""
+    import hashlib
+
+    from hardware.badges import Badges
+
+    uid = "04" + hashlib.sha256(tag.encode()).hexdigest()[:12].upper()
+    sim.place(uid)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            if uid in Badges.load(path).tags:
+                break
+        except ValueError:
+            pass
+        time.sleep(0.01)
+    sim.remove(uid)
+
+
 def _tag_options(table: Any, args: argparse.Namespace) -> dict[str, Any]:
     """The trusted key, the lock secret (``--lock``) and whether flagged tags are refused.
 
@@ -121,13 +195,15 @@ def _tag_options(table: Any, args: argparse.Namespace) -> dict[str, Any]:
         options["key"] = originality.trusted_key(table.tags.key_name(table.simulated_pads))
     except originality.OriginalityError as exc:
         raise BadInput(f"[tags] trusted_key: {exc}") from None
-    if args.lock:
-        if table.tags.lock_secret_file is None:
-            raise BadInput("--lock needs [tags] lock_secret_file in the table file (docs/nfc.md)")
+    if args.lock and table.tags.lock_secret_file is None:
+        raise BadInput("--lock needs [tags] lock_secret_file in the table file (docs/nfc.md)")
+    if table.tags.lock_secret_file is not None:  # it seals every entry, locked or not
         try:
-            options["secret"] = locks.load_secret(table.tags.lock_secret_file)
+            options["seal"] = locks.load_secret(table.tags.lock_secret_file)
         except locks.LockSecretError as exc:
             raise BadInput(str(exc)) from None
+        if args.lock:
+            options["secret"] = options["seal"]
     return options
 
 
@@ -148,8 +224,10 @@ def _walk_options(pad: Any, table: Any, options: dict[str, Any]) -> dict[str, An
         walk["refuse_flagged"] = options["refuse"]
     secret = options.get("secret")
     if secret is not None:
-        walk["lock"] = lambda uid: pad.lock(uid, locks.tag_password(secret, uid))
+        walk["lock"] = lambda uid: pad.lock(uid, locks.tag_password(secret, uid), auth_limit=locks.AUTHLIM)
         walk["lock_id"] = locks.lock_id(secret)
+        walk["auth_limit"] = locks.auth_attempts()
+    walk["seal_secret"] = options.get("seal")
     return walk
 
 
@@ -192,9 +270,12 @@ def _check_writable(path: Path) -> None:
 
 
 @contextlib.contextmanager
-def one_pad(pad_config: Any, events: queue.Queue[DeviceEvent], name: str) -> Iterator[tuple[Any, Any]]:
+def one_pad(pad_config: Any, events: queue.Queue[DeviceEvent], name: str, *,
+            originality: Any = None) -> Iterator[tuple[Any, Any]]:
     """The pad of ``pad_config`` (a simulated PN532 for a ``sim`` pad, whose tags the simulator's
     TEST key signs), online, feeding ``events``: ``(pad, simulator or None)``; closed after.
+    ``originality``: the check each arriving tag is put to (the deck check's, where the table
+    requires signatures).
 
     :raises BadInput: the reader does not answer.
     """
@@ -210,7 +291,8 @@ def one_pad(pad_config: Any, events: queue.Queue[DeviceEvent], name: str) -> Ite
             path = sim.path
         else:
             path = pad_config.serial_port or pad_config.device
-        with Pad(pad_config.name, path, events=events, card_for=None, read_ndef=False) as pad:
+        with Pad(pad_config.name, path, events=events, card_for=None, read_ndef=False,
+                 originality=originality) as pad:
             _wait_online(pad, path)
             yield pad, sim
     finally:

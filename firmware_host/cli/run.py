@@ -44,5 +44,6 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     """Run the table; returns the exit status."""
     from firmware_host.app import run_service
+    from firmware_host.checks.doctor import refusal
 
-    return run_service(args)
+    return run_service(args, refusal=refusal)  # never start on a configuration doctor fails

@@ -10,10 +10,13 @@ from __future__ import annotations
 import dataclasses
 import json
 import queue
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -417,7 +420,8 @@ def test_the_deck_check_over_a_pad_catches_a_clone(sim: Pn532Simulator) -> None:
             time.sleep(0.005)
         sim.lift_all()
         sim.place(sim_uid("JS"), kind="clone")
-        report = check_deck(events, registry, lambda lines: None, pack=1, require_genuine=True, quiet=1.0)
+        report = check_deck(events, registry, lambda lines: None, pack=1, require_genuine=True, quiet=1.0,
+                            linger=1.0)
     assert report.seen == ("KS", "QS", "JS")
     assert report.not_genuine == ("JS: no_signature",)
 
@@ -530,3 +534,322 @@ def test_the_reader_reads_each_card_s_own_signature_after_another_was_selected()
         assert sorted(listed) == sorted(uids)
         for uid in (listed[0], listed[-1], listed[-1]):
             assert originality.judge(uid, reader.read_facts(uid), KEY) == "genuine"
+
+
+# -- issue 23 §4 and issue 20: the datasheet's locks, AUTHLIM, the 7-byte UID, verdicts on removal ----
+
+
+NTAG213_VERSION = bytes.fromhex("0004040201000F03")
+NXP_GOOD = bytes.fromhex("67B1750BCCEB1174F9A33BF20E0226551A6366939B31F949848C3C087350FA90")
+
+
+def test_a_uid_that_is_not_seven_bytes_is_never_genuine() -> None:
+    padded = "000000" + "04AB87F2CA1190"  # the genuine UID as a number, three zero bytes in front
+    facts = originality.TagFacts(NTAG213_VERSION, NXP_GOOD)
+    assert originality.judge("04AB87F2CA1190", facts, originality.NXP_NTAG21X_KEY) == "genuine"
+    assert originality.judge(padded, facts, originality.NXP_NTAG21X_KEY) == "bad_signature"
+    registry = TagRegistry()
+    registry.add(padded, "KS", origin="genuine", signature=NXP_GOOD.hex())
+    from hardware.tag_audit import audit_registry
+
+    assert "forged" in audit_registry(registry, originality.NXP_NTAG21X_KEY)[0]
+
+
+def test_a_clone_laid_after_its_genuine_twin_was_lifted_is_refused(sim: Pn532Simulator) -> None:
+    t = table(sim, REQUIRE)  # the default: check_every_arrival off
+    try:
+        seen, judged = t.lay(sim_uid("KS"))
+        assert seen.origin == "genuine" and judged == []
+        t.lift(sim_uid("KS"))
+        seen, judged = t.lay(sim_uid("KS"), kind="clone")  # same UID, zero signature
+        assert seen.origin == "no_signature"
+        assert judged == [("fault", "counterfeit_card")]
+    finally:
+        t.close()
+
+
+def _nfcpy_tag(reader: NfcpyReader, uid: str) -> object:
+    """nfcpy's own Type 2 tag object for ``uid`` (what a phone's stack would hold)."""
+    tag = reader._activate(uid)  # the reader's nfcpy activation, to send raw WRITEs as a phone would
+    assert tag is not None
+    return tag
+
+
+def test_the_simulated_tag_enforces_its_static_and_dynamic_lock_bytes(sim: Pn532Simulator) -> None:
+    import nfc.tag
+
+    uid = sim_uid("KS")
+    with NfcpyReader(sim.path) as reader:
+        sim.place(uid, "ecarte:KS")
+        tag: Any = _nfcpy_tag(reader, uid)
+        tag.write(4, b"\x01\x02\x03\x04")  # free before the lock bits
+        tag.write(2, b"\x00\x00\x10\x00")  # static lock bit L4: page 4 read-only
+        with pytest.raises(nfc.tag.TagCommandError):
+            tag.write(4, b"\x05\x06\x07\x08")
+        tag = _nfcpy_tag(reader, uid)
+        tag.write(5, b"\x01\x02\x03\x04")  # page 5 is not locked
+        tag.write(2, b"\x00\x00\x00\x00")  # one-time programmable: clearing does nothing
+        with pytest.raises(nfc.tag.TagCommandError):
+            tag.write(4, b"\x05\x06\x07\x08")
+        tag = _nfcpy_tag(reader, uid)
+        tag.write(40, b"\x02\x00\x00\x00")  # dynamic lock byte 0 bit 1: pages 18-19
+        tag.write(17, b"\x01\x02\x03\x04")
+        with pytest.raises(nfc.tag.TagCommandError):
+            tag.write(18, b"\x01\x02\x03\x04")
+        tag = _nfcpy_tag(reader, uid)
+        tag.write(2, b"\x00\x00\x02\x00")  # BL 9-4: the lock bits of pages 4-9 are frozen
+        tag.write(2, b"\x00\x00\x20\x00")  # so L5 does not take
+        tag.write(5, b"\x09\x09\x09\x09")
+        assert bytes(sim.tag(uid).memory[20:24]) == b"\x09\x09\x09\x09"
+        assert tag.protect() is True  # nfcpy's permanent write protection: every lock bit
+        with pytest.raises(TagWriteError):
+            reader.write_text(uid, "ecarte:AH")  # a phone rewriting the record
+        assert bytes(sim.tag(uid).memory[16:20]) == b"\x01\x02\x03\x04"  # page 4 as it was locked
+
+
+def test_a_brute_force_of_a_locked_tag_stops_at_authlim(sim: Pn532Simulator) -> None:
+    import nfc.tag
+
+    uid = sim_uid("KS")
+    secret = b"a table secret of 32 bytes......"
+    right = locks.tag_password(secret, uid)
+    with NfcpyReader(sim.path) as reader:
+        sim.place(uid, "ecarte:KS")
+        reader.lock(uid, right, auth_limit=locks.AUTHLIM)
+        chip = sim.tag(uid)
+        assert chip.locked and chip.auth_limit == locks.auth_attempts() == 8 and chip.config_locked
+        for guess in range(7):  # below the limit, the right password still works and resets the count
+            with pytest.raises(TagWriteError):
+                reader.write_text(uid, "ecarte:AH", password=guess.to_bytes(6, "big"))
+        reader.write_text(uid, "ecarte:KS", password=right)
+        for guess in range(40):  # an attacker's brute force through the reader (2**32 passwords)
+            try:
+                reader.write_text(uid, "ecarte:AH", password=guess.to_bytes(6, "big"))
+            except TagWriteError:
+                continue
+        assert chip.auth_exhausted and chip.failed_auths == 8  # refused from the 8th on, right or wrong
+        with pytest.raises(TagWriteError):
+            reader.write_text(uid, "ecarte:KS", password=right)  # locked for ever, even to the table
+        assert reader.read_text(uid) == "ecarte:KS"
+    with Pn532Simulator(signer=SIGNER) as other, NfcpyReader(other.path) as reader:
+        other.place(uid, "ecarte:KS")
+        reader.lock(uid, right, auth_limit=locks.AUTHLIM)
+        tag: Any = _nfcpy_tag(reader, uid)
+        assert tag.authenticate(right)
+        with pytest.raises(nfc.tag.TagCommandError):  # CFGLCK: not even the table can lift the limit
+            tag.write(0x2A, b"\x00\x00\x00\x00")
+
+
+def _cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "firmware_host.cli.main", *args], capture_output=True,
+                          text=True, timeout=timeout, cwd=Path(__file__).resolve().parents[2])
+
+
+def _table_dir(tmp_path: Path, registry: TagRegistry, extra: str = "") -> Path:
+    path = tmp_path / "table.toml"
+    path.write_text(TABLE.format(extra=extra))
+    registry.save(tmp_path / "tags.json")
+    return path
+
+
+def _secret(tmp_path: Path) -> bytes:
+    secret = b"a table secret of 32 bytes......"
+    (tmp_path / "lock.key").write_bytes(secret)
+    (tmp_path / "lock.key").chmod(0o600)
+    return secret
+
+
+def test_run_refuses_a_configuration_doctor_fails_quoting_doctor(tmp_path: Path) -> None:
+    registry = signed_registry()  # both packs registered
+    table_file = _table_dir(tmp_path, registry, "ndef_pack = 2")  # ... and pack 2 read by NDEF record
+    (tmp_path / "none.jsonl").write_text("")
+    doctor = _cli("doctor", str(table_file))
+    line = next(x for x in doctor.stdout.splitlines() if x.startswith("[FAIL] tag registry"))
+    assert "read by NDEF record (ndef_pack) but has registered tags" in line
+    run = _cli("run", str(table_file), "--events", str(tmp_path / "none.jsonl"), "--journal", str(tmp_path / "j.db"))
+    assert run.returncode == 2, run.stderr
+    assert line in run.stderr and "Traceback" not in run.stderr
+
+
+def test_a_registry_with_two_cards_swapped_is_caught_by_its_seals(tmp_path: Path) -> None:
+    secret = _secret(tmp_path)
+    registry = TagRegistry()
+    for card in CARDS:
+        uid = sim_uid(card)
+        registry.add(uid, card, 1, origin="genuine", signature=SIGNER(bytes.fromhex(uid)).hex(),
+                     seal=locks.entry_seal(secret, uid, card, 1))
+    table_file = _table_dir(tmp_path, registry, 'lock_secret_file = "lock.key"')
+    assert _cli("doctor", str(table_file)).stdout.splitlines()[1].startswith("[ok  ] tag registry")
+    data = json.loads((tmp_path / "tags.json").read_text())
+    first, second = data["tags"][0], data["tags"][31]  # K♠ and 7♣
+    first["card"], second["card"] = second["card"], first["card"]
+    (tmp_path / "tags.json").write_text(json.dumps(data))
+    doctor = _cli("doctor", str(table_file))
+    assert doctor.returncode != 0
+    assert "7C of pack 1 (tag 04ECA701075A80): its seal does not match" in doctor.stdout
+    run = _cli("run", str(table_file), "--events", "-", "--journal", str(tmp_path / "j.db"))
+    assert run.returncode == 2 and "its seal does not match" in run.stderr
+
+
+@pytest.mark.parametrize("line", [
+    '{"zone": "turnup", "card": "KS"}',
+    '{"setup": {"tags": {"04ECA701075A80": "7C"}}}',
+])
+def test_where_a_registry_is_loaded_the_stream_may_not_name_cards(tmp_path: Path, line: str) -> None:
+    table_file = _table_dir(tmp_path, signed_registry())
+    (tmp_path / "events.jsonl").write_text(line + "\n")
+    run = _cli("run", str(table_file), "--events", str(tmp_path / "events.jsonl"), "--journal", str(tmp_path / "j.db"),
+               "--json")
+    assert run.returncode == 2, run.stderr
+    assert "names its cards by their tags" in run.stderr + run.stdout
+    assert '"card": "KS"' not in run.stdout and '"card": "7C"' not in run.stdout  # nothing refereed
+
+
+class _Sink:
+    """Where the table's route puts what reaches the referee."""
+
+    def __init__(self) -> None:
+        self.physical: list[object] = []
+
+    def put_physical(self, event: object) -> None:
+        self.physical.append(event)
+
+    def put_device_event(self, event: object) -> None:
+        self.physical.append(event)
+
+
+@pytest.mark.parametrize(("kind", "named"), [("genuine", True), ("clone", False), ("counterfeit", False)])
+def test_a_badge_is_signature_checked_like_a_card(sim: Pn532Simulator, kind: str, named: bool) -> None:
+    badge = "04BADCE0000001"
+    tags = TableTags.build(signed_registry(), TagPolicy(require_signature=True, check_every_arrival=True),
+                           simulated=True, badges=frozenset({badge}))
+    controller = Controller(TableDefaults(dealer="B", badges={badge: "player:Anne"}), card_for_uid=tags.card_for,
+                            pack_guard=tags.guard())
+    sink = _Sink()
+    events: queue.Queue[DeviceEvent] = queue.Queue()
+    with Pad("play.A", sim.path, events=events, card_for=tags.card_for, timing=FAST, **tags.pad_options()):
+        assert isinstance(events.get(timeout=WAIT), ReaderStatus)
+        sim.place(badge, kind=kind)
+        seen = events.get(timeout=WAIT)
+        assert isinstance(seen, CardSeen) and seen.uid == badge
+        tags.route(sink)(seen)  # type: ignore[arg-type]
+    for event in sink.physical:
+        controller.handle(event)  # type: ignore[arg-type]
+    assert (controller.snapshot().players[0] == "Anne") is named
+
+
+def _pass(sim: Pn532Simulator, pad: Pad, uid: str, kind: str = "genuine") -> None:
+    sim.place(uid, kind=kind)
+    deadline = time.monotonic() + WAIT
+    while uid not in pad.present and time.monotonic() < deadline:
+        time.sleep(0.002)
+    sim.remove(uid)
+    while pad.present and time.monotonic() < deadline:
+        time.sleep(0.002)
+
+
+def test_the_deck_check_reads_on_after_the_32nd_card_until_the_pack_has_left(sim: Pn532Simulator) -> None:
+    registry = signed_registry()
+    tags = TableTags.build(registry, REQUIRE, simulated=True)
+    events: queue.Queue[DeviceEvent] = queue.Queue()
+    shown: list[object] = []
+    with Pad("discard", sim.path, events=events, card_for=tags.card_for, timing=FAST, **tags.pad_options()) as pad:
+
+        def operator() -> None:
+            for card in CARDS:
+                _pass(sim, pad, sim_uid(card, 1))
+            _pass(sim, pad, sim_uid("KS", 1), kind="clone")  # a second K♠ (its UID copied)
+            _pass(sim, pad, sim_uid("QH", 2))  # a card of the other pack
+            _pass(sim, pad, "04DEADBEEF0033")  # a 33rd tag
+
+        layer = threading.Thread(target=operator, daemon=True)
+        layer.start()
+        report = check_deck(events, registry, shown.append, pack=1, require_genuine=True, quiet=1.0)
+        layer.join(WAIT)
+    assert report.seen == CARDS and not report.missing
+    assert report.repeated == ("KS",)
+    assert report.not_genuine == ("KS: no_signature",)
+    assert report.foreign == ("QH of pack 2", "tag 04DEADBEEF0033: not registered")
+    assert not report.ok and report.finished and report.lying == 0
+    progress = [r for r in shown if not r.finished]  # type: ignore[attr-defined]
+    assert [len(r.seen) for r in progress][-4:] == [32, 32, 32, 32]  # it read on after the 32nd
+
+
+def test_deck_on_the_command_line_checks_signatures_and_catches_a_pack_of_clones(tmp_path: Path) -> None:
+    table_file = _table_dir(tmp_path, signed_registry())
+    clones = _cli("deck", str(table_file), "--pack", "1", *(arg for card in CARDS for arg in ("--clone", card)))
+    assert clones.returncode == 1, clones.stderr
+    assert "Pack 1: 32 cards OK" not in clones.stdout
+    assert sum(line.startswith("Not genuine: ") and "no_signature" in line for line in clones.stdout.splitlines()) == 32
+    assert "Not genuine: KS: no_signature" in clones.stdout
+    assert not (tmp_path / "deck_checks.json").exists()
+    doctor = _cli("doctor", str(table_file)).stdout
+    assert "pack 1 NEVER CHECKED" in doctor and "pack 2 NEVER CHECKED" in doctor
+    whole = _cli("deck", str(table_file))
+    assert whole.returncode == 0 and whole.stdout.splitlines()[-1] == "Pack 1: 32 cards OK"
+    assert "32/32" in whole.stdout  # the OLED's progress, printed too
+    doctor = _cli("doctor", str(table_file)).stdout
+    assert "pack 1 checked 20" in doctor and "pack 2 NEVER CHECKED" in doctor
+
+
+def test_enroll_badge_checks_locks_and_writes_the_badges_file(tmp_path: Path) -> None:
+    secret = _secret(tmp_path)
+    registry = TagRegistry()
+    for card in CARDS:
+        uid = sim_uid(card)
+        registry.add(uid, card, 1, origin="genuine", signature=SIGNER(bytes.fromhex(uid)).hex(),
+                     seal=locks.entry_seal(secret, uid, card, 1))
+    table_file = _table_dir(tmp_path, registry, 'lock_secret_file = "lock.key"')
+    done = _cli("enroll", str(table_file), "--badge", "Anne", "--lock")
+    assert done.returncode == 0, done.stderr
+    badges = json.loads((tmp_path / "badges.json").read_text())["badges"]
+    assert list(badges.values()) == ["player:Anne"]
+    uid = next(iter(badges))
+    assert f"badge player:Anne: tag {uid} (genuine, locked)" in done.stdout
+    rule = _cli("enroll", str(table_file), "--badge", "target:7")
+    assert rule.returncode == 0 and sorted(json.loads((tmp_path / "badges.json").read_text())["badges"].values()) == [
+        "player:Anne", "target:7"]
+    assert _cli("enroll", str(table_file), "--badge", "target:x").returncode == 2
+
+
+def test_the_table_file_can_ask_for_the_deck_check_before_the_first_deal(tmp_path: Path) -> None:
+    table_file = _table_dir(tmp_path, signed_registry(), "deck_check_first = true")
+    (tmp_path / "events.jsonl").write_text(json.dumps({"zone": "hand.A", "uid": sim_uid("KS")}) + "\n")
+    assert "deck_check_first" in _cli("doctor", str(table_file)).stdout
+    run = _cli("run", str(table_file), "--events", str(tmp_path / "events.jsonl"), "--journal",
+               str(tmp_path / "j.db"), "--json")
+    assert run.returncode == 0, run.stderr
+    assert "1" in json.loads((tmp_path / "deck_checks.json").read_text())["packs"]  # written when it passed
+    # then the table referees: a tag named by UID on the stream goes through the registry and the
+    # pack guard, and nothing vouches for its signature there
+    assert "counterfeit_card" in run.stdout
+
+
+def test_enroll_lock_sets_authlim_and_seals_and_doctor_reports_them(tmp_path: Path) -> None:
+    secret = _secret(tmp_path)
+    table_file = _table_dir(tmp_path, TagRegistry(), 'lock_secret_file = "lock.key"')
+    (tmp_path / "tags.json").unlink()
+    done = _cli("enroll", str(table_file), "--lock")
+    assert done.returncode == 0, done.stderr
+    registry = TagRegistry.load(tmp_path / "tags.json")
+    assert len(registry) == 32
+    assert all(e.locked and e.auth_limit == 8 and e.origin == "genuine" for e in registry)
+    assert all(e.seal == locks.entry_seal(secret, e.uid, e.card, e.pack) for e in registry)
+    line = next(x for x in _cli("doctor", str(table_file)).stdout.splitlines() if "tag registry" in x)
+    assert line.startswith("[ok  ]") and "8 wrong passwords (AUTHLIM" in line and "CFGLCK" in line
+    assert "32 sealed" in line
+    data = json.loads((tmp_path / "tags.json").read_text())
+    for item in data["tags"]:
+        del item["auth_limit"]  # as a tag locked before AUTHLIM was set
+    (tmp_path / "tags.json").write_text(json.dumps(data))
+    line = next(x for x in _cli("doctor", str(table_file)).stdout.splitlines() if "tag registry" in x)
+    assert line.startswith("[FAIL]") and "locked without a limit on wrong passwords (AUTHLIM)" in line
+
+
+def test_deck_check_first_without_a_registry_fails_doctor_and_run_refuses(tmp_path: Path) -> None:
+    path = tmp_path / "table.toml"
+    path.write_text(TABLE.replace('registry = "tags.json"\n', "").format(extra="deck_check_first = true"))
+    doctor = _cli("doctor", str(path))
+    line = next(x for x in doctor.stdout.splitlines() if x.startswith("[FAIL] deck check"))
+    run = _cli("run", str(path), "--events", "-", "--journal", str(tmp_path / "j.db"))
+    assert run.returncode == 2 and line in run.stderr

@@ -2,8 +2,8 @@
 
 The tag (:class:`Ntag213`): 45 pages, READ, FAST_READ, WRITE,
 COMPATIBILITY_WRITE, GET_VERSION, READ_SIG, READ_CNT, PWD_AUTH, HLTA; a NAK
-for anything else (the tag then goes idle, as a real one does). Static lock
-bits are stored but not enforced; password protection is (below). CRC_A
+for anything else (the tag then goes idle, as a real one does). The lock bytes
+and password protection are enforced (below). CRC_A
 (:func:`crc_a`) is what the chip appends to answers when the host has switched
 the receive CRC off, as nfcpy does for type 2 tags.
 
@@ -32,10 +32,29 @@ organization*, *Configuration pages*, *Password verification protection*,
   REQA); a wrong one NAKs. WRITE and COMPATIBILITY_WRITE to a page from AUTH0 on,
   and with PROT also READ and FAST_READ, NAK unless authenticated.
 
+* Lock bytes (*Static lock bytes*, *Dynamic lock bytes*): page 2 bytes 2-3
+  are the static lock bits, one-time programmable (a WRITE only ever sets
+  bits). Byte 2: bit 3 ``L-CC`` makes page 3 read-only, bits 4-7 pages 4-7;
+  byte 3 bits 0-7 pages 8-15; the block-locking bits (byte 2 bit 0 ``BL-CC``,
+  bit 1 ``BL 9-4``, bit 2 ``BL 15-10``) freeze the lock bits of those pages.
+  Page ``28`` (40) holds the dynamic lock bytes, also OTP: byte 0 bit *n*
+  locks pages 16+2n and 17+2n, byte 1 bits 0-3 pages 32-39 (NTAG213: two
+  pages a bit); byte 2's block-locking bits freeze them (bit *n* freezes the
+  lock bits of byte 0 for bits 2n and 2n+1 and, from bit 4, byte 1's).
+  A WRITE or COMPATIBILITY_WRITE to a locked page NAKs; reading is free.
+* ``AUTHLIM`` (ACCESS bits 2-0) and ``CFGLCK`` (ACCESS bit 6): with AUTHLIM
+  *n* > 0, after 2**n wrong ``PWD_AUTH`` in a row the tag refuses
+  every ``PWD_AUTH``, the right password too, for ever (the protected pages
+  stay locked); a right password before the limit resets the count. With
+  CFGLCK set, CFG0 and CFG1 (AUTH0, ACCESS) can no longer be written, even
+  authenticated; PWD and PACK still can (authenticated).
+
 Assumptions: AUTH0 takes effect at once when written (an NXP community report
 says a write right after setting AUTH0 failed; the data sheet does not say), so
-a tag is locked by writing PWD, PACK and ACCESS first and AUTH0 last; AUTHLIM
-(a limit on wrong passwords), CFGLCK and the NFC counter are not modelled. A
+a tag is locked by writing PWD, PACK and ACCESS first and AUTH0 last, then
+CFGLCK authenticated. The block-locking bits of byte 2 of the dynamic lock page
+are modelled as read above from the NTAG213 table (not measured); the NFC
+counter is not modelled (``READ_CNT`` answers zero). A
 clone (a "magic" UID-writable NTAG) answers ``GET_VERSION`` as an NTAG213 and
 ``READ_SIG`` with 32 zero bytes (what such tags hold until someone programs a
 signature, which some can: then only the deck check catches them); a
@@ -80,6 +99,11 @@ class Ntag213:
     SAK = 0x00
     CC = bytes.fromhex("E1101200")
     CFG0_PAGE, CFG1_PAGE, PWD_PAGE, PACK_PAGE = 0x29, 0x2A, 0x2B, 0x2C
+    DYNAMIC_LOCK_PAGE = 0x28
+    CFGLCK = 0x40
+    """ACCESS bit 6: the configuration pages (CFG0, CFG1) are locked for ever."""
+    AUTHLIM = 0x07
+    """ACCESS bits 2-0: 2 to this power wrong passwords lock the tag for ever (0: no limit)."""
 
     KINDS = ("genuine", "clone", "counterfeit")
     """What a tag is: an NXP NTAG213 (signed if the simulator has a signing key), a
@@ -106,12 +130,15 @@ class Ntag213:
         self.kind = kind
         self.state = "idle"
         self.authenticated = False
+        self.failed_auths = 0
+        """Wrong ``PWD_AUTH`` in a row (the chip's internal counter; not readable)."""
         self.signature = signature if kind == "genuine" else bytes(32)
         self.memory = bytearray(self.PAGES * 4)
         bcc0 = 0x88 ^ uid[0] ^ uid[1] ^ uid[2]
         bcc1 = uid[3] ^ uid[4] ^ uid[5] ^ uid[6]
         self.memory[0:12] = uid[0:3] + bytes([bcc0]) + uid[3:7] + bytes([bcc1, 0x48, 0, 0])
         self.memory[12:16] = self.CC
+        self.memory[40 * 4 : 41 * 4] = bytes([0x00, 0x00, 0x00, 0xBD])  # dynamic lock bytes, RFUI BD
         self.memory[41 * 4 : 42 * 4] = bytes([0x04, 0x00, 0x00, 0xFF])  # CFG0: AUTH0 = FF
         self.memory[43 * 4 : 44 * 4] = b"\xff\xff\xff\xff"  # PWD: factory default FFFFFFFF
         self.set_ndef_text(ndef_text)
@@ -202,7 +229,8 @@ class Ntag213:
         if code == 0xA2 and len(args) >= 5:  # WRITE
             return self._write(args[0], args[1:5])
         if code == 0xA0 and len(args) >= 1:  # COMPATIBILITY_WRITE, first part
-            return b"\x0a" if 2 <= args[0] < 40 and self._may_write(args[0]) else self._nak()
+            return b"\x0a" if 2 <= args[0] < 40 and self._may_write(args[0]) and not self.page_locked(args[0]) \
+                else self._nak()
         if code in (0x60, 0x3C, 0x1B) and self.kind == "counterfeit":
             return self._nak()
         if code == 0x60:  # GET_VERSION
@@ -212,8 +240,12 @@ class Ntag213:
         if code == 0x39:  # READ_CNT
             return bytes(3)
         if code == 0x1B and len(args) >= 4:  # PWD_AUTH: PACK if the password matches
-            if bytes(args[:4]) != self.memory[4 * self.PWD_PAGE : 4 * self.PWD_PAGE + 4]:
+            if self.auth_exhausted:
                 return self._nak()
+            if bytes(args[:4]) != self.memory[4 * self.PWD_PAGE : 4 * self.PWD_PAGE + 4]:
+                self.failed_auths += 1
+                return self._nak()
+            self.failed_auths = 0
             self.authenticated = True
             return bytes(self.memory[4 * self.PACK_PAGE : 4 * self.PACK_PAGE + 2])
         if code == 0x50:  # HLTA
@@ -237,6 +269,32 @@ class Ntag213:
         return bool(self.memory[4 * self.CFG1_PAGE] & 0x80)
 
     @property
+    def auth_limit(self) -> int:
+        """How many wrong passwords in a row lock the tag for ever (0: no limit; ACCESS AUTHLIM)."""
+        exponent = self.memory[4 * self.CFG1_PAGE] & self.AUTHLIM
+        return 1 << exponent if exponent else 0
+
+    @property
+    def config_locked(self) -> bool:
+        """Whether CFG0 and CFG1 are locked for ever (ACCESS CFGLCK)."""
+        return bool(self.memory[4 * self.CFG1_PAGE] & self.CFGLCK)
+
+    @property
+    def auth_exhausted(self) -> bool:
+        """Whether the wrong passwords reached AUTHLIM: no ``PWD_AUTH`` is ever accepted again."""
+        return 0 < self.auth_limit <= self.failed_auths
+
+    def page_locked(self, page: int) -> bool:
+        """Whether the lock bytes (static on page 2, dynamic on page 40) make ``page`` read-only."""
+        static = self.memory[10] | self.memory[11] << 8  # bit n: page n (bits 3-15)
+        if 3 <= page <= 15:
+            return bool(static >> page & 1)
+        dynamic = self.memory[4 * self.DYNAMIC_LOCK_PAGE] | self.memory[4 * self.DYNAMIC_LOCK_PAGE + 1] << 8
+        if 16 <= page <= 39:
+            return bool(dynamic >> ((page - 16) // 2) & 1)
+        return False
+
+    @property
     def locked(self) -> bool:
         """Whether part of the memory is password protected (AUTH0 within the memory)."""
         return self.auth0 < self.PAGES
@@ -256,12 +314,24 @@ class Ntag213:
         return bytes(out)
 
     def _write(self, page: int, data: bytes) -> bytes:
-        if page < 2 or page >= self.PAGES or not self._may_write(page):
+        if page < 2 or page >= self.PAGES or not self._may_write(page) or self.page_locked(page):
+            return self._nak()
+        if page in (self.CFG0_PAGE, self.CFG1_PAGE) and self.config_locked:
             return self._nak()
         at = 4 * page
-        if page == 2:  # only the static lock bytes, and only ever set bits
+        if page == 2:  # only the static lock bytes, only ever set bits, unless block-locked
+            byte2 = self.memory[at + 2]
+            frozen2 = (0x08 if byte2 & 0x01 else 0) | (0xF0 if byte2 & 0x02 else 0)
+            frozen3 = (0x03 if byte2 & 0x02 else 0) | (0xFC if byte2 & 0x04 else 0)
+            self.memory[at + 2] |= data[2] & ~frozen2 & 0xFF
+            self.memory[at + 3] |= data[3] & ~frozen3 & 0xFF
+        elif page == self.DYNAMIC_LOCK_PAGE:  # OTP, unless block-locked (byte 2)
+            block = self.memory[at + 2]
+            frozen0 = sum(0x03 << 2 * bit for bit in range(4) if block >> bit & 1)
+            frozen1 = 0x0F if block & 0x10 else 0
+            self.memory[at] |= data[0] & ~frozen0 & 0xFF
+            self.memory[at + 1] |= data[1] & 0x0F & ~frozen1
             self.memory[at + 2] |= data[2]
-            self.memory[at + 3] |= data[3]
         elif page == 3:  # capability container: one-time programmable
             for i in range(4):
                 self.memory[at + i] |= data[i]

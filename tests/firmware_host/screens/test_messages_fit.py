@@ -23,6 +23,7 @@ from firmware_host.referee.snapshot import Sight, TableSnapshot
 from firmware_host.referee.table_setup import OPTIONS, Menu, Settings
 from firmware_host.screens.chooser import menu_screen, message_screen, paused_screen, screen_for
 from firmware_host.screens.drawing import Screen, clipped, render
+from firmware_host.screens.i18n import screen_name, words
 
 NAMES = [("A", "B", ""), ("WWWWWWWWWWWW", "MMMMMMMMMMMM", ""), ("Marguerite", "Jean-Baptiste", "")]
 """The seats, and the widest names (cut on the panel)."""
@@ -143,6 +144,11 @@ def test_offline_paused_menu_and_messages_fit(lang: str) -> None:
     ["Write failed", "Lift it", "then lay the 10♠ again"],
     ["Enrollment stopped", "31 cards enrolled"],
     ["Pack 2 complete", "32/32 cards"],
+    ["Enrol a badge", f"player: {screen_name('W' * 24)}", "Lay its tag on the pad"],
+    ["Tag is 10♥ of pack 2", "Lift it", "then lay the badge"],
+    ["Badge: NOT GENUINE", "bad signature", "Lift it, lay another"],
+    ["Badge enrolled", f"option: {screen_name('W' * 24)}", "Lift it"],
+    ["Lock failed", "Lift it", "then lay the badge again"],
 ])
 def test_enrollment_messages_fit(lines: list[str]) -> None:
     _fits(message_screen(lines), "enrollment")
@@ -152,3 +158,29 @@ def test_a_long_message_is_reported_cut() -> None:
     screen = Screen(view="fault", headline="x", detail=" ".join(["overlong"] * 30))
     assert clipped(screen)
     render(screen)  # drawn all the same
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_deck_check_message_fits(lang: str) -> None:
+    from firmware_host.cards.deck_check import DeckReport
+    from firmware_host.screens.deck import deck_lines
+    from hardware.tags import CARDS
+
+    wide = tuple(card for card in CARDS if card[0] == "T")  # 10♠ 10♥...: the widest ranks
+    reports = [DeckReport(None, (), CARDS), DeckReport(2, (), CARDS)]
+    for pack, seen in itertools.product((None, 1, 2), (1, 24, 30, 31, 32)):
+        missing = tuple(c for c in CARDS if c not in CARDS[:seen])
+        for lying, finished in itertools.product((0, 3), (False, True)):
+            reports += [
+                DeckReport(pack, CARDS[:seen], missing, lying=lying, finished=finished),
+                DeckReport(pack, CARDS[:seen], missing, wide, ("QH of pack 2",) * 12, ("TS: no_signature",) * 32,
+                           lying=lying, finished=finished),
+            ]
+    for report in reports:
+        lines = deck_lines(report, lang)
+        assert 2 <= len(lines) <= 4
+        _fits(message_screen(lines), f"{lang} deck check {lines}")
+    done = deck_lines(DeckReport(1, CARDS, (), finished=True), lang)
+    assert done[1].startswith("32/32")
+    short = deck_lines(DeckReport(1, CARDS[:30], CARDS[30:], finished=True), lang)
+    assert short[1].startswith("30/32") and words(lang).card("8C") in short[2] and words(lang).card("7C") in short[2]
