@@ -23,6 +23,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
     if not hasattr(config, "workerinput"):
         private = tempfile.mkdtemp(prefix="ecarte-tests-")
+        os.chmod(private, 0o755)  # a broker run as its own user (mosquitto) reads its files below it
         os.environ["TMPDIR"] = private
         tempfile.tempdir = private
         config.stash[_TMP] = private
