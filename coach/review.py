@@ -256,10 +256,42 @@ def hands_of_record(rules: dict[str, Any], dealer: str, actions: Sequence[dict[s
     options = {k: v for k, v in rules.items() if k != "name"}
     state = engine.new_game(str(rules.get("name", "classic")), dealer=dealer, **options)
     recorder = HandRecorder()
-    for data in actions:
+    for data in complete_deal(dealer, actions):
         state, events = engine.apply(state, engine.action_from_json(data))
         recorder.feed(events, state)
     return [replace(h, game=game, hand=hand) for h in recorder.hands]
+
+
+def complete_deal(dealer: str, actions: Sequence[dict[str, Any]]) -> Sequence[dict[str, Any]]:
+    """A partial-sight table's record (its pads saw only some dealt cards) with the deal made
+    whole where the hand shows it: a seat's dealt cards are the cards it played and discarded,
+    less those it drew. Unchanged when the record's deal is whole or the hand does not show it
+    (a discard the pads did not see)."""
+    seats = ("A", "B")
+    dealt: dict[str, list[str]] = {seat: [] for seat in seats}
+    held: dict[str, set[str]] = {seat: set() for seat in seats}
+    for data in actions:
+        seat, kind = data.get("seat"), data.get("action")
+        if seat not in held:
+            continue
+        if kind == "deal_card":
+            dealt[seat].append(data["card"])
+        elif kind in ("play", "discard"):
+            held[seat].update([data["card"]] if kind == "play" else data["cards"])
+        elif kind == "draw":
+            held[seat].difference_update(data["cards"])
+    if all(len(dealt[seat]) == 5 for seat in seats):
+        return actions
+    if not all(len(held[seat]) == 5 and set(dealt[seat]) <= held[seat] for seat in seats):
+        return actions
+    elder = "B" if dealer == "A" else "A"
+    cards = {seat: [*dealt[seat], *sorted(held[seat] - set(dealt[seat]))] for seat in seats}
+    packets = ((elder, slice(0, 3)), (dealer, slice(0, 3)), (elder, slice(3, 5)), (dealer, slice(3, 5)))
+    deal = [{"action": "deal_card", "seat": seat, "card": card}
+            for seat, packet in packets for card in cards[seat][packet]]
+    others = [a for a in actions if a.get("action") != "deal_card"]
+    at = next((i for i, a in enumerate(others) if a.get("action") not in ("cut",)), len(others))
+    return [*others[:at], *deal, *others[at:]]
 
 
 def position_of(state: GameState) -> Position:

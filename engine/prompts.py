@@ -38,6 +38,7 @@ _WORDS: dict[str, dict[str, tuple[str, str]]] = {
         "respond": ("accept or refuse?", "{seat}: accept or refuse?"),
         "take": ("take or exchange?", "{seat}: take the game or exchange?"),
         "draw": ("draw {n}", "{seat} draws {n} from the stock"),
+        "discard_or_draw": ("discard or draw {n}", "{seat} discards more or draws {n} from the stock"),
         "discard": ("discard", "{seat} discards"),
         "play": ("play", "{seat} plays"),
         "offer_double": ("double: yes or no?", "{seat}: accept or refuse the double?"),
@@ -53,6 +54,7 @@ _WORDS: dict[str, dict[str, tuple[str, str]]] = {
         "respond": ("accepter ou refuser ?", "{seat} : accepter ou refuser ?"),
         "take": ("jouer ou échanger ?", "{seat} : prendre le jeu ou échanger ?"),
         "draw": ("prenez {n}", "{seat} prend {n} au talon"),
+        "discard_or_draw": ("écartez ou prenez {n}", "{seat} écarte encore ou prend {n} au talon"),
         "discard": ("écartez", "{seat} écarte"),
         "play": ("jouez", "{seat} joue"),
         "offer_double": ("double : oui ou non ?", "{seat} : accepter ou refuser le double ?"),
@@ -68,6 +70,7 @@ _WORDS: dict[str, dict[str, tuple[str, str]]] = {
         "respond": ("accetti o rifiuti?", "{seat}: accetti o rifiuti?"),
         "take": ("prendi o cambi?", "{seat}: prendi il gioco o cambi?"),
         "draw": ("pesca {n}", "{seat} pesca {n} dal tallone"),
+        "discard_or_draw": ("scarta o pesca {n}", "{seat} scarta ancora o pesca {n} dal tallone"),
         "discard": ("scarta", "{seat} scarta"),
         "play": ("gioca", "{seat} gioca"),
         "offer_double": ("raddoppio: sì o no?", "{seat}: accetti o rifiuti il raddoppio?"),
@@ -83,6 +86,7 @@ _WORDS: dict[str, dict[str, tuple[str, str]]] = {
         "respond": ("Tausch annehmen?", "{seat}: den Tausch annehmen oder ablehnen?"),
         "take": ("spielen o. tauschen?", "{seat}: das Spiel nehmen oder tauschen?"),
         "draw": ("{n} ziehen", "{seat} zieht {n} vom Talon"),
+        "discard_or_draw": ("ablegen o. {n} ziehen", "{seat} legt weiter ab oder zieht {n} vom Talon"),
         "discard": ("ablegen", "{seat} legt ab"),
         "play": ("ausspielen", "{seat} spielt"),
         "offer_double": ("doppeln: ja/nein?", "{seat}: Verdopplung annehmen oder ablehnen?"),
@@ -142,6 +146,9 @@ def prompt(state: GameState) -> Prompt:
     if phase == "exchange":
         seat = state.exchanger or state.elder
         missing = state.ex_discarded - state.ex_drawn
+        if missing > 0 and state.ex_drawn == 0 and state.ex_discarded < 5:
+            # nothing drawn yet: the seat may still be laying its discards one by one
+            return _prompt("discard_or_draw", seat, missing)
         if missing > 0:
             return _prompt("draw", seat, missing)
         return _prompt("discard", seat)

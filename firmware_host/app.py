@@ -114,11 +114,22 @@ def run_service(args: argparse.Namespace, *, refusal: Callable[[TableConfig], st
             shown = CoachedPanel(panel)  # the coach's line on the OLED after each hand
         service = TableService(journal=journal, controller=controller, outputs=[shown], notify=systemd_notify(),
                                paused=lambda message: panel.paused(message, controller.snapshot()))
+        # a stop while the parts start takes the same path as one later (the parts close in order)
+        stopped = threading.Event()
+
+        def on_signal(signum: int, frame: Any) -> None:
+            stopped.set()
+            service.stop(signal.Signals(signum).name)
+
+        previous = {s: signal.signal(s, on_signal) for s in (signal.SIGTERM, signal.SIGINT)}
+        stack.callback(lambda: [signal.signal(s, h) for s, h in previous.items()])
         if args.json:
             service.outputs.append(JsonLines(sys.stdout, everything=args.all_events))
         from venue.wiring import venue_outputs  # the page and MQTT (--web, --mqtt, [web], [mqtt])
 
-        service.outputs.extend(venue_outputs(args, table, Path(journal_path), service.put_physical, stack))
+        shown_on_web = venue_outputs(args, table, Path(journal_path), service.put_physical, stack)
+        service.outputs.extend(shown_on_web)
+        page_url = next((o.url for o in shown_on_web if hasattr(o, "url")), None)
         record = journal.current_game()
         gate = (_Gate(tags.route(service))
                 if table.tags.deck_check_first and tags.registry is not None and (record is None or not record.lines)
@@ -128,21 +139,19 @@ def run_service(args: argparse.Namespace, *, refusal: Callable[[TableConfig], st
         stack.callback(devices.close)
         if devices.seat_controls is not None:
             service.outputs.append(FaultLights(devices.seat_controls))
-
-        stopped = threading.Event()
-
-        def on_signal(signum: int, frame: Any) -> None:
-            stopped.set()
-            service.stop(signal.Signals(signum).name)
-
-        previous = {s: signal.signal(s, on_signal) for s in (signal.SIGTERM, signal.SIGINT)}
-        stack.callback(lambda: [signal.signal(s, h) for s, h in previous.items()])
         if gate is not None and not deck_check_first(table, tags, gate, panel, devices, stopped):
             return 0
         if events is not None:
             source = "<stdin>" if args.events == "-" else args.events
-            threading.Thread(target=feed_lines, args=(service, events, source), name="events", daemon=True,
-                             kwargs={"pads_sight": table.sight, "registry": tags.registry is not None}).start()
+
+            def ended() -> None:  # the page stays up for whoever looks at it
+                print(f"ecarte-table run: the end of {source}; the table's page stays up at {page_url} "
+                      "until Ctrl-C", file=sys.stderr, flush=True)
+
+            feeding = {"pace": getattr(args, "pace", 0.0) or 0.0, "stop_at_end": page_url is None, "at_end": ended,
+                       "pads_sight": table.sight, "registry": tags.registry is not None}
+            threading.Thread(target=feed_lines, args=(service, events, source), kwargs=feeding, name="events",
+                             daemon=True).start()
         try:
             service.run()
         except JournalDamaged as exc:  # a line the resume cannot read back: exit 2, never a restart loop
@@ -152,7 +161,46 @@ def run_service(args: argparse.Namespace, *, refusal: Callable[[TableConfig], st
             service.stopping()
             with contextlib.suppress(OSError):
                 panel.paused("table paused: the game resumes where it stopped", controller.snapshot())
+        if events is not None and service.stats.handled:
+            _say_where_it_stands(controller, journal_path)
     return 2 if service.stats.bad_lines else 0
+
+
+def _say_where_it_stands(controller: Controller, journal: str | os.PathLike[str]) -> None:
+    """The input ended with the game unfinished: say where it stands and how to go on."""
+    snapshot = controller.snapshot()
+    view = snapshot.view
+    if view.phase == "over":
+        return
+    a, b = snapshot.players[0], snapshot.players[1]
+    print(f"ecarte-table run: the input ended in game {snapshot.game}, hand {snapshot.hand_no} ({view.phase}), "
+          f"{a} {view.score[0]} – {b} {view.score[1]}; the table waits: {snapshot.expectation}. "
+          f"The journal {journal} keeps it: `run --journal` on it goes on from there.", file=sys.stderr)
+
+
+def open_page(listen: str, table: TableConfig, journal: Path | None, stack: contextlib.ExitStack) -> list[Any]:
+    """The table's page alone (``demo --web``, ``sim --web``), started; ``stack`` closes it. Read-only:
+    nothing on the page changes the game.
+
+    :raises BadInput: an address the page cannot bind.
+    """
+    from venue.wiring import venue_outputs
+
+    wanted = argparse.Namespace(table=None, web=listen, mqtt=None)
+    return venue_outputs(wanted, table, journal, lambda event: None, stack)
+
+
+def linger(what: str) -> None:
+    """Say ``what`` (the page stays up...) and wait for Ctrl-C or SIGTERM (then return)."""
+    stopped = threading.Event()
+    previous = {s: signal.signal(s, lambda signum, frame: stopped.set()) for s in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        print(what, file=sys.stderr, flush=True)
+        while not stopped.wait(1.0):
+            pass
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 class _Gate:

@@ -28,6 +28,7 @@ from typing import IO, Any, Protocol, TextIO
 
 from drivers.events import ButtonPressed, CardSeen, DeviceEvent, ReaderStatus
 from engine import Event, NotationError
+from firmware_host.journal.replay import replay_game
 from firmware_host.journal.store import DONE, PENDING, REJECTED, Journal, JournalDamaged, JournalWriteError
 from firmware_host.referee.controller import CONTRACT_EVENTS, Controller, NewGame
 from firmware_host.referee.snapshot import Outcome
@@ -241,29 +242,22 @@ class TableService:
             self.controller.renumber(self.game)
             if record.seqs and record.seqs[0] is not None:
                 self.seq = record.seqs[0]
-            for number, (line, event_id, status) in enumerate(
-                zip(record.lines, record.ids, record.status, strict=True), start=1,
-            ):
-                if status == REJECTED:
-                    continue
-                where = f"{self.journal.path}#game{record.game}"
-                try:
-                    event = parse_line(line, source=where, line_no=number)
-                except TranscriptError as exc:
-                    raise JournalDamaged(self.journal.path, [
-                        f"game {record.game}, line {number} cannot be read back ({exc.problem})"]) from None
-                if event is None:
-                    continue
-                outcome = self._referee(event, f"{where}:{number}")
-                if outcome is None:
-                    self._mark(event_id, REJECTED)
-                    continue
-                if status == PENDING:
-                    # acted on before the stop, but its table events may not have gone out
-                    self._publish(outcome)
-                    self._mark(event_id, DONE)
-                if any(isinstance(o, NewGame) for o in outcome.events):
-                    self._start_game()
+            where = f"{self.journal.path}#game{record.game}"
+            try:
+                for line in replay_game(record, self._referee, source=where):
+                    event_id, status = record.ids[line.index], record.status[line.index]
+                    if line.outcome is None:
+                        self._mark(event_id, REJECTED)
+                        continue
+                    if status == PENDING:
+                        # acted on before the stop, but its table events may not have gone out
+                        self._publish(line.outcome)
+                        self._mark(event_id, DONE)
+                    if line.new_game:
+                        self._start_game()
+            except TranscriptError as exc:
+                raise JournalDamaged(self.journal.path, [
+                    f"game {record.game}, line {exc.line_no} cannot be read back ({exc.problem})"]) from None
         self._publish(Outcome((), self.controller.snapshot()))
 
     def _start_game(self) -> None:
@@ -500,27 +494,34 @@ def refuse_card_names(event: PhysicalEvent, source: str, line_no: int) -> None:
 
 def feed_lines(
     service: TableService, stream: IO[bytes], source: str, *, stop_at_end: bool = True, pads_sight: str = "full",
-    registry: bool = False,
+    registry: bool = False, pace: float = 0.0, at_end: Callable[[], None] | None = None,
 ) -> None:
     """Read transcript lines as they arrive and queue them, in order (runs on its own thread).
 
     Streams (at most :data:`FEED_WINDOW` lines wait in the queue). Every line is queued, a bad
     one with its problem, so that the loop counts it in the journal and reports it with its
-    number; the reader never dies of a line, and the service is always told when it ends.
+    number; the reader never dies of a line, and the service is always told when it ends
+    (``stop_at_end``), or ``at_end`` is called.
 
     A transcript's setup rules its game as ``replay`` plays it: one that names no ``sight`` is
     at full sight (TRANSCRIPT.md's default), whatever the table's own pads (``pads_sight``) read,
     and is journaled so. Where the table's pads cannot give what it asks (full sight on pads that
     may miss stacked cards) one line says so.
 
+    :param pace: seconds to wait before each line after the first that holds an event (a
+        person watching the page follows the game); 0: as fast as they come.
     :param registry: the table names its cards by a tag registry: a line that names a card
         (``"card"``) or maps tags to cards (a setup's ``tags``) is refused at the door, as the
         pads' tags are the only source of card names there (the registry, the pack guard and
         the originality check stand behind them; a stream line has none of them). Tags by
         ``uid`` alone go through the registry and the guard like a pad's.
     """
+    first = True
     try:
         for line_no, text in read_lines(stream, source):
+            if pace and not first and isinstance(text, str) and text.strip() and not text.lstrip().startswith("#"):
+                time.sleep(pace)
+            first = first and not (isinstance(text, str) and text.strip() and not text.lstrip().startswith("#"))
             service.feed_slots.acquire()
             if isinstance(text, TranscriptError):
                 service.put_line(_Line(None, text, slot=True))
@@ -541,6 +542,8 @@ def feed_lines(
     finally:
         if stop_at_end:
             service.stop(f"end of {source}")
+        elif at_end is not None:
+            at_end()
 
 
 def _transcript_setup(setup: Setup, service: TableService, where: str, pads_sight: str) -> Setup:

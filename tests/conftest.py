@@ -8,6 +8,7 @@ reader command at ERROR) are not ours to judge.
 from __future__ import annotations
 
 import logging
+import os
 
 import pytest
 
@@ -16,6 +17,40 @@ OUR_PACKAGES = ("engine", "drivers", "hardware", "firmware_host")
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "allow_error_log: the test logs an ERROR on purpose")
+    # the suite's temporary files (simulators' folders, journals...) in a folder of its own,
+    # for this process and the commands it starts: what it leaves behind is seen at the end
+    import tempfile
+
+    if not hasattr(config, "workerinput"):
+        private = tempfile.mkdtemp(prefix="ecarte-tests-")
+        os.chmod(private, 0o755)  # a broker run as its own user (mosquitto) reads its files below it
+        os.environ["TMPDIR"] = private
+        tempfile.tempdir = private
+        config.stash[_TMP] = private
+
+
+_TMP = pytest.StashKey[str]()
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """The suite leaves no simulator's folder behind (issue 24): each simulator removes its own
+    when it closes or its process exits, and the folders of a process killed outright are
+    removed by the next simulator started (here: the sweep a new one would do)."""
+    import gc
+    import shutil
+
+    from drivers.nfc.pn532sim import FOLDER_PREFIX, sweep_folders
+
+    private = session.config.stash.get(_TMP, None)
+    if private is None:
+        return
+    gc.collect()  # simulators no test holds any more: their finalizers remove their folders
+    sweep_folders(private)
+    left = sorted(name for name in os.listdir(private) if name.startswith(FOLDER_PREFIX))
+    if left:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+        print(f"\nthe suite left {len(left)} simulator folder(s) in {private}: {', '.join(left[:10])}")
+    shutil.rmtree(private, ignore_errors=True)
 
 
 @pytest.fixture(autouse=True)

@@ -1,16 +1,18 @@
 """The journal's games as the page shows them: results, hand records, players' statistics.
 
-Each game of the journal is replayed through a fresh :class:`~firmware_host.referee.controller.Controller`
-(as ``replay`` and ``review`` do): its ``hand_record`` events give the hands. A hand is
-shown only once it is over *and* ``reveal_delay`` seconds have passed since the journal
-line that ended it, so the history never shows a hidden card earlier than the live feed.
+Each game of the journal is replayed through a fresh
+:class:`~firmware_host.referee.controller.Controller` as every reader of the journal does
+(:func:`firmware_host.journal.replay.replay_game`): its ``hand_record`` events give the hands. A
+hand is shown only once it is over *and* ``reveal_delay`` seconds have passed since the journal line
+that ended it, so the history never shows a hidden card earlier than the live feed.
 
-The journal is opened read-only on its own connection (SQLite in WAL mode lets the
-table's event loop write meanwhile); replays are cached by game and line count.
+The journal is opened read-only on its own connection (SQLite in WAL mode lets the table's event
+loop write meanwhile); replays are cached by game and line count.
 """
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -18,10 +20,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from firmware_host.journal.store import REJECTED
-from firmware_host.referee.controller import Controller, HandRecord, NewGame
-from firmware_host.referee.transcript import TranscriptError, parse_line
+import engine
+from firmware_host.journal.replay import replay_game, strict
+from firmware_host.journal.store import GameRecord
+from firmware_host.referee.controller import Controller, HandRecord
+from firmware_host.referee.transcript import TranscriptError
 from venue.record import GameLog, GameLogBuilder, HandLog
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +44,10 @@ class PlayedGame:
     winner: str | None
     hands: tuple[tuple[HandLog, float], ...]
     hands_in_play: int = 0
+    parts: tuple[dict[str, Any], ...] = ()
+    """A rubber's games (winner, score, hands), the last maybe still played; empty for a single game."""
+    rubber: tuple[int, int] | None = None
+    """Games won by A and B once the rubber is over."""
 
     def log(self, *, table: str, now: float, delay: float) -> GameLog:
         """The game's record, without the hands still held back at ``now``."""
@@ -49,14 +59,24 @@ class PlayedGame:
         builder.hands = shown
         if shown:
             builder.score = shown[-1].score or self.score
-        builder.winner = self.winner if len(shown) == len(self.hands) else None
+        everything = len(shown) == len(self.hands)
+        builder.winner = self.winner if everything else None
         date = time.strftime("%Y.%m.%d", time.localtime(self.started))
-        return builder.game_log(game=self.game, table=table, date=date)
+        return builder.game_log(game=self.game, table=table, date=date, rubber=self.rubber if everything else None)
+
+    def name(self, seat: str | None) -> str | None:
+        """The player at ``seat`` (``A``/``B``), or None."""
+        return self.players["AB".index(seat)] if seat in ("A", "B") else None
 
     def summary(self) -> dict[str, Any]:
-        return {"game": self.game, "started": self.started, "players": list(self.players), "rules": self.rules,
+        """The game as the page's Games tab lists it (names beside seats; a rubber's games and result)."""
+        data = {"game": self.game, "started": self.started, "players": list(self.players), "rules": self.rules,
                 "target": self.target, "score": {"A": self.score[0], "B": self.score[1]}, "winner": self.winner,
-                "hands": len(self.hands), "lines": self.lines}
+                "winner_name": self.name(self.winner), "hands": len(self.hands), "lines": self.lines}
+        if self.parts:
+            data["games"] = [{**part, "winner_name": self.name(part["winner"])} for part in self.parts]
+            data["rubber"] = None if self.rubber is None else {"A": self.rubber[0], "B": self.rubber[1]}
+        return data
 
 
 @dataclass
@@ -106,8 +126,7 @@ class JournalHistory:
             return cached
         with self._connect() as db:
             rows = db.execute("SELECT line, t, done FROM events WHERE game = ? ORDER BY id", (game,)).fetchall()
-        # a line the referee refused is as if it had not come (as the service's resume skips it)
-        played = replay_game(game, started, [(str(line), float(t)) for line, t, done in rows if done != REJECTED])
+        played = played_game(game, started, [(str(line), float(t), int(done)) for line, t, done in rows])
         self._cache[game] = played
         return played
 
@@ -130,11 +149,15 @@ class JournalHistory:
             shown = [hand for hand, ended in played.hands if ended + self.reveal_delay <= now]
             if not shown:
                 continue
+            everything = len(shown) == len(played.hands)
             for i, name in enumerate(played.players):
                 r = row(name)
-                r["games"] += 1
-                if played.winner == "AB"[i] and len(shown) == len(played.hands):
-                    r["wins"] += 1
+                if played.parts:  # a rubber: each of its games counts (the one being played once over)
+                    r["games"] += sum(1 for p in played.parts if p["winner"] is not None) if everything else 1
+                    r["wins"] += sum(1 for p in played.parts if p["winner"] == "AB"[i]) if everything else 0
+                else:
+                    r["games"] += 1
+                    r["wins"] += played.winner == "AB"[i] and everything
                 for hand in shown:
                     r["hands"] += 1
                     if hand.points is not None:
@@ -148,32 +171,47 @@ class JournalHistory:
         return sorted(table.values(), key=lambda r: (-r["wins"], -r["points"], r["player"]))
 
 
-def replay_game(game: int, started: float, lines: list[tuple[str, float]]) -> PlayedGame:
-    """A journal game's lines (with their times) through a fresh controller."""
+def played_game(game: int, started: float, rows: list[tuple[str, float, int]]) -> PlayedGame:
+    """A journal game's rows (line, time, status) through a fresh controller, as every reader of
+    the journal reads a game (:func:`firmware_host.journal.replay.replay_game`)."""
+    record = GameRecord(game, tuple(r[0] for r in rows), tuple(range(len(rows))), tuple(r[2] for r in rows))
     controller = Controller()
     builder = GameLogBuilder()
     hands: list[tuple[HandLog, float]] = []
+    parts: list[dict[str, Any]] = []
+    part_hands = 0
+    rubber: tuple[int, int] | None = None
     snapshot = controller.snapshot()
-    for line, t in lines:
-        try:
-            event = parse_line(line, source=f"journal#game{game}")
-        except TranscriptError:
-            continue
-        if event is None:
-            continue
-        try:
-            outcome = controller.handle(event)
-        except Exception:
-            continue  # refused (the service marks such a line rejected and goes on)
-        if snapshot.winner is not None and any(isinstance(ev, NewGame) for ev in outcome.events):
-            break  # the line that starts the next game (journaled with this one): this game is over
-        snapshot = outcome.snapshot
-        builder.target = snapshot.view.target
-        for ev in outcome.events:
-            builder.event(ev)
-            if isinstance(ev, HandRecord):
-                hands.append((builder.hand_record(ev), t))
+    try:
+        for line in replay_game(record, strict(controller), source=f"journal#game{game}"):
+            if line.outcome is None:
+                continue
+            if line.new_game and snapshot.winner is not None:
+                break  # the line that starts the next game (journaled with this one): this game is as it ended
+            snapshot = line.outcome.snapshot
+            builder.target = snapshot.view.target
+            ended: engine.GameEnd | None = None
+            for ev in line.outcome.events:
+                builder.event(ev)
+                if isinstance(ev, HandRecord):
+                    hands.append((builder.hand_record(ev, part=len(parts) + 1), rows[line.index][1]))
+                    part_hands += 1
+                elif isinstance(ev, engine.GameEnd):
+                    ended = ev
+                elif isinstance(ev, engine.MatchEnd):
+                    rubber = ev.games
+            if ended is not None:
+                parts.append({"winner": ended.winner, "score": {"A": ended.score[0], "B": ended.score[1]},
+                              "hands": part_hands})
+                part_hands = 0
+            if line.new_game:
+                break
+    except TranscriptError as exc:
+        logger.warning("%s", exc)  # the journal's own checks say more (ecarte-table journal check)
     view = snapshot.view
     players = (snapshot.players[0], snapshot.players[1])
-    return PlayedGame(game, started, len(lines), players, str(view.rules), view.target, view.score, snapshot.winner,
-                      tuple(hands))
+    best_of = int(builder.rules.get("rubber", 1))
+    if best_of > 1 and rubber is None:
+        parts.append({"winner": None, "score": {"A": view.score[0], "B": view.score[1]}, "hands": part_hands})
+    return PlayedGame(game, started, len(rows), players, str(view.rules), view.target, view.score, snapshot.winner,
+                      tuple(hands), parts=tuple(parts) if best_of > 1 else (), rubber=rubber)

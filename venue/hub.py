@@ -741,6 +741,8 @@ def run_hub(settings: HubSettings) -> int:
     """
     import uvicorn
 
+    if settings.mode != "external":
+        _check_free(*settings.broker_listen)
     app, _ = build_hub(settings)
     host, port = settings.listen
     if _busy(host, port):
@@ -754,6 +756,28 @@ def run_hub(settings: HubSettings) -> int:
     except OSError as exc:
         raise SettingsError(f"the hub cannot start: {exc}") from None
     return 0 if server.started else 2
+
+
+def _check_free(host: str, port: int, wait: float = 2.0) -> None:
+    """The hub's broker's port is free, or one line that says what to do (not a broker's tracebacks).
+    A port still held for up to ``wait`` seconds (the broker of a hub just killed, ending) is waited for.
+
+    :raises BadInput: the port is taken (another hub's broker, a Mosquitto of the system).
+    """
+    from firmware_host.errors import BadInput
+
+    deadline = time.monotonic() + wait
+    while True:
+        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                probe.bind((host, port))
+                return
+            except OSError as exc:
+                if time.monotonic() > deadline:
+                    raise BadInput(f"the hub's MQTT broker cannot listen on {host}:{port} ({exc.strerror or exc}): "
+                                   f"is a broker running there? `--broker {host}:{port}` uses it") from None
+        time.sleep(0.2)
 
 
 class BrokerThread:

@@ -90,7 +90,10 @@ class TablePublisher:
         self.client.will_set(f"{self.base}/availability", "offline", qos=QOS, retain=True)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
+        self.client.on_connect_fail = self._on_connect_fail
         self.connected = threading.Event()
+        self.unreachable = False
+        """The broker could not be reached (said once; said again when it is reached)."""
         self.dropped = 0
         self.journal = journal
         self._inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
@@ -149,7 +152,12 @@ class TablePublisher:
         if getattr(reason, "is_failure", False):
             logger.warning("MQTT broker %s:%s refused the table: %s", self.settings.host, self.settings.port, reason)
             return
-        logger.info("MQTT: connected to %s:%s as %s", self.settings.host, self.settings.port, self.base)
+        if self.unreachable:  # the person was told it could not be: say it now is
+            logger.warning("MQTT: reached the broker %s:%s; publishing as %s",
+                           self.settings.host, self.settings.port, self.base)
+            self.unreachable = False
+        else:
+            logger.info("MQTT: connected to %s:%s as %s", self.settings.host, self.settings.port, self.base)
         with self._lock:
             client.publish(f"{self.base}/availability", "online", qos=QOS, retain=True)
             sent: dict[str, bytes] = {}
@@ -163,6 +171,12 @@ class TablePublisher:
                     client.publish(topic, payload, qos=QOS, retain=True)
             self.connected.set()
         self._inbox.put(_RESYNC)
+
+    def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
+        if not self.unreachable:
+            self.unreachable = True
+            logger.warning("MQTT: the broker %s:%s cannot be reached; the table keeps trying (the game goes on)",
+                           self.settings.host, self.settings.port)
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
         if self.connected.is_set():

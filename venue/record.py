@@ -89,11 +89,14 @@ class HandLog:
     tricks: tuple[int, int] | None = None
     points: tuple[int, int] | None = None
     score: tuple[int, int] | None = None
+    part: int = 0
+    """In a rubber, which of its games the hand belongs to (1, 2, ...; written ``[Round "N"]``); 0 otherwise."""
 
     def to_json(self) -> dict[str, Any]:
         """The hand as JSON data (the ``hand`` message of the page and of MQTT)."""
         return {
             "game": self.game, "hand": self.number, "dealer": self.dealer,
+            **({"round": self.part} if self.part else {}),
             "moves": [move_text(m) for m in self.moves],
             "faults": [{"trick": f.trick, "seat": f.seat, "code": f.code, "card": f.card} for f in self.faults],
             "tricks": _pair_json(self.tricks), "points": _pair_json(self.points), "score": _pair_json(self.score),
@@ -128,6 +131,8 @@ def move_text(action: Action) -> str:
 
 def _hand_lines(hand: HandLog) -> Iterator[str]:
     yield f'[Hand "{hand.number}"]'
+    if hand.part:
+        yield f'[Round "{hand.part}"]'
     yield f'[Dealer "{hand.dealer}"]'
     moves = list(hand.moves)
     i = 0
@@ -189,7 +194,7 @@ def parse_record(text: str, *, source: str = "<record>") -> GameLog:
         if current is not None:
             hands.append(HandLog(
                 game_no, current["number"], current["dealer"], tuple(current["moves"]), tuple(current["faults"]),
-                current.get("Tricks"), current.get("Points"), current.get("Score"),
+                current.get("Tricks"), current.get("Points"), current.get("Score"), current.get("Round", 0),
             ))
         current = None
 
@@ -216,8 +221,12 @@ def parse_record(text: str, *, source: str = "<record>") -> GameLog:
                 current["dealer"] = value
             elif name in ("Tricks", "Points", "Score"):
                 current[name] = _pair(value, where)
+            elif name == "Round":
+                if not value.isdigit():
+                    raise RecordError(f"{where}: [Round] (the rubber's game) must be a number, not {value!r}")
+                current["Round"] = int(value)
             else:
-                raise RecordError(f"{where}: unknown tag [{name}] in a hand (Dealer, Tricks, Points, Score)")
+                raise RecordError(f"{where}: unknown tag [{name}] in a hand (Dealer, Round, Tricks, Points, Score)")
             continue
         if line.startswith("["):
             raise RecordError(f'{where}: a tag pair is written [Name "value"], not {line!r}')
@@ -314,13 +323,16 @@ class GameLogBuilder:
             self._tricks_done = 0
             self._playing = True
 
-    def hand_record(self, record: Any) -> HandLog:
-        """The hand a ``hand_record`` event closes (with the faults and result seen since the last)."""
+    def hand_record(self, record: Any, *, part: int = 0) -> HandLog:
+        """The hand a ``hand_record`` event closes (with the faults and result seen since the last);
+        ``part``: the rubber's game it belongs to (0 when the game is no rubber)."""
         moves = tuple(action_from_json(a) for a in record.actions)
+        rubber = int(dict(record.rules).get("rubber", 1))
         hand = HandLog(
             int(record.game), int(record.hand), str(record.dealer), moves,
             tuple(self._faults),
             self._result.get("tricks"), self._result.get("points"), self._result.get("score"),
+            part if rubber > 1 else 0,
         )
         self.rules = dict(record.rules)
         self.hands.append(hand)
@@ -331,8 +343,9 @@ class GameLogBuilder:
         return hand
 
     def game_log(self, *, game: int, table: str = "", site: str = "", date: str = "",
-                 event: str = "Écarté", players: Iterable[str] | None = None) -> GameLog:
-        """The game so far as a :class:`GameLog`."""
+                 event: str = "Écarté", players: Iterable[str] | None = None,
+                 rubber: tuple[int, int] | None = None) -> GameLog:
+        """The game so far as a :class:`GameLog` (``rubber``: the games each seat won, once a rubber is over)."""
         names = tuple(players) if players is not None else self.players
         rules = dict(self.rules)
         name = str(rules.pop("name", "classic"))
@@ -345,6 +358,8 @@ class GameLogBuilder:
             ("Target", str(target) if target is not None else ""), ("Result", result),
             ("Winner", self.winner or ""),
         ]
+        if rubber is not None:
+            tags.append(("Rubber", f"A {rubber[0]} B {rubber[1]}"))
         return GameLog(tuple(tags), tuple(self.hands))
 
 

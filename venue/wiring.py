@@ -17,7 +17,7 @@ from hardware.table import TableConfig
 from venue.settings import load_sections, split_listen
 
 
-def venue_outputs(args: argparse.Namespace, table: TableConfig, journal: Path,
+def venue_outputs(args: argparse.Namespace, table: TableConfig, journal: Path | None,
                   control: Callable[[PhysicalEvent], None], stack: contextlib.ExitStack) -> list[Any]:
     """The page and the MQTT publisher the command line and the table file ask for, started;
     ``stack`` closes them.

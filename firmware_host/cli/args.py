@@ -4,13 +4,30 @@ the rule set's name."""
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from firmware_host.errors import BadInput
 from firmware_host.journal.store import default_journal
 
 EXIT_BAD_INPUT = 2
 
-__all__ = ["EXIT_BAD_INPUT", "check_rules", "default_journal", "depth", "seconds"]
+__all__ = ["EXIT_BAD_INPUT", "card_name", "check_rules", "default_journal", "depth", "seconds", "sim_registry"]
+
+
+def sim_registry() -> Path:
+    """The simulated table's tag registry (its table file names none): in the state directory,
+    beside the journal, never in the folder the command is typed in."""
+    return default_journal().with_name("registry.json")
+
+
+def card_name(text: str) -> str:
+    """A card as the command line takes it (``KS``, ``TH``, ``7C``), checked."""
+    from engine import Card, NotationError
+
+    try:
+        return str(Card.parse(text.strip().upper()))
+    except (NotationError, ValueError) as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def seconds(text: str) -> float:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from drivers.events import DeviceEvent
+from firmware_host.cli.args import card_name, sim_registry
 from firmware_host.errors import BadInput
 
 
@@ -32,7 +33,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     deck.add_argument("--pack", type=int, choices=(1, 2), default=None, help="the pack to confirm (default: "
                       "the one most cards belong to)")
     deck.add_argument("--registry", type=Path, help="the tag registry (default: the table file's)")
-    deck.add_argument("--drop", action="append", default=[], metavar="CARD",
+    deck.add_argument("--drop", action="append", default=[], metavar="CARD", type=card_name,
                       help="simulated table only: the operator leaves this card out")
     deck.add_argument("--clone", action="append", default=[], metavar="CARD",
                       help="simulated table only: the operator passes a clone of this card (its UID copied "
@@ -56,6 +57,8 @@ def run_deck(args: argparse.Namespace) -> int:
 
     table = load_table_or_exit(args.table)
     path = args.registry or table.registry
+    if path is None and table.simulated and sim_registry().exists():
+        path = sim_registry()  # where `enroll` put the simulated pack
     if path is None:
         raise BadInput("no tag registry: name one with --registry, or enrol the pack first (ecarte-table enroll)")
     try:

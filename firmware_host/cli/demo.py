@@ -9,7 +9,15 @@ from typing import Any
 
 from firmware_host.cli.args import check_rules, depth, seconds
 
-__all__ = ["add_parser", "run"]
+__all__ = ["add_parser", "demo_journal", "run"]
+
+
+def demo_journal() -> Path:
+    """Where the demo keeps its games (beside the table's journal, never in it): ``review`` and
+    ``history`` read them with ``--journal``."""
+    from firmware_host.journal.store import default_journal
+
+    return default_journal().with_name("demo.sqlite")
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
@@ -29,6 +37,10 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     demo.add_argument("--language", choices=("en", "fr", "it", "de"), default="en", help="the OLED's language")
     demo.add_argument("--delay", type=seconds, default=None,
                       help="seconds between moves (default: 0.3 on a terminal, 0 when piped)")
+    demo.add_argument("--web", nargs="?", const="", metavar="ADDR:PORT",
+                      help="show the game on the table's page (default 127.0.0.1:8080); it stays up until Ctrl-C")
+    demo.add_argument("--journal", type=Path, default=None,
+                      help=f"the demo's journal: each demo is a new game in it (default: {demo_journal()})")
     demo.add_argument("--frames", choices=("all", "tricks", "none"), default=None,
                       help="which frames to draw (default: all on a terminal, tricks when piped)")
     return demo
@@ -36,7 +48,17 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     """Play the demo; returns the exit status."""
+    import contextlib
+
+    from firmware_host.app import linger, open_page
     from firmware_host.players.demo import run_demo
+    from hardware.table import simulated_table
 
     check_rules(args.rules)
-    return run_demo(args)
+    args.journal = args.journal or demo_journal()
+    with contextlib.ExitStack() as stack:
+        pages = open_page(args.web, simulated_table(), args.journal, stack) if args.web is not None else []
+        status = run_demo(args, outputs=pages)
+        if pages and status == 0:
+            linger(f"ecarte-table demo: the game is over; its page stays up at {pages[0].url} until Ctrl-C")
+    return status

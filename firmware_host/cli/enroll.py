@@ -22,6 +22,7 @@ from typing import Any
 
 from drivers.events import DeviceEvent
 from firmware_host.cards.enroll import Originality, enroll
+from firmware_host.cli.args import sim_registry
 
 logger = logging.getLogger(__name__)
 
@@ -63,8 +64,10 @@ def run_enroll(args: argparse.Namespace) -> int:
     if registry_path is None:
         if not table.simulated:
             raise BadInput("the table file names no registry: give --registry FILE")
-        registry_path = Path("registry.json")
+        registry_path = sim_registry()
+        registry_path.parent.mkdir(parents=True, exist_ok=True)
     registry_path = Path(registry_path)
+    print(f"enrolling pack {args.pack} into the registry {registry_path}", flush=True)
     try:
         registry = TagRegistry.load(registry_path) if registry_path.exists() else TagRegistry()
     except UnicodeDecodeError:

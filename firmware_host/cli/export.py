@@ -16,7 +16,9 @@ __all__ = ["add_parser", "run"]
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     """Add ``export`` to the ``ecarte-table`` sub-commands."""
     export: argparse.ArgumentParser = sub.add_parser(
-        "export", help="write a game of the journal as a transcript")
+        "export", help="write a game of the journal as a transcript", description=(
+            "Write a game of the journal as a transcript (the physical events, one JSON object a line, that "
+            "`replay` and `run --events` read), or as a hand record (--format record)."))
     export.add_argument("--journal", type=Path, help=f"the journal (default: {default_journal()})")
     export.add_argument("--game", type=int, default=None, help="the game number (default: the last)")
     export.add_argument("--list", action="store_true", help="list the journal's games (as `history` does)")
@@ -72,15 +74,15 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _merged_setup(table: str, fed: str) -> str:
-    """The setup the table played: the fed line's keys over the table's own (only keys that
-    the controller takes from the table's defaults when a line leaves them out)."""
-    import json
+    """The setup the table played: the fed line's keys over the table's own
+    (:func:`firmware_host.journal.replay.merged_setup`, as every reader of the journal takes it)."""
+    from firmware_host.journal.replay import merged_setup
+    from firmware_host.referee.transcript import Setup, dumps, parse_line
 
-    own, given = json.loads(table)["setup"], json.loads(fed)["setup"]
-    for key in ("sight", "rules", "target", "language"):
-        if key not in given and key in own:
-            given[key] = own[key]
-    return json.dumps({"setup": given}, ensure_ascii=False, separators=(", ", ": "))
+    own, given = parse_line(table, source="journal"), parse_line(fed, source="journal")
+    if not isinstance(own, Setup) or not isinstance(given, Setup):
+        return fed
+    return dumps(merged_setup(own, given))
 
 
 def _is_setup(line: str) -> bool:

@@ -16,7 +16,8 @@ __all__ = ["add_parser", "run"]
 
 
 def _tools_doc() -> str | None:
-    return tools.__doc__.split("\n\n", 1)[1] if tools.__doc__ else None
+    # the module's reST markup (``status``) reads as plain words on a terminal
+    return tools.__doc__.split("\n\n", 1)[1].replace("``", "") if tools.__doc__ else None
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:

@@ -8,9 +8,11 @@ status 2 and a message that names the file, the line and what was expected.
 from __future__ import annotations
 
 import argparse
+import difflib
 import logging
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from firmware_host.cli import (
     deck,
@@ -37,19 +39,49 @@ COMMANDS = (run, hub, demo, sim, replay, enroll, doctor, export, history, review
 """Every command, in the order ``--help`` lists them."""
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, with "did you mean" for a mistyped option (``--dpeth``)."""
+
+    commands: dict[str, argparse.ArgumentParser]
+
+    def error(self, message: str) -> NoReturn:
+        words = message.split(": ", 1)
+        if words[0] == "unrecognized arguments" and len(words) == 2:
+            known = [o for p in [self, *getattr(self, "commands", {}).values()] for o in p._option_string_actions]
+            hints = []
+            for word in words[1].split():
+                close = difflib.get_close_matches(word.split("=")[0], known, n=1, cutoff=0.6)
+                if word.startswith("-") and close:
+                    hints.append(f"did you mean `{close[0]}` for `{word}`?")
+            message = f"{message} ({'; '.join(hints)})" if hints else message
+        super().error(message)
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("ecarte-table")
+    except PackageNotFoundError:
+        return "unknown (not installed)"
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="ecarte-table",
         description="A smart card table that referees Écarté: NFC pads, an OLED and buttons.",
     )
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more logging (-vv: debug)")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
+    parser.commands = {}
     for module in COMMANDS:
         command = module.add_parser(sub)
         command.set_defaults(run=module.run)
         # -v after the command too (SUPPRESS: without it, the count given before the command stands)
         command.add_argument("-v", "--verbose", action="count", default=argparse.SUPPRESS,
                              help="more logging (-vv: debug)")
+        parser.commands[command.prog.split()[-1]] = command
     return parser
 
 

@@ -1,10 +1,10 @@
 """``ecarte-table review``: the coach's review of the hands of a journaled game.
 
-The game's transcript lines are read from the journal and replayed through the real
-controller (as ``replay`` does); each hand's ``hand_record`` event (published once the hand
-is over) gives the hand (:func:`coach.review.hands_of_record`) and :func:`coach.review.review`
-says, hand by hand, where a seat lost what best play would have kept and whether standing or
-proposing was right.
+The game's lines are read from the journal and replayed through the real controller as every reader
+of the journal does (:func:`firmware_host.journal.replay.replay_game`); each hand's ``hand_record``
+event (published once the hand is over) gives the hand (:func:`coach.review.hands_of_record`) and
+:func:`coach.review.review` says, hand by hand, where a seat lost what best play would have kept and
+whether standing or proposing was right.
 
 Registered by ``firmware_host.cli.main`` with :func:`add_parser` and :func:`run_review`.
 """
@@ -38,8 +38,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 def run_review(args: argparse.Namespace) -> int:
     """Print the review; 0, or raise :class:`BadInput` for a missing journal, game or hand."""
     from coach.review import hands_of_record, review
-    from engine import NotationError
-    from firmware_host.journal.replay import read_all
+    from firmware_host.journal.replay import replay_game, strict
     from firmware_host.journal.store import Journal, JournalError, default_journal
     from firmware_host.referee.controller import Controller, HandRecord
     from firmware_host.referee.transcript import TranscriptError
@@ -57,20 +56,14 @@ def run_review(args: argparse.Namespace) -> int:
     if record is None:
         raise BadInput(f"the journal {path} holds no game")
     source = f"{path} game {record.game}"
-    events, errors = read_all(record.lines, source)
-    if errors:
-        raise BadInput(str(errors[0]))
-    controller = Controller()
     played = []
     try:
-        for line_no, event in events:
-            try:
-                outcome = controller.handle(event)
-            except NotationError as exc:  # a setup the engine cannot play
-                raise TranscriptError(source, line_no, str(exc)) from None
-            for ev in outcome.events:
+        for step in replay_game(record, strict(Controller()), source=source):
+            for ev in step.outcome.events if step.outcome is not None else ():
                 if isinstance(ev, HandRecord):
                     played.extend(hands_of_record(ev.rules, ev.dealer, ev.actions, game=record.game, hand=ev.hand))
+            if step.new_game:
+                break
     except TranscriptError as exc:
         raise BadInput(str(exc)) from None
     hands = [h for h in played if args.hand is None or h.hand == args.hand]

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from firmware_host.cli.args import default_journal
+from firmware_host.cli.args import default_journal, seconds
 
 __all__ = ["add_parser", "run"]
 
@@ -22,7 +22,10 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     run.add_argument("--journal", type=Path, help=f"the journal (default: {default_journal()})")
     run.add_argument("--events", metavar="FILE|-",
                      help="also read physical events from a transcript file or standard input (-), "
-                          "line by line as they arrive; the service stops at its end")
+                          "line by line as they arrive; the service stops at its end (with --web, the page "
+                          "stays up until Ctrl-C)")
+    run.add_argument("--pace", type=seconds, default=0.0, metavar="SECONDS",
+                     help="with --events, wait this long before each line (to watch the game on the page)")
     run.add_argument("--json", action="store_true", help="print table events as JSON lines as they happen")
     run.add_argument("--all-events", action="store_true",
                      help="with --json, also the events beyond TRANSCRIPT.md's (bids, plays, notices)")

@@ -16,15 +16,26 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         "sim", help="type events and watch the OLED", description=(
         "Interactive simulated table: type events like 'A plays KS', 'B yes', 'deal', 'hand.A 7H', "
         "'help'; the OLED is drawn after each."))
-    sim.add_argument("--rules", default="classic")
-    sim.add_argument("--dealer", choices=("A", "B"), default="A")
+    sim.add_argument("--rules", default="classic", help="rule set (default classic)")
+    sim.add_argument("--dealer", choices=("A", "B"), default="A", help="the first dealer (default A)")
+    sim.add_argument("--web", nargs="?", const="", metavar="ADDR:PORT",
+                     help="show the table on its page (default 127.0.0.1:8080); it stays up until Ctrl-C")
     sim.add_argument("--seed", type=int, default=None, help="seed for 'deal' (random deals)")
     return sim
 
 
 def run(args: argparse.Namespace) -> int:
     """Run the typing console; returns the exit status."""
+    import contextlib
+
+    from firmware_host.app import linger, open_page
     from firmware_host.players.console import run_sim
+    from hardware.table import simulated_table
 
     check_rules(args.rules)
-    return run_sim(args)
+    with contextlib.ExitStack() as stack:
+        pages = open_page(args.web, simulated_table(), None, stack) if args.web is not None else []
+        status = run_sim(args, outputs=pages)
+        if pages:
+            linger(f"ecarte-table sim: the input has ended; the page stays up at {pages[0].url} until Ctrl-C")
+    return status

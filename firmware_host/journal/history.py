@@ -21,10 +21,9 @@ from typing import Any
 
 import engine
 from engine import Fault
-from engine.errors import NotationError
 from firmware_host.journal.store import GameRecord, Journal, JournalError
-from firmware_host.referee.controller import Controller, NewGame
-from firmware_host.referee.transcript import CardEvent, Setup, parse_line
+from firmware_host.referee.controller import Controller, HandRecord
+from firmware_host.referee.transcript import CardEvent, TranscriptError
 
 logger = logging.getLogger(__name__)
 
@@ -46,8 +45,24 @@ class SeatRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class GamePlayed:
+    """One game of a rubber (or the one game of a journal record): who won, its score, its hands."""
+
+    winner: str | None
+    score: tuple[int, int]
+    hands: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"winner": self.winner, "score": {"A": self.score[0], "B": self.score[1]}, "hands": self.hands}
+
+
+@dataclass(frozen=True, slots=True)
 class GameSummary:
-    """One game of the journal: when, which rules, who, who won, the score, hands and faults."""
+    """One game of the journal: when, which rules, who, who won, the score, hands and faults.
+
+    A rubber (``rubber=3``: best of three games) is one game of the journal: :attr:`parts` holds
+    each of its games, :attr:`rubber` the games each seat won and :attr:`winner` the rubber's winner.
+    """
 
     game: int
     started: float
@@ -58,17 +73,27 @@ class GameSummary:
     hands: int
     faults: int
     problem: str = ""
+    parts: tuple[GamePlayed, ...] = ()
+    rubber: tuple[int, int] | None = None
+    """Games won by A and B once the rubber is over (None: not a rubber, or not over)."""
 
     @property
     def players(self) -> tuple[str, str]:
         return (self.seats[0].name, self.seats[1].name)
 
     @property
+    def is_rubber(self) -> bool:
+        return self.rubber is not None or len(self.parts) > 1
+
+    def name_of(self, seat: str | None) -> str | None:
+        return self.seats[_SEATS.index(seat)].name if seat in _SEATS else None
+
+    @property
     def winner_name(self) -> str | None:
-        return self.seats[_SEATS.index(self.winner)].name if self.winner in _SEATS else None
+        return self.name_of(self.winner)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "game": self.game, "started": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(self.started)),
             "rules": self.rules, "players": {"A": self.players[0], "B": self.players[1]},
             "winner": self.winner_name, "score": {"A": self.score[0], "B": self.score[1]},
@@ -76,16 +101,26 @@ class GameSummary:
             "faults_by_code": {s: dict(r.faults) for s, r in zip(_SEATS, self.seats, strict=True)},
             **({"problem": self.problem} if self.problem else {}),
         }
+        if self.is_rubber:
+            data["games"] = [{**part.to_json(), "winner": self.name_of(part.winner)} for part in self.parts]
+            data["rubber"] = None if self.rubber is None else {"A": self.rubber[0], "B": self.rubber[1]}
+        return data
 
 
 def summarize(record: GameRecord, started: float = 0.0) -> GameSummary | None:
-    """Replay ``record`` through the referee and sum it up (None: no hand was played)."""
+    """Replay ``record`` through the referee (:func:`~firmware_host.journal.replay.replay_game`)
+    and sum it up (None: no hand was played)."""
+    from firmware_host.journal.replay import replay_game, strict
+
     controller = Controller()
-    names = ["A", "B"]
     rules = "classic"
+    best_of = 1
     score = (0, 0)
-    winner: str | None = None
-    hands = 0
+    """The score of the game being played (of the rubber's current game)."""
+    parts: list[GamePlayed] = []
+    rubber: tuple[int, int] | None = None
+    rubber_winner: str | None = None
+    hands = part_hands = 0
     voles = [0, 0]
     vulnerable = [0, 0]
     punished = [0, 0]
@@ -94,53 +129,65 @@ def summarize(record: GameRecord, started: float = 0.0) -> GameSummary | None:
     bids: dict[str, bool] = {}
     cards = 0
     problem = ""
-    for number, line in enumerate(record.lines, 1):
-        try:
-            event = parse_line(line, source=f"game {record.game}", line_no=number)
-            if event is None:
-                continue
-            if isinstance(event, Setup):
-                rules = event.rules or rules
-                if event.players:
-                    names = [*event.players[:2], *names[len(event.players[:2]):]]
-            elif isinstance(event, CardEvent) and not event.gone:
+    try:
+        for line in replay_game(record, strict(controller), source=f"game {record.game}"):
+            if isinstance(line.event, CardEvent) and not line.event.gone:
                 cards += 1
-            outcome = controller.handle(event)
-        except NotationError as exc:
-            problem = str(exc)
-            logger.warning("game %d of the journal: %s", record.game, exc)
-            break
-        for ev in outcome.events:
-            if isinstance(ev, Fault):
-                if ev.seat in _SEATS:
-                    faults[_SEATS.index(ev.seat)][ev.code] += 1
-                else:
-                    table_faults += 1
-            elif isinstance(ev, engine.Bid) and ev.vulnerable:
-                bids[ev.seat] = True
-            elif isinstance(ev, engine.HandEnd):
-                hands += 1
-                score = ev.score
-                for i, seat in enumerate(_SEATS):
-                    voles[i] += ev.tricks[i] == 5
-                    if bids.get(seat):
-                        vulnerable[i] += 1
-                        punished[i] += ev.tricks[i] < 3
-                bids = {}
-            elif isinstance(ev, engine.GameEnd):
-                winner = ev.winner
-                score = ev.score
-            elif isinstance(ev, NewGame):
+            ended: engine.GameEnd | None = None
+            for ev in line.outcome.events if line.outcome is not None else ():
+                if isinstance(ev, Fault):
+                    if ev.seat in _SEATS:
+                        faults[_SEATS.index(ev.seat)][ev.code] += 1
+                    else:
+                        table_faults += 1
+                elif isinstance(ev, engine.Bid) and ev.vulnerable:
+                    bids[ev.seat] = True
+                elif isinstance(ev, engine.HandEnd):
+                    score = ev.score
+                    for i, seat in enumerate(_SEATS):
+                        voles[i] += ev.tricks[i] == 5
+                        if bids.get(seat):
+                            vulnerable[i] += 1
+                            punished[i] += ev.tricks[i] < 3
+                    bids = {}
+                elif isinstance(ev, HandRecord):
+                    hands += 1  # a hand that ended: played out, or a game won by the king turned up
+                    part_hands += 1
+                    best_of = int(ev.rules.get("rubber", 1))
+                elif isinstance(ev, engine.GameEnd):
+                    ended = ev
+                elif isinstance(ev, engine.MatchEnd):
+                    rubber, rubber_winner = ev.games, ev.winner
+            if ended is not None:  # its hand_record came after it, in the same outcome
+                parts.append(GamePlayed(ended.winner, ended.score, part_hands))
+                score, part_hands = (0, 0), 0
+            rules = controller.snapshot().view.rules
+            if line.new_game:
                 break
-        rules = controller.snapshot().view.rules
-    if cards == 0 and hands == 0 and winner is None and not problem:
+    except TranscriptError as exc:
+        problem = str(exc).removeprefix(f"game {record.game}:").strip()
+        logger.warning("game %d of the journal: %s", record.game, problem)
+    if cards == 0 and hands == 0 and not parts and not problem:
         return None  # nothing was laid: a record left by the set-up (menu, badges)
+    snapshot = controller.snapshot()
+    names = (snapshot.players[0], snapshot.players[1])
+    if best_of > 1:
+        if rubber is None:
+            parts.append(GamePlayed(None, score, part_hands))  # the game being played
+        winner, score = rubber_winner, parts[-1].score
+        points = [sum(p.score[i] for p in parts) for i in range(2)]
+        shown = tuple(parts)
+    else:
+        winner, score = (parts[0].winner, parts[0].score) if parts else (None, score)
+        points = list(score)
+        shown = ()
     seats = tuple(
-        SeatRecord(names[i], score[i], voles[i], vulnerable[i], punished[i], tuple(sorted(faults[i].items())))
+        SeatRecord(names[i], points[i], voles[i], vulnerable[i], punished[i], tuple(sorted(faults[i].items())))
         for i in range(2)
     )
     total = sum(sum(c.values()) for c in faults) + table_faults
-    return GameSummary(record.game, started, rules, seats, winner, score, hands, total, problem)  # type: ignore[arg-type]
+    return GameSummary(record.game, started, rules, seats, winner, score, hands, total, problem,  # type: ignore[arg-type]
+                       shown, rubber)
 
 
 def games(journal: Journal) -> list[GameSummary]:
@@ -158,8 +205,14 @@ def format_game(summary: GameSummary) -> str:
     """One line: ``game 3  2024-05-01 20:14  classic  Anne – Bruno  Anne wins 5:2  7 hands  2 faults``."""
     when = time.strftime("%Y-%m-%d %H:%M", time.localtime(summary.started))
     a, b = summary.players
-    result = f"{summary.winner_name} wins {summary.score[0]}:{summary.score[1]}" if summary.winner else (
-        f"unfinished {summary.score[0]}:{summary.score[1]}")
+    if summary.is_rubber:
+        games = ", ".join(
+            f"{summary.name_of(p.winner) or 'playing'} {p.score[0]}:{p.score[1]}" for p in summary.parts)
+        result = (f"{summary.winner_name} wins the rubber {summary.rubber[0]}–{summary.rubber[1]} ({games})"
+                  if summary.rubber is not None and summary.winner else f"rubber unfinished ({games})")
+    else:
+        result = f"{summary.winner_name} wins {summary.score[0]}:{summary.score[1]}" if summary.winner else (
+            f"unfinished {summary.score[0]}:{summary.score[1]}")
     codes = Counter[str]()
     for seat in summary.seats:
         codes.update(dict(seat.faults))
@@ -177,6 +230,8 @@ class PlayerStats:
     name: str
     games: int = 0
     wins: int = 0
+    rubbers: int = 0
+    rubbers_won: int = 0
     points: int = 0
     hands: int = 0
     voles: int = 0
@@ -190,7 +245,8 @@ class PlayerStats:
         return self.voles / self.hands if self.hands else 0.0
 
     def to_json(self) -> dict[str, Any]:
-        return {"player": self.name, "games": self.games, "wins": self.wins, "points": self.points,
+        return {"player": self.name, "games": self.games, "wins": self.wins, "rubbers": self.rubbers,
+                "rubbers_won": self.rubbers_won, "points": self.points,
                 "hands": self.hands, "voles": self.voles, "vole_rate": round(self.vole_rate, 3),
                 "played_d_autorite": self.vulnerable, "punished": self.punished, "faults": dict(self.faults)}
 
@@ -201,8 +257,14 @@ def player_stats(summaries: Iterable[GameSummary]) -> list[PlayerStats]:
     for summary in summaries:
         for seat, record in zip(_SEATS, summary.seats, strict=True):
             stats = players.setdefault(record.name, PlayerStats(record.name))
-            stats.games += 1
-            stats.wins += summary.winner == seat
+            if summary.is_rubber:  # each game of the rubber counts; the rubber too
+                stats.games += sum(1 for p in summary.parts if p.winner is not None)
+                stats.wins += sum(1 for p in summary.parts if p.winner == seat)
+                stats.rubbers += summary.rubber is not None
+                stats.rubbers_won += summary.rubber is not None and summary.winner == seat
+            else:
+                stats.games += 1
+                stats.wins += summary.winner == seat
             stats.points += record.points
             stats.hands += summary.hands
             stats.voles += record.voles
@@ -215,7 +277,9 @@ def player_stats(summaries: Iterable[GameSummary]) -> list[PlayerStats]:
 def format_player(stats: PlayerStats) -> str:
     """One line of statistics for a player."""
     faults = ", ".join(f"{code} {n}" for code, n in sorted(stats.faults.items())) or "none"
-    return (f"{stats.name}: {stats.games} games, {stats.wins} won, {stats.points} points, "
+    rubbers = f"{stats.rubbers} rubber{'s' if stats.rubbers != 1 else ''} ({stats.rubbers_won} won), " if (
+        stats.rubbers) else ""
+    return (f"{stats.name}: {stats.games} games, {stats.wins} won, {rubbers}{stats.points} points, "
             f"{stats.hands} hands, vole {stats.vole_rate:.0%}, "
             f"d'autorité {stats.vulnerable} ({stats.punished} punished), faults: {faults}")
 

@@ -8,15 +8,21 @@ Lines understood (one event a line; ``help`` lists them):
 - ``hand.A KS``, ``play.B 7S``, ``play.B 7S gone``: a card on (or off) a pad;
 - ``deal``: the dealer deals a random hand (``--seed``);
 - a transcript line in JSON; ``state``; ``quit``.
+
+The simulator is a bench, not a table: after each line it shows each seat's own hand (the
+cards typed or dealt onto its hand pad, less those played or discarded), says why a line
+changed nothing (a card already on that pad, an event the table had no use for), and
+suggests the nearest command for a line it cannot read.
 """
 
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import random
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, TextIO
 
 import engine
@@ -24,12 +30,13 @@ from engine import NotationError
 from engine.random_play import random_deal
 from firmware_host.referee.controller import Controller, TableDefaults
 from firmware_host.referee.protocol import physical_events
-from firmware_host.referee.snapshot import TableSnapshot
+from firmware_host.referee.snapshot import Outcome, TableSnapshot
 from firmware_host.referee.transcript import ButtonEvent, CardEvent, PhysicalEvent, TranscriptError, parse_line
 from hardware.layout import ZONES
 
 if TYPE_CHECKING:
     from firmware_host.screens.panel import Panel
+    from firmware_host.service import TableOutput
 
 HELP = "\n".join(
     line.replace("``", "").replace("- ", "  ", 1) if line.startswith("- ") else line.replace("``", "")
@@ -61,13 +68,13 @@ def parse_sim_line(text: str, snapshot: TableSnapshot, rng: random.Random) -> li
         return physical_events(fresh, random_deal(fresh, rng))
     if head.lower() == "turn" and len(words) == 2:
         return [CardEvent("turnup", str(engine.Card.parse(words[1])))]
-    if head in ZONES or (head in ("A", "B", "centre") and len(words) >= 2 and words[1] not in (
-        "yes", "no", "king", *_ZONE_OF_VERB,
-    )):
+    if head in ZONES or (head == "centre" and len(words) >= 2):
         if len(words) not in (2, 3) or (len(words) == 3 and words[2] != "gone"):
             raise NotationError(f"cannot read {text!r}: expected '<zone> <card> [gone]'")
         return [CardEvent(head, str(engine.Card.parse(words[1])), gone=len(words) == 3)]
     seat = head.upper()
+    if seat in ("A", "B") and len(words) >= 2:
+        words = [words[0], _nearest_verb(text, words), *words[2:]]
     if seat in ("A", "B") and len(words) == 2 and words[1].lower() in ("yes", "no", "king"):
         return [ButtonEvent(seat, words[1].lower())]
     if seat in ("A", "B") and len(words) >= 3 and words[1].lower() in _ZONE_OF_VERB:
@@ -76,11 +83,95 @@ def parse_sim_line(text: str, snapshot: TableSnapshot, rng: random.Random) -> li
     raise NotationError(f"cannot read {text!r}: type 'help' for what the table understands")
 
 
+_VERBS = ("yes", "no", "king", *_ZONE_OF_VERB)
+
+
+def _nearest_verb(text: str, words: list[str]) -> str:
+    """The verb of ``A plays KS``; a near miss (``A play KS``) is refused with the nearest."""
+    verb = words[1].lower()
+    if verb in _VERBS:
+        return verb
+    close = difflib.get_close_matches(verb, _VERBS, n=1, cutoff=0.5)
+    hint = f": did you mean `{' '.join([words[0], close[0], *words[2:]])}`?" if close else (
+        f": a seat's verb is one of {', '.join(_VERBS)}")
+    raise NotationError(f"cannot read {text!r}{hint}")
+
+
+class Bench:
+    """What the simulator's typist holds: each seat's own cards, and what lies on each pad."""
+
+    def __init__(self) -> None:
+        self.held: dict[str, list[str]] = {"A": [], "B": []}
+        self.on_pad: dict[str, set[str]] = {}
+
+    def refuse(self, event: PhysicalEvent) -> str | None:
+        """Why ``event`` would change nothing on the pads (None: it would)."""
+        if not isinstance(event, CardEvent) or event.card is None:
+            return None
+        here = self.on_pad.get(event.zone, set())
+        if not event.gone and event.card in here:
+            return (f"the {event.card} already lies on {event.zone}: a pad sees a card arrive once "
+                    f"(lift it first: '{event.zone} {event.card} gone')")
+        if event.gone and event.card not in here:
+            return f"the {event.card} is not on {event.zone}: nothing to lift"
+        return None
+
+    def take(self, event: PhysicalEvent, verb_seat: str | None) -> None:
+        if not isinstance(event, CardEvent) or event.card is None:
+            return
+        here = self.on_pad.setdefault(event.zone, set())
+        if event.gone:
+            here.discard(event.card)
+            return
+        here.add(event.card)
+        zone_seat = event.zone.rpartition(".")[2] if "." in event.zone else None
+        if event.zone.startswith("hand.") and zone_seat in self.held:
+            if event.card not in self.held[zone_seat]:
+                self.held[zone_seat].append(event.card)
+        elif event.zone.startswith(("play.", "discard")):
+            for seat in ((zone_seat or verb_seat),) if (zone_seat or verb_seat) else ("A", "B"):
+                if seat in self.held and event.card in self.held[seat]:
+                    self.held[seat].remove(event.card)
+
+    def refused(self, event: PhysicalEvent, verb_seat: str | None) -> None:
+        """The table refused the card: it goes back to its seat's hand once taken back."""
+        if isinstance(event, CardEvent) and event.card is not None and not event.zone.startswith("hand."):
+            seat = event.zone.rpartition(".")[2] if "." in event.zone else verb_seat
+            if seat in self.held and event.card not in self.held[seat]:
+                self.held[seat].append(event.card)
+
+    def new_deal(self) -> None:
+        self.held = {"A": [], "B": []}
+        self.on_pad = {}
+
+    def hands(self) -> str:
+        return "  ".join(f"{seat} holds " + (" ".join(engine.Card.parse(c).symbol() for c in cards) or "nothing")
+                         for seat, cards in self.held.items())
+
+
+def describe(event: engine.Event) -> str:
+    """A table event as people read it (a hand's end and its record said in words, not as a dict)."""
+    data = event.to_json()
+    kind = data.pop("event")
+    if isinstance(event, engine.HandEnd):
+        return (f"hand over: tricks A {event.tricks[0]} – B {event.tricks[1]}, points A {event.points[0]} – "
+                f"B {event.points[1]}, score A {event.score[0]} – B {event.score[1]}")
+    if isinstance(event, engine.GameEnd):
+        return f"game over: {event.winner} wins {event.score[0]}:{event.score[1]}"
+    if kind == "hand_record":
+        moves = len(data.get("actions", ()))
+        return f"hand {data.get('hand')} recorded ({moves} moves: 'ecarte-table export' shows them)"
+    return f"{kind}: " + ", ".join(f"{k}={v}" for k, v in data.items() if v is not None)
+
+
 def run_session(lines: Iterable[str], out: TextIO, *, controller: Controller, rng: random.Random,
-                panel: Panel | None = None, prompt: bool = False) -> int:
+                panel: Panel | None = None, prompt: bool = False, outputs: Sequence[TableOutput] = ()) -> int:
     """Read typed lines until ``quit`` or their end; the number of lines not understood."""
     bad = 0
+    bench = Bench()
     snapshot = controller.snapshot()
+    for output in outputs:
+        output.publish(Outcome((), snapshot))
     if prompt:
         out.write(f"{snapshot.expectation}\n> ")
         out.flush()
@@ -99,13 +190,34 @@ def run_session(lines: Iterable[str], out: TextIO, *, controller: Controller, rn
                 out.write(f"?? {exc}\n")
                 bad += 1
                 events = []
+            if text.lower() == "deal" and events:
+                bench.new_deal()
+            words = text.split()
+            verb_seat = words[0].upper() if len(words) > 1 and words[0].upper() in ("A", "B") else None
             for event in events:
+                why = bench.refuse(event)
+                if why is not None:
+                    out.write(f"?? nothing changed: {why}\n")
+                    bad += 1
+                    continue
+                before = snapshot
+                bench.take(event, verb_seat)
                 outcome = controller.handle(event)
                 snapshot = outcome.snapshot
+                for output in outputs:
+                    output.publish(outcome)
                 for table_event in outcome.events:
-                    data = table_event.to_json()
-                    kind = data.pop("event")
-                    out.write(f"  {kind}: " + ", ".join(f"{k}={v}" for k, v in data.items() if v is not None) + "\n")
+                    out.write(f"  {describe(table_event)}\n")
+                if any(isinstance(e, engine.Fault) and str(e.card) == getattr(event, "card", None)
+                       for e in outcome.events):
+                    bench.refused(event, verb_seat)  # still the seat's card: it takes it back
+                if snapshot.hand_no != before.hand_no:
+                    bench.new_deal()
+                elif not outcome.events and snapshot.to_json() == before.to_json() and not (
+                        isinstance(event, CardEvent) and event.gone):
+                    out.write(f"  (nothing changed: the table waits for this: {snapshot.expectation})\n")
+            if events:
+                out.write(f"  {bench.hands()}\n")
             if panel is not None:
                 panel.show(snapshot)
         if prompt:
@@ -115,8 +227,9 @@ def run_session(lines: Iterable[str], out: TextIO, *, controller: Controller, rn
     return bad
 
 
-def run_sim(args: argparse.Namespace) -> int:
-    """``ecarte-table sim``: returns 0, or 2 when some typed lines were not understood."""
+def run_sim(args: argparse.Namespace, *, outputs: Sequence[TableOutput] = ()) -> int:
+    """``ecarte-table sim``: returns 0, or 2 when some typed lines were not understood
+    (``outputs``: what else shows each outcome, the page)."""
     from firmware_host.screens.panel import open_panel
     from hardware.table import simulated_table
 
@@ -125,7 +238,7 @@ def run_sim(args: argparse.Namespace) -> int:
     try:
         panel.show(controller.snapshot())
         bad = run_session(sys.stdin, sys.stdout, controller=controller, rng=random.Random(args.seed),
-                          panel=panel, prompt=sys.stdin.isatty())
+                          panel=panel, prompt=sys.stdin.isatty(), outputs=outputs)
     finally:
         panel.close()
     return 2 if bad and not sys.stdin.isatty() else 0

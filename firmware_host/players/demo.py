@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -32,9 +31,10 @@ from firmware_host.players.packets import PacketPlayers
 from firmware_host.players.simtable import SimulatedTable
 from firmware_host.referee.controller import Controller, TableDefaults
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
-from firmware_host.service import ServiceStats, TableService
+from firmware_host.referee.transcript import dumps
+from firmware_host.service import ServiceStats, TableOutput, TableService
 from hardware.limits import name_problem
-from hardware.table import simulated_table
+from hardware.table import TableConfig, simulated_table
 
 WAIT_S = 10.0
 
@@ -142,11 +142,14 @@ class ServedTable:
         return self._settle(f"take {seat}'s {button}", start)
 
 
-def run_demo(args: argparse.Namespace) -> int:
-    """``ecarte-table demo``: returns the exit status."""
+def run_demo(args: argparse.Namespace, *, outputs: Sequence[TableOutput] = ()) -> int:
+    """``ecarte-table demo``: returns the exit status (``outputs``: more for the service, the page)."""
     from firmware_host.screens.panel import check_png_dir, open_panel
 
     png_dir = check_png_dir(args.png)
+    given = tuple(n.strip() for n in (getattr(args, "players", None) or "Anne,Bruno").split(","))
+    if len(given) != 2 or not all(given) or given[0] == given[1]:
+        raise BadInput(f"--players {args.players!r}: two different names, A's then B's, like 'Anne,Bruno'")
     out = sys.stdout
     tty = out.isatty()
     delay = args.delay if args.delay is not None else (0.3 if tty else 0.0)
@@ -154,11 +157,12 @@ def run_demo(args: argparse.Namespace) -> int:
     table = simulated_table()
     depth = getattr(args, "depth", None)
     rng = random.Random(args.seed)
-    with tempfile.TemporaryDirectory(prefix="ecarte-demo-") as tmp, Journal(Path(tmp) / "journal.sqlite") as journal:
+    journal_path = Path(args.journal)
+    with _open_journal(journal_path) as journal:
         panel = open_panel(table, png_dir=png_dir, terminal=out if frames != "none" else None,
                            only_tricks=frames == "tricks", redraw=tty and frames == "all")
         panel.language = getattr(args, "language", None) or "en"
-        names = tuple(n.strip() for n in (getattr(args, "players", None) or "Anne,Bruno").split(","))[:2]
+        names = tuple(n.strip() for n in (getattr(args, "players", None) or "Anne,Bruno").split(","))
         problem = next(filter(None, map(name_problem, names)), None)
         if problem is not None:
             raise BadInput(f"--players: {problem}")
@@ -167,9 +171,13 @@ def run_demo(args: argparse.Namespace) -> int:
         defaults = TableDefaults(rules=args.rules, dealer=None, players=names, sight=table.sight,
                                  language=panel.language)
         controller = Controller(defaults)
+        if journal.current_game() is not None:  # each demo is a new game of the demo's journal
+            journal.start_game(dumps(controller.current_setup()))
         service = TableService(journal=journal, controller=controller, outputs=[panel])
         watch = TableWatch(service.stats, controller.snapshot())
         service.outputs.append(watch)
+        service.outputs.append(HandNarrator(names, _narrator(out)))
+        service.outputs.extend(outputs)
         sim = SimulatedTable(table, events=service.put_device_event, baud=115200, depth=depth, seed=args.seed)
         loop = threading.Thread(target=service.run, name="table", daemon=True)
         world = engine.new_game(args.rules)
@@ -181,7 +189,7 @@ def run_demo(args: argparse.Namespace) -> int:
         served = ServedTable(sim, watch, debounce=table.buttons.debounce, pause=pause)
         players = PacketPlayers(served, world, seed=rng.randrange(1 << 30), faults=0.15, say=_narrator(out))
         try:
-            reads = f"pads read {depth if depth is not None else 'as the table file says'} deep"
+            reads = f"pads read {depth if depth is not None else _table_depth(table)} deep"
             out.write(f"Écarté on the simulated table ({world.rules.describe()}, {table.sight} sight, {reads}), "
                       f"seed {args.seed}\n")
             loop.start()
@@ -201,8 +209,45 @@ def run_demo(args: argparse.Namespace) -> int:
                   f"after {final.hand_no} hand(s); {conduct.refused_at_once} wrong card(s) refused at once, "
                   f"{len(conduct.late)} fault(s) proven late; {service.stats.handled} events journaled, "
                   f"{panel.frames} frames drawn.\n")
+        out.write(f"Review it with the coach: ecarte-table review --journal {_quoted(journal_path)}\n"
+                  f"All the demo's games: ecarte-table history --journal {_quoted(journal_path)}\n")
         out.flush()
     return 0
+
+
+class HandNarrator:
+    """A service output that says each hand's result as the table scored it (the frames may not be drawn)."""
+
+    def __init__(self, names: Sequence[str], say: Callable[[str], None]) -> None:
+        self.names = names
+        self.say = say
+
+    def publish(self, outcome: Outcome) -> None:
+        for ev in outcome.events:
+            if isinstance(ev, engine.HandEnd):
+                a, b = self.names
+                won = a if ev.points[0] > ev.points[1] else b
+                self.say(f"hand over: {won} takes {max(ev.points)} point(s) with {max(ev.tricks)} trick(s); "
+                         f"score {a} {ev.score[0]} – {b} {ev.score[1]}")
+
+
+def _table_depth(table: TableConfig) -> int:
+    return min((pad.depth for pad in table.pads), default=1)
+
+
+def _open_journal(path: Path) -> Journal:
+    from firmware_host.journal.store import JournalError
+
+    try:
+        return Journal(path, lock=True)
+    except JournalError as exc:
+        raise BadInput(str(exc)) from None
+
+
+def _quoted(path: Path) -> str:
+    import shlex
+
+    return shlex.quote(str(path))
 
 
 def _narrator(out: object) -> Callable[[str], None]:

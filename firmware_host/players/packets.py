@@ -207,8 +207,9 @@ class PacketPlayers:
                 continue
             if ev.late:
                 self.conduct.late.append((hand, ev.trick or 0, ev.seat or "", ev.code))
-                self.say(f"the table proves {ev.seat}'s {ev.code.replace('_', ' ')} at trick {ev.trick}, late "
-                         f"(rule {ev.rule}): {ev.message}")
+                rule = "" if f"rule {ev.rule}" in ev.message else f" (rule {ev.rule})"
+                self.say(f"the table proves {ev.seat}'s {ev.code.replace('_', ' ')} at trick {ev.trick}, late"
+                         f"{rule}: {ev.message}")
                 if ev.code == "false_king":
                     innocent = (hand, ev.seat) not in self.conduct.false_kings
                 else:

@@ -203,7 +203,8 @@ function showHand(h) {
   const box = $("handlist");
   box.replaceChildren();
   for (const hand of [...hands.values()].reverse()) {
-    box.append(el("h4", {}, W("hand") + " " + hand.hand + ": " + W("points") + " " + pair(hand.points)), el("pre", {}, hand.text));
+    const round = hand.round ? "game " + hand.round + " of the rubber · " : "";
+    box.append(el("h4", {}, round + W("hand") + " " + hand.hand + ": " + W("points") + " " + pair(hand.points)), el("pre", {}, hand.text));
   }
 }
 
@@ -254,8 +255,11 @@ async function loadGames() {
       $("recordtitle").textContent = "game " + g.game;
       $("record").textContent = await (await fetch("/api/games/" + g.game + "/record")).text();
     });
-    body.append(el("tr", {}, el("td", {}, g.game), el("td", {}, g.players.join(" – ")), el("td", {}, pair(g.score)),
-      el("td", {}, g.winner || "–"), el("td", {}, g.hands), el("td", {}, link)));
+    // a rubber: its result, then each of its games (winner's name and score)
+    const score = g.games ? (g.rubber ? "rubber " + g.rubber.A + "–" + g.rubber.B : "rubber") + " (" +
+      g.games.map((p) => (p.winner_name || "playing") + " " + pair(p.score)).join(", ") + ")" : pair(g.score);
+    body.append(el("tr", { "data-game": g.game }, el("td", {}, g.game), el("td", {}, g.players.join(" – ")), el("td", {}, score),
+      el("td", {}, g.winner_name || "–"), el("td", {}, g.hands), el("td", {}, link)));
   }
 }
 

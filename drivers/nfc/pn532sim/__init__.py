@@ -45,7 +45,7 @@ from drivers.nfc.pn532sim.field import DEFAULT_DEPTH, DEFAULT_MISS, Field, antic
 from drivers.nfc.pn532sim.frames import ACK, CHIP_TFI, ERROR_FRAME, HOST_TFI, NACK, FrameParser, HostFrame, frame
 from drivers.nfc.pn532sim.ndef_text import ndef_text_message, parse_ndef_text
 from drivers.nfc.pn532sim.ntag213 import Ntag213, crc_a
-from drivers.nfc.pn532sim.simulator import WIRE, Pn532Simulator, SimStats
+from drivers.nfc.pn532sim.simulator import FOLDER_PREFIX, WIRE, Pn532Simulator, SimStats, sweep_folders
 
 __all__ = [
     "ACK",
@@ -60,6 +60,7 @@ __all__ = [
     "DEFAULT_MISS",
     "ERROR_FRAME",
     "FIRMWARE_VERSION",
+    "FOLDER_PREFIX",
     "HOST_TFI",
     "NACK",
     "WIRE",
@@ -75,4 +76,5 @@ __all__ = [
     "frame",
     "ndef_text_message",
     "parse_ndef_text",
+    "sweep_folders",
 ]

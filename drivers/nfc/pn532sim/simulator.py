@@ -40,6 +40,7 @@ import tempfile
 import threading
 import time
 import tty
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -67,6 +68,44 @@ class SimStats:
     dropped: int
     corrupted: int
     late: int = 0
+
+
+FOLDER_PREFIX = "pn532sim-"
+"""The simulators' folders (``/tmp/pn532sim-<pid>-<random>``, each holding a port's symlink)."""
+
+
+def sweep_folders(directory: str | None = None) -> list[str]:
+    """Remove the folders of simulators whose process is gone (killed before it could); those removed.
+
+    A folder is known by its name, ``pn532sim-<pid>-...``: only a process that no longer exists
+    loses its folders (another user's, or a live process's, are left alone).
+    """
+    base = directory or tempfile.gettempdir()
+    removed: list[str] = []
+    try:
+        names = os.listdir(base)
+    except OSError:
+        return removed
+    for name in names:
+        pid_text = name[len(FOLDER_PREFIX):].split("-", 1)[0] if name.startswith(FOLDER_PREFIX) else ""
+        if not pid_text.isdigit() or _alive(int(pid_text)):
+            continue
+        shutil.rmtree(os.path.join(base, name), ignore_errors=True)
+        removed.append(name)
+    return removed
+
+
+_swept = False
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's process
+    return True
 
 
 class Pn532Simulator(Closing):
@@ -99,7 +138,14 @@ class Pn532Simulator(Closing):
     ) -> None:
         self._field = Field(depth=depth, miss=miss, seed=seed)
         self._byte_time = 10.0 / baud if baud else 0.0
-        self._directory = tempfile.mkdtemp(prefix="pn532sim-")
+        global _swept
+        if not _swept:  # once a process: what killed processes left
+            _swept = True
+            sweep_folders()
+        self._directory = tempfile.mkdtemp(prefix=f"{FOLDER_PREFIX}{os.getpid()}-")
+        # the folder goes when the simulator closes, or is collected, or the process exits; a
+        # process killed outright leaves it to the next simulator started (sweep_folders)
+        self._finalizer = weakref.finalize(self, shutil.rmtree, self._directory, True)
         self.path = os.path.join(self._directory, name)
         """Stable path of the serial port (a symlink to the current pty)."""
         self._lock = threading.Lock()
@@ -351,7 +397,7 @@ class Pn532Simulator(Closing):
         with self._lock:
             self._unplug()
         self._close_pipe()
-        shutil.rmtree(self._directory, ignore_errors=True)
+        self._finalizer()  # the folder and its symlink
 
     def __repr__(self) -> str:
         return f"<Pn532Simulator {self.path} on_pad={list(self.on_pad)}>"

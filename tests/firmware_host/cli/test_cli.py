@@ -30,23 +30,24 @@ def test_every_subcommand_has_help(command: str, capsys: pytest.CaptureFixture[s
     assert out.startswith(f"usage: ecarte-table {command}")
 
 
-def test_demo_plays_a_whole_game_when_piped() -> None:
-    result = run_cli("demo", "--seed", "3", "--delay", "0")
+def test_demo_plays_a_whole_game_when_piped(tmp_path: Path) -> None:
+    result = run_cli("demo", "--seed", "3", "--delay", "0", "--journal", str(tmp_path / "demo.sqlite"))
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "Game over:" in out
     assert "partial sight" in out
     assert "wrong card(s) refused at once" in out
     assert "the table refuses it at once:" in out
-    last = out.strip().splitlines()[-1]
-    assert "wins, A " in last
+    over = next(line for line in out.splitlines() if line.startswith("Game over:"))
+    assert "wins, A " in over
 
 
 def test_demo_saves_the_oled_frames(tmp_path: Path) -> None:
     from PIL import Image
 
     frames = tmp_path / "frames"
-    result = run_cli("demo", "--seed", "3", "--delay", "0", "--frames", "none", "--png", str(frames))
+    result = run_cli("demo", "--seed", "3", "--delay", "0", "--frames", "none", "--png", str(frames),
+                     "--journal", str(tmp_path / "demo.sqlite"))
     assert result.returncode == 0, result.stderr
     pngs = sorted(frames.glob("frame-*.png"))
     assert len(pngs) > 20
@@ -130,15 +131,17 @@ def test_run_then_export_then_replay_agree(tmp_path: Path) -> None:
     assert '"event": "game_end"' in ran.stdout
 
 
-def test_demo_at_depth_one_proves_a_fault_late_and_plays_the_hand_again() -> None:
+def test_demo_at_depth_one_proves_a_fault_late_and_plays_the_hand_again(tmp_path: Path) -> None:
     """Pads that read one card of a stack: the table cannot refuse every wrong card at once,
     proves it later, and the other player has the hand played again (seed 2 plants one)."""
-    result = run_cli("demo", "--seed", "2", "--delay", "0", "--depth", "1", "--frames", "none")
+    result = run_cli("demo", "--seed", "2", "--delay", "0", "--depth", "1", "--frames", "none",
+                     "--journal", str(tmp_path / "demo.sqlite"))
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "pads read 1 deep" in out
-    assert ", late (rule 43)" in out and "chooses to have the hand played again" in out
-    assert "1 fault(s) proven late" in out.strip().splitlines()[-1]
+    assert ", late: B broke a duty of play at trick 1 (rule 43)" in out
+    assert "chooses to have the hand played again" in out
+    assert "1 fault(s) proven late" in next(line for line in out.splitlines() if line.startswith("Game over:"))
 
 
 def test_deck_check_on_demand_says_what_is_missing(tmp_path: Path) -> None:

@@ -110,7 +110,7 @@ def test_export_of_a_read_only_journal(tmp_path: Path, journal: Path) -> None:
 def test_png_into_a_file_or_an_unwritable_directory(tmp_path: Path, command: tuple[str, ...]) -> None:
     afile = tmp_path / "afile"
     afile.write_text("x")
-    extra = ("--journal", str(tmp_path / "j.sqlite")) if command[0] == "run" else ()
+    extra = ("--journal", str(tmp_path / "j.sqlite"))
     _bad(_cli(*command, *extra, "--png", str(afile)), "--png", "not a directory")
     _bad(_cli(*command, *extra, "--png", str(UNWRITABLE / "frames")), "--png")
 

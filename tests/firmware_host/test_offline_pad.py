@@ -1,0 +1,73 @@
+"""A pad that goes offline comes back on its own (issue 24): the simulated table's real drivers
+(nfcpy on an emulated PN532), the service's one loop and the OLED's screen, while the machine is
+busy with other jobs; the reader stops answering (injected I/O errors: no ACK), is declared
+offline, the OLED names the missing pad, and the pad is reopened with back-off until it answers."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from firmware_host.journal.store import Journal
+from firmware_host.players.simtable import SimulatedTable
+from firmware_host.referee.controller import Controller, TableDefaults
+from firmware_host.referee.snapshot import Outcome, TableSnapshot
+from firmware_host.screens.chooser import screen_for
+from firmware_host.service import TableService
+from hardware.table import simulated_table
+
+WAIT_S = 60.0
+
+
+class Screens:
+    """A service output keeping the headline the OLED shows after each outcome."""
+
+    def __init__(self) -> None:
+        self.headlines: list[str] = []
+        self.snapshot: TableSnapshot | None = None
+
+    def publish(self, outcome: Outcome) -> None:
+        self.snapshot = outcome.snapshot
+        self.headlines.append(screen_for(outcome.snapshot).headline)
+
+
+def wait_for(condition, what: str) -> None:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + WAIT_S
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.02)
+
+
+@pytest.mark.allow_error_log  # nfcpy logs each unanswered command at ERROR (its logger, not ours)
+def test_an_offline_pad_comes_back_on_its_own_while_the_machine_is_busy(tmp_path: Path) -> None:
+    busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(1)]
+    table = simulated_table()
+    screens = Screens()
+    try:
+        with Journal(tmp_path / "j.sqlite") as journal:
+            controller = Controller(TableDefaults(sight=table.sight))
+            service = TableService(journal=journal, controller=controller, outputs=[screens])
+            loop = threading.Thread(target=service.run, daemon=True)
+            loop.start()
+            with SimulatedTable(table, events=service.put_device_event, baud=115200) as sim:
+                wait_for(lambda: screens.snapshot is not None, "the first screen")
+                sim.simulators["turnup"].ignore_commands(8)  # the chip stops answering for a while
+                wait_for(lambda: screens.snapshot is not None and "turnup" in screens.snapshot.offline,
+                         "the turn-up pad to be declared offline")
+                assert "reader turnup offline" in screens.headlines
+                wait_for(lambda: screens.snapshot is not None and not screens.snapshot.offline,
+                         "the turn-up pad to come back on its own")
+                sim.place("turnup", "KS")
+                assert sim.wait_seen("turnup", "KS", timeout=WAIT_S)  # it reads cards again
+            service.stop()
+            loop.join(timeout=WAIT_S)
+    finally:
+        for job in busy:
+            job.kill()
+            job.wait()

@@ -1,0 +1,140 @@
+"""Watching a game on the page without shell tricks (issue 24), in Chromium: ``run --web --pace``,
+``demo --web`` and ``sim --web`` keep the page up until Ctrl-C, and its Games and Players tabs show
+the players' names and a rubber's games; then the README's first evening end to end."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+from conftest import free_port, wait_for
+
+CLI = Path(sys.executable).parent / "ecarte-table"
+ROOT = Path(__file__).resolve().parents[2]
+TRANSCRIPTS = ROOT / "tests" / "transcripts"
+TIMEOUT_MS = 20_000
+
+
+class Running:
+    """An ``ecarte-table`` command left running, its standard error read as it comes."""
+
+    def __init__(self, *args: str, stdin: str | None = None) -> None:
+        self.process = subprocess.Popen([str(CLI), *args], cwd=ROOT, text=True, stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.err: list[str] = []
+        self.out: list[str] = []
+        assert self.process.stdin is not None
+        if stdin is not None:
+            self.process.stdin.write(stdin)
+        self.process.stdin.close()
+        for stream, into in ((self.process.stderr, self.err), (self.process.stdout, self.out)):
+            threading.Thread(target=lambda s=stream, i=into: i.extend(iter(s.readline, "")), daemon=True).start()
+
+    def wait_for_line(self, words: str, timeout: float = 60.0) -> None:
+        wait_for(lambda: any(words in line for line in self.err) or self.process.poll() is not None, words, timeout)
+        assert any(words in line for line in self.err), (self.process.returncode, "".join(self.err))
+
+    def interrupt(self) -> int:
+        """Ctrl-C: the command ends by itself, cleanly."""
+        self.process.send_signal(signal.SIGINT)
+        status = self.process.wait(timeout=30)
+        assert "Traceback" not in "".join(self.err), "".join(self.err)
+        return status
+
+
+def test_run_plays_a_rubber_at_a_pace_and_the_page_stays_up(browser: Any, tmp_path: Path) -> None:
+    port = free_port()
+    rubber = str(TRANSCRIPTS / "classic_rubber.jsonl")
+    table = Running("run", "--journal", str(tmp_path / "j.sqlite"), "--players", "Anne,Bruno",
+                    "--web", f"127.0.0.1:{port}", "--pace", "0.05", "--events", rubber)
+    try:
+        table.wait_for_line("the table's page")
+        tab = browser.new_page()
+        tab.goto(f"http://127.0.0.1:{port}")
+        tab.wait_for_function("window.__state !== null", timeout=TIMEOUT_MS)
+        assert table.process.poll() is None  # 36 lines at 0.05 s: still playing while the page opened
+        tab.wait_for_function("window.__updates > 5", timeout=TIMEOUT_MS)  # it follows the game live
+        table.wait_for_line("stays up at")
+        assert "Anne" in tab.inner_text("#name-A")
+        tab.click("nav button[data-tab=games]")
+        tab.wait_for_selector("#gamelist tbody tr", timeout=TIMEOUT_MS)
+        row = tab.inner_text("#gamelist tbody tr")
+        assert "Anne – Bruno" in row and "rubber 2–1 (Anne 1 – 0, Bruno 0 – 1, Anne 1 – 0)" in row and "Anne" in row
+        tab.click("#gamelist tbody tr a")
+        tab.wait_for_function("document.querySelector('#record').textContent.includes('[Rubber \"A 2 B 1\"]')",
+                              timeout=TIMEOUT_MS)
+        tab.click("nav button[data-tab=stats]")
+        tab.wait_for_selector("#statlist tbody tr", timeout=TIMEOUT_MS)
+        rows = [r.split("\t")[:3] for r in tab.inner_text("#statlist tbody").splitlines()]
+        assert rows == [["Anne", "3", "2"], ["Bruno", "3", "1"]]
+        tab.close()
+    finally:
+        assert table.interrupt() == 0
+
+
+def test_the_simulator_on_the_page(browser: Any) -> None:
+    port = free_port()
+    sim = Running("sim", "--seed", "4", "--web", f"127.0.0.1:{port}", stdin="deal\nB yes\nA no\n")
+    try:
+        sim.wait_for_line("stays up at")
+        tab = browser.new_page()
+        tab.goto(f"http://127.0.0.1:{port}")
+        tab.wait_for_function("window.__state && window.__state.view.phase === 'play'", timeout=TIMEOUT_MS)
+        assert tab.evaluate("window.__state.view.trump") is not None
+        tab.close()
+    finally:
+        assert sim.interrupt() == 0
+
+
+def test_the_first_evening(browser: Any, tmp_path: Path) -> None:
+    """The README's first evening, as a newcomer types it: the demo shown on the page, then the
+    coach's review and the history, with the commands the demo itself prints."""
+    port = free_port()
+    journal = tmp_path / "demo.sqlite"
+    demo = Running("demo", "--delay", "0", "--journal", str(journal), "--web", f"127.0.0.1:{port}")
+    try:
+        demo.wait_for_line("the table's page")
+        tab = browser.new_page()
+        tab.goto(f"http://127.0.0.1:{port}")
+        tab.wait_for_function("window.__state !== null", timeout=TIMEOUT_MS)
+        demo.wait_for_line("the game is over; its page stays up at", timeout=120)
+        tab.wait_for_function("document.querySelector('#prompt').textContent.includes('wins')", timeout=TIMEOUT_MS)
+        assert "Anne" in tab.inner_text("#name-A") and "Bruno" in tab.inner_text("#name-B")
+        tab.click("nav button[data-tab=games]")
+        tab.wait_for_selector("#gamelist tbody tr", timeout=TIMEOUT_MS)
+        assert "Anne – Bruno" in tab.inner_text("#gamelist tbody tr")
+        tab.close()
+    finally:
+        assert demo.interrupt() == 0
+    said = {line.split(": ", 1)[0]: line.split(": ", 1)[1].split() for line in demo.out if ": ecarte-table " in line}
+    review = subprocess.run([str(CLI), *said["Review it with the coach"][1:], "--samples", "30"],
+                            capture_output=True, text=True, timeout=120)
+    assert review.returncode == 0 and review.stdout.startswith("game 1 hand "), review.stderr
+    history = subprocess.run([str(CLI), *said["All the demo's games"][1:]], capture_output=True, text=True, timeout=60)
+    assert history.returncode == 0 and "Anne – Bruno" in history.stdout and " wins " in history.stdout
+
+
+def test_a_broker_that_cannot_be_reached_is_said_then_said_reached(caplog: Any) -> None:
+    """``run --mqtt`` toward no broker says so at once and keeps trying; once a broker listens
+    there, the table says it reached it (the command line's half: test_first_evening.py)."""
+    import logging
+
+    from venue.hub import BrokerThread
+    from venue.mqtt import TablePublisher
+    from venue.settings import MqttSettings
+
+    port = free_port()
+    caplog.set_level(logging.INFO, logger="venue.mqtt")
+    publisher = TablePublisher(MqttSettings(port=port, enabled=True, keepalive=5), table_name="t")
+    publisher.start()
+    try:
+        wait_for(lambda: "cannot be reached" in caplog.text, "the broker said unreachable")
+        with BrokerThread(port=port):
+            assert publisher.connected.wait(40)
+            wait_for(lambda: f"reached the broker 127.0.0.1:{port}" in caplog.text, "the broker said reached")
+    finally:
+        publisher.close()
