@@ -140,6 +140,8 @@ class PublicFeed:
         """The messages one outcome gives: its public events, the hands now due, then the state."""
         snapshot = outcome.snapshot
         out: list[Message] = []
+        if snapshot.language is not None:  # chosen at the table (its settings menu): the page follows
+            self.language = table_language(snapshot.language)
         if snapshot.game != self._game:
             self._game = snapshot.game
             self.revealed = []

@@ -240,6 +240,33 @@ def test_the_page_speaks_the_tables_language(browser: Any, service: TableService
             page.close()
 
 
+def test_the_page_follows_the_language_chosen_at_the_table(browser: Any, service: TableService) -> None:
+    """The settings menu's language (issue 20) reaches the page at once, words and ranks."""
+    page = TablePage(WebSettings(port=0), table="T", language="en")
+    try:
+        page.start()
+        service.outputs.append(page)
+        service.resume()
+        tab = browser.new_page(viewport=PHONE)
+        tab.goto(page.url)
+        tab.wait_for_function("window.__state !== null && document.documentElement.lang === 'en'",
+                              timeout=TIMEOUT_MS)
+        feed(service, ButtonEvent("A", "king"))  # the settings menu
+        while service.outputs[0].outcomes[-1].snapshot.menu.item != "language":  # type: ignore[attr-defined,union-attr]
+            feed(service, ButtonEvent("B", "no"))
+        while service.outputs[0].outcomes[-1].snapshot.menu.value != "de":  # type: ignore[attr-defined,union-attr]
+            feed(service, ButtonEvent("A", "yes"))
+        feed(service, ButtonEvent("A", "king"))  # closed: the table speaks German
+        tab.wait_for_function("document.documentElement.lang === 'de' && window.__ranks && window.__ranks.J === 'B'",
+                              timeout=TIMEOUT_MS)
+        assert page.live.feed.state["lang"] == "de"
+        tab.wait_for_function("document.querySelector(\"nav button[data-tab=live]\").innerText === 'Tisch'",
+                              timeout=TIMEOUT_MS)
+        tab.close()
+    finally:
+        page.close()
+
+
 def test_the_connection_indicator_tells_live_from_reconnecting(browser: Any, service: TableService) -> None:
     port = free_port()
     page = TablePage(WebSettings(port=port), table="T")

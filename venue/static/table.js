@@ -72,6 +72,11 @@ function miniTrick(t, seatNames) {
 
 function showState(s) {
   window.__state = s;
+  if (s.lang && s.lang !== document.documentElement.lang) {
+    // the language was changed at the table (its settings menu): the page follows at once
+    document.documentElement.lang = s.lang;
+    loadWords().then(() => showState(window.__state));
+  }
   window.__updates += 1;
   const v = s.view;
   const who = names(s);
