@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from firmware_host.cli.args import default_journal
+from firmware_host.cli.args import default_journal, journal_game, read_journal
 from firmware_host.errors import BadInput
 
 __all__ = ["add_parser", "run"]
@@ -30,26 +30,13 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from firmware_host.journal.store import Journal, JournalError
+    if args.list:
+        from firmware_host.journal.history import format_game, games
 
-    path = args.journal or default_journal()
-    if not Path(path).exists():
-        raise BadInput(f"no journal at {path}")
-    try:
-        with Journal(path, readonly=True) as journal:
-            if args.list:
-                from firmware_host.journal.history import format_game, games
-
-                for summary in games(journal):
-                    print(format_game(summary))
-                return 0
-            record = journal.game(args.game) if args.game is not None else journal.current_game()
-    except KeyError as exc:
-        raise BadInput(str(exc.args[0])) from None
-    except JournalError as exc:
-        raise BadInput(str(exc)) from None
-    if record is None:
-        raise BadInput(f"the journal {path} holds no game")
+        for summary in read_journal(args.journal, games):
+            print(format_game(summary))
+        return 0
+    path, record = journal_game(args.journal, args.game)
     lines = list(record.lines)
     # the service writes its own setup line first; a transcript fed to it may bring another
     # before any event: each replaced the last, keeping the table's own values for the keys it
