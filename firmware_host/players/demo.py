@@ -147,9 +147,12 @@ def run_demo(args: argparse.Namespace, *, outputs: Sequence[TableOutput] = ()) -
     from firmware_host.screens.panel import check_png_dir, open_panel
 
     png_dir = check_png_dir(args.png)
-    given = tuple(n.strip() for n in (getattr(args, "players", None) or "Anne,Bruno").split(","))
-    if len(given) != 2 or not all(given) or given[0] == given[1]:
+    names = tuple(n.strip() for n in (getattr(args, "players", None) or "Anne,Bruno").split(","))
+    if len(names) != 2 or not all(names) or names[0] == names[1]:
         raise BadInput(f"--players {args.players!r}: two different names, A's then B's, like 'Anne,Bruno'")
+    problem = next(filter(None, map(name_problem, names)), None)
+    if problem is not None:
+        raise BadInput(f"--players: {problem}")
     out = sys.stdout
     tty = out.isatty()
     delay = args.delay if args.delay is not None else (0.3 if tty else 0.0)
@@ -162,10 +165,6 @@ def run_demo(args: argparse.Namespace, *, outputs: Sequence[TableOutput] = ()) -
         panel = open_panel(table, png_dir=png_dir, terminal=out if frames != "none" else None,
                            only_tricks=frames == "tricks", redraw=tty and frames == "all")
         panel.language = getattr(args, "language", None) or "en"
-        names = tuple(n.strip() for n in (getattr(args, "players", None) or "Anne,Bruno").split(","))
-        problem = next(filter(None, map(name_problem, names)), None)
-        if problem is not None:
-            raise BadInput(f"--players: {problem}")
         if tty and frames == "all":
             out.write("\x1b[2J")
         defaults = TableDefaults(rules=args.rules, dealer=None, players=names, sight=table.sight,
