@@ -16,6 +16,8 @@ import logging
 import os
 from pathlib import Path
 
+from hardware.limits import read_json
+
 logger = logging.getLogger(__name__)
 
 FORMAT = "ecarte-deck-checks"
@@ -30,8 +32,8 @@ def log_path(registry: str | os.PathLike[str]) -> Path:
 def last_checks(registry: str | os.PathLike[str]) -> dict[int, str]:
     """Pack → when it last passed the deck check (ISO 8601, UTC); empty when never or unreadable."""
     try:
-        document = json.loads(log_path(registry).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
+        document = read_json(log_path(registry))
+    except (OSError, ValueError) as exc:  # FileProblem is a ValueError
         logger.debug("deck checks of %s: %s", registry, exc)
         return {}
     packs = document.get("packs") if isinstance(document, dict) and document.get("format") == FORMAT else None
