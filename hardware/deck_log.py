@@ -17,6 +17,7 @@ import os
 from pathlib import Path
 
 from hardware.limits import read_json
+from hardware.tags import write_atomically
 
 logger = logging.getLogger(__name__)
 
@@ -47,10 +48,7 @@ def record_check(registry: str | os.PathLike[str], pack: int, when: datetime.dat
     moment = (when or datetime.datetime.now(datetime.UTC)).isoformat(timespec="seconds")
     packs = {str(p): w for p, w in last_checks(registry).items()} | {str(pack): moment}
     path = log_path(registry)
-    temporary = path.with_name(f".{path.name}.tmp")
     try:
-        temporary.write_text(json.dumps({"format": FORMAT, "version": VERSION, "packs": packs}, indent=1) + "\n",
-                             encoding="utf-8")
-        os.replace(temporary, path)
+        write_atomically(path, json.dumps({"format": FORMAT, "version": VERSION, "packs": packs}, indent=1) + "\n")
     except OSError as exc:
         logger.warning("cannot record the deck check in %s: %s", path, exc)
