@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import shlex
 import sys
 import threading
 import time
@@ -26,7 +27,7 @@ from pathlib import Path
 import engine
 from engine import Event
 from firmware_host.errors import BadInput
-from firmware_host.journal.store import Journal
+from firmware_host.journal.store import Journal, JournalError
 from firmware_host.players.packets import PacketPlayers
 from firmware_host.players.simtable import SimulatedTable
 from firmware_host.referee.controller import Controller, TableDefaults
@@ -208,8 +209,9 @@ def run_demo(args: argparse.Namespace, *, outputs: Sequence[TableOutput] = ()) -
                   f"after {final.hand_no} hand(s); {conduct.refused_at_once} wrong card(s) refused at once, "
                   f"{len(conduct.late)} fault(s) proven late; {service.stats.handled} events journaled, "
                   f"{panel.frames} frames drawn.\n")
-        out.write(f"Review it with the coach: ecarte-table review --journal {_quoted(journal_path)}\n"
-                  f"All the demo's games: ecarte-table history --journal {_quoted(journal_path)}\n")
+        quoted = shlex.quote(str(journal_path))
+        out.write(f"Review it with the coach: ecarte-table review --journal {quoted}\n"
+                  f"All the demo's games: ecarte-table history --journal {quoted}\n")
         out.flush()
     return 0
 
@@ -235,18 +237,10 @@ def _table_depth(table: TableConfig) -> int:
 
 
 def _open_journal(path: Path) -> Journal:
-    from firmware_host.journal.store import JournalError
-
     try:
         return Journal(path, lock=True)
     except JournalError as exc:
         raise BadInput(str(exc)) from None
-
-
-def _quoted(path: Path) -> str:
-    import shlex
-
-    return shlex.quote(str(path))
 
 
 def _narrator(out: object) -> Callable[[str], None]:
