@@ -293,6 +293,13 @@ def free_port(host: str = "127.0.0.1") -> int:
         return int(s.getsockname()[1])
 
 
+def in_use(host: str, port: int) -> bool:
+    """Something listens on ``host:port`` (a connection is accepted within 0.3 s)."""
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as sock:
+        sock.settimeout(0.3)
+        return sock.connect_ex((host, port)) == 0
+
+
 def wait_listening(host: str, port: int, timeout: float, alive: Any = None) -> bool:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
