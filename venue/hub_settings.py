@@ -137,24 +137,8 @@ def load_hub_settings(path: str | Path | None, *, listen: str | None = None, bro
                           str(tls_keys["cafile"]) if "cafile" in tls_keys else None)
             except ValueError as exc:
                 problems.append(f"broker.tls_listen: {exc}")
-    names = tables_section.get("names", [])
-    if not isinstance(names, list):
-        problems.append("tables.names: expected a list of table names")
-        names = []
-    for name in names:
-        try:
-            check_table_name(name)
-        except ValueError as exc:
-            problems.append(f"tables.names: {exc}")
-    bridges = tables_section.get("bridges", [])
-    if not isinstance(bridges, list):
-        problems.append("tables.bridges: expected a list of room names")
-        bridges = []
-    for name in bridges:
-        try:
-            check_table_name(name)
-        except ValueError as exc:
-            problems.append(f"tables.bridges: {str(exc).replace('table name', 'room name')}")
+    names = _names(tables_section, "names", "table", problems)
+    bridges = _names(tables_section, "bridges", "room", problems)
     if len(set(map(str, names + bridges))) != len(names) + len(bridges):
         problems.append("tables.names, tables.bridges: a name is given twice")
     anonymous_read = tables_section.get("anonymous_read", True)
@@ -193,6 +177,20 @@ def load_hub_settings(path: str | Path | None, *, listen: str | None = None, bro
     return HubSettings((host, port), mqtt_settings, mode, own, session, tuple(names), state_path,
                        bool(anonymous_read), tls, tuple(bridges))
 
+
+
+def _names(section: dict[str, Any], key: str, kind: str, problems: list[str]) -> list[Any]:
+    """``[tables] <key>``: a list of names, each one topic level (every problem in ``problems``)."""
+    names = section.get(key, [])
+    if not isinstance(names, list):
+        problems.append(f"tables.{key}: expected a list of {kind} names")
+        return []
+    for name in names:
+        try:
+            check_table_name(name)
+        except ValueError as exc:
+            problems.append(f"tables.{key}: {str(exc).replace('table name', f'{kind} name')}")
+    return names
 
 
 def _fields(settings: MqttSettings) -> dict[str, Any]:
