@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -123,7 +123,7 @@ def load_hub_settings(path: str | Path | None, *, listen: str | None = None, bro
     if broker:
         try:
             b_host, b_port = split_listen(broker, default_port=1883)
-            mqtt_settings = MqttSettings(**{**_fields(mqtt_settings), "host": b_host, "port": b_port})
+            mqtt_settings = replace(mqtt_settings, host=b_host, port=b_port)
         except ValueError as exc:
             problems.append(f"--broker: {exc}")
     tls = None
@@ -169,7 +169,7 @@ def load_hub_settings(path: str | Path | None, *, listen: str | None = None, bro
     if problems:
         raise SettingsError(f"{source}: " + "; ".join(problems))
     if mode != "external":
-        mqtt_settings = MqttSettings(**{**_fields(mqtt_settings), "host": own[0], "port": own[1], "tls": False})
+        mqtt_settings = replace(mqtt_settings, host=own[0], port=own[1], tls=False)
     state_path = Path(state).expanduser() if state else default_state(path)
     if state and path is not None and not state_path.is_absolute():
         state_path = Path(path).parent / state_path
@@ -191,7 +191,3 @@ def _names(section: dict[str, Any], key: str, kind: str, problems: list[str]) ->
         except ValueError as exc:
             problems.append(f"tables.{key}: {str(exc).replace('table name', f'{kind} name')}")
     return names
-
-
-def _fields(settings: MqttSettings) -> dict[str, Any]:
-    return {name: getattr(settings, name) for name in settings.__dataclass_fields__}
