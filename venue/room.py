@@ -219,7 +219,6 @@ class Room:
         if seen is None:
             seen = self.tables[name] = TableSeen(name)
         seen.seen = now
-        out: list[tuple[str, Any]] = []
         if kind == "availability":
             seen.availability = data
         elif kind == "state":
@@ -232,8 +231,7 @@ class Room:
         else:
             seen.record = data
             return []
-        out.insert(0, ("table", seen.summary()))
-        return out
+        return [("table", seen.summary())]
 
     def _drop(self, topic: str, why: str) -> list[tuple[str, Any]]:
         self.dropped += 1
