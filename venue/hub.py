@@ -52,6 +52,7 @@ from venue.broker import (
     Supervised,
     embedded_broker,
     embedded_config,
+    free_port,
     in_use,
     load_rules,
     mosquitto_broker,
@@ -354,11 +355,7 @@ class BrokerThread:
 
     def __init__(self, host: str = "127.0.0.1", port: int = 1883) -> None:
         if port == 0:
-            import socket
-
-            with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as s:
-                s.bind((host, 0))
-                port = int(s.getsockname()[1])
+            port = free_port(host)
         self.broker = EmbeddedBroker(host, port)
         self.host, self.port = host, port
         self._ready = threading.Event()
