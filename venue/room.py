@@ -83,10 +83,10 @@ class Session:
         """Each round's pairs and bye so far (a Swiss round appears once the last one is over)."""
         if self.system != "swiss":
             return [(pairs, None) for pairs in self.rounds]
-        from venue.pairing import Played, default_rounds, swiss_evening
+        from venue.pairing import Played, swiss_evening
 
         games = [Played(r.players, r.winner, abs(r.score[0] - r.score[1])) for r in results if r.winner in ("A", "B")]
-        evening = swiss_evening(self.players, self.planned or default_rounds(len(self.players)), games)
+        evening = swiss_evening(self.players, _planned(self), games)
         return [(list(rnd.pairs), rnd.bye) for rnd in evening]
 
     @property
