@@ -557,25 +557,45 @@ class VenueTopicPlugin(BaseTopicPlugin):  # type: ignore[misc]
         return answer
 
 
+class EmbeddedBroker:
+    """amqtt's broker on the current event loop: open to anyone (for :class:`venue.hub.BrokerThread`: a
+    table's tests and a table that carries its own broker), or with the venue's rules from the two files
+    (the hub's embedded broker, run in a process of its own by :func:`embedded_broker`)."""
+
+    def __init__(self, host: str = "127.0.0.1", port: int = 1883, password_file: str | None = None,
+                 acl_file: str | None = None, anonymous: bool = True) -> None:
+        self.host, self.port = host, port
+        self._config = embedded_config(host, port, password_file, acl_file, anonymous)
+        self._broker: Any = None
+
+    async def start(self) -> None:
+        from amqtt.broker import Broker
+
+        for name in ("amqtt", "transitions"):
+            logging.getLogger(name).setLevel(logging.ERROR)
+        self._broker = Broker(self._config)
+        await self._broker.start()
+
+    async def stop(self) -> None:
+        if self._broker is not None:
+            broker, self._broker = self._broker, None
+            with contextlib.suppress(Exception):
+                await broker.shutdown()
+
+
 def _serve(host: str, port: int, password_file: str, acl_file: str, anonymous: bool) -> None:  # pragma: no cover
     """``python -m venue.broker HOST PORT PASSWD ACL ANON``: the embedded broker, until SIGTERM."""
     import asyncio
 
-    from amqtt.broker import Broker
-
-    for name in ("amqtt", "transitions"):
-        logging.getLogger(name).setLevel(logging.ERROR)
-
     async def main() -> None:
-        broker = Broker(embedded_config(host, port, password_file, acl_file, anonymous))
+        broker = EmbeddedBroker(host, port, password_file, acl_file, anonymous)
         await broker.start()
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, stop.set)
         await stop.wait()
-        with contextlib.suppress(Exception):
-            await broker.shutdown()
+        await broker.stop()
 
     asyncio.run(main())
 

@@ -48,10 +48,10 @@ from starlette.staticfiles import StaticFiles
 from venue.broker import (
     HUB_USER,
     BrokerFiles,
+    EmbeddedBroker,
     Rules,
     Supervised,
     embedded_broker,
-    embedded_config,
     free_port,
     in_use,
     load_rules,
@@ -160,30 +160,6 @@ def hub_app(live: LiveRoom, *, on_start: Callable[[], Any] | None = None,
 
 
 # -- the broker and the subscriber ---------------------------------------------------------------
-
-
-class EmbeddedBroker:
-    """amqtt's broker on the current event loop, open to anyone (for :class:`BrokerThread`: a table's
-    tests and a table that carries its own broker; the hub runs its embedded broker in a process of
-    its own with the venue's rules, :func:`venue.broker.embedded_broker`)."""
-
-    def __init__(self, host: str = "127.0.0.1", port: int = 1883) -> None:
-        self.host, self.port = host, port
-        self._broker: Any = None
-
-    async def start(self) -> None:
-        from amqtt.broker import Broker
-
-        for name in ("amqtt", "transitions"):
-            logging.getLogger(name).setLevel(logging.ERROR)
-        self._broker = Broker(embedded_config(self.host, self.port))
-        await self._broker.start()
-
-    async def stop(self) -> None:
-        if self._broker is not None:
-            broker, self._broker = self._broker, None
-            with contextlib.suppress(Exception):
-                await broker.shutdown()
 
 
 class Subscriber:
