@@ -260,10 +260,10 @@ class Tls:
     cafile: str | None = None
 
 
-def mosquitto_conf(files: BrokerFiles, rules: Rules, host: str, port: int, tls: Tls | None = None) -> str:
-    """The configuration of the hub's own Mosquitto."""
-    lines = [
-        "# written by ecarte-table hub at each start",
+def _shared_conf(files: BrokerFiles, rules: Rules) -> list[str]:
+    """What the hub's Mosquitto and a room's say alike: the user it runs as, who may connect and do
+    what (the rules' files), and where it keeps its messages."""
+    return [
         f"user {getpass.getuser()}",
         "per_listener_settings false",
         f"allow_anonymous {'true' if rules.anonymous_read else 'false'}",
@@ -271,6 +271,14 @@ def mosquitto_conf(files: BrokerFiles, rules: Rules, host: str, port: int, tls: 
         f"acl_file {files.acl_file}",
         "persistence true",
         f"persistence_location {files.folder}/",
+    ]
+
+
+def mosquitto_conf(files: BrokerFiles, rules: Rules, host: str, port: int, tls: Tls | None = None) -> str:
+    """The configuration of the hub's own Mosquitto."""
+    lines = [
+        "# written by ecarte-table hub at each start",
+        *_shared_conf(files, rules),
         "autosave_interval 30",
         "max_queued_messages 100000",
         "max_inflight_messages 100",
@@ -432,13 +440,7 @@ def room_conf(files: BrokerFiles, rules: Rules, room: str, central: tuple[str, i
     lines = [
         f"# the room {room}'s broker, bridged into the hub's at {host}:{port}: written by ecarte-table hub",
         "# the user it runs as, who must read this folder (mosquitto started as root switches to it)",
-        f"user {getpass.getuser()}",
-        "per_listener_settings false",
-        f"allow_anonymous {'true' if rules.anonymous_read else 'false'}",
-        f"password_file {files.password_file}",
-        f"acl_file {files.acl_file}",
-        "persistence true",
-        f"persistence_location {files.folder}/",
+        *_shared_conf(files, rules),
         "max_queued_messages 100000",
         f"listener {listen[1]} {listen[0]}",
         "",
