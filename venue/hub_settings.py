@@ -12,7 +12,7 @@ from typing import Any
 
 from venue.broker import Tls, check_table_name, free_port, in_use, mosquitto_path
 from venue.room import Session
-from venue.settings import MqttSettings, SettingsError, split_listen
+from venue.settings import MqttSettings, SettingsError, parse_sections, split_listen
 
 MODES = ("mosquitto", "embedded", "external")
 """The hub's broker: its own Mosquitto, its own embedded broker (amqtt, in a process of its own),
@@ -56,8 +56,6 @@ def load_hub_settings(path: str | Path | None, *, listen: str | None = None, bro
 
     :raises SettingsError: for a file or a value that cannot be used (every problem at once).
     """
-    from venue.settings import parse_sections
-
     data: dict[str, Any] = {}
     source = str(path or "hub")
     if path is not None:
