@@ -4,11 +4,11 @@ dealer accepts or refuses, each discards and draws from the stock, until play be
 from __future__ import annotations
 
 from engine.actions import Accept, Action, Declare, Discard, Draw, Pass, Propose, Refuse, Stand
-from engine.deal import void_deal
 from engine.events import Bid, Event, Exchanged, PlayBegins
 from engine.faults import Fault, fault
-from engine.offers import answer
-from engine.outcome import Outcome, Result, wrong_time
+from engine.phases.deal import void_deal
+from engine.phases.offers import answer
+from engine.phases.outcome import Outcome, Result, wrong_time
 from engine.sight import SIGHT
 from engine.state import INDEX, SEATS, GameState
 

@@ -10,9 +10,9 @@ from engine.cards import CARDS, Card, parse_cards
 from engine.errors import NotationError
 from engine.events import DealerChosen, Event, TargetSet, Trump
 from engine.faults import fault
-from engine.king import score_king
-from engine.match import reset_hand
-from engine.outcome import Outcome, Result, wrong_time
+from engine.phases.king import score_king
+from engine.phases.match import reset_hand
+from engine.phases.outcome import Outcome, Result, wrong_time
 from engine.state import INDEX, OTHER, SEATS, GameState
 
 
