@@ -113,8 +113,6 @@ def salvage(path: str) -> SalvageReport:
     fd = take_lock(path)
     try:
         problems: list[str] = []
-        with contextlib.suppress(JournalDamaged, JournalError), Journal(path, readonly=True) as journal:
-            journal.verify()
         games, lost, lines = _read_games(path, problems)
         stamp = time.strftime("%Y%m%dT%H%M%S")
         moved_to = f"{path}.damaged-{stamp}"
