@@ -271,14 +271,6 @@ def _open_events(path: str) -> IO[bytes]:
         raise BadInput(f"cannot read {path}: {exc.strerror or exc}") from None
 
 
-def _reason(exc: Exception) -> str:
-    if isinstance(exc, UnicodeDecodeError):
-        return "not UTF-8 text (is it the right file?)"
-    if isinstance(exc, OSError):
-        return exc.strerror or str(exc)
-    return str(exc)
-
-
 class Devices:
     """The pads and seat controls of a table (or the simulated table); closes them in reverse."""
 

@@ -63,8 +63,6 @@ def run_deck(args: argparse.Namespace) -> int:
         raise BadInput("no tag registry: name one with --registry, or enrol the pack first (ecarte-table enroll)")
     try:
         registry = TagRegistry.load(Path(path))
-    except UnicodeDecodeError:
-        raise BadInput(f"tag registry {path}: not UTF-8 text") from None
     except (OSError, ValueError, TagRegistryError) as exc:
         raise BadInput(f"tag registry {path}: {getattr(exc, 'strerror', None) or exc}") from None
     try:
