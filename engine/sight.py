@@ -52,8 +52,8 @@ class PartialSight(FullSight):
         return ALL_CARDS & ~not_held(state, seat)
 
     def stock_may_hold(self, state: GameState, seat: int) -> int:
-        """Every card the table does not know ``seat`` not to hold: it cannot count the stock."""
-        return ALL_CARDS & ~not_held(state, seat)
+        """What ``seat`` may hold (:meth:`may_hold`): the table cannot count the stock."""
+        return self.may_hold(state, seat)
 
 
 SIGHT: dict[str, FullSight] = {"full": FullSight(), "partial": PartialSight()}
