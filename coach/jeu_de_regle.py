@@ -376,6 +376,17 @@ def rows_of(hand: int, turn_up: int, seat: str) -> tuple[Row, ...]:
     return tuple(r for r in (ELDER_ROWS if seat == "elder" else DEALER_ROWS) if r.test(shape))
 
 
+def choices(seat: str, *, german: bool = False) -> tuple[str, str]:
+    """The words of ``seat``'s first two choices: (playing as dealt, the other).
+
+    >>> choices("elder"), choices("dealer"), choices("dealer", german=True)
+    (('stand', 'propose'), ('refuse', 'accept'), ('declare', 'pass'))
+    """
+    if german:
+        return "declare", "pass"
+    return ("stand", "propose") if seat == "elder" else ("refuse", "accept")
+
+
 @dataclass(frozen=True, slots=True)
 class Classical:
     """What the classics say of a ``seat``'s hand: the first ``row`` it falls under (a sourced row before
@@ -390,7 +401,7 @@ class Classical:
 
     def words(self) -> str:
         """``'jeu de règle 2T+3: the classics stand'``."""
-        play, other = ("stand", "propose") if self.seat == "elder" else ("refuse", "accept")
+        play, other = choices(self.seat)
         verb = play if self.plays else other
         if self.row is None:
             return f"no jeu de règle: the classics {verb}"

@@ -27,7 +27,7 @@ from math import comb, sqrt
 
 from coach import double_dummy
 from coach.double_dummy import Position, kernel_tables, leader_tricks, searcher
-from coach.jeu_de_regle import Classical, classify
+from coach.jeu_de_regle import Classical, choices, classify
 from engine.cards import ALL_CARDS, SUIT_MASKS
 from engine.legality import KING, king_index, lead_mask
 from engine.policy import strong
@@ -280,22 +280,18 @@ def _sampled(rules: RuleSet, mine: int, turn_up: int, *, samples: int, seed: int
     return Estimate(mean, sqrt(variance / samples), samples)
 
 
-NO_ROW = Classical("elder", None, False, False)
-"""An elder's hand of no row (the default of :class:`Advice`)."""
-
-
 @dataclass(frozen=True, slots=True)
 class Advice:
     """The first decision of a seat, weighed: ``stand`` (exact, double dummy) against ``propose``
-    (sampled, under the exchange policy), both expected net scores in points; ``classical``: the row
-    of the *jeu de règle* the hand falls under and what the classics advise (:func:`coach.jeu_de_regle.classify`)."""
+    (sampled, under the exchange policy), both expected net scores in points; ``classical``: the seat,
+    the row of the *jeu de règle* its hand falls under and what the classics advise
+    (:func:`coach.jeu_de_regle.classify`); ``german``: the rule set declares the game."""
 
     odds: TrickOdds
     stand: float
     propose: Estimate
-    classical: Classical = NO_ROW
-    seat: str = "elder"
-    german: bool = False
+    classical: Classical
+    german: bool
 
     @property
     def should_stand(self) -> bool:
@@ -309,9 +305,7 @@ class Advice:
 
     def words(self) -> tuple[str, str]:
         """The words of this seat's two choices: (playing as dealt, the other)."""
-        if self.german:
-            return "declare", "pass"
-        return ("stand", "propose") if self.seat == "elder" else ("refuse", "accept")
+        return choices(self.classical.seat, german=self.german)
 
     def decision(self) -> str:
         """The exact decision's word (``'stand'``, ``'propose'``, ``'refuse'``, ``'accept'``...)."""
@@ -334,7 +328,7 @@ def elder_advice(rules: RuleSet, elder: int, turn_up: int, *, samples: int = 200
     german = rules.declares_game
     stand = odds.value(rules, vulnerable=not german, declarer=german)
     return Advice(odds, stand, propose_value(rules, elder, turn_up, samples=samples, pure=pure),
-                  classify(elder, turn_up, "elder"), "elder", german)
+                  classify(elder, turn_up, "elder"), german)
 
 
 def dealer_advice(rules: RuleSet, dealer: int, turn_up: int, *, samples: int = 2000, pure: bool = False) -> Advice:
@@ -343,7 +337,7 @@ def dealer_advice(rules: RuleSet, dealer: int, turn_up: int, *, samples: int = 2
     german = rules.declares_game
     refuse = odds.value(rules, vulnerable=not german, declarer=german)
     return Advice(odds, refuse, accept_value(rules, dealer, turn_up, samples=samples, pure=pure),
-                  classify(dealer, turn_up, "dealer"), "dealer", german)
+                  classify(dealer, turn_up, "dealer"), german)
 
 
 def hint_text(rules: RuleSet, elder: int, turn_up: int, *, samples: int = 2000, pure: bool = False) -> str:

@@ -168,21 +168,20 @@ def review(hand: PlayedHand, *, decisions: bool = True, samples: int = 1000, lim
     found: list[DecisionFinding] = []
     advice: list[Advice] = []
     if decisions and hand.elder_bid:
-        german = rules.declares_game
-        stand_word, propose_word = ("declare", "pass") if german else ("stand", "propose")
         elder = elder_advice(rules, hand.dealt[hand.elder], hand.turn_up, samples=samples, pure=pure)
         advice.append(elder)
-        found += _weigh(hand.elder, hand.elder_bid == stand_word, elder, stand_word, propose_word)
+        found += _weigh(hand.elder, hand.elder_bid, elder)
         if hand.dealer_bid:
-            refuse_word, accept_word = ("declare", "pass") if german else ("refuse", "accept")
             dealer = dealer_advice(rules, hand.dealt[hand.dealer], hand.turn_up, samples=samples, pure=pure)
             advice.append(dealer)
-            found += _weigh(hand.dealer, hand.dealer_bid == refuse_word, dealer, refuse_word, accept_word)
+            found += _weigh(hand.dealer, hand.dealer_bid, dealer)
     return Review(hand, tuple(cards), tuple(found), tuple(advice))
 
 
-def _weigh(seat: int, stood: bool, advice: Advice, stand: str, other: str) -> list[DecisionFinding]:
-    """A finding when the choice made is worse by more than twice the estimate's standard error."""
+def _weigh(seat: int, bid: str, advice: Advice) -> list[DecisionFinding]:
+    """A finding when the choice made (``bid``) is worse by more than twice the estimate's standard error."""
+    stand, other = advice.words()
+    stood = bid == stand
     gap = advice.stand - advice.propose.mean
     margin = 2 * advice.propose.stderr
     words = advice.classical.words()
