@@ -85,6 +85,11 @@ class TrickOdds:
         king = KING_POINT if self.holds_king else -KING_POINT * sum(self.king_counts) / total
         return expected / total + king
 
+    def dealt_value(self, rules: RuleSet) -> float:
+        """:meth:`value` of playing as dealt (standing, refusing): this seat vulnerable, german the declarer."""
+        german = rules.declares_game
+        return self.value(rules, vulnerable=not german, declarer=german)
+
 
 def net_points(rules: RuleSet, tricks: int, *, vulnerable: bool | None, declarer: bool | None) -> int:
     """This seat's points minus the other's for ``tricks`` of five, by the rule set's hook.
@@ -325,19 +330,15 @@ class Advice:
 def elder_advice(rules: RuleSet, elder: int, turn_up: int, *, samples: int = 2000, pure: bool = False) -> Advice:
     """Stand or propose, for the elder's first decision (german: declare or pass)."""
     odds = stand_odds(rules, elder, turn_up, pure=pure)
-    german = rules.declares_game
-    stand = odds.value(rules, vulnerable=not german, declarer=german)
-    return Advice(odds, stand, propose_value(rules, elder, turn_up, samples=samples, pure=pure),
-                  classify(elder, turn_up, "elder"), german)
+    return Advice(odds, odds.dealt_value(rules), propose_value(rules, elder, turn_up, samples=samples, pure=pure),
+                  classify(elder, turn_up, "elder"), rules.declares_game)
 
 
 def dealer_advice(rules: RuleSet, dealer: int, turn_up: int, *, samples: int = 2000, pure: bool = False) -> Advice:
     """Refuse or accept, for the dealer's answer to the first proposal (german: take the game or not)."""
     odds = refuse_odds(rules, dealer, turn_up, pure=pure)
-    german = rules.declares_game
-    refuse = odds.value(rules, vulnerable=not german, declarer=german)
-    return Advice(odds, refuse, accept_value(rules, dealer, turn_up, samples=samples, pure=pure),
-                  classify(dealer, turn_up, "dealer"), german)
+    return Advice(odds, odds.dealt_value(rules), accept_value(rules, dealer, turn_up, samples=samples, pure=pure),
+                  classify(dealer, turn_up, "dealer"), rules.declares_game)
 
 
 def hint_text(rules: RuleSet, elder: int, turn_up: int, *, samples: int = 2000, pure: bool = False) -> str:

@@ -160,7 +160,6 @@ class Table:
 
     def figures(self, row: Row, groups: Groups | None = None, *, propose: bool = True) -> RowFigures:
         """The row's figures over every hand it describes (``groups``: :func:`row_groups`, if made already)."""
-        german = self.rules.declares_game
         if groups is None:
             groups = row_groups(row)
         n = below = play_better = king_hands = king_better = 0
@@ -172,7 +171,7 @@ class Table:
                 odds = TrickOdds(odds.counts, (0,) * 6, False)
             count = len(kings)
             point = odds.point
-            stand = odds.value(self.rules, vulnerable=not german, declarer=german)
+            stand = odds.dealt_value(self.rules)
             offer = self.proposal(row.seat, key, king_turned) if propose else float("nan")
             n += count
             p_sum += point * count
