@@ -86,7 +86,7 @@ class DecisionFinding:
     chose: str
     better: str
     cost: float
-    classical: str = ""
+    classical: str
     """The classical row of the hand and its advice (:meth:`coach.jeu_de_regle.Classical.words`)."""
 
     def text(self) -> str:
@@ -96,7 +96,7 @@ class DecisionFinding:
     def long_text(self) -> str:
         """``'A should propose (not stand): +0.39 pt (jeu de règle 3T, with the king of trumps: the classics
         propose)'``."""
-        return self.text() + (f" ({self.classical})" if self.classical else "")
+        return f"{self.text()} ({self.classical})"
 
 
 @dataclass(frozen=True, slots=True)
