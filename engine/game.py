@@ -36,6 +36,7 @@ from engine.actions import (
     Discard,
     Double,
     Draw,
+    ElderDeal,
     OfferPoint,
     Pass,
     PlayCard,
@@ -52,7 +53,7 @@ from engine.errors import NotationError
 from engine.events import Event
 from engine.faults import Fault, fault
 from engine.legality import follow_mask, lead_mask
-from engine.phases.deal import ElderDeal, cut, deal, deal_card, parse_deal, retourne, turn_up
+from engine.phases.deal import cut, deal, deal_card, parse_deal, retourne, turn_up
 from engine.phases.exchange import decide, discard, draw
 from engine.phases.king import announce
 from engine.phases.match import penalise, reset_hand

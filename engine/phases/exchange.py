@@ -40,7 +40,7 @@ def decide(state: GameState, action: Action) -> Outcome:
     """Propose, Stand, Declare, Pass by the elder (propose/force) or the dealer (respond)."""
     seat: str = action.seat  # type: ignore[attr-defined]
     events: list[Event] = []
-    if state.sight == "partial" and state.phase == "exchange":
+    if state.phase == "exchange" and not SIGHT[state.sight].counts_exchange:
         # the table cannot count the stock: the elder's next button ends the round (TRANSCRIPT.md)
         if seat != state.elder:
             return wrong_time(state, seat, f"{seat}'s answer during the exchange ({state.elder}'s button ends it)")
