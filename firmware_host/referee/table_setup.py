@@ -82,18 +82,23 @@ class Settings:
         return True
 
 
+UNLOCKED = ("language",)
+"""The menu lines house rules leave free."""
+
+
 @dataclass(frozen=True, slots=True)
 class MenuLine:
     """What the menu shows: the line ``item`` (``rules``, ``target``, ``rubber``, an option or
     ``language``) with its ``value`` (``"classic"``, ``"7"``, ``"on"``, ``"fr"``), line
-    ``position`` of ``count``; ``locked``: the table's house rules, shown but not changed
-    (the language still changes)."""
+    ``position`` of ``count``; ``locked``: the table's house rules, shown but not changed;
+    ``changeable``: whether ``yes`` changes this line (under house rules only the language does)."""
 
     item: str
     value: str
     position: int
     count: int
     locked: bool = False
+    changeable: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +123,11 @@ class Menu:
     def line(self) -> MenuLine:
         item = self.items[self.position % len(self.items)]
         return MenuLine(item, _shown(self.settings, item), self.position % len(self.items) + 1,
-                        len(self.items), self.locked)
+                        len(self.items), self.locked, self._changeable(item))
+
+    def _changeable(self, item: str) -> bool:
+        """House rules lock every line but the language (the players' words, not the game's rules)."""
+        return not self.locked or item in UNLOCKED
 
     def press(self, button: str) -> Step:
         """A seat pressed ``button``: ``no`` the next line, ``yes`` the next value, ``king`` done."""
@@ -127,7 +136,7 @@ class Menu:
         if button == "no":
             return Step(dataclasses.replace(self, position=(self.position + 1) % len(self.items)))
         item = self.items[self.position % len(self.items)]
-        if self.locked and item != "language":
+        if not self._changeable(item):
             return Step(self, notice="locked")
         return Step(dataclasses.replace(self, settings=_next_value(self.settings, item)))
 

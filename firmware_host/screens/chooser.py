@@ -286,7 +286,7 @@ def menu_screen(line: MenuLine, lang: str = "en") -> Screen:
     value = LANGUAGE_NAMES.get(line.value, line.value) if line.item == "language" else said.get(line.value, line.value)
     return Screen(view="menu", headline=title,
                   detail=f"{said.get(line.item, line.item)}: {value}\n"
-                         + said["hint_locked" if line.locked and line.item != "language" else "hint"])
+                         + said["hint" if line.changeable else "hint_locked"])
 
 
 def paused_screen(snapshot: TableSnapshot | None, message: str = "", lang: str = "en") -> Screen:
