@@ -82,12 +82,6 @@ class OriginalityCheck:
         logger.info("tag %s: %s", uid, verdict)
         return verdict
 
-    def remember(self, uid: str, verdict: str) -> None:
-        """Record a verdict learnt elsewhere (the deck check); only ``genuine`` ones are kept."""
-        if self._remember and verdict == GENUINE:
-            with self._lock:
-                self._verdicts[uid] = verdict
-
     def forget(self, uid: str | None = None) -> None:
         """Forget tag ``uid`` (it left the pad: whatever arrives next with its UID is asked
         again), or every tag (``None``: a new session)."""
