@@ -400,13 +400,12 @@ class NfcpyReader(Closing):
         return device
 
     def _activate(self, uid: str) -> Any:
-        device = self._device()
-        with self._clf.lock:
-            # Reset the field: a tag the last poll cycle halted answers no REQA.
-            device.mute()
+        self._device()  # a closed reader says so
         self._field_dirty = True
         self._selected = None
         target = nfc.clf.RemoteTarget("106A", sel_req=bytearray.fromhex(uid))
+        # clf.sense resets the field first (nfcpy: device.mute()), so a tag the last
+        # poll cycle halted answers its REQA.
         found = self._clf.sense(target, iterations=1)
         if found is None:
             return None
