@@ -212,8 +212,9 @@ class TagPolicy:
         NDEF fallback is off (without one it is always on).
     :param lock_secret_file: the file holding the secret each tag's password is derived from
         (``ecarte-table enroll --lock``); relative to the table file's folder.
-    :param check_every_arrival: check a tag's signature at every arrival, not once a session
-        (catches a copy laid after its genuine twin was checked; costs about 12 ms an arrival).
+    :param check_every_arrival: never remember a verdict: also check a tag that arrives while
+        its UID still lies on another pad (without it a verdict lasts while the tag stays on its
+        pad, so every arrival is checked anyway; ``docs/hardware.md``).
     :param deck_check_first: run the deck check (``ecarte-table deck``) before the first deal of
         every session: the service starts refereeing once a registered pack passed whole.
     """
