@@ -354,7 +354,8 @@ class NfcpyReader(Closing):
             raise TagWriteError(f"tag {uid} is not an NTAG21x: it cannot be locked")
         try:
             cfg = tag.read(config)  # CFG0, CFG1, PWD (reads 0), PACK (reads 0)
-            if cfg[3] < 0xFF:
+            locked = cfg[3] < 0xFF
+            if locked:
                 if not self._authenticate(tag, uid, password):
                     raise TagWriteError(f"tag {uid} is locked with another password")
             else:
@@ -364,9 +365,10 @@ class NfcpyReader(Closing):
                 tag.write(config, bytes(cfg[0:3]) + bytes([protect_from]))
         except nfc.tag.TagCommandError as error:
             raise TagWriteError(f"locking tag {uid} failed: {error}") from error
-        tag = self._activate(uid)
-        if tag is None or not self._authenticate(tag, uid, password):
-            raise TagWriteError(f"tag {uid} did not confirm its new password")
+        if not locked:  # newly locked: select it again and check the new password
+            tag = self._activate(uid)
+            if tag is None or not self._authenticate(tag, uid, password):
+                raise TagWriteError(f"tag {uid} did not confirm its new password")
         if auth_limit:
             self._lock_config(tag, uid, config, auth_limit)
 
