@@ -23,8 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from coach import double_dummy as dd
 from coach.jeu_de_regle import ROWS, Row
-from coach.odds import TrickOdds, accept_value, propose_value, refuse_odds, stand_odds
-from coach.regle_table import Groups, OddsKey, Table, row_groups
+from coach.odds import TrickOdds
+from coach.regle_table import Groups, OddsKey, Table, key_odds, key_proposal, row_groups
 from engine.rules import rules
 
 DATA = Path(__file__).resolve().parent.parent / "docs" / "jeu_de_regle.json"
@@ -33,16 +33,12 @@ RULES = "classic"
 
 def _odds(job: tuple[str, OddsKey]) -> tuple[str, OddsKey, TrickOdds]:
     seat, key = job
-    hand, turn_up = key.hand(False)
-    fn = stand_odds if seat == "elder" else refuse_odds
-    return seat, key, fn(rules(RULES), hand, turn_up)
+    return seat, key, key_odds(rules(RULES), seat, key)
 
 
 def _proposal(job: tuple[str, OddsKey, bool, int]) -> tuple[str, OddsKey, bool, float]:
     seat, key, king_turned, samples = job
-    hand, turn_up = key.hand(king_turned)
-    fn = propose_value if seat == "elder" else accept_value
-    return seat, key, king_turned, fn(rules(RULES), hand, turn_up, samples=samples).mean
+    return seat, key, king_turned, key_proposal(rules(RULES), seat, key, king_turned, samples)
 
 
 def _source(row: Row) -> str:

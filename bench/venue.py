@@ -55,12 +55,6 @@ ALONE_RATE = 20.0
 """Events a second for the table alone in its process (faster than a real table: more samples)."""
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def wait_port(port: int, timeout: float = 60.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -186,6 +180,8 @@ def run(mode: str, tables: int, speed: float, seconds: float, chromium: str, per
         alone: bool) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
+    from venue.broker import free_port, mosquitto_path
+
     tmp = Path(tempfile.mkdtemp(prefix="ecarte-bench-"))
     tmp.chmod(0o755)
     broker_port, hub_port = free_port(), free_port()
@@ -211,7 +207,7 @@ def run(mode: str, tables: int, speed: float, seconds: float, chromium: str, per
             conf.write_text(f"user {os.environ.get('USER') or 'root'}\nallow_anonymous true\n"
                             f"password_file {state / 'passwd'}\nacl_file {state / 'acl'}\n"
                             f"listener {broker_port} 127.0.0.1\nmax_queued_messages 100000\n")
-            procs.insert(0, subprocess.Popen([shutil.which("mosquitto") or "/usr/sbin/mosquitto", "-c", str(conf)],
+            procs.insert(0, subprocess.Popen([mosquitto_path() or "mosquitto", "-c", str(conf)],
                                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         wait_port(broker_port)
         wait_port(hub_port)

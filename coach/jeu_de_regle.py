@@ -31,6 +31,8 @@ KNAVE = KING - 2
 ACE = KING - 3
 COURT = (KING, QUEEN, KNAVE)
 """Rank indices of the court cards: king, queen, knave (engine.cards.RANKS)."""
+COURT_MASK = sum(1 << r for r in COURT)
+"""The court cards of one suit's holding (eight bits): the tierce major when all three are held."""
 
 
 def foster_counts(elder: int, turn_up: int, *, at_least: int = 2) -> tuple[int, int]:
@@ -91,6 +93,10 @@ class Shape:
     def courts(self) -> int:
         return sum(self.count(r) for r in COURT)
 
+    def singly_guarded(self, rank: int) -> int:
+        """Plain suits holding this rank with exactly one other card, a lower one."""
+        return sum(1 for h in self.plain if _singly_guarded(h, rank))
+
     def lengths(self) -> list[int]:
         return sorted((h.bit_count() for h in self.plain), reverse=True)
 
@@ -143,7 +149,7 @@ def two_queen_guarded_small(s: Shape) -> bool:
 
 def two_king_guarded(s: Shape) -> bool:
     """Project's old row: two trumps, a king with another card of its suit, a card of a third suit."""
-    return s.trumps == 2 and s.lengths() == [2, 1, 0] and any(h.bit_count() == 2 and h >> KING & 1 for h in s.plain)
+    return s.trumps == 2 and s.lengths() == [2, 1, 0] and s.singly_guarded(KING) > 0
 
 
 def two_and_two_kings(s: Shape) -> bool:
@@ -151,8 +157,7 @@ def two_and_two_kings(s: Shape) -> bool:
 
 
 def one_and_tierce_major(s: Shape) -> bool:
-    tierce = _bit(KING) | _bit(QUEEN) | _bit(KNAVE)
-    return s.trumps == 1 and any(h & tierce == tierce for h in s.plain)
+    return s.trumps == 1 and any(h & COURT_MASK == COURT_MASK for h in s.plain)
 
 
 def one_tierce_major_and_court(s: Shape) -> bool:
@@ -169,7 +174,7 @@ def one_and_two_queens(s: Shape) -> bool:
 
 
 def one_and_two_queens_singly_guarded(s: Shape) -> bool:
-    return s.trumps == 1 and sum(1 for h in s.plain if _singly_guarded(h, QUEEN)) == 2
+    return s.trumps == 1 and s.singly_guarded(QUEEN) == 2
 
 
 def _queen_and_guarded_knave(s: Shape) -> tuple[int, int] | None:
@@ -230,7 +235,7 @@ def none_four_courts(s: Shape) -> bool:
 
 
 def none_four_courts_three_suits(s: Shape) -> bool:
-    return none_four_courts(s) and all(h & (_bit(KING) | _bit(QUEEN) | _bit(KNAVE)) for h in s.plain)
+    return none_four_courts(s) and all(h & COURT_MASK for h in s.plain)
 
 
 def none_three_queens(s: Shape) -> bool:
@@ -238,7 +243,7 @@ def none_three_queens(s: Shape) -> bool:
 
 
 def none_three_queens_two_singly_guarded(s: Shape) -> bool:
-    return none_three_queens(s) and sum(1 for h in s.plain if _singly_guarded(h, QUEEN)) >= 2
+    return none_three_queens(s) and s.singly_guarded(QUEEN) >= 2
 
 
 def two_to_discard(s: Shape) -> bool:
@@ -376,6 +381,17 @@ def rows_of(hand: int, turn_up: int, seat: str) -> tuple[Row, ...]:
     return tuple(r for r in (ELDER_ROWS if seat == "elder" else DEALER_ROWS) if r.test(shape))
 
 
+def choices(seat: str, *, german: bool = False) -> tuple[str, str]:
+    """The words of ``seat``'s first two choices: (playing as dealt, the other).
+
+    >>> choices("elder"), choices("dealer"), choices("dealer", german=True)
+    (('stand', 'propose'), ('refuse', 'accept'), ('declare', 'pass'))
+    """
+    if german:
+        return "declare", "pass"
+    return ("stand", "propose") if seat == "elder" else ("refuse", "accept")
+
+
 @dataclass(frozen=True, slots=True)
 class Classical:
     """What the classics say of a ``seat``'s hand: the first ``row`` it falls under (a sourced row before
@@ -390,7 +406,7 @@ class Classical:
 
     def words(self) -> str:
         """``'jeu de règle 2T+3: the classics stand'``."""
-        play, other = ("stand", "propose") if self.seat == "elder" else ("refuse", "accept")
+        play, other = choices(self.seat)
         verb = play if self.plays else other
         if self.row is None:
             return f"no jeu de règle: the classics {verb}"

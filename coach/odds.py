@@ -27,7 +27,7 @@ from math import comb, sqrt
 
 from coach import double_dummy
 from coach.double_dummy import Position, kernel_tables, leader_tricks, searcher
-from coach.jeu_de_regle import Classical, classify
+from coach.jeu_de_regle import Classical, choices, classify
 from engine.cards import ALL_CARDS, SUIT_MASKS
 from engine.legality import KING, king_index, lead_mask
 from engine.policy import strong
@@ -84,6 +84,11 @@ class TrickOdds:
             expected += count * net_points(rules, tricks, vulnerable=vulnerable, declarer=declarer)
         king = KING_POINT if self.holds_king else -KING_POINT * sum(self.king_counts) / total
         return expected / total + king
+
+    def dealt_value(self, rules: RuleSet) -> float:
+        """:meth:`value` of playing as dealt (standing, refusing): this seat vulnerable, german the declarer."""
+        german = rules.declares_game
+        return self.value(rules, vulnerable=not german, declarer=german)
 
 
 def net_points(rules: RuleSet, tricks: int, *, vulnerable: bool | None, declarer: bool | None) -> int:
@@ -280,22 +285,18 @@ def _sampled(rules: RuleSet, mine: int, turn_up: int, *, samples: int, seed: int
     return Estimate(mean, sqrt(variance / samples), samples)
 
 
-NO_ROW = Classical("elder", None, False, False)
-"""An elder's hand of no row (the default of :class:`Advice`)."""
-
-
 @dataclass(frozen=True, slots=True)
 class Advice:
     """The first decision of a seat, weighed: ``stand`` (exact, double dummy) against ``propose``
-    (sampled, under the exchange policy), both expected net scores in points; ``classical``: the row
-    of the *jeu de règle* the hand falls under and what the classics advise (:func:`coach.jeu_de_regle.classify`)."""
+    (sampled, under the exchange policy), both expected net scores in points; ``classical``: the seat,
+    the row of the *jeu de règle* its hand falls under and what the classics advise
+    (:func:`coach.jeu_de_regle.classify`); ``german``: the rule set declares the game."""
 
     odds: TrickOdds
     stand: float
     propose: Estimate
-    classical: Classical = NO_ROW
-    seat: str = "elder"
-    german: bool = False
+    classical: Classical
+    german: bool
 
     @property
     def should_stand(self) -> bool:
@@ -309,9 +310,7 @@ class Advice:
 
     def words(self) -> tuple[str, str]:
         """The words of this seat's two choices: (playing as dealt, the other)."""
-        if self.german:
-            return "declare", "pass"
-        return ("stand", "propose") if self.seat == "elder" else ("refuse", "accept")
+        return choices(self.classical.seat, german=self.german)
 
     def decision(self) -> str:
         """The exact decision's word (``'stand'``, ``'propose'``, ``'refuse'``, ``'accept'``...)."""
@@ -331,19 +330,15 @@ class Advice:
 def elder_advice(rules: RuleSet, elder: int, turn_up: int, *, samples: int = 2000, pure: bool = False) -> Advice:
     """Stand or propose, for the elder's first decision (german: declare or pass)."""
     odds = stand_odds(rules, elder, turn_up, pure=pure)
-    german = rules.declares_game
-    stand = odds.value(rules, vulnerable=not german, declarer=german)
-    return Advice(odds, stand, propose_value(rules, elder, turn_up, samples=samples, pure=pure),
-                  classify(elder, turn_up, "elder"), "elder", german)
+    return Advice(odds, odds.dealt_value(rules), propose_value(rules, elder, turn_up, samples=samples, pure=pure),
+                  classify(elder, turn_up, "elder"), rules.declares_game)
 
 
 def dealer_advice(rules: RuleSet, dealer: int, turn_up: int, *, samples: int = 2000, pure: bool = False) -> Advice:
     """Refuse or accept, for the dealer's answer to the first proposal (german: take the game or not)."""
     odds = refuse_odds(rules, dealer, turn_up, pure=pure)
-    german = rules.declares_game
-    refuse = odds.value(rules, vulnerable=not german, declarer=german)
-    return Advice(odds, refuse, accept_value(rules, dealer, turn_up, samples=samples, pure=pure),
-                  classify(dealer, turn_up, "dealer"), "dealer", german)
+    return Advice(odds, odds.dealt_value(rules), accept_value(rules, dealer, turn_up, samples=samples, pure=pure),
+                  classify(dealer, turn_up, "dealer"), rules.declares_game)
 
 
 def hint_text(rules: RuleSet, elder: int, turn_up: int, *, samples: int = 2000, pure: bool = False) -> str:

@@ -80,6 +80,23 @@ def row_hands(row: Row) -> Iterator[tuple[int, int]]:
                 yield hand, 8 * TRUMP + rank
 
 
+def key_odds(rules: RuleSet, seat: str, key: OddsKey) -> TrickOdds:
+    """The odds of playing a hand of ``key`` as dealt: the elder standing (:func:`coach.odds.stand_odds`),
+    the dealer refusing (:func:`coach.odds.refuse_odds`); the seven turned up (the tricks are the same
+    with the king turned)."""
+    hand, turn_up = key.hand(False)
+    fn = stand_odds if seat == "elder" else refuse_odds
+    return fn(rules, hand, turn_up)
+
+
+def key_proposal(rules: RuleSet, seat: str, key: OddsKey, king_turned: bool, samples: int) -> float:
+    """The mean value of proposing (the elder, :func:`coach.odds.propose_value`) or accepting (the dealer,
+    :func:`coach.odds.accept_value`) with a hand of ``key``, from ``samples`` exchanges."""
+    hand, turn_up = key.hand(king_turned)
+    fn = propose_value if seat == "elder" else accept_value
+    return fn(rules, hand, turn_up, samples=samples).mean
+
+
 Groups = dict[tuple[OddsKey, bool], list[bool]]
 """A row's hands by (key, king turned up): for each hand, whether it holds the king of trumps."""
 
@@ -131,23 +148,18 @@ class Table:
     def trick_odds(self, seat: str, key: OddsKey) -> TrickOdds:
         found = self.odds.get((seat, key))
         if found is None:
-            hand, turn_up = key.hand(False)
-            fn = stand_odds if seat == "elder" else refuse_odds
-            found = self.odds[(seat, key)] = fn(self.rules, hand, turn_up)
+            found = self.odds[(seat, key)] = key_odds(self.rules, seat, key)
         return found
 
     def proposal(self, seat: str, key: OddsKey, king_turned: bool) -> float:
         found = self.proposals.get((seat, key, king_turned))
         if found is None:
-            hand, turn_up = key.hand(king_turned)
-            fn = propose_value if seat == "elder" else accept_value
-            found = self.proposals[(seat, key, king_turned)] = fn(self.rules, hand, turn_up,
-                                                                  samples=self.samples).mean
+            found = self.proposals[(seat, key, king_turned)] = key_proposal(self.rules, seat, key, king_turned,
+                                                                            self.samples)
         return found
 
     def figures(self, row: Row, groups: Groups | None = None, *, propose: bool = True) -> RowFigures:
         """The row's figures over every hand it describes (``groups``: :func:`row_groups`, if made already)."""
-        german = self.rules.declares_game
         if groups is None:
             groups = row_groups(row)
         n = below = play_better = king_hands = king_better = 0
@@ -159,7 +171,7 @@ class Table:
                 odds = TrickOdds(odds.counts, (0,) * 6, False)
             count = len(kings)
             point = odds.point
-            stand = odds.value(self.rules, vulnerable=not german, declarer=german)
+            stand = odds.dealt_value(self.rules)
             offer = self.proposal(row.seat, key, king_turned) if propose else float("nan")
             n += count
             p_sum += point * count

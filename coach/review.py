@@ -86,7 +86,7 @@ class DecisionFinding:
     chose: str
     better: str
     cost: float
-    classical: str = ""
+    classical: str
     """The classical row of the hand and its advice (:meth:`coach.jeu_de_regle.Classical.words`)."""
 
     def text(self) -> str:
@@ -96,7 +96,7 @@ class DecisionFinding:
     def long_text(self) -> str:
         """``'A should propose (not stand): +0.39 pt (jeu de règle 3T, with the king of trumps: the classics
         propose)'``."""
-        return self.text() + (f" ({self.classical})" if self.classical else "")
+        return f"{self.text()} ({self.classical})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,21 +168,20 @@ def review(hand: PlayedHand, *, decisions: bool = True, samples: int = 1000, lim
     found: list[DecisionFinding] = []
     advice: list[Advice] = []
     if decisions and hand.elder_bid:
-        german = rules.declares_game
-        stand_word, propose_word = ("declare", "pass") if german else ("stand", "propose")
         elder = elder_advice(rules, hand.dealt[hand.elder], hand.turn_up, samples=samples, pure=pure)
         advice.append(elder)
-        found += _weigh(hand.elder, hand.elder_bid == stand_word, elder, stand_word, propose_word)
+        found += _weigh(hand.elder, hand.elder_bid, elder)
         if hand.dealer_bid:
-            refuse_word, accept_word = ("declare", "pass") if german else ("refuse", "accept")
             dealer = dealer_advice(rules, hand.dealt[hand.dealer], hand.turn_up, samples=samples, pure=pure)
             advice.append(dealer)
-            found += _weigh(hand.dealer, hand.dealer_bid == refuse_word, dealer, refuse_word, accept_word)
+            found += _weigh(hand.dealer, hand.dealer_bid, dealer)
     return Review(hand, tuple(cards), tuple(found), tuple(advice))
 
 
-def _weigh(seat: int, stood: bool, advice: Advice, stand: str, other: str) -> list[DecisionFinding]:
-    """A finding when the choice made is worse by more than twice the estimate's standard error."""
+def _weigh(seat: int, bid: str, advice: Advice) -> list[DecisionFinding]:
+    """A finding when the choice made (``bid``) is worse by more than twice the estimate's standard error."""
+    stand, other = advice.words()
+    stood = bid == stand
     gap = advice.stand - advice.propose.mean
     margin = 2 * advice.propose.stderr
     words = advice.classical.words()

@@ -131,6 +131,20 @@ class Deal(Action):
         )
 
 
+class ElderDeal(Deal):
+    """A deal written elder first (see :func:`engine.game.parse_deal`): ``a`` is the elder's
+    five, ``b`` the dealer's. Its own JSON kind keeps that meaning on replay."""
+
+    __slots__ = ()
+    kind: ClassVar[str] = "elder_deal"
+
+    def __str__(self) -> str:
+        return (
+            "deal elder " + " ".join(map(str, self.a)) + " / dealer " + " ".join(map(str, self.b))
+            + f" / turn {self.turn_up}"
+        )
+
+
 @dataclass(frozen=True, slots=True)
 class TurnUp(Action):
     """The dealer turns up the eleventh card: its suit is trump."""
@@ -259,7 +273,7 @@ class PlayOn(SeatAction):
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.kind: cls
     for cls in (
-        TurnTarget, Cut, DealCard, Deal, TurnUp, Propose, Stand, Accept, Refuse, Declare,
+        TurnTarget, Cut, DealCard, Deal, ElderDeal, TurnUp, Propose, Stand, Accept, Refuse, Declare,
         Pass, Discard, Draw, Announce, PlayCard, Double, OfferPoint, ReplayHand, PlayOn,
     )
 }

@@ -36,6 +36,7 @@ from engine.actions import (
     Discard,
     Double,
     Draw,
+    ElderDeal,
     OfferPoint,
     Pass,
     PlayCard,
@@ -48,22 +49,22 @@ from engine.actions import (
     TurnUp,
 )
 from engine.cards import CARDS, indices_of
-from engine.deal import ElderDeal, cut, deal, deal_card, parse_deal, retourne, turn_up
 from engine.errors import NotationError
 from engine.events import Event
-from engine.exchange import decide, discard, draw
 from engine.faults import Fault, fault
-from engine.king import announce
 from engine.legality import follow_mask, lead_mask
-from engine.match import penalise, reset_hand
-from engine.offers import double, offer_point
-from engine.outcome import Outcome, Result
+from engine.phases.deal import cut, deal, deal_card, parse_deal, retourne, turn_up
+from engine.phases.exchange import decide, discard, draw
+from engine.phases.king import announce
+from engine.phases.match import penalise, reset_hand
+from engine.phases.offers import double, offer_point
+from engine.phases.outcome import Outcome, Result
+from engine.phases.tricks import play, remedy
 from engine.prompts import expectation as expectation
 from engine.rules import RuleSet
 from engine.rules import rules as rules_by_name
 from engine.sight import SIGHTS
 from engine.state import INDEX, OTHER, SEATS, GameState
-from engine.tricks import play, remedy
 
 __all__ = [
     "LegalActions", "Result", "apply", "check", "expectation", "legal_actions", "legal_plays", "new_game", "parse_deal",

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from engine.cards import ALL_CARDS
 from engine.legality import king_index, play_fault_code
-from engine.state import GameState
+from engine.state import SEATS, GameState
 
 
 class FullSight:
@@ -52,8 +52,8 @@ class PartialSight(FullSight):
         return ALL_CARDS & ~not_held(state, seat)
 
     def stock_may_hold(self, state: GameState, seat: int) -> int:
-        """Every card the table does not know ``seat`` not to hold: it cannot count the stock."""
-        return ALL_CARDS & ~not_held(state, seat)
+        """What ``seat`` may hold (:meth:`may_hold`): the table cannot count the stock."""
+        return self.may_hold(state, seat)
 
 
 SIGHT: dict[str, FullSight] = {"full": FullSight(), "partial": PartialSight()}
@@ -81,10 +81,7 @@ def not_held(state: GameState, seat: int) -> int:
 
 def king_known_held(state: GameState, seat: int) -> bool:
     """Whether the table knows ``seat`` holds (or held, in this hand) the king of trumps."""
-    king = king_index(state.turn_up)
-    if state.hands[seat] >> king & 1:
-        return True
-    return any(s == seat and card == king for _t, s, card, _led in state.history)
+    return bool(state.hands[seat] >> king_index(state.turn_up) & 1) or state.king_played_by == SEATS[seat]
 
 
 @dataclass(frozen=True, slots=True)

@@ -130,10 +130,9 @@ def run_service(args: argparse.Namespace, *, refusal: Callable[[TableConfig], st
         shown_on_web = venue_outputs(args, table, Path(journal_path), service.put_physical, stack)
         service.outputs.extend(shown_on_web)
         page_url = next((o.url for o in shown_on_web if hasattr(o, "url")), None)
-        record = journal.current_game()
         gate = (_Gate(tags.route(service))
-                if table.tags.deck_check_first and tags.registry is not None and (record is None or not record.lines)
-                else None)  # the deck check first: before the first line of a fresh game
+                if table.tags.deck_check_first and tags.registry is not None and not journal.games()
+                else None)  # the deck check first: before the first line of a fresh journal
         devices = open_devices(table, gate.put if gate is not None else tags.route(service), card_for,
                                **tags.pad_options())
         stack.callback(devices.close)
@@ -270,14 +269,6 @@ def _open_events(path: str) -> IO[bytes]:
         return open(path, "rb")
     except OSError as exc:
         raise BadInput(f"cannot read {path}: {exc.strerror or exc}") from None
-
-
-def _reason(exc: Exception) -> str:
-    if isinstance(exc, UnicodeDecodeError):
-        return "not UTF-8 text (is it the right file?)"
-    if isinstance(exc, OSError):
-        return exc.strerror or str(exc)
-    return str(exc)
 
 
 class Devices:

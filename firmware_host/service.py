@@ -519,9 +519,11 @@ def feed_lines(
     first = True
     try:
         for line_no, text in read_lines(stream, source):
-            if pace and not first and isinstance(text, str) and text.strip() and not text.lstrip().startswith("#"):
-                time.sleep(pace)
-            first = first and not (isinstance(text, str) and text.strip() and not text.lstrip().startswith("#"))
+            if pace:
+                holds = isinstance(text, str) and bool(text.strip()) and not text.lstrip().startswith("#")
+                if holds and not first:
+                    time.sleep(pace)
+                first = first and not holds
             service.feed_slots.acquire()
             if isinstance(text, TranscriptError):
                 service.put_line(_Line(None, text, slot=True))

@@ -16,6 +16,9 @@ import logging
 import os
 from pathlib import Path
 
+from hardware.limits import read_json
+from hardware.tags import write_atomically
+
 logger = logging.getLogger(__name__)
 
 FORMAT = "ecarte-deck-checks"
@@ -30,8 +33,8 @@ def log_path(registry: str | os.PathLike[str]) -> Path:
 def last_checks(registry: str | os.PathLike[str]) -> dict[int, str]:
     """Pack → when it last passed the deck check (ISO 8601, UTC); empty when never or unreadable."""
     try:
-        document = json.loads(log_path(registry).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
+        document = read_json(log_path(registry))
+    except (OSError, ValueError) as exc:  # FileProblem is a ValueError
         logger.debug("deck checks of %s: %s", registry, exc)
         return {}
     packs = document.get("packs") if isinstance(document, dict) and document.get("format") == FORMAT else None
@@ -45,10 +48,7 @@ def record_check(registry: str | os.PathLike[str], pack: int, when: datetime.dat
     moment = (when or datetime.datetime.now(datetime.UTC)).isoformat(timespec="seconds")
     packs = {str(p): w for p, w in last_checks(registry).items()} | {str(pack): moment}
     path = log_path(registry)
-    temporary = path.with_name(f".{path.name}.tmp")
     try:
-        temporary.write_text(json.dumps({"format": FORMAT, "version": VERSION, "packs": packs}, indent=1) + "\n",
-                             encoding="utf-8")
-        os.replace(temporary, path)
+        write_atomically(path, json.dumps({"format": FORMAT, "version": VERSION, "packs": packs}, indent=1) + "\n")
     except OSError as exc:
         logger.warning("cannot record the deck check in %s: %s", path, exc)

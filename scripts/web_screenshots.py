@@ -6,6 +6,7 @@ during a hand under way, and after a fault proven late (tests/transcripts/partia
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import shutil
 import sys
@@ -52,8 +53,7 @@ def _feed(service: TableService, event: PhysicalEvent) -> TableSnapshot:
 
 
 def _named(setup: Setup) -> Setup:
-    return Setup(rules=setup.rules, dealer=setup.dealer, target=setup.target, options=setup.options,
-                 sight=setup.sight, players=("Anne", "Bruno", ""), tags=setup.tags)
+    return dataclasses.replace(setup, players=("Anne", "Bruno", ""))
 
 
 def hand_under_way(service: TableService) -> None:

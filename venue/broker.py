@@ -260,10 +260,10 @@ class Tls:
     cafile: str | None = None
 
 
-def mosquitto_conf(files: BrokerFiles, rules: Rules, host: str, port: int, tls: Tls | None = None) -> str:
-    """The configuration of the hub's own Mosquitto."""
-    lines = [
-        "# written by ecarte-table hub at each start",
+def _shared_conf(files: BrokerFiles, rules: Rules) -> list[str]:
+    """What the hub's Mosquitto and a room's say alike: the user it runs as, who may connect and do
+    what (the rules' files), and where it keeps its messages."""
+    return [
         f"user {getpass.getuser()}",
         "per_listener_settings false",
         f"allow_anonymous {'true' if rules.anonymous_read else 'false'}",
@@ -271,6 +271,14 @@ def mosquitto_conf(files: BrokerFiles, rules: Rules, host: str, port: int, tls: 
         f"acl_file {files.acl_file}",
         "persistence true",
         f"persistence_location {files.folder}/",
+    ]
+
+
+def mosquitto_conf(files: BrokerFiles, rules: Rules, host: str, port: int, tls: Tls | None = None) -> str:
+    """The configuration of the hub's own Mosquitto."""
+    lines = [
+        "# written by ecarte-table hub at each start",
+        *_shared_conf(files, rules),
         "autosave_interval 30",
         "max_queued_messages 100000",
         "max_inflight_messages 100",
@@ -291,6 +299,13 @@ def free_port(host: str = "127.0.0.1") -> int:
     with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as s:
         s.bind((host, 0))
         return int(s.getsockname()[1])
+
+
+def in_use(host: str, port: int) -> bool:
+    """Something listens on ``host:port`` (a connection is accepted within 0.3 s)."""
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as sock:
+        sock.settimeout(0.3)
+        return sock.connect_ex((host, port)) == 0
 
 
 def wait_listening(host: str, port: int, timeout: float, alive: Any = None) -> bool:
@@ -425,13 +440,7 @@ def room_conf(files: BrokerFiles, rules: Rules, room: str, central: tuple[str, i
     lines = [
         f"# the room {room}'s broker, bridged into the hub's at {host}:{port}: written by ecarte-table hub",
         "# the user it runs as, who must read this folder (mosquitto started as root switches to it)",
-        f"user {getpass.getuser()}",
-        "per_listener_settings false",
-        f"allow_anonymous {'true' if rules.anonymous_read else 'false'}",
-        f"password_file {files.password_file}",
-        f"acl_file {files.acl_file}",
-        "persistence true",
-        f"persistence_location {files.folder}/",
+        *_shared_conf(files, rules),
         "max_queued_messages 100000",
         f"listener {listen[1]} {listen[0]}",
         "",
@@ -550,25 +559,45 @@ class VenueTopicPlugin(BaseTopicPlugin):  # type: ignore[misc]
         return answer
 
 
+class EmbeddedBroker:
+    """amqtt's broker on the current event loop: open to anyone (for :class:`venue.hub.BrokerThread`: a
+    table's tests and a table that carries its own broker), or with the venue's rules from the two files
+    (the hub's embedded broker, run in a process of its own by :func:`embedded_broker`)."""
+
+    def __init__(self, host: str = "127.0.0.1", port: int = 1883, password_file: str | None = None,
+                 acl_file: str | None = None, anonymous: bool = True) -> None:
+        self.host, self.port = host, port
+        self._config = embedded_config(host, port, password_file, acl_file, anonymous)
+        self._broker: Any = None
+
+    async def start(self) -> None:
+        from amqtt.broker import Broker
+
+        for name in ("amqtt", "transitions"):
+            logging.getLogger(name).setLevel(logging.ERROR)
+        self._broker = Broker(self._config)
+        await self._broker.start()
+
+    async def stop(self) -> None:
+        if self._broker is not None:
+            broker, self._broker = self._broker, None
+            with contextlib.suppress(Exception):
+                await broker.shutdown()
+
+
 def _serve(host: str, port: int, password_file: str, acl_file: str, anonymous: bool) -> None:  # pragma: no cover
     """``python -m venue.broker HOST PORT PASSWD ACL ANON``: the embedded broker, until SIGTERM."""
     import asyncio
 
-    from amqtt.broker import Broker
-
-    for name in ("amqtt", "transitions"):
-        logging.getLogger(name).setLevel(logging.ERROR)
-
     async def main() -> None:
-        broker = Broker(embedded_config(host, port, password_file, acl_file, anonymous))
+        broker = EmbeddedBroker(host, port, password_file, acl_file, anonymous)
         await broker.start()
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, stop.set)
         await stop.wait()
-        with contextlib.suppress(Exception):
-            await broker.shutdown()
+        await broker.stop()
 
     asyncio.run(main())
 

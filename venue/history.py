@@ -15,7 +15,6 @@ from __future__ import annotations
 import logging
 import sqlite3
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -91,36 +90,29 @@ class JournalHistory:
     def _connect(self) -> sqlite3.Connection:
         return sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=2.0)
 
-    def _rows(self) -> Iterator[tuple[int, float, int]]:
+    def rows(self) -> list[tuple[int, float, int]]:
+        """Every game's number, start time and line count, oldest first (nothing replayed)."""
         if not self.path.exists():
-            return
+            return []
         with self._connect() as db:
             rows = db.execute(
                 "SELECT g.id, g.started, COUNT(e.id) FROM games g LEFT JOIN events e ON e.game = g.id "
                 "GROUP BY g.id ORDER BY g.id"
             ).fetchall()
-        for game, started, count in rows:
-            yield int(game), float(started), int(count)
-
-    def rows(self) -> list[tuple[int, float, int]]:
-        """Every game's number, start time and line count, oldest first (nothing replayed)."""
-        return list(self._rows())
-
-    def played(self, game: int, started: float, lines: int) -> PlayedGame:
-        """One game of :meth:`rows`, replayed (cached while its line count stays)."""
-        return self._played(game, started, lines)
+        return [(int(game), float(started), int(count)) for game, started, count in rows]
 
     def games(self) -> list[PlayedGame]:
         """Every game, oldest first."""
-        return [self._played(game, started, count) for game, started, count in self._rows()]
+        return [self.played(game, started, count) for game, started, count in self.rows()]
 
     def game(self, number: int) -> PlayedGame | None:
-        for game, started, count in self._rows():
+        for game, started, count in self.rows():
             if game == number:
-                return self._played(game, started, count)
+                return self.played(game, started, count)
         return None
 
-    def _played(self, game: int, started: float, count: int) -> PlayedGame:
+    def played(self, game: int, started: float, count: int) -> PlayedGame:
+        """One game of :meth:`rows`, replayed (cached while its line count stays)."""
         cached = self._cache.get(game)
         if cached is not None and cached.lines == count:
             return cached

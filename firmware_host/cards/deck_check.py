@@ -60,7 +60,8 @@ class DeckReport:
         return self.pack is not None and not (self.missing or self.repeated or self.foreign or self.not_genuine)
 
     def lines(self) -> list[str]:
-        """Short lines for the OLED and the console, the verdict first."""
+        """Short lines for the console and the log, the verdict first (the OLED words the report in
+        the table's language: :func:`firmware_host.screens.deck.deck_lines`)."""
         if self.ok:
             return [f"Pack {self.pack}: 32 cards OK"]
         out = [f"Pack {self.pack}: {len(self.seen)}/32 cards" if self.pack else "No registered pack seen"]

@@ -30,6 +30,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from drivers.events import CardSeen, DeviceEvent, ReaderStatus
+from engine.cards import Card
 from hardware.locks import entry_seal
 from hardware.tags import CARDS, TagRegistry, check_card, check_pack
 
@@ -273,7 +274,7 @@ def _complete(registry: TagRegistry, pack: int, cards: Sequence[str]) -> bool:
 
 def _label(card: str) -> str:
     """``"TH"`` → ``"10♥"``, as printed on the card."""
-    return ("10" if card[0] == "T" else card[0]) + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[card[1]]
+    return Card.parse(card).symbol()
 
 
 @dataclass(frozen=True, slots=True)

@@ -71,8 +71,6 @@ class TableTags:
                 registry = TagRegistry.load(table.registry)
             except FileNotFoundError:
                 raise TagRegistryMissing(f"tag registry {table.registry}: no such file (enrol the cards)") from None
-            except UnicodeDecodeError:
-                raise BadInput(f"tag registry {table.registry}: not UTF-8 text (is it the right file?)") from None
             except (OSError, ValueError, TagRegistryError) as exc:
                 reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
                 raise BadInput(f"tag registry {table.registry}: {reason}") from None

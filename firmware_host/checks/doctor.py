@@ -233,7 +233,7 @@ def _check_registry(config: TableConfig) -> Check:
     except PermissionError:
         return Check(name, False, f"{path} is not readable by {_user()}",
                      f"sudo chown ecarte: {path}; sudo chmod 0640 {path}")
-    except (OSError, UnicodeDecodeError, TagRegistryError) as exc:
+    except (OSError, TagRegistryError) as exc:
         return Check(name, False, f"{path}: {exc}",
                      "fix the file or enrol the cards again (the format is in docs/nfc.md)")
     problems = _audit_registry(config, registry)
@@ -266,7 +266,7 @@ def _check_deck(config: TableConfig) -> Check:
                      "enrol the packs (ecarte-table enroll) and name the registry in [table], or drop deck_check_first")
     try:
         packs = sorted({entry.pack for entry in TagRegistry.load(config.registry)})
-    except (OSError, UnicodeDecodeError, TagRegistryError):
+    except (OSError, TagRegistryError):
         return Check(name, True, "no readable registry: nothing to check yet")
     done = last_checks(config.registry)
     said = [f"pack {p} checked {done[p]}" if p in done else

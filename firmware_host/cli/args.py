@@ -1,17 +1,52 @@
-"""What several commands' arguments share: the journal's default place, numbers checked as argparse types,
-the rule set's name."""
+"""What several commands' arguments share: the journal's default place and its opening for reading,
+numbers checked as argparse types, the rule set's name."""
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from firmware_host.errors import BadInput
-from firmware_host.journal.store import default_journal
+from firmware_host.journal.store import GameRecord, Journal, JournalError, default_journal
 
 EXIT_BAD_INPUT = 2
 
-__all__ = ["EXIT_BAD_INPUT", "card_name", "check_rules", "default_journal", "depth", "seconds", "sim_registry"]
+__all__ = ["EXIT_BAD_INPUT", "card_name", "check_rules", "default_journal", "depth", "journal_game", "read_journal",
+           "seconds", "sim_registry"]
+
+T = TypeVar("T")
+
+
+def read_journal(given: Path | None, read: Callable[[Journal], T]) -> T:
+    """``read(journal)`` on the journal at ``given`` (None: the table's), opened read-only
+    (``export``, ``review``, ``history``).
+
+    :raises BadInput: no journal there, one that cannot be read, a game it does not hold.
+    """
+    path = given or default_journal()
+    if not Path(path).exists():
+        raise BadInput(f"no journal at {path}")
+    try:
+        with Journal(path, readonly=True) as journal:
+            return read(journal)
+    except KeyError as exc:
+        raise BadInput(str(exc.args[0])) from None
+    except JournalError as exc:
+        raise BadInput(str(exc)) from None
+
+
+def journal_game(given: Path | None, game: int | None) -> tuple[Path, GameRecord]:
+    """The journal's path and its game ``game`` (None: the last).
+
+    :raises BadInput: as :func:`read_journal`, and for a journal that holds no game.
+    """
+    path = given or default_journal()
+    record = read_journal(path, lambda journal: journal.game(game) if game is not None else journal.current_game())
+    if record is None:
+        raise BadInput(f"the journal {path} holds no game")
+    return path, record
 
 
 def sim_registry() -> Path:

@@ -35,7 +35,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     deck.add_argument("--registry", type=Path, help="the tag registry (default: the table file's)")
     deck.add_argument("--drop", action="append", default=[], metavar="CARD", type=card_name,
                       help="simulated table only: the operator leaves this card out")
-    deck.add_argument("--clone", action="append", default=[], metavar="CARD",
+    deck.add_argument("--clone", action="append", default=[], metavar="CARD", type=card_name,
                       help="simulated table only: the operator passes a clone of this card (its UID copied "
                            "on a blank tag) instead of the card")
     return deck
@@ -53,7 +53,7 @@ def run_deck(args: argparse.Namespace) -> int:
     from firmware_host.screens.deck import deck_lines
     from firmware_host.screens.panel import open_panel
     from hardware.deck_log import record_check
-    from hardware.tags import CARDS, TagRegistry, TagRegistryError
+    from hardware.tags import TagRegistry, TagRegistryError
 
     table = load_table_or_exit(args.table)
     path = args.registry or table.registry
@@ -63,17 +63,12 @@ def run_deck(args: argparse.Namespace) -> int:
         raise BadInput("no tag registry: name one with --registry, or enrol the pack first (ecarte-table enroll)")
     try:
         registry = TagRegistry.load(Path(path))
-    except UnicodeDecodeError:
-        raise BadInput(f"tag registry {path}: not UTF-8 text") from None
     except (OSError, ValueError, TagRegistryError) as exc:
         raise BadInput(f"tag registry {path}: {getattr(exc, 'strerror', None) or exc}") from None
     try:
         pad_config = table.pad(args.pad) if args.pad else table.pads[0]
     except KeyError as exc:
         raise BadInput(f"--pad: {exc.args[0]}") from None
-    for card in (*args.drop, *args.clone):
-        if card not in CARDS:
-            raise BadInput(f"not an écarté card: {card!r} (KS, TH, 7C...)")
     tags = TableTags.build(registry, table.tags, simulated=table.simulated_pads)  # the originality check
     panel = open_panel(table, tolerant=True)
     events: queue.Queue[DeviceEvent] = queue.Queue()

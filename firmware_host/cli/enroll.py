@@ -70,8 +70,6 @@ def run_enroll(args: argparse.Namespace) -> int:
     print(f"enrolling pack {args.pack} into the registry {registry_path}", flush=True)
     try:
         registry = TagRegistry.load(registry_path) if registry_path.exists() else TagRegistry()
-    except UnicodeDecodeError:
-        raise BadInput(f"tag registry {registry_path}: not a registry (not UTF-8 text)") from None
     except (OSError, ValueError, TagRegistryError) as exc:
         raise BadInput(f"tag registry {registry_path}: {getattr(exc, 'strerror', None) or exc}") from None
     _check_writable(registry_path)

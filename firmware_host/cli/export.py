@@ -5,10 +5,15 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from firmware_host.cli.args import default_journal
+from firmware_host.cli.args import default_journal, journal_game, read_journal
 from firmware_host.errors import BadInput
+
+if TYPE_CHECKING:
+    from firmware_host.journal.store import GameRecord
+    from firmware_host.referee.snapshot import Outcome
+    from firmware_host.referee.transcript import PhysicalEvent
 
 __all__ = ["add_parser", "run"]
 
@@ -30,39 +35,19 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from firmware_host.journal.store import Journal, JournalError
+    if args.list:
+        from firmware_host.journal.history import format_game, games
 
-    path = args.journal or default_journal()
-    if not Path(path).exists():
-        raise BadInput(f"no journal at {path}")
-    try:
-        with Journal(path, readonly=True) as journal:
-            if args.list:
-                from firmware_host.journal.history import format_game, games
-
-                for summary in games(journal):
-                    print(format_game(summary))
-                return 0
-            record = journal.game(args.game) if args.game is not None else journal.current_game()
-    except KeyError as exc:
-        raise BadInput(str(exc.args[0])) from None
-    except JournalError as exc:
-        raise BadInput(str(exc)) from None
-    if record is None:
-        raise BadInput(f"the journal {path} holds no game")
-    lines = list(record.lines)
-    # the service writes its own setup line first; a transcript fed to it may bring another
-    # before any event: each replaced the last, keeping the table's own values for the keys it
-    # left out (the table file's sight, say), so the transcript keeps one line with both
-    # (a setup after the first line is not a transcript TRANSCRIPT.md allows)
-    while len(lines) > 1 and _is_setup(lines[0]) and _is_setup(lines[1]):
-        lines[1] = _merged_setup(lines[0], lines[1])
-        del lines[0]
-    text = "".join(line + "\n" for line in lines)
+        for summary in read_journal(args.journal, games):
+            print(format_game(summary))
+        return 0
+    path, record = journal_game(args.journal, args.game)
     if args.format == "record":
         from venue.export import record_text
 
         text = record_text(path, record.game)
+    else:
+        text = _transcript(record, f"{path}#game{record.game}")
     if args.output:
         try:
             args.output.write_text(text, encoding="utf-8")
@@ -73,23 +58,30 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _merged_setup(table: str, fed: str) -> str:
-    """The setup the table played: the fed line's keys over the table's own
-    (:func:`firmware_host.journal.replay.merged_setup`, as every reader of the journal takes it)."""
-    from firmware_host.journal.replay import merged_setup
-    from firmware_host.referee.transcript import Setup, dumps, parse_line
+def _transcript(record: GameRecord, source: str) -> str:
+    """The game's lines as the table took them, read as every reader of the journal reads a game
+    (:func:`~firmware_host.journal.replay.replay_game`): a line it refused is left out, and the
+    setup lines before the first event are one line (the service writes its own setup first; a
+    transcript fed to it, or the page, may bring another, taken with the table's own values for
+    the keys it leaves out), as a transcript has one setup line, its first.
 
-    own, given = parse_line(table, source="journal"), parse_line(fed, source="journal")
-    if not isinstance(own, Setup) or not isinstance(given, Setup):
-        return fed
-    return dumps(merged_setup(own, given))
+    :raises BadInput: a line that cannot be read back.
+    """
+    from firmware_host.journal.replay import replay_game
+    from firmware_host.referee.transcript import Setup, TranscriptError, dumps
 
+    def unrefereed(event: PhysicalEvent, where: str) -> Outcome | None:
+        return None  # the lines are written out, not played
 
-def _is_setup(line: str) -> bool:
-    import json
-
+    lines: list[str] = []
+    leading = True  # no event yet: a setup line replaces the one before it
     try:
-        data = json.loads(line)
-    except ValueError:
-        return False
-    return isinstance(data, dict) and "setup" in data
+        for step in replay_game(record, unrefereed, source=source):
+            if leading and isinstance(step.event, Setup):
+                lines = [record.lines[step.index] if step.number == 1 else dumps(step.event)]
+                continue
+            leading = False
+            lines.append(record.lines[step.index])
+    except TranscriptError as exc:
+        raise BadInput(str(exc)) from None
+    return "".join(line + "\n" for line in lines)

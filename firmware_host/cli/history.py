@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import json
+import sys
 from pathlib import Path
 from typing import Any
 
-from firmware_host.cli.args import default_journal
+from firmware_host.cli.args import default_journal, read_journal
 
 __all__ = ["add_parser", "run"]
 
@@ -25,6 +27,15 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     """Print the history; returns the exit status."""
-    from firmware_host.journal.history import run_history
+    from firmware_host.journal.history import format_game, format_player, games, player_stats
 
-    return run_history(args)
+    summaries = read_journal(args.journal, games)
+    if args.players:
+        for stats in player_stats(summaries):
+            print(json.dumps(stats.to_json(), ensure_ascii=False) if args.json else format_player(stats))
+        return 0
+    for summary in summaries:
+        print(json.dumps(summary.to_json(), ensure_ascii=False) if args.json else format_game(summary))
+    if not summaries and not args.json:
+        print("no game played yet", file=sys.stderr)
+    return 0

@@ -38,23 +38,12 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 def run_review(args: argparse.Namespace) -> int:
     """Print the review; 0, or raise :class:`BadInput` for a missing journal, game or hand."""
     from coach.review import hands_of_record, review
+    from firmware_host.cli.args import journal_game
     from firmware_host.journal.replay import replay_game, strict
-    from firmware_host.journal.store import Journal, JournalError, default_journal
     from firmware_host.referee.controller import Controller, HandRecord
     from firmware_host.referee.transcript import TranscriptError
 
-    path = args.journal or default_journal()
-    if not Path(path).exists():
-        raise BadInput(f"no journal at {path}")
-    try:
-        with Journal(path) as journal:
-            record = journal.game(args.game) if args.game is not None else journal.current_game()
-    except KeyError as exc:
-        raise BadInput(str(exc.args[0])) from None
-    except JournalError as exc:
-        raise BadInput(str(exc)) from None
-    if record is None:
-        raise BadInput(f"the journal {path} holds no game")
+    path, record = journal_game(args.journal, args.game)
     source = f"{path} game {record.game}"
     played = []
     try:

@@ -8,20 +8,16 @@ or badges, then started again with those settings) is left out.
 
 from __future__ import annotations
 
-import argparse
-import json
 import logging
-import sys
 import time
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import engine
 from engine import Fault
-from firmware_host.journal.store import GameRecord, Journal, JournalError
+from firmware_host.journal.store import GameRecord, Journal
 from firmware_host.referee.controller import Controller, HandRecord
 from firmware_host.referee.transcript import CardEvent, TranscriptError
 
@@ -282,27 +278,3 @@ def format_player(stats: PlayerStats) -> str:
     return (f"{stats.name}: {stats.games} games, {stats.wins} won, {rubbers}{stats.points} points, "
             f"{stats.hands} hands, vole {stats.vole_rate:.0%}, "
             f"d'autorité {stats.vulnerable} ({stats.punished} punished), faults: {faults}")
-
-
-def run_history(args: argparse.Namespace) -> int:
-    """``ecarte-table history``: returns the exit status."""
-    from firmware_host.errors import BadInput
-    from firmware_host.journal.store import default_journal
-
-    path = Path(args.journal or default_journal())
-    if not path.exists():
-        raise BadInput(f"no journal at {path}")
-    try:
-        with Journal(path) as journal:
-            summaries = games(journal)
-    except JournalError as exc:
-        raise BadInput(str(exc)) from None
-    if args.players:
-        for stats in player_stats(summaries):
-            print(json.dumps(stats.to_json(), ensure_ascii=False) if args.json else format_player(stats))
-        return 0
-    for summary in summaries:
-        print(json.dumps(summary.to_json(), ensure_ascii=False) if args.json else format_game(summary))
-    if not summaries and not args.json:
-        print("no game played yet", file=sys.stderr)
-    return 0

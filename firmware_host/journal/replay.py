@@ -146,7 +146,7 @@ def replay_game(record: GameRecord, referee: Callable[[PhysicalEvent, str], Outc
 
     Lines the table refused when they came (journaled ``REJECTED``) are skipped; blank lines and
     comments hold no event. A setup line after the first is taken as the table took it
-(:func:`merged_setup`). ``referee(event, where)`` is :func:`strict` (a controller) for a
+    (:func:`merged_setup`). ``referee(event, where)`` is :func:`strict` (a controller) for a
     reader, the service's own for a resume; ``where`` is ``"{source}:{number}"``.
 
     :raises TranscriptError: for a line that cannot be read (the journal is not what was

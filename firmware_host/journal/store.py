@@ -149,6 +149,16 @@ def line_crc(game: int, line: str) -> int:
     return zlib.crc32(f"{game}\n{line}".encode("utf-8", "surrogatepass"))
 
 
+def legacy_problem(game: Any, line: Any, crc: Any) -> str | None:
+    """Why a row of a journal before links is not what was written (the CRC of its game and line,
+    :func:`line_crc`; a row without one is taken as it is), or None."""
+    if not isinstance(game, int) or not isinstance(line, str):
+        return "unreadable"
+    if crc is not None and crc != line_crc(game, line):
+        return "not what was written"
+    return None
+
+
 def row_link(rowid: int, game: int, seq: int | None, line: str, previous: int) -> int:
     """A row's link: the CRC-32 of its id, game, ``seq`` and line, chained to ``previous`` (the
     link of the row before it, or the journal's base for its first row)."""
@@ -161,9 +171,10 @@ def state_crc(done: int, link: int) -> int:
     return zlib.crc32(b"%d" % done, link)
 
 
-def row_problem(row: tuple[Any, ...], previous: int) -> str | None:
+def row_problem(row: tuple[Any, ...], previous: int | None) -> str | None:
     """Why the row ``(id, game, line, done, seq, crc, link)`` is not what was written after a row
-    whose link is ``previous``, or None."""
+    whose link is ``previous``, or None. ``previous`` None: the row before it is lost, only the
+    row's own checksum can be checked."""
     rowid, game, line, done, seq, crc, link = row
     if not (isinstance(rowid, int) and isinstance(game, int) and isinstance(line, str)
             and isinstance(done, int) and (seq is None or isinstance(seq, int))):
@@ -172,7 +183,7 @@ def row_problem(row: tuple[Any, ...], previous: int) -> str | None:
         return "its checksum is missing"
     if not isinstance(crc, int) or not isinstance(link, int):
         return "unreadable"
-    if link != row_link(rowid, game, seq, line, previous):
+    if previous is not None and link != row_link(rowid, game, seq, line, previous):
         return "not what was written there (changed, moved, or a row before it missing)"
     if crc != state_crc(done, link):
         return "its state (taken, refused) is not what was written"
@@ -280,7 +291,7 @@ class Journal(Closing):
             for rowid, game, line, done, seq, crc in db.execute(
                 "SELECT id, game, line, done, seq, crc FROM events ORDER BY id",
             ).fetchall():
-                if not isinstance(line, str) or (crc is not None and crc != line_crc(game, line)):
+                if legacy_problem(game, line, crc) is not None:
                     db.execute("UPDATE events SET crc = NULL, link = NULL WHERE id = ?", (rowid,))
                     continue
                 previous = row_link(rowid, game, seq, line, previous)
@@ -440,7 +451,7 @@ class Journal(Closing):
                 previous = row[6]
         else:
             for number, (_, _, line, _, _, crc, _) in enumerate(rows, start=1):
-                if not isinstance(line, str) or (crc is not None and crc != line_crc(game, line)):
+                if legacy_problem(game, line, crc) is not None:
                     raise JournalDamaged(self.path, [f"game {game}, line {number}: not the line that was written"])
         return GameRecord(
             game, tuple(r[2] for r in rows), tuple(int(r[0]) for r in rows), tuple(int(r[3]) for r in rows),
@@ -488,10 +499,8 @@ class Journal(Closing):
             if chained:
                 problem = row_problem(row, previous if isinstance(previous, int) else 0)
                 previous = row[6]
-            elif not isinstance(line, str) or not isinstance(game, int):
-                problem = "unreadable"
             else:
-                problem = None if row[5] is None or row[5] == line_crc(game, line) else "not what was written"
+                problem = legacy_problem(game, line, row[5])
             if problem is None and lines:
                 try:
                     parse_line(line, source="", line_no=number)

@@ -30,7 +30,7 @@ from firmware_host.journal.store import (
     JournalDamaged,
     JournalError,
     Seal,
-    line_crc,
+    legacy_problem,
     lock_path,
     read_seal,
     row_link,
@@ -113,8 +113,6 @@ def salvage(path: str) -> SalvageReport:
     fd = take_lock(path)
     try:
         problems: list[str] = []
-        with contextlib.suppress(JournalDamaged, JournalError), Journal(path, readonly=True) as journal:
-            journal.verify()
         games, lost, lines = _read_games(path, problems)
         stamp = time.strftime("%Y%m%dT%H%M%S")
         moved_to = f"{path}.damaged-{stamp}"
@@ -218,13 +216,9 @@ def _unchained(rows: dict[int, _Row], broken: list[int], base: int) -> list[int]
     gaps = sorted(broken)
     for rowid in sorted(rows):
         row = rows[rowid]
-        problem = row_problem((row[0], row[1], row[3], row[4], row[5], row[6], row[7]),
-                              previous if isinstance(previous, int) else 0)
         after_gap = any(last < b < rowid for b in gaps)
-        if problem is not None and after_gap and isinstance(row[7], int) and isinstance(row[4], int) \
-                and row[6] == state_crc(row[4], row[7]) and isinstance(row[3], str):
-            problem = None
-        if problem is not None:
+        known = None if after_gap else previous if isinstance(previous, int) else 0
+        if row_problem((row[0], row[1], row[3], row[4], row[5], row[6], row[7]), known) is not None:
             bad.append(rowid)
         previous = row[7]
         last = rowid
@@ -233,9 +227,7 @@ def _unchained(rows: dict[int, _Row], broken: list[int], base: int) -> list[int]
 
 def _legacy_bad(rows: dict[int, _Row]) -> list[int]:
     """The rows of a journal before links whose line does not match its CRC."""
-    return [rowid for rowid, row in rows.items()
-            if not isinstance(row[1], int) or not isinstance(row[3], str)
-            or (row[6] is not None and row[6] != line_crc(row[1], row[3]))]
+    return [rowid for rowid, row in rows.items() if legacy_problem(row[1], row[3], row[6]) is not None]
 
 
 def _unreadable(rows: dict[int, _Row]) -> list[tuple[int, tuple[int, int, str]]]:
@@ -290,7 +282,7 @@ def _scan_pages(path: str) -> tuple[dict[int, _Row], int | None]:
                 if not (isinstance(game, int) and isinstance(line, str) and isinstance(crc, int)
                         and isinstance(done, int)):
                     continue
-                if (crc == state_crc(done, link) if isinstance(link, int) else crc == line_crc(game, line)):
+                if (crc == state_crc(done, link) if isinstance(link, int) else legacy_problem(game, line, crc) is None):
                     row = (rowid, game, float(t) if isinstance(t, int | float) else 0.0, line, done, seq, crc, link)
                     if rowid not in found or done > found[rowid][4]:
                         found[rowid] = row

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import shlex
 import sys
 import threading
 import time
@@ -26,7 +27,7 @@ from pathlib import Path
 import engine
 from engine import Event
 from firmware_host.errors import BadInput
-from firmware_host.journal.store import Journal
+from firmware_host.journal.store import Journal, JournalError
 from firmware_host.players.packets import PacketPlayers
 from firmware_host.players.simtable import SimulatedTable
 from firmware_host.referee.controller import Controller, TableDefaults
@@ -147,9 +148,12 @@ def run_demo(args: argparse.Namespace, *, outputs: Sequence[TableOutput] = ()) -
     from firmware_host.screens.panel import check_png_dir, open_panel
 
     png_dir = check_png_dir(args.png)
-    given = tuple(n.strip() for n in (getattr(args, "players", None) or "Anne,Bruno").split(","))
-    if len(given) != 2 or not all(given) or given[0] == given[1]:
+    names = tuple(n.strip() for n in (getattr(args, "players", None) or "Anne,Bruno").split(","))
+    if len(names) != 2 or not all(names) or names[0] == names[1]:
         raise BadInput(f"--players {args.players!r}: two different names, A's then B's, like 'Anne,Bruno'")
+    problem = next(filter(None, map(name_problem, names)), None)
+    if problem is not None:
+        raise BadInput(f"--players: {problem}")
     out = sys.stdout
     tty = out.isatty()
     delay = args.delay if args.delay is not None else (0.3 if tty else 0.0)
@@ -162,10 +166,6 @@ def run_demo(args: argparse.Namespace, *, outputs: Sequence[TableOutput] = ()) -
         panel = open_panel(table, png_dir=png_dir, terminal=out if frames != "none" else None,
                            only_tricks=frames == "tricks", redraw=tty and frames == "all")
         panel.language = getattr(args, "language", None) or "en"
-        names = tuple(n.strip() for n in (getattr(args, "players", None) or "Anne,Bruno").split(","))
-        problem = next(filter(None, map(name_problem, names)), None)
-        if problem is not None:
-            raise BadInput(f"--players: {problem}")
         if tty and frames == "all":
             out.write("\x1b[2J")
         defaults = TableDefaults(rules=args.rules, dealer=None, players=names, sight=table.sight,
@@ -209,8 +209,9 @@ def run_demo(args: argparse.Namespace, *, outputs: Sequence[TableOutput] = ()) -
                   f"after {final.hand_no} hand(s); {conduct.refused_at_once} wrong card(s) refused at once, "
                   f"{len(conduct.late)} fault(s) proven late; {service.stats.handled} events journaled, "
                   f"{panel.frames} frames drawn.\n")
-        out.write(f"Review it with the coach: ecarte-table review --journal {_quoted(journal_path)}\n"
-                  f"All the demo's games: ecarte-table history --journal {_quoted(journal_path)}\n")
+        quoted = shlex.quote(str(journal_path))
+        out.write(f"Review it with the coach: ecarte-table review --journal {quoted}\n"
+                  f"All the demo's games: ecarte-table history --journal {quoted}\n")
         out.flush()
     return 0
 
@@ -236,18 +237,10 @@ def _table_depth(table: TableConfig) -> int:
 
 
 def _open_journal(path: Path) -> Journal:
-    from firmware_host.journal.store import JournalError
-
     try:
         return Journal(path, lock=True)
     except JournalError as exc:
         raise BadInput(str(exc)) from None
-
-
-def _quoted(path: Path) -> str:
-    import shlex
-
-    return shlex.quote(str(path))
 
 
 def _narrator(out: object) -> Callable[[str], None]:

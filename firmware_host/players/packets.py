@@ -35,8 +35,8 @@ from typing import Any, Protocol
 import engine
 from engine import Event, Fault, GameState
 from engine.actions import Action, Announce, Cut, Deal, Discard, Draw, PlayCard
+from engine.phases.tricks import accept_play
 from engine.random_play import random_action, random_deal
-from engine.tricks import accept_play
 from firmware_host.players.builtin import wrong_card
 from firmware_host.referee.controller import Controller
 from firmware_host.referee.protocol import physical_events

@@ -27,14 +27,14 @@ from engine.errors import EcarteError, NotationError
 from engine.prompts import LANGUAGES
 from hardware.layout import BUTTONS, SEATS, ZONES
 from hardware.layout import COMPACT_PADS as COMPACT_ZONES
-from hardware.limits import name_problem
+from hardware.limits import name_problem, quoted
 
 MAX_LINE_BYTES = 65_536
 """The longest transcript line read, and the longest line the journal takes (bytes, UTF-8,
 newline excluded): a setup with two packs of tags takes about 3 KB. A longer line is an
 error, reported with its number without echoing it, and never journaled."""
 
-_SHOWN = 40  # characters of a bad value quoted in an error message
+_SHOWN = 40  # characters of a bad zone compared with the zones (as many as quoted() shows)
 
 
 class TranscriptError(NotationError):
@@ -161,7 +161,7 @@ def parse_line(text: str, *, source: str = "<input>", line_no: int = 1,
     t = data.get("t")
     if t is not None and (not isinstance(t, int | float) or isinstance(t, bool) or not math.isfinite(t)
                           or abs(t) > 1e12):
-        raise TranscriptError(source, line_no, f"'t' must be seconds (a number), got {_short(t)}")
+        raise TranscriptError(source, line_no, f"'t' must be seconds (a number), got {quoted(t)}")
     if "setup" in data:
         return _setup(data["setup"], source, line_no)
     if "zone" in data:
@@ -169,9 +169,9 @@ def parse_line(text: str, *, source: str = "<input>", line_no: int = 1,
     if "seat" in data or "button" in data:
         seat, button = data.get("seat"), data.get("button")
         if not isinstance(seat, str) or seat not in SEATS:
-            raise TranscriptError(source, line_no, f"seat must be 'A' or 'B', got {_short(seat)}")
+            raise TranscriptError(source, line_no, f"seat must be 'A' or 'B', got {quoted(seat)}")
         if not isinstance(button, str) or button not in BUTTONS:
-            raise TranscriptError(source, line_no, f"button must be yes, no or king, got {_short(button)}")
+            raise TranscriptError(source, line_no, f"button must be yes, no or king, got {quoted(button)}")
         return ButtonEvent(seat, button, t)
     raise TranscriptError(
         source, line_no, "expected a setup, a card event ('zone') or a button event ('seat', 'button')",
@@ -186,12 +186,12 @@ def _card_event(data: dict[str, Any], source: str, line_no: int, zones: tuple[st
 
         hint = difflib.get_close_matches(str(zone)[:_SHOWN], zones, n=1)
         extra = f" (did you mean {hint[0]!r}?)" if hint else f" (zones: {', '.join(ZONES)})"
-        raise TranscriptError(source, line_no, f"unknown zone {_short(zone)}{extra}")
+        raise TranscriptError(source, line_no, f"unknown zone {quoted(zone)}{extra}")
     card, uid = data.get("card"), data.get("uid")
     if card is None and uid is None:
         raise TranscriptError(source, line_no, "a card event needs 'card' or 'uid'")
     if card is not None and not isinstance(card, str):
-        raise TranscriptError(source, line_no, f"a card is written like 'KS' or 'TH', got {_short(card)}")
+        raise TranscriptError(source, line_no, f"a card is written like 'KS' or 'TH', got {quoted(card)}")
     if card is not None:
         try:
             card = str(Card.parse(card))
@@ -201,20 +201,15 @@ def _card_event(data: dict[str, Any], source: str, line_no: int, zones: tuple[st
         uid = _uid(uid, source, line_no)
     gone = data.get("gone", False)
     if not isinstance(gone, bool):
-        raise TranscriptError(source, line_no, f"'gone' must be true or false, got {_short(gone)}")
+        raise TranscriptError(source, line_no, f"'gone' must be true or false, got {quoted(gone)}")
     return CardEvent(zone, card, uid, gone, t)
 
 
 def _uid(uid: Any, source: str, line_no: int) -> str:
     text = uid.replace(":", "").strip().upper() if isinstance(uid, str) else ""
     if not text or len(text) % 2 or len(text) > 64 or any(c not in "0123456789ABCDEF" for c in text):
-        raise TranscriptError(source, line_no, f"a tag UID is hexadecimal, got {_short(uid)}")
+        raise TranscriptError(source, line_no, f"a tag UID is hexadecimal, got {quoted(uid)}")
     return text
-
-
-def _short(value: Any, limit: int = _SHOWN) -> str:
-    """``repr(value)``, cut to about ``limit`` characters (a bad line is never echoed whole)."""
-    return _cut(repr(value), limit)
 
 
 def _cut(text: str, limit: int) -> str:
@@ -230,13 +225,13 @@ def _setup(body: Any, source: str, line_no: int) -> Setup:
         raise TranscriptError(source, line_no, f"unknown setup key(s): {', '.join(sorted(unknown))}")
     dealer = body.get("dealer")
     if dealer is not None and (not isinstance(dealer, str) or dealer not in SEATS):
-        raise TranscriptError(source, line_no, f"dealer must be 'A' or 'B', got {_short(dealer)}")
+        raise TranscriptError(source, line_no, f"dealer must be 'A' or 'B', got {quoted(dealer)}")
     target = body.get("target")
     if target is not None and (not isinstance(target, int) or isinstance(target, bool) or target < 1):
-        raise TranscriptError(source, line_no, f"target must be a positive whole number, got {_short(target)}")
+        raise TranscriptError(source, line_no, f"target must be a positive whole number, got {quoted(target)}")
     rules = body.get("rules")
     if rules is not None and not isinstance(rules, str):
-        raise TranscriptError(source, line_no, f"rules must be a rule set name, got {_short(rules)}")
+        raise TranscriptError(source, line_no, f"rules must be a rule set name, got {quoted(rules)}")
     tags: dict[str, str] = {}
     raw_tags = body.get("tags", {})
     if not isinstance(raw_tags, dict):
@@ -244,11 +239,11 @@ def _setup(body: Any, source: str, line_no: int) -> Setup:
     for uid, card in raw_tags.items():
         if not isinstance(card, str):
             raise TranscriptError(source, line_no,
-                                  f"tag {_short(uid)}: a card is written like 'KS', got {_short(card)}")
+                                  f"tag {quoted(uid)}: a card is written like 'KS', got {quoted(card)}")
         try:
             tags[_uid(uid, source, line_no)] = str(Card.parse(card))
         except NotationError as exc:
-            raise TranscriptError(source, line_no, f"tag {_short(uid)}: {exc}") from None
+            raise TranscriptError(source, line_no, f"tag {quoted(uid)}: {exc}") from None
     options = body.get("options", {})
     if not isinstance(options, dict):
         raise TranscriptError(source, line_no, "options must be an object")
@@ -263,7 +258,7 @@ def _setup(body: Any, source: str, line_no: int) -> Setup:
     language = body.get("language")
     if language is not None and language not in LANGUAGES:
         raise TranscriptError(source, line_no,
-                              f"language must be one of {', '.join(LANGUAGES)}, got {_short(language)}")
+                              f"language must be one of {', '.join(LANGUAGES)}, got {quoted(language)}")
     setup = Setup(rules, dealer, target, tags, dict(options), players, sight, language)
     problem = setup_problem(setup)
     if problem is not None:
@@ -303,7 +298,7 @@ def setup_problem(setup: Setup, default_rules: str = "classic") -> str | None:
     try:
         engine.new_game(setup.rules or default_rules, dealer=setup.dealer, players=players, **options)
     except TypeError:
-        given = ", ".join(f"{key}={_short(value)}" for key, value in options.items())
+        given = ", ".join(f"{key}={quoted(value)}" for key, value in options.items())
         return _cut(f"options of the wrong type: {given}", 200)
     except (EcarteError, ValueError, KeyError) as exc:
         return _cut(str(exc), 200)

@@ -14,7 +14,7 @@ from conftest import MOSQUITTO, free_port, wait_for
 from test_venue_trust import Hub, finished, publish, secret, venue_file
 
 from venue.broker import wait_listening, write_room_files
-from venue.hub import HubSettings, load_hub_settings
+from venue.hub_settings import HubSettings, load_hub_settings
 
 
 def test_a_room_bridged_into_the_hub(tmp_path: Path) -> None:

@@ -14,9 +14,11 @@ from PIL import Image
 
 from firmware_host.referee.transcript import ButtonEvent, CardEvent, PhysicalEvent, Setup, read_transcript
 from firmware_host.service import TableService
-from venue.hub import HubSettings, Session, build_hub
+from venue.hub import build_hub
+from venue.hub_settings import HubSettings
 from venue.mqtt import TablePublisher
 from venue.page import ServerThread, TablePage
+from venue.room import Session
 from venue.settings import MqttSettings, WebSettings
 from venue.words import page_words
 

@@ -6,7 +6,8 @@ import json
 
 from starlette.testclient import TestClient
 
-from venue.hub import LiveRoom, Room, Session, hub_app, round_robin, standings
+from venue.hub import LiveRoom, hub_app
+from venue.room import Room, Session, round_robin, standings
 
 
 def state(winner: str | None, score: tuple[int, int], players: tuple[str, str], game: int = 1) -> bytes:

@@ -20,7 +20,9 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from venue.hub import LiveRoom, Room, Session, hub_app, load_hub_settings
+from venue.hub import LiveRoom, hub_app
+from venue.hub_settings import load_hub_settings
+from venue.room import Room, Session
 from venue.settings import SettingsError
 
 

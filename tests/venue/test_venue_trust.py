@@ -19,7 +19,8 @@ import pytest
 from conftest import MOSQUITTO, wait_for
 from paho.mqtt.enums import CallbackAPIVersion
 
-from venue.hub import HubSettings, build_hub, load_hub_settings
+from venue.hub import build_hub
+from venue.hub_settings import HubSettings, load_hub_settings
 from venue.page import ServerThread
 
 BAD = [b"[1,2]", b'"x"', b"NaN", b'{"view": []}', b'{"players": 5}', b'{"view": {"score": 5}}',
@@ -145,7 +146,7 @@ def test_bad_payloads_are_dropped_and_the_scoreboard_answers(tmp_path: Path, mos
                                                              caplog: pytest.LogCaptureFixture) -> None:
     names = [f"b{i}" for i in range(len(BAD))] + ["good", "sentinel"]
     settings = load_hub_settings(venue_file(tmp_path, mosquitto_mode, names))
-    caplog.set_level(logging.WARNING, logger="venue.hub")
+    caplog.set_level(logging.WARNING, logger="venue.room")
     hub = hub_factory(settings)
     for i, payload in enumerate(BAD):
         publish(settings, f"ecarte/club/b{i}/state", payload, f"b{i}", secret(settings, f"b{i}"))

@@ -53,7 +53,7 @@ function handStory(story) {
   return hand;
 }
 
-function faultWords(f, who) {
+function faultWords(f) {
   const said = f.said || { what: f.message, do: f.remedy };
   return el("div", { class: "fault" + (f.late ? " late" : ""), "data-code": f.code },
     el("b", {}, said.what), said.do ? el("span", {}, " · " + said.do) : "");
@@ -124,9 +124,7 @@ function showState(s) {
   // what went wrong and what to do, in words
   const box = $("faultbox");
   const all = s.faults.concat(s.warning ? [s.warning] : []);
-  box.replaceChildren(...all.map((f) => {
-    return faultWords(f);
-  }));
+  box.replaceChildren(...all.map((f) => faultWords(f)));
   box.hidden = !all.length;
   if (s.winner) $("prompt").textContent = W("game_over", { who: who[s.winner] || s.winner });
   else if (s.choosing && s.warning) $("prompt").textContent = "";  // the fault's words say who chooses what

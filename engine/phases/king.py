@@ -7,8 +7,8 @@ from engine.actions import Announce
 from engine.events import Event, King
 from engine.faults import fault
 from engine.legality import king_index
-from engine.match import end_game
-from engine.outcome import Outcome, wrong_time
+from engine.phases.match import end_game
+from engine.phases.outcome import Outcome, wrong_time
 from engine.scoring import KING_POINT, add
 from engine.sight import king_known_held, not_held
 from engine.state import INDEX, SEATS, GameState

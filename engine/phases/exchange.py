@@ -4,11 +4,11 @@ dealer accepts or refuses, each discards and draws from the stock, until play be
 from __future__ import annotations
 
 from engine.actions import Accept, Action, Declare, Discard, Draw, Pass, Propose, Refuse, Stand
-from engine.deal import void_deal
 from engine.events import Bid, Event, Exchanged, PlayBegins
 from engine.faults import Fault, fault
-from engine.offers import answer
-from engine.outcome import Outcome, Result, wrong_time
+from engine.phases.deal import void_deal
+from engine.phases.offers import answer
+from engine.phases.outcome import Outcome, Result, wrong_time
 from engine.sight import SIGHT
 from engine.state import INDEX, SEATS, GameState
 
@@ -40,7 +40,7 @@ def decide(state: GameState, action: Action) -> Outcome:
     """Propose, Stand, Declare, Pass by the elder (propose/force) or the dealer (respond)."""
     seat: str = action.seat  # type: ignore[attr-defined]
     events: list[Event] = []
-    if state.sight == "partial" and state.phase == "exchange":
+    if state.phase == "exchange" and not SIGHT[state.sight].counts_exchange:
         # the table cannot count the stock: the elder's next button ends the round (TRANSCRIPT.md)
         if seat != state.elder:
             return wrong_time(state, seat, f"{seat}'s answer during the exchange ({state.elder}'s button ends it)")

@@ -3,16 +3,14 @@ deal card by card or whole, the turn-up; a misdeal or a card dealt twice voids t
 
 from __future__ import annotations
 
-from typing import ClassVar
-
-from engine.actions import ACTION_TYPES, Cut, Deal, DealCard, TurnTarget, TurnUp
+from engine.actions import Cut, Deal, DealCard, ElderDeal, TurnTarget, TurnUp
 from engine.cards import CARDS, Card, parse_cards
 from engine.errors import NotationError
 from engine.events import DealerChosen, Event, TargetSet, Trump
 from engine.faults import fault
-from engine.king import score_king
-from engine.match import reset_hand
-from engine.outcome import Outcome, Result, wrong_time
+from engine.phases.king import score_king
+from engine.phases.match import reset_hand
+from engine.phases.outcome import Outcome, Result, wrong_time
 from engine.state import INDEX, OTHER, SEATS, GameState
 
 
@@ -29,23 +27,6 @@ def parse_deal(text: str) -> Deal:
     if len(turn) != 1:
         raise NotationError(f"cannot read deal {text!r}: one turn-up card")
     return ElderDeal(elder, dealer, turn[0])
-
-
-class ElderDeal(Deal):
-    """A deal written elder first (see :func:`parse_deal`): ``a`` is the elder's
-    five, ``b`` the dealer's. Its own JSON kind keeps that meaning on replay."""
-
-    __slots__ = ()
-    kind: ClassVar[str] = "elder_deal"
-
-    def __str__(self) -> str:
-        return (
-            "deal elder " + " ".join(map(str, self.a)) + " / dealer " + " ".join(map(str, self.b))
-            + f" / turn {self.turn_up}"
-        )
-
-
-ACTION_TYPES[ElderDeal.kind] = ElderDeal
 
 
 def retourne(state: GameState, action: TurnTarget) -> Outcome:

@@ -8,7 +8,7 @@ from typing import Any
 
 from engine.events import Event, GameEnd, HandEnd, MatchEnd, Penalty, Seating
 from engine.faults import Fault
-from engine.outcome import Result
+from engine.phases.outcome import Result
 from engine.scoring import add, hand_trick_points, reached
 from engine.state import INDEX, OTHER, SEATS, GameState
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from engine.actions import Double, OfferPoint
 from engine.events import Event, Offer
 from engine.faults import fault
-from engine.match import end_hand
-from engine.outcome import Outcome, wrong_time
+from engine.phases.match import end_hand
+from engine.phases.outcome import Outcome, wrong_time
 from engine.scoring import as_if_point
 from engine.state import INDEX, OTHER, GameState
 

@@ -7,10 +7,10 @@ from engine.actions import PlayCard, PlayOn, ReplayHand
 from engine.cards import CARDS, SUIT_MASKS, SUIT_NAMES, SUITS, Card
 from engine.events import Event, HandReplayed, Played, Trick
 from engine.faults import Fault, fault, not_overtaking_fault, not_trumping_fault, revoke_fault
-from engine.king import take_back_king
 from engine.legality import follow_mask, follower_wins, king_index, lead_mask, play_fault_code
-from engine.match import end_hand, penalty
-from engine.outcome import Outcome, Result, wrong_time
+from engine.phases.king import take_back_king
+from engine.phases.match import end_hand, penalty
+from engine.phases.outcome import Outcome, Result, wrong_time
 from engine.prompts import expectation
 from engine.sight import SIGHT, king_known_held, open_claims, proofs
 from engine.state import INDEX, OTHER, SEATS, GameState

@@ -1,0 +1,191 @@
+"""The venue file (TOML) of ``ecarte-table hub``: ``[hub]``, ``[broker]``, ``[tables]``, ``[session]``
+(docs/web.md), with the command line's overrides, checked at once (every problem in one error).
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from venue.broker import Tls, check_table_name, free_port, in_use, mosquitto_path
+from venue.room import Session
+from venue.settings import MqttSettings, SettingsError, parse_sections, split_listen
+
+MODES = ("mosquitto", "embedded", "external")
+"""The hub's broker: its own Mosquitto, its own embedded broker (amqtt, in a process of its own),
+or the venue's running broker."""
+
+CAPACITY = {"mosquitto": 1024, "embedded": 1024, "external": 1024}
+"""Tables a broker mode serves within the 250 ms goal on a 2-core machine (bench/venue.py, docs/web.md)."""
+
+
+@dataclass(frozen=True, slots=True)
+class HubSettings:
+    """The venue file (TOML): ``[hub]`` listen, venue, state; ``[broker]`` mode, listen, TLS, or a
+    running broker's host/port with credentials (as a table's ``[mqtt]``); ``[tables]`` names,
+    anonymous_read; ``[session]`` name, players, cycles."""
+
+    listen: tuple[str, int] = ("127.0.0.1", 8090)
+    broker: MqttSettings = field(default_factory=MqttSettings)
+    mode: str = "embedded"
+    broker_listen: tuple[str, int] = ("127.0.0.1", 1883)
+    session: Session = field(default_factory=Session)
+    tables: tuple[str, ...] = ()
+    state: Path | None = None
+    """The hub's folder: ``secrets/`` (each table's password), ``broker/`` (its files and database)."""
+    anonymous_read: bool = True
+    tls: Tls | None = None
+    bridges: tuple[str, ...] = ()
+    """Room brokers bridged into the hub's (``[tables] bridges``): each gets a password and a folder."""
+
+
+def default_state(venue_file: str | Path | None) -> Path:
+    if venue_file is not None:
+        path = Path(venue_file)
+        return path.parent / f"{path.stem}-hub"
+    base = Path(os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state")
+    return base / "ecarte-table" / "hub"
+
+
+def load_hub_settings(path: str | Path | None, *, listen: str | None = None, broker: str | None = None,
+                      venue: str | None = None) -> HubSettings:
+    """The venue file with the command line's overrides.
+
+    :raises SettingsError: for a file or a value that cannot be used (every problem at once).
+    """
+    data: dict[str, Any] = {}
+    source = str(path or "hub")
+    if path is not None:
+        try:
+            data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise SettingsError(f"{path}: {exc}") from None
+    problems: list[str] = []
+    sections = {}
+    for name in ("hub", "broker", "tables", "session"):
+        value = data.get(name, {})
+        if not isinstance(value, dict):
+            problems.append(f"{name}: must be a table ([{name}])")
+            value = {}
+        sections[name] = dict(value)
+    hub, broker_section, tables_section, s = (sections[n] for n in ("hub", "broker", "tables", "session"))
+    for key in hub:
+        if key not in ("listen", "venue", "state"):
+            problems.append(f"hub.{key}: unknown key (known: listen, venue, state)")
+    for key in tables_section:
+        if key not in ("names", "anonymous_read", "bridges"):
+            problems.append(f"tables.{key}: unknown key (known: names, anonymous_read, bridges)")
+    for key in s:
+        if key not in ("name", "players", "cycles", "system", "rounds"):
+            problems.append(f"session.{key}: unknown key (known: name, players, cycles, system, rounds)")
+    mode = broker_section.pop("mode", None)
+    if "embedded" in broker_section:  # the older spelling
+        mode = mode or ("embedded" if broker_section.pop("embedded") else "external")
+    own_listen = broker_section.pop("listen", None)
+    tls_keys = {k: broker_section.pop(k) for k in ("tls_listen", "certfile", "keyfile", "cafile")
+                if k in broker_section}
+    if broker:
+        mode = "external"
+    elif mode is None:
+        mode = "external" if "host" in broker_section else ("mosquitto" if mosquitto_path() else "embedded")
+    if mode not in MODES:
+        problems.append(f"broker.mode: {mode!r} is not one of {', '.join(MODES)}")
+        mode = "embedded"
+    if mode == "mosquitto" and mosquitto_path() is None:
+        problems.append("broker.mode: Mosquitto is not installed (apt-get install mosquitto; or mode = \"embedded\")")
+    venue_name = venue or hub.get("venue", broker_section.get("venue", "venue"))
+    broker_section["venue"] = venue_name
+    broker_section.setdefault("table", "hub")
+    mqtt_settings = MqttSettings()
+    try:
+        _, mqtt_settings = parse_sections({"mqtt": broker_section}, table_name="hub", source=source,
+                                          base=Path(path).parent if path else None)
+    except SettingsError as exc:
+        problems.append(str(exc).removeprefix(f"{source}: ").replace("mqtt.", "broker."))
+    host, port = "127.0.0.1", 8090
+    own = ("127.0.0.1", 1883)
+    try:
+        host, port = split_listen(listen or str(hub.get("listen", "127.0.0.1:8090")), default_port=8090)
+    except ValueError as exc:
+        problems.append(f"hub.listen: {exc}")
+    if own_listen is not None:
+        try:
+            own = split_listen(str(own_listen), default_port=1883)
+        except ValueError as exc:
+            problems.append(f"broker.listen: {exc}")
+    elif mode != "external" and in_use(*own):
+        own = (own[0], free_port(own[0]))
+    if broker:
+        try:
+            b_host, b_port = split_listen(broker, default_port=1883)
+            mqtt_settings = replace(mqtt_settings, host=b_host, port=b_port)
+        except ValueError as exc:
+            problems.append(f"--broker: {exc}")
+    tls = None
+    if tls_keys:
+        if "certfile" not in tls_keys or "keyfile" not in tls_keys or "tls_listen" not in tls_keys:
+            problems.append("broker: TLS needs tls_listen, certfile and keyfile")
+        else:
+            try:
+                _, tls_port = split_listen(str(tls_keys["tls_listen"]), default_port=8883)
+                tls = Tls(str(tls_keys["certfile"]), str(tls_keys["keyfile"]), tls_port,
+                          str(tls_keys["cafile"]) if "cafile" in tls_keys else None)
+            except ValueError as exc:
+                problems.append(f"broker.tls_listen: {exc}")
+    names = _names(tables_section, "names", "table", problems)
+    bridges = _names(tables_section, "bridges", "room", problems)
+    if len(set(map(str, names + bridges))) != len(names) + len(bridges):
+        problems.append("tables.names, tables.bridges: a name is given twice")
+    anonymous_read = tables_section.get("anonymous_read", True)
+    if not isinstance(anonymous_read, bool):
+        problems.append("tables.anonymous_read: expected true or false")
+    players = s.get("players", [])
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        problems.append("session.players: expected a list of names")
+        players = []
+    cycles = s.get("cycles", 1)
+    if not isinstance(cycles, int) or isinstance(cycles, bool) or not 1 <= cycles <= 100:
+        problems.append("session.cycles: expected a number from 1 to 100")
+        cycles = 1
+    from venue.pairing import SYSTEMS
+
+    system = s.get("system", "round-robin")
+    if system not in SYSTEMS:
+        problems.append(f"session.system: one of {', '.join(SYSTEMS)}, got {system!r}")
+        system = "round-robin"
+    rounds = s.get("rounds", 0)
+    if not isinstance(rounds, int) or isinstance(rounds, bool) or not 0 <= rounds <= 100:
+        problems.append("session.rounds: expected a number from 0 to 100")
+        rounds = 0
+    state = hub.get("state")
+    if state is not None and not isinstance(state, str):
+        problems.append("hub.state: expected a folder")
+        state = None
+    if problems:
+        raise SettingsError(f"{source}: " + "; ".join(problems))
+    if mode != "external":
+        mqtt_settings = replace(mqtt_settings, host=own[0], port=own[1], tls=False)
+    state_path = Path(state).expanduser() if state else default_state(path)
+    if state and path is not None and not state_path.is_absolute():
+        state_path = Path(path).parent / state_path
+    session = Session(str(s.get("name", "session")), tuple(players), cycles, system, rounds)
+    return HubSettings((host, port), mqtt_settings, mode, own, session, tuple(names), state_path,
+                       bool(anonymous_read), tls, tuple(bridges))
+
+
+
+def _names(section: dict[str, Any], key: str, kind: str, problems: list[str]) -> list[Any]:
+    """``[tables] <key>``: a list of names, each one topic level (every problem in ``problems``)."""
+    names = section.get(key, [])
+    if not isinstance(names, list):
+        problems.append(f"tables.{key}: expected a list of {kind} names")
+        return []
+    for name in names:
+        try:
+            check_table_name(name)
+        except ValueError as exc:
+            problems.append(f"tables.{key}: {str(exc).replace('table name', f'{kind} name')}")
+    return names
