@@ -106,7 +106,7 @@ class Pad(Closing):
     :param timing: poll interval, debounce and back-off.
     :param read_ndef: read unknown tags for an ``ecarte:KS`` NDEF record.
     :param originality: ask each arriving tag for its originality (shared by the
-        table's pads: once a session per tag) and report it in
+        table's pads: a verdict lasts while its tag stays on the pad) and report it in
         ``CardSeen.origin``; ``None``: don't ask (``origin`` is ``None``). A tag
         that does not answer is asked again at the next polls before it arrives.
     :param clock: seconds for the events' ``t`` (monotonic).
