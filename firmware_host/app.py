@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from engine import RuleSet
+from firmware_host.checks.doctor import refusal
 from firmware_host.errors import BadInput
 from firmware_host.journal.store import Journal, JournalBusy, JournalDamaged, JournalError, default_journal
 from firmware_host.referee.controller import Controller, TableDefaults
@@ -59,12 +60,11 @@ def systemd_notify() -> Callable[[str], None] | None:
     return lambda message: notifier.notify(message)
 
 
-def run_service(args: argparse.Namespace, *, refusal: Callable[[TableConfig], str | None] | None = None) -> int:
+def run_service(args: argparse.Namespace) -> int:
     """``ecarte-table run``: returns the exit status.
 
-    :param refusal: why the table must not start (doctor's failing line,
-        :func:`firmware_host.checks.doctor.refusal`), checked once the registry is found.
-    :raises BadInput: ``refusal`` says why.
+    :raises BadInput: the table's configuration fails ``ecarte-table doctor`` (its line quoted:
+        :func:`firmware_host.checks.doctor.refusal`, checked once the registry is found).
     """
     from firmware_host.cards.table_tags import TableTags, TagRegistryMissing
     from firmware_host.screens.panel import open_panel
@@ -74,7 +74,7 @@ def run_service(args: argparse.Namespace, *, refusal: Callable[[TableConfig], st
         tags = TableTags.load(table)  # the registry, the [tags] policy, the originality check
     except TagRegistryMissing:
         return wait_for_enrolment(table)
-    refused = refusal(table) if refusal is not None else None  # never start on what doctor fails
+    refused = refusal(table)  # never start on what doctor fails
     if refused is not None:
         raise BadInput(f"the table's configuration fails `ecarte-table doctor`:\n{refused}")
     card_for = tags.card_for if tags.registry is not None else None
@@ -242,7 +242,8 @@ def deck_check_first(table: TableConfig, tags: Any, gate: _Gate, panel: Any, dev
                             quiet=1.0 if devices.sim is not None else 3.0, cancel=stopped)
         logger.info("deck check before the first deal: %s", "; ".join(report.lines()))
         if report.ok and report.pack is not None:
-            record_check(table.registry or Path("."), report.pack)
+            assert table.registry is not None  # doctor.refusal refuses deck_check_first without one
+            record_check(table.registry, report.pack)
             gate.open()
             return True
         stopped.wait(2.0)  # the report stays on the OLED a moment, then the check starts again

@@ -224,7 +224,7 @@ ROOM_MAY_IMPORT: dict[str, set[str]] = {
     "checks": set(),
     "players": {"referee", "screens", "journal", "service", "errors"},
     "service": {"referee", "journal", "errors"},
-    "app": {"referee", "journal", "screens", "players", "cards", "service", "errors"},
+    "app": {"referee", "journal", "screens", "players", "cards", "checks", "service", "errors"},
     "errors": set(),
     "cli": {"referee", "journal", "screens", "players", "cards", "checks", "service", "app", "errors"},
 }

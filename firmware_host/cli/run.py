@@ -44,6 +44,5 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     """Run the table; returns the exit status."""
     from firmware_host.app import run_service
-    from firmware_host.checks.doctor import refusal
 
-    return run_service(args, refusal=refusal)  # never start on a configuration doctor fails
+    return run_service(args)

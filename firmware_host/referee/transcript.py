@@ -25,6 +25,7 @@ from engine import Event
 from engine.cards import Card
 from engine.errors import EcarteError, NotationError
 from engine.prompts import LANGUAGES
+from engine.sight import SIGHTS
 from hardware.layout import BUTTONS, SEATS, ZONES
 from hardware.layout import COMPACT_PADS as COMPACT_ZONES
 from hardware.limits import name_problem, quoted
@@ -253,7 +254,7 @@ def _setup(body: Any, source: str, line_no: int) -> Setup:
             raise TranscriptError(source, line_no, "players must be a list of names")
         players = tuple(players) or None
     sight = body.get("sight")
-    if sight is not None and sight not in ("full", "partial"):
+    if sight is not None and sight not in SIGHTS:
         raise TranscriptError(source, line_no, f"sight must be 'full' or 'partial', got {sight!r}")
     language = body.get("language")
     if language is not None and language not in LANGUAGES:
