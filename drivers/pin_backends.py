@@ -36,6 +36,8 @@ MODEL_PATHS: tuple[Path, ...] = (
 """Where Linux on a Raspberry Pi names the board (NUL-terminated ASCII)."""
 
 
+# The Pi 5 family (Pi 5, Pi 500, Compute Module 5) has its GPIO behind the RP1
+# chip, which RPi.GPIO cannot drive; everything older works with RPi.GPIO.
 _PI5_MODEL = re.compile(r"^Raspberry Pi (5|500|Compute Module 5)\b")
 
 

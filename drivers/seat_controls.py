@@ -38,24 +38,14 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from drivers.closing import Closing
 from drivers.events import ButtonPressed
-from drivers.pin_backends import (
-    BACKENDS,
-    MODEL_PATHS,
-    GpioError,
-    PinBackendError,
-    UnknownBackendError,
-    backend_for_board,
-    board_model,
-    make_pin_factory,
-)
+from drivers.pin_backends import GpioError, PinBackendError, make_pin_factory
 
 if TYPE_CHECKING:
     from gpiozero import Factory
 
-__all__ = [
-    "BACKENDS", "BUTTON_NAMES", "DEFAULT_DEBOUNCE", "MODEL_PATHS", "Debouncer", "GpioError", "PinBackendError",
-    "PinSetupError", "SeatControls", "SeatControlsClosedError", "SeatPinout", "SeatPins", "UnknownBackendError",
-    "UnknownSeatError", "backend_for_board", "board_model", "make_pin_factory",
+__all__ = [  # make_pin_factory and PinBackendError: the factory SeatControls runs on, and its error
+    "BUTTON_NAMES", "DEFAULT_DEBOUNCE", "Debouncer", "GpioError", "PinBackendError", "PinSetupError", "SeatControls",
+    "SeatControlsClosedError", "SeatPinout", "SeatPins", "UnknownSeatError", "make_pin_factory",
 ]
 
 logger = logging.getLogger(__name__)
@@ -66,16 +56,6 @@ BUTTON_NAMES: tuple[str, ...] = ("yes", "no", "king")
 
 DEFAULT_DEBOUNCE = 0.05
 """Seconds after a press or a release during which further presses are bounces."""
-
-
-# The Pi 5 family (Pi 5, Pi 500, Compute Module 5) has its GPIO behind the RP1
-# chip, which RPi.GPIO cannot drive; everything older works with RPi.GPIO.
-
-
-
-
-
-
 
 
 class PinSetupError(GpioError, RuntimeError):
@@ -145,18 +125,6 @@ class Debouncer:
     def release(self, t: float) -> None:
         """A rising edge at ``t`` seconds: it only restarts the window."""
         self._last_edge = t
-
-
-
-
-
-
-
-
-
-
-
-
 
 
 # ---------------------------------------------------------------------------

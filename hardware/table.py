@@ -26,7 +26,10 @@ key and, where one is close, a suggestion::
       displays: missing: the table needs at least one [[displays]] entry (bus, address, chip)
 
 The result is a tree of frozen dataclasses (:mod:`hardware.table_config`, re-exported
-here); the checks every section shares are in :mod:`hardware.table_checks`.
+here); the checks every section shares are in :mod:`hardware.table_checks`. The
+vocabularies the file may use are imported from their owners: sights and languages
+from the engine, pin backends from :mod:`drivers.pin_backends`, the debounce from
+:mod:`drivers.seat_controls`, display chips from :mod:`drivers.display.chips`.
 """
 
 from __future__ import annotations
@@ -39,20 +42,20 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from drivers.display.chips import CHIPS
+from drivers.pin_backends import BACKENDS as PIN_BACKENDS
+from drivers.seat_controls import DEFAULT_DEBOUNCE
+from engine.prompts import LANGUAGES
+from engine.sight import SIGHTS
 from hardware.layout import COMPACT_PADS, FULL_PADS, LAYOUTS, SEATS
 from hardware.limits import MAX_TABLE_NAME, FileProblem, name_problem, read_text
 from hardware.table_checks import Problems, suggest, type_message, unknown
 from hardware.table_config import (
     BUTTON_KEYS,
-    CHIPS,
     DEFAULT_ADDRESS,
-    DEFAULT_DEBOUNCE,
-    LANGUAGES,
     MAX_DEPTH,
-    PIN_BACKENDS,
     REAL_PAD_DEPTH,
     RULE_SETS,
-    SIGHTS,
     SIM,
     SIM_PAD_DEPTH,
     TTY_PATH,
@@ -65,10 +68,8 @@ from hardware.table_config import (
 )
 
 __all__ = [
-    "BUTTON_KEYS", "CHIPS", "DEFAULT_ADDRESS", "DEFAULT_DEBOUNCE", "FULL_PADS", "LANGUAGES", "MAX_DEPTH",
-    "PIN_BACKENDS", "REAL_PAD_DEPTH", "RULE_SETS", "SIGHTS", "SIM", "SIM_PAD_DEPTH", "ButtonsConfig",
-    "DisplayConfig", "PadConfig", "SeatButtons", "TableConfig", "TableFileError", "TagPolicy", "load_table",
-    "load_table_text", "parse_people", "parse_table", "shipped_table_path", "simulated_table",
+    "ButtonsConfig", "DisplayConfig", "PadConfig", "SeatButtons", "TableConfig", "TableFileError", "TagPolicy",
+    "load_table", "load_table_text", "parse_people", "parse_table", "shipped_table_path", "simulated_table",
 ]
 
 # BCM GPIO numbers on the 40-pin header.

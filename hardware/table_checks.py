@@ -52,7 +52,6 @@ def type_message(value: Any, expected: type) -> str:
     return message
 
 
-
 class Problems:
     """Collects ``(key, message)`` pairs while a table file is checked."""
 

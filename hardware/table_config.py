@@ -4,10 +4,7 @@ The table (:class:`TableConfig`), its pads and their readers, each seat's
 button pins, its OLEDs and the trust it puts in its tags: a tree of frozen
 values, built by :mod:`hardware.table` from a checked table file. Nothing here
 touches hardware; the devices are opened from these values by the service
-(``firmware_host/app.py``). The vocabularies the file may use are imported from
-their owners: sights and languages from the engine, pin backends from
-:mod:`drivers.pin_backends`, the debounce from :mod:`drivers.seat_controls`, display chips
-from :mod:`drivers.display.chips`.
+(``firmware_host/app.py``).
 """
 
 from __future__ import annotations
@@ -16,19 +13,13 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from drivers.display.chips import CHIPS
-from drivers.pin_backends import BACKENDS as PIN_BACKENDS
-from drivers.seat_controls import DEFAULT_DEBOUNCE
-from engine.prompts import LANGUAGES
 from engine.rules import RULE_SETS as ENGINE_RULE_SETS
-from engine.sight import SIGHTS
 from hardware.layout import BUTTONS, FULL_PADS, PAD_ZONES
 from hardware.table_checks import unknown
 
 __all__ = [
-    "BUTTON_KEYS", "CHIPS", "DEFAULT_ADDRESS", "DEFAULT_DEBOUNCE", "LANGUAGES", "MAX_DEPTH", "PIN_BACKENDS",
-    "REAL_PAD_DEPTH", "RULE_SETS", "SIGHTS", "SIM", "SIM_PAD_DEPTH", "TTY_PATH", "ButtonsConfig", "DisplayConfig",
-    "PadConfig", "SeatButtons", "TableConfig", "TagPolicy",
+    "BUTTON_KEYS", "DEFAULT_ADDRESS", "MAX_DEPTH", "REAL_PAD_DEPTH", "RULE_SETS", "SIM", "SIM_PAD_DEPTH", "TTY_PATH",
+    "ButtonsConfig", "DisplayConfig", "PadConfig", "SeatButtons", "TableConfig", "TagPolicy",
 ]
 
 BUTTON_KEYS: tuple[str, ...] = (*BUTTONS, "led")
@@ -221,8 +212,9 @@ class TagPolicy:
         NDEF fallback is off (without one it is always on).
     :param lock_secret_file: the file holding the secret each tag's password is derived from
         (``ecarte-table enroll --lock``); relative to the table file's folder.
-    :param check_every_arrival: check a tag's signature at every arrival, not once a session
-        (catches a copy laid after its genuine twin was checked; costs about 12 ms an arrival).
+    :param check_every_arrival: never remember a verdict: also check a tag that arrives while
+        its UID still lies on another pad (without it a verdict lasts while the tag stays on its
+        pad, so every arrival is checked anyway; ``docs/hardware.md``).
     :param deck_check_first: run the deck check (``ecarte-table deck``) before the first deal of
         every session: the service starts refereeing once a registered pack passed whole.
     """

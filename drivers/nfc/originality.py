@@ -1,7 +1,7 @@
-"""Each tag's originality, asked once a session and remembered, for every pad of a table.
+"""Each tag's originality, asked when it arrives and remembered while it lies there, for every pad of a table.
 
 The pads share one :class:`OriginalityCheck`: the first pad that sees a tag asks it for its
-``GET_VERSION`` and ``READ_SIG`` (:meth:`drivers.nfc.pad.NfcpyReader.read_facts`) and hands the
+``GET_VERSION`` and ``READ_SIG`` (:meth:`drivers.nfc.reader.NfcpyReader.read_facts`) and hands the
 answers to ``judge`` (:func:`hardware.originality.judge` with the table's trusted key); the verdict
 of ``genuine`` is remembered by UID while the tag stays on the pad: the pad that sees it leave calls
 :meth:`OriginalityCheck.forget` with its UID, so the next arrival of that UID (the genuine card laid
@@ -26,7 +26,7 @@ UNREADABLE = "unreadable"
 
 
 class OriginalityCheck:
-    """UID → originality verdict, asked once and remembered; thread-safe.
+    """UID → originality verdict, asked once and remembered until forgotten; thread-safe.
 
     :param judge: ``judge(uid, facts)`` → a status string; ``facts`` is ``None`` for a tag that
         did not answer (see :func:`hardware.originality.judge`).
@@ -52,7 +52,7 @@ class OriginalityCheck:
         self._failures: dict[str, int] = {}
 
     def verdict(self, uid: str) -> str | None:
-        """The remembered verdict on tag ``uid``, ``None`` if it was not checked this session."""
+        """The remembered verdict on tag ``uid``, ``None`` if none is remembered."""
         with self._lock:
             return self._verdicts.get(uid)
 
@@ -81,12 +81,6 @@ class OriginalityCheck:
                 self._verdicts[uid] = verdict
         logger.info("tag %s: %s", uid, verdict)
         return verdict
-
-    def remember(self, uid: str, verdict: str) -> None:
-        """Record a verdict learnt elsewhere (the deck check); only ``genuine`` ones are kept."""
-        if self._remember and verdict == GENUINE:
-            with self._lock:
-                self._verdicts[uid] = verdict
 
     def forget(self, uid: str | None = None) -> None:
         """Forget tag ``uid`` (it left the pad: whatever arrives next with its UID is asked

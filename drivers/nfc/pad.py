@@ -15,7 +15,7 @@ tag leaves only after :attr:`PadTiming.leave_after` cycles without it
 
 A card is identified by its UID through ``card_for`` (the tag registry); a
 card the registry does not know is read for an NDEF text record
-``ecarte:KS`` (see :data:`NDEF_PREFIX`); a card neither knows arrives with
+``ecarte:KS`` (see :data:`drivers.nfc.pad_contents.NDEF_PREFIX`); a card neither knows arrives with
 ``card=None``.
 """
 
@@ -34,21 +34,10 @@ from typing import Any
 from drivers.closing import Closing
 from drivers.events import DeviceEvent, ReaderStatus, TagFacts
 from drivers.nfc.originality import OriginalityCheck
-from drivers.nfc.pad_contents import NDEF_PREFIX, PadContents, card_from_ndef
-from drivers.nfc.reader import (
-    MAX_LISTINGS,
-    MAX_TG,
-    READER_ERRORS,
-    NfcpyReader,
-    Reader,
-    TagWriteError,
-    open_pn532,
-)
+from drivers.nfc.pad_contents import PadContents
+from drivers.nfc.reader import READER_ERRORS, Reader, TagWriteError, open_pn532
 
-__all__ = [
-    "MAX_LISTINGS", "MAX_TG", "NDEF_PREFIX", "READER_ERRORS", "NfcpyReader", "Pad", "PadSet", "PadTiming", "Reader",
-    "TagWriteError", "card_from_ndef", "open_pn532",
-]
+__all__ = ["Pad", "PadSet", "PadTiming", "TagWriteError"]  # TagWriteError: what write_text and lock raise
 
 logger = logging.getLogger(__name__)
 
@@ -117,7 +106,7 @@ class Pad(Closing):
     :param timing: poll interval, debounce and back-off.
     :param read_ndef: read unknown tags for an ``ecarte:KS`` NDEF record.
     :param originality: ask each arriving tag for its originality (shared by the
-        table's pads: once a session per tag) and report it in
+        table's pads: a verdict lasts while its tag stays on the pad) and report it in
         ``CardSeen.origin``; ``None``: don't ask (``origin`` is ``None``). A tag
         that does not answer is asked again at the next polls before it arrives.
     :param clock: seconds for the events' ``t`` (monotonic).

@@ -95,21 +95,37 @@ class PadContents:
             self._misses[uid] = self._misses.get(uid, 0) + 1
             if self._misses[uid] >= self.leave_after:
                 self._leave(uid)
+        arrivals = []
         for uid in uids:
             if uid in self._present:
                 self._misses[uid] = 0
-                continue
-            origin = None
-            if self._originality is not None and reader is not None:
-                origin = self._originality.check(uid, functools.partial(reader.read_facts, uid))
-                if origin is None:
-                    continue  # it did not answer: asked again at the next poll, then it arrives
+            else:
+                arrivals.append(uid)
+        if not arrivals:
+            return
+        origins = self._check(arrivals, reader)
+        for uid in arrivals:
+            origin = None if origins is None else origins[uid]
+            if origins is not None and origin is None:
+                continue  # it did not answer: asked again at the next poll, then it arrives
             card = self._identify(uid, reader)
             self._cards[uid], self._misses[uid] = card, 0
             if origin is not None:
                 self._origins[uid] = origin
             self._present = self._present | {uid}
             self._emit(CardSeen(self.zone, uid, card, t=self._now(), origin=origin))
+
+    def _check(self, arrivals: list[str], reader: Reader | None) -> dict[str, str | None] | None:
+        """The arriving tags' originality verdicts (``None``: no answer yet), ``None`` if not asked.
+
+        Asked last listed first: the poll leaves the tag it listed last selected
+        (:meth:`~drivers.nfc.reader.NfcpyReader.poll`), so that one is asked without
+        the field reset and reselection each of the others costs.
+        """
+        if self._originality is None or reader is None:
+            return None
+        check = self._originality.check
+        return {uid: check(uid, functools.partial(reader.read_facts, uid)) for uid in reversed(arrivals)}
 
     def _leave(self, uid: str) -> None:
         self._present = self._present - {uid}

@@ -354,7 +354,8 @@ class NfcpyReader(Closing):
             raise TagWriteError(f"tag {uid} is not an NTAG21x: it cannot be locked")
         try:
             cfg = tag.read(config)  # CFG0, CFG1, PWD (reads 0), PACK (reads 0)
-            if cfg[3] < 0xFF:
+            locked = cfg[3] < 0xFF
+            if locked:
                 if not self._authenticate(tag, uid, password):
                     raise TagWriteError(f"tag {uid} is locked with another password")
             else:
@@ -364,9 +365,10 @@ class NfcpyReader(Closing):
                 tag.write(config, bytes(cfg[0:3]) + bytes([protect_from]))
         except nfc.tag.TagCommandError as error:
             raise TagWriteError(f"locking tag {uid} failed: {error}") from error
-        tag = self._activate(uid)
-        if tag is None or not self._authenticate(tag, uid, password):
-            raise TagWriteError(f"tag {uid} did not confirm its new password")
+        if not locked:  # newly locked: select it again and check the new password
+            tag = self._activate(uid)
+            if tag is None or not self._authenticate(tag, uid, password):
+                raise TagWriteError(f"tag {uid} did not confirm its new password")
         if auth_limit:
             self._lock_config(tag, uid, config, auth_limit)
 
@@ -400,13 +402,12 @@ class NfcpyReader(Closing):
         return device
 
     def _activate(self, uid: str) -> Any:
-        device = self._device()
-        with self._clf.lock:
-            # Reset the field: a tag the last poll cycle halted answers no REQA.
-            device.mute()
+        self._device()  # a closed reader says so
         self._field_dirty = True
         self._selected = None
         target = nfc.clf.RemoteTarget("106A", sel_req=bytearray.fromhex(uid))
+        # clf.sense resets the field first (nfcpy: device.mute()), so a tag the last
+        # poll cycle halted answers its REQA.
         found = self._clf.sense(target, iterations=1)
         if found is None:
             return None

@@ -15,7 +15,8 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from drivers.events import CardSeen, DeviceEvent, ReaderStatus
-from drivers.nfc.pad import Pad, PadSet, PadTiming, card_from_ndef
+from drivers.nfc.pad import Pad, PadSet, PadTiming
+from drivers.nfc.pad_contents import card_from_ndef
 from drivers.nfc.pn532sim import Pn532Simulator
 from drivers.nfc.reader import NfcpyReader, TagWriteError
 from hardware.tags import TagEntry, TagRegistry

@@ -81,6 +81,7 @@ def crc_a(data: bytes) -> bytes:
                 reg ^= 0x8408
     return bytes([reg & 0xFF, reg >> 8])
 
+
 class Ntag213:
     """An NXP NTAG213: 45 pages of 4 bytes, a 7-byte UID, and its state.
 

@@ -260,7 +260,7 @@ class Pn532Simulator(Closing):
         :raises KeyError: the tag was never placed on this simulator.
         """
         with self._lock:
-            return self._box[bytes.fromhex(uid).hex().upper(), kind]
+            return self._box[uid_key(uid), kind]
 
     @property
     def on_pad(self) -> tuple[str, ...]:
