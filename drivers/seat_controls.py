@@ -38,14 +38,14 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from drivers.closing import Closing
 from drivers.events import ButtonPressed
-from drivers.pin_backends import GpioError, PinBackendError, make_pin_factory
+from drivers.pin_backends import GpioError
 
 if TYPE_CHECKING:
     from gpiozero import Factory
 
-__all__ = [  # make_pin_factory and PinBackendError: the factory SeatControls runs on, and its error
-    "BUTTON_NAMES", "DEFAULT_DEBOUNCE", "Debouncer", "GpioError", "PinBackendError", "PinSetupError", "SeatControls",
-    "SeatControlsClosedError", "SeatPinout", "SeatPins", "UnknownSeatError", "make_pin_factory",
+__all__ = [  # the factory SeatControls runs on, and its errors: drivers.pin_backends
+    "BUTTON_NAMES", "DEFAULT_DEBOUNCE", "Debouncer", "GpioError", "PinSetupError", "SeatControls",
+    "SeatControlsClosedError", "SeatPinout", "SeatPins", "UnknownSeatError",
 ]
 
 logger = logging.getLogger(__name__)

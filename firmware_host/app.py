@@ -303,7 +303,8 @@ def open_devices(table: TableConfig, put: Callable[[Any], None],
             devices.seat_controls = devices.sim.buttons
             return devices
         from drivers.nfc.pad import PadSet
-        from drivers.seat_controls import SeatControls, make_pin_factory
+        from drivers.pin_backends import make_pin_factory
+        from drivers.seat_controls import SeatControls
 
         ports = {pad.name: pad.serial_port or pad.device for pad in table.pads}
         devices.pads = PadSet(ports, on_event=put, card_for=card_for, **pad_options)

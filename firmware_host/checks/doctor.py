@@ -124,7 +124,7 @@ def _user() -> str:
 
 
 def _make_factory(backend: str) -> Any:
-    from drivers.seat_controls import make_pin_factory
+    from drivers.pin_backends import make_pin_factory
 
     return make_pin_factory(backend)
 

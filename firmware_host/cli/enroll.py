@@ -231,7 +231,7 @@ def _walk_options(pad: Any, table: Any, options: dict[str, Any]) -> dict[str, An
 
 def _writer(pad: Any, secret: bytes | None) -> Any:
     """``write_tag``: the NDEF record, with the tag's password if it is locked already."""
-    from drivers.nfc.pad import TagWriteError
+    from drivers.nfc.reader import TagWriteError
     from hardware import locks
 
     def write(uid: str, text: str) -> None:

@@ -19,7 +19,8 @@ from drivers.closing import Closing
 from drivers.events import DeviceEvent
 from drivers.nfc.pad import PadSet, PadTiming
 from drivers.nfc.pn532sim import DEFAULT_MISS, Pn532Simulator
-from drivers.seat_controls import SeatControls, make_pin_factory
+from drivers.pin_backends import make_pin_factory
+from drivers.seat_controls import SeatControls
 from engine.cards import CARDS
 from hardware.originality import sim_signer
 from hardware.table import TableConfig

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from drivers.seat_controls import PinBackendError
+from drivers.pin_backends import PinBackendError
 from firmware_host.checks.doctor import Check, all_ok, format_checks, run_checks
 from hardware.table import PadConfig, shipped_table_path, simulated_table
 
