@@ -267,20 +267,26 @@ def complete_deal(dealer: str, actions: Sequence[dict[str, Any]]) -> Sequence[di
     less those it drew. Unchanged when the record's deal is whole or the hand does not show it
     (a discard the pads did not see)."""
     seats = ("A", "B")
+    if any(data.get("action") in ("deal", "elder_deal") for data in actions):
+        return actions  # the whole deal at once: nothing to make whole
     dealt: dict[str, list[str]] = {seat: [] for seat in seats}
-    held: dict[str, set[str]] = {seat: set() for seat in seats}
+    shown: dict[str, set[str]] = {seat: set() for seat in seats}  # played or discarded
+    drawn: dict[str, set[str]] = {seat: set() for seat in seats}
     for data in actions:
         seat, kind = data.get("seat"), data.get("action")
-        if seat not in held:
+        if seat not in shown:
             continue
         if kind == "deal_card":
             dealt[seat].append(data["card"])
         elif kind in ("play", "discard"):
-            held[seat].update([data["card"]] if kind == "play" else data["cards"])
+            shown[seat].update([data["card"]] if kind == "play" else data["cards"])
         elif kind == "draw":
-            held[seat].difference_update(data["cards"])
+            drawn[seat].update(data["cards"])
     if all(len(dealt[seat]) == 5 for seat in seats):
         return actions
+    # a drawn card is played or discarded after it is drawn: what a seat was dealt is what it
+    # showed, less what it drew (counted once the whole hand is read)
+    held = {seat: shown[seat] - drawn[seat] for seat in seats}
     if not all(len(held[seat]) == 5 and set(dealt[seat]) <= held[seat] for seat in seats):
         return actions
     elder = "B" if dealer == "A" else "A"

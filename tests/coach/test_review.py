@@ -165,3 +165,62 @@ def test_the_review_names_the_classical_row_and_whether_the_classics_agree() -> 
     assert elder.text().startswith(elder.decision() + " (point ")
     for finding, line in zip(result.decisions, result.lines()[len(result.cards):], strict=True):
         assert line == finding.long_text() and "jeu de règle 3T" in line
+
+
+# -- a partial-sight table's records: the deal made whole from the plays (complete_deal) ---------
+
+
+def _hand_with_an_exchange(seed: int) -> list[dict[str, object]]:
+    """A whole classic hand played at random (dealer B) that has an exchange, its deal written
+    card by card as the table records it (elder's 3, dealer's 3, elder's 2, dealer's 2, turn-up)."""
+    import random
+
+    import engine
+    from engine.random_play import random_action
+
+    for tries in range(seed, seed + 200):
+        state = engine.new_game("classic", dealer="B")
+        rng = random.Random(tries)
+        actions: list[dict[str, object]] = []
+        for _ in range(200):
+            action = random_action(state, rng)
+            state, events = engine.apply(state, action)
+            actions.append(action.to_json())
+            if any(e.event == "hand_end" for e in events):
+                break
+        kinds = [a["action"] for a in actions]
+        if "draw" not in kinds or kinds[-1] != "play":
+            continue
+        deal = actions[0]
+        assert deal["action"] == "deal"
+        cards = {"A": list(deal["a"]), "B": list(deal["b"])}
+        packets = (("A", slice(0, 3)), ("B", slice(0, 3)), ("A", slice(3, 5)), ("B", slice(3, 5)))
+        dealt = [{"action": "deal_card", "seat": seat, "card": card}
+                 for seat, part in packets for card in cards[seat][part]]
+        return [*dealt, {"action": "turn_up", "card": deal["turn_up"]}, *actions[1:]]
+    raise AssertionError("no random hand with an exchange")
+
+
+@pytest.mark.parametrize("seed", [0, 100, 200])
+def test_a_partial_sight_record_with_an_exchange_is_made_whole(seed: int) -> None:
+    """Two dealt cards the pads did not see (one a seat, discarded or played later): the hand
+    is still reviewed, with the same hands as the whole record."""
+    from coach.review import hands_of_record
+
+    whole = _hand_with_an_exchange(seed)
+    seen = [a for i, a in enumerate(whole) if i not in (1, 4)]  # the elder's 2nd and the dealer's 2nd card
+    expected = hands_of_record({"name": "classic"}, "B", whole)
+    assert len(expected) == 1
+    assert hands_of_record({"name": "classic"}, "B", seen) == expected
+
+
+def test_a_record_with_a_whole_deal_is_left_as_it_is() -> None:
+    """A record whose deal is one ``deal`` action (not card by card) holds the whole deal already."""
+    from coach.review import complete_deal, hands_of_record
+
+    whole = _hand_with_an_exchange(0)
+    at_once = {"action": "deal", "a": [a["card"] for a in whole[:10] if a["seat"] == "A"],
+               "b": [a["card"] for a in whole[:10] if a["seat"] == "B"], "turn_up": whole[10]["card"]}
+    record = [at_once, *whole[11:]]
+    assert complete_deal("B", record) == record
+    assert len(hands_of_record({"name": "classic"}, "B", record)) == 1
