@@ -146,7 +146,8 @@ def prompt(state: GameState) -> Prompt:
     if phase == "exchange":
         seat = state.exchanger or state.elder
         missing = state.ex_discarded - state.ex_drawn
-        if missing > 0 and state.ex_drawn == 0 and state.ex_discarded < 5:
+        high = (rules.elder_discard if seat == state.elder else rules.dealer_discard)[1]
+        if missing > 0 and state.ex_drawn == 0 and state.ex_discarded < min(high, state.stock_size):
             # nothing drawn yet: the seat may still be laying its discards one by one
             return _prompt("discard_or_draw", seat, missing)
         if missing > 0:

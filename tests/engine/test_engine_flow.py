@@ -829,3 +829,39 @@ def test_pool_loser_swaps_with_the_watcher_two_wins_take_the_pool():
     state, events = play_hand(state, "A")  # Cy again: two in a row take the pool
     match = [e for e in events if isinstance(e, MatchEnd)]
     assert len(match) == 1 and match[0].player == "Cy" and state.is_over
+
+
+def test_the_prompt_offers_more_discards_only_while_the_stock_can_replace_them() -> None:
+    """With 3 cards left in the stock and 3 discards laid, the seat can only draw (rule 38): the
+    prompt says 'draw 3', not 'discard or draw 3' (a fourth discard would be refused)."""
+    import random
+
+    from engine.actions import Accept, Discard, Draw, Propose
+    from engine.prompts import prompt
+    from engine.random_play import random_deal
+
+    state = new_game("classic", dealer="B")
+    state, _ = apply(state, random_deal(state, random.Random(3)))
+
+    def step(kind: type, single: bool = False) -> None:
+        nonlocal state
+        action = next(a for a in legal_actions(state) if isinstance(a, kind) and (not single or len(a.cards) == 1))
+        state, _ = apply(state, action)
+
+    for discards in (5, 5, 4, 4):  # two whole rounds: the stock goes 21 -> 11 -> 3
+        if state.exchanger in (None, state.elder) and state.ex_discarded == 0 and state.phase == "propose":
+            step(Propose)
+            step(Accept)
+        for _ in range(discards):
+            step(Discard, single=True)
+        while state.ex_drawn < state.ex_discarded:
+            step(Draw)
+    assert state.stock_size == 3
+    step(Propose)
+    step(Accept)
+    for _ in range(2):
+        step(Discard, single=True)
+    assert prompt(state).short == "discard or draw 2"
+    step(Discard, single=True)
+    assert not any(isinstance(a, Discard) for a in legal_actions(state))
+    assert prompt(state).short == "draw 3"
