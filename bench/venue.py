@@ -204,9 +204,10 @@ def run(mode: str, tables: int, speed: float, seconds: float, chromium: str, per
             while not (state / "acl").exists() and time.monotonic() < deadline:
                 time.sleep(0.05)
             conf = tmp / "mosquitto.conf"
-            conf.write_text(f"user {os.environ.get('USER') or 'root'}\nallow_anonymous true\n"
+            conf.write_text(f"user {os.environ.get('USER') or 'root'}\nallow_anonymous false\n"
                             f"password_file {state / 'passwd'}\nacl_file {state / 'acl'}\n"
-                            f"listener {broker_port} 127.0.0.1\nmax_queued_messages 100000\n")
+                            f"listener {broker_port} 127.0.0.1\nuse_username_as_clientid true\n"
+                            "max_queued_messages 100000\n")
             procs.insert(0, subprocess.Popen([mosquitto_path() or "mosquitto", "-c", str(conf)],
                                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         wait_port(broker_port)

@@ -36,6 +36,7 @@ import threading
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
@@ -222,8 +223,12 @@ class VenueBroker:
         """
         s = self.settings
         state = s.state if s.state is not None else default_state(None)
-        rules = load_rules(s.broker.venue, list(s.tables), state / "secrets", anonymous_read=s.anonymous_read,
-                           bridges=list(s.bridges))
+        _ignore_in_git(state)
+        rules = load_rules(s.broker.venue, list(s.tables), state / "secrets", bridges=list(s.bridges),
+                           readers=list(s.readers))
+        if s.anonymous_read:
+            logger.warning("[tables] anonymous_read: anonymous clients can no longer connect (a client's id is its "
+                           "user name, so that nobody can take a table's): name a dashboard in [tables] readers")
         self.rules = rules
         self.files = write_broker_files(state / "broker", rules)
         central = s.broker_listen if s.mode != "external" else (s.broker.host, s.broker.port)
@@ -257,6 +262,16 @@ class VenueBroker:
     def stop(self) -> None:
         if self.process is not None:
             self.process.stop()
+
+
+def _ignore_in_git(state: Path) -> None:
+    """The hub's folder holds every password: a ``.gitignore`` of ``*`` in it keeps ``git add -A`` from
+    committing it when it lies in a working copy (its default place is beside the venue file)."""
+    ignore = state / ".gitignore"
+    if not ignore.exists():
+        state.mkdir(parents=True, exist_ok=True)
+        ignore.write_text("# written by ecarte-table hub: this folder holds the tables' passwords\n*\n",
+                          encoding="utf-8")
 
 
 def build_hub(settings: HubSettings) -> tuple[Starlette, LiveRoom]:

@@ -1,0 +1,140 @@
+"""The venue's broker as an attacker on the club's Wi-Fi tries it (issue 29), on both brokers the hub
+runs (its own Mosquitto, the embedded broker in a process of its own): a last will cannot write where
+its client may not publish, nobody but table-2 can be table-2, and the hub's password writes no result."""
+
+from __future__ import annotations
+
+import socket
+import time
+from typing import Any
+
+import paho.mqtt.client as mqtt
+import pytest
+from conftest import MOSQUITTO, wait_for
+from paho.mqtt.enums import CallbackAPIVersion
+from test_venue_trust import finished, good_state, hub_factory, publish, retained, secret, venue_file
+
+from venue.hub_settings import HubSettings, load_hub_settings
+
+MODES = ["mosquitto", "embedded"]
+__all__ = ["hub_factory"]  # the fixture, shared with test_venue_trust
+
+
+def _string(data: bytes) -> bytes:
+    return len(data).to_bytes(2, "big") + data
+
+
+def connect_packet(client_id: str, username: str | None = None, password: str | None = None,
+                   will: tuple[str, bytes] | None = None, clean: bool = True) -> bytes:
+    """An MQTT 3.1.1 CONNECT, byte by byte (a retained QoS 1 will when ``will`` is given)."""
+    flags = 0x02 if clean else 0
+    payload = _string(client_id.encode())
+    if will is not None:
+        flags |= 0x04 | 0x08 | 0x20
+        payload += _string(will[0].encode()) + _string(will[1])
+    if username is not None:
+        flags |= 0x80
+        payload += _string(username.encode())
+    if password is not None:
+        flags |= 0x40
+        payload += _string(password.encode())
+    body = _string(b"MQTT") + bytes([4, flags]) + (60).to_bytes(2, "big") + payload
+    size, length = len(body), b""
+    while True:
+        byte, size = size % 128, size // 128
+        length += bytes([byte | (0x80 if size else 0)])
+        if not size:
+            break
+    return b"\x10" + length + body
+
+
+def raw_connect(settings: HubSettings, client_id: str, username: str | None = None, password: str | None = None,
+                will: tuple[str, bytes] | None = None, clean: bool = True, hold: float = 0.3) -> int | None:
+    """Connect, hold the connection ``hold`` s, then drop it without a DISCONNECT (a reset, as a
+    pulled plug): the broker's CONNACK code (0: accepted), or None if it closed without one."""
+    with socket.create_connection(settings.broker_listen, timeout=5) as sock:
+        sock.sendall(connect_packet(client_id, username, password, will, clean))
+        answer = b""
+        try:
+            while len(answer) < 4:
+                chunk = sock.recv(4 - len(answer))
+                if not chunk:
+                    break
+                answer += chunk
+        except OSError:
+            pass
+        time.sleep(hold)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+    return answer[3] if len(answer) == 4 and answer[0] == 0x20 else None
+
+
+def settings_for(tmp_path: Any, mode: str, names: list[str]) -> HubSettings:
+    if mode == "mosquitto" and MOSQUITTO is None:
+        pytest.skip("Mosquitto is not installed")
+    return load_hub_settings(venue_file(tmp_path, mode, names))
+
+
+def seen_sentinel(settings: HubSettings, hub: Any, n: int) -> None:
+    """A table's state published after the attack has reached the hub (so the attack has too)."""
+    publish(settings, "ecarte/club/sentinel/state", good_state(None, game=n), "sentinel", secret(settings, "sentinel"))
+    wait_for(lambda: any(t["table"] == "sentinel" and t["game"] == n for t in hub.get("/api/tables")["tables"]),
+             "the sentinel's state")
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_last_will_cannot_forge_a_result(tmp_path: Any, mode: str, hub_factory: Any) -> None:
+    settings = settings_for(tmp_path, mode, ["t1", "t2", "sentinel"])
+    hub = hub_factory(settings)
+    forged = ("ecarte/club/t2/games/9", finished(9, "A", ("Eve", "Bob")))
+    raw_connect(settings, "x1", "t1", secret(settings, "t1"), will=forged)  # another table's password
+    raw_connect(settings, "x2", will=forged)  # no user name at all
+    raw_connect(settings, "x3", "t2", "guess", will=forged)  # a wrong password
+    # a table's own will on its own topic is still the broker's word that it dropped off
+    assert raw_connect(settings, "t2", "t2", secret(settings, "t2"),
+                       will=("ecarte/club/t2/availability", b"offline")) == 0
+    wait_for(lambda: any(t["table"] == "t2" and t["availability"] == "offline"
+                         for t in hub.get("/api/tables")["tables"]), "t2's own will")
+    seen_sentinel(settings, hub, 2)
+    assert hub.get("/api/standings")["games"] == 0
+    assert retained(settings, forged[0]) is None
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_nobody_but_table_2_can_be_table_2(tmp_path: Any, mode: str, hub_factory: Any) -> None:
+    settings = settings_for(tmp_path, mode, ["t1", "t2", "sentinel"])
+    hub = hub_factory(settings)
+    drops: list[Any] = []
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="ecarte-club-t2")
+    client.username_pw_set("t2", secret(settings, "t2"))
+    client.on_disconnect = lambda c, u, f, r, p: drops.append(r)
+    connected: list[Any] = []
+    client.on_connect = lambda c, u, f, r, p: connected.append(r)
+    client.connect(*settings.broker_listen)
+    client.loop_start()
+    try:
+        wait_for(lambda: bool(connected), "table-2 connected")
+        for cid in ("ecarte-club-t2", "t2"):
+            for clean in (False, True):
+                raw_connect(settings, cid, clean=clean, hold=0.2)  # anonymous
+                raw_connect(settings, cid, "t1", secret(settings, "t1"), clean=clean, hold=0.2)  # another table
+                raw_connect(settings, cid, "t2", "guess", clean=clean, hold=0.2)  # a wrong password
+        time.sleep(0.5)
+        assert drops == [], f"table-2 was knocked off: {drops}"
+        client.publish("ecarte/club/t2/state", good_state(None, game=5), qos=1, retain=True).wait_for_publish(10)
+        wait_for(lambda: any(t["table"] == "t2" and t["game"] == 5 for t in hub.get("/api/tables")["tables"]),
+                 "table-2's state")
+    finally:
+        client.disconnect()
+        client.loop_stop()
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_hubs_password_writes_no_result(tmp_path: Any, mode: str, hub_factory: Any) -> None:
+    settings = settings_for(tmp_path, mode, ["t1", "sentinel"])
+    hub = hub_factory(settings)
+    wait_for(lambda: hub.get("/api/standings") is not None, "the hub")
+    hub_password = (settings.state / "secrets" / "ecarte-hub.pass").read_text().strip()  # type: ignore[operator]
+    publish(settings, "ecarte/club/t1/games/3", finished(3, "A", ("Eve", "Bob")), "ecarte-hub", hub_password)
+    seen_sentinel(settings, hub, 3)
+    assert retained(settings, "ecarte/club/t1/games/3") is None
+    assert hub.get("/api/standings")["games"] == 0
