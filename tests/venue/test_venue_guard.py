@@ -4,6 +4,7 @@ its client may not publish, nobody but table-2 can be table-2, and the hub's pas
 
 from __future__ import annotations
 
+import json
 import socket
 import time
 from typing import Any
@@ -138,3 +139,54 @@ def test_the_hubs_password_writes_no_result(tmp_path: Any, mode: str, hub_factor
     seen_sentinel(settings, hub, 3)
     assert retained(settings, "ecarte/club/t1/games/3") is None
     assert hub.get("/api/standings")["games"] == 0
+
+
+HOSTILE = [
+    {"view": {"trick": [["A", ""]], "phase": "play"}},
+    {"last_trick": {}, "view": {"phase": "play"}},
+    {"view": {"trump": "", "phase": "play"}},
+    {"view": {"trick": [["A", "ZZ"]], "phase": "play"}},
+    {"last_trick": {"cards": {"A": "KS"}}, "view": {"phase": "play"}},
+]
+"""States that passed the hub's checks before and stopped the scoreboard from drawing any tile."""
+
+
+def test_the_hub_refuses_a_state_whose_cards_are_not_cards() -> None:
+    from venue.room import Room
+
+    room = Room("club")
+    for i, state in enumerate(HOSTILE):
+        assert room.take(f"ecarte/club/t{i}/state", json.dumps(state).encode(), 1.0) == []
+    assert room.dropped == len(HOSTILE) and room.tables == {}
+    good = {"view": {"trick": [["A", "KS"]], "trump": "TH", "phase": "play"},
+            "last_trick": {"event": "trick", "cards": {"A": "7S", "B": "AD"}, "winner": "B", "leader": "A"}}
+    assert room.take("ecarte/club/ok/state", json.dumps(good).encode(), 1.0)[0][0] == "table"
+
+
+def test_the_scoreboard_draws_each_tile_alone(browser: Any) -> None:
+    """Tiles of hostile states, as a retained state gives them to every browser that comes: each shows
+    as unreadable and the tables around them are drawn (before, ``cardEl("")`` threw and none was)."""
+    from venue.hub import LiveRoom, hub_app
+    from venue.page import ServerThread
+    from venue.room import Room, TableSeen
+
+    live = LiveRoom(Room("club"))
+    good = json.dumps({"game": 1, "players": ["Ann", "Bob", ""], "t": 1.0,
+                       "view": {"score": [3, 1], "phase": "play", "trick": [["A", "KS"]], "trump": "TH"}}).encode()
+    live.take("ecarte/club/t0/state", good)
+    live.take("ecarte/club/t9/state", good)
+    for i, state in enumerate(HOSTILE, start=1):  # what the page could be sent by a hub that let them by
+        live.room.tables[f"t{i}"] = TableSeen(f"t{i}", "online", state)
+    server = ServerThread(hub_app(live), "127.0.0.1", 0, name="hub")
+    server.start()
+    try:
+        tab = browser.new_page()
+        tab.goto(server.url)
+        tab.wait_for_selector("[data-table=t9] .ttrick svg.card[data-card=KS]", timeout=20_000)
+        assert tab.get_attribute("[data-table=t0] .ttrump svg.card", "data-card") == "TH"
+        for i in (1, 2, 5):  # the states whose drawing throws: a card "", a trick with no cards
+            assert "unreadable" in tab.inner_text(f"[data-table=t{i}]")
+        assert tab.inner_text("#count") == f"{len(HOSTILE) + 2} tables"
+        tab.close()
+    finally:
+        server.close()

@@ -25,7 +25,8 @@ from venue.page import ServerThread
 
 BAD = [b"[1,2]", b'"x"', b"NaN", b'{"view": []}', b'{"players": 5}', b'{"view": {"score": 5}}',
        b'{"winner": "A", "game": "x"}', b"1e400", b'{"view": {"score": [1e400, 1]}}', b"\xff\xfe",
-       b'{"winner": "A", "players": ["a", "b"], "view": {"score": [5, 0]}, "t": NaN}']
+       b'{"winner": "A", "players": ["a", "b"], "view": {"score": [5, 0]}, "t": NaN}',
+       b'{"view": {"trick": [["A", ""]]}}', b'{"last_trick": {}}']
 """Each one raised in the hub before (a 500 on /api/tables and /api/stream for every browser)."""
 
 
