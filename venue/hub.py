@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import os
 import socket
@@ -74,27 +75,71 @@ logger = logging.getLogger(__name__)
 # -- the app -------------------------------------------------------------------------------------
 
 
+STANDINGS_S = 0.25
+"""The standings go to the browsers at most this often (once, with every result since)."""
+
+
 class LiveRoom:
-    """The room on the server's loop, with its browsers."""
+    """The room, fed from the subscriber's thread (never the server's loop: checking a payload and
+    counting a result is work the pages need not wait for), and its browsers on the server's loop."""
 
     def __init__(self, room: Room) -> None:
         self.room = room
         self.browsers = Broadcaster()
         self.messages = 0
+        self.lock = threading.Lock()
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._standings_dirty = False
 
     def take(self, topic: str, payload: bytes | bytearray, clear: Callable[[str], Any] | None = None) -> None:
-        """One message from the broker; ``clear`` clears its retained topic if the room refuses it."""
-        self.messages += 1
-        dropped = self.room.dropped
-        for kind, data in self.room.take(topic, bytes(payload), time.time()):
-            self.browsers.send(kind, data)
-        if clear is not None and self.room.dropped > dropped:
+        """One message from the broker (any thread); ``clear`` clears its retained topic if the room refuses it."""
+        with self.lock:
+            self.messages += 1
+            dropped = self.room.dropped
+            out = self.room.take(topic, bytes(payload), time.time())
+            refused = self.room.dropped > dropped
+        for kind, data in out:
+            if kind == "table":
+                self._push(sse_block("table", data))
+            else:
+                self._standings_dirty = True
+        if self.loop is None and self._standings_dirty:  # not served yet: nobody to wait for
+            self._standings_dirty = False
+            self.browsers.send_block(self.standings_block())
+        if clear is not None and refused:
             clear(topic)
 
+    def _push(self, block: bytes) -> None:
+        if self.loop is None:
+            self.browsers.send_block(block)
+            return
+        with contextlib.suppress(RuntimeError):  # the loop is closing
+            self.loop.call_soon_threadsafe(self.browsers.send_block, block)
+
+    def standings_block(self) -> bytes:
+        with self.lock:
+            data = self.room.standings()
+        return sse_block("standings", data)
+
+    def snapshot(self) -> list[dict[str, Any]]:
+        with self.lock:
+            return self.room.snapshot()
+
     def first_blocks(self) -> list[bytes]:
-        blocks = [sse_block("table", t) for t in self.room.snapshot()]
-        blocks.append(sse_block("standings", self.room.standings()))
+        blocks = [sse_block("table", t) for t in self.snapshot()]
+        blocks.append(self.standings_block())
         return blocks
+
+    async def send_standings(self) -> None:
+        """On the server's loop, until cancelled: the standings to the browsers when they changed,
+        at most every :data:`STANDINGS_S` (made on a worker thread)."""
+        self.loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(STANDINGS_S)
+            if self._standings_dirty:
+                self._standings_dirty = False
+                block = await asyncio.to_thread(self.standings_block)
+                self.browsers.send_block(block)
 
 
 def hub_app(live: LiveRoom, *, on_start: Callable[[], Any] | None = None,
@@ -105,13 +150,15 @@ def hub_app(live: LiveRoom, *, on_start: Callable[[], Any] | None = None,
         return FileResponse(STATIC / "hub.html", headers={"Cache-Control": "no-cache"})
 
     async def tables(request: Request) -> Response:
-        return JSONResponse({"venue": live.room.venue, "tables": live.room.snapshot()})
+        return JSONResponse({"venue": live.room.venue, "tables": live.snapshot()})
 
     async def stream(request: Request) -> Response:
-        return live.browsers.response(live.first_blocks())
+        return live.browsers.response(await asyncio.to_thread(live.first_blocks))
 
     async def standings_(request: Request) -> Response:
-        return JSONResponse(live.room.standings())
+        with live.lock:
+            data = live.room.standings()
+        return JSONResponse(data)
 
     async def record(request: Request) -> Response:
         seen = live.room.tables.get(request.path_params["table"])
@@ -123,8 +170,10 @@ def hub_app(live: LiveRoom, *, on_start: Callable[[], Any] | None = None,
         seen = live.room.tables.get(request.path_params["table"])
         if seen is None:
             return JSONResponse({"error": "no such table"}, status_code=404)
+        with live.lock:
+            payloads = [g for _, g in sorted(seen.games.items())]
         return JSONResponse([{k: g.get(k) for k in ("game", "players", "score", "winner", "ended", "hands")}
-                             for _, g in sorted(seen.games.items())])
+                             for g in map(json.loads, payloads)])
 
     async def record_json(request: Request) -> Response:
         seen = live.room.tables.get(request.path_params["table"])
@@ -134,6 +183,7 @@ def hub_app(live: LiveRoom, *, on_start: Callable[[], Any] | None = None,
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        sender = asyncio.create_task(live.send_standings())
         if on_start is not None:
             started = on_start()
             if asyncio.iscoroutine(started):
@@ -141,6 +191,7 @@ def hub_app(live: LiveRoom, *, on_start: Callable[[], Any] | None = None,
         try:
             yield
         finally:
+            sender.cancel()
             live.browsers.close()
             if on_stop is not None:
                 stopped = on_stop()
@@ -201,8 +252,10 @@ class Subscriber:
         self.connected.set()
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
-        with contextlib.suppress(RuntimeError):  # the loop is closing
-            self.loop.call_soon_threadsafe(self.live.take, message.topic, message.payload, self.clear)
+        try:
+            self.live.take(message.topic, message.payload, self.clear)
+        except Exception:  # a bug here must not stop the hub's messages for good
+            logger.exception("hub: cannot take a message on %s", message.topic[:120])
 
 
 
@@ -276,7 +329,7 @@ def _ignore_in_git(state: Path) -> None:
 
 def build_hub(settings: HubSettings) -> tuple[Starlette, LiveRoom]:
     """The hub's app: its lifespan starts the broker (unless external), then the subscriber."""
-    live = LiveRoom(Room(settings.broker.venue, settings.session))
+    live = LiveRoom(Room(settings.broker.venue, settings.session, settings.tables))
     broker = VenueBroker(settings)
     subscriber: list[Subscriber] = []
 

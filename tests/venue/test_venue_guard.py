@@ -190,3 +190,94 @@ def test_the_scoreboard_draws_each_tile_alone(browser: Any) -> None:
         tab.close()
     finally:
         server.close()
+
+
+def result(table: str, n: int, players: tuple[str, str], winner: str = "A", ended: float | None = None) -> bytes:
+    return json.dumps({"table": table, "game": n, "players": list(players), "winner": winner,
+                       "score": {"A": 5, "B": 2} if winner == "A" else {"A": 2, "B": 5},
+                       "ended": 1000.0 + n if ended is None else ended, "hands": [], "text": ""}).encode()
+
+
+SWISS = ("Ann", "Bob", "Cat", "Eve")
+"""Round 1 of this Swiss: Ann–Cat at table-1, Eve–Bob at table-2 (the seeding's halves, the tables in order)."""
+
+
+def test_a_result_belongs_to_its_table_and_its_pairing() -> None:
+    from venue.room import Room, Session
+
+    room = Room("club", Session("Tuesday", SWISS, system="swiss", planned=3), ("table-1", "table-2"))
+    games = room.standings()["rounds"][0]["games"]
+    assert [(g["A"], g["B"], g["table"]) for g in games] == [("Ann", "Cat", "table-1"), ("Eve", "Bob", "table-2")]
+    # table-1's password, table-2's pairing: disputed, not counted
+    room.take("ecarte/club/table-1/games/7", result("table-1", 7, ("Eve", "Bob")), 1.0)
+    assert room.standings()["games"] == 0
+    assert "paired at table-2" in room.standings()["disputed"][0]["why"]
+    room.take("ecarte/club/table-2/games/1", result("table-2", 1, ("Eve", "Bob"), "B"), 2.0)
+    # the same game again with another end, or under another number: counted once
+    room.take("ecarte/club/table-2/games/1", result("table-2", 1, ("Eve", "Bob"), "B", ended=5000.0), 3.0)
+    room.take("ecarte/club/table-2/games/2", result("table-2", 2, ("Eve", "Bob"), "B", ended=1001.0), 3.0)
+    standings = room.standings()
+    played = {r["player"]: r["played"] for r in standings["ranking"]}
+    assert standings["games"] == 1 and played["Bob"] == 1 and played["Eve"] == 1
+    assert len(standings["disputed"]) == 2
+    assert len(standings["rounds"]) == 1  # round 2 waits for table-1's real result
+    room.take("ecarte/club/table-1/games/1", result("table-1", 1, ("Ann", "Cat")), 4.0)
+    standings = room.standings()
+    assert standings["games"] == 2 and len(standings["rounds"]) == 2
+    # a result for a pair already decided, from its own table: disputed
+    room.take("ecarte/club/table-1/games/3", result("table-1", 3, ("Ann", "Cat"), "B"), 5.0)
+    assert room.standings()["games"] == 2 and "already have their result" in room.standings()["disputed"][-1]["why"]
+
+
+def test_free_play_counts_the_players_the_table_announced() -> None:
+    from venue.room import Room
+
+    room = Room("club")
+    state = json.dumps({"game": 3, "players": ["Ann", "Bob", ""], "view": {"score": [0, 0]}}).encode()
+    room.take("ecarte/club/t1/state", state, 1.0)
+    room.take("ecarte/club/t1/games/3", result("t1", 3, ("Eve", "Bob")), 2.0)
+    assert room.standings()["games"] == 0 and "announced Ann vs Bob" in room.standings()["disputed"][0]["why"]
+    room.take("ecarte/club/t1/games/4", result("t1", 4, ("Eve", "Bob")), 3.0)  # a game the hub saw no state of
+    room.take("ecarte/club/t2/games/3", result("t2", 3, ("Ann", "Bob")), 3.0)
+    assert room.standings()["games"] == 2
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_one_tables_password_posts_no_result_of_another(tmp_path: Any, mode: str, hub_factory: Any) -> None:
+    settings = settings_for(tmp_path, mode, ["table-1", "table-2", "sentinel"])
+    path = tmp_path / "venue.toml"
+    path.write_text(path.read_text() + f'[session]\nplayers = {json.dumps(list(SWISS))}\nsystem = "swiss"\n')
+    settings = load_hub_settings(path)
+    hub = hub_factory(settings)
+    t1, t2 = secret(settings, "table-1"), secret(settings, "table-2")
+    publish(settings, "ecarte/club/table-1/games/7", result("table-1", 7, ("Eve", "Bob")), "table-1", t1)
+    publish(settings, "ecarte/club/table-2/games/1", result("table-2", 1, ("Eve", "Bob"), "B"), "table-2", t2)
+    publish(settings, "ecarte/club/table-2/games/1", result("table-2", 1, ("Eve", "Bob"), "B", 9e3), "table-2", t2)
+    publish(settings, "ecarte/club/table-2/games/2", result("table-2", 2, ("Eve", "Bob"), "B", 1001.0), "table-2", t2)
+    seen_sentinel(settings, hub, 4)
+    standings = hub.get("/api/standings")
+    assert standings["games"] == 1
+    assert {r["player"]: r["played"] for r in standings["ranking"]} == {"Ann": 0, "Bob": 1, "Cat": 0, "Eve": 1}
+    assert len(standings["disputed"]) == 2
+
+
+def test_the_director_sees_a_disputed_result(browser: Any) -> None:
+    from venue.hub import LiveRoom, hub_app
+    from venue.page import ServerThread
+    from venue.room import Room, Session
+
+    live = LiveRoom(Room("club", Session("Tuesday", SWISS, system="swiss", planned=3), ("table-1", "table-2")))
+    live.take("ecarte/club/table-1/games/7", result("table-1", 7, ("Eve", "Bob")))
+    server = ServerThread(hub_app(live), "127.0.0.1", 0, name="hub")
+    server.start()
+    try:
+        tab = browser.new_page()
+        tab.goto(server.url)
+        tab.wait_for_function("window.__standings !== null", timeout=20_000)
+        tab.click("nav button[data-tab=standings]")
+        text = tab.inner_text("#rounds")
+        assert "1 disputed result" in text and "table-1 game 7: Eve – Bob 5–2: not counted" in text
+        assert "Ranking · Tuesday · 0 games" in tab.inner_text("#session")
+        tab.close()
+    finally:
+        server.close()

@@ -77,7 +77,7 @@ function showStandings(s) {
     for (const g of rnd.games) {
       list.append(el("li", {}, g.A + " – " + g.B + ": " + (g.result ? g.result.score.A + "–" + g.result.score.B + " (" + g.result.table + ")" : "to play")));
     }
-    if (rnd.bye) list.append(el("li", { class: "bye" }, "bye: " + rnd.bye + " (a win)"));
+    if (rnd.bye) list.append(el("li", { class: "bye" }, "bye: " + rnd.bye + " (a win)" + (rnd.bye_again ? ": a second bye, no other pairing without a repeat was left" : "")));
     rounds.append(el("h4", {}, "round " + rnd.round + (swiss ? " of " + s.planned + " (Swiss)" : "")), list);
   }
   if (swiss && s.rounds.length && s.rounds.length < s.planned) {
@@ -87,6 +87,14 @@ function showStandings(s) {
       : "round " + (n + 1) + ": paired by score when round " + n + " is over"));
   }
   if (!s.rounds.length) rounds.textContent = "no session set: every game counts";
+  // results not counted, for the director: a table's result for another table's pairing, a pair's second result…
+  if (s.disputed && s.disputed.length) {
+    const list = el("ul", { class: "disputed" });
+    for (const d of s.disputed) {
+      list.append(el("li", {}, d.table + " game " + d.game + ": " + d.players[0] + " – " + d.players[1] + " " + d.score.A + "–" + d.score.B + ": not counted (" + d.why + ")"));
+    }
+    rounds.append(el("h4", {}, plural(s.disputed.length, "disputed result")), list);
+  }
 }
 
 const source = new EventSource("/api/stream");
