@@ -281,3 +281,31 @@ def test_the_director_sees_a_disputed_result(browser: Any) -> None:
         tab.close()
     finally:
         server.close()
+
+
+def test_a_browser_that_does_not_read_is_dropped() -> None:
+    """A stream opened and never read: what waits for it is bounded by bytes, then it is dropped (its
+    queue used to hold 2,000 blocks of any size: a standings block each result)."""
+    from venue.hub import LiveRoom, hub_app
+    from venue.page import ServerThread
+    from venue.room import Room
+
+    live = LiveRoom(Room("club"))
+    live.browsers.limit = 512 * 1024
+    server = ServerThread(hub_app(live), "127.0.0.1", 0, name="hub")
+    server.start()
+    try:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=5) as sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            sock.sendall(b"GET /api/stream HTTP/1.1\r\nHost: hub\r\n\r\n")
+            wait_for(lambda: live.browsers.count == 1, "the stream opened")
+            state = {"game": 1, "players": ["A" * 64, "B" * 64, ""], "expectation": "x" * 500,
+                     "view": {"score": [1, 0], "phase": "play"}}
+            n = 0
+            while live.browsers.dropped == 0 and n < 200_000:
+                n += 1
+                live.take(f"ecarte/club/t{n % 50}/state", json.dumps({**state, "t": float(n)}).encode())
+            assert live.browsers.dropped == 1 and live.browsers.count == 0
+            assert n * 700 > live.browsers.limit  # it was dropped for what it did not read, not at once
+    finally:
+        server.close()
