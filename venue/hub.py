@@ -229,6 +229,8 @@ class Subscriber:
         self.client = make_client(settings, f"ecarte-hub-{settings.venue}-{os.getpid()}-{id(self) % 10_000}")
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
+        self.client.on_connect_fail = self._on_connect_fail
+        self.unreachable = False
         self.live = live
         self.loop = loop
         self.connected = threading.Event()
@@ -248,8 +250,17 @@ class Subscriber:
         if getattr(reason, "is_failure", False):
             logger.warning("hub: the broker refused us: %s", reason)
             return
+        if self.unreachable:
+            self.unreachable = False
+            logger.warning("hub: reached the broker at %s:%s", self.settings.host, self.settings.port)
         client.subscribe(self.topics)
         self.connected.set()
+
+    def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
+        if not self.unreachable:
+            self.unreachable = True
+            logger.warning("hub: the broker at %s:%s cannot be reached; the hub keeps trying", self.settings.host,
+                           self.settings.port)
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
         try:
@@ -295,6 +306,11 @@ class VenueBroker:
             where = f"the venue's broker at {s.broker.host}:{s.broker.port}"
             logger.warning("%s: give it password_file %s and acl_file %s", where, self.files.password_file,
                            self.files.acl_file)
+            why = _unreachable(s.broker.host, s.broker.port)
+            if why is not None:
+                logger.warning("the hub cannot connect to %s (%s): the scoreboard starts empty and keeps trying; "
+                               "is the broker running, and is --broker or [broker] host/port right?", where, why)
+                return
         else:
             host, port = s.broker_listen
             if s.mode == "mosquitto":
@@ -306,15 +322,25 @@ class VenueBroker:
             self.process.start()
             self.client = replace(s.broker, host=host, port=port, username=HUB_USER, password=rules.hub_password,
                                   tls=False)
-        logger.warning("the venue's broker: %s%s; %d tables declared (passwords in %s); serves about %d tables "
-                       "within 250 ms", where, "" if s.mode == "external" else ", run by the hub", len(rules.tables),
-                       state / "secrets", CAPACITY[s.mode])
+        declared = len(rules.tables)
+        logger.warning("the venue's broker: %s%s; %d table%s declared (passwords in %s); serves about %d tables "
+                       "within 250 ms", where, "" if s.mode == "external" else ", run by the hub", declared,
+                       "" if declared == 1 else "s", state / "secrets", CAPACITY[s.mode])
         if not rules.tables:
             logger.warning("no table may publish: name them in the venue file's [tables] names (docs/web.md)")
 
     def stop(self) -> None:
         if self.process is not None:
             self.process.stop()
+
+
+def _unreachable(host: str, port: int, timeout: float = 3.0) -> str | None:
+    """Why nothing answers on ``host:port`` (None: something does)."""
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            return None
+    except OSError as exc:
+        return exc.strerror or str(exc) or type(exc).__name__
 
 
 def _ignore_in_git(state: Path) -> None:

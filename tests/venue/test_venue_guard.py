@@ -309,3 +309,38 @@ def test_a_browser_that_does_not_read_is_dropped() -> None:
             assert n * 700 > live.browsers.limit  # it was dropped for what it did not read, not at once
     finally:
         server.close()
+
+
+def _hub(tmp_path: Any, text: str, *args: str, wait: float | None = None) -> tuple[int | None, str]:
+    """``ecarte-table hub`` on a venue file: its exit status (None: still running after ``wait`` s,
+    then ended) and what it said."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "venue.toml"
+    path.write_text(text)
+    proc = subprocess.Popen([sys.executable, "-m", "firmware_host.cli.main", "hub", str(path), *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        _, err = proc.communicate(timeout=wait if wait is not None else 60)
+        return proc.returncode, err
+    except subprocess.TimeoutExpired:
+        proc.terminate()
+        return None, proc.communicate(timeout=30)[1]
+
+
+def test_duplicate_or_reserved_player_names_exit_2(tmp_path: Any) -> None:
+    for players, words in ((["Ann", "Bob", "Ann"], "'Ann' given twice"), (["Ann", "\u0000bye", "Bob"], "control")):
+        status, err = _hub(tmp_path, f"[session]\nplayers = {json.dumps(players)}\nsystem = \"swiss\"\n")
+        assert status == 2 and "session.players" in err and words in err and "Traceback" not in err, err
+
+
+def test_a_hub_toward_no_broker_says_it_cannot_connect(tmp_path: Any) -> None:
+    from venue.broker import free_port
+
+    status, err = _hub(tmp_path, f'[hub]\nlisten = "127.0.0.1:{free_port()}"\n[tables]\nnames = ["t1"]\n',
+                       "--broker", f"127.0.0.1:{free_port()}", wait=8)
+    assert status is None, err  # it keeps trying
+    assert "cannot connect to the venue's broker" in err and "serves about" not in err, err
+    assert "1 table declared" not in err  # nothing announced
+    assert (tmp_path / "venue-hub" / ".gitignore").read_text().splitlines()[-1] == "*"
