@@ -344,3 +344,28 @@ def test_a_hub_toward_no_broker_says_it_cannot_connect(tmp_path: Any) -> None:
     assert "cannot connect to the venue's broker" in err and "serves about" not in err, err
     assert "1 table declared" not in err  # nothing announced
     assert (tmp_path / "venue-hub" / ".gitignore").read_text().splitlines()[-1] == "*"
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_table_with_a_misspelt_venue_says_so(tmp_path: Any, mode: str, hub_factory: Any,
+                                                caplog: pytest.LogCaptureFixture) -> None:
+    import logging
+
+    from venue.mqtt import TablePublisher
+    from venue.settings import MqttSettings
+
+    settings = settings_for(tmp_path, mode, ["t1"])
+    hub_factory(settings)
+    caplog.set_level(logging.WARNING, logger="venue.mqtt")
+    host, port = settings.broker_listen
+    for venue, refused in (("clbu", True), ("club", False)):
+        table = MqttSettings(host=host, port=port, venue=venue, table="t1", username="t1", enabled=True,
+                             password=secret(settings, "t1"))
+        with TablePublisher(table, table_name="t1") as publisher:
+            if refused:  # Mosquitto drops what it publishes; the embedded broker refuses its will at CONNECT
+                wait_for(lambda: publisher.refused, "the broker's refusal")
+                assert "is [mqtt] venue 'clbu' the hub's venue" in caplog.text
+            else:
+                assert publisher.connected.wait(20)
+                time.sleep(1.0)
+                assert not publisher.refused
