@@ -369,3 +369,23 @@ def test_a_table_with_a_misspelt_venue_says_so(tmp_path: Any, mode: str, hub_fac
                 assert publisher.connected.wait(20)
                 time.sleep(1.0)
                 assert not publisher.refused
+
+
+def test_a_restart_counts_a_later_rounds_result_that_comes_first() -> None:
+    """After a restart the retained games come in any order: a result of round 2 before round 1 is
+    over waits (disputed meanwhile) and counts once round 2 is paired."""
+    from venue.room import Room, Session
+
+    first = Room("club", Session("Tuesday", SWISS, system="swiss", planned=3), ("table-1", "table-2"))
+    first.take("ecarte/club/table-1/games/1", result("table-1", 1, ("Ann", "Cat")), 1.0)
+    first.take("ecarte/club/table-2/games/1", result("table-2", 1, ("Eve", "Bob"), "B"), 1.0)
+    round_2 = first.standings()["rounds"][1]["games"]
+    later = [(g["table"], (g["A"], g["B"])) for g in round_2]
+    room = Room("club", Session("Tuesday", SWISS, system="swiss", planned=3), ("table-1", "table-2"))
+    for table, players in later:
+        room.take(f"ecarte/club/{table}/games/2", result(table, 2, players), 2.0)
+    assert room.standings()["games"] == 0 and len(room.standings()["disputed"]) == 2
+    room.take("ecarte/club/table-1/games/1", result("table-1", 1, ("Ann", "Cat")), 3.0)
+    room.take("ecarte/club/table-2/games/1", result("table-2", 1, ("Eve", "Bob"), "B"), 3.0)
+    standings = room.standings()
+    assert standings["games"] == 4 and standings["disputed"] == [] and len(standings["rounds"]) == 3
