@@ -25,7 +25,8 @@ from engine import RuleSet
 from firmware_host.checks.doctor import refusal
 from firmware_host.errors import BadInput
 from firmware_host.journal.store import Journal, JournalBusy, JournalDamaged, JournalError, default_journal
-from firmware_host.referee.controller import Controller, TableDefaults
+from firmware_host.referee.controller import Controller
+from firmware_host.referee.table_defaults import TableDefaults
 from firmware_host.screens.panel import check_png_dir
 from firmware_host.service import FaultLights, JsonLines, TableOutput, TableService, feed_lines
 from hardware.table import TableConfig

@@ -30,8 +30,9 @@ from drivers.events import ButtonPressed, CardSeen, DeviceEvent, ReaderStatus
 from engine import Event, NotationError
 from firmware_host.journal.replay import replay_game
 from firmware_host.journal.store import DONE, PENDING, REJECTED, Journal, JournalDamaged, JournalWriteError
-from firmware_host.referee.controller import CONTRACT_EVENTS, Controller, NewGame
+from firmware_host.referee.controller import Controller
 from firmware_host.referee.snapshot import Outcome
+from firmware_host.referee.table_events import CONTRACT_EVENTS, NewGame
 from firmware_host.referee.transcript import (
     ButtonEvent,
     CardEvent,

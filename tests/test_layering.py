@@ -231,9 +231,10 @@ ROOM_MAY_IMPORT: dict[str, set[str]] = {
 """What each room of ``firmware_host`` may import of the others (its own modules always):
 the docstring of each room's ``__init__`` says the same in words."""
 
-PLAYERS_SEE_OF_THE_REFEREE = {"protocol", "transcript", "snapshot", "controller"}
+PLAYERS_SEE_OF_THE_REFEREE = {"protocol", "transcript", "snapshot", "controller", "table_defaults"}
 """Players play through the physical protocol and watch snapshots; they drive a ``Controller``
-only through its public face (``handle`` → ``Outcome``), never the pack guard or the menu."""
+(built from its ``TableDefaults``) only through its public face (``handle`` → ``Outcome``), never
+the pack guard, the namer, the ledger or the menu."""
 
 
 def _room(module: str) -> str | None:

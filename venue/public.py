@@ -37,8 +37,8 @@ from typing import Any
 
 from engine import Fault
 from engine.prompts import worded
-from firmware_host.referee.controller import HandRecord
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
+from firmware_host.referee.table_events import HandRecord
 from firmware_host.screens.chooser import fault_screen
 from firmware_host.screens.i18n import language as table_language
 from venue.record import GameLogBuilder, HandLog

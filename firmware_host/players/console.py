@@ -28,9 +28,10 @@ from typing import TYPE_CHECKING, TextIO
 import engine
 from engine import NotationError
 from engine.random_play import random_deal
-from firmware_host.referee.controller import Controller, TableDefaults
+from firmware_host.referee.controller import Controller
 from firmware_host.referee.protocol import physical_events
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
+from firmware_host.referee.table_defaults import TableDefaults
 from firmware_host.referee.transcript import ButtonEvent, CardEvent, PhysicalEvent, TranscriptError, parse_line
 from hardware.layout import ZONES
 

@@ -30,8 +30,9 @@ from firmware_host.errors import BadInput
 from firmware_host.journal.store import Journal, JournalError
 from firmware_host.players.packets import PacketPlayers
 from firmware_host.players.simtable import SimulatedTable
-from firmware_host.referee.controller import Controller, TableDefaults
+from firmware_host.referee.controller import Controller
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
+from firmware_host.referee.table_defaults import TableDefaults
 from firmware_host.referee.transcript import dumps
 from firmware_host.service import ServiceStats, TableOutput, TableService
 from hardware.limits import name_problem

@@ -15,7 +15,7 @@ import pytest
 from conftest import Recorder, feed, wait_for, whole_game
 from paho.mqtt.enums import CallbackAPIVersion
 
-from firmware_host.referee.controller import HandRecord
+from firmware_host.referee.table_events import HandRecord
 from firmware_host.referee.transcript import CardEvent, PhysicalEvent
 from firmware_host.service import TableService
 from venue.hub import BrokerThread

@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 import engine
 from engine.cards import ALL_CARDS
 from firmware_host.players.builtin import game_transcript, physical_events
-from firmware_host.referee.controller import CONTRACT_EVENTS, Controller, NewGame, Notice
+from firmware_host.referee.controller import Controller
+from firmware_host.referee.table_events import CONTRACT_EVENTS, NewGame, Notice
 from firmware_host.referee.transcript import ZONES, ButtonEvent, CardEvent, PhysicalEvent, Setup
 
 # B is elder (A deals); hearts are trumps. B: 9S KD QD 7C TC; A: 7S JS 9H KC 8D.
