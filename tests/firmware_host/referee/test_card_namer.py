@@ -5,7 +5,7 @@ from __future__ import annotations
 from firmware_host.referee.card_namer import CardNamer, NamedCard
 from firmware_host.referee.pack_guard import PackGuard
 from firmware_host.referee.transcript import CardEvent
-from hardware.tags import TagRegistry
+from hardware.tag_registry import TagRegistry
 
 REGISTRY = TagRegistry()
 REGISTRY.add("04AA0101000000", "KS", 1)
