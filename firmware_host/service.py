@@ -24,7 +24,8 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import IO, Any, Protocol, TextIO
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any, Protocol, TextIO
 
 from drivers.device_events import ButtonPressed, CardSeen, DeviceEvent, ReaderStatus
 from engine import Event, NotationError
@@ -45,6 +46,9 @@ from firmware_host.referee.transcript import (
     read_lines,
 )
 
+if TYPE_CHECKING:
+    from hardware.table import TableConfig
+
 logger = logging.getLogger(__name__)
 
 WATCHDOG_PING_S = 1.0
@@ -60,6 +64,18 @@ class TableOutput(Protocol):
     the web page, MQTT. Called on the event loop's thread: it must not block."""
 
     def publish(self, outcome: Outcome) -> None: ...
+
+
+class OutputSource(Protocol):
+    """Something above the service that brings outputs of its own (the venue's page and MQTT
+    publisher: :class:`venue.wiring.VenueOutputs`), registered by the command line; the service
+    knows only this protocol, never the venue (mopidy's extensions registering themselves)."""
+
+    def open(self, table: TableConfig, journal: Path | None, control: Callable[[PhysicalEvent], None],
+             stack: contextlib.ExitStack) -> list[TableOutput]:
+        """The outputs, started; ``stack`` closes them. ``control``: where they may put an event
+        (the page's setup line). :raises BadInput: for a configuration they cannot start with."""
+        ...
 
 
 class SeatLights(Protocol):

@@ -50,15 +50,18 @@ def run(args: argparse.Namespace) -> int:
     """Play the demo; returns the exit status."""
     import contextlib
 
-    from firmware_host.app import linger, open_page
-    from firmware_host.players.demo import run_demo
+    from firmware_host.app import linger
+    from firmware_host.players.demo import DemoOptions, run_demo
     from hardware.table import simulated_table
+    from venue.wiring import page_alone
 
     check_rules(args.rules)
-    args.journal = args.journal or demo_journal()
+    options = DemoOptions(journal=args.journal or demo_journal(), seed=args.seed, rules=args.rules,
+                          players=args.players, depth=args.depth, language=args.language, delay=args.delay,
+                          frames=args.frames, png=args.png)
     with contextlib.ExitStack() as stack:
-        pages = open_page(args.web, simulated_table(), args.journal, stack) if args.web is not None else []
-        status = run_demo(args, outputs=pages)
+        pages = page_alone(args.web, simulated_table(), options.journal, stack) if args.web is not None else []
+        status = run_demo(options, outputs=pages)
         if pages and status == 0:
             linger(f"ecarte-table demo: the game is over; its page stays up at {pages[0].url} until Ctrl-C")
     return status

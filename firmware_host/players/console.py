@@ -17,12 +17,12 @@ suggests the nearest command for a line it cannot read.
 
 from __future__ import annotations
 
-import argparse
 import difflib
 import json
 import random
 import sys
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, TextIO
 
 import engine
@@ -228,7 +228,17 @@ def run_session(lines: Iterable[str], out: TextIO, *, controller: Controller, rn
     return bad
 
 
-def run_sim(args: argparse.Namespace, *, outputs: Sequence[TableOutput] = ()) -> int:
+@dataclass(frozen=True, slots=True)
+class SimOptions:
+    """What ``ecarte-table sim`` is asked (its flags, as plain values): the rule set, the first
+    dealer, the seed of ``deal``'s random deals (None: any)."""
+
+    rules: str = "classic"
+    dealer: str = "A"
+    seed: int | None = None
+
+
+def run_sim(args: SimOptions, *, outputs: Sequence[TableOutput] = ()) -> int:
     """``ecarte-table sim``: returns 0, or 2 when some typed lines were not understood
     (``outputs``: what else shows each outcome, the page)."""
     from firmware_host.screens.panel import open_panel
