@@ -192,11 +192,10 @@ class Controller:
                 named.badge, event.zone, self._state, setting_up=self._setting_up()))
         self._setup.close()  # a card laid closes the settings menu, unchanged
         parsed = Card.parse(named.card) if named.card is not None else None
-        zone = self._pads.zone(event.zone, self._state, parsed)
+        zone, laid = self._pads.seen(event.zone, named.key, self._state, parsed, gone=event.gone)
         if event.gone:
-            self._pads.lift(zone, named.key)
             return self._corrections.taken_back(named.card, event.uid)
-        if not self._pads.lay(zone, named.key):
+        if not laid:
             return []  # read again where it lies
         if parsed is None:
             return self._unnamed(named, zone)

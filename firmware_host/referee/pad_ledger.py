@@ -6,9 +6,12 @@ one read again where it lies (nothing happens). Cards are remembered by the zone
 for now (:func:`~firmware_host.referee.protocol.zone_of`): in the compact layout a card dealt
 across pad A is a new card when it comes back to pad A as a play.
 
+    >>> import engine
     >>> ledger = PadLedger()
     >>> ledger.lay("hand.A", "KS"), ledger.lay("hand.A", "KS")
     (True, False)
+    >>> ledger.seen("A", "QS", engine.new_game("classic", dealer="A"), engine.Card.parse("QS"))
+    ('hand.A', True)
     >>> ledger.lay("discard", "KS"), ledger.empty
     (True, False)
     >>> ledger.lift("discard", "KS"); ledger.empty
@@ -31,6 +34,15 @@ class PadLedger:
     def zone(pad: str, state: GameState, card: Card | None) -> str:
         """The zone ``pad`` stands for now (itself, but in the compact layout)."""
         return zone_of(pad, state, card)
+
+    def seen(self, pad: str, key: str, state: GameState, card: Card | None, *, gone: bool = False) -> tuple[str, bool]:
+        """A card ``key`` (``card``, if it names one) seen arriving on ``pad``, or leaving it
+        (``gone``): the zone the pad stands for now, and whether the card is newly laid there."""
+        zone = zone_of(pad, state, card)
+        if gone:
+            self.lift(zone, key)
+            return zone, False
+        return zone, self.lay(zone, key)
 
     def lay(self, zone: str, key: str) -> bool:
         """A card seen arriving on ``zone``: True when newly laid, False when read again where it lies.
