@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from referee_tables import TAG_KS, summary
+
 from firmware_host.referee.card_namer import CardNamer, NamedCard
+from firmware_host.referee.controller import Controller
 from firmware_host.referee.pack_guard import PackGuard
-from firmware_host.referee.transcript import CardEvent
+from firmware_host.referee.transcript import CardEvent, Setup
 from hardware.tag_registry import TagRegistry
 
 REGISTRY = TagRegistry()
@@ -50,3 +53,17 @@ def test_the_guard_does_not_judge_a_tag_the_setup_names() -> None:
     assert namer.name(CardEvent("hand.A", uid="04AA0101000000")) == NamedCard("QD", "04AA0101000000")
     assert guard.pack is None
     assert namer.name(CardEvent("hand.A", uid="04AA0201000000")).fault[0] == "counterfeit_card"  # type: ignore[index]
+
+
+# -- moved from test_controller: the same tests through the Controller --------------------------
+
+
+def test_registry_lookup_resolves_uids_not_in_setup() -> None:
+    table = Controller(card_for_uid={"0A0B0C0D": "QH"}.get)
+    table.handle(Setup(rules="classic", dealer="A", tags={TAG_KS: "KS"}))
+    table.handle(CardEvent("hand.B", uid="0A0B0C0D"))
+    table.handle(CardEvent("hand.B", uid=TAG_KS))
+    assert {str(c) for c in table.engine_state.hand("B")} == {"QH", "KS"}
+    refused = table.handle(CardEvent("hand.B", uid="FFFF")).events
+    assert summary(refused) == [("fault", "unknown_tag", "A")]  # the dealer handles the hand pads
+    assert table.engine_state.hands[1].bit_count() == 2

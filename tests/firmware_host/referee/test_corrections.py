@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from referee_tables import DEAL, card_event, feed, summary, table_at
 
 import engine
 from engine import Card
@@ -84,3 +85,68 @@ def test_a_face_down_card_is_never_named_and_clear_gathers_everything() -> None:
     assert face_down(_revoke(), "play.A").card == SEVEN
     fixes.clear()
     assert fixes.faults == () and fixes.warning is None
+
+
+# -- moved from test_controller: the same tests through the Controller --------------------------
+
+
+def test_refused_card_lifted_and_laid_again_is_refused_again() -> None:
+    table = table_at("trick")
+    assert summary(table.handle(card_event("play.A", "7S")).events)[0][1] == "not_overtaking"
+    assert summary(table.handle(card_event("play.A", "7S")).events)[0:1] == []  # read again where it lies
+    assert summary(table.handle(card_event("play.A", "7S", gone=True)).events) == [("corrected", "not_overtaking", "A")]
+    assert summary(table.handle(card_event("play.A", "7S")).events)[0][1] == "not_overtaking"
+
+
+def test_leds_lit_on_a_fault_and_cleared_by_lifting() -> None:
+    table = table_at("play")
+    table.handle(card_event("play.A", "7S"))
+    assert table.snapshot().faulty_seats == {"A"}
+    assert "take back" in table.snapshot().expectation
+    table.handle(card_event("play.A", "7S", gone=True))
+    assert table.snapshot().faulty_seats == set()
+    assert table.snapshot().expectation == "B plays"
+
+
+def test_leds_cleared_by_the_seats_next_legal_play() -> None:
+    table = table_at("trick")
+    table.handle(card_event("play.A", "KC"))
+    table.handle(card_event("play.B", "QD"))  # B out of turn too
+    assert table.snapshot().faulty_seats == {"A", "B"}
+    out = summary(table.handle(card_event("play.A", "JS")).events)
+    assert ("corrected", "revoke", "A") in out
+    assert table.snapshot().faulty_seats == {"B"}
+
+
+def test_exchange_count_led_is_the_dealers_and_lifting_returns_the_card() -> None:
+    table = table_at("exchange")
+    feed(table, [card_event("discard", "TC"), card_event("hand.B", "8H")])
+    stock = table.engine_state.stock_size
+    assert summary(table.handle(card_event("hand.B", "9D")).events) == [("fault", "exchange_count", "A")]
+    assert table.snapshot().faulty_seats == {"A"}
+    assert table.engine_state.stock_size == stock
+    assert summary(table.handle(card_event("hand.B", "9D", gone=True)).events) == [("corrected", "exchange_count", "A")]
+    assert table.snapshot().faulty_seats == set()
+    # the card is back in the stock: the dealer may draw it after discarding
+    feed(table, [card_event("discard", "8D")])
+    assert table.handle(card_event("hand.A", "9D")).events[0].event == "exchange"
+
+
+def test_a_new_deal_clears_faults_left_on_the_pads() -> None:
+    table = table_at("propose")
+    table.handle(card_event("hand.B", "8H"))  # exchange_count, never lifted
+    assert table.snapshot().faulty_seats == {"A"}
+    table.handle(card_event("hand.B", "7S"))  # duplicate_card: the deal is void
+    assert table.engine_state.phase == "deal"
+    assert table.snapshot().faulty_seats == set()
+    assert "deals" in table.snapshot().expectation
+
+
+def test_a_void_deal_then_the_next_hand_card_starts_a_new_deal() -> None:
+    table = table_at("deal")
+    feed(table, [card_event(z, c) for z, c in DEAL])
+    assert summary(table.handle(card_event("hand.B", "AS")).events)[0][1] == "misdeal"
+    # the same cards again, from the start
+    feed(table, [card_event(z, c) for z, c in DEAL])
+    assert summary(table.handle(card_event("turnup", "7H")).events) == [("trump", "7H", "")]
+    assert table.engine_state.dealer == "A"

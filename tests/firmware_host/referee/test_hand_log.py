@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import random
 
+from referee_tables import DEAL, card_event, feed, summary
+
 import engine
 from engine.actions import Action, action_from_json
+from firmware_host.referee.controller import Controller
 from firmware_host.referee.corrections import refusal
 from firmware_host.referee.hand_log import HandLog, new_deal
-from firmware_host.referee.table_events import HandRecord
+from firmware_host.referee.table_events import HandRecord, NewGame
+from firmware_host.referee.transcript import ButtonEvent, Setup
 
 
 def _play_a_hand(log: HandLog, seed: int, state: engine.GameState | None = None,
@@ -63,3 +67,18 @@ def test_a_new_game_numbers_itself_and_forgets_the_last_hand() -> None:
     _play_a_hand(log, 0)
     log.new_game()
     assert (log.game, log.last_hand, log.last_trick) == (2, None, None)
+
+
+# -- moved from test_controller: the same tests through the Controller --------------------------
+
+
+def test_game_over_then_yes_starts_a_new_game_dealt_by_the_other_seat() -> None:
+    table = Controller()
+    table.handle(Setup(rules="classic", dealer="A", target=1))
+    feed(table, [card_event(z, c) for z, c in DEAL])
+    out = summary(table.handle(card_event("turnup", "KH")).events)
+    assert out == [("trump", "KH", ""), ("king", "", "A"), ("game_end", "A", ""), ("hand_record", "", "")]
+    assert table.handle(ButtonEvent("B", "no")).events == ()
+    new = table.handle(ButtonEvent("B", "yes")).events
+    assert isinstance(new[0], NewGame) and new[0].dealer == "B"
+    assert table.engine_state.phase == "deal" and table.engine_state.score == (0, 0) and table.snapshot().game == 2

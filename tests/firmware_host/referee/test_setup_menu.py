@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from referee_tables import card_event, table_at
 
 import engine
+from firmware_host.referee.controller import Controller
 from firmware_host.referee.setup_menu import SetupMenu, setting_up
 from firmware_host.referee.table_defaults import TableDefaults
 from firmware_host.referee.table_events import NewGame, Notice
@@ -69,3 +71,19 @@ def test_setting_up_lasts_until_the_first_card() -> None:
     assert not setting_up(state, pads_empty=False)
     dealt, _ = engine.apply(state, engine.actions.DealCard("B", engine.Card.parse("KS")))
     assert not setting_up(dealt, pads_empty=True)
+
+
+# -- moved from test_controller: the same tests through the Controller --------------------------
+
+
+def test_setup_after_the_first_event_is_a_notice() -> None:
+    table = table_at("deal")
+    table.handle(card_event("hand.B", "9S"))
+    out = table.handle(Setup(rules="german")).events
+    assert isinstance(out[0], Notice) and out[0].code == "setup_ignored"
+    assert table.engine_state.rules.name == "classic"
+
+
+def test_bad_rules_in_setup_raise_a_notation_error() -> None:
+    with pytest.raises(engine.NotationError, match="setup"):
+        Controller().handle(Setup(rules="bezique"))
