@@ -33,6 +33,7 @@ from firmware_host.referee.table_defaults import TableDefaults
 from firmware_host.screens.panel import check_png_dir
 from firmware_host.service import FaultLights, JsonLines, OutputSource, TableOutput, TableService, feed_lines
 from hardware.table import TableConfig
+from hardware.table_devices import TableDevices, open_table_devices
 
 logger = logging.getLogger(__name__)
 
@@ -296,45 +297,36 @@ class Devices:
 
     def __init__(self) -> None:
         self.sim: Any = None
-        self.pads: Any = None
-        self.seat_controls: Any = None
-        self.pin_factory: Any = None
+        self.table: TableDevices | None = None
+
+    @property
+    def seat_controls(self) -> Any:
+        if self.sim is not None:
+            return self.sim.buttons
+        return self.table.seat_controls if self.table is not None else None
 
     def close(self) -> None:
         """Close everything opened (safe to call twice)."""
-        for part in (self.seat_controls, self.pin_factory, self.pads, self.sim):
+        for part in (self.table, self.sim):
             if part is not None:
                 part.close()
-        self.sim = self.pads = self.seat_controls = self.pin_factory = None
+        self.sim = self.table = None
 
 
 def open_devices(table: TableConfig, put: Callable[[Any], None],
                  card_for: Callable[[str], str | None] | None, **pad_options: Any) -> Devices:
     """The table's pads and seat controls, real or simulated, putting their events with ``put``
-    (``pad_options``: more for every pad, as ``TableTags.pad_options()``)."""
+    (``pad_options``: more for every pad, as ``TableTags.pad_options()``). Both open them through
+    :func:`hardware.table_devices.open_table_devices`: the simulated table on its simulated readers."""
     devices = Devices()
-    try:
-        if table.simulated:
-            from firmware_host.players.simtable import SimulatedTable, sim_tags
+    if table.simulated:
+        from firmware_host.players.simtable import SimulatedTable, sim_tags
 
-            tags = sim_tags(1) | sim_tags(2)
-            devices.sim = SimulatedTable(table, events=put, card_for=card_for or tags.get, **pad_options)
-            devices.seat_controls = devices.sim.buttons
-            return devices
-        from drivers.nfc.pad import PadSet
-        from drivers.pin_backends import make_pin_factory
-        from drivers.seat_controls import SeatControls
-
-        ports = {pad.name: pad.serial_port or pad.device for pad in table.pads}
-        devices.pads = PadSet(ports, on_event=put, card_for=card_for, **pad_options)
-        devices.pin_factory = make_pin_factory(table.buttons.backend)
-        devices.seat_controls = SeatControls(
-            table.buttons.by_seat(), pin_factory=devices.pin_factory,
-            on_press=put, debounce=table.buttons.debounce,
-        )
-    except BaseException:
-        devices.close()
-        raise
+        tags = sim_tags(1) | sim_tags(2)
+        devices.sim = SimulatedTable(table, events=put, card_for=card_for or tags.get, **pad_options)
+        return devices
+    ports = {pad.name: pad.serial_port or pad.device for pad in table.pads}
+    devices.table = open_table_devices(table, ports, put=put, card_for=card_for, **pad_options)
     return devices
 
 
