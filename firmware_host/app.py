@@ -66,6 +66,39 @@ def systemd_notify() -> Callable[[str], None] | None:
 
 
 @dataclass(frozen=True, slots=True)
+class GameOptions:
+    """What a command asks of the game over the table file's (None: the table file's).
+
+    :param rules: the first game's rule set; ``players``: ``"Anne,Bruno"``; ``dealer``: the first dealer
+        (None: cut for it); ``language``: the OLED's; ``sight``: ``full`` or ``partial``.
+    """
+
+    rules: str | None = None
+    players: str | None = None
+    dealer: str | None = None
+    language: str | None = None
+    sight: str | None = None
+
+
+def build_referee(table: TableConfig, game: GameOptions | None = None, tags: Any = None) -> Controller:
+    """The referee of ``table`` (``run``, the demo and ``sim`` build theirs here): its game, its
+    layout, the tags' registry and pack guard (``tags``: a
+    :class:`~firmware_host.cards.table_tags.TableTags`, None: no registry) and the learners' hints.
+
+    :raises BadInput: an unknown rule set, names that are not two, a broken badges file.
+    """
+    defaults = table_defaults(table, game or GameOptions())
+    advisor: Callable[[RuleSet, int, int], str] | None = None
+    if table.hint:
+        from coach.odds import hint_text
+
+        advisor = hint_text  # learners: the elder's odds of standing on the OLED
+    registry = tags is not None and tags.registry is not None
+    return Controller(defaults, card_for_uid=tags.card_for if registry else None, layout=table.layout,
+                      pack_guard=tags.guard() if registry else None, advisor=advisor)
+
+
+@dataclass(frozen=True, slots=True)
 class RunOptions:
     """What ``ecarte-table run`` is asked to do, as plain values (the command line's flags).
 
@@ -75,7 +108,7 @@ class RunOptions:
     :param pace: seconds before each fed line after the first.
     :param json: print the table events as JSON lines; ``all_events``: every kind, not only the contract's.
     :param png: save every frame as a PNG in this folder; ``screen``: draw the frames in the terminal.
-    :param rules: the first game's rule set (None: the table file's); ``players``: ``"Anne,Bruno"``.
+    :param game: the game over the table file's (``--rules``, ``--players``).
     :param sources: outputs that come from above the service (the venue's page and MQTT).
     """
 
@@ -87,8 +120,7 @@ class RunOptions:
     all_events: bool = False
     png: Path | None = None
     screen: bool = False
-    rules: str | None = None
-    players: str | None = None
+    game: GameOptions = GameOptions()
     sources: tuple[OutputSource, ...] = ()
 
 
@@ -124,14 +156,7 @@ def run_service(options: RunOptions) -> int:
                 journal_path, len(journal.games()), journal.fed_lines(), table.name,
                 ", ".join(f"{pad.name}={pad.device}" for pad in table.pads) or "none")
 
-    defaults = table_defaults(table, rules=options.rules, players=options.players)
-    advisor: Callable[[RuleSet, int, int], str] | None = None
-    if table.hint:
-        from coach.odds import hint_text
-
-        advisor = hint_text  # learners: the elder's odds of standing on the OLED
-    controller = Controller(defaults, card_for_uid=card_for, layout=table.layout, pack_guard=tags.guard(),
-                            advisor=advisor)
+    controller = build_referee(table, options.game, tags)
     stack = contextlib.ExitStack()
     with stack:
         stack.callback(journal.close)
@@ -330,9 +355,9 @@ def open_devices(table: TableConfig, put: Callable[[Any], None],
     return devices
 
 
-def table_defaults(table: TableConfig, *, rules: str | None = None, players: str | None = None) -> TableDefaults:
-    """The game the table starts with: the table file's, with ``rules`` and ``players``
-    (``--rules``, ``--players``: ``"Anne,Bruno"``) over it, and the badges and rule cards it knows.
+def table_defaults(table: TableConfig, game: GameOptions) -> TableDefaults:
+    """The game the table starts with: the table file's, with ``game`` over it (``--rules``,
+    ``--players``...), and the badges and rule cards it knows.
 
     :raises BadInput: an unknown rule set, names that are not two, a broken badges file.
     """
@@ -341,7 +366,7 @@ def table_defaults(table: TableConfig, *, rules: str | None = None, players: str
     from hardware.limits import name_problem
     from hardware.tag_registry import TagRegistryError
 
-    rules = rules or table.rules
+    rules, players = game.rules or table.rules, game.players
     if rules not in RULE_SETS:
         raise BadInput(f"--rules {rules!r}: one of {', '.join(sorted(RULE_SETS))}")
     names: tuple[str, ...] | None = table.players
@@ -357,8 +382,8 @@ def table_defaults(table: TableConfig, *, rules: str | None = None, players: str
         badges = Badges.load(path).tags if path is not None else {}
     except TagRegistryError as exc:
         raise BadInput(str(exc)) from None
-    return TableDefaults(rules=rules, target=table.target, players=names, badges=badges, locked=table.locked,
-                         sight=table.sight, language=table.language)
+    return TableDefaults(rules=rules, dealer=game.dealer, target=table.target, players=names, badges=badges,
+                         locked=table.locked, sight=game.sight or table.sight, language=game.language or table.language)
 
 
 def wait_for_enrolment(table: TableConfig) -> int:

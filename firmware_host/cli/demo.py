@@ -50,8 +50,8 @@ def run(args: argparse.Namespace) -> int:
     """Play the demo; returns the exit status."""
     import contextlib
 
-    from firmware_host.app import linger
-    from firmware_host.players.demo import DemoOptions, run_demo
+    from firmware_host.app import GameOptions, build_referee, linger
+    from firmware_host.players.demo import DemoOptions, demo_names, run_demo
     from hardware.table import simulated_table
     from venue.wiring import page_alone
 
@@ -59,9 +59,12 @@ def run(args: argparse.Namespace) -> int:
     options = DemoOptions(journal=args.journal or demo_journal(), seed=args.seed, rules=args.rules,
                           players=args.players, depth=args.depth, language=args.language, delay=args.delay,
                           frames=args.frames, png=args.png)
+    table = simulated_table()
+    referee = build_referee(table, GameOptions(rules=options.rules, players=",".join(demo_names(options.players)),
+                                               language=options.language or "en"))
     with contextlib.ExitStack() as stack:
-        pages = page_alone(args.web, simulated_table(), options.journal, stack) if args.web is not None else []
-        status = run_demo(options, outputs=pages)
+        pages = page_alone(args.web, table, options.journal, stack) if args.web is not None else []
+        status = run_demo(options, referee, outputs=pages)
         if pages and status == 0:
             linger(f"ecarte-table demo: the game is over; its page stays up at {pages[0].url} until Ctrl-C")
     return status

@@ -31,7 +31,6 @@ from engine.random_play import random_deal
 from firmware_host.referee.controller import Controller
 from firmware_host.referee.protocol import physical_events
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
-from firmware_host.referee.table_defaults import TableDefaults
 from firmware_host.referee.transcript import ButtonEvent, CardEvent, PhysicalEvent, TranscriptError, parse_line
 from hardware.layout import ZONES
 
@@ -238,13 +237,13 @@ class SimOptions:
     seed: int | None = None
 
 
-def run_sim(args: SimOptions, *, outputs: Sequence[TableOutput] = ()) -> int:
+def run_sim(args: SimOptions, controller: Controller, *, outputs: Sequence[TableOutput] = ()) -> int:
     """``ecarte-table sim``: returns 0, or 2 when some typed lines were not understood
-    (``outputs``: what else shows each outcome, the page)."""
+    (``controller``: the referee, built by ``firmware_host.app.build_referee``; ``outputs``: what
+    else shows each outcome, the page)."""
     from firmware_host.screens.panel import open_panel
     from hardware.table import simulated_table
 
-    controller = Controller(TableDefaults(rules=args.rules, dealer=args.dealer))
     panel = open_panel(simulated_table(), terminal=sys.stdout)
     try:
         panel.show(controller.snapshot())

@@ -32,7 +32,6 @@ from firmware_host.players.packets import PacketPlayers
 from firmware_host.players.simtable import SimulatedTable
 from firmware_host.referee.controller import Controller
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
-from firmware_host.referee.table_defaults import TableDefaults
 from firmware_host.referee.transcript import dumps
 from firmware_host.service import ServiceStats, TableOutput, TableService
 from hardware.limits import name_problem
@@ -168,17 +167,28 @@ class DemoOptions:
     png: Path | None = None
 
 
-def run_demo(args: DemoOptions, *, outputs: Sequence[TableOutput] = ()) -> int:
-    """``ecarte-table demo``: returns the exit status (``outputs``: more for the service, the page)."""
-    from firmware_host.screens.panel import check_png_dir, open_panel
+def demo_names(players: str) -> tuple[str, str]:
+    """The demo's two players' names (``"Anne,Bruno"``).
 
-    png_dir = check_png_dir(args.png)
-    names = tuple(n.strip() for n in (args.players or "Anne,Bruno").split(","))
+    :raises BadInput: not two different names, or a name the table cannot show.
+    """
+    names = tuple(n.strip() for n in (players or "Anne,Bruno").split(","))
     if len(names) != 2 or not all(names) or names[0] == names[1]:
-        raise BadInput(f"--players {args.players!r}: two different names, A's then B's, like 'Anne,Bruno'")
+        raise BadInput(f"--players {players!r}: two different names, A's then B's, like 'Anne,Bruno'")
     problem = next(filter(None, map(name_problem, names)), None)
     if problem is not None:
         raise BadInput(f"--players: {problem}")
+    return names[0], names[1]
+
+
+def run_demo(args: DemoOptions, controller: Controller, *, outputs: Sequence[TableOutput] = ()) -> int:
+    """``ecarte-table demo``: returns the exit status. ``controller``: the referee, built by the
+    composition root for the simulated table (``firmware_host.app.build_referee``) with the
+    demo's rules, names and language; ``outputs``: more for the service, the page."""
+    from firmware_host.screens.panel import check_png_dir, open_panel
+
+    png_dir = check_png_dir(args.png)
+    names = demo_names(args.players)
     out = sys.stdout
     tty = out.isatty()
     delay = args.delay if args.delay is not None else (0.3 if tty else 0.0)
@@ -193,9 +203,6 @@ def run_demo(args: DemoOptions, *, outputs: Sequence[TableOutput] = ()) -> int:
         panel.language = args.language or "en"
         if tty and frames == "all":
             out.write("\x1b[2J")
-        defaults = TableDefaults(rules=args.rules, dealer=None, players=names, sight=table.sight,
-                                 language=panel.language)
-        controller = Controller(defaults)
         if journal.current_game() is not None:  # each demo is a new game of the demo's journal
             journal.start_game(dumps(controller.current_setup()))
         service = TableService(journal=journal, controller=controller, outputs=[panel])
