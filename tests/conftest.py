@@ -33,7 +33,7 @@ _TMP = pytest.StashKey[str]()
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """The suite leaves no simulator's folder behind (issue 24): each simulator removes its own
+    """The suite leaves no simulator's folder behind: each simulator removes its own
     when it closes or its process exits, and the folders of a process killed outright are
     removed by the next simulator started (here: the sweep a new one would do)."""
     import gc

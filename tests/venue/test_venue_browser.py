@@ -243,7 +243,7 @@ def test_the_page_speaks_the_tables_language(browser: Any, service: TableService
 
 
 def test_the_page_follows_the_language_chosen_at_the_table(browser: Any, service: TableService) -> None:
-    """The settings menu's language (issue 20) reaches the page at once, words and ranks."""
+    """The settings menu's language reaches the page at once, words and ranks."""
     page = TablePage(WebSettings(port=0), table="T", language="en")
     try:
         page.start()
