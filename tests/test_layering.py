@@ -224,9 +224,10 @@ ROOM_MAY_IMPORT: dict[str, set[str]] = {
     "checks": set(),
     "players": {"referee", "screens", "journal", "service", "errors"},
     "service": {"referee", "journal", "errors"},
-    "app": {"referee", "journal", "screens", "players", "cards", "checks", "service", "errors"},
+    "app": {"referee", "journal", "screens", "players", "cards", "checks", "service", "voice", "errors"},
     "errors": set(),
-    "cli": {"referee", "journal", "screens", "players", "cards", "checks", "service", "app", "errors"},
+    "cli": {"referee", "journal", "screens", "players", "cards", "checks", "service", "app", "voice", "errors"},
+    "voice": {"referee", "screens", "errors"},
 }
 """What each room of ``firmware_host`` may import of the others (its own modules always):
 the docstring of each room's ``__init__`` says the same in words."""

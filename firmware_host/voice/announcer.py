@@ -129,7 +129,8 @@ class _Said:
             return s.say("trump", hand=self.snapshot.hand_no, dealer=self.who(view.dealer),
                          card=s.card(str(event.card)), suit=s.suit(event.card.suit))
         if isinstance(event, DealerChosen):
-            return s.say("dealer", who=self.who(event.seat)) if event.seat else words(self.lang).say("cut_again")
+            return s.say("dealer", who=self.who(event.seat)) if event.seat else \
+                f"{_capital(words(self.lang).say('cut_again'))}."
         if isinstance(event, TargetSet):
             return s.say("target", n=event.target)
         if isinstance(event, Bid):

@@ -201,6 +201,7 @@ SPOKEN_LANGUAGES = tuple(_SAID)
 _SENTENCE = re.compile(r"^\w|(?<=[.!?] )\w")
 _PRINTED = re.compile(r"(?:10|[2-9A-Z])[♠♥♦♣]")
 _SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+_LONE_SUIT = re.compile(r"[♠♥♦♣]")
 _CODES = tuple(r + s for s in "SHDC" for r in "789TJQKA")
 
 
@@ -214,6 +215,10 @@ class Spoken:
         """The sentence for ``key`` with ``values`` put in."""
         template = _SAID[self.lang].get(key) or _SAID["en"][key]
         return _SENTENCE.sub(lambda m: m.group(0).upper(), template.format(**values))
+
+    def word(self, key: str, **values: Any) -> str:
+        """The words for ``key`` as they are (a part of a sentence: not capitalised)."""
+        return (_SAID[self.lang].get(key) or _SAID["en"][key]).format(**values)
 
     def card(self, code: str) -> str:
         """``"KS"`` in full, with its article: "the king of spades"."""
@@ -235,6 +240,7 @@ class Spoken:
             return self.card(code) if code is not None else self.say("a_card")
 
         said = _PRINTED.sub(full, text)
+        said = _LONE_SUIT.sub(lambda m: self.suit(_SYMBOLS[m.group(0)]), said)  # "must trump ♥"
         # the OLED's own article before a card ("the K♠", "le R♠") gives way to the card's
         return re.sub(r"\b(?:the|le|il|la|l')\s+(the |le |la |l'|il )", r"\1", said)
 
