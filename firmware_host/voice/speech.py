@@ -90,7 +90,19 @@ class Synth:
         if done.returncode != 0 or not done.stdout.startswith(b"RIFF"):
             raise SpeechError(f"{self.program} failed ({done.returncode}): "
                               f"{done.stderr.decode('utf-8', 'replace').strip()[:200]}")
-        return done.stdout
+        return sized(done.stdout)
+
+
+def sized(wav: bytes) -> bytes:
+    """A WAV streamed to standard output says no length (espeak-ng writes 0x7fffffff): its
+    RIFF and ``data`` sizes set to what it holds, so that a WAV file says how long it lasts."""
+    at = wav.find(b"data", 12)
+    if at < 0:
+        return wav
+    out = bytearray(wav)
+    out[4:8] = (len(wav) - 8).to_bytes(4, "little")
+    out[at + 4:at + 8] = (len(wav) - at - 8).to_bytes(4, "little")
+    return bytes(out)
 
 
 class Sink(Protocol):

@@ -226,6 +226,17 @@ class Spoken:
         the = _ARTICLES.get(self.lang, {}).get(rank, _DEFAULT_ARTICLE.get(self.lang, ""))
         return _CARD[self.lang].format(rank=_RANK_NAMES[self.lang][rank], suit=_SUIT_NAMES[self.lang][suit], the=the)
 
+    def cards_in(self, text: str) -> set[str]:
+        """Every card ``text`` says in full (``{"KS"}`` for "Bruno plays the king of spades"), its
+        article left aside: what the tests that check what leaves the table look for."""
+        found = set()
+        for code in _CODES:
+            rank, suit = _RANK_NAMES[self.lang][code[0]], _SUIT_NAMES[self.lang][code[1]]
+            bare = _CARD[self.lang].format(rank=rank, suit=suit, the="").removeprefix("the ")
+            if bare.lower() in text.lower():
+                found.add(code)
+        return found
+
     def suit(self, suit: str) -> str:
         """A suit's name (``S`` → "spades")."""
         return _SUIT_NAMES[self.lang][suit]
