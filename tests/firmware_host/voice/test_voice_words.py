@@ -19,9 +19,9 @@ import pytest
 
 from firmware_host.referee.controller import Controller
 from firmware_host.referee.transcript import read_transcript
+from firmware_host.screens.i18n import LANGUAGES
 from firmware_host.voice.announcer import Announcer
 from firmware_host.voice.spoken import ESPEAK_VOICES, SPOKEN_LANGUAGES, spoken
-from firmware_host.screens.i18n import LANGUAGES
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "voice"
 GAME = GOLDEN / "partial_game.jsonl"
