@@ -80,7 +80,7 @@ class SeatHands:
                             self._played[seat].append(card)
 
     def device_event(self, event: Any) -> None:
-        """A pad's :class:`drivers.events.CardSeen` or a transcript's card line (anything with
+        """A pad's :class:`drivers.device_events.CardSeen` or a transcript's card line (anything with
         ``zone``, ``card`` and ``gone``); other events are not looked at."""
         zone, card = getattr(event, "zone", None), getattr(event, "card", None)
         if isinstance(zone, str) and (card is None or isinstance(card, str)):

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from drivers.events import ButtonPressed
+from drivers.device_events import ButtonPressed
 from drivers.seat_controls import LISTEN, LISTEN_LONG
 from firmware_host.errors import BadInput
 from firmware_host.voice.announcer import Announcer

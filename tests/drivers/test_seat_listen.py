@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gpiozero.pins.mock import MockFactory
 
-from drivers.events import ButtonPressed
+from drivers.device_events import ButtonPressed
 from drivers.seat_controls import LISTEN, LISTEN_LONG, SeatControls
 from hardware.table_config import SeatButtons
 
