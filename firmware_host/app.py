@@ -24,10 +24,12 @@ from typing import IO, Any
 from engine import RuleSet
 from firmware_host.checks.doctor import refusal
 from firmware_host.errors import BadInput
+from firmware_host.feeder import feed_lines
 from firmware_host.journal.store import Journal, JournalBusy, JournalDamaged, JournalError, default_journal
+from firmware_host.outputs import FaultLights, JsonLines, TableOutput
 from firmware_host.referee.controller import Controller, TableDefaults
 from firmware_host.screens.panel import check_png_dir
-from firmware_host.service import FaultLights, JsonLines, TableOutput, TableService, feed_lines
+from firmware_host.service import TableService
 from hardware.table import TableConfig
 
 logger = logging.getLogger(__name__)

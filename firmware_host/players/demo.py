@@ -29,12 +29,13 @@ import engine
 from engine import Event
 from firmware_host.errors import BadInput
 from firmware_host.journal.store import Journal, JournalError
+from firmware_host.outputs import TableOutput
 from firmware_host.players.packets import PacketPlayers
 from firmware_host.players.simtable import SimulatedTable
 from firmware_host.referee.controller import Controller, TableDefaults
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
 from firmware_host.referee.transcript import dumps
-from firmware_host.service import ServiceStats, TableOutput, TableService
+from firmware_host.service import ServiceStats, TableService
 from hardware.limits import name_problem
 from hardware.table import TableConfig, simulated_table
 
