@@ -315,7 +315,7 @@ def voice_costs(games: list[list[PhysicalEvent]]) -> dict[str, float]:
                         voice.speaker.drain(600)
                     before = len(voice.speaker.stats.started)
                     t0 = time.monotonic()
-                    service.handle(_Line(event))
+                    service.handle(InputLine(event))
                     if card:
                         voice.speaker.drain(600)
                         started = list(voice.speaker.stats.started)[before:]
