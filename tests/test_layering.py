@@ -226,10 +226,12 @@ ROOM_MAY_IMPORT: dict[str, set[str]] = {
     "outputs": {"referee"},
     "service": {"referee", "journal", "outputs", "errors"},
     "feeder": {"referee", "service"},
-    "app": {"referee", "journal", "screens", "players", "cards", "checks", "service", "outputs", "feeder", "errors"},
+    "app": {"referee", "journal", "screens", "players", "cards", "checks", "service", "outputs", "feeder", "voice",
+            "errors"},
     "errors": set(),
     "cli": {"referee", "journal", "screens", "players", "cards", "checks", "service", "outputs", "feeder", "app",
-            "errors"},
+            "voice", "errors"},
+    "voice": {"referee", "screens", "errors"},
 }
 """What each room of ``firmware_host`` may import of the others (its own modules always):
 the docstring of each room's ``__init__`` says the same in words."""
