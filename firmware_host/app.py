@@ -7,7 +7,7 @@ start in order inside ``try`` and stop in reverse in ``finally``; SIGTERM takes 
 same path as Ctrl-C (mopidy's way). No part imports this module or the command line, and this
 module sees no command line either: the command (``firmware_host/cli/run.py``) gives it
 :class:`RunOptions`, plain values, and registers what lies above the service (the venue's page
-and MQTT) as :class:`~firmware_host.service.OutputSource` s.
+and MQTT) as :class:`~firmware_host.outputs.OutputSource` s.
 """
 
 from __future__ import annotations
@@ -27,11 +27,13 @@ from typing import IO, Any
 from engine import RuleSet
 from firmware_host.checks.doctor import refusal
 from firmware_host.errors import BadInput
+from firmware_host.feeder import feed_lines
 from firmware_host.journal.store import Journal, JournalBusy, JournalDamaged, JournalError, default_journal
+from firmware_host.outputs import FaultLights, JsonLines, OutputSource, TableOutput
 from firmware_host.referee.controller import Controller
 from firmware_host.referee.table_defaults import TableDefaults
 from firmware_host.screens.panel import check_png_dir
-from firmware_host.service import FaultLights, JsonLines, OutputSource, TableOutput, TableService, feed_lines
+from firmware_host.service import TableService
 from hardware.table import TableConfig
 from hardware.table_devices import TableDevices, open_table_devices
 
@@ -109,6 +111,7 @@ class RunOptions:
     :param json: print the table events as JSON lines; ``all_events``: every kind, not only the contract's.
     :param png: save every frame as a PNG in this folder; ``screen``: draw the frames in the terminal.
     :param game: the game over the table file's (``--rules``, ``--players``).
+    :param voice: ``--voice DIR``: the table's voice into WAVs there (None: the table file's ``[voice]``).
     :param sources: outputs that come from above the service (the venue's page and MQTT).
     """
 
@@ -121,6 +124,7 @@ class RunOptions:
     png: Path | None = None
     screen: bool = False
     game: GameOptions = GameOptions()
+    voice: Path | None = None
     sources: tuple[OutputSource, ...] = ()
 
 
@@ -186,12 +190,15 @@ def run_service(options: RunOptions) -> int:
         for above in options.sources:  # the page and MQTT (--web, --mqtt, [web], [mqtt])
             shown_above += above.open(table, Path(journal_path), service.put_physical, stack)
         service.outputs.extend(shown_above)
+        voice = open_table_voice(options.voice, table, stack)
+        if voice is not None:
+            service.outputs.extend(voice.outputs)
         page_url = next((o.url for o in shown_above if hasattr(o, "url")), None)
         gate = (_Gate(tags.route(service))
                 if table.tags.deck_check_first and tags.registry is not None and not journal.games()
                 else None)  # the deck check first: before the first line of a fresh journal
-        devices = open_devices(table, gate.put if gate is not None else tags.route(service), card_for,
-                               **tags.pad_options())
+        put = gate.put if gate is not None else tags.route(service)
+        devices = open_devices(table, voice.tee(put) if voice is not None else put, card_for, **tags.pad_options())
         stack.callback(devices.close)
         if devices.seat_controls is not None:
             service.outputs.append(FaultLights(devices.seat_controls))
@@ -220,6 +227,21 @@ def run_service(options: RunOptions) -> int:
         if events is not None and service.stats.handled:
             _say_where_it_stands(controller, journal_path)
     return 2 if service.stats.bad_lines else 0
+
+
+def open_table_voice(folder: Path | None, table: TableConfig, stack: contextlib.ExitStack) -> Any:
+    """The table's voice when ``[voice]`` enables it or ``folder`` (``--voice DIR``) asks for it
+    (into WAVs there), open; ``stack`` closes it. None: the table is silent.
+
+    :raises BadInput: a folder that cannot be written, ``device = "sim"`` without ``--voice``.
+    """
+    if folder is None and not table.voice.enabled:
+        return None
+    from firmware_host.voice.wiring import open_voice
+
+    parts = open_voice(table.voice, table.language, folder)
+    stack.callback(parts.close)
+    return parts
 
 
 def _say_where_it_stands(controller: Controller, journal: str | os.PathLike[str]) -> None:

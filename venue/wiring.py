@@ -1,7 +1,7 @@
 """What ``ecarte-table run`` adds for the venue: the page (``--web``, ``[web]``) and MQTT
 (``--mqtt``, ``[mqtt]``), as outputs of the table service.
 
-:class:`VenueOutputs` is an :class:`~firmware_host.service.OutputSource`: the command line
+:class:`VenueOutputs` is an :class:`~firmware_host.outputs.OutputSource`: the command line
 (``firmware_host/cli/``, the composition's top) registers it with the service's builder, which
 knows only that protocol; the outputs are started here and closed by the caller's stack."""
 
@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.errors import BadInput
+from firmware_host.outputs import TableOutput
 from firmware_host.referee.transcript import PhysicalEvent
-from firmware_host.service import TableOutput
 from hardware.table import TableConfig
 from venue.settings import load_sections, split_listen
 
