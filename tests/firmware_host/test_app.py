@@ -22,7 +22,8 @@ def test_the_referee_starts_the_table_file_s_game_with_the_options_over_it() -> 
     table = dataclasses.replace(simulated_table(), rules="german", players=("Anne", "Bruno"))
     snapshot = build_referee(table).snapshot()
     assert (snapshot.view.rules, snapshot.players[:2], snapshot.sight.mode) == ("german", ("Anne", "Bruno"), "partial")
-    snapshot = build_referee(table, GameOptions(rules="french", players="Cleo,Dan", dealer="B", sight="full")).snapshot()
+    game = GameOptions(rules="french", players="Cleo,Dan", dealer="B", sight="full")
+    snapshot = build_referee(table, game).snapshot()
     assert (snapshot.view.rules, snapshot.players[:2], snapshot.view.dealer, snapshot.sight.mode) == (
         "french", ("Cleo", "Dan"), "B", "full")
 
