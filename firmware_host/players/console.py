@@ -237,7 +237,7 @@ class SimOptions:
     seed: int | None = None
 
 
-def run_sim(args: SimOptions, controller: Controller, *, outputs: Sequence[TableOutput] = ()) -> int:
+def run_sim(options: SimOptions, controller: Controller, *, outputs: Sequence[TableOutput] = ()) -> int:
     """``ecarte-table sim``: returns 0, or 2 when some typed lines were not understood
     (``controller``: the referee, built by ``firmware_host.app.build_referee``; ``outputs``: what
     else shows each outcome, the page)."""
@@ -247,7 +247,7 @@ def run_sim(args: SimOptions, controller: Controller, *, outputs: Sequence[Table
     panel = open_panel(simulated_table(), terminal=sys.stdout)
     try:
         panel.show(controller.snapshot())
-        bad = run_session(sys.stdin, sys.stdout, controller=controller, rng=random.Random(args.seed),
+        bad = run_session(sys.stdin, sys.stdout, controller=controller, rng=random.Random(options.seed),
                           panel=panel, prompt=sys.stdin.isatty(), outputs=outputs)
     finally:
         panel.close()
