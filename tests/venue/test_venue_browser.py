@@ -353,3 +353,41 @@ def test_the_scoreboard_follows_two_tables(browser: Any, tmp_path: Path) -> None
         tab.close()
     finally:
         server.close()
+
+
+def panels_fit(tab: Any) -> list[str]:
+    """The visible panels that need scrolling sideways (a table wider than the phone), by id or heading."""
+    return list(tab.evaluate(
+        "[...document.querySelectorAll('main > section:not([hidden]) .panel')]"
+        ".filter(p => p.offsetParent !== null && p.scrollWidth > p.clientWidth + 1)"
+        ".map(p => p.id || (p.querySelector('h3') || p).textContent.slice(0, 40))"))
+
+
+def test_every_tab_fits_a_phone_without_scrolling_sideways(browser: Any, service: TableService) -> None:
+    """Issue 30: the Players tab's table overflowed a 360 px phone inside its panel (the page itself
+    did not scroll, so ``fits`` missed it). Every tab, and every panel in it, fits."""
+    with TablePage(WebSettings(port=0), table="Table 1", journal=Path(service.journal.path)) as page:
+        base = published(service)
+        service.outputs.append(page)
+        service.resume()
+        for event in named(whole_game(4), "Anne-Marie", "Bartholomew"):
+            feed(service, event)
+        caught_up(page, service, base)
+        tab = browser.new_page(viewport=PHONE)
+        tab.goto(page.url)
+        tab.wait_for_function("window.__state !== null", timeout=TIMEOUT_MS)
+        for name, ready in (("live", "#strip li"), ("hands", "#handlist > *"), ("games", "#gamelist tbody tr"),
+                            ("stats", "#statlist tbody tr")):
+            tab.click(f"nav button[data-tab={name}]")
+            tab.wait_for_selector(ready, timeout=TIMEOUT_MS)
+            if name == "games":
+                tab.click("#gamelist tbody tr a")
+                tab.wait_for_function("document.querySelector('#record').textContent.includes('[Hand')",
+                                      timeout=TIMEOUT_MS)
+            assert fits(tab), name
+            assert panels_fit(tab) == [], name
+        # the figures keep their names on a phone: each is written above its figure
+        shown = tab.evaluate("[...document.querySelectorAll('#statlist tbody tr:first-child td')]"
+                             ".map(td => getComputedStyle(td, '::before').content)")
+        assert '"wins"' in shown and '"faults"' in shown
+        tab.close()

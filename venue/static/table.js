@@ -251,11 +251,11 @@ async function loadGames() {
   const body = document.querySelector("#gamelist tbody");
   body.replaceChildren();
   for (const g of games) {
-    const link = el("a", { href: "#" }, "record");
+    const link = el("a", { href: "#" }, W("record"));
     link.addEventListener("click", async (ev) => {
       ev.preventDefault();
       $("recordpanel").hidden = false;
-      $("recordtitle").textContent = "game " + g.game;
+      $("recordtitle").textContent = W("game") + " " + g.game;
       $("record").textContent = await (await fetch("/api/games/" + g.game + "/record")).text();
     });
     // a rubber: its result, then each of its games (winner's name and score)
@@ -263,6 +263,15 @@ async function loadGames() {
       g.games.map((p) => (p.winner_name || "playing") + " " + pair(p.score)).join(", ") + ")" : pair(g.score);
     body.append(el("tr", { "data-game": g.game }, el("td", {}, g.game), el("td", {}, g.players.join(" – ")), el("td", {}, score),
       el("td", {}, g.winner_name || "–"), el("td", {}, g.hands), el("td", {}, link)));
+  }
+  label($("gamelist"));
+}
+
+// each figure carries its column's name: on a phone a row is a card, the name above the figure
+function label(table) {
+  const names = [...table.querySelectorAll("thead th")].map((th) => th.textContent);
+  for (const row of table.querySelectorAll("tbody tr")) {
+    for (const [i, td] of [...row.children].entries()) if (i > 0 && names[i]) td.dataset.label = names[i];
   }
 }
 
@@ -273,6 +282,7 @@ async function loadStats() {
   for (const r of rows) {
     body.append(el("tr", {}, ...["player", "games", "wins", "hands", "points", "tricks", "kings", "voles", "faults"].map((k) => el("td", {}, r[k]))));
   }
+  label($("statlist"));
 }
 
 document.addEventListener("tab", (e) => {
