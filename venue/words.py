@@ -70,8 +70,9 @@ _PAGE: dict[str, dict[str, str]] = {
         "chart": "Der Stand Spiel für Spiel", "happened": "Was geschah", "replayed": "das Spiel wird wiederholt",
         "fault": "Fehler", "before_play": "vor den Stichen", "won_by": "an {who}",
         "hands_note": "Die Karten eines Spiels zeigt die Seite, wenn es vorbei ist.", "record": "Protokoll",
-        "players": "Spieler", "winner": "Sieger", "games": "Partien", "hands": "Spiele", "wins": "Siege", "points": "Punkte",
-        "kings": "Könige", "voles": "Voles", "faults": "Fehler", "player": "Spieler", "pool": "Pool",
+        "players": "Spieler", "winner": "Sieger", "games": "Partien", "hands": "Spiele", "wins": "Siege",
+        "points": "Punkte", "kings": "Könige", "voles": "Voles", "faults": "Fehler", "player": "Spieler",
+        "pool": "Pool",
     },
 }
 
