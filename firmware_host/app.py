@@ -252,7 +252,7 @@ def deck_check_first(table: TableConfig, tags: Any, gate: _Gate, panel: Any, dev
 
 def _pass_the_pack(sim: Any, pad: str, stopped: threading.Event) -> None:
     """The simulated table's operator: passes pack 1 over ``pad``, card by card."""
-    from hardware.tags import CARDS
+    from hardware.tag_registry import CARDS
 
     for card in CARDS:
         if stopped.is_set():
@@ -328,7 +328,7 @@ def table_defaults(table: TableConfig, args: argparse.Namespace) -> TableDefault
     from engine.rules import RULE_SETS
     from hardware.badges import Badges, badges_path
     from hardware.limits import name_problem
-    from hardware.tags import TagRegistryError
+    from hardware.tag_registry import TagRegistryError
 
     rules = getattr(args, "rules", None) or table.rules
     if rules not in RULE_SETS:

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import IO, Any, Protocol, TextIO
 
-from drivers.events import ButtonPressed, CardSeen, DeviceEvent, ReaderStatus
+from drivers.device_events import ButtonPressed, CardSeen, DeviceEvent, ReaderStatus
 from engine import Event, NotationError
 from firmware_host.journal.replay import replay_game
 from firmware_host.journal.store import DONE, PENDING, REJECTED, Journal, JournalDamaged, JournalWriteError
