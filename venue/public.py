@@ -164,6 +164,21 @@ class PublicFeed:
             out.append(Message("hand", hand.to_json()))
         return out
 
+    def revealed_hand(self, game: int, number: int) -> tuple[HandLog, dict[str, Any]] | None:
+        """A hand of the game under way already put out (its cards are public), with the game's
+        rule set; None for one not over or still held back (``reveal_delay``)."""
+        if game != self._game:
+            return None
+        for hand in self.revealed:
+            if hand.number == number:
+                return hand, dict(self._builder.rules)
+        return None
+
+    @property
+    def game(self) -> int:
+        """The number of the game under way (0 before any outcome)."""
+        return self._game
+
     def next_due(self) -> float | None:
         """When the next held hand is due (seconds, the caller's clock), or None."""
         return self._pending[0].due if self._pending else None
