@@ -42,12 +42,13 @@ from engine import (
     Trump,
 )
 from engine.events import Exchanged, HandReplayed, MatchEnd, PlayBegins
+from engine.prompts import worded
 from firmware_host.referee.controller import Corrected, NewGame, ReaderState
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
 from firmware_host.screens.i18n import language as table_language
 from firmware_host.screens.i18n import words
 from firmware_host.voice.spoken import Spoken, spoken
-from venue.public import PUBLIC_EVENTS, fault_face_up, public_fault
+from venue.public import PUBLIC_EVENTS, fault_face_up, public_fault, redact
 
 __all__ = ["BRIEF_KINDS", "VERBOSITIES", "Announcement", "Announcer"]
 
@@ -103,6 +104,21 @@ class Announcer:
             if text:
                 out.append(Announcement(text, kind, lang, (snapshot.game, snapshot.hand_no), t))
         return out
+
+
+    def waiting(self, snapshot: TableSnapshot) -> str | None:
+        """What the table waits for, in words (the OLED's prompt, or the last fault to put right),
+        said after a repeated announcement."""
+        lang = table_language(snapshot.language) if snapshot.language is not None else self.lang
+        said = _Said(snapshot, spoken(lang), lang)
+        if snapshot.faults:
+            return said.fault(snapshot.faults[-1])
+        prompt = snapshot.prompt
+        if not prompt.key or prompt.key == "over":
+            return None
+        text = redact(worded(prompt, lang, said.names.get(prompt.seat) if prompt.seat else None).text)
+        text = _capital(spoken(lang).cards_said(text).strip())
+        return text if text.endswith(("?", ".", "!")) else f"{text}."
 
 
 class _Said:

@@ -34,7 +34,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, Protocol
 
-from firmware_host.referee.snapshot import Outcome
+from firmware_host.referee.snapshot import Outcome, TableSnapshot
 from firmware_host.voice.announcer import Announcement, Announcer
 from firmware_host.voice.spoken import ESPEAK_VOICES
 
@@ -324,23 +324,33 @@ class Speaker:
 class Voice:
     """The table's voice, a :class:`firmware_host.service.TableOutput`: each outcome's
     announcements (:class:`~firmware_host.voice.announcer.Announcer`) go to the table's
-    :class:`Speaker`; :meth:`repeat` says the last one again (a seat's ``listen`` button)."""
+    :class:`Speaker`; :meth:`repeat` says the last one again and what the table waits for
+    (a seat's ``listen`` button)."""
 
     def __init__(self, announcer: Announcer, speaker: Speaker, clock: Callable[[], float] = time.monotonic) -> None:
         self.announcer = announcer
         self.speaker = speaker
         self.clock = clock
         self.last: Announcement | None = None
+        self._snapshot: TableSnapshot | None = None
 
     def publish(self, outcome: Outcome) -> None:
+        self._snapshot = outcome.snapshot
         for announcement in self.announcer.take(outcome, self.clock()):
             self.speaker.say(announcement)
             self.last = announcement
 
     def repeat(self) -> None:
-        """Say the last announcement again (nothing before the first)."""
-        if self.last is not None:
-            self.speaker.say(replace(self.last, t=self.clock()))
+        """Say the last announcement again, then what the table waits for (called on the
+        buttons' thread: the snapshot it reads is a frozen value)."""
+        snapshot = self._snapshot
+        waiting = self.announcer.waiting(snapshot) if snapshot is not None else None
+        if self.last is None and waiting is None:
+            return
+        text = " ".join(t for t in (self.last.text if self.last is not None else None, waiting) if t)
+        base = self.last or Announcement("", "repeat", self.announcer.lang,
+                                         (snapshot.game, snapshot.hand_no) if snapshot is not None else (1, 1))
+        self.speaker.say(replace(base, text=text, kind="repeat", t=self.clock()))
 
     def close(self) -> None:
         """Stop the speaker (safe to call twice)."""
