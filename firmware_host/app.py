@@ -182,7 +182,12 @@ def open_table_voice(args: argparse.Namespace, table: TableConfig, stack: contex
     from firmware_host.voice.wiring import open_voice
 
     parts = open_voice(table.voice, table.language, folder)
-    stack.callback(parts.close)
+
+    def close() -> None:  # what is still to say is said first: all of it into WAVs, a moment on a speaker
+        parts.drain(120.0 if folder is not None else 3.0)
+        parts.close()
+
+    stack.callback(close)
     return parts
 
 
