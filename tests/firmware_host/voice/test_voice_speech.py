@@ -126,3 +126,18 @@ def test_a_folder_keeps_every_announcement_whatever_the_hands(tmp_path: Path) ->
         assert speaker.drain(120)
     lines = (out / "said.txt").read_text(encoding="utf-8").splitlines()
     assert len(lines) == 80 and lines[0].endswith("Hand 1, line 0.") and lines[-1].endswith("Hand 2, line 39.")
+
+
+def test_a_listen_press_never_reaches_the_referee() -> None:
+    """With a voice it is the voice's; without one it is dropped: never journaled as a button
+    the transcript does not know (a journal that could not be read back)."""
+    from drivers.device_events import ButtonPressed, CardSeen
+    from drivers.seat_controls import LISTEN, LISTEN_LONG
+    from firmware_host.app import without_listen
+
+    passed: list[object] = []
+    put = without_listen(passed.append)
+    for event in (ButtonPressed("A", LISTEN), ButtonPressed("B", LISTEN_LONG), ButtonPressed("A", "yes"),
+                  CardSeen("hand.A", "04AA", "KS")):
+        put(event)
+    assert passed == [ButtonPressed("A", "yes"), CardSeen("hand.A", "04AA", "KS")]
