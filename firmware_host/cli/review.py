@@ -40,7 +40,8 @@ def run_review(args: argparse.Namespace) -> int:
     from coach.review import hands_of_record, review
     from firmware_host.cli.args import journal_game
     from firmware_host.journal.replay import replay_game, strict
-    from firmware_host.referee.controller import Controller, HandRecord
+    from firmware_host.referee.controller import Controller
+    from firmware_host.referee.table_events import HandRecord
     from firmware_host.referee.transcript import TranscriptError
 
     path, record = journal_game(args.journal, args.game)

@@ -18,7 +18,8 @@ from typing import Any
 import engine
 from engine import Fault
 from firmware_host.journal.store import GameRecord, Journal
-from firmware_host.referee.controller import Controller, HandRecord
+from firmware_host.referee.controller import Controller
+from firmware_host.referee.table_events import HandRecord
 from firmware_host.referee.transcript import CardEvent, TranscriptError
 
 logger = logging.getLogger(__name__)

@@ -3,9 +3,9 @@
 Pure (no thread, no sound): :class:`Announcer` takes each :class:`~firmware_host.referee.snapshot.Outcome`
 the service publishes, as every output does, and gives the announcements it causes, in the
 table's language (or the one chosen at the table). It says only what a spectator may know:
-the same event kinds as the page (:data:`venue.public.PUBLIC_EVENTS`), and a fault's card only
-when it lies face up (:func:`venue.public.fault_face_up`), the fault and its remedy in the
-OLED's own words (:func:`venue.public.public_fault`). ``hand_record``, the one event that
+the same event kinds as the page (:data:`firmware_host.screens.public_faults.PUBLIC_EVENTS`), and a fault's card only
+when it lies face up (:func:`firmware_host.screens.public_faults.fault_face_up`), the fault and its remedy in the
+OLED's own words (:func:`firmware_host.screens.public_faults.public_fault`). ``hand_record``, the one event that
 names the hidden cards, is never said.
 
 ``verbosity``: ``full`` says every bid, card and trick; ``brief`` only the trump, the faults,
@@ -43,12 +43,12 @@ from engine import (
 )
 from engine.events import Exchanged, HandReplayed, MatchEnd, PlayBegins
 from engine.prompts import worded
-from firmware_host.referee.controller import Corrected, NewGame, ReaderState
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
+from firmware_host.referee.table_events import Corrected, NewGame, ReaderState
 from firmware_host.screens.i18n import language as table_language
 from firmware_host.screens.i18n import words
+from firmware_host.screens.public_faults import PUBLIC_EVENTS, fault_face_up, public_fault, redact
 from firmware_host.voice.spoken import Spoken, spoken
-from venue.public import PUBLIC_EVENTS, fault_face_up, public_fault, redact
 
 __all__ = ["BRIEF_KINDS", "VERBOSITIES", "Announcement", "Announcer"]
 

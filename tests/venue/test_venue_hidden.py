@@ -16,7 +16,7 @@ import pytest
 from conftest import Recorder, feed, wait_for, whole_game
 from paho.mqtt.enums import CallbackAPIVersion
 
-from firmware_host.referee.controller import HandRecord
+from firmware_host.referee.table_events import HandRecord
 from firmware_host.referee.transcript import CardEvent, PhysicalEvent
 from firmware_host.service import TableService
 from venue.hub import BrokerThread
@@ -219,7 +219,7 @@ def test_a_delay_holds_the_hands_back(service: TableService) -> None:
 def test_fault_cards_are_shown_only_face_up(code: str, phase: str, face_up: bool) -> None:
     from engine import Fault
     from engine.cards import Card
-    from venue.public import public_fault, redact
+    from firmware_host.screens.public_faults import public_fault, redact
 
     fault = Fault(code, "B", "43", "take back the 7♠ (7S)", "", Card.parse("7S"))
     data = public_fault(fault, face_up=face_up)

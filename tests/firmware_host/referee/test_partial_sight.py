@@ -24,7 +24,8 @@ from firmware_host.journal.store import Journal
 from firmware_host.players.demo import ServedTable, TableWatch
 from firmware_host.players.packets import ModelTable, PacketPlayers, full_and_partial
 from firmware_host.players.simtable import SimulatedTable
-from firmware_host.referee.controller import Controller, TableDefaults
+from firmware_host.referee.controller import Controller
+from firmware_host.referee.table_defaults import TableDefaults
 from firmware_host.referee.transcript import Setup
 from firmware_host.service import TableService
 from hardware.table import simulated_table
