@@ -190,7 +190,8 @@ class _Said:
             return s.say("corrected")
         if isinstance(event, ReaderState):
             w = words(self.lang)
-            return f"{w.say('offline', zones=event.zone)}. {w.say('offline_do')}." if not event.online else None
+            return None if event.online else f"{_capital(w.say('offline', zones=event.zone))}. " \
+                f"{_capital(w.say('offline_do'))}."
         return None
 
     def fault(self, fault: Fault) -> str:
