@@ -515,7 +515,8 @@ def test_the_voice_section_is_read() -> None:
 
 def test_a_bad_voice_section_is_refused_at_the_door_with_every_problem() -> None:
     bad = (VOICE.replace("rate = 180", "rate = 20").replace("volume = 120", "volume = 300")
-           .replace('"brief"', '"chatty"').replace('{ A = "plughw:2,0" }', '{ A = "plughw:CARD=Device,DEV=0", C = "x" }')
+           .replace('"brief"', '"chatty"')
+           .replace('{ A = "plughw:2,0" }', '{ A = "plughw:CARD=Device,DEV=0", C = "x" }')
            .replace("enabled = true", "enabled = true\npitch = 50"))
     keys = {key: message for key, message in problems_of(GOOD + bad)}
     assert "80 to 450" in keys["voice.rate"]
