@@ -5,6 +5,7 @@ turn-up, a card on a play pad)."""
 
 from __future__ import annotations
 
+import itertools
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -320,5 +321,6 @@ def test_a_seats_cards_reach_only_its_own_earpiece(service: TableService, tmp_pa
     table = [line.split("\t", 1)[1] for line in (tmp_path / "said.txt").read_text().splitlines()]
     assert not any(line.startswith("Your cards") for line in table)
     assert set().union(*(spoken("en").cards_in(line) for line in table)) <= face_up
-    repeated = [line for line in table if table.count(line) > 1]
-    assert repeated, "listen repeats the last announcement on the table's speaker"
+    # listen repeats the last announcement on the table's speaker, then what the table waits for
+    repeats = [line for before, line in itertools.pairwise(table) if line.startswith(before + " ")]
+    assert len(repeats) >= 2 and all(" leads. " in line for line in repeats), table
