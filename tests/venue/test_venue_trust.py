@@ -1,4 +1,4 @@
-"""The hub believes no message it cannot trust (issue 23 §3), through HTTP and a real broker:
+"""The hub believes no message it cannot trust, through HTTP and a real broker:
 bad payloads are dropped with one log line and the scoreboard keeps answering; tables publish
 with their own credentials under their own topic only; an intruder's result never reaches the
 standings; a refused retained message does not survive a hub restart; bad venue files exit 2."""
