@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import IO
 
 from firmware_host.referee.transcript import CardEvent, PhysicalEvent, Setup, TranscriptError, parse_line, read_lines
-from firmware_host.service import FEED_WINDOW, InputLine, TableService
+from firmware_host.service import InputLine, TableService
 
 __all__ = ["feed_lines", "refuse_card_names"]
 

@@ -16,14 +16,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import engine
-from engine import Fault
+from engine import SEATS, Fault
 from firmware_host.journal.store import GameRecord, Journal
 from firmware_host.referee.controller import Controller, HandRecord
 from firmware_host.referee.transcript import CardEvent, TranscriptError
 
 logger = logging.getLogger(__name__)
-
-_SEATS = ("A", "B")
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +80,7 @@ class GameSummary:
         return self.rubber is not None or len(self.parts) > 1
 
     def name_of(self, seat: str | None) -> str | None:
-        return self.seats[_SEATS.index(seat)].name if seat in _SEATS else None
+        return self.seats[SEATS.index(seat)].name if seat in SEATS else None
 
     @property
     def winner_name(self) -> str | None:
@@ -94,7 +92,7 @@ class GameSummary:
             "rules": self.rules, "players": {"A": self.players[0], "B": self.players[1]},
             "winner": self.winner_name, "score": {"A": self.score[0], "B": self.score[1]},
             "hands": self.hands, "faults": self.faults,
-            "faults_by_code": {s: dict(r.faults) for s, r in zip(_SEATS, self.seats, strict=True)},
+            "faults_by_code": {s: dict(r.faults) for s, r in zip(SEATS, self.seats, strict=True)},
             **({"problem": self.problem} if self.problem else {}),
         }
         if self.is_rubber:
@@ -132,15 +130,15 @@ def summarize(record: GameRecord, started: float = 0.0) -> GameSummary | None:
             ended: engine.GameEnd | None = None
             for ev in line.outcome.events if line.outcome is not None else ():
                 if isinstance(ev, Fault):
-                    if ev.seat in _SEATS:
-                        faults[_SEATS.index(ev.seat)][ev.code] += 1
+                    if ev.seat in SEATS:
+                        faults[SEATS.index(ev.seat)][ev.code] += 1
                     else:
                         table_faults += 1
                 elif isinstance(ev, engine.Bid) and ev.vulnerable:
                     bids[ev.seat] = True
                 elif isinstance(ev, engine.HandEnd):
                     score = ev.score
-                    for i, seat in enumerate(_SEATS):
+                    for i, seat in enumerate(SEATS):
                         voles[i] += ev.tricks[i] == 5
                         if bids.get(seat):
                             vulnerable[i] += 1
@@ -189,9 +187,9 @@ def summarize(record: GameRecord, started: float = 0.0) -> GameSummary | None:
 def games(journal: Journal) -> list[GameSummary]:
     """Every game of ``journal`` in which a hand was played, oldest first."""
     out = []
-    for game, _count in journal.games():
-        row = journal.db.execute("SELECT started FROM games WHERE id = ?", (game,)).fetchone()
-        summary = summarize(journal.game(game), float(row[0]) if row else 0.0)
+    for entry in journal.listing():
+        record = journal.game(entry.game)
+        summary = summarize(record, record.started)
         if summary is not None:
             out.append(summary)
     return out
@@ -251,7 +249,7 @@ def player_stats(summaries: Iterable[GameSummary]) -> list[PlayerStats]:
     """Each player's statistics across ``summaries``, by name (a seat letter when unnamed)."""
     players: dict[str, PlayerStats] = {}
     for summary in summaries:
-        for seat, record in zip(_SEATS, summary.seats, strict=True):
+        for seat, record in zip(SEATS, summary.seats, strict=True):
             stats = players.setdefault(record.name, PlayerStats(record.name))
             if summary.is_rubber:  # each game of the rubber counts; the rubber too
                 stats.games += sum(1 for p in summary.parts if p.winner is not None)
