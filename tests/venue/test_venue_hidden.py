@@ -12,8 +12,9 @@ from pathlib import Path
 import httpx
 import paho.mqtt.client as mqtt
 import pytest
-from conftest import Recorder, feed, wait_for, whole_game
+from conftest import Recorder, feed, whole_game
 from paho.mqtt.enums import CallbackAPIVersion
+from waiting import wait_for
 
 from firmware_host.referee.controller import HandRecord
 from firmware_host.referee.transcript import CardEvent, PhysicalEvent
