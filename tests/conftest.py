@@ -16,11 +16,15 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from waiting import wait_for as _wait_for
+
+if TYPE_CHECKING:
+    from drivers.nfc.pn532sim import Pn532Simulator
 
 OUR_PACKAGES = ("engine", "drivers", "hardware", "firmware_host")
 
@@ -81,6 +85,15 @@ def _own_state_directory(tmp_path_factory: pytest.TempPathFactory, monkeypatch: 
     monkeypatch.setenv("XDG_STATE_HOME", str(root / "state"))
     monkeypatch.delenv("STATE_DIRECTORY", raising=False)
     return root / "state"
+
+
+@pytest.fixture
+def sim() -> Iterator[Pn532Simulator]:
+    """An emulated PN532 on a pty (the real nfcpy driver talks to it), closed after the test."""
+    from drivers.nfc.pn532sim import Pn532Simulator
+
+    with Pn532Simulator() as simulator:
+        yield simulator
 
 
 @pytest.fixture

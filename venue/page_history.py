@@ -24,6 +24,7 @@ import engine
 from engine import SEATS
 from firmware_host.journal.replay import replay_game, strict
 from firmware_host.journal.store import GameRecord, Journal, JournalDamaged, JournalError
+from firmware_host.journal.summaries import GameSummary, player_stats, summarize
 from firmware_host.referee.controller import Controller, HandRecord
 from firmware_host.referee.transcript import TranscriptError
 from venue.record import GameLog, GameLogBuilder, HandLog
@@ -88,6 +89,7 @@ class JournalHistory:
     table: str = "table"
     reveal_delay: float = 0.0
     _cache: dict[int, PlayedGame] = field(default_factory=dict)
+    _summaries: dict[int, tuple[int, GameSummary | None]] = field(default_factory=dict)
 
     def rows(self) -> list[tuple[int, float, int]]:
         """Every game's number, start time and line count, oldest first (nothing replayed)."""
@@ -140,38 +142,40 @@ class JournalHistory:
         return played.log(table=self.table, now=time.time() if now is None else now, delay=self.reveal_delay)
 
     def stats(self, now: float | None = None) -> list[dict[str, Any]]:
-        """Per player (by name): games, wins, hands, points, tricks, kings, voles, faults (shown hands only)."""
+        """Per player (by name): games, wins, hands, points, tricks, kings announced, voles, faults,
+        of the lines whose hands are shown (journaled ``reveal_delay`` seconds before ``now``).
+
+        The statistics are the journal's own (:func:`firmware_host.journal.summaries.player_stats`,
+        as ``ecarte-table history --players`` prints them), of the games cut at that instant."""
         now = time.time() if now is None else now
-        table: dict[str, dict[str, Any]] = {}
+        until = now - self.reveal_delay
+        summaries = []
+        for game, started, count in self.rows():
+            summary = self._summary(game, started, count, until)
+            if summary is not None and summary.hands:
+                summaries.append(summary)
+        table = [{"player": p.name, "games": p.games, "wins": p.wins, "hands": p.hands, "points": p.points,
+                  "tricks": p.tricks, "kings": p.kings, "voles": p.voles, "faults": sum(p.faults.values())}
+                 for p in player_stats(summaries)]
+        return sorted(table, key=lambda r: (-r["wins"], -r["points"], r["player"]))
 
-        def row(name: str) -> dict[str, Any]:
-            return table.setdefault(name, {"player": name, "games": 0, "wins": 0, "hands": 0, "points": 0,
-                                           "tricks": 0, "kings": 0, "voles": 0, "faults": 0})
-
-        for played in self.games():
-            shown = [hand for hand, ended in played.hands if ended + self.reveal_delay <= now]
-            if not shown:
-                continue
-            everything = len(shown) == len(played.hands)
-            for i, name in enumerate(played.players):
-                r = row(name)
-                if played.parts:  # a rubber: each of its games counts (the one being played once over)
-                    r["games"] += sum(1 for p in played.parts if p["winner"] is not None) if everything else 1
-                    r["wins"] += sum(1 for p in played.parts if p["winner"] == SEATS[i]) if everything else 0
-                else:
-                    r["games"] += 1
-                    r["wins"] += played.winner == SEATS[i] and everything
-                for hand in shown:
-                    r["hands"] += 1
-                    if hand.points is not None:
-                        r["points"] += hand.points[i]
-                    if hand.tricks is not None:
-                        r["tricks"] += hand.tricks[i]
-                        r["voles"] += hand.tricks[i] == 5
-                    r["kings"] += sum(1 for m in hand.moves if m.to_json()["action"] == "announce"
-                                      and getattr(m, "seat", "") == SEATS[i])
-                    r["faults"] += sum(1 for f in hand.faults if f.seat == SEATS[i])
-        return sorted(table.values(), key=lambda r: (-r["wins"], -r["points"], r["player"]))
+    def _summary(self, game: int, started: float, count: int, until: float) -> GameSummary | None:
+        """Game ``game`` summed up as it stood at ``until`` (cached once every line is older than that)."""
+        cached = self._summaries.get(game)
+        if cached is not None and cached[0] == count:
+            return cached[1]
+        try:
+            with Journal(self.path, readonly=True) as journal:
+                record = journal.game(game)
+        except KeyError:
+            return None
+        except (JournalDamaged, JournalError) as exc:
+            logger.warning("the page leaves game %d out: %s", game, exc)
+            return None
+        summary = summarize(record, started, until=until)
+        if not record.times or record.times[-1] <= until:
+            self._summaries[game] = (count, summary)
+        return summary
 
 
 def played_game(record: GameRecord) -> PlayedGame:

@@ -8,6 +8,7 @@ or badges, then started again with those settings) is left out.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
 from collections import Counter
@@ -36,6 +37,9 @@ class SeatRecord:
     punished: int = 0
     """Of those, hands it failed to win the point."""
     faults: tuple[tuple[str, int], ...] = ()
+    tricks: int = 0
+    kings: int = 0
+    """Kings of trumps it announced."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,10 +105,22 @@ class GameSummary:
         return data
 
 
-def summarize(record: GameRecord, started: float = 0.0) -> GameSummary | None:
+def summarize(record: GameRecord, started: float = 0.0, *, until: float | None = None) -> GameSummary | None:
     """Replay ``record`` through the referee (:func:`~firmware_host.journal.replay.replay_game`)
-    and sum it up (None: no hand was played)."""
+    and sum it up (None: no hand was played).
+
+    :param until: only the lines journaled by then (seconds since the epoch; the page holds a
+        hand back until its reveal delay has passed); ``None``: every line.
+    """
     from firmware_host.journal.replay import replay_game, strict
+
+    if until is not None and record.times:
+        kept = sum(1 for t in record.times if t <= until)
+        record = dataclasses.replace(
+            record, lines=record.lines[:kept], ids=record.ids[:kept], status=record.status[:kept],
+            seqs=record.seqs[:kept], times=record.times[:kept])
+        if not record.lines:
+            return None
 
     controller = Controller()
     rules = "classic"
@@ -116,6 +132,8 @@ def summarize(record: GameRecord, started: float = 0.0) -> GameSummary | None:
     rubber_winner: str | None = None
     hands = part_hands = 0
     voles = [0, 0]
+    tricks = [0, 0]
+    kings = [0, 0]
     vulnerable = [0, 0]
     punished = [0, 0]
     faults: list[Counter[str]] = [Counter(), Counter()]
@@ -140,6 +158,7 @@ def summarize(record: GameRecord, started: float = 0.0) -> GameSummary | None:
                     score = ev.score
                     for i, seat in enumerate(SEATS):
                         voles[i] += ev.tricks[i] == 5
+                        tricks[i] += ev.tricks[i]
                         if bids.get(seat):
                             vulnerable[i] += 1
                             punished[i] += ev.tricks[i] < 3
@@ -148,6 +167,9 @@ def summarize(record: GameRecord, started: float = 0.0) -> GameSummary | None:
                     hands += 1  # a hand that ended: played out, or a game won by the king turned up
                     part_hands += 1
                     best_of = int(ev.rules.get("rubber", 1))
+                    for action in ev.actions:
+                        if action.get("action") == "announce" and action.get("seat") in SEATS:
+                            kings[SEATS.index(action["seat"])] += 1
                 elif isinstance(ev, engine.GameEnd):
                     ended = ev
                 elif isinstance(ev, engine.MatchEnd):
@@ -176,7 +198,8 @@ def summarize(record: GameRecord, started: float = 0.0) -> GameSummary | None:
         points = list(score)
         shown = ()
     seats = tuple(
-        SeatRecord(names[i], points[i], voles[i], vulnerable[i], punished[i], tuple(sorted(faults[i].items())))
+        SeatRecord(names[i], points[i], voles[i], vulnerable[i], punished[i], tuple(sorted(faults[i].items())),
+                   tricks[i], kings[i])
         for i in range(2)
     )
     total = sum(sum(c.values()) for c in faults) + table_faults
@@ -232,6 +255,8 @@ class PlayerStats:
     vulnerable: int = 0
     punished: int = 0
     faults: Counter[str] = field(default_factory=Counter)
+    tricks: int = 0
+    kings: int = 0
 
     @property
     def vole_rate(self) -> float:
@@ -242,7 +267,8 @@ class PlayerStats:
         return {"player": self.name, "games": self.games, "wins": self.wins, "rubbers": self.rubbers,
                 "rubbers_won": self.rubbers_won, "points": self.points,
                 "hands": self.hands, "voles": self.voles, "vole_rate": round(self.vole_rate, 3),
-                "played_d_autorite": self.vulnerable, "punished": self.punished, "faults": dict(self.faults)}
+                "played_d_autorite": self.vulnerable, "punished": self.punished, "faults": dict(self.faults),
+                "tricks": self.tricks, "kings": self.kings}
 
 
 def player_stats(summaries: Iterable[GameSummary]) -> list[PlayerStats]:
@@ -262,6 +288,8 @@ def player_stats(summaries: Iterable[GameSummary]) -> list[PlayerStats]:
             stats.points += record.points
             stats.hands += summary.hands
             stats.voles += record.voles
+            stats.tricks += record.tricks
+            stats.kings += record.kings
             stats.vulnerable += record.vulnerable
             stats.punished += record.punished
             stats.faults.update(dict(record.faults))

@@ -7,18 +7,27 @@ a pad's card names come from a plain mapping, as a registry's ``card_for`` would
 from __future__ import annotations
 
 import queue
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import pytest
 
 from drivers.device_events import DeviceEvent
 from drivers.nfc.pn532sim import Pn532Simulator
+from drivers.nfc.tty import RawTty
 
 
 @pytest.fixture
 def events() -> queue.Queue[DeviceEvent]:
     """The queue the devices under test put their events on."""
     return queue.Queue()
+
+
+@pytest.fixture
+def port(sim: Pn532Simulator) -> Iterator[RawTty]:
+    """A raw serial transport to ``sim`` (frames written and read byte for byte)."""
+    transport = RawTty(sim.path)
+    yield transport
+    transport.close()
 
 
 @pytest.fixture

@@ -35,12 +35,6 @@ def card_names() -> dict[str, str]:
 
 
 @pytest.fixture
-def sim() -> Iterator[Pn532Simulator]:
-    with Pn532Simulator() as simulator:
-        yield simulator
-
-
-@pytest.fixture
 def pad(
     sim: Pn532Simulator, events: queue.Queue[DeviceEvent], card_names: dict[str, str]
 ) -> Iterator[Pad]:
