@@ -25,7 +25,8 @@ from engine import SEATS
 from firmware_host.journal.replay import replay_game, strict
 from firmware_host.journal.store import GameRecord, Journal, JournalDamaged, JournalError
 from firmware_host.journal.summaries import GameSummary, player_stats, summarize
-from firmware_host.referee.controller import Controller, HandRecord
+from firmware_host.referee.controller import Controller
+from firmware_host.referee.table_events import HandRecord
 from firmware_host.referee.transcript import TranscriptError
 from venue.record import GameLog, GameLogBuilder, HandLog
 
