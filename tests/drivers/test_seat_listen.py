@@ -2,11 +2,25 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from gpiozero.pins.mock import MockFactory
 
 from drivers.device_events import ButtonPressed
 from drivers.seat_controls import LISTEN, LISTEN_LONG, SeatControls
-from hardware.table_config import SeatButtons
+
+
+@dataclass(frozen=True)
+class SeatButtons:
+    """A seat's pins with the optional ``listen`` button (what the table file's seats give)."""
+
+    seat: str
+    yes: int
+    no: int
+    king: int
+    led: int
+    buzzer: int | None = None
+    listen: int | None = None
 
 
 def test_listen_is_told_on_release_short_or_long() -> None:
