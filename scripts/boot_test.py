@@ -41,6 +41,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import tomllib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -171,13 +172,15 @@ def base_root(arch: str) -> Path:
 def wheelhouse(arch: str) -> Path:
     """Wheels for the project's dependencies (``pip wheel``), made on this machine: the container
     installs from them with no index, as an offline Pi does (install.sh --wheelhouse)."""
-    pyproject = (ROOT / "pyproject.toml").read_bytes()
-    key = hashlib.sha256(pyproject + arch.encode()).hexdigest()[:12]
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    wanted = json.dumps([project["dependencies"], project["optional-dependencies"]["pi"], arch])
+    key = hashlib.sha256(wanted.encode()).hexdigest()[:12]
     house = CACHE / f"wheelhouse-{arch}-{key}"
     with cache_lock():
         if (house / ".done").exists():
             return house
-        shutil.rmtree(house, ignore_errors=True)
+        for old in CACHE.glob(f"wheelhouse-{arch}-*"):  # made for other dependencies
+            shutil.rmtree(old, ignore_errors=True)
         house.mkdir(parents=True)
         say(f"making the wheelhouse {house} with pip wheel")
         with tempfile.TemporaryDirectory() as tmp:

@@ -3,7 +3,9 @@
 # otherwise says what to install.
 #   tests (default): Debian's chromium (the browser tests drive it through Playwright's
 #       executable_path: Playwright cannot download its own browser here), mosquitto (the MQTT
-#       tests against a real broker) and openssl; those tests skip, with the same words, without them.
+#       tests against a real broker) and openssl; those tests skip, with the same words, without them;
+#       debootstrap and systemd-container (tests/deploy boots the shipped units in a Debian container,
+#       scripts/boot_test.py; it skips where it cannot run).
 #   venue: mosquitto, the broker a venue's hub is fastest with (README, bench/venue.py).
 #   --missing PURPOSE: print what PURPOSE lacks (one line, empty when nothing) and change nothing.
 # The demo needs none of them (scripts/setup.sh demo).
@@ -15,7 +17,8 @@ if [ "${1:-}" = "--missing" ]; then
 fi
 purpose=${1:-tests}
 case "$purpose" in
-    tests) wanted=(chromium mosquitto openssl); who="the browser and MQTT tests need" ;;
+    tests) wanted=(chromium mosquitto openssl debootstrap systemd-container)
+           who="the browser, MQTT and booted-unit tests need" ;;
     venue) wanted=(mosquitto); who="a venue's hub is fastest with" ;;
     *) echo "usage: bash scripts/system-deps.sh [--missing] [tests|venue]" >&2; exit 2 ;;
 esac
@@ -23,6 +26,9 @@ missing=()
 for package in "${wanted[@]}"; do
     case "$package" in
         mosquitto) { command -v mosquitto >/dev/null 2>&1 || [ -x /usr/sbin/mosquitto ]; } || missing+=(mosquitto) ;;
+        debootstrap) { command -v debootstrap >/dev/null 2>&1 || [ -x /usr/sbin/debootstrap ]; } \
+                         || missing+=(debootstrap) ;;
+        systemd-container) command -v systemd-nspawn >/dev/null 2>&1 || missing+=(systemd-container) ;;
         *) command -v "$package" >/dev/null 2>&1 || missing+=("$package") ;;
     esac
 done
