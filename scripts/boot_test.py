@@ -103,9 +103,10 @@ def why_not(arch: str) -> str | None:
 
 
 @contextlib.contextmanager
-def cache_lock() -> Iterator[None]:
+def cache_lock(name: str) -> Iterator[None]:
+    """One run at a time makes a cached thing (runs of other sessions wait for it, then use it)."""
     CACHE.mkdir(parents=True, exist_ok=True)
-    with (CACHE / "lock").open("w") as lock:
+    with (CACHE / f"{name}.lock").open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         yield
 
@@ -134,7 +135,7 @@ def base_root(arch: str) -> Path:
     key = hashlib.sha256(f"{SUITE} {arch} {' '.join(PACKAGES)}".encode()).hexdigest()[:12]
     base = CACHE / f"{SUITE}-{arch}"
     stamp = base / ".ecarte-boot-stamp"
-    with cache_lock():
+    with cache_lock(f"root-{arch}"):
         if stamp.exists() and stamp.read_text().strip() == key:
             return base
         staging = CACHE / f"staging-{arch}"
@@ -169,26 +170,50 @@ def base_root(arch: str) -> Path:
     return base
 
 
-def wheelhouse(arch: str) -> Path:
-    """Wheels for the project's dependencies (``pip wheel``), made on this machine: the container
-    installs from them with no index, as an offline Pi does (install.sh --wheelhouse)."""
+def wheelhouse(arch: str, base: Path) -> Path:
+    """Wheels for the project's dependencies (``pip wheel``): the container installs from them with
+    no index, as an offline Pi does (install.sh --wheelhouse). Made on this machine for its own
+    architecture; for another (arm64) inside an emulated copy of ``base`` with the host's network,
+    with the test tools too (``--suite`` runs the suite from them)."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    wanted = json.dumps([project["dependencies"], project["optional-dependencies"]["pi"], arch])
+    foreign = arch != host_arch()
+    extras = "pi,dev" if foreign else "pi"
+    wanted = json.dumps([project["dependencies"], project["optional-dependencies"], arch, extras])
     key = hashlib.sha256(wanted.encode()).hexdigest()[:12]
     house = CACHE / f"wheelhouse-{arch}-{key}"
-    with cache_lock():
+    with cache_lock(f"wheels-{arch}"):
         if (house / ".done").exists():
             return house
         for old in CACHE.glob(f"wheelhouse-{arch}-*"):  # made for other dependencies
             shutil.rmtree(old, ignore_errors=True)
         house.mkdir(parents=True)
         say(f"making the wheelhouse {house} with pip wheel")
-        with tempfile.TemporaryDirectory() as tmp:
-            # a copy: pip builds the project in place, and the checkout is not ours to write
-            copy = Path(tmp) / "src"
-            copy_checkout(copy)
-            _run([sys.executable, "-m", "pip", "wheel", "--quiet", "--wheel-dir", str(house), f"{copy}[pi]",
-                  "pip", "setuptools>=77", "wheel"], timeout=1800)
+        wanted_wheels = ["pip", "setuptools>=77", "wheel"]
+        with tempfile.TemporaryDirectory(dir=CACHE) as tmp:
+            if not foreign:
+                # a copy: pip builds the project in place, and the checkout is not ours to write
+                copy = Path(tmp) / "src"
+                copy_checkout(copy)
+                _run([sys.executable, "-m", "pip", "wheel", "--quiet", "--wheel-dir", str(house),
+                      f"{copy}[{extras}]", *wanted_wheels], timeout=1800)
+            else:
+                overlay = mount_overlay(base, Path(tmp))
+                root = Path(tmp) / "root"
+                try:
+                    if not overlay:
+                        _run(["cp", "-a", "--reflink=auto", str(base), str(root)])
+                    copy_checkout(root / "mnt/src")
+                    if CA_BUNDLE.exists():
+                        shutil.copy2(CA_BUNDLE, root / "etc/ssl/certs/ca-certificates.crt")
+                    script = ("python3 -m venv /tmp/pip && /tmp/pip/bin/pip wheel --quiet --wheel-dir /mnt/wheelhouse "
+                              + shlex.join([f"/mnt/src[{extras}]", *wanted_wheels]))
+                    _run(["systemd-nspawn", "--quiet", "--register=no", "--keep-unit", "--console=pipe",
+                          f"--directory={root}", f"--bind={house}:/mnt/wheelhouse", "--resolv-conf=copy-host",
+                          "--setenv=PIP_DISABLE_PIP_VERSION_CHECK=1", "/bin/sh", "-c", script],
+                         timeout=3 * 3600, stdin=subprocess.DEVNULL)
+                finally:
+                    if overlay:
+                        subprocess.run(["umount", "--lazy", str(root)], check=False, timeout=60)
         for ours in house.glob("ecarte_table-*.whl"):  # install.sh builds the checkout itself
             ours.unlink()
         (house / ".done").write_text("ok\n")
@@ -657,13 +682,19 @@ CHECK_FUNCTIONS: dict[str, Callable[[Machine], str]] = {
 assert tuple(CHECK_FUNCTIONS) == CHECKS
 
 
-def run_suite(machine: Machine) -> str:
-    """The project's test suite inside the container (for --arch arm64): its own venv, online."""
+def run_suite(machine: Machine, paths: list[str], wheels: bool) -> str:
+    """The project's test suite inside the container (for --arch arm64): its own venv with the test
+    tools, from the wheelhouse (or the index with --online); the booted-unit tests left out."""
     started = time.monotonic()
-    done = machine.sh(f"cd {GUEST_REPO} && python3 -m venv .venv && .venv/bin/pip install --quiet -e '.[dev]' "
-                      "&& .venv/bin/python -m pytest -q -p no:randomly -x --ignore=tests/deploy 2>&1 | tail -15",
-                      check=False, timeout=6 * 3600)
-    return f"{time.monotonic() - started:.0f} s: {done.stdout.strip()[-1500:]}"
+    source = f"--no-index --find-links {GUEST_WHEELS}" if wheels else ""
+    machine.sh(f"cd {GUEST_REPO} && python3 -m venv .venv && .venv/bin/pip install --quiet {source} -e '.[dev]'",
+               timeout=3 * 3600)
+    installed = time.monotonic() - started
+    done = machine.sh(f"cd {GUEST_REPO} && XDG_STATE_HOME=/tmp/state .venv/bin/python -m pytest -q "
+                      f"-p no:cacheprovider --ignore=tests/deploy {shlex.join(paths)} 2>&1 | tail -25",
+                      check=False, timeout=8 * 3600)
+    return (f"venv {installed:.0f} s, pytest {time.monotonic() - started - installed:.0f} s:\n"
+            + done.stdout.strip()[-3000:])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -673,7 +704,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep", action="store_true", help="keep the container's copy (its path is said)")
     parser.add_argument("--online", action="store_true",
                         help="give the container the host's network and install from the index, not a wheelhouse")
-    parser.add_argument("--suite", action="store_true", help="also run the test suite inside the container")
+    parser.add_argument("--suite", nargs="*", metavar="PATH",
+                        help="also run the test suite inside the container (or these test paths)")
     parser.add_argument("--only", action="append", choices=CHECKS, help="run only these checks (ready always runs)")
     args = parser.parse_args(argv)
     started = time.monotonic()
@@ -691,8 +723,8 @@ def main(argv: list[str] | None = None) -> int:
         base = base_root(args.arch)
         figures["root_s"] = time.monotonic() - t
         t = time.monotonic()
-        online = args.online or args.arch != host_arch()  # a foreign wheelhouse cannot be made here
-        wheels = None if online else wheelhouse(args.arch)
+        online = args.online
+        wheels = None if online else wheelhouse(args.arch, base)
         figures["wheelhouse_s"] = time.monotonic() - t
         t = time.monotonic()
         run_dir = Path(tempfile.mkdtemp(prefix=f"run-{args.arch}-", dir=CACHE))
@@ -725,8 +757,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"check {name}: {'ok' if ok else 'FAIL'} ({result.seconds:.0f} s) {detail}", flush=True)
             if name == "ready" and not ok:
                 break
-        if args.suite:
-            print(f"suite: {run_suite(machine)}", flush=True)
+        if args.suite is not None:
+            print(f"suite: {run_suite(machine, args.suite, wheels is not None)}", flush=True)
     except CannotRun as exc:
         print(f"boot_test: cannot run here: {exc}")
         return CANNOT_RUN
