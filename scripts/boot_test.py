@@ -324,7 +324,7 @@ class Machine:
         inner = ["/bin/sh", "-c", script]
         if user is not None:
             inner = ["runuser", "-u", user, "--", *inner]
-        command = ["nsenter", f"--target={self.leader}", "--all", "--root", "--wd=/",
+        command = ["nsenter", f"--target={self.leader}", "--all", "--root", "--wd",
                    "env", "-i", "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
                    "LANG=C.UTF-8", "HOME=/root", "SYSTEMD_PAGER=", "SYSTEMD_COLORS=0", *inner]
         done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False, input=input)
@@ -582,7 +582,7 @@ def check_hostile(machine: Machine) -> str:
     pid_before = running(machine, "ecarte-table")["MainPID"]
     write(machine, "/root/hostile.py", HOSTILE)
     hostile = subprocess.Popen(
-        ["nsenter", f"--target={machine.leader}", "--all", "--root", "--wd=/", "python3", "/root/hostile.py",
+        ["nsenter", f"--target={machine.leader}", "--all", "--root", "--wd", "python3", "/root/hostile.py",
          str(HOSTILE_CONNECTIONS), "40"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert hostile.stdout is not None
