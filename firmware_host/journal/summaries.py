@@ -18,7 +18,8 @@ from typing import Any
 import engine
 from engine import Fault
 from firmware_host.journal.store import GameRecord, Journal
-from firmware_host.referee.controller import Controller, HandRecord
+from firmware_host.referee.controller import Controller
+from firmware_host.referee.table_events import HandRecord
 from firmware_host.referee.transcript import CardEvent, TranscriptError
 
 logger = logging.getLogger(__name__)
@@ -270,11 +271,36 @@ def player_stats(summaries: Iterable[GameSummary]) -> list[PlayerStats]:
     return sorted(players.values(), key=lambda p: (-p.wins, p.name))
 
 
-def format_player(stats: PlayerStats) -> str:
-    """One line of statistics for a player."""
+def format_player(stats: PlayerStats, *, detail: bool = False) -> str:
+    """One line of statistics for a player: in words for a club player, or (``detail``) the figures.
+
+    >>> p = PlayerStats("Anne", games=2, wins=1, points=7, hands=9, voles=1, vulnerable=3, punished=1)
+    >>> for part in format_player(p).split("; "):
+    ...     print(part)
+    Anne: 2 games, 1 won, 7 points in 9 hands, all five tricks (the vole) in 1 hand
+    played without exchanging (d'autorité: stood without proposing, or refused the first proposal) 3 times and \
+lost the point 1 time of them (such a loss costs more than an ordinary one)
+    no fault
+    >>> print(format_player(p, detail=True))
+    Anne: 2 games, 1 won, 7 points, 9 hands, vole 11%, d'autorité 3 (1 punished), faults: none
+    """
     faults = ", ".join(f"{code} {n}" for code, n in sorted(stats.faults.items())) or "none"
     rubbers = f"{stats.rubbers} rubber{'s' if stats.rubbers != 1 else ''} ({stats.rubbers_won} won), " if (
         stats.rubbers) else ""
-    return (f"{stats.name}: {stats.games} games, {stats.wins} won, {rubbers}{stats.points} points, "
-            f"{stats.hands} hands, vole {stats.vole_rate:.0%}, "
-            f"d'autorité {stats.vulnerable} ({stats.punished} punished), faults: {faults}")
+    if detail:
+        return (f"{stats.name}: {stats.games} games, {stats.wins} won, {rubbers}{stats.points} points, "
+                f"{stats.hands} hands, vole {stats.vole_rate:.0%}, "
+                f"d'autorité {stats.vulnerable} ({stats.punished} punished), faults: {faults}")
+
+    def times(n: int, one: str = "time") -> str:
+        return f"{n} {one}{'s' if n != 1 else ''}"
+
+    autorite = "never played without exchanging" if not stats.vulnerable else (
+        f"played without exchanging (d'autorité: stood without proposing, or refused the first proposal) "
+        f"{times(stats.vulnerable)} and lost the point {times(stats.punished)} of them (such a loss costs more "
+        "than an ordinary one)")
+    said_faults = "no fault" if not stats.faults else "faults: " + ", ".join(
+        f"{code.replace('_', ' ')} {times(n)}" for code, n in sorted(stats.faults.items()))
+    return (f"{stats.name}: {times(stats.games, 'game')}, {stats.wins} won, {rubbers}{stats.points} points in "
+            f"{times(stats.hands, 'hand')}, all five tricks (the vole) in {times(stats.voles, 'hand')}; "
+            f"{autorite}; {said_faults}")

@@ -3,6 +3,6 @@
 (:mod:`.hands`) and the parts built from ``[voice]`` (:mod:`.wiring`).
 
 May import: ``referee`` (outcomes and snapshots: what the voice says), ``screens`` (the OLED's
-words, so that a fault is said as it is shown) and ``errors``; and ``venue.public``, the rule
-of what a spectator may know, which the voice obeys as the page does.
+words, so that a fault is said as it is shown, and ``screens.public_faults``, the rule of what a
+spectator may know, which the voice obeys as the page does) and ``errors``. Never ``venue``.
 """

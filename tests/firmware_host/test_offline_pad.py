@@ -15,8 +15,9 @@ import pytest
 
 from firmware_host.journal.store import Journal
 from firmware_host.players.simtable import SimulatedTable
-from firmware_host.referee.controller import Controller, TableDefaults
+from firmware_host.referee.controller import Controller
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
+from firmware_host.referee.table_defaults import TableDefaults
 from firmware_host.screens.chooser import screen_for
 from firmware_host.service import TableService
 from hardware.table import simulated_table

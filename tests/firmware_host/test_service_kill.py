@@ -42,7 +42,8 @@ import pytest
 import engine
 from firmware_host.journal.store import Journal
 from firmware_host.players.builtin import game_transcript
-from firmware_host.referee.controller import CONTRACT_EVENTS, Controller
+from firmware_host.referee.controller import Controller
+from firmware_host.referee.table_events import CONTRACT_EVENTS
 from firmware_host.referee.transcript import dumps, parse_line
 
 CLI = Path(sys.executable).parent / "ecarte-table"
