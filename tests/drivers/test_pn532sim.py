@@ -28,19 +28,6 @@ GET_FIRMWARE_VERSION = bytes.fromhex("0000FF02FED4022A00")
 FIRMWARE_ANSWER = bytes.fromhex("0000FF06FAD50332010607E800")
 
 
-@pytest.fixture
-def sim() -> Iterator[Pn532Simulator]:
-    with Pn532Simulator() as simulator:
-        yield simulator
-
-
-@pytest.fixture
-def port(sim: Pn532Simulator) -> Iterator[RawTty]:
-    transport = RawTty(sim.path)
-    yield transport
-    transport.close()
-
-
 def exchange(port: RawTty, data: bytes) -> tuple[bytes, bytes]:
     """Write ``data``, return the ACK and the answer frame."""
     port.write(data)
