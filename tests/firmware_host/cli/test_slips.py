@@ -1,0 +1,59 @@
+"""Issue 30's slips, met as a new user meets them, each through the command line."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import engine
+from firmware_host.players.builtin import game_transcript
+from firmware_host.referee.transcript import dumps
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "firmware_host.cli.main", *args], input=stdin, capture_output=True,
+                          text=True, timeout=300, cwd=ROOT)
+
+
+def test_sim_keeps_a_journal_that_export_reads_and_says_its_events_in_words(tmp_path: Path) -> None:
+    """``sim`` said "hand 1 recorded (... 'ecarte-table export' shows them)" but kept no journal; its
+    event lines were Python dicts (``detail={'suit': 'H', 'win': 'no'}``)."""
+    events = [e for e in game_transcript(engine.new_game("classic", dealer="A"), random.Random(4))
+              if not getattr(e, "gone", False)]  # (the typing console keeps its own cards on the pads)
+    typed = "\n".join(dumps(e) for e in events[1:]) + "\nquit\n"
+    journal = tmp_path / "sim.sqlite"
+    done = cli("sim", "--dealer", "A", "--journal", str(journal), stdin=typed)
+    assert done.returncode == 0, done.stderr
+    said = [line.strip() for line in done.stdout.splitlines()
+            if line.startswith("  ") and not set(line) <= set(" █▀▄")]  # not the OLED's frames
+    recorded = [line for line in said if re.match(r"hand \d+ recorded", line)]
+    assert recorded and f"'ecarte-table export --journal {journal}'" in recorded[0]
+    assert not [line for line in said if re.search(r"\{'|'\}|=\{|\w=\S", line)], "words, not dicts"
+    assert any(line.startswith("trick to ") for line in said) and any(" plays the " in line for line in said)
+    exported = cli("export", "--journal", str(journal))
+    assert exported.returncode == 0, exported.stderr
+    lines = [json.loads(line) for line in exported.stdout.splitlines() if line.strip()]
+    assert "setup" in lines[0] and len(lines) == len(events)
+    assert cli("history", "--journal", str(journal)).stdout.count("game 1") == 1
+
+
+def test_demo_varies_its_seed_and_prints_it(tmp_path: Path) -> None:
+    journal = tmp_path / "demo.sqlite"
+    seeds = []
+    for _ in range(2):
+        done = cli("demo", "--delay", "0", "--frames", "none", "--journal", str(journal))
+        assert done.returncode == 0, done.stderr
+        found = re.search(r"seed (\d+) \(--seed \1 plays this game again\)", done.stdout)
+        assert found, done.stdout[:300]
+        seeds.append(int(found.group(1)))
+    assert seeds[0] != seeds[1]
+    again = cli("demo", "--delay", "0", "--frames", "none", "--journal", str(journal), "--seed", str(seeds[0]))
+    assert f"seed {seeds[0]} " in again.stdout
+    games = cli("history", "--journal", str(journal)).stdout.splitlines()
+    assert len(games) == 3 and games[0].split("classic", 1)[1] == games[2].split("classic", 1)[1]
