@@ -57,3 +57,15 @@ def test_demo_varies_its_seed_and_prints_it(tmp_path: Path) -> None:
     assert f"seed {seeds[0]} " in again.stdout
     games = cli("history", "--journal", str(journal)).stdout.splitlines()
     assert len(games) == 3 and games[0].split("classic", 1)[1] == games[2].split("classic", 1)[1]
+
+
+def test_doctor_checks_the_registry_enroll_wrote_on_the_simulated_table() -> None:
+    """``enroll`` on the simulated table wrote a registry (in the state directory) and ``doctor``
+    then said "tag registry: none configured"."""
+    before = cli("doctor")
+    assert "tag registry: none configured" in before.stdout or "none configured" in before.stdout
+    enrolled = cli("enroll")
+    assert enrolled.returncode == 0, enrolled.stderr
+    after = cli("doctor")
+    line = next(line for line in after.stdout.splitlines() if "tag registry" in line)
+    assert "none configured" not in line and "registry.json: 32 tags" in line, line
