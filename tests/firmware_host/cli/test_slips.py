@@ -69,3 +69,22 @@ def test_doctor_checks_the_registry_enroll_wrote_on_the_simulated_table() -> Non
     after = cli("doctor")
     line = next(line for line in after.stdout.splitlines() if "tag registry" in line)
     assert "none configured" not in line and "registry.json: 32 tags" in line, line
+
+
+def test_a_cloned_card_is_caught_by_the_default_table() -> None:
+    """``deck --clone QH`` on the default simulated table reported "32 cards OK", exit 0: every
+    table file the project ships now requires originality signatures."""
+    assert cli("enroll").returncode == 0
+    clone = cli("deck", "--clone", "QH")
+    assert clone.returncode == 1, clone.stdout
+    assert "Not genuine: QH" in clone.stdout and "32 cards OK" not in clone.stdout
+    assert cli("deck").returncode == 0
+
+
+def test_every_shipped_table_file_requires_signatures() -> None:
+    from hardware.table import load_table
+
+    files = sorted((ROOT / "hardware" / "tables").glob("*.toml"))
+    assert files
+    for path in files:
+        assert load_table(path).tags.require_signature, path.name
