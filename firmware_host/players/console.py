@@ -211,7 +211,8 @@ def describe(event: engine.Event, journal: str | None = None) -> str:
         late = f" (proven late, trick {data['trick']})" if data.get("late") else ""
         return f"{kind}: {said}{late}"
     if kind == "corrected":
-        return f"corrected: {seat or 'the table'} took back {_card(data.get('card'))}"
+        code = str(data.get("code") or "").replace("_", " ")
+        return f"corrected: {seat or 'the table'} took back {_card(data.get('card'))}" + (f" ({code})" if code else "")
     if kind == "reader":
         return f"reader {data.get('zone')} is {'back' if data.get('online') else 'offline'}"
     words = "; ".join(f"{k.replace('_', ' ')} {_value(v)}" for k, v in data.items()

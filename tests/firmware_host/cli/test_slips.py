@@ -88,3 +88,23 @@ def test_every_shipped_table_file_requires_signatures() -> None:
     assert files
     for path in files:
         assert load_table(path).tags.require_signature, path.name
+
+
+def test_run_players_names_the_next_game_of_a_journal_whose_game_is_over(tmp_path: Path) -> None:
+    """``run --players X,Y`` on a journal whose last game is over was ignored: the new game kept the
+    old names. Between a venue's rounds a table changes its players in one command."""
+    transcripts = ROOT / "tests" / "transcripts"
+    journal = str(tmp_path / "j.sqlite")
+    first = cli("run", "--journal", journal, "--players", "Anne,Bruno", "--events",
+                str(transcripts / "classic_king_game_end.jsonl"))
+    assert first.returncode == 0, first.stderr
+    # the next round: Carla and Denis at this table; their game starts with the elder's "yes"
+    events = tmp_path / "next.jsonl"
+    events.write_text('{"seat": "A", "button": "yes"}\n', encoding="utf-8")
+    second = cli("run", "--journal", journal, "--players", "Carla,Denis", "--json", "--all-events",
+                 "--events", str(events))
+    assert second.returncode == 0, second.stderr
+    assert "the next game's players: Carla (A) and Denis (B)" in second.stdout
+    started = [json.loads(line) for line in second.stdout.splitlines() if '"new_game"' in line]
+    assert [e["players"] for e in started] == [{"A": "Carla", "B": "Denis"}]
+    assert "Anne – Bruno" in cli("history", "--journal", journal).stdout  # the first game keeps its names
