@@ -199,7 +199,8 @@ def run_service(options: RunOptions) -> int:
                 if table.tags.deck_check_first and tags.registry is not None and not journal.games()
                 else None)  # the deck check first: before the first line of a fresh journal
         put = gate.put if gate is not None else tags.route(service)
-        devices = open_devices(table, voice.tee(put) if voice is not None else put, card_for, **tags.pad_options())
+        devices = open_devices(table, voice.tee(put) if voice is not None else without_listen(put), card_for,
+                               **tags.pad_options())
         stack.callback(devices.close)
         if devices.seat_controls is not None:
             service.outputs.append(FaultLights(devices.seat_controls))
@@ -242,11 +243,31 @@ def open_table_voice(folder: Path | None, table: TableConfig, stack: contextlib.
     """
     if folder is None and not table.voice.enabled:
         return None
-    from firmware_host.voice.wiring import open_voice
+    from firmware_host.voice.voice_parts import open_voice
 
     parts = open_voice(table.voice, table.language, folder)
-    stack.callback(parts.close)
+
+    def close() -> None:  # what is still to say is said first: all of it into WAVs, a moment on a speaker
+        parts.drain(120.0 if folder is not None else 3.0)
+        parts.close()
+
+    stack.callback(close)
     return parts
+
+
+def without_listen(put: Callable[[Any], None]) -> Callable[[Any], None]:
+    """The devices' ``put`` on a silent table: a seat's ``listen`` button (wired for a voice the
+    table file does not turn on) means nothing and is never journaled."""
+    from drivers.device_events import ButtonPressed
+    from drivers.seat_controls import LISTEN, LISTEN_LONG
+
+    def put_but_listen(event: Any) -> None:
+        if isinstance(event, ButtonPressed) and event.button in (LISTEN, LISTEN_LONG):
+            logger.info("seat %s pressed listen, but the table has no voice ([voice] enabled = true)", event.seat)
+            return
+        put(event)
+
+    return put_but_listen
 
 
 def _say_where_it_stands(controller: Controller, journal: str | os.PathLike[str]) -> None:

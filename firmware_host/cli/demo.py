@@ -76,9 +76,7 @@ def run(args: argparse.Namespace) -> int:
         status = run_demo(options, referee, outputs=[*pages, *(voice.outputs if voice is not None else [])],
                           tee=voice.tee if voice is not None else None)
         if voice is not None:
-            voice.voice.speaker.drain()  # every announcement written before the demo ends
-            for ear in voice.hands.speakers.values():
-                ear.drain()
+            voice.drain(120.0)  # every announcement written before the demo ends
         if pages and status == 0:
             linger(f"ecarte-table demo: the game is over; its page stays up at {pages[0].url} until Ctrl-C")
     return status

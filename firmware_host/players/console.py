@@ -325,14 +325,14 @@ class SimOptions:
     """Where the session is journaled (None: the state directory's ``sim.sqlite``)."""
 
 
-def run_sim(args: SimOptions, controller: Controller, *, outputs: Sequence[TableOutput] = ()) -> int:
+def run_sim(options: SimOptions, controller: Controller, *, outputs: Sequence[TableOutput] = ()) -> int:
     """``ecarte-table sim``: returns 0, or 2 when some typed lines were not understood
     (``controller``: the referee, built by ``firmware_host.app.build_referee``; ``outputs``: what
     else shows each outcome, the page)."""
     from firmware_host.screens.panel import open_panel
     from hardware.table import simulated_table
 
-    path = args.journal or default_journal().with_name("sim.sqlite")
+    path = options.journal or default_journal().with_name("sim.sqlite")
     try:
         store = Journal(path, lock=True)
     except JournalError as exc:
@@ -341,7 +341,7 @@ def run_sim(args: SimOptions, controller: Controller, *, outputs: Sequence[Table
     try:
         panel.show(controller.snapshot())
         sys.stdout.write(f"journaled in {path} (ecarte-table export --journal {path})\n")
-        bad = run_session(sys.stdin, sys.stdout, controller=controller, rng=random.Random(args.seed),
+        bad = run_session(sys.stdin, sys.stdout, controller=controller, rng=random.Random(options.seed),
                           panel=panel, prompt=sys.stdin.isatty(), outputs=outputs,
                           journal=SimJournal(store, controller))
     finally:

@@ -183,7 +183,7 @@ def demo_names(players: str) -> tuple[str, str]:
     return names[0], names[1]
 
 
-def run_demo(args: DemoOptions, controller: Controller, *, outputs: Sequence[TableOutput] = (),
+def run_demo(options: DemoOptions, controller: Controller, *, outputs: Sequence[TableOutput] = (),
              tee: Callable[[Callable[[Any], None]], Callable[[Any], None]] | None = None) -> int:
     """``ecarte-table demo``: returns the exit status. ``controller``: the referee, built by the
     composition root for the simulated table (``firmware_host.app.build_referee``) with the
@@ -191,20 +191,20 @@ def run_demo(args: DemoOptions, controller: Controller, *, outputs: Sequence[Tab
     the simulated devices' ``put`` goes through first, the voice's."""
     from firmware_host.screens.panel import check_png_dir, open_panel
 
-    png_dir = check_png_dir(args.png)
-    names = demo_names(args.players)
+    png_dir = check_png_dir(options.png)
+    names = demo_names(options.players)
     out = sys.stdout
     tty = out.isatty()
-    delay = args.delay if args.delay is not None else (0.3 if tty else 0.0)
-    frames = args.frames or ("all" if tty else "tricks")
+    delay = options.delay if options.delay is not None else (0.3 if tty else 0.0)
+    frames = options.frames or ("all" if tty else "tricks")
     table = simulated_table()
-    depth = args.depth
-    rng = random.Random(args.seed)
-    journal_path = Path(args.journal)
+    depth = options.depth
+    rng = random.Random(options.seed)
+    journal_path = Path(options.journal)
     with _open_journal(journal_path) as journal:
         panel = open_panel(table, png_dir=png_dir, terminal=out if frames != "none" else None,
                            only_tricks=frames == "tricks", redraw=tty and frames == "all")
-        panel.language = args.language or "en"
+        panel.language = options.language or "en"
         if tty and frames == "all":
             out.write("\x1b[2J")
         if journal.current_game() is not None:  # each demo is a new game of the demo's journal
@@ -215,9 +215,9 @@ def run_demo(args: DemoOptions, controller: Controller, *, outputs: Sequence[Tab
         service.outputs.append(HandNarrator(names, _narrator(out)))
         service.outputs.extend(outputs)
         put = tee(service.put_device_event) if tee is not None else service.put_device_event
-        sim = SimulatedTable(table, events=put, baud=115200, depth=depth, seed=args.seed)
+        sim = SimulatedTable(table, events=put, baud=115200, depth=depth, seed=options.seed)
         loop = threading.Thread(target=service.run, name="table", daemon=True)
-        world = engine.new_game(args.rules)
+        world = engine.new_game(options.rules)
 
         def pause() -> None:
             if delay:
@@ -228,7 +228,7 @@ def run_demo(args: DemoOptions, controller: Controller, *, outputs: Sequence[Tab
         try:
             reads = f"pads read {depth if depth is not None else _table_depth(table)} deep"
             out.write(f"Écarté on the simulated table ({world.rules.describe()}, {table.sight} sight, {reads}), "
-                      f"seed {args.seed} (--seed {args.seed} plays this game again)\n")
+                      f"seed {options.seed} (--seed {options.seed} plays this game again)\n")
             loop.start()
             final = players.play_game()
             watch.wait(lambda snap: snap.phase == "over", "end the game")

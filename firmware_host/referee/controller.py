@@ -6,9 +6,13 @@ tag is, the :class:`~firmware_host.referee.pad_ledger.PadLedger` what lies on ea
 :class:`~firmware_host.referee.corrections.Corrections` which faults wait to be put right, the
 :class:`~firmware_host.referee.setup_menu.SetupMenu` the game the table starts and its menu, and
 the :class:`~firmware_host.referee.hand_log.HandLog` (a consumer of the engine's events) the last
-trick and hand and each hand's record. The controller It is not thread-safe by design: one thread (the
-service's event loop) calls :meth:`Controller.handle` for each physical event,
-in order; readers and buttons only put events on that thread's queue.
+trick and hand and each hand's record. A card goes to the namer, the ledger, the protocol and the
+engine, the corrections and the hand log, once each, in that order (a badge to the menu instead),
+and no part calls back (docs/architecture.md, *The referee's parts*).
+
+The controller is not thread-safe by design: one thread (the service's event loop) calls
+:meth:`Controller.handle` for each physical event, in order; readers and buttons only put events
+on that thread's queue.
 
 Each input gives an :class:`~firmware_host.referee.snapshot.Outcome`: the table events it
 caused and a frozen :class:`~firmware_host.referee.snapshot.TableSnapshot` of what the table

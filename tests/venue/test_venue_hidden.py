@@ -5,6 +5,7 @@ turn-up, a card on a play pad)."""
 
 from __future__ import annotations
 
+import itertools
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,8 +13,9 @@ from pathlib import Path
 import httpx
 import paho.mqtt.client as mqtt
 import pytest
-from conftest import Recorder, feed, wait_for, whole_game
+from conftest import Recorder, feed, whole_game
 from paho.mqtt.enums import CallbackAPIVersion
+from waiting import wait_for
 
 from firmware_host.referee.table_events import HandRecord
 from firmware_host.referee.transcript import CardEvent, PhysicalEvent
@@ -277,7 +279,7 @@ def test_a_seats_cards_reach_only_its_own_earpiece(service: TableService, tmp_pa
     from drivers.seat_controls import LISTEN, LISTEN_LONG
     from engine import HandEnd, PlayBegins
     from firmware_host.voice.spoken import spoken
-    from firmware_host.voice.wiring import open_voice
+    from firmware_host.voice.voice_parts import open_voice
     from hardware.table_config import VoiceConfig
 
     recorder = service.outputs[0]
@@ -320,5 +322,6 @@ def test_a_seats_cards_reach_only_its_own_earpiece(service: TableService, tmp_pa
     table = [line.split("\t", 1)[1] for line in (tmp_path / "said.txt").read_text().splitlines()]
     assert not any(line.startswith("Your cards") for line in table)
     assert set().union(*(spoken("en").cards_in(line) for line in table)) <= face_up
-    repeated = [line for line in table if table.count(line) > 1]
-    assert repeated, "listen repeats the last announcement on the table's speaker"
+    # listen repeats the last announcement on the table's speaker, then what the table waits for
+    repeats = [line for before, line in itertools.pairwise(table) if line.startswith(before + " ")]
+    assert len(repeats) >= 2 and all(" leads. " in line for line in repeats), table
