@@ -48,3 +48,17 @@ def test_a_discard_leaves_the_hand_and_a_draw_joins_it() -> None:
     event = CardEvent("play.A", "KS")
     hands.device_event(event)
     assert spoken("en").cards_in(hands.text("A")) == {"9H", "AS"}
+
+
+def test_a_compact_tables_seat_pad_is_the_hand_until_the_tricks() -> None:
+    """Compact layout: one pad a seat, hand then play; the referee's ``play`` events say what left."""
+    from engine import Card, Played
+    from firmware_host.referee.snapshot import Outcome
+
+    hands, controller = SeatHands({}), Controller()
+    snapshot = controller.snapshot()
+    for card in ("KS", "9H"):
+        hands.seen("A", card)
+    assert spoken("en").cards_in(hands.text("A")) == {"KS", "9H"}
+    hands.publish(Outcome((Played("A", Card.parse("KS")),), snapshot))
+    assert spoken("en").cards_in(hands.text("A")) == {"9H"}
