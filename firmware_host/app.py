@@ -238,7 +238,7 @@ def open_table_voice(folder: Path | None, table: TableConfig, stack: contextlib.
     """
     if folder is None and not table.voice.enabled:
         return None
-    from firmware_host.voice.wiring import open_voice
+    from firmware_host.voice.voice_parts import open_voice
 
     parts = open_voice(table.voice, table.language, folder)
 

@@ -16,11 +16,15 @@ from __future__ import annotations
 
 import logging
 import os
-import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+from waiting import wait_for as _wait_for
+
+if TYPE_CHECKING:
+    from drivers.nfc.pn532sim import Pn532Simulator
 
 OUR_PACKAGES = ("engine", "drivers", "hardware", "firmware_host")
 
@@ -83,21 +87,20 @@ def _own_state_directory(tmp_path_factory: pytest.TempPathFactory, monkeypatch: 
     return root / "state"
 
 
-def _wait_for(condition: Callable[[], object], what: str = "a condition", timeout: float = 60.0,
-              interval: float = 0.01) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        time.sleep(interval)
-    raise AssertionError(f"timed out after {timeout:g} s waiting for {what}")
+@pytest.fixture
+def sim() -> Iterator[Pn532Simulator]:
+    """An emulated PN532 on a pty (the real nfcpy driver talks to it), closed after the test."""
+    from drivers.nfc.pn532sim import Pn532Simulator
+
+    with Pn532Simulator() as simulator:
+        yield simulator
 
 
 @pytest.fixture
 def wait_for() -> Callable[..., None]:
     """``wait_for(condition, what, timeout=60.0, interval=0.01)``: poll ``condition`` every
     ``interval`` seconds until it is true; after ``timeout`` seconds fail, naming ``what``."""
-    return _wait_for
+    return _wait_for  # the one implementation, tests/waiting.py (helpers outside a test import it there)
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

@@ -9,8 +9,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from conftest import MOSQUITTO, feed, free_port, make_service, wait_for, whole_game
+from conftest import MOSQUITTO, feed, free_port, make_service, whole_game
 from PIL import Image
+from waiting import wait_for
 
 from firmware_host.referee.transcript import ButtonEvent, CardEvent, PhysicalEvent, Setup, read_transcript
 from firmware_host.service import TableService

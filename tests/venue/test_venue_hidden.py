@@ -13,8 +13,9 @@ from pathlib import Path
 import httpx
 import paho.mqtt.client as mqtt
 import pytest
-from conftest import Recorder, feed, wait_for, whole_game
+from conftest import Recorder, feed, whole_game
 from paho.mqtt.enums import CallbackAPIVersion
+from waiting import wait_for
 
 from firmware_host.referee.table_events import HandRecord
 from firmware_host.referee.transcript import CardEvent, PhysicalEvent
@@ -278,7 +279,7 @@ def test_a_seats_cards_reach_only_its_own_earpiece(service: TableService, tmp_pa
     from drivers.seat_controls import LISTEN, LISTEN_LONG
     from engine import HandEnd, PlayBegins
     from firmware_host.voice.spoken import spoken
-    from firmware_host.voice.wiring import open_voice
+    from firmware_host.voice.voice_parts import open_voice
     from hardware.table_config import VoiceConfig
 
     recorder = service.outputs[0]
