@@ -292,7 +292,7 @@ class TablePublisher:
             if i == len(rows) - 1 and not self.feed.state.get("winner"):
                 break  # the game in play
             played = self._history.played(number, started, lines)
-            if played.winner is None or not played.hands:
+            if played is None or played.winner is None or not played.hands:
                 # abandoned, or its last line not yet committed by the table's thread: looked at again
                 # at the next game end, hand or connection (replays are cached while the lines stay)
                 if i == len(rows) - 1:
