@@ -151,12 +151,17 @@ def base_root(arch: str) -> Path:
             command.append("--foreign")
         say(f"making the {SUITE} {arch} root with debootstrap (once; kept in {base})")
         started = time.monotonic()
-        _run([*command, SUITE, str(staging), MIRROR], timeout=3600)
-        if foreign:
-            qemu = shutil.which(QEMU[arch])
-            assert qemu is not None
-            shutil.copy2(qemu, staging / "usr/bin" / Path(qemu).name)
-            _run(["chroot", str(staging), "/debootstrap/debootstrap", "--second-stage"], timeout=3600)
+        try:
+            _run([*command, SUITE, str(staging), MIRROR], timeout=3600)
+            if foreign:
+                qemu = shutil.which(QEMU[arch])
+                assert qemu is not None
+                shutil.copy2(qemu, staging / "usr/bin" / Path(qemu).name)
+                _run(["chroot", str(staging), "/debootstrap/debootstrap", "--second-stage"], timeout=3 * 3600)
+        finally:  # what debootstrap mounted, also when it failed or was stopped
+            for mounted in ("proc", "sys", "dev/pts"):
+                if os.path.ismount(staging / mounted):
+                    subprocess.run(["umount", "--lazy", str(staging / mounted)], check=False, timeout=60)
         # A Pi's image is set up once: these are the same for every run.
         (staging / "etc/hostname").write_text("ecarte-pi\n")
         (staging / "etc/apt/sources.list").write_text(f"deb {MIRROR} {SUITE} main\n")
