@@ -52,6 +52,7 @@ from firmware_host.referee.transcript import (
     TranscriptError,
     setup_from_json,
 )
+from hardware.limits import quoted
 from venue.history import JournalHistory
 from venue.public import Message, PublicFeed
 from venue.record import write_record
@@ -123,6 +124,22 @@ async def _json_body(request: Request) -> Any:
         return JSONResponse({"error": "bad setup: not JSON"}, status_code=400)
 
 
+MAX_GAME_DIGITS = 18
+"""The longest game number the page reads (a journal numbers its games from 1; a longer one is no game)."""
+
+
+def game_number(text: str) -> int | None:
+    """The game number in a path (``/api/games/<n>``), or None: not digits, or more than
+    :data:`MAX_GAME_DIGITS` of them (Python refuses to read an int of 4,301 digits and more)."""
+    if not (0 < len(text) <= MAX_GAME_DIGITS and text.isascii() and text.isdigit()):
+        return None
+    return int(text)
+
+
+def _named(number: int | None, request: Request) -> str:
+    return str(number) if number is not None else quoted(request.path_params["number"])
+
+
 def _authorized(request: Request, token: str | None) -> Response | None:
     """None when the request may change the table, else the response that says why not."""
     if token is None:
@@ -165,19 +182,19 @@ def table_app(live: LiveTable, *, history: JournalHistory | None, settings: WebS
     async def game(request: Request) -> Response:
         if history is None:
             return JSONResponse({"error": "no journal"}, status_code=404)
-        number = int(request.path_params["number"])
-        log = await asyncio.to_thread(history.log, number)
+        number = game_number(request.path_params["number"])
+        log = None if number is None else await asyncio.to_thread(history.log, number)
         if log is None:
-            return JSONResponse({"error": f"no game {number}"}, status_code=404)
+            return JSONResponse({"error": f"no game {_named(number, request)}"}, status_code=404)
         return JSONResponse({"tags": dict(log.tags), "hands": [h.to_json() for h in log.hands]})
 
     async def record(request: Request) -> Response:
         if history is None:
             return PlainTextResponse("no journal", status_code=404)
-        number = int(request.path_params["number"])
-        log = await asyncio.to_thread(history.log, number)
+        number = game_number(request.path_params["number"])
+        log = None if number is None else await asyncio.to_thread(history.log, number)
         if log is None:
-            return PlainTextResponse(f"no game {number}", status_code=404)
+            return PlainTextResponse(f"no game {_named(number, request)}", status_code=404)
         return PlainTextResponse(write_record(log), media_type="text/plain; charset=utf-8")
 
     async def stats(request: Request) -> Response:
@@ -237,8 +254,8 @@ def table_app(live: LiveTable, *, history: JournalHistory | None, settings: WebS
         Route("/api/stream", stream),
         Route("/api/words", words),
         Route("/api/games", games),
-        Route("/api/games/{number:int}", game),
-        Route("/api/games/{number:int}/record", record),
+        Route("/api/games/{number}", game),
+        Route("/api/games/{number}/record", record),
         Route("/api/stats", stats),
         Route("/api/setup", setup, methods=["POST"]),
         Route("/api/new-game", new_game, methods=["POST"]),
