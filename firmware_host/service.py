@@ -168,6 +168,8 @@ class ServiceStats:
     bad_lines: int = 0
     rejected: int = 0
     pauses: int = 0
+    lost: int = 0
+    """Events still held (not journaled) when the service stopped: never an exit status 0."""
 
 
 class TableService:
@@ -282,6 +284,7 @@ class TableService:
                     continue
             self._ping()
             if isinstance(item, _Stop):
+                self.stats.lost = len(self._held)
                 if self._held:
                     logger.error("table service stopping with %d event(s) not journaled (the journal cannot be "
                                  "written)", len(self._held))
@@ -401,10 +404,11 @@ class TableService:
         if self.waiting_since is None:
             self.waiting_since = time.monotonic()
             self.stats.pauses += 1
-            logger.error("%s: the table waits until it can write (free some space); nothing is lost", exc)
+            logger.error("%s: the table waits until it can write%s; nothing is lost", exc,
+                         " (free some space)" if exc.full else "")
             if self.paused is not None:
                 try:
-                    self.paused("journal full: table waits")
+                    self.paused("journal full: table waits" if exc.full else "journal error: table waits")
                 except OSError as error:
                     logger.debug("display: %s", error)
 

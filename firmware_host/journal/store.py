@@ -103,7 +103,20 @@ class JournalBusy(JournalError):
 
 
 class JournalWriteError(JournalError):
-    """A write failed (disk full, I/O error): nothing of it was kept; it may be tried again."""
+    """A write failed (disk full, I/O error, the file locked by another): nothing of it was kept;
+    it may be tried again. ``full``: the disk (or the file's size limit) is full, and only then."""
+
+    def __init__(self, message: str, *, full: bool = False) -> None:
+        super().__init__(message)
+        self.full = full
+
+
+def write_error(path: str, error: sqlite3.Error) -> JournalWriteError:
+    """The :class:`JournalWriteError` of a failed write: ``full`` only for SQLite's ``SQLITE_FULL``
+    (a full disk, or a file at its size limit)."""
+    code = getattr(error, "sqlite_errorcode", None)
+    full = isinstance(code, int) and code & 0xFF == sqlite3.SQLITE_FULL
+    return JournalWriteError(f"cannot write the journal {path}: {error}", full=full)
 
 
 class JournalDamaged(JournalError):
@@ -208,6 +221,7 @@ class Journal(Closing):
         self.path = str(path)
         self.readonly = readonly
         self._lock_fd: int | None = None
+        self._file_fd: int | None = None
         self._db: sqlite3.Connection | None = None
         self._pending: tuple[int, int] = (0, 0)  # rows, input lines of the transaction under way
         self._pending_tail: tuple[int, int] = (0, 0)
@@ -227,6 +241,7 @@ class Journal(Closing):
         if not memory and os.path.exists(self.path) and not os.path.isfile(self.path):
             raise JournalError(f"cannot open the journal {self.path}: not a regular file")
         if lock and not memory:
+            self._file_fd = lock_file(self.path)
             self._lock_fd = take_lock(self.path)
         try:
             self._connect(memory)
@@ -591,14 +606,16 @@ class Journal(Closing):
                 finally:
                     self._db = None
         finally:
-            if self._lock_fd is not None:
-                os.close(self._lock_fd)  # also releases the flock
-                self._lock_fd = None
+            for fd in (self._lock_fd, self._file_fd):
+                if fd is not None:
+                    os.close(fd)  # also releases the flock
+            self._lock_fd = self._file_fd = None
 
 
 def lock_path(path: str) -> Path:
-    """The lock file (and seal) of the journal at ``path``."""
-    return Path(path + ".lock")
+    """The lock file (and seal) of the journal at ``path``: beside the file itself (a symlink's
+    target), whatever path names it."""
+    return Path(os.path.realpath(path) + ".lock")
 
 
 def read_seal(path: str) -> Seal | None:
@@ -624,6 +641,35 @@ def write_seal(fd: int, seal: Seal) -> None:
         logger.warning("cannot write the journal's seal: %s", exc)
 
 
+def lock_file(path: str) -> int:
+    """Hold the journal's database file itself (``flock`` on its inode, whatever path, symlink or
+    hard link names it) for this process; the fd. SQLite's own locks are POSIX record locks, which
+    an ``flock`` neither takes nor waits for.
+
+    :raises JournalBusy: when another process holds it.
+    """
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NONBLOCK, 0o640)
+    except OSError as exc:
+        raise JournalError(f"cannot open the journal {path}: {exc.strerror or exc}") from exc
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise _busy(path) from None
+    except OSError as exc:
+        os.close(fd)
+        raise JournalError(f"cannot lock the journal {path}: {exc.strerror or exc}") from exc
+    return fd
+
+
+def _busy(path: str) -> JournalBusy:
+    seal = read_seal(path)
+    who = f"process {seal.pid}, running since {time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(seal.since))}" \
+        if seal is not None else "another process"
+    return JournalBusy(f"the journal {path} is in use by {who} (one service per journal)")
+
+
 def take_lock(path: str) -> int:
     """Hold the journal at ``path`` for this process (``flock`` on its lock file); the file's fd.
 
@@ -638,10 +684,7 @@ def take_lock(path: str) -> int:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         os.close(fd)
-        seal = read_seal(path)
-        who = f"process {seal.pid}, running since {time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(seal.since))}" \
-            if seal is not None else "another process"
-        raise JournalBusy(f"the journal {path} is in use by {who} (one service per journal)") from None
+        raise _busy(path) from None
     except OSError as exc:
         os.close(fd)
         raise JournalError(f"cannot lock the journal {path}: {exc.strerror or exc}") from exc
@@ -657,7 +700,7 @@ class _Transaction:
         try:
             self.db.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as error:
-            raise JournalWriteError(f"cannot write the journal {self.journal.path}: {error}") from error
+            raise write_error(self.journal.path, error) from error
         return self.db
 
     def __exit__(
@@ -670,11 +713,11 @@ class _Transaction:
                 self.journal._rolled_back()
                 with contextlib.suppress(sqlite3.Error):
                     self.db.execute("ROLLBACK")
-                raise JournalWriteError(f"cannot write the journal {self.journal.path}: {error}") from error
+                raise write_error(self.journal.path, error) from error
             self.journal._committed()
             return
         self.journal._rolled_back()
         with contextlib.suppress(sqlite3.Error):
             self.db.execute("ROLLBACK")
         if isinstance(exc, sqlite3.Error):
-            raise JournalWriteError(f"cannot write the journal {self.journal.path}: {exc}") from exc
+            raise write_error(self.journal.path, exc) from exc

@@ -31,6 +31,7 @@ from firmware_host.journal.store import (
     JournalError,
     Seal,
     legacy_problem,
+    lock_file,
     lock_path,
     read_seal,
     row_link,
@@ -110,7 +111,13 @@ def salvage(path: str) -> SalvageReport:
 
     :raises JournalBusy: while a service holds the journal.
     """
-    fd = take_lock(path)
+    held = lock_file(path) if os.path.exists(path) else None  # the file itself, whatever path names it
+    try:
+        fd = take_lock(path)
+    except BaseException:
+        if held is not None:
+            os.close(held)
+        raise
     try:
         problems: list[str] = []
         games, lost, lines = _read_games(path, problems)
@@ -130,6 +137,8 @@ def salvage(path: str) -> SalvageReport:
         return SalvageReport(tuple(games), tuple(lost), moved_to, lines, tuple(problems))
     finally:
         os.close(fd)
+        if held is not None:
+            os.close(held)
 
 
 _Row = tuple[int, int, float, str, int, Any, Any, Any]
