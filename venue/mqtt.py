@@ -29,6 +29,7 @@ from __future__ import annotations
 import json
 import logging
 import queue
+import socket
 import ssl
 import threading
 import time
@@ -68,6 +69,29 @@ def make_client(settings: MqttSettings, client_id: str) -> mqtt.Client:
     client.max_queued_messages_set(settings.queue)
     client.max_inflight_messages_set(100)
     return client
+
+
+def can_open_socket(host: str, port: int) -> None:
+    """Whether this process may open a TCP socket of the broker's address family (a unit's
+    ``RestrictAddressFamilies=`` may forbid it): returns, or raises the reason. A name that does
+    not resolve yet (the network not up) is left to paho's retries.
+
+    :raises OSError: no socket of any of the broker's families can be opened.
+    """
+    try:
+        families = {info[0] for info in socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)}
+    except (socket.gaierror, UnicodeError):
+        return
+    problem: OSError | None = None
+    for family in families:
+        try:
+            socket.socket(family, socket.SOCK_STREAM).close()
+        except OSError as exc:
+            problem = exc
+        else:
+            return
+    if problem is not None:
+        raise problem
 
 
 def dumps(data: Any) -> bytes:
@@ -115,12 +139,17 @@ class TablePublisher:
     # -- life --------------------------------------------------------------------------------------
 
     def start(self) -> None:
-        """Connect in the background (no wait: an absent broker is retried) and start the worker."""
+        """Connect in the background (no wait: an absent broker is retried) and start the worker.
+
+        :raises OSError: this process cannot open a socket to the broker at all (IP sockets
+            forbidden: retrying would never help), or paho cannot start its loop.
+        """
         if self._started:
             return
-        self._started = True
+        can_open_socket(self.settings.host, self.settings.port)
         self.client.connect_async(self.settings.host, self.settings.port, keepalive=self.settings.keepalive)
-        self.client.loop_start()
+        self.client.loop_start()  # its wake-up socket pair: an OSError where IP sockets are forbidden
+        self._started = True
         self._worker.start()
 
     def close(self, timeout: float = 2.0) -> None:

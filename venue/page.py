@@ -27,9 +27,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hmac
 import json
 import logging
+import socket
 import threading
 import time
 from collections.abc import AsyncIterator, Callable
@@ -53,6 +55,7 @@ from firmware_host.referee.transcript import (
     setup_from_json,
 )
 from hardware.limits import quoted
+from venue.guard import BACKLOG, Guard, GuardedH11Protocol, ThrottledLog
 from venue.history import JournalHistory
 from venue.public import Message, PublicFeed
 from venue.record import write_record
@@ -265,21 +268,31 @@ def table_app(live: LiveTable, *, history: JournalHistory | None, settings: WebS
 
 
 class ServerThread:
-    """A uvicorn server on its own thread and event loop (binds ``host``: loopback unless told)."""
+    """A uvicorn server on its own thread and event loop (binds ``host``: loopback unless told).
+
+    Its socket is bound and listening before :meth:`start` returns, on the caller's thread: an
+    address that cannot be had (the port in use, IP sockets forbidden) is an :class:`OSError`
+    there, never a page announced with nothing listening. Connections are capped and a request's
+    headers have a deadline (:mod:`venue.guard`).
+    """
 
     def __init__(self, app: Any, host: str, port: int, *, name: str = "web") -> None:
+        self.guard = Guard()
+        protocol = functools.partial(GuardedH11Protocol, guard=self.guard)
         config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
-                                lifespan="on", timeout_graceful_shutdown=2)
+                                lifespan="on", timeout_graceful_shutdown=2, http=protocol,  # type: ignore[arg-type]
+                                backlog=BACKLOG, limit_concurrency=self.guard.cap, timeout_keep_alive=5)
         self.server = uvicorn.Server(config)
         self.host = host
-        self._thread = threading.Thread(target=self.server.run, name=name, daemon=True)
+        self._name = name
+        self._socket: socket.socket | None = None
+        self._thread: threading.Thread | None = None
 
     @property
     def port(self) -> int:
         """The bound port (the real one when asked for port 0)."""
-        for server in getattr(self.server, "servers", []):
-            for sock in server.sockets:
-                return int(sock.getsockname()[1])
+        if self._socket is not None and self._socket.fileno() != -1:
+            return int(self._socket.getsockname()[1])
         return int(self.server.config.port)
 
     @property
@@ -288,22 +301,70 @@ class ServerThread:
         return f"http://{host}:{self.port}"
 
     def start(self, timeout: float = 10.0) -> None:
-        """Start and wait until it listens.
+        """Bind, then start the server and wait until it serves.
 
-        :raises OSError: when it could not bind (the port in use, an address not on this machine).
+        :raises OSError: when it cannot listen (the port in use, an address not on this machine,
+            IP sockets forbidden), with the reason.
         """
+        self._socket = listening_socket(self.host, int(self.server.config.port), BACKLOG)
+        self._thread = threading.Thread(target=self._serve, args=(self._socket,), name=self._name, daemon=True)
         self._thread.start()
         deadline = time.monotonic() + timeout
         while not self.server.started:
             if not self._thread.is_alive() or time.monotonic() > deadline:
-                raise OSError(f"the web server could not listen on {self.host}:{self.server.config.port}")
+                raise OSError(f"the web server could not start on {self.host}:{self.port}")
             time.sleep(0.01)
+
+    def _serve(self, sock: socket.socket) -> None:
+        _quiet_uvicorn()
+        self.server.run(sockets=[sock])
 
     def close(self) -> None:
         """Stop and wait for the thread (safe to call twice)."""
         self.server.should_exit = True
-        if self._thread.is_alive():
+        if self._thread is not None and self._thread.is_alive():
             self._thread.join(timeout=5)
+        if self._socket is not None:
+            self._socket.close()
+        self.guard.refused.tell()
+
+
+def listening_socket(host: str, port: int, backlog: int) -> socket.socket:
+    """A TCP socket bound to ``host:port`` and listening (the first of ``host``'s addresses that binds).
+
+    :raises OSError: the reason the last address could not be had.
+    """
+    problem: OSError | None = None
+    try:
+        found = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        raise OSError(f"{host}: {exc.strerror or exc}") from None
+    for family, kind, proto, _, address in found:
+        try:
+            sock = socket.socket(family, kind, proto)
+        except OSError as exc:
+            problem = exc
+            continue
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind(address)
+            sock.listen(backlog)
+        except OSError as exc:
+            sock.close()
+            problem = exc
+            continue
+        return sock
+    raise problem or OSError(f"{host}: no address to listen on")
+
+
+_QUIETED: list[ThrottledLog] = []
+
+
+def _quiet_uvicorn() -> None:
+    """uvicorn's per-request warnings (a bad request, a closed connection) at most once a minute each."""
+    if not _QUIETED:
+        _QUIETED.append(ThrottledLog())
+        logging.getLogger("uvicorn.error").addFilter(_QUIETED[0])
 
 
 class TablePage:
@@ -327,6 +388,7 @@ class TablePage:
         self.server = ServerThread(self.app, settings.host, settings.port)
 
     def _started(self) -> None:
+        asyncio.get_running_loop().set_exception_handler(self.server.guard.loop_errors)
         with self._lock:
             self._loop = asyncio.get_running_loop()
             early, self._early = self._early, []

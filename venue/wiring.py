@@ -22,7 +22,8 @@ def venue_outputs(args: argparse.Namespace, table: TableConfig, journal: Path | 
     """The page and the MQTT publisher the command line and the table file ask for, started;
     ``stack`` closes them.
 
-    :raises BadInput: for a broken ``[web]``/``[mqtt]`` section or an address the page cannot bind.
+    :raises BadInput: for a broken ``[web]``/``[mqtt]`` section, an address the page cannot bind, or
+        MQTT that cannot start (IP sockets forbidden): one line, exit 2, never a restart loop.
     """
     web, mqtt = load_sections(getattr(args, "table", None), table_name=table.name)
     outputs: list[Any] = []
@@ -40,7 +41,8 @@ def venue_outputs(args: argparse.Namespace, table: TableConfig, journal: Path | 
         try:
             page.start()
         except OSError as exc:
-            raise BadInput(f"the page cannot listen on {web.host}:{web.port}: {exc}") from None
+            page.close()
+            raise BadInput(f"the page cannot listen on {web.host}:{web.port}: {exc.strerror or exc}") from None
         stack.callback(page.close)
         outputs.append(page)
     mqtt_arg = getattr(args, "mqtt", None)
@@ -54,7 +56,10 @@ def venue_outputs(args: argparse.Namespace, table: TableConfig, journal: Path | 
         from venue.mqtt import TablePublisher
 
         publisher = TablePublisher(mqtt, table_name=table.name, journal=journal)
-        publisher.start()
+        try:
+            publisher.start()
+        except OSError as exc:  # retrying would never help: one line, exit 2 (no restart loop)
+            raise BadInput(f"MQTT to {mqtt.host}:{mqtt.port} cannot start: {exc.strerror or exc}") from None
         stack.callback(publisher.close)
         outputs.append(publisher)
     return outputs
