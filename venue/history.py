@@ -4,7 +4,10 @@ Each game of the journal is replayed through a fresh
 :class:`~firmware_host.referee.controller.Controller` as every reader of the journal does
 (:func:`firmware_host.journal.replay.replay_game`): its ``hand_record`` events give the hands. A
 hand is shown only once it is over *and* ``reveal_delay`` seconds have passed since the journal line
-that ended it, so the history never shows a hidden card earlier than the live feed.
+that ended it, so the history never shows a hidden card earlier than the live feed. Those seconds
+are counted on the monotonic clock (the row's ``m``; a row of an earlier boot is older than this
+boot), in the journal's order, never on the wall clock: a Pi has no real-time clock and may write a
+game with its clock hours off (:func:`firmware_host.journal.store.row_age`).
 
 The journal is opened read-only on its own connection (SQLite in WAL mode lets the table's event
 loop write meanwhile); replays are cached by game and line count.
@@ -12,6 +15,7 @@ loop write meanwhile); replays are cached by game and line count.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import sqlite3
 import time
@@ -21,7 +25,7 @@ from typing import Any
 
 import engine
 from firmware_host.journal.replay import replay_game, strict
-from firmware_host.journal.store import GameRecord
+from firmware_host.journal.store import GameRecord, boot_id, row_age
 from firmware_host.referee.controller import Controller, HandRecord
 from firmware_host.referee.transcript import TranscriptError
 from venue.record import GameLog, GameLogBuilder, HandLog
@@ -43,18 +47,42 @@ class PlayedGame:
     winner: str | None
     hands: tuple[tuple[HandLog, float], ...]
     hands_in_play: int = 0
+    written: tuple[float | None, ...] = ()
+    """Each hand's end row's monotonic time, for a row of this boot (else None):
+    :func:`~firmware_host.journal.store.row_age`."""
     parts: tuple[dict[str, Any], ...] = ()
     """A rubber's games (winner, score, hands), the last maybe still played; empty for a single game."""
     rubber: tuple[int, int] | None = None
     """Games won by A and B once the rubber is over."""
 
+    def shown(self, now: float, delay: float) -> list[HandLog]:
+        """The hands shown at ``now`` (``time.monotonic()``): in the journal's order, each once its
+        end row is at least ``delay`` seconds old by the monotonic clock (all of them when ``delay``
+        is 0); never by the wall clock, which a Pi sets hours off until NTP answers."""
+        shown = []
+        for index, (hand, _) in enumerate(self.hands):
+            written = self.written[index] if index < len(self.written) else None
+            if delay > 0 and row_age(written, now) < delay:
+                break  # the hands after it ended later
+            shown.append(hand)
+        return shown
+
+    def due(self, delay: float) -> float:
+        """When (``time.monotonic()``) every hand is shown."""
+        written = self.written[-1] if self.written else None
+        return delay if written is None else written + delay
+
+    def age(self, now: float) -> float:
+        """At least how long ago (seconds, monotonic) its last hand ended."""
+        return row_age(self.written[-1] if self.written else None, now)
+
     def log(self, *, table: str, now: float, delay: float) -> GameLog:
-        """The game's record, without the hands still held back at ``now``."""
+        """The game's record, without the hands still held back at ``now`` (:meth:`shown`)."""
         builder = GameLogBuilder()
         builder.players = self.players
         builder.target = self.target
         builder.rules = {"name": self.rules}
-        shown = [hand for hand, ended in self.hands if ended + delay <= now]
+        shown = self.shown(now, delay)
         builder.hands = shown
         if shown:
             builder.score = shown[-1].score or self.score
@@ -94,7 +122,7 @@ class JournalHistory:
         """Every game's number, start time and line count, oldest first (nothing replayed)."""
         if not self.path.exists():
             return []
-        with self._connect() as db:
+        with contextlib.closing(self._connect()) as db:
             rows = db.execute(
                 "SELECT g.id, g.started, COUNT(e.id) FROM games g LEFT JOIN events e ON e.game = g.id "
                 "GROUP BY g.id ORDER BY g.id"
@@ -116,9 +144,19 @@ class JournalHistory:
         cached = self._cache.get(game)
         if cached is not None and cached.lines == count:
             return cached
-        with self._connect() as db:
-            rows = db.execute("SELECT line, t, done FROM events WHERE game = ? ORDER BY id", (game,)).fetchall()
-        played = played_game(game, started, [(str(line), float(t), int(done)) for line, t, done in rows])
+        with contextlib.closing(self._connect()) as db:
+            columns = {row[1] for row in db.execute("PRAGMA table_info(events)")}
+            rows = db.execute(f"SELECT id, line, t, done, {'m' if 'm' in columns else 'NULL'} FROM events "
+                              "WHERE game = ? ORDER BY id", (game,)).fetchall()
+            meta = dict(db.execute("SELECT key, value FROM meta WHERE key IN ('boot', 'boot_row')").fetchall())
+        this_boot = meta.get("boot") == boot_id()
+        first = int(meta.get("boot_row", 0)) if this_boot else None
+
+        def written(rowid: int, m: Any) -> float | None:  # the row's monotonic time, if of this boot
+            return float(m) if first is not None and rowid >= first and isinstance(m, int | float) else None
+
+        played = played_game(game, started, [(str(line), float(t), int(done), written(int(rowid), m))
+                                             for rowid, line, t, done, m in rows])
         self._cache[game] = played
         return played
 
@@ -126,11 +164,12 @@ class JournalHistory:
         played = self.game(number)
         if played is None:
             return None
-        return played.log(table=self.table, now=time.time() if now is None else now, delay=self.reveal_delay)
+        return played.log(table=self.table, now=time.monotonic() if now is None else now, delay=self.reveal_delay)
 
     def stats(self, now: float | None = None) -> list[dict[str, Any]]:
-        """Per player (by name): games, wins, hands, points, tricks, kings, voles, faults (shown hands only)."""
-        now = time.time() if now is None else now
+        """Per player (by name): games, wins, hands, points, tricks, kings, voles, faults (shown hands only;
+        ``now``: ``time.monotonic()``)."""
+        now = time.monotonic() if now is None else now
         table: dict[str, dict[str, Any]] = {}
 
         def row(name: str) -> dict[str, Any]:
@@ -138,7 +177,7 @@ class JournalHistory:
                                            "tricks": 0, "kings": 0, "voles": 0, "faults": 0})
 
         for played in self.games():
-            shown = [hand for hand, ended in played.hands if ended + self.reveal_delay <= now]
+            shown = played.shown(now, self.reveal_delay)
             if not shown:
                 continue
             everything = len(shown) == len(played.hands)
@@ -163,13 +202,14 @@ class JournalHistory:
         return sorted(table.values(), key=lambda r: (-r["wins"], -r["points"], r["player"]))
 
 
-def played_game(game: int, started: float, rows: list[tuple[str, float, int]]) -> PlayedGame:
-    """A journal game's rows (line, time, status) through a fresh controller, as every reader of
-    the journal reads a game (:func:`firmware_host.journal.replay.replay_game`)."""
+def played_game(game: int, started: float, rows: list[tuple[str, float, int, float | None]]) -> PlayedGame:
+    """A journal game's rows (line, wall time, status, monotonic time if of this boot) through a fresh
+    controller, as every reader of the journal reads a game (:func:`firmware_host.journal.replay.replay_game`)."""
     record = GameRecord(game, tuple(r[0] for r in rows), tuple(range(len(rows))), tuple(r[2] for r in rows))
     controller = Controller()
     builder = GameLogBuilder()
     hands: list[tuple[HandLog, float]] = []
+    written: list[float | None] = []
     parts: list[dict[str, Any]] = []
     part_hands = 0
     rubber: tuple[int, int] | None = None
@@ -187,6 +227,7 @@ def played_game(game: int, started: float, rows: list[tuple[str, float, int]]) -
                 builder.event(ev)
                 if isinstance(ev, HandRecord):
                     hands.append((builder.hand_record(ev, part=len(parts) + 1), rows[line.index][1]))
+                    written.append(rows[line.index][3])
                     part_hands += 1
                 elif isinstance(ev, engine.GameEnd):
                     ended = ev
@@ -206,4 +247,4 @@ def played_game(game: int, started: float, rows: list[tuple[str, float, int]]) -
     if best_of > 1 and rubber is None:
         parts.append({"winner": None, "score": {"A": view.score[0], "B": view.score[1]}, "hands": part_hands})
     return PlayedGame(game, started, len(rows), players, str(view.rules), view.target, view.score, snapshot.winner,
-                      tuple(hands), parts=tuple(parts) if best_of > 1 else (), rubber=rubber)
+                      tuple(hands), parts=tuple(parts) if best_of > 1 else (), rubber=rubber, written=tuple(written))

@@ -50,7 +50,8 @@ logger = logging.getLogger(__name__)
 QOS = 1
 
 RESEND_S = 12 * 3600.0
-"""A finished game of the journal is (re)published on each connection while it ended less than this ago."""
+"""A finished game of the journal is (re)published on each connection while it ended less than this ago
+(by the monotonic clock: a game of an earlier boot, while this boot is younger than this)."""
 
 _RESYNC = object()
 
@@ -218,12 +219,12 @@ class TablePublisher:
     def _work(self) -> None:
         while True:
             due = min((t for t in (self.feed.next_due(), self._retry_games) if t is not None), default=None)
-            timeout = None if due is None else max(0.0, due - time.time())
+            timeout = None if due is None else max(0.0, due - time.monotonic())
             try:
                 outcome = self._inbox.get(timeout=timeout)
             except queue.Empty:
-                self._send(self.feed.due(time.time()))
-                if self._retry_games is not None and self._retry_games <= time.time():
+                self._send(self.feed.due(time.monotonic()))
+                if self._retry_games is not None and self._retry_games <= time.monotonic():
                     self._retry_games = None
                     self._send_games()
                 continue
@@ -234,7 +235,7 @@ class TablePublisher:
                     self._games_sent.clear()
                     self._send_games()
                 else:
-                    self._send(self.feed.take(outcome, time.time()))
+                    self._send(self.feed.take(outcome, time.monotonic(), wall=time.time()))
             except Exception:  # a bug here must not stop the table's messages for good
                 logger.exception("MQTT: cannot publish an outcome")
 
@@ -262,7 +263,7 @@ class TablePublisher:
 
         if self._history is None:
             self._history = JournalHistory(self.journal, table=self.table_name, reveal_delay=self.settings.reveal_delay)
-        now = time.time()
+        now = time.monotonic()  # how long ago: the monotonic clock and the journal's order, never the wall clock
         try:
             rows = self._history.rows()
         except Exception as exc:  # a journal being written or damaged: the next game end tries again
@@ -280,12 +281,12 @@ class TablePublisher:
                 if i == len(rows) - 1:
                     self._retry_games = now + 1.0
                 continue
-            ended = played.hands[-1][1]
-            if ended + self.settings.reveal_delay > now:
-                self._retry_games = ended + self.settings.reveal_delay
+            ended = played.hands[-1][1]  # the wall clock's word, for the payload only
+            if len(played.shown(now, self.settings.reveal_delay)) < len(played.hands):
+                self._retry_games = played.due(self.settings.reveal_delay)
                 continue  # its last hand is still held back
             self._games_sent.add(number)
-            if ended < now - RESEND_S:
+            if played.age(now) > RESEND_S:
                 continue
             log = played.log(table=self.table_name, now=now, delay=self.settings.reveal_delay)
             payload = {"table": self.settings.table, "game": played.game, "players": list(played.players),

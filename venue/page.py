@@ -78,7 +78,7 @@ class LiveTable:
 
     def take(self, outcome: Outcome) -> None:
         """One outcome (called on the loop)."""
-        self._send(self.feed.take(outcome, time.time()))
+        self._send(self.feed.take(outcome, time.monotonic(), wall=time.time()))
         self._arm()
 
     def _send(self, messages: list[Message]) -> None:
@@ -90,11 +90,11 @@ class LiveTable:
         if due is None or self._timer is not None:
             return
         loop = asyncio.get_running_loop()
-        self._timer = loop.call_later(max(0.0, due - time.time()), self._reveal)
+        self._timer = loop.call_later(max(0.0, due - time.monotonic()), self._reveal)
 
     def _reveal(self) -> None:
         self._timer = None
-        self._send(self.feed.due(time.time()))
+        self._send(self.feed.due(time.monotonic()))
         self._arm()
 
     def first_blocks(self) -> list[bytes]:

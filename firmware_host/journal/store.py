@@ -40,6 +40,7 @@ import os
 import sqlite3
 import time
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -75,7 +76,8 @@ CREATE TABLE IF NOT EXISTS events (
     done INTEGER NOT NULL DEFAULT 0,
     seq INTEGER,
     crc INTEGER,
-    link INTEGER
+    link INTEGER,
+    m REAL
 );
 CREATE INDEX IF NOT EXISTS events_game ON events(game, id);
 CREATE TABLE IF NOT EXISTS meta (
@@ -215,10 +217,19 @@ class Journal(Closing):
     :raises JournalBusy: (``lock``) when another process holds it.
     :raises JournalDamaged: (``lock``) when it fails its checks.
     :raises JournalError: when the file cannot be opened (missing directory, permission).
+
+    Each row keeps two times: ``t``, the wall clock (a Pi has no real-time clock: it may be hours
+    off until NTP answers), and ``m``, the monotonic clock, which never jumps but starts again at
+    each boot; ``meta.boot`` and ``meta.boot_row`` say which rows were written in the boot under way.
     """
 
-    def __init__(self, path: str | os.PathLike[str], *, readonly: bool = False, lock: bool = False) -> None:
+    def __init__(self, path: str | os.PathLike[str], *, readonly: bool = False, lock: bool = False,
+                 clock: Callable[[], float] = time.time) -> None:
         self.path = str(path)
+        self.clock = clock
+        """The wall clock a row's ``t`` and a game's start are read from (what a person reads: the
+        record's date). Nothing waits on it: how long ago a row was written is its ``m``, the
+        machine's monotonic clock, within one boot (:func:`row_age`)."""
         self.readonly = readonly
         self._lock_fd: int | None = None
         self._file_fd: int | None = None
@@ -280,6 +291,7 @@ class Journal(Closing):
             self._db.executescript(_SCHEMA)
             self._migrate()
             self._load_tail()
+            self._mark_boot()
             self._lines = self.fed_lines()
         except sqlite3.DatabaseError as exc:
             if isinstance(exc, sqlite3.OperationalError) and "malformed" not in str(exc):
@@ -293,6 +305,8 @@ class Journal(Closing):
         for column in ("seq", "crc", "link"):
             if column not in columns:
                 db.execute(f"ALTER TABLE events ADD COLUMN {column} INTEGER")
+        if "m" not in columns:
+            db.execute("ALTER TABLE events ADD COLUMN m REAL")
         if db.execute("SELECT 1 FROM meta WHERE key = 'lines'").fetchone() is None:
             # before the count was kept, every line but the games' own setup lines was fed
             events = db.execute("SELECT COUNT(*) FROM events").fetchone()[0]
@@ -315,6 +329,17 @@ class Journal(Closing):
             db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('chain', ?)", (CHAINED,))
             db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('base', 0)")
             db.execute("COMMIT")
+
+    def _mark_boot(self) -> None:
+        """The first row this boot of the machine writes (``meta.boot_row``) and the boot's id: a
+        row's ``m`` (its monotonic time) means something only for rows of the same boot."""
+        boot = boot_id()
+        row = self.db.execute("SELECT value FROM meta WHERE key = 'boot'").fetchone()
+        if row is None or row[0] != boot:
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('boot', ?)", (boot,))
+            self.db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('boot_row', ?)", (self._tail[0] + 1,))
+            self.db.execute("COMMIT")
 
     def _load_tail(self) -> None:
         """The last row's id and link and the number of rows (what the next row chains to)."""
@@ -341,7 +366,7 @@ class Journal(Closing):
         :raises JournalWriteError: when it cannot be written (nothing was).
         """
         with self._transaction() as db:
-            cur = db.execute("INSERT INTO games (started) VALUES (?)", (time.time(),))
+            cur = db.execute("INSERT INTO games (started) VALUES (?)", (self.clock(),))
             game = int(cur.lastrowid or 0)
             self._insert(db, game, setup_line, seq, DONE)
             old = game - KEEP_GAMES
@@ -360,8 +385,8 @@ class Journal(Closing):
     def _insert(self, db: sqlite3.Connection, game: int, line: str, seq: int | None, done: int) -> int:
         rowid = self._tail[0] + 1
         link = row_link(rowid, game, seq, line, self._tail[1])
-        db.execute("INSERT INTO events (id, game, t, line, done, seq, crc, link) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                   (rowid, game, time.time(), line, done, seq, state_crc(done, link), link))
+        db.execute("INSERT INTO events (id, game, t, line, done, seq, crc, link, m) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                   (rowid, game, self.clock(), line, done, seq, state_crc(done, link), link, time.monotonic()))
         self._pending_tail = (rowid, link)
         self._pending_count += 1
         return rowid
@@ -610,6 +635,23 @@ class Journal(Closing):
                 if fd is not None:
                     os.close(fd)  # also releases the flock
             self._lock_fd = self._file_fd = None
+
+
+def boot_id() -> int:
+    """This boot of the machine (a CRC of the kernel's ``boot_id``; 0 where there is none)."""
+    try:
+        with open("/proc/sys/kernel/random/boot_id", "rb") as file:
+            return zlib.crc32(file.read(64).strip())
+    except OSError:
+        return 0
+
+
+def row_age(m: float | None, now: float) -> float:
+    """At least how many seconds ago a row was written, by the monotonic clock (``now``:
+    ``time.monotonic()``): ``now - m`` for a row of this boot (``m``), else (a row of an earlier
+    boot, or of a journal before ``m``) the time since this boot began, which it is older than.
+    Never the wall clock: a Pi's jumps when NTP answers."""
+    return now if m is None else max(0.0, now - m)
 
 
 def lock_path(path: str) -> Path:
