@@ -24,10 +24,12 @@ from typing import IO, Any
 from engine import RuleSet
 from firmware_host.checks.doctor import refusal
 from firmware_host.errors import BadInput
+from firmware_host.feeder import feed_lines
 from firmware_host.journal.store import Journal, JournalBusy, JournalDamaged, JournalError, default_journal
+from firmware_host.outputs import FaultLights, JsonLines, TableOutput
 from firmware_host.referee.controller import Controller, TableDefaults
 from firmware_host.screens.panel import check_png_dir
-from firmware_host.service import FaultLights, JsonLines, TableOutput, TableService, feed_lines
+from firmware_host.service import TableService
 from hardware.table import TableConfig
 
 logger = logging.getLogger(__name__)
@@ -129,12 +131,15 @@ def run_service(args: argparse.Namespace) -> int:
 
         shown_on_web = venue_outputs(args, table, Path(journal_path), service.put_physical, stack)
         service.outputs.extend(shown_on_web)
+        voice = open_table_voice(args, table, stack)
+        if voice is not None:
+            service.outputs.extend(voice.outputs)
         page_url = next((o.url for o in shown_on_web if hasattr(o, "url")), None)
         gate = (_Gate(tags.route(service))
                 if table.tags.deck_check_first and tags.registry is not None and not journal.games()
                 else None)  # the deck check first: before the first line of a fresh journal
-        devices = open_devices(table, gate.put if gate is not None else tags.route(service), card_for,
-                               **tags.pad_options())
+        put = gate.put if gate is not None else tags.route(service)
+        devices = open_devices(table, voice.tee(put) if voice is not None else put, card_for, **tags.pad_options())
         stack.callback(devices.close)
         if devices.seat_controls is not None:
             service.outputs.append(FaultLights(devices.seat_controls))
@@ -165,6 +170,22 @@ def run_service(args: argparse.Namespace) -> int:
     if service.stats.lost:  # said in the log as it stopped: events lost are a failure, whatever else
         return 1
     return 2 if service.stats.bad_lines else 0
+
+
+def open_table_voice(args: argparse.Namespace, table: TableConfig, stack: contextlib.ExitStack) -> Any:
+    """The table's voice when ``[voice]`` enables it or ``--voice DIR`` asks for it (into WAVs
+    there), open; ``stack`` closes it. None: the table is silent.
+
+    :raises BadInput: a folder that cannot be written, ``device = "sim"`` without ``--voice``.
+    """
+    folder = getattr(args, "voice", None)
+    if folder is None and not table.voice.enabled:
+        return None
+    from firmware_host.voice.wiring import open_voice
+
+    parts = open_voice(table.voice, table.language, folder)
+    stack.callback(parts.close)
+    return parts
 
 
 def _say_where_it_stands(controller: Controller, journal: str | os.PathLike[str]) -> None:
@@ -254,7 +275,7 @@ def deck_check_first(table: TableConfig, tags: Any, gate: _Gate, panel: Any, dev
 
 def _pass_the_pack(sim: Any, pad: str, stopped: threading.Event) -> None:
     """The simulated table's operator: passes pack 1 over ``pad``, card by card."""
-    from hardware.tags import CARDS
+    from hardware.tag_registry import CARDS
 
     for card in CARDS:
         if stopped.is_set():
@@ -330,7 +351,7 @@ def table_defaults(table: TableConfig, args: argparse.Namespace) -> TableDefault
     from engine.rules import RULE_SETS
     from hardware.badges import Badges, badges_path
     from hardware.limits import name_problem
-    from hardware.tags import TagRegistryError
+    from hardware.tag_registry import TagRegistryError
 
     rules = getattr(args, "rules", None) or table.rules
     if rules not in RULE_SETS:

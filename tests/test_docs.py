@@ -1,4 +1,4 @@
-"""Docs that match the code (issue 24): every key the table file's loader accepts is in
+"""Docs that match the code: every key the table file's loader accepts is in
 docs/hardware.md's reference, every command and flag the README shows exists, and
 ``install.sh --help`` prints its help and nothing of its code."""
 

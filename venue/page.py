@@ -56,7 +56,7 @@ from firmware_host.referee.transcript import (
 )
 from hardware.limits import quoted
 from venue.guard import BACKLOG, Guard, GuardedH11Protocol, ThrottledLog
-from venue.history import JournalHistory
+from venue.page_history import JournalHistory
 from venue.public import Message, PublicFeed
 from venue.record import write_record
 from venue.settings import WebSettings

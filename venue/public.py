@@ -67,6 +67,18 @@ def redact(text: str) -> str:
     return _NOTATION.sub("a card", text).replace("the a card", "the card")
 
 
+def fault_face_up(fault: Fault, snapshot: TableSnapshot) -> bool:
+    """Whether the card ``fault`` names lies face up (on a play pad, on the cut) when it is
+    refused, judged from the snapshot of that moment: only then may it be shown or said."""
+    if fault.card is None or fault.code in PLAY_FAULTS:
+        return True
+    if fault.code in PLAY_PHASE_FAULTS:
+        return snapshot.phase == "play"
+    if fault.code == "duplicate_card":
+        return snapshot.phase == "cut"
+    return False
+
+
 @dataclass(frozen=True, slots=True)
 class Message:
     """One message to the spectators: ``state`` (the table now), ``event`` (one public
@@ -208,14 +220,7 @@ class PublicFeed:
         return self._pending[0].due if self._pending else None
 
     def _classify(self, fault: Fault, snapshot: TableSnapshot) -> bool:
-        if fault.card is None or fault.code in PLAY_FAULTS:
-            face_up = True
-        elif fault.code in PLAY_PHASE_FAULTS:
-            face_up = snapshot.phase == "play"
-        elif fault.code == "duplicate_card":
-            face_up = snapshot.phase == "cut"
-        else:
-            face_up = False
+        face_up = fault_face_up(fault, snapshot)
         if len(self._face_up) > 256:
             self._face_up.clear()
         self._face_up[fault] = face_up

@@ -23,17 +23,19 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import engine
 from engine import Event
 from firmware_host.errors import BadInput
 from firmware_host.journal.store import Journal, JournalError
+from firmware_host.outputs import TableOutput
 from firmware_host.players.packets import PacketPlayers
 from firmware_host.players.simtable import SimulatedTable
 from firmware_host.referee.controller import Controller, TableDefaults
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
 from firmware_host.referee.transcript import dumps
-from firmware_host.service import ServiceStats, TableOutput, TableService
+from firmware_host.service import ServiceStats, TableService
 from hardware.limits import name_problem
 from hardware.table import TableConfig, simulated_table
 
@@ -143,8 +145,10 @@ class ServedTable:
         return self._settle(f"take {seat}'s {button}", start)
 
 
-def run_demo(args: argparse.Namespace, *, outputs: Sequence[TableOutput] = ()) -> int:
-    """``ecarte-table demo``: returns the exit status (``outputs``: more for the service, the page)."""
+def run_demo(args: argparse.Namespace, *, outputs: Sequence[TableOutput] = (),
+             tee: Callable[[Callable[[Any], None]], Callable[[Any], None]] | None = None) -> int:
+    """``ecarte-table demo``: returns the exit status (``outputs``: more for the service, the page;
+    ``tee``: what the simulated devices' ``put`` goes through first, the voice's)."""
     from firmware_host.screens.panel import check_png_dir, open_panel
 
     png_dir = check_png_dir(args.png)
@@ -178,7 +182,8 @@ def run_demo(args: argparse.Namespace, *, outputs: Sequence[TableOutput] = ()) -
         service.outputs.append(watch)
         service.outputs.append(HandNarrator(names, _narrator(out)))
         service.outputs.extend(outputs)
-        sim = SimulatedTable(table, events=service.put_device_event, baud=115200, depth=depth, seed=args.seed)
+        put = tee(service.put_device_event) if tee is not None else service.put_device_event
+        sim = SimulatedTable(table, events=put, baud=115200, depth=depth, seed=args.seed)
         loop = threading.Thread(target=service.run, name="table", daemon=True)
         world = engine.new_game(args.rules)
 

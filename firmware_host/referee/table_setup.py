@@ -33,7 +33,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from engine.errors import UnknownRulesError
+from engine.ecarte_errors import UnknownRulesError
 from engine.prompts import LANGUAGES
 from engine.rules import RULE_SETS, rules
 

@@ -23,7 +23,7 @@ from typing import IO, Any
 import engine
 from engine import Event
 from engine.cards import Card
-from engine.errors import EcarteError, NotationError
+from engine.ecarte_errors import EcarteError, NotationError
 from engine.prompts import LANGUAGES
 from engine.sight import SIGHTS
 from hardware.layout import BUTTONS, SEATS, ZONES

@@ -1,4 +1,4 @@
-"""One check at every door, before anything is journaled (issue 23, part 1).
+"""One check at every door, before anything is journaled.
 
 Each reproduction goes through the public surface: the command line as a subprocess, the
 page's ``POST /api/setup`` through Starlette's TestClient on a real service and journal,
@@ -242,7 +242,7 @@ def _cli_quick(*args: str) -> subprocess.CompletedProcess[str]:
 
 def test_a_game_number_past_pythons_int_limit_is_not_found(tmp_path: Path) -> None:
     """`GET /api/games/<5,000 nines>` was a 500 with a traceback (int's digit limit)."""
-    from venue.history import JournalHistory
+    from venue.page_history import JournalHistory
 
     path = tmp_path / "j.sqlite"
     with Journal(path, lock=True) as journal:

@@ -1,4 +1,4 @@
-"""A pad that goes offline comes back on its own (issue 24): the simulated table's real drivers
+"""A pad that goes offline comes back on its own: the simulated table's real drivers
 (nfcpy on an emulated PN532), the service's one loop and the OLED's screen, while the machine is
 busy with other jobs; the reader stops answering (injected I/O errors: no ACK), is declared
 offline, the OLED names the missing pad, and the pad is reopened with back-off until it answers."""

@@ -25,10 +25,10 @@ from firmware_host.journal.store import Journal
 from firmware_host.referee.controller import Controller
 from firmware_host.referee.transcript import ButtonEvent
 from firmware_host.service import TableService
-from venue.history import JournalHistory
 from venue.hub import BrokerThread
 from venue.mqtt import TablePublisher
 from venue.page import LiveTable, table_app
+from venue.page_history import JournalHistory
 from venue.public import PublicFeed
 from venue.settings import MqttSettings, WebSettings
 

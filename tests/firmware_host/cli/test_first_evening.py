@@ -1,4 +1,4 @@
-"""A first evening with the table (issue 24), through the command line as a newcomer types it:
+"""A first evening with the table, through the command line as a newcomer types it:
 the coach reviews the games ``run`` and the demo journal, the history of a rubber, and every
 reader of the journal reading a game the one way the table resumes it."""
 
