@@ -281,7 +281,9 @@ class ServerThread:
         protocol = functools.partial(GuardedH11Protocol, guard=self.guard)
         config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
                                 lifespan="on", timeout_graceful_shutdown=2, http=protocol,  # type: ignore[arg-type]
-                                backlog=BACKLOG, limit_concurrency=self.guard.cap, timeout_keep_alive=5)
+                                # a 503 past the cap of requests under way (uvicorn counts the asking
+                                # connection too: the guard keeps connections at the cap, never over)
+                                backlog=BACKLOG, limit_concurrency=self.guard.cap + 1, timeout_keep_alive=5)
         self.server = uvicorn.Server(config)
         self.host = host
         self._name = name

@@ -272,6 +272,8 @@ def _scan_pages(path: str) -> tuple[dict[int, _Row], int | None]:
                     lines = values[1]
                 if len(values) == 7:
                     values.append(None)
+                if len(values) == 9:  # a row with its monotonic time (m): salvage keeps the rest
+                    values.pop()
                 if len(values) != 8:
                     continue
                 _, game, t, line, done, seq, crc, link = values

@@ -229,8 +229,9 @@ def test_no_path_lets_a_second_service_in(tmp_path: Path, how: str) -> None:
 
 def test_events_not_journaled_are_never_exit_0_nor_a_full_disk(tmp_path: Path) -> None:
     """A journal that cannot be written for another reason than a full disk (here: another
-    process holds its write lock) is said as it is, not "free some space"; stopping with events
-    not journaled is a failure (exit 1), never 0."""
+    process holds its write lock) is said as it is, not "free some space"; stopped (SIGTERM) with
+    events not journaled is a failure (exit 1), never 0. The end of the input, by contrast, waits
+    until what is held is journaled, then exits 0 with nothing lost."""
     path = tmp_path / "j.sqlite"
     with Journal(path) as journal:  # a journal to start from
         journal.start_game('{"setup": {}}', seq=1)
@@ -251,7 +252,7 @@ def test_events_not_journaled_are_never_exit_0_nor_a_full_disk(tmp_path: Path) -
             line = proc.stderr.readline()
             assert line, told
             told += line
-        proc.stdin.close()
+        proc.terminate()
         err = proc.stderr.read()
         proc.wait(timeout=TIMEOUT)
         other.execute("ROLLBACK")
@@ -264,6 +265,36 @@ def test_events_not_journaled_are_never_exit_0_nor_a_full_disk(tmp_path: Path) -
     assert "database is locked" in told
     assert "not journaled" in err and "Traceback" not in told + err
     assert proc.returncode == 1, err
+
+    again = subprocess.Popen([str(CLI), "run", "--journal", str(path), "--events", "-"], stdin=subprocess.PIPE,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    assert again.stdin is not None and again.stderr is not None
+    other = sqlite3.connect(path, isolation_level=None)
+    try:
+        while '"pid"' not in Path(f"{path}.lock").read_text() or f'"pid": {again.pid}' not in \
+                Path(f"{path}.lock").read_text():
+            assert again.poll() is None and time.monotonic() < deadline + TIMEOUT
+            time.sleep(0.05)
+        other.execute("BEGIN IMMEDIATE")
+        again.stdin.write('{"zone": "hand.B", "card": "KS"}\n')
+        again.stdin.close()  # the end of the input while the line waits
+        told = ""
+        while "table waits" not in told:
+            line = again.stderr.readline()
+            assert line, told
+            told += line
+        other.execute("ROLLBACK")  # the journal can be written again
+        err = again.stderr.read()
+        again.wait(timeout=TIMEOUT)
+    finally:
+        other.close()
+        if again.poll() is None:
+            again.kill()
+            again.wait()
+    assert again.returncode == 0, told + err
+    assert "not journaled" not in err and "goes on" in err
+    with Journal(path, readonly=True) as journal:
+        assert journal.fed_lines() == 1
 
 
 def test_a_really_full_disk_says_free_some_space(tmp_path: Path) -> None:
