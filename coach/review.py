@@ -26,7 +26,8 @@ from coach.single_dummy import card_values as sd_card_values
 from engine.cards import CARDS, Card
 from engine.events import Bid, Event, HandEnd, King, PlayBegins, Played, Trump
 from engine.rules import RuleSet
-from engine.state import INDEX, SEATS, GameState
+from engine.seats import INDEX, SEATS
+from engine.state import GameState
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +78,17 @@ class CardFinding:
         """``'B could have won the point: 9♥ at trick 3'``."""
         return f"{SEATS[self.seat]} could have {self.what}: {self.better[0].symbol()} at trick {self.trick}"
 
+    def said(self) -> str:
+        """The finding for a club player, in words: ``'B could have won the point by playing the 9♥
+        at trick 3 instead of the 7♠: it cost 1 point.'``, and whether B could have known."""
+        seat = SEATS[self.seat]
+        cost = ("the score would have been the same" if self.points_lost == 0 else
+                f"it cost {self.points_lost} point{'s' if abs(self.points_lost) != 1 else ''}")
+        known = ("" if self.knowable else
+                 f" From the cards {seat} had seen, there was no way to know: it was bad luck, not a mistake.")
+        return (f"{seat} could have {self.what} by playing the {self.better[0].symbol()} at trick {self.trick} "
+                f"instead of the {self.played.symbol()}: {cost}.{known}")
+
 
 @dataclass(frozen=True, slots=True)
 class DecisionFinding:
@@ -88,10 +100,19 @@ class DecisionFinding:
     cost: float
     classical: str
     """The classical row of the hand and its advice (:meth:`coach.jeu_de_regle.Classical.words`)."""
+    classical_said: str = ""
+    """The same in words for a club player (:func:`classical_said`)."""
 
     def text(self) -> str:
         """``'A should propose (not stand): +0.39 pt'``; :meth:`long_text` adds the classical row."""
         return f"{SEATS[self.seat]} should {self.better} (not {self.chose}): {self.cost:+.2f} pt"
+
+    def said(self) -> str:
+        """The finding for a club player: ``'A should have proposed, not stood: over many such deals
+        that is worth 0.39 points more each time (the classical rules of thumb say the same).'``"""
+        agree = self.classical_said or self.classical
+        return (f"{SEATS[self.seat]} should have {_past(self.better)}, not {_past(self.chose)}: over many such "
+                f"deals that is worth {self.cost:.2f} points more each time; {agree}.")
 
     def long_text(self) -> str:
         """``'A should propose (not stand): +0.39 pt (jeu de règle 3T, with the king of trumps: the classics
@@ -122,6 +143,11 @@ class Review:
         out += [d.long_text() for d in self.decisions]
         return out
 
+    def said(self) -> list[str]:
+        """The review in words for a club player (``ecarte-table review``; :meth:`lines` with
+        ``--detail``)."""
+        return [f.said() for f in self.cards] + [d.said() for d in self.decisions]
+
     def oled_line(self) -> str:
         """The one line for the OLED after the hand (``""``: nothing to say): the costliest
         finding, one the player could have known first."""
@@ -129,6 +155,63 @@ class Review:
             return self.decisions[0].text() if self.decisions else ""
         worst = max(self.cards, key=lambda f: (f.knowable, f.points_lost, f.tricks_lost, -f.trick))
         return worst.text()
+
+
+_PAST = {"stand": "stood", "propose": "proposed", "accept": "accepted", "refuse": "refused",
+         "declare": "declared", "pass": "passed"}
+
+
+def _past(verb: str) -> str:
+    return _PAST.get(verb, verb)
+
+
+def chance_said(p: float) -> str:
+    """A probability as a club player says it: ``'about 4 times in 10'``, ``'almost never'``.
+
+    >>> chance_said(0.395), chance_said(0.001), chance_said(0.997), chance_said(0.04)
+    ('about 4 times in 10', 'almost never', 'almost always', 'less than once in 10')
+    """
+    if p < 0.01:
+        return "almost never"
+    if p > 0.99:
+        return "almost always"
+    tenths = round(p * 10)
+    if tenths == 0:
+        return "less than once in 10"
+    if tenths == 10:
+        return "more than 9 times in 10"
+    return f"about {tenths} time{'s' if tenths != 1 else ''} in 10"
+
+
+def classical_said(classical: Any, best: str) -> str:
+    """What the classical rules of thumb (the *jeu de règle*) say of the hand, in words, and
+    whether they agree with ``best`` (the exact choice)."""
+    play, other = (("stand", "propose") if classical.seat == "elder" else ("refuse", "accept"))
+    verb = play if classical.plays else other
+    if classical.row is None:
+        where = "the classical rules of thumb (the jeu de règle) list no such hand to play as dealt"
+    else:
+        king = ", but with the king of trumps" if classical.king else ""
+        where = f"the classical rules of thumb (the jeu de règle) list it as {classical.row.text}{king}"
+    if best in (play, other) and best != verb:
+        return f"{where}: they would {verb}, and the exact odds disagree"
+    return f"{where}: they {verb} too" if best in (play, other) else f"{where}: they {verb}"
+
+
+def advice_said(seat: str, advice: Advice) -> str:
+    """A seat's first decision weighed, in words (``--detail``: :meth:`coach.odds.Advice.text`):
+    ``'A: best was to propose. Playing the cards as dealt, A would win the point about 4 times in 10
+    and the vole almost never; proposing is worth 0.67 points more on average. ...'``"""
+    play, other = advice.words()
+    best = advice.decision()
+    gap = abs(advice.stand - advice.propose.mean)
+    odds = advice.odds
+    worse = other if best == play else play
+    worth = (f"to {best} is worth {gap:.2f} points more on average than to {worse}"
+             if gap > 2 * advice.propose.stderr else f"to {best} or to {worse} is worth about the same")
+    return (f"{seat}: best was to {best}. Playing the cards as dealt, {seat} would win the point "
+            f"{chance_said(odds.point)} and the vole {chance_said(odds.vole)}; {worth}. "
+            f"{classical_said(advice.classical, best).capitalize()}.")
 
 
 def _what(before: int, after: int) -> str:
@@ -186,9 +269,9 @@ def _weigh(seat: int, bid: str, advice: Advice) -> list[DecisionFinding]:
     margin = 2 * advice.propose.stderr
     words = advice.classical.words()
     if stood and gap < -margin:
-        return [DecisionFinding(seat, stand, other, -gap, words)]
+        return [DecisionFinding(seat, stand, other, -gap, words, classical_said(advice.classical, other))]
     if not stood and gap > margin:
-        return [DecisionFinding(seat, other, stand, gap, words)]
+        return [DecisionFinding(seat, other, stand, gap, words, classical_said(advice.classical, stand))]
     return []
 
 
@@ -266,7 +349,7 @@ def complete_deal(dealer: str, actions: Sequence[dict[str, Any]]) -> Sequence[di
     whole where the hand shows it: a seat's dealt cards are the cards it played and discarded,
     less those it drew. Unchanged when the record's deal is whole or the hand does not show it
     (a discard the pads did not see)."""
-    seats = ("A", "B")
+    seats = SEATS
     if any(data.get("action") in ("deal", "elder_deal") for data in actions):
         return actions  # the whole deal at once: nothing to make whole
     dealt: dict[str, list[str]] = {seat: [] for seat in seats}
@@ -297,6 +380,37 @@ def complete_deal(dealer: str, actions: Sequence[dict[str, Any]]) -> Sequence[di
     others = [a for a in actions if a.get("action") != "deal_card"]
     at = next((i for i, a in enumerate(others) if a.get("action") not in ("cut",)), len(others))
     return [*others[:at], *deal, *others[at:]]
+
+
+def why_not_reviewed(dealer: str, actions: Sequence[dict[str, Any]]) -> str:
+    """Why the coach cannot review a hand record, in words (``""``: the deal can be made whole).
+
+    A partial-sight table may not see some dealt cards; when the plays do not show them either
+    (they were discarded unseen, or an unseen replacement makes it unclear which cards were dealt),
+    the deal cannot be made whole (:func:`complete_deal`) and the hand cannot be reviewed.
+
+    >>> said = why_not_reviewed("B", [{"action": "deal_card", "seat": "A", "card": "KH"}])
+    >>> said.startswith("the pads saw only 1 of A's five dealt cards (K♥) and none of B's, and the plays")
+    True
+    """
+    if complete_deal(dealer, actions) is not actions:
+        return ""
+    if any(data.get("action") in ("deal", "elder_deal") for data in actions):
+        return ""
+    seen: dict[str, list[str]] = {"A": [], "B": []}
+    for data in actions:
+        if data.get("action") == "deal_card" and data.get("seat") in seen:
+            seen[str(data["seat"])].append(str(data["card"]))
+    if all(len(cards) == 5 for cards in seen.values()):
+        return ""
+    parts: list[str] = []
+    for seat in ("A", "B"):
+        cards = seen[seat]
+        count = "none" if not cards else f"only {len(cards)}" if len(cards) < 5 else "all"
+        shown = f" ({' '.join(Card.parse(c).symbol() for c in cards)})" if 0 < len(cards) < 5 else ""
+        parts.append(f"{count} of {seat}'s{' five dealt cards' if not parts else ''}{shown}")
+    return (f"the pads saw {' and '.join(parts)}, and the plays do not show the others (the exchange passed "
+            "cards unseen): the coach cannot rebuild the deal")
 
 
 def position_of(state: GameState) -> Position:

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.state import OTHER, GameState
+from engine.seats import OTHER
+from engine.state import GameState
 
 LANGUAGES = ("en", "fr", "it", "de")
 """The languages the table speaks (the table file picks one; English by default)."""

@@ -9,24 +9,28 @@ are counted on the monotonic clock (the row's ``m``; a row of an earlier boot is
 boot), in the journal's order, never on the wall clock: a Pi has no real-time clock and may write a
 game with its clock hours off (:func:`firmware_host.journal.store.row_age`).
 
-The journal is opened read-only on its own connection (SQLite in WAL mode lets the table's event
-loop write meanwhile); replays are cached by game and line count.
+The journal is read through its API (:class:`~firmware_host.journal.store.Journal`, read-only: SQLite
+in WAL mode lets the table's event loop write meanwhile), so every row is checked against its
+checksums as every reader checks it; a game that fails them is left out (and logged).
+Replays are cached by game and line count.
 """
 
 from __future__ import annotations
 
-import contextlib
+import dataclasses
 import logging
-import sqlite3
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import engine
+from engine import SEATS
 from firmware_host.journal.replay import replay_game, strict
-from firmware_host.journal.store import GameRecord, boot_id, row_age
-from firmware_host.referee.controller import Controller, HandRecord
+from firmware_host.journal.store import GameRecord, Journal, JournalDamaged, JournalError, row_age
+from firmware_host.journal.summaries import GameSummary, player_stats, summarize
+from firmware_host.referee.controller import Controller
+from firmware_host.referee.table_events import HandRecord
 from firmware_host.referee.transcript import TranscriptError
 from venue.record import GameLog, GameLogBuilder, HandLog
 
@@ -93,7 +97,7 @@ class PlayedGame:
 
     def name(self, seat: str | None) -> str | None:
         """The player at ``seat`` (``A``/``B``), or None."""
-        return self.players["AB".index(seat)] if seat in ("A", "B") else None
+        return self.players[SEATS.index(seat)] if seat in SEATS else None
 
     def summary(self) -> dict[str, Any]:
         """The game as the page's Games tab lists it (names beside seats; a rubber's games and result)."""
@@ -114,24 +118,27 @@ class JournalHistory:
     table: str = "table"
     reveal_delay: float = 0.0
     _cache: dict[int, PlayedGame] = field(default_factory=dict)
-
-    def _connect(self) -> sqlite3.Connection:
-        return sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=2.0)
+    _summaries: dict[int, tuple[int, GameSummary | None]] = field(default_factory=dict)
 
     def rows(self) -> list[tuple[int, float, int]]:
         """Every game's number, start time and line count, oldest first (nothing replayed)."""
         if not self.path.exists():
             return []
-        with contextlib.closing(self._connect()) as db:
-            rows = db.execute(
-                "SELECT g.id, g.started, COUNT(e.id) FROM games g LEFT JOIN events e ON e.game = g.id "
-                "GROUP BY g.id ORDER BY g.id"
-            ).fetchall()
-        return [(int(game), float(started), int(count)) for game, started, count in rows]
+        try:
+            with Journal(self.path, readonly=True) as journal:
+                return [(entry.game, entry.started, entry.lines) for entry in journal.listing()]
+        except JournalError as exc:
+            logger.warning("%s", exc)
+            return []
 
     def games(self) -> list[PlayedGame]:
-        """Every game, oldest first."""
-        return [self.played(game, started, count) for game, started, count in self.rows()]
+        """Every game that reads whole, oldest first."""
+        out = []
+        for game, started, count in self.rows():
+            played = self.played(game, started, count)
+            if played is not None:
+                out.append(played)
+        return out
 
     def game(self, number: int) -> PlayedGame | None:
         for game, started, count in self.rows():
@@ -139,24 +146,21 @@ class JournalHistory:
                 return self.played(game, started, count)
         return None
 
-    def played(self, game: int, started: float, count: int) -> PlayedGame:
-        """One game of :meth:`rows`, replayed (cached while its line count stays)."""
+    def played(self, game: int, started: float, count: int) -> PlayedGame | None:
+        """One game of :meth:`rows`, replayed (cached while its line count stays); None when the
+        journal no longer holds it or it fails its checksums."""
         cached = self._cache.get(game)
         if cached is not None and cached.lines == count:
             return cached
-        with contextlib.closing(self._connect()) as db:
-            columns = {row[1] for row in db.execute("PRAGMA table_info(events)")}
-            rows = db.execute(f"SELECT id, line, t, done, {'m' if 'm' in columns else 'NULL'} FROM events "
-                              "WHERE game = ? ORDER BY id", (game,)).fetchall()
-            meta = dict(db.execute("SELECT key, value FROM meta WHERE key IN ('boot', 'boot_row')").fetchall())
-        this_boot = meta.get("boot") == boot_id()
-        first = int(meta.get("boot_row", 0)) if this_boot else None
-
-        def written(rowid: int, m: Any) -> float | None:  # the row's monotonic time, if of this boot
-            return float(m) if first is not None and rowid >= first and isinstance(m, int | float) else None
-
-        played = played_game(game, started, [(str(line), float(t), int(done), written(int(rowid), m))
-                                             for rowid, line, t, done, m in rows])
+        try:
+            with Journal(self.path, readonly=True) as journal:
+                record = journal.game(game)
+        except KeyError:
+            return None
+        except (JournalDamaged, JournalError) as exc:
+            logger.warning("the page leaves game %d out: %s", game, exc)
+            return None
+        played = played_game(record)
         self._cache[game] = played
         return played
 
@@ -167,45 +171,58 @@ class JournalHistory:
         return played.log(table=self.table, now=time.monotonic() if now is None else now, delay=self.reveal_delay)
 
     def stats(self, now: float | None = None) -> list[dict[str, Any]]:
-        """Per player (by name): games, wins, hands, points, tricks, kings, voles, faults (shown hands only;
-        ``now``: ``time.monotonic()``)."""
+        """Per player (by name): games, wins, hands, points, tricks, kings announced, voles, faults,
+        of the lines whose hands are shown (journaled ``reveal_delay`` seconds before ``now``, on the
+        monotonic clock: ``time.monotonic()``).
+
+        The statistics are the journal's own (:func:`firmware_host.journal.summaries.player_stats`,
+        as ``ecarte-table history --players`` prints them), of the games cut at that instant."""
         now = time.monotonic() if now is None else now
-        table: dict[str, dict[str, Any]] = {}
+        summaries = []
+        for game, started, count in self.rows():
+            summary = self._summary(game, started, count, now)
+            if summary is not None and summary.hands:
+                summaries.append(summary)
+        table = [{"player": p.name, "games": p.games, "wins": p.wins, "hands": p.hands, "points": p.points,
+                  "tricks": p.tricks, "kings": p.kings, "voles": p.voles, "faults": sum(p.faults.values())}
+                 for p in player_stats(summaries)]
+        return sorted(table, key=lambda r: (-r["wins"], -r["points"], r["player"]))
 
-        def row(name: str) -> dict[str, Any]:
-            return table.setdefault(name, {"player": name, "games": 0, "wins": 0, "hands": 0, "points": 0,
-                                           "tricks": 0, "kings": 0, "voles": 0, "faults": 0})
+    def _summary(self, game: int, started: float, count: int, now: float) -> GameSummary | None:
+        """Game ``game`` summed up with the lines journaled ``reveal_delay`` seconds before ``now``
+        (monotonic; in the journal's order), cached once every line is."""
+        cached = self._summaries.get(game)
+        if cached is not None and cached[0] == count:
+            return cached[1]
+        try:
+            with Journal(self.path, readonly=True) as journal:
+                record = journal.game(game)
+        except KeyError:
+            return None
+        except (JournalDamaged, JournalError) as exc:
+            logger.warning("the page leaves game %d out: %s", game, exc)
+            return None
+        kept = len(record.lines)
+        if self.reveal_delay > 0:
+            written = record.written or (None,) * len(record.lines)
+            kept = next((i for i, m in enumerate(written) if row_age(m, now) < self.reveal_delay), kept)
+        whole = kept == len(record.lines)
+        if not whole:
+            if not kept:
+                return None
+            record = dataclasses.replace(
+                record, lines=record.lines[:kept], ids=record.ids[:kept], status=record.status[:kept],
+                seqs=record.seqs[:kept], times=record.times[:kept], written=record.written[:kept])
+        summary = summarize(record, started)
+        if whole:
+            self._summaries[game] = (count, summary)
+        return summary
 
-        for played in self.games():
-            shown = played.shown(now, self.reveal_delay)
-            if not shown:
-                continue
-            everything = len(shown) == len(played.hands)
-            for i, name in enumerate(played.players):
-                r = row(name)
-                if played.parts:  # a rubber: each of its games counts (the one being played once over)
-                    r["games"] += sum(1 for p in played.parts if p["winner"] is not None) if everything else 1
-                    r["wins"] += sum(1 for p in played.parts if p["winner"] == "AB"[i]) if everything else 0
-                else:
-                    r["games"] += 1
-                    r["wins"] += played.winner == "AB"[i] and everything
-                for hand in shown:
-                    r["hands"] += 1
-                    if hand.points is not None:
-                        r["points"] += hand.points[i]
-                    if hand.tricks is not None:
-                        r["tricks"] += hand.tricks[i]
-                        r["voles"] += hand.tricks[i] == 5
-                    r["kings"] += sum(1 for m in hand.moves if m.to_json()["action"] == "announce"
-                                      and getattr(m, "seat", "") == "AB"[i])
-                    r["faults"] += sum(1 for f in hand.faults if f.seat == "AB"[i])
-        return sorted(table.values(), key=lambda r: (-r["wins"], -r["points"], r["player"]))
 
-
-def played_game(game: int, started: float, rows: list[tuple[str, float, int, float | None]]) -> PlayedGame:
-    """A journal game's rows (line, wall time, status, monotonic time if of this boot) through a fresh
-    controller, as every reader of the journal reads a game (:func:`firmware_host.journal.replay.replay_game`)."""
-    record = GameRecord(game, tuple(r[0] for r in rows), tuple(range(len(rows))), tuple(r[2] for r in rows))
+def played_game(record: GameRecord) -> PlayedGame:
+    """A journal game through a fresh controller, as every reader of the journal reads a game
+    (:func:`firmware_host.journal.replay.replay_game`)."""
+    game = record.game
     controller = Controller()
     builder = GameLogBuilder()
     hands: list[tuple[HandLog, float]] = []
@@ -226,8 +243,8 @@ def played_game(game: int, started: float, rows: list[tuple[str, float, int, flo
             for ev in line.outcome.events:
                 builder.event(ev)
                 if isinstance(ev, HandRecord):
-                    hands.append((builder.hand_record(ev, part=len(parts) + 1), rows[line.index][1]))
-                    written.append(rows[line.index][3])
+                    hands.append((builder.hand_record(ev, part=len(parts) + 1), record.times[line.index]))
+                    written.append(record.written[line.index] if line.index < len(record.written) else None)
                     part_hands += 1
                 elif isinstance(ev, engine.GameEnd):
                     ended = ev
@@ -246,5 +263,6 @@ def played_game(game: int, started: float, rows: list[tuple[str, float, int, flo
     best_of = int(builder.rules.get("rubber", 1))
     if best_of > 1 and rubber is None:
         parts.append({"winner": None, "score": {"A": view.score[0], "B": view.score[1]}, "hands": part_hands})
-    return PlayedGame(game, started, len(rows), players, str(view.rules), view.target, view.score, snapshot.winner,
-                      tuple(hands), parts=tuple(parts) if best_of > 1 else (), rubber=rubber, written=tuple(written))
+    return PlayedGame(game, record.started, len(record.lines), players, str(view.rules), view.target, view.score,
+                      snapshot.winner, tuple(hands), parts=tuple(parts) if best_of > 1 else (), rubber=rubber,
+                      written=tuple(written))

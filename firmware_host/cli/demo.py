@@ -29,7 +29,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                               "real controller, drivers and simulators, with a fault made and corrected. "
                               "The OLED's frames are drawn in the terminal."))
     demo.add_argument("--png", type=Path, metavar="DIR", help="save the frames as PNGs in DIR")
-    demo.add_argument("--seed", type=int, default=1, help="the shuffle's seed (default 1)")
+    demo.add_argument("--seed", type=int, default=None,
+                      help="the shuffle's seed (default: a new one each time, printed so the game can be played again)")
     demo.add_argument("--rules", default="classic", help="rule set (default classic)")
     demo.add_argument("--depth", type=depth, default=None, metavar="N",
                       help="how many stacked cards each simulated pad reads (default: the table file's, 2)")
@@ -52,24 +53,30 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     """Play the demo; returns the exit status."""
     import contextlib
+    import random
     from dataclasses import replace
 
-    from firmware_host.app import linger, open_page, open_table_voice
-    from firmware_host.players.demo import run_demo
+    from firmware_host.app import GameOptions, build_referee, linger, open_table_voice
+    from firmware_host.players.demo import DemoOptions, demo_names, run_demo
     from hardware.table import simulated_table
+    from venue.wiring import page_alone
 
     check_rules(args.rules)
-    args.journal = args.journal or demo_journal()
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 1_000_000)
+    options = DemoOptions(journal=args.journal or demo_journal(), seed=seed, rules=args.rules,
+                          players=args.players, depth=args.depth, language=args.language, delay=args.delay,
+                          frames=args.frames, png=args.png)
+    table = simulated_table()
+    referee = build_referee(table, GameOptions(rules=options.rules, players=",".join(demo_names(options.players)),
+                                               language=options.language or "en"))
     with contextlib.ExitStack() as stack:
-        pages = open_page(args.web, simulated_table(), args.journal, stack) if args.web is not None else []
-        voice = open_table_voice(args, replace(simulated_table(), language=args.language), stack) \
+        pages = page_alone(args.web, table, options.journal, stack) if args.web is not None else []
+        voice = open_table_voice(args.voice, replace(table, language=args.language), stack) \
             if args.voice is not None else None
-        status = run_demo(args, outputs=[*pages, *(voice.outputs if voice is not None else [])],
+        status = run_demo(options, referee, outputs=[*pages, *(voice.outputs if voice is not None else [])],
                           tee=voice.tee if voice is not None else None)
         if voice is not None:
-            voice.voice.speaker.drain()  # every announcement written before the demo ends
-            for ear in voice.hands.speakers.values():
-                ear.drain()
+            voice.drain(120.0)  # every announcement written before the demo ends
         if pages and status == 0:
             linger(f"ecarte-table demo: the game is over; its page stays up at {pages[0].url} until Ctrl-C")
     return status

@@ -45,7 +45,14 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the table; returns the exit status."""
-    from firmware_host.app import run_service
+    """Run the table; returns the exit status. The composition's top: the flags become
+    :class:`~firmware_host.app.RunOptions`, and the venue's outputs are registered here."""
+    from firmware_host.app import GameOptions, RunOptions, run_service
+    from venue.wiring import VenueOutputs
 
-    return run_service(args)
+    return run_service(RunOptions(
+        table=args.table, journal=args.journal, events=args.events, pace=args.pace or 0.0, json=args.json,
+        all_events=args.all_events, png=args.png, screen=args.screen, voice=args.voice,
+        game=GameOptions(rules=args.rules, players=args.players),
+        sources=(VenueOutputs(args.table, args.web, args.mqtt),),
+    ))

@@ -11,8 +11,8 @@ from __future__ import annotations
 import dataclasses
 import logging
 
-from firmware_host.referee.controller import HandRecord
 from firmware_host.referee.snapshot import Outcome
+from firmware_host.referee.table_events import HandRecord
 from firmware_host.screens.panel import Panel
 
 logger = logging.getLogger(__name__)

@@ -3,9 +3,9 @@
 Pure (no thread, no sound): :class:`Announcer` takes each :class:`~firmware_host.referee.snapshot.Outcome`
 the service publishes, as every output does, and gives the announcements it causes, in the
 table's language (or the one chosen at the table). It says only what a spectator may know:
-the same event kinds as the page (:data:`venue.public.PUBLIC_EVENTS`), and a fault's card only
-when it lies face up (:func:`venue.public.fault_face_up`), the fault and its remedy in the
-OLED's own words (:func:`venue.public.public_fault`). ``hand_record``, the one event that
+the same event kinds as the page (:data:`firmware_host.screens.public_faults.PUBLIC_EVENTS`), and a fault's card only
+when it lies face up (:func:`firmware_host.screens.public_faults.fault_face_up`), the fault and its remedy in the
+OLED's own words (:func:`firmware_host.screens.public_faults.public_fault`). ``hand_record``, the one event that
 names the hidden cards, is never said.
 
 ``verbosity``: ``full`` says every bid, card and trick; ``brief`` only the trump, the faults,
@@ -42,12 +42,13 @@ from engine import (
     Trump,
 )
 from engine.events import Exchanged, HandReplayed, MatchEnd, PlayBegins
-from firmware_host.referee.controller import Corrected, NewGame, ReaderState
+from engine.prompts import worded
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
+from firmware_host.referee.table_events import Corrected, NewGame, ReaderState
 from firmware_host.screens.i18n import language as table_language
 from firmware_host.screens.i18n import words
+from firmware_host.screens.public_faults import PUBLIC_EVENTS, fault_face_up, public_fault, redact
 from firmware_host.voice.spoken import Spoken, spoken
-from venue.public import PUBLIC_EVENTS, fault_face_up, public_fault
 
 __all__ = ["BRIEF_KINDS", "VERBOSITIES", "Announcement", "Announcer"]
 
@@ -103,6 +104,21 @@ class Announcer:
             if text:
                 out.append(Announcement(text, kind, lang, (snapshot.game, snapshot.hand_no), t))
         return out
+
+
+    def waiting(self, snapshot: TableSnapshot) -> str | None:
+        """What the table waits for, in words (the OLED's prompt, or the last fault to put right),
+        said after a repeated announcement."""
+        lang = table_language(snapshot.language) if snapshot.language is not None else self.lang
+        said = _Said(snapshot, spoken(lang), lang)
+        if snapshot.faults:
+            return said.fault(snapshot.faults[-1])
+        prompt = snapshot.prompt
+        if not prompt.key or prompt.key == "over":
+            return None
+        text = redact(worded(prompt, lang, said.names.get(prompt.seat) if prompt.seat else None).text)
+        text = _capital(spoken(lang).cards_said(text).strip())
+        return text if text.endswith(("?", ".", "!")) else f"{text}."
 
 
 class _Said:
@@ -174,7 +190,8 @@ class _Said:
             return s.say("corrected")
         if isinstance(event, ReaderState):
             w = words(self.lang)
-            return f"{w.say('offline', zones=event.zone)}. {w.say('offline_do')}." if not event.online else None
+            return None if event.online else f"{_capital(w.say('offline', zones=event.zone))}. " \
+                f"{_capital(w.say('offline_do'))}."
         return None
 
     def fault(self, fault: Fault) -> str:

@@ -34,7 +34,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, Protocol
 
-from firmware_host.referee.snapshot import Outcome
+from firmware_host.referee.snapshot import Outcome, TableSnapshot
 from firmware_host.voice.announcer import Announcement, Announcer
 from firmware_host.voice.spoken import ESPEAK_VOICES
 
@@ -106,7 +106,10 @@ def sized(wav: bytes) -> bytes:
 
 
 class Sink(Protocol):
-    """Where spoken announcements go: a sound device or a folder."""
+    """Where spoken announcements go: a sound device or a folder. ``live``: it plays in real time,
+    so that what waits behind it can grow stale (a folder keeps everything, in order)."""
+
+    live: bool
 
     def play(self, announcement: Announcement, wav: bytes) -> None: ...
 
@@ -122,8 +125,10 @@ class WavFolder:
     :raises SpeechError: the folder cannot be made or written.
     """
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, *, live: bool = False) -> None:
         self.folder = Path(folder)
+        self.live = live
+        """Stand for a speaker (cut a stale queue short), as a test of the queue does."""
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             self.number = len(list(self.folder.glob("[0-9][0-9][0-9][0-9].wav")))
@@ -152,6 +157,8 @@ class WavFolder:
 
 class AlsaSink:
     """A real table's speaker or a seat's earpiece: ``aplay -D DEVICE`` plays each WAV."""
+
+    live = True
 
     def __init__(self, device: str = "default", program: str = APLAY) -> None:
         self.device = device
@@ -183,7 +190,9 @@ class AlsaSink:
             with self._lock:
                 self._playing = None
         if proc.returncode not in (0, -15):  # -15: cut short by stop()
-            raise SpeechError(f"{self.program} -D {self.device} failed: {err.decode('utf-8', 'replace').strip()[:200]}")
+            said = err.decode("utf-8", "replace").strip().splitlines() or [f"exit status {proc.returncode}"]
+            raise SpeechError(f"{self.program} -D {self.device} failed: {said[-1][:200]} "
+                              "(`ecarte-table doctor` checks the device)")
 
     def stop(self) -> None:
         """Cut the announcement playing short."""
@@ -219,8 +228,10 @@ class SpeakerStats:
 class Speaker:
     """One voice: a queue of announcements and the worker thread that speaks them in order.
 
-    :meth:`say` never blocks (the event loop calls it). An announcement of a later hand cuts
-    short whatever of an earlier hand still waits (and what plays). Closing twice is safe.
+    :meth:`say` never blocks (the event loop calls it). On a live sink (a speaker) an
+    announcement of a later hand cuts short whatever of an earlier hand still waits (and what
+    plays), and at most :data:`QUEUE_LIMIT` wait; a folder of WAVs keeps every one, in order.
+    Closing twice is safe.
     """
 
     def __init__(self, sink: Sink, synth: Synth, *, name: str = "voice",
@@ -244,14 +255,14 @@ class Speaker:
             if self._closed:
                 return
             if announcement.hand > self._hand:
-                stale = len(self._queue)
+                stale = len(self._queue) if self.sink.live else 0
                 if stale and self._hand != (0, 0):
                     self._queue.clear()
                     self.stats.dropped += stale
                     logger.debug("voice: a new hand cuts %d stale announcement(s) short", stale)
                     self.sink.stop()
                 self._hand = announcement.hand
-            if len(self._queue) >= QUEUE_LIMIT:
+            if self.sink.live and len(self._queue) >= QUEUE_LIMIT:
                 self._queue.popleft()
                 self.stats.dropped += 1
             self._queue.append(announcement)
@@ -290,7 +301,7 @@ class Speaker:
             wav = self.synth.wav(announcement.text, announcement.lang)
             self.stats.synth_s += time.process_time() - cpu
             with self._changed:
-                if announcement.hand < self._hand:
+                if self.sink.live and announcement.hand < self._hand:
                     self.stats.dropped += 1
                     return  # made stale while it was being spoken
             self.stats.started.append(_Started(announcement, self.clock()))
@@ -324,23 +335,33 @@ class Speaker:
 class Voice:
     """The table's voice, a :class:`firmware_host.service.TableOutput`: each outcome's
     announcements (:class:`~firmware_host.voice.announcer.Announcer`) go to the table's
-    :class:`Speaker`; :meth:`repeat` says the last one again (a seat's ``listen`` button)."""
+    :class:`Speaker`; :meth:`repeat` says the last one again and what the table waits for
+    (a seat's ``listen`` button)."""
 
     def __init__(self, announcer: Announcer, speaker: Speaker, clock: Callable[[], float] = time.monotonic) -> None:
         self.announcer = announcer
         self.speaker = speaker
         self.clock = clock
         self.last: Announcement | None = None
+        self._snapshot: TableSnapshot | None = None
 
     def publish(self, outcome: Outcome) -> None:
+        self._snapshot = outcome.snapshot
         for announcement in self.announcer.take(outcome, self.clock()):
             self.speaker.say(announcement)
             self.last = announcement
 
     def repeat(self) -> None:
-        """Say the last announcement again (nothing before the first)."""
-        if self.last is not None:
-            self.speaker.say(replace(self.last, t=self.clock()))
+        """Say the last announcement again, then what the table waits for (called on the
+        buttons' thread: the snapshot it reads is a frozen value)."""
+        snapshot = self._snapshot
+        waiting = self.announcer.waiting(snapshot) if snapshot is not None else None
+        if self.last is None and waiting is None:
+            return
+        text = " ".join(t for t in (self.last.text if self.last is not None else None, waiting) if t)
+        base = self.last or Announcement("", "repeat", self.announcer.lang,
+                                         (snapshot.game, snapshot.hand_no) if snapshot is not None else (1, 1))
+        self.speaker.say(replace(base, text=text, kind="repeat", t=self.clock()))
 
     def close(self) -> None:
         """Stop the speaker (safe to call twice)."""

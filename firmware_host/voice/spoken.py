@@ -25,12 +25,13 @@ __all__ = ["ESPEAK_VOICES", "SPOKEN_LANGUAGES", "Spoken", "spoken"]
 ESPEAK_VOICES = {"en": "en-gb", "fr": "fr-fr", "it": "it", "de": "de"}
 """espeak-ng's voice for each language of the table (``espeak-ng --voices``)."""
 
-_RANK_NAMES: dict[str, dict[str, str]] = {
-    "en": {"7": "seven", "8": "eight", "9": "nine", "T": "ten", "J": "jack", "Q": "queen", "K": "king",
-           "A": "ace"},
-    "fr": {"7": "sept", "8": "huit", "9": "neuf", "T": "dix", "J": "valet", "Q": "dame", "K": "roi", "A": "as"},
-    "it": {"7": "sette", "8": "otto", "9": "nove", "T": "dieci", "J": "fante", "Q": "donna", "K": "re",
-           "A": "asso"},
+_RANK_NAMES: dict[str, dict[str, str]] = {  # with the article the rank takes
+    "en": {"7": "the seven", "8": "the eight", "9": "the nine", "T": "the ten", "J": "the jack", "Q": "the queen",
+           "K": "the king", "A": "the ace"},
+    "fr": {"7": "le sept", "8": "le huit", "9": "le neuf", "T": "le dix", "J": "le valet", "Q": "la dame",
+           "K": "le roi", "A": "l'as"},
+    "it": {"7": "il sette", "8": "l'otto", "9": "il nove", "T": "il dieci", "J": "il fante", "Q": "la donna",
+           "K": "il re", "A": "l'asso"},
     "de": {"7": "Sieben", "8": "Acht", "9": "Neun", "T": "Zehn", "J": "Bube", "Q": "Dame", "K": "König",
            "A": "Ass"},
 }
@@ -42,18 +43,13 @@ _SUIT_NAMES: dict[str, dict[str, str]] = {
     "de": {"S": "Pik", "H": "Herz", "D": "Karo", "C": "Kreuz"},
 }
 
-# A card in full, with its article: {rank} {suit}; {the} the article the rank takes.
+# A card in full: {rank} with its article, {suit}.
 _CARD: dict[str, str] = {
-    "en": "the {rank} of {suit}",
-    "fr": "{the}{rank} de {suit}",
-    "it": "{the}{rank} di {suit}",
+    "en": "{rank} of {suit}",
+    "fr": "{rank} de {suit}",
+    "it": "{rank} di {suit}",
     "de": "{suit} {rank}",
 }
-_ARTICLES: dict[str, dict[str, str]] = {
-    "fr": {"Q": "la ", "A": "l'", "8": "le "},
-    "it": {"Q": "la ", "A": "l'", "8": "l'", "J": "il ", "K": "il ", "T": "il ", "7": "il ", "9": "il "},
-}
-_DEFAULT_ARTICLE = {"fr": "le ", "it": "il "}
 
 # key -> sentence; {who} a player, {card} a card in full, {suit} a suit, {n} a number.
 _SAID: dict[str, dict[str, str]] = {
@@ -222,20 +218,13 @@ class Spoken:
 
     def card(self, code: str) -> str:
         """``"KS"`` in full, with its article: "the king of spades"."""
-        rank, suit = code[0], code[1]
-        the = _ARTICLES.get(self.lang, {}).get(rank, _DEFAULT_ARTICLE.get(self.lang, ""))
-        return _CARD[self.lang].format(rank=_RANK_NAMES[self.lang][rank], suit=_SUIT_NAMES[self.lang][suit], the=the)
+        return _CARD[self.lang].format(rank=_RANK_NAMES[self.lang][code[0]], suit=_SUIT_NAMES[self.lang][code[1]])
 
     def cards_in(self, text: str) -> set[str]:
-        """Every card ``text`` says in full (``{"KS"}`` for "Bruno plays the king of spades"), its
-        article left aside: what the tests that check what leaves the table look for."""
-        found = set()
-        for code in _CODES:
-            rank, suit = _RANK_NAMES[self.lang][code[0]], _SUIT_NAMES[self.lang][code[1]]
-            bare = _CARD[self.lang].format(rank=rank, suit=suit, the="").removeprefix("the ")
-            if bare.lower() in text.lower():
-                found.add(code)
-        return found
+        """Every card ``text`` says in full (``{"KS"}`` for "Bruno plays the king of spades"): what
+        the tests that check what leaves the table look for."""
+        text = text.lower()
+        return {code for code in _CODES if self.card(code).lower() in text}
 
     def suit(self, suit: str) -> str:
         """A suit's name (``S`` → "spades")."""
@@ -253,7 +242,7 @@ class Spoken:
         said = _PRINTED.sub(full, text)
         said = _LONE_SUIT.sub(lambda m: self.suit(_SYMBOLS[m.group(0)]), said)  # "must trump ♥"
         # the OLED's own article before a card ("the K♠", "le R♠") gives way to the card's
-        return re.sub(r"\b(?:the|le|il|la|l')\s+(the |le |la |l'|il )", r"\1", said)
+        return re.sub(r"\b(?:the|le|il|la|l'|el)\s+(the |le |la |l'|il |el )", r"\1", said)
 
 
 def spoken(lang: str = "en") -> Spoken:

@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 
 import engine
 from engine.random_play import random_action
-from firmware_host.referee.controller import Controller, TableDefaults
+from firmware_host.referee.controller import Controller
 from firmware_host.referee.protocol import physical_events
+from firmware_host.referee.table_defaults import TableDefaults
 from firmware_host.referee.transcript import ButtonEvent, CardEvent
 
 GAMES = 6

@@ -17,7 +17,9 @@ from engine import new_game
 from firmware_host.journal.store import Journal
 from firmware_host.journal.summaries import format_game, games, player_stats
 from firmware_host.players.builtin import game_transcript
-from firmware_host.referee.controller import Controller, NewGame, Notice, TableDefaults
+from firmware_host.referee.controller import Controller
+from firmware_host.referee.table_defaults import TableDefaults
+from firmware_host.referee.table_events import NewGame, Notice
 from firmware_host.referee.transcript import ButtonEvent, CardEvent, Setup, dumps
 from firmware_host.screens.chooser import paused_screen, screen_for
 from firmware_host.screens.drawing import render
@@ -207,11 +209,6 @@ def test_history_lists_every_game_with_players_winner_and_faults(tmp_path: Path)
     assert sum(p.wins for p in stats.values()) == 2
     assert all(0 <= p.vole_rate <= 1 and p.punished <= p.vulnerable for p in stats.values())
     assert sum(sum(p.faults.values()) for p in stats.values()) >= 2
-
-
-def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "firmware_host.cli.main", *args], capture_output=True, text=True,
-                          timeout=120, cwd=ROOT)
 
 
 def test_run_with_players_and_rules_then_history(tmp_path: Path) -> None:

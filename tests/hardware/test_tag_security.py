@@ -30,7 +30,8 @@ from firmware_host.cards.enroll import Originality, enroll
 from firmware_host.cards.table_tags import TableTags
 from firmware_host.checks.doctor import run_checks
 from firmware_host.players.simtable import sim_uid
-from firmware_host.referee.controller import Controller, TableDefaults
+from firmware_host.referee.controller import Controller
+from firmware_host.referee.table_defaults import TableDefaults
 from hardware import locks, ntag_signature
 from hardware.table import TagPolicy, load_table_text
 from hardware.tag_registry import CARDS, TagRegistry

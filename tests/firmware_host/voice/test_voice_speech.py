@@ -94,7 +94,7 @@ def gated_espeak(tmp_path: Path) -> tuple[Synth, Path]:
 def test_the_caller_never_waits_and_a_new_hand_cuts_a_stale_queue_short(tmp_path: Path) -> None:
     synth, gate = gated_espeak(tmp_path)
     out = tmp_path / "said"
-    with Speaker(WavFolder(out), synth) as speaker:
+    with Speaker(WavFolder(out, live=True), synth) as speaker:  # a folder standing for a speaker
         for i in range(5):  # the worker is held in espeak-ng: say() still returns at once
             speaker.say(Announcement(f"Hand one, line {i}.", "play", hand=(1, 1)))
         assert not (out / "said.txt").read_text()
@@ -112,3 +112,48 @@ def test_a_speaker_closes_twice_and_says_nothing_after(tmp_path: Path) -> None:
     speaker.say(Announcement("Too late.", "x"))
     assert (tmp_path / "said.txt").read_text() == ""
     assert os.listdir(tmp_path) == ["said.txt"]
+
+
+def test_a_folder_keeps_every_announcement_whatever_the_hands(tmp_path: Path) -> None:
+    """WAV files never lag behind the table: none is stale, every one is written, in order."""
+    synth, gate = gated_espeak(tmp_path)
+    out = tmp_path / "said"
+    with Speaker(WavFolder(out), synth) as speaker:
+        for hand in (1, 2):
+            for i in range(40):
+                speaker.say(Announcement(f"Hand {hand}, line {i}.", "play", hand=(1, hand)))
+        gate.touch()
+        assert speaker.drain(120)
+    lines = (out / "said.txt").read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 80 and lines[0].endswith("Hand 1, line 0.") and lines[-1].endswith("Hand 2, line 39.")
+
+
+def test_a_listen_press_never_reaches_the_referee() -> None:
+    """With a voice it is the voice's; without one it is dropped: never journaled as a button
+    the transcript does not know (a journal that could not be read back)."""
+    from drivers.device_events import ButtonPressed, CardSeen
+    from drivers.seat_controls import LISTEN, LISTEN_LONG
+    from firmware_host.app import without_listen
+
+    passed: list[object] = []
+    put = without_listen(passed.append)
+    for event in (ButtonPressed("A", LISTEN), ButtonPressed("B", LISTEN_LONG), ButtonPressed("A", "yes"),
+                  CardSeen("hand.A", "04AA", "KS")):
+        put(event)
+    assert passed == [ButtonPressed("A", "yes"), CardSeen("hand.A", "04AA", "KS")]
+
+
+def test_a_sound_device_that_does_not_open_is_said_once_and_the_table_goes_on(
+        caplog: pytest.LogCaptureFixture) -> None:
+    from firmware_host.voice.speech import AlsaSink
+
+    if shutil.which("aplay") is None:
+        pytest.skip("alsa-utils is not installed")
+    with Speaker(AlsaSink("plughw:CARD=NoSuchCard,DEV=0"), Synth()) as speaker:
+        for text in ("One.", "Two.", "Three."):
+            speaker.say(Announcement(text, "x"))
+        assert speaker.drain()
+        assert speaker.stats.failed == 3 and speaker.stats.said == 0
+    errors = [r for r in caplog.records if r.levelname == "ERROR"]
+    assert len(errors) == 1 and "doctor" in errors[0].getMessage()
+    caplog.clear()  # the error is the point of this test

@@ -102,3 +102,15 @@ def test_espeak_says_a_sample_as_its_golden_phonemes() -> None:
                                       capture_output=True, check=True).stdout.decode("utf-8")
             out.append(f"[{lang}] {line}\n{' '.join(phonemes.split())}\n")
     check_golden("phonemes.txt", "".join(out))
+
+
+def test_a_repeat_ends_with_what_the_table_waits_for() -> None:
+    """After the last announcement, ``listen`` says the OLED's prompt (or the fault to put right)."""
+    controller, announcer = Controller(), Announcer("fr")
+    waiting = []
+    for _, event in read_transcript(GAME.read_text(encoding="utf-8").splitlines()):
+        waiting.append(announcer.waiting(controller.handle(event).snapshot))
+    assert "Bruno : proposer ou jouer ?" in waiting
+    assert "Anne : accepter ou refuser ?" in waiting
+    assert "Bruno joue." in waiting and "Anne joue." in waiting
+    assert waiting[-1] is None  # the game is over: nothing is awaited

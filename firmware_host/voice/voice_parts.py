@@ -64,6 +64,10 @@ class VoiceParts:
 
         return teed
 
+    def drain(self, timeout: float) -> bool:
+        """Wait until the speaker and the earpieces have said everything queued."""
+        return all(speaker.drain(timeout) for speaker in (self.voice.speaker, *self.hands.speakers.values()))
+
     def close(self) -> None:
         self.voice.close()
         self.hands.close()
