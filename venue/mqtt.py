@@ -203,11 +203,10 @@ class TablePublisher:
         # it refuses is dropped in silence, so that nothing would say it)
         self._echoed.clear()
         client.subscribe(f"{self.base}/availability", qos=QOS)
-        timer = threading.Timer(ECHO_S, self._check_echo)
-        timer.daemon = True
-        timer.start()
         with self._lock:
-            client.publish(f"{self.base}/availability", "online", qos=QOS, retain=True)
+            online = client.publish(f"{self.base}/availability", "online", qos=QOS, retain=True)
+            threading.Thread(target=self._check_echo, args=(online,), name=f"echo-{self.settings.table}",
+                             daemon=True).start()
             sent: dict[str, bytes] = {}
             while self._backlog:
                 topic, payload, retain = self._backlog.popleft()
@@ -221,13 +220,22 @@ class TablePublisher:
         self._inbox.put(_RESYNC)
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
-        if message.topic == f"{self.base}/availability":
+        if message.topic == f"{self.base}/availability" and not self._echoed.is_set():
             self._echoed.set()
             self.refused = False
+            # heard: a subscription the broker matches every message against is no longer needed
+            client.unsubscribe(f"{self.base}/availability")
 
-    def _check_echo(self) -> None:
-        if self.connected.is_set() and not self._echoed.is_set():
+    def _check_echo(self, online: mqtt.MQTTMessageInfo) -> None:
+        """Once the broker has acknowledged the table's ``online`` (Mosquitto acknowledges a message its
+        ACL drops), it should pass it back within :data:`ECHO_S`: if not, it dropped it."""
+        try:
+            online.wait_for_publish(60)
+        except (RuntimeError, ValueError):
+            return
+        if online.is_published() and not self._echoed.wait(ECHO_S) and self.connected.is_set():
             self._say_refused()
+            self.client.unsubscribe(f"{self.base}/availability")
 
     def _on_subscribe(self, client: mqtt.Client, userdata: Any, mid: int, reasons: Any, properties: Any) -> None:
         if any(getattr(r, "is_failure", False) for r in reasons):
