@@ -19,8 +19,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import engine
+from catalogue import say
 from coach.double_dummy import Position, best_cards, card_values
-from coach.odds import Advice, dealer_advice, elder_advice
+from coach.jeu_de_regle import Classical
+from coach.odds import Advice, card_words, dealer_advice, elder_advice
 from coach.single_dummy import Step, utility, worlds
 from coach.single_dummy import card_values as sd_card_values
 from engine.cards import CARDS, Card
@@ -72,10 +74,13 @@ class CardFinding:
     points_lost: int
     knowable: bool
     what: str
+    """What the better card would have done, a message id of its own (``coach.won_point``...)."""
 
-    def text(self) -> str:
-        """``'B could have won the point: 9♥ at trick 3'``."""
-        return f"{SEATS[self.seat]} could have {self.what}: {self.better[0].symbol()} at trick {self.trick}"
+    def text(self, lang: str = "en", names: Sequence[str] = SEATS) -> str:
+        """``'B could have won the point: 9♥ at trick 3'`` (in ``lang``, ``names`` for the seats)."""
+        what = say(lang, "coach." + self.what, n=self.tricks_lost)
+        return say(lang, "coach.could_have", who=names[self.seat], what=what, card=card_words(self.better[0], lang),
+                   trick=self.trick)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,17 +91,18 @@ class DecisionFinding:
     chose: str
     better: str
     cost: float
-    classical: str
+    classical: Classical
     """The classical row of the hand and its advice (:meth:`coach.jeu_de_regle.Classical.words`)."""
 
-    def text(self) -> str:
+    def text(self, lang: str = "en", names: Sequence[str] = SEATS) -> str:
         """``'A should propose (not stand): +0.39 pt'``; :meth:`long_text` adds the classical row."""
-        return f"{SEATS[self.seat]} should {self.better} (not {self.chose}): {self.cost:+.2f} pt"
+        return say(lang, "coach.should", who=names[self.seat], better=say(lang, "bid." + self.better),
+                   chose=say(lang, "bid." + self.chose), cost=f"{self.cost:+.2f}")
 
-    def long_text(self) -> str:
+    def long_text(self, lang: str = "en", names: Sequence[str] = SEATS) -> str:
         """``'A should propose (not stand): +0.39 pt (jeu de règle 3T, with the king of trumps: the classics
         propose)'``."""
-        return f"{self.text()} ({self.classical})"
+        return f"{self.text(lang, names)} ({self.classical.words(lang)})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,29 +122,31 @@ class Review:
         """The points ``seat``'s cards cost it, double dummy."""
         return sum(f.points_lost for f in self.cards if f.seat == seat)
 
-    def lines(self) -> list[str]:
-        """The review in words, one finding a line (``ecarte-table review``)."""
-        out = [f.text() + ("" if f.knowable else " (no way to know)") + f" [{f.points_lost} pt]" for f in self.cards]
-        out += [d.long_text() for d in self.decisions]
+    def lines(self, lang: str = "en", names: Sequence[str] = SEATS) -> list[str]:
+        """The review in words, one finding a line (``ecarte-table review``), in ``lang``."""
+        out = [f.text(lang, names) + ("" if f.knowable else " " + say(lang, "coach.unknowable"))
+               + " " + say(lang, "coach.points_lost", n=f.points_lost) for f in self.cards]
+        out += [d.long_text(lang, names) for d in self.decisions]
         return out
 
-    def oled_line(self) -> str:
+    def oled_line(self, lang: str = "en", names: Sequence[str] = SEATS) -> str:
         """The one line for the OLED after the hand (``""``: nothing to say): the costliest
         finding, one the player could have known first."""
         if not self.cards:
-            return self.decisions[0].text() if self.decisions else ""
+            return self.decisions[0].text(lang, names) if self.decisions else ""
         worst = max(self.cards, key=lambda f: (f.knowable, f.points_lost, f.tricks_lost, -f.trick))
-        return worst.text()
+        return worst.text(lang, names)
 
 
 def _what(before: int, after: int) -> str:
+    """What the better card would have done: the id of its words (``coach.<what>``)."""
     if before == 5:
-        return "won the vole"
+        return "won_vole"
     if before >= 3 > after:
-        return "won the point"
+        return "won_point"
     if before >= 1 and after == 0:
-        return "saved the vole"
-    return "won one more trick" if before - after == 1 else f"won {before - after} more tricks"
+        return "saved_vole"
+    return "one_more_trick" if before - after == 1 else "more_tricks"
 
 
 def review(hand: PlayedHand, *, decisions: bool = True, samples: int = 1000, limit: int = 24,
@@ -184,11 +192,10 @@ def _weigh(seat: int, bid: str, advice: Advice) -> list[DecisionFinding]:
     stood = bid == stand
     gap = advice.stand - advice.propose.mean
     margin = 2 * advice.propose.stderr
-    words = advice.classical.words()
     if stood and gap < -margin:
-        return [DecisionFinding(seat, stand, other, -gap, words)]
+        return [DecisionFinding(seat, stand, other, -gap, advice.classical)]
     if not stood and gap > margin:
-        return [DecisionFinding(seat, other, stand, gap, words)]
+        return [DecisionFinding(seat, other, stand, gap, advice.classical)]
     return []
 
 

@@ -93,7 +93,7 @@ def run_service(args: argparse.Namespace) -> int:
                 ", ".join(f"{pad.name}={pad.device}" for pad in table.pads) or "none")
 
     defaults = table_defaults(table, args)
-    advisor: Callable[[RuleSet, int, int], str] | None = None
+    advisor: Callable[[RuleSet, int, int, str], str] | None = None
     if table.hint:
         from coach.odds import hint_text
 

@@ -35,12 +35,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from catalogue import language as table_language
 from engine import Fault
-from engine.prompts import worded
 from firmware_host.referee.controller import HandRecord
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
 from firmware_host.screens.chooser import fault_screen
-from firmware_host.screens.i18n import language as table_language
+from firmware_host.screens.i18n import worded
 from venue.record import GameLogBuilder, HandLog
 
 PUBLIC_EVENTS = frozenset({
@@ -57,7 +57,7 @@ PLAY_PHASE_FAULTS = frozenset({"out_of_turn", "card_not_in_hand", "wrong_time"})
 """Faults whose card lies face up when they happen during the tricks (a card on a play pad)."""
 
 _SYMBOL = re.compile(r"(?:10|[2-9JQKA])[♠♥♦♣]")
-_TRAILING_ARTICLE = re.compile(r"\s+(?:the|le|la|il|den|die|das)$")
+_TRAILING_ARTICLE = re.compile(r"\s+(?:the|le|la|il|den|die|das|el)$")
 _NOTATION = re.compile(r"(?<![A-Za-z0-9])[2-9TJQKA][SHDC](?![A-Za-z0-9])")
 
 
@@ -89,7 +89,7 @@ def public_fault(fault: Fault, face_up: bool, snapshot: TableSnapshot | None = N
         data["message"] = redact(str(data.get("message", "")))
         fault = replace(fault, card=None)
     if snapshot is not None:
-        screen = fault_screen(fault, snapshot, language)
+        screen = fault_screen(fault, snapshot, language, whole_names=True)
         what, do = (" ".join((t if face_up else redact(t)).split()) for t in (screen.headline, screen.detail))
         # worded without its card, "does not hold the {card}" ends on an article: leave it out
         data["said"] = {"what": _TRAILING_ARTICLE.sub("", what), "do": _TRAILING_ARTICLE.sub("", do)}

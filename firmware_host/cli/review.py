@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from firmware_host.cli.args import language_option
 from firmware_host.errors import BadInput
 
 
@@ -32,18 +33,21 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     review.add_argument("--hand", type=int, default=None, help="only this hand of the game (1, 2, ...)")
     review.add_argument("--samples", type=int, default=1000,
                         help="deals sampled to value proposing (default 1000)")
+    language_option(review, "the review's language")
     return review  # type: ignore[no-any-return]
 
 
 def run_review(args: argparse.Namespace) -> int:
     """Print the review; 0, or raise :class:`BadInput` for a missing journal, game or hand."""
+    from catalogue import rule_set, say
     from coach.review import hands_of_record, review
-    from firmware_host.cli.args import journal_game
+    from firmware_host.cli.args import journal_game, journal_language
     from firmware_host.journal.replay import replay_game, strict
     from firmware_host.referee.controller import Controller, HandRecord
     from firmware_host.referee.transcript import TranscriptError
 
     path, record = journal_game(args.journal, args.game)
+    lang = journal_language(record, args.language)
     source = f"{path} game {record.game}"
     played = []
     try:
@@ -61,15 +65,16 @@ def run_review(args: argparse.Namespace) -> int:
     out = sys.stdout
     for hand in hands:
         result = review(hand, samples=args.samples)
-        out.write(f"game {record.game} hand {hand.hand} ({hand.rules.describe()}): ")
-        lines = result.lines()
-        out.write("nothing to say: well played\n" if not lines else f"{len(lines)} finding(s)\n")
+        lines = result.lines(lang)
+        rules = rule_set(lang, hand.rules.describe())
+        verdict = say(lang, "review.perfect") if not lines else say(lang, "review.findings", n=len(lines))
+        out.write(say(lang, "review.hand", game=record.game, hand=hand.hand, rules=rules) + f" {verdict}\n")
         for line in lines:
             out.write(f"  {line}\n")
         for seat, advice in zip((hand.elder, hand.dealer), result.advice, strict=False):
-            out.write(f"  {'AB'[seat]}: {advice.text()}\n")
+            out.write(f"  {'AB'[seat]}: {advice.text(lang)}\n")
     if not hands:
-        out.write(f"game {record.game}: no finished hand to review\n")
+        out.write(say(lang, "review.none", game=record.game) + "\n")
     return 0
 
 

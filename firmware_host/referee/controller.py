@@ -196,15 +196,15 @@ class Controller:
         card_for_uid: Callable[[str], str | None] | None = None,
         layout: str = "full",
         pack_guard: PackGuard | None = None,
-        advisor: Callable[[RuleSet, int, int], str] | None = None,
+        advisor: Callable[[RuleSet, int, int, str], str] | None = None,
     ) -> None:
         self._defaults = defaults or TableDefaults()
         self._card_for_uid = card_for_uid
         self._guard = pack_guard
         self._advisor = advisor
-        """Learners' hints: ``advisor(rules, elder's hand, turn-up)`` (``coach.odds.hint_text``)."""
+        """Learners' hints: ``advisor(rules, elder's hand, turn-up, language)`` (``coach.odds.hint_text``)."""
         self._notice: Fault | None = None
-        self._hint_for: tuple[int, int] | None = None
+        self._hint_for: tuple[int, int, str] | None = None
         self._hint_text: str | None = None
         self._layout = layout
         self._setup: Setup = Setup()
@@ -263,7 +263,7 @@ class Controller:
             options=state.rules.options(),
             sight=state.sight,
             players=self._setup.players or self._defaults.players,
-            language=self._setup.language,
+            language=self._language(),
         )
 
     def _language(self) -> str | None:
@@ -284,9 +284,10 @@ class Controller:
         elder = engine.SEATS.index(state.elder)
         if state.hands[elder].bit_count() != 5:
             return None
-        if self._hint_for != (state.hands[elder], state.turn_up):
-            self._hint_for = (state.hands[elder], state.turn_up)
-            self._hint_text = self._advisor(state.rules, state.hands[elder], state.turn_up)
+        lang = self._shown_language() or "en"
+        if self._hint_for != (state.hands[elder], state.turn_up, lang):
+            self._hint_for = (state.hands[elder], state.turn_up, lang)
+            self._hint_text = self._advisor(state.rules, state.hands[elder], state.turn_up, lang)
         return self._hint_text
 
     @property

@@ -14,10 +14,11 @@ import itertools
 
 import pytest
 
+from catalogue import LANGUAGES
 from engine import Card, Fault, HandEnd, new_game
 from engine.events import Bid, King, Penalty
 from engine.faults import FAULT_CODES
-from engine.prompts import LANGUAGES, PROMPT_KEYS, Prompt
+from engine.prompts import PROMPT_KEYS, Prompt
 from engine.rules import RULE_SETS
 from firmware_host.referee.snapshot import Sight, TableSnapshot
 from firmware_host.referee.table_setup import OPTIONS, Menu, Settings
