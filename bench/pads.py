@@ -36,12 +36,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from drivers.events import CardSeen, DeviceEvent, ReaderStatus
+from drivers.device_events import CardSeen, DeviceEvent, ReaderStatus
 from drivers.nfc.originality import OriginalityCheck
 from drivers.nfc.pad import PadSet, PadTiming
 from drivers.nfc.pn532sim import DEFAULT_MISS, Pn532Simulator
 from drivers.nfc.reader import NfcpyReader
-from hardware import originality
+from hardware import ntag_signature
 
 ZONES = ("hand.A", "hand.B", "turnup", "discard", "play.A", "play.B")
 DEPTH = 5
@@ -103,7 +103,7 @@ def _play_table(
     conn: multiprocessing.connection.Connection, pads: int, rounds: int, baud: int, seed: int, miss: float
 ) -> None:
     """Child process: the simulators, and the hands that lay and lift cards."""
-    signer = originality.sim_signer()
+    signer = ntag_signature.sim_signer()
     sims = [
         Pn532Simulator(baud=baud, name=f"ttyPAD{i}", depth=DEPTH, miss=miss, seed=seed + i, signer=signer)
         for i in range(pads)
@@ -165,17 +165,17 @@ def _drain(events: queue.Queue[DeviceEvent]) -> list[CardSeen]:
 
 def signature_check_ms(baud: int, checks: int = 30) -> float:
     """Median ms of one READ_SIG to a card the poll left selected, and its verification."""
-    key = originality.sim_public_key()
+    key = ntag_signature.sim_public_key()
     uid = tag_of(0)
     times = []
-    with Pn532Simulator(baud=baud, name="ttySIG", signer=originality.sim_signer()) as sim:
+    with Pn532Simulator(baud=baud, name="ttySIG", signer=ntag_signature.sim_signer()) as sim:
         sim.place(uid)
         with NfcpyReader(sim.path) as reader:
             for _ in range(checks):
                 reader.poll()
                 start = time.perf_counter()
                 signature = reader.read_signature(uid)
-                ok = signature is not None and originality.verify_signature(bytes.fromhex(uid), signature, key)
+                ok = signature is not None and ntag_signature.verify_signature(bytes.fromhex(uid), signature, key)
                 times.append(1000 * (time.perf_counter() - start))
                 if not ok:
                     raise RuntimeError(f"tag {uid}: the signature did not verify")
@@ -215,8 +215,8 @@ def main(argv: list[str] | None = None) -> int:
         ports = {ZONES[i]: path for i, path in enumerate(paths)}
         check = None
         if args.signatures != "off":
-            key = originality.sim_public_key()
-            check = OriginalityCheck(lambda uid, facts: originality.judge(uid, facts, key),
+            key = ntag_signature.sim_public_key()
+            check = OriginalityCheck(lambda uid, facts: ntag_signature.judge(uid, facts, key),
                                      remember=args.signatures == "once")
         with PadSet(ports, events=events, card_for=cards.get, timing=timing, originality=check):
             online = 0

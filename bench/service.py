@@ -54,7 +54,7 @@ from firmware_host.referee.controller import Controller  # noqa: E402
 from firmware_host.referee.snapshot import Outcome  # noqa: E402
 from firmware_host.referee.transcript import PhysicalEvent, dumps  # noqa: E402
 from firmware_host.screens.panel import open_panel  # noqa: E402
-from firmware_host.service import TableService, _Line  # noqa: E402
+from firmware_host.service import InputLine, TableService  # noqa: E402
 from hardware.table import simulated_table  # noqa: E402
 
 
@@ -77,7 +77,7 @@ def event_to_frame(games: list[list[PhysicalEvent]], *, journal_on_disk: bool) -
                 service.resume()
                 for event in events:
                     t0 = time.perf_counter()
-                    service.handle(_Line(event))
+                    service.handle(InputLine(event))
                     timings.append(time.perf_counter() - t0)
                 panel.close()
     return timings
@@ -182,7 +182,7 @@ def loop_costs(games: list[list[PhysicalEvent]]) -> dict[str, float]:
                 service.resume()
                 for event in events:
                     c0, t0 = time.thread_time(), time.perf_counter()
-                    service.handle(_Line(event))
+                    service.handle(InputLine(event))
                     event_wall.append(time.perf_counter() - t0)
                     event_cpu.append(time.thread_time() - c0)
                 timed.panel.close()

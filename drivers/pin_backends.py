@@ -17,7 +17,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-from drivers.errors import DriverError
+from drivers.device_errors import DriverError
 
 if TYPE_CHECKING:
     from gpiozero import Factory

@@ -21,7 +21,7 @@ on the simulated table::
 Debouncing is ours, not the backend's: gpiozero's mock pins ignore
 ``bounce_time`` and the backends disagree on what it means, so every backend
 gets ``bounce_time=None`` and :class:`Debouncer` decides which edges are
-presses. A press only ever enqueues a :class:`drivers.events.ButtonPressed`;
+presses. A press only ever enqueues a :class:`drivers.device_events.ButtonPressed`;
 the controller thread decides what it means.
 """
 
@@ -37,7 +37,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
 
 from drivers.closing import Closing
-from drivers.events import ButtonPressed
+from drivers.device_events import ButtonPressed
 from drivers.pin_backends import GpioError
 
 if TYPE_CHECKING:

@@ -33,7 +33,7 @@ from engine.actions import (
     parse_action,
 )
 from engine.cards import ACE_HIGH, CARDS, CLASSIC, PACK, Card, Ranking, cards_of, mask_of, parse_cards
-from engine.errors import EcarteError, NotationError, UnknownRulesError
+from engine.ecarte_errors import EcarteError, NotationError, UnknownRulesError
 from engine.events import (
     Bid,
     DealerChosen,

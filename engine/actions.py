@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from engine.cards import Card, parse_cards
-from engine.errors import NotationError
+from engine.ecarte_errors import NotationError
 from engine.notation import decode_fields, encode_fields
 
 SEATS = ("A", "B")

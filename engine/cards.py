@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from engine.errors import NotationError
+from engine.ecarte_errors import NotationError
 
 SUITS = "SHDC"
 """Suit letters in index order: spades, hearts, diamonds, clubs."""

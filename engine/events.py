@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from engine.cards import Card
-from engine.errors import NotationError
+from engine.ecarte_errors import NotationError
 from engine.notation import decode_fields, encode_value
 
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}

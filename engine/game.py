@@ -49,7 +49,7 @@ from engine.actions import (
     TurnUp,
 )
 from engine.cards import CARDS, indices_of
-from engine.errors import NotationError
+from engine.ecarte_errors import NotationError
 from engine.events import Event
 from engine.faults import Fault, fault
 from engine.legality import follow_mask, lead_mask

@@ -7,7 +7,7 @@ import typing
 from typing import Any
 
 from engine.cards import Card
-from engine.errors import NotationError
+from engine.ecarte_errors import NotationError
 
 
 def encode_value(value: Any) -> Any:

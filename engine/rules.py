@@ -12,7 +12,7 @@ hook or two; :func:`rules` looks one up by name and applies options::
     >>> rules("bezique")
     Traceback (most recent call last):
     ...
-    engine.errors.UnknownRulesError: unknown rule set 'bezique': choose one of classic, french, german, italian
+    engine.ecarte_errors.UnknownRulesError: unknown rule set 'bezique': choose one of classic, french, german, italian
 
 Every decision taken where the sources are silent or disagree is written, with
 its source, in ``docs/rules.md``.
@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 
 from engine.actions import Accept, Action, Declare, Pass, Propose, Refuse, Stand
 from engine.cards import ACE_HIGH, CLASSIC, Ranking
-from engine.errors import UnknownRulesError
+from engine.ecarte_errors import UnknownRulesError
 from engine.legality import Follow, follow_rule
 
 _PROPOSE_OR_PLAY: dict[str, tuple[Action, Action]] = {s: (Propose(s), Stand(s)) for s in "AB"}

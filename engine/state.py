@@ -11,7 +11,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from engine.cards import ALL_CARDS, CARDS, SUITS, Card, cards_of, mask_of
-from engine.errors import NotationError
+from engine.ecarte_errors import NotationError
 from engine.rules import RuleSet, rules
 
 SEATS = ("A", "B")

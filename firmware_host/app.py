@@ -24,10 +24,12 @@ from typing import IO, Any
 from engine import RuleSet
 from firmware_host.checks.doctor import refusal
 from firmware_host.errors import BadInput
+from firmware_host.feeder import feed_lines
 from firmware_host.journal.store import Journal, JournalBusy, JournalDamaged, JournalError, default_journal
+from firmware_host.outputs import FaultLights, JsonLines, TableOutput
 from firmware_host.referee.controller import Controller, TableDefaults
 from firmware_host.screens.panel import check_png_dir
-from firmware_host.service import FaultLights, JsonLines, TableOutput, TableService, feed_lines
+from firmware_host.service import TableService
 from hardware.table import TableConfig
 
 logger = logging.getLogger(__name__)
@@ -252,7 +254,7 @@ def deck_check_first(table: TableConfig, tags: Any, gate: _Gate, panel: Any, dev
 
 def _pass_the_pack(sim: Any, pad: str, stopped: threading.Event) -> None:
     """The simulated table's operator: passes pack 1 over ``pad``, card by card."""
-    from hardware.tags import CARDS
+    from hardware.tag_registry import CARDS
 
     for card in CARDS:
         if stopped.is_set():
@@ -328,7 +330,7 @@ def table_defaults(table: TableConfig, args: argparse.Namespace) -> TableDefault
     from engine.rules import RULE_SETS
     from hardware.badges import Badges, badges_path
     from hardware.limits import name_problem
-    from hardware.tags import TagRegistryError
+    from hardware.tag_registry import TagRegistryError
 
     rules = getattr(args, "rules", None) or table.rules
     if rules not in RULE_SETS:

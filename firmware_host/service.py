@@ -14,9 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import io
 import logging
-import os
 import queue
 import sys
 import threading
@@ -24,13 +22,14 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import IO, Any, Protocol, TextIO
+from typing import Any
 
-from drivers.events import ButtonPressed, CardSeen, DeviceEvent, ReaderStatus
+from drivers.device_events import ButtonPressed, CardSeen, DeviceEvent, ReaderStatus
 from engine import Event, NotationError
 from firmware_host.journal.replay import replay_game
 from firmware_host.journal.store import DONE, PENDING, REJECTED, Journal, JournalDamaged, JournalWriteError
-from firmware_host.referee.controller import CONTRACT_EVENTS, Controller, NewGame
+from firmware_host.outputs import JournaledOutcome, TableOutput
+from firmware_host.referee.controller import Controller, NewGame
 from firmware_host.referee.snapshot import Outcome
 from firmware_host.referee.transcript import (
     ButtonEvent,
@@ -39,9 +38,7 @@ from firmware_host.referee.transcript import (
     Setup,
     TranscriptError,
     dumps,
-    event_line,
     parse_line,
-    read_lines,
 )
 
 logger = logging.getLogger(__name__)
@@ -54,99 +51,13 @@ FEED_WINDOW = 256
 """Input lines the ``--events`` reader may be ahead of the loop (memory stays bounded)."""
 
 
-class TableOutput(Protocol):
-    """What consumes the referee's outcomes: the display, the LEDs, ``--json``, the demo,
-    the web page, MQTT. Called on the event loop's thread: it must not block."""
-
-    def publish(self, outcome: Outcome) -> None: ...
-
-
-class SeatLights(Protocol):
-    """The seats' LEDs and buzzers (:class:`drivers.seat_controls.SeatControls`)."""
-
-    def led_on(self, seat: str) -> None: ...
-
-    def led_off(self, seat: str) -> None: ...
-
-    def beep(self, seat: str, *, on_time: float = 0.1, off_time: float = 0.1, n: int = 1) -> bool: ...
-
-
-class FaultLights:
-    """A :class:`TableOutput` that lights (and beeps) the seats with a fault to put right."""
-
-    def __init__(self, lights: SeatLights) -> None:
-        self.lights = lights
-        self._lit: frozenset[str] = frozenset()
-
-    def publish(self, outcome: Outcome) -> None:
-        lit = outcome.snapshot.faulty_seats
-        for seat in lit - self._lit:
-            self.lights.led_on(seat)
-            self.lights.beep(seat, n=2)  # a seat without a buzzer only lights up
-        for seat in self._lit - lit:
-            self.lights.led_off(seat)
-        self._lit = lit
-
-
-class JsonLines:
-    """A :class:`TableOutput` that prints table events as JSON lines (``--json``): the kinds
-    of TRANSCRIPT.md's contract, or ``everything``. Each carries its ``seq`` when the outcome
-    has one (:class:`JournaledOutcome`). A reader that went away (a closed pipe) is told once
-    in the log; the table referees on."""
-
-    def __init__(self, out: TextIO, *, everything: bool = False) -> None:
-        self.out = out
-        self.everything = everything
-        self.closed = False
-
-    def publish(self, outcome: Outcome) -> None:
-        if self.closed:
-            return
-        first = outcome.first_seq if isinstance(outcome, JournaledOutcome) else None
-        names = outcome.snapshot.players
-        seated = {"players": {"A": names[0], "B": names[1]}} if names[:2] != ("A", "B") else None
-        text = "".join(
-            event_line(ev, None if first is None else first + index,
-                       seated if ev.event in ("game_end", "new_game") else None) + "\n"
-            for index, ev in enumerate(outcome.events)
-            if self.everything or ev.event in CONTRACT_EVENTS
-        )
-        if not text:
-            return
-        try:
-            self.out.write(text)
-            self.out.flush()
-        except BrokenPipeError:
-            self.closed = True
-            logger.warning("--json: the reader of the table events went away; no more are printed")
-            silence(self.out)
-
-
-def silence(out: TextIO) -> None:
-    """Point a stream whose reader is gone at /dev/null (so that closing it says nothing)."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, out.fileno())
-        os.close(devnull)
-    except (OSError, ValueError, io.UnsupportedOperation):
-        pass
-
-
-@dataclass(frozen=True, slots=True)
-class JournaledOutcome(Outcome):
-    """An :class:`Outcome` of a journaled line: its events are numbered ``first_seq``,
-    ``first_seq + 1``... (every kind counts), the same numbers after a restart."""
-
-    first_seq: int = 0
-
-
 @dataclass
 class _Stop:
     reason: str = "stop"
 
 
 @dataclass
-class _Line:
+class InputLine:
     """An input line (``--events``) and what it held: an event, a problem, or nothing."""
 
     event: PhysicalEvent | None
@@ -218,9 +129,9 @@ class TableService:
 
     def put_physical(self, event: PhysicalEvent, *, fed: bool = False) -> None:
         """A transcript event (``fed``: an ``--events`` line, counted in the journal's lines)."""
-        self.queue.put(_Line(event, fed=fed))
+        self.queue.put(InputLine(event, fed=fed))
 
-    def put_line(self, line: _Line) -> None:
+    def put_line(self, line: InputLine) -> None:
         self.queue.put(line)
 
     def stop(self, reason: str = "stop") -> None:
@@ -305,7 +216,7 @@ class TableService:
 
     def _release(self, item: Any) -> None:
         """A fed line is dealt with (not held): the reader may queue another."""
-        if isinstance(item, _Line) and item.slot and not any(held is item for held in self._held):
+        if isinstance(item, InputLine) and item.slot and not any(held is item for held in self._held):
             self.feed_slots.release()
 
     def _handle(self, item: Any) -> tuple[Event, ...]:
@@ -320,7 +231,7 @@ class TableService:
         if self._new_game_due:
             self._start_game()
             self._new_game_due = False
-        if isinstance(item, _Line) and item.event is None:
+        if isinstance(item, InputLine) and item.event is None:
             if item.fed:
                 self.journal.count_line()  # a blank line, a comment or a bad line: feeding resumes after it
             if item.problem is not None:
@@ -330,14 +241,14 @@ class TableService:
         event = self._physical(item)
         if event is None:
             return ()
-        fed = isinstance(item, _Line) and item.fed
+        fed = isinstance(item, InputLine) and item.fed
         line = dumps(event)
         problem = journal_problem(line)
         if problem is not None:  # what the resume could not read back is never journaled
             if fed:
                 self.journal.count_line()
             self.stats.bad_lines += 1
-            where = item.where if isinstance(item, _Line) and item.where else "input"
+            where = item.where if isinstance(item, InputLine) and item.where else "input"
             self.report(f"ecarte-table run: {where}: {problem}: line refused (not journaled)")
             return ()
         event_id = self.journal.append(self.game, line, seq=self.seq, fed=fed)
@@ -427,7 +338,7 @@ class TableService:
         self._publish(Outcome((), self.controller.snapshot()))
 
     def _physical(self, item: Any) -> PhysicalEvent | None:
-        if isinstance(item, _Line):
+        if isinstance(item, InputLine):
             return item.event
         if isinstance(item, CardSeen):
             if item.card is not None:
@@ -479,85 +390,3 @@ def _to_stderr(message: str) -> None:
         print(message, file=sys.stderr, flush=True)
 
 
-def refuse_card_names(event: PhysicalEvent, source: str, line_no: int) -> None:
-    """On a table with a tag registry, a stream line may not name cards (see :func:`feed_lines`).
-
-    :raises TranscriptError: a card event naming its card, or a setup mapping tags to cards.
-    """
-    if isinstance(event, CardEvent) and event.card is not None:
-        raise TranscriptError(source, line_no, "this table names its cards by their tags (a registry): a card "
-                                               f"named on the stream ({event.card}) is refused; give its \"uid\"")
-    if isinstance(event, Setup) and event.tags:
-        raise TranscriptError(source, line_no, "this table names its cards by their tags (a registry): "
-                                               "a setup's \"tags\" map is refused")
-
-
-def feed_lines(
-    service: TableService, stream: IO[bytes], source: str, *, stop_at_end: bool = True, pads_sight: str = "full",
-    registry: bool = False, pace: float = 0.0, at_end: Callable[[], None] | None = None,
-) -> None:
-    """Read transcript lines as they arrive and queue them, in order (runs on its own thread).
-
-    Streams (at most :data:`FEED_WINDOW` lines wait in the queue). Every line is queued, a bad
-    one with its problem, so that the loop counts it in the journal and reports it with its
-    number; the reader never dies of a line, and the service is always told when it ends
-    (``stop_at_end``), or ``at_end`` is called.
-
-    A transcript's setup rules its game as ``replay`` plays it: one that names no ``sight`` is
-    at full sight (TRANSCRIPT.md's default), whatever the table's own pads (``pads_sight``) read,
-    and is journaled so. Where the table's pads cannot give what it asks (full sight on pads that
-    may miss stacked cards) one line says so.
-
-    :param pace: seconds to wait before each line after the first that holds an event (a
-        person watching the page follows the game); 0: as fast as they come.
-    :param registry: the table names its cards by a tag registry: a line that names a card
-        (``"card"``) or maps tags to cards (a setup's ``tags``) is refused at the door, as the
-        pads' tags are the only source of card names there (the registry, the pack guard and
-        the originality check stand behind them; a stream line has none of them). Tags by
-        ``uid`` alone go through the registry and the guard like a pad's.
-    """
-    first = True
-    try:
-        for line_no, text in read_lines(stream, source):
-            if pace:
-                holds = isinstance(text, str) and bool(text.strip()) and not text.lstrip().startswith("#")
-                if holds and not first:
-                    time.sleep(pace)
-                first = first and not holds
-            service.feed_slots.acquire()
-            if isinstance(text, TranscriptError):
-                service.put_line(_Line(None, text, slot=True))
-                continue
-            try:
-                event = parse_line(text, source=source, line_no=line_no)
-                if registry and event is not None:
-                    refuse_card_names(event, source, line_no)
-            except TranscriptError as exc:
-                service.put_line(_Line(None, exc, slot=True))
-                continue
-            if isinstance(event, Setup):
-                event = _transcript_setup(event, service, f"{source}:{line_no}", pads_sight)
-            service.put_line(_Line(event, slot=True, where=f"{source}:{line_no}"))
-    except OSError as exc:
-        logger.error("reading %s: %s", source, exc)
-        service.put_line(_Line(None, TranscriptError(source, 0, f"cannot read on: {exc.strerror or exc}"), fed=False))
-    finally:
-        if stop_at_end:
-            service.stop(f"end of {source}")
-        elif at_end is not None:
-            at_end()
-
-
-def _transcript_setup(setup: Setup, service: TableService, where: str, pads_sight: str) -> Setup:
-    """A fed setup as ``replay`` reads it (no ``sight``: full), and the one line that says when the
-    table's own pads cannot give that sight."""
-    named = setup.sight is not None
-    if not named:
-        setup = dataclasses.replace(setup, sight="full")
-    if setup.sight == "full" and pads_sight == "partial":
-        service.report(
-            f"ecarte-table run: {where}: the transcript's game is at full sight"
-            f"{'' if named else ' (its setup names no sight)'}, as replay plays it; this table's pads "
-            "read partial sight: a card laid on them may go unseen, and a hand seen short is a misdeal"
-        )
-    return setup

@@ -8,10 +8,10 @@ The file is JSON beside the tag registry, written by ``ecarte-table enroll --bad
     >>> badges = Badges({"04A224B2C31D80": "player:Anne"})
     >>> badges.add("04:a2:24:b2:c3:1d:81", "rules:italian").tags["04A224B2C31D81"]
     'rules:italian'
-    >>> check_tag("player:")
+    >>> check_tag("player:")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    hardware.tags.TagRegistryError: not a badge or rule card: 'player:' (player:NAME, rules:NAME, option:NAME, target:N)
+    hardware.tag_registry.TagRegistryError: not a badge or rule card: 'player:' (player:NAME, ...)
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from hardware.limits import MAX_NAME, FileProblem, name_problem, quoted, read_json
-from hardware.tags import TagRegistryError, normalize_uid
+from hardware.tag_registry import TagRegistryError, normalize_uid
 
 logger = logging.getLogger(__name__)
 

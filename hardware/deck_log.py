@@ -17,7 +17,7 @@ import os
 from pathlib import Path
 
 from hardware.limits import read_json
-from hardware.tags import write_atomically
+from hardware.tag_registry import write_atomically
 
 logger = logging.getLogger(__name__)
 

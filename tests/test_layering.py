@@ -230,11 +230,14 @@ ROOM_MAY_IMPORT: dict[str, set[str]] = {
     "screens": {"referee", "errors"},
     "cards": {"referee", "errors"},
     "checks": set(),
-    "players": {"referee", "screens", "journal", "service", "errors"},
-    "service": {"referee", "journal", "errors"},
-    "app": {"referee", "journal", "screens", "players", "cards", "checks", "service", "errors"},
+    "players": {"referee", "screens", "journal", "service", "outputs", "errors"},
+    "outputs": {"referee"},
+    "service": {"referee", "journal", "outputs", "errors"},
+    "feeder": {"referee", "service"},
+    "app": {"referee", "journal", "screens", "players", "cards", "checks", "service", "outputs", "feeder", "errors"},
     "errors": set(),
-    "cli": {"referee", "journal", "screens", "players", "cards", "checks", "service", "app", "errors"},
+    "cli": {"referee", "journal", "screens", "players", "cards", "checks", "service", "outputs", "feeder", "app",
+            "errors"},
 }
 """What each room of ``firmware_host`` may import of the others (its own modules always):
 the docstring of each room's ``__init__`` says the same in words."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from venue.history import JournalHistory
+from venue.page_history import JournalHistory
 from venue.record import write_record
 
 

@@ -229,7 +229,7 @@ class TablePublisher:
         """Every finished game of the journal not yet sent on this connection, fully revealed, in order."""
         if self.journal is None or not self.connected.is_set():
             return
-        from venue.history import JournalHistory
+        from venue.page_history import JournalHistory
 
         if self._history is None:
             self._history = JournalHistory(self.journal, table=self.table_name, reveal_delay=self.settings.reveal_delay)

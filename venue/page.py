@@ -52,7 +52,7 @@ from firmware_host.referee.transcript import (
     TranscriptError,
     setup_from_json,
 )
-from venue.history import JournalHistory
+from venue.page_history import JournalHistory
 from venue.public import Message, PublicFeed
 from venue.record import write_record
 from venue.settings import WebSettings

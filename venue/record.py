@@ -52,7 +52,7 @@ from typing import Any
 import engine
 from engine.actions import Action, DealCard, Stand, action_from_json, parse_action
 from engine.cards import Card
-from engine.errors import NotationError
+from engine.ecarte_errors import NotationError
 
 GAME_TAGS = ("Event", "Site", "Date", "Table", "Game", "A", "B", "Rules", "Options", "Target", "Result", "Winner")
 """The game's tag pairs, in the order they are written (the first seven PGN-style, then ours)."""

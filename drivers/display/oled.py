@@ -29,8 +29,8 @@ from typing import Any
 from PIL import Image
 
 from drivers.closing import Closing
+from drivers.device_errors import DeviceNotFoundError, DevicePermissionError, DriverError
 from drivers.display.chips import check_chip
-from drivers.errors import DeviceNotFoundError, DevicePermissionError, DriverError
 
 logger = logging.getLogger(__name__)
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import errno
 
-from drivers.events import TagFacts
+from drivers.device_events import TagFacts
 
 
 class MockReader:

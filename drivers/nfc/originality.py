@@ -2,7 +2,7 @@
 
 The pads share one :class:`OriginalityCheck`: the first pad that sees a tag asks it for its
 ``GET_VERSION`` and ``READ_SIG`` (:meth:`drivers.nfc.reader.NfcpyReader.read_facts`) and hands the
-answers to ``judge`` (:func:`hardware.originality.judge` with the table's trusted key); the verdict
+answers to ``judge`` (:func:`hardware.ntag_signature.judge` with the table's trusted key); the verdict
 of ``genuine`` is remembered by UID while the tag stays on the pad: the pad that sees it leave calls
 :meth:`OriginalityCheck.forget` with its UID, so the next arrival of that UID (the genuine card laid
 again, or a clone of it) is asked again. The pads report the verdict (``CardSeen.origin``); they do
@@ -15,21 +15,21 @@ import logging
 import threading
 from collections.abc import Callable
 
-from drivers.events import TagFacts
+from drivers.device_events import TagFacts
 
 logger = logging.getLogger(__name__)
 
 GENUINE = "genuine"
-"""The one verdict remembered (same as ``hardware.originality``)."""
+"""The one verdict remembered (same as ``hardware.ntag_signature``)."""
 UNREADABLE = "unreadable"
-"""The verdict after ``attempts`` tries at a tag that never answered (same as ``hardware.originality``)."""
+"""The verdict after ``attempts`` tries at a tag that never answered (same as ``hardware.ntag_signature``)."""
 
 
 class OriginalityCheck:
     """UID → originality verdict, asked once and remembered until forgotten; thread-safe.
 
     :param judge: ``judge(uid, facts)`` → a status string; ``facts`` is ``None`` for a tag that
-        did not answer (see :func:`hardware.originality.judge`).
+        did not answer (see :func:`hardware.ntag_signature.judge`).
     :param attempts: tries at a tag that does not answer (it left, or couples badly) before it
         is reported ``unreadable``.
     :param remember: remember ``genuine`` verdicts while the tag stays (the pads forget a tag

@@ -1,9 +1,9 @@
 """NFC pads: one PN532 reader each, polled by its own thread, on nfcpy.
 
 A :class:`Pad` turns what its reader sees into debounced
-:class:`~drivers.events.CardSeen` events (a card arrived, a card left) and
+:class:`~drivers.device_events.CardSeen` events (a card arrived, a card left) and
 reports its reader going away and coming back as
-:class:`~drivers.events.ReaderStatus`. It never dies of a reader error: a
+:class:`~drivers.device_events.ReaderStatus`. It never dies of a reader error: a
 reader that stops answering is closed and reopened with back-off.
 
 How the reader lists a stack of tags, and the PN532 commands it takes, is in
@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from drivers.closing import Closing
-from drivers.events import DeviceEvent, ReaderStatus, TagFacts
+from drivers.device_events import DeviceEvent, ReaderStatus, TagFacts
 from drivers.nfc.originality import OriginalityCheck
 from drivers.nfc.pad_contents import PadContents
 from drivers.nfc.reader import READER_ERRORS, Reader, TagWriteError, open_pn532

@@ -19,7 +19,7 @@ import re
 import time
 from collections.abc import Callable
 
-from drivers.events import CardSeen, DeviceEvent
+from drivers.device_events import CardSeen, DeviceEvent
 from drivers.nfc.originality import OriginalityCheck
 from drivers.nfc.reader import Reader
 
@@ -47,7 +47,7 @@ def card_from_ndef(text: str | None) -> str | None:
 class PadContents:
     """The tags on pad ``zone`` and the cards they stand for, updated one poll at a time.
 
-    :param emit: where the arrivals and leaves go (:class:`~drivers.events.CardSeen`).
+    :param emit: where the arrivals and leaves go (:class:`~drivers.device_events.CardSeen`).
     :param leave_after: consecutive polls without a tag before it has left.
     :param card_for: looks a tag UID up in the tag registry (``None`` if unknown).
     :param read_ndef: read unknown tags for an ``ecarte:KS`` NDEF record.

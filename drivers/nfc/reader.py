@@ -37,8 +37,8 @@ import nfc.tag
 import nfc.tag.tt2_nxp
 
 from drivers.closing import Closing
-from drivers.errors import DeviceNotFoundError, DevicePermissionError, DriverError
-from drivers.events import TagFacts
+from drivers.device_errors import DeviceNotFoundError, DevicePermissionError, DriverError
+from drivers.device_events import TagFacts
 from drivers.nfc.tty import RawTty
 
 logger = logging.getLogger(__name__)

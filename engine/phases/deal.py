@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engine.actions import Cut, Deal, DealCard, ElderDeal, TurnTarget, TurnUp
 from engine.cards import CARDS, Card, parse_cards
-from engine.errors import NotationError
+from engine.ecarte_errors import NotationError
 from engine.events import DealerChosen, Event, TargetSet, Trump
 from engine.faults import fault
 from engine.phases.king import score_king

@@ -2,7 +2,7 @@
 and the table confirms the 32 cards of one registered pack, no card twice, no foreign tag, and
 (where the table requires it) no tag that fails the originality check, and says what is missing.
 
-It reads the pads' :class:`~drivers.events.CardSeen` events, like enrolment::
+It reads the pads' :class:`~drivers.device_events.CardSeen` events, like enrolment::
 
     report = check_deck(events, registry, show, require_genuine=True)
     print("\\n".join(report.lines()))
@@ -29,9 +29,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from drivers.events import CardSeen, DeviceEvent
+from drivers.device_events import CardSeen, DeviceEvent
 from engine.cards import Card
-from hardware.tags import CARDS, PACKS, TagRegistry
+from hardware.tag_registry import CARDS, PACKS, TagRegistry
 
 logger = logging.getLogger(__name__)
 

@@ -29,10 +29,10 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from drivers.events import CardSeen, DeviceEvent, ReaderStatus
+from drivers.device_events import CardSeen, DeviceEvent, ReaderStatus
 from engine.cards import Card
 from hardware.locks import entry_seal
-from hardware.tags import CARDS, TagRegistry, check_card, check_pack
+from hardware.tag_registry import CARDS, TagRegistry, check_card, check_pack
 
 logger = logging.getLogger(__name__)
 
@@ -153,8 +153,8 @@ def enroll(
 ) -> EnrollResult:
     """Walk ``cards`` of ``pack`` in order, registering one tag for each.
 
-    :param events: the enrollment pad's events (:class:`~drivers.events.CardSeen`,
-        :class:`~drivers.events.ReaderStatus`; others are ignored).
+    :param events: the enrollment pad's events (:class:`~drivers.device_events.CardSeen`,
+        :class:`~drivers.device_events.ReaderStatus`; others are ignored).
     :param registry: the tag registry, added to in place.
     :param show: puts a few short lines on the OLED or console.
     :param pack: which pack (1 or 2) the cards belong to.

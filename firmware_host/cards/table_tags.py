@@ -24,14 +24,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from drivers.events import CardSeen, DeviceEvent
+from drivers.device_events import CardSeen, DeviceEvent
 from drivers.nfc.originality import OriginalityCheck
 from firmware_host.errors import BadInput
 from firmware_host.referee.pack_guard import PackGuard
 from firmware_host.referee.transcript import CardEvent, PhysicalEvent
-from hardware import originality
+from hardware import ntag_signature
 from hardware.table import TableConfig, TagPolicy
-from hardware.tags import TagRegistry, TagRegistryError
+from hardware.tag_registry import TagRegistry, TagRegistryError
 
 logger = logging.getLogger(__name__)
 
@@ -91,12 +91,12 @@ class TableTags:
         :raises BadInput: the trusted key is not a key.
         """
         try:
-            key = originality.trusted_key(policy.key_name(simulated))
-        except originality.OriginalityError as exc:
+            key = ntag_signature.trusted_key(policy.key_name(simulated))
+        except ntag_signature.OriginalityError as exc:
             raise BadInput(f"[tags] trusted_key: {exc}") from None
         check = None
         if policy.require_signature:
-            check = OriginalityCheck(lambda uid, facts: originality.judge(uid, facts, key),
+            check = OriginalityCheck(lambda uid, facts: ntag_signature.judge(uid, facts, key),
                                      remember=not policy.check_every_arrival)
         return cls(registry, policy, key, check, badges)
 
@@ -125,7 +125,7 @@ class TableTags:
         """The transcript event for a pad's ``seen``: its card and UID, the card withheld from a
         registered tag that failed the originality check where the table requires it."""
         card = seen.card
-        if self.policy.require_signature and seen.origin != originality.GENUINE:
+        if self.policy.require_signature and seen.origin != ntag_signature.GENUINE:
             if card is not None and not seen.gone:
                 logger.warning("tag %s (%s) on %s: %s", seen.uid, card, seen.zone, seen.origin)
             card = None
@@ -134,7 +134,7 @@ class TableTags:
     def vouched(self, seen: CardSeen) -> bool:
         """Whether ``seen`` may reach the referee: anything, except a badge or rule card whose
         tag failed the originality check on a table that requires it."""
-        if not self.policy.require_signature or seen.uid not in self.badges or seen.origin == originality.GENUINE:
+        if not self.policy.require_signature or seen.uid not in self.badges or seen.origin == ntag_signature.GENUINE:
             return True
         if self.registry is not None and seen.uid in self.registry:
             return True  # a card's tag: the pack guard refuses it, with a fault

@@ -217,7 +217,7 @@ def _depth(pad: PadConfig) -> str:
 
 
 def _check_registry(config: TableConfig) -> Check:
-    from hardware.tags import TagRegistry, TagRegistryError
+    from hardware.tag_registry import TagRegistry, TagRegistryError
 
     name = "tag registry"
     if config.registry is None:
@@ -255,7 +255,7 @@ def _check_registry(config: TableConfig) -> Check:
 def _check_deck(config: TableConfig) -> Check:
     """When each registered pack last passed the deck check: a reminder for a pack never checked."""
     from hardware.deck_log import last_checks
-    from hardware.tags import TagRegistry, TagRegistryError
+    from hardware.tag_registry import TagRegistry, TagRegistryError
 
     name = "deck check"
     first = " (before the first deal of each session: deck_check_first)" if config.tags.deck_check_first else ""
@@ -276,7 +276,7 @@ def _check_deck(config: TableConfig) -> Check:
 
 def _check_badges(config: TableConfig) -> Check:
     from hardware.badges import Badges, badges_path
-    from hardware.tags import TagRegistryError
+    from hardware.tag_registry import TagRegistryError
 
     path = badges_path(config)
     if path is None or not path.exists():
@@ -290,14 +290,14 @@ def _check_badges(config: TableConfig) -> Check:
 
 
 def _audit_registry(config: TableConfig, registry: Any) -> list[str]:
-    """The registry's problems against the table's [tags] policy (hardware/tag_audit.py)."""
-    from hardware import locks, originality
-    from hardware.tag_audit import audit_registry
+    """The registry's problems against the table's [tags] policy (hardware/registry_audit.py)."""
+    from hardware import locks, ntag_signature
+    from hardware.registry_audit import audit_registry
 
     policy = config.tags
     try:
-        key = originality.trusted_key(policy.key_name(config.simulated_pads))
-    except originality.OriginalityError as exc:
+        key = ntag_signature.trusted_key(policy.key_name(config.simulated_pads))
+    except ntag_signature.OriginalityError as exc:
         return [f"[tags] trusted_key: {exc}"]
     problems = []
     lock_id = secret = None
@@ -403,7 +403,7 @@ def _check_display(index: int, display: DisplayConfig, probe: DisplayProbe, dev:
 
 
 def _check_buttons(config: TableConfig, make_factory: FactoryMaker) -> Check:
-    from drivers.errors import DriverError
+    from drivers.device_errors import DriverError
 
     name = "buttons"
     backend = config.buttons.backend

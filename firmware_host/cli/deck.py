@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from drivers.events import DeviceEvent
+from drivers.device_events import DeviceEvent
 from firmware_host.cli.args import card_name, sim_registry
 from firmware_host.errors import BadInput
 
@@ -53,7 +53,7 @@ def run_deck(args: argparse.Namespace) -> int:
     from firmware_host.screens.deck import deck_lines
     from firmware_host.screens.panel import open_panel
     from hardware.deck_log import record_check
-    from hardware.tags import TagRegistry, TagRegistryError
+    from hardware.tag_registry import TagRegistry, TagRegistryError
 
     table = load_table_or_exit(args.table)
     path = args.registry or table.registry
@@ -98,7 +98,7 @@ def _pass_the_pack(sim: Any, pad: Any, pack: int, drop: set[str], clones: set[st
     """The simulated operator: passes each card of the simulated pack over the pad (a clone of
     the cards in ``clones``)."""
     from firmware_host.players.simtable import sim_uid
-    from hardware.tags import CARDS
+    from hardware.tag_registry import CARDS
 
     for card in CARDS:
         if card in drop:

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from drivers.events import DeviceEvent
+from drivers.device_events import DeviceEvent
 from firmware_host.cards.enroll import Originality, enroll
 from firmware_host.cli.args import sim_registry
 
@@ -57,7 +57,7 @@ def run_enroll(args: argparse.Namespace) -> int:
     from firmware_host.app import load_table_or_exit
     from firmware_host.errors import BadInput
     from firmware_host.screens.panel import open_panel
-    from hardware.tags import TagRegistry, TagRegistryError
+    from hardware.tag_registry import TagRegistry, TagRegistryError
 
     table = load_table_or_exit(args.table)
     registry_path = args.registry or table.registry
@@ -123,7 +123,7 @@ def _enroll_badge(args: argparse.Namespace, table: Any, registry: Any, registry_
     from firmware_host.screens.i18n import screen_name
     from firmware_host.screens.panel import open_panel
     from hardware.badges import KINDS, Badges, badges_path, check_tag
-    from hardware.tags import TagRegistryError
+    from hardware.tag_registry import TagRegistryError
 
     text = args.badge if args.badge.partition(":")[0] in KINDS else f"player:{args.badge}"
     try:
@@ -186,12 +186,12 @@ def _tag_options(table: Any, args: argparse.Namespace) -> dict[str, Any]:
     :raises BadInput: a bad trusted key, or ``--lock`` without a readable secret.
     """
     from firmware_host.errors import BadInput
-    from hardware import locks, originality
+    from hardware import locks, ntag_signature
 
     options: dict[str, Any] = {"check": args.check, "refuse": table.tags.require_signature}
     try:
-        options["key"] = originality.trusted_key(table.tags.key_name(table.simulated_pads))
-    except originality.OriginalityError as exc:
+        options["key"] = ntag_signature.trusted_key(table.tags.key_name(table.simulated_pads))
+    except ntag_signature.OriginalityError as exc:
         raise BadInput(f"[tags] trusted_key: {exc}") from None
     if args.lock and table.tags.lock_secret_file is None:
         raise BadInput("--lock needs [tags] lock_secret_file in the table file (docs/nfc.md)")
@@ -207,7 +207,7 @@ def _tag_options(table: Any, args: argparse.Namespace) -> dict[str, Any]:
 
 def _walk_options(pad: Any, table: Any, options: dict[str, Any]) -> dict[str, Any]:
     """``enroll``'s ``check``, ``refuse_flagged``, ``lock`` and ``lock_id`` for this pad."""
-    from hardware import locks, originality
+    from hardware import locks, ntag_signature
 
     walk: dict[str, Any] = {}
     if options["check"]:
@@ -216,7 +216,7 @@ def _walk_options(pad: Any, table: Any, options: dict[str, Any]) -> dict[str, An
         def check(uid: str) -> Originality:
             facts = pad.read_facts(uid)
             signature = facts.signature.hex().upper() if facts is not None and facts.signature else None
-            return Originality(originality.judge(uid, facts, key), signature)
+            return Originality(ntag_signature.judge(uid, facts, key), signature)
 
         walk["check"] = check
         walk["refuse_flagged"] = options["refuse"]
@@ -283,7 +283,7 @@ def one_pad(pad_config: Any, events: queue.Queue[DeviceEvent], name: str, *,
     try:
         if pad_config.simulated:
             from drivers.nfc.pn532sim import Pn532Simulator
-            from hardware.originality import sim_signer
+            from hardware.ntag_signature import sim_signer
 
             sim = Pn532Simulator(name=f"pn532-{name}", signer=sim_signer())
             path = sim.path
@@ -316,7 +316,7 @@ def _wait_online(pad: Any, path: str) -> None:
 def _simulated_operator(sim: Any, pad: Any, pack: int, registry: Any) -> None:
     """Lays the simulated pack's stickers in order, as the walk asks."""
     from firmware_host.players.simtable import sim_uid
-    from hardware.tags import CARDS
+    from hardware.tag_registry import CARDS
 
     for card in CARDS:
         if registry.uid_for(card, pack) is not None:

@@ -36,7 +36,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     if args.list:
-        from firmware_host.journal.history import format_game, games
+        from firmware_host.journal.summaries import format_game, games
 
         for summary in read_journal(args.journal, games):
             print(format_game(summary))

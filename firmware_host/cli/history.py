@@ -1,4 +1,7 @@
-"""``ecarte-table history``: the journal's games and each player's statistics (:mod:`firmware_host.journal.history`)."""
+"""``ecarte-table history``: the journal's games and each player's statistics.
+
+The summaries are :mod:`firmware_host.journal.summaries`'.
+"""
 
 from __future__ import annotations
 
@@ -30,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
     """Print the history; returns the exit status."""
     from catalogue import say
     from firmware_host.cli.args import journal_language
-    from firmware_host.journal.history import format_game, format_player, games, player_stats
+    from firmware_host.journal.summaries import format_game, format_player, games, player_stats
 
     summaries = read_journal(args.journal, games)
     last = read_journal(args.journal, lambda journal: journal.current_game()) if args.language is None else None

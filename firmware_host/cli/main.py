@@ -98,7 +98,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     except BrokenPipeError:
         # whoever read our output stopped (`| head`): nothing more to say, and nothing wrong
-        from firmware_host.service import silence
+        from firmware_host.outputs import silence
 
         silence(sys.stdout)
         return 0

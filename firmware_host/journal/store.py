@@ -12,13 +12,18 @@ transcript and the current one replayed to resume exactly where the table stoppe
     ...     journal.current_game().lines, journal.fed_lines()
     (('{"setup": {"rules": "classic", "dealer": "A"}}', '{"zone": "hand.B", "card": "KS"}'), 1)
 
+This module is the journal's API; its parts live beside it: the tables and their migration
+(``store_schema``), the checksum chain (``store_chain``), the lock file and its seal
+(``store_lock``), a write's transaction (``store_transaction``) and the errors (``store_errors``).
+Only these modules speak SQL.
+
 What makes damage visible (``ecarte-table journal check``):
 
 - every row carries a *link*: the CRC-32 of its id, game, ``seq`` and line, chained to the
-  link of the row before it (:func:`row_link`), and a *checksum* of its state (taken,
-  refused) over that link (:func:`state_crc`). A row deleted, moved, copied over another,
-  rewritten, or marked taken or refused behind the journal's back breaks the chain where it
-  happened; a row without its link or checksum is damage;
+  link of the row before it (:func:`~firmware_host.journal.store_chain.row_link`), and a *checksum*
+  of its state (taken, refused) over that link (:func:`~firmware_host.journal.store_chain.state_crc`).
+  A row deleted, moved, copied over another, rewritten, or marked taken or refused behind the
+  journal's back breaks the chain where it happened; a row without its link or checksum is damage;
 - every line reads back as the transcript line it was (``journal check``);
 - ``PRAGMA quick_check`` when the service opens the journal;
 - the *seal*: the lock file beside the journal (``journal.sqlite.lock``), which the
@@ -32,21 +37,26 @@ Only the newest :data:`KEEP_GAMES` games are kept: starting a game deletes older
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
-import json
 import logging
 import os
 import sqlite3
 import time
-import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from types import TracebackType
 from typing import Any
 from urllib.parse import quote
 
 from drivers.closing import Closing
+from firmware_host.journal.store_chain import legacy_problem, row_link, row_problem, state_crc
+from firmware_host.journal.store_errors import JournalBusy, JournalDamaged, JournalError, JournalWriteError
+from firmware_host.journal.store_lock import Seal, lock_path, read_seal, take_lock, write_seal
+from firmware_host.journal.store_schema import CHAINED, create
+from firmware_host.journal.store_transaction import Transaction
+
+__all__ = [
+    "DONE", "KEEP_GAMES", "PENDING", "REJECTED", "GameRecord", "Journal", "JournalBusy", "JournalDamaged",
+    "JournalError", "JournalWriteError", "default_journal",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -57,33 +67,6 @@ PENDING, DONE, REJECTED = 0, 1, 2
 """A row's ``done``: journaled but not yet acted on / acted on and put out / refused by the
 referee (skipped on resume)."""
 
-_SEAL_BYTES = 160  # the seal is rewritten in place, padded to this size
-
-CHAINED = 1
-"""``meta.chain``: the rows carry links and state checksums (journals before it: a CRC of the line)."""
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
-    id INTEGER PRIMARY KEY,
-    started REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS events (
-    id INTEGER PRIMARY KEY,
-    game INTEGER NOT NULL REFERENCES games(id),
-    t REAL NOT NULL,
-    line TEXT NOT NULL,
-    done INTEGER NOT NULL DEFAULT 0,
-    seq INTEGER,
-    crc INTEGER,
-    link INTEGER
-);
-CREATE INDEX IF NOT EXISTS events_game ON events(game, id);
-CREATE TABLE IF NOT EXISTS meta (
-    key TEXT PRIMARY KEY,
-    value INTEGER NOT NULL
-);
-"""
-
 
 def default_journal() -> Path:
     """The journal in the service's state directory (systemd's ``StateDirectory=``)."""
@@ -92,27 +75,6 @@ def default_journal() -> Path:
         return Path(state.split(":")[0]) / "journal.sqlite"
     base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
     return Path(base) / "ecarte-table" / "journal.sqlite"
-
-
-class JournalError(OSError):
-    """The journal cannot be opened or written (the message names the file)."""
-
-
-class JournalBusy(JournalError):
-    """Another service holds the journal (the message says which process)."""
-
-
-class JournalWriteError(JournalError):
-    """A write failed (disk full, I/O error): nothing of it was kept; it may be tried again."""
-
-
-class JournalDamaged(JournalError):
-    """The journal is not what was written: ``problems`` says what is wrong, one line each."""
-
-    def __init__(self, path: str, problems: list[str], *, opening: bool = False) -> None:
-        self.problems = problems
-        head = f"cannot open the journal {path}: it is damaged" if opening else f"the journal {path} is damaged"
-        super().__init__(f"{head}: " + "; ".join(problems))
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,65 +91,6 @@ class GameRecord:
     def done(self) -> tuple[bool, ...]:
         """Whether each line was dealt with (acted on, or rejected)."""
         return tuple(s != PENDING for s in self.status)
-
-
-@dataclass(frozen=True, slots=True)
-class Seal:
-    """What the lock file says of the journal: its last row (and that row's link), how many
-    rows and input lines it holds, who wrote it."""
-
-    rows: int
-    lines: int
-    pid: int
-    since: float
-    count: int | None = None
-    link: int | None = None
-
-
-def line_crc(game: int, line: str) -> int:
-    """The CRC-32 a row of a journal before links kept of its game and line."""
-    return zlib.crc32(f"{game}\n{line}".encode("utf-8", "surrogatepass"))
-
-
-def legacy_problem(game: Any, line: Any, crc: Any) -> str | None:
-    """Why a row of a journal before links is not what was written (the CRC of its game and line,
-    :func:`line_crc`; a row without one is taken as it is), or None."""
-    if not isinstance(game, int) or not isinstance(line, str):
-        return "unreadable"
-    if crc is not None and crc != line_crc(game, line):
-        return "not what was written"
-    return None
-
-
-def row_link(rowid: int, game: int, seq: int | None, line: str, previous: int) -> int:
-    """A row's link: the CRC-32 of its id, game, ``seq`` and line, chained to ``previous`` (the
-    link of the row before it, or the journal's base for its first row)."""
-    head = f"{rowid}\x1f{game}\x1f{'' if seq is None else seq}\x1f"
-    return zlib.crc32((head + line).encode("utf-8", "surrogatepass"), previous)
-
-
-def state_crc(done: int, link: int) -> int:
-    """A row's checksum: its state (pending, taken, refused) over its link."""
-    return zlib.crc32(b"%d" % done, link)
-
-
-def row_problem(row: tuple[Any, ...], previous: int | None) -> str | None:
-    """Why the row ``(id, game, line, done, seq, crc, link)`` is not what was written after a row
-    whose link is ``previous``, or None. ``previous`` None: the row before it is lost, only the
-    row's own checksum can be checked."""
-    rowid, game, line, done, seq, crc, link = row
-    if not (isinstance(rowid, int) and isinstance(game, int) and isinstance(line, str)
-            and isinstance(done, int) and (seq is None or isinstance(seq, int))):
-        return "unreadable"
-    if crc is None or link is None:
-        return "its checksum is missing"
-    if not isinstance(crc, int) or not isinstance(link, int):
-        return "unreadable"
-    if previous is not None and link != row_link(rowid, game, seq, line, previous):
-        return "not what was written there (changed, moved, or a row before it missing)"
-    if crc != state_crc(done, link):
-        return "its state (taken, refused) is not what was written"
-    return None
 
 
 class Journal(Closing):
@@ -260,46 +163,13 @@ class Journal(Closing):
                 return
             # opened by whoever starts the service, then used by the event loop alone
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._db.executescript(_SCHEMA)
-            self._migrate()
+            create(self._db)
             self._load_tail()
             self._lines = self.fed_lines()
         except sqlite3.DatabaseError as exc:
             if isinstance(exc, sqlite3.OperationalError) and "malformed" not in str(exc):
                 raise JournalError(f"cannot open the journal {self.path}: {exc}") from exc
             raise JournalDamaged(self.path, [f"SQLite: {exc}"], opening=True) from exc
-
-    def _migrate(self) -> None:
-        """Journals of earlier versions: add the columns and the input line count; chain their rows."""
-        db = self.db
-        columns = {row[1] for row in db.execute("PRAGMA table_info(events)")}
-        for column in ("seq", "crc", "link"):
-            if column not in columns:
-                db.execute(f"ALTER TABLE events ADD COLUMN {column} INTEGER")
-        if db.execute("SELECT 1 FROM meta WHERE key = 'lines'").fetchone() is None:
-            # before the count was kept, every line but the games' own setup lines was fed
-            events = db.execute("SELECT COUNT(*) FROM events").fetchone()[0]
-            games = db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
-            db.execute("INSERT INTO meta (key, value) VALUES ('lines', ?)", (int(events) - int(games),))
-        if db.execute("SELECT 1 FROM meta WHERE key = 'chain'").fetchone() is None:
-            # rows of a journal before links: chained now, each once its own CRC is checked
-            # (a row that fails it keeps no link: the check reports it)
-            db.execute("BEGIN IMMEDIATE")
-            previous = 0
-            for rowid, game, line, done, seq, crc in db.execute(
-                "SELECT id, game, line, done, seq, crc FROM events ORDER BY id",
-            ).fetchall():
-                if legacy_problem(game, line, crc) is not None:
-                    db.execute("UPDATE events SET crc = NULL, link = NULL WHERE id = ?", (rowid,))
-                    continue
-                previous = row_link(rowid, game, seq, line, previous)
-                db.execute("UPDATE events SET crc = ?, link = ? WHERE id = ?",
-                           (state_crc(done, previous), previous, rowid))
-            db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('chain', ?)", (CHAINED,))
-            db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('base', 0)")
-            db.execute("COMMIT")
 
     def _load_tail(self) -> None:
         """The last row's id and link and the number of rows (what the next row chains to)."""
@@ -577,10 +447,10 @@ class Journal(Closing):
         self._pending = (0, 0)
         self._pending_count = 0
 
-    def _transaction(self) -> _Transaction:
+    def _transaction(self) -> Transaction:
         if self.readonly:
             raise JournalError(f"the journal {self.path} is open read-only")
-        return _Transaction(self)
+        return Transaction(self)
 
     def close(self) -> None:
         """Close the file and let go of the lock (safe to call twice)."""
@@ -596,85 +466,3 @@ class Journal(Closing):
                 self._lock_fd = None
 
 
-def lock_path(path: str) -> Path:
-    """The lock file (and seal) of the journal at ``path``."""
-    return Path(path + ".lock")
-
-
-def read_seal(path: str) -> Seal | None:
-    """The seal beside the journal at ``path``, or None (none yet, or unreadable)."""
-    try:
-        data = json.loads(lock_path(path).read_bytes().decode().strip("\0") or "null")
-        return Seal(int(data["rows"]), int(data["lines"]), int(data["pid"]), float(data["since"]),
-                    None if data.get("count") is None else int(data["count"]),
-                    None if data.get("link") is None else int(data["link"]))
-    except (OSError, ValueError, TypeError, KeyError, AttributeError):
-        return None
-
-
-def write_seal(fd: int, seal: Seal) -> None:
-    """Write ``seal`` in place at the start of the lock file ``fd`` (a failure is logged: the seal
-    helps find damage; the journal is what counts)."""
-    body = {"pid": seal.pid, "since": seal.since, "rows": seal.rows, "lines": seal.lines, "count": seal.count,
-            "link": seal.link}
-    data = json.dumps(body).encode().ljust(_SEAL_BYTES - 1) + b"\n"
-    try:
-        os.pwrite(fd, data, 0)
-    except OSError as exc:
-        logger.warning("cannot write the journal's seal: %s", exc)
-
-
-def take_lock(path: str) -> int:
-    """Hold the journal at ``path`` for this process (``flock`` on its lock file); the file's fd.
-
-    :raises JournalBusy: naming the process that holds it.
-    """
-    lock = lock_path(path)
-    try:
-        fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o640)
-    except OSError as exc:
-        raise JournalError(f"cannot open the journal's lock {lock}: {exc.strerror or exc}") from exc
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        os.close(fd)
-        seal = read_seal(path)
-        who = f"process {seal.pid}, running since {time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(seal.since))}" \
-            if seal is not None else "another process"
-        raise JournalBusy(f"the journal {path} is in use by {who} (one service per journal)") from None
-    except OSError as exc:
-        os.close(fd)
-        raise JournalError(f"cannot lock the journal {path}: {exc.strerror or exc}") from exc
-    return fd
-
-
-class _Transaction:
-    def __init__(self, journal: Journal) -> None:
-        self.journal = journal
-        self.db = journal.db
-
-    def __enter__(self) -> sqlite3.Connection:
-        try:
-            self.db.execute("BEGIN IMMEDIATE")
-        except sqlite3.Error as error:
-            raise JournalWriteError(f"cannot write the journal {self.journal.path}: {error}") from error
-        return self.db
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None,
-    ) -> None:
-        if exc_type is None:
-            try:
-                self.db.execute("COMMIT")
-            except sqlite3.Error as error:
-                self.journal._rolled_back()
-                with contextlib.suppress(sqlite3.Error):
-                    self.db.execute("ROLLBACK")
-                raise JournalWriteError(f"cannot write the journal {self.journal.path}: {error}") from error
-            self.journal._committed()
-            return
-        self.journal._rolled_back()
-        with contextlib.suppress(sqlite3.Error):
-            self.db.execute("ROLLBACK")
-        if isinstance(exc, sqlite3.Error):
-            raise JournalWriteError(f"cannot write the journal {self.journal.path}: {exc}") from exc

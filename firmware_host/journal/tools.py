@@ -23,22 +23,10 @@ from typing import Any
 from urllib.parse import quote
 
 from firmware_host.errors import BadInput
-from firmware_host.journal.store import (
-    CHAINED,
-    KEEP_GAMES,
-    Journal,
-    JournalDamaged,
-    JournalError,
-    Seal,
-    legacy_problem,
-    lock_path,
-    read_seal,
-    row_link,
-    row_problem,
-    state_crc,
-    take_lock,
-    write_seal,
-)
+from firmware_host.journal.store import KEEP_GAMES, Journal, JournalDamaged, JournalError
+from firmware_host.journal.store_chain import legacy_problem, row_link, row_problem, state_crc
+from firmware_host.journal.store_lock import Seal, lock_path, read_seal, take_lock, write_seal
+from firmware_host.journal.store_schema import CHAINED
 
 logger = logging.getLogger(__name__)
 

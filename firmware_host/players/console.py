@@ -35,8 +35,8 @@ from firmware_host.referee.transcript import ButtonEvent, CardEvent, PhysicalEve
 from hardware.layout import ZONES
 
 if TYPE_CHECKING:
+    from firmware_host.outputs import TableOutput
     from firmware_host.screens.panel import Panel
-    from firmware_host.service import TableOutput
 
 HELP = "\n".join(
     line.replace("``", "").replace("- ", "  ", 1) if line.startswith("- ") else line.replace("``", "")

@@ -30,6 +30,7 @@ from catalogue import language, rule_set, say
 from engine import Card, Event, Fault
 from firmware_host.errors import BadInput
 from firmware_host.journal.store import Journal, JournalError
+from firmware_host.outputs import TableOutput
 from firmware_host.players.packets import PacketPlayers
 from firmware_host.players.simtable import SimulatedTable
 from firmware_host.referee.controller import Controller, TableDefaults
@@ -37,7 +38,7 @@ from firmware_host.referee.snapshot import Outcome, TableSnapshot
 from firmware_host.referee.transcript import dumps
 from firmware_host.screens.chooser import fault_screen
 from firmware_host.screens.i18n import card as card_words
-from firmware_host.service import ServiceStats, TableOutput, TableService
+from firmware_host.service import ServiceStats, TableService
 from hardware.limits import name_problem
 from hardware.table import TableConfig, simulated_table
 

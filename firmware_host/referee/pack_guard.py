@@ -1,7 +1,7 @@
 """What the table checks of a card's tag before the rules see the card: one pack per game, and
 (on a table that requires it) tags that passed NXP's originality check.
 
-The registry maps a tag's UID to its card *and* pack (:class:`hardware.tags.TagEntry`). A game
+The registry maps a tag's UID to its card *and* pack (:class:`hardware.tag_registry.TagEntry`). A game
 is played with one pack: the first card of the game whose pack is known chooses it; a card of the
 other pack is then refused (``foreign_pack``) until the next game. Tags read by their NDEF record
 (``[tags] ndef_pack``, an unenrolled pack) count as that pack.
@@ -11,7 +11,7 @@ same decisions: on a table that requires signatures the pads' events name a regi
 card only when its signature verified (``firmware_host.tag_events``); a registered tag that arrives
 without its card named is refused as ``counterfeit_card``.
 
-    >>> from hardware.tags import TagRegistry
+    >>> from hardware.tag_registry import TagRegistry
     >>> registry = TagRegistry()
     >>> _ = registry.add("04ECA701075A80", "KS", 1), registry.add("04ECA702075A80", "KS", 2)
     >>> guard = PackGuard(registry.entry)
@@ -30,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.cards import Card
-from hardware.tags import TagEntry
+from hardware.tag_registry import TagEntry
 
 logger = logging.getLogger(__name__)
 

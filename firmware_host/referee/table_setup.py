@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from catalogue import LANGUAGES
-from engine.errors import UnknownRulesError
+from engine.ecarte_errors import UnknownRulesError
 from engine.rules import RULE_SETS, rules
 
 logger = logging.getLogger(__name__)

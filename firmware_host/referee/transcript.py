@@ -24,7 +24,7 @@ import engine
 from catalogue import LANGUAGES
 from engine import Event
 from engine.cards import Card
-from engine.errors import EcarteError, NotationError
+from engine.ecarte_errors import EcarteError, NotationError
 from engine.sight import SIGHTS
 from hardware.layout import BUTTONS, SEATS, ZONES
 from hardware.layout import COMPACT_PADS as COMPACT_ZONES

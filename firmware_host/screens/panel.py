@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from drivers.closing import Closing
+from drivers.device_errors import DriverError
 from drivers.display.i2c_sim import FakeI2CBus
 from drivers.display.oled import DisplayError, Oled, open_display
-from drivers.errors import DriverError
 from firmware_host.errors import BadInput
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
 from firmware_host.screens.chooser import Screen, frame_to_text, message_screen, paused_screen, render, screen_for

@@ -8,9 +8,9 @@ import errno
 import pytest
 from PIL import Image, ImageDraw
 
+from drivers.device_errors import DeviceNotFoundError
 from drivers.display.i2c_sim import FakeI2CBus
 from drivers.display.oled import DisplayError, open_display, pack_pages
-from drivers.errors import DeviceNotFoundError
 from firmware_host.screens.drawing import Screen, render
 
 CHIPS = ["ssd1306", "sh1106"]

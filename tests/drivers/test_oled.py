@@ -12,9 +12,9 @@ import types
 import pytest
 from PIL import Image, ImageDraw
 
+from drivers.device_errors import DeviceNotFoundError, DevicePermissionError, DriverError
 from drivers.display.i2c_sim import FakeI2CBus
 from drivers.display.oled import DisplayError, open_display
-from drivers.errors import DeviceNotFoundError, DevicePermissionError, DriverError
 
 CHIPS = ["ssd1306", "sh1106"]
 

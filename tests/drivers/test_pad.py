@@ -14,12 +14,12 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from drivers.events import CardSeen, DeviceEvent, ReaderStatus
+from drivers.device_events import CardSeen, DeviceEvent, ReaderStatus
 from drivers.nfc.pad import Pad, PadSet, PadTiming
 from drivers.nfc.pad_contents import card_from_ndef
 from drivers.nfc.pn532sim import Pn532Simulator
 from drivers.nfc.reader import NfcpyReader, TagWriteError
-from hardware.tags import TagEntry, TagRegistry
+from hardware.tag_registry import TagEntry, TagRegistry
 
 KS = "04A224B2C31D80"
 QH = "04B1C2D3E4F501"

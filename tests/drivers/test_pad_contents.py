@@ -10,7 +10,7 @@ import queue
 
 import pytest
 
-from drivers.events import CardSeen, DeviceEvent, ReaderStatus, TagFacts
+from drivers.device_events import CardSeen, DeviceEvent, ReaderStatus, TagFacts
 from drivers.nfc.mock_reader import MockReader, MockReaders
 from drivers.nfc.originality import OriginalityCheck
 from drivers.nfc.pad import Pad, PadTiming

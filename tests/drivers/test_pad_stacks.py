@@ -15,12 +15,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from drivers.events import CardSeen, DeviceEvent, ReaderStatus
+from drivers.device_events import CardSeen, DeviceEvent, ReaderStatus
 from drivers.nfc.pad import Pad, PadTiming
 from drivers.nfc.pn532sim import Pn532Simulator
 from firmware_host.players.simtable import SimulatedTable, sim_uid
 from hardware.table import simulated_table
-from hardware.tags import TagEntry, TagRegistry
+from hardware.tag_registry import TagEntry, TagRegistry
 
 WAIT = 15.0
 FAST = PadTiming(poll_interval=0.005, leave_after=3, fault_limit=3, reopen_first=0.02, reopen_max=0.2)

@@ -12,8 +12,8 @@ from gpiozero.pins.mock import MockFactory
 from hypothesis import given
 from hypothesis import strategies as st
 
-from drivers.errors import DriverError
-from drivers.events import ButtonPressed
+from drivers.device_errors import DriverError
+from drivers.device_events import ButtonPressed
 from drivers.pin_backends import PinBackendError, UnknownBackendError, backend_for_board, board_model, make_pin_factory
 from drivers.seat_controls import (
     BUTTON_NAMES,

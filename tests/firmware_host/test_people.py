@@ -14,8 +14,8 @@ import pytest
 from PIL import Image
 
 from engine import new_game
-from firmware_host.journal.history import format_game, games, player_stats
 from firmware_host.journal.store import Journal
+from firmware_host.journal.summaries import format_game, games, player_stats
 from firmware_host.players.builtin import game_transcript
 from firmware_host.referee.controller import Controller, NewGame, Notice, TableDefaults
 from firmware_host.referee.transcript import ButtonEvent, CardEvent, Setup, dumps

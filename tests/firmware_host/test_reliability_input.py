@@ -27,11 +27,13 @@ from hypothesis import strategies as st
 
 from engine import NotationError
 from firmware_host.cli.main import main
+from firmware_host.feeder import feed_lines
 from firmware_host.journal.store import REJECTED, Journal
+from firmware_host.outputs import JsonLines
 from firmware_host.referee.controller import Controller
 from firmware_host.referee.snapshot import Outcome
 from firmware_host.referee.transcript import MAX_LINE_BYTES, PhysicalEvent, Setup, TranscriptError, parse_line
-from firmware_host.service import FEED_WINDOW, JsonLines, TableService, feed_lines
+from firmware_host.service import FEED_WINDOW, TableService
 
 CLI = Path(sys.executable).parent / "ecarte-table"
 TIMEOUT = 60.0

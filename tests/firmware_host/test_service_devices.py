@@ -17,11 +17,12 @@ import pytest
 
 from engine import Event
 from firmware_host.journal.store import Journal
+from firmware_host.outputs import FaultLights
 from firmware_host.players.simtable import SimulatedTable
 from firmware_host.referee.controller import Controller, ReaderState, TableDefaults
 from firmware_host.referee.snapshot import Outcome
 from firmware_host.referee.transcript import Setup
-from firmware_host.service import FaultLights, TableService
+from firmware_host.service import TableService
 from hardware.table import simulated_table
 
 TIMEOUT = 20.0

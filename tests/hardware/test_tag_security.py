@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from drivers.events import CardSeen, DeviceEvent, ReaderStatus
+from drivers.device_events import CardSeen, DeviceEvent, ReaderStatus
 from drivers.nfc.originality import OriginalityCheck
 from drivers.nfc.pad import Pad, PadTiming
 from drivers.nfc.pn532sim import Pn532Simulator
@@ -31,14 +31,14 @@ from firmware_host.cards.table_tags import TableTags
 from firmware_host.checks.doctor import run_checks
 from firmware_host.players.simtable import sim_uid
 from firmware_host.referee.controller import Controller, TableDefaults
-from hardware import locks, originality
+from hardware import locks, ntag_signature
 from hardware.table import TagPolicy, load_table_text
-from hardware.tags import CARDS, TagRegistry
+from hardware.tag_registry import CARDS, TagRegistry
 
 WAIT = 15.0
 FAST = PadTiming(poll_interval=0.005, leave_after=2, reopen_first=0.02, reopen_max=0.2)
-KEY = originality.sim_public_key()
-SIGNER = originality.sim_signer()
+KEY = ntag_signature.sim_public_key()
+SIGNER = ntag_signature.sim_signer()
 
 
 def signed_registry(packs: tuple[int, ...] = (1, 2)) -> TagRegistry:
@@ -109,21 +109,21 @@ REQUIRE = TagPolicy(require_signature=True)
 def test_nxp_key_verifies_a_known_good_signature_and_nothing_else() -> None:
     uid = bytes.fromhex("04AB87F2CA1190")
     good = bytes.fromhex("67B1750BCCEB1174F9A33BF20E0226551A6366939B31F949848C3C087350FA90")
-    assert originality.verify_signature(uid, good, originality.NXP_NTAG21X_KEY)
-    assert not originality.verify_signature(bytes.fromhex("04AB87F2CA1191"), good, originality.NXP_NTAG21X_KEY)
-    assert not originality.verify_signature(uid, good, KEY)  # the TEST key is not NXP's
-    assert not originality.verify_signature(uid, good[:31] + b"\x00", originality.NXP_NTAG21X_KEY)
+    assert ntag_signature.verify_signature(uid, good, ntag_signature.NXP_NTAG21X_KEY)
+    assert not ntag_signature.verify_signature(bytes.fromhex("04AB87F2CA1191"), good, ntag_signature.NXP_NTAG21X_KEY)
+    assert not ntag_signature.verify_signature(uid, good, KEY)  # the TEST key is not NXP's
+    assert not ntag_signature.verify_signature(uid, good[:31] + b"\x00", ntag_signature.NXP_NTAG21X_KEY)
 
 
-@pytest.mark.parametrize("name", ["nxp", "test", originality.NXP_NTAG21X_KEY.hex()])
+@pytest.mark.parametrize("name", ["nxp", "test", ntag_signature.NXP_NTAG21X_KEY.hex()])
 def test_trusted_keys_by_name(name: str) -> None:
-    assert len(originality.trusted_key(name)) == 33
+    assert len(ntag_signature.trusted_key(name)) == 33
 
 
 @pytest.mark.parametrize("name", ["NXP", "04" + "00" * 32, "hello"])
 def test_a_trusted_key_that_is_no_key_is_refused(name: str) -> None:
-    with pytest.raises(originality.OriginalityError):
-        originality.trusted_key(name)
+    with pytest.raises(ntag_signature.OriginalityError):
+        ntag_signature.trusted_key(name)
 
 
 @pytest.mark.parametrize(("kind", "status"), [
@@ -134,7 +134,7 @@ def test_the_reader_reads_each_kind_of_tag_for_what_it_is(sim: Pn532Simulator, k
     with NfcpyReader(sim.path) as reader:
         sim.place(uid, kind=kind)
         assert reader.poll() == (uid,)
-        assert originality.judge(uid, reader.read_facts(uid), KEY) == status
+        assert ntag_signature.judge(uid, reader.read_facts(uid), KEY) == status
         assert reader.poll() == (uid,)  # the pad lists it again after the check
 
 
@@ -143,16 +143,16 @@ def test_a_signature_for_another_uid_is_a_bad_signature(sim: Pn532Simulator) -> 
         uid = sim_uid("KS")
         copier.place(uid)
         with NfcpyReader(copier.path) as reader:
-            assert originality.judge(uid, reader.read_facts(uid), KEY) == "bad_signature"
+            assert ntag_signature.judge(uid, reader.read_facts(uid), KEY) == "bad_signature"
 
 
 def test_the_check_is_asked_once_a_session_and_only_genuine_is_remembered(sim: Pn532Simulator) -> None:
     uid = sim_uid("KS")
     asked = []
 
-    def judge(u: str, facts: originality.TagFacts | None) -> str:
+    def judge(u: str, facts: ntag_signature.TagFacts | None) -> str:
         asked.append(u)
-        return originality.judge(u, facts, KEY)
+        return ntag_signature.judge(u, facts, KEY)
 
     check = OriginalityCheck(judge)
     with NfcpyReader(sim.path) as reader:
@@ -342,7 +342,7 @@ def test_enrolment_records_originality_and_locks_and_flags_a_clone(sim: Pn532Sim
         def check(uid: str) -> Originality:
             facts = pad.read_facts(uid)
             signature = facts.signature.hex() if facts is not None and facts.signature else None
-            return Originality(originality.judge(uid, facts, KEY), signature)
+            return Originality(ntag_signature.judge(uid, facts, KEY), signature)
 
         layer = threading.Thread(target=_operator, args=(sim, pad, registry, [
             (sim_uid("KS"), "genuine"), (sim_uid("QS"), "clone"), (sim_uid("JS"), "genuine"),
@@ -362,7 +362,7 @@ def test_enrolment_records_originality_and_locks_and_flags_a_clone(sim: Pn532Sim
     saved = TagRegistry.load(tmp_path / "tags.json")
     ks = saved.entry(sim_uid("KS"))
     assert ks is not None and ks.origin == "genuine" and ks.locked and ks.lock_id == locks.lock_id(secret)
-    assert originality.verify_signature(bytes.fromhex(ks.uid), bytes.fromhex(ks.signature or ""), KEY)
+    assert ntag_signature.verify_signature(bytes.fromhex(ks.uid), bytes.fromhex(ks.signature or ""), KEY)
     assert sim.tag(sim_uid("KS")).locked and sim.tag(sim_uid("KS")).ndef_text() == "ecarte:KS"
     assert "password" not in (tmp_path / "tags.json").read_text()
     assert locks.tag_password(secret, sim_uid("KS")).hex() not in (tmp_path / "tags.json").read_text().lower()
@@ -510,7 +510,7 @@ def test_every_tag_of_a_stack_is_checked_for_itself() -> None:
     """A card selected by the last listing is not mistaken for another of the stack."""
     uids = [sim_uid(card) for card in ("KS", "QS", "JS", "AS", "TS")]
     events: queue.Queue[DeviceEvent] = queue.Queue()
-    check = OriginalityCheck(lambda uid, facts: originality.judge(uid, facts, KEY), remember=False)
+    check = OriginalityCheck(lambda uid, facts: ntag_signature.judge(uid, facts, KEY), remember=False)
     clone = sim_uid("9S")
     with Pn532Simulator(signer=SIGNER, depth=6, miss=0.0) as sim, \
             Pad("discard", sim.path, events=events, timing=FAST, originality=check):
@@ -533,7 +533,7 @@ def test_the_reader_reads_each_card_s_own_signature_after_another_was_selected()
         listed = reader.poll()  # 2, then 1: the last listed is left selected
         assert sorted(listed) == sorted(uids)
         for uid in (listed[0], listed[-1], listed[-1]):
-            assert originality.judge(uid, reader.read_facts(uid), KEY) == "genuine"
+            assert ntag_signature.judge(uid, reader.read_facts(uid), KEY) == "genuine"
 
 
 # -- issue 23 §4 and issue 20: the datasheet's locks, AUTHLIM, the 7-byte UID, verdicts on removal ----
@@ -545,14 +545,14 @@ NXP_GOOD = bytes.fromhex("67B1750BCCEB1174F9A33BF20E0226551A6366939B31F949848C3C
 
 def test_a_uid_that_is_not_seven_bytes_is_never_genuine() -> None:
     padded = "000000" + "04AB87F2CA1190"  # the genuine UID as a number, three zero bytes in front
-    facts = originality.TagFacts(NTAG213_VERSION, NXP_GOOD)
-    assert originality.judge("04AB87F2CA1190", facts, originality.NXP_NTAG21X_KEY) == "genuine"
-    assert originality.judge(padded, facts, originality.NXP_NTAG21X_KEY) == "bad_signature"
+    facts = ntag_signature.TagFacts(NTAG213_VERSION, NXP_GOOD)
+    assert ntag_signature.judge("04AB87F2CA1190", facts, ntag_signature.NXP_NTAG21X_KEY) == "genuine"
+    assert ntag_signature.judge(padded, facts, ntag_signature.NXP_NTAG21X_KEY) == "bad_signature"
     registry = TagRegistry()
     registry.add(padded, "KS", origin="genuine", signature=NXP_GOOD.hex())
-    from hardware.tag_audit import audit_registry
+    from hardware.registry_audit import audit_registry
 
-    assert "forged" in audit_registry(registry, originality.NXP_NTAG21X_KEY)[0]
+    assert "forged" in audit_registry(registry, ntag_signature.NXP_NTAG21X_KEY)[0]
 
 
 def test_a_clone_laid_after_its_genuine_twin_was_lifted_is_refused(sim: Pn532Simulator) -> None:

@@ -10,8 +10,8 @@ from starlette.testclient import TestClient
 
 from firmware_host.referee.transcript import ButtonEvent, PhysicalEvent, Setup
 from firmware_host.service import TableService
-from venue.history import JournalHistory
 from venue.page import LiveTable, table_app
+from venue.page_history import JournalHistory
 from venue.public import PublicFeed
 from venue.settings import SettingsError, WebSettings, parse_sections
 

@@ -120,7 +120,7 @@ class Pn532Simulator(Closing):
         one poll (stays silent for one field period); 0 for none.
     :param seed: seeds the misses (the same polls give the same misses).
     :param signer: gives each genuine tag its originality signature (UID → 32
-        bytes ``r || s``; :func:`hardware.originality.sim_signer` signs with a
+        bytes ``r || s``; :func:`hardware.ntag_signature.sim_signer` signs with a
         TEST key); ``None``: genuine tags answer ``READ_SIG`` with zeros.
     :raises OSError: no pty could be allocated.
     :raises ValueError: ``depth`` below 1 or ``miss`` outside 0..1.

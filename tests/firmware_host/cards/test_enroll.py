@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from drivers.events import CardSeen, DeviceEvent, ReaderStatus
+from drivers.device_events import CardSeen, DeviceEvent, ReaderStatus
 from drivers.nfc.pad import Pad, PadTiming
 from drivers.nfc.pn532sim import Pn532Simulator
 from firmware_host.cards.enroll import EnrollResult, enroll
 from firmware_host.screens.drawing import card_label
-from hardware.tags import CARDS, TagEntry, TagRegistry
+from hardware.tag_registry import CARDS, TagEntry, TagRegistry
 
 WAIT = 15.0
 FAST = PadTiming(poll_interval=0.005, leave_after=2, reopen_first=0.02, reopen_max=0.2)

@@ -21,11 +21,12 @@ from pathlib import Path
 import pytest
 
 import engine
+from firmware_host.feeder import feed_lines
 from firmware_host.journal.store import DONE, REJECTED, Journal
 from firmware_host.players.builtin import game_transcript
 from firmware_host.referee.controller import Controller
 from firmware_host.referee.transcript import dumps
-from firmware_host.service import TableService, feed_lines
+from firmware_host.service import TableService
 
 CLI = Path(sys.executable).parent / "ecarte-table"
 TIMEOUT = 60.0
@@ -217,7 +218,7 @@ def test_game_numbers_survive_a_restart(tmp_path: Path) -> None:
 
 def test_a_journal_of_the_version_before_links_is_chained_when_the_service_opens_it(tmp_path: Path) -> None:
     """Rows with a CRC of their line only (the earlier format): checked, then chained, on start."""
-    from firmware_host.journal.store import line_crc
+    from firmware_host.journal.store_chain import line_crc
 
     path = tmp_path / "old.sqlite"
     lines = _game(4)

@@ -19,13 +19,14 @@ from pathlib import Path
 import pytest
 
 import engine
+from firmware_host.feeder import feed_lines
 from firmware_host.journal import store as journal_module
 from firmware_host.journal.store import Journal, JournalDamaged
 from firmware_host.journal.tools import salvage
 from firmware_host.players.builtin import game_transcript
 from firmware_host.referee.controller import Controller
 from firmware_host.referee.transcript import dumps
-from firmware_host.service import TableService, feed_lines
+from firmware_host.service import TableService
 
 CLI = Path(sys.executable).parent / "ecarte-table"
 TIMEOUT = 60.0

@@ -165,7 +165,7 @@ def test_a_long_message_is_reported_cut() -> None:
 def test_every_deck_check_message_fits(lang: str) -> None:
     from firmware_host.cards.deck_check import DeckReport
     from firmware_host.screens.deck import deck_lines
-    from hardware.tags import CARDS
+    from hardware.tag_registry import CARDS
 
     wide = tuple(card for card in CARDS if card[0] == "T")  # 10♠ 10♥...: the widest ranks
     reports = [DeckReport(None, (), CARDS), DeckReport(2, (), CARDS)]

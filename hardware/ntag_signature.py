@@ -35,7 +35,7 @@ import re
 import ecdsa
 from ecdsa.util import sigdecode_string
 
-from drivers.events import TagFacts
+from drivers.device_events import TagFacts
 
 NXP_NTAG21X_KEY = bytes.fromhex("04494E1A386D3D3CFE3DC10E5DE68A499B1C202DB5B132393E89ED19FE5BE8BC61")
 """NXP's NTAG21x originality public key (uncompressed point on secp128r1), from AN11350."""

@@ -10,8 +10,8 @@
 - where the table has a lock secret, every entry's seal must match its UID, card and pack
   (:func:`hardware.locks.entry_seal`): a registry whose card names were swapped is caught.
 
-    >>> from hardware.tags import TagRegistry
-    >>> from hardware.originality import NXP_NTAG21X_KEY
+    >>> from hardware.tag_registry import TagRegistry
+    >>> from hardware.ntag_signature import NXP_NTAG21X_KEY
     >>> registry = TagRegistry()
     >>> _ = registry.add("04AB87F2CA1190", "KS", origin="genuine", signature="00" * 32)
     >>> audit_registry(registry, NXP_NTAG21X_KEY)
@@ -21,8 +21,8 @@
 from __future__ import annotations
 
 from hardware.locks import entry_seal
-from hardware.originality import GENUINE, verify_signature
-from hardware.tags import TagRegistry
+from hardware.ntag_signature import GENUINE, verify_signature
+from hardware.tag_registry import TagRegistry
 
 
 def audit_registry(

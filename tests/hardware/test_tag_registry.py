@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hardware.tags import (
+from hardware.tag_registry import (
     CARDS,
     DuplicateCardError,
     DuplicateTagError,

@@ -7,7 +7,7 @@ report them and as transcripts' ``setup.tags`` lists them.
 
 Each entry also keeps what enrolment learnt of the tag: its originality status
 (``genuine``, ``no_signature``, ``bad_signature``, ``counterfeit`` or ``unchecked``,
-see :mod:`hardware.originality`), the 32-byte signature it gave (public: anyone
+see :mod:`hardware.ntag_signature`), the 32-byte signature it gave (public: anyone
 may read it from the tag; ``doctor`` verifies it again, so an entry typed in
 by hand as ``genuine`` is caught), and whether it was password-locked, with the
 fingerprint of the lock secret (:func:`hardware.locks.lock_id`; never the password) and the
@@ -16,7 +16,7 @@ limit on wrong passwords the tag enforces (``auth_limit``: AUTHLIM, set with CFG
 Where the table has a lock secret, each entry also carries a ``seal``: a keyed checksum of its
 UID, card and pack (:func:`hardware.locks.entry_seal`) whose key lives outside the state
 directory, so that a registry whose card names were swapped or edited is detected
-(:mod:`hardware.tag_audit`).
+(:mod:`hardware.registry_audit`).
 
 The file is JSON, written atomically (version 1 files, without the facts, are read too)::
 
@@ -55,7 +55,7 @@ FORMAT = "ecarte-tags"
 VERSION = 2
 READABLE_VERSIONS = (1, 2)
 ORIGINS = ("genuine", "no_signature", "bad_signature", "counterfeit", "unreadable", "unchecked")
-"""Originality statuses an entry may record (:data:`hardware.originality.STATUSES`)."""
+"""Originality statuses an entry may record (:data:`hardware.ntag_signature.STATUSES`)."""
 
 _HEX = re.compile(r"^[0-9A-F]+$")
 

@@ -1,0 +1,24 @@
+"""The journal's errors: all are ``OSError`` (a file that cannot be used), each names the file."""
+
+from __future__ import annotations
+
+
+class JournalError(OSError):
+    """The journal cannot be opened or written (the message names the file)."""
+
+
+class JournalBusy(JournalError):
+    """Another service holds the journal (the message says which process)."""
+
+
+class JournalWriteError(JournalError):
+    """A write failed (disk full, I/O error): nothing of it was kept; it may be tried again."""
+
+
+class JournalDamaged(JournalError):
+    """The journal is not what was written: ``problems`` says what is wrong, one line each."""
+
+    def __init__(self, path: str, problems: list[str], *, opening: bool = False) -> None:
+        self.problems = problems
+        head = f"cannot open the journal {path}: it is damaged" if opening else f"the journal {path} is damaged"
+        super().__init__(f"{head}: " + "; ".join(problems))

@@ -1,0 +1,88 @@
+"""The journal's lock file and its seal.
+
+The service holds the lock file beside the journal (``journal.sqlite.lock``) while it runs
+(``flock``); the *seal* written at its start records after every write the journal's last row,
+its link, how many rows and how many input lines it holds, so that a journal that lost rows
+(a ``-wal`` removed after a kill, a copy of an older file) is seen.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import logging
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from firmware_host.journal.store_errors import JournalBusy, JournalError
+
+logger = logging.getLogger(__name__)
+
+_SEAL_BYTES = 160  # the seal is rewritten in place, padded to this size
+
+
+@dataclass(frozen=True, slots=True)
+class Seal:
+    """What the lock file says of the journal: its last row (and that row's link), how many
+    rows and input lines it holds, who wrote it."""
+
+    rows: int
+    lines: int
+    pid: int
+    since: float
+    count: int | None = None
+    link: int | None = None
+
+
+def lock_path(path: str) -> Path:
+    """The lock file (and seal) of the journal at ``path``."""
+    return Path(path + ".lock")
+
+
+def read_seal(path: str) -> Seal | None:
+    """The seal beside the journal at ``path``, or None (none yet, or unreadable)."""
+    try:
+        data = json.loads(lock_path(path).read_bytes().decode().strip("\0") or "null")
+        return Seal(int(data["rows"]), int(data["lines"]), int(data["pid"]), float(data["since"]),
+                    None if data.get("count") is None else int(data["count"]),
+                    None if data.get("link") is None else int(data["link"]))
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        return None
+
+
+def write_seal(fd: int, seal: Seal) -> None:
+    """Write ``seal`` in place at the start of the lock file ``fd`` (a failure is logged: the seal
+    helps find damage; the journal is what counts)."""
+    body = {"pid": seal.pid, "since": seal.since, "rows": seal.rows, "lines": seal.lines, "count": seal.count,
+            "link": seal.link}
+    data = json.dumps(body).encode().ljust(_SEAL_BYTES - 1) + b"\n"
+    try:
+        os.pwrite(fd, data, 0)
+    except OSError as exc:
+        logger.warning("cannot write the journal's seal: %s", exc)
+
+
+def take_lock(path: str) -> int:
+    """Hold the journal at ``path`` for this process (``flock`` on its lock file); the file's fd.
+
+    :raises JournalBusy: naming the process that holds it.
+    """
+    lock = lock_path(path)
+    try:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o640)
+    except OSError as exc:
+        raise JournalError(f"cannot open the journal's lock {lock}: {exc.strerror or exc}") from exc
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        seal = read_seal(path)
+        who = f"process {seal.pid}, running since {time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(seal.since))}" \
+            if seal is not None else "another process"
+        raise JournalBusy(f"the journal {path} is in use by {who} (one service per journal)") from None
+    except OSError as exc:
+        os.close(fd)
+        raise JournalError(f"cannot lock the journal {path}: {exc.strerror or exc}") from exc
+    return fd

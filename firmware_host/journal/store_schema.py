@@ -1,0 +1,73 @@
+"""The journal's tables, and the migration of journals written by earlier versions."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from firmware_host.journal.store_chain import legacy_problem, row_link, state_crc
+
+CHAINED = 1
+"""``meta.chain``: the rows carry links and state checksums (journals before it: a CRC of the line)."""
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    started REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS events (
+    id INTEGER PRIMARY KEY,
+    game INTEGER NOT NULL REFERENCES games(id),
+    t REAL NOT NULL,
+    line TEXT NOT NULL,
+    done INTEGER NOT NULL DEFAULT 0,
+    seq INTEGER,
+    crc INTEGER,
+    link INTEGER
+);
+CREATE INDEX IF NOT EXISTS events_game ON events(game, id);
+CREATE TABLE IF NOT EXISTS meta (
+    key TEXT PRIMARY KEY,
+    value INTEGER NOT NULL
+);
+"""
+"""The tables: ``games`` (number, start time), ``events`` (one transcript line a row, with its
+state, ``seq`` and checksums), ``meta`` (``lines``: input lines taken; ``chain``; ``base``: the link
+the first row kept chains to)."""
+
+
+def create(db: sqlite3.Connection) -> None:
+    """Make ``db`` a journal (WAL, ``synchronous=FULL``, the tables), bringing an older one up to date."""
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=FULL")
+    db.executescript(SCHEMA)
+    migrate(db)
+
+
+def migrate(db: sqlite3.Connection) -> None:
+    """Journals of earlier versions: add the columns and the input line count; chain their rows."""
+    columns = {row[1] for row in db.execute("PRAGMA table_info(events)")}
+    for column in ("seq", "crc", "link"):
+        if column not in columns:
+            db.execute(f"ALTER TABLE events ADD COLUMN {column} INTEGER")
+    if db.execute("SELECT 1 FROM meta WHERE key = 'lines'").fetchone() is None:
+        # before the count was kept, every line but the games' own setup lines was fed
+        events = db.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+        games = db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+        db.execute("INSERT INTO meta (key, value) VALUES ('lines', ?)", (int(events) - int(games),))
+    if db.execute("SELECT 1 FROM meta WHERE key = 'chain'").fetchone() is None:
+        # rows of a journal before links: chained now, each once its own CRC is checked
+        # (a row that fails it keeps no link: the check reports it)
+        db.execute("BEGIN IMMEDIATE")
+        previous = 0
+        for rowid, game, line, done, seq, crc in db.execute(
+            "SELECT id, game, line, done, seq, crc FROM events ORDER BY id",
+        ).fetchall():
+            if legacy_problem(game, line, crc) is not None:
+                db.execute("UPDATE events SET crc = NULL, link = NULL WHERE id = ?", (rowid,))
+                continue
+            previous = row_link(rowid, game, seq, line, previous)
+            db.execute("UPDATE events SET crc = ?, link = ? WHERE id = ?",
+                       (state_crc(done, previous), previous, rowid))
+        db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('chain', ?)", (CHAINED,))
+        db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('base', 0)")
+        db.execute("COMMIT")

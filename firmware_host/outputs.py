@@ -1,0 +1,106 @@
+"""What consumes the referee's outcomes on the event loop's thread, and the service's own outputs.
+
+:class:`TableOutput` is what every output is to the loop (the panel, the demo, the web page and
+MQTT are others); here the seats' fault lights (:class:`FaultLights`) and ``--json``
+(:class:`JsonLines`), and :class:`JournaledOutcome`, an outcome numbered as the journal numbers it.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import os
+from dataclasses import dataclass
+from typing import Protocol, TextIO
+
+from firmware_host.referee.controller import CONTRACT_EVENTS
+from firmware_host.referee.snapshot import Outcome
+from firmware_host.referee.transcript import event_line
+
+logger = logging.getLogger(__name__)
+
+
+class TableOutput(Protocol):
+    """What consumes the referee's outcomes: the display, the LEDs, ``--json``, the demo,
+    the web page, MQTT. Called on the event loop's thread: it must not block."""
+
+    def publish(self, outcome: Outcome) -> None: ...
+
+
+class SeatLights(Protocol):
+    """The seats' LEDs and buzzers (:class:`drivers.seat_controls.SeatControls`)."""
+
+    def led_on(self, seat: str) -> None: ...
+
+    def led_off(self, seat: str) -> None: ...
+
+    def beep(self, seat: str, *, on_time: float = 0.1, off_time: float = 0.1, n: int = 1) -> bool: ...
+
+
+class FaultLights:
+    """A :class:`TableOutput` that lights (and beeps) the seats with a fault to put right."""
+
+    def __init__(self, lights: SeatLights) -> None:
+        self.lights = lights
+        self._lit: frozenset[str] = frozenset()
+
+    def publish(self, outcome: Outcome) -> None:
+        lit = outcome.snapshot.faulty_seats
+        for seat in lit - self._lit:
+            self.lights.led_on(seat)
+            self.lights.beep(seat, n=2)  # a seat without a buzzer only lights up
+        for seat in self._lit - lit:
+            self.lights.led_off(seat)
+        self._lit = lit
+
+
+class JsonLines:
+    """A :class:`TableOutput` that prints table events as JSON lines (``--json``): the kinds
+    of TRANSCRIPT.md's contract, or ``everything``. Each carries its ``seq`` when the outcome
+    has one (:class:`JournaledOutcome`). A reader that went away (a closed pipe) is told once
+    in the log; the table referees on."""
+
+    def __init__(self, out: TextIO, *, everything: bool = False) -> None:
+        self.out = out
+        self.everything = everything
+        self.closed = False
+
+    def publish(self, outcome: Outcome) -> None:
+        if self.closed:
+            return
+        first = outcome.first_seq if isinstance(outcome, JournaledOutcome) else None
+        names = outcome.snapshot.players
+        seated = {"players": {"A": names[0], "B": names[1]}} if names[:2] != ("A", "B") else None
+        text = "".join(
+            event_line(ev, None if first is None else first + index,
+                       seated if ev.event in ("game_end", "new_game") else None) + "\n"
+            for index, ev in enumerate(outcome.events)
+            if self.everything or ev.event in CONTRACT_EVENTS
+        )
+        if not text:
+            return
+        try:
+            self.out.write(text)
+            self.out.flush()
+        except BrokenPipeError:
+            self.closed = True
+            logger.warning("--json: the reader of the table events went away; no more are printed")
+            silence(self.out)
+
+
+def silence(out: TextIO) -> None:
+    """Point a stream whose reader is gone at /dev/null (so that closing it says nothing)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, out.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, io.UnsupportedOperation):
+        pass
+
+
+@dataclass(frozen=True, slots=True)
+class JournaledOutcome(Outcome):
+    """An :class:`Outcome` of a journaled line: its events are numbered ``first_seq``,
+    ``first_seq + 1``... (every kind counts), the same numbers after a restart."""
+
+    first_seq: int = 0
