@@ -36,6 +36,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from catalogue import language as table_language
+from catalogue import rule_set
 from engine import Fault
 from firmware_host.referee.controller import HandRecord
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
@@ -232,7 +233,7 @@ class PublicFeed:
         if prompt.key:
             name = snapshot.players[0 if prompt.seat == "A" else 1] if prompt.seat in ("A", "B") else ""
             prompt = worded(prompt, lang, name or None)
-        data["said"] = {"prompt": redact(prompt.text)}
+        data["said"] = {"prompt": redact(prompt.text), "rules": rule_set(lang, snapshot.view.rules)}
         data["lang"] = lang
         data["story"] = list(self.story)
         data["story_hand"] = self._story_hand
