@@ -145,10 +145,12 @@ def fault_words(fault: Fault, table: _Table) -> tuple[str, str]:
         return w.say(code, who=who), take_back or w.say("out_of_turn_do", turn=table.who(prompt.seat))
     if code == "exchange_count":
         return w.say(code, who=who), take_back or w.say("exchange_do")
-    if code in ("unknown_tag", "false_king", "setup_ignored", "locked"):
+    if code in ("unknown_tag", "foreign_pack", "counterfeit_card", "false_king", "setup_ignored", "locked"):
         return w.say(code, who=who), w.say(code + "_do")
     if code == "wrong_time":
         return w.say(code, who=who), table.prompt().text
+    if has(code):  # a notice worded by its code alone ("lay a badge on a play pad")
+        return w.say(code, who=who), ""
     return f"{who}: {w.say('fault.' + code) if has('fault.' + code) else code}", ""
 
 

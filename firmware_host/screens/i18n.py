@@ -28,7 +28,8 @@ __all__ = ["LANGUAGES", "NAME_WIDTH", "Words", "card", "language", "screen_name"
 NAME_WIDTH = 64
 """Pixels a player's name may take on the OLED (longer names are cut, with a dot)."""
 
-FAULT_WORDS = ("misdeal", "duplicate_card", "unknown_tag", "exchange_count", "false_king", "out_of_turn",
+FAULT_WORDS = ("misdeal", "duplicate_card", "unknown_tag", "foreign_pack", "counterfeit_card", "exchange_count",
+               "false_king", "out_of_turn",
                "revoke", "not_overtaking", "not_trumping", "card_not_in_hand", "not_highest",
                "king_not_led", "wrong_time")
 """The fault and notice codes the catalogue words (every code of :data:`engine.faults.FAULT_CODES`)."""
