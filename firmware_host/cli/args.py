@@ -67,12 +67,12 @@ def journal_language(record: GameRecord | None, given: str | None = None) -> str
     return "en"
 
 
-def language_option(parser: argparse.ArgumentParser, what: str) -> None:
+def language_option(parser: argparse.ArgumentParser, *, help: str) -> None:
     """``--language``: one of the table's languages (default: the journal's)."""
     from catalogue import LANGUAGES
 
     parser.add_argument("--language", choices=LANGUAGES, default=None,
-                        help=f"{what} (default: the language of the table that played the game)")
+                        help=f"{help} (default: the language of the table that played the game)")
 
 
 def sim_registry() -> Path:

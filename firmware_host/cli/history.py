@@ -25,7 +25,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     history.add_argument("--journal", type=Path, help=f"the journal (default: {default_journal()})")
     history.add_argument("--players", action="store_true", help="per-player statistics instead of the games")
     history.add_argument("--json", action="store_true", help="one JSON object a game (or a player)")
-    language_option(history, "the lines' language (--json stays codes)")
+    language_option(history, help="the lines' language (--json stays codes)")
     return history
 
 

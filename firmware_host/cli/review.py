@@ -33,7 +33,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     review.add_argument("--hand", type=int, default=None, help="only this hand of the game (1, 2, ...)")
     review.add_argument("--samples", type=int, default=1000,
                         help="deals sampled to value proposing (default 1000)")
-    language_option(review, "the review's language")
+    language_option(review, help="the review's language")
     return review  # type: ignore[no-any-return]
 
 
