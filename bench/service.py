@@ -26,6 +26,15 @@ priority (``nice -n 10``), and, where a CPU quota can be set (cgroup v2 ``cpu.ma
 - ``startup_s_one_core``: ``ecarte-table run`` started to its first frame on disk;
 - ``event_to_frame_p99_ms_quarter_one_core``, ``startup_s_quarter_one_core``: wall times under
   the quota (a quarter of one core: 25 ms of CPU every 100 ms).
+
+The voice (``[voice]``), pinned to one core the same way, espeak-ng writing WAVs as on the
+simulated table (on a real table ``aplay`` then plays them):
+
+- ``voice_cpu_ms_per_announcement``: CPU time per announcement said (the words chosen, espeak-ng
+  run as a child process, the WAV written), this process and its children together;
+- ``voice_card_to_wav_p50_ms`` / ``voice_card_to_wav_p99_ms``: from a card reaching the service's
+  loop (journaled, refereed, drawn, then announced) to the start of its WAV, the voice idle before
+  each card as at a table where cards come a second or more apart.
 """
 
 from __future__ import annotations
@@ -269,9 +278,79 @@ def one_core(lines: list[str]) -> None:
         print(f"startup_s_quarter_one_core: {starts[1]:.2f} s")
 
 
+def voice_costs(games: list[list[PhysicalEvent]]) -> dict[str, float]:
+    """The voice's CPU per announcement and a card's delay to its WAV (in this process)."""
+    import resource
+
+    from engine import Played
+    from firmware_host.voice.announcer import Announcer
+    from firmware_host.voice.speech import Speaker, Synth, Voice, WavFolder
+
+    def cpu() -> float:
+        me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+        return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+    delays: list[float] = []
+    said = 0
+    spent = 0.0
+    with tempfile.TemporaryDirectory() as tmp:
+        for n, events in enumerate(games[:2]):
+            controller = Controller()
+            outcomes = [controller.handle(event) for event in events]
+            with Voice(Announcer("fr"), Speaker(WavFolder(Path(tmp) / f"cpu{n}"), Synth())) as voice:
+                c0 = cpu()
+                for outcome in outcomes:  # one outcome at a time: none is cut short by the next hand
+                    voice.publish(outcome)
+                    voice.speaker.drain(600)
+                spent += cpu() - c0
+                said += voice.speaker.stats.said
+            with Journal(Path(tmp) / f"j{n}.sqlite") as journal, \
+                    Voice(Announcer("fr"), Speaker(WavFolder(Path(tmp) / f"delay{n}"), Synth())) as voice:
+                panel = open_panel(simulated_table())
+                service = TableService(journal=journal, controller=Controller(), outputs=[panel, voice])
+                service.resume()
+                for event, outcome in zip(events, outcomes, strict=True):
+                    card = any(isinstance(e, Played) for e in outcome.events)
+                    if card:
+                        voice.speaker.drain(600)
+                    before = len(voice.speaker.stats.started)
+                    t0 = time.monotonic()
+                    service.handle(InputLine(event))
+                    if card:
+                        voice.speaker.drain(600)
+                        started = list(voice.speaker.stats.started)[before:]
+                        play = next(s for s in started if s.announcement.kind == "play")
+                        delays.append(play.at - t0)
+                panel.close()
+    return {"voice_cpu_ms": spent / said * 1000, "said": said, "card_to_wav_p50_ms": statistics.median(delays) * 1000,
+            "card_to_wav_p99_ms": _pct(delays, 0.99) * 1000, "cards": len(delays)}
+
+
+def voice_one_core() -> None:
+    """The voice's figures, pinned to one core (see the module's docstring)."""
+    if shutil.which("espeak-ng") is None:
+        print("bench/service.py: no espeak-ng (sudo apt-get install espeak-ng): the voice's figures are left out",
+              file=sys.stderr)
+        return
+    prefix = ONE_CORE if shutil.which("taskset") is not None else ()
+    done = subprocess.run([*prefix, sys.executable, __file__, "--voice-costs"], capture_output=True, text=True,
+                          check=True, cwd=ROOT, timeout=900)
+    costs = json.loads(done.stdout)
+    where = "one core" if prefix else "all cores (no taskset)"
+    print(f"voice_cpu_ms_per_announcement: {costs['voice_cpu_ms']:.1f} ms ({where}, {costs['said']} said)")
+    print(f"voice_card_to_wav_p50_ms: {costs['card_to_wav_p50_ms']:.1f} ms ({where}, {costs['cards']} cards)")
+    print(f"voice_card_to_wav_p99_ms: {costs['card_to_wav_p99_ms']:.1f} ms")
+
+
 def main() -> None:
     if sys.argv[1:] == ["--loop-costs"]:
         print(json.dumps(loop_costs(_games(6))))
+        return
+    if sys.argv[1:] == ["--voice-costs"]:
+        print(json.dumps(voice_costs(_games(2))))
+        return
+    if sys.argv[1:] == ["--voice"]:
+        voice_one_core()
         return
     games = _games(6)
     with_journal = event_to_frame(games, journal_on_disk=True)
@@ -289,6 +368,7 @@ def main() -> None:
     print(f"rss_mb: {rss:.1f} MB")
     print(f"first_frame_s: {first:.2f} s")
     one_core(lines)
+    voice_one_core()
 
 
 if __name__ == "__main__":

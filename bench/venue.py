@@ -9,6 +9,13 @@ Prints one line per figure, ``name: value unit``:
   and for 1,024 tables at a real table's pace through the hub's own Mosquitto;
 - ``hub_rss_mb``: the peak resident memory of the ``ecarte-table hub`` process (and, apart, of
   the broker it runs);
+- ``results_*``: the standings as results pile up: 10,000 finished games (``games/<n>``) from one
+  table through the hub's own broker, in batches of 1,000: what each result costs the hub (a batch's
+  time until ``/api/standings`` counts it, per result) for the first batch and the last,
+  ``/api/tables``'s latency at 10,000 results, the hub's RSS, and the hub restarted on the 10,000
+  retained games (the time until it counts them all, and ``/api/tables``'s slowest answer
+  meanwhile). ``--before DIR`` measures the same with the hub of another checkout (``git archive``
+  of an older commit) in the same run;
 - ``table_publish_cost_us``: what publishing adds to a table's event → frame time (the MQTT
   output's ``publish`` on the table's thread), for one table alone in its own process (as a
   table is: one Pi, one table), and ``room_table_publish_cost_us`` the same across the room's
@@ -22,7 +29,7 @@ thread) fed whole games of the built-in players; a real table sees a physical ev
 the hub is the ``ecarte-table hub`` beside the Python that runs this script, started on a venue
 file that declares every table.
 
-    python bench/venue.py [--seconds 40] [--only mosquitto|embedded|external|room|alone]
+    python bench/venue.py [--seconds 40] [--only mosquitto|embedded|external|room|alone|results] [--before DIR]
 """
 
 from __future__ import annotations
@@ -204,9 +211,10 @@ def run(mode: str, tables: int, speed: float, seconds: float, chromium: str, per
             while not (state / "acl").exists() and time.monotonic() < deadline:
                 time.sleep(0.05)
             conf = tmp / "mosquitto.conf"
-            conf.write_text(f"user {os.environ.get('USER') or 'root'}\nallow_anonymous true\n"
+            conf.write_text(f"user {os.environ.get('USER') or 'root'}\nallow_anonymous false\n"
                             f"password_file {state / 'passwd'}\nacl_file {state / 'acl'}\n"
-                            f"listener {broker_port} 127.0.0.1\nmax_queued_messages 100000\n")
+                            f"listener {broker_port} 127.0.0.1\nuse_username_as_clientid true\n"
+                            "max_queued_messages 100000\n")
             procs.insert(0, subprocess.Popen([mosquitto_path() or "mosquitto", "-c", str(conf)],
                                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         wait_port(broker_port)
@@ -276,6 +284,117 @@ def run(mode: str, tables: int, speed: float, seconds: float, chromium: str, per
     }
 
 
+def results_run(source: Path | None, count: int = 10_000, batch: int = 1_000,
+                patience: float = 300.0) -> dict[str, Any]:
+    """The ``results`` figures for the hub of this checkout, or of the checkout at ``source``."""
+    import httpx
+
+    from venue.broker import free_port, mosquitto_path
+    from venue.mqtt import make_client
+    from venue.settings import MqttSettings
+
+    tmp = Path(tempfile.mkdtemp(prefix="ecarte-bench-results-"))
+    tmp.chmod(0o755)
+    broker_port, hub_port = free_port(), free_port()
+    mode = "mosquitto" if mosquitto_path() else "embedded"
+    venue_file = tmp / "venue.toml"
+    venue_file.write_text(f'[hub]\nvenue = "bench"\nlisten = "127.0.0.1:{hub_port}"\n[broker]\nmode = "{mode}"\n'
+                          f'listen = "127.0.0.1:{broker_port}"\n[tables]\nnames = ["t0000"]\n')
+    if source is None:
+        command, env, cwd = [ecarte_table(), "hub", str(venue_file)], None, None
+    else:
+        command = [sys.executable, "-m", "firmware_host.cli.main", "hub", str(venue_file)]
+        env, cwd = {**os.environ, "PYTHONPATH": str(source)}, str(source)
+    out: dict[str, Any] = {"source": str(source or ROOT), "mode": mode, "count": 0}
+    http = httpx.Client(base_url=f"http://127.0.0.1:{hub_port}", timeout=120)
+
+    def start() -> subprocess.Popen[bytes]:
+        hub = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=open(tmp / "hub.log", "ab"),  # noqa: SIM115
+                               env=env, cwd=cwd)
+        wait_port(broker_port)
+        wait_port(hub_port)
+        return hub
+
+    def games() -> int:
+        return int(http.get("/api/standings").json()["games"])
+
+    def latency() -> float:
+        t0 = time.perf_counter()
+        http.get("/api/tables").raise_for_status()
+        return time.perf_counter() - t0
+
+    hub = start()
+    try:
+        password = (tmp / "venue-hub" / "secrets" / "t0000.pass").read_text().strip()
+        client = make_client(MqttSettings(port=broker_port, venue="bench", table="t0000", username="t0000",
+                                          password=password, queue=100_000), "t0000")
+        client.connect("127.0.0.1", broker_port)
+        client.loop_start()
+        costs: list[float] = []
+        for first in range(1, count + 1, batch):
+            t0 = time.perf_counter()
+            for n in range(first, first + batch):
+                payload = json.dumps({"table": "t0000", "game": n, "players": ["Ann", "Bob"], "winner": "AB"[n % 2],
+                                      "score": {"A": 5, "B": 2} if n % 2 == 0 else {"A": 2, "B": 5},
+                                      "ended": 1000.0 + n, "hands": [], "text": ""})
+                client.publish(f"ecarte/bench/t0000/games/{n}", payload, qos=1, retain=True)
+            deadline = time.monotonic() + patience
+            while games() < first + batch - 1 and time.monotonic() < deadline:
+                time.sleep(0.02)
+            if games() < first + batch - 1:
+                out["stuck"] = f"{games()} of {first + batch - 1} results counted after {patience:.0f} s more"
+                break
+            costs.append((time.perf_counter() - t0) / batch)
+            out["count"] = first + batch - 1
+        client.disconnect()
+        client.loop_stop()
+        out["first_us"] = costs[0] * 1e6 if costs else float("nan")
+        out["last_us"] = costs[-1] * 1e6 if costs else float("nan")
+        lat = sorted(latency() for _ in range(20))
+        out["tables_p50_ms"], out["tables_max_ms"] = lat[len(lat) // 2] * 1e3, lat[-1] * 1e3
+        out["rss_mb"] = peak_rss_mb(hub.pid)
+        if "stuck" in out:
+            return out
+        hub.terminate()
+        hub.wait(60)
+        t0 = time.perf_counter()
+        hub = start()
+        slowest = 0.0
+        deadline = time.monotonic() + patience
+        while time.monotonic() < deadline:
+            slowest = max(slowest, latency())
+            if games() >= out["count"]:
+                break
+            time.sleep(0.05)
+        out["restart_s"] = time.perf_counter() - t0
+        out["restart_tables_max_ms"] = slowest * 1e3
+        out["restart_counted"] = games()
+        out["restart_rss_mb"] = peak_rss_mb(hub.pid)
+    finally:
+        http.close()
+        hub.terminate()
+        try:
+            hub.wait(30)
+        except subprocess.TimeoutExpired:
+            hub.kill()
+        shutil.rmtree(tmp, ignore_errors=True)
+    return out
+
+
+def report_results(r: dict[str, Any]) -> None:
+    tag = f"[{r['source']}, the hub's own {r['mode']}, one table, {r['count']} results]"
+    print(f"results_per_result_cost_us: first 1,000 {r['first_us']:.0f} us, last 1,000 {r['last_us']:.0f} us {tag}")
+    print(f"results_api_tables_ms: p50 {r['tables_p50_ms']:.1f} ms, slowest of 20 {r['tables_max_ms']:.1f} ms {tag}")
+    print(f"results_hub_rss_mb: {r['rss_mb']:.0f} MB {tag}")
+    if "stuck" in r:
+        print(f"results_stuck: {r['stuck']} {tag}")
+    else:
+        print(f"results_restart_s: {r['restart_s']:.1f} s until {r['restart_counted']} retained results are counted, "
+              f"/api/tables at worst {r['restart_tables_max_ms']:.0f} ms meanwhile, hub RSS "
+              f"{r['restart_rss_mb']:.0f} MB {tag}")
+    sys.stdout.flush()
+
+
 def report(r: dict[str, Any], seconds: float) -> None:
     broker = {"mosquitto": "the hub's own Mosquitto", "embedded": "the hub's embedded broker (own process)",
               "external": "the venue's running Mosquitto"}[r["mode"]]
@@ -300,7 +419,9 @@ def main() -> int:
     parser.add_argument("--room", type=int, default=1024, help="tables at a real table's pace (Mosquitto)")
     parser.add_argument("--speed", type=float, default=10.0, help="the --tables runs' pace (times a real table's)")
     parser.add_argument("--per-process", type=int, default=PER_PROCESS)
-    parser.add_argument("--only", choices=("mosquitto", "embedded", "external", "room", "alone"))
+    parser.add_argument("--only", choices=("mosquitto", "embedded", "external", "room", "alone", "results"))
+    parser.add_argument("--before", type=Path, help="the results figures also for the hub of this checkout")
+    parser.add_argument("--results", type=int, default=10_000, help="results published for the results figures")
     args = parser.parse_args()
     chromium = shutil.which("chromium")
     if chromium is None:
@@ -312,6 +433,9 @@ def main() -> int:
     runs: list[tuple[str, int, float]] = [("mosquitto", args.tables, args.speed), ("embedded", args.tables, args.speed),
                                           ("external", args.tables, args.speed), ("room", args.room, 1.0),
                                           ("alone", 0, 1.0)]
+    if args.only in (None, "results"):
+        for source in ([args.before] if args.before else []) + [None]:
+            report_results(results_run(source, args.results))
     for name, tables, speed in runs:
         if args.only and args.only != name:
             continue

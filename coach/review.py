@@ -82,6 +82,18 @@ class CardFinding:
         return say(lang, "coach.could_have", who=names[self.seat], what=what, card=card_words(self.better[0], lang),
                    trick=self.trick)
 
+    def said(self, lang: str = "en", names: Sequence[str] = SEATS) -> str:
+        """The finding for a club player, in ``lang``: ``'B could have won the point by playing the 9♥
+        at trick 3 instead of the 7♠: it cost 1 point.'``, and whether B could have known."""
+        who = names[self.seat]
+        lost = self.points_lost
+        cost = (say(lang, "coach.cost_none") if lost == 0 else
+                say(lang, "coach.cost.one") if abs(lost) == 1 else say(lang, "coach.cost", n=lost))
+        known = "" if self.knowable else " " + say(lang, "coach.bad_luck", who=who)
+        return say(lang, "coach.said_card", who=who, what=say(lang, "coach." + self.what, n=self.tricks_lost),
+                   better=card_words(self.better[0], lang), trick=self.trick, played=card_words(self.played, lang),
+                   cost=cost) + known
+
 
 @dataclass(frozen=True, slots=True)
 class DecisionFinding:
@@ -98,6 +110,13 @@ class DecisionFinding:
         """``'A should propose (not stand): +0.39 pt'``; :meth:`long_text` adds the classical row."""
         return say(lang, "coach.should", who=names[self.seat], better=say(lang, "bid." + self.better),
                    chose=say(lang, "bid." + self.chose), cost=f"{self.cost:+.2f}")
+
+    def said(self, lang: str = "en", names: Sequence[str] = SEATS) -> str:
+        """The finding for a club player, in ``lang``: ``'A should have proposed, not stood: over many such
+        deals that is worth 0.39 points more each time; the classical rules of thumb ... propose too.'``"""
+        return say(lang, "coach.said_decision", who=names[self.seat], better=say(lang, "past." + self.better),
+                   chose=say(lang, "past." + self.chose), cost=f"{self.cost:.2f}",
+                   agree=classical_said(self.classical, self.better, lang))
 
     def long_text(self, lang: str = "en", names: Sequence[str] = SEATS) -> str:
         """``'A should propose (not stand): +0.39 pt (jeu de règle 3T, with the king of trumps: the classics
@@ -129,6 +148,11 @@ class Review:
         out += [d.long_text(lang, names) for d in self.decisions]
         return out
 
+    def said(self, lang: str = "en", names: Sequence[str] = SEATS) -> list[str]:
+        """The review in words for a club player (``ecarte-table review``; :meth:`lines` with
+        ``--detail``), in ``lang``."""
+        return [f.said(lang, names) for f in self.cards] + [d.said(lang, names) for d in self.decisions]
+
     def oled_line(self, lang: str = "en", names: Sequence[str] = SEATS) -> str:
         """The one line for the OLED after the hand (``""``: nothing to say): the costliest
         finding, one the player could have known first."""
@@ -136,6 +160,62 @@ class Review:
             return self.decisions[0].text(lang, names) if self.decisions else ""
         worst = max(self.cards, key=lambda f: (f.knowable, f.points_lost, f.tricks_lost, -f.trick))
         return worst.text(lang, names)
+
+
+def chance_said(p: float, lang: str = "en") -> str:
+    """A probability as a club player says it: ``'about 4 times in 10'``, ``'almost never'``.
+
+    >>> chance_said(0.395), chance_said(0.001), chance_said(0.997), chance_said(0.04)
+    ('about 4 times in 10', 'almost never', 'almost always', 'less than once in 10')
+    >>> chance_said(0.395, "es")
+    'unas 4 veces de cada 10'
+    """
+    if p < 0.01:
+        return say(lang, "chance.never")
+    if p > 0.99:
+        return say(lang, "chance.always")
+    tenths = round(p * 10)
+    if tenths == 0:
+        return say(lang, "chance.less_than_one")
+    if tenths == 10:
+        return say(lang, "chance.more_than_nine")
+    return say(lang, "chance.one") if tenths == 1 else say(lang, "chance.tenths", n=tenths)
+
+
+def classical_said(classical: Classical, best: str, lang: str = "en") -> str:
+    """What the classical rules of thumb (the *jeu de règle*) say of the hand, in words, and
+    whether they agree with ``best`` (the exact choice). English names the row by its description,
+    the other languages by its name (``2T+3``: the descriptions are the English sources')."""
+    play, other = (("stand", "propose") if classical.seat == "elder" else ("refuse", "accept"))
+    verb = play if classical.plays else other
+    if classical.row is None:
+        where = say(lang, "rules_of_thumb.none")
+    else:
+        king = say(lang, "rules_of_thumb.with_king") if classical.king else ""
+        where = say(lang, "rules_of_thumb.row", row=classical.row.text if lang == "en" else classical.row.name,
+                    king=king)
+    verb_said = say(lang, "bid." + verb)
+    if best in (play, other) and best != verb:
+        return say(lang, "rules_of_thumb.disagree", where=where, verb=verb_said)
+    return say(lang, "rules_of_thumb.too" if best in (play, other) else "rules_of_thumb.say", where=where,
+               verb=verb_said)
+
+
+def advice_said(seat: str, advice: Advice, lang: str = "en") -> str:
+    """A seat's first decision weighed, in words (``--detail``: :meth:`coach.odds.Advice.text`):
+    ``'A: best was to propose. Playing the cards as dealt, A would win the point about 4 times in 10
+    and the vole almost never; proposing is worth 0.67 points more on average. ...'``"""
+    play, other = advice.words()
+    best = advice.decision()
+    gap = abs(advice.stand - advice.propose.mean)
+    odds = advice.odds
+    worse = other if best == play else play
+    best_said, worse_said = say(lang, "bid." + best), say(lang, "bid." + worse)
+    worth = (say(lang, "coach.worth_more", best=best_said, gap=f"{gap:.2f}", worse=worse_said)
+             if gap > 2 * advice.propose.stderr else say(lang, "coach.worth_same", best=best_said, worse=worse_said))
+    where = classical_said(advice.classical, best, lang)
+    return say(lang, "coach.advice_said", who=seat, best=best_said, point=chance_said(odds.point, lang),
+               vole=chance_said(odds.vole, lang), worth=worth, classical=where[:1].upper() + where[1:])
 
 
 def _what(before: int, after: int) -> str:
@@ -304,6 +384,37 @@ def complete_deal(dealer: str, actions: Sequence[dict[str, Any]]) -> Sequence[di
     others = [a for a in actions if a.get("action") != "deal_card"]
     at = next((i for i, a in enumerate(others) if a.get("action") not in ("cut",)), len(others))
     return [*others[:at], *deal, *others[at:]]
+
+
+def why_not_reviewed(dealer: str, actions: Sequence[dict[str, Any]]) -> str:
+    """Why the coach cannot review a hand record, in words (``""``: the deal can be made whole).
+
+    A partial-sight table may not see some dealt cards; when the plays do not show them either
+    (they were discarded unseen, or an unseen replacement makes it unclear which cards were dealt),
+    the deal cannot be made whole (:func:`complete_deal`) and the hand cannot be reviewed.
+
+    >>> said = why_not_reviewed("B", [{"action": "deal_card", "seat": "A", "card": "KH"}])
+    >>> said.startswith("the pads saw only 1 of A's five dealt cards (K♥) and none of B's, and the plays")
+    True
+    """
+    if complete_deal(dealer, actions) is not actions:
+        return ""
+    if any(data.get("action") in ("deal", "elder_deal") for data in actions):
+        return ""
+    seen: dict[str, list[str]] = {"A": [], "B": []}
+    for data in actions:
+        if data.get("action") == "deal_card" and data.get("seat") in seen:
+            seen[str(data["seat"])].append(str(data["card"]))
+    if all(len(cards) == 5 for cards in seen.values()):
+        return ""
+    parts: list[str] = []
+    for seat in ("A", "B"):
+        cards = seen[seat]
+        count = "none" if not cards else f"only {len(cards)}" if len(cards) < 5 else "all"
+        shown = f" ({' '.join(Card.parse(c).symbol() for c in cards)})" if 0 < len(cards) < 5 else ""
+        parts.append(f"{count} of {seat}'s{' five dealt cards' if not parts else ''}{shown}")
+    return (f"the pads saw {' and '.join(parts)}, and the plays do not show the others (the exchange passed "
+            "cards unseen): the coach cannot rebuild the deal")
 
 
 def position_of(state: GameState) -> Position:

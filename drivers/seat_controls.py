@@ -44,14 +44,21 @@ if TYPE_CHECKING:
     from gpiozero import Factory
 
 __all__ = [  # the factory SeatControls runs on, and its errors: drivers.pin_backends
-    "BUTTON_NAMES", "DEFAULT_DEBOUNCE", "Debouncer", "GpioError", "PinSetupError", "SeatControls",
-    "SeatControlsClosedError", "SeatPinout", "SeatPins", "UnknownSeatError",
+    "BUTTON_NAMES", "DEFAULT_DEBOUNCE", "HOLD_S", "LISTEN", "LISTEN_LONG", "Debouncer", "GpioError", "PinSetupError",
+    "SeatControls", "SeatControlsClosedError", "SeatPinout", "SeatPins", "UnknownSeatError",
 ]
 
 logger = logging.getLogger(__name__)
 
 BUTTON_NAMES: tuple[str, ...] = ("yes", "no", "king")
 """The buttons every seat has, in the order they sit on the table."""
+
+LISTEN = "listen"
+"""The optional fourth button (a seat's ``listen`` pin): a press is reported as ``listen`` when
+it is released, or as :data:`LISTEN_LONG` when it was held :data:`HOLD_S` or longer."""
+LISTEN_LONG = "listen_long"
+HOLD_S = 0.8
+"""Seconds a ``listen`` press must be held to count as a long press."""
 
 
 DEFAULT_DEBOUNCE = 0.05
@@ -155,6 +162,7 @@ class SeatControls(Closing):
         on_press: PressSink | Any,
         debounce: float = DEFAULT_DEBOUNCE,
         clock: Callable[[], float] = time.monotonic,
+        hold: float = HOLD_S,
     ) -> None:
         if debounce < 0:
             raise ValueError(f"debounce must be >= 0 seconds, not {debounce!r}")
@@ -165,6 +173,8 @@ class SeatControls(Closing):
         self._factory = pin_factory
         self._clock = clock
         self._debounce = debounce
+        self._hold = hold
+        self._held_since: dict[str, float] = {}
         self._lock = threading.Lock()
         self._closed = False
         self._inputs: dict[tuple[str, str], Any] = {}
@@ -182,7 +192,8 @@ class SeatControls(Closing):
         from gpiozero import LED, Buzzer, DigitalInputDevice, GPIOZeroError
 
         for seat, pins in seats.items():
-            for button in BUTTON_NAMES:
+            listen = (LISTEN,) if getattr(pins, LISTEN, None) is not None else ()
+            for button in (*BUTTON_NAMES, *listen):
                 pin = getattr(pins, button)
                 what = f"seat {seat}'s {button} button"
                 device = _claim(
@@ -221,9 +232,17 @@ class SeatControls(Closing):
             debouncer = self._debouncers[seat, button]
             if not pressed:
                 debouncer.release(t)
-                return
-            counts = debouncer.press(t)
-        if not counts:
+                since = self._held_since.pop(seat, None) if button == LISTEN else None
+                if since is None:
+                    return
+                # the listen button says on release how long it was held
+                button = LISTEN_LONG if t - since >= self._hold else LISTEN
+            else:
+                counts = debouncer.press(t)
+                if counts and button == LISTEN:
+                    self._held_since[seat] = t
+                    return
+        if pressed and not counts:
             logger.debug("seat %s %s: bounce at %.3f s ignored", seat, button, t)
             return
         logger.debug("seat %s pressed %s at %.3f s", seat, button, t)
@@ -289,6 +308,19 @@ class SeatControls(Closing):
                 and callable(getattr(pin, "drive_high", None))):
             raise GpioError(f"{seat}.{button} is a real pin: only mock pins can be pressed")
         pin.drive_low()
+        pin.drive_high()
+
+    def simulate_hold(self, seat: str, button: str, seconds: float) -> None:
+        """Hold a button down ``seconds`` on the mock backend, then release it (a long press).
+
+        :raises UnknownSeatError: for a seat or button these buttons do not have.
+        :raises GpioError: when the pins are not mock pins.
+        """
+        pin = self.pin(seat, button)
+        if not callable(getattr(pin, "drive_low", None)):
+            raise GpioError(f"{seat}.{button} is a real pin: only mock pins can be pressed")
+        pin.drive_low()
+        time.sleep(seconds)
         pin.drive_high()
 
     # -- LEDs and buzzer -------------------------------------------------------
@@ -423,8 +455,8 @@ def _claim(what: str, pin: int, errors: type[BaseException], build: Callable[[],
 def _check_distinct_pins(seats: Mapping[str, SeatPinout]) -> None:
     used: dict[int, str] = {}
     for seat, pins in seats.items():
-        for name in (*BUTTON_NAMES, "led", "buzzer"):
-            pin = getattr(pins, name)
+        for name in (*BUTTON_NAMES, "led", "buzzer", LISTEN):
+            pin = getattr(pins, name, None)
             if pin is None:
                 continue
             if pin in used:

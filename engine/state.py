@@ -139,6 +139,21 @@ class GameState:
             return 0
         return self.stock_mask.bit_count()
 
+    @property
+    def known_stock(self) -> int | None:
+        """How many cards the table *knows* lie in the stock (None: it cannot know).
+
+        Full sight: :attr:`stock_size`. Partial sight (TRANSCRIPT.md): the rules say the stock
+        holds 21 cards after the deal, and it only shrinks by the replacements drawn; once the
+        dealer has accepted an exchange, a discard or a replacement may pass unseen, so the
+        table cannot count it (it never shows a number it cannot know).
+        """
+        if self.sight == "full" or self.turn_up < 0:
+            return self.stock_size
+        if self.exchanges == 0 and self.phase != "exchange":
+            return 32 - 2 * 5 - 1
+        return None
+
     def hand(self, seat: str) -> tuple[Card, ...]:
         """The cards ``seat`` holds."""
         return cards_of(self.hands[INDEX[seat]])
@@ -241,7 +256,8 @@ class View:
     target: int
     tricks: tuple[int, int]
     hand_sizes: tuple[int, int]
-    stock_size: int
+    stock_size: int | None
+    """The cards in the stock, None where the table cannot know it (partial sight)."""
     discard_sizes: tuple[int, int]
     trick: tuple[tuple[str, Card], ...]
     played: tuple[Card, ...]
@@ -268,7 +284,7 @@ class View:
             target=state.target,
             tricks=state.tricks,
             hand_sizes=(state.hands[0].bit_count() + state.unseen[0], state.hands[1].bit_count() + state.unseen[1]),
-            stock_size=state.stock_size,
+            stock_size=state.known_stock,
             discard_sizes=(state.discards[0].bit_count(), state.discards[1].bit_count()),
             trick=state.trick_cards,
             played=cards_of(state.played),

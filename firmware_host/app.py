@@ -4,12 +4,14 @@ This module builds the parts from a table file (the journal, the controller, the
 display, the pads and buttons, real or simulated) and wires them to the event loop
 (:class:`firmware_host.service.TableService`), which builds nothing itself. Parts
 start in order inside ``try`` and stop in reverse in ``finally``; SIGTERM takes the
-same path as Ctrl-C (mopidy's way). No part imports this module or the command line.
+same path as Ctrl-C (mopidy's way). No part imports this module or the command line, and this
+module sees no command line either: the command (``firmware_host/cli/run.py``) gives it
+:class:`RunOptions`, plain values, and registers what lies above the service (the venue's page
+and MQTT) as :class:`~firmware_host.outputs.OutputSource` s.
 """
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import logging
 import os
@@ -18,6 +20,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
@@ -26,11 +29,13 @@ from firmware_host.checks.doctor import refusal
 from firmware_host.errors import BadInput
 from firmware_host.feeder import feed_lines
 from firmware_host.journal.store import Journal, JournalBusy, JournalDamaged, JournalError, default_journal
-from firmware_host.outputs import FaultLights, JsonLines, TableOutput
-from firmware_host.referee.controller import Controller, TableDefaults
+from firmware_host.outputs import FaultLights, JsonLines, OutputSource, TableOutput
+from firmware_host.referee.controller import Controller
+from firmware_host.referee.table_defaults import TableDefaults
 from firmware_host.screens.panel import check_png_dir
 from firmware_host.service import TableService
 from hardware.table import TableConfig
+from hardware.table_devices import TableDevices, open_table_devices
 
 logger = logging.getLogger(__name__)
 
@@ -62,7 +67,68 @@ def systemd_notify() -> Callable[[str], None] | None:
     return lambda message: notifier.notify(message)
 
 
-def run_service(args: argparse.Namespace) -> int:
+@dataclass(frozen=True, slots=True)
+class GameOptions:
+    """What a command asks of the game over the table file's (None: the table file's).
+
+    :param rules: the first game's rule set; ``players``: ``"Anne,Bruno"``; ``dealer``: the first dealer
+        (None: cut for it); ``language``: the OLED's; ``sight``: ``full`` or ``partial``.
+    """
+
+    rules: str | None = None
+    players: str | None = None
+    dealer: str | None = None
+    language: str | None = None
+    sight: str | None = None
+
+
+def build_referee(table: TableConfig, game: GameOptions | None = None, tags: Any = None) -> Controller:
+    """The referee of ``table`` (``run``, the demo and ``sim`` build theirs here): its game, its
+    layout, the tags' registry and pack guard (``tags``: a
+    :class:`~firmware_host.cards.table_tags.TableTags`, None: no registry) and the learners' hints.
+
+    :raises BadInput: an unknown rule set, names that are not two, a broken badges file.
+    """
+    defaults = table_defaults(table, game or GameOptions())
+    advisor: Callable[[RuleSet, int, int, str], str] | None = None
+    if table.hint:
+        from coach.odds import hint_text
+
+        advisor = hint_text  # learners: the elder's odds of standing on the OLED
+    registry = tags is not None and tags.registry is not None
+    return Controller(defaults, card_for_uid=tags.card_for if registry else None, layout=table.layout,
+                      pack_guard=tags.guard() if registry else None, advisor=advisor)
+
+
+@dataclass(frozen=True, slots=True)
+class RunOptions:
+    """What ``ecarte-table run`` is asked to do, as plain values (the command line's flags).
+
+    :param table: the table file (None: the simulated table).
+    :param journal: the journal (None: the state directory's).
+    :param events: a transcript to feed as well (``-``: standard input).
+    :param pace: seconds before each fed line after the first.
+    :param json: print the table events as JSON lines; ``all_events``: every kind, not only the contract's.
+    :param png: save every frame as a PNG in this folder; ``screen``: draw the frames in the terminal.
+    :param game: the game over the table file's (``--rules``, ``--players``).
+    :param voice: ``--voice DIR``: the table's voice into WAVs there (None: the table file's ``[voice]``).
+    :param sources: outputs that come from above the service (the venue's page and MQTT).
+    """
+
+    table: str | None = None
+    journal: Path | None = None
+    events: str | None = None
+    pace: float = 0.0
+    json: bool = False
+    all_events: bool = False
+    png: Path | None = None
+    screen: bool = False
+    game: GameOptions = GameOptions()
+    voice: Path | None = None
+    sources: tuple[OutputSource, ...] = ()
+
+
+def run_service(options: RunOptions) -> int:
     """``ecarte-table run``: returns the exit status.
 
     :raises BadInput: the table's configuration fails ``ecarte-table doctor`` (its line quoted:
@@ -71,7 +137,7 @@ def run_service(args: argparse.Namespace) -> int:
     from firmware_host.cards.table_tags import TableTags, TagRegistryMissing
     from firmware_host.screens.panel import open_panel
 
-    table = load_table_or_exit(args.table)
+    table = load_table_or_exit(options.table)
     try:
         tags = TableTags.load(table)  # the registry, the [tags] policy, the originality check
     except TagRegistryMissing:
@@ -80,9 +146,9 @@ def run_service(args: argparse.Namespace) -> int:
     if refused is not None:
         raise BadInput(f"the table's configuration fails `ecarte-table doctor`:\n{refused}")
     card_for = tags.card_for if tags.registry is not None else None
-    png_dir = check_png_dir(args.png)
-    events = _open_events(args.events) if args.events else None
-    journal_path = args.journal or default_journal()
+    png_dir = check_png_dir(options.png)
+    events = _open_events(options.events) if options.events else None
+    journal_path = options.journal or default_journal()
     try:
         journal = Journal(journal_path, lock=True)
     except JournalDamaged as exc:
@@ -94,20 +160,13 @@ def run_service(args: argparse.Namespace) -> int:
                 journal_path, len(journal.games()), journal.fed_lines(), table.name,
                 ", ".join(f"{pad.name}={pad.device}" for pad in table.pads) or "none")
 
-    defaults = table_defaults(table, args)
-    advisor: Callable[[RuleSet, int, int, str], str] | None = None
-    if table.hint:
-        from coach.odds import hint_text
-
-        advisor = hint_text  # learners: the elder's odds of standing on the OLED
-    controller = Controller(defaults, card_for_uid=card_for, layout=table.layout, pack_guard=tags.guard(),
-                            advisor=advisor)
+    controller = build_referee(table, options.game, tags)
     stack = contextlib.ExitStack()
     with stack:
         stack.callback(journal.close)
         # the events stream is left open: its reader (a daemon thread) may be blocked in a read,
         # and closing a buffered stream under it would wait for that read
-        panel = open_panel(table, png_dir=png_dir, terminal=sys.stdout if args.screen else None, tolerant=True)
+        panel = open_panel(table, png_dir=png_dir, terminal=sys.stdout if options.screen else None, tolerant=True)
         stack.callback(panel.close)
         shown: TableOutput = panel
         if table.coach:
@@ -125,17 +184,21 @@ def run_service(args: argparse.Namespace) -> int:
 
         previous = {s: signal.signal(s, on_signal) for s in (signal.SIGTERM, signal.SIGINT)}
         stack.callback(lambda: [signal.signal(s, h) for s, h in previous.items()])
-        if args.json:
-            service.outputs.append(JsonLines(sys.stdout, everything=args.all_events))
-        from venue.wiring import venue_outputs  # the page and MQTT (--web, --mqtt, [web], [mqtt])
-
-        shown_on_web = venue_outputs(args, table, Path(journal_path), service.put_physical, stack)
-        service.outputs.extend(shown_on_web)
-        page_url = next((o.url for o in shown_on_web if hasattr(o, "url")), None)
+        if options.json:
+            service.outputs.append(JsonLines(sys.stdout, everything=options.all_events))
+        shown_above: list[TableOutput] = []
+        for above in options.sources:  # the page and MQTT (--web, --mqtt, [web], [mqtt])
+            shown_above += above.open(table, Path(journal_path), service.put_physical, stack)
+        service.outputs.extend(shown_above)
+        voice = open_table_voice(options.voice, table, stack)
+        if voice is not None:
+            service.outputs.extend(voice.outputs)
+        page_url = next((o.url for o in shown_above if hasattr(o, "url")), None)
         gate = (_Gate(tags.route(service))
                 if table.tags.deck_check_first and tags.registry is not None and not journal.games()
                 else None)  # the deck check first: before the first line of a fresh journal
-        devices = open_devices(table, gate.put if gate is not None else tags.route(service), card_for,
+        put = gate.put if gate is not None else tags.route(service)
+        devices = open_devices(table, voice.tee(put) if voice is not None else without_listen(put), card_for,
                                **tags.pad_options())
         stack.callback(devices.close)
         if devices.seat_controls is not None:
@@ -143,13 +206,13 @@ def run_service(args: argparse.Namespace) -> int:
         if gate is not None and not deck_check_first(table, tags, gate, panel, devices, stopped):
             return 0
         if events is not None:
-            source = "<stdin>" if args.events == "-" else args.events
+            source = "<stdin>" if options.events == "-" else options.events
 
             def ended() -> None:  # the page stays up for whoever looks at it
                 print(f"ecarte-table run: the end of {source}; the table's page stays up at {page_url} "
                       "until Ctrl-C", file=sys.stderr, flush=True)
 
-            feeding = {"pace": getattr(args, "pace", 0.0) or 0.0, "stop_at_end": page_url is None, "at_end": ended,
+            feeding = {"pace": options.pace, "stop_at_end": page_url is None, "at_end": ended,
                        "pads_sight": table.sight, "registry": tags.registry is not None}
             threading.Thread(target=feed_lines, args=(service, events, source), kwargs=feeding, name="events",
                              daemon=True).start()
@@ -167,6 +230,41 @@ def run_service(args: argparse.Namespace) -> int:
     return 2 if service.stats.bad_lines else 0
 
 
+def open_table_voice(folder: Path | None, table: TableConfig, stack: contextlib.ExitStack) -> Any:
+    """The table's voice when ``[voice]`` enables it or ``folder`` (``--voice DIR``) asks for it
+    (into WAVs there), open; ``stack`` closes it. None: the table is silent.
+
+    :raises BadInput: a folder that cannot be written, ``device = "sim"`` without ``--voice``.
+    """
+    if folder is None and not table.voice.enabled:
+        return None
+    from firmware_host.voice.wiring import open_voice
+
+    parts = open_voice(table.voice, table.language, folder)
+
+    def close() -> None:  # what is still to say is said first: all of it into WAVs, a moment on a speaker
+        parts.drain(120.0 if folder is not None else 3.0)
+        parts.close()
+
+    stack.callback(close)
+    return parts
+
+
+def without_listen(put: Callable[[Any], None]) -> Callable[[Any], None]:
+    """The devices' ``put`` on a silent table: a seat's ``listen`` button (wired for a voice the
+    table file does not turn on) means nothing and is never journaled."""
+    from drivers.device_events import ButtonPressed
+    from drivers.seat_controls import LISTEN, LISTEN_LONG
+
+    def put_but_listen(event: Any) -> None:
+        if isinstance(event, ButtonPressed) and event.button in (LISTEN, LISTEN_LONG):
+            logger.info("seat %s pressed listen, but the table has no voice ([voice] enabled = true)", event.seat)
+            return
+        put(event)
+
+    return put_but_listen
+
+
 def _say_where_it_stands(controller: Controller, journal: str | os.PathLike[str]) -> None:
     """The input ended with the game unfinished: say where it stands and how to go on."""
     snapshot = controller.snapshot()
@@ -177,18 +275,6 @@ def _say_where_it_stands(controller: Controller, journal: str | os.PathLike[str]
     print(f"ecarte-table run: the input ended in game {snapshot.game}, hand {snapshot.hand_no} ({view.phase}), "
           f"{a} {view.score[0]} – {b} {view.score[1]}; the table waits: {snapshot.expectation}. "
           f"The journal {journal} keeps it: `run --journal` on it goes on from there.", file=sys.stderr)
-
-
-def open_page(listen: str, table: TableConfig, journal: Path | None, stack: contextlib.ExitStack) -> list[Any]:
-    """The table's page alone (``demo --web``, ``sim --web``), started; ``stack`` closes it. Read-only:
-    nothing on the page changes the game.
-
-    :raises BadInput: an address the page cannot bind.
-    """
-    from venue.wiring import venue_outputs
-
-    wanted = argparse.Namespace(table=None, web=listen, mqtt=None)
-    return venue_outputs(wanted, table, journal, lambda event: None, stack)
 
 
 def linger(what: str) -> None:
@@ -279,51 +365,42 @@ class Devices:
 
     def __init__(self) -> None:
         self.sim: Any = None
-        self.pads: Any = None
-        self.seat_controls: Any = None
-        self.pin_factory: Any = None
+        self.table: TableDevices | None = None
+
+    @property
+    def seat_controls(self) -> Any:
+        if self.sim is not None:
+            return self.sim.buttons
+        return self.table.seat_controls if self.table is not None else None
 
     def close(self) -> None:
         """Close everything opened (safe to call twice)."""
-        for part in (self.seat_controls, self.pin_factory, self.pads, self.sim):
+        for part in (self.table, self.sim):
             if part is not None:
                 part.close()
-        self.sim = self.pads = self.seat_controls = self.pin_factory = None
+        self.sim = self.table = None
 
 
 def open_devices(table: TableConfig, put: Callable[[Any], None],
                  card_for: Callable[[str], str | None] | None, **pad_options: Any) -> Devices:
     """The table's pads and seat controls, real or simulated, putting their events with ``put``
-    (``pad_options``: more for every pad, as ``TableTags.pad_options()``)."""
+    (``pad_options``: more for every pad, as ``TableTags.pad_options()``). Both open them through
+    :func:`hardware.table_devices.open_table_devices`: the simulated table on its simulated readers."""
     devices = Devices()
-    try:
-        if table.simulated:
-            from firmware_host.players.simtable import SimulatedTable, sim_tags
+    if table.simulated:
+        from firmware_host.players.simtable import SimulatedTable, sim_tags
 
-            tags = sim_tags(1) | sim_tags(2)
-            devices.sim = SimulatedTable(table, events=put, card_for=card_for or tags.get, **pad_options)
-            devices.seat_controls = devices.sim.buttons
-            return devices
-        from drivers.nfc.pad import PadSet
-        from drivers.pin_backends import make_pin_factory
-        from drivers.seat_controls import SeatControls
-
-        ports = {pad.name: pad.serial_port or pad.device for pad in table.pads}
-        devices.pads = PadSet(ports, on_event=put, card_for=card_for, **pad_options)
-        devices.pin_factory = make_pin_factory(table.buttons.backend)
-        devices.seat_controls = SeatControls(
-            table.buttons.by_seat(), pin_factory=devices.pin_factory,
-            on_press=put, debounce=table.buttons.debounce,
-        )
-    except BaseException:
-        devices.close()
-        raise
+        tags = sim_tags(1) | sim_tags(2)
+        devices.sim = SimulatedTable(table, events=put, card_for=card_for or tags.get, **pad_options)
+        return devices
+    ports = {pad.name: pad.serial_port or pad.device for pad in table.pads}
+    devices.table = open_table_devices(table, ports, put=put, card_for=card_for, **pad_options)
     return devices
 
 
-def table_defaults(table: TableConfig, args: argparse.Namespace) -> TableDefaults:
-    """The game the table starts with: the table file's, with ``--rules`` and ``--players``
-    over it, and the badges and rule cards it knows.
+def table_defaults(table: TableConfig, game: GameOptions) -> TableDefaults:
+    """The game the table starts with: the table file's, with ``game`` over it (``--rules``,
+    ``--players``...), and the badges and rule cards it knows.
 
     :raises BadInput: an unknown rule set, names that are not two, a broken badges file.
     """
@@ -332,15 +409,15 @@ def table_defaults(table: TableConfig, args: argparse.Namespace) -> TableDefault
     from hardware.limits import name_problem
     from hardware.tag_registry import TagRegistryError
 
-    rules = getattr(args, "rules", None) or table.rules
+    rules, players = game.rules or table.rules, game.players
     if rules not in RULE_SETS:
         raise BadInput(f"--rules {rules!r}: one of {', '.join(sorted(RULE_SETS))}")
-    players: tuple[str, ...] | None = table.players
-    if getattr(args, "players", None):
-        players = tuple(name.strip() for name in args.players.split(","))
-        if len(players) != 2 or not all(players):
-            raise BadInput(f"--players {args.players[:80]!r}: two names, A's then B's, like 'Anne,Bruno'")
-        problem = next(filter(None, map(name_problem, players)), None)
+    names: tuple[str, ...] | None = table.players
+    if players:
+        names = tuple(name.strip() for name in players.split(","))
+        if len(names) != 2 or not all(names):
+            raise BadInput(f"--players {players[:80]!r}: two names, A's then B's, like 'Anne,Bruno'")
+        problem = next(filter(None, map(name_problem, names)), None)
         if problem is not None:
             raise BadInput(f"--players: {problem}")
     path = badges_path(table)
@@ -348,8 +425,8 @@ def table_defaults(table: TableConfig, args: argparse.Namespace) -> TableDefault
         badges = Badges.load(path).tags if path is not None else {}
     except TagRegistryError as exc:
         raise BadInput(str(exc)) from None
-    return TableDefaults(rules=rules, target=table.target, players=players, badges=badges, locked=table.locked,
-                         sight=table.sight, language=table.language)
+    return TableDefaults(rules=rules, dealer=game.dealer, target=table.target, players=names, badges=badges,
+                         locked=table.locked, sight=game.sight or table.sight, language=game.language or table.language)
 
 
 def wait_for_enrolment(table: TableConfig) -> int:

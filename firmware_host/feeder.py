@@ -39,7 +39,7 @@ def feed_lines(
 ) -> None:
     """Read transcript lines as they arrive and queue them, in order (runs on its own thread).
 
-    Streams (at most :data:`FEED_WINDOW` lines wait in the queue). Every line is queued, a bad
+    Streams (at most :data:`~firmware_host.service.FEED_WINDOW` lines wait in the queue). Every line is queued, a bad
     one with its problem, so that the loop counts it in the journal and reports it with its
     number; the reader never dies of a line, and the service is always told when it ends
     (``stop_at_end``), or ``at_end`` is called.

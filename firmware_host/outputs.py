@@ -1,21 +1,29 @@
 """What consumes the referee's outcomes on the event loop's thread, and the service's own outputs.
 
 :class:`TableOutput` is what every output is to the loop (the panel, the demo, the web page and
-MQTT are others); here the seats' fault lights (:class:`FaultLights`) and ``--json``
-(:class:`JsonLines`), and :class:`JournaledOutcome`, an outcome numbered as the journal numbers it.
+MQTT are others), :class:`OutputSource` what brings outputs from above the service (the venue's
+page and MQTT, registered by the command line); here the seats' fault lights (:class:`FaultLights`)
+and ``--json`` (:class:`JsonLines`), and :class:`JournaledOutcome`, an outcome numbered as the
+journal numbers it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
 import logging
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol, TextIO
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol, TextIO
 
-from firmware_host.referee.controller import CONTRACT_EVENTS
 from firmware_host.referee.snapshot import Outcome
-from firmware_host.referee.transcript import event_line
+from firmware_host.referee.table_events import CONTRACT_EVENTS
+from firmware_host.referee.transcript import PhysicalEvent, event_line
+
+if TYPE_CHECKING:
+    from hardware.table import TableConfig
 
 logger = logging.getLogger(__name__)
 
@@ -25,6 +33,18 @@ class TableOutput(Protocol):
     the web page, MQTT. Called on the event loop's thread: it must not block."""
 
     def publish(self, outcome: Outcome) -> None: ...
+
+
+class OutputSource(Protocol):
+    """Something above the service that brings outputs of its own (the venue's page and MQTT
+    publisher: :class:`venue.wiring.VenueOutputs`), registered by the command line; the service
+    knows only this protocol, never the venue (mopidy's extensions registering themselves)."""
+
+    def open(self, table: TableConfig, journal: Path | None, control: Callable[[PhysicalEvent], None],
+             stack: contextlib.ExitStack) -> list[TableOutput]:
+        """The outputs, started; ``stack`` closes them. ``control``: where they may put an event
+        (the page's setup line). :raises BadInput: for a configuration they cannot start with."""
+        ...
 
 
 class SeatLights(Protocol):

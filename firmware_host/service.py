@@ -29,8 +29,9 @@ from engine import Event, NotationError
 from firmware_host.journal.replay import replay_game
 from firmware_host.journal.store import DONE, PENDING, REJECTED, Journal, JournalDamaged, JournalWriteError
 from firmware_host.outputs import JournaledOutcome, TableOutput
-from firmware_host.referee.controller import Controller, NewGame
+from firmware_host.referee.controller import Controller
 from firmware_host.referee.snapshot import Outcome
+from firmware_host.referee.table_events import NewGame
 from firmware_host.referee.transcript import (
     ButtonEvent,
     CardEvent,

@@ -59,12 +59,14 @@ from hardware.table_config import (
     SIM,
     SIM_PAD_DEPTH,
     TTY_PATH,
+    VERBOSITIES,
     ButtonsConfig,
     DisplayConfig,
     PadConfig,
     SeatButtons,
     TableConfig,
     TagPolicy,
+    VoiceConfig,
 )
 
 __all__ = [
@@ -81,12 +83,15 @@ UART0_PINS = {14: "UART TXD", 15: "UART RXD"}
 _PI_UART_DEVICES = re.compile(r"^(tty:(AMA0|S0|serial0)(:.*)?|/dev/(ttyAMA0|ttyS0|serial0))$")
 _USB_PATH = re.compile(r"^usb(:[0-9A-Fa-f]{3,4}(:[0-9A-Fa-f]{3,4})?)?$")
 
-_SECTIONS = ("table", "pads", "buttons", "displays", "tags", *("web", "mqtt"))  # the last two: read by venue.settings
+_SECTIONS = ("table", "pads", "buttons", "displays", "tags", "voice",
+             *("web", "mqtt"))  # the last two: read by venue.settings
 _TABLE_KEYS = ("name", "layout", "rules", "target", "registry", "sight", "language", "players", "locked", "badges",
                "coach", "hint")
 _PAD_KEYS = ("device", "depth")
 _BUTTONS_KEYS = ("backend", "debounce", *SEATS)
-_SEAT_KEYS = (*BUTTON_KEYS, "buzzer")
+_SEAT_KEYS = (*BUTTON_KEYS, "buzzer", "listen")
+_VOICE_KEYS = ("enabled", "device", "rate", "volume", "verbosity", "earpieces")
+_ALSA_DEVICE = re.compile(r"^[A-Za-z0-9_:,=.-]{1,80}$")
 _DISPLAY_KEYS = ("bus", "address", "chip", "seat", "rotate")
 _TAGS_KEYS = ("require_signature", "check_every_arrival", "trusted_key", "ndef_pack", "lock_secret_file",
               "deck_check_first")
@@ -208,6 +213,7 @@ def parse_table(
     displays = _parse_displays(problems, data)
     _check_pins(problems, buttons, pads, displays)
     tags = _parse_tags(problems, data, source)
+    voice = _parse_voice(problems, data)
 
     if problems:
         raise TableFileError(str(source), problems.items)
@@ -223,6 +229,7 @@ def parse_table(
         source=source if isinstance(source, Path) else None,
         sight=sight,
         tags=tags,
+        voice=voice,
         **people,
     )
 
@@ -394,7 +401,7 @@ def _parse_buttons(problems: Problems, data: Mapping[str, Any]) -> ButtonsConfig
         values: dict[str, int | None] = {}
         for name in _SEAT_KEYS:
             pin = problems.value(pins, f"{key}.{name}", int, default=None)
-            if pin is None and name != "buzzer" and name not in pins:
+            if pin is None and name not in ("buzzer", "listen") and name not in pins:
                 problems.add(f"{key}.{name}", f"missing: seat {seat}'s {name} BCM pin number")
             if isinstance(pin, int) and pin not in GPIO_RANGE:
                 problems.add(
@@ -412,6 +419,7 @@ def _parse_buttons(problems: Problems, data: Mapping[str, Any]) -> ButtonsConfig
                     king=values["king"],  # type: ignore[arg-type]
                     led=values["led"],  # type: ignore[arg-type]
                     buzzer=values["buzzer"],
+                    listen=values["listen"],
                 )
             )
     return ButtonsConfig(backend=backend, debounce=float(debounce or 0.0), seats=tuple(seats))
@@ -564,3 +572,38 @@ def _parse_tags(problems: Problems, data: Mapping[str, Any], source: str | Path)
             secret = source.parent / secret
     return TagPolicy(bool(require), key, ndef_pack, secret, bool(every), bool(deck_first))
 
+
+
+def _parse_voice(problems: Problems, data: Mapping[str, Any]) -> VoiceConfig:
+    section = problems.section(data, "voice", required=False)
+    problems.unknown_keys("voice", section, _VOICE_KEYS)
+    enabled = problems.value(section, "voice.enabled", bool, default=False)
+    device = problems.value(section, "voice.device", str, default="default")
+    if isinstance(device, str) and not _ALSA_DEVICE.match(device):
+        problems.add("voice.device", f"{device[:80]!r}: an ALSA device (`aplay -L`: default, plughw:1,0...) or \"sim\"")
+    rate = problems.value(section, "voice.rate", int, default=160)
+    if isinstance(rate, int) and not 80 <= rate <= 450:
+        problems.add("voice.rate", f"words a minute, 80 to 450, not {rate}")
+    volume = problems.value(section, "voice.volume", int, default=100)
+    if isinstance(volume, int) and not 0 <= volume <= 200:
+        problems.add("voice.volume", f"0 to 200 (100: espeak-ng's own loudness), not {volume}")
+    verbosity = problems.choice(section, "voice.verbosity", VERBOSITIES, default="full")
+    earpieces: list[tuple[str, str]] = []
+    ears = (section or {}).get("earpieces", {})
+    if not isinstance(ears, dict):
+        problems.add("voice.earpieces", "a table of seats, like { A = \"plughw:2,0\" }")
+        ears = {}
+    problems.unknown_keys("voice.earpieces", ears, SEATS)
+    for seat in SEATS:
+        ear = problems.value(ears, f"voice.earpieces.{seat}", str, default=None)
+        if isinstance(ear, str):
+            if not _ALSA_DEVICE.match(ear):
+                problems.add(f"voice.earpieces.{seat}", f"{ear[:80]!r}: an ALSA device (`aplay -L`) or \"sim\"")
+            elif isinstance(device, str) and ear == device and ear != SIM:
+                problems.add(f"voice.earpieces.{seat}", "is the table's speaker: a seat's cards would be heard "
+                             "by all; give the seat its own sound card")
+            else:
+                earpieces.append((seat, ear))
+    return VoiceConfig(enabled=bool(enabled), device=str(device), rate=int(rate or 160),
+                       volume=int(volume if volume is not None else 100), verbosity=str(verbosity),
+                       earpieces=tuple(earpieces))

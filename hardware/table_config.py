@@ -19,7 +19,8 @@ from hardware.table_checks import unknown
 
 __all__ = [
     "BUTTON_KEYS", "DEFAULT_ADDRESS", "MAX_DEPTH", "REAL_PAD_DEPTH", "RULE_SETS", "SIM", "SIM_PAD_DEPTH", "TTY_PATH",
-    "ButtonsConfig", "DisplayConfig", "PadConfig", "SeatButtons", "TableConfig", "TagPolicy",
+    "VERBOSITIES", "ButtonsConfig", "DisplayConfig", "PadConfig", "SeatButtons", "TableConfig", "TagPolicy",
+    "VoiceConfig",
 ]
 
 BUTTON_KEYS: tuple[str, ...] = (*BUTTONS, "led")
@@ -99,6 +100,9 @@ class SeatButtons:
     king: int
     led: int
     buzzer: int | None = None
+    listen: int | None = None
+    """An optional fourth button for the voice: a press repeats the last announcement, a long
+    press reads the seat its own cards in its earpiece (``[voice]``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +143,36 @@ class DisplayConfig:
         return None if self.simulated else f"/dev/i2c-{self.bus}"
 
 
+VERBOSITIES = ("full", "brief")
+"""``[voice] verbosity``: ``full`` says every bid, card and trick; ``brief`` the trump, faults and score."""
+
+
+@dataclass(frozen=True, slots=True)
+class VoiceConfig:
+    """The table's voice (the ``[voice]`` section; ``docs/players.md``, *Listening to the table*).
+
+    :param enabled: the table speaks.
+    :param device: the ALSA device of the table's speaker (``aplay -L``), or ``sim``: WAV files
+        (``run --voice DIR``).
+    :param rate: words a minute (espeak-ng's ``-s``, 80-450).
+    :param volume: espeak-ng's amplitude, 0-200 (100: its own default loudness).
+    :param verbosity: ``full`` or ``brief`` (:data:`VERBOSITIES`).
+    :param earpieces: per seat, the ALSA device of its earpiece, where the seat hears its own
+        cards read (never on the table's speaker); a seat without one has no private reading.
+    """
+
+    enabled: bool = False
+    device: str = "default"
+    rate: int = 160
+    volume: int = 100
+    verbosity: str = "full"
+    earpieces: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def simulated(self) -> bool:
+        return self.device == SIM
+
+
 @dataclass(frozen=True, slots=True)
 class TableConfig:
     """A whole table, as its table file describes it."""
@@ -163,6 +197,7 @@ class TableConfig:
     """Learners: before the elder decides, the OLED shows his odds of standing (it tells the table
     something of his hand: off by default)."""
     badges: Path | None = None
+    voice: VoiceConfig = field(default_factory=lambda: VoiceConfig())
 
     def pad(self, name: str) -> PadConfig:
         """The pad called ``name``.

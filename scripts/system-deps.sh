@@ -4,7 +4,9 @@
 #   tests (default): Debian's chromium (the browser tests drive it through Playwright's
 #       executable_path: Playwright cannot download its own browser here), mosquitto (the MQTT
 #       tests against a real broker) and openssl; those tests skip, with the same words, without them.
+#       espeak-ng and alsa-utils too: the voice's tests speak (docs/players.md, "Listening to the table").
 #   venue: mosquitto, the broker a venue's hub is fastest with (README, bench/venue.py).
+#   TABLE-FILE (a .toml): espeak-ng and alsa-utils (aplay) when its [voice] is enabled, else nothing.
 #   --missing PURPOSE: print what PURPOSE lacks (one line, empty when nothing) and change nothing.
 # The demo needs none of them (scripts/setup.sh demo).
 set -euo pipefail
@@ -14,15 +16,26 @@ if [ "${1:-}" = "--missing" ]; then
     shift
 fi
 purpose=${1:-tests}
+voice_wanted() {  # does the table file $1 enable [voice]? (Python 3.11's tomllib reads it)
+    python3 -c 'import sys, tomllib
+with open(sys.argv[1], "rb") as f:
+    sys.exit(0 if tomllib.load(f).get("voice", {}).get("enabled") is True else 1)' "$1" 2>/dev/null
+}
 case "$purpose" in
-    tests) wanted=(chromium mosquitto openssl); who="the browser and MQTT tests need" ;;
+    tests) wanted=(chromium mosquitto openssl espeak-ng alsa-utils); who="the browser, MQTT and voice tests need" ;;
     venue) wanted=(mosquitto); who="a venue's hub is fastest with" ;;
-    *) echo "usage: bash scripts/system-deps.sh [--missing] [tests|venue]" >&2; exit 2 ;;
+    *.toml)
+        [ -r "$purpose" ] || { echo "scripts/system-deps.sh: cannot read the table file $purpose" >&2; exit 2; }
+        wanted=()
+        if voice_wanted "$purpose"; then wanted=(espeak-ng alsa-utils); fi
+        who="the table's voice ([voice] in $purpose) needs" ;;
+    *) echo "usage: bash scripts/system-deps.sh [--missing] [tests|venue|TABLE-FILE.toml]" >&2; exit 2 ;;
 esac
 missing=()
 for package in "${wanted[@]}"; do
     case "$package" in
         mosquitto) { command -v mosquitto >/dev/null 2>&1 || [ -x /usr/sbin/mosquitto ]; } || missing+=(mosquitto) ;;
+        alsa-utils) command -v aplay >/dev/null 2>&1 || missing+=(alsa-utils) ;;
         *) command -v "$package" >/dev/null 2>&1 || missing+=("$package") ;;
     esac
 done

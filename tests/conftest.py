@@ -3,12 +3,22 @@
 A test that provokes an error log on purpose marks itself
 ``@pytest.mark.allow_error_log``. Third-party loggers (nfcpy logs every failed
 reader command at ERROR) are not ours to judge.
+
+Tests touch nothing of the person running them: the suite runs with a ``HOME`` and an
+``XDG_STATE_HOME`` of its own (for this process and every command it starts), each test with
+its own again (:func:`_own_state_directory`), and the session fails if the real state
+directory (``~/.local/state/ecarte-table``: journal, registry, deck checks) changed.
+
+Shared helpers are fixtures here: :func:`wait_for` (poll until a condition holds).
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import time
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -27,13 +37,71 @@ def pytest_configure(config: pytest.Config) -> None:
         os.environ["TMPDIR"] = private
         tempfile.tempdir = private
         config.stash[_TMP] = private
+        real = _state_directory()
+        config.stash[_REAL_STATE] = (real, _listing(real))
+        _private_home(Path(private) / "session")
 
 
 _TMP = pytest.StashKey[str]()
+_REAL_STATE = pytest.StashKey[tuple[Path, dict[str, tuple[int, int]]]]()
+
+
+def _state_directory() -> Path:
+    """The table's state directory as the code finds it (:func:`firmware_host.journal.store.default_journal`)."""
+    from firmware_host.journal.store import default_journal
+
+    return default_journal().parent
+
+
+def _listing(directory: Path) -> dict[str, tuple[int, int]]:
+    """Every file below ``directory``: its size and modification time (ns)."""
+    if not directory.is_dir():
+        return {}
+    return {str(p.relative_to(directory)): (p.stat().st_size, p.stat().st_mtime_ns)
+            for p in sorted(directory.rglob("*")) if p.is_file()}
+
+
+def _private_home(root: Path) -> None:
+    """``HOME`` and ``XDG_STATE_HOME`` under ``root``, for this process and the commands it starts."""
+    (root / "home").mkdir(parents=True, exist_ok=True)
+    (root / "state").mkdir(parents=True, exist_ok=True)
+    os.environ["HOME"] = str(root / "home")
+    os.environ["XDG_STATE_HOME"] = str(root / "state")
+    os.environ.pop("STATE_DIRECTORY", None)  # systemd's, when the suite runs under a unit
+
+
+@pytest.fixture(autouse=True)
+def _own_state_directory(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Each test its own ``HOME`` and ``XDG_STATE_HOME`` (its own journal, registry, deck checks):
+    what one test leaves there no other test sees. Returns the state directory."""
+    root = tmp_path_factory.mktemp("home")
+    for name in ("home", "state"):
+        (root / name).mkdir()
+    monkeypatch.setenv("HOME", str(root / "home"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(root / "state"))
+    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
+    return root / "state"
+
+
+def _wait_for(condition: Callable[[], object], what: str = "a condition", timeout: float = 60.0,
+              interval: float = 0.01) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(interval)
+    raise AssertionError(f"timed out after {timeout:g} s waiting for {what}")
+
+
+@pytest.fixture
+def wait_for() -> Callable[..., None]:
+    """``wait_for(condition, what, timeout=60.0, interval=0.01)``: poll ``condition`` every
+    ``interval`` seconds until it is true; after ``timeout`` seconds fail, naming ``what``."""
+    return _wait_for
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """The suite leaves no simulator's folder behind (issue 24): each simulator removes its own
+    """The suite leaves no simulator's folder behind: each simulator removes its own
     when it closes or its process exits, and the folders of a process killed outright are
     removed by the next simulator started (here: the sweep a new one would do)."""
     import gc
@@ -44,6 +112,12 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     private = session.config.stash.get(_TMP, None)
     if private is None:
         return
+    real, before = session.config.stash[_REAL_STATE]
+    after = _listing(real)
+    if after != before:
+        changed = sorted(name for name in before.keys() | after.keys() if before.get(name) != after.get(name))
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+        print(f"\nthe suite changed the real state directory {real}: {', '.join(changed[:10])}")
     gc.collect()  # simulators no test holds any more: their finalizers remove their folders
     sweep_folders(private)
     left = sorted(name for name in os.listdir(private) if name.startswith(FOLDER_PREFIX))

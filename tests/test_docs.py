@@ -1,4 +1,4 @@
-"""Docs that match the code (issue 24): every key the table file's loader accepts is in
+"""Docs that match the code: every key the table file's loader accepts is in
 docs/hardware.md's reference, every command and flag the README shows exists, and
 ``install.sh --help`` prints its help and nothing of its code."""
 
@@ -42,6 +42,7 @@ REFERENCE = {
     "[buttons]": (*table_file._BUTTONS_KEYS, *table_file._SEAT_KEYS),
     "[pads]": table_file._PAD_KEYS,
     "[[displays]]": table_file._DISPLAY_KEYS,
+    "[voice]": table_file._VOICE_KEYS,
     "[web]": venue_settings._WEB_KEYS,
     "[mqtt]": venue_settings._MQTT_KEYS,
 }
@@ -52,7 +53,7 @@ def test_every_key_of_the_table_file_is_in_the_reference(heading: str) -> None:
     text = (ROOT / "docs" / "hardware.md").read_text(encoding="utf-8")
     section = _section(text, heading)
     keys = set(REFERENCE[heading]) - {"A", "B"}  # [buttons.A], [buttons.B]: the seats' tables
-    if heading in ("[table]", "[web]", "[mqtt]", "[tags]", "[[displays]]"):
+    if heading in ("[table]", "[web]", "[mqtt]", "[tags]", "[[displays]]", "[voice]"):
         missing = keys - _first_table_keys(section)
     else:
         missing = {key for key in keys if f"`{key}" not in section and f"{key} =" not in section}

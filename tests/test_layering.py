@@ -234,17 +234,20 @@ ROOM_MAY_IMPORT: dict[str, set[str]] = {
     "outputs": {"referee"},
     "service": {"referee", "journal", "outputs", "errors"},
     "feeder": {"referee", "service"},
-    "app": {"referee", "journal", "screens", "players", "cards", "checks", "service", "outputs", "feeder", "errors"},
+    "app": {"referee", "journal", "screens", "players", "cards", "checks", "service", "outputs", "feeder", "voice",
+            "errors"},
     "errors": set(),
     "cli": {"referee", "journal", "screens", "players", "cards", "checks", "service", "outputs", "feeder", "app",
-            "errors"},
+            "voice", "errors"},
+    "voice": {"referee", "screens", "errors"},
 }
 """What each room of ``firmware_host`` may import of the others (its own modules always):
 the docstring of each room's ``__init__`` says the same in words."""
 
-PLAYERS_SEE_OF_THE_REFEREE = {"protocol", "transcript", "snapshot", "controller"}
+PLAYERS_SEE_OF_THE_REFEREE = {"protocol", "transcript", "snapshot", "controller", "table_defaults"}
 """Players play through the physical protocol and watch snapshots; they drive a ``Controller``
-only through its public face (``handle`` → ``Outcome``), never the pack guard or the menu."""
+(built from its ``TableDefaults``) only through its public face (``handle`` → ``Outcome``), never
+the pack guard, the namer, the ledger or the menu."""
 
 
 def _room(module: str) -> str | None:
@@ -309,3 +312,50 @@ def test_the_room_checker_sees_a_forbidden_import() -> None:
     assert _room("firmware_host.journal.store") == "journal"
     assert _room("firmware_host.app") == "app"
     assert _room("venue.hub") is None
+
+
+# -- the composition on top: the command line and the venue --------------------------------------
+
+COMMAND_LINE_PLACES = ("firmware_host/cli/", "bench/", "scripts/")
+"""Where the command line may be read (``argparse``): the commands, the benchmarks, the scripts.
+Everything below takes plain values (mopidy's ``_app/``: nothing below reads the command line)."""
+
+
+def _argparse_readers(root: Path = ROOT) -> list[str]:
+    """Our modules outside :data:`COMMAND_LINE_PLACES` that import ``argparse``."""
+    found = []
+    for package in (*PACKAGES, "bench", "scripts"):
+        for path in sorted((root / package).rglob("*.py")) if (root / package).is_dir() else []:
+            rel = path.relative_to(root).as_posix()
+            if not rel.startswith(COMMAND_LINE_PLACES) and "argparse" in {top(n) for n in imports(path, root)}:
+                found.append(rel)
+    return found
+
+
+def _venue_importers(graph: dict[str, set[str]]) -> list[str]:
+    """Edges from a room of ``firmware_host`` other than ``cli`` into ``venue`` (late imports included)."""
+    return sorted(f"{name} -> {other}" for name, imported in graph.items() for other in imported
+                  if top(other) == "venue" and _room(name) not in (None, "cli"))
+
+
+def test_only_the_command_line_reads_argparse() -> None:
+    assert _argparse_readers() == []
+
+
+def test_no_room_of_firmware_host_but_cli_imports_the_venue() -> None:
+    """The venue sits above the service: it registers its outputs (``OutputSource``), the service never imports it."""
+    assert _venue_importers(import_graph()) == []
+
+
+def test_the_command_line_rule_can_fail(tmp_path: Path) -> None:
+    (tmp_path / "firmware_host" / "players").mkdir(parents=True)
+    (tmp_path / "firmware_host" / "cli").mkdir()
+    (tmp_path / "firmware_host" / "players" / "demo.py").write_text("def run(args):\n    import argparse\n")
+    (tmp_path / "firmware_host" / "cli" / "demo.py").write_text("import argparse\n")
+    assert _argparse_readers(tmp_path) == ["firmware_host/players/demo.py"]
+
+
+def test_the_venue_rule_can_fail() -> None:
+    graph = {"firmware_host.app": {"venue.wiring"}, "firmware_host.cli.run": {"venue.wiring"},
+             "venue.page": {"firmware_host.service"}}
+    assert _venue_importers(graph) == ["firmware_host.app -> venue.wiring"]

@@ -68,3 +68,28 @@ def test_the_tests_install_the_browser_and_the_broker_as_root(copy: Path) -> Non
 def test_an_unknown_purpose_is_refused(copy: Path) -> None:
     done = _setup(copy, "everything", stamp="dev")
     assert done.returncode == 2 and "usage: bash scripts/setup.sh [tests|demo|venue]" in done.stderr
+
+
+def _deps(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {"PATH": str(repo.parent / "bin"), "HOME": str(repo.parent)}
+    return subprocess.run(["bash", "scripts/system-deps.sh", *args], cwd=repo, env=env, capture_output=True,
+                          text=True, timeout=60, executable=shutil.which("bash"))
+
+
+def test_a_table_file_that_asks_for_a_voice_gets_espeak(copy: Path) -> None:
+    (copy.parent / "bin" / "python3").symlink_to(os.path.realpath(sys.executable))  # not a pyenv shim
+    speaking, silent = copy / "speaking.toml", copy / "silent.toml"
+    speaking.write_text('[voice]\nenabled = true\ndevice = "default"\n')
+    silent.write_text('[voice]\nenabled = false\n')
+    assert _deps(copy, str(silent)).returncode == 0
+    assert not (copy.parent / "apt.log").exists()
+    done = _deps(copy, str(speaking))
+    assert done.returncode == 0, done.stderr
+    calls = (copy.parent / "apt.log").read_text().splitlines()
+    assert calls[-1].startswith("install") and {"espeak-ng", "alsa-utils"} <= set(calls[-1].split())
+    assert _deps(copy, str(copy / "missing.toml")).returncode == 2
+
+
+def test_the_tests_install_espeak(copy: Path) -> None:
+    done = _deps(copy, "--missing", "tests")
+    assert "espeak-ng" in done.stdout.split() and "alsa-utils" in done.stdout.split()

@@ -2,22 +2,28 @@
 
 Each table of the venue file's ``[tables] names`` gets a password (kept in the hub's
 ``secrets`` folder as ``<table>.pass``: give that file to the table as its ``[mqtt]
-password_file``) and may publish under ``ecarte/<venue>/<table>/`` only. The hub connects
-as ``ecarte-hub``: it reads the venue's topics, and may clear a retained message it refused.
-Anonymous clients (spectators' dashboards) may read the venue's topics if the venue file
-allows it, nothing else, and publish nothing.
+password_file``) and may publish under ``ecarte/<venue>/<table>/`` only, its last will
+included. The hub connects as ``ecarte-hub``: it reads the venue's topics, and may clear a
+retained ``state``, ``record`` or ``availability`` it refused (never a result). A dashboard
+named in ``[tables] readers`` reads the venue's topics with its own password and publishes
+nothing. Nobody connects without a user name, and a client's id is its user name (Mosquitto's
+``use_username_as_clientid``; the embedded broker's :class:`ConnectDoor` the same): nobody but
+table-2 can be table-2, so nobody else can knock it off by taking its id.
 
 From these rules the hub writes Mosquitto's password file (``mosquitto_passwd -U`` when it
 is installed, otherwise PBKDF2-SHA512 hashes in Mosquitto's ``$7$`` format written here)
 and its ACL file; the embedded broker (amqtt) reads the same two files through
 :class:`VenueAuthPlugin` and :class:`VenueTopicPlugin`.
 
-    >>> rules = Rules("club", {"t1": "pw"}, hub_password="hp", anonymous_read=True)
+    >>> rules = Rules("club", {"t1": "pw"}, hub_password="hp", readers={"dash": "dp"})
     >>> acl = parse_acl(acl_text(rules))
     >>> allowed(acl, "t1", "write", "ecarte/club/t1/state"), allowed(acl, "t1", "write", "ecarte/club/t2/state")
     (True, False)
-    >>> allowed(acl, None, "write", "ecarte/club/t1/state"), allowed(acl, None, "read", "ecarte/club/t1/state")
+    >>> allowed(acl, "dash", "write", "ecarte/club/t1/state"), allowed(acl, "dash", "read", "ecarte/club/t1/state")
     (False, True)
+    >>> allowed(acl, "ecarte-hub", "write", "ecarte/club/t1/state"), allowed(acl, "ecarte-hub", "write",
+    ...                                                                      "ecarte/club/t1/games/9")
+    (True, False)
     >>> verify_password("pw", hash_password("pw")), verify_password("no", hash_password("pw"))
     (True, False)
 """
@@ -83,13 +89,18 @@ class Rules:
     tables: dict[str, str]
     """Each table's name and password."""
     hub_password: str
-    anonymous_read: bool = True
     bridges: dict[str, str] = field(default_factory=dict)
     """Each room broker bridged into this one (Mosquitto's bridging), by name, with its password."""
+    readers: dict[str, str] = field(default_factory=dict)
+    """Each dashboard that may read the venue's topics (``[tables] readers``), with its password."""
+
+    def users(self) -> dict[str, str]:
+        """Every user name with its password."""
+        return {HUB_USER: self.hub_password, **self.tables, **self.bridges, **self.readers}
 
 
-def load_rules(venue: str, names: list[str], folder: Path, *, anonymous_read: bool = True,
-               bridges: list[str] | None = None) -> Rules:
+def load_rules(venue: str, names: list[str], folder: Path, *, bridges: list[str] | None = None,
+               readers: list[str] | None = None) -> Rules:
     """Every table's password from ``folder`` (``<name>.pass``), made there (mode 600) if missing,
     and the hub's (``ecarte-hub.pass``).
 
@@ -103,7 +114,8 @@ def load_rules(venue: str, names: list[str], folder: Path, *, anonymous_read: bo
         folder.chmod(0o700)
     tables = {name: _secret(folder / f"{name}.pass") for name in names}
     rooms = {name: _secret(folder / f"{name}.pass") for name in bridges or []}
-    return Rules(venue, tables, _secret(folder / f"{HUB_USER}.pass"), anonymous_read, rooms)
+    dashboards = {name: _secret(folder / f"{name}.pass") for name in readers or []}
+    return Rules(venue, tables, _secret(folder / f"{HUB_USER}.pass"), rooms, dashboards)
 
 
 def _secret(path: Path) -> str:
@@ -119,15 +131,20 @@ def _secret(path: Path) -> str:
 
 
 def acl_text(rules: Rules) -> str:
-    """Mosquitto's ACL file for the rules (the lines before the first ``user`` are the anonymous clients')."""
+    """Mosquitto's ACL file for the rules (no line for anonymous clients: they cannot connect).
+
+    The hub may write a table's ``state``, ``record`` and ``availability`` (to clear a retained one it
+    refused) and no result: a broker's ACL cannot look at a payload, so "only an empty one" could
+    not be held to; a refused ``games/<n>`` stays on the broker and is refused again at each start."""
     base = f"ecarte/{rules.venue}"
     lines = ["# written by ecarte-table hub from the venue file: edits are lost at its next start", ""]
-    if rules.anonymous_read:
-        lines += ["# anonymous clients: read the venue's public topics, publish nothing", f"topic read {base}/#", ""]
     lines += [f"user {HUB_USER}", f"topic read {base}/#"]
-    lines += [f"topic write {base}/+/{kind}" for kind in ("state", "record", "availability", "games/+")]
+    lines += [f"topic write {base}/+/{kind}" for kind in ("state", "record", "availability")]
     for name in sorted(rules.tables):
         lines += ["", f"user {name}", f"topic readwrite {base}/{name}/#"]
+    for name in sorted(rules.readers):
+        lines += ["", "# a dashboard: reads the venue's topics, publishes nothing", f"user {name}",
+                  f"topic read {base}/#"]
     for name in sorted(rules.bridges):
         lines += ["", "# a room's broker, bridged in: its own ACL holds each table to its topic", f"user {name}",
                   f"topic write {base}/#"]
@@ -160,7 +177,7 @@ def verify_password(password: str, stored: str) -> bool:
 
 def write_password_file(path: Path, rules: Rules) -> None:
     """Mosquitto's password file for the hub and every table (mode 600)."""
-    users = {HUB_USER: rules.hub_password, **rules.tables, **rules.bridges}
+    users = rules.users()
     tool = shutil.which("mosquitto_passwd")
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as f:
@@ -266,7 +283,7 @@ def _shared_conf(files: BrokerFiles, rules: Rules) -> list[str]:
     return [
         f"user {getpass.getuser()}",
         "per_listener_settings false",
-        f"allow_anonymous {'true' if rules.anonymous_read else 'false'}",
+        "allow_anonymous false",
         f"password_file {files.password_file}",
         f"acl_file {files.acl_file}",
         "persistence true",
@@ -287,9 +304,11 @@ def mosquitto_conf(files: BrokerFiles, rules: Rules, host: str, port: int, tls: 
         "log_type error",
         "log_type warning",
         f"listener {port} {host}",
+        "use_username_as_clientid true",
     ]
     if tls is not None:
-        lines += [f"listener {tls.port} {host}", f"certfile {tls.certfile}", f"keyfile {tls.keyfile}"]
+        lines += [f"listener {tls.port} {host}", "use_username_as_clientid true", f"certfile {tls.certfile}",
+                  f"keyfile {tls.keyfile}"]
         if tls.cafile:
             lines.append(f"cafile {tls.cafile}")
     return "\n".join(lines) + "\n"
@@ -443,6 +462,7 @@ def room_conf(files: BrokerFiles, rules: Rules, room: str, central: tuple[str, i
         *_shared_conf(files, rules),
         "max_queued_messages 100000",
         f"listener {listen[1]} {listen[0]}",
+        "use_username_as_clientid true",
         "",
         f"connection {room}",
         f"address {host}:{port}",
@@ -481,7 +501,7 @@ def mosquitto_broker(files: BrokerFiles, rules: Rules, host: str, port: int, tls
 def embedded_broker(files: BrokerFiles, rules: Rules, host: str, port: int) -> Supervised:
     """The embedded broker (amqtt) in a process of its own, with the same rules (not started)."""
     return Supervised([sys.executable, "-m", "venue.broker", host, str(port), str(files.password_file),
-                       str(files.acl_file), "1" if rules.anonymous_read else "0"], host, port, "the embedded broker",
+                       str(files.acl_file), "0"], host, port, "the embedded broker",
                       files.folder / "embedded.log")
 
 
@@ -559,6 +579,87 @@ class VenueTopicPlugin(BaseTopicPlugin):  # type: ignore[misc]
         return answer
 
 
+@dataclass
+class ConnectDoor:
+    """What the embedded broker checks of a CONNECT before it touches any session (amqtt itself drops
+    the session of the client id a CONNECT names, and takes over a connected one, before it
+    authenticates, and publishes a will without its topic check): a user name and its password, and
+    a will only on a topic that user may write, as a PUBLISH would be checked. A client accepted
+    gets its user name as its client id (Mosquitto's ``use_username_as_clientid``)."""
+
+    users: dict[str, str]
+    """Each user's ``$7$`` hash (the password file)."""
+    acl: Acl
+
+    @classmethod
+    def from_files(cls, password_file: str, acl_file: str) -> ConnectDoor:
+        return cls(read_password_file(Path(password_file)), parse_acl(Path(acl_file).read_text(encoding="utf-8")))
+
+    def refusal(self, username: str | None, password: str | bytes | None, will_topic: str | None) -> str | None:
+        """Why this CONNECT is refused (None: it is accepted)."""
+        if not username:
+            return "no user name (anonymous clients may not connect)"
+        stored = self.users.get(username)
+        if isinstance(password, bytes):
+            password = password.decode("utf-8", "replace")
+        if stored is None or not verify_password(password or "", stored):
+            return f"a wrong password for {username[:40]!r}"
+        if will_topic is not None and not allowed(self.acl, username, "write", will_topic):
+            return f"{username} may not publish its will on {will_topic[:120]}"
+        return None
+
+
+def _venue_amqtt_broker(config: dict[str, Any], door: ConnectDoor) -> Any:
+    """amqtt's broker with :class:`ConnectDoor` at its CONNECT (the embedded broker with the venue's rules)."""
+    from amqtt.broker import Broker
+    from amqtt.errors import AMQTTError, MQTTError, NoDataError
+    from amqtt.mqtt.connack import BAD_USERNAME_PASSWORD, NOT_AUTHORIZED, ConnackPacket
+    from amqtt.mqtt.protocol.broker_handler import BrokerProtocolHandler
+
+    class VenueAmqttBroker(Broker):  # type: ignore[misc]
+        async def _initialize_client_session(self, reader: Any, writer: Any, remote_address: str,
+                                             remote_port: int) -> tuple[Any, Any]:
+            try:
+                handler, session = await BrokerProtocolHandler.init_from_connect(reader, writer, self.plugins_manager)
+            except MQTTError:
+                await writer.close()
+                raise
+            except (AMQTTError, NoDataError) as exc:
+                raise AMQTTError(exc) from exc
+            why = door.refusal(session.username, session.password, session.will_topic if session.will_flag else None)
+            if why is not None:
+                logger.warning("the embedded broker refused a connection from %s:%s: %s", remote_address,
+                               remote_port, why)
+                code = BAD_USERNAME_PASSWORD if why.startswith("a wrong password") else NOT_AUTHORIZED
+                with contextlib.suppress(Exception):
+                    await ConnackPacket.build(0, code).to_stream(writer)
+                await writer.close()
+                raise MQTTError(why)
+            session.client_id = session.username
+            old = self._sessions.get(session.client_id)
+            if old is not None and old[0].transitions.is_connected() and old[1] is not None:
+                # the same user connecting again (a table that restarted): its old connection is closed,
+                # as Mosquitto closes it, rather than left open without its subscriptions
+                logger.info("the embedded broker: %s connected again, closing its old connection", session.client_id)
+                await old[1].handle_connection_closed()
+                await old[1].stop()
+            if session.clean_session:
+                await self._delete_session(session.client_id)
+                session.parent = 0
+            elif session.client_id in self._sessions:  # the same user's own session, resumed
+                existing, _ = self._sessions[session.client_id]
+                for name in ("will_flag", "will_message", "will_topic", "will_qos", "will_retain", "keep_alive",
+                             "username", "password"):
+                    setattr(existing, name, getattr(session, name))
+                session = existing
+                session.parent = 1
+            else:
+                session.parent = 0
+            return handler, session
+
+    return VenueAmqttBroker(config)
+
+
 class EmbeddedBroker:
     """amqtt's broker on the current event loop: open to anyone (for :class:`venue.hub.BrokerThread`: a
     table's tests and a table that carries its own broker), or with the venue's rules from the two files
@@ -568,6 +669,8 @@ class EmbeddedBroker:
                  acl_file: str | None = None, anonymous: bool = True) -> None:
         self.host, self.port = host, port
         self._config = embedded_config(host, port, password_file, acl_file, anonymous)
+        self._door = (ConnectDoor.from_files(password_file, acl_file) if password_file is not None
+                      and acl_file is not None else None)
         self._broker: Any = None
 
     async def start(self) -> None:
@@ -575,7 +678,7 @@ class EmbeddedBroker:
 
         for name in ("amqtt", "transitions"):
             logging.getLogger(name).setLevel(logging.ERROR)
-        self._broker = Broker(self._config)
+        self._broker = Broker(self._config) if self._door is None else _venue_amqtt_broker(self._config, self._door)
         await self._broker.start()
 
     async def stop(self) -> None:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import os
 import socket
@@ -36,6 +37,7 @@ import threading
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
@@ -73,27 +75,71 @@ logger = logging.getLogger(__name__)
 # -- the app -------------------------------------------------------------------------------------
 
 
+STANDINGS_S = 0.25
+"""The standings go to the browsers at most this often (once, with every result since)."""
+
+
 class LiveRoom:
-    """The room on the server's loop, with its browsers."""
+    """The room, fed from the subscriber's thread (never the server's loop: checking a payload and
+    counting a result is work the pages need not wait for), and its browsers on the server's loop."""
 
     def __init__(self, room: Room) -> None:
         self.room = room
         self.browsers = Broadcaster()
         self.messages = 0
+        self.lock = threading.Lock()
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._standings_dirty = False
 
     def take(self, topic: str, payload: bytes | bytearray, clear: Callable[[str], Any] | None = None) -> None:
-        """One message from the broker; ``clear`` clears its retained topic if the room refuses it."""
-        self.messages += 1
-        dropped = self.room.dropped
-        for kind, data in self.room.take(topic, bytes(payload), time.time()):
-            self.browsers.send(kind, data)
-        if clear is not None and self.room.dropped > dropped:
+        """One message from the broker (any thread); ``clear`` clears its retained topic if the room refuses it."""
+        with self.lock:
+            self.messages += 1
+            dropped = self.room.dropped
+            out = self.room.take(topic, bytes(payload), time.time())
+            refused = self.room.dropped > dropped
+        for kind, data in out:
+            if kind == "table":
+                self._push(sse_block("table", data))
+            else:
+                self._standings_dirty = True
+        if self.loop is None and self._standings_dirty:  # not served yet: nobody to wait for
+            self._standings_dirty = False
+            self.browsers.send_block(self.standings_block())
+        if clear is not None and refused:
             clear(topic)
 
+    def _push(self, block: bytes) -> None:
+        if self.loop is None:
+            self.browsers.send_block(block)
+            return
+        with contextlib.suppress(RuntimeError):  # the loop is closing
+            self.loop.call_soon_threadsafe(self.browsers.send_block, block)
+
+    def standings_block(self) -> bytes:
+        with self.lock:
+            data = self.room.standings()
+        return sse_block("standings", data)
+
+    def snapshot(self) -> list[dict[str, Any]]:
+        with self.lock:
+            return self.room.snapshot()
+
     def first_blocks(self) -> list[bytes]:
-        blocks = [sse_block("table", t) for t in self.room.snapshot()]
-        blocks.append(sse_block("standings", self.room.standings()))
+        blocks = [sse_block("table", t) for t in self.snapshot()]
+        blocks.append(self.standings_block())
         return blocks
+
+    async def send_standings(self) -> None:
+        """On the server's loop, until cancelled: the standings to the browsers when they changed,
+        at most every :data:`STANDINGS_S` (made on a worker thread)."""
+        self.loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(STANDINGS_S)
+            if self._standings_dirty:
+                self._standings_dirty = False
+                block = await asyncio.to_thread(self.standings_block)
+                self.browsers.send_block(block)
 
 
 def hub_app(live: LiveRoom, *, on_start: Callable[[], Any] | None = None,
@@ -104,13 +150,15 @@ def hub_app(live: LiveRoom, *, on_start: Callable[[], Any] | None = None,
         return FileResponse(STATIC / "hub.html", headers={"Cache-Control": "no-cache"})
 
     async def tables(request: Request) -> Response:
-        return JSONResponse({"venue": live.room.venue, "tables": live.room.snapshot()})
+        return JSONResponse({"venue": live.room.venue, "tables": live.snapshot()})
 
     async def stream(request: Request) -> Response:
-        return live.browsers.response(live.first_blocks())
+        return live.browsers.response(await asyncio.to_thread(live.first_blocks))
 
     async def standings_(request: Request) -> Response:
-        return JSONResponse(live.room.standings())
+        with live.lock:
+            data = live.room.standings()
+        return JSONResponse(data)
 
     async def record(request: Request) -> Response:
         seen = live.room.tables.get(request.path_params["table"])
@@ -122,8 +170,10 @@ def hub_app(live: LiveRoom, *, on_start: Callable[[], Any] | None = None,
         seen = live.room.tables.get(request.path_params["table"])
         if seen is None:
             return JSONResponse({"error": "no such table"}, status_code=404)
+        with live.lock:
+            payloads = [g for _, g in sorted(seen.games.items())]
         return JSONResponse([{k: g.get(k) for k in ("game", "players", "score", "winner", "ended", "hands")}
-                             for _, g in sorted(seen.games.items())])
+                             for g in map(json.loads, payloads)])
 
     async def record_json(request: Request) -> Response:
         seen = live.room.tables.get(request.path_params["table"])
@@ -133,6 +183,7 @@ def hub_app(live: LiveRoom, *, on_start: Callable[[], Any] | None = None,
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        sender = asyncio.create_task(live.send_standings())
         if on_start is not None:
             started = on_start()
             if asyncio.iscoroutine(started):
@@ -140,6 +191,7 @@ def hub_app(live: LiveRoom, *, on_start: Callable[[], Any] | None = None,
         try:
             yield
         finally:
+            sender.cancel()
             live.browsers.close()
             if on_stop is not None:
                 stopped = on_stop()
@@ -177,6 +229,8 @@ class Subscriber:
         self.client = make_client(settings, f"ecarte-hub-{settings.venue}-{os.getpid()}-{id(self) % 10_000}")
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
+        self.client.on_connect_fail = self._on_connect_fail
+        self.unreachable = False
         self.live = live
         self.loop = loop
         self.connected = threading.Event()
@@ -196,12 +250,23 @@ class Subscriber:
         if getattr(reason, "is_failure", False):
             logger.warning("hub: the broker refused us: %s", reason)
             return
+        if self.unreachable:
+            self.unreachable = False
+            logger.warning("hub: reached the broker at %s:%s", self.settings.host, self.settings.port)
         client.subscribe(self.topics)
         self.connected.set()
 
+    def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
+        if not self.unreachable:
+            self.unreachable = True
+            logger.warning("hub: the broker at %s:%s cannot be reached; the hub keeps trying", self.settings.host,
+                           self.settings.port)
+
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
-        with contextlib.suppress(RuntimeError):  # the loop is closing
-            self.loop.call_soon_threadsafe(self.live.take, message.topic, message.payload, self.clear)
+        try:
+            self.live.take(message.topic, message.payload, self.clear)
+        except Exception:  # a bug here must not stop the hub's messages for good
+            logger.exception("hub: cannot take a message on %s", message.topic[:120])
 
 
 
@@ -222,8 +287,12 @@ class VenueBroker:
         """
         s = self.settings
         state = s.state if s.state is not None else default_state(None)
-        rules = load_rules(s.broker.venue, list(s.tables), state / "secrets", anonymous_read=s.anonymous_read,
-                           bridges=list(s.bridges))
+        _ignore_in_git(state)
+        rules = load_rules(s.broker.venue, list(s.tables), state / "secrets", bridges=list(s.bridges),
+                           readers=list(s.readers))
+        if s.anonymous_read:
+            logger.warning("[tables] anonymous_read: anonymous clients can no longer connect (a client's id is its "
+                           "user name, so that nobody can take a table's): name a dashboard in [tables] readers")
         self.rules = rules
         self.files = write_broker_files(state / "broker", rules)
         central = s.broker_listen if s.mode != "external" else (s.broker.host, s.broker.port)
@@ -237,6 +306,11 @@ class VenueBroker:
             where = f"the venue's broker at {s.broker.host}:{s.broker.port}"
             logger.warning("%s: give it password_file %s and acl_file %s", where, self.files.password_file,
                            self.files.acl_file)
+            why = _unreachable(s.broker.host, s.broker.port)
+            if why is not None:
+                logger.warning("the hub cannot connect to %s (%s): the scoreboard starts empty and keeps trying; "
+                               "is the broker running, and is --broker or [broker] host/port right?", where, why)
+                return
         else:
             host, port = s.broker_listen
             if s.mode == "mosquitto":
@@ -248,9 +322,10 @@ class VenueBroker:
             self.process.start()
             self.client = replace(s.broker, host=host, port=port, username=HUB_USER, password=rules.hub_password,
                                   tls=False)
-        logger.warning("the venue's broker: %s%s; %d tables declared (passwords in %s); serves about %d tables "
-                       "within 250 ms", where, "" if s.mode == "external" else ", run by the hub", len(rules.tables),
-                       state / "secrets", CAPACITY[s.mode])
+        declared = len(rules.tables)
+        logger.warning("the venue's broker: %s%s; %d table%s declared (passwords in %s); serves about %d tables "
+                       "within 250 ms", where, "" if s.mode == "external" else ", run by the hub", declared,
+                       "" if declared == 1 else "s", state / "secrets", CAPACITY[s.mode])
         if not rules.tables:
             logger.warning("no table may publish: name them in the venue file's [tables] names (docs/web.md)")
 
@@ -259,9 +334,28 @@ class VenueBroker:
             self.process.stop()
 
 
+def _unreachable(host: str, port: int, timeout: float = 3.0) -> str | None:
+    """Why nothing answers on ``host:port`` (None: something does)."""
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            return None
+    except OSError as exc:
+        return exc.strerror or str(exc) or type(exc).__name__
+
+
+def _ignore_in_git(state: Path) -> None:
+    """The hub's folder holds every password: a ``.gitignore`` of ``*`` in it keeps ``git add -A`` from
+    committing it when it lies in a working copy (its default place is beside the venue file)."""
+    ignore = state / ".gitignore"
+    if not ignore.exists():
+        state.mkdir(parents=True, exist_ok=True)
+        ignore.write_text("# written by ecarte-table hub: this folder holds the tables' passwords\n*\n",
+                          encoding="utf-8")
+
+
 def build_hub(settings: HubSettings) -> tuple[Starlette, LiveRoom]:
     """The hub's app: its lifespan starts the broker (unless external), then the subscriber."""
-    live = LiveRoom(Room(settings.broker.venue, settings.session))
+    live = LiveRoom(Room(settings.broker.venue, settings.session, settings.tables))
     broker = VenueBroker(settings)
     subscriber: list[Subscriber] = []
 

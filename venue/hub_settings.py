@@ -36,10 +36,13 @@ class HubSettings:
     tables: tuple[str, ...] = ()
     state: Path | None = None
     """The hub's folder: ``secrets/`` (each table's password), ``broker/`` (its files and database)."""
-    anonymous_read: bool = True
+    anonymous_read: bool = False
+    """Asked for by the venue file (``[tables] anonymous_read``): no longer offered (said at the hub's start)."""
     tls: Tls | None = None
     bridges: tuple[str, ...] = ()
     """Room brokers bridged into the hub's (``[tables] bridges``): each gets a password and a folder."""
+    readers: tuple[str, ...] = ()
+    """Dashboards that may read the venue's topics (``[tables] readers``), each with its own password."""
 
 
 def default_state(venue_file: str | Path | None) -> Path:
@@ -76,8 +79,8 @@ def load_hub_settings(path: str | Path | None, *, listen: str | None = None, bro
         if key not in ("listen", "venue", "state"):
             problems.append(f"hub.{key}: unknown key (known: listen, venue, state)")
     for key in tables_section:
-        if key not in ("names", "anonymous_read", "bridges"):
-            problems.append(f"tables.{key}: unknown key (known: names, anonymous_read, bridges)")
+        if key not in ("names", "anonymous_read", "bridges", "readers"):
+            problems.append(f"tables.{key}: unknown key (known: names, readers, bridges, anonymous_read)")
     for key in s:
         if key not in ("name", "players", "cycles", "system", "rounds"):
             problems.append(f"session.{key}: unknown key (known: name, players, cycles, system, rounds)")
@@ -137,15 +140,17 @@ def load_hub_settings(path: str | Path | None, *, listen: str | None = None, bro
                 problems.append(f"broker.tls_listen: {exc}")
     names = _names(tables_section, "names", "table", problems)
     bridges = _names(tables_section, "bridges", "room", problems)
-    if len(set(map(str, names + bridges))) != len(names) + len(bridges):
-        problems.append("tables.names, tables.bridges: a name is given twice")
-    anonymous_read = tables_section.get("anonymous_read", True)
+    readers = _names(tables_section, "readers", "reader", problems)
+    if len(set(map(str, names + bridges + readers))) != len(names) + len(bridges) + len(readers):
+        problems.append("tables.names, tables.bridges, tables.readers: a name is given twice")
+    anonymous_read = tables_section.get("anonymous_read", False)
     if not isinstance(anonymous_read, bool):
         problems.append("tables.anonymous_read: expected true or false")
     players = s.get("players", [])
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         problems.append("session.players: expected a list of names")
         players = []
+    problems += _player_problems(players)
     cycles = s.get("cycles", 1)
     if not isinstance(cycles, int) or isinstance(cycles, bool) or not 1 <= cycles <= 100:
         problems.append("session.cycles: expected a number from 1 to 100")
@@ -173,7 +178,23 @@ def load_hub_settings(path: str | Path | None, *, listen: str | None = None, bro
         state_path = Path(path).parent / state_path
     session = Session(str(s.get("name", "session")), tuple(players), cycles, system, rounds)
     return HubSettings((host, port), mqtt_settings, mode, own, session, tuple(names), state_path,
-                       bool(anonymous_read), tls, tuple(bridges))
+                       bool(anonymous_read), tls, tuple(bridges), tuple(readers))
+
+
+def _player_problems(players: list[str]) -> list[str]:
+    """``[session] players``: each a player's name (as a table takes it: no control character, so
+    none is the pairing's bye marker), and none twice (a round-robin would pair Ann with Ann)."""
+    from hardware.limits import name_problem, quoted
+
+    problems = []
+    for player in players:
+        why = name_problem(player)
+        if why is not None:
+            problems.append(f"session.players: {quoted(player)}: {why}")
+    twice = sorted({p for p in players if players.count(p) > 1})
+    if twice:
+        problems.append(f"session.players: {', '.join(quoted(p) for p in twice[:5])} given twice")
+    return problems
 
 
 

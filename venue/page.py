@@ -12,7 +12,9 @@ server (uvicorn, on its own thread) runs the Starlette app of :func:`table_app`:
 ``GET /api/words``          the page's words and card ranks in the table's language (:mod:`venue.words`)
 ``GET /api/stream``         Server-Sent Events: ``state``, ``event``, ``hand`` as they happen
 ``GET /api/games``          the journal's games
-``GET /api/games/{n}``      one game with its hands (JSON); ``.../record``: its hand record (text)
+``GET /api/games/{n}``      one game with its hands (JSON); ``.../record``: its hand record (text);
+                            ``.../hands/{k}``: one finished hand for the hand viewer (its steps, with
+                            the coach's verdicts; a hand of the game under way once it is revealed)
 ``GET /api/stats``          per-player statistics
 ``POST /api/setup``         names, rules, target before the first card (needs the token)
 ``POST /api/new-game``      a new game once this one is over (needs the token)
@@ -52,6 +54,7 @@ from firmware_host.referee.transcript import (
     TranscriptError,
     setup_from_json,
 )
+from venue.hand_view import hand_view
 from venue.page_history import JournalHistory
 from venue.public import Message, PublicFeed
 from venue.record import write_record
@@ -180,6 +183,28 @@ def table_app(live: LiveTable, *, history: JournalHistory | None, settings: WebS
             return PlainTextResponse(f"no game {number}", status_code=404)
         return PlainTextResponse(write_record(log), media_type="text/plain; charset=utf-8")
 
+    viewed: dict[tuple[int, int], dict[str, Any]] = {}
+
+    async def hand(request: Request) -> Response:
+        """One finished hand for the hand viewer (:func:`venue.hand_view.hand_view`): a hand of the
+        game under way only once the feed has put it out; of an earlier game, from the journal."""
+        number, k = int(request.path_params["number"]), int(request.path_params["hand"])
+        found = live.feed.revealed_hand(number, k)
+        if found is None and number != live.feed.game and history is not None:
+            log = await asyncio.to_thread(history.log, number)
+            if log is not None:
+                rules = {"name": log.tag("Rules", "classic"), **json.loads(log.tag("Options", "{}") or "{}")}
+                found = next(((h, rules) for h in log.hands if h.number == k), None)
+        if found is None:
+            return JSONResponse({"error": f"no finished hand {k} of game {number} to show"}, status_code=404)
+        view = viewed.get((number, k))
+        if view is None:  # a finished hand never changes: computed once (the coach takes a while)
+            view = await asyncio.to_thread(hand_view, found[0], found[1])
+            if len(viewed) > 64:
+                viewed.clear()
+            viewed[(number, k)] = view
+        return JSONResponse(view)
+
     async def stats(request: Request) -> Response:
         if history is None:
             return JSONResponse([])
@@ -239,6 +264,7 @@ def table_app(live: LiveTable, *, history: JournalHistory | None, settings: WebS
         Route("/api/games", games),
         Route("/api/games/{number:int}", game),
         Route("/api/games/{number:int}/record", record),
+        Route("/api/games/{number:int}/hands/{hand:int}", hand),
         Route("/api/stats", stats),
         Route("/api/setup", setup, methods=["POST"]),
         Route("/api/new-game", new_game, methods=["POST"]),

@@ -22,7 +22,8 @@ from typing import Any
 import engine
 from firmware_host.journal.replay import replay_game, strict
 from firmware_host.journal.store import GameRecord
-from firmware_host.referee.controller import Controller, HandRecord
+from firmware_host.referee.controller import Controller
+from firmware_host.referee.table_events import HandRecord
 from firmware_host.referee.transcript import TranscriptError
 from venue.record import GameLog, GameLogBuilder, HandLog
 

@@ -10,7 +10,8 @@ the table before its hand is over** (and, if the table file says so, a delay aft
   fault goes out without its card (the message says "a card"). A fault keeps its
   card only when the card lies face up on a play pad (a fault of play during the
   tricks) or on the cut.
-- Events are whitelisted by kind; faults, notices and corrections are redacted as above.
+- Events are whitelisted by kind; faults, notices and corrections are redacted as above (the rule
+  itself: :mod:`firmware_host.screens.public_faults`, which the table's voice obeys too).
 - Hidden cards come only from the controller's ``hand_record`` event, which it sends
   once the hand is over; the feed holds each one for ``reveal_delay`` seconds and then
   puts out the whole hand as a :class:`venue.record.HandLog`.
@@ -30,42 +31,26 @@ Pure: no thread, no clock of its own (the caller passes ``now``, in seconds).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from catalogue import language as table_language
 from catalogue import rule_set
 from engine import Fault
-from firmware_host.referee.controller import HandRecord
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
-from firmware_host.screens.chooser import fault_screen
+from firmware_host.referee.table_events import HandRecord
 from firmware_host.screens.i18n import worded
+from firmware_host.screens.public_faults import (
+    CARD_NOTATION,
+    CARD_SYMBOL,
+    PLAY_FAULTS,
+    PUBLIC_EVENTS,
+    fault_face_up,
+    public_fault,
+    redact,
+)
 from venue.record import GameLogBuilder, HandLog
-
-PUBLIC_EVENTS = frozenset({
-    "trump", "king", "trick", "hand_end", "game_end", "fault", "bid", "exchange", "play_begins", "play",
-    "offer", "penalty", "match_end", "seating", "dealer", "target", "new_game", "reader", "corrected", "notice",
-    "replay_hand",
-})
-"""Event kinds a spectator may see as they happen (``hand_record`` is held back: see the module)."""
-
-PLAY_FAULTS = frozenset({"revoke", "not_overtaking", "not_trumping", "not_highest", "king_not_led"})
-"""Faults only a card on a play pad can cause: its card lies face up."""
-
-PLAY_PHASE_FAULTS = frozenset({"out_of_turn", "card_not_in_hand", "wrong_time"})
-"""Faults whose card lies face up when they happen during the tricks (a card on a play pad)."""
-
-_SYMBOL = re.compile(r"(?:10|[2-9JQKA])[♠♥♦♣]")
-_TRAILING_ARTICLE = re.compile(r"\s+(?:the|le|la|il|den|die|das|el)$")
-_NOTATION = re.compile(r"(?<![A-Za-z0-9])[2-9TJQKA][SHDC](?![A-Za-z0-9])")
-
-
-def redact(text: str) -> str:
-    """``text`` with every card named in it replaced by "a card"."""
-    text = _SYMBOL.sub("a card", text)
-    return _NOTATION.sub("a card", text).replace("the a card", "the card")
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,26 +60,6 @@ class Message:
 
     kind: str
     data: dict[str, Any]
-
-
-def public_fault(fault: Fault, face_up: bool, snapshot: TableSnapshot | None = None,
-                 language: str = "en") -> dict[str, Any]:
-    """A fault as a spectator sees it: its card only when the card lies face up.
-
-    With ``snapshot``, ``said`` holds what went wrong and what to do in ``language``,
-    worded as the table's screen words them (:func:`firmware_host.screens.chooser.fault_screen`).
-    """
-    data = fault.to_json()
-    if not face_up:
-        data["card"] = None
-        data["message"] = redact(str(data.get("message", "")))
-        fault = replace(fault, card=None)
-    if snapshot is not None:
-        screen = fault_screen(fault, snapshot, language, whole_names=True)
-        what, do = (" ".join((t if face_up else redact(t)).split()) for t in (screen.headline, screen.detail))
-        # worded without its card, "does not hold the {card}" ends on an article: leave it out
-        data["said"] = {"what": _TRAILING_ARTICLE.sub("", what), "do": _TRAILING_ARTICLE.sub("", do)}
-    return data
 
 
 @dataclass
@@ -200,19 +165,27 @@ class PublicFeed:
             out.append(Message("hand", hand.to_json()))
         return out
 
+    def revealed_hand(self, game: int, number: int) -> tuple[HandLog, dict[str, Any]] | None:
+        """A hand of the game under way already put out (its cards are public), with the game's
+        rule set; None for one not over or still held back (``reveal_delay``)."""
+        if game != self._game:
+            return None
+        for hand in self.revealed:
+            if hand.number == number:
+                return hand, dict(self._builder.rules)
+        return None
+
+    @property
+    def game(self) -> int:
+        """The number of the game under way (0 before any outcome)."""
+        return self._game
+
     def next_due(self) -> float | None:
         """When the next held hand is due (seconds, the caller's clock), or None."""
         return self._pending[0].due if self._pending else None
 
     def _classify(self, fault: Fault, snapshot: TableSnapshot) -> bool:
-        if fault.card is None or fault.code in PLAY_FAULTS:
-            face_up = True
-        elif fault.code in PLAY_PHASE_FAULTS:
-            face_up = snapshot.phase == "play"
-        elif fault.code == "duplicate_card":
-            face_up = snapshot.phase == "cut"
-        else:
-            face_up = False
+        face_up = fault_face_up(fault, snapshot)
         if len(self._face_up) > 256:
             self._face_up.clear()
         self._face_up[fault] = face_up
@@ -251,9 +224,9 @@ def card_tokens(text: str) -> set[str]:
     >>> sorted(card_tokens('{"card": "TH", "message": "take back the 10♠ and the K♦"}'))
     ['KD', 'TH', 'TS']
     """
-    found = {m.group(0) for m in _NOTATION.finditer(text)}
+    found = {m.group(0) for m in CARD_NOTATION.finditer(text)}
     suits = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
-    for m in _SYMBOL.finditer(text):
+    for m in CARD_SYMBOL.finditer(text):
         rank = m.group(0)[:-1]
         found.add(("T" if rank == "10" else rank) + suits[m.group(0)[-1]])
     return found

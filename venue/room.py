@@ -9,6 +9,7 @@ its pairings and the ranking (:func:`standings`). It believes no payload it has 
 
 from __future__ import annotations
 
+import bisect
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -79,16 +80,6 @@ class Session:
     system: str = "round-robin"
     planned: int = 0
 
-    def pairings(self, results: Iterable[Result]) -> list[tuple[list[tuple[str, str]], str | None]]:
-        """Each round's pairs and bye so far (a Swiss round appears once the last one is over)."""
-        if self.system != "swiss":
-            return [(pairs, None) for pairs in self.rounds]
-        from venue.pairing import Played, swiss_evening
-
-        games = [Played(r.players, r.winner, abs(r.score[0] - r.score[1])) for r in results if r.winner in ("A", "B")]
-        evening = swiss_evening(self.players, _planned(self), games)
-        return [(list(rnd.pairs), rnd.bye) for rnd in evening]
-
     @property
     def rounds(self) -> list[list[tuple[str, str]]]:
         base = round_robin(self.players)
@@ -98,58 +89,15 @@ class Session:
         return out
 
 
-def standings(session: Session, results: Iterable[Result]) -> dict[str, Any]:
-    """Rounds with their pairings and results, and the ranking (wins, then point difference,
-    then points won; players not in the session are ranked too, from their games)."""
-    results = list(results)
-    names: list[str] = list(session.players)
+def standings(session: Session, results: Iterable[Result], tables: tuple[str, ...] = ()) -> dict[str, Any]:
+    """Rounds with their pairings and results, the ranking (wins, then point difference, then points
+    won) and the disputed results, from ``results`` in order (:class:`venue.ledger.Ledger`)."""
+    from venue.ledger import Ledger
+
+    ledger = Ledger(session, tables)
     for r in results:
-        for p in r.players:
-            if p not in names:
-                names.append(p)
-    table: dict[str, dict[str, Any]] = {
-        p: {"player": p, "played": 0, "wins": 0, "losses": 0, "for": 0, "against": 0, "byes": 0} for p in names}
-    paired = session.pairings(results)
-    for _pairs, bye in paired:
-        if bye is not None:  # a bye is a win
-            table[bye]["byes"] += 1
-            table[bye]["wins"] += 1
-    for r in results:
-        for i, p in enumerate(r.players):
-            row = table[p]
-            row["played"] += 1
-            won = r.winner == "AB"[i]
-            row["wins"] += won
-            row["losses"] += not won
-            row["for"] += r.score[i]
-            row["against"] += r.score[1 - i]
-    ranking = sorted(table.values(), key=lambda row: (-row["wins"], -(row["for"] - row["against"]),
-                                                      -row["for"], row["player"]))
-    for rank, row in enumerate(ranking, start=1):
-        row["rank"] = rank
-    used: set[int] = set()
-    rounds = []
-    for number, (pairs, bye) in enumerate(paired, start=1):
-        games = []
-        for a, b in pairs:
-            found = None
-            for i, r in enumerate(results):
-                if i not in used and set(r.players) == {a, b}:
-                    found = r
-                    used.add(i)
-                    break
-            games.append({"A": a, "B": b, "result": found.to_json() if found else None})
-        rounds.append({"round": number, "games": games, "bye": bye})
-    return {"session": session.name, "system": session.system, "planned": _planned(session), "rounds": rounds,
-            "ranking": ranking, "games": len(results)}
-
-
-def _planned(session: Session) -> int:
-    if session.system == "swiss":
-        from venue.pairing import default_rounds
-
-        return session.planned or default_rounds(len(session.players))
-    return len(session.rounds)
+        ledger.add(r)
+    return ledger.to_json()
 
 
 # -- the room ------------------------------------------------------------------------------------
@@ -163,9 +111,11 @@ class TableSeen:
     availability: str = "unknown"
     state: dict[str, Any] = field(default_factory=dict)
     record: dict[str, Any] = field(default_factory=dict)
-    games: dict[int, dict[str, Any]] = field(default_factory=dict)
-    """The table's finished games (``games/<n>``), by number."""
+    games: dict[int, bytes] = field(default_factory=dict)
+    """The table's finished games (``games/<n>``), by number, as they came (checked)."""
     seen: float = 0.0
+    announced: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    """The players its state named for each of its last games (free play's check of a result)."""
 
     def summary(self) -> dict[str, Any]:
         view = self.state.get("view") or {}
@@ -185,18 +135,34 @@ class TableSeen:
 
 @dataclass
 class Room:
-    """Every table of the venue, the finished games and the session. Pure: feed it messages."""
+    """Every table of the venue, the finished games and the session. Pure: feed it messages.
+
+    ``declared``: the venue file's tables in order (where a session's pairs are seated)."""
 
     venue: str = "venue"
     session: Session = field(default_factory=Session)
+    declared: tuple[str, ...] = ()
     tables: dict[str, TableSeen] = field(default_factory=dict)
-    results: list[Result] = field(default_factory=list)
     dropped: int = 0
     """Messages refused (not of their documented shape)."""
-    _finished: set[tuple[str, int, float]] = field(default_factory=set)
+    ledger: Any = None
+    _summaries: dict[str, dict[str, Any]] = field(default_factory=dict)
+    _order: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        from venue.ledger import Ledger
+
+        if self.ledger is None:
+            self.ledger = Ledger(self.session, self.declared)
+
+    @property
+    def results(self) -> list[Result]:
+        """The results counted, in the order they came."""
+        return self.ledger.results  # type: ignore[no-any-return]
 
     def take(self, topic: str, payload: bytes, now: float) -> list[tuple[str, Any]]:
-        """One MQTT message; what to push to the browsers (``table``, ``standings``).
+        """One MQTT message; what to push to the browsers: ``("table", summary)``, or ``("standings",
+        None)`` when the standings changed (the caller asks for them when it sends them).
 
         A payload that is not of its documented shape (:mod:`venue.trust`) is dropped with one
         log line and counted in :attr:`dropped`; an empty payload (a retained topic cleared) is
@@ -218,6 +184,7 @@ class Room:
         seen = self.tables.get(name)
         if seen is None:
             seen = self.tables[name] = TableSeen(name)
+            bisect.insort(self._order, name)
         seen.seen = now
         if kind == "availability":
             seen.availability = data
@@ -225,33 +192,46 @@ class Room:
             seen.state = data
             if seen.availability == "unknown":
                 seen.availability = "online"
+            players, game = data.get("players"), data.get("game")
+            if players and isinstance(game, int):
+                seen.announced[game] = tuple(players[:2])
+                if len(seen.announced) > 64:
+                    del seen.announced[min(seen.announced)]
         elif kind == "games":
-            seen.games[int(data["game"])] = data
-            return self._result(name, data, now)
+            seen.games[int(data["game"])] = bytes(payload)
+            return self._result(seen, data)
         else:
             seen.record = data
             return []
-        return [("table", seen.summary())]
+        summary = self._summaries[name] = seen.summary()
+        return [("table", summary)]
 
     def _drop(self, topic: str, why: str) -> list[tuple[str, Any]]:
         self.dropped += 1
         logger.warning("hub: dropped a message on %s: %s", topic[:120], why)
         return []
 
-    def _result(self, table: str, game: dict[str, Any], now: float) -> list[tuple[str, Any]]:
-        """A finished game of a table's journal (``…/games/<n>``): a result, counted once however
-        often the table publishes it (on each connection) or the broker keeps it."""
-        key = (table, int(game["game"]), float(game["ended"]))
-        if key in self._finished:
-            return []
-        self._finished.add(key)
+    def _result(self, seen: TableSeen, game: dict[str, Any]) -> list[tuple[str, Any]]:
+        """A finished game of a table's journal (``…/games/<n>``): to the ledger, which counts it once
+        at most (:mod:`venue.ledger`)."""
         players, score = game["players"], game["score"]
-        self.results.append(Result(table, int(game["game"]), (players[0], players[1]), (score["A"], score["B"]),
-                                   str(game["winner"]), float(game["ended"])))
-        return [("standings", self.standings())]
+        number = int(game["game"])
+        result = Result(seen.table, number, (players[0], players[1]), (score["A"], score["B"]),
+                        str(game["winner"]), float(game["ended"]))
+        verdict = self.ledger.add(result, seen.announced.get(number))
+        return [] if verdict == "again" else [("standings", None)]
 
     def standings(self) -> dict[str, Any]:
-        return standings(self.session, self.results)
+        return self.ledger.to_json()  # type: ignore[no-any-return]
 
     def snapshot(self) -> list[dict[str, Any]]:
-        return [self.tables[name].summary() for name in sorted(self.tables)]
+        """Every table's summary, by name (kept as each message comes: nothing recomputed here)."""
+        if len(self._order) != len(self.tables):
+            self._order = sorted(self.tables)
+        out = []
+        for name in self._order:
+            summary = self._summaries.get(name)
+            if summary is None:
+                summary = self._summaries[name] = self.tables[name].summary()
+            out.append(summary)
+        return out

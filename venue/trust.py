@@ -32,6 +32,8 @@ MAX_RECORD_BYTES = 512 * 1024
 MAX_POINTS = 1_000
 MAX_NAME = 64
 TOPIC_LEVEL = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+CARD = re.compile(r"^[789TJQKA][SHDC]$")
+"""A card of the piquet pack as the tables write it (``KS``, ``TH``): what the page draws."""
 """A venue's or a table's name: one topic level, no ``/``, ``#``, ``+``, no spaces."""
 
 
@@ -87,6 +89,10 @@ def _is_name(value: Any) -> bool:
     return isinstance(value, str) and len(value) <= MAX_NAME
 
 
+def _is_card(value: Any) -> bool:
+    return isinstance(value, str) and CARD.match(value) is not None
+
+
 def _optional(test: Callable[[Any], bool]) -> Callable[[Any], bool]:
     return lambda value: value is None or test(value)
 
@@ -114,13 +120,16 @@ def check_state(data: Any) -> dict[str, Any]:
         "two points from 0 to 1000")
     _field("state.view", view, "tricks", _optional(
         lambda v: isinstance(v, list) and len(v) == 2 and all(_is_int(p, 0, 5) for p in v)), "two tricks from 0 to 5")
-    _field("state", data, "last_trick", _optional(lambda v: isinstance(v, dict)), "an object")
+    _field("state", data, "last_trick", _optional(
+        lambda v: isinstance(v, dict) and isinstance(v.get("cards"), dict)
+        and all(_is_card(v["cards"].get(seat)) for seat in ("A", "B"))),
+        'a trick whose cards are {"A": card, "B": card}')
     _field("state.view", view, "target", _optional(lambda v: _is_int(v, 1, MAX_POINTS)), "a number of points")
     _field("state.view", view, "phase", _optional(lambda v: isinstance(v, str) and len(v) <= 40), "a phase")
-    _field("state.view", view, "trump", _optional(lambda v: isinstance(v, str) and len(v) <= 3), "a card")
+    _field("state.view", view, "trump", _optional(_is_card), "a card")
     _field("state.view", view, "trick", _optional(
         lambda v: isinstance(v, list) and len(v) <= 2 and all(
-            isinstance(p, list) and len(p) == 2 and all(isinstance(x, str) and len(x) <= 3 for x in p) for p in v)),
+            isinstance(p, list) and len(p) == 2 and p[0] in ("A", "B") and _is_card(p[1]) for p in v)),
         "a list of [seat, card]")
     if data.get("winner") and (data.get("players") is None or view.get("score") is None):
         raise Untrusted("state: a winner without players and a score")

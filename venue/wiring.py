@@ -1,60 +1,83 @@
 """What ``ecarte-table run`` adds for the venue: the page (``--web``, ``[web]``) and MQTT
-(``--mqtt``, ``[mqtt]``), as outputs of the table service. Called by the composition root
-(:func:`firmware_host.app.run_service`); the outputs are started here and closed by the caller."""
+(``--mqtt``, ``[mqtt]``), as outputs of the table service.
+
+:class:`VenueOutputs` is an :class:`~firmware_host.outputs.OutputSource`: the command line
+(``firmware_host/cli/``, the composition's top) registers it with the service's builder, which
+knows only that protocol; the outputs are started here and closed by the caller's stack."""
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from firmware_host.errors import BadInput
+from firmware_host.outputs import TableOutput
 from firmware_host.referee.transcript import PhysicalEvent
 from hardware.table import TableConfig
 from venue.settings import load_sections, split_listen
 
 
-def venue_outputs(args: argparse.Namespace, table: TableConfig, journal: Path | None,
-                  control: Callable[[PhysicalEvent], None], stack: contextlib.ExitStack) -> list[Any]:
-    """The page and the MQTT publisher the command line and the table file ask for, started;
-    ``stack`` closes them.
+@dataclass(frozen=True, slots=True)
+class VenueOutputs:
+    """The page and the MQTT publisher that the command line and the table file ask for.
 
-    :raises BadInput: for a broken ``[web]``/``[mqtt]`` section or an address the page cannot bind.
+    :param table_file: the table file, whose ``[web]`` and ``[mqtt]`` sections say (None: the simulated table).
+    :param web: ``--web``: ``ADDR:PORT``, ``""`` for the default, None when not asked (the table file may still).
+    :param mqtt: ``--mqtt``: ``HOST:PORT``, ``""`` for the default, None when not asked.
     """
-    web, mqtt = load_sections(getattr(args, "table", None), table_name=table.name)
-    outputs: list[Any] = []
-    web_arg = getattr(args, "web", None)
-    if web_arg is not None or web.enabled:
-        if web_arg:
-            try:
-                host, port = split_listen(web_arg)
-            except ValueError as exc:
-                raise BadInput(f"--web {web_arg}: {exc}") from None
-            web = replace(web, host=host, port=port)
-        from venue.page import TablePage
 
-        page = TablePage(web, table=table.name, journal=journal, control=control, language=table.language)
-        try:
-            page.start()
-        except OSError as exc:
-            raise BadInput(f"the page cannot listen on {web.host}:{web.port}: {exc}") from None
-        stack.callback(page.close)
-        outputs.append(page)
-    mqtt_arg = getattr(args, "mqtt", None)
-    if mqtt_arg is not None or mqtt.enabled:
-        if mqtt_arg:
-            try:
-                host, port = split_listen(mqtt_arg, default_port=1883)
-            except ValueError as exc:
-                raise BadInput(f"--mqtt {mqtt_arg}: {exc}") from None
-            mqtt = replace(mqtt, host=host, port=port)
-        from venue.mqtt import TablePublisher
+    table_file: str | None = None
+    web: str | None = None
+    mqtt: str | None = None
 
-        publisher = TablePublisher(mqtt, table_name=table.name, journal=journal)
-        publisher.start()
-        stack.callback(publisher.close)
-        outputs.append(publisher)
-    return outputs
+    def open(self, table: TableConfig, journal: Path | None, control: Callable[[PhysicalEvent], None],
+             stack: contextlib.ExitStack) -> list[TableOutput]:
+        """The outputs, started; ``stack`` closes them.
+
+        :raises BadInput: for a broken ``[web]``/``[mqtt]`` section or an address the page cannot bind.
+        """
+        web, mqtt = load_sections(self.table_file, table_name=table.name)
+        outputs: list[TableOutput] = []
+        if self.web is not None or web.enabled:
+            if self.web:
+                try:
+                    host, port = split_listen(self.web)
+                except ValueError as exc:
+                    raise BadInput(f"--web {self.web}: {exc}") from None
+                web = replace(web, host=host, port=port)
+            from venue.page import TablePage
+
+            page = TablePage(web, table=table.name, journal=journal, control=control, language=table.language)
+            try:
+                page.start()
+            except OSError as exc:
+                raise BadInput(f"the page cannot listen on {web.host}:{web.port}: {exc}") from None
+            stack.callback(page.close)
+            outputs.append(page)
+        if self.mqtt is not None or mqtt.enabled:
+            if self.mqtt:
+                try:
+                    host, port = split_listen(self.mqtt, default_port=1883)
+                except ValueError as exc:
+                    raise BadInput(f"--mqtt {self.mqtt}: {exc}") from None
+                mqtt = replace(mqtt, host=host, port=port)
+            from venue.mqtt import TablePublisher
+
+            publisher = TablePublisher(mqtt, table_name=table.name, journal=journal)
+            publisher.start()
+            stack.callback(publisher.close)
+            outputs.append(publisher)
+        return outputs
+
+
+def page_alone(listen: str, table: TableConfig, journal: Path | None, stack: contextlib.ExitStack) -> list[Any]:
+    """The table's page alone (``demo --web``, ``sim --web``), started; ``stack`` closes it. Read-only:
+    nothing on the page changes the game.
+
+    :raises BadInput: an address the page cannot bind.
+    """
+    # the page (it has a ``url``) and nothing else: no [web]/[mqtt] section is read
+    return VenueOutputs(web=listen).open(table, journal, lambda event: None, stack)

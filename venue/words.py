@@ -30,8 +30,7 @@ def page_words(lang: str = "en") -> dict[str, Any]:
     return {
         "lang": lang,
         "ranks": {rank: say(lang, "rank." + rank) if rank in "TJQKA" else rank for rank in RANKS},
-        "words": {**table_words, **{"bid_" + k: v for k, v in messages(lang, "bid.").items()},
-                  **messages(lang, "page.")},
+        "words": {**table_words, **messages(lang, "page.")},
     }
 
 

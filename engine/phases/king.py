@@ -64,7 +64,12 @@ def _king_too_late(state: GameState, seat: str, king: int) -> str:
 
 def _announce_unseen(state: GameState, seat: str) -> Outcome:
     """Partial sight: a king the table knows the seat holds is scored; one it knows the seat
-    does not hold is false at once; any other is scored until it is proven false (rule 25)."""
+    does not hold is false at once; any other is scored until it is proven false (rule 25).
+
+    Judged for its time as with full sight (TRANSCRIPT.md, *Announcements*): a king the
+    announcer himself played in this hand is one he held (the table saw it), so rule 24's
+    king led first, or played as the dealer's first card, scores, and under a rule set with
+    no rule-24 exception a late announcement is out of time, not false."""
     i = INDEX[seat]
     if state.awaiting >= 0:
         return wrong_time(state, seat, "announcing the king while a choice is awaited")
@@ -73,7 +78,7 @@ def _announce_unseen(state: GameState, seat: str) -> Outcome:
     king = king_index(state.turn_up)
     if state.king_points[i] > 0 and state.turn_up != king:
         return wrong_time(state, seat, "announcing the king again")
-    if not_held(state, i) >> king & 1:
+    if state.king_played_by != seat and not_held(state, i) >> king & 1:
         return fault("false_king", seat, f"{seat} announced the king but does not hold it: no point")
     late = _king_too_late(state, seat, king)
     if late:

@@ -2,8 +2,9 @@
 
 :func:`run_checks` returns one :class:`Check` per thing it looked at: the
 table file, the tag registry, each pad's reader, each display, the buttons'
-pin backend and the user's groups. Simulated devices pass without being
-touched, so the simulated table passes anywhere::
+pin backend, the voice (espeak-ng, the speaker, the earpieces) and the user's
+groups. Simulated devices pass without being touched, so the simulated table
+passes anywhere::
 
     >>> from hardware.table import simulated_table
     >>> all(check.ok for check in run_checks(simulated_table()))
@@ -59,6 +60,46 @@ class Check:
 ReaderProbe = Callable[[PadConfig], str]
 DisplayProbe = Callable[[int, int], None]
 FactoryMaker = Callable[[str], Any]
+SoundProbe = Callable[[str], None]
+SpeechFinder = Callable[[], str | None]
+
+_SILENCE = (b"RIFF" + (36 + 1102).to_bytes(4, "little") + b"WAVEfmt " + (16).to_bytes(4, "little")
+            + (1).to_bytes(2, "little") + (1).to_bytes(2, "little") + (22050).to_bytes(4, "little")
+            + (44100).to_bytes(4, "little") + (2).to_bytes(2, "little") + (16).to_bytes(2, "little")
+            + b"data" + (1102).to_bytes(4, "little") + bytes(1102))
+"""25 ms of silence, 16-bit mono at 22050 Hz: what the doctor plays to see a sound device open."""
+
+
+def espeak_version() -> str | None:
+    """``espeak-ng --version``'s first words, or None when it is not installed."""
+    import shutil
+    import subprocess
+
+    program = shutil.which("espeak-ng")
+    if program is None:
+        return None
+    done = subprocess.run([program, "--version"], capture_output=True, timeout=10, check=False)
+    said = " ".join(done.stdout.decode("utf-8", "replace").split("Data at")[0].split())
+    return said or program
+
+
+def probe_sound(device: str) -> None:
+    """Play a moment of silence on the ALSA ``device`` (``aplay -D``).
+
+    :raises OSError: aplay is missing, or the device does not open (its message).
+    """
+    import subprocess
+
+    try:
+        done = subprocess.run(["aplay", "-q", "-D", device, "-"], input=_SILENCE, capture_output=True,
+                              timeout=10, check=False)
+    except FileNotFoundError:
+        raise OSError(errno.ENOENT, "aplay is not installed") from None
+    except subprocess.TimeoutExpired:
+        raise OSError(errno.ETIMEDOUT, "aplay did not finish within 10 s") from None
+    if done.returncode != 0:
+        raise OSError(errno.EIO, done.stderr.decode("utf-8", "replace").strip().splitlines()[-1:][0]
+                      if done.stderr.strip() else f"aplay failed ({done.returncode})")
 
 
 def read_reader_firmware(pad: PadConfig) -> str:
@@ -135,6 +176,8 @@ def run_checks(
     read_reader: ReaderProbe = read_reader_firmware,
     probe_i2c: DisplayProbe = probe_display,
     make_factory: FactoryMaker = _make_factory,
+    find_espeak: SpeechFinder = espeak_version,
+    play_sound: SoundProbe = probe_sound,
     groups: Callable[[], set[str]] = current_groups,
     user: Callable[[], str] = _user,
     is_root: Callable[[], bool] = lambda: os.geteuid() == 0,
@@ -173,6 +216,8 @@ def run_checks(
     checks += [_check_reader(pad, read_reader, dev) for pad in config.pads]
     checks += [_check_display(i, d, probe_i2c, dev) for i, d in enumerate(config.displays)]
     checks.append(_check_buttons(config, make_factory))
+    if config.voice.enabled:
+        checks += _check_voice(config, find_espeak, play_sound)
     checks.append(_check_groups(config, groups(), user(), is_root()))
     for check in checks:
         logger.debug("%s", check)
@@ -425,6 +470,33 @@ def _check_buttons(config: TableConfig, make_factory: FactoryMaker) -> Check:
     return Check(name, True, f"{kind} ({backend}); {seats}")
 
 
+def _check_voice(config: TableConfig, find_espeak: SpeechFinder, play_sound: SoundProbe) -> list[Check]:
+    """espeak-ng is there, and the speaker and each earpiece open (``[voice]``)."""
+    voice = config.voice
+    version = find_espeak()
+    checks = [Check("voice", False, "espeak-ng is not installed: the table cannot speak",
+                    "sudo apt-get install espeak-ng alsa-utils (sudo bash scripts/system-deps.sh TABLE-FILE "
+                    "does it for a table file that asks for a voice)")
+              if version is None else
+              Check("voice", True, f"{version}; {config.language} at {voice.rate} words a minute, volume "
+                                   f"{voice.volume}, {voice.verbosity}")]
+    for what, device in (("speaker", voice.device), *((f"earpiece {seat}", d) for seat, d in voice.earpieces)):
+        name = f"voice {what}"
+        if device == "sim":
+            checks.append(Check(name, True, "WAV files (--voice DIR): nothing to open"))
+            continue
+        try:
+            play_sound(device)
+        except OSError as exc:
+            checks.append(Check(name, False, f"{device}: {_describe(exc)}",
+                                "plug in the sound card; `aplay -L` lists the devices: write one in [voice] "
+                                f"{'device' if what == 'speaker' else 'earpieces'}; the service's user must be "
+                                "in the audio group (" + _USERMOD.format(group="audio", user=_user()) + ")"))
+            continue
+        checks.append(Check(name, True, f"{device} opens"))
+    return checks
+
+
 def _check_groups(config: TableConfig, have: set[str], user: str, root: bool) -> Check:
     name = "permissions"
     need: dict[str, str] = {}
@@ -434,6 +506,8 @@ def _check_groups(config: TableConfig, have: set[str], user: str, root: bool) ->
         need["dialout"] = "the serial readers"
     if config.buttons.backend != "mock":
         need["gpio"] = "the buttons"
+    if config.voice.enabled and any(d != "sim" for d in (config.voice.device, *dict(config.voice.earpieces).values())):
+        need["audio"] = "the voice"
     if root:
         return Check(name, True, "running as root (the service runs as `ecarte`; check that "
                                  "user's groups with `id ecarte`)")

@@ -41,6 +41,9 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                       help="seconds between moves (default: 0.3 on a terminal, 0 when piped)")
     demo.add_argument("--web", nargs="?", const="", metavar="ADDR:PORT",
                       help="show the game on the table's page (default 127.0.0.1:8080); it stays up until Ctrl-C")
+    demo.add_argument("--voice", type=Path, metavar="DIR",
+                      help="the table speaks: one WAV and one line of said.txt per announcement in DIR, "
+                           "in the --language (each seat's own cards, read when it asks, in DIR/A, DIR/B)")
     demo.add_argument("--journal", type=Path, default=None,
                       help=f"the demo's journal: each demo is a new game in it (default: {demo_journal()})")
     demo.add_argument("--frames", choices=("all", "tricks", "none"), default=None,
@@ -51,16 +54,28 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     """Play the demo; returns the exit status."""
     import contextlib
+    from dataclasses import replace
 
-    from firmware_host.app import linger, open_page
-    from firmware_host.players.demo import run_demo
+    from firmware_host.app import GameOptions, build_referee, linger, open_table_voice
+    from firmware_host.players.demo import DemoOptions, demo_names, run_demo
     from hardware.table import simulated_table
+    from venue.wiring import page_alone
 
     check_rules(args.rules)
-    args.journal = args.journal or demo_journal()
+    options = DemoOptions(journal=args.journal or demo_journal(), seed=args.seed, rules=args.rules,
+                          players=args.players, depth=args.depth, language=args.language, delay=args.delay,
+                          frames=args.frames, png=args.png)
+    table = simulated_table()
+    referee = build_referee(table, GameOptions(rules=options.rules, players=",".join(demo_names(options.players)),
+                                               language=options.language or "en"))
     with contextlib.ExitStack() as stack:
-        pages = open_page(args.web, simulated_table(), args.journal, stack) if args.web is not None else []
-        status = run_demo(args, outputs=pages)
+        pages = page_alone(args.web, table, options.journal, stack) if args.web is not None else []
+        voice = open_table_voice(args.voice, replace(table, language=args.language), stack) \
+            if args.voice is not None else None
+        status = run_demo(options, referee, outputs=[*pages, *(voice.outputs if voice is not None else [])],
+                          tee=voice.tee if voice is not None else None)
+        if voice is not None:
+            voice.drain(120.0)  # every announcement written before the demo ends
         if pages and status == 0:
             linger(f"ecarte-table demo: the game is over; its page stays up at {pages[0].url} until Ctrl-C")
     return status

@@ -25,6 +25,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     history.add_argument("--journal", type=Path, help=f"the journal (default: {default_journal()})")
     history.add_argument("--players", action="store_true", help="per-player statistics instead of the games")
     history.add_argument("--json", action="store_true", help="one JSON object a game (or a player)")
+    history.add_argument("--detail", action="store_true", help="the players' statistics as figures, not words")
     language_option(history, help="the lines' language (--json stays codes)")
     return history
 
@@ -40,7 +41,8 @@ def run(args: argparse.Namespace) -> int:
     lang = journal_language(last, args.language) if last is not None or args.language else "en"
     if args.players:
         for stats in player_stats(summaries):
-            print(json.dumps(stats.to_json(), ensure_ascii=False) if args.json else format_player(stats, lang))
+            print(json.dumps(stats.to_json(), ensure_ascii=False) if args.json else
+                  format_player(stats, lang, detail=args.detail))
         return 0
     for summary in summaries:
         print(json.dumps(summary.to_json(), ensure_ascii=False) if args.json else format_game(summary, lang))

@@ -33,6 +33,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     review.add_argument("--hand", type=int, default=None, help="only this hand of the game (1, 2, ...)")
     review.add_argument("--samples", type=int, default=1000,
                         help="deals sampled to value proposing (default 1000)")
+    review.add_argument("--detail", action="store_true",
+                        help="the figures behind each finding (odds, expected points, the jeu de règle's row)")
     language_option(review, help="the review's language")
     return review  # type: ignore[no-any-return]
 
@@ -40,40 +42,51 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 def run_review(args: argparse.Namespace) -> int:
     """Print the review; 0, or raise :class:`BadInput` for a missing journal, game or hand."""
     from catalogue import rule_set, say
-    from coach.review import hands_of_record, review
+    from coach.review import advice_said, hands_of_record, review, why_not_reviewed
     from firmware_host.cli.args import journal_game, journal_language
     from firmware_host.journal.replay import replay_game, strict
-    from firmware_host.referee.controller import Controller, HandRecord
+    from firmware_host.referee.controller import Controller
+    from firmware_host.referee.table_events import HandRecord
     from firmware_host.referee.transcript import TranscriptError
 
     path, record = journal_game(args.journal, args.game)
     lang = journal_language(record, args.language)
     source = f"{path} game {record.game}"
-    played = []
+    records: list[HandRecord] = []
     try:
         for step in replay_game(record, strict(Controller()), source=source):
-            for ev in step.outcome.events if step.outcome is not None else ():
-                if isinstance(ev, HandRecord):
-                    played.extend(hands_of_record(ev.rules, ev.dealer, ev.actions, game=record.game, hand=ev.hand))
+            records += [ev for ev in (step.outcome.events if step.outcome is not None else ())
+                        if isinstance(ev, HandRecord)]
             if step.new_game:
                 break
     except TranscriptError as exc:
         raise BadInput(str(exc)) from None
-    hands = [h for h in played if args.hand is None or h.hand == args.hand]
-    if args.hand is not None and not hands:
-        raise BadInput(f"game {record.game} of {path} has no finished hand {args.hand}")
+    chosen = [r for r in records if args.hand is None or r.hand == args.hand]
+    if args.hand is not None and not chosen:
+        numbers = ", ".join(str(r.hand) for r in records) or "none"
+        raise BadInput(f"game {record.game} of {path} has no hand {args.hand} (its hands: {numbers})")
     out = sys.stdout
-    for hand in hands:
+    for hand_record in chosen:
+        played = hands_of_record(hand_record.rules, hand_record.dealer, hand_record.actions,
+                                 game=record.game, hand=hand_record.hand)
+        if not played:
+            why = why_not_reviewed(hand_record.dealer, hand_record.actions)
+            if not why or lang != "en":  # English names the cards the pads saw; the others say the gist
+                why = say(lang, "review.unseen") if why else say(lang, "review.cut_short")
+            out.write(say(lang, "review.not_reviewed", game=record.game, hand=hand_record.hand, why=why) + "\n")
+            continue
+        hand = played[0]
         result = review(hand, samples=args.samples)
-        lines = result.lines(lang)
+        lines = result.lines(lang) if args.detail else result.said(lang)
         rules = rule_set(lang, hand.rules.describe())
         verdict = say(lang, "review.perfect") if not lines else say(lang, "review.findings", n=len(lines))
         out.write(say(lang, "review.hand", game=record.game, hand=hand.hand, rules=rules) + f" {verdict}\n")
         for line in lines:
             out.write(f"  {line}\n")
         for seat, advice in zip((hand.elder, hand.dealer), result.advice, strict=False):
-            out.write(f"  {'AB'[seat]}: {advice.text(lang)}\n")
-    if not hands:
+            said = advice.text(lang) if args.detail else advice_said("AB"[seat], advice, lang)
+            out.write(f"  {'AB'[seat]}: {said}\n" if args.detail else f"  {said}\n")
+    if not chosen:
         out.write(say(lang, "review.none", game=record.game) + "\n")
     return 0
 

@@ -31,6 +31,9 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                      help="with --json, also the events beyond TRANSCRIPT.md's (bids, plays, notices)")
     run.add_argument("--png", type=Path, metavar="DIR", help="save every display frame as a PNG in DIR")
     run.add_argument("--screen", action="store_true", help="draw the display's frames in the terminal")
+    run.add_argument("--voice", type=Path, metavar="DIR",
+                     help="the table speaks into DIR: one WAV and one line of said.txt per announcement "
+                          "(each seat's own cards in DIR/A, DIR/B); without it [voice] says where")
     run.add_argument("--web", nargs="?", const="", metavar="ADDR:PORT",
                      help="serve the table's page (default 127.0.0.1:8080, or the table file's [web] listen)")
     run.add_argument("--mqtt", nargs="?", const="", metavar="HOST:PORT",
@@ -42,7 +45,14 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the table; returns the exit status."""
-    from firmware_host.app import run_service
+    """Run the table; returns the exit status. The composition's top: the flags become
+    :class:`~firmware_host.app.RunOptions`, and the venue's outputs are registered here."""
+    from firmware_host.app import GameOptions, RunOptions, run_service
+    from venue.wiring import VenueOutputs
 
-    return run_service(args)
+    return run_service(RunOptions(
+        table=args.table, journal=args.journal, events=args.events, pace=args.pace or 0.0, json=args.json,
+        all_events=args.all_events, png=args.png, screen=args.screen, voice=args.voice,
+        game=GameOptions(rules=args.rules, players=args.players),
+        sources=(VenueOutputs(args.table, args.web, args.mqtt),),
+    ))

@@ -28,14 +28,20 @@ def run(args: argparse.Namespace) -> int:
     """Run the typing console; returns the exit status."""
     import contextlib
 
-    from firmware_host.app import linger, open_page
-    from firmware_host.players.console import run_sim
+    from firmware_host.app import GameOptions, build_referee, linger
+    from firmware_host.players.console import SimOptions, run_sim
     from hardware.table import simulated_table
+    from venue.wiring import page_alone
 
     check_rules(args.rules)
+    options = SimOptions(rules=args.rules, dealer=args.dealer, seed=args.seed)
+    table = simulated_table()
+    # typed events name every card: the whole hands are seen, whatever the simulated pads read
+    referee = build_referee(table, GameOptions(rules=options.rules, dealer=options.dealer, sight="full"))
     with contextlib.ExitStack() as stack:
-        pages = open_page(args.web, simulated_table(), None, stack) if args.web is not None else []
-        status = run_sim(args, outputs=pages)
+        pages = page_alone(args.web, table, None, stack) if args.web is not None else []
+        status = run_sim(options, referee, outputs=pages)
         if pages:
-            linger(f"ecarte-table sim: the input has ended; the page stays up at {pages[0].url} until Ctrl-C")
+            url = pages[0].url
+            linger(f"ecarte-table sim: the input has ended; the page stays up at {url} until Ctrl-C")
     return status

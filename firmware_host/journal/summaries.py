@@ -19,7 +19,8 @@ import engine
 from catalogue import has, rule_set, say
 from engine import Fault
 from firmware_host.journal.store import GameRecord, Journal
-from firmware_host.referee.controller import Controller, HandRecord
+from firmware_host.referee.controller import Controller
+from firmware_host.referee.table_events import HandRecord
 from firmware_host.referee.transcript import CardEvent, TranscriptError
 
 logger = logging.getLogger(__name__)
@@ -285,10 +286,31 @@ def player_stats(summaries: Iterable[GameSummary]) -> list[PlayerStats]:
     return sorted(players.values(), key=lambda p: (-p.wins, p.name))
 
 
-def format_player(stats: PlayerStats, lang: str = "en") -> str:
-    """One line of statistics for a player, in ``lang``."""
-    faults = _fault_list(stats.faults, lang) or say(lang, "history.none")
+def format_player(stats: PlayerStats, lang: str = "en", *, detail: bool = False) -> str:
+    """One line of statistics for a player in ``lang``: in words for a club player, or (``detail``) the figures.
+
+    >>> p = PlayerStats("Anne", games=2, wins=1, points=7, hands=9, voles=1, vulnerable=3, punished=1)
+    >>> for part in format_player(p).split("; "):
+    ...     print(part)
+    Anne: 2 games, 1 won, 7 points in 9 hands, all five tricks (the vole) in 1 hand
+    played without exchanging (d'autorité: stood without proposing, or refused the first proposal) 3 times and \
+lost the point 1 time of them (such a loss costs more than an ordinary one)
+    no fault
+    >>> print(format_player(p, detail=True))
+    Anne: 2 games, 1 won, 7 points, 9 hands, vole 11%, d'autorité 3 (1 punished), faults: none
+    """
     rubbers = _counted(lang, "history.rubbers", stats.rubbers, won=stats.rubbers_won) if stats.rubbers else ""
-    return say(lang, "history.player", name=stats.name, games=stats.games, wins=stats.wins, rubbers=rubbers,
-               points=stats.points, hands=stats.hands, rate=f"{stats.vole_rate:.0%}", vulnerable=stats.vulnerable,
-               punished=stats.punished, faults=faults)
+    if detail:
+        faults = _fault_list(stats.faults, lang) or say(lang, "history.none")
+        return say(lang, "history.player", name=stats.name, games=stats.games, wins=stats.wins, rubbers=rubbers,
+                   points=stats.points, hands=stats.hands, rate=f"{stats.vole_rate:.0%}",
+                   vulnerable=stats.vulnerable, punished=stats.punished, faults=faults)
+    autorite = say(lang, "history.never_autorite") if not stats.vulnerable else say(
+        lang, "history.autorite", times=_counted(lang, "count.times", stats.vulnerable),
+        lost=_counted(lang, "count.times", stats.punished))
+    listed = ", ".join(f"{say(lang, 'fault.' + code) if has('fault.' + code) else code} "
+                       f"{_counted(lang, 'count.times', n)}" for code, n in sorted(stats.faults.items()))
+    said_faults = say(lang, "history.said_faults", faults=listed) if stats.faults else say(lang, "history.no_fault")
+    return say(lang, "history.said_player", name=stats.name, games=_counted(lang, "count.games", stats.games),
+               wins=stats.wins, rubbers=rubbers, points=stats.points, hands=_counted(lang, "count.hands", stats.hands),
+               voles=_counted(lang, "count.hands", stats.voles), autorite=autorite, faults=said_faults)

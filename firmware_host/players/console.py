@@ -17,18 +17,18 @@ suggests the nearest command for a line it cannot read.
 
 from __future__ import annotations
 
-import argparse
 import difflib
 import json
 import random
 import sys
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, TextIO
 
 import engine
 from engine import NotationError
 from engine.random_play import random_deal
-from firmware_host.referee.controller import Controller, TableDefaults
+from firmware_host.referee.controller import Controller
 from firmware_host.referee.protocol import physical_events
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
 from firmware_host.referee.transcript import ButtonEvent, CardEvent, PhysicalEvent, TranscriptError, parse_line
@@ -227,17 +227,27 @@ def run_session(lines: Iterable[str], out: TextIO, *, controller: Controller, rn
     return bad
 
 
-def run_sim(args: argparse.Namespace, *, outputs: Sequence[TableOutput] = ()) -> int:
+@dataclass(frozen=True, slots=True)
+class SimOptions:
+    """What ``ecarte-table sim`` is asked (its flags, as plain values): the rule set, the first
+    dealer, the seed of ``deal``'s random deals (None: any)."""
+
+    rules: str = "classic"
+    dealer: str = "A"
+    seed: int | None = None
+
+
+def run_sim(options: SimOptions, controller: Controller, *, outputs: Sequence[TableOutput] = ()) -> int:
     """``ecarte-table sim``: returns 0, or 2 when some typed lines were not understood
-    (``outputs``: what else shows each outcome, the page)."""
+    (``controller``: the referee, built by ``firmware_host.app.build_referee``; ``outputs``: what
+    else shows each outcome, the page)."""
     from firmware_host.screens.panel import open_panel
     from hardware.table import simulated_table
 
-    controller = Controller(TableDefaults(rules=args.rules, dealer=args.dealer))
     panel = open_panel(simulated_table(), terminal=sys.stdout)
     try:
         panel.show(controller.snapshot())
-        bad = run_session(sys.stdin, sys.stdout, controller=controller, rng=random.Random(args.seed),
+        bad = run_session(sys.stdin, sys.stdout, controller=controller, rng=random.Random(options.seed),
                           panel=panel, prompt=sys.stdin.isatty(), outputs=outputs)
     finally:
         panel.close()

@@ -15,15 +15,15 @@ one of its outputs): they never read the referee.
 
 from __future__ import annotations
 
-import argparse
 import random
 import shlex
 import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 import engine
 from catalogue import language, rule_set, say
@@ -33,7 +33,7 @@ from firmware_host.journal.store import Journal, JournalError
 from firmware_host.outputs import TableOutput
 from firmware_host.players.packets import PacketPlayers
 from firmware_host.players.simtable import SimulatedTable
-from firmware_host.referee.controller import Controller, TableDefaults
+from firmware_host.referee.controller import Controller
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
 from firmware_host.referee.transcript import dumps
 from firmware_host.screens.chooser import fault_screen
@@ -148,34 +148,68 @@ class ServedTable:
         return self._settle(f"take {seat}'s {button}", start)
 
 
-def run_demo(args: argparse.Namespace, *, outputs: Sequence[TableOutput] = ()) -> int:
-    """``ecarte-table demo``: returns the exit status (``outputs``: more for the service, the page)."""
-    from firmware_host.screens.panel import check_png_dir, open_panel
+@dataclass(frozen=True, slots=True)
+class DemoOptions:
+    """What the demo is asked to do (``ecarte-table demo``'s flags, as plain values).
 
-    png_dir = check_png_dir(args.png)
-    names = tuple(n.strip() for n in (getattr(args, "players", None) or "Anne,Bruno").split(","))
+    :param journal: the demo's journal (each demo a new game in it).
+    :param seed: the shuffle's seed; ``rules``: the rule set; ``players``: ``"Anne,Bruno"``.
+    :param depth: how many stacked cards each simulated pad reads (None: the table file's).
+    :param language: the OLED's language.
+    :param delay: seconds between moves (None: 0.3 on a terminal, 0 when piped).
+    :param frames: ``all``, ``tricks`` or ``none`` (None: all on a terminal, tricks when piped).
+    :param png: save the frames as PNGs in this folder.
+    """
+
+    journal: Path
+    seed: int = 1
+    rules: str = "classic"
+    players: str = "Anne,Bruno"
+    depth: int | None = None
+    language: str = "en"
+    delay: float | None = None
+    frames: str | None = None
+    png: Path | None = None
+
+
+def demo_names(players: str) -> tuple[str, str]:
+    """The demo's two players' names (``"Anne,Bruno"``).
+
+    :raises BadInput: not two different names, or a name the table cannot show.
+    """
+    names = tuple(n.strip() for n in (players or "Anne,Bruno").split(","))
     if len(names) != 2 or not all(names) or names[0] == names[1]:
-        raise BadInput(f"--players {args.players!r}: two different names, A's then B's, like 'Anne,Bruno'")
+        raise BadInput(f"--players {players!r}: two different names, A's then B's, like 'Anne,Bruno'")
     problem = next(filter(None, map(name_problem, names)), None)
     if problem is not None:
         raise BadInput(f"--players: {problem}")
+    return names[0], names[1]
+
+
+def run_demo(options: DemoOptions, controller: Controller, *, outputs: Sequence[TableOutput] = (),
+             tee: Callable[[Callable[[Any], None]], Callable[[Any], None]] | None = None) -> int:
+    """``ecarte-table demo``: returns the exit status. ``controller``: the referee, built by the
+    composition root for the simulated table (``firmware_host.app.build_referee``) with the
+    demo's rules, names and language; ``outputs``: more for the service, the page; ``tee``: what
+    the simulated devices' ``put`` goes through first, the voice's."""
+    from firmware_host.screens.panel import check_png_dir, open_panel
+
+    png_dir = check_png_dir(options.png)
+    names = demo_names(options.players)
     out = sys.stdout
     tty = out.isatty()
-    delay = args.delay if args.delay is not None else (0.3 if tty else 0.0)
-    frames = args.frames or ("all" if tty else "tricks")
+    delay = options.delay if options.delay is not None else (0.3 if tty else 0.0)
+    frames = options.frames or ("all" if tty else "tricks")
     table = simulated_table()
-    depth = getattr(args, "depth", None)
-    rng = random.Random(args.seed)
-    journal_path = Path(args.journal)
+    depth = options.depth
+    rng = random.Random(options.seed)
+    journal_path = Path(options.journal)
     with _open_journal(journal_path) as journal:
         panel = open_panel(table, png_dir=png_dir, terminal=out if frames != "none" else None,
                            only_tricks=frames == "tricks", redraw=tty and frames == "all")
-        panel.language = lang = language(getattr(args, "language", None))
+        panel.language = lang = language(options.language)
         if tty and frames == "all":
             out.write("\x1b[2J")
-        defaults = TableDefaults(rules=args.rules, dealer=None, players=names, sight=table.sight,
-                                 language=panel.language)
-        controller = Controller(defaults)
         if journal.current_game() is not None:  # each demo is a new game of the demo's journal
             journal.start_game(dumps(controller.current_setup()))
         service = TableService(journal=journal, controller=controller, outputs=[panel])
@@ -184,9 +218,10 @@ def run_demo(args: argparse.Namespace, *, outputs: Sequence[TableOutput] = ()) -
         narrator = Narrator(out, lang, names, lambda: watch.snapshot)
         service.outputs.append(HandNarrator(names, narrator))
         service.outputs.extend(outputs)
-        sim = SimulatedTable(table, events=service.put_device_event, baud=115200, depth=depth, seed=args.seed)
+        put = tee(service.put_device_event) if tee is not None else service.put_device_event
+        sim = SimulatedTable(table, events=put, baud=115200, depth=depth, seed=options.seed)
         loop = threading.Thread(target=service.run, name="table", daemon=True)
-        world = engine.new_game(args.rules)
+        world = engine.new_game(options.rules)
 
         def pause() -> None:
             if delay:
@@ -197,7 +232,7 @@ def run_demo(args: argparse.Namespace, *, outputs: Sequence[TableOutput] = ()) -
         try:
             out.write(say(lang, "demo.intro", rules=rule_set(lang, world.rules.describe()),
                           sight=say(lang, "demo.sight." + table.sight),
-                          depth=depth if depth is not None else _table_depth(table), seed=args.seed) + "\n")
+                          depth=depth if depth is not None else _table_depth(table), seed=options.seed) + "\n")
             loop.start()
             final = players.play_game()
             watch.wait(lambda snap: snap.phase == "over", "end the game")

@@ -17,7 +17,9 @@ When the table prints a fault proven late the other seat presses ``yes``: the ha
 played again, and then the players play it legally (what the table refused to let
 them do at full sight).
 
-    >>> from firmware_host.referee.controller import Controller, TableDefaults
+    >>> from firmware_host.referee.controller import Controller
+
+    >>> from firmware_host.referee.table_defaults import TableDefaults
     >>> table = ModelTable(Controller(TableDefaults(dealer="A", sight="partial")), depth=2)
     >>> players = PacketPlayers(table, engine.new_game("classic", dealer="A"), seed=4)
     >>> final = players.play_game()

@@ -19,11 +19,11 @@ from drivers.closing import Closing
 from drivers.device_events import DeviceEvent
 from drivers.nfc.pad import PadSet, PadTiming
 from drivers.nfc.pn532sim import DEFAULT_MISS, Pn532Simulator
-from drivers.pin_backends import make_pin_factory
 from drivers.seat_controls import SeatControls
 from engine.cards import CARDS
 from hardware.ntag_signature import sim_signer
 from hardware.table import TableConfig
+from hardware.table_devices import TableDevices, open_table_devices
 
 logger = logging.getLogger(__name__)
 
@@ -95,12 +95,7 @@ class SimulatedTable(Closing):
         tags = sim_tags(1) | sim_tags(2)
         self._card_for = card_for or tags.get
         self.simulators: dict[str, Pn532Simulator] = {}
-        self.pads: PadSet | None = None
-        self.buttons: SeatControls | None = None
-        self._factory: Any = None
-        emit: dict[str, Any] = (
-            {"events": events} if isinstance(events, queue.Queue) else {"on_event": events}
-        )
+        self.devices = TableDevices()
         try:
             for index, pad in enumerate(table.pads):
                 if pad.simulated:
@@ -108,19 +103,23 @@ class SimulatedTable(Closing):
                         baud=baud, name=f"pn532-{pad.name}", depth=depths[pad.name],
                         miss=miss, seed=seed + index, signer=signer or _SIGNER,
                     )
-            self.pads = PadSet(
-                {name: sim.path for name, sim in self.simulators.items()},
-                card_for=self._card_for, timing=timing or PadTiming(), **emit, **pad_options,
+            self.devices = open_table_devices(
+                table, {name: sim.path for name, sim in self.simulators.items()}, put=events,
+                card_for=self._card_for, backend="mock", buttons=buttons, timing=timing or PadTiming(), **pad_options,
             )
-            if buttons:
-                self._factory = make_pin_factory("mock")
-                self.buttons = SeatControls(
-                    table.buttons.by_seat(), pin_factory=self._factory,
-                    on_press=events, debounce=table.buttons.debounce,
-                )
         except BaseException:
             self.close()
             raise
+
+    @property
+    def pads(self) -> PadSet | None:
+        """The pads, read by the real driver (None once closed)."""
+        return self.devices.pads
+
+    @property
+    def buttons(self) -> SeatControls | None:
+        """The seat controls on gpiozero's mock pins (None without buttons, or once closed)."""
+        return self.devices.seat_controls
 
     def place(self, pad: str, card: str, pack: int = 1) -> str:
         """Lay ``card`` on top of whatever lies on ``pad``; its UID."""
@@ -211,16 +210,7 @@ class SimulatedTable(Closing):
 
     def close(self) -> None:
         """Stop the buttons, the pads, then the simulators (safe to call twice)."""
-        if self.buttons is not None:
-            self.buttons.close()
-            self.buttons = None
-        if self._factory is not None:
-            self._factory.close()
-            self._factory = None
-        if self.pads is not None:
-            self.pads.close()
-            self.pads = None
+        self.devices.close()
         for sim in reversed(list(self.simulators.values())):
             sim.close()
         self.simulators.clear()
-

@@ -1,7 +1,11 @@
 """The referee: physical events in, table events and a frozen snapshot out.
 
-Owns the :class:`~firmware_host.referee.controller.Controller` (names each card, says which
-zone a pad stands for, applies the engine's rules, answers faults), the physical protocol in
+Owns the :class:`~firmware_host.referee.controller.Controller`, a facade over the parts that each
+keep one thing: ``card_namer`` (which card a tag is: setup tags, registry, badges, pack guard),
+``pad_ledger`` (what lies on each pad), ``corrections`` (refused cards, warnings, what puts them
+right), ``setup_menu`` (the setup in force and the open menu) and ``hand_log`` (a consumer of the
+engine's events: last trick and hand, each hand's record); the referee's own events
+(``table_events``) and the table's defaults (``table_defaults``); the physical protocol in
 both directions (``protocol``), the transcript's event types and parser (``transcript``: the
 referee's input language, so it lives here rather than with the journal that stores its lines),
 the pack guard, the table-setup menu and the :class:`~firmware_host.referee.snapshot.TableSnapshot`

@@ -11,8 +11,8 @@ from __future__ import annotations
 import dataclasses
 import logging
 
-from firmware_host.referee.controller import HandRecord
 from firmware_host.referee.snapshot import Outcome
+from firmware_host.referee.table_events import HandRecord
 from firmware_host.screens.i18n import screen_name
 from firmware_host.screens.panel import Panel
 

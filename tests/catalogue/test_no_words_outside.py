@@ -24,8 +24,10 @@ PLAYER_FACING: dict[str, tuple[str, ...]] = {
     "firmware_host/cli/review.py": (), "firmware_host/cli/history.py": (),
     "firmware_host/cli/demo.py": (),
     "firmware_host/journal/summaries.py": ("format_game", "format_player", "_counted", "_fault_list"),
-    "coach/review.py": (), "coach/odds.py": (), "coach/jeu_de_regle.py": ("Classical",),
-    "venue/words.py": (), "venue/public.py": ("public_fault", "PublicFeed"),
+    "coach/review.py": ("CardFinding", "DecisionFinding", "Review", "chance_said", "classical_said", "advice_said"),
+    "coach/odds.py": (), "coach/jeu_de_regle.py": ("Classical",),
+    "venue/words.py": (), "venue/public.py": ("PublicFeed",), "venue/hand_view.py": (),
+    "firmware_host/screens/public_faults.py": ("public_fault",),
 }
 """The modules whose strings reach players, and in them the top-level functions and classes that make
 them (none named: the whole module). ``demo.run_demo``'s lines are read by a test in five languages."""

@@ -135,11 +135,11 @@ def test_review_command_on_a_journal(tmp_path: Path, capsys: pytest.CaptureFixtu
             journal.mark_done(journal.append(game, line))
     parser = argparse.ArgumentParser()
     add_parser(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(["review", "--journal", str(path), "--samples", "50"])
+    args = parser.parse_args(["review", "--journal", str(path), "--samples", "50", "--detail"])
     assert run_review(args) == 0
     out = capsys.readouterr().out
     assert "game 1 hand 1 (french)" in out and "game 1 hand 2 (french)" in out
-    assert "jeu de règle" in out and "the classics" in out  # each seat's decision names its row
+    assert "jeu de règle" in out and "the classics" in out  # each seat's decision names its row (--detail)
     args = parser.parse_args(["review", "--journal", str(path), "--hand", "2", "--samples", "50"])
     assert run_review(args) == 0
     assert "hand 1 " not in capsys.readouterr().out

@@ -1,4 +1,4 @@
-"""One check at every door, before anything is journaled (issue 23, part 1).
+"""One check at every door, before anything is journaled.
 
 Each reproduction goes through the public surface: the command line as a subprocess, the
 page's ``POST /api/setup`` through Starlette's TestClient on a real service and journal,

@@ -1,4 +1,4 @@
-"""A pad that goes offline comes back on its own (issue 24): the simulated table's real drivers
+"""A pad that goes offline comes back on its own: the simulated table's real drivers
 (nfcpy on an emulated PN532), the service's one loop and the OLED's screen, while the machine is
 busy with other jobs; the reader stops answering (injected I/O errors: no ACK), is declared
 offline, the OLED names the missing pad, and the pad is reopened with back-off until it answers."""
@@ -15,8 +15,9 @@ import pytest
 
 from firmware_host.journal.store import Journal
 from firmware_host.players.simtable import SimulatedTable
-from firmware_host.referee.controller import Controller, TableDefaults
+from firmware_host.referee.controller import Controller
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
+from firmware_host.referee.table_defaults import TableDefaults
 from firmware_host.screens.chooser import screen_for
 from firmware_host.service import TableService
 from hardware.table import simulated_table

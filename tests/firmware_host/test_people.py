@@ -17,7 +17,9 @@ from engine import new_game
 from firmware_host.journal.store import Journal
 from firmware_host.journal.summaries import format_game, games, player_stats
 from firmware_host.players.builtin import game_transcript
-from firmware_host.referee.controller import Controller, NewGame, Notice, TableDefaults
+from firmware_host.referee.controller import Controller
+from firmware_host.referee.table_defaults import TableDefaults
+from firmware_host.referee.table_events import NewGame, Notice
 from firmware_host.referee.transcript import ButtonEvent, CardEvent, Setup, dumps
 from firmware_host.screens.chooser import paused_screen, screen_for
 from firmware_host.screens.drawing import render

@@ -19,8 +19,10 @@ from engine import Event
 from firmware_host.journal.store import Journal
 from firmware_host.outputs import FaultLights
 from firmware_host.players.simtable import SimulatedTable
-from firmware_host.referee.controller import Controller, ReaderState, TableDefaults
+from firmware_host.referee.controller import Controller
 from firmware_host.referee.snapshot import Outcome
+from firmware_host.referee.table_defaults import TableDefaults
+from firmware_host.referee.table_events import ReaderState
 from firmware_host.referee.transcript import Setup
 from firmware_host.service import TableService
 from hardware.table import simulated_table

@@ -491,3 +491,45 @@ def test_docs_describe_every_key() -> None:
     ):
         assert f"`{key}`" in text, key
     assert "nfc.md" in text and "display.md" in text
+
+
+VOICE = """
+[voice]
+enabled = true
+device = "plughw:CARD=Device,DEV=0"
+rate = 180
+volume = 120
+verbosity = "brief"
+earpieces = { A = "plughw:2,0" }
+"""
+
+
+def test_the_voice_section_is_read() -> None:
+    table = load_table_text(GOOD + VOICE)
+    assert table.voice.enabled and table.voice.device == "plughw:CARD=Device,DEV=0"
+    assert (table.voice.rate, table.voice.volume, table.voice.verbosity) == (180, 120, "brief")
+    assert table.voice.earpieces == (("A", "plughw:2,0"),)
+    silent = load_table_text(GOOD).voice
+    assert not silent.enabled and silent.device == "default" and silent.earpieces == ()
+
+
+def test_a_bad_voice_section_is_refused_at_the_door_with_every_problem() -> None:
+    bad = (VOICE.replace("rate = 180", "rate = 20").replace("volume = 120", "volume = 300")
+           .replace('"brief"', '"chatty"')
+           .replace('{ A = "plughw:2,0" }', '{ A = "plughw:CARD=Device,DEV=0", C = "x" }')
+           .replace("enabled = true", "enabled = true\npitch = 50"))
+    keys = {key: message for key, message in problems_of(GOOD + bad)}
+    assert "80 to 450" in keys["voice.rate"]
+    assert "0 to 200" in keys["voice.volume"]
+    assert "full" in keys["voice.verbosity"]
+    assert "table's speaker" in keys["voice.earpieces.A"]
+    assert any(key.startswith("voice.earpieces") and "C" in key + message for key, message in keys.items())
+    assert any("pitch" in key + message for key, message in keys.items())
+    odd = dict(problems_of(GOOD + VOICE.replace('device = "plughw:CARD=Device,DEV=0"', 'device = "x; rm -rf /"')))
+    assert "aplay -L" in odd["voice.device"]
+
+
+def test_a_listen_pin_is_checked_like_every_pin() -> None:
+    problems = dict(problems_of(edit(GOOD, "led = 12", "led = 12\nlisten = 6")))
+    assert "GPIO6 is also" in problems["buttons.A.listen"]
+    assert load_table_text(edit(GOOD, "led = 12", "led = 12\nlisten = 19")).buttons.seats[0].listen == 19

@@ -1,4 +1,4 @@
-"""Cards that cannot be faked (issue 11): clones, counterfeits, rewritten NDEF records, a card of
+"""Cards that cannot be faked: clones, counterfeits, rewritten NDEF records, a card of
 another pack, forged registry entries, locked tags, the deck check. Everything runs on the real
 nfcpy driver against the simulated PN532 and NTAG213s; the referee is the real controller.
 
@@ -30,7 +30,8 @@ from firmware_host.cards.enroll import Originality, enroll
 from firmware_host.cards.table_tags import TableTags
 from firmware_host.checks.doctor import run_checks
 from firmware_host.players.simtable import sim_uid
-from firmware_host.referee.controller import Controller, TableDefaults
+from firmware_host.referee.controller import Controller
+from firmware_host.referee.table_defaults import TableDefaults
 from hardware import locks, ntag_signature
 from hardware.table import TagPolicy, load_table_text
 from hardware.tag_registry import CARDS, TagRegistry
@@ -536,7 +537,7 @@ def test_the_reader_reads_each_card_s_own_signature_after_another_was_selected()
             assert ntag_signature.judge(uid, reader.read_facts(uid), KEY) == "genuine"
 
 
-# -- issue 23 §4 and issue 20: the datasheet's locks, AUTHLIM, the 7-byte UID, verdicts on removal ----
+# -- the datasheet's locks, AUTHLIM, the 7-byte UID, verdicts on removal ----
 
 
 NTAG213_VERSION = bytes.fromhex("0004040201000F03")

@@ -59,5 +59,5 @@ def hub_rules(hub: Any) -> Any:
     from venue.broker import load_rules
 
     s = hub.settings
-    return load_rules(s.broker.venue, list(s.tables), s.state / "secrets", anonymous_read=s.anonymous_read,
-                      bridges=list(s.bridges))
+    return load_rules(s.broker.venue, list(s.tables), s.state / "secrets", bridges=list(s.bridges),
+                      readers=list(s.readers))

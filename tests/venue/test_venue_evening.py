@@ -1,4 +1,4 @@
-"""Watching a game on the page without shell tricks (issue 24), in Chromium: ``run --web --pace``,
+"""Watching a game on the page without shell tricks, in Chromium: ``run --web --pace``,
 ``demo --web`` and ``sim --web`` keep the page up until Ctrl-C, and its Games and Players tabs show
 the players' names and a rubber's games; then the README's first evening end to end."""
 

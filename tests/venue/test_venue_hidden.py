@@ -5,6 +5,7 @@ turn-up, a card on a play pad)."""
 
 from __future__ import annotations
 
+import itertools
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,7 +16,7 @@ import pytest
 from conftest import Recorder, feed, wait_for, whole_game
 from paho.mqtt.enums import CallbackAPIVersion
 
-from firmware_host.referee.controller import HandRecord
+from firmware_host.referee.table_events import HandRecord
 from firmware_host.referee.transcript import CardEvent, PhysicalEvent
 from firmware_host.service import TableService
 from venue.hub import BrokerThread
@@ -162,6 +163,7 @@ def test_no_hidden_card_leaves_early(service: TableService, tmp_path: Path, seed
             events = whole_game(seed)
             api: dict[int, str] = {}
             api_hands: dict[int, tuple[set[int], set[int]]] = {}
+            viewer_hands: dict[int, set[int]] = {}
             seq_of_step: dict[int, int] = {}
             first_step = len(recorder.outcomes)
             for event in events:
@@ -178,6 +180,10 @@ def test_no_hidden_card_leaves_early(service: TableService, tmp_path: Path, seed
                     game = httpx.get(page.url + f"/api/games/{service.game}").json()
                     record = parse_record(httpx.get(page.url + f"/api/games/{service.game}/record").text)
                     api_hands[step] = ({h["hand"] for h in game["hands"]}, {h.number for h in record.hands})
+                    # the hand viewer's hands (issue 30): only those over, never the one under way
+                    # (their text names the cards of hands over, which the hand under way reuses)
+                    viewer_hands[step] = {k for k in range(1, 8) if httpx.get(
+                        page.url + f"/api/games/{service.game}/hands/{k}", timeout=60).status_code == 200}
         mqtt_rec.close()
     hands = hands_of(events, recorder, first_step)
     assert len(hands) >= 2
@@ -189,7 +195,7 @@ def test_no_hidden_card_leaves_early(service: TableService, tmp_path: Path, seed
     assert leaks(api, hands) == []
     for step, (shown, recorded) in api_hands.items():
         over = {i + 1 for i, hand in enumerate(hands) if hand.end_step <= step}
-        assert shown == recorded == over, step
+        assert shown == recorded == over == viewer_hands[step], step
     # and the hidden cards do go out once each hand is over
     for hand in hands:
         assert hand.hidden <= card_tokens(page_steps[hand.end_step])
@@ -218,7 +224,7 @@ def test_a_delay_holds_the_hands_back(service: TableService) -> None:
 def test_fault_cards_are_shown_only_face_up(code: str, phase: str, face_up: bool) -> None:
     from engine import Fault
     from engine.cards import Card
-    from venue.public import public_fault, redact
+    from firmware_host.screens.public_faults import public_fault, redact
 
     fault = Fault(code, "B", "43", "take back the 7♠ (7S)", "", Card.parse("7S"))
     data = public_fault(fault, face_up=face_up)
@@ -226,3 +232,95 @@ def test_fault_cards_are_shown_only_face_up(code: str, phase: str, face_up: bool
     assert ("7S" in str(data)) is face_up
     assert redact("the K♦ is already in B's hand") == "the card is already in B's hand"
     del phase
+
+
+# -- the voice: the same rule, said -------------------------------------------------------------
+
+GOLDEN_PARTIAL = Path(__file__).resolve().parents[1] / "golden" / "voice" / "partial_game.jsonl"
+
+
+def partial_game() -> list[PhysicalEvent]:
+    """The voice's golden game: partial sight (pads read two deep), a revoke proven late, a false king."""
+    from firmware_host.referee.transcript import read_transcript
+
+    return [e for _, e in read_transcript(GOLDEN_PARTIAL.read_text(encoding="utf-8").splitlines())]
+
+
+@pytest.mark.parametrize("game", ["seed 4", "seed 11", "partial"])
+def test_no_hidden_card_is_said_early(service: TableService, game: str) -> None:
+    """What the table says, step by step in every language, names no hidden card of the hand under
+    way (the cards it says in full read back as cards), as the page's stream names none."""
+    from firmware_host.voice.announcer import Announcer
+    from firmware_host.voice.spoken import SPOKEN_LANGUAGES, spoken
+
+    recorder = service.outputs[0]
+    assert isinstance(recorder, Recorder)
+    events = partial_game() if game == "partial" else whole_game(int(game.split()[1]))
+    first_step = len(recorder.outcomes)
+    for event in events:
+        feed(service, event)
+    hands = hands_of(events, recorder, first_step)
+    assert len(hands) >= 2 and all(hand.hidden for hand in hands)
+    for lang in SPOKEN_LANGUAGES:
+        announcer = Announcer(lang)
+        said = {step: " ".join(sorted(spoken(lang).cards_in(" ".join(a.text for a in announcer.take(outcome)))))
+                for step, outcome in enumerate(recorder.outcomes) if step >= first_step}
+        assert leaks(said, hands) == [], lang
+        # and it does say cards, read back in every language: each card laid face up is said
+        face_up = {card for hand in hands for card in hand.face_up}
+        assert face_up and face_up <= set(" ".join(said.values()).split()), lang
+
+
+def test_a_seats_cards_reach_only_its_own_earpiece(service: TableService, tmp_path: Path) -> None:
+    """A seat's long press of ``listen`` reads its cards into its own earpiece (a folder of its
+    own on the simulated table): never on the table's speaker, never in the other seat's."""
+    from drivers.device_events import ButtonPressed
+    from drivers.seat_controls import LISTEN, LISTEN_LONG
+    from engine import HandEnd, PlayBegins
+    from firmware_host.voice.spoken import spoken
+    from firmware_host.voice.wiring import open_voice
+    from hardware.table_config import VoiceConfig
+
+    recorder = service.outputs[0]
+    assert isinstance(recorder, Recorder)
+    config = VoiceConfig(enabled=True, device="sim", earpieces=(("A", "sim"), ("B", "sim")))
+    parts = open_voice(config, "en", tmp_path)
+    service.outputs.extend(parts.outputs)
+    put = parts.tee(lambda event: feed(service, event))
+    laid: dict[str, set[str]] = {"A": set(), "B": set()}
+    expected: dict[str, list[set[str]]] = {"A": [], "B": []}
+    face_up: set[str] = set()
+    try:
+        for event in partial_game():
+            before = len(recorder.outcomes)
+            put(event)
+            if isinstance(event, CardEvent) and not event.gone and event.card:
+                if event.zone.startswith("hand."):
+                    laid[event.zone[-1]].add(event.card)
+                elif event.zone in FACE_UP_ZONES:
+                    face_up.add(event.card)
+            new = [e for outcome in recorder.outcomes[before:] for e in outcome.events]
+            if any(isinstance(e, PlayBegins) for e in new):  # each seat listens to its hand, then repeats
+                for seat in "AB":
+                    put(ButtonPressed(seat, LISTEN_LONG))
+                    assert parts.hands.speakers[seat].drain()
+                    expected[seat].append(set(laid[seat]))
+                put(ButtonPressed("A", LISTEN))
+            if any(isinstance(e, HandEnd) for e in new):
+                laid = {"A": set(), "B": set()}
+        assert parts.voice.speaker.drain()
+    finally:
+        parts.close()
+        parts.close()
+    for seat in "AB":
+        readings = [line.split("\t", 1)[1] for line in (tmp_path / seat / "said.txt").read_text().splitlines()]
+        assert len(readings) == len(expected[seat]) >= 2
+        for text, cards in zip(readings, expected[seat], strict=True):
+            named = spoken("en").cards_in(text)
+            assert named and named <= cards, (seat, text, cards)
+    table = [line.split("\t", 1)[1] for line in (tmp_path / "said.txt").read_text().splitlines()]
+    assert not any(line.startswith("Your cards") for line in table)
+    assert set().union(*(spoken("en").cards_in(line) for line in table)) <= face_up
+    # listen repeats the last announcement on the table's speaker, then what the table waits for
+    repeats = [line for before, line in itertools.pairwise(table) if line.startswith(before + " ")]
+    assert len(repeats) >= 2 and all(" leads. " in line for line in repeats), table

@@ -86,19 +86,17 @@ def test_a_table_file_with_web_and_mqtt_loads(tmp_path: Path) -> None:
 
 def test_the_page_speaks_the_table_files_language(tmp_path: Path) -> None:
     """``run --web`` gives the page the table's ``[table] language``."""
-    import argparse
     import contextlib
 
     import httpx
 
     from hardware.table import load_table, shipped_table_path
-    from venue.wiring import venue_outputs
+    from venue.wiring import VenueOutputs
 
     text = shipped_table_path("simulated").read_text().replace("[table]\n", '[table]\nlanguage = "fr"\n', 1)
     path = tmp_path / "t.toml"
     path.write_text(text + '\n[web]\nenabled = true\nlisten = "127.0.0.1:0"\n')
     with contextlib.ExitStack() as stack:
-        (page,) = venue_outputs(argparse.Namespace(table=str(path)), load_table(path), tmp_path / "j.sqlite",
-                                lambda event: None, stack)
+        (page,) = VenueOutputs(str(path)).open(load_table(path), tmp_path / "j.sqlite", lambda event: None, stack)
         words = httpx.get(page.url + "/api/words").json()
     assert words["lang"] == "fr" and words["ranks"]["K"] == "R" and words["words"]["trump"] == "atout"

@@ -1,4 +1,4 @@
-"""Nothing lost at the venue (issue 19), in a real browser with the hub's own Mosquitto: the hub
+"""Nothing lost at the venue, in a real browser with the hub's own Mosquitto: the hub
 killed with -9 while the tables play (its broker goes with it, so the tables lose the broker for a
 while) comes back with the scoreboard rebuilt from the retained topics and the tables' journals;
 the games the tables finished meanwhile arrive, in order, and no game or hand shows twice."""

@@ -8,6 +8,7 @@ function el(tag, attrs, ...children) {
   for (const c of children) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
   return node;
 }
+function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
 function pair(p) { return p ? p.A + " – " + p.B : "–"; }
 function tabs() {
   const buttons = document.querySelectorAll("nav button");

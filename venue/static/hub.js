@@ -31,6 +31,16 @@ function tile(t) {
       el("span", { class: "small" }, t.phase === "play" ? tricks[0] + " · " + tricks[1] : "")));
 }
 
+// A table whose state cannot be drawn (a card that is no card: the hub refuses those, but the page
+// trusts no sender) gets a tile that says so; the others keep drawing.
+function unreadable(name) {
+  return el("article", { class: "tile faulty unreadable", "data-table": name },
+    el("div", { class: "thead" }, el("b", {}, name), el("span", { class: "small" }, "unreadable state")));
+}
+function safeTile(name) {
+  try { return tile(tables.get(name)); } catch (err) { console.warn("table " + name + ": " + err); return unreadable(name); }
+}
+
 // Only the tiles of the tables heard from since the last frame are drawn again.
 const tiles = new Map();
 const dirty = new Set();
@@ -39,21 +49,21 @@ function render() {
   pending = false;
   const box = $("tables");
   for (const name of dirty) {
-    const fresh = tile(tables.get(name));
+    const fresh = safeTile(name);
     const old = tiles.get(name);
     if (old) old.replaceWith(fresh);
     else box.insertBefore(fresh, [...box.children].find((c) => byName(c.dataset.table, name) > 0) || null);
     tiles.set(name, fresh);
   }
   dirty.clear();
-  $("count").textContent = tables.size + " tables";
+  $("count").textContent = plural(tables.size, "table");
 }
 
 function schedule() { if (!pending) { pending = true; requestAnimationFrame(render); } }
 
 function showStandings(s) {
   window.__standings = s;
-  $("session").textContent = "Ranking · " + s.session + " · " + s.games + " games";
+  $("session").textContent = "Ranking · " + s.session + " · " + plural(s.games, "game");
   const body = document.querySelector("#ranking tbody");
   body.replaceChildren();
   for (const r of s.ranking) {
@@ -67,7 +77,7 @@ function showStandings(s) {
     for (const g of rnd.games) {
       list.append(el("li", {}, g.A + " – " + g.B + ": " + (g.result ? g.result.score.A + "–" + g.result.score.B + " (" + g.result.table + ")" : "to play")));
     }
-    if (rnd.bye) list.append(el("li", { class: "bye" }, "bye: " + rnd.bye + " (a win)"));
+    if (rnd.bye) list.append(el("li", { class: "bye" }, "bye: " + rnd.bye + " (a win)" + (rnd.bye_again ? ": a second bye, no other pairing without a repeat was left" : "")));
     rounds.append(el("h4", {}, "round " + rnd.round + (swiss ? " of " + s.planned + " (Swiss)" : "")), list);
   }
   if (swiss && s.rounds.length && s.rounds.length < s.planned) {
@@ -77,6 +87,14 @@ function showStandings(s) {
       : "round " + (n + 1) + ": paired by score when round " + n + " is over"));
   }
   if (!s.rounds.length) rounds.textContent = "no session set: every game counts";
+  // results not counted, for the director: a table's result for another table's pairing, a pair's second result…
+  if (s.disputed && s.disputed.length) {
+    const list = el("ul", { class: "disputed" });
+    for (const d of s.disputed) {
+      list.append(el("li", {}, d.table + " game " + d.game + ": " + d.players[0] + " – " + d.players[1] + " " + d.score.A + "–" + d.score.B + ": not counted (" + d.why + ")"));
+    }
+    rounds.append(el("h4", {}, plural(s.disputed.length, "disputed result")), list);
+  }
 }
 
 const source = new EventSource("/api/stream");
@@ -84,6 +102,7 @@ source.onopen = () => { $("conn").textContent = "live"; };
 source.onerror = () => { $("conn").textContent = "reconnecting…"; };
 source.addEventListener("table", (m) => {
   const t = JSON.parse(m.data);
+  if (!t || typeof t.table !== "string") return;
   noteLatency(t.t);
   window.__updates += 1;
   tables.set(t.table, t);

@@ -189,7 +189,7 @@ function showEvent(e) {
   if (e.event === "trick") li.append(W("trick") + " · " + W("won_by", { who: who[e.winner] }) + " ", cardEl(e.cards.A), cardEl(e.cards.B));
   else if (e.event === "play") li.append(who[e.seat] + " ", cardEl(e.card));
   else if (e.event === "trump") li.append(W("trump") + " ", cardEl(e.card));
-  else if (e.event === "bid") li.append(who[e.seat] + ": " + W("bid_" + e.bid));
+  else if (e.event === "bid") li.append(W("bid_" + e.bid, { who: who[e.seat] }));
   else if (e.event === "fault") li.append(faultWords(e), ...(e.card ? [cardEl(e.card, { struck: true })] : []));
   else if (e.event === "hand_end") li.append(W("hand") + ": " + W("points") + " " + pair(e.points) + " · " + W("score") + " " + pair(e.score));
   else if (e.event === "game_end") li.append(W("game_over", { who: who[e.winner] || e.winner }) + " " + pair(e.score));
@@ -200,7 +200,12 @@ function showEvent(e) {
   while (list.children.length > 60) list.lastChild.remove();
 }
 
+// The Hands tab: each finished hand, replayed as a hand viewer does (the deal as a diagram, the
+// turn-up, the exchange, then trick by trick with a step control), the coach's verdict beside
+// each decision and each card it finds wanting. A hand comes from /api/games/{g}/hands/{k},
+// which serves only hands that are over (and revealed).
 const hands = new Map();
+let viewing = null;  // { game, hand, view, at }
 function showHand(h) {
   if (window.__state && h.game !== window.__state.game) hands.clear();
   hands.set(h.game + "/" + h.hand, h);
@@ -208,9 +213,120 @@ function showHand(h) {
   box.replaceChildren();
   for (const hand of [...hands.values()].reverse()) {
     const round = hand.round ? W("rubber_game", { n: hand.round }) + " · " : "";
-    box.append(el("h4", {}, round + W("hand") + " " + hand.hand + ": " + W("points") + " " + pair(hand.points)), el("pre", {}, hand.text));
+    const button = el("button", { class: "handbtn", "data-game": hand.game, "data-hand": hand.hand },
+      round + W("hand") + " " + hand.hand + ": " + W("points") + " " + pair(hand.points));
+    button.addEventListener("click", () => openHand(hand.game, hand.hand));
+    const record = el("details", { class: "recordtext" }, el("summary", {}, W("record_text")), el("pre", {}, hand.text));
+    box.append(el("div", { class: "handrow" }, button, record));
   }
+  if (!$("hands").hidden && !viewing) openHand(h.game, h.hand);
 }
+
+async function openHand(game, number) {
+  const answer = await fetch("/api/games/" + game + "/hands/" + number);
+  if (!answer.ok) return;
+  viewing = { game, hand: number, view: await answer.json(), at: 0 };
+  window.__viewing = viewing;  // for the tests
+  for (const b of document.querySelectorAll(".handbtn")) {
+    b.setAttribute("aria-pressed", String(+b.dataset.game === game && +b.dataset.hand === number));
+  }
+  drawViewer();
+}
+
+function stepTo(at) {
+  if (!viewing) return;
+  viewing.at = Math.max(0, Math.min(viewing.view.steps.length - 1, at));
+  drawViewer();
+}
+
+function viewerCard(code, view, extra) {
+  const card = cardEl(code);
+  if (view.unseen.includes(code)) {
+    card.classList.add("unseen");
+    card.dataset.unseen = "1";
+    card.setAttribute("aria-label", card.getAttribute("aria-label") + " (" + W("unseen_card") + ")");
+    card.append(svgNode("title", {}));
+    card.lastChild.textContent = W("unseen_card");
+  }
+  if (extra) card.classList.add(extra);
+  return card;
+}
+
+function withCard(text, code, view) {
+  const [before, after] = text.split("{card}");
+  return [before, viewerCard(code, view, "small"), after || ""];
+}
+
+function verdict(s, view) {
+  const c = s.coach;
+  if (!c) return [];
+  if (s.kind === "bid") {
+    const right = c.best === s.bid;
+    return [el("span", { class: "coach" + (right ? " right" : " wrong") },
+      right ? W("coach_agrees") : W("coach_would", { what: W("do_" + c.best) }))];
+  }
+  const said = el("span", { class: "coach wrong" }, ...withCard(W("coach_better"), c.better, view));
+  if (c.points) said.append(" " + W("coach_costs", { n: c.points }));
+  if (!c.knowable) said.append(" " + W("coach_luck"));
+  return [said];
+}
+
+function drawViewer() {
+  const box = $("viewer");
+  if (!viewing) { box.hidden = true; return; }
+  const view = viewing.view, at = viewing.at, s = view.steps[at];
+  const who = window.__state ? names(window.__state) : { A: "A", B: "B" };
+  const deal = view.steps[0];
+  const seat = (x) => {
+    const cards = s.hands[x].map((c) => viewerCard(c, view, s.kind === "draw" && s.seat === x && s.cards.includes(c) ? "new" : ""));
+    for (let i = 0; i < (s.hidden[x] || 0); i++) {
+      const back = cardBack();
+      back.classList.add("never");
+      back.setAttribute("aria-label", W("unseen_card"));
+      cards.push(back);
+    }
+    const name = el("div", { class: "hv-name" }, who[x], ...(view.dealer === x ? [el("span", { class: "small" }, " · " + W("dealer"))] : []),
+      el("span", { class: "hv-tricks" }, " " + s.tricks[x] + " " + W(s.tricks[x] === 1 ? "trick" : "tricks")));
+    return el("div", { class: "hv-seat" + (s.seat === x ? " acting" : ""), "data-seat": x }, name, el("div", { class: "hv-cards" }, ...cards));
+  };
+  const centre = el("div", { class: "hv-centre" });
+  centre.append(el("div", { class: "hv-turnup" }, viewerCard(deal.turn_up, view), el("div", { class: "small" }, W("trump"))));
+  const table = el("div", { class: "hv-trick" });
+  if (s.kind === "discard") table.append(...s.cards.map((c) => viewerCard(c, view, "out")));
+  else for (const x of ["A", "B"]) if (s.trick[x]) table.append(el("div", { class: "hv-pad" + (s.winner === x ? " won" : ""), "data-seat": x }, viewerCard(s.trick[x], view), el("div", { class: "small" }, who[x])));
+  centre.append(table);
+  let said;
+  if (s.kind === "deal") said = [W("deal") + " · " + W("turn_up") + " ", viewerCard(s.turn_up, view, "small")];
+  else if (s.kind === "bid") said = [W("bid_" + s.bid, { who: who[s.seat] })];
+  else if (s.kind === "discard" || s.kind === "draw") said = [W(s.kind === "discard" ? "discards" : "draws", { who: who[s.seat] }) + " ", ...s.cards.map((c) => viewerCard(c, view, "small"))];
+  else if (s.kind === "king") said = [W("announces", { who: who[s.seat] })];
+  else if (s.kind === "play") said = [W("trick") + " " + s.number + " · " + W("plays", { who: who[s.seat] }) + " ", viewerCard(s.card, view, "small"),
+    ...(s.winner ? [" · " + W("won_by", { who: who[s.winner] })] : [])];
+  else if (s.kind === "end") said = [W("hand_over", { a: who.A, pa: s.points.A, b: who.B, pb: s.points.B })];
+  else said = [s.kind];
+  const caption = el("p", { class: "hv-said", "aria-live": "polite" }, ...said, ...(verdict(s, view).length ? [" — ", ...verdict(s, view)] : []));
+  const button = (key, to, label) => {
+    const b = el("button", { class: "hv-step", "data-step": key, "aria-label": W(label) }, key === "first" ? "«" : key === "prev" ? "◀" : key === "next" ? "▶" : "»");
+    b.disabled = to === at || to < 0 || to >= view.steps.length;
+    b.addEventListener("click", () => stepTo(to));
+    return b;
+  };
+  const last = view.steps.length - 1;
+  const controls = el("div", { class: "hv-controls" }, button("first", 0, "step_first"), button("prev", at - 1, "step_prev"),
+    el("span", { class: "hv-at" }, W("step_of", { n: at + 1, m: last + 1 })), button("next", at + 1, "step_next"), button("last", last, "step_last"));
+  const notes = [];
+  if (view.unseen.length) notes.push(el("p", { class: "small" }, W("unseen_note")));
+  if (!view.whole) notes.push(el("p", { class: "small" }, W("coach_none")));
+  box.replaceChildren(el("h3", {}, W("viewer") + " · " + W("hand") + " " + view.hand),
+    el("div", { class: "hv-table", "data-step": at, "data-kind": s.kind }, seat("B"), centre, seat("A")), caption, controls, ...notes);
+  box.hidden = false;
+}
+
+document.addEventListener("keydown", (e) => {
+  if ($("hands").hidden || !viewing) return;
+  if (e.key === "ArrowRight") stepTo(viewing.at + 1);
+  else if (e.key === "ArrowLeft") stepTo(viewing.at - 1);
+});
 
 // The connection, told honestly: "live" only while the stream is open and heard from (the
 // server pings every 15 s); "reconnecting" from the moment it fails or falls silent.
@@ -265,6 +381,15 @@ async function loadGames() {
     body.append(el("tr", { "data-game": g.game }, el("td", {}, g.game), el("td", {}, g.players.join(" – ")), el("td", {}, score),
       el("td", {}, g.winner_name || "–"), el("td", {}, g.hands), el("td", {}, link)));
   }
+  label($("gamelist"));
+}
+
+// each figure carries its column's name: on a phone a row is a card, the name above the figure
+function label(table) {
+  const names = [...table.querySelectorAll("thead th")].map((th) => th.textContent);
+  for (const row of table.querySelectorAll("tbody tr")) {
+    for (const [i, td] of [...row.children].entries()) if (i > 0 && names[i]) td.dataset.label = names[i];
+  }
 }
 
 async function loadStats() {
@@ -274,9 +399,14 @@ async function loadStats() {
   for (const r of rows) {
     body.append(el("tr", {}, ...["player", "games", "wins", "hands", "points", "tricks", "kings", "voles", "faults"].map((k) => el("td", {}, r[k]))));
   }
+  label($("statlist"));
 }
 
 document.addEventListener("tab", (e) => {
+  if (e.detail === "hands" && !viewing && hands.size) {
+    const latest = [...hands.values()].pop();
+    openHand(latest.game, latest.hand);
+  }
   if (e.detail === "games") loadGames();
   if (e.detail === "stats") loadStats();
 });

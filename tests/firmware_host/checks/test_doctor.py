@@ -258,3 +258,41 @@ def test_doctests() -> None:
 
     result = doctest.testmod(firmware_host.checks.doctor)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_the_voice_is_checked_with_its_fixes() -> None:
+    """``[voice]``: espeak-ng present, the speaker and each earpiece open, the audio group."""
+    from dataclasses import replace
+
+    from hardware.table_config import VoiceConfig
+
+    voice = VoiceConfig(enabled=True, device="plughw:1,0", earpieces=(("A", "plughw:2,0"), ("B", "sim")))
+    table = replace(simulated_table(), voice=voice)
+
+    def play(device: str) -> None:
+        if device == "plughw:2,0":
+            raise OSError(errno.ENOENT, "audio open error: No such file or directory")
+
+    checks = {c.name: c for c in run_checks(table, find_espeak=lambda: "eSpeak NG 1.51", play_sound=play,
+                                            groups=lambda: set(), is_root=lambda: False, user=lambda: "pi")}
+    assert checks["voice"].ok and "160 words a minute" in checks["voice"].detail
+    assert checks["voice speaker"].ok
+    assert not checks["voice earpiece A"].ok and "aplay -L" in checks["voice earpiece A"].fix
+    assert checks["voice earpiece B"].ok
+    assert not checks["permissions"].ok and "audio" in checks["permissions"].detail
+    missing = {c.name: c for c in run_checks(table, find_espeak=lambda: None, play_sound=play)}
+    assert not missing["voice"].ok and "apt-get install espeak-ng" in missing["voice"].fix
+    # a table without a voice is not asked about one
+    assert not any(c.name.startswith("voice") for c in run_checks(simulated_table()))
+
+
+def test_the_real_sound_probe_says_why_a_device_does_not_open() -> None:
+    import shutil
+
+    from firmware_host.checks.doctor import probe_sound
+
+    if shutil.which("aplay") is None:
+        pytest.skip("alsa-utils is not installed")
+    with pytest.raises(OSError) as caught:
+        probe_sound("plughw:CARD=NoSuchCard,DEV=0")
+    assert caught.value.strerror

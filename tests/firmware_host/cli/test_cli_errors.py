@@ -1,4 +1,4 @@
-"""No tracebacks, clear logs (issue 10, part 4): each bad invocation gives one line and exit 2,
+"""No tracebacks, clear logs: each bad invocation gives one line and exit 2,
 or goes on where that is right."""
 
 from __future__ import annotations

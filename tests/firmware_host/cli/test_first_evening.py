@@ -1,4 +1,4 @@
-"""A first evening with the table (issue 24), through the command line as a newcomer types it:
+"""A first evening with the table, through the command line as a newcomer types it:
 the coach reviews the games ``run`` and the demo journal, the history of a rubber, and every
 reader of the journal reading a game the one way the table resumes it."""
 
@@ -36,7 +36,7 @@ def test_review_reads_a_journal_that_run_wrote(tmp_path: Path) -> None:
     transcript = str(TRANSCRIPTS / "classic_offer_point.jsonl")
     ok("run", "--journal", journal, "--players", "Anne,Bruno", "--events", transcript)
     review = ok("review", "--journal", journal, "--samples", "30")
-    assert review.startswith("game 1 hand 1 (classic(offer_point)): 1 finding(s)\n  B should propose (not stand)")
+    assert review.startswith("game 1 hand 1 (classic(offer_point)): 1 finding(s)\n  B should have proposed, not stood")
     assert "game 1 hand 2 (classic(offer_point))" in review
     history = ok("history", "--journal", journal)
     assert "Anne – Bruno" in history  # the table's names, kept over the transcript's setup line
@@ -69,9 +69,11 @@ def test_the_history_of_a_rubber(tmp_path: Path) -> None:
     ok("run", "--journal", journal, "--players", "Anne,Bruno", "--events", str(TRANSCRIPTS / "classic_rubber.jsonl"))
     line = ok("history", "--journal", journal).strip()
     assert "Anne – Bruno  Anne wins the rubber 2–1 (Anne 1:0, Bruno 0:1, Anne 1:0)  3 hands" in line
-    players = ok("history", "--journal", journal, "--players").splitlines()
+    players = ok("history", "--journal", journal, "--players", "--detail").splitlines()
     assert players[0].startswith("Anne: 3 games, 2 won, 1 rubber (1 won), 2 points, 3 hands")
     assert players[1].startswith("Bruno: 3 games, 1 won, 1 rubber (0 won), 1 points, 3 hands")
+    players = ok("history", "--journal", journal, "--players").splitlines()
+    assert players[0].startswith("Anne: 3 games, 2 won, 1 rubber (1 won), 2 points in 3 hands")
     data = json.loads(ok("history", "--journal", journal, "--json"))
     assert data["rubber"] == {"A": 2, "B": 1} and data["winner"] == "Anne"
     assert [(g["winner"], g["hands"]) for g in data["games"]] == [("Anne", 1), ("Bruno", 1), ("Anne", 1)]

@@ -1,4 +1,4 @@
-"""The journal tells the truth about itself (issue 23, part 2).
+"""The journal tells the truth about itself.
 
 Each kind of damage is written into a real journal (three games played through the service);
 then ``journal check``'s verdict, what ``journal salvage`` keeps, and that ``run`` either

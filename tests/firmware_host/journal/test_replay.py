@@ -19,7 +19,8 @@ import pytest
 import engine
 from firmware_host.journal.replay import read_all, replay_events, write_events
 from firmware_host.players.builtin import game_transcript
-from firmware_host.referee.controller import CONTRACT_EVENTS, Controller
+from firmware_host.referee.controller import Controller
+from firmware_host.referee.table_events import CONTRACT_EVENTS
 from firmware_host.referee.transcript import dumps
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 import engine
 from engine.cards import CARDS
 from firmware_host.players.builtin import game_transcript
-from firmware_host.referee.controller import FACE_UP_ZONES, Controller
+from firmware_host.referee.controller import Controller
+from firmware_host.referee.corrections import FACE_UP_ZONES
 from firmware_host.referee.transcript import CardEvent, PhysicalEvent
 
 ZONES = ("hand.A", "hand.B", "discard", "turnup", "play.A", "play.B")

@@ -24,7 +24,8 @@ from firmware_host.journal.store import Journal
 from firmware_host.players.demo import ServedTable, TableWatch
 from firmware_host.players.packets import ModelTable, PacketPlayers, full_and_partial
 from firmware_host.players.simtable import SimulatedTable
-from firmware_host.referee.controller import Controller, TableDefaults
+from firmware_host.referee.controller import Controller
+from firmware_host.referee.table_defaults import TableDefaults
 from firmware_host.referee.transcript import Setup
 from firmware_host.service import TableService
 from hardware.table import simulated_table
@@ -131,3 +132,32 @@ def test_the_tables_knowledge_serialises_like_the_rest_of_the_state() -> None:
         assert engine.GameState.from_json(state.to_json()) == state
         seen_knowledge |= bool(state.history) and any(state.unseen)
     assert seen_knowledge
+
+
+
+class _StockWatch(PacketPlayers):
+    """Players who, after each thing they do, note the stock the table shows beside the true one."""
+
+    shown: list[tuple[int | None, int]]
+
+    def act(self, action: engine.Action) -> None:
+        super().act(action)
+        table = self.table.snapshot.view
+        world = self.world
+        if world.phase != "deal" and table.phase == world.phase:
+            self.shown.append((table.stock_size, world.stock_size))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=st.sampled_from(["classic", "french", "italian", "german"]), seed=st.integers(0, 10**6),
+       depth=st.integers(1, 3))
+def test_the_stock_shown_at_partial_sight_is_the_true_one_or_nothing(rules: str, seed: int, depth: int) -> None:
+    """Issue 30: the page, the hub and /api/state showed 32 minus the cards seen (27 after a deal
+    read 2 deep). The stock is 21 after the deal and only shrinks; where the table cannot know
+    it (once an exchange is accepted, a card may pass unseen) it shows nothing."""
+    table = ModelTable(Controller(), depth=depth, setup=Setup(rules=rules, dealer="A", sight="partial"))
+    players = _StockWatch(table, engine.new_game(rules, dealer="A"), seed=seed)
+    players.shown = []
+    players.play_game()
+    assert [(shown, true) for shown, true in players.shown if shown is not None and shown != true] == []
+    assert (21, 21) in players.shown  # known after a deal, before any exchange

@@ -7,7 +7,8 @@ import random
 import engine
 from coach.odds import hint_text
 from firmware_host.players.builtin import game_transcript
-from firmware_host.referee.controller import Controller, HandRecord
+from firmware_host.referee.controller import Controller
+from firmware_host.referee.table_events import HandRecord
 from firmware_host.referee.transcript import ButtonEvent, CardEvent, Setup
 from firmware_host.screens.chooser import screen_for
 from firmware_host.screens.coaching import CoachedPanel, coach_line

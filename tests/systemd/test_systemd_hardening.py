@@ -1,5 +1,5 @@
 """The unit where install.sh puts the table, the address families readers need, and its
-exposure score (issue 9, part 4)."""
+exposure score."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A display unplugged and power-cycled lights up again when it comes back (issue 9, part 4)."""
+"""A display unplugged and power-cycled lights up again when it comes back."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Long sessions: many games in a row on one controller, no card ever lifted off a pad
-(no ``gone`` line), never get stuck: every legal act is taken, every game ends (issue 9,
-part 4: pad memory must not leak from one game into the next)."""
+(no ``gone`` line), never get stuck: every legal act is taken, every game ends, and no pad
+memory leaks from one game into the next."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 
 import engine
 from engine.random_play import random_action
-from firmware_host.referee.controller import Controller, TableDefaults
+from firmware_host.referee.controller import Controller
 from firmware_host.referee.protocol import physical_events
+from firmware_host.referee.table_defaults import TableDefaults
 from firmware_host.referee.transcript import ButtonEvent, CardEvent
 
 GAMES = 6

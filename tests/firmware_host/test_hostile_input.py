@@ -1,4 +1,4 @@
-"""Hostile input never kills the service or bricks the journal (issue 9, part 1).
+"""Hostile input never kills the service or bricks the journal.
 
 Every reproducer of the issue, through ``run --events`` and ``replay`` as a user runs
 them; the service's loop in process for what needs a look inside (a line the referee

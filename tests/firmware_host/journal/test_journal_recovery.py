@@ -1,5 +1,5 @@
 """A damaged journal is detected, reported and recoverable; one service per journal; a full
-disk pauses the table (issue 9, parts 2 and 3)."""
+disk pauses the table."""
 
 from __future__ import annotations
 

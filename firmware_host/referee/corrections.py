@@ -1,0 +1,149 @@
+"""Faults to put right: the cards refused on their pads, the warnings to be seen, the corrections.
+
+The engine refuses an action with a :class:`~engine.Fault`; the table then keeps the fault until
+it is put right: a refused card until it is taken back (or, for a play, until its seat plays a
+legal card: rule 39), a fault that needs no correction (a void deal, a false king, one proven
+late) as a warning until the next accepted action. A ``wrong_time`` fault, or ``yes``/``no``
+pressed out of turn, is only a notice.
+
+    >>> from engine import Card
+    >>> from engine.faults import fault
+    >>> fixes = Corrections()
+    >>> refused = fault("out_of_turn", "B", "not B's turn", Card.parse("7S"))
+    >>> [e.code for e in fixes.refuse(refused, "play.B", "7S", None, on_pad=True)]
+    ['out_of_turn']
+    >>> [f.seat for f in fixes.faults]
+    ['B']
+    >>> [e.to_json()["event"] for e in fixes.taken_back("7S", None)], fixes.faults
+    (['corrected'], ())
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from engine import Event, Fault
+from engine.actions import Action, Discard, Draw, PlayCard
+from firmware_host.referee.pack_guard import TAG_FAULTS
+from firmware_host.referee.table_events import Corrected, Notice
+
+FACE_UP_ZONES = frozenset({"play.A", "play.B", "turnup"})
+"""Where a card lies face up: a fault about a card anywhere else must not name it."""
+
+
+def face_down(refused: Fault, zone: str | None) -> Fault:
+    """``refused`` as the table may show it: a card laid on a hand pad or the discards lies face
+    down (a dealt card, a replacement, a discard), so its fault names no card.
+
+    >>> from engine import Card
+    >>> from engine.faults import fault
+    >>> f = fault("duplicate_card", "A", "K♠ is already in B's hand: the deal is void", Card.parse("KS"))
+    >>> face_down(f, "hand.A").card, face_down(f, "hand.A").message
+    (None, 'duplicate card: the deal is void: the same dealer deals again')
+    >>> face_down(f, "turnup") is f
+    True
+    """
+    if refused.card is None or zone is None or zone in FACE_UP_ZONES:
+        return refused
+    return dataclasses.replace(
+        refused, card=None, detail=(), message=f"{refused.code.replace('_', ' ')}: {refused.remedy}",
+    )
+
+
+def refusal(events: Iterable[Event]) -> bool:
+    """Whether the engine refused the action (a fault proven late is no refusal: the card that
+    proved it was accepted)."""
+    return any(isinstance(e, Fault) and not e.late for e in events)
+
+
+@dataclass
+class _Rejected:
+    zone: str
+    card: str | None
+    uid: str | None
+    fault: Fault
+
+
+class Corrections:
+    """The faults the table waits to see put right (see the module's docstring)."""
+
+    def __init__(self) -> None:
+        self._rejected: list[_Rejected] = []
+        self.warning: Fault | None = None
+        """The last fault that needs no correction but must be seen, until the next accepted action."""
+
+    @property
+    def faults(self) -> tuple[Fault, ...]:
+        """Refused cards still on their pads, oldest first."""
+        return tuple(r.fault for r in self._rejected)
+
+    def clear(self) -> None:
+        """The cards are gathered (a new deal, a new game): refused ones with them."""
+        self._rejected.clear()
+        self.warning = None
+
+    def judge(self, action: Action, events: Iterable[Event], *, zone: str | None, card: str | None,
+              button: str | None, void_deal: bool) -> list[Event]:
+        """The table's events for the engine's ``events`` on ``action`` (laid as ``card`` on ``zone``,
+        or pressed as ``button``): faults kept to be put right or turned into notices, the rest as
+        they are, and the corrections a legal action makes (``void_deal``: the deal is void now)."""
+        events = tuple(events)
+        out: list[Event] = []
+        for ev in events:
+            if isinstance(ev, Fault) and ev.late:
+                # nothing to take back: shown until the other seat has chosen (or play goes on)
+                self.warning = ev
+                out.append(ev)
+            elif isinstance(ev, Fault) and (ev.code == "wrong_time" or (
+                    button in ("yes", "no") and ev.code == "out_of_turn")):
+                out.append(Notice(ev.message, ev.seat, ev.code))
+            elif isinstance(ev, Fault):
+                out.extend(self.refuse(ev, zone, card, None, on_pad=card is not None, void_deal=void_deal))
+            else:
+                out.append(ev)
+        if not refusal(events):
+            if not self._rejected and not any(isinstance(e, Fault) for e in events):
+                self.warning = None  # a void deal's or a false king's warning has been seen
+            out.extend(self._accepted(action))
+        return out
+
+    def refuse(self, refused: Fault, zone: str | None, card: str | None, uid: str | None,
+               *, on_pad: bool, void_deal: bool = False) -> list[Event]:
+        """A card or button refused: kept until taken back (a card laid ``on_pad``), else a warning."""
+        refused = face_down(refused, zone)
+        if refused.code in ("misdeal", "duplicate_card") and void_deal:
+            # the deal is void: nothing to take back, the dealer deals again
+            self._rejected.clear()
+            self.warning = refused
+            return [refused]
+        if on_pad and zone is not None:
+            self._rejected.append(_Rejected(zone, card, uid, refused))
+        else:
+            self.warning = refused
+        return [refused]
+
+    def _accepted(self, action: Action) -> list[Event]:
+        """A legal action by a seat puts right that seat's refused plays (rule 39)."""
+        seat = getattr(action, "seat", None)
+        if not self._rejected or seat is None or not isinstance(action, PlayCard | Discard | Draw):
+            return []
+        out: list[Event] = []
+        keep = []
+        for r in self._rejected:
+            if r.fault.seat == seat and r.fault.code not in TAG_FAULTS and r.zone.startswith("play."):
+                out.append(Corrected(r.fault.code, r.fault.seat, r.card))
+            else:
+                keep.append(r)
+        self._rejected = keep
+        return out
+
+    def taken_back(self, card: str | None, uid: str | None) -> list[Event]:
+        """A card lifted: the fault of the refused card it was is put right."""
+        for i, r in enumerate(self._rejected):
+            if (card is not None and r.card == card) or (card is None and uid and r.uid == uid):
+                del self._rejected[i]
+                return [Corrected(r.fault.code, r.fault.seat, r.card)]
+        return []
+

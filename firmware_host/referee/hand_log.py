@@ -1,0 +1,91 @@
+"""The hand log: a consumer of the referee's events that keeps what the table shows of past play
+and writes each hand's record once it is over (python-chess's ``GameBuilder``: the record is
+built beside the game, the board stays a board).
+
+It keeps the last trick and the last hand's result (the screens show them), where the hand's
+points came from besides its tricks (a king, a penalty, a bid *d'autorité*), and the actions the
+table accepted in the hand; at the hand's end it gives the :class:`HandRecord` of them.
+
+    >>> import engine
+    >>> log = HandLog()
+    >>> before = engine.new_game("classic", dealer="B")
+    >>> after, events = engine.apply(before, engine.actions.DealCard("A", engine.Card.parse("KH")))
+    >>> log.consume(before, after, engine.actions.DealCard("A", engine.Card.parse("KH")), events, refused=False)
+    []
+    >>> log.last_trick is None, log.game
+    (True, 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import engine
+from engine import Event, Fault, GameState
+from engine.actions import Action
+from firmware_host.referee.table_events import HandRecord
+
+
+def new_deal(before: GameState, after: GameState) -> bool:
+    """Whether ``after`` is a new deal (next hand, next game, or a void deal): the cards are gathered."""
+    return after is not before and after.phase == "deal" and after.hands == (0, 0) and (
+        after.hand_no != before.hand_no or after.game_no != before.game_no or before.hands != (0, 0)
+    )
+
+
+class HandLog:
+    """What the table keeps of the play (see the module's docstring).
+
+    :param game: the number of the game under way (the journal's: the service renumbers it).
+    """
+
+    def __init__(self, game: int = 1) -> None:
+        self.game = game
+        self.last_trick: engine.Trick | None = None
+        self.last_hand: engine.HandEnd | None = None
+        self._notes: list[Event] = []
+        self._actions: list[Action] = []
+
+    @property
+    def notes(self) -> tuple[Event, ...]:
+        """Where the hand's points came from besides its tricks (the hand screen says)."""
+        return tuple(self._notes)
+
+    def consume(self, before: GameState, after: GameState, action: Action, events: Iterable[Event],
+                *, refused: bool) -> list[Event]:
+        """The engine took ``action`` from ``before`` to ``after`` with ``events`` (``refused``: it
+        refused it); the hand's record when the hand is over."""
+        events = tuple(events)
+        if not refused:
+            self._actions.append(action)
+        if new_deal(before, after) and after.hand_no == before.hand_no and after.game_no == before.game_no:
+            self._actions.clear()  # a void deal: dealt again, nothing to record
+        for ev in events:
+            if not isinstance(ev, Fault):
+                self._remember(ev)
+        if not any(isinstance(e, engine.HandEnd | engine.GameEnd) for e in events):
+            return []
+        record = HandRecord(self.game, before.hand_no, before.dealer,
+                            {"name": before.rules.name, **before.rules.options()},
+                            tuple(a.to_json() for a in self._actions))
+        self._actions = []
+        return [record]
+
+    def _remember(self, ev: Event) -> None:
+        if isinstance(ev, engine.King | engine.Penalty) or (isinstance(ev, engine.Bid) and ev.vulnerable):
+            self._notes.append(ev)
+        if isinstance(ev, engine.Trick):
+            self.last_trick = ev
+        elif isinstance(ev, engine.HandEnd):
+            self.last_hand = ev
+        elif isinstance(ev, engine.Trump):
+            self.last_hand = None
+            self.last_trick = None
+            self._notes = []
+
+    def new_game(self) -> None:
+        """The next game: its number, nothing of the last one's play (the notes stay until its first turn-up)."""
+        self.game += 1
+        self._actions = []
+        self.last_hand = None
+        self.last_trick = None

@@ -1,0 +1,156 @@
+"""The game a table starts with, and the settings menu, badges and rule cards that change it
+before the first card: the part of the referee that owns the setup.
+
+It holds the table's defaults (:class:`~firmware_host.referee.table_defaults.TableDefaults`), the
+setup line in force (a transcript's or the journal's first line, or what the menu chose) and the
+menu while it is open; it makes each new game's engine state from them. The menu's values and steps are pure
+(:mod:`firmware_host.referee.table_setup`); this part keeps the open menu and turns a chosen
+:class:`~firmware_host.referee.table_setup.Settings` into the setup the game starts again with.
+
+    >>> from firmware_host.referee.table_defaults import TableDefaults
+    >>> setup = SetupMenu(TableDefaults(dealer="B"))
+    >>> state = setup.new_state("B")
+    >>> setup.press("king", state)
+    ([], None)
+    >>> setup.shown.item, setup.shown.value
+    ('rules', 'classic')
+    >>> events, started = setup.press("yes", state)
+    >>> events, started = setup.press("king", state)
+    >>> [e.to_json() for e in events], started.rules.name
+    ([{'event': 'new_game', 'rules': 'french', 'dealer': 'B', 'target': 5}], 'french')
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import engine
+from engine import Event, GameState
+from firmware_host.referee import table_setup
+from firmware_host.referee.table_defaults import TableDefaults
+from firmware_host.referee.table_events import NewGame, Notice
+from firmware_host.referee.transcript import Setup, setup_problem
+
+
+def setting_up(state: GameState, *, pads_empty: bool) -> bool:
+    """No card of this game is down: names, rules and options may still change."""
+    return (state.phase in ("retourne", "cut", "deal") and state.hand_no == 1 and state.hands == (0, 0)
+            and state.cuts == (-1, -1) and state.score == (0, 0) and pads_empty)
+
+
+Started = tuple[list[Event], GameState | None]
+"""What a step of the setup gave: the table's events, and the new game's state (None: unchanged)."""
+
+
+class SetupMenu:
+    """The setup in force and the settings menu (see the module's docstring)."""
+
+    def __init__(self, defaults: TableDefaults | None = None) -> None:
+        self.defaults = defaults or TableDefaults()
+        self._setup = Setup()
+        self._menu: table_setup.Menu | None = None
+
+    # -- the game it starts -------------------------------------------------------------------
+
+    def new_state(self, dealer: str | None) -> GameState:
+        """A new game with the setup in force, dealt by ``dealer`` (None: cut for it)."""
+        d, setup = self.defaults, self._setup
+        options = {**d.options, **setup.options}
+        target = setup.target or d.target
+        if target is not None:
+            options["target"] = target
+        names = tuple(setup.players or d.players or ())[:3]
+        if names:
+            names += ("A", "B", "C" if options.get("pool") else "")[len(names):]
+        return engine.new_game(
+            setup.rules or d.rules, dealer=dealer, players=names or None,  # type: ignore[arg-type]
+            sight=setup.sight or d.sight, **options,
+        )
+
+    def read(self, setup: Setup) -> GameState:
+        """A setup line (before the first event): the new game's state.
+
+        :raises NotationError: the engine cannot play it (unknown rule set or option).
+        """
+        try:
+            self._setup = setup
+            return self.new_state(setup.dealer or self.defaults.dealer)
+        except (engine.UnknownRulesError, ValueError) as exc:  # NotationError is a ValueError
+            raise engine.NotationError(f"setup: {exc}") from exc
+
+    def line(self, state: GameState, tags: dict[str, str]) -> Setup:
+        """The setup line that starts the game of ``state`` (what the journal writes first)."""
+        return Setup(
+            rules=state.rules.name, dealer=state.dealer or None, target=state.target, tags=tags,
+            options=state.rules.options(), sight=state.sight,
+            players=self._setup.players or self.defaults.players, language=self.language(),
+        )
+
+    def language(self) -> str | None:
+        """The OLED's language: chosen at the table (a setup line), else the table's."""
+        return self._setup.language or self.defaults.language
+
+    @property
+    def shown_language(self) -> str | None:
+        """The language of the screens now: the menu's as soon as it changes it."""
+        now = self.language()
+        if self._menu is not None and self._menu.settings.language != (now or "en"):
+            return self._menu.settings.language
+        return now
+
+    # -- the menu, badges and rule cards --------------------------------------------------------
+
+    @property
+    def shown(self) -> table_setup.MenuLine | None:
+        """The menu's line while it is open."""
+        return self._menu.line if self._menu is not None else None
+
+    def close(self) -> None:
+        """A card laid closes the menu, unchanged."""
+        self._menu = None
+
+    def wants(self, button: str, *, setting_up: bool) -> bool:
+        """Whether ``button`` is the menu's (``king`` opens it before the first card; then every button)."""
+        return setting_up and (button == "king" or self._menu is not None)
+
+    def press(self, button: str, state: GameState) -> Started:
+        """A seat pressed ``button`` for the menu."""
+        menu = self._menu or table_setup.Menu.open(self._settings(state), locked=self.defaults.locked)
+        step = menu.press(button) if self._menu is not None else table_setup.Step(menu)
+        self._menu = step.menu
+        if step.notice:
+            return [Notice("the rules are the table's own (house rules)", None, step.notice)], None
+        return self._start_with(step.settings, state) if step.settings is not None else ([], None)
+
+    def laid(self, tag: str, pad: str, state: GameState, *, setting_up: bool) -> Started:
+        """A badge or rule card ``tag`` laid on ``pad``."""
+        if not setting_up:
+            return [Notice(f"{tag}: only before the first card", None, "setup_ignored")], None
+        seat = pad[-1] if pad[-1] in engine.SEATS and pad != "turnup" else None
+        step = table_setup.laid(self._settings(state), tag, seat, locked=self.defaults.locked and tag[:7] != "player:")
+        if step.notice:
+            return [Notice(f"{tag} means nothing here ({step.notice.replace('_', ' ')})", seat, step.notice)], None
+        return self._start_with(step.settings, state) if step.settings is not None else ([], None)
+
+    def _settings(self, state: GameState) -> table_setup.Settings:
+        names = state.players
+        return table_setup.Settings(state.rules.name, tuple(sorted(state.rules.options().items())),
+                                    None, (names[0], names[1]), self.language() or "en")
+
+    def _start_with(self, settings: table_setup.Settings, state: GameState) -> Started:
+        """The game starts again with ``settings`` (nothing is down yet): a NewGame, so the
+        journal begins the game with them."""
+        base = engine.rules(settings.rules)
+        # an option of the table file that the menu turned off is set back to the rule set's value
+        options = {k: getattr(base, k) for k in self.defaults.options if hasattr(base, k)} | dict(settings.options)
+        if settings.target is not None:
+            options["target"] = settings.target
+        language = settings.language if settings.language != (self.language() or "en") else self._setup.language
+        candidate = dataclasses.replace(self._setup, rules=settings.rules, options=options,
+                                        target=settings.target, players=settings.players, language=language)
+        problem = setup_problem(candidate, self.defaults.rules)  # the one check of every setup
+        if problem is not None:
+            return [Notice(f"not started: {problem}", None, "rule_card")], None
+        self._setup = candidate
+        started = self.new_state(state.dealer or None)
+        return [NewGame(started.rules.name, started.dealer or None, started.target)], started

@@ -1,0 +1,26 @@
+"""The game a table starts with: the table file's rule set, options, names, badges and language."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class TableDefaults:
+    """The game a table starts with when a transcript's setup does not say."""
+
+    rules: str = "classic"
+    dealer: str | None = None
+    target: int | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    tags: dict[str, str] = field(default_factory=dict)
+    players: tuple[str, ...] | None = None
+    sight: str = "full"
+    """``partial`` on a table whose pads read stacks only in part (the table file says)."""
+    badges: dict[str, str] = field(default_factory=dict)
+    """Tag UID → ``player:NAME``, ``rules:NAME``, ``option:NAME`` or ``target:N``."""
+    locked: bool = False
+    """The rules are the table's (house rules): the menu and rule cards change nothing."""
+    language: str | None = None
+    """The OLED's language (the table file's); the settings menu may change it. None: the display's own."""

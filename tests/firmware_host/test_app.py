@@ -1,0 +1,72 @@
+"""The composition root's builders: one referee for run, the demo and sim, from a table file and
+plain options; one opener for the pads and seat controls of the real and the simulated table."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from drivers.pin_backends import UnknownBackendError
+from firmware_host.app import GameOptions, RunOptions, build_referee
+from firmware_host.cards.table_tags import TableTags
+from firmware_host.errors import BadInput
+from firmware_host.players.simtable import SimulatedTable, sim_uid
+from firmware_host.referee.transcript import CardEvent
+from hardware.table import simulated_table
+from hardware.table_devices import TableDevices, open_table_devices
+from hardware.tag_registry import TagRegistry
+
+
+def test_the_referee_starts_the_table_file_s_game_with_the_options_over_it() -> None:
+    table = dataclasses.replace(simulated_table(), rules="german", players=("Anne", "Bruno"))
+    snapshot = build_referee(table).snapshot()
+    assert (snapshot.view.rules, snapshot.players[:2], snapshot.sight.mode) == ("german", ("Anne", "Bruno"), "partial")
+    game = GameOptions(rules="french", players="Cleo,Dan", dealer="B", sight="full")
+    snapshot = build_referee(table, game).snapshot()
+    assert (snapshot.view.rules, snapshot.players[:2], snapshot.view.dealer, snapshot.sight.mode) == (
+        "french", ("Cleo", "Dan"), "B", "full")
+
+
+@pytest.mark.parametrize(("game", "says"), [
+    (GameOptions(rules="bezique"), "--rules 'bezique'"),
+    (GameOptions(players="Anne"), "--players 'Anne': two names"),
+])
+def test_options_the_table_cannot_play_are_refused_at_the_door(game: GameOptions, says: str) -> None:
+    with pytest.raises(BadInput, match=says):
+        build_referee(simulated_table(), game)
+
+
+def test_the_referee_names_cards_by_the_registry_and_guards_the_pack() -> None:
+    registry = TagRegistry()
+    registry.add(sim_uid("KS", 1), "KS", 1)
+    registry.add(sim_uid("KH", 2), "KH", 2)
+    table = simulated_table()
+    tags = TableTags.build(registry, table.tags, simulated=True)
+    referee = build_referee(table, GameOptions(dealer="A"), tags)
+    assert referee.handle(CardEvent("hand.B", uid=sim_uid("KS", 1))).events == ()
+    refused = referee.handle(CardEvent("hand.B", uid=sim_uid("KH", 2))).events
+    assert [e.to_json()["code"] for e in refused] == ["foreign_pack"]
+
+
+def test_run_options_are_plain_values() -> None:
+    options = RunOptions(table="t.toml", game=GameOptions(rules="classic"))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        options.table = "other.toml"  # type: ignore[misc]
+
+
+def test_the_simulated_table_opens_its_devices_through_the_same_function() -> None:
+    with SimulatedTable(simulated_table(), events=lambda event: None, buttons=True) as sim:
+        assert isinstance(sim.devices, TableDevices)
+        assert sim.pads is sim.devices.pads and sim.buttons is sim.devices.seat_controls
+        assert set(sim.pads.pads) == {pad.name for pad in simulated_table().pads}
+    assert sim.pads is None and sim.buttons is None
+
+
+def test_an_unknown_pin_backend_is_refused_and_close_is_safe_twice() -> None:
+    with pytest.raises(UnknownBackendError):
+        open_table_devices(simulated_table(), {}, put=lambda event: None, backend="no-such-backend")
+    devices = open_table_devices(simulated_table(), {}, put=lambda event: None, backend="mock")
+    devices.close()
+    devices.close()
+    assert devices.seat_controls is None and devices.pads is None

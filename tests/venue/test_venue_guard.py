@@ -1,0 +1,346 @@
+"""The venue's broker as an attacker on the club's Wi-Fi tries it (issue 29), on both brokers the hub
+runs (its own Mosquitto, the embedded broker in a process of its own): a last will cannot write where
+its client may not publish, nobody but table-2 can be table-2, and the hub's password writes no result."""
+
+from __future__ import annotations
+
+import json
+import socket
+import time
+from typing import Any
+
+import paho.mqtt.client as mqtt
+import pytest
+from conftest import MOSQUITTO, wait_for
+from paho.mqtt.enums import CallbackAPIVersion
+from test_venue_trust import finished, good_state, hub_factory, publish, retained, secret, venue_file
+
+from venue.hub_settings import HubSettings, load_hub_settings
+
+MODES = ["mosquitto", "embedded"]
+__all__ = ["hub_factory"]  # the fixture, shared with test_venue_trust
+
+
+def _string(data: bytes) -> bytes:
+    return len(data).to_bytes(2, "big") + data
+
+
+def connect_packet(client_id: str, username: str | None = None, password: str | None = None,
+                   will: tuple[str, bytes] | None = None, clean: bool = True) -> bytes:
+    """An MQTT 3.1.1 CONNECT, byte by byte (a retained QoS 1 will when ``will`` is given)."""
+    flags = 0x02 if clean else 0
+    payload = _string(client_id.encode())
+    if will is not None:
+        flags |= 0x04 | 0x08 | 0x20
+        payload += _string(will[0].encode()) + _string(will[1])
+    if username is not None:
+        flags |= 0x80
+        payload += _string(username.encode())
+    if password is not None:
+        flags |= 0x40
+        payload += _string(password.encode())
+    body = _string(b"MQTT") + bytes([4, flags]) + (60).to_bytes(2, "big") + payload
+    size, length = len(body), b""
+    while True:
+        byte, size = size % 128, size // 128
+        length += bytes([byte | (0x80 if size else 0)])
+        if not size:
+            break
+    return b"\x10" + length + body
+
+
+def raw_connect(settings: HubSettings, client_id: str, username: str | None = None, password: str | None = None,
+                will: tuple[str, bytes] | None = None, clean: bool = True, hold: float = 0.3) -> int | None:
+    """Connect, hold the connection ``hold`` s, then drop it without a DISCONNECT (a reset, as a
+    pulled plug): the broker's CONNACK code (0: accepted), or None if it closed without one."""
+    with socket.create_connection(settings.broker_listen, timeout=5) as sock:
+        sock.sendall(connect_packet(client_id, username, password, will, clean))
+        answer = b""
+        try:
+            while len(answer) < 4:
+                chunk = sock.recv(4 - len(answer))
+                if not chunk:
+                    break
+                answer += chunk
+        except OSError:
+            pass
+        time.sleep(hold)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+    return answer[3] if len(answer) == 4 and answer[0] == 0x20 else None
+
+
+def settings_for(tmp_path: Any, mode: str, names: list[str]) -> HubSettings:
+    if mode == "mosquitto" and MOSQUITTO is None:
+        pytest.skip("Mosquitto is not installed")
+    return load_hub_settings(venue_file(tmp_path, mode, names))
+
+
+def seen_sentinel(settings: HubSettings, hub: Any, n: int) -> None:
+    """A table's state published after the attack has reached the hub (so the attack has too)."""
+    publish(settings, "ecarte/club/sentinel/state", good_state(None, game=n), "sentinel", secret(settings, "sentinel"))
+    wait_for(lambda: any(t["table"] == "sentinel" and t["game"] == n for t in hub.get("/api/tables")["tables"]),
+             "the sentinel's state")
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_last_will_cannot_forge_a_result(tmp_path: Any, mode: str, hub_factory: Any) -> None:
+    settings = settings_for(tmp_path, mode, ["t1", "t2", "sentinel"])
+    hub = hub_factory(settings)
+    forged = ("ecarte/club/t2/games/9", finished(9, "A", ("Eve", "Bob")))
+    raw_connect(settings, "x1", "t1", secret(settings, "t1"), will=forged)  # another table's password
+    raw_connect(settings, "x2", will=forged)  # no user name at all
+    raw_connect(settings, "x3", "t2", "guess", will=forged)  # a wrong password
+    # a table's own will on its own topic is still the broker's word that it dropped off
+    assert raw_connect(settings, "t2", "t2", secret(settings, "t2"),
+                       will=("ecarte/club/t2/availability", b"offline")) == 0
+    wait_for(lambda: any(t["table"] == "t2" and t["availability"] == "offline"
+                         for t in hub.get("/api/tables")["tables"]), "t2's own will")
+    seen_sentinel(settings, hub, 2)
+    assert hub.get("/api/standings")["games"] == 0
+    assert retained(settings, forged[0]) is None
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_nobody_but_table_2_can_be_table_2(tmp_path: Any, mode: str, hub_factory: Any) -> None:
+    settings = settings_for(tmp_path, mode, ["t1", "t2", "sentinel"])
+    hub = hub_factory(settings)
+    drops: list[Any] = []
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="ecarte-club-t2")
+    client.username_pw_set("t2", secret(settings, "t2"))
+    client.on_disconnect = lambda c, u, f, r, p: drops.append(r)
+    connected: list[Any] = []
+    client.on_connect = lambda c, u, f, r, p: connected.append(r)
+    client.connect(*settings.broker_listen)
+    client.loop_start()
+    try:
+        wait_for(lambda: bool(connected), "table-2 connected")
+        for cid in ("ecarte-club-t2", "t2"):
+            for clean in (False, True):
+                raw_connect(settings, cid, clean=clean, hold=0.2)  # anonymous
+                raw_connect(settings, cid, "t1", secret(settings, "t1"), clean=clean, hold=0.2)  # another table
+                raw_connect(settings, cid, "t2", "guess", clean=clean, hold=0.2)  # a wrong password
+        time.sleep(0.5)
+        assert drops == [], f"table-2 was knocked off: {drops}"
+        client.publish("ecarte/club/t2/state", good_state(None, game=5), qos=1, retain=True).wait_for_publish(10)
+        wait_for(lambda: any(t["table"] == "t2" and t["game"] == 5 for t in hub.get("/api/tables")["tables"]),
+                 "table-2's state")
+    finally:
+        client.disconnect()
+        client.loop_stop()
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_hubs_password_writes_no_result(tmp_path: Any, mode: str, hub_factory: Any) -> None:
+    settings = settings_for(tmp_path, mode, ["t1", "sentinel"])
+    hub = hub_factory(settings)
+    wait_for(lambda: hub.get("/api/standings") is not None, "the hub")
+    hub_password = (settings.state / "secrets" / "ecarte-hub.pass").read_text().strip()  # type: ignore[operator]
+    publish(settings, "ecarte/club/t1/games/3", finished(3, "A", ("Eve", "Bob")), "ecarte-hub", hub_password)
+    seen_sentinel(settings, hub, 3)
+    assert retained(settings, "ecarte/club/t1/games/3") is None
+    assert hub.get("/api/standings")["games"] == 0
+
+
+HOSTILE = [
+    {"view": {"trick": [["A", ""]], "phase": "play"}},
+    {"last_trick": {}, "view": {"phase": "play"}},
+    {"view": {"trump": "", "phase": "play"}},
+    {"view": {"trick": [["A", "ZZ"]], "phase": "play"}},
+    {"last_trick": {"cards": {"A": "KS"}}, "view": {"phase": "play"}},
+]
+"""States that passed the hub's checks before and stopped the scoreboard from drawing any tile."""
+
+
+def test_the_hub_refuses_a_state_whose_cards_are_not_cards() -> None:
+    from venue.room import Room
+
+    room = Room("club")
+    for i, state in enumerate(HOSTILE):
+        assert room.take(f"ecarte/club/t{i}/state", json.dumps(state).encode(), 1.0) == []
+    assert room.dropped == len(HOSTILE) and room.tables == {}
+    good = {"view": {"trick": [["A", "KS"]], "trump": "TH", "phase": "play"},
+            "last_trick": {"event": "trick", "cards": {"A": "7S", "B": "AD"}, "winner": "B", "leader": "A"}}
+    assert room.take("ecarte/club/ok/state", json.dumps(good).encode(), 1.0)[0][0] == "table"
+
+
+def test_the_scoreboard_draws_each_tile_alone(browser: Any) -> None:
+    """Tiles of hostile states, as a retained state gives them to every browser that comes: each shows
+    as unreadable and the tables around them are drawn (before, ``cardEl("")`` threw and none was)."""
+    from venue.hub import LiveRoom, hub_app
+    from venue.page import ServerThread
+    from venue.room import Room, TableSeen
+
+    live = LiveRoom(Room("club"))
+    good = json.dumps({"game": 1, "players": ["Ann", "Bob", ""], "t": 1.0,
+                       "view": {"score": [3, 1], "phase": "play", "trick": [["A", "KS"]], "trump": "TH"}}).encode()
+    live.take("ecarte/club/t0/state", good)
+    live.take("ecarte/club/t9/state", good)
+    for i, state in enumerate(HOSTILE, start=1):  # what the page could be sent by a hub that let them by
+        live.room.tables[f"t{i}"] = TableSeen(f"t{i}", "online", state)
+    server = ServerThread(hub_app(live), "127.0.0.1", 0, name="hub")
+    server.start()
+    try:
+        tab = browser.new_page()
+        tab.goto(server.url)
+        tab.wait_for_selector("[data-table=t9] .ttrick svg.card[data-card=KS]", timeout=20_000)
+        assert tab.get_attribute("[data-table=t0] .ttrump svg.card", "data-card") == "TH"
+        for i in (1, 2, 5):  # the states whose drawing throws: a card "", a trick with no cards
+            assert "unreadable" in tab.inner_text(f"[data-table=t{i}]")
+        assert tab.inner_text("#count") == f"{len(HOSTILE) + 2} tables"
+        tab.close()
+    finally:
+        server.close()
+
+
+def result(table: str, n: int, players: tuple[str, str], winner: str = "A", ended: float | None = None) -> bytes:
+    return json.dumps({"table": table, "game": n, "players": list(players), "winner": winner,
+                       "score": {"A": 5, "B": 2} if winner == "A" else {"A": 2, "B": 5},
+                       "ended": 1000.0 + n if ended is None else ended, "hands": [], "text": ""}).encode()
+
+
+SWISS = ("Ann", "Bob", "Cat", "Eve")
+"""Round 1 of this Swiss: Ann–Cat at table-1, Eve–Bob at table-2 (the seeding's halves, the tables in order)."""
+
+
+def test_a_result_belongs_to_its_table_and_its_pairing() -> None:
+    from venue.room import Room, Session
+
+    room = Room("club", Session("Tuesday", SWISS, system="swiss", planned=3), ("table-1", "table-2"))
+    games = room.standings()["rounds"][0]["games"]
+    assert [(g["A"], g["B"], g["table"]) for g in games] == [("Ann", "Cat", "table-1"), ("Eve", "Bob", "table-2")]
+    # table-1's password, table-2's pairing: disputed, not counted
+    room.take("ecarte/club/table-1/games/7", result("table-1", 7, ("Eve", "Bob")), 1.0)
+    assert room.standings()["games"] == 0
+    assert "paired at table-2" in room.standings()["disputed"][0]["why"]
+    room.take("ecarte/club/table-2/games/1", result("table-2", 1, ("Eve", "Bob"), "B"), 2.0)
+    # the same game again with another end, or under another number: counted once
+    room.take("ecarte/club/table-2/games/1", result("table-2", 1, ("Eve", "Bob"), "B", ended=5000.0), 3.0)
+    room.take("ecarte/club/table-2/games/2", result("table-2", 2, ("Eve", "Bob"), "B", ended=1001.0), 3.0)
+    standings = room.standings()
+    played = {r["player"]: r["played"] for r in standings["ranking"]}
+    assert standings["games"] == 1 and played["Bob"] == 1 and played["Eve"] == 1
+    assert len(standings["disputed"]) == 2
+    assert len(standings["rounds"]) == 1  # round 2 waits for table-1's real result
+    room.take("ecarte/club/table-1/games/1", result("table-1", 1, ("Ann", "Cat")), 4.0)
+    standings = room.standings()
+    assert standings["games"] == 2 and len(standings["rounds"]) == 2
+    # a result for a pair already decided, from its own table: disputed
+    room.take("ecarte/club/table-1/games/3", result("table-1", 3, ("Ann", "Cat"), "B"), 5.0)
+    assert room.standings()["games"] == 2 and "already have their result" in room.standings()["disputed"][-1]["why"]
+
+
+def test_free_play_counts_the_players_the_table_announced() -> None:
+    from venue.room import Room
+
+    room = Room("club")
+    state = json.dumps({"game": 3, "players": ["Ann", "Bob", ""], "view": {"score": [0, 0]}}).encode()
+    room.take("ecarte/club/t1/state", state, 1.0)
+    room.take("ecarte/club/t1/games/3", result("t1", 3, ("Eve", "Bob")), 2.0)
+    assert room.standings()["games"] == 0 and "announced Ann vs Bob" in room.standings()["disputed"][0]["why"]
+    room.take("ecarte/club/t1/games/4", result("t1", 4, ("Eve", "Bob")), 3.0)  # a game the hub saw no state of
+    room.take("ecarte/club/t2/games/3", result("t2", 3, ("Ann", "Bob")), 3.0)
+    assert room.standings()["games"] == 2
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_one_tables_password_posts_no_result_of_another(tmp_path: Any, mode: str, hub_factory: Any) -> None:
+    settings = settings_for(tmp_path, mode, ["table-1", "table-2", "sentinel"])
+    path = tmp_path / "venue.toml"
+    path.write_text(path.read_text() + f'[session]\nplayers = {json.dumps(list(SWISS))}\nsystem = "swiss"\n')
+    settings = load_hub_settings(path)
+    hub = hub_factory(settings)
+    t1, t2 = secret(settings, "table-1"), secret(settings, "table-2")
+    publish(settings, "ecarte/club/table-1/games/7", result("table-1", 7, ("Eve", "Bob")), "table-1", t1)
+    publish(settings, "ecarte/club/table-2/games/1", result("table-2", 1, ("Eve", "Bob"), "B"), "table-2", t2)
+    publish(settings, "ecarte/club/table-2/games/1", result("table-2", 1, ("Eve", "Bob"), "B", 9e3), "table-2", t2)
+    publish(settings, "ecarte/club/table-2/games/2", result("table-2", 2, ("Eve", "Bob"), "B", 1001.0), "table-2", t2)
+    seen_sentinel(settings, hub, 4)
+    standings = hub.get("/api/standings")
+    assert standings["games"] == 1
+    assert {r["player"]: r["played"] for r in standings["ranking"]} == {"Ann": 0, "Bob": 1, "Cat": 0, "Eve": 1}
+    assert len(standings["disputed"]) == 2
+
+
+def test_the_director_sees_a_disputed_result(browser: Any) -> None:
+    from venue.hub import LiveRoom, hub_app
+    from venue.page import ServerThread
+    from venue.room import Room, Session
+
+    live = LiveRoom(Room("club", Session("Tuesday", SWISS, system="swiss", planned=3), ("table-1", "table-2")))
+    live.take("ecarte/club/table-1/games/7", result("table-1", 7, ("Eve", "Bob")))
+    server = ServerThread(hub_app(live), "127.0.0.1", 0, name="hub")
+    server.start()
+    try:
+        tab = browser.new_page()
+        tab.goto(server.url)
+        tab.wait_for_function("window.__standings !== null", timeout=20_000)
+        tab.click("nav button[data-tab=standings]")
+        text = tab.inner_text("#rounds")
+        assert "1 disputed result" in text and "table-1 game 7: Eve – Bob 5–2: not counted" in text
+        assert "Ranking · Tuesday · 0 games" in tab.inner_text("#session")
+        tab.close()
+    finally:
+        server.close()
+
+
+def test_a_browser_that_does_not_read_is_dropped() -> None:
+    """A stream opened and never read: what waits for it is bounded by bytes, then it is dropped (its
+    queue used to hold 2,000 blocks of any size: a standings block each result)."""
+    from venue.hub import LiveRoom, hub_app
+    from venue.page import ServerThread
+    from venue.room import Room
+
+    live = LiveRoom(Room("club"))
+    live.browsers.limit = 512 * 1024
+    server = ServerThread(hub_app(live), "127.0.0.1", 0, name="hub")
+    server.start()
+    try:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=5) as sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            sock.sendall(b"GET /api/stream HTTP/1.1\r\nHost: hub\r\n\r\n")
+            wait_for(lambda: live.browsers.count == 1, "the stream opened")
+            state = {"game": 1, "players": ["A" * 64, "B" * 64, ""], "expectation": "x" * 500,
+                     "view": {"score": [1, 0], "phase": "play"}}
+            n = 0
+            while live.browsers.dropped == 0 and n < 200_000:
+                n += 1
+                live.take(f"ecarte/club/t{n % 50}/state", json.dumps({**state, "t": float(n)}).encode())
+            assert live.browsers.dropped == 1 and live.browsers.count == 0
+            assert n * 700 > live.browsers.limit  # it was dropped for what it did not read, not at once
+    finally:
+        server.close()
+
+
+def _hub(tmp_path: Any, text: str, *args: str, wait: float | None = None) -> tuple[int | None, str]:
+    """``ecarte-table hub`` on a venue file: its exit status (None: still running after ``wait`` s,
+    then ended) and what it said."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "venue.toml"
+    path.write_text(text)
+    proc = subprocess.Popen([sys.executable, "-m", "firmware_host.cli.main", "hub", str(path), *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        _, err = proc.communicate(timeout=wait if wait is not None else 60)
+        return proc.returncode, err
+    except subprocess.TimeoutExpired:
+        proc.terminate()
+        return None, proc.communicate(timeout=30)[1]
+
+
+def test_duplicate_or_reserved_player_names_exit_2(tmp_path: Any) -> None:
+    for players, words in ((["Ann", "Bob", "Ann"], "'Ann' given twice"), (["Ann", "\u0000bye", "Bob"], "control")):
+        status, err = _hub(tmp_path, f"[session]\nplayers = {json.dumps(players)}\nsystem = \"swiss\"\n")
+        assert status == 2 and "session.players" in err and words in err and "Traceback" not in err, err
+
+
+def test_a_hub_toward_no_broker_says_it_cannot_connect(tmp_path: Any) -> None:
+    from venue.broker import free_port
+
+    status, err = _hub(tmp_path, f'[hub]\nlisten = "127.0.0.1:{free_port()}"\n[tables]\nnames = ["t1"]\n',
+                       "--broker", f"127.0.0.1:{free_port()}", wait=8)
+    assert status is None, err  # it keeps trying
+    assert "cannot connect to the venue's broker" in err and "serves about" not in err, err
+    assert "1 table declared" not in err  # nothing announced
+    assert (tmp_path / "venue-hub" / ".gitignore").read_text().splitlines()[-1] == "*"

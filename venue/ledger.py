@@ -1,0 +1,223 @@
+"""The session's results, counted one at a time: each belongs to a table and a pairing.
+
+:class:`Ledger` takes the finished games the tables publish (:class:`venue.room.Result`) and
+decides, for each, whether it counts:
+
+- **once per table and game**: a table's game ``n`` counts once, however often it comes and
+  whatever its ``ended``; the same game under another number (the same table and end time) is
+  not counted again;
+- **at the table it was paired at**: in a session (``[session] players``) the pairs of each round
+  are seated at the venue file's tables in order (pair 1 at the first table named in
+  ``[tables] names``, and so on, round after round); a result counts only for an open pair of its
+  round with the same two players, from that pair's table (any table when the venue file names
+  none);
+- **free play** (no session): a table's game counts when its players are the ones its ``state``
+  announced for that game (when the hub saw that state; a game the hub saw no state of counts as
+  its table says);
+- anything else (a pair paired elsewhere, a pair that already has its result, players not paired,
+  the same game again with another result) is **disputed**: listed for the director with why, never
+  counted in silence.
+
+Each result costs the same at the 10,000th as at the first: the ranking's rows are updated in
+place, the ranking is sorted only when asked for (and cached), and a Swiss round is paired
+(:mod:`venue.pairing`) only once the round before it is over.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import deque
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from venue.room import Result, Session
+
+logger = logging.getLogger(__name__)
+
+MAX_DISPUTED = 200
+"""Disputed results kept for the director (the oldest forgotten first)."""
+
+
+@dataclass
+class Pairing:
+    """A game of a round: its two players (A first), its table (None: any) and its result."""
+
+    a: str
+    b: str
+    table: str | None
+    result: Result | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"A": self.a, "B": self.b, "table": self.table,
+                "result": self.result.to_json() if self.result else None}
+
+
+@dataclass
+class LedgerRound:
+    number: int
+    pairs: list[Pairing]
+    bye: str | None = None
+    bye_again: bool = False
+    """The bye goes to a player who has had one: no pairing without a repeat was left otherwise."""
+    open: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"round": self.number, "games": [p.to_json() for p in self.pairs], "bye": self.bye}
+        if self.bye_again:
+            data["bye_again"] = True
+        return data
+
+
+@dataclass
+class Ledger:
+    """The counted results, the disputed ones, the rounds and the ranking of a session."""
+
+    session: Session
+    tables: tuple[str, ...] = ()
+    """The venue file's tables, in order: where each round's pairs are seated."""
+    results: list[Result] = field(default_factory=list)
+    disputed: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=MAX_DISPUTED))
+    rounds: list[LedgerRound] = field(default_factory=list)
+    _rows: dict[str, dict[str, Any]] = field(default_factory=dict)
+    _games: dict[tuple[str, int], tuple[Any, ...]] = field(default_factory=dict)
+    _ended: set[tuple[str, float]] = field(default_factory=set)
+    _open: dict[frozenset[str], list[Pairing]] = field(default_factory=dict)
+    _done: dict[frozenset[str], Pairing] = field(default_factory=dict)
+    _ranking: list[dict[str, Any]] | None = None
+    _swiss_over: bool = False
+
+    def __post_init__(self) -> None:
+        for player in self.session.players:
+            self._row(player)
+        if not self.session.players:
+            return
+        if self.session.system == "swiss":
+            self._pair_next_swiss()
+        else:
+            for pairs in self.session.rounds:
+                self._add_round(pairs, None)
+
+    # -- results ---------------------------------------------------------------------------------
+
+    def add(self, result: Result, announced: tuple[str, ...] | None = None) -> str:
+        """One finished game of a table: ``counted``, ``again`` (the same game again: nothing to do)
+        or ``disputed``. ``announced``: the players the table's state named for that game (free play)."""
+        key = (result.table, result.game)
+        same = (frozenset(result.players), result.score, result.winner)
+        if key in self._games:
+            if self._games[key] == same:
+                return "again"
+            return self._dispute(result, f"game {result.game} of {result.table} came again with another result")
+        self._games[key] = same
+        if (result.table, result.at) in self._ended:
+            return self._dispute(result, f"the same game as another of {result.table} (it ended at the same time) "
+                                         f"under another number")
+        self._ended.add((result.table, result.at))
+        players = frozenset(result.players)
+        if len(players) != 2:
+            return self._dispute(result, "one player on both seats")
+        if not self.session.players:
+            if announced is not None and frozenset(announced[:2]) != players:
+                return self._dispute(result, f"{result.table} announced {' vs '.join(announced[:2])} for this game")
+            self._count(result)
+            return "counted"
+        open_pairs = self._open.get(players, [])
+        pairing = next((p for p in open_pairs if p.table in (None, result.table)), None)
+        if pairing is None:
+            if open_pairs:
+                return self._dispute(result, f"{' and '.join(sorted(players))} are paired at {open_pairs[0].table}, "
+                                             f"not at {result.table}")
+            if players in self._done:
+                done = self._done[players]
+                where = f" ({done.result.table}, game {done.result.game})" if done.result else ""
+                return self._dispute(result, f"{' and '.join(sorted(players))} already have their result{where}")
+            return self._dispute(result, f"{' and '.join(sorted(players))} are not paired together in this round")
+        open_pairs.remove(pairing)
+        if not open_pairs:
+            del self._open[players]
+        pairing.result = result
+        self._done[players] = pairing
+        self._count(result)
+        for rnd in self.rounds:
+            if pairing in rnd.pairs:
+                rnd.open -= 1
+                if rnd.open == 0 and rnd is self.rounds[-1] and self.session.system == "swiss":
+                    self._pair_next_swiss()
+                break
+        return "counted"
+
+    def _count(self, result: Result) -> None:
+        self.results.append(result)
+        for i, player in enumerate(result.players):
+            row = self._row(player)
+            won = result.winner == "AB"[i]
+            row["played"] += 1
+            row["wins"] += won
+            row["losses"] += not won
+            row["for"] += result.score[i]
+            row["against"] += result.score[1 - i]
+        self._ranking = None
+
+    def _dispute(self, result: Result, why: str) -> str:
+        logger.warning("hub: a disputed result from %s (game %d, %s): %s", result.table, result.game,
+                       " vs ".join(result.players), why)
+        self.disputed.append({**result.to_json(), "why": why})
+        return "disputed"
+
+    def _row(self, player: str) -> dict[str, Any]:
+        row = self._rows.get(player)
+        if row is None:
+            row = self._rows[player] = {"player": player, "played": 0, "wins": 0, "losses": 0, "for": 0,
+                                        "against": 0, "byes": 0}
+            self._ranking = None
+        return row
+
+    # -- rounds ----------------------------------------------------------------------------------
+
+    def _add_round(self, pairs: list[tuple[str, str]], bye: str | None, bye_again: bool = False) -> None:
+        seats = self.tables
+        pairings = [Pairing(a, b, seats[i % len(seats)] if seats else None) for i, (a, b) in enumerate(pairs)]
+        rnd = LedgerRound(len(self.rounds) + 1, pairings, bye, bye_again, len(pairings))
+        self.rounds.append(rnd)
+        for p in pairings:
+            self._open.setdefault(frozenset((p.a, p.b)), []).append(p)
+        if bye is not None:  # a bye is a win
+            row = self._row(bye)
+            row["byes"] += 1
+            row["wins"] += 1
+            self._ranking = None
+
+    def _pair_next_swiss(self) -> None:
+        """The next Swiss round, from the rounds played (called when the last one is over)."""
+        from venue.pairing import Played, swiss_evening
+
+        games = [Played(r.players, r.winner, abs(r.score[0] - r.score[1])) for rnd in self.rounds
+                 for r in (p.result for p in rnd.pairs) if r is not None]
+        evening = swiss_evening(self.session.players, self.planned, games)
+        if len(evening) > len(self.rounds):
+            nxt = evening[len(self.rounds)]
+            self._add_round(list(nxt.pairs), nxt.bye, getattr(nxt, "bye_again", False))
+
+    @property
+    def planned(self) -> int:
+        if self.session.system == "swiss":
+            from venue.pairing import default_rounds
+
+            return self.session.planned or default_rounds(len(self.session.players))
+        return len(self.session.rounds)
+
+    # -- what the page shows ---------------------------------------------------------------------
+
+    def ranking(self) -> list[dict[str, Any]]:
+        """Wins, then point difference, then points won (sorted when a result changed it)."""
+        if self._ranking is None:
+            ordered = sorted(self._rows.values(), key=lambda row: (-row["wins"], -(row["for"] - row["against"]),
+                                                                   -row["for"], row["player"]))
+            self._ranking = [{**row, "rank": rank} for rank, row in enumerate(ordered, start=1)]
+        return self._ranking
+
+    def to_json(self) -> dict[str, Any]:
+        return {"session": self.session.name, "system": self.session.system, "planned": self.planned,
+                "rounds": [rnd.to_json() for rnd in self.rounds], "ranking": self.ranking(),
+                "games": len(self.results), "disputed": list(self.disputed)}
