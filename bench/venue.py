@@ -72,6 +72,15 @@ def wait_port(port: int, timeout: float = 60.0) -> None:
     raise RuntimeError(f"nothing listens on 127.0.0.1:{port}")
 
 
+def cpu_s(pid: int) -> float:
+    """The CPU time a process has used (user and system, seconds)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return float("nan")
+
+
 def peak_rss_mb(pid: int) -> float:
     try:
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -306,7 +315,7 @@ def results_run(source: Path | None, count: int = 10_000, batch: int = 1_000,
         command = [sys.executable, "-m", "firmware_host.cli.main", "hub", str(venue_file)]
         env, cwd = {**os.environ, "PYTHONPATH": str(source)}, str(source)
     out: dict[str, Any] = {"source": str(source or ROOT), "mode": mode, "count": 0}
-    http = httpx.Client(base_url=f"http://127.0.0.1:{hub_port}", timeout=120)
+    http = httpx.Client(base_url=f"http://127.0.0.1:{hub_port}", timeout=30)
 
     def start() -> subprocess.Popen[bytes]:
         hub = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=open(tmp / "hub.log", "ab"),  # noqa: SIM115
@@ -316,11 +325,19 @@ def results_run(source: Path | None, count: int = 10_000, batch: int = 1_000,
         return hub
 
     def games() -> int:
-        return int(http.get("/api/standings").json()["games"])
+        """The results counted (-1: no answer within the client's timeout, the hub busy)."""
+        try:
+            return int(http.get("/api/standings").json()["games"])
+        except httpx.TimeoutException:
+            out["timeouts"] = out.get("timeouts", 0) + 1
+            return -1
 
     def latency() -> float:
         t0 = time.perf_counter()
-        http.get("/api/tables").raise_for_status()
+        try:
+            http.get("/api/tables").raise_for_status()
+        except httpx.TimeoutException:
+            out["timeouts"] = out.get("timeouts", 0) + 1
         return time.perf_counter() - t0
 
     hub = start()
@@ -331,8 +348,10 @@ def results_run(source: Path | None, count: int = 10_000, batch: int = 1_000,
         client.connect("127.0.0.1", broker_port)
         client.loop_start()
         costs: list[float] = []
+        cpu: list[float] = []
         for first in range(1, count + 1, batch):
             t0 = time.perf_counter()
+            c0 = cpu_s(hub.pid)
             for n in range(first, first + batch):
                 payload = json.dumps({"table": "t0000", "game": n, "players": ["Ann", "Bob"], "winner": "AB"[n % 2],
                                       "score": {"A": 5, "B": 2} if n % 2 == 0 else {"A": 2, "B": 5},
@@ -345,11 +364,14 @@ def results_run(source: Path | None, count: int = 10_000, batch: int = 1_000,
                 out["stuck"] = f"{games()} of {first + batch - 1} results counted after {patience:.0f} s more"
                 break
             costs.append((time.perf_counter() - t0) / batch)
+            cpu.append((cpu_s(hub.pid) - c0) / batch)
             out["count"] = first + batch - 1
         client.disconnect()
         client.loop_stop()
         out["first_us"] = costs[0] * 1e6 if costs else float("nan")
         out["last_us"] = costs[-1] * 1e6 if costs else float("nan")
+        out["cpu_first_us"] = cpu[0] * 1e6 if cpu else float("nan")
+        out["cpu_last_us"] = cpu[-1] * 1e6 if cpu else float("nan")
         lat = sorted(latency() for _ in range(20))
         out["tables_p50_ms"], out["tables_max_ms"] = lat[len(lat) // 2] * 1e3, lat[-1] * 1e3
         out["rss_mb"] = peak_rss_mb(hub.pid)
@@ -383,9 +405,14 @@ def results_run(source: Path | None, count: int = 10_000, batch: int = 1_000,
 
 def report_results(r: dict[str, Any]) -> None:
     tag = f"[{r['source']}, the hub's own {r['mode']}, one table, {r['count']} results]"
-    print(f"results_per_result_cost_us: first 1,000 {r['first_us']:.0f} us, last 1,000 {r['last_us']:.0f} us {tag}")
+    print(f"results_per_result_cost_us: first 1,000 {r['first_us']:.0f} us, last 1,000 {r['last_us']:.0f} us "
+          f"(wall, publish to counted) {tag}")
+    print(f"results_hub_cpu_per_result_us: first 1,000 {r['cpu_first_us']:.0f} us, last 1,000 "
+          f"{r['cpu_last_us']:.0f} us (the hub process's CPU, its broker apart, the bench's polling included) {tag}")
     print(f"results_api_tables_ms: p50 {r['tables_p50_ms']:.1f} ms, slowest of 20 {r['tables_max_ms']:.1f} ms {tag}")
     print(f"results_hub_rss_mb: {r['rss_mb']:.0f} MB {tag}")
+    if r.get("timeouts"):
+        print(f"results_timeouts: {r['timeouts']} requests unanswered within 30 s {tag}")
     if "stuck" in r:
         print(f"results_stuck: {r['stuck']} {tag}")
     else:
@@ -422,6 +449,7 @@ def main() -> int:
     parser.add_argument("--only", choices=("mosquitto", "embedded", "external", "room", "alone", "results"))
     parser.add_argument("--before", type=Path, help="the results figures also for the hub of this checkout")
     parser.add_argument("--results", type=int, default=10_000, help="results published for the results figures")
+    parser.add_argument("--before-results", type=int, default=3_000, help="the same for --before's hub")
     args = parser.parse_args()
     chromium = shutil.which("chromium")
     if chromium is None:
@@ -434,8 +462,9 @@ def main() -> int:
                                           ("external", args.tables, args.speed), ("room", args.room, 1.0),
                                           ("alone", 0, 1.0)]
     if args.only in (None, "results"):
-        for source in ([args.before] if args.before else []) + [None]:
-            report_results(results_run(source, args.results))
+        if args.before:
+            report_results(results_run(args.before, args.before_results))
+        report_results(results_run(None, args.results))
     for name, tables, speed in runs:
         if args.only and args.only != name:
             continue

@@ -28,7 +28,8 @@ from coach.single_dummy import card_values as sd_card_values
 from engine.cards import CARDS, Card
 from engine.events import Bid, Event, HandEnd, King, PlayBegins, Played, Trump
 from engine.rules import RuleSet
-from engine.state import INDEX, SEATS, GameState
+from engine.seats import INDEX, SEATS
+from engine.state import GameState
 
 
 @dataclass(frozen=True, slots=True)
@@ -353,7 +354,7 @@ def complete_deal(dealer: str, actions: Sequence[dict[str, Any]]) -> Sequence[di
     whole where the hand shows it: a seat's dealt cards are the cards it played and discarded,
     less those it drew. Unchanged when the record's deal is whole or the hand does not show it
     (a discard the pads did not see)."""
-    seats = ("A", "B")
+    seats = SEATS
     if any(data.get("action") in ("deal", "elder_deal") for data in actions):
         return actions  # the whole deal at once: nothing to make whole
     dealt: dict[str, list[str]] = {seat: [] for seat in seats}

@@ -32,7 +32,7 @@ class CardSeen:
 
     ``origin`` is what the pad learnt of the tag's originality when it checks
     (``"genuine"``, ``"no_signature"``, ``"bad_signature"``, ``"counterfeit"``,
-    ``"unreadable"``: see :mod:`hardware.ntag_signature`), ``None`` when it does not
+    ``"unreadable"``: see :mod:`drivers.nfc.originality`), ``None`` when it does not
     check. The pad only reports it; the referee decides what it means.
     """
 

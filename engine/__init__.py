@@ -67,7 +67,8 @@ from engine.game import (
 from engine.legality import follow_mask, follower_wins, king_index, lead_mask, play_fault_code
 from engine.prompts import Prompt, expectation, prompt
 from engine.rules import RULE_SETS, French, German, Italian, RuleSet, rules
-from engine.state import OTHER, PHASES, SEATS, GameState, View
+from engine.seats import OTHER, SEATS
+from engine.state import PHASES, GameState, View
 
 __all__ = [
     "ACE_HIGH",

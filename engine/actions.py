@@ -24,8 +24,7 @@ from typing import Any, ClassVar
 from engine.cards import Card, parse_cards
 from engine.ecarte_errors import NotationError
 from engine.notation import decode_fields, encode_fields
-
-SEATS = ("A", "B")
+from engine.seats import SEATS
 
 
 def _check_seat(seat: str) -> None:

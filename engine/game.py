@@ -63,8 +63,9 @@ from engine.phases.tricks import play, remedy
 from engine.prompts import expectation as expectation
 from engine.rules import RuleSet
 from engine.rules import rules as rules_by_name
+from engine.seats import INDEX, OTHER, SEATS
 from engine.sight import SIGHTS
-from engine.state import INDEX, OTHER, SEATS, GameState
+from engine.state import GameState
 
 __all__ = [
     "LegalActions", "Result", "apply", "check", "expectation", "legal_actions", "legal_plays", "new_game", "parse_deal",

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.state import OTHER, GameState
+from engine.seats import OTHER
+from engine.state import GameState
 
 # key -> (short, sentence) in English, the engine's own words (its logs, a fault's ``message``,
 # ``--json``): the players read a prompt in the table's language from the catalogue, by ``key``

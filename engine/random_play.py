@@ -32,7 +32,8 @@ from engine.game import apply, legal_actions, legal_plays
 from engine.legality import king_index
 from engine.policy import P_ACCEPT, P_ANNOUNCE, P_DECLARE_WEAK, P_PROPOSE, strong
 from engine.rollout import sample_in_place
-from engine.state import INDEX, OTHER, GameState
+from engine.seats import INDEX, OTHER, SEATS
+from engine.state import GameState
 
 
 def random_deal(state: GameState, rng: random.Random) -> Deal:
@@ -46,7 +47,7 @@ def _sample(population: tuple[Card, ...], k: int, rng: random.Random) -> list[Ca
     return sample_in_place(list(population), k, rng)
 
 
-_PLAYS = {seat: tuple(PlayCard(seat, card) for card in CARDS) for seat in ("A", "B")}
+_PLAYS = {seat: tuple(PlayCard(seat, card) for card in CARDS) for seat in SEATS}
 """Every PlayCard, made once: the random player picks one instead of building it."""
 
 

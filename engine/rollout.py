@@ -40,7 +40,8 @@ from engine.cards import ALL_CARDS, CARDS, cards_of
 from engine.legality import KING, follower_wins, king_index, lead_mask
 from engine.policy import P_ACCEPT, P_ANNOUNCE, P_DECLARE_WEAK, P_PROPOSE, strong
 from engine.scoring import KING_POINT, hand_trick_points
-from engine.state import INDEX, SEATS, GameState
+from engine.seats import INDEX, SEATS
+from engine.state import GameState
 
 T = TypeVar("T")
 

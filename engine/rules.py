@@ -28,10 +28,11 @@ from engine.actions import Accept, Action, Declare, Pass, Propose, Refuse, Stand
 from engine.cards import ACE_HIGH, CLASSIC, Ranking
 from engine.ecarte_errors import UnknownRulesError
 from engine.legality import Follow, follow_rule
+from engine.seats import SEATS
 
-_PROPOSE_OR_PLAY: dict[str, tuple[Action, Action]] = {s: (Propose(s), Stand(s)) for s in "AB"}
-_ACCEPT_OR_REFUSE: dict[str, tuple[Action, Action]] = {s: (Accept(s), Refuse(s)) for s in "AB"}
-_DECLARE_OR_PASS: dict[str, tuple[Action, Action]] = {s: (Declare(s), Pass(s)) for s in "AB"}
+_PROPOSE_OR_PLAY: dict[str, tuple[Action, Action]] = {s: (Propose(s), Stand(s)) for s in SEATS}
+_ACCEPT_OR_REFUSE: dict[str, tuple[Action, Action]] = {s: (Accept(s), Refuse(s)) for s in SEATS}
+_DECLARE_OR_PASS: dict[str, tuple[Action, Action]] = {s: (Declare(s), Pass(s)) for s in SEATS}
 """The answers of each seat, made once (actions are values)."""
 
 

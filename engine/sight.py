@@ -18,7 +18,8 @@ from dataclasses import dataclass
 
 from engine.cards import ALL_CARDS
 from engine.legality import king_index, play_fault_code
-from engine.state import SEATS, GameState
+from engine.seats import SEATS
+from engine.state import GameState
 
 
 class FullSight:

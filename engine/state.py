@@ -13,10 +13,7 @@ from typing import Any
 from engine.cards import ALL_CARDS, CARDS, SUITS, Card, cards_of, mask_of
 from engine.ecarte_errors import NotationError
 from engine.rules import RuleSet, rules
-
-SEATS = ("A", "B")
-OTHER = {"A": "B", "B": "A"}
-INDEX = {"A": 0, "B": 1}
+from engine.seats import INDEX, OTHER
 
 PHASES = ("retourne", "cut", "deal", "propose", "respond", "exchange", "force", "play", "over")
 """``retourne``: turn a card for the target (option); ``cut``: cut for the first deal;

@@ -40,6 +40,7 @@ from firmware_host.referee.transcript import (
     TranscriptError,
     dumps,
     parse_line,
+    sighting_event,
 )
 
 logger = logging.getLogger(__name__)
@@ -342,9 +343,7 @@ class TableService:
         if isinstance(item, InputLine):
             return item.event
         if isinstance(item, CardSeen):
-            if item.card is not None:
-                return CardEvent(item.zone, card=item.card, gone=item.gone)
-            return CardEvent(item.zone, uid=item.uid, gone=item.gone)
+            return sighting_event(item, by_tag=False)  # a table without a registry (with one: TableTags.route)
         if isinstance(item, ButtonPressed):
             return ButtonEvent(item.seat, item.button)
         logger.warning("ignoring %r on the event queue", item)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from engine.state import SEATS
+from engine.seats import SEATS
 
 ZONES: tuple[str, ...] = ("hand.A", "hand.B", "turnup", "discard", "play.A", "play.B")
 """The zones of a game (TRANSCRIPT.md), which are also the pads of the full layout."""

@@ -36,6 +36,7 @@ import ecdsa
 from ecdsa.util import sigdecode_string
 
 from drivers.device_events import TagFacts
+from drivers.nfc.originality import BAD_SIGNATURE, COUNTERFEIT, GENUINE, NO_SIGNATURE, UNREADABLE
 
 NXP_NTAG21X_KEY = bytes.fromhex("04494E1A386D3D3CFE3DC10E5DE68A499B1C202DB5B132393E89ED19FE5BE8BC61")
 """NXP's NTAG21x originality public key (uncompressed point on secp128r1), from AN11350."""
@@ -53,22 +54,6 @@ NTAG21X_VERSIONS: dict[bytes, str] = {
 SIGNATURE_BYTES = 32
 UID_BYTES = 7
 """An NTAG21x's UID (the number its originality signature signs)."""
-
-GENUINE = "genuine"
-"""The tag answered as an NTAG21x and its signature verifies with the trusted key."""
-NO_SIGNATURE = "no_signature"
-"""An NTAG21x whose ``READ_SIG`` gave nothing or zeros: a copy on a blank tag."""
-BAD_SIGNATURE = "bad_signature"
-"""An NTAG21x whose signature does not verify for its UID: a copied UID, or another maker's key."""
-COUNTERFEIT = "counterfeit"
-"""The chip does not answer ``GET_VERSION`` as an NTAG21x does: not an NXP NTAG."""
-UNREADABLE = "unreadable"
-"""The tag did not stay long enough to be asked (left the pad, bad coupling)."""
-UNCHECKED = "unchecked"
-"""Nobody asked (the registry's status of a tag enrolled without the check)."""
-
-STATUSES = (GENUINE, NO_SIGNATURE, BAD_SIGNATURE, COUNTERFEIT, UNREADABLE, UNCHECKED)
-"""Every originality status, as the registry and ``CardSeen.origin`` write them."""
 
 _HEX_KEY = re.compile(r"^04[0-9A-Fa-f]{64}$")
 

@@ -20,8 +20,9 @@
 
 from __future__ import annotations
 
+from drivers.nfc.originality import GENUINE
 from hardware.locks import entry_seal
-from hardware.ntag_signature import GENUINE, verify_signature
+from hardware.ntag_signature import verify_signature
 from hardware.tag_registry import TagRegistry
 
 

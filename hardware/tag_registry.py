@@ -43,6 +43,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from drivers.nfc.originality import STATUSES
 from hardware.limits import FileProblem, load_json, read_text
 
 RANKS = "KQJAT987"
@@ -54,8 +55,8 @@ PACKS = (1, 2)
 FORMAT = "ecarte-tags"
 VERSION = 2
 READABLE_VERSIONS = (1, 2)
-ORIGINS = ("genuine", "no_signature", "bad_signature", "counterfeit", "unreadable", "unchecked")
-"""Originality statuses an entry may record (:data:`hardware.ntag_signature.STATUSES`)."""
+ORIGINS = STATUSES
+"""Originality statuses an entry may record (:data:`drivers.nfc.originality.STATUSES`)."""
 
 _HEX = re.compile(r"^[0-9A-F]+$")
 

@@ -32,7 +32,7 @@ case "$purpose" in
     demo)
         missing=$(bash scripts/system-deps.sh --missing tests)
         if [ -n "$missing" ]; then
-            echo "scripts/setup.sh: the demo needs no system package; skipped: $missing (the browser and MQTT" \
+            echo "scripts/setup.sh: the demo needs no system package; skipped: $missing (the browser, MQTT, voice and booted-unit" \
                  "tests, a venue's broker): bash scripts/setup.sh tests (as root) installs them" >&2
         fi
         ;;

@@ -5,6 +5,8 @@
 #       executable_path: Playwright cannot download its own browser here), mosquitto (the MQTT
 #       tests against a real broker) and openssl; those tests skip, with the same words, without them.
 #       espeak-ng and alsa-utils too: the voice's tests speak (docs/players.md, "Listening to the table").
+#       debootstrap and systemd-container: tests/deploy boots the shipped units in a Debian container
+#       (scripts/boot_test.py; it skips where it cannot run).
 #   venue: mosquitto, the broker a venue's hub is fastest with (README, bench/venue.py).
 #   TABLE-FILE (a .toml): espeak-ng and alsa-utils (aplay) when its [voice] is enabled, else nothing.
 #   --missing PURPOSE: print what PURPOSE lacks (one line, empty when nothing) and change nothing.
@@ -22,7 +24,8 @@ with open(sys.argv[1], "rb") as f:
     sys.exit(0 if tomllib.load(f).get("voice", {}).get("enabled") is True else 1)' "$1" 2>/dev/null
 }
 case "$purpose" in
-    tests) wanted=(chromium mosquitto openssl espeak-ng alsa-utils); who="the browser, MQTT and voice tests need" ;;
+    tests) wanted=(chromium mosquitto openssl espeak-ng alsa-utils debootstrap systemd-container)
+           who="the browser, MQTT, voice and booted-unit tests need" ;;
     venue) wanted=(mosquitto); who="a venue's hub is fastest with" ;;
     *.toml)
         [ -r "$purpose" ] || { echo "scripts/system-deps.sh: cannot read the table file $purpose" >&2; exit 2; }
@@ -35,6 +38,9 @@ missing=()
 for package in "${wanted[@]}"; do
     case "$package" in
         mosquitto) { command -v mosquitto >/dev/null 2>&1 || [ -x /usr/sbin/mosquitto ]; } || missing+=(mosquitto) ;;
+        debootstrap) { command -v debootstrap >/dev/null 2>&1 || [ -x /usr/sbin/debootstrap ]; } \
+                         || missing+=(debootstrap) ;;
+        systemd-container) command -v systemd-nspawn >/dev/null 2>&1 || missing+=(systemd-container) ;;
         alsa-utils) command -v aplay >/dev/null 2>&1 || missing+=(alsa-utils) ;;
         *) command -v "$package" >/dev/null 2>&1 || missing+=("$package") ;;
     esac

@@ -62,6 +62,7 @@ def test_the_tests_install_the_browser_and_the_broker_as_root(copy: Path) -> Non
     calls = (copy.parent / "apt.log").read_text().splitlines()
     assert calls[0].startswith("update")
     assert calls[1].startswith("install") and "chromium" in calls[1].split() and "openssl" in calls[1].split()
+    assert "systemd-container" in calls[1].split()  # no systemd-nspawn on the PATH: tests/deploy's container
     assert "setup.sh tests" in (copy / "scripts" / "test.sh").read_text()
 
 

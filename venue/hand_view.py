@@ -26,7 +26,8 @@ from typing import Any
 
 import engine
 from engine.cards import cards_of
-from engine.state import SEATS, GameState
+from engine.seats import SEATS
+from engine.state import GameState
 from venue.record import HandLog
 
 logger = logging.getLogger(__name__)

@@ -85,7 +85,9 @@ class Ledger:
     _open: dict[frozenset[str], list[Pairing]] = field(default_factory=dict)
     _done: dict[frozenset[str], Pairing] = field(default_factory=dict)
     _ranking: list[dict[str, Any]] | None = None
-    _swiss_over: bool = False
+    _waiting: list[tuple[Result, dict[str, Any]]] = field(default_factory=list)
+    """Results of players not paired together yet, with their disputed entry: a Swiss round not paired
+    yet (the retained games come back in any order when the hub restarts) counts them when it is."""
 
     def __post_init__(self) -> None:
         for player in self.session.players:
@@ -132,7 +134,9 @@ class Ledger:
                 done = self._done[players]
                 where = f" ({done.result.table}, game {done.result.game})" if done.result else ""
                 return self._dispute(result, f"{' and '.join(sorted(players))} already have their result{where}")
-            return self._dispute(result, f"{' and '.join(sorted(players))} are not paired together in this round")
+            self._dispute(result, f"{' and '.join(sorted(players))} are not paired together (in any round so far)")
+            self._waiting.append((result, self.disputed[-1]))
+            return "disputed"
         open_pairs.remove(pairing)
         if not open_pairs:
             del self._open[players]
@@ -197,7 +201,14 @@ class Ledger:
         evening = swiss_evening(self.session.players, self.planned, games)
         if len(evening) > len(self.rounds):
             nxt = evening[len(self.rounds)]
-            self._add_round(list(nxt.pairs), nxt.bye, getattr(nxt, "bye_again", False))
+            self._add_round(list(nxt.pairs), nxt.bye, nxt.bye_again)
+            waiting, self._waiting = self._waiting, []
+            for result, entry in waiting:  # taken again now that a round is paired
+                if entry in self.disputed:
+                    self.disputed.remove(entry)
+                self._games.pop((result.table, result.game), None)
+                self._ended.discard((result.table, result.at))
+                self.add(result)
 
     @property
     def planned(self) -> int:

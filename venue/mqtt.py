@@ -51,6 +51,9 @@ QOS = 1
 RESEND_S = 12 * 3600.0
 """A finished game of the journal is (re)published on each connection while it ended less than this ago."""
 
+ECHO_S = 5.0
+"""Seconds within which the broker passes the table's own ``online`` back to it (else it is said)."""
+
 _RESYNC = object()
 
 
@@ -91,6 +94,11 @@ class TablePublisher:
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_connect_fail = self._on_connect_fail
+        self.client.on_subscribe = self._on_subscribe
+        self.client.on_message = self._on_message
+        self.refused = False
+        """The broker does not pass this table's own messages back (said once a connection)."""
+        self._echoed = threading.Event()
         self.connected = threading.Event()
         self.unreachable = False
         """The broker could not be reached (said once; said again when it is reached)."""
@@ -151,6 +159,8 @@ class TablePublisher:
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
         if getattr(reason, "is_failure", False):
             logger.warning("MQTT broker %s:%s refused the table: %s", self.settings.host, self.settings.port, reason)
+            if "authori" in str(reason).lower():  # the embedded broker refuses a will it may not publish
+                self._say_refused()
             return
         if self.unreachable:  # the person was told it could not be: say it now is
             logger.warning("MQTT: reached the broker %s:%s; publishing as %s",
@@ -158,6 +168,14 @@ class TablePublisher:
             self.unreachable = False
         else:
             logger.info("MQTT: connected to %s:%s as %s", self.settings.host, self.settings.port, self.base)
+        # a broker holding tables to their own topics refuses this subscription when the table file's
+        # venue or table is not the one the hub's venue file gives this user: said at once (a publish
+        # it refuses is dropped in silence, so that nothing would say it)
+        self._echoed.clear()
+        client.subscribe(f"{self.base}/availability", qos=QOS)
+        timer = threading.Timer(ECHO_S, self._check_echo)
+        timer.daemon = True
+        timer.start()
         with self._lock:
             client.publish(f"{self.base}/availability", "online", qos=QOS, retain=True)
             sent: dict[str, bytes] = {}
@@ -171,6 +189,27 @@ class TablePublisher:
                     client.publish(topic, payload, qos=QOS, retain=True)
             self.connected.set()
         self._inbox.put(_RESYNC)
+
+    def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        if message.topic == f"{self.base}/availability":
+            self._echoed.set()
+            self.refused = False
+
+    def _check_echo(self) -> None:
+        if self.connected.is_set() and not self._echoed.is_set():
+            self._say_refused()
+
+    def _on_subscribe(self, client: mqtt.Client, userdata: Any, mid: int, reasons: Any, properties: Any) -> None:
+        if any(getattr(r, "is_failure", False) for r in reasons):
+            self._say_refused()
+
+    def _say_refused(self) -> None:
+        if not self.refused:
+            self.refused = True
+            logger.warning("MQTT: the broker %s:%s does not let this table use %s/: is [mqtt] venue %r the "
+                           "hub's venue, and table %r the name the hub's venue file gives user %r? Nothing this "
+                           "table publishes reaches the hub", self.settings.host, self.settings.port, self.base,
+                           self.settings.venue, self.settings.table, self.settings.username)
 
     def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
         if not self.unreachable:
@@ -245,7 +284,7 @@ class TablePublisher:
             if i == len(rows) - 1 and not self.feed.state.get("winner"):
                 break  # the game in play
             played = self._history.played(number, started, lines)
-            if played.winner is None or not played.hands:
+            if played is None or played.winner is None or not played.hands:
                 # abandoned, or its last line not yet committed by the table's thread: looked at again
                 # at the next game end, hand or connection (replays are cached while the lines stay)
                 if i == len(rows) - 1:

@@ -6,22 +6,25 @@ Each game of the journal is replayed through a fresh
 hand is shown only once it is over *and* ``reveal_delay`` seconds have passed since the journal line
 that ended it, so the history never shows a hidden card earlier than the live feed.
 
-The journal is opened read-only on its own connection (SQLite in WAL mode lets the table's event
-loop write meanwhile); replays are cached by game and line count.
+The journal is read through its API (:class:`~firmware_host.journal.store.Journal`, read-only: SQLite
+in WAL mode lets the table's event loop write meanwhile), so every row is checked against its
+checksums as every reader checks it; a game that fails them is left out (and logged).
+Replays are cached by game and line count.
 """
 
 from __future__ import annotations
 
 import logging
-import sqlite3
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import engine
+from engine import SEATS
 from firmware_host.journal.replay import replay_game, strict
-from firmware_host.journal.store import GameRecord
+from firmware_host.journal.store import GameRecord, Journal, JournalDamaged, JournalError
+from firmware_host.journal.summaries import GameSummary, player_stats, summarize
 from firmware_host.referee.controller import Controller
 from firmware_host.referee.table_events import HandRecord
 from firmware_host.referee.transcript import TranscriptError
@@ -66,7 +69,7 @@ class PlayedGame:
 
     def name(self, seat: str | None) -> str | None:
         """The player at ``seat`` (``A``/``B``), or None."""
-        return self.players["AB".index(seat)] if seat in ("A", "B") else None
+        return self.players[SEATS.index(seat)] if seat in SEATS else None
 
     def summary(self) -> dict[str, Any]:
         """The game as the page's Games tab lists it (names beside seats; a rubber's games and result)."""
@@ -87,24 +90,27 @@ class JournalHistory:
     table: str = "table"
     reveal_delay: float = 0.0
     _cache: dict[int, PlayedGame] = field(default_factory=dict)
-
-    def _connect(self) -> sqlite3.Connection:
-        return sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=2.0)
+    _summaries: dict[int, tuple[int, GameSummary | None]] = field(default_factory=dict)
 
     def rows(self) -> list[tuple[int, float, int]]:
         """Every game's number, start time and line count, oldest first (nothing replayed)."""
         if not self.path.exists():
             return []
-        with self._connect() as db:
-            rows = db.execute(
-                "SELECT g.id, g.started, COUNT(e.id) FROM games g LEFT JOIN events e ON e.game = g.id "
-                "GROUP BY g.id ORDER BY g.id"
-            ).fetchall()
-        return [(int(game), float(started), int(count)) for game, started, count in rows]
+        try:
+            with Journal(self.path, readonly=True) as journal:
+                return [(entry.game, entry.started, entry.lines) for entry in journal.listing()]
+        except JournalError as exc:
+            logger.warning("%s", exc)
+            return []
 
     def games(self) -> list[PlayedGame]:
-        """Every game, oldest first."""
-        return [self.played(game, started, count) for game, started, count in self.rows()]
+        """Every game that reads whole, oldest first."""
+        out = []
+        for game, started, count in self.rows():
+            played = self.played(game, started, count)
+            if played is not None:
+                out.append(played)
+        return out
 
     def game(self, number: int) -> PlayedGame | None:
         for game, started, count in self.rows():
@@ -112,14 +118,21 @@ class JournalHistory:
                 return self.played(game, started, count)
         return None
 
-    def played(self, game: int, started: float, count: int) -> PlayedGame:
-        """One game of :meth:`rows`, replayed (cached while its line count stays)."""
+    def played(self, game: int, started: float, count: int) -> PlayedGame | None:
+        """One game of :meth:`rows`, replayed (cached while its line count stays); None when the
+        journal no longer holds it or it fails its checksums."""
         cached = self._cache.get(game)
         if cached is not None and cached.lines == count:
             return cached
-        with self._connect() as db:
-            rows = db.execute("SELECT line, t, done FROM events WHERE game = ? ORDER BY id", (game,)).fetchall()
-        played = played_game(game, started, [(str(line), float(t), int(done)) for line, t, done in rows])
+        try:
+            with Journal(self.path, readonly=True) as journal:
+                record = journal.game(game)
+        except KeyError:
+            return None
+        except (JournalDamaged, JournalError) as exc:
+            logger.warning("the page leaves game %d out: %s", game, exc)
+            return None
+        played = played_game(record)
         self._cache[game] = played
         return played
 
@@ -130,44 +143,46 @@ class JournalHistory:
         return played.log(table=self.table, now=time.time() if now is None else now, delay=self.reveal_delay)
 
     def stats(self, now: float | None = None) -> list[dict[str, Any]]:
-        """Per player (by name): games, wins, hands, points, tricks, kings, voles, faults (shown hands only)."""
+        """Per player (by name): games, wins, hands, points, tricks, kings announced, voles, faults,
+        of the lines whose hands are shown (journaled ``reveal_delay`` seconds before ``now``).
+
+        The statistics are the journal's own (:func:`firmware_host.journal.summaries.player_stats`,
+        as ``ecarte-table history --players`` prints them), of the games cut at that instant."""
         now = time.time() if now is None else now
-        table: dict[str, dict[str, Any]] = {}
+        until = now - self.reveal_delay
+        summaries = []
+        for game, started, count in self.rows():
+            summary = self._summary(game, started, count, until)
+            if summary is not None and summary.hands:
+                summaries.append(summary)
+        table = [{"player": p.name, "games": p.games, "wins": p.wins, "hands": p.hands, "points": p.points,
+                  "tricks": p.tricks, "kings": p.kings, "voles": p.voles, "faults": sum(p.faults.values())}
+                 for p in player_stats(summaries)]
+        return sorted(table, key=lambda r: (-r["wins"], -r["points"], r["player"]))
 
-        def row(name: str) -> dict[str, Any]:
-            return table.setdefault(name, {"player": name, "games": 0, "wins": 0, "hands": 0, "points": 0,
-                                           "tricks": 0, "kings": 0, "voles": 0, "faults": 0})
-
-        for played in self.games():
-            shown = [hand for hand, ended in played.hands if ended + self.reveal_delay <= now]
-            if not shown:
-                continue
-            everything = len(shown) == len(played.hands)
-            for i, name in enumerate(played.players):
-                r = row(name)
-                if played.parts:  # a rubber: each of its games counts (the one being played once over)
-                    r["games"] += sum(1 for p in played.parts if p["winner"] is not None) if everything else 1
-                    r["wins"] += sum(1 for p in played.parts if p["winner"] == "AB"[i]) if everything else 0
-                else:
-                    r["games"] += 1
-                    r["wins"] += played.winner == "AB"[i] and everything
-                for hand in shown:
-                    r["hands"] += 1
-                    if hand.points is not None:
-                        r["points"] += hand.points[i]
-                    if hand.tricks is not None:
-                        r["tricks"] += hand.tricks[i]
-                        r["voles"] += hand.tricks[i] == 5
-                    r["kings"] += sum(1 for m in hand.moves if m.to_json()["action"] == "announce"
-                                      and getattr(m, "seat", "") == "AB"[i])
-                    r["faults"] += sum(1 for f in hand.faults if f.seat == "AB"[i])
-        return sorted(table.values(), key=lambda r: (-r["wins"], -r["points"], r["player"]))
+    def _summary(self, game: int, started: float, count: int, until: float) -> GameSummary | None:
+        """Game ``game`` summed up as it stood at ``until`` (cached once every line is older than that)."""
+        cached = self._summaries.get(game)
+        if cached is not None and cached[0] == count:
+            return cached[1]
+        try:
+            with Journal(self.path, readonly=True) as journal:
+                record = journal.game(game)
+        except KeyError:
+            return None
+        except (JournalDamaged, JournalError) as exc:
+            logger.warning("the page leaves game %d out: %s", game, exc)
+            return None
+        summary = summarize(record, started, until=until)
+        if not record.times or record.times[-1] <= until:
+            self._summaries[game] = (count, summary)
+        return summary
 
 
-def played_game(game: int, started: float, rows: list[tuple[str, float, int]]) -> PlayedGame:
-    """A journal game's rows (line, time, status) through a fresh controller, as every reader of
-    the journal reads a game (:func:`firmware_host.journal.replay.replay_game`)."""
-    record = GameRecord(game, tuple(r[0] for r in rows), tuple(range(len(rows))), tuple(r[2] for r in rows))
+def played_game(record: GameRecord) -> PlayedGame:
+    """A journal game through a fresh controller, as every reader of the journal reads a game
+    (:func:`firmware_host.journal.replay.replay_game`)."""
+    game = record.game
     controller = Controller()
     builder = GameLogBuilder()
     hands: list[tuple[HandLog, float]] = []
@@ -187,7 +202,7 @@ def played_game(game: int, started: float, rows: list[tuple[str, float, int]]) -
             for ev in line.outcome.events:
                 builder.event(ev)
                 if isinstance(ev, HandRecord):
-                    hands.append((builder.hand_record(ev, part=len(parts) + 1), rows[line.index][1]))
+                    hands.append((builder.hand_record(ev, part=len(parts) + 1), record.times[line.index]))
                     part_hands += 1
                 elif isinstance(ev, engine.GameEnd):
                     ended = ev
@@ -206,5 +221,5 @@ def played_game(game: int, started: float, rows: list[tuple[str, float, int]]) -
     best_of = int(builder.rules.get("rubber", 1))
     if best_of > 1 and rubber is None:
         parts.append({"winner": None, "score": {"A": view.score[0], "B": view.score[1]}, "hands": part_hands})
-    return PlayedGame(game, started, len(rows), players, str(view.rules), view.target, view.score, snapshot.winner,
-                      tuple(hands), parts=tuple(parts) if best_of > 1 else (), rubber=rubber)
+    return PlayedGame(game, record.started, len(record.lines), players, str(view.rules), view.target, view.score,
+                      snapshot.winner, tuple(hands), parts=tuple(parts) if best_of > 1 else (), rubber=rubber)

@@ -20,9 +20,23 @@ from drivers.device_events import TagFacts
 logger = logging.getLogger(__name__)
 
 GENUINE = "genuine"
-"""The one verdict remembered (same as ``hardware.ntag_signature``)."""
+"""The tag answered as an NTAG21x and its signature verifies with the trusted key (the one verdict
+remembered)."""
+NO_SIGNATURE = "no_signature"
+"""An NTAG21x whose ``READ_SIG`` gave nothing or zeros: a copy on a blank tag."""
+BAD_SIGNATURE = "bad_signature"
+"""An NTAG21x whose signature does not verify for its UID: a copied UID, or another maker's key."""
+COUNTERFEIT = "counterfeit"
+"""The chip does not answer ``GET_VERSION`` as an NTAG21x does: not an NXP NTAG."""
 UNREADABLE = "unreadable"
-"""The verdict after ``attempts`` tries at a tag that never answered (same as ``hardware.ntag_signature``)."""
+"""The tag did not stay long enough to be asked (left the pad, bad coupling): the verdict after
+``attempts`` tries at a tag that never answered."""
+UNCHECKED = "unchecked"
+"""Nobody asked (the registry's status of a tag enrolled without the check)."""
+
+STATUSES = (GENUINE, NO_SIGNATURE, BAD_SIGNATURE, COUNTERFEIT, UNREADABLE, UNCHECKED)
+"""Every originality verdict, as the judge (:func:`hardware.ntag_signature.judge`) gives them, the
+registry records them and ``CardSeen.origin`` carries them: defined here, once."""
 
 
 class OriginalityCheck:

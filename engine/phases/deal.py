@@ -11,7 +11,8 @@ from engine.faults import fault
 from engine.phases.king import score_king
 from engine.phases.match import reset_hand
 from engine.phases.outcome import Outcome, Result, wrong_time
-from engine.state import INDEX, OTHER, SEATS, GameState
+from engine.seats import INDEX, OTHER, SEATS
+from engine.state import GameState
 
 
 def parse_deal(text: str) -> Deal:

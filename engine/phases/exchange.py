@@ -9,8 +9,9 @@ from engine.faults import Fault, fault
 from engine.phases.deal import void_deal
 from engine.phases.offers import answer
 from engine.phases.outcome import Outcome, Result, wrong_time
+from engine.seats import INDEX, SEATS
 from engine.sight import SIGHT
-from engine.state import INDEX, SEATS, GameState
+from engine.state import GameState
 
 
 def _finish_dealer_round(state: GameState, seat: str) -> Outcome | None:

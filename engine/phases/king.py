@@ -10,8 +10,9 @@ from engine.legality import king_index
 from engine.phases.match import end_game
 from engine.phases.outcome import Outcome, wrong_time
 from engine.scoring import KING_POINT, add
+from engine.seats import INDEX, SEATS
 from engine.sight import king_known_held, not_held
-from engine.state import INDEX, SEATS, GameState
+from engine.state import GameState
 
 
 def score_king(state: GameState, seat: str, events: list[Event]) -> GameState:

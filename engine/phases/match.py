@@ -10,7 +10,8 @@ from engine.events import Event, GameEnd, HandEnd, MatchEnd, Penalty, Seating
 from engine.faults import Fault
 from engine.phases.outcome import Result
 from engine.scoring import add, hand_trick_points, reached
-from engine.state import INDEX, OTHER, SEATS, GameState
+from engine.seats import INDEX, OTHER, SEATS
+from engine.state import GameState
 
 
 def penalty(state: GameState, seat: str, points: int, reason: str, events: list[Event]) -> GameState:

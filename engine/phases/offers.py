@@ -8,7 +8,8 @@ from engine.faults import fault
 from engine.phases.match import end_hand
 from engine.phases.outcome import Outcome, wrong_time
 from engine.scoring import as_if_point
-from engine.state import INDEX, OTHER, GameState
+from engine.seats import INDEX, OTHER
+from engine.state import GameState
 
 
 def double(state: GameState, action: Double) -> Outcome:

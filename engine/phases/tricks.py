@@ -12,8 +12,9 @@ from engine.phases.king import take_back_king
 from engine.phases.match import end_hand, penalty
 from engine.phases.outcome import Outcome, Result, wrong_time
 from engine.prompts import expectation
+from engine.seats import INDEX, OTHER, SEATS
 from engine.sight import SIGHT, king_known_held, open_claims, proofs
-from engine.state import INDEX, OTHER, SEATS, GameState
+from engine.state import GameState
 
 
 def play(state: GameState, action: PlayCard) -> Outcome:

@@ -25,10 +25,10 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from drivers.device_events import CardSeen, DeviceEvent
-from drivers.nfc.originality import OriginalityCheck
+from drivers.nfc.originality import GENUINE, OriginalityCheck
 from firmware_host.errors import BadInput
 from firmware_host.referee.pack_guard import PackGuard
-from firmware_host.referee.transcript import CardEvent, PhysicalEvent
+from firmware_host.referee.transcript import CardEvent, PhysicalEvent, sighting_event
 from hardware import ntag_signature
 from hardware.table import TableConfig, TagPolicy
 from hardware.tag_registry import TagRegistry, TagRegistryError
@@ -124,17 +124,15 @@ class TableTags:
     def card_event(self, seen: CardSeen) -> CardEvent:
         """The transcript event for a pad's ``seen``: its card and UID, the card withheld from a
         registered tag that failed the originality check where the table requires it."""
-        card = seen.card
-        if self.policy.require_signature and seen.origin != ntag_signature.GENUINE:
-            if card is not None and not seen.gone:
-                logger.warning("tag %s (%s) on %s: %s", seen.uid, card, seen.zone, seen.origin)
-            card = None
-        return CardEvent(seen.zone, card=card, uid=seen.uid, gone=seen.gone)
+        withhold = self.policy.require_signature and seen.origin != GENUINE
+        if withhold and seen.card is not None and not seen.gone:
+            logger.warning("tag %s (%s) on %s: %s", seen.uid, seen.card, seen.zone, seen.origin)
+        return sighting_event(seen, by_tag=True, withhold=withhold)
 
     def vouched(self, seen: CardSeen) -> bool:
         """Whether ``seen`` may reach the referee: anything, except a badge or rule card whose
         tag failed the originality check on a table that requires it."""
-        if not self.policy.require_signature or seen.uid not in self.badges or seen.origin == ntag_signature.GENUINE:
+        if not self.policy.require_signature or seen.uid not in self.badges or seen.origin == GENUINE:
             return True
         if self.registry is not None and seen.uid in self.registry:
             return True  # a card's tag: the pack guard refuses it, with a fault

@@ -10,7 +10,7 @@ from typing import Any
 from firmware_host.errors import BadInput
 from firmware_host.journal import tools
 from firmware_host.journal.store import JournalBusy, JournalError, default_journal
-from firmware_host.journal.tools import salvage
+from firmware_host.journal.store_salvage import salvage
 
 __all__ = ["add_parser", "run"]
 

@@ -54,7 +54,7 @@ from firmware_host.journal.store_schema import CHAINED, create
 from firmware_host.journal.store_transaction import Transaction
 
 __all__ = [
-    "DONE", "KEEP_GAMES", "PENDING", "REJECTED", "GameRecord", "Journal", "JournalBusy", "JournalDamaged",
+    "DONE", "KEEP_GAMES", "PENDING", "REJECTED", "GameEntry", "GameRecord", "Journal", "JournalBusy", "JournalDamaged",
     "JournalError", "JournalWriteError", "default_journal",
 ]
 
@@ -78,14 +78,26 @@ def default_journal() -> Path:
 
 
 @dataclass(frozen=True, slots=True)
+class GameEntry:
+    """A game as the journal lists it: its number, when it began (seconds since the epoch), its lines."""
+
+    game: int
+    started: float
+    lines: int
+
+
+@dataclass(frozen=True, slots=True)
 class GameRecord:
-    """One game of the journal: its lines in order, with their row ids, state and first ``seq``."""
+    """One game of the journal: its lines in order, with their row ids, state and first ``seq``,
+    the time each was journaled (seconds since the epoch) and when the game began."""
 
     game: int
     lines: tuple[str, ...]
     ids: tuple[int, ...]
     status: tuple[int, ...]
     seqs: tuple[int | None, ...] = ()
+    times: tuple[float, ...] = ()
+    started: float = 0.0
 
     @property
     def done(self) -> tuple[bool, ...]:
@@ -279,6 +291,14 @@ class Journal(Closing):
         row = self._read("SELECT value FROM meta WHERE key = 'lines'")
         return int(row[0][0]) if row and isinstance(row[0][0], int) else 0
 
+    def listing(self) -> list[GameEntry]:
+        """Every game's number, start time and line count, oldest first (nothing read of its lines)."""
+        rows = self._read(
+            "SELECT g.id, g.started, COUNT(e.id) FROM games g LEFT JOIN events e ON e.game = g.id "
+            "GROUP BY g.id ORDER BY g.id"
+        )
+        return [GameEntry(int(g), float(t), int(n)) for g, t, n in rows if isinstance(g, int)]
+
     def games(self) -> list[tuple[int, int]]:
         """``(game number, number of lines)`` for every game, oldest first."""
         rows = self._read(
@@ -307,7 +327,7 @@ class Journal(Closing):
         :raises JournalDamaged: when a row is not what was written (its link, its checksum).
         """
         chained = self._chained()
-        rows = self._read(f"SELECT id, game, line, done, seq, crc, {'link' if chained else 'NULL'} FROM events "
+        rows = self._read(f"SELECT id, game, line, done, seq, crc, {'link' if chained else 'NULL'}, t FROM events "
                           "WHERE game = ? ORDER BY id", (game,))
         if not rows:
             raise KeyError(f"no game {game} in the journal {self.path}")
@@ -315,17 +335,19 @@ class Journal(Closing):
             before = self._read("SELECT link FROM events WHERE id < ? ORDER BY id DESC LIMIT 1", (rows[0][0],))
             previous = before[0][0] if before else self._base()
             for number, row in enumerate(rows, start=1):
-                problem = row_problem(row, previous if isinstance(previous, int) else 0)
+                problem = row_problem(row[:7], previous if isinstance(previous, int) else 0)
                 if problem is not None:
                     raise JournalDamaged(self.path, [f"game {game}, line {number}: {problem}"])
                 previous = row[6]
         else:
-            for number, (_, _, line, _, _, crc, _) in enumerate(rows, start=1):
+            for number, (_, _, line, _, _, crc, _, _) in enumerate(rows, start=1):
                 if legacy_problem(game, line, crc) is not None:
                     raise JournalDamaged(self.path, [f"game {game}, line {number}: not the line that was written"])
+        started = self._read("SELECT started FROM games WHERE id = ?", (game,))
         return GameRecord(
             game, tuple(r[2] for r in rows), tuple(int(r[0]) for r in rows), tuple(int(r[3]) for r in rows),
-            tuple(None if r[4] is None else int(r[4]) for r in rows),
+            tuple(None if r[4] is None else int(r[4]) for r in rows), tuple(float(r[7]) for r in rows),
+            float(started[0][0]) if started else 0.0,
         )
 
     def current_game(self) -> GameRecord | None:

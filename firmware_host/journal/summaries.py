@@ -8,6 +8,7 @@ or badges, then started again with those settings) is left out.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
 from collections import Counter
@@ -17,15 +18,13 @@ from typing import Any
 
 import engine
 from catalogue import has, rule_set, say
-from engine import Fault
+from engine import SEATS, Fault
 from firmware_host.journal.store import GameRecord, Journal
 from firmware_host.referee.controller import Controller
 from firmware_host.referee.table_events import HandRecord
 from firmware_host.referee.transcript import CardEvent, TranscriptError
 
 logger = logging.getLogger(__name__)
-
-_SEATS = ("A", "B")
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +39,9 @@ class SeatRecord:
     punished: int = 0
     """Of those, hands it failed to win the point."""
     faults: tuple[tuple[str, int], ...] = ()
+    tricks: int = 0
+    kings: int = 0
+    """Kings of trumps it announced."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +86,7 @@ class GameSummary:
         return self.rubber is not None or len(self.parts) > 1
 
     def name_of(self, seat: str | None) -> str | None:
-        return self.seats[_SEATS.index(seat)].name if seat in _SEATS else None
+        return self.seats[SEATS.index(seat)].name if seat in SEATS else None
 
     @property
     def winner_name(self) -> str | None:
@@ -96,7 +98,7 @@ class GameSummary:
             "rules": self.rules, "players": {"A": self.players[0], "B": self.players[1]},
             "winner": self.winner_name, "score": {"A": self.score[0], "B": self.score[1]},
             "hands": self.hands, "faults": self.faults,
-            "faults_by_code": {s: dict(r.faults) for s, r in zip(_SEATS, self.seats, strict=True)},
+            "faults_by_code": {s: dict(r.faults) for s, r in zip(SEATS, self.seats, strict=True)},
             **({"problem": self.problem} if self.problem else {}),
         }
         if self.is_rubber:
@@ -105,10 +107,22 @@ class GameSummary:
         return data
 
 
-def summarize(record: GameRecord, started: float = 0.0) -> GameSummary | None:
+def summarize(record: GameRecord, started: float = 0.0, *, until: float | None = None) -> GameSummary | None:
     """Replay ``record`` through the referee (:func:`~firmware_host.journal.replay.replay_game`)
-    and sum it up (None: no hand was played)."""
+    and sum it up (None: no hand was played).
+
+    :param until: only the lines journaled by then (seconds since the epoch; the page holds a
+        hand back until its reveal delay has passed); ``None``: every line.
+    """
     from firmware_host.journal.replay import replay_game, strict
+
+    if until is not None and record.times:
+        kept = sum(1 for t in record.times if t <= until)
+        record = dataclasses.replace(
+            record, lines=record.lines[:kept], ids=record.ids[:kept], status=record.status[:kept],
+            seqs=record.seqs[:kept], times=record.times[:kept])
+        if not record.lines:
+            return None
 
     controller = Controller()
     rules = "classic"
@@ -120,6 +134,8 @@ def summarize(record: GameRecord, started: float = 0.0) -> GameSummary | None:
     rubber_winner: str | None = None
     hands = part_hands = 0
     voles = [0, 0]
+    tricks = [0, 0]
+    kings = [0, 0]
     vulnerable = [0, 0]
     punished = [0, 0]
     faults: list[Counter[str]] = [Counter(), Counter()]
@@ -134,16 +150,17 @@ def summarize(record: GameRecord, started: float = 0.0) -> GameSummary | None:
             ended: engine.GameEnd | None = None
             for ev in line.outcome.events if line.outcome is not None else ():
                 if isinstance(ev, Fault):
-                    if ev.seat in _SEATS:
-                        faults[_SEATS.index(ev.seat)][ev.code] += 1
+                    if ev.seat in SEATS:
+                        faults[SEATS.index(ev.seat)][ev.code] += 1
                     else:
                         table_faults += 1
                 elif isinstance(ev, engine.Bid) and ev.vulnerable:
                     bids[ev.seat] = True
                 elif isinstance(ev, engine.HandEnd):
                     score = ev.score
-                    for i, seat in enumerate(_SEATS):
+                    for i, seat in enumerate(SEATS):
                         voles[i] += ev.tricks[i] == 5
+                        tricks[i] += ev.tricks[i]
                         if bids.get(seat):
                             vulnerable[i] += 1
                             punished[i] += ev.tricks[i] < 3
@@ -152,6 +169,9 @@ def summarize(record: GameRecord, started: float = 0.0) -> GameSummary | None:
                     hands += 1  # a hand that ended: played out, or a game won by the king turned up
                     part_hands += 1
                     best_of = int(ev.rules.get("rubber", 1))
+                    for action in ev.actions:
+                        if action.get("action") == "announce" and action.get("seat") in SEATS:
+                            kings[SEATS.index(action["seat"])] += 1
                 elif isinstance(ev, engine.GameEnd):
                     ended = ev
                 elif isinstance(ev, engine.MatchEnd):
@@ -180,7 +200,8 @@ def summarize(record: GameRecord, started: float = 0.0) -> GameSummary | None:
         points = list(score)
         shown = ()
     seats = tuple(
-        SeatRecord(names[i], points[i], voles[i], vulnerable[i], punished[i], tuple(sorted(faults[i].items())))
+        SeatRecord(names[i], points[i], voles[i], vulnerable[i], punished[i], tuple(sorted(faults[i].items())),
+                   tricks[i], kings[i])
         for i in range(2)
     )
     total = sum(sum(c.values()) for c in faults) + table_faults
@@ -191,9 +212,9 @@ def summarize(record: GameRecord, started: float = 0.0) -> GameSummary | None:
 def games(journal: Journal) -> list[GameSummary]:
     """Every game of ``journal`` in which a hand was played, oldest first."""
     out = []
-    for game, _count in journal.games():
-        row = journal.db.execute("SELECT started FROM games WHERE id = ?", (game,)).fetchone()
-        summary = summarize(journal.game(game), float(row[0]) if row else 0.0)
+    for entry in journal.listing():
+        record = journal.game(entry.game)
+        summary = summarize(record, record.started)
         if summary is not None:
             out.append(summary)
     return out
@@ -250,6 +271,8 @@ class PlayerStats:
     vulnerable: int = 0
     punished: int = 0
     faults: Counter[str] = field(default_factory=Counter)
+    tricks: int = 0
+    kings: int = 0
 
     @property
     def vole_rate(self) -> float:
@@ -260,14 +283,15 @@ class PlayerStats:
         return {"player": self.name, "games": self.games, "wins": self.wins, "rubbers": self.rubbers,
                 "rubbers_won": self.rubbers_won, "points": self.points,
                 "hands": self.hands, "voles": self.voles, "vole_rate": round(self.vole_rate, 3),
-                "played_d_autorite": self.vulnerable, "punished": self.punished, "faults": dict(self.faults)}
+                "played_d_autorite": self.vulnerable, "punished": self.punished, "faults": dict(self.faults),
+                "tricks": self.tricks, "kings": self.kings}
 
 
 def player_stats(summaries: Iterable[GameSummary]) -> list[PlayerStats]:
     """Each player's statistics across ``summaries``, by name (a seat letter when unnamed)."""
     players: dict[str, PlayerStats] = {}
     for summary in summaries:
-        for seat, record in zip(_SEATS, summary.seats, strict=True):
+        for seat, record in zip(SEATS, summary.seats, strict=True):
             stats = players.setdefault(record.name, PlayerStats(record.name))
             if summary.is_rubber:  # each game of the rubber counts; the rubber too
                 stats.games += sum(1 for p in summary.parts if p.winner is not None)
@@ -280,6 +304,8 @@ def player_stats(summaries: Iterable[GameSummary]) -> list[PlayerStats]:
             stats.points += record.points
             stats.hands += summary.hands
             stats.voles += record.voles
+            stats.tricks += record.tricks
+            stats.kings += record.kings
             stats.vulnerable += record.vulnerable
             stats.punished += record.punished
             stats.faults.update(dict(record.faults))

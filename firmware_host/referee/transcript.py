@@ -18,7 +18,7 @@ import json
 import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import IO, Any
+from typing import IO, Any, Protocol
 
 import engine
 from catalogue import LANGUAGES
@@ -108,6 +108,43 @@ class CardEvent:
         if self.t is not None:
             out["t"] = self.t
         return out
+
+
+class Sighting(Protocol):
+    """What a pad says of one tag (:class:`drivers.device_events.CardSeen`): the zone, the tag's
+    UID, the card it names (``None``: none), whether it left."""
+
+    @property
+    def zone(self) -> str: ...
+
+    @property
+    def uid(self) -> str: ...
+
+    @property
+    def card(self) -> str | None: ...
+
+    @property
+    def gone(self) -> bool: ...
+
+
+def sighting_event(seen: Sighting, *, by_tag: bool, withhold: bool = False) -> CardEvent:
+    """The transcript event for a pad's sighting: the one place a pad's ``CardSeen`` becomes a ``CardEvent``.
+
+    ``by_tag``: the table names its cards by their tags (a registry): the event carries the UID,
+    with the card (``withhold``: without it, a card the table does not vouch for). Otherwise the
+    card the pad read names it, or the UID when the pad read none.
+
+    >>> from types import SimpleNamespace as Seen
+    >>> sighting_event(Seen(zone="play.A", uid="04AB", card="KS", gone=False), by_tag=False)
+    CardEvent(zone='play.A', card='KS', uid=None, gone=False, t=None)
+    >>> sighting_event(Seen(zone="play.A", uid="04AB", card="KS", gone=False), by_tag=True, withhold=True)
+    CardEvent(zone='play.A', card=None, uid='04AB', gone=False, t=None)
+    """
+    if by_tag:
+        return CardEvent(seen.zone, card=None if withhold else seen.card, uid=seen.uid, gone=seen.gone)
+    if seen.card is not None:
+        return CardEvent(seen.zone, card=seen.card, gone=seen.gone)
+    return CardEvent(seen.zone, uid=seen.uid, gone=seen.gone)
 
 
 @dataclass(frozen=True, slots=True)

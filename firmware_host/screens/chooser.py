@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from catalogue import has, say
-from engine import Fault, View
+from engine import SEATS, Fault, View
 from engine.events import Bid, King, Penalty
 from engine.prompts import Prompt
 from engine.rules import RULE_SETS
@@ -32,7 +32,6 @@ from firmware_host.screens.i18n import Words, screen_name, worded, words
 
 __all__ = ["Screen", "fault_screen", "frame_to_text", "message_screen", "paused_screen", "render", "screen_for"]
 
-_SEATS = ("A", "B")
 _HOLDING = ("propose", "respond", "exchange", "force")
 """The phases where both hands hold five cards and none is played yet."""
 
@@ -45,15 +44,15 @@ class _Table:
         self.w: Words = words(lang)
         names = snapshot.players
         fit = (lambda name: " ".join(name.split())) if whole_names else screen_name
-        self.names = {seat: fit(names[i]) if names[i] else seat for i, seat in enumerate(_SEATS)}
+        self.names = {seat: fit(names[i]) if names[i] else seat for i, seat in enumerate(SEATS)}
 
     def who(self, seat: str | None) -> str:
         return self.names.get(seat or "", "") or self.w.say("table")
 
     def labels(self) -> tuple[str, str]:
         """Whose number is whose in the score: the players' initials, or the seats."""
-        a, b = (self.names[s][:1].upper() for s in _SEATS)
-        return (a, b) if a and b and a != b else _SEATS
+        a, b = (self.names[s][:1].upper() for s in SEATS)
+        return (a, b) if a and b and a != b else SEATS
 
     def prompt(self) -> Prompt:
         p = self.snapshot.prompt
@@ -170,12 +169,12 @@ def _hand_lines(table: _Table) -> list[str]:
     w = table.w
     lines = []
     vulnerable = {n.seat: n.bid for n in snapshot.hand_notes if isinstance(n, Bid)}
-    for i, seat in enumerate(_SEATS):
+    for i, seat in enumerate(SEATS):
         parts: list[tuple[int, str]] = []
         kings = sum(1 for n in snapshot.hand_notes if isinstance(n, King) and n.seat == seat)
         penalties = [n for n in snapshot.hand_notes if isinstance(n, Penalty) and n.seat == seat]
         tricks = hand.points[i] - kings - sum(p.points for p in penalties)
-        other = _SEATS[1 - i]
+        other = SEATS[1 - i]
         if tricks > 0:
             if hand.tricks[i] == 5:
                 parts.append((tricks, w.say("vole")))

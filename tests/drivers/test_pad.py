@@ -10,7 +10,7 @@ import dataclasses
 import queue
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import pytest
 
@@ -19,7 +19,6 @@ from drivers.nfc.pad import Pad, PadSet, PadTiming
 from drivers.nfc.pad_contents import card_from_ndef
 from drivers.nfc.pn532sim import Pn532Simulator
 from drivers.nfc.reader import NfcpyReader, TagWriteError
-from hardware.tag_registry import TagEntry, TagRegistry
 
 KS = "04A224B2C31D80"
 QH = "04B1C2D3E4F501"
@@ -30,26 +29,16 @@ FAST = PadTiming(poll_interval=0.005, leave_after=3, fault_limit=3, reopen_first
 
 
 @pytest.fixture
-def registry() -> TagRegistry:
-    return TagRegistry([TagEntry(KS, "KS", 1), TagEntry(QH, "QH", 2)])
-
-
-@pytest.fixture
-def sim() -> Iterator[Pn532Simulator]:
-    with Pn532Simulator() as simulator:
-        yield simulator
-
-
-@pytest.fixture
-def events() -> queue.Queue[DeviceEvent]:
-    return queue.Queue()
+def card_names() -> dict[str, str]:
+    """The cards the pads' tags stand for (what a registry's ``card_for`` answers)."""
+    return {KS: "KS", QH: "QH"}
 
 
 @pytest.fixture
 def pad(
-    sim: Pn532Simulator, events: queue.Queue[DeviceEvent], registry: TagRegistry
+    sim: Pn532Simulator, events: queue.Queue[DeviceEvent], card_names: dict[str, str]
 ) -> Iterator[Pad]:
-    with Pad("play.A", sim.path, events=events, card_for=registry.card_for, timing=FAST) as made:
+    with Pad("play.A", sim.path, events=events, card_for=card_names.get, timing=FAST) as made:
         assert next_event(events) == ReaderStatus("play.A", online=True)
         yield made
     assert not made._thread.is_alive()
@@ -60,20 +49,6 @@ def next_event(events: queue.Queue[DeviceEvent], timeout: float = WAIT) -> Devic
     event = events.get(timeout=timeout)
     assert 0 < event.t <= time.monotonic()
     return dataclasses.replace(event, t=0.0)
-
-
-def wait_until(condition: Callable[[], bool], timeout: float = WAIT) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError("condition not reached")
-        time.sleep(0.002)
-
-
-def wait_polls(sim: Pn532Simulator, count: int) -> None:
-    """Wait until the reader has polled ``count`` more times."""
-    start = sim.polls
-    wait_until(lambda: sim.polls >= start + count)
 
 
 def arrived(uid: str, card: str | None, zone: str = "play.A") -> CardSeen:
@@ -94,7 +69,7 @@ def test_arrive_and_leave(sim: Pn532Simulator, pad: Pad, events: queue.Queue[Dev
 
 
 def test_a_card_read_again_is_not_a_new_arrival(
-    sim: Pn532Simulator, pad: Pad, events: queue.Queue[DeviceEvent]
+    wait_polls, sim: Pn532Simulator, pad: Pad, events: queue.Queue[DeviceEvent]
 ) -> None:
     sim.place(KS)
     assert next_event(events) == arrived(KS, "KS")
@@ -103,7 +78,7 @@ def test_a_card_read_again_is_not_a_new_arrival(
 
 
 def test_a_flickering_tag_has_not_left(
-    sim: Pn532Simulator, pad: Pad, events: queue.Queue[DeviceEvent]
+    wait_polls, sim: Pn532Simulator, pad: Pad, events: queue.Queue[DeviceEvent]
 ) -> None:
     sim.place(KS)
     assert next_event(events) == arrived(KS, "KS")
@@ -153,7 +128,7 @@ def test_card_from_ndef() -> None:
 
 
 def test_two_tags_on_one_pad_are_both_seen(
-    sim: Pn532Simulator, pad: Pad, events: queue.Queue[DeviceEvent]
+    wait_polls, sim: Pn532Simulator, pad: Pad, events: queue.Queue[DeviceEvent]
 ) -> None:
     sim.place(KS)
     assert next_event(events) == arrived(KS, "KS")
@@ -169,39 +144,39 @@ def test_two_tags_on_one_pad_are_both_seen(
 
 
 def test_corrupt_answers_below_the_fault_limit_change_nothing(
-    sim: Pn532Simulator, pad: Pad, events: queue.Queue[DeviceEvent]
+    wait_for, wait_polls, sim: Pn532Simulator, pad: Pad, events: queue.Queue[DeviceEvent]
 ) -> None:
     sim.place(KS)
     assert next_event(events) == arrived(KS, "KS")
     sim.corrupt_answers(FAST.fault_limit - 1)
-    wait_until(lambda: sim.stats.corrupted == FAST.fault_limit - 1)
+    wait_for(lambda: sim.stats.corrupted == FAST.fault_limit - 1, "sim.stats.corrupted == FAST.fault_limit - 1")
     wait_polls(sim, 10)
     assert events.empty()
     assert pad.online and pad.present == {KS}
 
 
 def test_unanswered_commands_below_the_fault_limit_change_nothing(
-    sim: Pn532Simulator, pad: Pad, events: queue.Queue[DeviceEvent]
+    wait_for, sim: Pn532Simulator, pad: Pad, events: queue.Queue[DeviceEvent]
 ) -> None:
     sim.ignore_commands(FAST.fault_limit - 1)
-    wait_until(lambda: sim.stats.dropped == FAST.fault_limit - 1)
+    wait_for(lambda: sim.stats.dropped == FAST.fault_limit - 1, "sim.stats.dropped == FAST.fault_limit - 1")
     sim.place(KS)
     assert next_event(events) == arrived(KS, "KS")
     assert pad.online
 
 
 def test_a_late_answer_does_not_put_the_pad_out_of_step(
-    sim: Pn532Simulator, events: queue.Queue[DeviceEvent], registry: TagRegistry
+    wait_for, sim: Pn532Simulator, events: queue.Queue[DeviceEvent], card_names: dict[str, str]
 ) -> None:
     """A chip that answers after the host's ACK timeout: its stale answer would meet the
     next command, and every command after it, until the port was reopened. The pad
     resyncs (abort + drain) after a failed poll and stays online."""
-    with Pad("play.A", sim.path, events=events, card_for=registry.card_for, timing=FAST) as pad:
+    with Pad("play.A", sim.path, events=events, card_for=card_names.get, timing=FAST) as pad:
         assert next_event(events) == ReaderStatus("play.A", online=True)
         sim.answer_late(1, seconds=0.3)
-        wait_until(lambda: sim.stats.late == 1)
+        wait_for(lambda: sim.stats.late == 1, "sim.stats.late == 1")
         after = sim.stats.commands
-        wait_until(lambda: sim.stats.commands >= after + 10)  # the pad went on polling
+        wait_for(lambda: sim.stats.commands >= after + 10, "ten more commands")  # the pad went on polling
         sim.place(KS)
         assert next_event(events) == arrived(KS, "KS")
         assert pad.online
@@ -220,7 +195,7 @@ def test_a_reader_that_stops_answering_is_reopened(
 
 
 def test_unplug_and_replug_mid_use(
-    sim: Pn532Simulator, pad: Pad, events: queue.Queue[DeviceEvent]
+    wait_polls, sim: Pn532Simulator, pad: Pad, events: queue.Queue[DeviceEvent]
 ) -> None:
     sim.place(KS)
     assert next_event(events) == arrived(KS, "KS")
@@ -266,7 +241,7 @@ def test_a_pad_whose_port_does_not_exist_yet(events: queue.Queue[DeviceEvent], t
 
 
 def test_write_text_through_the_pad(
-    sim: Pn532Simulator, pad: Pad, events: queue.Queue[DeviceEvent]
+    wait_polls, sim: Pn532Simulator, pad: Pad, events: queue.Queue[DeviceEvent]
 ) -> None:
     sim.place(STRANGER)
     assert next_event(events) == arrived(STRANGER, None)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import queue
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -18,9 +18,6 @@ from hypothesis import strategies as st
 from drivers.device_events import CardSeen, DeviceEvent, ReaderStatus
 from drivers.nfc.pad import Pad, PadTiming
 from drivers.nfc.pn532sim import Pn532Simulator
-from firmware_host.players.simtable import SimulatedTable, sim_uid
-from hardware.table import simulated_table
-from hardware.tag_registry import TagEntry, TagRegistry
 
 WAIT = 15.0
 FAST = PadTiming(poll_interval=0.005, leave_after=3, fault_limit=3, reopen_first=0.02, reopen_max=0.2)
@@ -31,17 +28,13 @@ STRANGER = "04EEEEEEEEEE01"
 
 
 @pytest.fixture
-def registry() -> TagRegistry:
-    return TagRegistry([TagEntry(uid, card, 1) for uid, card in CARD.items()])
+def card_names() -> dict[str, str]:
+    """The cards the pads' tags stand for (what a registry's ``card_for`` answers)."""
+    return dict(CARD)
 
 
-@pytest.fixture
-def events() -> queue.Queue[DeviceEvent]:
-    return queue.Queue()
-
-
-def open_pad(sim: Pn532Simulator, events: queue.Queue[DeviceEvent], registry: TagRegistry) -> Pad:
-    pad = Pad("hand.A", sim.path, events=events, card_for=registry.card_for, timing=FAST)
+def open_pad(sim: Pn532Simulator, events: queue.Queue[DeviceEvent], card_names: dict[str, str]) -> Pad:
+    pad = Pad("hand.A", sim.path, events=events, card_for=card_names.get, timing=FAST)
     assert strip(events.get(timeout=WAIT)) == ReaderStatus("hand.A", online=True)
     return pad
 
@@ -53,8 +46,8 @@ def deep() -> Iterator[Pn532Simulator]:
 
 
 @pytest.fixture
-def pad(deep: Pn532Simulator, events: queue.Queue[DeviceEvent], registry: TagRegistry) -> Iterator[Pad]:
-    with open_pad(deep, events, registry) as made:
+def pad(deep: Pn532Simulator, events: queue.Queue[DeviceEvent], card_names: dict[str, str]) -> Iterator[Pad]:
+    with open_pad(deep, events, card_names) as made:
         yield made
 
 
@@ -67,24 +60,6 @@ def take(events: queue.Queue[DeviceEvent], count: int) -> list[DeviceEvent]:
     return [strip(events.get(timeout=WAIT)) for _ in range(count)]
 
 
-def wait_until(condition: Callable[[], bool], timeout: float = WAIT) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError("condition not reached")
-        time.sleep(0.002)
-
-
-def wait_polls(sim: Pn532Simulator, count: int) -> None:
-    """Wait for ``count`` more polls (on an empty pad: one more waiting command)."""
-    if not sim.readable:
-        start = sim.stats.commands
-        wait_until(lambda: sim.stats.commands > start)
-        return
-    start = sim.polls
-    wait_until(lambda: sim.polls >= start + count)
-
-
 def arrived(*uids: str) -> set[CardSeen]:
     return {CardSeen("hand.A", uid, CARD.get(uid)) for uid in uids}
 
@@ -93,7 +68,9 @@ def left(*uids: str) -> set[CardSeen]:
     return {CardSeen("hand.A", uid, CARD.get(uid), gone=True) for uid in uids}
 
 
-def test_a_packet_of_three_is_seen_whole(deep: Pn532Simulator, pad: Pad, events: queue.Queue[DeviceEvent]) -> None:
+def test_a_packet_of_three_is_seen_whole(
+    wait_polls, deep: Pn532Simulator, pad: Pad, events: queue.Queue[DeviceEvent]
+) -> None:
     deep.place_stack(UIDS[:3])
     assert set(take(events, 3)) == arrived(*UIDS[:3])
     assert pad.present == frozenset(UIDS[:3])
@@ -104,7 +81,7 @@ def test_a_packet_of_three_is_seen_whole(deep: Pn532Simulator, pad: Pad, events:
 
 
 def test_adding_and_lifting_on_top_gives_exactly_what_changed(
-    deep: Pn532Simulator, pad: Pad, events: queue.Queue[DeviceEvent]
+    wait_polls, deep: Pn532Simulator, pad: Pad, events: queue.Queue[DeviceEvent]
 ) -> None:
     deep.place_stack(UIDS[:3])
     assert set(take(events, 3)) == arrived(*UIDS[:3])
@@ -127,9 +104,9 @@ def test_adding_and_lifting_on_top_gives_exactly_what_changed(
 
 
 def test_cards_above_the_depth_are_not_seen(
-    events: queue.Queue[DeviceEvent], registry: TagRegistry
+    wait_polls, events: queue.Queue[DeviceEvent], card_names: dict[str, str]
 ) -> None:
-    with Pn532Simulator(depth=2, miss=0.0) as sim, open_pad(sim, events, registry) as pad:
+    with Pn532Simulator(depth=2, miss=0.0) as sim, open_pad(sim, events, card_names) as pad:
         sim.place_stack(UIDS[:3])
         assert set(take(events, 2)) == arrived(*UIDS[:2])
         wait_polls(sim, 10)
@@ -145,7 +122,7 @@ def test_cards_above_the_depth_are_not_seen(
 
 
 def test_a_missed_poll_does_not_make_a_card_leave(
-    deep: Pn532Simulator, pad: Pad, events: queue.Queue[DeviceEvent]
+    wait_polls, deep: Pn532Simulator, pad: Pad, events: queue.Queue[DeviceEvent]
 ) -> None:
     deep.place_stack(UIDS[:3])
     assert set(take(events, 3)) == arrived(*UIDS[:3])
@@ -157,17 +134,17 @@ def test_a_missed_poll_does_not_make_a_card_leave(
 
 
 def test_random_misses_of_stacked_cards_are_debounced(
-    events: queue.Queue[DeviceEvent], registry: TagRegistry
+    wait_for, events: queue.Queue[DeviceEvent], card_names: dict[str, str]
 ) -> None:
-    with Pn532Simulator(depth=5, miss=0.08, seed=3) as sim, open_pad(sim, events, registry) as pad:
+    with Pn532Simulator(depth=5, miss=0.08, seed=3) as sim, open_pad(sim, events, card_names) as pad:
         sim.place_stack(UIDS[:4])
         assert set(take(events, 4)) == arrived(*UIDS[:4])
-        wait_until(lambda: sim.misses >= 6)
+        wait_for(lambda: sim.misses >= 6, "sim.misses >= 6")
         assert events.empty() and pad.present == frozenset(UIDS[:4])
 
 
 def test_an_unregistered_card_inside_a_stack_is_named_by_its_ndef(
-    deep: Pn532Simulator, pad: Pad, events: queue.Queue[DeviceEvent]
+    wait_polls, deep: Pn532Simulator, pad: Pad, events: queue.Queue[DeviceEvent]
 ) -> None:
     deep.place_stack([UIDS[0], STRANGER, UIDS[1]], [None, "ecarte:9D", None])
     seen = set(take(events, 3))
@@ -178,7 +155,7 @@ def test_an_unregistered_card_inside_a_stack_is_named_by_its_ndef(
 
 
 def test_reader_unplugged_mid_stack(
-    deep: Pn532Simulator, pad: Pad, events: queue.Queue[DeviceEvent]
+    wait_polls, deep: Pn532Simulator, pad: Pad, events: queue.Queue[DeviceEvent]
 ) -> None:
     deep.place_stack(UIDS[:3])
     assert set(take(events, 3)) == arrived(*UIDS[:3])
@@ -210,10 +187,10 @@ def moves(draw: st.DrawFn) -> list[tuple[str, int]]:
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(depth=st.integers(1, 4), script=moves())
 def test_every_change_of_a_stack_gives_exactly_its_events(
-    depth: int, script: list[tuple[str, int]], registry: TagRegistry
+    wait_for, wait_polls, depth: int, script: list[tuple[str, int]], card_names: dict[str, str]
 ) -> None:
     events: queue.Queue[DeviceEvent] = queue.Queue()
-    with Pn532Simulator(depth=depth, miss=0.0) as sim, open_pad(sim, events, registry) as pad:
+    with Pn532Simulator(depth=depth, miss=0.0) as sim, open_pad(sim, events, card_names) as pad:
         spare = list(UIDS)
         for move, count in script:
             before = set(sim.readable)
@@ -227,32 +204,9 @@ def test_every_change_of_a_stack_gives_exactly_its_events(
             after = set(sim.readable)
             expected = left(*(before - after)) | arrived(*(after - before))
             assert set(take(events, len(expected))) == expected
-            wait_until(lambda after=after: pad.present == after)  # type: ignore[misc]
+            wait_for(lambda after=after: pad.present == after, "pad.present == after")  # type: ignore[misc]
             wait_polls(sim, 2 * FAST.leave_after)
             assert events.empty()
 
 
 # -- the simulated table ----------------------------------------------------------
-
-
-def test_simulated_table_stacks() -> None:
-    events: queue.Queue[DeviceEvent] = queue.Queue()
-    with SimulatedTable(simulated_table(), events=events, buttons=False, miss=0.0,
-                        depth={"hand.A": 3}) as table:
-        assert table.simulators["hand.A"].depth == 3 and table.simulators["hand.B"].depth == 2
-        assert table.place_stack("hand.A", ["KS", "QH", "7C"]) == [sim_uid(c) for c in ("KS", "QH", "7C")]
-        assert all(table.wait_seen("hand.A", card, timeout=WAIT) for card in ("KS", "QH", "7C"))
-        table.place_stack("hand.B", ["8D", "9D", "TD"])  # depth 2: the top card unseen
-        assert table.wait_seen("hand.B", "9D", timeout=WAIT)
-        assert table.on_pad("hand.B") == ["8D", "9D", "TD"]
-        assert not table.wait_seen("hand.B", "TD", timeout=0.3)
-        assert table.lift_top("hand.A") == "7C"
-        wait_until(lambda: sim_uid("7C") not in table.pads["hand.A"].present)  # type: ignore[index]
-        assert table.wait_seen("hand.A", "QH", timeout=WAIT)
-        assert table.lift_all("hand.A") == ["KS", "QH"]
-        assert table.lift_top("hand.A") is None
-        assert table.wait_seen("hand.A", None, timeout=WAIT)
-    with pytest.raises(ValueError, match="no simulated pad"):
-        SimulatedTable(simulated_table(), events=events, buttons=False, depth={"centre": 3})
-    with SimulatedTable(simulated_table(), events=events, buttons=False, depth=4) as table:
-        assert {sim.depth for sim in table.simulators.values()} == {4}

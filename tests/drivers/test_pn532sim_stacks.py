@@ -32,13 +32,6 @@ def sim() -> Iterator[Pn532Simulator]:
         yield simulator
 
 
-@pytest.fixture
-def port(sim: Pn532Simulator) -> Iterator[RawTty]:
-    transport = RawTty(sim.path)
-    yield transport
-    transport.close()
-
-
 def command(port: RawTty, code: int, params: bytes = b"") -> bytes:
     """Send a command frame, check the ACK, return the answer's data."""
     port.write(frame(bytes([0xD4, code]) + params))

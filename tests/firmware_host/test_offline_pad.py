@@ -8,7 +8,6 @@ from __future__ import annotations
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -37,16 +36,8 @@ class Screens:
         self.headlines.append(screen_for(outcome.snapshot).headline)
 
 
-def wait_for(condition, what: str) -> None:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + WAIT_S
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.02)
-
-
 @pytest.mark.allow_error_log  # nfcpy logs each unanswered command at ERROR (its logger, not ours)
-def test_an_offline_pad_comes_back_on_its_own_while_the_machine_is_busy(tmp_path: Path) -> None:
+def test_an_offline_pad_comes_back_on_its_own_while_the_machine_is_busy(wait_for, tmp_path: Path) -> None:
     busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(1)]
     table = simulated_table()
     screens = Screens()

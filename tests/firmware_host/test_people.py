@@ -211,11 +211,6 @@ def test_history_lists_every_game_with_players_winner_and_faults(tmp_path: Path)
     assert sum(sum(p.faults.values()) for p in stats.values()) >= 2
 
 
-def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "firmware_host.cli.main", *args], capture_output=True, text=True,
-                          timeout=120, cwd=ROOT)
-
-
 def test_run_with_players_and_rules_then_history(tmp_path: Path) -> None:
     source = tmp_path / "game.jsonl"
     events = game_transcript(new_game("italian", dealer="B"), random.Random(5), faults=True)

@@ -34,7 +34,6 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -65,15 +64,6 @@ def _outputs_per_line(lines: list[str]) -> list[int]:
         assert event is not None
         counts.append(sum(1 for e in table.handle(event).events if e.event in CONTRACT_EVENTS))
     return counts
-
-
-def _wait(condition: Callable[[], bool], what: str, timeout: float = TIMEOUT) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        time.sleep(0.01)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def _journaled(journal: Path) -> tuple[int, bool]:
@@ -154,7 +144,7 @@ def _score(output: list[str]) -> dict[str, int]:
     return end["score"]
 
 
-def test_kill_9_at_many_points_loses_and_doubles_nothing(tmp_path: Path) -> None:
+def test_kill_9_at_many_points_loses_and_doubles_nothing(wait_for, tmp_path: Path) -> None:
     lines = _lines()
     produces = _outputs_per_line(lines)
     reference = _uninterrupted(tmp_path, lines)
@@ -179,11 +169,11 @@ def test_kill_9_at_many_points_loses_and_doubles_nothing(tmp_path: Path) -> None
             continue
         if point in unwaited:
             service.feed(lines[pos:point - 1])
-            _wait(lambda p=point - 1: _journaled(journal) == (p, True), f"line {point - 1} done")
+            wait_for(lambda p=point - 1: _journaled(journal) == (p, True), f"line {point - 1} done")
             service.feed([lines[point - 1]])
         else:
             service.feed(lines[pos:point])
-            _wait(lambda p=point: _journaled(journal) == (p, True), f"line {point} done")
+            wait_for(lambda p=point: _journaled(journal) == (p, True), f"line {point} done")
         assert service.kill() == -signal.SIGKILL
         output += service.out
         pos, _ = _journaled(journal)
@@ -206,14 +196,14 @@ def test_kill_9_at_many_points_loses_and_doubles_nothing(tmp_path: Path) -> None
     assert replayed.stdout.splitlines(keepends=True) == reference
 
 
-def test_sigterm_stops_cleanly_and_resumes(tmp_path: Path) -> None:
+def test_sigterm_stops_cleanly_and_resumes(wait_for, tmp_path: Path) -> None:
     lines = _lines(seed=4)
     reference = _uninterrupted(tmp_path, lines)
     journal = tmp_path / "journal.sqlite"
     half = len(lines) // 2
     service = _Service(journal)
     service.feed(lines[:half])
-    _wait(lambda: _journaled(journal) == (half, True), "the first half done")
+    wait_for(lambda: _journaled(journal) == (half, True), "the first half done")
     assert service.kill(signal.SIGTERM) == 0, "".join(service.err)
     assert "Traceback" not in "".join(service.err)
     first = service.out

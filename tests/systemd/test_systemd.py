@@ -63,7 +63,7 @@ def one(unit: dict[str, dict[str, list[str]]], section: str, key: str) -> str:
         ("PrivateTmp", "yes"),
         ("ProtectHome", "yes"),
         ("ProtectKernelTunables", "yes"),
-        ("RestrictAddressFamilies", "AF_UNIX AF_NETLINK"),
+        ("RestrictAddressFamilies", "AF_UNIX AF_NETLINK AF_INET AF_INET6"),
         ("DevicePolicy", "closed"),
         ("ExecStart", EXEC_START),
     ],

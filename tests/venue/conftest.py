@@ -8,11 +8,11 @@ import shutil
 import socket
 import subprocess
 import tempfile
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from waiting import wait_for
 
 import engine
 from firmware_host.journal.store import Journal
@@ -31,15 +31,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
-
-
-def wait_for(condition, what: str, timeout: float = WAIT_S) -> None:  # type: ignore[no-untyped-def]
-    """Wait until ``condition()`` holds (a generous limit: a failure, never a measurement)."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.01)
 
 
 def whole_game(seed: int = 4, rules: str = "classic", faults: bool = True) -> list[PhysicalEvent]:

@@ -10,8 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import MOSQUITTO, free_port, wait_for
+from conftest import MOSQUITTO, free_port
 from test_venue_trust import Hub, finished, publish, secret, venue_file
+from waiting import wait_for
 
 from venue.broker import wait_listening, write_room_files
 from venue.hub_settings import HubSettings, load_hub_settings

@@ -11,7 +11,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from conftest import free_port, wait_for
+from conftest import free_port
+from waiting import wait_for
 
 CLI = Path(sys.executable).parent / "ecarte-table"
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,4 +1,4 @@
-"""The venue's broker as an attacker on the club's Wi-Fi tries it (issue 29), on both brokers the hub
+"""The venue's broker as an attacker on the club's Wi-Fi tries it, on both brokers the hub
 runs (its own Mosquitto, the embedded broker in a process of its own): a last will cannot write where
 its client may not publish, nobody but table-2 can be table-2, and the hub's password writes no result."""
 
@@ -344,3 +344,48 @@ def test_a_hub_toward_no_broker_says_it_cannot_connect(tmp_path: Any) -> None:
     assert "cannot connect to the venue's broker" in err and "serves about" not in err, err
     assert "1 table declared" not in err  # nothing announced
     assert (tmp_path / "venue-hub" / ".gitignore").read_text().splitlines()[-1] == "*"
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_table_with_a_misspelt_venue_says_so(tmp_path: Any, mode: str, hub_factory: Any,
+                                                caplog: pytest.LogCaptureFixture) -> None:
+    import logging
+
+    from venue.mqtt import TablePublisher
+    from venue.settings import MqttSettings
+
+    settings = settings_for(tmp_path, mode, ["t1"])
+    hub_factory(settings)
+    caplog.set_level(logging.WARNING, logger="venue.mqtt")
+    host, port = settings.broker_listen
+    for venue, refused in (("clbu", True), ("club", False)):
+        table = MqttSettings(host=host, port=port, venue=venue, table="t1", username="t1", enabled=True,
+                             password=secret(settings, "t1"))
+        with TablePublisher(table, table_name="t1") as publisher:
+            if refused:  # Mosquitto drops what it publishes; the embedded broker refuses its will at CONNECT
+                wait_for(lambda: publisher.refused, "the broker's refusal")
+                assert "is [mqtt] venue 'clbu' the hub's venue" in caplog.text
+            else:
+                assert publisher.connected.wait(20)
+                time.sleep(1.0)
+                assert not publisher.refused
+
+
+def test_a_restart_counts_a_later_rounds_result_that_comes_first() -> None:
+    """After a restart the retained games come in any order: a result of round 2 before round 1 is
+    over waits (disputed meanwhile) and counts once round 2 is paired."""
+    from venue.room import Room, Session
+
+    first = Room("club", Session("Tuesday", SWISS, system="swiss", planned=3), ("table-1", "table-2"))
+    first.take("ecarte/club/table-1/games/1", result("table-1", 1, ("Ann", "Cat")), 1.0)
+    first.take("ecarte/club/table-2/games/1", result("table-2", 1, ("Eve", "Bob"), "B"), 1.0)
+    round_2 = first.standings()["rounds"][1]["games"]
+    later = [(g["table"], (g["A"], g["B"])) for g in round_2]
+    room = Room("club", Session("Tuesday", SWISS, system="swiss", planned=3), ("table-1", "table-2"))
+    for table, players in later:
+        room.take(f"ecarte/club/{table}/games/2", result(table, 2, players), 2.0)
+    assert room.standings()["games"] == 0 and len(room.standings()["disputed"]) == 2
+    room.take("ecarte/club/table-1/games/1", result("table-1", 1, ("Ann", "Cat")), 3.0)
+    room.take("ecarte/club/table-2/games/1", result("table-2", 1, ("Eve", "Bob"), "B"), 3.0)
+    standings = room.standings()
+    assert standings["games"] == 4 and standings["disputed"] == [] and len(standings["rounds"]) == 3

@@ -13,8 +13,9 @@ from pathlib import Path
 import httpx
 import paho.mqtt.client as mqtt
 import pytest
-from conftest import Recorder, feed, wait_for, whole_game
+from conftest import Recorder, feed, whole_game
 from paho.mqtt.enums import CallbackAPIVersion
+from waiting import wait_for
 
 from firmware_host.referee.table_events import HandRecord
 from firmware_host.referee.transcript import CardEvent, PhysicalEvent
@@ -180,7 +181,7 @@ def test_no_hidden_card_leaves_early(service: TableService, tmp_path: Path, seed
                     game = httpx.get(page.url + f"/api/games/{service.game}").json()
                     record = parse_record(httpx.get(page.url + f"/api/games/{service.game}/record").text)
                     api_hands[step] = ({h["hand"] for h in game["hands"]}, {h.number for h in record.hands})
-                    # the hand viewer's hands (issue 30): only those over, never the one under way
+                    # the hand viewer's hands: only those over, never the one under way
                     # (their text names the cards of hands over, which the hand under way reuses)
                     viewer_hands[step] = {k for k in range(1, 8) if httpx.get(
                         page.url + f"/api/games/{service.game}/hands/{k}", timeout=60).status_code == 200}
@@ -278,7 +279,7 @@ def test_a_seats_cards_reach_only_its_own_earpiece(service: TableService, tmp_pa
     from drivers.seat_controls import LISTEN, LISTEN_LONG
     from engine import HandEnd, PlayBegins
     from firmware_host.voice.spoken import spoken
-    from firmware_host.voice.wiring import open_voice
+    from firmware_host.voice.voice_parts import open_voice
     from hardware.table_config import VoiceConfig
 
     recorder = service.outputs[0]

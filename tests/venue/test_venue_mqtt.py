@@ -8,8 +8,9 @@ import socket
 import threading
 
 import paho.mqtt.client as mqtt
-from conftest import feed, wait_for, whole_game
+from conftest import feed, whole_game
 from paho.mqtt.enums import CallbackAPIVersion
+from waiting import wait_for
 
 from firmware_host.service import TableService
 from venue.hub import BrokerThread

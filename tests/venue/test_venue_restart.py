@@ -15,7 +15,8 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import MOSQUITTO, feed, free_port, make_service, wait_for, whole_game
+from conftest import MOSQUITTO, feed, free_port, make_service, whole_game
+from waiting import wait_for
 
 from firmware_host.referee.transcript import ButtonEvent
 from firmware_host.service import TableService

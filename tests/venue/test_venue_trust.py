@@ -16,8 +16,9 @@ from typing import Any
 import httpx
 import paho.mqtt.client as mqtt
 import pytest
-from conftest import MOSQUITTO, wait_for
+from conftest import MOSQUITTO
 from paho.mqtt.enums import CallbackAPIVersion
+from waiting import wait_for
 
 from venue.hub import build_hub
 from venue.hub_settings import HubSettings, load_hub_settings

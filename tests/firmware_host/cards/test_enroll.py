@@ -5,7 +5,7 @@ from __future__ import annotations
 import queue
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -171,12 +171,6 @@ def test_bad_arguments_are_refused() -> None:
 
 
 # -- over a pad on the simulator ------------------------------------------------
-
-
-@pytest.fixture
-def sim() -> Iterator[Pn532Simulator]:
-    with Pn532Simulator() as simulator:
-        yield simulator
 
 
 def test_enroll_on_a_pad_writes_ndef_records(sim: Pn532Simulator, tmp_path: Path) -> None:

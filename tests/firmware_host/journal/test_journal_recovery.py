@@ -22,7 +22,7 @@ import engine
 from firmware_host.feeder import feed_lines
 from firmware_host.journal import store as journal_module
 from firmware_host.journal.store import Journal, JournalDamaged
-from firmware_host.journal.tools import salvage
+from firmware_host.journal.store_salvage import salvage
 from firmware_host.players.builtin import game_transcript
 from firmware_host.referee.controller import Controller
 from firmware_host.referee.transcript import dumps

@@ -16,7 +16,7 @@ from firmware_host.players.simtable import SimulatedTable
 from firmware_host.referee.controller import Controller
 from firmware_host.service import TableService
 from firmware_host.voice.spoken import spoken
-from firmware_host.voice.wiring import open_voice
+from firmware_host.voice.voice_parts import open_voice
 from hardware.table import simulated_table
 from hardware.table_config import VoiceConfig
 

@@ -1,0 +1,117 @@
+"""install.sh's offline and hub options, its container-aware steps, and the hub's unit (issue 27).
+What they do on a booted Debian is checked by tests/deploy/test_booted_unit.py."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.systemd.test_systemd import parse_unit
+
+ROOT = Path(__file__).resolve().parents[2]
+INSTALL = ROOT / "systemd" / "install.sh"
+HUB_UNIT = ROOT / "systemd" / "ecarte-hub.service"
+TABLE_UNIT = ROOT / "systemd" / "ecarte-table.service"
+
+pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="no bash")
+
+
+def _dry_run(*options: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["bash", str(INSTALL), "--dry-run", "--prefix", "/srv/ecarte", *options],
+                          capture_output=True, text=True, timeout=60, check=False)
+
+
+def test_a_wheelhouse_installs_with_no_index(tmp_path: Path) -> None:
+    (tmp_path / "pip-24.0-py3-none-any.whl").touch()
+    done = _dry_run("--wheelhouse", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    installs = [line for line in done.stdout.splitlines() if "/srv/ecarte/venv/bin/pip install" in line]
+    assert len(installs) == 2 and all(f"--no-index --find-links {tmp_path}" in line for line in installs), installs
+    assert installs[-1].endswith(f"{ROOT}\\[pi\\]")
+
+
+def test_a_wheelhouse_without_pip_skips_the_upgrade_and_says_so(tmp_path: Path) -> None:
+    done = _dry_run("--wheelhouse", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert f"skipped: upgrading pip: no pip wheel in {tmp_path}" in done.stdout
+    assert "install --quiet --upgrade pip" not in done.stdout.replace("--no-index", "")
+
+
+def test_a_missing_wheelhouse_is_said_at_once(tmp_path: Path) -> None:
+    done = _dry_run("--wheelhouse", str(tmp_path / "nowhere"))
+    assert done.returncode == 2 and "--wheelhouse" in done.stderr and "no such directory" in done.stderr
+
+
+def test_the_hub_is_installed_with_an_option() -> None:
+    plain, hub = _dry_run(), _dry_run("--hub")
+    assert plain.returncode == hub.returncode == 0, plain.stderr + hub.stderr
+    assert "ecarte-hub" not in plain.stdout
+    for step in ("systemctl enable ecarte-hub.service",
+                 f"{ROOT}/systemd/ecarte-hub.service > /etc/systemd/system/ecarte-hub.service",
+                 "install -d -o ecarte-hub -g ecarte-hub -m 0750 /var/lib/ecarte-hub"):
+        assert step in hub.stdout, (step, hub.stdout)
+    if not Path("/etc/ecarte-hub/venue.toml").exists():
+        assert f"{ROOT}/systemd/venue.toml /etc/ecarte-hub/venue.toml" in hub.stdout
+
+
+def test_no_udev_is_a_step_skipped_and_said() -> None:
+    done = _dry_run()
+    assert done.returncode == 0, done.stderr
+    if (Path("/etc/udev/rules.d/99-ecarte-table.rules").exists()
+            and (ROOT / "systemd/99-ecarte-table.rules").read_bytes()
+            == Path("/etc/udev/rules.d/99-ecarte-table.rules").read_bytes()):
+        pytest.skip("the rules are installed here already: nothing to reload")
+    if Path("/run/udev/control").exists() and shutil.which("udevadm"):
+        assert "udevadm control --reload-rules" in done.stdout
+    else:
+        assert "+ udevadm" not in done.stdout
+        assert "skipped: udevadm: no udev running here" in done.stdout
+        assert re.search(r"skipped \d+ step\(s\) that do not apply here:\n(==>   - .*\n)*==>   - udevadm", done.stdout)
+
+
+def test_print_unit_with_hub_prints_the_hubs_unit() -> None:
+    done = subprocess.run(["bash", str(INSTALL), "--print-unit", "--hub", "--prefix", "/srv/ecarte"],
+                          capture_output=True, text=True, timeout=30, check=True)
+    assert "ExecStart=/srv/ecarte/venv/bin/ecarte-table hub /etc/ecarte-hub/venue.toml" in done.stdout
+
+
+def test_the_hub_unit_is_hardened_as_the_tables() -> None:
+    hub, table = parse_unit(HUB_UNIT.read_text()), parse_unit(TABLE_UNIT.read_text())
+    for key in ("NoNewPrivileges", "ProtectSystem", "ProtectHome", "PrivateTmp", "ProtectKernelTunables",
+                "ProtectKernelModules", "ProtectControlGroups", "RestrictNamespaces", "RestrictSUIDSGID",
+                "LockPersonality", "SystemCallArchitectures", "CapabilityBoundingSet", "RestartPreventExitStatus",
+                "UMask", "ProtectProc", "RemoveIPC", "PrivateMounts"):
+        assert hub["Service"][key][-1] == table["Service"][key][-1], key
+    assert hub["Service"]["RestrictAddressFamilies"] == ["AF_UNIX AF_INET AF_INET6"]
+    assert hub["Service"]["PrivateDevices"] == ["yes"] and "DeviceAllow" not in hub["Service"]
+    assert hub["Service"]["StateDirectory"] == ["ecarte-hub"] and hub["Service"]["User"] == ["ecarte-hub"]
+    for unit in (hub, table):
+        assert int(unit["Service"]["LimitNOFILE"][-1]) > 1100  # the hostile client's 1,100 connections fit
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="no systemd-analyze")
+def test_the_hub_units_exposure_is_at_most_2(tmp_path: Path) -> None:
+    copy = tmp_path / "ecarte-hub.service"
+    copy.write_text(HUB_UNIT.read_text(encoding="utf-8"), encoding="utf-8")
+    done = subprocess.run(["systemd-analyze", "security", "--offline=yes", "--no-pager", str(copy)],
+                          capture_output=True, text=True, timeout=120, check=False)
+    score = re.search(r"Overall exposure level for ecarte-hub\.service: (\d+\.\d)", done.stdout + done.stderr)
+    if score is None and "offline" in done.stderr:
+        pytest.skip("this systemd-analyze cannot score a unit file offline")
+    assert score is not None, done.stdout + done.stderr
+    assert float(score.group(1)) <= 2.0
+
+
+def test_the_installed_venue_file_is_a_working_one(tmp_path: Path) -> None:
+    from venue.broker import mosquitto_path
+    from venue.hub_settings import load_hub_settings
+
+    if mosquitto_path() is None:
+        pytest.skip("no mosquitto (scripts/system-deps.sh tests installs it)")
+    settings = load_hub_settings(ROOT / "systemd" / "venue.toml")
+    assert settings.mode == "mosquitto" and settings.state == Path("/var/lib/ecarte-hub")
+    assert settings.listen == ("127.0.0.1", 8090) and settings.tables == ("table",)

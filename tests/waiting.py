@@ -1,0 +1,27 @@
+"""Waiting for something the test cannot be told of: poll until it holds, fail naming it.
+
+Written once for the whole suite; tests take it as the ``wait_for`` fixture (``tests/conftest.py``),
+helpers outside a test (a class that runs a command, a broker client) import it from here.
+Nothing is measured: the limits are generous, a failure is a failure, never a timing.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+
+def wait_for(condition: Callable[[], object], what: str = "a condition", timeout: float = 60.0,
+             interval: float = 0.01) -> None:
+    """Poll ``condition`` every ``interval`` seconds until it is true.
+
+    :raises AssertionError: after ``timeout`` seconds, naming ``what``.
+    """
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(interval)
+    if condition():
+        return
+    raise AssertionError(f"timed out after {timeout:g} s waiting for {what}")
