@@ -91,7 +91,7 @@ def build_referee(table: TableConfig, game: GameOptions | None = None, tags: Any
     :raises BadInput: an unknown rule set, names that are not two, a broken badges file.
     """
     defaults = table_defaults(table, game or GameOptions())
-    advisor: Callable[[RuleSet, int, int], str] | None = None
+    advisor: Callable[[RuleSet, int, int, str], str] | None = None
     if table.hint:
         from coach.odds import hint_text
 

@@ -35,11 +35,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from catalogue import language as table_language
+from catalogue import rule_set
 from engine import Fault
-from engine.prompts import worded
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
 from firmware_host.referee.table_events import HandRecord
-from firmware_host.screens.i18n import language as table_language
+from firmware_host.screens.i18n import worded
 from firmware_host.screens.public_faults import (
     CARD_NOTATION,
     CARD_SYMBOL,
@@ -209,7 +210,7 @@ class PublicFeed:
         if prompt.key:
             name = snapshot.players[0 if prompt.seat == "A" else 1] if prompt.seat in ("A", "B") else ""
             prompt = worded(prompt, lang, name or None)
-        data["said"] = {"prompt": redact(prompt.text)}
+        data["said"] = {"prompt": redact(prompt.text), "rules": rule_set(lang, snapshot.view.rules)}
         data["lang"] = lang
         data["story"] = list(self.story)
         data["story_hand"] = self._story_hand

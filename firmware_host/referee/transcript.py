@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 from typing import IO, Any, Protocol
 
 import engine
+from catalogue import LANGUAGES
 from engine import Event
 from engine.cards import Card
 from engine.ecarte_errors import EcarteError, NotationError
-from engine.prompts import LANGUAGES
 from engine.sight import SIGHTS
 from hardware.layout import BUTTONS, SEATS, ZONES
 from hardware.layout import COMPACT_PADS as COMPACT_ZONES
