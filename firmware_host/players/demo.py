@@ -228,7 +228,7 @@ def run_demo(options: DemoOptions, controller: Controller, *, outputs: Sequence[
         try:
             reads = f"pads read {depth if depth is not None else _table_depth(table)} deep"
             out.write(f"Écarté on the simulated table ({world.rules.describe()}, {table.sight} sight, {reads}), "
-                      f"seed {options.seed}\n")
+                      f"seed {options.seed} (--seed {options.seed} plays this game again)\n")
             loop.start()
             final = players.play_game()
             watch.wait(lambda snap: snap.phase == "over", "end the game")

@@ -183,6 +183,14 @@ class Controller:
         return self._out([ReaderState(zone, online, reason)])
 
     def _setup_game(self, setup: Setup) -> list[Event]:
+        players_only = bool(setup.players) and setup == Setup(players=setup.players)
+        if self._started and players_only and tuple(setup.players or ())[:2] == self._state.players[:2]:
+            return []  # the names in force (`run --players` again on a game under way)
+        if self._started and self._state.phase == "over" and players_only:
+            # between games (a venue's rounds, `run --players` on a finished game): the next game's names
+            names = tuple(setup.players or ())
+            self._setup.name_next_game(names)
+            return [Notice(f"the next game's players: {names[0]} (A) and {names[1]} (B)", None, "next_players")]
         if self._started:
             return [Notice("a setup line is only read before the game starts", None, "setup_ignored")]
         self._state = self._setup.read(setup)

@@ -67,6 +67,10 @@ class SetupMenu:
             sight=setup.sight or d.sight, **options,
         )
 
+    def name_next_game(self, players: tuple[str, ...]) -> None:
+        """The players of the next game (a players-only setup line between games: a venue's next round)."""
+        self._setup = dataclasses.replace(self._setup, players=players)
+
     def read(self, setup: Setup) -> GameState:
         """A setup line (before the first event): the new game's state.
 

@@ -366,7 +366,7 @@ def panels_fit(tab: Any) -> list[str]:
 
 
 def test_every_tab_fits_a_phone_without_scrolling_sideways(browser: Any, service: TableService) -> None:
-    """Issue 30: the Players tab's table overflowed a 360 px phone inside its panel (the page itself
+    """The Players tab's table overflowed a 360 px phone inside its panel (the page itself
     did not scroll, so ``fits`` missed it). Every tab, and every panel in it, fits."""
     with TablePage(WebSettings(port=0), table="Table 1", journal=Path(service.journal.path)) as page:
         base = published(service)
@@ -412,7 +412,7 @@ def _diagram(tab: Any) -> dict[str, list[str]]:
 
 
 def test_a_hand_replayed_step_by_step_in_the_hand_viewer(browser: Any, service: TableService) -> None:
-    """Issue 30: the Hands tab replays a finished hand as pictures: the deal as a diagram with the
+    """The Hands tab replays a finished hand as pictures: the deal as a diagram with the
     turn-up, then each decision and card with a step control, the players' names and the coach's
     verdicts; on a phone, for a spectator who came after the hand."""
     with TablePage(WebSettings(port=0), table="Table 1", journal=Path(service.journal.path)) as page:
