@@ -32,6 +32,7 @@ from firmware_host.journal.store import Journal, JournalBusy, JournalDamaged, Jo
 from firmware_host.outputs import FaultLights, JsonLines, OutputSource, TableOutput
 from firmware_host.referee.controller import Controller
 from firmware_host.referee.table_defaults import TableDefaults
+from firmware_host.referee.transcript import Setup
 from firmware_host.screens.panel import check_png_dir
 from firmware_host.service import TableService
 from hardware.table import TableConfig
@@ -90,7 +91,7 @@ def build_referee(table: TableConfig, game: GameOptions | None = None, tags: Any
     :raises BadInput: an unknown rule set, names that are not two, a broken badges file.
     """
     defaults = table_defaults(table, game or GameOptions())
-    advisor: Callable[[RuleSet, int, int], str] | None = None
+    advisor: Callable[[RuleSet, int, int, str], str] | None = None
     if table.hint:
         from coach.odds import hint_text
 
@@ -205,6 +206,10 @@ def run_service(options: RunOptions) -> int:
             service.outputs.append(FaultLights(devices.seat_controls))
         if gate is not None and not deck_check_first(table, tags, gate, panel, devices, stopped):
             return 0
+        if options.game.players and journal.games():
+            # `--players` on a journal whose last game is over names the next game's players (a venue's
+            # next round); queued after the resume, journaled like any line
+            service.put_physical(Setup(players=tuple(n.strip() for n in options.game.players.split(","))))
         if events is not None:
             source = "<stdin>" if options.events == "-" else options.events
 
@@ -227,6 +232,8 @@ def run_service(options: RunOptions) -> int:
                 panel.paused("table paused: the game resumes where it stopped", controller.snapshot())
         if events is not None and service.stats.handled:
             _say_where_it_stands(controller, journal_path)
+    if service.stats.lost:  # said in the log as it stopped: events lost are a failure, whatever else
+        return 1
     return 2 if service.stats.bad_lines else 0
 
 

@@ -113,3 +113,40 @@ def test_the_readme_says_where_the_demo_keeps_its_games() -> None:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     assert f"`{demo_journal().name}` in the state directory" in text
     assert "<this repository>" not in (ROOT / "docs" / "hardware.md").read_text(encoding="utf-8")
+
+
+def test_the_readme_synopsis_lists_every_option_of_every_command() -> None:
+    """Issue 30: the synopsis left out real options (demo --players/--language/--delay/--frames, sim
+    --rules/--dealer, hub --listen/--venue, export --journal/-o). Every option of every command is in
+    its synopsis lines (``-h`` and ``-v/--verbose``, which every command takes, said once)."""
+    from firmware_host.cli.main import _parser
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = text.split("### The command line\n\n```\n", 1)[1].split("```", 1)[0]
+    said: dict[str, str] = {}
+    current = ""
+    for line in block.splitlines():
+        found = re.match(r"ecarte-table ([a-z]+)", line)
+        if found:
+            current = found.group(1)
+        elif not line.startswith(" "):
+            current = ""
+        if current:
+            said[current] = said.get(current, "") + " " + line.split("  #", 1)[0]
+    assert "-v/--verbose" in block
+    parser = _parser()
+    missing = []
+    for name, command in parser.commands.items():  # type: ignore[attr-defined]
+        assert name in said, f"README's synopsis has no `ecarte-table {name}`"
+        for action in command._actions:
+            flags = [f for f in action.option_strings if f not in ("-h", "--help", "-v", "--verbose")]
+            if flags and not any(re.search(rf"(?<![\w-]){re.escape(f)}(?![\w-])", said[name]) for f in flags):
+                missing.append(f"{name} {flags[-1]}")
+    assert missing == []
+
+
+def test_the_docs_cite_no_file_outside_a_clone() -> None:
+    """The README cited ``shared/TRANSCRIPT.md``, which is not in a clone: the format is docs/transcript.md."""
+    for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        assert "shared/TRANSCRIPT.md" not in path.read_text(encoding="utf-8"), path.name
+    assert "## Partial sight" in (ROOT / "docs" / "transcript.md").read_text(encoding="utf-8")

@@ -7,6 +7,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from catalogue import LANGUAGES
 from firmware_host.cli.args import check_rules, depth, seconds
 
 __all__ = ["add_parser", "demo_journal", "run"]
@@ -29,12 +30,14 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                               "real controller, drivers and simulators, with a fault made and corrected. "
                               "The OLED's frames are drawn in the terminal."))
     demo.add_argument("--png", type=Path, metavar="DIR", help="save the frames as PNGs in DIR")
-    demo.add_argument("--seed", type=int, default=1, help="the shuffle's seed (default 1)")
+    demo.add_argument("--seed", type=int, default=None,
+                      help="the shuffle's seed (default: a new one each time, printed so the game can be played again)")
     demo.add_argument("--rules", default="classic", help="rule set (default classic)")
     demo.add_argument("--depth", type=depth, default=None, metavar="N",
                       help="how many stacked cards each simulated pad reads (default: the table file's, 2)")
     demo.add_argument("--players", default="Anne,Bruno", metavar="A,B", help="the players' names (default Anne,Bruno)")
-    demo.add_argument("--language", choices=("en", "fr", "it", "de"), default="en", help="the OLED's language")
+    demo.add_argument("--language", choices=LANGUAGES, default="en",
+                      help="the table's language: the OLED, the page and the narration")
     demo.add_argument("--delay", type=seconds, default=None,
                       help="seconds between moves (default: 0.3 on a terminal, 0 when piped)")
     demo.add_argument("--web", nargs="?", const="", metavar="ADDR:PORT",
@@ -52,6 +55,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     """Play the demo; returns the exit status."""
     import contextlib
+    import random
     from dataclasses import replace
 
     from firmware_host.app import GameOptions, build_referee, linger, open_table_voice
@@ -60,7 +64,8 @@ def run(args: argparse.Namespace) -> int:
     from venue.wiring import page_alone
 
     check_rules(args.rules)
-    options = DemoOptions(journal=args.journal or demo_journal(), seed=args.seed, rules=args.rules,
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 1_000_000)
+    options = DemoOptions(journal=args.journal or demo_journal(), seed=seed, rules=args.rules,
                           players=args.players, depth=args.depth, language=args.language, delay=args.delay,
                           frames=args.frames, png=args.png)
     table = simulated_table()

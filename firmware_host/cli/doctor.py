@@ -19,9 +19,15 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
     from firmware_host.checks.doctor import all_ok, format_checks, run_checks
+    from firmware_host.cli.args import sim_registry
     from hardware.table import simulated_table
 
-    checks = run_checks(args.table if args.table else simulated_table())
+    table = simulated_table()
+    if table.registry is None and sim_registry().exists():
+        table = replace(table, registry=sim_registry())  # where `enroll` put the simulated pack
+    checks = run_checks(args.table if args.table else table)
     print(format_checks(checks))
     return 0 if all_ok(checks) else 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 from firmware_host.cli.args import check_rules
@@ -21,6 +22,9 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     sim.add_argument("--web", nargs="?", const="", metavar="ADDR:PORT",
                      help="show the table on its page (default 127.0.0.1:8080); it stays up until Ctrl-C")
     sim.add_argument("--seed", type=int, default=None, help="seed for 'deal' (random deals)")
+    sim.add_argument("--journal", type=Path, default=None,
+                     help="where the session is journaled, a new game each time (default: sim.sqlite beside the "
+                          "table's journal); 'export', 'review' and 'history' read it")
     return sim
 
 
@@ -34,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     from venue.wiring import page_alone
 
     check_rules(args.rules)
-    options = SimOptions(rules=args.rules, dealer=args.dealer, seed=args.seed)
+    options = SimOptions(rules=args.rules, dealer=args.dealer, seed=args.seed, journal=args.journal)
     table = simulated_table()
     # typed events name every card: the whole hands are seen, whatever the simulated pads read
     referee = build_referee(table, GameOptions(rules=options.rules, dealer=options.dealer, sight="full"))

@@ -23,15 +23,26 @@ import random
 import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TextIO
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
 
 import engine
 from engine import NotationError
 from engine.random_play import random_deal
+from firmware_host.errors import BadInput
+from firmware_host.journal.store import REJECTED, Journal, JournalError, default_journal
 from firmware_host.referee.controller import Controller
 from firmware_host.referee.protocol import physical_events
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
-from firmware_host.referee.transcript import ButtonEvent, CardEvent, PhysicalEvent, TranscriptError, parse_line
+from firmware_host.referee.table_events import NewGame
+from firmware_host.referee.transcript import (
+    ButtonEvent,
+    CardEvent,
+    PhysicalEvent,
+    TranscriptError,
+    dumps,
+    parse_line,
+)
 from hardware.layout import ZONES
 
 if TYPE_CHECKING:
@@ -149,8 +160,24 @@ class Bench:
                          for seat, cards in self.held.items())
 
 
-def describe(event: engine.Event) -> str:
-    """A table event as people read it (a hand's end and its record said in words, not as a dict)."""
+def _value(value: Any) -> str:
+    """A field's value in words: ``{'A': 1, 'B': 0}`` → ``A 1, B 0``; a list → its items."""
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_value(v)}" for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return " ".join(_value(v) for v in value)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def _card(code: object) -> str:
+    return engine.Card.parse(str(code)).symbol() if code else "a card"
+
+
+def describe(event: engine.Event, journal: str | None = None) -> str:
+    """A table event as people read it: words, never a Python dict (``journal``: where the
+    hand records are kept, for the line that says so)."""
     data = event.to_json()
     kind = data.pop("event")
     if isinstance(event, engine.HandEnd):
@@ -160,13 +187,44 @@ def describe(event: engine.Event) -> str:
         return f"game over: {event.winner} wins {event.score[0]}:{event.score[1]}"
     if kind == "hand_record":
         moves = len(data.get("actions", ()))
-        return f"hand {data.get('hand')} recorded ({moves} moves: 'ecarte-table export' shows them)"
-    return f"{kind}: " + ", ".join(f"{k}={v}" for k, v in data.items() if v is not None)
+        where = f" --journal {journal}" if journal else ""
+        return f"hand {data.get('hand')} recorded ({moves} moves: 'ecarte-table export{where}' shows them)"
+    seat = data.get("seat")
+    if kind == "trump":
+        return f"trump: {_card(data['card'])} turned up"
+    if kind == "king":
+        return f"king: {seat} scores the king of trumps (score {_value(data['score'])})"
+    if kind == "play":
+        return f"{seat} plays the {_card(data['card'])}"
+    if kind == "trick":
+        cards = data["cards"]
+        return (f"trick to {data['winner']}: " + ", ".join(f"{s} {_card(c)}" for s, c in cards.items()))
+    if kind == "bid":
+        return f"{seat} {data['bid']}s" + (" (d'autorité: losing the point costs more)" if data.get("vulnerable")
+                                            else "")
+    if kind == "exchange":
+        return f"{seat} takes {data['count']} card(s); {data['stock']} left in the stock"
+    if kind == "play_begins":
+        return f"play begins: {data['leader']} leads"
+    if kind in ("fault", "notice"):
+        said = str(data.get("message") or data.get("code", kind))
+        late = f" (proven late, trick {data['trick']})" if data.get("late") else ""
+        return f"{kind}: {said}{late}"
+    if kind == "corrected":
+        code = str(data.get("code") or "").replace("_", " ")
+        return f"corrected: {seat or 'the table'} took back {_card(data.get('card'))}" + (f" ({code})" if code else "")
+    if kind == "reader":
+        return f"reader {data.get('zone')} is {'back' if data.get('online') else 'offline'}"
+    words = "; ".join(f"{k.replace('_', ' ')} {_value(v)}" for k, v in data.items()
+                      if (v is not None and not isinstance(v, dict | list)) or (isinstance(v, dict) and k != "detail"))
+    return f"{kind.replace('_', ' ')}: {words}" if words else kind.replace("_", " ")
 
 
 def run_session(lines: Iterable[str], out: TextIO, *, controller: Controller, rng: random.Random,
-                panel: Panel | None = None, prompt: bool = False, outputs: Sequence[TableOutput] = ()) -> int:
-    """Read typed lines until ``quit`` or their end; the number of lines not understood."""
+                panel: Panel | None = None, prompt: bool = False, outputs: Sequence[TableOutput] = (),
+                journal: SimJournal | None = None) -> int:
+    """Read typed lines until ``quit`` or their end; the number of lines not understood
+    (``journal``: each event is journaled before the referee acts on it, as the service does)."""
     bad = 0
     bench = Bench()
     snapshot = controller.snapshot()
@@ -202,12 +260,12 @@ def run_session(lines: Iterable[str], out: TextIO, *, controller: Controller, rn
                     continue
                 before = snapshot
                 bench.take(event, verb_seat)
-                outcome = controller.handle(event)
+                outcome = journal.handle(event) if journal is not None else controller.handle(event)
                 snapshot = outcome.snapshot
                 for output in outputs:
                     output.publish(outcome)
                 for table_event in outcome.events:
-                    out.write(f"  {describe(table_event)}\n")
+                    out.write(f"  {describe(table_event, journal.path if journal is not None else None)}\n")
                 if any(isinstance(e, engine.Fault) and str(e.card) == getattr(event, "card", None)
                        for e in outcome.events):
                     bench.refused(event, verb_seat)  # still the seat's card: it takes it back
@@ -227,6 +285,34 @@ def run_session(lines: Iterable[str], out: TextIO, *, controller: Controller, rn
     return bad
 
 
+class SimJournal:
+    """The typed session's journal: each physical event written before the controller acts on it,
+    each game a game of the journal (as the service keeps one), so that ``export``, ``review`` and
+    ``history`` read what was typed."""
+
+    def __init__(self, journal: Journal, controller: Controller) -> None:
+        self.journal = journal
+        self.path = journal.path
+        self.controller = controller
+        self._start()
+
+    def _start(self) -> None:
+        self.game = self.journal.start_game(dumps(self.controller.current_setup()))
+        self.controller.renumber(self.game)
+
+    def handle(self, event: PhysicalEvent) -> Outcome:
+        event_id = self.journal.append(self.game, dumps(event))
+        try:
+            outcome = self.controller.handle(event)
+        except Exception:
+            self.journal.mark_done(event_id, REJECTED)
+            raise
+        self.journal.mark_done(event_id)
+        if any(isinstance(e, NewGame) for e in outcome.events):
+            self._start()
+        return outcome
+
+
 @dataclass(frozen=True, slots=True)
 class SimOptions:
     """What ``ecarte-table sim`` is asked (its flags, as plain values): the rule set, the first
@@ -235,6 +321,8 @@ class SimOptions:
     rules: str = "classic"
     dealer: str = "A"
     seed: int | None = None
+    journal: Path | None = None
+    """Where the session is journaled (None: the state directory's ``sim.sqlite``)."""
 
 
 def run_sim(options: SimOptions, controller: Controller, *, outputs: Sequence[TableOutput] = ()) -> int:
@@ -244,11 +332,19 @@ def run_sim(options: SimOptions, controller: Controller, *, outputs: Sequence[Ta
     from firmware_host.screens.panel import open_panel
     from hardware.table import simulated_table
 
+    path = options.journal or default_journal().with_name("sim.sqlite")
+    try:
+        store = Journal(path, lock=True)
+    except JournalError as exc:
+        raise BadInput(str(exc)) from None
     panel = open_panel(simulated_table(), terminal=sys.stdout)
     try:
         panel.show(controller.snapshot())
+        sys.stdout.write(f"journaled in {path} (ecarte-table export --journal {path})\n")
         bad = run_session(sys.stdin, sys.stdout, controller=controller, rng=random.Random(options.seed),
-                          panel=panel, prompt=sys.stdin.isatty(), outputs=outputs)
+                          panel=panel, prompt=sys.stdin.isatty(), outputs=outputs,
+                          journal=SimJournal(store, controller))
     finally:
         panel.close()
+        store.close()
     return 2 if bad and not sys.stdin.isatty() else 0

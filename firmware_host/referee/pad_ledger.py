@@ -10,12 +10,12 @@ across pad A is a new card when it comes back to pad A as a play.
     >>> ledger = PadLedger()
     >>> ledger.lay("hand.A", "KS"), ledger.lay("hand.A", "KS")
     (True, False)
-    >>> ledger.seen("A", "QS", engine.new_game("classic", dealer="A"), engine.Card.parse("QS"))
-    ('hand.A', True)
     >>> ledger.lay("discard", "KS"), ledger.empty
     (True, False)
     >>> ledger.lift("discard", "KS"); ledger.empty
     True
+    >>> ledger.seen("A", "QS", engine.new_game("classic", dealer="A"), engine.Card.parse("QS"))
+    ('hand.A', True)
 """
 
 from __future__ import annotations

@@ -67,6 +67,10 @@ class SetupMenu:
             sight=setup.sight or d.sight, **options,
         )
 
+    def name_next_game(self, players: tuple[str, ...]) -> None:
+        """The players of the next game (a players-only setup line between games: a venue's next round)."""
+        self._setup = dataclasses.replace(self._setup, players=players)
+
     def read(self, setup: Setup) -> GameState:
         """A setup line (before the first event): the new game's state.
 
@@ -83,7 +87,7 @@ class SetupMenu:
         return Setup(
             rules=state.rules.name, dealer=state.dealer or None, target=state.target, tags=tags,
             options=state.rules.options(), sight=state.sight,
-            players=self._setup.players or self.defaults.players, language=self._setup.language,
+            players=self._setup.players or self.defaults.players, language=self.language(),
         )
 
     def language(self) -> str | None:

@@ -61,8 +61,8 @@ def test_sim_understands_typed_events() -> None:
     lines = "deal\nB no\nhelp\nnonsense\nquit\n"
     result = run_cli("sim", "--dealer", "A", "--seed", "4", stdin=lines)
     assert result.returncode == 2  # one line not understood
-    assert "trump: card=" in result.stdout
-    assert "bid: seat=B, bid=stand, vulnerable=True" in result.stdout  # playing without proposing
+    assert "trump: " in result.stdout and " turned up" in result.stdout
+    assert "B stands (d'autorité" in result.stdout  # playing without proposing
     assert "?? cannot read 'nonsense'" in result.stdout
     frame_lines = [line for line in result.stdout.splitlines() if len(line) == 128]
     assert len(frame_lines) >= 2 * 32  # the OLED drawn (32 lines of 128) after the lines

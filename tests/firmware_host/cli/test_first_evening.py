@@ -130,7 +130,7 @@ def test_the_simulator_is_a_bench_a_newcomer_can_play() -> None:
     assert dealt is not None and len(dealt.group(1).split()) == 5 and len(dealt.group(2).split()) == 5
     assert "?? cannot read 'A play KS': did you mean `A plays KS`?" in out
     assert "?? nothing changed: the KS already lies on play.A: a pad sees a card arrive once" in out
-    assert "corrected: code=out_of_turn" in out  # taken back: the K♠ is A's again
+    assert "corrected: A took back K♠ (out of turn)" in out  # taken back: the K♠ is A's again
     assert re.search(r"^  A holds .*K♠", out.split("corrected:")[1], re.MULTILINE)
     played = (TRANSCRIPTS / "classic_offer_point.jsonl").read_text()
     out = cli("sim", stdin=played).stdout
