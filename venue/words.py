@@ -79,6 +79,8 @@ _PAGE: dict[str, dict[str, str]] = {
 
 _VIEWER: dict[str, dict[str, str]] = {
     "en": {
+        "reader_offline": "the {zone} reader is offline",
+        "reader_back": "the {zone} reader is back",
         "viewer": "Replay",
         "step_first": "first",
         "step_prev": "back",
@@ -116,6 +118,8 @@ _VIEWER: dict[str, dict[str, str]] = {
         "do_pass": "pass",
     },
     "fr": {
+        "reader_offline": "le lecteur {zone} ne répond plus",
+        "reader_back": "le lecteur {zone} répond de nouveau",
         "viewer": "Rejouer",
         "step_first": "début",
         "step_prev": "retour",
@@ -154,6 +158,8 @@ _VIEWER: dict[str, dict[str, str]] = {
         "do_pass": "passer",
     },
     "it": {
+        "reader_offline": "il lettore {zone} non risponde",
+        "reader_back": "il lettore {zone} risponde di nuovo",
         "viewer": "Rivedi",
         "step_first": "inizio",
         "step_prev": "indietro",
@@ -192,6 +198,8 @@ _VIEWER: dict[str, dict[str, str]] = {
         "do_pass": "passare",
     },
     "de": {
+        "reader_offline": "der Leser {zone} antwortet nicht",
+        "reader_back": "der Leser {zone} antwortet wieder",
         "viewer": "Nachspielen",
         "step_first": "Anfang",
         "step_prev": "zurück",

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import engine
+from drivers.nfc.reader import retried_frames
 from engine import Event
 from firmware_host.errors import BadInput
 from firmware_host.journal.store import Journal, JournalError
@@ -229,6 +230,7 @@ def run_demo(options: DemoOptions, controller: Controller, *, outputs: Sequence[
             reads = f"pads read {depth if depth is not None else _table_depth(table)} deep"
             out.write(f"Écarté on the simulated table ({world.rules.describe()}, {table.sight} sight, {reads}), "
                       f"seed {options.seed} (--seed {options.seed} plays this game again)\n")
+            retried = retried_frames()
             loop.start()
             final = players.play_game()
             watch.wait(lambda snap: snap.phase == "over", "end the game")
@@ -245,7 +247,9 @@ def run_demo(options: DemoOptions, controller: Controller, *, outputs: Sequence[
         out.write(f"\nGame over: {name} wins, A {a} - B {b} ({names[0]} at A, {names[-1]} at B) "
                   f"after {final.hand_no} hand(s); {conduct.refused_at_once} wrong card(s) refused at once, "
                   f"{len(conduct.late)} fault(s) proven late; {service.stats.handled} events journaled, "
-                  f"{panel.frames} frames drawn.\n")
+                  f"{panel.frames} frames drawn"
+                  + (f", {retried_frames() - retried} reader frame(s) sent again (a busy machine)" if
+                     retried_frames() > retried else "") + ".\n")
         quoted = shlex.quote(str(journal_path))
         out.write(f"Review it with the coach: ecarte-table review --journal {quoted}\n"
                   f"All the demo's games: ecarte-table history --journal {quoted}\n")
