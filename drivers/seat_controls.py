@@ -94,13 +94,14 @@ class SeatPinout(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class SeatPins:
-    """One seat's BCM pin numbers: three buttons, an LED, an optional buzzer."""
+    """One seat's BCM pin numbers: three buttons, an LED, an optional buzzer and ``listen`` button."""
 
     yes: int
     no: int
     king: int
     led: int
     buzzer: int | None = None
+    listen: int | None = None
 
 
 class Debouncer:

@@ -475,8 +475,13 @@ def setup_venue(machine: Machine) -> None:
     """The hub (its Mosquitto), two tables publishing to it: ecarte-table and a second unit made from it."""
     write(machine, "/etc/ecarte-hub/venue.toml", VENUE)
     machine.sh("systemctl restart ecarte-hub")
-    wait_for("the hub writes the tables' passwords",
-             lambda: machine.sh("test -s /var/lib/ecarte-hub/secrets/table-2.pass", check=False).returncode == 0, 30)
+    try:
+        wait_for("the hub writes the tables' passwords",
+                 lambda: machine.sh("test -s /var/lib/ecarte-hub/secrets/table-2.pass", check=False).returncode == 0,
+                 60)
+    except CheckFailed as exc:
+        hub = running(machine, "ecarte-hub")
+        raise CheckFailed(f"{exc}: {hub}\n{unit_log(machine, 'ecarte-hub')[-2500:]}") from None
     for name in ("table-1", "table-2"):
         machine.sh(f"install -m 0640 -o root -g ecarte /var/lib/ecarte-hub/secrets/{name}.pass "
                    f"/etc/ecarte-table/{name}.pass")

@@ -9,13 +9,17 @@ Tests touch nothing of the person running them: the suite runs with a ``HOME`` a
 its own again (:func:`_own_state_directory`), and the session fails if the real state
 directory (``~/.local/state/ecarte-table``: journal, registry, deck checks) changed.
 
-Shared helpers are fixtures here: :func:`wait_for` (poll until a condition holds).
+Shared fixtures live here, for every test directory (gpiozero's layout): ``wait_for`` (poll until
+a condition holds), an emulated PN532 (``sim``) and a raw transport to it (``port``), the queue a
+device reports to (``events``), ``wait_polls``. (One conftest: the venue's tests import helpers
+``from conftest``, which another directory's conftest would shadow.)
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import queue
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -24,7 +28,9 @@ import pytest
 from waiting import wait_for as _wait_for
 
 if TYPE_CHECKING:
+    from drivers.device_events import DeviceEvent
     from drivers.nfc.pn532sim import Pn532Simulator
+    from drivers.nfc.tty import RawTty
 
 OUR_PACKAGES = ("engine", "drivers", "hardware", "firmware_host")
 
@@ -94,6 +100,38 @@ def sim() -> Iterator[Pn532Simulator]:
 
     with Pn532Simulator() as simulator:
         yield simulator
+
+
+@pytest.fixture
+def port(sim: Pn532Simulator) -> Iterator[RawTty]:
+    """A raw serial transport to ``sim`` (frames written and read byte for byte)."""
+    from drivers.nfc.tty import RawTty
+
+    transport = RawTty(sim.path)
+    yield transport
+    transport.close()
+
+
+@pytest.fixture
+def events() -> queue.Queue[DeviceEvent]:
+    """The queue the devices under test put their events on."""
+    return queue.Queue()
+
+
+@pytest.fixture
+def wait_polls(wait_for: Callable[..., None]) -> Callable[[Pn532Simulator, int], None]:
+    """``wait_polls(sim, count)``: wait until the reader has polled ``count`` more times (on an
+    empty or unreadable pad: one more waiting command)."""
+
+    def wait(sim: Pn532Simulator, count: int) -> None:
+        if not sim.readable:
+            start = sim.stats.commands
+            wait_for(lambda: sim.stats.commands > start, "one more command", interval=0.002)
+            return
+        start = sim.polls
+        wait_for(lambda: sim.polls >= start + count, f"{count} more polls", interval=0.002)
+
+    return wait
 
 
 @pytest.fixture

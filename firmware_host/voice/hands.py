@@ -3,7 +3,8 @@
 What a seat holds is hidden: it never goes through the referee's outcomes, which hold no
 hidden card. :class:`SeatHands` learns it as the seat itself would, from the seat's own hand
 pad: the pads' reports (tee'd by the composition root before they reach the service) of cards
-laid on ``hand.A`` or ``hand.B``, less those seen since on a play pad or the discard pad. It
+laid on ``hand.A`` or ``hand.B`` (a compact table's seat pad ``A``, ``B`` before the tricks), less
+those seen since on a play pad or the discard pad (``centre``) and those the referee says were played. It
 forgets them at the hand's end (or a deal made void), which it learns from the outcomes like
 every other output. A seat's long press of its ``listen`` button (:meth:`read`) has them said,
 in the table's language, on that seat's own :class:`~firmware_host.voice.speech.Speaker` only.
@@ -26,7 +27,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from engine import Fault, HandEnd
+from engine import Fault, HandEnd, Played
 from engine.events import HandReplayed
 from firmware_host.referee.snapshot import Outcome
 from firmware_host.screens.i18n import language as table_language
@@ -60,6 +61,7 @@ class SeatHands:
         self._played: dict[str, list[str]] = {"A": [], "B": []}
         self._sizes: tuple[int, int] = (0, 0)
         self._hand: tuple[int, int] = (1, 1)
+        self._phase = ""
 
     # -- the pads (any thread) -----------------------------------------------------------
 
@@ -68,11 +70,13 @@ class SeatHands:
         if card is None or gone:
             return  # a card lifted from a hand pad is in its player's hand
         with self._lock:
-            if zone.startswith("hand."):
+            if zone in ("A", "B") and self._phase == "play":
+                return  # a compact table's seat pad in play: a card played (the referee's Played says it)
+            if zone.startswith("hand.") or zone in ("A", "B"):  # a compact table's seat pad before play
                 seat = zone[-1]
                 if seat in self._held and card not in self._held[seat]:
                     self._held[seat].append(card)
-            elif zone.startswith("play.") or zone == "discard":
+            elif zone.startswith("play.") or zone in ("discard", "centre"):
                 for seat, cards in self._held.items():
                     if card in cards:
                         cards.remove(card)
@@ -95,8 +99,12 @@ class SeatHands:
         with self._lock:
             self._sizes = snapshot.view.hand_sizes
             self._hand = (snapshot.game, snapshot.hand_no)
+            self._phase = snapshot.phase
             for event in outcome.events:
-                if isinstance(event, HandEnd) or (isinstance(event, Fault) and event.code in DEAL_VOID):
+                if isinstance(event, Played) and str(event.card) in self._held[event.seat]:
+                    self._held[event.seat].remove(str(event.card))  # as a compact table's pad cannot tell
+                    self._played[event.seat].append(str(event.card))
+                elif isinstance(event, HandEnd) or (isinstance(event, Fault) and event.code in DEAL_VOID):
                     self._held = {"A": [], "B": []}
                     self._played = {"A": [], "B": []}
                 elif isinstance(event, HandReplayed):

@@ -190,7 +190,9 @@ class AlsaSink:
             with self._lock:
                 self._playing = None
         if proc.returncode not in (0, -15):  # -15: cut short by stop()
-            raise SpeechError(f"{self.program} -D {self.device} failed: {err.decode('utf-8', 'replace').strip()[:200]}")
+            said = err.decode("utf-8", "replace").strip().splitlines() or [f"exit status {proc.returncode}"]
+            raise SpeechError(f"{self.program} -D {self.device} failed: {said[-1][:200]} "
+                              "(`ecarte-table doctor` checks the device)")
 
     def stop(self) -> None:
         """Cut the announcement playing short."""

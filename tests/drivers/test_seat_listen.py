@@ -5,13 +5,12 @@ from __future__ import annotations
 from gpiozero.pins.mock import MockFactory
 
 from drivers.device_events import ButtonPressed
-from drivers.seat_controls import LISTEN, LISTEN_LONG, SeatControls
-from hardware.table_config import SeatButtons
+from drivers.seat_controls import LISTEN, LISTEN_LONG, SeatControls, SeatPins
 
 
 def test_listen_is_told_on_release_short_or_long() -> None:
     seen: list[ButtonPressed] = []
-    pins = SeatButtons("A", yes=5, no=6, king=13, led=12, listen=19)
+    pins = SeatPins(yes=5, no=6, king=13, led=12, listen=19)
     with SeatControls({"A": pins}, pin_factory=MockFactory(), on_press=seen.append, debounce=0.0,
                       hold=0.05) as buttons:
         pin = buttons.pin("A", LISTEN)
@@ -28,6 +27,6 @@ def test_a_seat_without_a_listen_pin_has_no_listen_button() -> None:
 
     from drivers.seat_controls import UnknownSeatError
 
-    with SeatControls({"A": SeatButtons("A", yes=5, no=6, king=13, led=12)}, pin_factory=MockFactory(),
+    with SeatControls({"A": SeatPins(yes=5, no=6, king=13, led=12)}, pin_factory=MockFactory(),
                       on_press=lambda e: None) as buttons, pytest.raises(UnknownSeatError):
         buttons.pin("A", LISTEN)

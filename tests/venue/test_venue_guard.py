@@ -1,4 +1,4 @@
-"""The venue's broker as an attacker on the club's Wi-Fi tries it (issue 29), on both brokers the hub
+"""The venue's broker as an attacker on the club's Wi-Fi tries it, on both brokers the hub
 runs (its own Mosquitto, the embedded broker in a process of its own): a last will cannot write where
 its client may not publish, nobody but table-2 can be table-2, and the hub's password writes no result."""
 

@@ -181,7 +181,7 @@ def test_no_hidden_card_leaves_early(service: TableService, tmp_path: Path, seed
                     game = httpx.get(page.url + f"/api/games/{service.game}").json()
                     record = parse_record(httpx.get(page.url + f"/api/games/{service.game}/record").text)
                     api_hands[step] = ({h["hand"] for h in game["hands"]}, {h.number for h in record.hands})
-                    # the hand viewer's hands (issue 30): only those over, never the one under way
+                    # the hand viewer's hands: only those over, never the one under way
                     # (their text names the cards of hands over, which the hand under way reuses)
                     viewer_hands[step] = {k for k in range(1, 8) if httpx.get(
                         page.url + f"/api/games/{service.game}/hands/{k}", timeout=60).status_code == 200}

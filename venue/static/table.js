@@ -19,6 +19,7 @@ async function loadWords() {
     WORDS = w.words;
     window.__ranks = w.ranks;
     document.documentElement.lang = w.lang;
+    document.title = W("page_title");
   } catch (err) {
     WORDS = {};
   }
@@ -81,7 +82,7 @@ function showState(s) {
   const v = s.view;
   const who = names(s);
   $("title").textContent = s.table;
-  $("game").textContent = W("game") + " " + s.game + " · " + W("hand") + " " + s.hand + " · " + v.rules;
+  $("game").textContent = W("game") + " " + s.game + " · " + W("hand") + " " + s.hand + " · " + ((s.said && s.said.rules) || v.rules);
   for (const [i, seat] of ["A", "B"].entries()) {
     $("name-" + seat).replaceChildren(who[seat], ...(v.dealer === seat ? [el("div", { class: "small" }, W("dealer"))] : []));
     $("seat-" + seat).classList.toggle("turn", s.prompt.seat === seat && v.phase !== "over");
@@ -188,14 +189,14 @@ function showEvent(e) {
   if (e.event === "trick") li.append(W("trick") + " · " + W("won_by", { who: who[e.winner] }) + " ", cardEl(e.cards.A), cardEl(e.cards.B));
   else if (e.event === "play") li.append(who[e.seat] + " ", cardEl(e.card));
   else if (e.event === "trump") li.append(W("trump") + " ", cardEl(e.card));
-  else if (e.event === "bid") li.append(who[e.seat] + ": " + e.bid);
+  else if (e.event === "bid") li.append(W("bid_" + e.bid, { who: who[e.seat] }));
   else if (e.event === "fault") li.append(faultWords(e), ...(e.card ? [cardEl(e.card, { struck: true })] : []));
   else if (e.event === "hand_end") li.append(W("hand") + ": " + W("points") + " " + pair(e.points) + " · " + W("score") + " " + pair(e.score));
   else if (e.event === "game_end") li.append(W("game_over", { who: who[e.winner] || e.winner }) + " " + pair(e.score));
   else if (e.event === "king") li.append(who[e.seat] + " +1 " + W("king_points"));
   else if (e.event === "replay_hand") li.append(W("replayed"));
   else if (e.event === "reader") li.append(W(e.online ? "reader_back" : "reader_offline", { zone: e.zone }));
-  else li.append(e.event.replace(/_/g, " "));
+  else li.append((e.seat && who[e.seat] ? who[e.seat] + ": " : "") + W("event_" + e.event));
   list.prepend(li);
   while (list.children.length > 60) list.lastChild.remove();
 }
@@ -212,7 +213,7 @@ function showHand(h) {
   const box = $("handlist");
   box.replaceChildren();
   for (const hand of [...hands.values()].reverse()) {
-    const round = hand.round ? W("game") + " " + hand.round + " · " : "";
+    const round = hand.round ? W("rubber_game", { n: hand.round }) + " · " : "";
     const button = el("button", { class: "handbtn", "data-game": hand.game, "data-hand": hand.hand },
       round + W("hand") + " " + hand.hand + ": " + W("points") + " " + pair(hand.points));
     button.addEventListener("click", () => openHand(hand.game, hand.hand));
@@ -376,8 +377,8 @@ async function loadGames() {
       $("record").textContent = await (await fetch("/api/games/" + g.game + "/record")).text();
     });
     // a rubber: its result, then each of its games (winner's name and score)
-    const score = g.games ? (g.rubber ? "rubber " + g.rubber.A + "–" + g.rubber.B : "rubber") + " (" +
-      g.games.map((p) => (p.winner_name || "playing") + " " + pair(p.score)).join(", ") + ")" : pair(g.score);
+    const score = g.games ? (g.rubber ? W("rubber") + " " + g.rubber.A + "–" + g.rubber.B : W("rubber")) + " (" +
+      g.games.map((p) => (p.winner_name || W("playing")) + " " + pair(p.score)).join(", ") + ")" : pair(g.score);
     body.append(el("tr", { "data-game": g.game }, el("td", {}, g.game), el("td", {}, g.players.join(" – ")), el("td", {}, score),
       el("td", {}, g.winner_name || "–"), el("td", {}, g.hands), el("td", {}, link)));
   }

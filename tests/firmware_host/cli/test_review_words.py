@@ -1,4 +1,4 @@
-"""Issue 30: the review names every hand, in words a club player reads; the figures under ``--detail``.
+"""The review names every hand, in words a club player reads; the figures under ``--detail``.
 
 The default demo's journal (seed 1, pads read 2 deep) has hands the pads did not fully see; the
 review used to leave them out without a word, and ``--hand 2`` said there was no hand 2."""

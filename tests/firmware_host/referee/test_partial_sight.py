@@ -152,7 +152,7 @@ class _StockWatch(PacketPlayers):
 @given(rules=st.sampled_from(["classic", "french", "italian", "german"]), seed=st.integers(0, 10**6),
        depth=st.integers(1, 3))
 def test_the_stock_shown_at_partial_sight_is_the_true_one_or_nothing(rules: str, seed: int, depth: int) -> None:
-    """Issue 30: the page, the hub and /api/state showed 32 minus the cards seen (27 after a deal
+    """The page, the hub and /api/state showed 32 minus the cards seen (27 after a deal
     read 2 deep). The stock is 21 after the deal and only shrinks; where the table cannot know
     it (once an exchange is accepted, a card may pass unseen) it shows nothing."""
     table = ModelTable(Controller(), depth=depth, setup=Setup(rules=rules, dealer="A", sight="partial"))

@@ -38,6 +38,7 @@ SENTENCES = {
     "fr": "Bruno joue le roi de pique.",
     "it": "Bruno gioca il re di picche.",
     "de": "Bruno spielt Pik König.",
+    "es": "Bruno juega el rey de picas.",
 }
 
 
@@ -141,3 +142,19 @@ def test_a_listen_press_never_reaches_the_referee() -> None:
                   CardSeen("hand.A", "04AA", "KS")):
         put(event)
     assert passed == [ButtonPressed("A", "yes"), CardSeen("hand.A", "04AA", "KS")]
+
+
+def test_a_sound_device_that_does_not_open_is_said_once_and_the_table_goes_on(
+        caplog: pytest.LogCaptureFixture) -> None:
+    from firmware_host.voice.speech import AlsaSink
+
+    if shutil.which("aplay") is None:
+        pytest.skip("alsa-utils is not installed")
+    with Speaker(AlsaSink("plughw:CARD=NoSuchCard,DEV=0"), Synth()) as speaker:
+        for text in ("One.", "Two.", "Three."):
+            speaker.say(Announcement(text, "x"))
+        assert speaker.drain()
+        assert speaker.stats.failed == 3 and speaker.stats.said == 0
+    errors = [r for r in caplog.records if r.levelname == "ERROR"]
+    assert len(errors) == 1 and "doctor" in errors[0].getMessage()
+    caplog.clear()  # the error is the point of this test
