@@ -29,7 +29,7 @@ hint penalty begins seats taken chosen notice corrected reader target set new
 )
 """Lowercase English words of the game and of the sentences around it."""
 
-_PLACEHOLDER = re.compile(r"\{[a-z_]+\}")
+_PLACEHOLDER = re.compile(r"\{[a-z_]+\}|(?<![\w-])--[a-z][a-z-]*")  # a placeholder, or an option to type (--seed)
 _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 
 
