@@ -91,6 +91,7 @@ class LiveRoom:
         self.messages = 0
         self._standings_dirty = False
         self._served = False
+        self.loop: asyncio.AbstractEventLoop | None = None
 
     def take(self, topic: str, payload: bytes | bytearray, clear: Callable[[str], Any] | None = None) -> None:
         """One message from the broker; ``clear`` clears its retained topic if the room refuses it."""
@@ -115,7 +116,9 @@ class LiveRoom:
         ledger = self.room.ledger
         try:
             loop = asyncio.get_running_loop()
-        except RuntimeError:  # called off any loop (a test, a tool): paired here
+        except RuntimeError:
+            loop = None
+        if loop is None or loop is not self.loop:  # called off the server's loop (a test, a tool): paired here
             ledger.apply_round(ledger.next_round(*due), due[1])
             self._standings_dirty = True
             return
@@ -141,6 +144,7 @@ class LiveRoom:
         """On the server's loop, until cancelled: the standings to the browsers when they changed,
         at most every :data:`STANDINGS_S`."""
         self._served = True
+        self.loop = asyncio.get_running_loop()
         while True:
             await asyncio.sleep(STANDINGS_S)
             if self._standings_dirty:
