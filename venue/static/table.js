@@ -223,10 +223,14 @@ function showHand(h) {
   if (!$("hands").hidden && !viewing) openHand(h.game, h.hand);
 }
 
+let opening = 0;  // the last hand asked for: an older answer that comes late is dropped
 async function openHand(game, number) {
+  const asked = ++opening;
   const answer = await fetch("/api/games/" + game + "/hands/" + number);
-  if (!answer.ok) return;
-  viewing = { game, hand: number, view: await answer.json(), at: 0 };
+  if (!answer.ok || asked !== opening) return;
+  const view = await answer.json();
+  if (asked !== opening) return;
+  viewing = { game, hand: number, view, at: 0 };
   window.__viewing = viewing;  // for the tests
   for (const b of document.querySelectorAll(".handbtn")) {
     b.setAttribute("aria-pressed", String(+b.dataset.game === game && +b.dataset.hand === number));
