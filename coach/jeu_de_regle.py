@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import combinations
 
+from catalogue import say
 from engine.cards import ALL_CARDS, SUIT_MASKS
 from engine.legality import KING
 
@@ -404,15 +405,15 @@ class Classical:
     plays: bool
     king: bool
 
-    def words(self) -> str:
-        """``'jeu de règle 2T+3: the classics stand'``."""
+    def words(self, lang: str = "en") -> str:
+        """``'jeu de règle 2T+3: the classics stand'`` (in ``lang``)."""
         play, other = choices(self.seat)
-        verb = play if self.plays else other
+        verb = say(lang, "classics." + (play if self.plays else other))
         if self.row is None:
-            return f"no jeu de règle: the classics {verb}"
-        own = " (the project's own row)" if self.row.own else ""
-        king = ", with the king of trumps" if self.king else ""
-        return f"jeu de règle {self.row.name}{own}{king}: the classics {verb}"
+            return say(lang, "coach.no_row", verb=verb)
+        own = say(lang, "coach.own_row") if self.row.own else ""
+        king = say(lang, "coach.with_king") if self.king else ""
+        return say(lang, "coach.row", row=self.row.name, own=own, king=king, verb=verb)
 
 
 def classify(hand: int, turn_up: int, seat: str) -> Classical:

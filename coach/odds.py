@@ -25,10 +25,11 @@ from dataclasses import dataclass
 from itertools import combinations
 from math import comb, sqrt
 
+from catalogue import say
 from coach import double_dummy
 from coach.double_dummy import Position, kernel_tables, leader_tricks, searcher
 from coach.jeu_de_regle import Classical, choices, classify
-from engine.cards import ALL_CARDS, SUIT_MASKS
+from engine.cards import ALL_CARDS, SUIT_MASKS, Card
 from engine.legality import KING, king_index, lead_mask
 from engine.policy import strong
 from engine.rules import RuleSet
@@ -313,18 +314,21 @@ class Advice:
         return choices(self.classical.seat, german=self.german)
 
     def decision(self) -> str:
-        """The exact decision's word (``'stand'``, ``'propose'``, ``'refuse'``, ``'accept'``...)."""
+        """The exact decision's code (``'stand'``, ``'propose'``, ``'refuse'``, ``'accept'``...; its words:
+        ``bid.<code>`` in the catalogue)."""
         return self.words()[0 if self.should_stand else 1]
 
-    def text(self) -> str:
-        """The decision in one line, with the classical row:
+    def text(self, lang: str = "en") -> str:
+        """The decision in one line, with the classical row, in ``lang``:
         ``'stand (point 73.4%, vole 3.1%): stand +0.39 pt, propose +0.05 pt (±0.03); jeu de règle 2T+3: the
         classics stand (agreed)'``, or ``(the exact odds disagree)``."""
         play, other = self.words()
         odds = self.odds
-        agree = "agreed" if self.agrees else "the exact odds disagree"
-        return (f"{self.decision()} (point {odds.point:.1%}, vole {odds.vole:.1%}): {play} {self.stand:+.2f} pt, "
-                f"{other} {self.propose.mean:+.2f} pt (±{self.propose.stderr:.2f}); {self.classical.words()} ({agree})")
+        return say(lang, "coach.advice", decision=say(lang, "bid." + self.decision()), point=f"{odds.point:.1%}",
+                   vole=f"{odds.vole:.1%}", play=say(lang, "bid." + play), stand=f"{self.stand:+.2f}",
+                   other=say(lang, "bid." + other), propose=f"{self.propose.mean:+.2f}",
+                   stderr=f"{self.propose.stderr:.2f}", classical=self.classical.words(lang),
+                   agree=say(lang, "coach.agreed" if self.agrees else "coach.disagree"))
 
 
 def elder_advice(rules: RuleSet, elder: int, turn_up: int, *, samples: int = 2000, pure: bool = False) -> Advice:
@@ -341,7 +345,8 @@ def dealer_advice(rules: RuleSet, dealer: int, turn_up: int, *, samples: int = 2
                   classify(dealer, turn_up, "dealer"), rules.declares_game)
 
 
-def hint_text(rules: RuleSet, elder: int, turn_up: int, *, samples: int = 2000, pure: bool = False) -> str:
+def hint_text(rules: RuleSet, elder: int, turn_up: int, lang: str = "en", *, samples: int = 2000,
+              pure: bool = False) -> str:
     """The learner's hint before the elder decides (at most 21 characters; the OLED's status line, where
     the widest of every row is drawn in a test):
     the exact decision, the chance of the point as dealt, and the classical row the hand falls under
@@ -349,4 +354,11 @@ def hint_text(rules: RuleSet, elder: int, turn_up: int, *, samples: int = 2000, 
     ``'propose 57% 3T!'`` (three small trumps: the classics stand), ``'propose 9% -'``."""
     advice = elder_advice(rules, elder, turn_up, samples=samples, pure=pure)
     row = advice.classical.row.name if advice.classical.row is not None else "-"
-    return f"{advice.decision()} {advice.odds.point:.0%} {row}{'' if advice.agrees else '!'}"
+    return f"{say(lang, 'hint.' + advice.decision())} {advice.odds.point:.0%} {row}{'' if advice.agrees else '!'}"
+
+
+def card_words(card: Card, lang: str = "en") -> str:
+    """A card as ``lang``'s pack prints it: ``'R♠'`` in French, ``'K♠'`` in English."""
+    rank = card.symbol()[:-1]
+    return (say(lang, "rank." + ("T" if rank == "10" else rank)) if rank in ("10", "J", "Q", "K", "A") else rank) \
+        + card.symbol()[-1]

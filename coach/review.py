@@ -19,8 +19,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import engine
+from catalogue import say
 from coach.double_dummy import Position, best_cards, card_values
-from coach.odds import Advice, dealer_advice, elder_advice
+from coach.jeu_de_regle import Classical
+from coach.odds import Advice, card_words, dealer_advice, elder_advice
 from coach.single_dummy import Step, utility, worlds
 from coach.single_dummy import card_values as sd_card_values
 from engine.cards import CARDS, Card
@@ -73,21 +75,25 @@ class CardFinding:
     points_lost: int
     knowable: bool
     what: str
+    """What the better card would have done, a message id of its own (``coach.won_point``...)."""
 
-    def text(self) -> str:
-        """``'B could have won the point: 9♥ at trick 3'``."""
-        return f"{SEATS[self.seat]} could have {self.what}: {self.better[0].symbol()} at trick {self.trick}"
+    def text(self, lang: str = "en", names: Sequence[str] = SEATS) -> str:
+        """``'B could have won the point: 9♥ at trick 3'`` (in ``lang``, ``names`` for the seats)."""
+        what = say(lang, "coach." + self.what, n=self.tricks_lost)
+        return say(lang, "coach.could_have", who=names[self.seat], what=what, card=card_words(self.better[0], lang),
+                   trick=self.trick)
 
-    def said(self) -> str:
-        """The finding for a club player, in words: ``'B could have won the point by playing the 9♥
+    def said(self, lang: str = "en", names: Sequence[str] = SEATS) -> str:
+        """The finding for a club player, in ``lang``: ``'B could have won the point by playing the 9♥
         at trick 3 instead of the 7♠: it cost 1 point.'``, and whether B could have known."""
-        seat = SEATS[self.seat]
-        cost = ("the score would have been the same" if self.points_lost == 0 else
-                f"it cost {self.points_lost} point{'s' if abs(self.points_lost) != 1 else ''}")
-        known = ("" if self.knowable else
-                 f" From the cards {seat} had seen, there was no way to know: it was bad luck, not a mistake.")
-        return (f"{seat} could have {self.what} by playing the {self.better[0].symbol()} at trick {self.trick} "
-                f"instead of the {self.played.symbol()}: {cost}.{known}")
+        who = names[self.seat]
+        lost = self.points_lost
+        cost = (say(lang, "coach.cost_none") if lost == 0 else
+                say(lang, "coach.cost.one") if abs(lost) == 1 else say(lang, "coach.cost", n=lost))
+        known = "" if self.knowable else " " + say(lang, "coach.bad_luck", who=who)
+        return say(lang, "coach.said_card", who=who, what=say(lang, "coach." + self.what, n=self.tricks_lost),
+                   better=card_words(self.better[0], lang), trick=self.trick, played=card_words(self.played, lang),
+                   cost=cost) + known
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,26 +104,25 @@ class DecisionFinding:
     chose: str
     better: str
     cost: float
-    classical: str
+    classical: Classical
     """The classical row of the hand and its advice (:meth:`coach.jeu_de_regle.Classical.words`)."""
-    classical_said: str = ""
-    """The same in words for a club player (:func:`classical_said`)."""
 
-    def text(self) -> str:
+    def text(self, lang: str = "en", names: Sequence[str] = SEATS) -> str:
         """``'A should propose (not stand): +0.39 pt'``; :meth:`long_text` adds the classical row."""
-        return f"{SEATS[self.seat]} should {self.better} (not {self.chose}): {self.cost:+.2f} pt"
+        return say(lang, "coach.should", who=names[self.seat], better=say(lang, "bid." + self.better),
+                   chose=say(lang, "bid." + self.chose), cost=f"{self.cost:+.2f}")
 
-    def said(self) -> str:
-        """The finding for a club player: ``'A should have proposed, not stood: over many such deals
-        that is worth 0.39 points more each time (the classical rules of thumb say the same).'``"""
-        agree = self.classical_said or self.classical
-        return (f"{SEATS[self.seat]} should have {_past(self.better)}, not {_past(self.chose)}: over many such "
-                f"deals that is worth {self.cost:.2f} points more each time; {agree}.")
+    def said(self, lang: str = "en", names: Sequence[str] = SEATS) -> str:
+        """The finding for a club player, in ``lang``: ``'A should have proposed, not stood: over many such
+        deals that is worth 0.39 points more each time; the classical rules of thumb ... propose too.'``"""
+        return say(lang, "coach.said_decision", who=names[self.seat], better=say(lang, "past." + self.better),
+                   chose=say(lang, "past." + self.chose), cost=f"{self.cost:.2f}",
+                   agree=classical_said(self.classical, self.better, lang))
 
-    def long_text(self) -> str:
+    def long_text(self, lang: str = "en", names: Sequence[str] = SEATS) -> str:
         """``'A should propose (not stand): +0.39 pt (jeu de règle 3T, with the king of trumps: the classics
         propose)'``."""
-        return f"{self.text()} ({self.classical})"
+        return f"{self.text(lang, names)} ({self.classical.words(lang)})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,68 +142,67 @@ class Review:
         """The points ``seat``'s cards cost it, double dummy."""
         return sum(f.points_lost for f in self.cards if f.seat == seat)
 
-    def lines(self) -> list[str]:
-        """The review in words, one finding a line (``ecarte-table review``)."""
-        out = [f.text() + ("" if f.knowable else " (no way to know)") + f" [{f.points_lost} pt]" for f in self.cards]
-        out += [d.long_text() for d in self.decisions]
+    def lines(self, lang: str = "en", names: Sequence[str] = SEATS) -> list[str]:
+        """The review in words, one finding a line (``ecarte-table review``), in ``lang``."""
+        out = [f.text(lang, names) + ("" if f.knowable else " " + say(lang, "coach.unknowable"))
+               + " " + say(lang, "coach.points_lost", n=f.points_lost) for f in self.cards]
+        out += [d.long_text(lang, names) for d in self.decisions]
         return out
 
-    def said(self) -> list[str]:
+    def said(self, lang: str = "en", names: Sequence[str] = SEATS) -> list[str]:
         """The review in words for a club player (``ecarte-table review``; :meth:`lines` with
-        ``--detail``)."""
-        return [f.said() for f in self.cards] + [d.said() for d in self.decisions]
+        ``--detail``), in ``lang``."""
+        return [f.said(lang, names) for f in self.cards] + [d.said(lang, names) for d in self.decisions]
 
-    def oled_line(self) -> str:
+    def oled_line(self, lang: str = "en", names: Sequence[str] = SEATS) -> str:
         """The one line for the OLED after the hand (``""``: nothing to say): the costliest
         finding, one the player could have known first."""
         if not self.cards:
-            return self.decisions[0].text() if self.decisions else ""
+            return self.decisions[0].text(lang, names) if self.decisions else ""
         worst = max(self.cards, key=lambda f: (f.knowable, f.points_lost, f.tricks_lost, -f.trick))
-        return worst.text()
+        return worst.text(lang, names)
 
 
-_PAST = {"stand": "stood", "propose": "proposed", "accept": "accepted", "refuse": "refused",
-         "declare": "declared", "pass": "passed"}
-
-
-def _past(verb: str) -> str:
-    return _PAST.get(verb, verb)
-
-
-def chance_said(p: float) -> str:
+def chance_said(p: float, lang: str = "en") -> str:
     """A probability as a club player says it: ``'about 4 times in 10'``, ``'almost never'``.
 
     >>> chance_said(0.395), chance_said(0.001), chance_said(0.997), chance_said(0.04)
     ('about 4 times in 10', 'almost never', 'almost always', 'less than once in 10')
+    >>> chance_said(0.395, "es")
+    'unas 4 veces de cada 10'
     """
     if p < 0.01:
-        return "almost never"
+        return say(lang, "chance.never")
     if p > 0.99:
-        return "almost always"
+        return say(lang, "chance.always")
     tenths = round(p * 10)
     if tenths == 0:
-        return "less than once in 10"
+        return say(lang, "chance.less_than_one")
     if tenths == 10:
-        return "more than 9 times in 10"
-    return f"about {tenths} time{'s' if tenths != 1 else ''} in 10"
+        return say(lang, "chance.more_than_nine")
+    return say(lang, "chance.one") if tenths == 1 else say(lang, "chance.tenths", n=tenths)
 
 
-def classical_said(classical: Any, best: str) -> str:
+def classical_said(classical: Classical, best: str, lang: str = "en") -> str:
     """What the classical rules of thumb (the *jeu de règle*) say of the hand, in words, and
-    whether they agree with ``best`` (the exact choice)."""
+    whether they agree with ``best`` (the exact choice). English names the row by its description,
+    the other languages by its name (``2T+3``: the descriptions are the English sources')."""
     play, other = (("stand", "propose") if classical.seat == "elder" else ("refuse", "accept"))
     verb = play if classical.plays else other
     if classical.row is None:
-        where = "the classical rules of thumb (the jeu de règle) list no such hand to play as dealt"
+        where = say(lang, "rules_of_thumb.none")
     else:
-        king = ", but with the king of trumps" if classical.king else ""
-        where = f"the classical rules of thumb (the jeu de règle) list it as {classical.row.text}{king}"
+        king = say(lang, "rules_of_thumb.with_king") if classical.king else ""
+        where = say(lang, "rules_of_thumb.row", row=classical.row.text if lang == "en" else classical.row.name,
+                    king=king)
+    verb_said = say(lang, "bid." + verb)
     if best in (play, other) and best != verb:
-        return f"{where}: they would {verb}, and the exact odds disagree"
-    return f"{where}: they {verb} too" if best in (play, other) else f"{where}: they {verb}"
+        return say(lang, "rules_of_thumb.disagree", where=where, verb=verb_said)
+    return say(lang, "rules_of_thumb.too" if best in (play, other) else "rules_of_thumb.say", where=where,
+               verb=verb_said)
 
 
-def advice_said(seat: str, advice: Advice) -> str:
+def advice_said(seat: str, advice: Advice, lang: str = "en") -> str:
     """A seat's first decision weighed, in words (``--detail``: :meth:`coach.odds.Advice.text`):
     ``'A: best was to propose. Playing the cards as dealt, A would win the point about 4 times in 10
     and the vole almost never; proposing is worth 0.67 points more on average. ...'``"""
@@ -207,21 +211,23 @@ def advice_said(seat: str, advice: Advice) -> str:
     gap = abs(advice.stand - advice.propose.mean)
     odds = advice.odds
     worse = other if best == play else play
-    worth = (f"to {best} is worth {gap:.2f} points more on average than to {worse}"
-             if gap > 2 * advice.propose.stderr else f"to {best} or to {worse} is worth about the same")
-    return (f"{seat}: best was to {best}. Playing the cards as dealt, {seat} would win the point "
-            f"{chance_said(odds.point)} and the vole {chance_said(odds.vole)}; {worth}. "
-            f"{classical_said(advice.classical, best).capitalize()}.")
+    best_said, worse_said = say(lang, "bid." + best), say(lang, "bid." + worse)
+    worth = (say(lang, "coach.worth_more", best=best_said, gap=f"{gap:.2f}", worse=worse_said)
+             if gap > 2 * advice.propose.stderr else say(lang, "coach.worth_same", best=best_said, worse=worse_said))
+    where = classical_said(advice.classical, best, lang)
+    return say(lang, "coach.advice_said", who=seat, best=best_said, point=chance_said(odds.point, lang),
+               vole=chance_said(odds.vole, lang), worth=worth, classical=where[:1].upper() + where[1:])
 
 
 def _what(before: int, after: int) -> str:
+    """What the better card would have done: the id of its words (``coach.<what>``)."""
     if before == 5:
-        return "won the vole"
+        return "won_vole"
     if before >= 3 > after:
-        return "won the point"
+        return "won_point"
     if before >= 1 and after == 0:
-        return "saved the vole"
-    return "won one more trick" if before - after == 1 else f"won {before - after} more tricks"
+        return "saved_vole"
+    return "one_more_trick" if before - after == 1 else "more_tricks"
 
 
 def review(hand: PlayedHand, *, decisions: bool = True, samples: int = 1000, limit: int = 24,
@@ -267,11 +273,10 @@ def _weigh(seat: int, bid: str, advice: Advice) -> list[DecisionFinding]:
     stood = bid == stand
     gap = advice.stand - advice.propose.mean
     margin = 2 * advice.propose.stderr
-    words = advice.classical.words()
     if stood and gap < -margin:
-        return [DecisionFinding(seat, stand, other, -gap, words, classical_said(advice.classical, other))]
+        return [DecisionFinding(seat, stand, other, -gap, advice.classical)]
     if not stood and gap > margin:
-        return [DecisionFinding(seat, other, stand, gap, words, classical_said(advice.classical, stand))]
+        return [DecisionFinding(seat, other, stand, gap, advice.classical)]
     return []
 
 

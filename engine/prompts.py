@@ -1,9 +1,8 @@
-"""What the table waits for, in words: the one place where that wording lives, in every
-language the table speaks.
+"""What the table waits for: the one place that decides it, as data and in the engine's English.
 
-The OLED shows :attr:`Prompt.short` beside the seat; faults, ``sim`` and logs use
-:attr:`Prompt.text`. :attr:`Prompt.key` and :attr:`Prompt.count` say the same as data,
-and :func:`worded` words a prompt in another language (``en``, ``fr``, ``it``, ``de``)::
+:attr:`Prompt.key` and :attr:`Prompt.count` say it as data: the players read it in the table's
+language from the catalogue, by key (:func:`firmware_host.screens.i18n.worded`). :attr:`Prompt.short`
+and :attr:`Prompt.text` are the engine's English, for its logs and a fault's message::
 
     >>> from engine.game import new_game
     >>> prompt(new_game("classic", dealer="B")).text
@@ -12,8 +11,6 @@ and :func:`worded` words a prompt in another language (``en``, ``fr``, ``it``, `
     ('deal, turn up', 'deal')
     >>> expectation(new_game("german", dealer="A"))
     'A deals five cards each and turns up the eleventh'
-    >>> worded(prompt(new_game("classic", dealer="B")), "fr", "Anne").text
-    'Anne donne cinq cartes à chacun et retourne la onzième'
 """
 
 from __future__ import annotations
@@ -23,80 +20,31 @@ from dataclasses import dataclass
 from engine.seats import OTHER
 from engine.state import GameState
 
-LANGUAGES = ("en", "fr", "it", "de")
-"""The languages the table speaks (the table file picks one; English by default)."""
-
-# key -> (short, sentence); ``{seat}`` is the seat (or its player's name), ``{n}`` a count.
-# The rules' questions are keys of their own: the elder proposes or plays (declares or
-# passes under german rules), the dealer accepts or refuses (takes the game or exchanges).
-_WORDS: dict[str, dict[str, tuple[str, str]]] = {
-    "en": {
-        "retourne": ("turn a card: target", "turn a card to set the target"),
-        "cut": ("cut for the deal", "each seat cuts a card for the deal"),
-        "deal": ("deal, turn up", "{seat} deals five cards each and turns up the eleventh"),
-        "propose": ("propose or play?", "{seat}: propose or play?"),
-        "declare": ("declare or pass?", "{seat}: declare or pass?"),
-        "respond": ("accept or refuse?", "{seat}: accept or refuse?"),
-        "take": ("take or exchange?", "{seat}: take the game or exchange?"),
-        "draw": ("draw {n}", "{seat} draws {n} from the stock"),
-        "discard_or_draw": ("discard or draw {n}", "{seat} discards more or draws {n} from the stock"),
-        "discard": ("discard", "{seat} discards"),
-        "play": ("play", "{seat} plays"),
-        "offer_double": ("double: yes or no?", "{seat}: accept or refuse the double?"),
-        "offer_point": ("point: yes or no?", "{seat}: accept or refuse the point?"),
-        "over": ("game over", "the game is over"),
-    },
-    "fr": {
-        "retourne": ("retournez: le but", "retournez une carte pour fixer le but"),
-        "cut": ("coupez pour donner", "chacun coupe une carte pour la donne"),
-        "deal": ("donnez, retournez", "{seat} donne cinq cartes à chacun et retourne la onzième"),
-        "propose": ("proposer ou jouer ?", "{seat} : proposer ou jouer ?"),
-        "declare": ("jouer ou passer ?", "{seat} : jouer ou passer ?"),
-        "respond": ("accepter ou refuser ?", "{seat} : accepter ou refuser ?"),
-        "take": ("jouer ou échanger ?", "{seat} : prendre le jeu ou échanger ?"),
-        "draw": ("prenez {n}", "{seat} prend {n} au talon"),
-        "discard_or_draw": ("écartez ou prenez {n}", "{seat} écarte encore ou prend {n} au talon"),
-        "discard": ("écartez", "{seat} écarte"),
-        "play": ("jouez", "{seat} joue"),
-        "offer_double": ("double : oui ou non ?", "{seat} : accepter ou refuser le double ?"),
-        "offer_point": ("point : oui ou non ?", "{seat} : accepter ou refuser le point ?"),
-        "over": ("partie finie", "la partie est finie"),
-    },
-    "it": {
-        "retourne": ("gira: i punti", "gira una carta per fissare i punti"),
-        "cut": ("alzate per chi dà", "ognuno alza una carta per scegliere chi dà"),
-        "deal": ("distribuisci, scopri", "{seat} dà cinque carte a testa e scopre l'undicesima"),
-        "propose": ("proponi o giochi?", "{seat}: proponi o giochi?"),
-        "declare": ("dichiari o passi?", "{seat}: dichiari o passi?"),
-        "respond": ("accetti o rifiuti?", "{seat}: accetti o rifiuti?"),
-        "take": ("prendi o cambi?", "{seat}: prendi il gioco o cambi?"),
-        "draw": ("pesca {n}", "{seat} pesca {n} dal tallone"),
-        "discard_or_draw": ("scarta o pesca {n}", "{seat} scarta ancora o pesca {n} dal tallone"),
-        "discard": ("scarta", "{seat} scarta"),
-        "play": ("gioca", "{seat} gioca"),
-        "offer_double": ("raddoppio: sì o no?", "{seat}: accetti o rifiuti il raddoppio?"),
-        "offer_point": ("punto: sì o no?", "{seat}: accetti o rifiuti il punto?"),
-        "over": ("partita finita", "la partita è finita"),
-    },
-    "de": {
-        "retourne": ("aufdecken: Ziel", "eine Karte aufdecken, sie setzt das Ziel"),
-        "cut": ("abheben zum Geben", "jeder hebt eine Karte ab, wer gibt"),
-        "deal": ("geben, aufdecken", "{seat} gibt je fünf Karten und deckt die elfte auf"),
-        "propose": ("tauschen o. spielen?", "{seat}: tauschen oder spielen?"),
-        "declare": ("ansagen o. passen?", "{seat}: ansagen oder passen?"),
-        "respond": ("Tausch annehmen?", "{seat}: den Tausch annehmen oder ablehnen?"),
-        "take": ("spielen o. tauschen?", "{seat}: das Spiel nehmen oder tauschen?"),
-        "draw": ("{n} ziehen", "{seat} zieht {n} vom Talon"),
-        "discard_or_draw": ("ablegen o. {n} ziehen", "{seat} legt weiter ab oder zieht {n} vom Talon"),
-        "discard": ("ablegen", "{seat} legt ab"),
-        "play": ("ausspielen", "{seat} spielt"),
-        "offer_double": ("doppeln: ja/nein?", "{seat}: Verdopplung annehmen oder ablehnen?"),
-        "offer_point": ("Punkt: ja/nein?", "{seat}: den Punkt annehmen oder ablehnen?"),
-        "over": ("Spiel vorbei", "das Spiel ist vorbei"),
-    },
+# key -> (short, sentence) in English, the engine's own words (its logs, a fault's ``message``,
+# ``--json``): the players read a prompt in the table's language from the catalogue, by ``key``
+# (``catalogue/locale/*/LC_MESSAGES/ecarte.po``: ``prompt.<key>.short`` and ``prompt.<key>``).
+# ``{seat}`` is the seat, ``{n}`` a count. The rules' questions are keys of their own: the elder
+# proposes or plays (declares or passes under german rules), the dealer accepts or refuses
+# (takes the game or exchanges); ``replay``: a fault proven late, the other seat chooses.
+_ENGLISH: dict[str, tuple[str, str]] = {
+    "retourne": ("turn a card: target", "turn a card to set the target"),
+    "cut": ("cut for the deal", "each seat cuts a card for the deal"),
+    "deal": ("deal, turn up", "{seat} deals five cards each and turns up the eleventh"),
+    "propose": ("propose or play?", "{seat}: propose or play?"),
+    "declare": ("declare or pass?", "{seat}: declare or pass?"),
+    "respond": ("accept or refuse?", "{seat}: accept or refuse?"),
+    "take": ("take or exchange?", "{seat}: take the game or exchange?"),
+    "draw": ("draw {n}", "{seat} draws {n} from the stock"),
+    "discard_or_draw": ("discard or draw {n}", "{seat} discards more or draws {n} from the stock"),
+    "discard": ("discard", "{seat} discards"),
+    "play": ("play", "{seat} plays"),
+    "offer_double": ("double: yes or no?", "{seat}: accept or refuse the double?"),
+    "offer_point": ("point: yes or no?", "{seat}: accept or refuse the point?"),
+    "replay": ("yes replay, no play on", "{seat}: yes to play the hand again, no to play on?"),
+    "over": ("game over", "the game is over"),
 }
 
-PROMPT_KEYS = tuple(_WORDS["en"])
+PROMPT_KEYS = tuple(_ENGLISH)
 """Every prompt the table can show (a test draws each in every language)."""
 
 
@@ -112,21 +60,8 @@ class Prompt:
     count: int = 0
 
 
-def worded(prompt: Prompt, language: str = "en", name: str | None = None) -> Prompt:
-    """``prompt`` in ``language``, with ``name`` (a player's name) for its seat.
-
-    :raises KeyError: an unknown language.
-    """
-    if not prompt.key or (language == "en" and name is None):
-        return prompt
-    short, text = _WORDS[language][prompt.key]
-    who = name if name is not None else prompt.seat
-    return Prompt(prompt.seat, short.format(seat=who, n=prompt.count), text.format(seat=who, n=prompt.count),
-                  prompt.key, prompt.count)
-
-
 def _prompt(key: str, seat: str, count: int = 0) -> Prompt:
-    short, text = _WORDS["en"][key]
+    short, text = _ENGLISH[key]
     return Prompt(seat, short.format(seat=seat, n=count), text.format(seat=seat, n=count), key, count)
 
 
@@ -156,8 +91,7 @@ def prompt(state: GameState) -> Prompt:
         return _prompt("discard", seat)
     if phase == "play":
         if state.awaiting >= 0:
-            other = "B" if state.awaiting == 0 else "A"
-            return Prompt(other, "yes replay, no play on", f"{other}: yes to play the hand again, no to play on?")
+            return _prompt("replay", "B" if state.awaiting == 0 else "A")
         if state.offer is not None:
             return _prompt(f"offer_{state.offer}", OTHER[state.offer_by or "A"])
         return _prompt("play", state.turn or "")

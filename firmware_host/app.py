@@ -91,7 +91,7 @@ def build_referee(table: TableConfig, game: GameOptions | None = None, tags: Any
     :raises BadInput: an unknown rule set, names that are not two, a broken badges file.
     """
     defaults = table_defaults(table, game or GameOptions())
-    advisor: Callable[[RuleSet, int, int], str] | None = None
+    advisor: Callable[[RuleSet, int, int, str], str] | None = None
     if table.hint:
         from coach.odds import hint_text
 
@@ -232,6 +232,8 @@ def run_service(options: RunOptions) -> int:
                 panel.paused("table paused: the game resumes where it stopped", controller.snapshot())
         if events is not None and service.stats.handled:
             _say_where_it_stands(controller, journal_path)
+    if service.stats.lost:  # said in the log as it stopped: events lost are a failure, whatever else
+        return 1
     return 2 if service.stats.bad_lines else 0
 
 

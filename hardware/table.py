@@ -42,10 +42,10 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from catalogue import LANGUAGES
 from drivers.display.chips import CHIPS
 from drivers.pin_backends import BACKENDS as PIN_BACKENDS
 from drivers.seat_controls import DEFAULT_DEBOUNCE
-from engine.prompts import LANGUAGES
 from engine.sight import SIGHTS
 from hardware.layout import COMPACT_PADS, FULL_PADS, LAYOUTS, SEATS
 from hardware.limits import MAX_TABLE_NAME, FileProblem, name_problem, read_text

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-OURS = {"engine", "drivers", "hardware", "firmware_host"}
+OURS = {"engine", "drivers", "hardware", "firmware_host", "catalogue"}
 IO_MODULES = {
     "socket", "serial", "sqlite3", "threading", "multiprocessing", "asyncio", "subprocess",
     "time", "os", "io", "pathlib", "shutil", "tempfile", "glob", "select", "selectors", "signal",
@@ -75,8 +75,16 @@ def test_engine_imports_nothing_of_ours_and_no_io(path):
 @pytest.mark.parametrize("path", modules("drivers"), ids=lambda p: str(p.relative_to(ROOT)))
 def test_drivers_know_no_rules_and_no_wiring(path):
     names = imports(path)
-    bad = {n for n in names if top(n) in ("engine", "firmware_host")}
+    bad = {n for n in names if top(n) in ("engine", "firmware_host", "catalogue")}
     assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}"
+
+
+@pytest.mark.parametrize("path", modules("catalogue"), ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_catalogue_imports_nothing_of_ours(path):
+    """The players' words are a leaf: the engine names what it means by ids, the catalogue words them."""
+    names = imports(path)
+    ours = {n for n in names if top(n) in OURS | {"coach", "venue"} and top(n) != "catalogue"}
+    assert not ours, f"{path.relative_to(ROOT)} imports {sorted(ours)}"
 
 
 def test_the_checker_sees_late_and_relative_imports(tmp_path):
@@ -101,7 +109,7 @@ def test_there_are_modules_to_check():
 
 # -- the import graph ----------------------------------------------------------------------------
 
-PACKAGES = ("engine", "drivers", "hardware", "firmware_host", "coach", "venue")
+PACKAGES = ("engine", "drivers", "hardware", "firmware_host", "coach", "venue", "catalogue")
 
 
 def _module_name(path: Path) -> str:

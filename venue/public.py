@@ -35,11 +35,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from catalogue import language as table_language
+from catalogue import rule_set
 from engine import Fault
-from engine.prompts import worded
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
 from firmware_host.referee.table_events import HandRecord
-from firmware_host.screens.i18n import language as table_language
+from firmware_host.screens.i18n import worded
 from firmware_host.screens.public_faults import (
     CARD_NOTATION,
     CARD_SYMBOL,
@@ -101,8 +102,12 @@ class PublicFeed:
     def __post_init__(self) -> None:
         self.language = table_language(self.language)
 
-    def take(self, outcome: Outcome, now: float) -> list[Message]:
-        """The messages one outcome gives: its public events, the hands now due, then the state."""
+    def take(self, outcome: Outcome, now: float, wall: float | None = None) -> list[Message]:
+        """The messages one outcome gives: its public events, the hands now due, then the state.
+
+        :param now: the clock hands are held on (``time.monotonic()``: it never jumps).
+        :param wall: the wall clock, only for the state's ``t`` (latency, as a person reads it).
+        """
         snapshot = outcome.snapshot
         out: list[Message] = []
         if snapshot.language is not None:  # chosen at the table (its settings menu): the page follows
@@ -141,7 +146,7 @@ class PublicFeed:
             self._tell(out, data)
         out.extend(self.due(now))
         self.seq += 1
-        self.state = self.public_state(snapshot, now)
+        self.state = self.public_state(snapshot, now if wall is None else wall)
         out.append(Message("state", self.state))
         return out
 
@@ -205,7 +210,7 @@ class PublicFeed:
         if prompt.key:
             name = snapshot.players[0 if prompt.seat == "A" else 1] if prompt.seat in ("A", "B") else ""
             prompt = worded(prompt, lang, name or None)
-        data["said"] = {"prompt": redact(prompt.text)}
+        data["said"] = {"prompt": redact(prompt.text), "rules": rule_set(lang, snapshot.view.rules)}
         data["lang"] = lang
         data["story"] = list(self.story)
         data["story_hand"] = self._story_hand

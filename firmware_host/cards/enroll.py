@@ -29,6 +29,7 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from catalogue import language, say
 from drivers.device_events import CardSeen, DeviceEvent, ReaderStatus
 from engine.cards import Card
 from hardware.locks import entry_seal
@@ -88,16 +89,29 @@ class _Walk:
         events: queue.Queue[DeviceEvent],
         show: Callable[[list[str]], None],
         cancel: threading.Event | None,
+        lang: str = "en",
     ) -> None:
         self._events = events
         self._show = show
         self._cancel = cancel
+        self.lang = language(lang)
         self._waiting: list[str] = []  # tags laid while another was still on the pad
         self.screen: list[str] = []
 
     def show(self, lines: list[str]) -> None:
         self.screen = lines
         self._show(list(lines))
+
+    def say(self, msgid: str, **values: object) -> str:
+        """The operator's words in the table's language (the catalogue's ``enrol.*``)."""
+        return say(self.lang, msgid, **values)
+
+    def label(self, card: str) -> str:
+        """``"TH"`` → ``"10♥"``, the rank as the table's language prints it (``R♠`` in French)."""
+        code = Card.parse(card).symbol()
+        rank, suit = code[:-1], code[-1]
+        return (say(self.lang, "rank." + ("T" if rank == "10" else rank)) if rank in ("10", "J", "Q", "K", "A")
+                else rank) + suit
 
     def next_card_event(self) -> CardSeen:
         while True:
@@ -113,7 +127,7 @@ class _Walk:
                 if event.online:
                     self._show(list(self.screen))
                 else:
-                    self._show(["Reader offline", event.reason[:21], "Check the cable"])
+                    self._show([self.say("enrol.offline"), event.reason[:21], self.say("enrol.check_cable")])
 
     def arrival(self) -> str:
         if self._waiting:
@@ -144,6 +158,7 @@ def enroll(
     write_tag: Callable[[str, str], None] | None = None,
     cards: Sequence[str] = CARDS,
     cancel: threading.Event | None = None,
+    lang: str = "en",
     check: Callable[[str], Originality] | None = None,
     refuse_flagged: bool = False,
     lock: Callable[[str], None] | None = None,
@@ -176,34 +191,36 @@ def enroll(
     check_pack(pack)
     for card in cards:
         check_card(card)
-    walk = _Walk(events, show, cancel)
+    walk = _Walk(events, show, cancel, lang)
     todo = [card for card in cards if registry.uid_for(card, pack) is None]
     total = len(cards)
     enrolled: list[Enrolled] = []
     try:
         for card in todo:
-            prompt = [f"Pack {pack}: {total - len(todo) + len(enrolled)}/{total}", f"Lay the {_label(card)}",
-                      "on the pad"]
+            prompt = [walk.say("enrol.progress", pack=pack, done=total - len(todo) + len(enrolled), total=total),
+                      walk.say("enrol.lay", card=walk.label(card)), walk.say("enrol.on_pad")]
             while True:
                 walk.show(prompt)
                 uid = walk.arrival()
                 known = registry.entry(uid)
                 if known is not None:
                     logger.info("tag %s is already %s of pack %d", uid, known.card, known.pack)
-                    walk.show([f"Tag is {_label(known.card)} of pack {known.pack}", "Lift it",
-                               f"then lay the {_label(card)}"])
+                    walk.show([walk.say("enrol.tag_is", card=walk.label(known.card), pack=known.pack),
+                               walk.say("enrol.lift"), walk.say("enrol.then_lay", card=walk.label(card))])
                     walk.lift(uid)
                     continue
-                origin = _check(walk, check, uid, card)
+                origin = _check(walk, check, uid, walk.say("enrol.then_lay_again", card=walk.label(card)))
                 if origin is None:
                     continue
                 if refuse_flagged and origin.status != "genuine":
-                    walk.show([f"{card}: NOT GENUINE", origin.status.replace("_", " "), "Lift it, lay another"])
+                    walk.show([walk.say("enrol.not_genuine", card=walk.label(card)), origin.status.replace("_", " "),
+                               walk.say("enrol.lay_another")])
                     walk.lift(uid)
                     continue
                 if write_tag is not None and not _write(walk, write_tag, uid, card):
                     continue
-                if lock is not None and not _lock(walk, lock, uid, card):
+                again = walk.say("enrol.then_lay_again", card=walk.label(card))
+                if lock is not None and not _lock(walk, lock, uid, again):
                     continue
                 registry.add(uid, card, pack, origin=origin.status, signature=origin.signature,
                              locked=lock is not None, lock_id=lock_id if lock is not None else None,
@@ -215,16 +232,18 @@ def enroll(
                 logger.info("enrolled %s of pack %d: tag %s (%s)", card, pack, uid, origin.status)
                 done = total - len(todo) + len(enrolled)
                 if origin.status in ("genuine", "unchecked"):
-                    walk.show([f"{_label(card)} OK  {done}/{total}", "Lift it"])
+                    walk.show([walk.say("enrol.ok", card=walk.label(card), done=done, total=total),
+                               walk.say("enrol.lift")])
                 else:
                     logger.warning("tag %s of %s is not genuine: %s", uid, card, origin.status)
-                    walk.show([f"{_label(card)} {done}/{total} FLAGGED", f"NOT GENUINE: {origin.status}", "Lift it"])
+                    walk.show([walk.say("enrol.flagged", card=walk.label(card), done=done, total=total),
+                               walk.say("enrol.not_genuine_status", status=origin.status), walk.say("enrol.lift")])
                 walk.lift(uid)
                 break
     except _Cancelled:
-        walk.show(["Enrollment stopped", f"{len(enrolled)} cards enrolled"])
+        walk.show([walk.say("enrol.stopped"), walk.say("enrol.enrolled", n=len(enrolled))])
         return EnrollResult(pack, tuple(enrolled), _complete(registry, pack, cards), cancelled=True)
-    walk.show([f"Pack {pack} complete", f"{total}/{total} cards"])
+    walk.show([walk.say("enrol.complete", pack=pack), walk.say("enrol.all", total=total)])
     return EnrollResult(pack, tuple(enrolled), _complete(registry, pack, cards))
 
 
@@ -234,14 +253,16 @@ def _write(walk: _Walk, write_tag: Callable[[str, str], None], uid: str, card: s
         write_tag(uid, NDEF_PREFIX + card)
     except (OSError, TimeoutError) as error:
         logger.warning("writing %s to tag %s failed: %s", card, uid, error)
-        walk.show(["Write failed", "Lift it", f"then lay the {_label(card)} again"])
+        walk.show([walk.say("enrol.write_failed"), walk.say("enrol.lift"),
+                   walk.say("enrol.then_lay_again", card=walk.label(card))])
         walk.lift(uid)
         return False
     return True
 
 
-def _check(walk: _Walk, check: Callable[[str], Originality] | None, uid: str, card: str) -> Originality | None:
-    """The tag's originality (``unchecked`` without ``check``); ``None`` if it could not be read."""
+def _check(walk: _Walk, check: Callable[[str], Originality] | None, uid: str, again: str) -> Originality | None:
+    """The tag's originality (``unchecked`` without ``check``); ``None`` if it could not be read (``again``:
+    the line that says to lay it again)."""
     if check is None:
         return Originality("unchecked")
     try:
@@ -250,19 +271,19 @@ def _check(walk: _Walk, check: Callable[[str], Originality] | None, uid: str, ca
         logger.warning("checking tag %s failed: %s", uid, error)
         origin = Originality("unreadable")
     if origin.status == "unreadable":
-        walk.show(["Tag unreadable", "Lift it", f"then lay {card} again"])
+        walk.show([walk.say("enrol.unreadable"), walk.say("enrol.lift"), again])
         walk.lift(uid)
         return None
     return origin
 
 
-def _lock(walk: _Walk, lock: Callable[[str], None], uid: str, card: str) -> bool:
-    """Password-lock the tag; on failure tell the operator to retry."""
+def _lock(walk: _Walk, lock: Callable[[str], None], uid: str, again: str) -> bool:
+    """Password-lock the tag; on failure tell the operator to retry (``again``: the line that says how)."""
     try:
         lock(uid)
     except (OSError, TimeoutError) as error:
-        logger.warning("locking tag %s of %s failed: %s", uid, card, error)
-        walk.show(["Lock failed", "Lift it", f"then lay {card} again"])
+        logger.warning("locking tag %s failed: %s", uid, error)
+        walk.show([walk.say("enrol.lock_failed"), walk.say("enrol.lift"), again])
         walk.lift(uid)
         return False
     return True
@@ -270,11 +291,6 @@ def _lock(walk: _Walk, lock: Callable[[str], None], uid: str, card: str) -> bool
 
 def _complete(registry: TagRegistry, pack: int, cards: Sequence[str]) -> bool:
     return all(registry.uid_for(card, pack) is not None for card in cards)
-
-
-def _label(card: str) -> str:
-    """``"TH"`` → ``"10♥"``, as printed on the card."""
-    return Card.parse(card).symbol()
 
 
 @dataclass(frozen=True, slots=True)
@@ -299,6 +315,7 @@ def enroll_badge(
     lock: Callable[[str], None] | None = None,
     cancel: threading.Event | None = None,
     label: str | None = None,
+    lang: str = "en",
 ) -> BadgeResult:
     """Enrol one badge or rule card (``player:Anne``, ``target:7``...) as a card is enrolled: the
     first tag laid that is not a registered card is checked (``check``; with ``refuse_flagged``
@@ -307,29 +324,30 @@ def enroll_badge(
 
     :raises OSError: ``save`` failed.
     """
-    walk = _Walk(events, show, cancel)
+    walk = _Walk(events, show, cancel, lang)
     try:
         while True:
-            walk.show(["Enrol a badge", label or tag, "Lay its tag on the pad"])
+            walk.show([walk.say("enrol.badge_title"), label or tag, walk.say("enrol.lay_tag")])
             uid = walk.arrival()
             known = registry.entry(uid)
             if known is not None:
-                walk.show([f"Tag is {_label(known.card)} of pack {known.pack}", "Lift it",
-                           "then lay the badge"])
+                walk.show([walk.say("enrol.tag_is", card=walk.label(known.card), pack=known.pack),
+                           walk.say("enrol.lift"), walk.say("enrol.then_lay_badge")])
                 walk.lift(uid)
                 continue
-            origin = _check(walk, check, uid, "the badge")
+            origin = _check(walk, check, uid, walk.say("enrol.then_lay_badge_again"))
             if origin is None:
                 continue
             if refuse_flagged and origin.status != "genuine":
-                walk.show(["Badge: NOT GENUINE", origin.status.replace("_", " "), "Lift it, lay another"])
+                walk.show([walk.say("enrol.badge_not_genuine"), origin.status.replace("_", " "),
+                           walk.say("enrol.lay_another")])
                 walk.lift(uid)
                 continue
-            if lock is not None and not _lock(walk, lock, uid, "the badge"):
+            if lock is not None and not _lock(walk, lock, uid, walk.say("enrol.then_lay_badge_again")):
                 continue
             save(uid, tag)
             logger.info("enrolled badge %s: tag %s (%s)", tag, uid, origin.status)
-            walk.show(["Badge enrolled", label or tag, "Lift it"])
+            walk.show([walk.say("enrol.badge_enrolled"), label or tag, walk.say("enrol.lift")])
             walk.lift(uid)
             return BadgeResult(tag, uid, origin.status, lock is not None)
     except _Cancelled:

@@ -49,6 +49,32 @@ def journal_game(given: Path | None, game: int | None) -> tuple[Path, GameRecord
     return path, record
 
 
+def journal_language(record: GameRecord | None, given: str | None = None) -> str:
+    """The language a journaled game's players read (``given``, else its setup line's: the table's
+    language when it was played, else English)."""
+    from catalogue import language
+    from firmware_host.referee.transcript import Setup, TranscriptError, parse_line
+
+    if given is not None:
+        return language(given)
+    for line in record.lines[:1] if record is not None else ():
+        try:
+            first = parse_line(line)
+        except TranscriptError:
+            return "en"
+        if isinstance(first, Setup) and first.language:
+            return language(first.language)
+    return "en"
+
+
+def language_option(parser: argparse.ArgumentParser, *, help: str) -> None:
+    """``--language``: one of the table's languages (default: the journal's)."""
+    from catalogue import LANGUAGES
+
+    parser.add_argument("--language", choices=LANGUAGES, default=None,
+                        help=f"{help} (default: the language of the table that played the game)")
+
+
 def sim_registry() -> Path:
     """The simulated table's tag registry (its table file names none): in the state directory,
     beside the journal, never in the folder the command is typed in."""

@@ -7,6 +7,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from catalogue import LANGUAGES
 from firmware_host.cli.args import check_rules, depth, seconds
 
 __all__ = ["add_parser", "demo_journal", "run"]
@@ -35,7 +36,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     demo.add_argument("--depth", type=depth, default=None, metavar="N",
                       help="how many stacked cards each simulated pad reads (default: the table file's, 2)")
     demo.add_argument("--players", default="Anne,Bruno", metavar="A,B", help="the players' names (default Anne,Bruno)")
-    demo.add_argument("--language", choices=("en", "fr", "it", "de"), default="en", help="the OLED's language")
+    demo.add_argument("--language", choices=LANGUAGES, default="en",
+                      help="the table's language: the OLED, the page and the narration")
     demo.add_argument("--delay", type=seconds, default=None,
                       help="seconds between moves (default: 0.3 on a terminal, 0 when piped)")
     demo.add_argument("--web", nargs="?", const="", metavar="ADDR:PORT",

@@ -99,7 +99,7 @@ def run_enroll(args: argparse.Namespace) -> int:
                 )
                 operator.start()
             result = enroll(
-                events, registry, show, pack=args.pack, save_to=registry_path,
+                events, registry, show, pack=args.pack, save_to=registry_path, lang=table.language,
                 write_tag=_writer(pad, tag_options.get("secret")) if args.write_ndef else None,
                 **_walk_options(pad, table, tag_options),
             )
@@ -150,7 +150,7 @@ def _enroll_badge(args: argparse.Namespace, table: Any, registry: Any, registry_
             options = _walk_options(pad, table, tag_options)
             if sim is not None:
                 threading.Thread(target=_simulated_badge, args=(sim, pad, tag, path), daemon=True).start()
-            result = enroll_badge(events, tag, registry, save, show, check=options.get("check"),
+            result = enroll_badge(events, tag, registry, save, show, lang=table.language, check=options.get("check"),
                                   refuse_flagged=options.get("refuse_flagged", False), lock=options.get("lock"),
                                   label=f"{tag.partition(':')[0]}: {screen_name(tag.partition(':')[2])}")
     finally:

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from firmware_host.cli.args import default_journal, read_journal
+from firmware_host.cli.args import default_journal, language_option, read_journal
 
 __all__ = ["add_parser", "run"]
 
@@ -26,21 +26,26 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     history.add_argument("--players", action="store_true", help="per-player statistics instead of the games")
     history.add_argument("--json", action="store_true", help="one JSON object a game (or a player)")
     history.add_argument("--detail", action="store_true", help="the players' statistics as figures, not words")
+    language_option(history, help="the lines' language (--json stays codes)")
     return history
 
 
 def run(args: argparse.Namespace) -> int:
     """Print the history; returns the exit status."""
+    from catalogue import say
+    from firmware_host.cli.args import journal_language
     from firmware_host.journal.summaries import format_game, format_player, games, player_stats
 
     summaries = read_journal(args.journal, games)
+    last = read_journal(args.journal, lambda journal: journal.current_game()) if args.language is None else None
+    lang = journal_language(last, args.language) if last is not None or args.language else "en"
     if args.players:
         for stats in player_stats(summaries):
             print(json.dumps(stats.to_json(), ensure_ascii=False) if args.json else
-                  format_player(stats, detail=args.detail))
+                  format_player(stats, lang, detail=args.detail))
         return 0
     for summary in summaries:
-        print(json.dumps(summary.to_json(), ensure_ascii=False) if args.json else format_game(summary))
+        print(json.dumps(summary.to_json(), ensure_ascii=False) if args.json else format_game(summary, lang))
     if not summaries and not args.json:
-        print("no game played yet", file=sys.stderr)
+        print(say(lang, "history.empty"), file=sys.stderr)
     return 0

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from firmware_host.cli.args import language_option
 from firmware_host.errors import BadInput
 
 
@@ -34,19 +35,22 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                         help="deals sampled to value proposing (default 1000)")
     review.add_argument("--detail", action="store_true",
                         help="the figures behind each finding (odds, expected points, the jeu de règle's row)")
+    language_option(review, help="the review's language")
     return review  # type: ignore[no-any-return]
 
 
 def run_review(args: argparse.Namespace) -> int:
     """Print the review; 0, or raise :class:`BadInput` for a missing journal, game or hand."""
+    from catalogue import rule_set, say
     from coach.review import advice_said, hands_of_record, review, why_not_reviewed
-    from firmware_host.cli.args import journal_game
+    from firmware_host.cli.args import journal_game, journal_language
     from firmware_host.journal.replay import replay_game, strict
     from firmware_host.referee.controller import Controller
     from firmware_host.referee.table_events import HandRecord
     from firmware_host.referee.transcript import TranscriptError
 
     path, record = journal_game(args.journal, args.game)
+    lang = journal_language(record, args.language)
     source = f"{path} game {record.game}"
     records: list[HandRecord] = []
     try:
@@ -66,21 +70,24 @@ def run_review(args: argparse.Namespace) -> int:
         played = hands_of_record(hand_record.rules, hand_record.dealer, hand_record.actions,
                                  game=record.game, hand=hand_record.hand)
         if not played:
-            why = (why_not_reviewed(hand_record.dealer, hand_record.actions)
-                   or "the hand did not reach its last trick (the game ended first)")
-            out.write(f"game {record.game} hand {hand_record.hand}: not reviewed: {why}\n")
+            why = why_not_reviewed(hand_record.dealer, hand_record.actions)
+            if not why or lang != "en":  # English names the cards the pads saw; the others say the gist
+                why = say(lang, "review.unseen") if why else say(lang, "review.cut_short")
+            out.write(say(lang, "review.not_reviewed", game=record.game, hand=hand_record.hand, why=why) + "\n")
             continue
         hand = played[0]
         result = review(hand, samples=args.samples)
-        out.write(f"game {record.game} hand {hand.hand} ({hand.rules.describe()}): ")
-        lines = result.lines() if args.detail else result.said()
-        out.write("nothing to say: well played\n" if not lines else f"{len(lines)} finding(s)\n")
+        lines = result.lines(lang) if args.detail else result.said(lang)
+        rules = rule_set(lang, hand.rules.describe())
+        verdict = say(lang, "review.perfect") if not lines else say(lang, "review.findings", n=len(lines))
+        out.write(say(lang, "review.hand", game=record.game, hand=hand.hand, rules=rules) + f" {verdict}\n")
         for line in lines:
             out.write(f"  {line}\n")
         for seat, advice in zip((hand.elder, hand.dealer), result.advice, strict=False):
-            out.write(f"  {'AB'[seat]}: {advice.text()}\n" if args.detail else f"  {advice_said('AB'[seat], advice)}\n")
+            said = advice.text(lang) if args.detail else advice_said("AB"[seat], advice, lang)
+            out.write(f"  {'AB'[seat]}: {said}\n" if args.detail else f"  {said}\n")
     if not chosen:
-        out.write(f"game {record.game}: no hand to review\n")
+        out.write(say(lang, "review.none", game=record.game) + "\n")
     return 0
 
 

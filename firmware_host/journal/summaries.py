@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import engine
+from catalogue import has, rule_set, say
 from engine import SEATS, Fault
 from firmware_host.journal.store import GameRecord, Journal
 from firmware_host.referee.controller import Controller
@@ -219,26 +220,40 @@ def games(journal: Journal) -> list[GameSummary]:
     return out
 
 
-def format_game(summary: GameSummary) -> str:
-    """One line: ``game 3  2024-05-01 20:14  classic  Anne – Bruno  Anne wins 5:2  7 hands  2 faults``."""
+def format_game(summary: GameSummary, lang: str = "en") -> str:
+    """One line in ``lang``: ``game 3  2024-05-01 20:14  classic  Anne – Bruno  Anne wins 5:2  7 hands  2 faults``."""
     when = time.strftime("%Y-%m-%d %H:%M", time.localtime(summary.started))
     a, b = summary.players
     if summary.is_rubber:
         games = ", ".join(
-            f"{summary.name_of(p.winner) or 'playing'} {p.score[0]}:{p.score[1]}" for p in summary.parts)
-        result = (f"{summary.winner_name} wins the rubber {summary.rubber[0]}–{summary.rubber[1]} ({games})"
-                  if summary.rubber is not None and summary.winner else f"rubber unfinished ({games})")
+            f"{summary.name_of(p.winner) or say(lang, 'history.playing')} {p.score[0]}:{p.score[1]}"
+            for p in summary.parts)
+        result = (say(lang, "history.rubber_won", who=summary.winner_name, a=summary.rubber[0], b=summary.rubber[1],
+                      games=games)
+                  if summary.rubber is not None and summary.winner else
+                  say(lang, "history.rubber_unfinished", games=games))
     else:
-        result = f"{summary.winner_name} wins {summary.score[0]}:{summary.score[1]}" if summary.winner else (
-            f"unfinished {summary.score[0]}:{summary.score[1]}")
+        result = say(lang, "history.wins" if summary.winner else "history.unfinished", who=summary.winner_name,
+                     a=summary.score[0], b=summary.score[1])
     codes = Counter[str]()
     for seat in summary.seats:
         codes.update(dict(seat.faults))
-    fault_text = ", ".join(f"{code} {n}" for code, n in sorted(codes.items()))
-    faults = f"{summary.faults} fault{'s' if summary.faults != 1 else ''}" + (f" ({fault_text})" if fault_text else "")
-    line = (f"game {summary.game}  {when}  {summary.rules}  {a} – {b}  {result}  "
-            f"{summary.hands} hand{'s' if summary.hands != 1 else ''}  {faults}")
+    fault_text = _fault_list(codes, lang)
+    faults = _counted(lang, "history.faults", summary.faults) + (f" ({fault_text})" if codes else "")
+    line = say(lang, "history.game", game=summary.game, when=when, rules=rule_set(lang, summary.rules), a=a, b=b,
+               result=result, hands=_counted(lang, "history.hands", summary.hands), faults=faults)
     return line + (f"  [{summary.problem}]" if summary.problem else "")
+
+
+def _counted(lang: str, msgid: str, n: int, **values: Any) -> str:
+    """``1 hand``, ``3 hands``: the message for one, or for ``n``."""
+    return say(lang, msgid + ".one", **values) if n == 1 else say(lang, msgid, n=n, **values)
+
+
+def _fault_list(codes: Counter[str], lang: str) -> str:
+    """``revoke 2, out of turn 1`` in ``lang`` (a code the catalogue does not name stays a code)."""
+    named = [(say(lang, "fault." + code) if has("fault." + code) else code, n) for code, n in sorted(codes.items())]
+    return ", ".join(f"{name} {n}" for name, n in named)
 
 
 @dataclass
@@ -297,8 +312,8 @@ def player_stats(summaries: Iterable[GameSummary]) -> list[PlayerStats]:
     return sorted(players.values(), key=lambda p: (-p.wins, p.name))
 
 
-def format_player(stats: PlayerStats, *, detail: bool = False) -> str:
-    """One line of statistics for a player: in words for a club player, or (``detail``) the figures.
+def format_player(stats: PlayerStats, lang: str = "en", *, detail: bool = False) -> str:
+    """One line of statistics for a player in ``lang``: in words for a club player, or (``detail``) the figures.
 
     >>> p = PlayerStats("Anne", games=2, wins=1, points=7, hands=9, voles=1, vulnerable=3, punished=1)
     >>> for part in format_player(p).split("; "):
@@ -310,23 +325,18 @@ lost the point 1 time of them (such a loss costs more than an ordinary one)
     >>> print(format_player(p, detail=True))
     Anne: 2 games, 1 won, 7 points, 9 hands, vole 11%, d'autorité 3 (1 punished), faults: none
     """
-    faults = ", ".join(f"{code} {n}" for code, n in sorted(stats.faults.items())) or "none"
-    rubbers = f"{stats.rubbers} rubber{'s' if stats.rubbers != 1 else ''} ({stats.rubbers_won} won), " if (
-        stats.rubbers) else ""
+    rubbers = _counted(lang, "history.rubbers", stats.rubbers, won=stats.rubbers_won) if stats.rubbers else ""
     if detail:
-        return (f"{stats.name}: {stats.games} games, {stats.wins} won, {rubbers}{stats.points} points, "
-                f"{stats.hands} hands, vole {stats.vole_rate:.0%}, "
-                f"d'autorité {stats.vulnerable} ({stats.punished} punished), faults: {faults}")
-
-    def times(n: int, one: str = "time") -> str:
-        return f"{n} {one}{'s' if n != 1 else ''}"
-
-    autorite = "never played without exchanging" if not stats.vulnerable else (
-        f"played without exchanging (d'autorité: stood without proposing, or refused the first proposal) "
-        f"{times(stats.vulnerable)} and lost the point {times(stats.punished)} of them (such a loss costs more "
-        "than an ordinary one)")
-    said_faults = "no fault" if not stats.faults else "faults: " + ", ".join(
-        f"{code.replace('_', ' ')} {times(n)}" for code, n in sorted(stats.faults.items()))
-    return (f"{stats.name}: {times(stats.games, 'game')}, {stats.wins} won, {rubbers}{stats.points} points in "
-            f"{times(stats.hands, 'hand')}, all five tricks (the vole) in {times(stats.voles, 'hand')}; "
-            f"{autorite}; {said_faults}")
+        faults = _fault_list(stats.faults, lang) or say(lang, "history.none")
+        return say(lang, "history.player", name=stats.name, games=stats.games, wins=stats.wins, rubbers=rubbers,
+                   points=stats.points, hands=stats.hands, rate=f"{stats.vole_rate:.0%}",
+                   vulnerable=stats.vulnerable, punished=stats.punished, faults=faults)
+    autorite = say(lang, "history.never_autorite") if not stats.vulnerable else say(
+        lang, "history.autorite", times=_counted(lang, "count.times", stats.vulnerable),
+        lost=_counted(lang, "count.times", stats.punished))
+    listed = ", ".join(f"{say(lang, 'fault.' + code) if has('fault.' + code) else code} "
+                       f"{_counted(lang, 'count.times', n)}" for code, n in sorted(stats.faults.items()))
+    said_faults = say(lang, "history.said_faults", faults=listed) if stats.faults else say(lang, "history.no_fault")
+    return say(lang, "history.said_player", name=stats.name, games=_counted(lang, "count.games", stats.games),
+               wins=stats.wins, rubbers=rubbers, points=stats.points, hands=_counted(lang, "count.hands", stats.hands),
+               voles=_counted(lang, "count.hands", stats.voles), autorite=autorite, faults=said_faults)

@@ -23,10 +23,11 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import engine
-from engine import Event
+from catalogue import language, rule_set, say
+from engine import Card, Event, Fault
 from firmware_host.errors import BadInput
 from firmware_host.journal.store import Journal, JournalError
 from firmware_host.outputs import TableOutput
@@ -35,6 +36,8 @@ from firmware_host.players.simtable import SimulatedTable
 from firmware_host.referee.controller import Controller
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
 from firmware_host.referee.transcript import dumps
+from firmware_host.screens.chooser import fault_screen
+from firmware_host.screens.i18n import card as card_words
 from firmware_host.service import ServiceStats, TableService
 from hardware.limits import name_problem
 from hardware.table import TableConfig, simulated_table
@@ -204,7 +207,7 @@ def run_demo(options: DemoOptions, controller: Controller, *, outputs: Sequence[
     with _open_journal(journal_path) as journal:
         panel = open_panel(table, png_dir=png_dir, terminal=out if frames != "none" else None,
                            only_tricks=frames == "tricks", redraw=tty and frames == "all")
-        panel.language = options.language or "en"
+        panel.language = lang = language(options.language)
         if tty and frames == "all":
             out.write("\x1b[2J")
         if journal.current_game() is not None:  # each demo is a new game of the demo's journal
@@ -212,7 +215,8 @@ def run_demo(options: DemoOptions, controller: Controller, *, outputs: Sequence[
         service = TableService(journal=journal, controller=controller, outputs=[panel])
         watch = TableWatch(service.stats, controller.snapshot())
         service.outputs.append(watch)
-        service.outputs.append(HandNarrator(names, _narrator(out)))
+        narrator = Narrator(out, lang, names, lambda: watch.snapshot)
+        service.outputs.append(HandNarrator(names, narrator))
         service.outputs.extend(outputs)
         put = tee(service.put_device_event) if tee is not None else service.put_device_event
         sim = SimulatedTable(table, events=put, baud=115200, depth=depth, seed=options.seed)
@@ -224,11 +228,11 @@ def run_demo(options: DemoOptions, controller: Controller, *, outputs: Sequence[
                 time.sleep(delay)
 
         served = ServedTable(sim, watch, debounce=table.buttons.debounce, pause=pause)
-        players = PacketPlayers(served, world, seed=rng.randrange(1 << 30), faults=0.15, say=_narrator(out))
+        players = PacketPlayers(served, world, seed=rng.randrange(1 << 30), faults=0.15, say=narrator)
         try:
-            reads = f"pads read {depth if depth is not None else _table_depth(table)} deep"
-            out.write(f"Écarté on the simulated table ({world.rules.describe()}, {table.sight} sight, {reads}), "
-                      f"seed {options.seed} (--seed {options.seed} plays this game again)\n")
+            out.write(say(lang, "demo.intro", rules=rule_set(lang, world.rules.describe()),
+                          sight=say(lang, "demo.sight." + table.sight),
+                          depth=depth if depth is not None else _table_depth(table), seed=options.seed) + "\n")
             loop.start()
             final = players.play_game()
             watch.wait(lambda snap: snap.phase == "over", "end the game")
@@ -242,21 +246,51 @@ def run_demo(options: DemoOptions, controller: Controller, *, outputs: Sequence[
         winner = watch.snapshot.winner or ("A" if a > b else "B")
         conduct = players.conduct
         name = dict(zip("AB", names, strict=False)).get(winner, winner)
-        out.write(f"\nGame over: {name} wins, A {a} - B {b} ({names[0]} at A, {names[-1]} at B) "
-                  f"after {final.hand_no} hand(s); {conduct.refused_at_once} wrong card(s) refused at once, "
-                  f"{len(conduct.late)} fault(s) proven late; {service.stats.handled} events journaled, "
-                  f"{panel.frames} frames drawn.\n")
+        out.write("\n" + say(lang, "demo.game_over", who=name, a=a, b=b, name_a=names[0], name_b=names[-1],
+                              hands=final.hand_no, refused=conduct.refused_at_once, late=len(conduct.late),
+                              events=service.stats.handled, frames=panel.frames) + "\n")
         quoted = shlex.quote(str(journal_path))
-        out.write(f"Review it with the coach: ecarte-table review --journal {quoted}\n"
-                  f"All the demo's games: ecarte-table history --journal {quoted}\n")
+        out.write(say(lang, "demo.review_it", command=f"ecarte-table review --journal {quoted}") + "\n"
+                  + say(lang, "demo.history_it", command=f"ecarte-table history --journal {quoted}") + "\n")
         out.flush()
     return 0
+
+
+class Narrator:
+    """The demo's narration in the table's language: ``narrator(message id, **values)`` writes one line.
+
+    A seat (``who``) is said as its player's name, a card as the language's pack prints it, a
+    fault as the table's screen words it (what went wrong · what to do), with whole names."""
+
+    def __init__(self, out: TextIO, lang: str, names: Sequence[str], snapshot: Callable[[], TableSnapshot]) -> None:
+        self.out = out
+        self.lang = lang
+        self.names = dict(zip("AB", names, strict=False))
+        self.snapshot = snapshot
+
+    def __call__(self, msgid: str, /, **values: object) -> None:
+        said: dict[str, object] = {}
+        for key, value in values.items():
+            if isinstance(value, Fault):
+                said[key] = self.fault(value)
+            elif isinstance(value, Card):
+                said[key] = card_words(str(value), self.lang)
+            elif key == "who" and isinstance(value, str):
+                said[key] = self.names.get(value, value)
+            else:
+                said[key] = value
+        self.out.write(f"\n>>> {say(self.lang, msgid, **said)}\n")
+        self.out.flush()
+
+    def fault(self, fault: Fault) -> str:
+        screen = fault_screen(fault, self.snapshot(), self.lang, whole_names=True)
+        return " · ".join(" ".join(part.split()) for part in (screen.headline, screen.detail) if part)
 
 
 class HandNarrator:
     """A service output that says each hand's result as the table scored it (the frames may not be drawn)."""
 
-    def __init__(self, names: Sequence[str], say: Callable[[str], None]) -> None:
+    def __init__(self, names: Sequence[str], say: Callable[..., None]) -> None:
         self.names = names
         self.say = say
 
@@ -264,9 +298,8 @@ class HandNarrator:
         for ev in outcome.events:
             if isinstance(ev, engine.HandEnd):
                 a, b = self.names
-                won = a if ev.points[0] > ev.points[1] else b
-                self.say(f"hand over: {won} takes {max(ev.points)} point(s) with {max(ev.tricks)} trick(s); "
-                         f"score {a} {ev.score[0]} – {b} {ev.score[1]}")
+                self.say("demo.hand_over", who="A" if ev.points[0] > ev.points[1] else "B", points=max(ev.points),
+                         tricks=max(ev.tricks), a=a, b=b, sa=ev.score[0], sb=ev.score[1])
 
 
 def _table_depth(table: TableConfig) -> int:
@@ -278,11 +311,3 @@ def _open_journal(path: Path) -> Journal:
         return Journal(path, lock=True)
     except JournalError as exc:
         raise BadInput(str(exc)) from None
-
-
-def _narrator(out: object) -> Callable[[str], None]:
-    def say(text: str) -> None:
-        out.write(f"\n>>> {text}\n")  # type: ignore[attr-defined]
-        out.flush()  # type: ignore[attr-defined]
-
-    return say

@@ -173,9 +173,12 @@ class PacketPlayers:
     """
 
     def __init__(self, table: PhysicalTable, world: GameState, *, seed: int = 0, faults: float = 0.0,
-                 false_kings: float = 0.0, say: Callable[[str], None] | None = None) -> None:
+                 false_kings: float = 0.0, say: Callable[..., None] | None = None) -> None:
         self.table = table
-        self.say = say or (lambda _text: None)
+        self.say: Callable[..., None] = say or (lambda _msgid, **_values: None)
+        """What the players say of what they do: ``say(message id, **values)``, a seat as ``who``, a
+        :class:`~engine.cards.Card` as ``card``, a :class:`~engine.Fault` as ``fault`` (the demo's
+        narrator words them in the table's language)."""
         self.world = world
         self.seed = seed
         self.faults = faults
@@ -209,9 +212,7 @@ class PacketPlayers:
                 continue
             if ev.late:
                 self.conduct.late.append((hand, ev.trick or 0, ev.seat or "", ev.code))
-                rule = "" if f"rule {ev.rule}" in ev.message else f" (rule {ev.rule})"
-                self.say(f"the table proves {ev.seat}'s {ev.code.replace('_', ' ')} at trick {ev.trick}, late"
-                         f"{rule}: {ev.message}")
+                self.say("demo.proven_late", who=ev.seat or "", trick=ev.trick or 0, fault=ev)
                 if ev.code == "false_king":
                     innocent = (hand, ev.seat) not in self.conduct.false_kings
                 else:
@@ -232,7 +233,7 @@ class PacketPlayers:
         chooser = self.table.snapshot.choosing
         if chooser is None:
             raise PlayersError("no choice is awaited")
-        self.say(f"{chooser} chooses to have the hand played again (yes)")
+        self.say("demo.replay_chosen", who=chooser)
         events = self.table.press(chooser, "yes")
         if not any(e.event == "replay_hand" for e in events):
             raise PlayersError(f"the table did not replay the hand: {[e.to_json() for e in events]}")
@@ -338,7 +339,7 @@ class PacketPlayers:
                 and self._rng("false king", seat).random() < self.false_kings):
             # a king announced by a seat that does not hold it (rule 25): the world knows it is false
             self.conduct.false_kings.append((w.hand_no, seat))
-            self.say(f"{seat} announces the king of trumps without holding it")
+            self.say("demo.false_king", who=seat)
             if self._watch(self.table.press(seat, "king"), false_king=seat):
                 self._choose_replay()
                 return True
@@ -354,8 +355,7 @@ class PacketPlayers:
             if refused:
                 self.conduct.refused_at_once += 1
                 fault = next(e for e in events if isinstance(e, Fault) and e.card == wrong.card)
-                self.say(f"{seat} plays the {wrong.card.symbol()} on purpose; the table refuses it at once: "
-                         f"{fault.message}; {seat} takes it back")
+                self.say("demo.refused", who=seat, card=wrong.card, fault=fault)
                 self._watch(events, wrong=(seat, str(wrong.card)))
                 self._watch(self.table.lift(f"play.{seat}", [str(wrong.card)]))
                 self.on_play[seat] = None
@@ -363,8 +363,7 @@ class PacketPlayers:
             else:
                 trick = w.tricks[0] + w.tricks[1] + 1
                 self.conduct.planted.append((w.hand_no, trick, seat, str(wrong.card)))
-                self.say(f"{seat} plays the {wrong.card.symbol()} on purpose; the table has not seen enough of "
-                         f"{seat}'s hand to prove it yet")
+                self.say("demo.unproven", who=seat, card=wrong.card)
                 i = engine.SEATS.index(seat)
                 self.world, _ = accept_play(w, seat, i, wrong.card, 1 << wrong.card.index)
                 if self._watch(events, hand=w.hand_no):

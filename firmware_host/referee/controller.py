@@ -73,23 +73,24 @@ def _sight(state: GameState) -> Sight:
 
 
 class ElderHint:
-    """Learners' hints: ``advisor(rules, elder's hand, turn-up)`` (``coach.odds.hint_text``), asked
-    once per hand and turn-up before the elder's first decision (when the table knows his five cards)."""
+    """Learners' hints: ``advisor(rules, elder's hand, turn-up, language)`` (``coach.odds.hint_text``),
+    asked once per hand, turn-up and language before the elder's first decision (when the table knows
+    his five cards)."""
 
-    def __init__(self, advisor: Callable[[RuleSet, int, int], str] | None) -> None:
+    def __init__(self, advisor: Callable[[RuleSet, int, int, str], str] | None) -> None:
         self._advisor = advisor
-        self._for: tuple[int, int] | None = None
+        self._for: tuple[int, int, str] | None = None
         self._text: str | None = None
 
-    def __call__(self, state: GameState) -> str | None:
+    def __call__(self, state: GameState, lang: str = "en") -> str | None:
         if self._advisor is None or state.phase != "propose" or state.proposals:
             return None
         elder = engine.SEATS.index(state.elder)
         if state.hands[elder].bit_count() != 5:
             return None
-        if self._for != (state.hands[elder], state.turn_up):
-            self._for = (state.hands[elder], state.turn_up)
-            self._text = self._advisor(state.rules, state.hands[elder], state.turn_up)
+        if self._for != (state.hands[elder], state.turn_up, lang):
+            self._for = (state.hands[elder], state.turn_up, lang)
+            self._text = self._advisor(state.rules, state.hands[elder], state.turn_up, lang)
         return self._text
 
 
@@ -108,7 +109,7 @@ class Controller:
     def __init__(self, defaults: TableDefaults | None = None, *,
                  card_for_uid: Callable[[str], str | None] | None = None, layout: str = "full",
                  pack_guard: PackGuard | None = None,
-                 advisor: Callable[[RuleSet, int, int], str] | None = None) -> None:
+                 advisor: Callable[[RuleSet, int, int, str], str] | None = None) -> None:
         self._setup = SetupMenu(defaults)
         d = self._setup.defaults
         self._namer = CardNamer(d.tags, card_for_uid=card_for_uid, pack_guard=pack_guard, badges=d.badges)
@@ -136,7 +137,7 @@ class Controller:
             and not state.played and state.led < 0,
             winner=state.winner if state.phase == "over" else None, players=state.players,
             sight=_sight(state), choosing=engine.SEATS[1 - state.awaiting] if state.awaiting >= 0 else None,
-            hint=self._hint(state), notice=self._notice, hand_notes=log.notes,
+            hint=self._hint(state, self._setup.shown_language or "en"), notice=self._notice, hand_notes=log.notes,
             setting_up=setting_up(state, pads_empty=self._pads.empty), menu=self._setup.shown,
             language=self._setup.shown_language,
         )

@@ -87,7 +87,7 @@ class SetupMenu:
         return Setup(
             rules=state.rules.name, dealer=state.dealer or None, target=state.target, tags=tags,
             options=state.rules.options(), sight=state.sight,
-            players=self._setup.players or self.defaults.players, language=self._setup.language,
+            players=self._setup.players or self.defaults.players, language=self.language(),
         )
 
     def language(self) -> str | None:

@@ -33,8 +33,8 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
+from catalogue import LANGUAGES
 from engine.ecarte_errors import UnknownRulesError
-from engine.prompts import LANGUAGES
 from engine.rules import RULE_SETS, rules
 
 logger = logging.getLogger(__name__)

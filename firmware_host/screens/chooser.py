@@ -20,14 +20,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from catalogue import has, say
 from engine import SEATS, Fault, View
 from engine.events import Bid, King, Penalty
-from engine.prompts import Prompt, worded
+from engine.prompts import Prompt
 from engine.rules import RULE_SETS
 from firmware_host.referee.snapshot import TableSnapshot
 from firmware_host.referee.table_setup import MenuLine
 from firmware_host.screens.drawing import Screen, clipped, frame_to_text, render
-from firmware_host.screens.i18n import Words, screen_name, words
+from firmware_host.screens.i18n import Words, screen_name, worded, words
 
 __all__ = ["Screen", "fault_screen", "frame_to_text", "message_screen", "paused_screen", "render", "screen_for"]
 
@@ -38,11 +39,12 @@ _HOLDING = ("propose", "respond", "exchange", "force")
 class _Table:
     """The words and names of one snapshot."""
 
-    def __init__(self, snapshot: TableSnapshot, lang: str) -> None:
+    def __init__(self, snapshot: TableSnapshot, lang: str, *, whole_names: bool = False) -> None:
         self.snapshot = snapshot
         self.w: Words = words(lang)
         names = snapshot.players
-        self.names = {seat: screen_name(names[i]) if names[i] else seat for i, seat in enumerate(SEATS)}
+        fit = (lambda name: " ".join(name.split())) if whole_names else screen_name
+        self.names = {seat: fit(names[i]) if names[i] else seat for i, seat in enumerate(SEATS)}
 
     def who(self, seat: str | None) -> str:
         return self.names.get(seat or "", "") or self.w.say("table")
@@ -142,16 +144,19 @@ def fault_words(fault: Fault, table: _Table) -> tuple[str, str]:
         return w.say(code, who=who), take_back or w.say("out_of_turn_do", turn=table.who(prompt.seat))
     if code == "exchange_count":
         return w.say(code, who=who), take_back or w.say("exchange_do")
-    if code in ("unknown_tag", "false_king", "setup_ignored", "locked"):
+    if code in ("unknown_tag", "foreign_pack", "counterfeit_card", "false_king", "setup_ignored", "locked"):
         return w.say(code, who=who), w.say(code + "_do")
     if code == "wrong_time":
         return w.say(code, who=who), table.prompt().text
-    return f"{who}: {code.replace('_', ' ')}", fault.remedy
+    if has(code):  # a notice worded by its code alone ("lay a badge on a play pad")
+        return w.say(code, who=who), ""
+    return f"{who}: {w.say('fault.' + code) if has('fault.' + code) else code}", ""
 
 
-def fault_screen(fault: Fault, snapshot: TableSnapshot, lang: str = "en") -> Screen:
-    """The fault view of ``fault`` (what went wrong, then what to do)."""
-    headline, detail = fault_words(fault, _Table(snapshot, lang))
+def fault_screen(fault: Fault, snapshot: TableSnapshot, lang: str = "en", *, whole_names: bool = False) -> Screen:
+    """The fault view of ``fault`` (what went wrong, then what to do); ``whole_names``: the players' names
+    as they are (the page, the narration), not cut to the OLED's pixels."""
+    headline, detail = fault_words(fault, _Table(snapshot, lang, whole_names=whole_names))
     return Screen(view="fault", headline=headline, detail=detail)
 
 
@@ -197,7 +202,7 @@ def _signed(n: int) -> str:
 
 
 def screen_for(snapshot: TableSnapshot, lang: str = "en") -> Screen:
-    """What the table shows for ``snapshot``, in ``lang`` (``en``, ``fr``, ``it``, ``de``), or in
+    """What the table shows for ``snapshot``, in ``lang`` (``en``, ``fr``, ``it``, ``de``, ``es``), or in
     the language chosen at the table (the settings menu: ``snapshot.language``)."""
     lang = snapshot.language or lang
     table = _Table(snapshot, lang)
@@ -243,49 +248,19 @@ def screen_for(snapshot: TableSnapshot, lang: str = "en") -> Screen:
     return Screen(**base)
 
 
-_MENU_WORDS: dict[str, dict[str, str]] = {
-    "en": {"title": "settings {p}/{n}", "house": "house rules {p}/{n}",
-           "hint": "yes: change · no: next\nking: play", "hint_locked": "no: next · king: play",
-           "on": "on", "off": "off", "rules": "rules", "target": "game to", "rubber": "best of",
-           "ace_high": "ace high", "doubling": "doubling", "offer_point": "offer the point",
-           "game_value": "game value", "forzare": "forzare", "a_la_retourne": "à la retourne",
-           "classic": "classic", "french": "french", "italian": "italian", "german": "german",
-           "language": "language"},
-    "fr": {"title": "réglages {p}/{n}", "house": "règles maison {p}/{n}",
-           "hint": "oui : changer · non : suite\nroi : jouer", "hint_locked": "non : suite · roi : jouer",
-           "on": "oui", "off": "non", "rules": "règles", "target": "partie en", "rubber": "manche en",
-           "ace_high": "as maître", "doubling": "doubler", "offer_point": "offrir le point",
-           "game_value": "valeur de partie", "forzare": "forzare", "a_la_retourne": "à la retourne",
-           "classic": "classique", "french": "française", "italian": "italienne", "german": "allemande",
-           "language": "langue"},
-    "it": {"title": "impostazioni {p}/{n}", "house": "regole casa {p}/{n}",
-           "hint": "sì: cambia · no: avanti\nre: gioca", "hint_locked": "no: avanti · re: gioca",
-           "on": "sì", "off": "no", "rules": "regole", "target": "si gioca a", "rubber": "al meglio di",
-           "ace_high": "asso alto", "doubling": "raddoppio", "offer_point": "offrire il punto",
-           "game_value": "valore partita", "forzare": "forzare", "a_la_retourne": "à la retourne",
-           "classic": "classica", "french": "francese", "italian": "italiana", "german": "tedesca",
-           "language": "lingua"},
-    "de": {"title": "Einstellungen {p}/{n}", "house": "Hausregeln {p}/{n}",
-           "hint": "ja: ändern · nein: weiter\nKönig: spielen", "hint_locked": "nein: weiter · König: spielen",
-           "on": "an", "off": "aus", "rules": "Regeln", "target": "Spiel bis", "rubber": "Partie aus",
-           "ace_high": "Ass hoch", "doubling": "Verdoppeln", "offer_point": "Punkt anbieten",
-           "game_value": "Spielwert", "forzare": "forzare", "a_la_retourne": "à la retourne",
-           "classic": "klassisch", "french": "französisch", "italian": "italienisch", "german": "deutsch",
-           "language": "Sprache"},
-}
-
-LANGUAGE_NAMES = {"en": "English", "fr": "français", "it": "italiano", "de": "Deutsch"}
-"""Each language of the menu in its own words: whoever reads it finds theirs."""
-
-
 def menu_screen(line: MenuLine, lang: str = "en") -> Screen:
     """The settings menu: which line of how many, the line and its value, the buttons."""
-    said = _MENU_WORDS[words(lang).lang]
-    title = said["house" if line.locked else "title"].format(p=line.position, n=line.count)
-    value = LANGUAGE_NAMES.get(line.value, line.value) if line.item == "language" else said.get(line.value, line.value)
+    lang = words(lang).lang
+    title = say(lang, "menu.house" if line.locked else "menu.title", p=line.position, n=line.count)
+    value = _menu_word(lang, ("language." if line.item == "language" else "menu.") + line.value, line.value)
     return Screen(view="menu", headline=title,
-                  detail=f"{said.get(line.item, line.item)}: {value}\n"
-                         + said["hint" if line.changeable else "hint_locked"])
+                  detail=f"{_menu_word(lang, 'menu.' + line.item, line.item)}: {value}\n"
+                         + say(lang, "menu.hint" if line.changeable else "menu.hint_locked"))
+
+
+def _menu_word(lang: str, msgid: str, value: str) -> str:
+    """A menu line's item or value in words (a number is its own word)."""
+    return say(lang, msgid) if has(msgid) else value
 
 
 def paused_screen(snapshot: TableSnapshot | None, message: str = "", lang: str = "en") -> Screen:

@@ -13,19 +13,21 @@ import logging
 
 from firmware_host.referee.snapshot import Outcome
 from firmware_host.referee.table_events import HandRecord
+from firmware_host.screens.i18n import screen_name
 from firmware_host.screens.panel import Panel
 
 logger = logging.getLogger(__name__)
 
 
-def coach_line(record: HandRecord) -> str | None:
-    """The coach's line on a finished hand (None: a perfect hand, or one the game's end cut short)."""
+def coach_line(record: HandRecord, lang: str = "en", names: tuple[str, str] = ("A", "B")) -> str | None:
+    """The coach's line on a finished hand in ``lang``, ``names`` for the seats (None: a perfect hand, or
+    one the game's end cut short)."""
     from coach.review import hands_of_record, review
 
     hands = hands_of_record(record.rules, record.dealer, record.actions, game=record.game, hand=record.hand)
     if not hands:
         return None
-    return review(hands[0], decisions=False).oled_line() or None
+    return review(hands[0], decisions=False).oled_line(lang, names) or None
 
 
 class CoachedPanel:
@@ -38,8 +40,10 @@ class CoachedPanel:
     def publish(self, outcome: Outcome) -> None:
         for event in outcome.events:
             if isinstance(event, HandRecord):
+                snapshot = outcome.snapshot
+                names = tuple(screen_name(n) if n else seat for n, seat in zip(snapshot.players, "AB", strict=False))
                 try:
-                    self.line = coach_line(event)
+                    self.line = coach_line(event, snapshot.language or self.panel.language, (names[0], names[1]))
                 except Exception:  # the coach must never stop the table
                     logger.exception("the coach could not review hand %d", event.hand)
                     self.line = None

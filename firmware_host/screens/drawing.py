@@ -168,6 +168,13 @@ def _text(image: Image.Image, x: int, y: int, text: str, *, font: str = "text", 
     return round(pen)
 
 
+def missing_glyphs(text: str, *, font: str = "text") -> set[str]:
+    """The characters of ``text`` the baked font lacks (drawn as ``?``): none, for every message
+    of the catalogue in every language (a test)."""
+    cells = _font(font).cells
+    return {c for c in text if c not in cells and c not in _SUIT_OF_SYMBOL and c != "\n"}
+
+
 def text_width(text: str, *, font: str = "text") -> int:
     """Width of ``text`` in pixels, measured with the glyphs :func:`render` draws."""
     return _font(font).width(text)

@@ -34,7 +34,7 @@ PLAY_PHASE_FAULTS = frozenset({"out_of_turn", "card_not_in_hand", "wrong_time"})
 """Faults whose card lies face up when they happen during the tricks (a card on a play pad)."""
 
 CARD_SYMBOL = re.compile(r"(?:10|[2-9JQKA])[♠♥♦♣]")
-_TRAILING_ARTICLE = re.compile(r"\s+(?:the|le|la|il|den|die|das)$")
+_TRAILING_ARTICLE = re.compile(r"\s+(?:the|le|la|il|den|die|das|el)$")
 CARD_NOTATION = re.compile(r"(?<![A-Za-z0-9])[2-9TJQKA][SHDC](?![A-Za-z0-9])")
 
 
@@ -69,7 +69,7 @@ def public_fault(fault: Fault, face_up: bool, snapshot: TableSnapshot | None = N
         data["message"] = redact(str(data.get("message", "")))
         fault = replace(fault, card=None)
     if snapshot is not None:
-        screen = fault_screen(fault, snapshot, language)
+        screen = fault_screen(fault, snapshot, language, whole_names=True)
         what, do = (" ".join((t if face_up else redact(t)).split()) for t in (screen.headline, screen.detail))
         # worded without its card, "does not hold the {card}" ends on an article: leave it out
         data["said"] = {"what": _TRAILING_ARTICLE.sub("", what), "do": _TRAILING_ARTICLE.sub("", do)}

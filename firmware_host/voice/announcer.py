@@ -42,11 +42,10 @@ from engine import (
     Trump,
 )
 from engine.events import Exchanged, HandReplayed, MatchEnd, PlayBegins
-from engine.prompts import worded
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
 from firmware_host.referee.table_events import Corrected, NewGame, ReaderState
 from firmware_host.screens.i18n import language as table_language
-from firmware_host.screens.i18n import words
+from firmware_host.screens.i18n import worded, words
 from firmware_host.screens.public_faults import PUBLIC_EVENTS, fault_face_up, public_fault, redact
 from firmware_host.voice.spoken import Spoken, spoken
 

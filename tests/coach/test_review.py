@@ -79,7 +79,7 @@ def test_a_lost_trick_is_found_with_the_better_card() -> None:
     finding = result.cards[0]
     assert finding.seat == 0 and finding.trick == 1 and finding.played == Card.parse("AS")
     assert finding.better == (Card.parse("AD"),)
-    assert finding.what == "won the point" and finding.points_lost == 3  # +1 rather than -2 (vulnerable)
+    assert finding.what == "won_point" and finding.points_lost == 3  # +1 rather than -2 (vulnerable)
     assert result.oled_line() == "A could have won the point: A♦ at trick 1"
     assert result.cost(0) == 3
 

@@ -13,6 +13,8 @@ from conftest import MOSQUITTO, feed, free_port, make_service, whole_game
 from PIL import Image
 from waiting import wait_for
 
+from catalogue import LANGUAGES
+from catalogue.english import english_words
 from firmware_host.referee.transcript import ButtonEvent, CardEvent, PhysicalEvent, Setup, read_transcript
 from firmware_host.service import TableService
 from venue.hub import build_hub
@@ -204,10 +206,10 @@ def test_a_fault_is_shown_where_it_happened(browser: Any, service: TableService)
 
 
 def test_the_page_speaks_the_tables_language(browser: Any, service: TableService) -> None:
-    pages = {lang: TablePage(WebSettings(port=0), table="T", language=lang) for lang in ("en", "fr", "it", "de")}
+    pages = {lang: TablePage(WebSettings(port=0), table="T", language=lang) for lang in LANGUAGES}
     expected = {  # the tab, the word for trump, and a king, a queen and a jack as each pack prints them
         "en": ("Table", "trump", "KQJ"), "fr": ("Table", "atout", "RDV"),
-        "it": ("Tavolo", "briscola", "RDF"), "de": ("Tisch", "Trumpf", "KDB"),
+        "it": ("Tavolo", "briscola", "RDF"), "de": ("Tisch", "Trumpf", "KDB"), "es": ("Mesa", "triunfo", "KQJ"),
     }
     try:
         base = published(service)
@@ -241,6 +243,57 @@ def test_the_page_speaks_the_tables_language(browser: Any, service: TableService
     finally:
         for page in pages.values():
             page.close()
+
+
+SHOWN_TEXT = """[...document.querySelectorAll('header, nav, main > section')].map((section) => {
+  const copy = section.cloneNode(true);
+  for (const pre of copy.querySelectorAll('pre')) pre.remove();  // hand records: a notation, its tags English
+  return copy.textContent + ' ' + [...copy.querySelectorAll('[aria-label], [title]')].map(
+    (n) => (n.getAttribute('aria-label') || '') + ' ' + (n.getAttribute('title') || '')).join(' ');
+}).join('\\n') + '\\n' + document.title"""
+"""Every word the page shows, on every tab, its labels and tooltips too (the hand records aside)."""
+
+
+def test_the_page_under_a_spanish_table_is_spanish_from_top_to_bottom(browser: Any, service: TableService) -> None:
+    """A whole game with wrong cards refused, under a Spanish table: every tab, heading, event, fault,
+    label and the title in Spanish, no English word of the game left (``catalogue.english``)."""
+    with TablePage(WebSettings(port=0), table="Mesa 1", journal=Path(service.journal.path), language="es") as page:
+        base = published(service)
+        service.outputs.append(page)
+        service.resume()
+        tab = browser.new_page(viewport=PHONE)
+        tab.goto(page.url)
+        tab.wait_for_function("window.__state !== null && document.documentElement.lang === 'es'",
+                              timeout=TIMEOUT_MS)
+        events = named(whole_game(4))
+        seen_fault = False
+        for event in events:
+            feed(service, event)
+            snapshot = service.outputs[0].outcomes[-1].snapshot  # type: ignore[attr-defined]
+            if snapshot.faults and not seen_fault:  # a wrong card on the table: the fault box shows it
+                seen_fault = True
+                tab.wait_for_function(f"window.__state.seq >= {caught_up(page, service, base)['seq']}",
+                                      timeout=TIMEOUT_MS)
+                shown = tab.evaluate(SHOWN_TEXT)
+                assert english_words(shown) == set(), shown
+                assert tab.inner_text("#faultbox").strip()
+        assert seen_fault, "the game has a wrong card refused"
+        seq = caught_up(page, service, base)["seq"]
+        tab.wait_for_function(f"window.__state.seq >= {seq}", timeout=TIMEOUT_MS)
+        tab.click("nav button[data-tab=hands]")
+        tab.click("nav button[data-tab=games]")
+        tab.wait_for_selector("#gamelist tbody tr", timeout=TIMEOUT_MS)
+        tab.click("#gamelist tbody tr a")
+        tab.wait_for_function("document.querySelector('#record').textContent.length > 0", timeout=TIMEOUT_MS)
+        tab.click("nav button[data-tab=stats]")
+        tab.wait_for_selector("#statlist tbody tr", timeout=TIMEOUT_MS)
+        tab.wait_for_selector("#conn[data-conn='live']", timeout=TIMEOUT_MS)
+        shown = tab.evaluate(SHOWN_TEXT)
+        assert english_words(shown) == set(), shown
+        for word in ("Mesa", "Manos", "Partidas", "Jugadores", "triunfo", "bazas", "mazo", "en directo",
+                     "Lo ocurrido", "gana", "jugador", "clásica", "Mesa de écarté"):
+            assert word in shown, word
+        tab.close()
 
 
 def test_the_page_follows_the_language_chosen_at_the_table(browser: Any, service: TableService) -> None:

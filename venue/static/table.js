@@ -19,6 +19,7 @@ async function loadWords() {
     WORDS = w.words;
     window.__ranks = w.ranks;
     document.documentElement.lang = w.lang;
+    document.title = W("page_title");
   } catch (err) {
     WORDS = {};
   }
@@ -81,7 +82,7 @@ function showState(s) {
   const v = s.view;
   const who = names(s);
   $("title").textContent = s.table;
-  $("game").textContent = W("game") + " " + s.game + " · " + W("hand") + " " + s.hand + " · " + v.rules;
+  $("game").textContent = W("game") + " " + s.game + " · " + W("hand") + " " + s.hand + " · " + ((s.said && s.said.rules) || v.rules);
   for (const [i, seat] of ["A", "B"].entries()) {
     $("name-" + seat).replaceChildren(who[seat], ...(v.dealer === seat ? [el("div", { class: "small" }, W("dealer"))] : []));
     $("seat-" + seat).classList.toggle("turn", s.prompt.seat === seat && v.phase !== "over");
@@ -133,7 +134,7 @@ function showState(s) {
   facts.replaceChildren();
   if (hand.replayed) facts.append(el("span", {}, W("replayed")));
   for (const f of hand.early) facts.append(el("span", { class: "fault" }, W("before_play") + ": " + (f.said ? f.said.what : f.message)));
-  if (s.offline.length) facts.append(el("span", { class: "fault" }, "offline: " + s.offline.join(", ")));
+  for (const zone of s.offline) facts.append(el("span", { class: "fault" }, W("reader_offline", { zone })));
   showGame(s, who);
   if (!$("events").children.length) for (const e of s.story || []) showEvent(e);
 }
@@ -188,13 +189,14 @@ function showEvent(e) {
   if (e.event === "trick") li.append(W("trick") + " · " + W("won_by", { who: who[e.winner] }) + " ", cardEl(e.cards.A), cardEl(e.cards.B));
   else if (e.event === "play") li.append(who[e.seat] + " ", cardEl(e.card));
   else if (e.event === "trump") li.append(W("trump") + " ", cardEl(e.card));
-  else if (e.event === "bid") li.append(who[e.seat] + ": " + e.bid);
+  else if (e.event === "bid") li.append(W("bid_" + e.bid, { who: who[e.seat] }));
   else if (e.event === "fault") li.append(faultWords(e), ...(e.card ? [cardEl(e.card, { struck: true })] : []));
   else if (e.event === "hand_end") li.append(W("hand") + ": " + W("points") + " " + pair(e.points) + " · " + W("score") + " " + pair(e.score));
   else if (e.event === "game_end") li.append(W("game_over", { who: who[e.winner] || e.winner }) + " " + pair(e.score));
   else if (e.event === "king") li.append(who[e.seat] + " +1 " + W("king_points"));
   else if (e.event === "replay_hand") li.append(W("replayed"));
-  else li.append(e.event.replace(/_/g, " "));
+  else if (e.event === "reader") li.append(W(e.online ? "reader_back" : "reader_offline", { zone: e.zone }));
+  else li.append((e.seat && who[e.seat] ? who[e.seat] + ": " : "") + W("event_" + e.event));
   list.prepend(li);
   while (list.children.length > 60) list.lastChild.remove();
 }
@@ -211,7 +213,7 @@ function showHand(h) {
   const box = $("handlist");
   box.replaceChildren();
   for (const hand of [...hands.values()].reverse()) {
-    const round = hand.round ? W("game") + " " + hand.round + " · " : "";
+    const round = hand.round ? W("rubber_game", { n: hand.round }) + " · " : "";
     const button = el("button", { class: "handbtn", "data-game": hand.game, "data-hand": hand.hand },
       round + W("hand") + " " + hand.hand + ": " + W("points") + " " + pair(hand.points));
     button.addEventListener("click", () => openHand(hand.game, hand.hand));
@@ -221,10 +223,14 @@ function showHand(h) {
   if (!$("hands").hidden && !viewing) openHand(h.game, h.hand);
 }
 
+let opening = 0;  // the last hand asked for: an older answer that comes late is dropped
 async function openHand(game, number) {
+  const asked = ++opening;
   const answer = await fetch("/api/games/" + game + "/hands/" + number);
-  if (!answer.ok) return;
-  viewing = { game, hand: number, view: await answer.json(), at: 0 };
+  if (!answer.ok || asked !== opening) return;
+  const view = await answer.json();
+  if (asked !== opening) return;
+  viewing = { game, hand: number, view, at: 0 };
   window.__viewing = viewing;  // for the tests
   for (const b of document.querySelectorAll(".handbtn")) {
     b.setAttribute("aria-pressed", String(+b.dataset.game === game && +b.dataset.hand === number));
@@ -375,8 +381,8 @@ async function loadGames() {
       $("record").textContent = await (await fetch("/api/games/" + g.game + "/record")).text();
     });
     // a rubber: its result, then each of its games (winner's name and score)
-    const score = g.games ? (g.rubber ? "rubber " + g.rubber.A + "–" + g.rubber.B : "rubber") + " (" +
-      g.games.map((p) => (p.winner_name || "playing") + " " + pair(p.score)).join(", ") + ")" : pair(g.score);
+    const score = g.games ? (g.rubber ? W("rubber") + " " + g.rubber.A + "–" + g.rubber.B : W("rubber")) + " (" +
+      g.games.map((p) => (p.winner_name || W("playing")) + " " + pair(p.score)).join(", ") + ")" : pair(g.score);
     body.append(el("tr", { "data-game": g.game }, el("td", {}, g.game), el("td", {}, g.players.join(" – ")), el("td", {}, score),
       el("td", {}, g.winner_name || "–"), el("td", {}, g.hands), el("td", {}, link)));
   }

@@ -21,8 +21,8 @@ from PIL import Image, ImageDraw, ImageFont
 
 HERE = Path(__file__).resolve().parent
 DEJAVU = Path("/usr/share/fonts/truetype/dejavu")
-# appended, never reordered: the glyphs already baked keep their place in the strip
-CHARS = "".join(chr(c) for c in range(32, 127)) + "éèàçÉ–·×" + "âäêëîïôöùûüœßÀÂÄÇÈÊÎÔÖÙÜŒìíòóúñ−…«»’•›‹→←"
+# appended, never reordered (the last group: what Spanish adds): the glyphs already baked keep their place in the strip
+CHARS = "".join(chr(c) for c in range(32, 127)) + "éèàçÉ–·×" + "âäêëîïôöùûüœßÀÂÄÇÈÊÎÔÖÙÜŒìíòóúñ−…«»’•›‹→←" + "áÁÍÓÚÑ¿¡±"
 
 FONTS = {
     # name: (file, size in pixels, characters)

@@ -50,6 +50,31 @@ def test_the_learners_hint_shows_the_elders_odds_until_he_decides() -> None:
     assert Controller().handle(Setup(rules="classic", dealer="B")).snapshot.hint is None  # off by default
 
 
+def test_the_hint_and_the_coachs_line_follow_the_tables_language() -> None:
+    """Under a Spanish table the hint names the decision in Spanish, and so does the coach's line."""
+    from catalogue import say
+    from firmware_host.referee.controller import TableDefaults
+
+    controller = Controller(TableDefaults(language="es"), advisor=hint_text)
+    controller.handle(Setup(rules="classic", dealer="B"))
+    for i, card in enumerate(["KH", "QH", "JH", "AH", "TH", "7S", "8S", "9S", "TS", "AS"]):
+        controller.handle(CardEvent("hand.A" if i < 5 else "hand.B", card))
+    snapshot = controller.handle(CardEvent("turnup", "7D")).snapshot
+    assert snapshot.hint is not None and snapshot.hint.startswith(("juega ", "propón "))
+    assert screen_for(snapshot).status == snapshot.hint
+    lines = []
+    with open_panel(simulated_table()) as panel:
+        coached = CoachedPanel(panel)
+        for seed in range(6):
+            controller = Controller(TableDefaults(language="es"))
+            for event in game_transcript(engine.new_game("classic", dealer="A"), random.Random(seed)):
+                coached.publish(controller.handle(event))
+                if coached.line and coached.line not in lines:
+                    lines.append(coached.line)
+    assert lines and all(" en la baza " in line or " debía " in line for line in lines), lines
+    assert say("es", "coach.won_point") in " ".join(lines) or say("es", "coach.one_more_trick") in " ".join(lines)
+
+
 def test_the_table_file_turns_the_coach_and_the_hint_on() -> None:
     import tomllib
 
@@ -65,6 +90,7 @@ def test_the_table_file_turns_the_coach_and_the_hint_on() -> None:
 def test_the_widest_hint_fits_the_status_line() -> None:
     import dataclasses
 
+    from catalogue import LANGUAGES
     from engine.prompts import Prompt
     from firmware_host.referee.snapshot import TableSnapshot
     from firmware_host.screens.drawing import clipped
@@ -72,7 +98,7 @@ def test_the_widest_hint_fits_the_status_line() -> None:
     view = dataclasses.replace(engine.new_game("classic", dealer="B").public(), phase="propose",
                                trump=engine.Card.parse("TH"))
     for hint in ("stand 100% vole 100%", "stand: pt 99% vole 9%"):
-        for lang in ("en", "fr", "it", "de"):
+        for lang in LANGUAGES:
             snapshot = TableSnapshot(view=view, prompt=Prompt("A", "", "", "propose"), hint=hint,
                                      players=("Marguerite", "Jean-Baptiste", ""))
             assert not clipped(screen_for(snapshot, lang)), (hint, lang)
@@ -86,8 +112,9 @@ def test_the_widest_hints_fit_the_status_line_in_every_language() -> None:
     import json
     from pathlib import Path
 
+    from catalogue import LANGUAGES, say
     from coach.jeu_de_regle import ELDER_ROWS
-    from engine.prompts import LANGUAGES, Prompt
+    from engine.prompts import Prompt
     from firmware_host.referee.snapshot import TableSnapshot
     from firmware_host.screens.drawing import clipped
 
@@ -100,7 +127,7 @@ def test_the_widest_hints_fit_the_status_line_in_every_language() -> None:
     for lang in LANGUAGES:
         for verb in ("propose", "declare", "stand", "pass"):
             for chance, row in widest:
-                hint = f"{verb} {chance} {row}!"  # the digits are all as wide
+                hint = f"{say(lang, 'hint.' + verb)} {chance} {row}!"  # the digits are all as wide
                 snapshot = TableSnapshot(view=view, prompt=prompt, players=("WWWWWWWWWWWW", "MMMMMMMMMMMM", ""),
                                          hint=hint)
                 screen = screen_for(snapshot, lang)

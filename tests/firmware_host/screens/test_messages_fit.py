@@ -14,10 +14,11 @@ import itertools
 
 import pytest
 
+from catalogue import LANGUAGES
 from engine import Card, Fault, HandEnd, new_game
 from engine.events import Bid, King, Penalty
 from engine.faults import FAULT_CODES
-from engine.prompts import LANGUAGES, PROMPT_KEYS, Prompt
+from engine.prompts import PROMPT_KEYS, Prompt
 from engine.rules import RULE_SETS
 from firmware_host.referee.snapshot import Sight, TableSnapshot
 from firmware_host.referee.table_setup import OPTIONS, Menu, Settings
@@ -152,6 +153,18 @@ def test_offline_paused_menu_and_messages_fit(lang: str) -> None:
 ])
 def test_enrollment_messages_fit(lines: list[str]) -> None:
     _fits(message_screen(lines), "enrollment")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_enrollment_message_fits_in_every_language(lang: str) -> None:
+    """The operator's words (the catalogue's ``enrol.*``), with the widest values, three lines a screen."""
+    from catalogue import ids, say
+
+    values = {"pack": 2, "done": 31, "total": 32, "card": "10♥", "n": 31, "status": "no_signature"}
+    lines = [say(lang, msgid, **values) for msgid in ids() if msgid.startswith("enrol.")]
+    assert len(lines) > 20
+    for i in range(0, len(lines), 3):
+        _fits(message_screen(lines[i:i + 3]), f"{lang} enrollment {lines[i:i + 3]}")
 
 
 def test_a_long_message_is_reported_cut() -> None:

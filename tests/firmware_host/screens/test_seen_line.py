@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from PIL import Image, ImageChops
 
 import engine
-from engine.prompts import LANGUAGES
+from catalogue import LANGUAGES
 from firmware_host.players.packets import ModelTable, PacketPlayers
 from firmware_host.referee.controller import Controller
 from firmware_host.referee.snapshot import Sight, TableSnapshot

@@ -38,6 +38,7 @@ SENTENCES = {
     "fr": "Bruno joue le roi de pique.",
     "it": "Bruno gioca il re di picche.",
     "de": "Bruno spielt Pik König.",
+    "es": "Bruno juega el rey de picas.",
 }
 
 

@@ -1,0 +1,141 @@
+"""Every word a player reads, in every language the table speaks: one gettext catalogue.
+
+The words live in ``catalogue/locale/<lang>/LC_MESSAGES/ecarte.po`` (English, French, Italian,
+German, Spanish), keyed by message id (``revoke``, ``prompt.deal.short``, ``page.trump``...),
+compiled to ``.mo`` at build and install time (:mod:`catalogue.compile_po`, Babel) and read with
+the standard library's :mod:`gettext`. A template's ``{who}``, ``{card}``, ``{n}``... are filled
+with :meth:`str.format`::
+
+    >>> say("fr", "game_over", who="Anne"), say("es", "revoke", who="Ana", suit="♥")
+    ('Anne gagne', 'Ana debe seguir el palo ♥')
+    >>> say("de", "prompt.draw.short", n=2)
+    '2 ziehen'
+
+The engine knows no language: it names what it means by ids (a fault's code, a prompt's key,
+an event's kind) and this package words them. Fitting words to the OLED's 128 pixels is the
+OLED renderer's job (:mod:`firmware_host.screens.chooser`); the page shows them whole.
+"""
+
+from __future__ import annotations
+
+import functools
+import gettext
+import io
+import logging
+from pathlib import Path
+from typing import Any
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["DOMAIN", "LANGUAGES", "LOCALE_DIR", "has", "ids", "language", "messages", "rule_set", "say", "template",
+           "translations"]
+
+LANGUAGES = ("en", "fr", "it", "de", "es")
+"""The languages the table speaks (the table file picks one; English by default)."""
+
+DOMAIN = "ecarte"
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+
+
+def po_path(lang: str, locale_dir: Path = LOCALE_DIR) -> Path:
+    """Where ``lang``'s ``.po`` lives (its ``.mo`` beside it)."""
+    return locale_dir / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+_STALE_S = 2.0
+"""A ``.po`` this much newer than its ``.mo`` was edited since the last compile (a wheel unpacks
+both within the same second or two)."""
+
+
+def language(name: str | None) -> str:
+    """``name`` if the table speaks it, else English (with a warning)."""
+    if name is None or name in LANGUAGES:
+        return name or "en"
+    logger.warning("the table does not speak %r: English instead (one of %s)", name, ", ".join(LANGUAGES))
+    return "en"
+
+
+@functools.cache
+def translations(lang: str) -> gettext.GNUTranslations:
+    """``lang``'s compiled catalogue (English behind it for an id it lacks, which a test forbids).
+
+    Reads the ``.mo`` the build compiled; a ``.mo`` missing or older than its ``.po`` (edited since)
+    is compiled from the ``.po`` in memory with Babel, with a warning.
+
+    :raises KeyError: a language the table does not speak.
+    """
+    if lang not in LANGUAGES:
+        raise KeyError(f"the table does not speak {lang!r} (one of {', '.join(LANGUAGES)})")
+    po = po_path(lang)
+    mo = po.with_suffix(".mo")
+    if mo.exists() and (not po.exists() or po.stat().st_mtime <= mo.stat().st_mtime + _STALE_S):
+        with mo.open("rb") as f:
+            found = gettext.GNUTranslations(f)
+    else:
+        from catalogue.compile_po import mo_bytes
+
+        logger.warning("%s is %s: compiled from its .po now (python -m catalogue.compile_po writes it)",
+                       mo.relative_to(LOCALE_DIR.parent), "older than its .po" if mo.exists() else "missing")
+        found = gettext.GNUTranslations(io.BytesIO(mo_bytes(po)))
+    if lang != "en":
+        found.add_fallback(translations("en"))
+    return found
+
+
+def template(lang: str, msgid: str) -> str:
+    """The words of ``msgid`` in ``lang``, placeholders unfilled.
+
+    :raises KeyError: an id the catalogue does not hold.
+    """
+    text = translations(language(lang)).gettext(msgid)
+    if text == msgid and msgid not in _ids():
+        raise KeyError(f"no message {msgid!r} in the catalogue")
+    return text
+
+
+def say(lang: str, msgid: str, /, **values: Any) -> str:
+    """The words of ``msgid`` in ``lang`` with ``values`` put in (``{who}``, ``{card}``...)."""
+    return template(lang, msgid).format(**values)
+
+
+@functools.cache
+def _ids() -> frozenset[str]:
+    return frozenset(ids())
+
+
+def has(msgid: str) -> bool:
+    """Whether the catalogue holds ``msgid``."""
+    return msgid in _ids()
+
+
+@functools.cache
+def ids() -> tuple[str, ...]:
+    """Every message id (sorted, as the compiled catalogue holds them)."""
+    return tuple(sorted(str(key) for key in translations("en")._catalog if key))  # type: ignore[attr-defined]
+
+
+def rule_set(lang: str, described: str) -> str:
+    """A rule set as the engine describes it (``italian(forzare, target=7)``) in ``lang``'s words::
+
+        >>> rule_set("es", "italian(forzare, target=7)"), rule_set("fr", "classic")
+        ('italiana (forzare, juego a 7)', 'classique')
+    """
+    name, _, rest = described.partition("(")
+    words = [_menu_word(lang, name.strip())]
+    options = [option.strip() for option in rest.rstrip(")").split(",") if option.strip()]
+    shown = []
+    for option in options:
+        key, _, value = option.partition("=")
+        shown.append(_menu_word(lang, key) + (f" {_menu_word(lang, value)}" if value else ""))
+    return words[0] + (f" ({', '.join(shown)})" if shown else "")
+
+
+def _menu_word(lang: str, word: str) -> str:
+    """A menu's word for ``word`` (a rule set, an option, a value), else ``word`` itself (a number)."""
+    return say(lang, "menu." + word) if has("menu." + word) else word
+
+
+def messages(lang: str, prefix: str = "") -> dict[str, str]:
+    """Every message of ``lang`` whose id starts with ``prefix`` (the prefix left out of the keys)."""
+    lang = language(lang)
+    return {msgid[len(prefix):]: template(lang, msgid) for msgid in ids() if msgid.startswith(prefix)}
