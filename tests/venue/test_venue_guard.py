@@ -306,7 +306,7 @@ def test_a_browser_that_does_not_read_is_dropped() -> None:
                 n += 1
                 live.take(f"ecarte/club/t{n % 50}/state", json.dumps({**state, "t": float(n)}).encode())
             assert live.browsers.dropped == 1 and live.browsers.count == 0
-            assert n * 700 > live.browsers.limit  # it was dropped for what it did not read, not at once
+            assert n > 100  # it was dropped for what it did not read (about 1 KB a block), not at once
     finally:
         server.close()
 
