@@ -1,13 +1,13 @@
 """The game's English words: what must not be left in what a player reads under another language.
 
 Words English shares with a language the table speaks (``table``, ``point``, ``points``, ``score``,
-``vole``, ``pass``, ``live``, ``no``, ``match``, French ``propose`` and ``refuse``) are not in the
+``vole``, ``pass``, ``live``, ``no``, ``match``, ``coach``, French ``propose`` and ``refuse``) are not in the
 list; a German noun is capitalised, so the check is on lowercase words and English's capitalised
 headings alike::
 
     >>> sorted(english_words("Anne gagne 5:2 · the hand is over"))
     ['hand', 'is', 'over', 'the']
-    >>> english_words("Bruno debe seguir el palo ♦ · retirar el 10♥")
+    >>> english_words("Bruno debe seguir el palo ♦ · retirar el 10♥ (--seed 3 vuelve a jugar esta partida)")
     set()
 """
 
@@ -21,7 +21,7 @@ the and of at with without is are was be been has have not your yes must should 
 trumps hand hands deal deals dealt dealer plays played play player players playing game games wins won winner
 refuses refused proposes proposed proposal accept accepts accepted declare declares stock discard discards
 discarded draw draws king kings revoke fault faults over takes take back again chooses announces holding
-purpose journaled frames drawn review coach seed sight pads read deep enough prove proves proven late follow
+purpose journaled frames drawn review seed sight pads read deep enough prove proves proven late follow
 beat highest lead led turn wait misdeal wrong exchange stand rubber record offline reconnecting connecting
 happened shown once cards card settings rules language nothing say well finding findings unfinished none hints
 hint penalty begins seats taken chosen notice corrected reader target set new
@@ -29,7 +29,9 @@ hint penalty begins seats taken chosen notice corrected reader target set new
 )
 """Lowercase English words of the game and of the sentences around it."""
 
-_PLACEHOLDER = re.compile(r"\{[a-z_]+\}|(?<![\w-])--[a-z][a-z-]*")  # a placeholder, or an option to type (--seed)
+_PLACEHOLDER = re.compile(r"\{[a-z_]+\}")
+_FLAG = re.compile(r"--[a-z][a-z-]*")
+"""A command line's flag (``--seed``): the command line's word in every language."""
 _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 
 
@@ -37,7 +39,7 @@ def english_words(text: str) -> set[str]:
     """The words of ``text`` in :data:`ENGLISH` (a German capitalised noun such as ``Hand`` is
     German, so a word counts lowercase, or capitalised only where German does not capitalise it)."""
     found = set()
-    for word in _WORD.findall(_PLACEHOLDER.sub(" ", text)):
+    for word in _WORD.findall(_FLAG.sub(" ", _PLACEHOLDER.sub(" ", text))):
         if word.lower() in ENGLISH and (word.islower() or word.lower() not in _GERMAN_NOUNS):
             found.add(word.lower())
     return found
