@@ -232,6 +232,8 @@ def run_service(options: RunOptions) -> int:
                 panel.paused("table paused: the game resumes where it stopped", controller.snapshot())
         if events is not None and service.stats.handled:
             _say_where_it_stands(controller, journal_path)
+    if service.stats.lost:  # said in the log as it stopped: events lost are a failure, whatever else
+        return 1
     return 2 if service.stats.bad_lines else 0
 
 

@@ -85,7 +85,7 @@ def feed_lines(
         service.put_line(InputLine(None, problem, fed=False))
     finally:
         if stop_at_end:
-            service.stop(f"end of {source}")
+            service.stop(f"end of {source}", wait=True)
         elif at_end is not None:
             at_end()
 

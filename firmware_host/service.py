@@ -56,6 +56,9 @@ FEED_WINDOW = 256
 @dataclass
 class _Stop:
     reason: str = "stop"
+    wait: bool = False
+    """Stop only once the events held (the journal could not be written) are journaled: the end
+    of the input, which nobody waits on (a signal stops at once)."""
 
 
 @dataclass
@@ -81,6 +84,8 @@ class ServiceStats:
     bad_lines: int = 0
     rejected: int = 0
     pauses: int = 0
+    lost: int = 0
+    """Events still held (not journaled) when the service stopped: never an exit status 0."""
 
 
 class TableService:
@@ -136,9 +141,10 @@ class TableService:
     def put_line(self, line: InputLine) -> None:
         self.queue.put(line)
 
-    def stop(self, reason: str = "stop") -> None:
-        """Ask the loop to stop after the events already queued."""
-        self.queue.put(_Stop(reason))
+    def stop(self, reason: str = "stop", *, wait: bool = False) -> None:
+        """Ask the loop to stop after the events already queued (``wait``: and after those it
+        holds because the journal cannot be written, however long that takes)."""
+        self.queue.put(_Stop(reason, wait))
 
     # -- the loop (one thread) -----------------------------------------------------------------
 
@@ -195,9 +201,13 @@ class TableService:
                     continue
             self._ping()
             if isinstance(item, _Stop):
-                if self._held:
+                self.stats.lost = sum(1 for held in self._held if not isinstance(held, _Stop))
+                if item.wait and self.stats.lost:  # the end of the input: what is held is journaled first
+                    self._held.append(item)
+                    continue
+                if self.stats.lost:
                     logger.error("table service stopping with %d event(s) not journaled (the journal cannot be "
-                                 "written)", len(self._held))
+                                 "written)", self.stats.lost)
                 logger.info("table service stopping: %s", item.reason)
                 break
             if self.waiting_since is not None:
@@ -314,15 +324,19 @@ class TableService:
         if self.waiting_since is None:
             self.waiting_since = time.monotonic()
             self.stats.pauses += 1
-            logger.error("%s: the table waits until it can write (free some space); nothing is lost", exc)
+            logger.error("%s: the table waits until it can write%s; nothing is lost", exc,
+                         " (free some space)" if exc.full else "")
             if self.paused is not None:
                 try:
-                    self.paused("journal full: table waits")
+                    self.paused("journal full: table waits" if exc.full else "journal error: table waits")
                 except OSError as error:
                     logger.debug("display: %s", error)
 
     def _retry(self) -> None:
         if not self._held:
+            self.waiting_since = None
+            return
+        if isinstance(self._held[0], _Stop):  # everything held before it is journaled: the loop stops
             self.waiting_since = None
             return
         item = self._held.popleft()

@@ -57,6 +57,24 @@ def quoted(value: object, limit: int = 40) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
 
 
+def read_bytes(path: str | os.PathLike[str], *, limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of the regular file at ``path``, at most ``limit``. Opened without waiting
+    (``O_NONBLOCK``: a FIFO is refused, never waited on) and its type checked before a byte is read.
+
+    :raises FileNotFoundError: no such file.
+    :raises PermissionError: not readable.
+    :raises FileProblem: not a regular file, too large.
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | getattr(os, "O_NOCTTY", 0))
+    with open(fd, "rb") as stream:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise FileProblem(f"{os.fspath(path)}: not a regular file")
+        data = stream.read(limit + 1)
+    if len(data) > limit:
+        raise FileProblem(f"{os.fspath(path)}: larger than {limit:,} bytes")
+    return data
+
+
 def read_text(path: str | os.PathLike[str], *, limit: int = MAX_FILE_BYTES) -> str:
     """The text of the regular file at ``path``, at most ``limit`` bytes.
 
@@ -65,13 +83,7 @@ def read_text(path: str | os.PathLike[str], *, limit: int = MAX_FILE_BYTES) -> s
     :raises FileProblem: not a regular file, too large, not UTF-8.
     """
     file = Path(path)
-    with open(file, "rb") as stream:
-        mode = os.fstat(stream.fileno()).st_mode
-        if not stat.S_ISREG(mode):
-            raise FileProblem(f"{file}: not a regular file")
-        data = stream.read(limit + 1)
-    if len(data) > limit:
-        raise FileProblem(f"{file}: larger than {limit:,} bytes")
+    data = read_bytes(file, limit=limit)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -31,7 +31,11 @@ import hmac
 import os
 from pathlib import Path
 
+from hardware.limits import FileProblem, read_bytes
+
 MIN_SECRET_BYTES = 16
+MAX_SECRET_BYTES = 4096
+"""The largest lock secret file read (a secret is 16 to a few hundred bytes)."""
 AUTHLIM = 3
 """The AUTHLIM ``enroll --lock`` sets: 2**3 = 8 wrong passwords in a row lock a tag for ever
 (a brute force of the 2**32 passwords stops there); CFGLCK is set with it."""
@@ -86,7 +90,9 @@ def load_secret(path: str | os.PathLike[str]) -> bytes:
     file = Path(path)
     try:
         mode = file.stat().st_mode
-        secret = file.read_bytes().strip()
+        secret = read_bytes(file, limit=MAX_SECRET_BYTES).strip()
+    except FileProblem as error:
+        raise LockSecretError(f"lock secret {error}") from None
     except OSError as error:
         raise LockSecretError(f"lock secret {file}: {error.strerror or error}") from error
     if mode & 0o077:

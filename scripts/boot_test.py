@@ -151,12 +151,17 @@ def base_root(arch: str) -> Path:
             command.append("--foreign")
         say(f"making the {SUITE} {arch} root with debootstrap (once; kept in {base})")
         started = time.monotonic()
-        _run([*command, SUITE, str(staging), MIRROR], timeout=3600)
-        if foreign:
-            qemu = shutil.which(QEMU[arch])
-            assert qemu is not None
-            shutil.copy2(qemu, staging / "usr/bin" / Path(qemu).name)
-            _run(["chroot", str(staging), "/debootstrap/debootstrap", "--second-stage"], timeout=3600)
+        try:
+            _run([*command, SUITE, str(staging), MIRROR], timeout=3600)
+            if foreign:
+                qemu = shutil.which(QEMU[arch])
+                assert qemu is not None
+                shutil.copy2(qemu, staging / "usr/bin" / Path(qemu).name)
+                _run(["chroot", str(staging), "/debootstrap/debootstrap", "--second-stage"], timeout=3 * 3600)
+        finally:  # what debootstrap mounted, also when it failed or was stopped
+            for mounted in ("proc", "sys", "dev/pts"):
+                if os.path.ismount(staging / mounted):
+                    subprocess.run(["umount", "--lazy", str(staging / mounted)], check=False, timeout=60)
         # A Pi's image is set up once: these are the same for every run.
         (staging / "etc/hostname").write_text("ecarte-pi\n")
         (staging / "etc/apt/sources.list").write_text(f"deb {MIRROR} {SUITE} main\n")
@@ -175,10 +180,12 @@ def wheelhouse(arch: str, base: Path) -> Path:
     no index, as an offline Pi does (install.sh --wheelhouse). Made on this machine for its own
     architecture; for another (arm64) inside an emulated copy of ``base`` with the host's network,
     with the test tools too (``--suite`` runs the suite from them)."""
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    project = pyproject["project"]
+    build = list(pyproject.get("build-system", {}).get("requires", []))  # install.sh builds the checkout
     foreign = arch != host_arch()
     extras = "pi,dev" if foreign else "pi"
-    wanted = json.dumps([project["dependencies"], project["optional-dependencies"], arch, extras])
+    wanted = json.dumps([project["dependencies"], project["optional-dependencies"], build, arch, extras])
     key = hashlib.sha256(wanted.encode()).hexdigest()[:12]
     house = CACHE / f"wheelhouse-{arch}-{key}"
     with cache_lock(f"wheels-{arch}"):
@@ -188,7 +195,7 @@ def wheelhouse(arch: str, base: Path) -> Path:
             shutil.rmtree(old, ignore_errors=True)
         house.mkdir(parents=True)
         say(f"making the wheelhouse {house} with pip wheel")
-        wanted_wheels = ["pip", "setuptools>=77", "wheel"]
+        wanted_wheels = ["pip", "wheel", *build]
         with tempfile.TemporaryDirectory(dir=CACHE) as tmp:
             if not foreign:
                 # a copy: pip builds the project in place, and the checkout is not ours to write
@@ -475,8 +482,13 @@ def setup_venue(machine: Machine) -> None:
     """The hub (its Mosquitto), two tables publishing to it: ecarte-table and a second unit made from it."""
     write(machine, "/etc/ecarte-hub/venue.toml", VENUE)
     machine.sh("systemctl restart ecarte-hub")
-    wait_for("the hub writes the tables' passwords",
-             lambda: machine.sh("test -s /var/lib/ecarte-hub/secrets/table-2.pass", check=False).returncode == 0, 30)
+    try:
+        wait_for("the hub writes the tables' passwords",
+                 lambda: machine.sh("test -s /var/lib/ecarte-hub/secrets/table-2.pass", check=False).returncode == 0,
+                 60)
+    except CheckFailed as exc:
+        hub = running(machine, "ecarte-hub")
+        raise CheckFailed(f"{exc}: {hub}\n{unit_log(machine, 'ecarte-hub')[-2500:]}") from None
     for name in ("table-1", "table-2"):
         machine.sh(f"install -m 0640 -o root -g ecarte /var/lib/ecarte-hub/secrets/{name}.pass "
                    f"/etc/ecarte-table/{name}.pass")

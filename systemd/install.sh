@@ -16,7 +16,8 @@
 # --print-unit prints the unit as it would be installed (with --prefix's paths; with --hub, the hub's).
 # --wheelhouse DIR installs the Python packages from DIR only (no package index: a Pi offline);
 #   make DIR on a connected machine of the same architecture and Python (3.11 on Bookworm) with
-#   pip wheel --wheel-dir DIR '.[pi]' pip 'setuptools>=77' wheel
+#   pip wheel --wheel-dir DIR '.[pi]' pip wheel 'setuptools>=77' 'babel>=2.12,<3'
+#   (the last two: pyproject.toml's [build-system] requires, which install.sh builds the copy with)
 # --hub also installs the venue's hub (systemd/ecarte-hub.service, the user ecarte-hub, the venue
 #   file /etc/ecarte-hub/venue.toml if absent) with Mosquitto, which the hub runs and supervises
 #   itself (Debian's own mosquitto.service is disabled).

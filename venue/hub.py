@@ -80,66 +80,76 @@ STANDINGS_S = 0.25
 
 
 class LiveRoom:
-    """The room, fed from the subscriber's thread (never the server's loop: checking a payload and
-    counting a result is work the pages need not wait for), and its browsers on the server's loop."""
+    """The room on the server's loop, with its browsers. Each message costs the same whatever the
+    results so far (:mod:`venue.ledger`); the standings go out at most every :data:`STANDINGS_S`, and
+    a Swiss round is paired on a worker thread once the last one is over."""
 
     def __init__(self, room: Room) -> None:
         self.room = room
+        self.room.ledger.defer = True
         self.browsers = Broadcaster()
         self.messages = 0
-        self.lock = threading.Lock()
-        self.loop: asyncio.AbstractEventLoop | None = None
         self._standings_dirty = False
+        self._served = False
+        self.loop: asyncio.AbstractEventLoop | None = None
 
     def take(self, topic: str, payload: bytes | bytearray, clear: Callable[[str], Any] | None = None) -> None:
-        """One message from the broker (any thread); ``clear`` clears its retained topic if the room refuses it."""
-        with self.lock:
-            self.messages += 1
-            dropped = self.room.dropped
-            out = self.room.take(topic, bytes(payload), time.time())
-            refused = self.room.dropped > dropped
-        for kind, data in out:
+        """One message from the broker; ``clear`` clears its retained topic if the room refuses it."""
+        self.messages += 1
+        dropped = self.room.dropped
+        for kind, data in self.room.take(topic, bytes(payload), time.time()):
             if kind == "table":
-                self._push(sse_block("table", data))
+                self.browsers.send("table", data)
             else:
                 self._standings_dirty = True
-        if self.loop is None and self._standings_dirty:  # not served yet: nobody to wait for
+        self._pair_due()
+        if not self._served and self._standings_dirty:  # not served yet: nobody waits for them
             self._standings_dirty = False
             self.browsers.send_block(self.standings_block())
-        if clear is not None and refused:
+        if clear is not None and self.room.dropped > dropped:
             clear(topic)
 
-    def _push(self, block: bytes) -> None:
-        if self.loop is None:
-            self.browsers.send_block(block)
+    def _pair_due(self) -> None:
+        due = self.room.ledger.take_due()
+        if due is None:
             return
-        with contextlib.suppress(RuntimeError):  # the loop is closing
-            self.loop.call_soon_threadsafe(self.browsers.send_block, block)
+        ledger = self.room.ledger
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
+        if loop is None or loop is not self.loop:  # called off the server's loop (a test, a tool): paired here
+            ledger.apply_round(ledger.next_round(*due), due[1])
+            self._standings_dirty = True
+            return
+
+        def paired(future: asyncio.Future[Any]) -> None:
+            ledger.apply_round(future.result(), due[1])
+            self._standings_dirty = True
+
+        loop.run_in_executor(None, ledger.next_round, *due).add_done_callback(paired)
 
     def standings_block(self) -> bytes:
-        with self.lock:
-            data = self.room.standings()
-        return sse_block("standings", data)
+        return sse_block("standings", self.room.standings())
 
     def snapshot(self) -> list[dict[str, Any]]:
-        with self.lock:
-            return self.room.snapshot()
+        return self.room.snapshot()
 
     def first_blocks(self) -> list[bytes]:
-        blocks = [sse_block("table", t) for t in self.snapshot()]
+        blocks = [sse_block("table", t) for t in self.room.snapshot()]
         blocks.append(self.standings_block())
         return blocks
 
     async def send_standings(self) -> None:
         """On the server's loop, until cancelled: the standings to the browsers when they changed,
-        at most every :data:`STANDINGS_S` (made on a worker thread)."""
+        at most every :data:`STANDINGS_S`."""
+        self._served = True
         self.loop = asyncio.get_running_loop()
         while True:
             await asyncio.sleep(STANDINGS_S)
             if self._standings_dirty:
                 self._standings_dirty = False
-                block = await asyncio.to_thread(self.standings_block)
-                self.browsers.send_block(block)
+                self.browsers.send_block(self.standings_block())
 
 
 def hub_app(live: LiveRoom, *, on_start: Callable[[], Any] | None = None,
@@ -153,12 +163,10 @@ def hub_app(live: LiveRoom, *, on_start: Callable[[], Any] | None = None,
         return JSONResponse({"venue": live.room.venue, "tables": live.snapshot()})
 
     async def stream(request: Request) -> Response:
-        return live.browsers.response(await asyncio.to_thread(live.first_blocks))
+        return live.browsers.response(live.first_blocks())
 
     async def standings_(request: Request) -> Response:
-        with live.lock:
-            data = live.room.standings()
-        return JSONResponse(data)
+        return JSONResponse(live.room.standings())
 
     async def record(request: Request) -> Response:
         seen = live.room.tables.get(request.path_params["table"])
@@ -170,8 +178,7 @@ def hub_app(live: LiveRoom, *, on_start: Callable[[], Any] | None = None,
         seen = live.room.tables.get(request.path_params["table"])
         if seen is None:
             return JSONResponse({"error": "no such table"}, status_code=404)
-        with live.lock:
-            payloads = [g for _, g in sorted(seen.games.items())]
+        payloads = [g for _, g in sorted(seen.games.items())]
         return JSONResponse([{k: g.get(k) for k in ("game", "players", "score", "winner", "ended", "hands")}
                              for g in map(json.loads, payloads)])
 
@@ -263,10 +270,8 @@ class Subscriber:
                            self.settings.port)
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
-        try:
-            self.live.take(message.topic, message.payload, self.clear)
-        except Exception:  # a bug here must not stop the hub's messages for good
-            logger.exception("hub: cannot take a message on %s", message.topic[:120])
+        with contextlib.suppress(RuntimeError):  # the loop is closing
+            self.loop.call_soon_threadsafe(self.live.take, message.topic, message.payload, self.clear)
 
 
 

@@ -85,6 +85,10 @@ class Ledger:
     _open: dict[frozenset[str], list[Pairing]] = field(default_factory=dict)
     _done: dict[frozenset[str], Pairing] = field(default_factory=dict)
     _ranking: list[dict[str, Any]] | None = None
+    defer: bool = False
+    """Pair a Swiss round on the caller's word (:meth:`take_due`, :meth:`next_round`, :meth:`apply_round`:
+    the hub pairs it on a worker thread, off its web loop) rather than as the last result comes."""
+    _due: tuple[list[Any], int] | None = None
     _waiting: list[tuple[Result, dict[str, Any]]] = field(default_factory=list)
     """Results of players not paired together yet, with their disputed entry: a Swiss round not paired
     yet (the retained games come back in any order when the hub restarts) counts them when it is."""
@@ -147,7 +151,10 @@ class Ledger:
             if pairing in rnd.pairs:
                 rnd.open -= 1
                 if rnd.open == 0 and rnd is self.rounds[-1] and self.session.system == "swiss":
-                    self._pair_next_swiss()
+                    if self.defer:
+                        self._due = (self._played(), len(self.rounds))
+                    else:
+                        self._pair_next_swiss()
                 break
         return "counted"
 
@@ -192,23 +199,42 @@ class Ledger:
             row["wins"] += 1
             self._ranking = None
 
+    def _played(self) -> list[Any]:
+        from venue.pairing import Played
+
+        return [Played(r.players, r.winner, abs(r.score[0] - r.score[1])) for rnd in self.rounds
+                for r in (p.result for p in rnd.pairs) if r is not None]
+
     def _pair_next_swiss(self) -> None:
         """The next Swiss round, from the rounds played (called when the last one is over)."""
-        from venue.pairing import Played, swiss_evening
+        count = len(self.rounds)
+        self.apply_round(self.next_round(self._played(), count), count)
 
-        games = [Played(r.players, r.winner, abs(r.score[0] - r.score[1])) for rnd in self.rounds
-                 for r in (p.result for p in rnd.pairs) if r is not None]
+    def take_due(self) -> tuple[list[Any], int] | None:
+        """The games to pair the next Swiss round from, and the rounds so far, once (deferred pairing)."""
+        due, self._due = self._due, None
+        return due
+
+    def next_round(self, games: list[Any], count: int) -> Any:
+        """Round ``count + 1`` from ``games`` (pure: any thread), or None when the evening is over."""
+        from venue.pairing import swiss_evening
+
         evening = swiss_evening(self.session.players, self.planned, games)
-        if len(evening) > len(self.rounds):
-            nxt = evening[len(self.rounds)]
-            self._add_round(list(nxt.pairs), nxt.bye, nxt.bye_again)
-            waiting, self._waiting = self._waiting, []
-            for result, entry in waiting:  # taken again now that a round is paired
-                if entry in self.disputed:
-                    self.disputed.remove(entry)
-                self._games.pop((result.table, result.game), None)
-                self._ended.discard((result.table, result.at))
-                self.add(result)
+        return evening[count] if len(evening) > count else None
+
+    def apply_round(self, nxt: Any, count: int) -> None:
+        """Add the round :meth:`next_round` made, if the rounds are still ``count``; results waiting for
+        it are taken again."""
+        if nxt is None or len(self.rounds) != count:
+            return
+        self._add_round(list(nxt.pairs), nxt.bye, nxt.bye_again)
+        waiting, self._waiting = self._waiting, []
+        for result, entry in waiting:  # taken again now that a round is paired
+            if entry in self.disputed:
+                self.disputed.remove(entry)
+            self._games.pop((result.table, result.game), None)
+            self._ended.discard((result.table, result.at))
+            self.add(result)
 
     @property
     def planned(self) -> int:

@@ -29,6 +29,7 @@ from __future__ import annotations
 import json
 import logging
 import queue
+import socket
 import ssl
 import threading
 import time
@@ -49,7 +50,8 @@ logger = logging.getLogger(__name__)
 QOS = 1
 
 RESEND_S = 12 * 3600.0
-"""A finished game of the journal is (re)published on each connection while it ended less than this ago."""
+"""A finished game of the journal is (re)published on each connection while it ended less than this ago
+(by the monotonic clock: a game of an earlier boot, while this boot is younger than this)."""
 
 ECHO_S = 5.0
 """Seconds within which the broker passes the table's own ``online`` back to it (else it is said)."""
@@ -71,6 +73,29 @@ def make_client(settings: MqttSettings, client_id: str) -> mqtt.Client:
     client.max_queued_messages_set(settings.queue)
     client.max_inflight_messages_set(100)
     return client
+
+
+def can_open_socket(host: str, port: int) -> None:
+    """Whether this process may open a TCP socket of the broker's address family (a unit's
+    ``RestrictAddressFamilies=`` may forbid it): returns, or raises the reason. A name that does
+    not resolve yet (the network not up) is left to paho's retries.
+
+    :raises OSError: no socket of any of the broker's families can be opened.
+    """
+    try:
+        families = {info[0] for info in socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)}
+    except (socket.gaierror, UnicodeError):
+        return
+    problem: OSError | None = None
+    for family in families:
+        try:
+            socket.socket(family, socket.SOCK_STREAM).close()
+        except OSError as exc:
+            problem = exc
+        else:
+            return
+    if problem is not None:
+        raise problem
 
 
 def dumps(data: Any) -> bytes:
@@ -123,12 +148,17 @@ class TablePublisher:
     # -- life --------------------------------------------------------------------------------------
 
     def start(self) -> None:
-        """Connect in the background (no wait: an absent broker is retried) and start the worker."""
+        """Connect in the background (no wait: an absent broker is retried) and start the worker.
+
+        :raises OSError: this process cannot open a socket to the broker at all (IP sockets
+            forbidden: retrying would never help), or paho cannot start its loop.
+        """
         if self._started:
             return
-        self._started = True
+        can_open_socket(self.settings.host, self.settings.port)
         self.client.connect_async(self.settings.host, self.settings.port, keepalive=self.settings.keepalive)
-        self.client.loop_start()
+        self.client.loop_start()  # its wake-up socket pair: an OSError where IP sockets are forbidden
+        self._started = True
         self._worker.start()
 
     def close(self, timeout: float = 2.0) -> None:
@@ -173,11 +203,10 @@ class TablePublisher:
         # it refuses is dropped in silence, so that nothing would say it)
         self._echoed.clear()
         client.subscribe(f"{self.base}/availability", qos=QOS)
-        timer = threading.Timer(ECHO_S, self._check_echo)
-        timer.daemon = True
-        timer.start()
         with self._lock:
-            client.publish(f"{self.base}/availability", "online", qos=QOS, retain=True)
+            online = client.publish(f"{self.base}/availability", "online", qos=QOS, retain=True)
+            threading.Thread(target=self._check_echo, args=(online,), name=f"echo-{self.settings.table}",
+                             daemon=True).start()
             sent: dict[str, bytes] = {}
             while self._backlog:
                 topic, payload, retain = self._backlog.popleft()
@@ -191,13 +220,22 @@ class TablePublisher:
         self._inbox.put(_RESYNC)
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
-        if message.topic == f"{self.base}/availability":
+        if message.topic == f"{self.base}/availability" and not self._echoed.is_set():
             self._echoed.set()
             self.refused = False
+            # heard: a subscription the broker matches every message against is no longer needed
+            client.unsubscribe(f"{self.base}/availability")
 
-    def _check_echo(self) -> None:
-        if self.connected.is_set() and not self._echoed.is_set():
+    def _check_echo(self, online: mqtt.MQTTMessageInfo) -> None:
+        """Once the broker has acknowledged the table's ``online`` (Mosquitto acknowledges a message its
+        ACL drops), it should pass it back within :data:`ECHO_S`: if not, it dropped it."""
+        try:
+            online.wait_for_publish(60)
+        except (RuntimeError, ValueError):
+            return
+        if online.is_published() and not self._echoed.wait(ECHO_S) and self.connected.is_set():
             self._say_refused()
+            self.client.unsubscribe(f"{self.base}/availability")
 
     def _on_subscribe(self, client: mqtt.Client, userdata: Any, mid: int, reasons: Any, properties: Any) -> None:
         if any(getattr(r, "is_failure", False) for r in reasons):
@@ -228,12 +266,12 @@ class TablePublisher:
     def _work(self) -> None:
         while True:
             due = min((t for t in (self.feed.next_due(), self._retry_games) if t is not None), default=None)
-            timeout = None if due is None else max(0.0, due - time.time())
+            timeout = None if due is None else max(0.0, due - time.monotonic())
             try:
                 outcome = self._inbox.get(timeout=timeout)
             except queue.Empty:
-                self._send(self.feed.due(time.time()))
-                if self._retry_games is not None and self._retry_games <= time.time():
+                self._send(self.feed.due(time.monotonic()))
+                if self._retry_games is not None and self._retry_games <= time.monotonic():
                     self._retry_games = None
                     self._send_games()
                 continue
@@ -244,7 +282,7 @@ class TablePublisher:
                     self._games_sent.clear()
                     self._send_games()
                 else:
-                    self._send(self.feed.take(outcome, time.time()))
+                    self._send(self.feed.take(outcome, time.monotonic(), wall=time.time()))
             except Exception:  # a bug here must not stop the table's messages for good
                 logger.exception("MQTT: cannot publish an outcome")
 
@@ -272,7 +310,7 @@ class TablePublisher:
 
         if self._history is None:
             self._history = JournalHistory(self.journal, table=self.table_name, reveal_delay=self.settings.reveal_delay)
-        now = time.time()
+        now = time.monotonic()  # how long ago: the monotonic clock and the journal's order, never the wall clock
         try:
             rows = self._history.rows()
         except Exception as exc:  # a journal being written or damaged: the next game end tries again
@@ -290,12 +328,12 @@ class TablePublisher:
                 if i == len(rows) - 1:
                     self._retry_games = now + 1.0
                 continue
-            ended = played.hands[-1][1]
-            if ended + self.settings.reveal_delay > now:
-                self._retry_games = ended + self.settings.reveal_delay
+            ended = played.hands[-1][1]  # the wall clock's word, for the payload only
+            if len(played.shown(now, self.settings.reveal_delay)) < len(played.hands):
+                self._retry_games = played.due(self.settings.reveal_delay)
                 continue  # its last hand is still held back
             self._games_sent.add(number)
-            if ended < now - RESEND_S:
+            if played.age(now) > RESEND_S:
                 continue
             log = played.log(table=self.table_name, now=now, delay=self.settings.reveal_delay)
             payload = {"table": self.settings.table, "game": played.game, "players": list(played.players),

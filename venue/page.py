@@ -29,9 +29,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hmac
 import json
 import logging
+import socket
 import threading
 import time
 from collections.abc import AsyncIterator, Callable
@@ -54,6 +56,8 @@ from firmware_host.referee.transcript import (
     TranscriptError,
     setup_from_json,
 )
+from hardware.limits import quoted
+from venue.guard import BACKLOG, Guard, GuardedH11Protocol, ThrottledLog
 from venue.hand_view import hand_view
 from venue.page_history import JournalHistory
 from venue.public import Message, PublicFeed
@@ -77,7 +81,7 @@ class LiveTable:
 
     def take(self, outcome: Outcome) -> None:
         """One outcome (called on the loop)."""
-        self._send(self.feed.take(outcome, time.time()))
+        self._send(self.feed.take(outcome, time.monotonic(), wall=time.time()))
         self._arm()
 
     def _send(self, messages: list[Message]) -> None:
@@ -89,11 +93,11 @@ class LiveTable:
         if due is None or self._timer is not None:
             return
         loop = asyncio.get_running_loop()
-        self._timer = loop.call_later(max(0.0, due - time.time()), self._reveal)
+        self._timer = loop.call_later(max(0.0, due - time.monotonic()), self._reveal)
 
     def _reveal(self) -> None:
         self._timer = None
-        self._send(self.feed.due(time.time()))
+        self._send(self.feed.due(time.monotonic()))
         self._arm()
 
     def first_blocks(self) -> list[bytes]:
@@ -124,6 +128,22 @@ async def _json_body(request: Request) -> Any:
         return json.loads(b"".join(chunks))
     except (ValueError, RecursionError):
         return JSONResponse({"error": "bad setup: not JSON"}, status_code=400)
+
+
+MAX_GAME_DIGITS = 18
+"""The longest game number the page reads (a journal numbers its games from 1; a longer one is no game)."""
+
+
+def game_number(text: str) -> int | None:
+    """The game number in a path (``/api/games/<n>``), or None: not digits, or more than
+    :data:`MAX_GAME_DIGITS` of them (Python refuses to read an int of 4,301 digits and more)."""
+    if not (0 < len(text) <= MAX_GAME_DIGITS and text.isascii() and text.isdigit()):
+        return None
+    return int(text)
+
+
+def _named(number: int | None, request: Request) -> str:
+    return str(number) if number is not None else quoted(request.path_params["number"])
 
 
 def _authorized(request: Request, token: str | None) -> Response | None:
@@ -168,19 +188,19 @@ def table_app(live: LiveTable, *, history: JournalHistory | None, settings: WebS
     async def game(request: Request) -> Response:
         if history is None:
             return JSONResponse({"error": "no journal"}, status_code=404)
-        number = int(request.path_params["number"])
-        log = await asyncio.to_thread(history.log, number)
+        number = game_number(request.path_params["number"])
+        log = None if number is None else await asyncio.to_thread(history.log, number)
         if log is None:
-            return JSONResponse({"error": f"no game {number}"}, status_code=404)
+            return JSONResponse({"error": f"no game {_named(number, request)}"}, status_code=404)
         return JSONResponse({"tags": dict(log.tags), "hands": [h.to_json() for h in log.hands]})
 
     async def record(request: Request) -> Response:
         if history is None:
             return PlainTextResponse("no journal", status_code=404)
-        number = int(request.path_params["number"])
-        log = await asyncio.to_thread(history.log, number)
+        number = game_number(request.path_params["number"])
+        log = None if number is None else await asyncio.to_thread(history.log, number)
         if log is None:
-            return PlainTextResponse(f"no game {number}", status_code=404)
+            return PlainTextResponse(f"no game {_named(number, request)}", status_code=404)
         return PlainTextResponse(write_record(log), media_type="text/plain; charset=utf-8")
 
     viewed: dict[tuple[int, int], dict[str, Any]] = {}
@@ -188,7 +208,9 @@ def table_app(live: LiveTable, *, history: JournalHistory | None, settings: WebS
     async def hand(request: Request) -> Response:
         """One finished hand for the hand viewer (:func:`venue.hand_view.hand_view`): a hand of the
         game under way only once the feed has put it out; of an earlier game, from the journal."""
-        number, k = int(request.path_params["number"]), int(request.path_params["hand"])
+        number, k = game_number(request.path_params["number"]), game_number(request.path_params["hand"])
+        if number is None or k is None:
+            return JSONResponse({"error": "no such hand"}, status_code=404)
         found = live.feed.revealed_hand(number, k)
         if found is None and number != live.feed.game and history is not None:
             log = await asyncio.to_thread(history.log, number)
@@ -262,9 +284,9 @@ def table_app(live: LiveTable, *, history: JournalHistory | None, settings: WebS
         Route("/api/stream", stream),
         Route("/api/words", words),
         Route("/api/games", games),
-        Route("/api/games/{number:int}", game),
-        Route("/api/games/{number:int}/record", record),
-        Route("/api/games/{number:int}/hands/{hand:int}", hand),
+        Route("/api/games/{number}", game),
+        Route("/api/games/{number}/record", record),
+        Route("/api/games/{number}/hands/{hand}", hand),
         Route("/api/stats", stats),
         Route("/api/setup", setup, methods=["POST"]),
         Route("/api/new-game", new_game, methods=["POST"]),
@@ -274,21 +296,33 @@ def table_app(live: LiveTable, *, history: JournalHistory | None, settings: WebS
 
 
 class ServerThread:
-    """A uvicorn server on its own thread and event loop (binds ``host``: loopback unless told)."""
+    """A uvicorn server on its own thread and event loop (binds ``host``: loopback unless told).
+
+    Its socket is bound and listening before :meth:`start` returns, on the caller's thread: an
+    address that cannot be had (the port in use, IP sockets forbidden) is an :class:`OSError`
+    there, never a page announced with nothing listening. Connections are capped and a request's
+    headers have a deadline (:mod:`venue.guard`).
+    """
 
     def __init__(self, app: Any, host: str, port: int, *, name: str = "web") -> None:
+        self.guard = Guard()
+        protocol = functools.partial(GuardedH11Protocol, guard=self.guard)
         config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
-                                lifespan="on", timeout_graceful_shutdown=2)
+                                lifespan="on", timeout_graceful_shutdown=2, http=protocol,  # type: ignore[arg-type]
+                                # a 503 past the cap of requests under way (uvicorn counts the asking
+                                # connection too: the guard keeps connections at the cap, never over)
+                                backlog=BACKLOG, limit_concurrency=self.guard.cap + 1, timeout_keep_alive=5)
         self.server = uvicorn.Server(config)
         self.host = host
-        self._thread = threading.Thread(target=self.server.run, name=name, daemon=True)
+        self._name = name
+        self._socket: socket.socket | None = None
+        self._thread: threading.Thread | None = None
 
     @property
     def port(self) -> int:
         """The bound port (the real one when asked for port 0)."""
-        for server in getattr(self.server, "servers", []):
-            for sock in server.sockets:
-                return int(sock.getsockname()[1])
+        if self._socket is not None and self._socket.fileno() != -1:
+            return int(self._socket.getsockname()[1])
         return int(self.server.config.port)
 
     @property
@@ -297,22 +331,70 @@ class ServerThread:
         return f"http://{host}:{self.port}"
 
     def start(self, timeout: float = 10.0) -> None:
-        """Start and wait until it listens.
+        """Bind, then start the server and wait until it serves.
 
-        :raises OSError: when it could not bind (the port in use, an address not on this machine).
+        :raises OSError: when it cannot listen (the port in use, an address not on this machine,
+            IP sockets forbidden), with the reason.
         """
+        self._socket = listening_socket(self.host, int(self.server.config.port), BACKLOG)
+        self._thread = threading.Thread(target=self._serve, args=(self._socket,), name=self._name, daemon=True)
         self._thread.start()
         deadline = time.monotonic() + timeout
         while not self.server.started:
             if not self._thread.is_alive() or time.monotonic() > deadline:
-                raise OSError(f"the web server could not listen on {self.host}:{self.server.config.port}")
+                raise OSError(f"the web server could not start on {self.host}:{self.port}")
             time.sleep(0.01)
+
+    def _serve(self, sock: socket.socket) -> None:
+        _quiet_uvicorn()
+        self.server.run(sockets=[sock])
 
     def close(self) -> None:
         """Stop and wait for the thread (safe to call twice)."""
         self.server.should_exit = True
-        if self._thread.is_alive():
+        if self._thread is not None and self._thread.is_alive():
             self._thread.join(timeout=5)
+        if self._socket is not None:
+            self._socket.close()
+        self.guard.refused.tell()
+
+
+def listening_socket(host: str, port: int, backlog: int) -> socket.socket:
+    """A TCP socket bound to ``host:port`` and listening (the first of ``host``'s addresses that binds).
+
+    :raises OSError: the reason the last address could not be had.
+    """
+    problem: OSError | None = None
+    try:
+        found = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        raise OSError(f"{host}: {exc.strerror or exc}") from None
+    for family, kind, proto, _, address in found:
+        try:
+            sock = socket.socket(family, kind, proto)
+        except OSError as exc:
+            problem = exc
+            continue
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind(address)
+            sock.listen(backlog)
+        except OSError as exc:
+            sock.close()
+            problem = exc
+            continue
+        return sock
+    raise problem or OSError(f"{host}: no address to listen on")
+
+
+_QUIETED: list[ThrottledLog] = []
+
+
+def _quiet_uvicorn() -> None:
+    """uvicorn's per-request warnings (a bad request, a closed connection) at most once a minute each."""
+    if not _QUIETED:
+        _QUIETED.append(ThrottledLog())
+        logging.getLogger("uvicorn.error").addFilter(_QUIETED[0])
 
 
 class TablePage:
@@ -336,6 +418,7 @@ class TablePage:
         self.server = ServerThread(self.app, settings.host, settings.port)
 
     def _started(self) -> None:
+        asyncio.get_running_loop().set_exception_handler(self.server.guard.loop_errors)
         with self._lock:
             self._loop = asyncio.get_running_loop()
             early, self._early = self._early, []

@@ -4,7 +4,10 @@ Each game of the journal is replayed through a fresh
 :class:`~firmware_host.referee.controller.Controller` as every reader of the journal does
 (:func:`firmware_host.journal.replay.replay_game`): its ``hand_record`` events give the hands. A
 hand is shown only once it is over *and* ``reveal_delay`` seconds have passed since the journal line
-that ended it, so the history never shows a hidden card earlier than the live feed.
+that ended it, so the history never shows a hidden card earlier than the live feed. Those seconds
+are counted on the monotonic clock (the row's ``m``; a row of an earlier boot is older than this
+boot), in the journal's order, never on the wall clock: a Pi has no real-time clock and may write a
+game with its clock hours off (:func:`firmware_host.journal.store.row_age`).
 
 The journal is read through its API (:class:`~firmware_host.journal.store.Journal`, read-only: SQLite
 in WAL mode lets the table's event loop write meanwhile), so every row is checked against its
@@ -14,6 +17,7 @@ Replays are cached by game and line count.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
 from dataclasses import dataclass, field
@@ -23,7 +27,7 @@ from typing import Any
 import engine
 from engine import SEATS
 from firmware_host.journal.replay import replay_game, strict
-from firmware_host.journal.store import GameRecord, Journal, JournalDamaged, JournalError
+from firmware_host.journal.store import GameRecord, Journal, JournalDamaged, JournalError, row_age
 from firmware_host.journal.summaries import GameSummary, player_stats, summarize
 from firmware_host.referee.controller import Controller
 from firmware_host.referee.table_events import HandRecord
@@ -47,18 +51,42 @@ class PlayedGame:
     winner: str | None
     hands: tuple[tuple[HandLog, float], ...]
     hands_in_play: int = 0
+    written: tuple[float | None, ...] = ()
+    """Each hand's end row's monotonic time, for a row of this boot (else None):
+    :func:`~firmware_host.journal.store.row_age`."""
     parts: tuple[dict[str, Any], ...] = ()
     """A rubber's games (winner, score, hands), the last maybe still played; empty for a single game."""
     rubber: tuple[int, int] | None = None
     """Games won by A and B once the rubber is over."""
 
+    def shown(self, now: float, delay: float) -> list[HandLog]:
+        """The hands shown at ``now`` (``time.monotonic()``): in the journal's order, each once its
+        end row is at least ``delay`` seconds old by the monotonic clock (all of them when ``delay``
+        is 0); never by the wall clock, which a Pi sets hours off until NTP answers."""
+        shown = []
+        for index, (hand, _) in enumerate(self.hands):
+            written = self.written[index] if index < len(self.written) else None
+            if delay > 0 and row_age(written, now) < delay:
+                break  # the hands after it ended later
+            shown.append(hand)
+        return shown
+
+    def due(self, delay: float) -> float:
+        """When (``time.monotonic()``) every hand is shown."""
+        written = self.written[-1] if self.written else None
+        return delay if written is None else written + delay
+
+    def age(self, now: float) -> float:
+        """At least how long ago (seconds, monotonic) its last hand ended."""
+        return row_age(self.written[-1] if self.written else None, now)
+
     def log(self, *, table: str, now: float, delay: float) -> GameLog:
-        """The game's record, without the hands still held back at ``now``."""
+        """The game's record, without the hands still held back at ``now`` (:meth:`shown`)."""
         builder = GameLogBuilder()
         builder.players = self.players
         builder.target = self.target
         builder.rules = {"name": self.rules}
-        shown = [hand for hand, ended in self.hands if ended + delay <= now]
+        shown = self.shown(now, delay)
         builder.hands = shown
         if shown:
             builder.score = shown[-1].score or self.score
@@ -140,19 +168,19 @@ class JournalHistory:
         played = self.game(number)
         if played is None:
             return None
-        return played.log(table=self.table, now=time.time() if now is None else now, delay=self.reveal_delay)
+        return played.log(table=self.table, now=time.monotonic() if now is None else now, delay=self.reveal_delay)
 
     def stats(self, now: float | None = None) -> list[dict[str, Any]]:
         """Per player (by name): games, wins, hands, points, tricks, kings announced, voles, faults,
-        of the lines whose hands are shown (journaled ``reveal_delay`` seconds before ``now``).
+        of the lines whose hands are shown (journaled ``reveal_delay`` seconds before ``now``, on the
+        monotonic clock: ``time.monotonic()``).
 
         The statistics are the journal's own (:func:`firmware_host.journal.summaries.player_stats`,
         as ``ecarte-table history --players`` prints them), of the games cut at that instant."""
-        now = time.time() if now is None else now
-        until = now - self.reveal_delay
+        now = time.monotonic() if now is None else now
         summaries = []
         for game, started, count in self.rows():
-            summary = self._summary(game, started, count, until)
+            summary = self._summary(game, started, count, now)
             if summary is not None and summary.hands:
                 summaries.append(summary)
         table = [{"player": p.name, "games": p.games, "wins": p.wins, "hands": p.hands, "points": p.points,
@@ -160,8 +188,9 @@ class JournalHistory:
                  for p in player_stats(summaries)]
         return sorted(table, key=lambda r: (-r["wins"], -r["points"], r["player"]))
 
-    def _summary(self, game: int, started: float, count: int, until: float) -> GameSummary | None:
-        """Game ``game`` summed up as it stood at ``until`` (cached once every line is older than that)."""
+    def _summary(self, game: int, started: float, count: int, now: float) -> GameSummary | None:
+        """Game ``game`` summed up with the lines journaled ``reveal_delay`` seconds before ``now``
+        (monotonic; in the journal's order), cached once every line is."""
         cached = self._summaries.get(game)
         if cached is not None and cached[0] == count:
             return cached[1]
@@ -173,8 +202,19 @@ class JournalHistory:
         except (JournalDamaged, JournalError) as exc:
             logger.warning("the page leaves game %d out: %s", game, exc)
             return None
-        summary = summarize(record, started, until=until)
-        if not record.times or record.times[-1] <= until:
+        kept = len(record.lines)
+        if self.reveal_delay > 0:
+            written = record.written or (None,) * len(record.lines)
+            kept = next((i for i, m in enumerate(written) if row_age(m, now) < self.reveal_delay), kept)
+        whole = kept == len(record.lines)
+        if not whole:
+            if not kept:
+                return None
+            record = dataclasses.replace(
+                record, lines=record.lines[:kept], ids=record.ids[:kept], status=record.status[:kept],
+                seqs=record.seqs[:kept], times=record.times[:kept], written=record.written[:kept])
+        summary = summarize(record, started)
+        if whole:
             self._summaries[game] = (count, summary)
         return summary
 
@@ -186,6 +226,7 @@ def played_game(record: GameRecord) -> PlayedGame:
     controller = Controller()
     builder = GameLogBuilder()
     hands: list[tuple[HandLog, float]] = []
+    written: list[float | None] = []
     parts: list[dict[str, Any]] = []
     part_hands = 0
     rubber: tuple[int, int] | None = None
@@ -203,6 +244,7 @@ def played_game(record: GameRecord) -> PlayedGame:
                 builder.event(ev)
                 if isinstance(ev, HandRecord):
                     hands.append((builder.hand_record(ev, part=len(parts) + 1), record.times[line.index]))
+                    written.append(record.written[line.index] if line.index < len(record.written) else None)
                     part_hands += 1
                 elif isinstance(ev, engine.GameEnd):
                     ended = ev
@@ -222,4 +264,5 @@ def played_game(record: GameRecord) -> PlayedGame:
     if best_of > 1 and rubber is None:
         parts.append({"winner": None, "score": {"A": view.score[0], "B": view.score[1]}, "hands": part_hands})
     return PlayedGame(game, record.started, len(record.lines), players, str(view.rules), view.target, view.score,
-                      snapshot.winner, tuple(hands), parts=tuple(parts) if best_of > 1 else (), rubber=rubber)
+                      snapshot.winner, tuple(hands), parts=tuple(parts) if best_of > 1 else (), rubber=rubber,
+                      written=tuple(written))

@@ -102,8 +102,12 @@ class PublicFeed:
     def __post_init__(self) -> None:
         self.language = table_language(self.language)
 
-    def take(self, outcome: Outcome, now: float) -> list[Message]:
-        """The messages one outcome gives: its public events, the hands now due, then the state."""
+    def take(self, outcome: Outcome, now: float, wall: float | None = None) -> list[Message]:
+        """The messages one outcome gives: its public events, the hands now due, then the state.
+
+        :param now: the clock hands are held on (``time.monotonic()``: it never jumps).
+        :param wall: the wall clock, only for the state's ``t`` (latency, as a person reads it).
+        """
         snapshot = outcome.snapshot
         out: list[Message] = []
         if snapshot.language is not None:  # chosen at the table (its settings menu): the page follows
@@ -142,7 +146,7 @@ class PublicFeed:
             self._tell(out, data)
         out.extend(self.due(now))
         self.seq += 1
-        self.state = self.public_state(snapshot, now)
+        self.state = self.public_state(snapshot, now if wall is None else wall)
         out.append(Message("state", self.state))
         return out
 

@@ -37,7 +37,8 @@ class VenueOutputs:
              stack: contextlib.ExitStack) -> list[TableOutput]:
         """The outputs, started; ``stack`` closes them.
 
-        :raises BadInput: for a broken ``[web]``/``[mqtt]`` section or an address the page cannot bind.
+        :raises BadInput: for a broken ``[web]``/``[mqtt]`` section, an address the page cannot bind, or
+            MQTT that cannot start (IP sockets forbidden): one line, exit 2, never a restart loop.
         """
         web, mqtt = load_sections(self.table_file, table_name=table.name)
         outputs: list[TableOutput] = []
@@ -54,7 +55,8 @@ class VenueOutputs:
             try:
                 page.start()
             except OSError as exc:
-                raise BadInput(f"the page cannot listen on {web.host}:{web.port}: {exc}") from None
+                page.close()
+                raise BadInput(f"the page cannot listen on {web.host}:{web.port}: {exc.strerror or exc}") from None
             stack.callback(page.close)
             outputs.append(page)
         if self.mqtt is not None or mqtt.enabled:
@@ -67,7 +69,10 @@ class VenueOutputs:
             from venue.mqtt import TablePublisher
 
             publisher = TablePublisher(mqtt, table_name=table.name, journal=journal)
-            publisher.start()
+            try:
+                publisher.start()
+            except OSError as exc:  # retrying would never help: one line, exit 2 (no restart loop)
+                raise BadInput(f"MQTT to {mqtt.host}:{mqtt.port} cannot start: {exc.strerror or exc}") from None
             stack.callback(publisher.close)
             outputs.append(publisher)
         return outputs

@@ -44,6 +44,37 @@ from drivers.nfc.tty import RawTty
 logger = logging.getLogger(__name__)
 
 
+class RetriedFrames(logging.Filter):
+    """nfcpy's PN532 driver logs a frame that failed and will be sent again (a late ACK on a busy
+    machine) as an ERROR ("input/output error while waiting for ack"). A retried frame is not an
+    error for the players: it is counted (:data:`RETRIED_FRAMES`, :func:`retried_frames`) and
+    logged at DEBUG only; a reader that really goes offline is said once by the service."""
+
+    RETRIED = ("input/output error while waiting for ack", "invalid frame start sequence", "missing ack frame")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.count = 0
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno > logging.DEBUG and record.getMessage() in self.RETRIED:
+            self.count += 1
+            record.levelno, record.levelname = logging.DEBUG, "DEBUG"
+            return logging.getLogger(record.name).isEnabledFor(logging.DEBUG)
+        return True
+
+
+RETRIED_FRAMES = RetriedFrames()
+"""The one filter on nfcpy's PN53x loggers (installed when this module is imported)."""
+for _name in ("nfc.clf.pn532", "nfc.clf.pn53x"):
+    logging.getLogger(_name).addFilter(RETRIED_FRAMES)
+
+
+def retried_frames() -> int:
+    """PN532 frames sent again since the start (nfcpy's "waiting for ack" errors, counted)."""
+    return RETRIED_FRAMES.count
+
+
 class TagWriteError(DriverError, OSError):
     """A tag could not be written (gone from the pad, read-only, too small)."""
 

@@ -41,6 +41,8 @@ import logging
 import os
 import sqlite3
 import time
+import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -49,7 +51,7 @@ from urllib.parse import quote
 from drivers.closing import Closing
 from firmware_host.journal.store_chain import legacy_problem, row_link, row_problem, state_crc
 from firmware_host.journal.store_errors import JournalBusy, JournalDamaged, JournalError, JournalWriteError
-from firmware_host.journal.store_lock import Seal, lock_path, read_seal, take_lock, write_seal
+from firmware_host.journal.store_lock import Seal, lock_file, lock_path, read_seal, take_lock, write_seal
 from firmware_host.journal.store_schema import CHAINED, create
 from firmware_host.journal.store_transaction import Transaction
 
@@ -66,6 +68,23 @@ KEEP_GAMES = 200
 PENDING, DONE, REJECTED = 0, 1, 2
 """A row's ``done``: journaled but not yet acted on / acted on and put out / refused by the
 referee (skipped on resume)."""
+
+
+def boot_id() -> int:
+    """This boot of the machine (a CRC of the kernel's ``boot_id``; 0 where there is none)."""
+    try:
+        with open("/proc/sys/kernel/random/boot_id", "rb") as file:
+            return zlib.crc32(file.read(64).strip())
+    except OSError:
+        return 0
+
+
+def row_age(m: float | None, now: float) -> float:
+    """At least how many seconds ago a row was written, by the monotonic clock (``now``:
+    ``time.monotonic()``): ``now - m`` for a row of this boot (``m``), else (a row of an earlier
+    boot, or of a journal before ``m``) the time since this boot began, which it is older than.
+    Never the wall clock: a Pi's jumps when NTP answers."""
+    return now if m is None else max(0.0, now - m)
 
 
 def default_journal() -> Path:
@@ -98,6 +117,9 @@ class GameRecord:
     seqs: tuple[int | None, ...] = ()
     times: tuple[float, ...] = ()
     started: float = 0.0
+    written: tuple[float | None, ...] = ()
+    """Each line's monotonic time (``m``) when it was written in the boot under way, else None:
+    how long ago it was is :func:`row_age` of it, never the wall clock's ``times``."""
 
     @property
     def done(self) -> tuple[bool, ...]:
@@ -117,10 +139,21 @@ class Journal(Closing):
     :raises JournalBusy: (``lock``) when another process holds it.
     :raises JournalDamaged: (``lock``) when it fails its checks.
     :raises JournalError: when the file cannot be opened (missing directory, permission).
+
+    Each row keeps two times: ``t``, the wall clock (a Pi has no real-time clock: it may be hours
+    off until NTP answers), and ``m``, the monotonic clock, which never jumps but starts again at
+    each boot; ``meta.boot`` and ``meta.boot_row`` say which rows were written in the boot under way.
     """
 
-    def __init__(self, path: str | os.PathLike[str], *, readonly: bool = False, lock: bool = False) -> None:
+    def __init__(self, path: str | os.PathLike[str], *, readonly: bool = False, lock: bool = False,
+                 clock: Callable[[], float] = time.time) -> None:
         self.path = str(path)
+        self.clock = clock
+        """The wall clock a row's ``t`` and a game's start are read from (what a person reads: the
+        record's date). Nothing waits on it: how long ago a row was written is its ``m``, the
+        machine's monotonic clock, within one boot (:func:`row_age`)."""
+        self._file_fd: int | None = None
+        self._boot: int | None = None  # the first row of the boot under way (-1: none of its rows here)
         self.readonly = readonly
         self._lock_fd: int | None = None
         self._db: sqlite3.Connection | None = None
@@ -142,6 +175,7 @@ class Journal(Closing):
         if not memory and os.path.exists(self.path) and not os.path.isfile(self.path):
             raise JournalError(f"cannot open the journal {self.path}: not a regular file")
         if lock and not memory:
+            self._file_fd = lock_file(self.path)  # the file itself: no other path to it lets a second in
             self._lock_fd = take_lock(self.path)
         try:
             self._connect(memory)
@@ -177,11 +211,23 @@ class Journal(Closing):
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             create(self._db)
             self._load_tail()
+            self._mark_boot()
             self._lines = self.fed_lines()
         except sqlite3.DatabaseError as exc:
             if isinstance(exc, sqlite3.OperationalError) and "malformed" not in str(exc):
                 raise JournalError(f"cannot open the journal {self.path}: {exc}") from exc
             raise JournalDamaged(self.path, [f"SQLite: {exc}"], opening=True) from exc
+
+    def _mark_boot(self) -> None:
+        """The first row this boot of the machine writes (``meta.boot_row``) and the boot's id: a
+        row's ``m`` (its monotonic time) means something only for rows of the same boot."""
+        boot = boot_id()
+        row = self.db.execute("SELECT value FROM meta WHERE key = 'boot'").fetchone()
+        if row is None or row[0] != boot:
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('boot', ?)", (boot,))
+            self.db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('boot_row', ?)", (self._tail[0] + 1,))
+            self.db.execute("COMMIT")
 
     def _load_tail(self) -> None:
         """The last row's id and link and the number of rows (what the next row chains to)."""
@@ -208,7 +254,7 @@ class Journal(Closing):
         :raises JournalWriteError: when it cannot be written (nothing was).
         """
         with self._transaction() as db:
-            cur = db.execute("INSERT INTO games (started) VALUES (?)", (time.time(),))
+            cur = db.execute("INSERT INTO games (started) VALUES (?)", (self.clock(),))
             game = int(cur.lastrowid or 0)
             self._insert(db, game, setup_line, seq, DONE)
             old = game - KEEP_GAMES
@@ -227,8 +273,9 @@ class Journal(Closing):
     def _insert(self, db: sqlite3.Connection, game: int, line: str, seq: int | None, done: int) -> int:
         rowid = self._tail[0] + 1
         link = row_link(rowid, game, seq, line, self._tail[1])
-        db.execute("INSERT INTO events (id, game, t, line, done, seq, crc, link) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                   (rowid, game, time.time(), line, done, seq, state_crc(done, link), link))
+        db.execute("INSERT INTO events (id, game, t, line, done, seq, crc, link, m) "
+                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                   (rowid, game, self.clock(), line, done, seq, state_crc(done, link), link, time.monotonic()))
         self._pending_tail = (rowid, link)
         self._pending_count += 1
         return rowid
@@ -327,8 +374,9 @@ class Journal(Closing):
         :raises JournalDamaged: when a row is not what was written (its link, its checksum).
         """
         chained = self._chained()
-        rows = self._read(f"SELECT id, game, line, done, seq, crc, {'link' if chained else 'NULL'}, t FROM events "
-                          "WHERE game = ? ORDER BY id", (game,))
+        m = "m" if self._has_m() else "NULL"
+        rows = self._read(f"SELECT id, game, line, done, seq, crc, {'link' if chained else 'NULL'}, t, {m} "
+                          "FROM events WHERE game = ? ORDER BY id", (game,))
         if not rows:
             raise KeyError(f"no game {game} in the journal {self.path}")
         if chained:
@@ -340,15 +388,27 @@ class Journal(Closing):
                     raise JournalDamaged(self.path, [f"game {game}, line {number}: {problem}"])
                 previous = row[6]
         else:
-            for number, (_, _, line, _, _, crc, _, _) in enumerate(rows, start=1):
+            for number, (_, _, line, _, _, crc, _, _, _) in enumerate(rows, start=1):
                 if legacy_problem(game, line, crc) is not None:
                     raise JournalDamaged(self.path, [f"game {game}, line {number}: not the line that was written"])
         started = self._read("SELECT started FROM games WHERE id = ?", (game,))
         return GameRecord(
             game, tuple(r[2] for r in rows), tuple(int(r[0]) for r in rows), tuple(int(r[3]) for r in rows),
             tuple(None if r[4] is None else int(r[4]) for r in rows), tuple(float(r[7]) for r in rows),
-            float(started[0][0]) if started else 0.0,
+            float(started[0][0]) if started else 0.0, tuple(self._written(int(r[0]), r[8]) for r in rows),
         )
+
+    def _has_m(self) -> bool:
+        return bool(self._read("SELECT 1 FROM pragma_table_info('events') WHERE name = 'm'"))
+
+    def _written(self, rowid: int, m: Any) -> float | None:
+        """A row's monotonic time if it was written in the boot under way (``meta.boot``, ``boot_row``)."""
+        if self._boot is None:
+            meta = dict(self._read("SELECT key, value FROM meta WHERE key IN ('boot', 'boot_row')"))
+            self._boot = int(meta.get("boot_row", 0)) if meta.get("boot") == boot_id() else -1
+        if self._boot < 0 or rowid < self._boot or not isinstance(m, int | float):
+            return None
+        return float(m)
 
     def current_game(self) -> GameRecord | None:
         """The last game, or None for an empty journal."""
@@ -483,8 +543,9 @@ class Journal(Closing):
                 finally:
                     self._db = None
         finally:
-            if self._lock_fd is not None:
-                os.close(self._lock_fd)  # also releases the flock
-                self._lock_fd = None
+            for fd in (self._lock_fd, self._file_fd):
+                if fd is not None:
+                    os.close(fd)  # also releases the flock
+            self._lock_fd = self._file_fd = None
 
 

@@ -12,7 +12,12 @@ class JournalBusy(JournalError):
 
 
 class JournalWriteError(JournalError):
-    """A write failed (disk full, I/O error): nothing of it was kept; it may be tried again."""
+    """A write failed (disk full, I/O error, the file locked by another): nothing of it was kept;
+    it may be tried again. ``full``: the disk (or the file's size limit) is full, and only then."""
+
+    def __init__(self, message: str, *, full: bool = False) -> None:
+        super().__init__(message)
+        self.full = full
 
 
 class JournalDamaged(JournalError):

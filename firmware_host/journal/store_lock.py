@@ -37,8 +37,9 @@ class Seal:
 
 
 def lock_path(path: str) -> Path:
-    """The lock file (and seal) of the journal at ``path``."""
-    return Path(path + ".lock")
+    """The lock file (and seal) of the journal at ``path``: beside the file itself (a symlink's
+    target), whatever path names it."""
+    return Path(os.path.realpath(path) + ".lock")
 
 
 def read_seal(path: str) -> Seal | None:
@@ -64,6 +65,35 @@ def write_seal(fd: int, seal: Seal) -> None:
         logger.warning("cannot write the journal's seal: %s", exc)
 
 
+def lock_file(path: str) -> int:
+    """Hold the journal's database file itself (``flock`` on its inode, whatever path, symlink or
+    hard link names it) for this process; the fd. SQLite's own locks are POSIX record locks, which
+    an ``flock`` neither takes nor waits for.
+
+    :raises JournalBusy: when another process holds it.
+    """
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NONBLOCK, 0o640)
+    except OSError as exc:
+        raise JournalError(f"cannot open the journal {path}: {exc.strerror or exc}") from exc
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise _busy(path) from None
+    except OSError as exc:
+        os.close(fd)
+        raise JournalError(f"cannot lock the journal {path}: {exc.strerror or exc}") from exc
+    return fd
+
+
+def _busy(path: str) -> JournalBusy:
+    seal = read_seal(path)
+    who = f"process {seal.pid}, running since {time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(seal.since))}" \
+        if seal is not None else "another process"
+    return JournalBusy(f"the journal {path} is in use by {who} (one service per journal)")
+
+
 def take_lock(path: str) -> int:
     """Hold the journal at ``path`` for this process (``flock`` on its lock file); the file's fd.
 
@@ -78,10 +108,7 @@ def take_lock(path: str) -> int:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         os.close(fd)
-        seal = read_seal(path)
-        who = f"process {seal.pid}, running since {time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(seal.since))}" \
-            if seal is not None else "another process"
-        raise JournalBusy(f"the journal {path} is in use by {who} (one service per journal)") from None
+        raise _busy(path) from None
     except OSError as exc:
         os.close(fd)
         raise JournalError(f"cannot lock the journal {path}: {exc.strerror or exc}") from exc

@@ -20,7 +20,7 @@ from urllib.parse import quote
 
 from firmware_host.journal.store import Journal
 from firmware_host.journal.store_chain import legacy_problem, row_link, row_problem, state_crc
-from firmware_host.journal.store_lock import Seal, lock_path, read_seal, take_lock, write_seal
+from firmware_host.journal.store_lock import Seal, lock_file, lock_path, read_seal, take_lock, write_seal
 from firmware_host.journal.store_schema import CHAINED
 
 logger = logging.getLogger(__name__)
@@ -47,7 +47,13 @@ def salvage(path: str) -> SalvageReport:
 
     :raises JournalBusy: while a service holds the journal.
     """
-    fd = take_lock(path)
+    held = lock_file(path) if os.path.exists(path) else None  # the file itself, whatever path names it
+    try:
+        fd = take_lock(path)
+    except BaseException:
+        if held is not None:
+            os.close(held)
+        raise
     try:
         problems: list[str] = []
         games, lost, lines = _read_games(path, problems)
@@ -67,6 +73,8 @@ def salvage(path: str) -> SalvageReport:
         return SalvageReport(tuple(games), tuple(lost), moved_to, lines, tuple(problems))
     finally:
         os.close(fd)
+        if held is not None:
+            os.close(held)
 
 
 _Row = tuple[int, int, float, str, int, Any, Any, Any]
@@ -213,6 +221,8 @@ def _scan_pages(path: str) -> tuple[dict[int, _Row], int | None]:
                     lines = values[1]
                 if len(values) == 7:
                     values.append(None)
+                if len(values) == 9:  # a row with its monotonic time (m): salvage keeps the rest
+                    values.pop()
                 if len(values) != 8:
                     continue
                 _, game, t, line, done, seq, crc, link = values

@@ -22,7 +22,8 @@ CREATE TABLE IF NOT EXISTS events (
     done INTEGER NOT NULL DEFAULT 0,
     seq INTEGER,
     crc INTEGER,
-    link INTEGER
+    link INTEGER,
+    m REAL
 );
 CREATE INDEX IF NOT EXISTS events_game ON events(game, id);
 CREATE TABLE IF NOT EXISTS meta (
@@ -31,8 +32,9 @@ CREATE TABLE IF NOT EXISTS meta (
 );
 """
 """The tables: ``games`` (number, start time), ``events`` (one transcript line a row, with its
-state, ``seq`` and checksums), ``meta`` (``lines``: input lines taken; ``chain``; ``base``: the link
-the first row kept chains to)."""
+state, ``seq`` and checksums, its wall time ``t`` and monotonic time ``m``), ``meta`` (``lines``: input
+lines taken; ``chain``; ``base``: the link the first row kept chains to; ``boot``, ``boot_row``: the boot
+of the machine the last opening was in, and the first row written in it)."""
 
 
 def create(db: sqlite3.Connection) -> None:
@@ -49,6 +51,8 @@ def migrate(db: sqlite3.Connection) -> None:
     for column in ("seq", "crc", "link"):
         if column not in columns:
             db.execute(f"ALTER TABLE events ADD COLUMN {column} INTEGER")
+    if "m" not in columns:
+        db.execute("ALTER TABLE events ADD COLUMN m REAL")
     if db.execute("SELECT 1 FROM meta WHERE key = 'lines'").fetchone() is None:
         # before the count was kept, every line but the games' own setup lines was fed
         events = db.execute("SELECT COUNT(*) FROM events").fetchone()[0]

@@ -10,6 +10,14 @@ from typing import Protocol
 from firmware_host.journal.store_errors import JournalWriteError
 
 
+def write_error(path: str, error: sqlite3.Error) -> JournalWriteError:
+    """The :class:`JournalWriteError` of a failed write: ``full`` only for SQLite's ``SQLITE_FULL``
+    (a full disk, or a file at its size limit)."""
+    code = getattr(error, "sqlite_errorcode", None)
+    full = isinstance(code, int) and code & 0xFF == sqlite3.SQLITE_FULL
+    return JournalWriteError(f"cannot write the journal {path}: {error}", full=full)
+
+
 class Owner(Protocol):
     """What a transaction tells of its end: the journal that began it."""
 
@@ -35,7 +43,7 @@ class Transaction:
         try:
             self.db.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as error:
-            raise JournalWriteError(f"cannot write the journal {self.journal.path}: {error}") from error
+            raise write_error(self.journal.path, error) from error
         return self.db
 
     def __exit__(
@@ -48,11 +56,11 @@ class Transaction:
                 self.journal._rolled_back()
                 with contextlib.suppress(sqlite3.Error):
                     self.db.execute("ROLLBACK")
-                raise JournalWriteError(f"cannot write the journal {self.journal.path}: {error}") from error
+                raise write_error(self.journal.path, error) from error
             self.journal._committed()
             return
         self.journal._rolled_back()
         with contextlib.suppress(sqlite3.Error):
             self.db.execute("ROLLBACK")
         if isinstance(exc, sqlite3.Error):
-            raise JournalWriteError(f"cannot write the journal {self.journal.path}: {exc}") from exc
+            raise write_error(self.journal.path, exc) from exc

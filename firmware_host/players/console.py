@@ -34,7 +34,6 @@ from firmware_host.journal.store import REJECTED, Journal, JournalError, default
 from firmware_host.referee.controller import Controller
 from firmware_host.referee.protocol import physical_events
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
-from firmware_host.referee.table_events import NewGame
 from firmware_host.referee.transcript import (
     ButtonEvent,
     CardEvent,
@@ -308,7 +307,7 @@ class SimJournal:
             self.journal.mark_done(event_id, REJECTED)
             raise
         self.journal.mark_done(event_id)
-        if any(isinstance(e, NewGame) for e in outcome.events):
+        if any(e.event == "new_game" for e in outcome.events):  # the table started the next game
             self._start()
         return outcome
 

@@ -35,6 +35,10 @@ MAX_LINE_BYTES = 65_536
 newline excluded): a setup with two packs of tags takes about 3 KB. A longer line is an
 error, reported with its number without echoing it, and never journaled."""
 
+MAX_SKIP_LINES = 256
+"""A line too long is skipped to its end, up to this many times :data:`MAX_LINE_BYTES` (16 MiB):
+past that the stream has no line ends (``/dev/zero``) and reading stops."""
+
 _SHOWN = 40  # characters of a bad zone compared with the zones (as many as quoted() shows)
 
 
@@ -326,6 +330,12 @@ def setup_problem(setup: Setup, default_rules: str = "classic") -> str | None:
             problem = None if index == 2 and name == "" else name_problem(name)
             if problem is not None:
                 return f"players: {problem}"
+        seen: set[str] = set()
+        for name in filter(None, setup.players):  # a pool's third name may be "" (none)
+            same = " ".join(name.split()).casefold()  # "Ann" and " ann ": one player in the statistics
+            if same in seen:
+                return f"players: each name once, got {quoted(name.strip())} twice"
+            seen.add(same)
     size = len(dumps(setup).encode("utf-8", "surrogatepass"))
     if size > MAX_LINE_BYTES:
         return f"the setup line would be {size:,} bytes in the journal (at most {MAX_LINE_BYTES:,})"
@@ -348,7 +358,9 @@ def read_lines(stream: IO[bytes], source: str, *,
     """The lines of a byte stream, numbered from 1, as text or as the reason they cannot be read.
 
     Streams: at most ``limit`` bytes of a line are held (a longer line is skipped to its end and
-    reported without being echoed); a line that is not UTF-8 is reported, and reading goes on.
+    reported without being echoed); a line that is not UTF-8 is reported, and reading goes on. A
+    line still without its end after :data:`MAX_SKIP_LINES` times ``limit`` bytes (``/dev/zero``)
+    is reported and ends the reading: nothing after it is read.
     """
     line_no = 0
     while True:
@@ -359,6 +371,11 @@ def read_lines(stream: IO[bytes], source: str, *,
         if len(chunk) > limit and not chunk.endswith(b"\n"):
             size = len(chunk)
             while chunk and not chunk.endswith(b"\n"):
+                if size > MAX_SKIP_LINES * limit:
+                    yield line_no, TranscriptError(
+                        source, line_no, f"line too long (more than {size:,} bytes and no end; at most "
+                        f"{limit:,}): nothing after it is read")
+                    return
                 chunk = stream.readline(limit)
                 size += len(chunk)
             yield line_no, TranscriptError(source, line_no, f"line too long ({size:,} bytes; at most {limit:,})")

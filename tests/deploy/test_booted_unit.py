@@ -1,4 +1,4 @@
-"""The shipped units under a real systemd (issue 27): ``scripts/boot_test.py`` boots Debian bookworm
+"""The shipped units under a real systemd: ``scripts/boot_test.py`` boots Debian bookworm
 in a systemd-nspawn container, installs this checkout with ``systemd/install.sh --hub --wheelhouse``
 and checks each behaviour below. Root, debootstrap and systemd-nspawn are needed (CI has them:
 ``scripts/system-deps.sh tests``); elsewhere the tests skip with one line. Select them with

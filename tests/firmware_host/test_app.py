@@ -44,8 +44,9 @@ def test_the_referee_names_cards_by_the_registry_and_guards_the_pack() -> None:
     table = simulated_table()
     tags = TableTags.build(registry, table.tags, simulated=True)
     referee = build_referee(table, GameOptions(dealer="A"), tags)
-    assert referee.handle(CardEvent("hand.B", uid=sim_uid("KS", 1))).events == ()
-    refused = referee.handle(CardEvent("hand.B", uid=sim_uid("KH", 2))).events
+    # as the pads give them: the card named once its tag's signature verified
+    assert referee.handle(CardEvent("hand.B", "KS", uid=sim_uid("KS", 1))).events == ()
+    refused = referee.handle(CardEvent("hand.B", "KH", uid=sim_uid("KH", 2))).events
     assert [e.to_json()["code"] for e in refused] == ["foreign_pack"]
 
 

@@ -226,3 +226,92 @@ def test_a_journal_that_is_not_a_file(tmp_path: Path) -> None:
     os.mkfifo(fifo)
     _refused(_cli("run", "--journal", str(fifo), "--events", "/dev/null"), str(fifo), "not a regular file")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["journal.fifo"]
+
+
+# -- issue 29, item 7: more doors -----------------------------------------------------------------
+
+
+def _cli_quick(*args: str) -> subprocess.CompletedProcess[str]:
+    """A command that must answer at once (a hang or a spin fails the test in 30 s, not the suite's budget)."""
+    try:
+        return subprocess.run([str(CLI), *args], capture_output=True, text=True, timeout=30.0, check=False,
+                              stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"ecarte-table {' '.join(args)[:120]} hung (no answer in 30 s)")
+
+
+def test_a_game_number_past_pythons_int_limit_is_not_found(tmp_path: Path) -> None:
+    """`GET /api/games/<5,000 nines>` was a 500 with a traceback (int's digit limit)."""
+    from venue.page_history import JournalHistory
+
+    path = tmp_path / "j.sqlite"
+    with Journal(path, lock=True) as journal:
+        TableService(journal=journal, controller=Controller()).resume()
+    app = table_app(LiveTable(PublicFeed(table="T")), history=JournalHistory(path), settings=WebSettings())
+    with TestClient(app) as client:
+        for url in ("/api/games/" + "9" * 5_000, "/api/games/" + "9" * 5_000 + "/record", "/api/games/99999"):
+            answer = client.get(url)
+            assert answer.status_code == 404, (url[:40], answer.status_code)
+        assert client.get("/api/games/1").status_code == 200
+
+
+@pytest.mark.parametrize("command", ["replay", "run"])
+def test_an_endless_line_is_too_long_and_stops(tmp_path: Path, command: str) -> None:
+    """`replay /dev/zero` and `run --events /dev/zero` spun at 100 % CPU for ever."""
+    args = ("replay", "/dev/zero") if command == "replay" else (
+        "run", "--journal", str(tmp_path / "j.sqlite"), "--events", "/dev/zero")
+    _refused(_cli_quick(*args), "/dev/zero", "line too long")
+
+
+@pytest.mark.parametrize("command", ["doctor", "run", "deck"])
+def test_a_fifo_as_the_table_file_is_refused_before_it_is_opened(tmp_path: Path, command: str) -> None:
+    """A FIFO given as the table file hung `doctor`, `run` and `deck` at open()."""
+    import os
+
+    fifo = tmp_path / "table.toml"
+    os.mkfifo(fifo)
+    extra = ("--journal", str(tmp_path / "j.sqlite"), "--events", "/dev/null") if command == "run" else ()
+    done = _cli_quick(command, str(fifo), *extra)
+    assert "Traceback" not in done.stderr
+    said = done.stdout + done.stderr
+    assert str(fifo) in said and "not a regular file" in said, said[-2000:]
+    assert done.returncode == (1 if command == "doctor" else 2), (done.returncode, said[-2000:])
+
+
+@pytest.mark.parametrize("kind", ["fifo", "/dev/zero"])
+def test_a_lock_secret_that_is_not_a_file_is_refused_unread(tmp_path: Path, kind: str) -> None:
+    """`lock_secret_file` was read whole before any check: a FIFO hung it, /dev/zero filled memory."""
+    import os
+
+    secret = tmp_path / "lock.key" if kind == "fifo" else Path(kind)
+    if kind == "fifo":
+        os.mkfifo(secret, 0o600)
+    code = ("import sys\nfrom hardware.locks import LockSecretError, load_secret\n"
+            "try:\n    load_secret(sys.argv[1])\nexcept LockSecretError as exc:\n    print(exc)\n")
+    try:
+        done = subprocess.run([sys.executable, "-c", code, str(secret)], capture_output=True, text=True,
+                              timeout=30.0, check=False, cwd=ROOT)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"load_secret({secret}) hung")
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr[-2000:]
+    assert str(secret) in done.stdout and "not a regular file" in done.stdout, done.stdout
+
+
+@pytest.mark.parametrize("players", [["Ann", "Ann"], ["Ann", "Bob", "Ann"], ["Ann", " ann "]])
+def test_a_name_twice_is_refused_at_every_door(tmp_path: Path, players: list[str]) -> None:
+    """`POST /api/setup` accepted ["Ann","Ann"] and a pool with a name twice: the one setup check refuses it."""
+    path = tmp_path / "j.sqlite"
+    good = {"Authorization": "Bearer sesame"}
+    with Journal(path, lock=True) as journal:
+        service = TableService(journal=journal, controller=Controller())
+        service.resume()
+        app = table_app(LiveTable(PublicFeed(table="T")), history=None, settings=WebSettings(token="sesame"),
+                        control=service.put_physical)
+        with TestClient(app) as client:
+            answer = client.post("/api/setup", json={"players": players}, headers=good)
+            assert answer.status_code == 400, answer.text
+            assert "twice" in answer.json()["error"]
+        assert service.queue.empty()
+    events = tmp_path / "game.jsonl"
+    events.write_text(json.dumps({"setup": {"players": players}}) + "\n")
+    _refused(_cli("run", "--journal", str(tmp_path / "k.sqlite"), "--events", str(events)), f"{events}:1", "twice")

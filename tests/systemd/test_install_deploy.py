@@ -1,4 +1,4 @@
-"""install.sh's offline and hub options, its container-aware steps, and the hub's unit (issue 27).
+"""install.sh's offline and hub options, its container-aware steps, and the hub's unit.
 What they do on a booted Debian is checked by tests/deploy/test_booted_unit.py."""
 
 from __future__ import annotations

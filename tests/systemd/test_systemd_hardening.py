@@ -31,7 +31,7 @@ def test_the_unit_points_where_install_put_the_venv(prefix: str) -> None:
 
 
 def test_readers_page_and_feed_may_open_their_sockets_and_nothing_else() -> None:
-    # usb: readers need AF_NETLINK, [web] and [mqtt] IPv4/IPv6 (issue 27: the page never listened,
+    # usb: readers need AF_NETLINK, [web] and [mqtt] IPv4/IPv6 (without them the page never listened,
     # the feed's socketpair failed); nothing else (AF_PACKET...)
     families = re.search(r"^RestrictAddressFamilies=(.*)$", UNIT.read_text(), re.M)
     assert families is not None and families.group(1).split() == ["AF_UNIX", "AF_NETLINK", "AF_INET", "AF_INET6"]

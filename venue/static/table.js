@@ -134,7 +134,7 @@ function showState(s) {
   facts.replaceChildren();
   if (hand.replayed) facts.append(el("span", {}, W("replayed")));
   for (const f of hand.early) facts.append(el("span", { class: "fault" }, W("before_play") + ": " + (f.said ? f.said.what : f.message)));
-  if (s.offline.length) facts.append(el("span", { class: "fault" }, W("offline") + ": " + s.offline.join(", ")));
+  for (const zone of s.offline) facts.append(el("span", { class: "fault" }, W("reader_offline", { zone })));
   showGame(s, who);
   if (!$("events").children.length) for (const e of s.story || []) showEvent(e);
 }
@@ -195,6 +195,7 @@ function showEvent(e) {
   else if (e.event === "game_end") li.append(W("game_over", { who: who[e.winner] || e.winner }) + " " + pair(e.score));
   else if (e.event === "king") li.append(who[e.seat] + " +1 " + W("king_points"));
   else if (e.event === "replay_hand") li.append(W("replayed"));
+  else if (e.event === "reader") li.append(W(e.online ? "reader_back" : "reader_offline", { zone: e.zone }));
   else li.append((e.seat && who[e.seat] ? who[e.seat] + ": " : "") + W("event_" + e.event));
   list.prepend(li);
   while (list.children.length > 60) list.lastChild.remove();
@@ -222,10 +223,14 @@ function showHand(h) {
   if (!$("hands").hidden && !viewing) openHand(h.game, h.hand);
 }
 
+let opening = 0;  // the last hand asked for: an older answer that comes late is dropped
 async function openHand(game, number) {
+  const asked = ++opening;
   const answer = await fetch("/api/games/" + game + "/hands/" + number);
-  if (!answer.ok) return;
-  viewing = { game, hand: number, view: await answer.json(), at: 0 };
+  if (!answer.ok || asked !== opening) return;
+  const view = await answer.json();
+  if (asked !== opening) return;
+  viewing = { game, hand: number, view, at: 0 };
   window.__viewing = viewing;  // for the tests
   for (const b of document.querySelectorAll(".handbtn")) {
     b.setAttribute("aria-pressed", String(+b.dataset.game === game && +b.dataset.hand === number));

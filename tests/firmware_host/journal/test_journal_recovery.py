@@ -204,3 +204,122 @@ def test_reading_a_damaged_row_names_it(tmp_path: Path) -> None:
     _damage(path, "one_row")
     with Journal(path) as journal, pytest.raises(JournalDamaged, match=r"game 2, line \d+"):
         journal.game(2)
+
+
+@pytest.mark.parametrize("how", ["symlink", "hard link"])
+def test_no_path_lets_a_second_service_in(tmp_path: Path, how: str) -> None:
+    """The lock was taken on the path's string: through a symlink a second `run` opened the same
+    journal, logged `UNIQUE constraint failed … free some space` and exited 0 (issue 27)."""
+    path = tmp_path / "j.sqlite"
+    other = tmp_path / "elsewhere" / "other.sqlite"
+    other.parent.mkdir()
+    with Journal(path, lock=True) as journal:
+        journal.start_game('{"setup": {}}', seq=1)
+        if how == "symlink":
+            other.symlink_to(path)
+        else:
+            os.link(path, other)
+        second = _cli("run", "--journal", str(other), "--events", "/dev/null")
+        assert second.returncode == 2, second.stderr
+        assert "in use" in second.stderr and "Traceback" not in second.stderr
+        assert _cli("journal", "salvage", "--journal", str(other)).returncode == 2
+        assert journal.games() == [(1, 1)]
+    assert _cli("run", "--journal", str(other), "--events", "/dev/null").returncode == 0
+
+
+def test_events_not_journaled_are_never_exit_0_nor_a_full_disk(tmp_path: Path) -> None:
+    """A journal that cannot be written for another reason than a full disk (here: another
+    process holds its write lock) is said as it is, not "free some space"; stopped (SIGTERM) with
+    events not journaled is a failure (exit 1), never 0. The end of the input, by contrast, waits
+    until what is held is journaled, then exits 0 with nothing lost."""
+    path = tmp_path / "j.sqlite"
+    with Journal(path) as journal:  # a journal to start from
+        journal.start_game('{"setup": {}}', seq=1)
+    proc = subprocess.Popen([str(CLI), "run", "--journal", str(path), "--events", "-"], stdin=subprocess.PIPE,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    assert proc.stdin is not None and proc.stderr is not None
+    try:
+        deadline = time.monotonic() + TIMEOUT
+        while not Path(f"{path}.lock").exists() or '"pid"' not in Path(f"{path}.lock").read_text():
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        other = sqlite3.connect(path, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")  # the write lock, held
+        proc.stdin.write('{"zone": "hand.B", "card": "KS"}\n')
+        proc.stdin.flush()
+        told = ""
+        while "table waits" not in told:
+            line = proc.stderr.readline()
+            assert line, told
+            told += line
+        proc.terminate()
+        err = proc.stderr.read()
+        proc.wait(timeout=TIMEOUT)
+        other.execute("ROLLBACK")
+        other.close()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert "free some space" not in told + err
+    assert "database is locked" in told
+    assert "not journaled" in err and "Traceback" not in told + err
+    assert proc.returncode == 1, err
+
+    again = subprocess.Popen([str(CLI), "run", "--journal", str(path), "--events", "-"], stdin=subprocess.PIPE,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    assert again.stdin is not None and again.stderr is not None
+    other = sqlite3.connect(path, isolation_level=None)
+    try:
+        while '"pid"' not in Path(f"{path}.lock").read_text() or f'"pid": {again.pid}' not in \
+                Path(f"{path}.lock").read_text():
+            assert again.poll() is None and time.monotonic() < deadline + TIMEOUT
+            time.sleep(0.05)
+        other.execute("BEGIN IMMEDIATE")
+        again.stdin.write('{"zone": "hand.B", "card": "KS"}\n')
+        again.stdin.close()  # the end of the input while the line waits
+        told = ""
+        while "table waits" not in told:
+            line = again.stderr.readline()
+            assert line, told
+            told += line
+        other.execute("ROLLBACK")  # the journal can be written again
+        err = again.stderr.read()
+        again.wait(timeout=TIMEOUT)
+    finally:
+        other.close()
+        if again.poll() is None:
+            again.kill()
+            again.wait()
+    assert again.returncode == 0, told + err
+    assert "not journaled" not in err and "goes on" in err
+    with Journal(path, readonly=True) as journal:
+        assert journal.fed_lines() == 1
+
+
+def test_a_really_full_disk_says_free_some_space(tmp_path: Path) -> None:
+    """A full disk (ENOSPC: a 16 MB tmpfs mounted in the service's own mount namespace, filled
+    but for 160 KB) is said as one ("free some space"); once space is freed the table goes on, nothing lost."""
+    if os.geteuid() != 0 or subprocess.run(["unshare", "-m", "true"], capture_output=True).returncode != 0:
+        pytest.skip("needs root and unshare -m (a tmpfs of its own)")
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    source = tmp_path / "game.jsonl"
+    source.write_text("\n".join(_game(4)) + "\n")
+    reference = _cli("replay", str(source), "--json").stdout
+    script = (f'mount -t tmpfs -o size=16m tmpfs "{disk}" && head -c 16613376 /dev/zero > "{disk}/filler" && '
+              f'exec "{CLI}" run --journal "{disk}/j.sqlite" --events "{source}" --json')
+    proc = subprocess.Popen(["unshare", "-m", "sh", "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    assert proc.stderr is not None
+    told = ""
+    while "table waits" not in told:
+        line = proc.stderr.readline()
+        assert line, told
+        told += line
+    Path(f"/proc/{proc.pid}/root{disk}/filler").unlink()  # the space back, inside its namespace
+    out, err = proc.communicate(timeout=TIMEOUT)
+    assert "database or disk is full" in told and "free some space" in told, told
+    assert proc.returncode == 0, err
+    assert "Traceback" not in told + err and "goes on" in err
+    assert out == reference  # nothing lost, nothing twice
