@@ -116,7 +116,7 @@ def test_the_readme_says_where_the_demo_keeps_its_games() -> None:
 
 
 def test_the_readme_synopsis_lists_every_option_of_every_command() -> None:
-    """Issue 30: the synopsis left out real options (demo --players/--language/--delay/--frames, sim
+    """The synopsis left out real options (demo --players/--language/--delay/--frames, sim
     --rules/--dealer, hub --listen/--venue, export --journal/-o). Every option of every command is in
     its synopsis lines (``-h`` and ``-v/--verbose``, which every command takes, said once)."""
     from firmware_host.cli.main import _parser

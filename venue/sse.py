@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections import deque
 from collections.abc import AsyncIterator, Iterable
 from typing import Any
 
@@ -34,91 +33,76 @@ def sse_block(kind: str, data: Any) -> bytes:
     return f"event: {kind}\ndata: {body}\n\n".encode()
 
 
-class _Browser:
-    """One browser's messages waiting to be sent, bounded by their bytes."""
-
-    def __init__(self, first: Iterable[bytes]) -> None:
-        self.blocks: deque[bytes | None] = deque(first)
-        self.size = sum(len(b) for b in self.blocks if b is not None)
-        self.ready = asyncio.Event()
-        self.ready.set()
-
-    def put(self, block: bytes | None) -> None:
-        self.blocks.append(block)
-        self.size += len(block) if block is not None else 0
-        self.ready.set()
-
-    async def get(self, timeout: float) -> bytes | None:
-        """The next block; raises TimeoutError after ``timeout`` s with none."""
-        while not self.blocks:
-            self.ready.clear()
-            await asyncio.wait_for(self.ready.wait(), timeout)
-        block = self.blocks.popleft()
-        self.size -= len(block) if block is not None else 0
-        return block
-
-
 class Broadcaster:
     """The browsers connected to one stream. Not thread-safe: used on the server's loop only."""
 
     def __init__(self, limit: int = QUEUE_BYTES) -> None:
-        self._browsers: set[_Browser] = set()
+        self._queues: dict[asyncio.Queue[bytes | None], list[int]] = {}
         self.limit = limit
         self.dropped = 0
         """Browsers dropped for not reading."""
 
     @property
     def count(self) -> int:
-        return len(self._browsers)
+        return len(self._queues)
 
     def send(self, kind: str, data: Any) -> None:
-        """Queue one message for every browser (dropping those that have too much waiting)."""
-        if self._browsers:
+        """Queue one message for every browser (dropping those that are full)."""
+        if self._queues:
             self.send_block(sse_block(kind, data))
 
     def send_block(self, block: bytes) -> None:
-        for browser in list(self._browsers):
-            if browser.size + len(block) > self.limit:
-                self._browsers.discard(browser)
+        """Queue one ready-made block for every browser (dropping those with too many bytes waiting)."""
+        for q, waiting in list(self._queues.items()):
+            if waiting[0] + len(block) > self.limit:
+                del self._queues[q]
                 self.dropped += 1
-                browser.blocks.clear()
-                browser.size = 0
-                browser.put(None)
+                while not q.empty():
+                    q.get_nowait()
+                q.put_nowait(None)
             else:
-                browser.put(block)
+                waiting[0] += len(block)
+                q.put_nowait(block)
 
     def close(self) -> None:
         """End every stream (on shutdown)."""
-        for browser in list(self._browsers):
-            browser.put(None)
-        self._browsers.clear()
+        for q in list(self._queues):
+            q.put_nowait(None)
+        self._queues.clear()
 
-    def subscribe(self, first: Iterable[bytes]) -> _Browser:
-        browser = _Browser(first)
-        self._browsers.add(browser)
-        return browser
+    def subscribe(self, first: Iterable[bytes]) -> asyncio.Queue[bytes | None]:
+        q: asyncio.Queue[bytes | None] = asyncio.Queue()
+        waiting = [0]
+        for block in first:
+            q.put_nowait(block)
+            waiting[0] += len(block)
+        self._queues[q] = waiting
+        return q
 
-    def unsubscribe(self, browser: _Browser) -> None:
-        self._browsers.discard(browser)
+    def unsubscribe(self, q: asyncio.Queue[bytes | None]) -> None:
+        self._queues.pop(q, None)
 
     def response(self, first: Iterable[bytes]) -> StreamingResponse:
         """A streaming response: ``first`` (the state now), then every message sent."""
-        browser = self.subscribe(first)
+        q = self.subscribe(first)
 
         async def stream() -> AsyncIterator[bytes]:
             try:
                 yield b"retry: 1000\n\n"
                 while True:
                     try:
-                        block = await browser.get(HEARTBEAT_S)
+                        block = await asyncio.wait_for(q.get(), HEARTBEAT_S)
                     except TimeoutError:
                         yield PING
                         continue
                     if block is None:
                         return
+                    waiting = self._queues.get(q)
+                    if waiting is not None:
+                        waiting[0] -= len(block)
                     yield block
             finally:
-                self.unsubscribe(browser)
+                self.unsubscribe(q)
 
         return StreamingResponse(stream(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})

@@ -1,4 +1,4 @@
-"""Issue 30: under load the demo printed about 100 ``ERROR nfc.clf.pn532 … waiting for ack`` lines
+"""Under load the demo printed about 100 ``ERROR nfc.clf.pn532 … waiting for ack`` lines
 for frames nfcpy then sent again. A retried frame is not an error: counted, logged at DEBUG."""
 
 from __future__ import annotations

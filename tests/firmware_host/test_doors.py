@@ -228,7 +228,7 @@ def test_a_journal_that_is_not_a_file(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["journal.fifo"]
 
 
-# -- issue 29, item 7: more doors -----------------------------------------------------------------
+# -- more doors --------------------------------------------------------------------------------
 
 
 def _cli_quick(*args: str) -> subprocess.CompletedProcess[str]:

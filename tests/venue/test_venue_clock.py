@@ -1,5 +1,5 @@
-"""A Pi has no real-time clock: it boots with the last saved time and jumps when NTP answers
-(issue 27). A journal written with the wall clock hours ahead, or stepped back mid-game, is
+"""A Pi has no real-time clock: it boots with the last saved time and jumps when NTP answers.
+A journal written with the wall clock hours ahead, or stepped back mid-game, is
 shown as its order and the monotonic clock say: every hand of a finished game with
 ``reveal_delay = 0`` (was: ``"hands": []``, ``Result "*"``, ``/api/stats`` empty and no
 ``games/<n>`` until the clock caught up), and none before its delay (was: at once, when the

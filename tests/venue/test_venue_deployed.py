@@ -1,4 +1,4 @@
-"""The table's outputs as deployed meet a hostile host and a hostile client (issue 27, part 2):
+"""The table's outputs as deployed meet a hostile host and a hostile client:
 an output that cannot start says so in one line (exit 2), and a page flooded with connections
 that never finish their headers still answers a normal client, with a log that stays small.
 

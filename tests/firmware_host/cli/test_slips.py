@@ -1,4 +1,4 @@
-"""Issue 30's slips, met as a new user meets them, each through the command line."""
+"""Slips a new user meets, met as they meet them, each through the command line."""
 
 from __future__ import annotations
 

@@ -209,7 +209,7 @@ def test_reading_a_damaged_row_names_it(tmp_path: Path) -> None:
 @pytest.mark.parametrize("how", ["symlink", "hard link"])
 def test_no_path_lets_a_second_service_in(tmp_path: Path, how: str) -> None:
     """The lock was taken on the path's string: through a symlink a second `run` opened the same
-    journal, logged `UNIQUE constraint failed … free some space` and exited 0 (issue 27)."""
+    journal, logged `UNIQUE constraint failed … free some space` and exited 0."""
     path = tmp_path / "j.sqlite"
     other = tmp_path / "elsewhere" / "other.sqlite"
     other.parent.mkdir()
