@@ -7,7 +7,7 @@ headings alike::
 
     >>> sorted(english_words("Anne gagne 5:2 · the hand is over"))
     ['hand', 'is', 'over', 'the']
-    >>> english_words("Bruno debe seguir el palo ♦ · retirar el 10♥ (--seed 3 vuelve a jugar esta partida)")
+    >>> english_words("Bruno debe seguir el palo ♦ · retirar el 10♥")
     set()
 """
 
@@ -29,9 +29,7 @@ hint penalty begins seats taken chosen notice corrected reader target set new
 )
 """Lowercase English words of the game and of the sentences around it."""
 
-_PLACEHOLDER = re.compile(r"\{[a-z_]+\}")
-_FLAG = re.compile(r"--[a-z][a-z-]*")
-"""A command line's flag (``--seed``): the command line's word in every language."""
+_PLACEHOLDER = re.compile(r"\{[a-z_]+\}|(?<![\w-])--[a-z][a-z-]*")  # a placeholder, or an option to type (--seed)
 _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 
 
@@ -39,7 +37,7 @@ def english_words(text: str) -> set[str]:
     """The words of ``text`` in :data:`ENGLISH` (a German capitalised noun such as ``Hand`` is
     German, so a word counts lowercase, or capitalised only where German does not capitalise it)."""
     found = set()
-    for word in _WORD.findall(_FLAG.sub(" ", _PLACEHOLDER.sub(" ", text))):
+    for word in _WORD.findall(_PLACEHOLDER.sub(" ", text)):
         if word.lower() in ENGLISH and (word.islower() or word.lower() not in _GERMAN_NOUNS):
             found.add(word.lower())
     return found
