@@ -139,7 +139,7 @@ def test_demo_at_depth_one_proves_a_fault_late_and_plays_the_hand_again(tmp_path
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "pads read 1 deep" in out
-    assert ", late: B broke a duty of play at trick 1 (rule 43)" in out
+    assert "the table proves Bruno's fault at trick 1, late: Bruno: no trump, trick 1" in out
     assert "chooses to have the hand played again" in out
     assert "1 fault(s) proven late" in next(line for line in out.splitlines() if line.startswith("Game over:"))
 
