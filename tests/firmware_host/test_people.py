@@ -72,8 +72,8 @@ def test_the_language_is_chosen_in_the_menu_and_every_screen_follows_at_once() -
     assert (menu.headline, menu.detail.split("\n")[0]) == ("réglages 8/8", "langue: français")
     table.handle(ButtonEvent("A", "yes"))
     assert screen_for(table.snapshot()).detail.startswith("lingua: italiano")
-    for _ in range(3):
-        table.handle(ButtonEvent("A", "yes"))  # it, de, en, fr
+    for _ in range(4):
+        table.handle(ButtonEvent("A", "yes"))  # it, de, es, en, fr
     events = table.handle(ButtonEvent("A", "king")).events
     assert [type(e) for e in events] == [NewGame]  # the game starts again: the journal writes its setup
     assert table.current_setup().language == "fr"
