@@ -36,7 +36,8 @@ def test_review_reads_a_journal_that_run_wrote(tmp_path: Path) -> None:
     transcript = str(TRANSCRIPTS / "classic_offer_point.jsonl")
     ok("run", "--journal", journal, "--players", "Anne,Bruno", "--events", transcript)
     review = ok("review", "--journal", journal, "--samples", "30")
-    assert review.startswith("game 1 hand 1 (classic (offer the point)): 1 finding(s)\n  B should have proposed, not stood")
+    assert review.startswith("game 1 hand 1 (classic (offer the point)): 1 finding(s)\n"
+                             "  B should have proposed, not stood")
     assert "game 1 hand 2 (classic (offer the point))" in review
     history = ok("history", "--journal", journal)
     assert "Anne – Bruno" in history  # the table's names, kept over the transcript's setup line
