@@ -152,17 +152,24 @@ class JournalHistory:
         cached = self._cache.get(game)
         if cached is not None and cached.lines == count:
             return cached
+        record = self._record(game)
+        if record is None:
+            return None
+        played = played_game(record)
+        self._cache[game] = played
+        return played
+
+    def _record(self, game: int) -> GameRecord | None:
+        """Game ``game`` as the journal keeps it; None when it no longer holds it or the game fails
+        its checksums (said in the log)."""
         try:
             with Journal(self.path, readonly=True) as journal:
-                record = journal.game(game)
+                return journal.game(game)
         except KeyError:
             return None
         except (JournalDamaged, JournalError) as exc:
             logger.warning("the page leaves game %d out: %s", game, exc)
             return None
-        played = played_game(record)
-        self._cache[game] = played
-        return played
 
     def log(self, number: int, now: float | None = None) -> GameLog | None:
         played = self.game(number)
@@ -194,13 +201,8 @@ class JournalHistory:
         cached = self._summaries.get(game)
         if cached is not None and cached[0] == count:
             return cached[1]
-        try:
-            with Journal(self.path, readonly=True) as journal:
-                record = journal.game(game)
-        except KeyError:
-            return None
-        except (JournalDamaged, JournalError) as exc:
-            logger.warning("the page leaves game %d out: %s", game, exc)
+        record = self._record(game)
+        if record is None:
             return None
         kept = len(record.lines)
         if self.reveal_delay > 0:

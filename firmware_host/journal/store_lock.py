@@ -72,19 +72,7 @@ def lock_file(path: str) -> int:
 
     :raises JournalBusy: when another process holds it.
     """
-    try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NONBLOCK, 0o640)
-    except OSError as exc:
-        raise JournalError(f"cannot open the journal {path}: {exc.strerror or exc}") from exc
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        os.close(fd)
-        raise _busy(path) from None
-    except OSError as exc:
-        os.close(fd)
-        raise JournalError(f"cannot lock the journal {path}: {exc.strerror or exc}") from exc
-    return fd
+    return _flock(path, path, os.O_NONBLOCK, "the journal")
 
 
 def _busy(path: str) -> JournalBusy:
@@ -99,17 +87,25 @@ def take_lock(path: str) -> int:
 
     :raises JournalBusy: naming the process that holds it.
     """
-    lock = lock_path(path)
+    return _flock(lock_path(path), path, 0, "the journal's lock")
+
+
+def _flock(file: str | os.PathLike[str], journal: str, flags: int, what: str) -> int:
+    """Open ``file`` (created if need be) and hold an exclusive ``flock`` on it; the fd.
+
+    :raises JournalBusy: naming the process that holds ``journal``.
+    :raises JournalError: when the file cannot be opened or locked.
+    """
     try:
-        fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o640)
+        fd = os.open(file, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | flags, 0o640)
     except OSError as exc:
-        raise JournalError(f"cannot open the journal's lock {lock}: {exc.strerror or exc}") from exc
+        raise JournalError(f"cannot open {what} {file}: {exc.strerror or exc}") from exc
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         os.close(fd)
-        raise _busy(path) from None
+        raise _busy(journal) from None
     except OSError as exc:
         os.close(fd)
-        raise JournalError(f"cannot lock the journal {path}: {exc.strerror or exc}") from exc
+        raise JournalError(f"cannot lock the journal {journal}: {exc.strerror or exc}") from exc
     return fd

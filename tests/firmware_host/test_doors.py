@@ -7,10 +7,12 @@ then the service started again on that journal from the command line.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -48,6 +50,18 @@ def _drain(service: TableService) -> None:
         service.handle(service.queue.get())
 
 
+@contextlib.contextmanager
+def _page(path: Path) -> Iterator[tuple[TableService, TestClient]]:
+    """A resumed service on the journal at ``path`` and a client of its page (token ``sesame``)."""
+    with Journal(path, lock=True) as journal:
+        service = TableService(journal=journal, controller=Controller())
+        service.resume()
+        app = table_app(LiveTable(PublicFeed(table="T")), history=None, settings=WebSettings(token="sesame"),
+                        control=service.put_physical)
+        with TestClient(app) as client:
+            yield service, client
+
+
 # -- the page ---------------------------------------------------------------------------------
 
 
@@ -55,28 +69,23 @@ def test_the_page_refuses_what_the_resume_could_not_read(tmp_path: Path) -> None
     """`{"target": true}` was accepted, journaled, and every later start exited 1 (a restart loop)."""
     path = tmp_path / "j.sqlite"
     good = {"Authorization": "Bearer sesame"}
-    with Journal(path, lock=True) as journal:
-        service = TableService(journal=journal, controller=Controller())
-        service.resume()
-        app = table_app(LiveTable(PublicFeed(table="T")), history=None, settings=WebSettings(token="sesame"),
-                        control=service.put_physical)
-        with TestClient(app) as client:
-            for body, status, words in [
-                ({"target": True}, 400, "target must be a positive whole number"),
-                ({"target": "7"}, 400, "target"),
-                ({"players": ["x" * 30_000, "B"]}, 400, f"at most {MAX_NAME} characters"),
-                ({"players": ["x" * 70_000, "B"]}, 413, "larger than"),
-                ({"players": ["An\x1b[2Jne", "B"]}, 400, "control characters"),
-                ({"players": ["a", "b", "c", "d", "e"]}, 400, "two names"),
-                ({"rules": "classic", "options": {"rubber": 2.5}}, 400, "unknown key"),
-                ([1, 2], 400, "object"),
-            ]:
-                answer = client.post("/api/setup", json=body, headers=good)
-                assert answer.status_code == status, (body if len(str(body)) < 100 else "long", answer.text)
-                assert words in answer.json()["error"]
-            assert client.post("/api/setup", content=b"[" * 100_000, headers=good).status_code in (400, 413)
-            ok = client.post("/api/setup", json={"players": ["Anne", "Bruno"], "target": 7}, headers=good)
-            assert ok.status_code == 202
+    with _page(path) as (service, client):
+        for body, status, words in [
+            ({"target": True}, 400, "target must be a positive whole number"),
+            ({"target": "7"}, 400, "target"),
+            ({"players": ["x" * 30_000, "B"]}, 400, f"at most {MAX_NAME} characters"),
+            ({"players": ["x" * 70_000, "B"]}, 413, "larger than"),
+            ({"players": ["An\x1b[2Jne", "B"]}, 400, "control characters"),
+            ({"players": ["a", "b", "c", "d", "e"]}, 400, "two names"),
+            ({"rules": "classic", "options": {"rubber": 2.5}}, 400, "unknown key"),
+            ([1, 2], 400, "object"),
+        ]:
+            answer = client.post("/api/setup", json=body, headers=good)
+            assert answer.status_code == status, (body if len(str(body)) < 100 else "long", answer.text)
+            assert words in answer.json()["error"]
+        assert client.post("/api/setup", content=b"[" * 100_000, headers=good).status_code in (400, 413)
+        ok = client.post("/api/setup", json={"players": ["Anne", "Bruno"], "target": 7}, headers=good)
+        assert ok.status_code == 202
         _drain(service)
         assert service.controller.current_setup().players == ("Anne", "Bruno", "")
     again = _cli("run", "--journal", str(path), "--events", "/dev/null")
@@ -302,15 +311,10 @@ def test_a_name_twice_is_refused_at_every_door(tmp_path: Path, players: list[str
     """`POST /api/setup` accepted ["Ann","Ann"] and a pool with a name twice: the one setup check refuses it."""
     path = tmp_path / "j.sqlite"
     good = {"Authorization": "Bearer sesame"}
-    with Journal(path, lock=True) as journal:
-        service = TableService(journal=journal, controller=Controller())
-        service.resume()
-        app = table_app(LiveTable(PublicFeed(table="T")), history=None, settings=WebSettings(token="sesame"),
-                        control=service.put_physical)
-        with TestClient(app) as client:
-            answer = client.post("/api/setup", json={"players": players}, headers=good)
-            assert answer.status_code == 400, answer.text
-            assert "twice" in answer.json()["error"]
+    with _page(path) as (service, client):
+        answer = client.post("/api/setup", json={"players": players}, headers=good)
+        assert answer.status_code == 400, answer.text
+        assert "twice" in answer.json()["error"]
         assert service.queue.empty()
     events = tmp_path / "game.jsonl"
     events.write_text(json.dumps({"setup": {"players": players}}) + "\n")
