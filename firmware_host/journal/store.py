@@ -51,7 +51,7 @@ from urllib.parse import quote
 from drivers.closing import Closing
 from firmware_host.journal.store_chain import legacy_problem, row_link, row_problem, state_crc
 from firmware_host.journal.store_errors import JournalBusy, JournalDamaged, JournalError, JournalWriteError
-from firmware_host.journal.store_lock import Seal, lock_file, lock_path, read_seal, take_lock, write_seal
+from firmware_host.journal.store_lock import Seal, hold, lock_path, read_seal, write_seal
 from firmware_host.journal.store_schema import CHAINED, create
 from firmware_host.journal.store_transaction import Transaction
 
@@ -175,8 +175,8 @@ class Journal(Closing):
         if not memory and os.path.exists(self.path) and not os.path.isfile(self.path):
             raise JournalError(f"cannot open the journal {self.path}: not a regular file")
         if lock and not memory:
-            self._file_fd = lock_file(self.path)  # the file itself: no other path to it lets a second in
-            self._lock_fd = take_lock(self.path)
+            # the file itself too: no other path to it lets a second in
+            self._file_fd, self._lock_fd = hold(self.path)
         try:
             self._connect(memory)
             if lock:

@@ -75,6 +75,21 @@ def lock_file(path: str) -> int:
     return _flock(path, path, os.O_NONBLOCK, "the journal")
 
 
+def hold(path: str, *, file: bool = True) -> tuple[int | None, int]:
+    """Hold the journal at ``path`` for this process: its database file (:func:`lock_file`; not
+    ``file``: none) and its lock file (:func:`take_lock`); both fds. Neither is held when it fails.
+
+    :raises JournalBusy: when another process holds either.
+    """
+    held = lock_file(path) if file else None
+    try:
+        return held, take_lock(path)
+    except BaseException:
+        if held is not None:
+            os.close(held)
+        raise
+
+
 def _busy(path: str) -> JournalBusy:
     seal = read_seal(path)
     who = f"process {seal.pid}, running since {time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(seal.since))}" \

@@ -20,7 +20,7 @@ from urllib.parse import quote
 
 from firmware_host.journal.store import Journal
 from firmware_host.journal.store_chain import legacy_problem, row_link, row_problem, state_crc
-from firmware_host.journal.store_lock import Seal, lock_file, lock_path, read_seal, take_lock, write_seal
+from firmware_host.journal.store_lock import Seal, hold, lock_path, read_seal, write_seal
 from firmware_host.journal.store_schema import CHAINED
 
 logger = logging.getLogger(__name__)
@@ -47,13 +47,7 @@ def salvage(path: str) -> SalvageReport:
 
     :raises JournalBusy: while a service holds the journal.
     """
-    held = lock_file(path) if os.path.exists(path) else None  # the file itself, whatever path names it
-    try:
-        fd = take_lock(path)
-    except BaseException:
-        if held is not None:
-            os.close(held)
-        raise
+    held, fd = hold(path, file=os.path.exists(path))  # the file itself, whatever path names it
     try:
         problems: list[str] = []
         games, lost, lines = _read_games(path, problems)

@@ -21,7 +21,7 @@ import pytest
 import engine
 from firmware_host.feeder import feed_lines
 from firmware_host.journal import store as journal_module
-from firmware_host.journal.store import Journal, JournalDamaged
+from firmware_host.journal.store import Journal, JournalDamaged, JournalError
 from firmware_host.journal.store_salvage import salvage
 from firmware_host.players.builtin import game_transcript
 from firmware_host.referee.controller import Controller
@@ -225,6 +225,18 @@ def test_no_path_lets_a_second_service_in(tmp_path: Path, how: str) -> None:
         assert _cli("journal", "salvage", "--journal", str(other)).returncode == 2
         assert journal.games() == [(1, 1)]
     assert _cli("run", "--journal", str(other), "--events", "/dev/null").returncode == 0
+
+
+def test_a_lock_not_taken_holds_nothing(tmp_path: Path) -> None:
+    """The journal's file was held before its lock file was taken: when the lock file could not
+    be opened, the file stayed held and the same process was then told the journal was in use."""
+    path = tmp_path / "j.sqlite"
+    Path(f"{path}.lock").mkdir()  # a lock file that cannot be opened
+    with pytest.raises(JournalError, match="cannot open the journal's lock"):
+        Journal(path, lock=True)
+    Path(f"{path}.lock").rmdir()
+    with Journal(path, lock=True) as journal:
+        assert journal.games() == []
 
 
 def test_events_not_journaled_are_never_exit_0_nor_a_full_disk(tmp_path: Path) -> None:
