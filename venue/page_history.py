@@ -17,7 +17,6 @@ Replays are cached by game and line count.
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import time
 from dataclasses import dataclass, field
@@ -212,9 +211,7 @@ class JournalHistory:
         if not whole:
             if not kept:
                 return None
-            record = dataclasses.replace(
-                record, lines=record.lines[:kept], ids=record.ids[:kept], status=record.status[:kept],
-                seqs=record.seqs[:kept], times=record.times[:kept], written=record.written[:kept])
+            record = record.first(kept)
         summary = summarize(record, started)
         if whole:
             self._summaries[game] = (count, summary)

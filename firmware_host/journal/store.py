@@ -43,7 +43,7 @@ import sqlite3
 import time
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -120,6 +120,12 @@ class GameRecord:
     written: tuple[float | None, ...] = ()
     """Each line's monotonic time (``m``) when it was written in the boot under way, else None:
     how long ago it was is :func:`row_age` of it, never the wall clock's ``times``."""
+
+    def first(self, count: int) -> GameRecord:
+        """The record of its first ``count`` lines only (every field cut alike)."""
+        return replace(
+            self, lines=self.lines[:count], ids=self.ids[:count], status=self.status[:count],
+            seqs=self.seqs[:count], times=self.times[:count], written=self.written[:count])
 
     @property
     def done(self) -> tuple[bool, ...]:

@@ -8,7 +8,6 @@ or badges, then started again with those settings) is left out.
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import time
 from collections import Counter
@@ -107,22 +106,11 @@ class GameSummary:
         return data
 
 
-def summarize(record: GameRecord, started: float = 0.0, *, until: float | None = None) -> GameSummary | None:
+def summarize(record: GameRecord, started: float = 0.0) -> GameSummary | None:
     """Replay ``record`` through the referee (:func:`~firmware_host.journal.replay.replay_game`)
-    and sum it up (None: no hand was played).
-
-    :param until: only the lines journaled by then (seconds since the epoch; the page holds a
-        hand back until its reveal delay has passed); ``None``: every line.
-    """
+    and sum it up (None: no hand was played). The page sums up a game cut at its reveal delay:
+    :meth:`GameRecord.first` of it."""
     from firmware_host.journal.replay import replay_game, strict
-
-    if until is not None and record.times:
-        kept = sum(1 for t in record.times if t <= until)
-        record = dataclasses.replace(
-            record, lines=record.lines[:kept], ids=record.ids[:kept], status=record.status[:kept],
-            seqs=record.seqs[:kept], times=record.times[:kept])
-        if not record.lines:
-            return None
 
     controller = Controller()
     rules = "classic"
