@@ -52,6 +52,17 @@ def _two_games(path: Path) -> None:
         assert len(journal.games()) >= 2
 
 
+def _told_until_waits(proc: subprocess.Popen[str]) -> str:
+    """What ``proc`` says on its standard error up to its line that the table waits."""
+    assert proc.stderr is not None
+    told = ""
+    while "table waits" not in told:
+        line = proc.stderr.readline()
+        assert line, told
+        told += line
+    return told
+
+
 def _damage(path: Path, how: str) -> None:
     if how == "truncated":
         os.truncate(path, int(path.stat().st_size * 0.9))
@@ -162,11 +173,7 @@ def test_a_full_disk_pauses_the_table_and_it_goes_on(tmp_path: Path) -> None:
     proc = subprocess.Popen([str(CLI), "run", "--journal", str(path), "--events", str(source), "--json"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=small_files)
     assert proc.stderr is not None
-    told = ""
-    while "table waits" not in told:
-        line = proc.stderr.readline()
-        assert line, told
-        told += line
+    told = _told_until_waits(proc)
     resource.prlimit(proc.pid, resource.RLIMIT_FSIZE, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))  # space back
     out, err = proc.communicate(timeout=TIMEOUT)
     assert proc.returncode == 0, err
@@ -259,11 +266,7 @@ def test_events_not_journaled_are_never_exit_0_nor_a_full_disk(tmp_path: Path) -
         other.execute("BEGIN IMMEDIATE")  # the write lock, held
         proc.stdin.write('{"zone": "hand.B", "card": "KS"}\n')
         proc.stdin.flush()
-        told = ""
-        while "table waits" not in told:
-            line = proc.stderr.readline()
-            assert line, told
-            told += line
+        told = _told_until_waits(proc)
         proc.terminate()
         err = proc.stderr.read()
         proc.wait(timeout=TIMEOUT)
@@ -290,11 +293,7 @@ def test_events_not_journaled_are_never_exit_0_nor_a_full_disk(tmp_path: Path) -
         other.execute("BEGIN IMMEDIATE")
         again.stdin.write('{"zone": "hand.B", "card": "KS"}\n')
         again.stdin.close()  # the end of the input while the line waits
-        told = ""
-        while "table waits" not in told:
-            line = again.stderr.readline()
-            assert line, told
-            told += line
+        told = _told_until_waits(again)
         other.execute("ROLLBACK")  # the journal can be written again
         err = again.stderr.read()
         again.wait(timeout=TIMEOUT)
@@ -324,11 +323,7 @@ def test_a_really_full_disk_says_free_some_space(tmp_path: Path) -> None:
     proc = subprocess.Popen(["unshare", "-m", "sh", "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
     assert proc.stderr is not None
-    told = ""
-    while "table waits" not in told:
-        line = proc.stderr.readline()
-        assert line, told
-        told += line
+    told = _told_until_waits(proc)
     Path(f"/proc/{proc.pid}/root{disk}/filler").unlink()  # the space back, inside its namespace
     out, err = proc.communicate(timeout=TIMEOUT)
     assert "database or disk is full" in told and "free some space" in told, told
