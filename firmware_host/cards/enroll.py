@@ -199,6 +199,7 @@ def enroll(
         for card in todo:
             prompt = [walk.say("enrol.progress", pack=pack, done=total - len(todo) + len(enrolled), total=total),
                       walk.say("enrol.lay", card=walk.label(card)), walk.say("enrol.on_pad")]
+            again = walk.say("enrol.then_lay_again", card=walk.label(card))
             while True:
                 walk.show(prompt)
                 uid = walk.arrival()
@@ -209,7 +210,7 @@ def enroll(
                                walk.say("enrol.lift"), walk.say("enrol.then_lay", card=walk.label(card))])
                     walk.lift(uid)
                     continue
-                origin = _check(walk, check, uid, walk.say("enrol.then_lay_again", card=walk.label(card)))
+                origin = _check(walk, check, uid, again)
                 if origin is None:
                     continue
                 if refuse_flagged and origin.status != "genuine":
@@ -217,9 +218,8 @@ def enroll(
                                walk.say("enrol.lay_another")])
                     walk.lift(uid)
                     continue
-                if write_tag is not None and not _write(walk, write_tag, uid, card):
+                if write_tag is not None and not _write(walk, write_tag, uid, card, again):
                     continue
-                again = walk.say("enrol.then_lay_again", card=walk.label(card))
                 if lock is not None and not _lock(walk, lock, uid, again):
                     continue
                 registry.add(uid, card, pack, origin=origin.status, signature=origin.signature,
@@ -247,14 +247,13 @@ def enroll(
     return EnrollResult(pack, tuple(enrolled), _complete(registry, pack, cards))
 
 
-def _write(walk: _Walk, write_tag: Callable[[str, str], None], uid: str, card: str) -> bool:
-    """Write the card's NDEF record; on failure tell the operator to retry."""
+def _write(walk: _Walk, write_tag: Callable[[str, str], None], uid: str, card: str, again: str) -> bool:
+    """Write the card's NDEF record; on failure tell the operator to retry (``again``: the line that says how)."""
     try:
         write_tag(uid, NDEF_PREFIX + card)
     except (OSError, TimeoutError) as error:
         logger.warning("writing %s to tag %s failed: %s", card, uid, error)
-        walk.show([walk.say("enrol.write_failed"), walk.say("enrol.lift"),
-                   walk.say("enrol.then_lay_again", card=walk.label(card))])
+        walk.show([walk.say("enrol.write_failed"), walk.say("enrol.lift"), again])
         walk.lift(uid)
         return False
     return True
@@ -325,6 +324,7 @@ def enroll_badge(
     :raises OSError: ``save`` failed.
     """
     walk = _Walk(events, show, cancel, lang)
+    again = walk.say("enrol.then_lay_badge_again")
     try:
         while True:
             walk.show([walk.say("enrol.badge_title"), label or tag, walk.say("enrol.lay_tag")])
@@ -335,7 +335,7 @@ def enroll_badge(
                            walk.say("enrol.lift"), walk.say("enrol.then_lay_badge")])
                 walk.lift(uid)
                 continue
-            origin = _check(walk, check, uid, walk.say("enrol.then_lay_badge_again"))
+            origin = _check(walk, check, uid, again)
             if origin is None:
                 continue
             if refuse_flagged and origin.status != "genuine":
@@ -343,7 +343,7 @@ def enroll_badge(
                            walk.say("enrol.lay_another")])
                 walk.lift(uid)
                 continue
-            if lock is not None and not _lock(walk, lock, uid, walk.say("enrol.then_lay_badge_again")):
+            if lock is not None and not _lock(walk, lock, uid, again):
                 continue
             save(uid, tag)
             logger.info("enrolled badge %s: tag %s (%s)", tag, uid, origin.status)
