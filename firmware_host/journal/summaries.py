@@ -238,10 +238,14 @@ def _counted(lang: str, msgid: str, n: int, **values: Any) -> str:
     return say(lang, msgid + ".one", **values) if n == 1 else say(lang, msgid, n=n, **values)
 
 
+def _fault_name(code: str, lang: str) -> str:
+    """A fault's name in ``lang`` (a code the catalogue does not name stays a code)."""
+    return say(lang, "fault." + code) if has("fault." + code) else code
+
+
 def _fault_list(codes: Counter[str], lang: str) -> str:
-    """``revoke 2, out of turn 1`` in ``lang`` (a code the catalogue does not name stays a code)."""
-    named = [(say(lang, "fault." + code) if has("fault." + code) else code, n) for code, n in sorted(codes.items())]
-    return ", ".join(f"{name} {n}" for name, n in named)
+    """``revoke 2, out of turn 1`` in ``lang``."""
+    return ", ".join(f"{_fault_name(code, lang)} {n}" for code, n in sorted(codes.items()))
 
 
 @dataclass
@@ -322,8 +326,8 @@ lost the point 1 time of them (such a loss costs more than an ordinary one)
     autorite = say(lang, "history.never_autorite") if not stats.vulnerable else say(
         lang, "history.autorite", times=_counted(lang, "count.times", stats.vulnerable),
         lost=_counted(lang, "count.times", stats.punished))
-    listed = ", ".join(f"{say(lang, 'fault.' + code) if has('fault.' + code) else code} "
-                       f"{_counted(lang, 'count.times', n)}" for code, n in sorted(stats.faults.items()))
+    listed = ", ".join(f"{_fault_name(code, lang)} {_counted(lang, 'count.times', n)}"
+                       for code, n in sorted(stats.faults.items()))
     said_faults = say(lang, "history.said_faults", faults=listed) if stats.faults else say(lang, "history.no_fault")
     return say(lang, "history.said_player", name=stats.name, games=_counted(lang, "count.games", stats.games),
                wins=stats.wins, rubbers=rubbers, points=stats.points, hands=_counted(lang, "count.hands", stats.hands),
