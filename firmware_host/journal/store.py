@@ -350,15 +350,12 @@ class Journal(Closing):
             "SELECT g.id, g.started, COUNT(e.id) FROM games g LEFT JOIN events e ON e.game = g.id "
             "GROUP BY g.id ORDER BY g.id"
         )
-        return [GameEntry(int(g), float(t), int(n)) for g, t, n in rows if isinstance(g, int)]
+        return [GameEntry(int(g), float(t) if isinstance(t, int | float) else 0.0, int(n))
+                for g, t, n in rows if isinstance(g, int)]
 
     def games(self) -> list[tuple[int, int]]:
-        """``(game number, number of lines)`` for every game, oldest first."""
-        rows = self._read(
-            "SELECT g.id, COUNT(e.id) FROM games g LEFT JOIN events e ON e.game = g.id "
-            "GROUP BY g.id ORDER BY g.id"
-        )
-        return [(int(g), int(n)) for g, n in rows if isinstance(g, int)]
+        """``(game number, number of lines)`` for every game, oldest first (:meth:`listing`)."""
+        return [(entry.game, entry.lines) for entry in self.listing()]
 
     def last_row(self) -> int:
         """The id of the last row written (0 for an empty journal)."""
