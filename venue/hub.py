@@ -179,8 +179,12 @@ def hub_app(live: LiveRoom, *, on_start: Callable[[], Any] | None = None,
         if seen is None:
             return JSONResponse({"error": "no such table"}, status_code=404)
         payloads = [g for _, g in sorted(seen.games.items())]
-        return JSONResponse([{k: g.get(k) for k in ("game", "players", "score", "winner", "ended", "hands")}
-                             for g in map(json.loads, payloads)])
+
+        def listed() -> Response:  # every game parsed again: on a worker thread, not the loop the messages come on
+            return JSONResponse([{k: g.get(k) for k in ("game", "players", "score", "winner", "ended", "hands")}
+                                 for g in map(json.loads, payloads)])
+
+        return await asyncio.to_thread(listed)
 
     async def record_json(request: Request) -> Response:
         seen = live.room.tables.get(request.path_params["table"])
