@@ -90,8 +90,8 @@ class LiveRoom:
         self.browsers = Broadcaster()
         self.messages = 0
         self._standings_dirty = False
-        self._served = False
         self.loop: asyncio.AbstractEventLoop | None = None
+        """The server's loop, once :meth:`send_standings` runs on it (None: not served yet)."""
 
     def take(self, topic: str, payload: bytes | bytearray, clear: Callable[[str], Any] | None = None) -> None:
         """One message from the broker; ``clear`` clears its retained topic if the room refuses it."""
@@ -103,7 +103,7 @@ class LiveRoom:
             else:
                 self._standings_dirty = True
         self._pair_due()
-        if not self._served and self._standings_dirty:  # not served yet: nobody waits for them
+        if self.loop is None and self._standings_dirty:  # not served yet: nobody waits for them
             self._standings_dirty = False
             self.browsers.send_block(self.standings_block())
         if clear is not None and self.room.dropped > dropped:
@@ -143,7 +143,6 @@ class LiveRoom:
     async def send_standings(self) -> None:
         """On the server's loop, until cancelled: the standings to the browsers when they changed,
         at most every :data:`STANDINGS_S`."""
-        self._served = True
         self.loop = asyncio.get_running_loop()
         while True:
             await asyncio.sleep(STANDINGS_S)
