@@ -132,9 +132,6 @@ class LiveRoom:
     def standings_block(self) -> bytes:
         return sse_block("standings", self.room.standings())
 
-    def snapshot(self) -> list[dict[str, Any]]:
-        return self.room.snapshot()
-
     def first_blocks(self) -> list[bytes]:
         blocks = [sse_block("table", t) for t in self.room.snapshot()]
         blocks.append(self.standings_block())
@@ -159,7 +156,7 @@ def hub_app(live: LiveRoom, *, on_start: Callable[[], Any] | None = None,
         return FileResponse(STATIC / "hub.html", headers={"Cache-Control": "no-cache"})
 
     async def tables(request: Request) -> Response:
-        return JSONResponse({"venue": live.room.venue, "tables": live.snapshot()})
+        return JSONResponse({"venue": live.room.venue, "tables": live.room.snapshot()})
 
     async def stream(request: Request) -> Response:
         return live.browsers.response(live.first_blocks())
