@@ -138,7 +138,7 @@ class Controller:
             winner=state.winner if state.phase == "over" else None, players=state.players,
             sight=_sight(state), choosing=engine.SEATS[1 - state.awaiting] if state.awaiting >= 0 else None,
             hint=self._hint(state, self._setup.shown_language or "en"), notice=self._notice, hand_notes=log.notes,
-            setting_up=setting_up(state, pads_empty=self._pads.empty), menu=self._setup.shown,
+            setting_up=self._setting_up(), menu=self._setup.shown,
             language=self._setup.shown_language,
         )
 
