@@ -81,6 +81,15 @@ def cpu_s(pid: int) -> float:
         return float("nan")
 
 
+def stop(proc: subprocess.Popen[bytes], timeout: float) -> None:
+    """End ``proc``: SIGTERM, then SIGKILL if it has not ended within ``timeout`` seconds."""
+    proc.terminate()
+    try:
+        proc.wait(timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
 def peak_rss_mb(pid: int) -> float:
     try:
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -272,11 +281,7 @@ def run(mode: str, tables: int, speed: float, seconds: float, chromium: str, per
             if w.is_alive():
                 w.terminate()
         for proc in reversed(procs):
-            proc.terminate()
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            stop(proc, 10)
         shutil.rmtree(tmp, ignore_errors=True)
     room_done = [d for d in done if d[0] != "alone"] or [("room", 0, 0.0, [])]
     room_costs = [c for d in room_done for c in d[3]]
@@ -394,11 +399,7 @@ def results_run(source: Path | None, count: int = 10_000, batch: int = 1_000,
         out["restart_rss_mb"] = peak_rss_mb(hub.pid)
     finally:
         http.close()
-        hub.terminate()
-        try:
-            hub.wait(30)
-        except subprocess.TimeoutExpired:
-            hub.kill()
+        stop(hub, 30)
         shutil.rmtree(tmp, ignore_errors=True)
     return out
 

@@ -304,12 +304,7 @@ class SeatControls(Closing):
         :raises UnknownSeatError: for a seat or button these buttons do not have.
         :raises GpioError: when the pins are not mock pins.
         """
-        pin = self.pin(seat, button)
-        if not (callable(getattr(pin, "drive_low", None))
-                and callable(getattr(pin, "drive_high", None))):
-            raise GpioError(f"{seat}.{button} is a real pin: only mock pins can be pressed")
-        pin.drive_low()
-        pin.drive_high()
+        self.simulate_hold(seat, button, 0.0)
 
     def simulate_hold(self, seat: str, button: str, seconds: float) -> None:
         """Hold a button down ``seconds`` on the mock backend, then release it (a long press).
@@ -318,10 +313,12 @@ class SeatControls(Closing):
         :raises GpioError: when the pins are not mock pins.
         """
         pin = self.pin(seat, button)
-        if not callable(getattr(pin, "drive_low", None)):
+        if not (callable(getattr(pin, "drive_low", None))
+                and callable(getattr(pin, "drive_high", None))):
             raise GpioError(f"{seat}.{button} is a real pin: only mock pins can be pressed")
         pin.drive_low()
-        time.sleep(seconds)
+        if seconds:
+            time.sleep(seconds)
         pin.drive_high()
 
     # -- LEDs and buzzer -------------------------------------------------------

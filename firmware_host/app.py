@@ -32,7 +32,7 @@ from firmware_host.journal.store import Journal, JournalBusy, JournalDamaged, Jo
 from firmware_host.outputs import FaultLights, JsonLines, OutputSource, TableOutput
 from firmware_host.referee.controller import Controller
 from firmware_host.referee.table_defaults import TableDefaults
-from firmware_host.referee.transcript import Setup
+from firmware_host.referee.transcript import Setup, setup_problem
 from firmware_host.screens.panel import check_png_dir
 from firmware_host.service import TableService
 from hardware.table import TableConfig
@@ -409,11 +409,11 @@ def table_defaults(table: TableConfig, game: GameOptions) -> TableDefaults:
     """The game the table starts with: the table file's, with ``game`` over it (``--rules``,
     ``--players``...), and the badges and rule cards it knows.
 
-    :raises BadInput: an unknown rule set, names that are not two, a broken badges file.
+    :raises BadInput: an unknown rule set, names that are not two (or the same name twice), a
+        broken badges file.
     """
     from engine.rules import RULE_SETS
     from hardware.badges import Badges, badges_path
-    from hardware.limits import name_problem
     from hardware.tag_registry import TagRegistryError
 
     rules, players = game.rules or table.rules, game.players
@@ -424,9 +424,10 @@ def table_defaults(table: TableConfig, game: GameOptions) -> TableDefaults:
         names = tuple(name.strip() for name in players.split(","))
         if len(names) != 2 or not all(names):
             raise BadInput(f"--players {players[:80]!r}: two names, A's then B's, like 'Anne,Bruno'")
-        problem = next(filter(None, map(name_problem, names)), None)
-        if problem is not None:
-            raise BadInput(f"--players: {problem}")
+    # the one check of every setup: the journal's first line carries these names and must read back
+    problem = setup_problem(Setup(players=names)) if names else None
+    if problem is not None:
+        raise BadInput(f"--{problem}" if players else f"the table file's {problem}")
     path = badges_path(table)
     try:
         badges = Badges.load(path).tags if path is not None else {}

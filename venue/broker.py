@@ -501,23 +501,24 @@ def mosquitto_broker(files: BrokerFiles, rules: Rules, host: str, port: int, tls
 def embedded_broker(files: BrokerFiles, rules: Rules, host: str, port: int) -> Supervised:
     """The embedded broker (amqtt) in a process of its own, with the same rules (not started)."""
     return Supervised([sys.executable, "-m", "venue.broker", host, str(port), str(files.password_file),
-                       str(files.acl_file), "0"], host, port, "the embedded broker",
+                       str(files.acl_file)], host, port, "the embedded broker",
                       files.folder / "embedded.log")
 
 
 # -- the embedded broker's plugins -----------------------------------------------------------------
 
 
-def embedded_config(host: str, port: int, password_file: str | None = None, acl_file: str | None = None,
-                    anonymous: bool = True) -> dict[str, Any]:
-    """amqtt's configuration: one TCP listener; with files, the venue's rules through our plugins."""
+def embedded_config(host: str, port: int, password_file: str | None = None,
+                    acl_file: str | None = None) -> dict[str, Any]:
+    """amqtt's configuration: one TCP listener; with files, the venue's rules through our plugins
+    (no anonymous client: :class:`ConnectDoor` refuses them first)."""
     bind = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     config: dict[str, Any] = {"listeners": {"default": {"type": "tcp", "bind": bind, "max_connections": 0}}}
     if password_file is None or acl_file is None:
         config["plugins"] = {"amqtt.plugins.authentication.AnonymousAuthPlugin": {"allow_anonymous": True}}
     else:
         config["plugins"] = {
-            "venue.broker.VenueAuthPlugin": {"password_file": password_file, "allow_anonymous": anonymous},
+            "venue.broker.VenueAuthPlugin": {"password_file": password_file},
             "venue.broker.VenueTopicPlugin": {"acl_file": acl_file},
         }
     return config
@@ -537,7 +538,6 @@ class VenueAuthPlugin(BaseAuthPlugin):  # type: ignore[misc]
     @dataclass
     class Config:
         password_file: str = ""
-        allow_anonymous: bool = False
 
     def __init__(self, context: Any) -> None:
         super().__init__(context)
@@ -546,7 +546,7 @@ class VenueAuthPlugin(BaseAuthPlugin):  # type: ignore[misc]
     async def authenticate(self, *, session: Any) -> bool | None:
         username = session.username if session else None
         if username is None:
-            return bool(self.config.allow_anonymous)
+            return False
         stored = self.users.get(username)
         password = session.password or ""
         if isinstance(password, bytes):
@@ -666,9 +666,9 @@ class EmbeddedBroker:
     (the hub's embedded broker, run in a process of its own by :func:`embedded_broker`)."""
 
     def __init__(self, host: str = "127.0.0.1", port: int = 1883, password_file: str | None = None,
-                 acl_file: str | None = None, anonymous: bool = True) -> None:
+                 acl_file: str | None = None) -> None:
         self.host, self.port = host, port
-        self._config = embedded_config(host, port, password_file, acl_file, anonymous)
+        self._config = embedded_config(host, port, password_file, acl_file)
         self._door = (ConnectDoor.from_files(password_file, acl_file) if password_file is not None
                       and acl_file is not None else None)
         self._broker: Any = None
@@ -688,12 +688,12 @@ class EmbeddedBroker:
                 await broker.shutdown()
 
 
-def _serve(host: str, port: int, password_file: str, acl_file: str, anonymous: bool) -> None:  # pragma: no cover
-    """``python -m venue.broker HOST PORT PASSWD ACL ANON``: the embedded broker, until SIGTERM."""
+def _serve(host: str, port: int, password_file: str, acl_file: str) -> None:  # pragma: no cover
+    """``python -m venue.broker HOST PORT PASSWD ACL``: the embedded broker, until SIGTERM."""
     import asyncio
 
     async def main() -> None:
-        broker = EmbeddedBroker(host, port, password_file, acl_file, anonymous)
+        broker = EmbeddedBroker(host, port, password_file, acl_file)
         await broker.start()
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
@@ -707,4 +707,4 @@ def _serve(host: str, port: int, password_file: str, acl_file: str, anonymous: b
 
 if __name__ == "__main__":  # pragma: no cover
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
-    _serve(sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5] == "1")
+    _serve(sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4])

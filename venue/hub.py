@@ -90,8 +90,8 @@ class LiveRoom:
         self.browsers = Broadcaster()
         self.messages = 0
         self._standings_dirty = False
-        self._served = False
         self.loop: asyncio.AbstractEventLoop | None = None
+        """The server's loop, once :meth:`send_standings` runs on it (None: not served yet)."""
 
     def take(self, topic: str, payload: bytes | bytearray, clear: Callable[[str], Any] | None = None) -> None:
         """One message from the broker; ``clear`` clears its retained topic if the room refuses it."""
@@ -103,7 +103,7 @@ class LiveRoom:
             else:
                 self._standings_dirty = True
         self._pair_due()
-        if not self._served and self._standings_dirty:  # not served yet: nobody waits for them
+        if self.loop is None and self._standings_dirty:  # not served yet: nobody waits for them
             self._standings_dirty = False
             self.browsers.send_block(self.standings_block())
         if clear is not None and self.room.dropped > dropped:
@@ -132,9 +132,6 @@ class LiveRoom:
     def standings_block(self) -> bytes:
         return sse_block("standings", self.room.standings())
 
-    def snapshot(self) -> list[dict[str, Any]]:
-        return self.room.snapshot()
-
     def first_blocks(self) -> list[bytes]:
         blocks = [sse_block("table", t) for t in self.room.snapshot()]
         blocks.append(self.standings_block())
@@ -143,7 +140,6 @@ class LiveRoom:
     async def send_standings(self) -> None:
         """On the server's loop, until cancelled: the standings to the browsers when they changed,
         at most every :data:`STANDINGS_S`."""
-        self._served = True
         self.loop = asyncio.get_running_loop()
         while True:
             await asyncio.sleep(STANDINGS_S)
@@ -160,7 +156,7 @@ def hub_app(live: LiveRoom, *, on_start: Callable[[], Any] | None = None,
         return FileResponse(STATIC / "hub.html", headers={"Cache-Control": "no-cache"})
 
     async def tables(request: Request) -> Response:
-        return JSONResponse({"venue": live.room.venue, "tables": live.snapshot()})
+        return JSONResponse({"venue": live.room.venue, "tables": live.room.snapshot()})
 
     async def stream(request: Request) -> Response:
         return live.browsers.response(live.first_blocks())
@@ -179,8 +175,12 @@ def hub_app(live: LiveRoom, *, on_start: Callable[[], Any] | None = None,
         if seen is None:
             return JSONResponse({"error": "no such table"}, status_code=404)
         payloads = [g for _, g in sorted(seen.games.items())]
-        return JSONResponse([{k: g.get(k) for k in ("game", "players", "score", "winner", "ended", "hands")}
-                             for g in map(json.loads, payloads)])
+
+        def listed() -> Response:  # every game parsed again: on a worker thread, not the loop the messages come on
+            return JSONResponse([{k: g.get(k) for k in ("game", "players", "score", "winner", "ended", "hands")}
+                                 for g in map(json.loads, payloads)])
+
+        return await asyncio.to_thread(listed)
 
     async def record_json(request: Request) -> Response:
         seen = live.room.tables.get(request.path_params["table"])

@@ -41,12 +41,13 @@ MAX_DISPUTED = 200
 
 @dataclass
 class Pairing:
-    """A game of a round: its two players (A first), its table (None: any) and its result."""
+    """A game of a round: its two players (A first), its table (None: any), its result and its round's number."""
 
     a: str
     b: str
     table: str | None
     result: Result | None = None
+    round: int = 0
 
     def to_json(self) -> dict[str, Any]:
         return {"A": self.a, "B": self.b, "table": self.table,
@@ -147,15 +148,13 @@ class Ledger:
         pairing.result = result
         self._done[players] = pairing
         self._count(result)
-        for rnd in self.rounds:
-            if pairing in rnd.pairs:
-                rnd.open -= 1
-                if rnd.open == 0 and rnd is self.rounds[-1] and self.session.system == "swiss":
-                    if self.defer:
-                        self._due = (self._played(), len(self.rounds))
-                    else:
-                        self._pair_next_swiss()
-                break
+        rnd = self.rounds[pairing.round - 1]
+        rnd.open -= 1
+        if rnd.open == 0 and rnd is self.rounds[-1] and self.session.system == "swiss":
+            if self.defer:
+                self._due = (self._played(), len(self.rounds))
+            else:
+                self._pair_next_swiss()
         return "counted"
 
     def _count(self, result: Result) -> None:
@@ -187,9 +186,10 @@ class Ledger:
     # -- rounds ----------------------------------------------------------------------------------
 
     def _add_round(self, pairs: list[tuple[str, str]], bye: str | None, bye_again: bool = False) -> None:
-        seats = self.tables
-        pairings = [Pairing(a, b, seats[i % len(seats)] if seats else None) for i, (a, b) in enumerate(pairs)]
-        rnd = LedgerRound(len(self.rounds) + 1, pairings, bye, bye_again, len(pairings))
+        seats, number = self.tables, len(self.rounds) + 1
+        pairings = [Pairing(a, b, seats[i % len(seats)] if seats else None, round=number)
+                    for i, (a, b) in enumerate(pairs)]
+        rnd = LedgerRound(number, pairings, bye, bye_again, len(pairings))
         self.rounds.append(rnd)
         for p in pairings:
             self._open.setdefault(frozenset((p.a, p.b)), []).append(p)

@@ -9,7 +9,6 @@ its pairings and the ranking (:func:`standings`). It believes no payload it has 
 
 from __future__ import annotations
 
-import bisect
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -184,7 +183,6 @@ class Room:
         seen = self.tables.get(name)
         if seen is None:
             seen = self.tables[name] = TableSeen(name)
-            bisect.insort(self._order, name)
         seen.seen = now
         if kind == "availability":
             seen.availability = data
@@ -226,7 +224,7 @@ class Room:
 
     def snapshot(self) -> list[dict[str, Any]]:
         """Every table's summary, by name (kept as each message comes: nothing recomputed here)."""
-        if len(self._order) != len(self.tables):
+        if len(self._order) != len(self.tables):  # a table came since: sorted again, once
             self._order = sorted(self.tables)
         out = []
         for name in self._order:

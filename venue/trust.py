@@ -32,9 +32,9 @@ MAX_RECORD_BYTES = 512 * 1024
 MAX_POINTS = 1_000
 MAX_NAME = 64
 TOPIC_LEVEL = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+"""A venue's or a table's name: one topic level, no ``/``, ``#``, ``+``, no spaces."""
 CARD = re.compile(r"^[789TJQKA][SHDC]$")
 """A card of the piquet pack as the tables write it (``KS``, ``TH``): what the page draws."""
-"""A venue's or a table's name: one topic level, no ``/``, ``#``, ``+``, no spaces."""
 
 
 class Untrusted(ValueError):

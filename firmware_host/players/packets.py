@@ -18,7 +18,6 @@ played again, and then the players play it legally (what the table refused to le
 them do at full sight).
 
     >>> from firmware_host.referee.controller import Controller
-
     >>> from firmware_host.referee.table_defaults import TableDefaults
     >>> table = ModelTable(Controller(TableDefaults(dealer="A", sight="partial")), depth=2)
     >>> players = PacketPlayers(table, engine.new_game("classic", dealer="A"), seed=4)

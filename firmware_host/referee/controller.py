@@ -127,19 +127,19 @@ class Controller:
 
     def snapshot(self) -> TableSnapshot:
         """What the table shows now."""
-        state, log = self._state, self._log
+        state, log, language = self._state, self._log, self._setup.shown_language
         return TableSnapshot(
             view=state.public(), prompt=engine.prompt(state), faults=self._corrections.faults,
             warning=self._corrections.warning, last_trick=log.last_trick, last_hand=log.last_hand,
             offline=frozenset(self._offline), game=log.game, hand_no=state.hand_no,
-            between_hands=state.phase == "deal" and state.hands == (0, 0),
+            between_hands=self._between_hands(),
             fresh_king=state.king is not None and state.phase in ("play", "propose")
             and not state.played and state.led < 0,
             winner=state.winner if state.phase == "over" else None, players=state.players,
             sight=_sight(state), choosing=engine.SEATS[1 - state.awaiting] if state.awaiting >= 0 else None,
-            hint=self._hint(state, self._setup.shown_language or "en"), notice=self._notice, hand_notes=log.notes,
-            setting_up=setting_up(state, pads_empty=self._pads.empty), menu=self._setup.shown,
-            language=self._setup.shown_language,
+            hint=self._hint(state, language or "en"), notice=self._notice, hand_notes=log.notes,
+            setting_up=self._setting_up(), menu=self._setup.shown,
+            language=language,
         )
 
     def current_setup(self) -> Setup:
@@ -227,7 +227,7 @@ class Controller:
         code, message = named.fault or (
             "unknown_tag", f"tag {named.uid} is not in the registered pack: put that card aside")
         return self._corrections.refuse(fault(code, seat, message), zone, None, named.uid, on_pad=True,
-                                        void_deal=self._void_deal())
+                                        void_deal=self._between_hands())
 
     def _button(self, event: ButtonEvent) -> list[Event]:
         seat, button = event.seat, event.button
@@ -248,7 +248,7 @@ class Controller:
             self._pads.clear()  # the cards are gathered, refused ones with them
             self._corrections.clear()
         out = self._corrections.judge(action, events, zone=zone, card=card, button=button,
-                                      void_deal=self._void_deal())
+                                      void_deal=self._between_hands())
         return out + self._log.consume(before, self._state, action, events, refused=refusal(events))
 
     def _next_game(self) -> list[Event]:
@@ -270,5 +270,6 @@ class Controller:
     def _setting_up(self) -> bool:
         return setting_up(self._state, pads_empty=self._pads.empty)
 
-    def _void_deal(self) -> bool:
+    def _between_hands(self) -> bool:
+        """No card of the deal is down (a misdeal or a duplicate card now voids the deal)."""
         return self._state.phase == "deal" and self._state.hands == (0, 0)

@@ -30,11 +30,6 @@ class PadLedger:
     def __init__(self) -> None:
         self._on_pad: dict[str, set[str]] = {}
 
-    @staticmethod
-    def zone(pad: str, state: GameState, card: Card | None) -> str:
-        """The zone ``pad`` stands for now (itself, but in the compact layout)."""
-        return zone_of(pad, state, card)
-
     def seen(self, pad: str, key: str, state: GameState, card: Card | None, *, gone: bool = False) -> tuple[str, bool]:
         """A card ``key`` (``card``, if it names one) seen arriving on ``pad``, or leaving it
         (``gone``): the zone the pad stands for now, and whether the card is newly laid there."""

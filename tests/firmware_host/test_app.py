@@ -31,10 +31,16 @@ def test_the_referee_starts_the_table_file_s_game_with_the_options_over_it() -> 
 @pytest.mark.parametrize(("game", "says"), [
     (GameOptions(rules="bezique"), "--rules 'bezique'"),
     (GameOptions(players="Anne"), "--players 'Anne': two names"),
+    (GameOptions(players="Anne, anne"), "--players: each name once"),  # else the journal's setup line never reads back
 ])
 def test_options_the_table_cannot_play_are_refused_at_the_door(game: GameOptions, says: str) -> None:
     with pytest.raises(BadInput, match=says):
         build_referee(simulated_table(), game)
+
+
+def test_the_table_file_s_players_are_checked_as_every_setup_is() -> None:
+    with pytest.raises(BadInput, match="the table file's players: each name once"):
+        build_referee(dataclasses.replace(simulated_table(), players=("Anne", "Anne")))
 
 
 def test_the_referee_names_cards_by_the_registry_and_guards_the_pack() -> None:

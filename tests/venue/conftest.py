@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import shutil
@@ -10,6 +11,7 @@ import subprocess
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from waiting import wait_for
@@ -25,6 +27,24 @@ from firmware_host.service import TableService
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 MOSQUITTO = shutil.which("mosquitto") or ("/usr/sbin/mosquitto" if os.path.exists("/usr/sbin/mosquitto") else None)
 WAIT_S = 20.0
+
+
+@contextlib.contextmanager
+def scoreboard(browser: Any, live: Any, **page: Any) -> Iterator[Any]:
+    """The hub's scoreboard of ``live`` (a :class:`venue.hub.LiveRoom`) served on a free port and open in a
+    new tab of ``browser`` (``page``: its options, a viewport); the tab and the server closed after."""
+    from venue.hub import hub_app
+    from venue.page import ServerThread
+
+    server = ServerThread(hub_app(live), "127.0.0.1", 0, name="hub")
+    server.start()
+    try:
+        tab = browser.new_page(**page)
+        tab.goto(server.url)
+        yield tab
+        tab.close()
+    finally:
+        server.close()
 
 
 def free_port() -> int:

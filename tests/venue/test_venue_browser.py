@@ -43,6 +43,14 @@ def published(service: TableService) -> int:
     return len(service.outputs[0].outcomes)  # type: ignore[attr-defined]
 
 
+def watched(service: TableService, page: TablePage) -> int:
+    """``page`` made an output of ``service`` and the service resumed; the outcomes before it (``caught_up``'s base)."""
+    base = published(service)
+    service.outputs.append(page)
+    service.resume()
+    return base
+
+
 def caught_up(page: TablePage, service: TableService, base: int) -> dict[str, Any]:
     """The page's state once it has taken every outcome since ``base`` (it takes them on its own loop)."""
     wait_for(lambda: page.live.feed.seq == published(service) - base, "the page to take every outcome")
@@ -81,9 +89,7 @@ def assert_drawn(tab: Any, card: str) -> None:
 
 def test_the_table_page_follows_a_game(browser: Any, service: TableService, tmp_path: Path) -> None:
     with TablePage(WebSettings(port=0), table="Table 1", journal=Path(service.journal.path)) as page:
-        base = published(service)
-        service.outputs.append(page)
-        service.resume()
+        base = watched(service, page)
         tab = browser.new_page(viewport=PHONE)
         tab.goto(page.url)
         tab.wait_for_function("window.__state !== null", timeout=TIMEOUT_MS)
@@ -135,9 +141,7 @@ def test_the_table_page_follows_a_game(browser: Any, service: TableService, tmp_
 
 def test_a_late_joiner_sees_the_hand_so_far(browser: Any, service: TableService, tmp_path: Path) -> None:
     with TablePage(WebSettings(port=0), table="Table 1", journal=Path(service.journal.path)) as page:
-        base = published(service)
-        service.outputs.append(page)
-        service.resume()
+        base = watched(service, page)
         events = named(whole_game(11))
         for event in events:
             feed(service, event)
@@ -170,9 +174,7 @@ def test_a_fault_is_shown_where_it_happened(browser: Any, service: TableService)
     late marks the trick it was made in."""
     lines = LATE_FAULT.read_text().splitlines()
     with TablePage(WebSettings(port=0), table="Table 2", journal=Path(service.journal.path)) as page:
-        base = published(service)
-        service.outputs.append(page)
-        service.resume()
+        base = watched(service, page)
         tab = browser.new_page(viewport=PHONE)
         tab.goto(page.url)
         tab.wait_for_function("window.__state !== null", timeout=TIMEOUT_MS)
@@ -258,9 +260,7 @@ def test_the_page_under_a_spanish_table_is_spanish_from_top_to_bottom(browser: A
     """A whole game with wrong cards refused, under a Spanish table: every tab, heading, event, fault,
     label and the title in Spanish, no English word of the game left (``catalogue.english``)."""
     with TablePage(WebSettings(port=0), table="Mesa 1", journal=Path(service.journal.path), language="es") as page:
-        base = published(service)
-        service.outputs.append(page)
-        service.resume()
+        base = watched(service, page)
         tab = browser.new_page(viewport=PHONE)
         tab.goto(page.url)
         tab.wait_for_function("window.__state !== null && document.documentElement.lang === 'es'",
@@ -422,9 +422,7 @@ def test_every_tab_fits_a_phone_without_scrolling_sideways(browser: Any, service
     """The Players tab's table overflowed a 360 px phone inside its panel (the page itself
     did not scroll, so ``fits`` missed it). Every tab, and every panel in it, fits."""
     with TablePage(WebSettings(port=0), table="Table 1", journal=Path(service.journal.path)) as page:
-        base = published(service)
-        service.outputs.append(page)
-        service.resume()
+        base = watched(service, page)
         for event in named(whole_game(4), "Anne-Marie", "Bartholomew"):
             feed(service, event)
         caught_up(page, service, base)
@@ -469,9 +467,7 @@ def test_a_hand_replayed_step_by_step_in_the_hand_viewer(browser: Any, service: 
     turn-up, then each decision and card with a step control, the players' names and the coach's
     verdicts; on a phone, for a spectator who came after the hand."""
     with TablePage(WebSettings(port=0), table="Table 1", journal=Path(service.journal.path)) as page:
-        base = published(service)
-        service.outputs.append(page)
-        service.resume()
+        base = watched(service, page)
         events = named(whole_game(4))
         for event in events:
             feed(service, event)
@@ -538,9 +534,7 @@ def test_a_partial_sight_hand_marks_the_cards_the_pads_never_saw(browser: Any, s
                                                           players=("Anne", "Bruno", "")))
     PacketPlayers(model, engine.new_game("classic", dealer="A"), seed=1).play_game()
     with TablePage(WebSettings(port=0), table="Table 1", journal=Path(service.journal.path)) as page:
-        base = published(service)
-        service.outputs.append(page)
-        service.resume()
+        base = watched(service, page)
         for event in model.lines:
             feed(service, event)
         caught_up(page, service, base)

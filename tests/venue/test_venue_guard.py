@@ -11,7 +11,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 import pytest
-from conftest import MOSQUITTO, wait_for
+from conftest import MOSQUITTO, scoreboard, wait_for
 from paho.mqtt.enums import CallbackAPIVersion
 from test_venue_trust import finished, good_state, hub_factory, publish, retained, secret, venue_file
 
@@ -166,8 +166,7 @@ def test_the_hub_refuses_a_state_whose_cards_are_not_cards() -> None:
 def test_the_scoreboard_draws_each_tile_alone(browser: Any) -> None:
     """Tiles of hostile states, as a retained state gives them to every browser that comes: each shows
     as unreadable and the tables around them are drawn (before, ``cardEl("")`` threw and none was)."""
-    from venue.hub import LiveRoom, hub_app
-    from venue.page import ServerThread
+    from venue.hub import LiveRoom
     from venue.room import Room, TableSeen
 
     live = LiveRoom(Room("club"))
@@ -177,19 +176,12 @@ def test_the_scoreboard_draws_each_tile_alone(browser: Any) -> None:
     live.take("ecarte/club/t9/state", good)
     for i, state in enumerate(HOSTILE, start=1):  # what the page could be sent by a hub that let them by
         live.room.tables[f"t{i}"] = TableSeen(f"t{i}", "online", state)
-    server = ServerThread(hub_app(live), "127.0.0.1", 0, name="hub")
-    server.start()
-    try:
-        tab = browser.new_page()
-        tab.goto(server.url)
+    with scoreboard(browser, live) as tab:
         tab.wait_for_selector("[data-table=t9] .ttrick svg.card[data-card=KS]", timeout=20_000)
         assert tab.get_attribute("[data-table=t0] .ttrump svg.card", "data-card") == "TH"
         for i in (1, 2, 5):  # the states whose drawing throws: a card "", a trick with no cards
             assert "unreadable" in tab.inner_text(f"[data-table=t{i}]")
         assert tab.inner_text("#count") == f"{len(HOSTILE) + 2} tables"
-        tab.close()
-    finally:
-        server.close()
 
 
 def result(table: str, n: int, players: tuple[str, str], winner: str = "A", ended: float | None = None) -> bytes:
@@ -262,25 +254,17 @@ def test_one_tables_password_posts_no_result_of_another(tmp_path: Any, mode: str
 
 
 def test_the_director_sees_a_disputed_result(browser: Any) -> None:
-    from venue.hub import LiveRoom, hub_app
-    from venue.page import ServerThread
+    from venue.hub import LiveRoom
     from venue.room import Room, Session
 
     live = LiveRoom(Room("club", Session("Tuesday", SWISS, system="swiss", planned=3), ("table-1", "table-2")))
     live.take("ecarte/club/table-1/games/7", result("table-1", 7, ("Eve", "Bob")))
-    server = ServerThread(hub_app(live), "127.0.0.1", 0, name="hub")
-    server.start()
-    try:
-        tab = browser.new_page()
-        tab.goto(server.url)
+    with scoreboard(browser, live) as tab:
         tab.wait_for_function("window.__standings !== null", timeout=20_000)
         tab.click("nav button[data-tab=standings]")
         text = tab.inner_text("#rounds")
         assert "1 disputed result" in text and "table-1 game 7: Eve – Bob 5–2: not counted" in text
         assert "Ranking · Tuesday · 0 games" in tab.inner_text("#session")
-        tab.close()
-    finally:
-        server.close()
 
 
 def test_a_browser_that_does_not_read_is_dropped() -> None:

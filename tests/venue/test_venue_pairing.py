@@ -17,10 +17,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import scoreboard
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from venue.hub import LiveRoom, hub_app
+from venue.hub import LiveRoom
 from venue.hub_settings import load_hub_settings
 from venue.room import Room, Session
 from venue.settings import SettingsError
@@ -155,28 +156,19 @@ def test_the_venue_file_names_the_system(tmp_path: Path) -> None:
 
 
 def test_the_scoreboard_shows_the_swiss_rounds_and_the_bye(browser: Any) -> None:
-    from venue.page import ServerThread
-
     room = Room("club", Session("Tuesday", ("ann", "bob", "cat", "dan", "eve"), system="swiss", planned=3))
     live = LiveRoom(room)
     for n, game in enumerate(room.standings()["rounds"][0]["games"], start=1):
         live.take(f"ecarte/club/t{n}/games/{n}", _game((game["A"], game["B"]), "A", (5, 1), n))
     rounds = room.standings()["rounds"]
     assert len(rounds) == 2
-    server = ServerThread(hub_app(live), "127.0.0.1", 0, name="hub")
-    server.start()
-    try:
-        tab = browser.new_page(viewport={"width": 390, "height": 844})
-        tab.goto(server.url)
+    with scoreboard(browser, live, viewport={"width": 390, "height": 844}) as tab:
         tab.wait_for_function("window.__standings && window.__standings.rounds.length === 2", timeout=20_000)
         tab.click("nav button[data-tab=standings]")
         text = tab.inner_text("#rounds")
         assert "round 1 of 3 (Swiss)" in text and "round 2 of 3 (Swiss)" in text
         assert f"bye: {rounds[0]['bye']} (a win)" in text and f"bye: {rounds[1]['bye']} (a win)" in text
         assert "round 3: paired by score when round 2 is over" in text
-        tab.close()
-    finally:
-        server.close()
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -309,7 +309,8 @@ function drawViewer() {
     ...(s.winner ? [" · " + W("won_by", { who: who[s.winner] })] : [])];
   else if (s.kind === "end") said = [W("hand_over", { a: who.A, pa: s.points.A, b: who.B, pb: s.points.B })];
   else said = [s.kind];
-  const caption = el("p", { class: "hv-said", "aria-live": "polite" }, ...said, ...(verdict(s, view).length ? [" — ", ...verdict(s, view)] : []));
+  const coach = verdict(s, view);
+  const caption = el("p", { class: "hv-said", "aria-live": "polite" }, ...said, ...(coach.length ? [" — ", ...coach] : []));
   const button = (key, to, label) => {
     const b = el("button", { class: "hv-step", "data-step": key, "aria-label": W(label) }, key === "first" ? "«" : key === "prev" ? "◀" : key === "next" ? "▶" : "»");
     b.disabled = to === at || to < 0 || to >= view.steps.length;

@@ -50,7 +50,7 @@ def test_lifted_cards_are_new_when_laid_again_and_a_clear_gathers_all() -> None:
 ])
 def test_the_zone_a_pad_stands_for(pad: str, phase: str, zone: str) -> None:
     state = engine.new_game("classic", dealer="A").evolve(phase=phase)
-    assert PadLedger.zone(pad, state, None) == zone
+    assert PadLedger().seen(pad, "KS", state, None)[0] == zone
 
 
 # -- moved from test_controller: the same tests through the Controller --------------------------
