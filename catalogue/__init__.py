@@ -27,8 +27,8 @@ from typing import Any
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["DOMAIN", "LANGUAGES", "LOCALE_DIR", "has", "ids", "language", "messages", "rule_set", "say", "template",
-           "translations"]
+__all__ = ["DOMAIN", "LANGUAGES", "LOCALE_DIR", "has", "ids", "language", "messages", "rule_set", "say", "say_or",
+           "template", "translations"]
 
 LANGUAGES = ("en", "fr", "it", "de", "es")
 """The languages the table speaks (the table file picks one; English by default)."""
@@ -98,6 +98,16 @@ def say(lang: str, msgid: str, /, **values: Any) -> str:
     return template(lang, msgid).format(**values)
 
 
+def say_or(lang: str, msgid: str, default: str) -> str:
+    """The words of ``msgid`` in ``lang``, or ``default`` where the catalogue has no such id (a number
+    is its own word, a code it does not word is said as it is)::
+
+        >>> say_or("fr", "rank.K", "K"), say_or("fr", "rank.9", "9")
+        ('R', '9')
+    """
+    return say(lang, msgid) if has(msgid) else default
+
+
 @functools.cache
 def _ids() -> frozenset[str]:
     return frozenset(ids())
@@ -121,18 +131,17 @@ def rule_set(lang: str, described: str) -> str:
         ('italiana (forzare, juego a 7)', 'classique')
     """
     name, _, rest = described.partition("(")
-    words = [_menu_word(lang, name.strip())]
     options = [option.strip() for option in rest.rstrip(")").split(",") if option.strip()]
     shown = []
     for option in options:
         key, _, value = option.partition("=")
         shown.append(_menu_word(lang, key) + (f" {_menu_word(lang, value)}" if value else ""))
-    return words[0] + (f" ({', '.join(shown)})" if shown else "")
+    return _menu_word(lang, name.strip()) + (f" ({', '.join(shown)})" if shown else "")
 
 
 def _menu_word(lang: str, word: str) -> str:
     """A menu's word for ``word`` (a rule set, an option, a value), else ``word`` itself (a number)."""
-    return say(lang, "menu." + word) if has("menu." + word) else word
+    return say_or(lang, "menu." + word, word)
 
 
 def messages(lang: str, prefix: str = "") -> dict[str, str]:

@@ -12,7 +12,6 @@ so a developer who edits a ``.po`` sees the change before the next install.
 from __future__ import annotations
 
 import io
-import logging
 import string
 import sys
 from pathlib import Path
@@ -23,7 +22,6 @@ from babel.messages.pofile import read_po
 
 from catalogue import DOMAIN, LOCALE_DIR
 
-logger = logging.getLogger(__name__)
 
 def read(po: Path) -> Catalog:
     """The catalogue a ``.po`` holds."""

@@ -25,11 +25,11 @@ from dataclasses import dataclass
 from itertools import combinations
 from math import comb, sqrt
 
-from catalogue import say
+from catalogue import say, say_or
 from coach import double_dummy
 from coach.double_dummy import Position, kernel_tables, leader_tricks, searcher
 from coach.jeu_de_regle import Classical, choices, classify
-from engine.cards import ALL_CARDS, SUIT_MASKS, Card
+from engine.cards import ALL_CARDS, SUIT_MASKS, SUIT_SYMBOLS, Card
 from engine.legality import KING, king_index, lead_mask
 from engine.policy import strong
 from engine.rules import RuleSet
@@ -359,6 +359,4 @@ def hint_text(rules: RuleSet, elder: int, turn_up: int, lang: str = "en", *, sam
 
 def card_words(card: Card, lang: str = "en") -> str:
     """A card as ``lang``'s pack prints it: ``'R♠'`` in French, ``'K♠'`` in English."""
-    rank = card.symbol()[:-1]
-    return (say(lang, "rank." + ("T" if rank == "10" else rank)) if rank in ("10", "J", "Q", "K", "A") else rank) \
-        + card.symbol()[-1]
+    return say_or(lang, "rank." + card.rank, card.rank) + SUIT_SYMBOLS[card.suit]

@@ -402,15 +402,14 @@ def why_not_reviewed(dealer: str, actions: Sequence[dict[str, Any]]) -> str:
         return ""
     if any(data.get("action") in ("deal", "elder_deal") for data in actions):
         return ""
-    seen: dict[str, list[str]] = {"A": [], "B": []}
+    seen: dict[str, list[str]] = {seat: [] for seat in SEATS}
     for data in actions:
         if data.get("action") == "deal_card" and data.get("seat") in seen:
             seen[str(data["seat"])].append(str(data["card"]))
     if all(len(cards) == 5 for cards in seen.values()):
         return ""
     parts: list[str] = []
-    for seat in ("A", "B"):
-        cards = seen[seat]
+    for seat, cards in seen.items():
         count = "none" if not cards else f"only {len(cards)}" if len(cards) < 5 else "all"
         shown = f" ({' '.join(Card.parse(c).symbol() for c in cards)})" if 0 < len(cards) < 5 else ""
         parts.append(f"{count} of {seat}'s{' five dealt cards' if not parts else ''}{shown}")

@@ -93,6 +93,14 @@ run() {
         "$@"
     fi
 }
+# a file the admin edits: installed once, kept from then on
+install_config() {
+    if [[ -e $2 ]]; then
+        say "keeping $2"
+    else
+        run install -m 0644 "$1" "$2"
+    fi
+}
 
 if [[ $DRY_RUN -eq 0 && $EUID -ne 0 ]]; then
     echo "install.sh: run it as root (sudo $0), or with --dry-run to see what it does" >&2
@@ -172,11 +180,7 @@ done
 
 say "table file and state"
 run install -d -m 0755 "$CONFIG_DIR"
-if [[ -e $CONFIG_DIR/table.toml ]]; then
-    say "keeping $CONFIG_DIR/table.toml"
-else
-    run install -m 0644 "$REPO/hardware/tables/reference.toml" "$CONFIG_DIR/table.toml"
-fi
+install_config "$REPO/hardware/tables/reference.toml" "$CONFIG_DIR/table.toml"
 run install -d -o "$SERVICE_USER" -g "$SERVICE_USER" -m 0750 "$STATE_DIR"
 
 say "udev rules"
@@ -217,11 +221,7 @@ install_unit() {
 if [[ $HUB -eq 1 ]]; then
     say "the venue's hub"
     run install -d -m 0755 "$HUB_CONFIG_DIR"
-    if [[ -e $HUB_CONFIG_DIR/venue.toml ]]; then
-        say "keeping $HUB_CONFIG_DIR/venue.toml"
-    else
-        run install -m 0644 "$REPO/systemd/venue.toml" "$HUB_CONFIG_DIR/venue.toml"
-    fi
+    install_config "$REPO/systemd/venue.toml" "$HUB_CONFIG_DIR/venue.toml"
     run install -d -o "$HUB_USER" -g "$HUB_USER" -m 0750 "$HUB_STATE_DIR"
     # the hub starts its own Mosquitto, with the venue's passwords and ACL, and restarts it if it dies
     if [[ -d /run/systemd/system ]] && systemctl is-enabled --quiet mosquitto.service 2>/dev/null; then

@@ -57,14 +57,13 @@ def journal_language(record: GameRecord | None, given: str | None = None) -> str
 
     if given is not None:
         return language(given)
-    for line in record.lines[:1] if record is not None else ():
-        try:
-            first = parse_line(line)
-        except TranscriptError:
-            return "en"
-        if isinstance(first, Setup) and first.language:
-            return language(first.language)
-    return "en"
+    if record is None or not record.lines:
+        return "en"
+    try:
+        first = parse_line(record.lines[0])
+    except TranscriptError:
+        return "en"
+    return language(first.language) if isinstance(first, Setup) and first.language else "en"
 
 
 def language_option(parser: argparse.ArgumentParser, *, help: str) -> None:

@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
 
     summaries = read_journal(args.journal, games)
     last = read_journal(args.journal, lambda journal: journal.current_game()) if args.language is None else None
-    lang = journal_language(last, args.language) if last is not None or args.language else "en"
+    lang = journal_language(last, args.language)
     if args.players:
         for stats in player_stats(summaries):
             print(json.dumps(stats.to_json(), ensure_ascii=False) if args.json else

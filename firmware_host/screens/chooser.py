@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from catalogue import has, say
+from catalogue import has, say, say_or
 from engine import SEATS, Fault, View
 from engine.events import Bid, King, Penalty
 from engine.prompts import Prompt
@@ -150,7 +150,7 @@ def fault_words(fault: Fault, table: _Table) -> tuple[str, str]:
         return w.say(code, who=who), table.prompt().text
     if has(code):  # a notice worded by its code alone ("lay a badge on a play pad")
         return w.say(code, who=who), ""
-    return f"{who}: {w.say('fault.' + code) if has('fault.' + code) else code}", ""
+    return f"{who}: {say_or(w.lang, 'fault.' + code, code)}", ""
 
 
 def fault_screen(fault: Fault, snapshot: TableSnapshot, lang: str = "en", *, whole_names: bool = False) -> Screen:
@@ -252,15 +252,10 @@ def menu_screen(line: MenuLine, lang: str = "en") -> Screen:
     """The settings menu: which line of how many, the line and its value, the buttons."""
     lang = words(lang).lang
     title = say(lang, "menu.house" if line.locked else "menu.title", p=line.position, n=line.count)
-    value = _menu_word(lang, ("language." if line.item == "language" else "menu.") + line.value, line.value)
+    value = say_or(lang, ("language." if line.item == "language" else "menu.") + line.value, line.value)
     return Screen(view="menu", headline=title,
-                  detail=f"{_menu_word(lang, 'menu.' + line.item, line.item)}: {value}\n"
+                  detail=f"{say_or(lang, 'menu.' + line.item, line.item)}: {value}\n"
                          + say(lang, "menu.hint" if line.changeable else "menu.hint_locked"))
-
-
-def _menu_word(lang: str, msgid: str, value: str) -> str:
-    """A menu line's item or value in words (a number is its own word)."""
-    return say(lang, msgid) if has(msgid) else value
 
 
 def paused_screen(snapshot: TableSnapshot | None, message: str = "", lang: str = "en") -> Screen:

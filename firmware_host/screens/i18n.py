@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from catalogue import LANGUAGES, language, say
+from catalogue import LANGUAGES, language, say, say_or
 from engine.prompts import Prompt
 from firmware_host.screens.drawing import SUITS, fitting, text_width
 
@@ -42,8 +42,7 @@ def card(code: str, lang: str = "en") -> str:
     """
     if len(code) != 2 or code[1] not in SUITS:
         raise ValueError(f"not a card: {code!r} (rank then suit, like 'TH')")
-    rank = code[0]
-    return (say(lang, "rank." + rank) if rank in "KQJAT" else rank) + SUITS[code[1]]
+    return say_or(lang, "rank." + code[0], code[0]) + SUITS[code[1]]
 
 
 def screen_name(name: str, width: int = NAME_WIDTH) -> str:

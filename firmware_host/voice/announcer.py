@@ -48,10 +48,9 @@ from firmware_host.screens.i18n import language as table_language
 from firmware_host.screens.i18n import worded, words
 from firmware_host.screens.public_faults import PUBLIC_EVENTS, fault_face_up, public_fault, redact
 from firmware_host.voice.spoken import Spoken, spoken
+from hardware.table_config import VERBOSITIES
 
 __all__ = ["BRIEF_KINDS", "VERBOSITIES", "Announcement", "Announcer"]
-
-VERBOSITIES = ("full", "brief")
 
 BRIEF_KINDS = frozenset({"trump", "fault", "king", "penalty", "hand_end", "game_end", "match_end", "reader",
                          "replay_hand"})
@@ -90,34 +89,36 @@ class Announcer:
     def take(self, outcome: Outcome, t: float = 0.0) -> list[Announcement]:
         """The announcements of one outcome, in the order of its events."""
         snapshot = outcome.snapshot
-        lang = table_language(snapshot.language) if snapshot.language is not None else self.lang
-        said = _Said(snapshot, spoken(lang), lang)
+        said = self._said(snapshot)
         out: list[Announcement] = []
         for event in outcome.events:
             kind = event.event
-            if kind not in PUBLIC_EVENTS and kind != "new_game":
+            if kind not in PUBLIC_EVENTS:
                 continue  # hand_record (the hidden cards) and whatever a spectator may not know
             if self.verbosity == "brief" and kind not in BRIEF_KINDS:
                 continue
             text = said.event(event, outcome)
             if text:
-                out.append(Announcement(text, kind, lang, (snapshot.game, snapshot.hand_no), t))
+                out.append(Announcement(text, kind, said.lang, (snapshot.game, snapshot.hand_no), t))
         return out
-
 
     def waiting(self, snapshot: TableSnapshot) -> str | None:
         """What the table waits for, in words (the OLED's prompt, or the last fault to put right),
         said after a repeated announcement."""
-        lang = table_language(snapshot.language) if snapshot.language is not None else self.lang
-        said = _Said(snapshot, spoken(lang), lang)
+        said = self._said(snapshot)
         if snapshot.faults:
             return said.fault(snapshot.faults[-1])
         prompt = snapshot.prompt
         if not prompt.key or prompt.key == "over":
             return None
-        text = redact(worded(prompt, lang, said.names.get(prompt.seat) if prompt.seat else None).text)
-        text = _capital(spoken(lang).cards_said(text).strip())
+        text = redact(worded(prompt, said.lang, said.names.get(prompt.seat) if prompt.seat else None).text)
+        text = _capital(said.s.cards_said(text).strip())
         return text if text.endswith(("?", ".", "!")) else f"{text}."
+
+    def _said(self, snapshot: TableSnapshot) -> _Said:
+        """The sentences of ``snapshot``'s events, in the language chosen at the table, else the announcer's."""
+        lang = table_language(snapshot.language) if snapshot.language is not None else self.lang
+        return _Said(snapshot, spoken(lang), lang)
 
 
 class _Said:

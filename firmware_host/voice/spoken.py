@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from catalogue import LANGUAGES, say
+from engine.cards import CARDS, SUIT_SYMBOLS
 from firmware_host.screens.i18n import card, language
 
 __all__ = ["ESPEAK_VOICES", "SPOKEN_LANGUAGES", "Spoken", "spoken"]
@@ -31,9 +32,9 @@ SPOKEN_LANGUAGES = LANGUAGES
 
 _SENTENCE = re.compile(r"^\w|(?<=[.!?] )\w")
 _PRINTED = re.compile(r"(?:10|[2-9A-Z])[♠♥♦♣]")
-_SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+_SYMBOLS = {symbol: suit for suit, symbol in SUIT_SYMBOLS.items()}
 _LONE_SUIT = re.compile(r"[♠♥♦♣]")
-_CODES = tuple(r + s for s in "SHDC" for r in "789TJQKA")
+_CODES = tuple(str(c) for c in CARDS)
 
 
 @dataclass(frozen=True, slots=True)

@@ -138,13 +138,15 @@ def _oled_ids() -> set[str]:
 
 def test_the_sheets_draw_every_oled_message_of_the_catalogue(monkeypatch: pytest.MonkeyPatch) -> None:
     used: set[str] = set()
+    say = catalogue.say
 
     def spy(lang: str, msgid: str, /, **values: object) -> str:
         used.add(msgid)
-        return catalogue.say(lang, msgid, **values)
+        return say(lang, msgid, **values)
 
     monkeypatch.setattr(i18n, "say", spy)
     monkeypatch.setattr(chooser, "say", spy)
+    monkeypatch.setattr(catalogue, "say", spy)  # catalogue.say_or's words (a rank, a menu's value)
     for lang in LANGUAGES:
         screens(lang)
     assert _oled_ids() - used == set()
