@@ -387,16 +387,19 @@ def complete_deal(dealer: str, actions: Sequence[dict[str, Any]]) -> Sequence[di
     return [*others[:at], *deal, *others[at:]]
 
 
-def why_not_reviewed(dealer: str, actions: Sequence[dict[str, Any]]) -> str:
-    """Why the coach cannot review a hand record, in words (``""``: the deal can be made whole).
+def why_not_reviewed(dealer: str, actions: Sequence[dict[str, Any]], lang: str = "en") -> str:
+    """Why the coach cannot review a hand record, in ``lang``'s words (``""``: the deal can be made
+    whole), the cards the pads saw named as ``lang``'s pack prints them.
 
     A partial-sight table may not see some dealt cards; when the plays do not show them either
     (they were discarded unseen, or an unseen replacement makes it unclear which cards were dealt),
     the deal cannot be made whole (:func:`complete_deal`) and the hand cannot be reviewed.
 
     >>> said = why_not_reviewed("B", [{"action": "deal_card", "seat": "A", "card": "KH"}])
-    >>> said.startswith("the pads saw only 1 of A's five dealt cards (K♥) and none of B's, and the plays")
+    >>> said.startswith("the pads saw only 1 of A's five dealt cards (K♥) and none of B's five dealt cards, and")
     True
+    >>> why_not_reviewed("B", [{"action": "deal_card", "seat": "A", "card": "KH"}], "fr")[:61]
+    'les tapis ont vu seulement 1 des cinq cartes données à A (R♥)'
     """
     if complete_deal(dealer, actions) is not actions:
         return ""
@@ -408,13 +411,12 @@ def why_not_reviewed(dealer: str, actions: Sequence[dict[str, Any]]) -> str:
             seen[str(data["seat"])].append(str(data["card"]))
     if all(len(cards) == 5 for cards in seen.values()):
         return ""
-    parts: list[str] = []
-    for seat, cards in seen.items():
-        count = "none" if not cards else f"only {len(cards)}" if len(cards) < 5 else "all"
-        shown = f" ({' '.join(Card.parse(c).symbol() for c in cards)})" if 0 < len(cards) < 5 else ""
-        parts.append(f"{count} of {seat}'s{' five dealt cards' if not parts else ''}{shown}")
-    return (f"the pads saw {' and '.join(parts)}, and the plays do not show the others (the exchange passed "
-            "cards unseen): the coach cannot rebuild the deal")
+    parts = [say(lang, "review.saw_none", seat=seat) if not cards else
+             say(lang, "review.saw_all", seat=seat) if len(cards) >= 5 else
+             say(lang, "review.saw_some", seat=seat, n=len(cards),
+                 cards=" ".join(card_words(Card.parse(c), lang) for c in cards))
+             for seat, cards in seen.items()]
+    return say(lang, "review.unseen_cards", seen=f" {say(lang, 'voice.and')} ".join(parts))
 
 
 def position_of(state: GameState) -> Position:

@@ -70,9 +70,7 @@ def run_review(args: argparse.Namespace) -> int:
         played = hands_of_record(hand_record.rules, hand_record.dealer, hand_record.actions,
                                  game=record.game, hand=hand_record.hand)
         if not played:
-            why = why_not_reviewed(hand_record.dealer, hand_record.actions)
-            if not why or lang != "en":  # English names the cards the pads saw; the others say the gist
-                why = say(lang, "review.unseen") if why else say(lang, "review.cut_short")
+            why = why_not_reviewed(hand_record.dealer, hand_record.actions, lang) or say(lang, "review.cut_short")
             out.write(say(lang, "review.not_reviewed", game=record.game, hand=hand_record.hand, why=why) + "\n")
             continue
         hand = played[0]

@@ -50,6 +50,30 @@ def test_the_review_lists_every_hand_and_names_those_it_cannot_review(demo_journ
     assert missing.returncode == 2 and "its hands: 1, 2, 3" in missing.stderr
 
 
+SAW = {"fr": r"les tapis ont vu seulement \d des cinq cartes données à [AB] \(",
+       "es": r"los tapetes vieron solo \d de las cinco cartas repartidas a [AB] \("}
+
+
+@pytest.mark.parametrize(("lang", "saw"), SAW.items())
+def test_a_hand_it_cannot_review_names_the_cards_seen_in_the_reviews_language(demo_journal: Path, lang: str,
+                                                                              saw: str) -> None:
+    """The reason names the cards the pads saw as the language's pack prints them (French R, D, V)."""
+    from catalogue.english import english_words
+
+    done = cli("review", "--journal", str(demo_journal), "--samples", "30", "--language", lang)
+    assert done.returncode == 0, done.stderr
+    heading = "partie 1 donne" if lang == "fr" else "partida 1 mano"
+    skipped = [line for line in done.stdout.splitlines() if line.startswith(heading) and ": " in line
+               and re.search(saw, line)]
+    assert skipped, done.stdout
+    for line in skipped:
+        cards = re.findall(r"\(([^)]*[♠♥♦♣][^)]*)\)", line)
+        assert cards and all(re.fullmatch(r"(?:(?:10|[7-9]|[A-Z])[♠♥♦♣] ?)+", group) for group in cards), line
+        assert english_words(line) == set(), line
+    if lang == "fr":
+        assert not re.search(r"\b[KQJ][♠♥♦♣]", done.stdout), "a French pack prints R, D, V"
+
+
 def test_the_findings_are_words_by_default_and_figures_under_detail(demo_journal: Path) -> None:
     words = cli("review", "--journal", str(demo_journal), "--samples", "30").stdout
     detail = cli("review", "--journal", str(demo_journal), "--samples", "30", "--detail").stdout
