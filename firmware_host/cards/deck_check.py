@@ -29,8 +29,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from catalogue import say
 from drivers.device_events import CardSeen, DeviceEvent
+from drivers.nfc.originality import GENUINE, UNCHECKED
 from engine.cards import Card
+from firmware_host.screens.i18n import card as card_words
 from hardware.tag_registry import CARDS, PACKS, TagRegistry
 
 logger = logging.getLogger(__name__)
@@ -39,8 +42,34 @@ _TICK = 0.1  # seconds between checks of ``cancel`` while waiting
 
 
 @dataclass(frozen=True, slots=True)
+class Stranger:
+    """A tag that is not one of the pack's: registered to the other pack (``pack``), or not at all
+    (``pack`` None; ``card`` what its NDEF record said, if anything)."""
+
+    uid: str
+    card: str | None
+    pack: int | None = None
+
+    def said(self, lang: str = "en") -> str:
+        if self.pack is not None:
+            return say(lang, "deck.other_pack", card=self.card, pack=self.pack)
+        if self.card:
+            return say(lang, "deck.stranger_card", uid=self.uid, card=self.card)
+        return say(lang, "deck.stranger", uid=self.uid)
+
+
+@dataclass(frozen=True, slots=True)
+class Fake:
+    """A card of the pack that failed the originality check: its code and the verdicts (``no_signature``)."""
+
+    card: str
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
 class DeckReport:
-    """What a deck check found (cards as ``"KS"``; problems as short sentences)."""
+    """What a deck check found (cards as ``"KS"``; problems as short English lines for the log and
+    the ``strangers`` and ``fakes`` they say, for the words in another language)."""
 
     pack: int | None
     seen: tuple[str, ...]
@@ -53,24 +82,31 @@ class DeckReport:
     """Tags still on the pad when the report was made."""
     finished: bool = False
     """The check is over (the last report)."""
+    strangers: tuple[Stranger, ...] = ()
+    """What ``foreign`` says, as data."""
+    fakes: tuple[Fake, ...] = ()
+    """What ``not_genuine`` says, as data."""
 
     @property
     def ok(self) -> bool:
         """Whether the pack is whole and clean: 32 cards, nothing twice, nothing foreign or fake."""
         return self.pack is not None and not (self.missing or self.repeated or self.foreign or self.not_genuine)
 
-    def lines(self) -> list[str]:
-        """Short lines for the console and the log, the verdict first (the OLED words the report in
-        the table's language: :func:`firmware_host.screens.deck.deck_lines`)."""
+    def lines(self, lang: str = "en") -> list[str]:
+        """Short lines for the console (and, in English, the log), the verdict first, in ``lang``
+        (the OLED words the report in a few short lines: :func:`firmware_host.screens.deck.deck_lines`)."""
         if self.ok:
-            return [f"Pack {self.pack}: 32 cards OK"]
-        out = [f"Pack {self.pack}: {len(self.seen)}/32 cards" if self.pack else "No registered pack seen"]
+            return [say(lang, "deck.console_ok", pack=self.pack)]
+        out = [say(lang, "deck.console_count", pack=self.pack, n=len(self.seen)) if self.pack
+               else say(lang, "deck.console_none")]
         if self.missing:
-            out.append("Missing: " + " ".join(_symbols(self.missing)))
+            out.append(say(lang, "deck.console_missing", cards=" ".join(card_words(c, lang) for c in self.missing)))
         if self.repeated:
-            out.append("Twice: " + " ".join(_symbols(self.repeated)))
-        out += [f"Foreign: {item}" for item in self.foreign]
-        out += [f"Not genuine: {item}" for item in self.not_genuine]
+            out.append(say(lang, "deck.console_twice", cards=" ".join(card_words(c, lang) for c in self.repeated)))
+        foreign = [s.said(lang) for s in self.strangers] if self.strangers else list(self.foreign)
+        out += [say(lang, "deck.console_foreign", what=what) for what in foreign]
+        fakes = self.fakes or tuple(Fake(*item.split(": ", 1)) for item in self.not_genuine if ": " in item)
+        out += [say(lang, "deck.console_fake", card=fake.card, why=fake.why) for fake in fakes]
         return out
 
 
@@ -143,26 +179,28 @@ def _report(arrivals: list[CardSeen], counts: dict[str, int], registry: TagRegis
         best = max(tally, key=lambda p: tally[p])
         pack = best if tally[best] else None
     seen: set[str] = set()
-    repeated, foreign, not_genuine = [], [], []
+    repeated: list[str] = []
+    strangers: list[Stranger] = []
+    fakes: list[Fake] = []
     for uid, count in counts.items():
         entry = registry.entry(uid)
         if entry is None:
-            card = next((a.card for a in arrivals if a.uid == uid and a.card), None)
-            foreign.append(f"tag {uid}" + (f" ({card})" if card else "") + ": not registered")
+            strangers.append(Stranger(uid, next((a.card for a in arrivals if a.uid == uid and a.card), None)))
             continue
         if entry.pack != pack:
-            foreign.append(f"{entry.card} of pack {entry.pack}")
+            strangers.append(Stranger(uid, entry.card, entry.pack))
             continue
         seen.add(entry.card)
         if count > 1:
             repeated.append(entry.card)
         origins = {a.origin for a in arrivals if a.uid == uid}
-        bad = sorted(o for o in origins if o != "genuine" and o is not None)
+        bad = sorted(o for o in origins if o != GENUINE and o is not None)
         if require_genuine and (bad or None in origins):
-            not_genuine.append(f"{entry.card}: {', '.join(bad) or 'unchecked'}")
+            fakes.append(Fake(entry.card, ", ".join(bad) or UNCHECKED))
     missing = tuple(card for card in CARDS if card not in seen) if pack is not None else tuple(CARDS)
     return DeckReport(pack, tuple(c for c in CARDS if c in seen), missing, tuple(_ordered(repeated)),
-                      tuple(foreign), tuple(not_genuine))
+                      tuple(s.said() for s in strangers), tuple(f"{f.card}: {f.why}" for f in fakes),
+                      strangers=tuple(strangers), fakes=tuple(fakes))
 
 
 def _ordered(cards: list[str]) -> list[str]:
@@ -172,9 +210,5 @@ def _ordered(cards: list[str]) -> list[str]:
 def _name(event: CardSeen, registry: TagRegistry) -> str:
     entry = registry.entry(event.uid)
     if entry is None:
-        return f"? tag {event.uid}"
-    return f"{Card.parse(entry.card).symbol()} of pack {entry.pack}"
-
-
-def _symbols(cards: tuple[str, ...]) -> list[str]:
-    return [Card.parse(card).symbol() for card in cards]
+        return say("en", "deck.stranger", uid=event.uid)
+    return say("en", "deck.other_pack", card=Card.parse(entry.card).symbol(), pack=entry.pack)

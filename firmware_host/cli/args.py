@@ -14,7 +14,7 @@ from firmware_host.journal.store import GameRecord, Journal, JournalError, defau
 EXIT_BAD_INPUT = 2
 
 __all__ = ["EXIT_BAD_INPUT", "card_name", "check_rules", "default_journal", "depth", "journal_game", "read_journal",
-           "seconds", "sim_registry"]
+           "seconds", "sim_registry", "table_language"]
 
 T = TypeVar("T")
 
@@ -72,6 +72,14 @@ def language_option(parser: argparse.ArgumentParser, *, help: str) -> None:
 
     parser.add_argument("--language", choices=LANGUAGES, default=None,
                         help=f"{help} (default: the language of the table that played the game)")
+
+
+def table_language(parser: argparse.ArgumentParser, *, help: str) -> None:
+    """``--language``: one of the table's languages (default: the table file's)."""
+    from catalogue import LANGUAGES
+
+    parser.add_argument("--language", choices=LANGUAGES, default=None,
+                        help=f"{help} (default: the table file's language)")
 
 
 def sim_registry() -> Path:

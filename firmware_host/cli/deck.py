@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from drivers.device_events import DeviceEvent
-from firmware_host.cli.args import card_name, sim_registry
+from firmware_host.cli.args import card_name, sim_registry, table_language
 from firmware_host.errors import BadInput
 
 
@@ -38,6 +38,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     deck.add_argument("--clone", action="append", default=[], metavar="CARD", type=card_name,
                       help="simulated table only: the operator passes a clone of this card (its UID copied "
                            "on a blank tag) instead of the card")
+    table_language(deck, help="the console's and the OLED's language")
     return deck
 
 
@@ -56,6 +57,7 @@ def run_deck(args: argparse.Namespace) -> int:
     from hardware.tag_registry import TagRegistry, TagRegistryError
 
     table = load_table_or_exit(args.table)
+    lang = args.language or table.language
     path = args.registry or table.registry
     if path is None and table.simulated and sim_registry().exists():
         path = sim_registry()  # where `enroll` put the simulated pack
@@ -74,7 +76,7 @@ def run_deck(args: argparse.Namespace) -> int:
     events: queue.Queue[DeviceEvent] = queue.Queue()
 
     def show(report: DeckReport) -> None:
-        lines = deck_lines(report, table.language)
+        lines = deck_lines(report, lang)
         print(" | ".join(lines), flush=True)
         panel.message(lines)
 
@@ -87,7 +89,7 @@ def run_deck(args: argparse.Namespace) -> int:
                                 quiet=1.0 if sim is not None else 3.0)
     finally:
         panel.close()
-    for line in report.lines():
+    for line in report.lines(lang):
         print(line)
     if report.ok and report.pack is not None:
         record_check(Path(path), report.pack)

@@ -20,9 +20,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from catalogue import say
 from drivers.device_events import DeviceEvent
 from firmware_host.cards.enroll import Originality, enroll
-from firmware_host.cli.args import sim_registry
+from firmware_host.cli.args import sim_registry, table_language
 
 logger = logging.getLogger(__name__)
 
@@ -49,6 +50,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                         help="enrol one badge instead of a pack: a player's name (player:NAME), or a rule "
                              "card (rules:NAME, option:NAME, target:N), written to the badges file "
                              "([table] badges, else badges.json beside the registry)")
+    table_language(enroll, help="the console's and the OLED's language")
     return enroll
 
 
@@ -60,6 +62,7 @@ def run_enroll(args: argparse.Namespace) -> int:
     from hardware.tag_registry import TagRegistry, TagRegistryError
 
     table = load_table_or_exit(args.table)
+    lang = args.language or table.language
     registry_path = args.registry or table.registry
     if registry_path is None:
         if not table.simulated:
@@ -67,7 +70,7 @@ def run_enroll(args: argparse.Namespace) -> int:
         registry_path = sim_registry()
         registry_path.parent.mkdir(parents=True, exist_ok=True)
     registry_path = Path(registry_path)
-    print(f"enrolling pack {args.pack} into the registry {registry_path}", flush=True)
+    print(say(lang, "enrol.console_start", pack=args.pack, path=registry_path), flush=True)
     try:
         registry = TagRegistry.load(registry_path) if registry_path.exists() else TagRegistry()
     except (OSError, ValueError, TagRegistryError) as exc:
@@ -82,7 +85,7 @@ def run_enroll(args: argparse.Namespace) -> int:
                        "`ecarte-table doctor` checks the table)")
     tag_options = _tag_options(table, args)
     if args.badge is not None:
-        return _enroll_badge(args, table, registry, registry_path, pad_config, tag_options)
+        return _enroll_badge(args, table, registry, registry_path, pad_config, tag_options, lang)
     panel = open_panel(table, tolerant=True)
     events: queue.Queue[DeviceEvent] = queue.Queue()
 
@@ -99,21 +102,21 @@ def run_enroll(args: argparse.Namespace) -> int:
                 )
                 operator.start()
             result = enroll(
-                events, registry, show, pack=args.pack, save_to=registry_path, lang=table.language,
+                events, registry, show, pack=args.pack, save_to=registry_path, lang=lang,
                 write_tag=_writer(pad, tag_options.get("secret")) if args.write_ndef else None,
                 **_walk_options(pad, table, tag_options),
             )
     finally:
         panel.close()
-    print(f"{len(result.enrolled)} card(s) enrolled in pack {result.pack}; registry {registry_path}"
-          + ("" if result.complete else " (pack incomplete)"))
+    print(say(lang, "enrol.console_done" if result.complete else "enrol.console_incomplete", n=len(result.enrolled),
+              pack=result.pack, path=registry_path))
     for flagged in result.flagged:
-        print(f"NOT GENUINE: {flagged.card} (tag {flagged.uid}): {flagged.origin}")
+        print(say(lang, "enrol.console_flagged", card=flagged.card, uid=flagged.uid, why=flagged.origin))
     return 0 if result.complete and not result.flagged else 1
 
 
 def _enroll_badge(args: argparse.Namespace, table: Any, registry: Any, registry_path: Path, pad_config: Any,
-                  tag_options: dict[str, Any]) -> int:
+                  tag_options: dict[str, Any], lang: str) -> int:
     """``enroll --badge NAME``: one badge's tag, checked and locked as a card's, into the badges file.
 
     :raises BadInput: a bad badge name, a badges file that cannot be read.
@@ -150,14 +153,15 @@ def _enroll_badge(args: argparse.Namespace, table: Any, registry: Any, registry_
             options = _walk_options(pad, table, tag_options)
             if sim is not None:
                 threading.Thread(target=_simulated_badge, args=(sim, pad, tag, path), daemon=True).start()
-            result = enroll_badge(events, tag, registry, save, show, lang=table.language, check=options.get("check"),
+            result = enroll_badge(events, tag, registry, save, show, lang=lang, check=options.get("check"),
                                   refuse_flagged=options.get("refuse_flagged", False), lock=options.get("lock"),
                                   label=f"{tag.partition(':')[0]}: {screen_name(tag.partition(':')[2])}")
     finally:
         panel.close()
     if result.uid is None:
         return 1
-    print(f"badge {tag}: tag {result.uid} ({result.origin}{', locked' if result.locked else ''}); badges {path}")
+    print(say(lang, "enrol.console_badge_locked" if result.locked else "enrol.console_badge", badge=tag, uid=result.uid,
+              why=result.origin, path=path))
     return 0
 
 
