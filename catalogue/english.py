@@ -9,6 +9,11 @@ headings alike::
     ['hand', 'is', 'over', 'the']
     >>> english_words("Bruno debe seguir el palo ♦ · retirar el 10♥")
     set()
+
+A file's path (``docs/players.md``, ``/dev/no-such-reader``) is the file system's, in every language::
+
+    >>> english_words("corregir el archivo (docs/players.md) · /dev/no-such-reader no existe")
+    set()
 """
 
 from __future__ import annotations
@@ -29,7 +34,10 @@ hint penalty begins seats taken chosen notice corrected reader target set new
 )
 """Lowercase English words of the game and of the sentences around it."""
 
-_PLACEHOLDER = re.compile(r"\{[a-z_]+\}|(?<![\w-])--[a-z][a-z-]*")  # a placeholder, or an option to type (--seed)
+_PLACEHOLDER = re.compile(
+    r"\{[a-z_]+\}|(?<![\w-])--[a-z][a-z-]*"  # a placeholder, or an option to type (--seed)
+    r"|(?<![\w/])/[\w./*~-]+|\b[\w.-]+/[\w./*-]*\.[a-z]+\b"  # a path: absolute, or a file's (docs/nfc.md)
+)
 _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 
 

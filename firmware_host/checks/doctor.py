@@ -23,11 +23,13 @@ import grp
 import logging
 import os
 import pwd
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from catalogue import say
 from hardware.table import (
     DisplayConfig,
     PadConfig,
@@ -39,22 +41,36 @@ from hardware.table import (
 logger = logging.getLogger(__name__)
 
 INSTALLED_TABLE = Path("/etc/ecarte-table/table.toml")
-_USERMOD = "sudo usermod -aG {group} {user}, then log out and in again (or reboot)"
+
+
+def _say(lang: str, key: str, /, **values: Any) -> str:
+    """The doctor's words ``doctor.<key>`` in ``lang``."""
+    return say(lang, "doctor." + key, **values)
+
+
+def _usermod(lang: str, group: str, user: str) -> str:
+    return _say(lang, "usermod", group=group, user=user)
 
 
 @dataclass(frozen=True, slots=True)
 class Check:
-    """One thing the doctor looked at: ``ok``, what it saw, and how to fix it."""
+    """One thing the doctor looked at: ``ok``, what it saw, and how to fix it (worded in the
+    language the checks ran in)."""
 
     name: str
     ok: bool
     detail: str
     fix: str = ""
 
+    def line(self, lang: str = "en") -> str:
+        """The check as the report prints it, its verdict and the advice in ``lang``: one line, two with the fix."""
+        marks = (_say(lang, "mark_ok"), _say(lang, "mark_fail"))
+        width = max(map(len, marks))
+        text = f"[{marks[0 if self.ok else 1].ljust(width)}] {self.name}: {self.detail}"
+        return f"{text}\n{' ' * (width + 3)}{_say(lang, 'fix', fix=self.fix)}" if self.fix and not self.ok else text
+
     def __str__(self) -> str:
-        mark = "ok  " if self.ok else "FAIL"
-        text = f"[{mark}] {self.name}: {self.detail}"
-        return f"{text}\n       fix: {self.fix}" if self.fix and not self.ok else text
+        return self.line()
 
 
 ReaderProbe = Callable[[PadConfig], str]
@@ -79,7 +95,7 @@ def espeak_version() -> str | None:
     if program is None:
         return None
     done = subprocess.run([program, "--version"], capture_output=True, timeout=10, check=False)
-    said = " ".join(done.stdout.decode("utf-8", "replace").split("Data at")[0].split())
+    said = " ".join(re.split(r"Data at", done.stdout.decode("utf-8", "replace"))[0].split())
     return said or program
 
 
@@ -182,8 +198,10 @@ def run_checks(
     user: Callable[[], str] = _user,
     is_root: Callable[[], bool] = lambda: os.geteuid() == 0,
     dev: Path = Path("/dev"),
+    lang: str | None = None,
 ) -> list[Check]:
-    """Check a table file (or a loaded table) and the hardware it names.
+    """Check a table file (or a loaded table) and the hardware it names, in ``lang``'s words (None:
+    the table's language; English for a table file that does not load).
 
     Never raises for a failing device: every failure is a :class:`Check` with
     ``ok=False`` and a ``fix``. A table file that does not load gives that one
@@ -192,33 +210,36 @@ def run_checks(
     """
     if isinstance(table, TableConfig):
         config = table
-        where = str(table.source) if table.source else "the table"
-        checks = [Check("table file", True, f"{where}: {_summary(config)}")]
+        lang = lang or config.language
+        where = str(table.source) if table.source else _say(lang, "the_table")
+        checks = [Check(_say(lang, "table_file"), True, f"{where}: {_summary(config, lang)}")]
     else:
         path = Path(table)
         try:
             config = load_table(path)
         except TableFileError as exc:
+            lang = lang or "en"
             lines = "; ".join(f"{key}: {message}" if key else message
                               for key, message in exc.problems)
-            return [Check("table file", False, f"{path}: {lines}",
-                          f"edit {path} (every key is described in docs/hardware.md)")]
+            return [Check(_say(lang, "table_file"), False, f"{path}: {lines}", _say(lang, "edit_table", path=path))]
         except OSError as exc:
-            return [Check("table file", False, f"cannot read {path}: {exc.strerror or exc}",
-                          f"copy hardware/tables/reference.toml to {path} and edit it "
-                          "(systemd/install.sh does this)")]
-        checks = [Check("table file", True, f"{path}: {_summary(config)}")]
+            lang = lang or "en"
+            return [Check(_say(lang, "table_file"), False,
+                          _say(lang, "cannot_read", path=path, why=exc.strerror or exc),
+                          _say(lang, "copy_table", path=path))]
+        lang = lang or config.language
+        checks = [Check(_say(lang, "table_file"), True, f"{path}: {_summary(config, lang)}")]
 
-    checks.append(_check_registry(config))
-    checks.append(_check_badges(config))
+    checks.append(_check_registry(config, lang))
+    checks.append(_check_badges(config, lang))
     if config.registry is not None or config.tags.deck_check_first:
-        checks.append(_check_deck(config))
-    checks += [_check_reader(pad, read_reader, dev) for pad in config.pads]
-    checks += [_check_display(i, d, probe_i2c, dev) for i, d in enumerate(config.displays)]
-    checks.append(_check_buttons(config, make_factory))
+        checks.append(_check_deck(config, lang))
+    checks += [_check_reader(pad, read_reader, dev, lang) for pad in config.pads]
+    checks += [_check_display(i, d, probe_i2c, dev, lang) for i, d in enumerate(config.displays)]
+    checks.append(_check_buttons(config, make_factory, lang))
     if config.voice.enabled:
-        checks += _check_voice(config, find_espeak, play_sound)
-    checks.append(_check_groups(config, groups(), user(), is_root()))
+        checks += _check_voice(config, find_espeak, play_sound, lang)
+    checks.append(_check_groups(config, groups(), user(), is_root(), lang))
     for check in checks:
         logger.debug("%s", check)
     return checks
@@ -232,8 +253,22 @@ def refusal(table: TableConfig) -> str | None:
     The hardware checks (readers, displays, pins, groups) are not among them: the service waits
     for a reader that is unplugged, and says so on the OLED.
     """
-    failed = [check for check in (_check_registry(table), _check_badges(table), _check_deck(table)) if not check.ok]
+    failed = [check for check in (_check_registry(table, "en"), _check_badges(table), _check_deck(table))
+              if not check.ok]
     return str(failed[0]) if failed else None
+
+
+def report_language(table: str | Path | TableConfig, given: str | None = None) -> str:
+    """The language of the report on ``table``: ``given``, else the table's (English for a table
+    file that does not load)."""
+    if given is not None:
+        return given
+    if isinstance(table, TableConfig):
+        return table.language
+    try:
+        return load_table(Path(table)).language
+    except (TableFileError, OSError):
+        return "en"
 
 
 def all_ok(checks: Iterable[Check]) -> bool:
@@ -241,97 +276,91 @@ def all_ok(checks: Iterable[Check]) -> bool:
     return all(check.ok for check in checks)
 
 
-def format_checks(checks: Iterable[Check]) -> str:
-    """The checks as the CLI prints them, one (or two, with the fix) lines each."""
+def format_checks(checks: Iterable[Check], lang: str = "en") -> str:
+    """The checks as the CLI prints them, one (or two, with the fix) lines each, verdicts in ``lang``."""
     checks = list(checks)
     failed = sum(not check.ok for check in checks)
-    summary = "all checks passed" if not failed else f"{failed} of {len(checks)} checks failed"
-    return "\n".join([*(str(check) for check in checks), summary])
+    summary = _say(lang, "all_passed") if not failed else _say(lang, "some_failed", failed=failed, n=len(checks))
+    return "\n".join([*(check.line(lang) for check in checks), summary])
 
 
 # ---------------------------------------------------------------------------
 
 
-def _summary(config: TableConfig) -> str:
-    return (f"{config.name!r}, {config.layout} layout, {config.sight} sight, {len(config.pads)} pads, "
-            f"{len(config.displays)} display(s), pins via {config.buttons.backend}")
+def _summary(config: TableConfig, lang: str) -> str:
+    return _say(lang, "summary", name=repr(config.name), layout=_say(lang, "layout." + config.layout),
+                sight=say(lang, "demo.sight." + config.sight), pads=len(config.pads), displays=len(config.displays),
+                backend=config.buttons.backend)
 
 
-def _depth(pad: PadConfig) -> str:
-    return f"reads {pad.depth} card{'s' if pad.depth != 1 else ''} of a stack"
+def _depth(pad: PadConfig, lang: str) -> str:
+    return _say(lang, "depth.one" if pad.depth == 1 else "depth", n=pad.depth)
 
 
-def _check_registry(config: TableConfig) -> Check:
+def _check_registry(config: TableConfig, lang: str) -> Check:
     from hardware.tag_registry import TagRegistry, TagRegistryError
 
-    name = "tag registry"
+    name = _say(lang, "registry")
     if config.registry is None:
-        return Check(name, True, "none configured: tags are named by their NDEF record or "
-                                 "the transcript's setup line")
+        return Check(name, True, _say(lang, "registry_none"))
     path = config.registry
     try:
         registry = TagRegistry.load(path)
     except FileNotFoundError:
-        return Check(name, False, f"{path} does not exist",
-                     "enrol the cards (docs/nfc.md) or copy a registry there; the service "
-                     "may only write under /var/lib/ecarte-table")
+        return Check(name, False, _say(lang, "missing", path=path), _say(lang, "enrol_cards"))
     except PermissionError:
-        return Check(name, False, f"{path} is not readable by {_user()}",
+        return Check(name, False, _say(lang, "not_readable", path=path, user=_user()),
                      f"sudo chown ecarte: {path}; sudo chmod 0640 {path}")
     except (OSError, TagRegistryError) as exc:
-        return Check(name, False, f"{path}: {exc}",
-                     "fix the file or enrol the cards again (the format is in docs/nfc.md)")
+        return Check(name, False, f"{path}: {exc}", _say(lang, "fix_registry"))
     problems = _audit_registry(config, registry)
     if problems:
-        shown = "; ".join(problems[:5]) + (f"; and {len(problems) - 5} more" if len(problems) > 5 else "")
-        return Check(name, False, f"{path}: {shown}",
-                     "enrol those cards again with genuine NTAG stickers (ecarte-table enroll), "
-                     "and find out who edited the registry")
+        shown = "; ".join(problems[:5]) + (_say(lang, "and_more", n=len(problems) - 5) if len(problems) > 5 else "")
+        return Check(name, False, f"{path}: {shown}", _say(lang, "enrol_again"))
     genuine = sum(entry.origin == "genuine" for entry in registry)
     locked = sum(entry.locked for entry in registry)
     limits = sorted({entry.auth_limit for entry in registry if entry.locked})
-    limit = (f", each giving up after {limits[0]} wrong passwords (AUTHLIM, configuration locked: CFGLCK)"
-             if len(limits) == 1 and locked else "")
+    limit = _say(lang, "auth_limit", n=limits[0]) if len(limits) == 1 and locked else ""
     sealed = sum(entry.seal is not None for entry in registry)
-    return Check(name, True, f"{path}: {len(registry)} tags ({genuine} genuine, {locked} locked{limit}"
-                             f"{f', {sealed} sealed' if sealed else ''})")
+    more = limit + (_say(lang, "sealed", n=sealed) if sealed else "")
+    return Check(name, True, _say(lang, "registry_ok", path=path, n=len(registry), genuine=genuine, locked=locked,
+                                  more=more))
 
 
-def _check_deck(config: TableConfig) -> Check:
+def _check_deck(config: TableConfig, lang: str = "en") -> Check:
     """When each registered pack last passed the deck check: a reminder for a pack never checked."""
     from hardware.deck_log import last_checks
     from hardware.tag_registry import TagRegistry, TagRegistryError
 
-    name = "deck check"
-    first = " (before the first deal of each session: deck_check_first)" if config.tags.deck_check_first else ""
+    name = _say(lang, "deck")
+    first = _say(lang, "deck_first") if config.tags.deck_check_first else ""
     if config.registry is None and not config.tags.deck_check_first:
-        return Check(name, True, "no tag registry: no pack to check")
+        return Check(name, True, _say(lang, "deck_no_registry"))
     if config.registry is None:
-        return Check(name, False, "deck_check_first needs a tag registry: the check confirms registered packs",
-                     "enrol the packs (ecarte-table enroll) and name the registry in [table], or drop deck_check_first")
+        return Check(name, False, _say(lang, "deck_needs_registry"), _say(lang, "enrol_packs"))
     try:
         packs = sorted({entry.pack for entry in TagRegistry.load(config.registry)})
     except (OSError, TagRegistryError):
-        return Check(name, True, "no readable registry: nothing to check yet")
+        return Check(name, True, _say(lang, "deck_unreadable"))
     done = last_checks(config.registry)
-    said = [f"pack {p} checked {done[p]}" if p in done else
-            f"pack {p} NEVER CHECKED: pass it over a pad with `ecarte-table deck --pack {p}`" for p in packs]
-    return Check(name, True, "; ".join(said or ["no pack registered"]) + first)
+    said = [_say(lang, "pack_checked", pack=p, when=done[p]) if p in done else _say(lang, "pack_never", pack=p)
+            for p in packs]
+    return Check(name, True, "; ".join(said or [_say(lang, "no_pack")]) + first)
 
 
-def _check_badges(config: TableConfig) -> Check:
+def _check_badges(config: TableConfig, lang: str = "en") -> Check:
     from hardware.badges import Badges, badges_path
     from hardware.tag_registry import TagRegistryError
 
+    name = _say(lang, "badges")
     path = badges_path(config)
     if path is None or not path.exists():
-        return Check("badges", True, "none: players name their seats with the menu or the page")
+        return Check(name, True, _say(lang, "badges_none"))
     try:
         badges = Badges.load(path)
     except TagRegistryError as exc:
-        return Check("badges", False, str(exc),
-                     "enrol the badges again (ecarte-table enroll --badge) or fix the file (docs/players.md)")
-    return Check("badges", True, f"{path}: {len(badges.tags)} badge(s) and rule card(s)")
+        return Check(name, False, str(exc), _say(lang, "enrol_badges"))
+    return Check(name, True, _say(lang, "badges_ok", path=path, n=len(badges.tags)))
 
 
 def _audit_registry(config: TableConfig, registry: Any) -> list[str]:
@@ -362,163 +391,140 @@ def _dev_path(port: str, dev: Path) -> Path:
     return dev / port.removeprefix("/dev/") if port.startswith("/dev/") else Path(port)
 
 
-def _check_reader(pad: PadConfig, read_reader: ReaderProbe, dev: Path) -> Check:
-    name = f"reader {pad.name}"
+def _check_reader(pad: PadConfig, read_reader: ReaderProbe, dev: Path, lang: str = "en") -> Check:
+    name = _say(lang, "reader", pad=pad.name)
     if pad.simulated:
-        return Check(name, True, f"simulated PN532, {_depth(pad)}: nothing to open")
+        return Check(name, True, _say(lang, "simulated_reader", depth=_depth(pad, lang)))
     port = pad.serial_port
     if port is not None:
         node = _dev_path(port, dev)
         if not node.exists():
-            return Check(name, False, f"{port} does not exist ({pad.device})",
-                         _missing_port_fix(port))
+            return Check(name, False, _say(lang, "missing_device", path=port, device=pad.device),
+                         _missing_port_fix(port, lang))
         if not os.access(node, os.R_OK | os.W_OK):
-            return Check(name, False, f"{port} exists but {_user()} may not open it",
-                         _USERMOD.format(group="dialout", user=_user()))
+            return Check(name, False, _say(lang, "no_access", path=port, user=_user()),
+                         _usermod(lang, "dialout", _user()))
     try:
         firmware = read_reader(pad)
     except ImportError as exc:
-        return Check(name, False, f"nfcpy is missing: {exc}",
-                     "pip install the table with `pip install '.[pi]'` in its venv")
+        return Check(name, False, _say(lang, "nfcpy_missing", why=exc), _say(lang, "pip_pi"))
     except Exception as exc:
         # Whatever goes wrong with one reader is reported, and the doctor goes
         # on to the next one: that is its whole point.
         logger.debug("reader %s: %r", pad.name, exc, exc_info=True)
-        return Check(name, False, f"{pad.device}: {_describe(exc)}", _reader_fix(pad, exc))
-    return Check(name, True, f"{pad.device}: {firmware}, {_depth(pad)}")
+        return Check(name, False, f"{pad.device}: {_describe(exc)}", _reader_fix(pad, exc, lang))
+    return Check(name, True, _say(lang, "reader_ok", device=pad.device, firmware=firmware, depth=_depth(pad, lang)))
 
 
-def _missing_port_fix(port: str) -> str:
+def _missing_port_fix(port: str, lang: str) -> str:
     if "ttyUSB" in port or "ttyACM" in port:
-        return ("plug in the pad's USB-serial adapter and check `ls -l /dev/ttyUSB*` and "
-                "`dmesg | tail`; the numbers follow the order adapters are found: give them "
-                "stable names with systemd/99-ecarte-table.rules")
+        return _say(lang, "plug_usb_serial")
     if port in ("/dev/serial0", "/dev/ttyAMA0", "/dev/ttyS0"):
-        return ("enable the UART: enable_uart=1 in /boot/firmware/config.txt and "
-                "`sudo raspi-config nonint do_serial_cons 1` (console off), then reboot")
-    return (f"check the path in the table file; if it is a udev name, check "
-            f"systemd/99-ecarte-table.rules is installed (`udevadm trigger`, `ls -l {port}`)")
+        return _say(lang, "enable_uart")
+    return _say(lang, "check_path", port=port)
 
 
-def _reader_fix(pad: PadConfig, exc: BaseException) -> str:
+def _reader_fix(pad: PadConfig, exc: BaseException, lang: str) -> str:
     code = getattr(exc, "errno", None)
     if code == errno.EACCES:
-        return _USERMOD.format(group="dialout", user=_user())
+        return _usermod(lang, "dialout", _user())
     if code == errno.EBUSY:
-        return "another program holds the port: sudo systemctl stop ecarte-table, then retry"
+        return _say(lang, "port_busy")
     if pad.device.startswith("usb"):
-        return "check the reader is plugged in (`lsusb`) and the path's vendor:product"
-    return ("the PN532 did not answer: set its DIP switches to HSU/UART (both off on most "
-            "boards), cross TX to RX, power it from 3.3 V or 5 V as the board says, and stop "
-            "the service if it is running (sudo systemctl stop ecarte-table)")
+        return _say(lang, "check_usb")
+    return _say(lang, "pn532_silent")
 
 
-def _check_display(index: int, display: DisplayConfig, probe: DisplayProbe, dev: Path) -> Check:
-    facing = f" ({display.seat})" if display.seat else ""
-    name = f"display {index}{facing}"
+def _check_display(index: int, display: DisplayConfig, probe: DisplayProbe, dev: Path, lang: str = "en") -> Check:
+    name = _say(lang, "display_seat", n=index, seat=display.seat) if display.seat else _say(lang, "display", n=index)
     if display.simulated:
-        return Check(name, True, f"simulated {display.chip}: nothing to open")
+        return Check(name, True, _say(lang, "simulated_display", chip=display.chip))
     path = display.device_path or ""
     node = _dev_path(path, dev)
     if not node.exists():
-        return Check(name, False, f"{path} does not exist",
-                     "enable I2C: dtparam=i2c_arm=on and dtparam=i2c_arm_baudrate=400000 in "
-                     "/boot/firmware/config.txt (or `sudo raspi-config nonint do_i2c 0`), "
-                     "then reboot")
+        return Check(name, False, _say(lang, "missing", path=path), _say(lang, "enable_i2c"))
     if not os.access(node, os.R_OK | os.W_OK):
-        return Check(name, False, f"{path} exists but {_user()} may not open it",
-                     _USERMOD.format(group="i2c", user=_user()))
+        return Check(name, False, _say(lang, "no_access", path=path, user=_user()), _usermod(lang, "i2c", _user()))
     try:
         probe(int(display.bus), display.address)
     except ImportError:
-        return Check(name, False, "smbus2 is not installed",
-                     "pip install smbus2 (part of the `.[pi]` extra) in the table's venv")
+        return Check(name, False, _say(lang, "no_smbus"), _say(lang, "pip_smbus"))
     except OSError as exc:
         if exc.errno in (errno.EACCES, errno.EPERM):
-            return Check(name, False, f"{path}: {_describe(exc)}",
-                         _USERMOD.format(group="i2c", user=_user()))
-        return Check(
-            name, False,
-            f"nothing answers at {display.address:#04x} on {path}: {_describe(exc)}",
-            f"check the wiring (VCC, GND, SDA to pin 3, SCL to pin 5) and run "
-            f"`i2cdetect -y {display.bus}`: put the address it shows in the table file",
-        )
-    return Check(name, True, f"{display.chip} answers at {display.address:#04x} on "
-                             f"{path}")
+            return Check(name, False, f"{path}: {_describe(exc)}", _usermod(lang, "i2c", _user()))
+        return Check(name, False, _say(lang, "silent_display", address=f"{display.address:#04x}", path=path,
+                                       why=_describe(exc)), _say(lang, "check_wiring", bus=display.bus))
+    return Check(name, True, _say(lang, "display_ok", chip=display.chip, address=f"{display.address:#04x}", path=path))
 
 
-def _check_buttons(config: TableConfig, make_factory: FactoryMaker) -> Check:
+def _check_buttons(config: TableConfig, make_factory: FactoryMaker, lang: str = "en") -> Check:
     from drivers.device_errors import DriverError
 
-    name = "buttons"
+    name = _say(lang, "buttons")
     backend = config.buttons.backend
     try:
         factory = make_factory(backend)
     except DriverError as exc:
         # Our pin-backend errors already say what to do.
-        return Check(name, False, f"pin backend {backend!r} cannot start", str(exc))
+        return Check(name, False, _say(lang, "pins_cannot_start", backend=repr(backend)), str(exc))
     except (ImportError, OSError, RuntimeError) as exc:
-        return Check(name, False, f"pin backend {backend!r}: {exc}",
-                     "pip install the table with `pip install '.[pi]'` in its venv")
+        return Check(name, False, _say(lang, "pins_failed", backend=repr(backend), why=exc), _say(lang, "pip_pi"))
     kind = type(factory).__name__
     close = getattr(factory, "close", None)
     if callable(close):
         close()
-    seats = ", ".join(
-        f"{s.seat}: yes={s.yes} no={s.no} king={s.king} led={s.led}" for s in config.buttons.seats
-    )
-    return Check(name, True, f"{kind} ({backend}); {seats}")
+    seats = ", ".join(_say(lang, "seat_pins", seat=s.seat, yes=s.yes, no=s.no, king=s.king, led=s.led)
+                      for s in config.buttons.seats)
+    return Check(name, True, _say(lang, "buttons_ok", kind=kind, backend=backend, seats=seats))
 
 
-def _check_voice(config: TableConfig, find_espeak: SpeechFinder, play_sound: SoundProbe) -> list[Check]:
+def _check_voice(config: TableConfig, find_espeak: SpeechFinder, play_sound: SoundProbe,
+                 lang: str = "en") -> list[Check]:
     """espeak-ng is there, and the speaker and each earpiece open (``[voice]``)."""
     voice = config.voice
     version = find_espeak()
-    checks = [Check("voice", False, "espeak-ng is not installed: the table cannot speak",
-                    "sudo apt-get install espeak-ng alsa-utils (sudo bash scripts/system-deps.sh TABLE-FILE "
-                    "does it for a table file that asks for a voice)")
+    name = _say(lang, "voice")
+    checks = [Check(name, False, _say(lang, "no_espeak"), _say(lang, "install_espeak"))
               if version is None else
-              Check("voice", True, f"{version}; {config.language} at {voice.rate} words a minute, volume "
-                                   f"{voice.volume}, {voice.verbosity}")]
-    for what, device in (("speaker", voice.device), *((f"earpiece {seat}", d) for seat, d in voice.earpieces)):
-        name = f"voice {what}"
+              Check(name, True, _say(lang, "voice_ok", version=version, language=config.language, rate=voice.rate,
+                                     volume=voice.volume, verbosity=_say(lang, "verbosity." + voice.verbosity)))]
+    outputs = [(_say(lang, "speaker"), "device", voice.device),
+               *((_say(lang, "earpiece", seat=seat), "earpieces", d) for seat, d in voice.earpieces)]
+    for name, key, device in outputs:
         if device == "sim":
-            checks.append(Check(name, True, "WAV files (--voice DIR): nothing to open"))
+            checks.append(Check(name, True, _say(lang, "wav_files")))
             continue
         try:
             play_sound(device)
         except OSError as exc:
             checks.append(Check(name, False, f"{device}: {_describe(exc)}",
-                                "plug in the sound card; `aplay -L` lists the devices: write one in [voice] "
-                                f"{'device' if what == 'speaker' else 'earpieces'}; the service's user must be "
-                                "in the audio group (" + _USERMOD.format(group="audio", user=_user()) + ")"))
+                                _say(lang, "plug_sound", key=key, usermod=_usermod(lang, "audio", _user()))))
             continue
-        checks.append(Check(name, True, f"{device} opens"))
+        checks.append(Check(name, True, _say(lang, "opens", device=device)))
     return checks
 
 
-def _check_groups(config: TableConfig, have: set[str], user: str, root: bool) -> Check:
-    name = "permissions"
-    need: dict[str, str] = {}
+def _check_groups(config: TableConfig, have: set[str], user: str, root: bool, lang: str = "en") -> Check:
+    name = _say(lang, "permissions")
+    need: set[str] = set()  # the groups, each worded doctor.need.<group> (what it is needed for)
     if any(not display.simulated for display in config.displays):
-        need["i2c"] = "the displays"
+        need.add("i2c")
     if any(pad.serial_port for pad in config.pads if not pad.simulated):
-        need["dialout"] = "the serial readers"
+        need.add("dialout")
     if config.buttons.backend != "mock":
-        need["gpio"] = "the buttons"
+        need.add("gpio")
     if config.voice.enabled and any(d != "sim" for d in (config.voice.device, *dict(config.voice.earpieces).values())):
-        need["audio"] = "the voice"
+        need.add("audio")
     if root:
-        return Check(name, True, "running as root (the service runs as `ecarte`; check that "
-                                 "user's groups with `id ecarte`)")
+        return Check(name, True, _say(lang, "root"))
     if not need:
-        return Check(name, True, f"{user}: nothing on this table needs a group")
+        return Check(name, True, _say(lang, "no_group_needed", user=user))
     missing = sorted(group for group in need if group not in have)
     if missing:
-        why = ", ".join(f"{group} for {need[group]}" for group in missing)
-        return Check(name, False, f"{user} is not in {why}",
-                     _USERMOD.format(group=",".join(missing), user=user))
-    return Check(name, True, f"{user} is in {', '.join(sorted(need))}")
+        why = ", ".join(_say(lang, "group_for", group=group, what=_say(lang, "need." + group)) for group in missing)
+        return Check(name, False, _say(lang, "not_in_groups", user=user, groups=why),
+                     _usermod(lang, ",".join(missing), user))
+    return Check(name, True, _say(lang, "in_groups", user=user, groups=", ".join(sorted(need))))
 
 
 def _describe(exc: BaseException) -> str:

@@ -31,6 +31,7 @@ PLAYER_FACING: dict[str, tuple[str, ...]] = {
     "firmware_host/screens/public_faults.py": ("public_fault",),
     "firmware_host/cards/enroll.py": (), "firmware_host/voice/spoken.py": (),
     "firmware_host/voice/announcer.py": (), "firmware_host/voice/hands.py": (),
+    "firmware_host/checks/doctor.py": (), "firmware_host/cli/doctor.py": (),
     "firmware_host/cards/deck_check.py": (), "firmware_host/cli/deck.py": (), "firmware_host/cli/enroll.py": (),
 }
 """The modules whose strings reach players, and in them the top-level functions and classes that make

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -296,3 +297,56 @@ def test_the_real_sound_probe_says_why_a_device_does_not_open() -> None:
     with pytest.raises(OSError) as caught:
         probe_sound("plughw:CARD=NoSuchCard,DEV=0")
     assert caught.value.strerror
+
+
+ZONE = re.compile(r"\b(?:hand|play)\.[AB]\b|\bturnup\b|\bdiscard\b")
+"""A pad's name in the table file (``hand.A``): the file's word, in every language (the OLED names a
+reader so too)."""
+
+
+@pytest.mark.parametrize("lang", ["es", "de"])
+def test_the_report_and_its_advice_are_in_the_tables_language(table_file: Path, fake_dev: Path, lang: str) -> None:
+    """Every check failing or passing, the voice's too, in ``lang``: no English word of the game left
+    (a pad's name and a command to type are the table file's and the shell's)."""
+    from dataclasses import replace
+
+    from catalogue.english import english_words
+    from hardware.table import load_table
+    from hardware.table_config import VoiceConfig
+
+    def reader(pad: PadConfig) -> str:
+        raise OSError(errno.ENODEV, "No such device")
+
+    def backend(name: str) -> object:
+        raise ImportError("lgpio")
+
+    def play(device: str) -> None:
+        raise OSError(errno.ENOENT, "audio open error")
+
+    table = replace(load_table(table_file), voice=VoiceConfig(enabled=True, device="plughw:1,0",
+                                                              earpieces=(("A", "sim"),)))
+    checks = run_checks(table, read_reader=reader, probe_i2c=lambda bus, address: None, make_factory=backend,
+                        groups=lambda: {"users"}, user=lambda: "pi", is_root=lambda: False, dev=fake_dev,
+                        find_espeak=lambda: None, play_sound=play, lang=lang)
+    report = format_checks(checks, lang)
+    english = format_checks(run_checks(table, read_reader=reader, probe_i2c=lambda bus, address: None,
+                                       make_factory=backend, groups=lambda: {"users"}, user=lambda: "pi",
+                                       is_root=lambda: False, dev=fake_dev, find_espeak=lambda: None,
+                                       play_sound=play))
+    assert len(report.splitlines()) == len(english.splitlines()) > 20  # every check, every fix
+    assert {"the", "is", "not"} <= english_words(ZONE.sub("", english))
+    assert english_words(ZONE.sub("", report)) == set(), report
+    assert "sudo usermod -aG" in report and "`aplay -L`" in report  # the commands as typed
+    simulated = format_checks(run_checks(simulated_table(), lang=lang), lang)
+    assert english_words(ZONE.sub("", simulated)) == set(), simulated
+
+
+def test_the_report_follows_the_table_files_language(tmp_path: Path) -> None:
+    from firmware_host.checks.doctor import report_language
+
+    path = tmp_path / "table.toml"
+    path.write_text(shipped_table_path("simulated").read_text().replace("[table]\n", '[table]\nlanguage = "fr"\n', 1))
+
+    assert report_language(path) == "fr" and report_language(path, "it") == "it"
+    assert report_language(tmp_path / "missing.toml") == "en"
+    assert "toutes les vérifications sont bonnes" in format_checks(run_checks(path), "fr")
