@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from catalogue import LANGUAGES
 from firmware_host.cli.args import check_rules
 
 __all__ = ["add_parser", "run"]
@@ -25,6 +26,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     sim.add_argument("--journal", type=Path, default=None,
                      help="where the session is journaled, a new game each time (default: sim.sqlite beside the "
                           "table's journal); 'export', 'review' and 'history' read it")
+    sim.add_argument("--language", choices=LANGUAGES, default=None,
+                     help="what the bench, the OLED and the journal's game say (default: the simulated table's)")
     return sim
 
 
@@ -38,10 +41,12 @@ def run(args: argparse.Namespace) -> int:
     from venue.wiring import page_alone
 
     check_rules(args.rules)
-    options = SimOptions(rules=args.rules, dealer=args.dealer, seed=args.seed, journal=args.journal)
     table = simulated_table()
+    options = SimOptions(rules=args.rules, dealer=args.dealer, seed=args.seed, journal=args.journal,
+                         language=args.language or table.language)
     # typed events name every card: the whole hands are seen, whatever the simulated pads read
-    referee = build_referee(table, GameOptions(rules=options.rules, dealer=options.dealer, sight="full"))
+    referee = build_referee(table, GameOptions(rules=options.rules, dealer=options.dealer, sight="full",
+                                               language=options.language))
     with contextlib.ExitStack() as stack:
         pages = page_alone(args.web, table, None, stack) if args.web is not None else []
         status = run_sim(options, referee, outputs=pages)

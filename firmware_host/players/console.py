@@ -13,6 +13,10 @@ The simulator is a bench, not a table: after each line it shows each seat's own 
 cards typed or dealt onto its hand pad, less those played or discarded), says why a line
 changed nothing (a card already on that pad, an event the table had no use for), and
 suggests the nearest command for a line it cannot read.
+
+What it prints is in the table's language (``sim --language``, from the catalogue's ``sim.*``);
+the typed commands (``A plays KS``) are the command line's, in every language; ``state`` prints the
+snapshot's JSON (the protocol).
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 import engine
+from catalogue import has, rule_set, say, say_or
 from engine import NotationError
 from engine.random_play import random_deal
 from firmware_host.errors import BadInput
@@ -34,6 +39,7 @@ from firmware_host.journal.store import REJECTED, Journal, JournalError, default
 from firmware_host.referee.controller import Controller
 from firmware_host.referee.protocol import physical_events
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
+from firmware_host.referee.table_events import Notice
 from firmware_host.referee.transcript import (
     ButtonEvent,
     CardEvent,
@@ -42,25 +48,54 @@ from firmware_host.referee.transcript import (
     dumps,
     parse_line,
 )
+from firmware_host.screens.chooser import fault_screen
+from firmware_host.screens.i18n import card as card_words
+from firmware_host.screens.i18n import worded
 from hardware.layout import ZONES
 
 if TYPE_CHECKING:
     from firmware_host.outputs import TableOutput
     from firmware_host.screens.panel import Panel
 
-HELP = "\n".join(
-    line.replace("``", "").replace("- ", "  ", 1) if line.startswith("- ") else line.replace("``", "")
-    for line in (__doc__.split("\n\n", 1)[1] if __doc__ else "").splitlines()
-)
-"""The lines the console understands, as plain text (the docstring without its markup)."""
-
 _ZONE_OF_VERB = {"plays": "play.{seat}", "discards": "discard", "draws": "hand.{seat}", "gets": "hand.{seat}"}
+_BUTTONS = ("yes", "no", "king")
+_TURN, _DEAL, _GONE, _HELP, _STATE, _QUIT = "turn", "deal", "gone", "help", "state", "quit"
+"""The typed commands' words (the command line's, in every language)."""
 
 
-def parse_sim_line(text: str, snapshot: TableSnapshot, rng: random.Random) -> list[PhysicalEvent]:
+def help_text(lang: str = "en") -> str:
+    """The lines the console understands, in ``lang`` (``help``), each command shown as it is typed."""
+    def typed(*words: str) -> str:
+        return f"`{' '.join(words)}`"
+
+    buttons = " / ".join(typed(seat, button) for seat, button in zip("ABA", _BUTTONS, strict=True))
+    shown = zip("ABAB", _ZONE_OF_VERB, ("KS", "7H", "9C", "QD"), strict=True)
+    cards = ", ".join([*(typed(seat, verb, card) for seat, verb, card in shown), typed(_TURN, "9D")])
+    pads = ", ".join((typed("hand.A", "KS"), typed("play.B", "7S"), typed("play.B", "7S", _GONE)))
+    return "\n".join([say(lang, "sim.help_head", help=typed(_HELP)), "",
+                      "  " + say(lang, "sim.help_buttons", example=buttons),
+                      "  " + say(lang, "sim.help_cards", example=cards),
+                      "  " + say(lang, "sim.help_pads", example=pads),
+                      "  " + say(lang, "sim.help_deal", example=typed(_DEAL)),
+                      "  " + say(lang, "sim.help_rest", state=typed(_STATE), quit=typed(_QUIT)), "",
+                      say(lang, "sim.help_bench")])
+
+
+def _card_code(word: str, text: str, lang: str) -> str:
+    """A typed card's code (``KS``).
+
+    :raises NotationError: not a card, said in ``lang``."""
+    try:
+        return str(engine.Card.parse(word))
+    except (NotationError, ValueError):
+        raise NotationError(say(lang, "sim.not_a_card", line=repr(text), card=repr(word))) from None
+
+
+def parse_sim_line(text: str, snapshot: TableSnapshot, rng: random.Random, lang: str = "en") -> list[PhysicalEvent]:
     """The physical events a typed line stands for, the table showing ``snapshot``.
 
-    :raises NotationError: naming the line and what was expected.
+    :raises NotationError: naming the line and what was expected, in ``lang`` (a transcript line's
+        :class:`TranscriptError` in the protocol's English).
     """
     words = text.split()
     if not words:
@@ -69,42 +104,56 @@ def parse_sim_line(text: str, snapshot: TableSnapshot, rng: random.Random) -> li
         event = parse_line(text, source="<typed>")
         return [event] if event is not None else []
     head = words[0]
-    if head.lower() == "deal":
+    if head.lower() == _DEAL:
         view = snapshot.view
         if view.phase != "deal" or not snapshot.between_hands:
-            raise NotationError(f"'deal' is for a new deal; now: {snapshot.expectation}")
+            raise NotationError(say(lang, "sim.deal_now", deal=repr(_DEAL), now=expected(snapshot, lang)))
         # nothing is dealt yet: a fresh hand with this dealer deals the same way
         fresh = engine.new_game(dealer=view.dealer)
         return physical_events(fresh, random_deal(fresh, rng))
-    if head.lower() == "turn" and len(words) == 2:
-        return [CardEvent("turnup", str(engine.Card.parse(words[1])))]
+    if head.lower() == _TURN and len(words) == 2:
+        return [CardEvent("turnup", _card_code(words[1], text, lang))]
     if head in ZONES or (head == "centre" and len(words) >= 2):
-        if len(words) not in (2, 3) or (len(words) == 3 and words[2] != "gone"):
-            raise NotationError(f"cannot read {text!r}: expected '<zone> <card> [gone]'")
-        return [CardEvent(head, str(engine.Card.parse(words[1])), gone=len(words) == 3)]
+        if len(words) not in (2, 3) or (len(words) == 3 and words[2] != _GONE):
+            raise NotationError(say(lang, "sim.zone_line", line=repr(text), form=f"'<zone> <card> [{_GONE}]'"))
+        return [CardEvent(head, _card_code(words[1], text, lang), gone=len(words) == 3)]
     seat = head.upper()
     if seat in ("A", "B") and len(words) >= 2:
-        words = [words[0], _nearest_verb(text, words), *words[2:]]
-    if seat in ("A", "B") and len(words) == 2 and words[1].lower() in ("yes", "no", "king"):
+        words = [words[0], _nearest_verb(text, words, lang), *words[2:]]
+    if seat in ("A", "B") and len(words) == 2 and words[1].lower() in _BUTTONS:
         return [ButtonEvent(seat, words[1].lower())]
     if seat in ("A", "B") and len(words) >= 3 and words[1].lower() in _ZONE_OF_VERB:
         zone = _ZONE_OF_VERB[words[1].lower()].format(seat=seat)
-        return [CardEvent(zone, str(engine.Card.parse(w))) for w in words[2:]]
-    raise NotationError(f"cannot read {text!r}: type 'help' for what the table understands")
+        return [CardEvent(zone, _card_code(w, text, lang)) for w in words[2:]]
+    raise NotationError(say(lang, "sim.cannot_read", line=repr(text), help=repr(_HELP)))
 
 
-_VERBS = ("yes", "no", "king", *_ZONE_OF_VERB)
+_VERBS = (*_BUTTONS, *_ZONE_OF_VERB)
 
 
-def _nearest_verb(text: str, words: list[str]) -> str:
+def _nearest_verb(text: str, words: list[str], lang: str = "en") -> str:
     """The verb of ``A plays KS``; a near miss (``A play KS``) is refused with the nearest."""
     verb = words[1].lower()
     if verb in _VERBS:
         return verb
     close = difflib.get_close_matches(verb, _VERBS, n=1, cutoff=0.5)
-    hint = f": did you mean `{' '.join([words[0], close[0], *words[2:]])}`?" if close else (
-        f": a seat's verb is one of {', '.join(_VERBS)}")
-    raise NotationError(f"cannot read {text!r}{hint}")
+    if close:
+        raise NotationError(say(lang, "sim.did_you_mean", line=repr(text),
+                                command=f"`{' '.join([words[0], close[0], *words[2:]])}`"))
+    raise NotationError(say(lang, "sim.verbs", line=repr(text), verbs=", ".join(_VERBS)))
+
+
+def expected(snapshot: TableSnapshot, lang: str = "en") -> str:
+    """What the table waits for, in ``lang``: the last fault to put right (as the OLED words it,
+    whole), else the prompt."""
+    if snapshot.faults:
+        return _fault_said(snapshot.faults[-1], snapshot, lang)
+    return worded(snapshot.prompt, lang).text
+
+
+def _fault_said(fault: engine.Fault, snapshot: TableSnapshot, lang: str) -> str:
+    screen = fault_screen(fault, snapshot, lang, whole_names=True)
+    return " · ".join(" ".join(part.split()) for part in (screen.headline, screen.detail) if part)
 
 
 class Bench:
@@ -114,16 +163,16 @@ class Bench:
         self.held: dict[str, list[str]] = {"A": [], "B": []}
         self.on_pad: dict[str, set[str]] = {}
 
-    def refuse(self, event: PhysicalEvent) -> str | None:
-        """Why ``event`` would change nothing on the pads (None: it would)."""
+    def refuse(self, event: PhysicalEvent, lang: str = "en") -> str | None:
+        """Why ``event`` would change nothing on the pads (None: it would), in ``lang``."""
         if not isinstance(event, CardEvent) or event.card is None:
             return None
         here = self.on_pad.get(event.zone, set())
         if not event.gone and event.card in here:
-            return (f"the {event.card} already lies on {event.zone}: a pad sees a card arrive once "
-                    f"(lift it first: '{event.zone} {event.card} gone')")
+            return say(lang, "sim.already_on", card=event.card, zone=event.zone,
+                       lift=f"'{event.zone} {event.card} {_GONE}'")
         if event.gone and event.card not in here:
-            return f"the {event.card} is not on {event.zone}: nothing to lift"
+            return say(lang, "sim.not_on", card=event.card, zone=event.zone)
         return None
 
     def take(self, event: PhysicalEvent, verb_seat: str | None) -> None:
@@ -154,107 +203,139 @@ class Bench:
         self.held = {"A": [], "B": []}
         self.on_pad = {}
 
-    def hands(self) -> str:
-        return "  ".join(f"{seat} holds " + (" ".join(engine.Card.parse(c).symbol() for c in cards) or "nothing")
-                         for seat, cards in self.held.items())
+    def hands(self, lang: str = "en") -> str:
+        return "  ".join(say(lang, "sim.holds", seat=seat, cards=" ".join(card_words(c, lang) for c in cards))
+                         if cards else say(lang, "sim.holds_nothing", seat=seat) for seat, cards in self.held.items())
 
 
 def _value(value: Any) -> str:
-    """A field's value in words: ``{'A': 1, 'B': 0}`` → ``A 1, B 0``; a list → its items."""
+    """A field's value: ``{'A': 1, 'B': 0}`` → ``A 1, B 0``; a list → its items."""
     if isinstance(value, dict):
         return ", ".join(f"{k} {_value(v)}" for k, v in value.items())
     if isinstance(value, list | tuple):
         return " ".join(_value(v) for v in value)
-    if isinstance(value, bool):
-        return "yes" if value else "no"
     return str(value)
 
 
-def _card(code: object) -> str:
-    return engine.Card.parse(str(code)).symbol() if code else "a card"
+def describe(event: engine.Event, journal: str | None = None, lang: str = "en",
+             snapshot: TableSnapshot | None = None) -> str:
+    """A table event as people read it, in ``lang``: words, never a Python dict (``journal``: where
+    the hand records are kept, for the line that says so; ``snapshot``: the table after it, for a
+    fault worded as the OLED words it)."""
+    def card(code: object) -> str:
+        return card_words(str(engine.Card.parse(str(code))), lang) if code else say(lang, "sim.a_card")
 
+    def fault_name(code: str) -> str:
+        return say_or(lang, "fault." + code, code.replace("_", " "))
 
-def describe(event: engine.Event, journal: str | None = None) -> str:
-    """A table event as people read it: words, never a Python dict (``journal``: where the
-    hand records are kept, for the line that says so)."""
     data = event.to_json()
     kind = data.pop("event")
-    if isinstance(event, engine.HandEnd):
-        return (f"hand over: tricks A {event.tricks[0]} – B {event.tricks[1]}, points A {event.points[0]} – "
-                f"B {event.points[1]}, score A {event.score[0]} – B {event.score[1]}")
-    if isinstance(event, engine.GameEnd):
-        return f"game over: {event.winner} wins {event.score[0]}:{event.score[1]}"
-    if kind == "hand_record":
-        moves = len(data.get("actions", ()))
-        where = f" --journal {journal}" if journal else ""
-        return f"hand {data.get('hand')} recorded ({moves} moves: 'ecarte-table export{where}' shows them)"
     seat = data.get("seat")
+    if isinstance(event, engine.HandEnd):
+        (ta, tb), (pa, pb), (sa, sb) = event.tricks, event.points, event.score
+        return say(lang, "sim.hand_over", ta=ta, tb=tb, pa=pa, pb=pb, sa=sa, sb=sb)
+    if isinstance(event, engine.GameEnd):
+        return say(lang, "sim.game_over", who=event.winner, a=event.score[0], b=event.score[1])
+    if isinstance(event, engine.MatchEnd):
+        return say(lang, "sim.match_end", who=event.player or event.winner, a=event.games[0], b=event.games[1],
+                   pa=event.points[0], pb=event.points[1])
+    if isinstance(event, engine.Fault):
+        what = (_fault_said(event, snapshot, lang) if snapshot is not None else fault_name(event.code))
+        return (say(lang, "sim.fault_late", what=what, trick=event.trick) if event.late
+                else say(lang, "sim.fault", what=what))
+    if isinstance(event, Notice):
+        # a notice's message is the engine's English; another language says its code's words
+        if lang == "en" or has("fault." + event.code):
+            return say(lang, "sim.notice", what=event.message if lang == "en" else fault_name(event.code))
+        return say(lang, "page.event_notice")
+    if kind == "hand_record":
+        where = f" --journal {journal}" if journal else ""
+        return say(lang, "sim.recorded", hand=data.get("hand"), moves=len(data.get("actions", ())),
+                   command=f"'ecarte-table export{where}'")
     if kind == "trump":
-        return f"trump: {_card(data['card'])} turned up"
+        return say(lang, "sim.trump", card=card(data["card"]))
     if kind == "king":
-        return f"king: {seat} scores the king of trumps (score {_value(data['score'])})"
+        return say(lang, "sim.king", seat=seat, score=_value(data["score"]))
     if kind == "play":
-        return f"{seat} plays the {_card(data['card'])}"
+        return say(lang, "sim.play", seat=seat, card=card(data["card"]))
     if kind == "trick":
-        cards = data["cards"]
-        return (f"trick to {data['winner']}: " + ", ".join(f"{s} {_card(c)}" for s, c in cards.items()))
+        return say(lang, "sim.trick", seat=data["winner"],
+                   cards=", ".join(f"{s} {card(c)}" for s, c in data["cards"].items()))
     if kind == "bid":
-        return f"{seat} {data['bid']}s" + (" (d'autorité: losing the point costs more)" if data.get("vulnerable")
-                                            else "")
+        bid = say(lang, f"sim.bid.{data['bid']}", seat=seat)
+        return say(lang, "sim.vulnerable", bid=bid) if data.get("vulnerable") else bid
     if kind == "exchange":
-        return f"{seat} takes {data['count']} card(s); {data['stock']} left in the stock"
+        return say(lang, "sim.exchange", seat=seat, n=data["count"], stock=data["stock"])
     if kind == "play_begins":
-        return f"play begins: {data['leader']} leads"
-    if kind in ("fault", "notice"):
-        said = str(data.get("message") or data.get("code", kind))
-        late = f" (proven late, trick {data['trick']})" if data.get("late") else ""
-        return f"{kind}: {said}{late}"
+        return say(lang, "sim.play_begins", seat=data["leader"])
     if kind == "corrected":
-        code = str(data.get("code") or "").replace("_", " ")
-        return f"corrected: {seat or 'the table'} took back {_card(data.get('card'))}" + (f" ({code})" if code else "")
+        who = seat or say(lang, "sim.the_table")
+        code = str(data.get("code") or "")
+        return (say(lang, "sim.corrected_why", who=who, card=card(data.get("card")), why=fault_name(code)) if code
+                else say(lang, "sim.corrected", who=who, card=card(data.get("card"))))
     if kind == "reader":
-        return f"reader {data.get('zone')} is {'back' if data.get('online') else 'offline'}"
+        return say(lang, "sim.reader_back" if data.get("online") else "sim.reader_offline", zone=data.get("zone"))
+    if kind == "target":
+        return say(lang, "sim.target", n=data["target"], card=card(data["card"]))
+    if kind == "dealer":
+        return say(lang, "sim.dealer", seat=seat or "?")
+    if kind == "offer":
+        offer = say(lang, f"sim.offer_{data['offer']}", seat=seat)
+        accepted = data.get("accepted")
+        return offer if accepted is None else say(lang, "sim.offer_accepted" if accepted else "sim.offer_refused",
+                                                   offer=offer)
+    if kind == "penalty":
+        return say(lang, "sim.penalty", seat=seat, n=data["points"], why=fault_name(str(data["reason"])))
+    if kind == "seating":
+        return say(lang, "sim.seating", a=data["a"], b=data["b"])
+    if kind == "new_game":
+        rules = rule_set(lang, str(data["rules"]))
+        return (say(lang, "sim.new_game", rules=rules, seat=data["dealer"], n=data["target"]) if data.get("dealer")
+                else say(lang, "sim.new_game_cut", rules=rules, n=data["target"]))
+    if kind == "replay_hand":
+        return say(lang, "sim.replay_hand")
     words = "; ".join(f"{k.replace('_', ' ')} {_value(v)}" for k, v in data.items()
                       if (v is not None and not isinstance(v, dict | list)) or (isinstance(v, dict) and k != "detail"))
-    return f"{kind.replace('_', ' ')}: {words}" if words else kind.replace("_", " ")
+    return f"{kind.replace('_', ' ')}: {words}" if words else kind.replace("_", " ")  # an event the bench does not know
 
 
 def run_session(lines: Iterable[str], out: TextIO, *, controller: Controller, rng: random.Random,
                 panel: Panel | None = None, prompt: bool = False, outputs: Sequence[TableOutput] = (),
-                journal: SimJournal | None = None) -> int:
+                journal: SimJournal | None = None, lang: str = "en") -> int:
     """Read typed lines until ``quit`` or their end; the number of lines not understood
-    (``journal``: each event is journaled before the referee acts on it, as the service does)."""
+    (``journal``: each event is journaled before the referee acts on it, as the service does;
+    ``lang``: what the bench says is in this language)."""
     bad = 0
     bench = Bench()
     snapshot = controller.snapshot()
     for output in outputs:
         output.publish(Outcome((), snapshot))
     if prompt:
-        out.write(f"{snapshot.expectation}\n> ")
+        out.write(f"{expected(snapshot, lang)}\n> ")
         out.flush()
     for text in lines:
         text = text.strip()
-        if text in ("quit", "exit"):
+        if text in (_QUIT, "exit"):
             break
-        if text == "help":
-            out.write(HELP + "\n")
-        elif text == "state":
+        if text == _HELP:
+            out.write(help_text(lang) + "\n")
+        elif text == _STATE:
             out.write(json.dumps(snapshot.to_json(), ensure_ascii=False) + "\n")
         elif text:
             try:
-                events = parse_sim_line(text, snapshot, rng)
+                events = parse_sim_line(text, snapshot, rng, lang)
             except (NotationError, TranscriptError) as exc:
                 out.write(f"?? {exc}\n")
                 bad += 1
                 events = []
-            if text.lower() == "deal" and events:
+            if text.lower() == _DEAL and events:
                 bench.new_deal()
             words = text.split()
             verb_seat = words[0].upper() if len(words) > 1 and words[0].upper() in ("A", "B") else None
             for event in events:
-                why = bench.refuse(event)
+                why = bench.refuse(event, lang)
                 if why is not None:
-                    out.write(f"?? nothing changed: {why}\n")
+                    out.write(f"?? {say(lang, 'sim.nothing_changed', why=why)}\n")
                     bad += 1
                     continue
                 before = snapshot
@@ -264,7 +345,8 @@ def run_session(lines: Iterable[str], out: TextIO, *, controller: Controller, rn
                 for output in outputs:
                     output.publish(outcome)
                 for table_event in outcome.events:
-                    out.write(f"  {describe(table_event, journal.path if journal is not None else None)}\n")
+                    said = describe(table_event, journal.path if journal is not None else None, lang, snapshot)
+                    out.write(f"  {said}\n")
                 if any(isinstance(e, engine.Fault) and str(e.card) == getattr(event, "card", None)
                        for e in outcome.events):
                     bench.refused(event, verb_seat)  # still the seat's card: it takes it back
@@ -272,14 +354,14 @@ def run_session(lines: Iterable[str], out: TextIO, *, controller: Controller, rn
                     bench.new_deal()
                 elif not outcome.events and snapshot.to_json() == before.to_json() and not (
                         isinstance(event, CardEvent) and event.gone):
-                    out.write(f"  (nothing changed: the table waits for this: {snapshot.expectation})\n")
+                    out.write(f"  {say(lang, 'sim.waits', what=expected(snapshot, lang))}\n")
             if events:
-                out.write(f"  {bench.hands()}\n")
+                out.write(f"  {bench.hands(lang)}\n")
             if panel is not None:
                 panel.show(snapshot)
         if prompt:
             score = snapshot.view.score
-            out.write(f"[A {score[0]} - B {score[1]}] {snapshot.expectation}\n> ")
+            out.write(f"[A {score[0]} - B {score[1]}] {expected(snapshot, lang)}\n> ")
             out.flush()
     return bad
 
@@ -322,6 +404,8 @@ class SimOptions:
     seed: int | None = None
     journal: Path | None = None
     """Where the session is journaled (None: the state directory's ``sim.sqlite``)."""
+    language: str = "en"
+    """What the bench and the OLED say is in this language."""
 
 
 def run_sim(options: SimOptions, controller: Controller, *, outputs: Sequence[TableOutput] = ()) -> int:
@@ -337,12 +421,13 @@ def run_sim(options: SimOptions, controller: Controller, *, outputs: Sequence[Ta
     except JournalError as exc:
         raise BadInput(str(exc)) from None
     panel = open_panel(simulated_table(), terminal=sys.stdout)
+    panel.language = lang = options.language
     try:
         panel.show(controller.snapshot())
-        sys.stdout.write(f"journaled in {path} (ecarte-table export --journal {path})\n")
+        sys.stdout.write(say(lang, "sim.journaled", path=path, command=f"ecarte-table export --journal {path}") + "\n")
         bad = run_session(sys.stdin, sys.stdout, controller=controller, rng=random.Random(options.seed),
                           panel=panel, prompt=sys.stdin.isatty(), outputs=outputs,
-                          journal=SimJournal(store, controller))
+                          journal=SimJournal(store, controller), lang=lang)
     finally:
         panel.close()
         store.close()

@@ -33,6 +33,7 @@ PLAYER_FACING: dict[str, tuple[str, ...]] = {
     "firmware_host/voice/announcer.py": (), "firmware_host/voice/hands.py": (),
     "firmware_host/checks/doctor.py": (), "firmware_host/cli/doctor.py": (),
     "firmware_host/cards/deck_check.py": (), "firmware_host/cli/deck.py": (), "firmware_host/cli/enroll.py": (),
+    "firmware_host/players/console.py": (), "firmware_host/cli/sim.py": (),
 }
 """The modules whose strings reach players, and in them the top-level functions and classes that make
 them (none named: the whole module). ``demo.run_demo``'s lines are read by a test in five languages."""
