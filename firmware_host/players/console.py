@@ -7,7 +7,7 @@ Lines understood (one event a line; ``help`` lists them):
   a card on the pad that act uses;
 - ``hand.A KS``, ``play.B 7S``, ``play.B 7S gone``: a card on (or off) a pad;
 - ``deal``: the dealer deals a random hand (``--seed``);
-- a transcript line in JSON; ``state``; ``quit``.
+- a transcript line in JSON (a ``#`` line is a comment); ``state``; ``quit``.
 
 The simulator is a bench, not a table: after each line it shows each seat's own hand (the
 cards typed or dealt onto its hand pad, less those played or discarded), says why a line
@@ -244,10 +244,15 @@ def describe(event: engine.Event, journal: str | None = None, lang: str = "en",
         return (say(lang, "sim.fault_late", what=what, trick=event.trick) if event.late
                 else say(lang, "sim.fault", what=what))
     if isinstance(event, Notice):
-        # a notice's message is the engine's English; another language says its code's words
-        if lang == "en" or has("fault." + event.code):
-            return say(lang, "sim.notice", what=event.message if lang == "en" else fault_name(event.code))
-        return say(lang, "page.event_notice")
+        # a notice's message is the engine's English; another language says its code's words (the
+        # seat's, and what the table waits for)
+        if lang == "en":
+            return say(lang, "sim.notice", what=event.message)
+        parts = [fault_name(event.code)] if has("fault." + event.code) else []
+        parts += [expected(snapshot, lang)] if snapshot is not None else []
+        what = " · ".join(parts)
+        return say(lang, "sim.notice", what=f"{event.seat}: {what}" if event.seat else what) if what \
+            else say(lang, "page.event_notice")
     if kind == "hand_record":
         where = f" --journal {journal}" if journal else ""
         return say(lang, "sim.recorded", hand=data.get("hand"), moves=len(data.get("actions", ())),
@@ -285,7 +290,9 @@ def describe(event: engine.Event, journal: str | None = None, lang: str = "en",
         return offer if accepted is None else say(lang, "sim.offer_accepted" if accepted else "sim.offer_refused",
                                                    offer=offer)
     if kind == "penalty":
-        return say(lang, "sim.penalty", seat=seat, n=data["points"], why=fault_name(str(data["reason"])))
+        reason = str(data["reason"])
+        why = say_or(lang, "pen_" + reason, fault_name(reason))
+        return say(lang, "sim.penalty", seat=seat, n=data["points"], why=why)
     if kind == "seating":
         return say(lang, "sim.seating", a=data["a"], b=data["b"])
     if kind == "new_game":
@@ -317,6 +324,8 @@ def run_session(lines: Iterable[str], out: TextIO, *, controller: Controller, rn
         text = text.strip()
         if text in (_QUIT, "exit"):
             break
+        if text.startswith("#"):
+            continue  # a comment (a transcript's)
         if text == _HELP:
             out.write(help_text(lang) + "\n")
         elif text == _STATE:
