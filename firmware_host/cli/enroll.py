@@ -70,7 +70,7 @@ def run_enroll(args: argparse.Namespace) -> int:
         registry_path = sim_registry()
         registry_path.parent.mkdir(parents=True, exist_ok=True)
     registry_path = Path(registry_path)
-    print(say(lang, "enrol.console_start", pack=args.pack, path=registry_path), flush=True)
+    print(say(lang, "enrol_console.start", pack=args.pack, path=registry_path), flush=True)
     try:
         registry = TagRegistry.load(registry_path) if registry_path.exists() else TagRegistry()
     except (OSError, ValueError, TagRegistryError) as exc:
@@ -108,10 +108,10 @@ def run_enroll(args: argparse.Namespace) -> int:
             )
     finally:
         panel.close()
-    print(say(lang, "enrol.console_done" if result.complete else "enrol.console_incomplete", n=len(result.enrolled),
+    print(say(lang, "enrol_console.done" if result.complete else "enrol_console.incomplete", n=len(result.enrolled),
               pack=result.pack, path=registry_path))
     for flagged in result.flagged:
-        print(say(lang, "enrol.console_flagged", card=flagged.card, uid=flagged.uid, why=flagged.origin))
+        print(say(lang, "enrol_console.flagged", card=flagged.card, uid=flagged.uid, why=flagged.origin))
     return 0 if result.complete and not result.flagged else 1
 
 
@@ -160,7 +160,7 @@ def _enroll_badge(args: argparse.Namespace, table: Any, registry: Any, registry_
         panel.close()
     if result.uid is None:
         return 1
-    print(say(lang, "enrol.console_badge_locked" if result.locked else "enrol.console_badge", badge=tag, uid=result.uid,
+    print(say(lang, "enrol_console.badge_locked" if result.locked else "enrol_console.badge", badge=tag, uid=result.uid,
               why=result.origin, path=path))
     return 0
 
