@@ -50,9 +50,12 @@ class Stranger:
     card: str | None
     pack: int | None = None
 
-    def said(self, lang: str = "en") -> str:
+    def said(self, lang: str = "en", *, printed: bool = False) -> str:
+        """In ``lang``'s words, the card by its code (``QH``, the log's), or ``printed`` as ``lang``'s
+        pack prints it."""
         if self.pack is not None:
-            return say(lang, "deck.other_pack", card=self.card, pack=self.pack)
+            card = card_words(self.card, lang) if printed and self.card else self.card
+            return say(lang, "deck.other_pack", card=card, pack=self.pack)
         if self.card:
             return say(lang, "deck.stranger_card", uid=self.uid, card=self.card)
         return say(lang, "deck.stranger", uid=self.uid)
@@ -103,10 +106,11 @@ class DeckReport:
             out.append(say(lang, "deck.console_missing", cards=" ".join(card_words(c, lang) for c in self.missing)))
         if self.repeated:
             out.append(say(lang, "deck.console_twice", cards=" ".join(card_words(c, lang) for c in self.repeated)))
-        foreign = [s.said(lang) for s in self.strangers] if self.strangers else list(self.foreign)
+        foreign = [s.said(lang, printed=True) for s in self.strangers] if self.strangers else list(self.foreign)
         out += [say(lang, "deck.console_foreign", what=what) for what in foreign]
         fakes = self.fakes or tuple(Fake(*item.split(": ", 1)) for item in self.not_genuine if ": " in item)
-        out += [say(lang, "deck.console_fake", card=fake.card, why=fake.why) for fake in fakes]
+        out += [say(lang, "deck.console_fake", code=fake.card, card=card_words(fake.card, lang), why=fake.why)
+                for fake in fakes]
         return out
 
 

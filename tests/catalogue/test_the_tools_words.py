@@ -53,7 +53,7 @@ def test_doctor_enroll_and_deck_say_no_english_word(lang: str, tmp_path: Path) -
     short = _cli("deck", "--language", lang, "--drop", "7C", "--clone", "QH", state=tmp_path, codes=(1,))
     read += short + _cli("deck", "--language", lang, state=tmp_path)
     read += _cli("doctor", "--language", lang, state=tmp_path)
-    fake = catalogue.say(lang, "deck.console_fake", card="QH", why="no_signature")
+    fake = catalogue.say(lang, "deck.console_fake", code="QH", card="D♥" if lang == "fr" else "Q♥", why="no_signature")
     assert fake in short and catalogue.say(lang, "deck.console_missing", cards="7♣") in short
     assert catalogue.say(lang, "doctor.all_passed") in read
     if lang == "en":
