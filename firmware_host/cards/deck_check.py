@@ -29,11 +29,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from catalogue import say
+from catalogue import say, say_or
 from drivers.device_events import CardSeen, DeviceEvent
 from drivers.nfc.originality import GENUINE, UNCHECKED
-from engine.cards import Card
-from firmware_host.screens.i18n import card as card_words
+from engine.cards import SUIT_SYMBOLS, Card
 from hardware.tag_registry import CARDS, PACKS, TagRegistry
 
 logger = logging.getLogger(__name__)
@@ -216,3 +215,9 @@ def _name(event: CardSeen, registry: TagRegistry) -> str:
     if entry is None:
         return say("en", "deck.stranger", uid=event.uid)
     return say("en", "deck.other_pack", card=Card.parse(entry.card).symbol(), pack=entry.pack)
+
+
+def card_words(code: str, lang: str) -> str:
+    """A card (``QH``) as ``lang``'s pack prints it: ``D♥`` in French."""
+    card = Card.parse(code)
+    return say_or(lang, "rank." + card.rank, card.rank) + SUIT_SYMBOLS[card.suit]

@@ -39,7 +39,6 @@ from firmware_host.journal.store import REJECTED, Journal, JournalError, default
 from firmware_host.referee.controller import Controller
 from firmware_host.referee.protocol import physical_events
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
-from firmware_host.referee.table_events import Notice
 from firmware_host.referee.transcript import (
     ButtonEvent,
     CardEvent,
@@ -243,15 +242,16 @@ def describe(event: engine.Event, journal: str | None = None, lang: str = "en",
         what = (_fault_said(event, snapshot, lang) if snapshot is not None else fault_name(event.code))
         return (say(lang, "sim.fault_late", what=what, trick=event.trick) if event.late
                 else say(lang, "sim.fault", what=what))
-    if isinstance(event, Notice):
+    if kind == "notice":
         # a notice's message is the engine's English; another language says its code's words (the
         # seat's, and what the table waits for)
         if lang == "en":
-            return say(lang, "sim.notice", what=event.message)
-        parts = [fault_name(event.code)] if has("fault." + event.code) else []
+            return say(lang, "sim.notice", what=data.get("message", ""))
+        code = str(data.get("code", ""))
+        parts = [fault_name(code)] if has("fault." + code) else []
         parts += [expected(snapshot, lang)] if snapshot is not None else []
         what = " · ".join(parts)
-        return say(lang, "sim.notice", what=f"{event.seat}: {what}" if event.seat else what) if what \
+        return say(lang, "sim.notice", what=f"{seat}: {what}" if seat else what) if what \
             else say(lang, "page.event_notice")
     if kind == "hand_record":
         where = f" --journal {journal}" if journal else ""
