@@ -259,7 +259,7 @@ class Subscriber:
             return
         if self.unreachable:
             self.unreachable = False
-            logger.warning("hub: reached the broker at %s:%s", self.settings.host, self.settings.port)
+            logger.info("hub: reached the broker at %s:%s", self.settings.host, self.settings.port)
         client.subscribe(self.topics)
         self.connected.set()
 
@@ -303,13 +303,13 @@ class VenueBroker:
         central = s.broker_listen if s.mode != "external" else (s.broker.host, s.broker.port)
         for room in s.bridges:
             conf = write_room_files(state / "bridges" / room, rules, room, central)
-            logger.warning("the room %s's broker: mosquitto -c %s (its folder, copied to the room's machine; "
+            logger.info("the room %s's broker: mosquitto -c %s (its folder, copied to the room's machine; "
                            "set its address to the hub's as the rooms see it)", room, conf)
         if s.mode == "external":
             if s.broker.username is None:
                 self.client = replace(s.broker, username=HUB_USER, password=rules.hub_password)
             where = f"the venue's broker at {s.broker.host}:{s.broker.port}"
-            logger.warning("%s: give it password_file %s and acl_file %s", where, self.files.password_file,
+            logger.info("%s: give it password_file %s and acl_file %s", where, self.files.password_file,
                            self.files.acl_file)
             why = _unreachable(s.broker.host, s.broker.port)
             if why is not None:
@@ -328,7 +328,7 @@ class VenueBroker:
             self.client = replace(s.broker, host=host, port=port, username=HUB_USER, password=rules.hub_password,
                                   tls=False)
         declared = len(rules.tables)
-        logger.warning("the venue's broker: %s%s; %d table%s declared (passwords in %s); serves about %d tables "
+        logger.info("the venue's broker: %s%s; %d table%s declared (passwords in %s); serves about %d tables "
                        "within 250 ms", where, "" if s.mode == "external" else ", run by the hub", declared,
                        "" if declared == 1 else "s", state / "secrets", CAPACITY[s.mode])
         if not rules.tables:
@@ -391,7 +391,7 @@ def run_hub(settings: HubSettings) -> int:
     host, port = settings.listen
     if in_use(host, port):
         raise SettingsError(f"the scoreboard cannot listen on {host}:{port}: the address is in use")
-    logger.warning("the venue's scoreboard: http://%s:%s", host, port)
+    logger.info("the venue's scoreboard: http://%s:%s", host, port)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
                             timeout_graceful_shutdown=2)
     server = uvicorn.Server(config)

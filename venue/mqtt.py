@@ -193,8 +193,8 @@ class TablePublisher:
                 self._say_refused()
             return
         if self.unreachable:  # the person was told it could not be: say it now is
-            logger.warning("MQTT: reached the broker %s:%s; publishing as %s",
-                           self.settings.host, self.settings.port, self.base)
+            logger.info("MQTT: reached the broker %s:%s; publishing as %s",
+                        self.settings.host, self.settings.port, self.base)
             self.unreachable = False
         else:
             logger.info("MQTT: connected to %s:%s as %s", self.settings.host, self.settings.port, self.base)

@@ -287,7 +287,8 @@ class Pad(Closing):
             return False
         self._failures = 0
         self._online = True
-        logger.info("pad %s: reader on %s online", self.zone, self.path)
+        # the service says a reader back in one line at INFO (and the table's first start says none)
+        logger.debug("pad %s: reader on %s online", self.zone, self.path)
         self._emit(ReaderStatus(self.zone, online=True, t=self._now()))
         return True
 

@@ -10,7 +10,6 @@ descriptor limit set with ``setrlimit`` as systemd's ``LimitNOFILE=`` sets it.
 from __future__ import annotations
 
 import contextlib
-import re
 import resource
 import socket
 import subprocess
@@ -21,6 +20,7 @@ from pathlib import Path
 
 import pytest
 from conftest import free_port
+from waiting import answers, wait_for
 
 CLI = Path(sys.executable).parent / "ecarte-table"
 NO_IP = Path(__file__).resolve().parents[1] / "no_ip.py"
@@ -89,19 +89,16 @@ def test_a_flood_of_half_open_connections_neither_stops_the_page_nor_fills_the_l
         resource.setrlimit(resource.RLIMIT_NOFILE, (1_024, 1_024))
 
     log = tmp_path / "log"
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
     with open(log, "wb") as sink:
         proc = subprocess.Popen([str(CLI), "run", "--journal", str(tmp_path / "j.sqlite"), "--events", "-",
-                                 "--web", "127.0.0.1:0"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                                 "--web", f"127.0.0.1:{port}"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
                                 stderr=sink, preexec_fn=as_systemd)
     flood: list[socket.socket] = []
     try:
-        deadline = time.monotonic() + TIMEOUT
-        while not (found := re.search(r"the table's page: (http://\S+)", log.read_text(errors="replace"))):
-            assert proc.poll() is None and time.monotonic() < deadline, log.read_text()[-3000:]
-            time.sleep(0.05)
-        url = found.group(1)
-        port = int(url.rsplit(":", 1)[1])
-        assert _state(url) == 200
+        wait_for(lambda: proc.poll() is not None or answers(f"{url}/api/state"), "the page", TIMEOUT)
+        assert proc.poll() is None, log.read_text()[-3000:]
         for _ in range(1_100):
             conn = socket.socket()
             conn.setblocking(False)

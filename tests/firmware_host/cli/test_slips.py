@@ -108,3 +108,32 @@ def test_run_players_names_the_next_game_of_a_journal_whose_game_is_over(tmp_pat
     started = [json.loads(line) for line in second.stdout.splitlines() if '"new_game"' in line]
     assert [e["players"] for e in started] == [{"A": "Carla", "B": "Denis"}]
     assert "Anne – Bruno" in cli("history", "--journal", journal).stdout  # the first game keeps its names
+
+
+def test_a_normal_run_on_the_simulated_table_says_its_start_at_info_and_warns_of_nothing(tmp_path: Path) -> None:
+    """A normal start said "the table's page: http://…" at WARNING, so that the default level showed it:
+    WARNING is kept for what is wrong. The start's few lines are at INFO, which the command shows by
+    default (and systemd's journal keeps)."""
+    import signal
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    rubber = ROOT / "tests" / "transcripts" / "classic_rubber.jsonl"
+    run = subprocess.Popen([sys.executable, "-m", "firmware_host.cli.main", "run", "--journal",
+                            str(tmp_path / "j.sqlite"), "--events", str(rubber), "--web", f"127.0.0.1:{port}"],
+                           cwd=ROOT, text=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE)
+    assert run.stderr is not None
+    said = []
+    for line in run.stderr:  # until the input has been played (the page then stays up until Ctrl-C)
+        said.append(line)
+        if "stays up at" in line:
+            break
+    run.send_signal(signal.SIGINT)
+    _, rest = run.communicate(timeout=60)
+    said += rest.splitlines(keepends=True)
+    assert run.returncode == 0, "".join(said)
+    assert f"INFO venue.page: the table's page: http://127.0.0.1:{port}\n" in said, "".join(said)
+    assert [line for line in said if line.startswith(("WARNING", "ERROR", "CRITICAL"))] == [], "".join(said)
