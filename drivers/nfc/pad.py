@@ -35,7 +35,7 @@ from drivers.closing import Closing
 from drivers.device_events import DeviceEvent, ReaderStatus, TagFacts
 from drivers.nfc.originality import OriginalityCheck
 from drivers.nfc.pad_contents import PadContents
-from drivers.nfc.reader import READER_ERRORS, Reader, TagWriteError, open_pn532
+from drivers.nfc.reader import READER_ERRORS, Frames, Reader, TagWriteError, open_pn532
 
 __all__ = ["Pad", "PadSet", "PadTiming", "TagWriteError"]  # TagWriteError: what write_text and lock raise
 
@@ -144,6 +144,7 @@ class Pad(Closing):
             originality=originality, clock=self._now,
         )
         self._failures = 0
+        self._frames_before = Frames()  # the frames of the readers this pad opened and dropped
         self._jobs: queue.SimpleQueue[_Job] = queue.SimpleQueue()
         self._stop = threading.Event()
         self._closed = False
@@ -159,6 +160,12 @@ class Pad(Closing):
     def card_of(self, uid: str) -> str | None:
         """The card tag ``uid`` on this pad stands for (``None``: unknown or not here)."""
         return self._contents.card_of(uid)
+
+    @property
+    def frames(self) -> Frames:
+        """The command frames this pad's readers have sent since it started, and how many of them
+        failed (no ACK in time, a garbled answer) and were sent again: for the maker, never the players."""
+        return self._frames_before + _frames_of(self._reader)
 
     @property
     def online(self) -> bool:
@@ -314,6 +321,7 @@ class Pad(Closing):
                 reader.close()
             except READER_ERRORS as error:
                 logger.debug("pad %s: closing the reader: %s", self.zone, error)
+        self._frames_before += _frames_of(reader)  # with those it sent as it closed
 
     def _run_jobs(self) -> None:
         while True:
@@ -352,6 +360,12 @@ class Pad(Closing):
         return self._clock()
 
 
+def _frames_of(reader: Reader | None) -> Frames:
+    """A reader's frames (none for no reader, or one that does not count them: a test's mock)."""
+    frames = getattr(reader, "frames", None)
+    return frames if isinstance(frames, Frames) else Frames()
+
+
 class PadSet(Closing):
     """Several pads started together and stopped together (in reverse).
 
@@ -363,6 +377,7 @@ class PadSet(Closing):
 
     def __init__(self, ports: Mapping[str, str], **pad_options: Any) -> None:
         self.pads: dict[str, Pad] = {}
+        self._said = False  # the frames' line, said once
         try:
             for zone, path in ports.items():
                 self.pads[zone] = Pad(zone, path, **pad_options)
@@ -380,6 +395,10 @@ class PadSet(Closing):
         return len(self.pads)
 
     def close(self) -> None:
-        """Close every pad, last started first. Safe to call twice."""
+        """Close every pad, last started first, then say in one line at INFO how many frames each
+        pad's reader had to send again (for the maker: ``journalctl -u ecarte-table``). Safe to call twice."""
         for pad in reversed(list(self.pads.values())):
             pad.close()
+        if self.pads and not self._said:
+            self._said = True
+            logger.info("%s", "; ".join(f"pad {pad.zone}: {pad.frames}" for pad in self))
