@@ -233,10 +233,9 @@ class TableService:
 
     def _handle(self, item: Any) -> tuple[Event, ...]:
         if isinstance(item, ReaderStatus):
-            was_offline = item.zone in self.controller.snapshot().offline
             status = self.controller.reader(item.zone, item.online, item.reason)
             if item.online:
-                if was_offline:  # a reader coming up at the start is no news
+                if status.events:  # a reader coming up at the start is no news
                     logger.info("reader %s is back", item.zone)
             else:
                 logger.warning("reader %s is offline%s", item.zone, f": {item.reason}" if item.reason else "")

@@ -179,7 +179,10 @@ class Controller:
         self._log.game = game
 
     def reader(self, zone: str, online: bool, reason: str = "") -> Outcome:
-        """A reader went offline or came back (from the pad driver)."""
+        """A reader went offline or came back (from the pad driver). A reader coming up that was never
+        offline (each one as the table starts) is no news: no event (the page said "back" for each)."""
+        if online and zone not in self._offline:
+            return Outcome((), self.snapshot())  # (nor does it take down a notice shown)
         (self._offline.discard if online else self._offline.add)(zone)
         return self._out([ReaderState(zone, online, reason)])
 
