@@ -390,8 +390,11 @@ class Supervised:
         if self.log is not None:
             err = self.log.open("ab")
         try:
+            # a session of its own: a Ctrl-C at the hub's terminal is the hub's to handle (it stops the
+            # broker), not the broker's too (it stopped first, and the hub said "restarting it")
             self.proc = subprocess.Popen(self.command, stdin=subprocess.DEVNULL, stdout=err, stderr=err,
-                                         preexec_fn=_die_with_parent if sys.platform == "linux" else None)
+                                         preexec_fn=_die_with_parent if sys.platform == "linux" else None,
+                                         start_new_session=True)
         finally:
             if self.log is not None:
                 err.close()

@@ -114,6 +114,13 @@ def test_the_units_start_up_lines_reach_the_journal(name: str) -> None:
     assert "StandardError" not in service and "StandardOutput" not in service
 
 
+def test_the_hub_stops_its_own_broker() -> None:
+    """systemd's stop sent SIGTERM to the broker too (KillMode=control-group): it could stop before the
+    hub, which then said it had stopped and restarted it. The hub alone is told; it stops the broker."""
+    hub = parse_unit((ROOT / "systemd" / "ecarte-hub.service").read_text(encoding="utf-8"))
+    assert one(hub, "Service", "KillMode") == "mixed"
+
+
 def test_install_section(unit: dict[str, dict[str, list[str]]]) -> None:
     assert one(unit, "Install", "WantedBy") == "multi-user.target"
 
