@@ -171,7 +171,9 @@ class TablePublisher:
         if self.connected.is_set():
             info = self.client.publish(f"{self.base}/availability", "offline", qos=QOS, retain=True)
             deadline = time.monotonic() + timeout
-            while not info.is_published() and time.monotonic() < deadline and self.connected.is_set():
+            # the connection lost meanwhile: paho refused the message (its will says offline instead)
+            while info.rc == mqtt.MQTT_ERR_SUCCESS and not info.is_published() and time.monotonic() < deadline \
+                    and self.connected.is_set():
                 time.sleep(0.01)
         self.connected.clear()
         self.client.disconnect()

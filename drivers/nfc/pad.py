@@ -54,7 +54,8 @@ class PadTiming:
     :param leave_after: consecutive polls without the card before it has
         left (a card missing for fewer polls is a flicker and stays).
     :param fault_limit: consecutive failed polls before the reader is
-        declared offline, closed and reopened.
+        declared offline, closed and reopened (and failed openings before a
+        reader that never answered is declared offline).
     :param reopen_first: seconds before the first reopen attempt.
     :param reopen_max: longest pause between reopen attempts, seconds
         (the pause doubles from ``reopen_first`` up to this).
@@ -287,8 +288,11 @@ class Pad(Closing):
         try:
             self._reader = self._open_reader(self.path)
         except READER_ERRORS as error:
-            logger.debug("pad %s: cannot open %s: %s", self.zone, self.path, error)
-            if self._online is not False:
+            self._failures += 1
+            logger.debug("pad %s: cannot open %s (%d): %s", self.zone, self.path, self._failures, error)
+            # a reader that never answered is offline once it failed fault_limit openings in a row, as
+            # one that answered is after fault_limit polls (a busy machine may miss its first ACK)
+            if self._online is True or (self._online is None and self._failures >= self.timing.fault_limit):
                 self._online = False
                 self._emit(ReaderStatus(self.zone, online=False, reason=str(error), t=self._now()))
             return False
