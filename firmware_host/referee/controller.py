@@ -71,7 +71,7 @@ class Controller:
     :param pack_guard: checks each tag before the rules see its card: one pack per game
         (``foreign_pack``), genuine tags where required (``counterfeit_card``); it then
         identifies registered tags instead of ``card_for_uid``. See :mod:`firmware_host.referee.pack_guard`.
-    :param advisor: learners' hints (:class:`ElderHint`).
+    :param advisor: learners' hints (:class:`~firmware_host.referee.elder_hint.ElderHint`).
     """
 
     def __init__(self, defaults: TableDefaults | None = None, *,
