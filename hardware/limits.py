@@ -21,6 +21,7 @@ import json
 import os
 import stat
 import unicodedata
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +49,18 @@ def name_problem(name: object) -> str | None:
         return f"a name holds no control characters, got {quoted(name)}"
     if not name.strip():
         return "a name is not blank"
+    return None
+
+
+def twice_named(names: Iterable[str]) -> str | None:
+    """The first of ``names`` that names a player already named, or None: "Ann" and " ann " are
+    one player in the statistics, so never two seats of one game."""
+    seen: set[str] = set()
+    for name in names:
+        same = " ".join(name.split()).casefold()
+        if same in seen:
+            return name
+        seen.add(same)
     return None
 
 

@@ -48,7 +48,7 @@ from drivers.pin_backends import BACKENDS as PIN_BACKENDS
 from drivers.seat_controls import DEFAULT_DEBOUNCE
 from engine.sight import SIGHTS
 from hardware.layout import COMPACT_PADS, FULL_PADS, LAYOUTS, SEATS
-from hardware.limits import MAX_TABLE_NAME, FileProblem, name_problem, read_text
+from hardware.limits import MAX_TABLE_NAME, FileProblem, name_problem, quoted, read_text, twice_named
 from hardware.table_checks import Problems, suggest, type_message, unknown
 from hardware.table_config import (
     BUTTON_KEYS,
@@ -255,6 +255,10 @@ def parse_people(problems: Problems, table: Mapping[str, Any] | None, source: st
             problems.add(f"table.players[{index}]", problem)
             players = None
             break
+    twice = twice_named(players or ())
+    if twice is not None:
+        problems.add("table.players", f"each name once, got {quoted(twice.strip())} twice")
+        players = None
     badges_text = problems.value(table, "table.badges", str, default=None)
     badges: Path | None = None
     if isinstance(badges_text, str):

@@ -21,13 +21,16 @@ uvicorn's h11 protocol with the rest:
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import resource
+import socket
 import time
 from collections import Counter
 from typing import Any
 
 import h11
+import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 logger = logging.getLogger(__name__)
@@ -46,12 +49,12 @@ TELL_EVERY_S = 60.0
 """Seconds between two lines of the log that count refusals."""
 
 
-def connection_cap() -> int:
-    """:data:`MAX_CONNECTIONS`, or a quarter of the descriptors this process may open if fewer."""
+def connection_cap(most: int = MAX_CONNECTIONS) -> int:
+    """``most``, or a quarter of the descriptors this process may open if fewer."""
     soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft == resource.RLIM_INFINITY:
-        return MAX_CONNECTIONS
-    return max(8, min(MAX_CONNECTIONS, soft // 4))
+        return most
+    return max(8, min(most, soft // 4))
 
 
 class Throttle:
@@ -103,11 +106,12 @@ def _running_loop() -> asyncio.AbstractEventLoop | None:
 class Guard:
     """One server's connections waiting for their headers, oldest first, and its refusals."""
 
-    def __init__(self, *, cap: int | None = None, header_timeout: float = HEADER_TIMEOUT_S) -> None:
+    def __init__(self, *, cap: int | None = None, header_timeout: float = HEADER_TIMEOUT_S,
+                 what: str = "the page") -> None:
         self.cap = connection_cap() if cap is None else cap
         self.header_timeout = header_timeout
         self.waiting: dict[GuardedH11Protocol, float] = {}
-        self.refused = Throttle("the page refused connections")
+        self.refused = Throttle(f"{what} refused connections")
 
     def loop_errors(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
         """The event loop's exception handler: ``accept()`` failures (no descriptor left) counted,
@@ -183,6 +187,30 @@ class GuardedH11Protocol(H11Protocol):
         self.transport.abort()
 
 
+def guarded_config(app: Any, host: str, port: int, guard: Guard, **options: Any) -> uvicorn.Config:
+    """uvicorn's configuration of a server ``guard`` keeps (the table's page, the venue's scoreboard)."""
+    protocol = functools.partial(GuardedH11Protocol, guard=guard)
+    return uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
+                          timeout_graceful_shutdown=2, http=protocol,  # type: ignore[arg-type]
+                          # a 503 past the cap of requests under way (uvicorn counts the asking
+                          # connection too: the guard keeps connections at the cap, never over)
+                          backlog=BACKLOG, limit_concurrency=guard.cap + 1, timeout_keep_alive=5, **options)
+
+
+def serve(server: uvicorn.Server, guard: Guard, sockets: list[socket.socket] | None = None) -> None:
+    """Run ``server`` until it exits, its loop's ``accept()`` failures counted by ``guard``, uvicorn's
+    per-request warnings at most once a minute each (:class:`ThrottledLog`)."""
+    if not _QUIETED:
+        _QUIETED.append(ThrottledLog())
+        logging.getLogger("uvicorn.error").addFilter(_QUIETED[0])
+
+    async def guarded() -> None:
+        asyncio.get_running_loop().set_exception_handler(guard.loop_errors)
+        await server.serve(sockets)
+
+    asyncio.run(guarded())
+
+
 class ThrottledLog(logging.Filter):
     """A filter for uvicorn's own logger: the same message (its format, not its values) at most
     once a minute; the others counted in :attr:`throttle`."""
@@ -201,3 +229,6 @@ class ThrottledLog(logging.Filter):
             return True
         self.throttle.note(key[:60])
         return False
+
+
+_QUIETED: list[ThrottledLog] = []

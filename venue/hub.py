@@ -61,6 +61,7 @@ from venue.broker import (
     write_room_files,
 )
 from venue.embedded_broker import EmbeddedBroker
+from venue.guard import Guard, connection_cap, guarded_config, serve
 from venue.hub_settings import CAPACITY, HubSettings, default_state
 from venue.hub_settings import load_hub_settings as load_hub_settings  # the command's, with run_hub
 from venue.mqtt import QOS, make_client
@@ -74,6 +75,10 @@ logger = logging.getLogger(__name__)
 
 # -- the app -------------------------------------------------------------------------------------
 
+
+MAX_CONNECTIONS = 1_000
+"""Connections the scoreboard holds at once, at most (or a quarter of its descriptors if fewer: its
+unit's ``LimitNOFILE=8192`` allows them): a room's phones keep one stream each and a request or two."""
 
 STANDINGS_S = 0.25
 """The standings go to the browsers at most this often (once, with every result since)."""
@@ -392,11 +397,10 @@ def run_hub(settings: HubSettings) -> int:
     if in_use(host, port):
         raise SettingsError(f"the scoreboard cannot listen on {host}:{port}: the address is in use")
     logger.warning("the venue's scoreboard: http://%s:%s", host, port)
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
-                            timeout_graceful_shutdown=2)
-    server = uvicorn.Server(config)
+    guard = Guard(cap=connection_cap(MAX_CONNECTIONS), what="the scoreboard")
+    server = uvicorn.Server(guarded_config(app, host, port, guard))
     try:
-        server.run()
+        serve(server, guard)
     except OSError as exc:
         raise SettingsError(f"the hub cannot start: {exc}") from None
     return 0 if server.started else 2

@@ -92,9 +92,11 @@ class Ledger:
     """Pair a Swiss round on the caller's word (:meth:`take_due`, :meth:`next_round`, :meth:`apply_round`:
     the hub pairs it on a worker thread, off its web loop) rather than as the last result comes."""
     _due: tuple[list[Any], int] | None = None
-    _waiting: list[tuple[Result, dict[str, Any]]] = field(default_factory=list)
+    _waiting: deque[tuple[Result, dict[str, Any]]] = field(default_factory=lambda: deque(maxlen=MAX_DISPUTED))
     """Results of players not paired together yet, with their disputed entry: a Swiss round not paired
-    yet (the retained games come back in any order when the hub restarts) counts them when it is."""
+    yet (the retained games come back in any order when the hub restarts) counts them when it is. As
+    many as the disputed list keeps (the oldest forgotten first): a table publishing games of players
+    who are never paired cannot grow the hub."""
 
     def __post_init__(self) -> None:
         for player in self.session.players:
@@ -230,7 +232,7 @@ class Ledger:
         if nxt is None or len(self.rounds) != count:
             return
         self._add_round(list(nxt.pairs), nxt.bye, nxt.bye_again)
-        waiting, self._waiting = self._waiting, []
+        waiting, self._waiting = self._waiting, deque(maxlen=MAX_DISPUTED)
         for result, entry in waiting:  # taken again now that a round is paired
             if entry in self.disputed:
                 self.disputed.remove(entry)

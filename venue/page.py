@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import hmac
 import json
 import logging
@@ -57,7 +56,7 @@ from firmware_host.referee.transcript import (
     setup_from_json,
 )
 from hardware.limits import quoted
-from venue.guard import BACKLOG, Guard, GuardedH11Protocol, ThrottledLog
+from venue.guard import BACKLOG, Guard, guarded_config, serve
 from venue.hand_view import hand_view
 from venue.page_history import JournalHistory
 from venue.public import Message, PublicFeed
@@ -306,13 +305,7 @@ class ServerThread:
 
     def __init__(self, app: Any, host: str, port: int, *, name: str = "web") -> None:
         self.guard = Guard()
-        protocol = functools.partial(GuardedH11Protocol, guard=self.guard)
-        config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
-                                lifespan="on", timeout_graceful_shutdown=2, http=protocol,  # type: ignore[arg-type]
-                                # a 503 past the cap of requests under way (uvicorn counts the asking
-                                # connection too: the guard keeps connections at the cap, never over)
-                                backlog=BACKLOG, limit_concurrency=self.guard.cap + 1, timeout_keep_alive=5)
-        self.server = uvicorn.Server(config)
+        self.server = uvicorn.Server(guarded_config(app, host, port, self.guard, lifespan="on"))
         self.host = host
         self._name = name
         self._socket: socket.socket | None = None
@@ -346,8 +339,7 @@ class ServerThread:
             time.sleep(0.01)
 
     def _serve(self, sock: socket.socket) -> None:
-        _quiet_uvicorn()
-        self.server.run(sockets=[sock])
+        serve(self.server, self.guard, [sock])
 
     def close(self) -> None:
         """Stop and wait for the thread (safe to call twice)."""
@@ -387,16 +379,6 @@ def listening_socket(host: str, port: int, backlog: int) -> socket.socket:
     raise problem or OSError(f"{host}: no address to listen on")
 
 
-_QUIETED: list[ThrottledLog] = []
-
-
-def _quiet_uvicorn() -> None:
-    """uvicorn's per-request warnings (a bad request, a closed connection) at most once a minute each."""
-    if not _QUIETED:
-        _QUIETED.append(ThrottledLog())
-        logging.getLogger("uvicorn.error").addFilter(_QUIETED[0])
-
-
 class TablePage:
     """The page as a service output: hands every outcome to the server's loop, never waiting.
 
@@ -418,7 +400,6 @@ class TablePage:
         self.server = ServerThread(self.app, settings.host, settings.port)
 
     def _started(self) -> None:
-        asyncio.get_running_loop().set_exception_handler(self.server.guard.loop_errors)
         with self._lock:
             self._loop = asyncio.get_running_loop()
             early, self._early = self._early, []

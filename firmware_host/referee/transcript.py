@@ -28,7 +28,7 @@ from engine.ecarte_errors import EcarteError, NotationError
 from engine.sight import SIGHTS
 from hardware.layout import BUTTONS, SEATS, ZONES
 from hardware.layout import COMPACT_PADS as COMPACT_ZONES
-from hardware.limits import name_problem, quoted
+from hardware.limits import name_problem, quoted, twice_named
 
 MAX_LINE_BYTES = 65_536
 """The longest transcript line read, and the longest line the journal takes (bytes, UTF-8,
@@ -330,12 +330,9 @@ def setup_problem(setup: Setup, default_rules: str = "classic") -> str | None:
             problem = None if index == 2 and name == "" else name_problem(name)
             if problem is not None:
                 return f"players: {problem}"
-        seen: set[str] = set()
-        for name in filter(None, setup.players):  # a pool's third name may be "" (none)
-            same = " ".join(name.split()).casefold()  # "Ann" and " ann ": one player in the statistics
-            if same in seen:
-                return f"players: each name once, got {quoted(name.strip())} twice"
-            seen.add(same)
+        twice = twice_named(filter(None, setup.players))  # a pool's third name may be "" (none)
+        if twice is not None:
+            return f"players: each name once, got {quoted(twice.strip())} twice"
     size = len(dumps(setup).encode("utf-8", "surrogatepass"))
     if size > MAX_LINE_BYTES:
         return f"the setup line would be {size:,} bytes in the journal (at most {MAX_LINE_BYTES:,})"

@@ -418,6 +418,11 @@ BAD_CASES = [
         ],
         id="wrong-types",
     ),
+    pytest.param(
+        edit(GOOD, "rules = ", 'players = ["Ann", " ann "]\nrules = '),
+        [("table.players", "each name once, got 'ann' twice")],
+        id="one-player-on-both-seats",
+    ),
 ]
 
 

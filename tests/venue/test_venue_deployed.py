@@ -71,37 +71,31 @@ def test_a_page_on_a_port_already_bound_is_said_never_announced(tmp_path: Path) 
     assert "the table's page:" not in done.stderr
 
 
-def _state(url: str, timeout: float = 5.0) -> int:
-    with urllib.request.urlopen(f"{url}/api/state", timeout=timeout) as answer:
+def _answer(url: str, timeout: float = 5.0) -> int:
+    with urllib.request.urlopen(url, timeout=timeout) as answer:
         return int(answer.status)
 
 
-def test_a_flood_of_half_open_connections_neither_stops_the_page_nor_fills_the_log(tmp_path: Path) -> None:
-    """Was, with `ulimit -n 1024`: 1,100 connections that never finish their headers took every
-    descriptor, `/api/state` stopped answering for good, the log grew 228 MB in 50 s."""
+def _room_for_a_flood() -> None:
+    """This process may open the flood's 1,100 connections (the server under test gets 1,024)."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if hard != resource.RLIM_INFINITY and hard < 1_300:
         pytest.skip(f"this test opens 1,100 connections: the descriptor limit here is {hard}")
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 1_300) if hard == resource.RLIM_INFINITY
                                                 else min(hard, max(soft, 1_300)), hard))
 
-    def as_systemd() -> None:  # systemd's default soft limit, the unit's LimitNOFILE unset
-        resource.setrlimit(resource.RLIMIT_NOFILE, (1_024, 1_024))
 
-    log = tmp_path / "log"
-    with open(log, "wb") as sink:
-        proc = subprocess.Popen([str(CLI), "run", "--journal", str(tmp_path / "j.sqlite"), "--events", "-",
-                                 "--web", "127.0.0.1:0"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-                                stderr=sink, preexec_fn=as_systemd)
+def _as_systemd() -> None:  # systemd's default soft limit, the unit's LimitNOFILE unset
+    resource.setrlimit(resource.RLIMIT_NOFILE, (1_024, 1_024))
+
+
+def _flooded(proc: subprocess.Popen[bytes], log: Path, url: str) -> int:
+    """1,100 connections that begin their headers and never finish them, held 15 s, while a normal
+    client asks ``url``: it is answered, and still at the end; the log's size then."""
+    port = int(url.split("/")[2].rsplit(":", 1)[1])
+    assert _answer(url) == 200
     flood: list[socket.socket] = []
     try:
-        deadline = time.monotonic() + TIMEOUT
-        while not (found := re.search(r"the table's page: (http://\S+)", log.read_text(errors="replace"))):
-            assert proc.poll() is None and time.monotonic() < deadline, log.read_text()[-3000:]
-            time.sleep(0.05)
-        url = found.group(1)
-        port = int(url.rsplit(":", 1)[1])
-        assert _state(url) == 200
         for _ in range(1_100):
             conn = socket.socket()
             conn.setblocking(False)
@@ -116,25 +110,79 @@ def test_a_flood_of_half_open_connections_neither_stops_the_page_nor_fills_the_l
         deadline = time.monotonic() + 30.0
         while not answered and time.monotonic() < deadline:
             try:
-                answered = _state(url) == 200
+                answered = _answer(url) == 200
             except OSError:
                 time.sleep(0.5)
         held = time.monotonic()
         time.sleep(max(0.0, 15.0 - (held - deadline + 30.0)))  # the flood held 15 s in all
         size = log.stat().st_size
         assert answered, log.read_text(errors="replace")[-3000:]
-        assert _state(url) == 200  # and still, with the flood open
+        assert _answer(url) == 200  # and still, with the flood open
         assert proc.poll() is None
     finally:
         for conn in flood:
             conn.close()
-        if proc.poll() is None and proc.stdin is not None:
-            proc.stdin.close()
-        try:
-            proc.wait(timeout=TIMEOUT)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+    return size
+
+
+def _ended(proc: subprocess.Popen[bytes]) -> None:
+    if proc.poll() is None and proc.stdin is not None:
+        proc.stdin.close()
+    else:
+        proc.terminate()
+    try:
+        proc.wait(timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def test_a_flood_of_half_open_connections_neither_stops_the_page_nor_fills_the_log(tmp_path: Path) -> None:
+    """Was, with `ulimit -n 1024`: 1,100 connections that never finish their headers took every
+    descriptor, `/api/state` stopped answering for good, the log grew 228 MB in 50 s."""
+    _room_for_a_flood()
+    log = tmp_path / "log"
+    with open(log, "wb") as sink:
+        proc = subprocess.Popen([str(CLI), "run", "--journal", str(tmp_path / "j.sqlite"), "--events", "-",
+                                 "--web", "127.0.0.1:0"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                                stderr=sink, preexec_fn=_as_systemd)
+    try:
+        deadline = time.monotonic() + TIMEOUT
+        while not (found := re.search(r"the table's page: (http://\S+)", log.read_text(errors="replace"))):
+            assert proc.poll() is None and time.monotonic() < deadline, log.read_text()[-3000:]
+            time.sleep(0.05)
+        size = _flooded(proc, log, f"{found.group(1)}/api/state")
+    finally:
+        _ended(proc)
+    text = log.read_text(errors="replace")
+    assert size < 20_000, f"the log grew to {size:,} bytes: {text[:2000]}"
+    assert "Traceback" not in text, text[:3000]
+
+
+def test_a_flood_of_half_open_connections_neither_stops_the_scoreboard_nor_fills_the_log(tmp_path: Path) -> None:
+    """The venue's hub serves its scoreboard through the same guard as the table's page: was, under
+    `ulimit -n 1024`, a scoreboard no phone could reach while the flood lasted."""
+    _room_for_a_flood()
+    port, broker = free_port(), free_port()
+    venue = tmp_path / "venue.toml"
+    venue.write_text(f'[hub]\nvenue = "club"\nlisten = "127.0.0.1:{port}"\n[broker]\nmode = "embedded"\n'
+                     f'listen = "127.0.0.1:{broker}"\n[tables]\nnames = ["t1"]\n')
+    log = tmp_path / "log"
+    with open(log, "wb") as sink:
+        proc = subprocess.Popen([str(CLI), "hub", str(venue)], cwd=tmp_path, stdin=subprocess.DEVNULL,
+                                stdout=subprocess.DEVNULL, stderr=sink, preexec_fn=_as_systemd)
+    url = f"http://127.0.0.1:{port}/api/tables"
+    try:
+        deadline = time.monotonic() + TIMEOUT
+        while True:
+            assert proc.poll() is None and time.monotonic() < deadline, log.read_text()[-3000:]
+            with contextlib.suppress(OSError):
+                if _answer(url) == 200:
+                    break
+            time.sleep(0.1)
+        size = _flooded(proc, log, url)
+    finally:
+        _ended(proc)
     text = log.read_text(errors="replace")
     assert size < 20_000, f"the log grew to {size:,} bytes: {text[:2000]}"
     assert "Traceback" not in text, text[:3000]

@@ -11,6 +11,7 @@ differences), and an evening ends early only when no pairing without a repeat is
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 from collections import Counter
 from pathlib import Path
@@ -202,3 +203,22 @@ def test_a_second_bye_only_where_no_other_pairing_exists_and_it_is_said(caplog: 
     assert "a second bye" in caplog.text
     rnd = swiss_round(3, ["ann", "bob", "cat"], {}, set(), {"bob": 1, "cat": 1}, {})
     assert rnd is not None and rnd.bye == "ann" and not rnd.bye_again
+
+
+def test_results_of_players_never_paired_cannot_grow_the_hub() -> None:
+    """A table publishing game after game of two players no round pairs: each is disputed and held
+    for a round that may pair them, but the hub holds no more of them than its disputed list."""
+    from venue.ledger import MAX_DISPUTED
+
+    room = Room("club", Session("Tuesday", ("ann", "bob", "cat", "dan"), system="swiss", planned=3))
+    live = LiveRoom(room)
+    first = room.standings()["rounds"][0]["games"]
+    paired = {frozenset((g["A"], g["B"])) for g in first}
+    stranger = next(p for p in itertools.combinations(("ann", "bob", "cat", "dan"), 2) if frozenset(p) not in paired)
+    for n in range(1, 5 * MAX_DISPUTED):
+        live.take(f"ecarte/club/t1/games/{n}", _game(stranger, "A", (5, 2), n))
+    assert len(room.standings()["disputed"]) == MAX_DISPUTED
+    assert len(room.ledger._waiting) <= MAX_DISPUTED
+    for n, game in enumerate(first, start=1):  # the round still closes and the next is paired
+        live.take(f"ecarte/club/t{n}/games/{10_000 + n}", _game((game["A"], game["B"]), "A", (5, 1), 10_000 + n))
+    assert len(room.standings()["rounds"]) == 2
