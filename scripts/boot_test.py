@@ -212,7 +212,10 @@ def wheelhouse(arch: str, base: Path) -> Path:
                     copy_checkout(root / "mnt/src")
                     if CA_BUNDLE.exists():
                         shutil.copy2(CA_BUNDLE, root / "etc/ssl/certs/ca-certificates.crt")
-                    script = ("python3 -m venv /tmp/pip && /tmp/pip/bin/pip wheel --quiet --wheel-dir /mnt/wheelhouse "
+                    # bookworm's pip (23.0) without the wheel package builds an sdist with no
+                    # pyproject.toml (RPi.GPIO, sdnotify, pydes) by `setup.py bdist_wheel`, which fails
+                    script = ("python3 -m venv /tmp/pip && /tmp/pip/bin/pip install --quiet --upgrade pip wheel && "
+                              "/tmp/pip/bin/pip wheel --quiet --wheel-dir /mnt/wheelhouse "
                               + shlex.join([f"/mnt/src[{extras}]", *wanted_wheels]))
                     _run(["systemd-nspawn", "--quiet", "--register=no", "--keep-unit", "--console=pipe",
                           f"--directory={root}", f"--bind={house}:/mnt/wheelhouse", "--resolv-conf=copy-host",

@@ -50,7 +50,6 @@ from starlette.staticfiles import StaticFiles
 from venue.broker import (
     HUB_USER,
     BrokerFiles,
-    EmbeddedBroker,
     Rules,
     Supervised,
     embedded_broker,
@@ -61,6 +60,7 @@ from venue.broker import (
     write_broker_files,
     write_room_files,
 )
+from venue.embedded_broker import EmbeddedBroker
 from venue.guard import Guard, connection_cap, guarded_config, serve
 from venue.hub_settings import CAPACITY, HubSettings, default_state
 from venue.hub_settings import load_hub_settings as load_hub_settings  # the command's, with run_hub

@@ -40,6 +40,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
+from engine.seats import SEATS
 from firmware_host.referee.snapshot import Outcome
 from venue.public import Message, PublicFeed
 from venue.record import GameLog, write_record
@@ -347,7 +348,7 @@ class TablePublisher:
     def record_payload(self) -> dict[str, Any]:
         """The current game's record so far (only hands already revealed)."""
         state = self.feed.state
-        players = state.get("players", ["A", "B"])
+        players = state.get("players", list(SEATS))
         view = state.get("view", {})
         score = view.get("score", [0, 0])
         winner = state.get("winner") or ""

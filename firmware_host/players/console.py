@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 import engine
 from engine import NotationError
 from engine.random_play import random_deal
+from engine.seats import SEATS
 from firmware_host.errors import BadInput
 from firmware_host.journal.store import REJECTED, Journal, JournalError, default_journal
 from firmware_host.referee.controller import Controller
@@ -83,11 +84,11 @@ def parse_sim_line(text: str, snapshot: TableSnapshot, rng: random.Random) -> li
             raise NotationError(f"cannot read {text!r}: expected '<zone> <card> [gone]'")
         return [CardEvent(head, str(engine.Card.parse(words[1])), gone=len(words) == 3)]
     seat = head.upper()
-    if seat in ("A", "B") and len(words) >= 2:
+    if seat in SEATS and len(words) >= 2:
         words = [words[0], _nearest_verb(text, words), *words[2:]]
-    if seat in ("A", "B") and len(words) == 2 and words[1].lower() in ("yes", "no", "king"):
+    if seat in SEATS and len(words) == 2 and words[1].lower() in ("yes", "no", "king"):
         return [ButtonEvent(seat, words[1].lower())]
-    if seat in ("A", "B") and len(words) >= 3 and words[1].lower() in _ZONE_OF_VERB:
+    if seat in SEATS and len(words) >= 3 and words[1].lower() in _ZONE_OF_VERB:
         zone = _ZONE_OF_VERB[words[1].lower()].format(seat=seat)
         return [CardEvent(zone, str(engine.Card.parse(w))) for w in words[2:]]
     raise NotationError(f"cannot read {text!r}: type 'help' for what the table understands")
@@ -139,7 +140,7 @@ class Bench:
             if event.card not in self.held[zone_seat]:
                 self.held[zone_seat].append(event.card)
         elif event.zone.startswith(("play.", "discard")):
-            for seat in ((zone_seat or verb_seat),) if (zone_seat or verb_seat) else ("A", "B"):
+            for seat in ((zone_seat or verb_seat),) if (zone_seat or verb_seat) else SEATS:
                 if seat in self.held and event.card in self.held[seat]:
                     self.held[seat].remove(event.card)
 
@@ -250,7 +251,7 @@ def run_session(lines: Iterable[str], out: TextIO, *, controller: Controller, rn
             if text.lower() == "deal" and events:
                 bench.new_deal()
             words = text.split()
-            verb_seat = words[0].upper() if len(words) > 1 and words[0].upper() in ("A", "B") else None
+            verb_seat = words[0].upper() if len(words) > 1 and words[0].upper() in SEATS else None
             for event in events:
                 why = bench.refuse(event)
                 if why is not None:

@@ -151,14 +151,14 @@ def test_no_hidden_card_leaves_early(service: TableService, tmp_path: Path, seed
         assert mqtt_rec.ready.wait(10)
         page = TablePage(WebSettings(port=0), table="T", journal=Path(service.journal.path))
         publisher = TablePublisher(settings, table_name="T")
-        with page, publisher:
+        with page, publisher, httpx.Client() as http:  # one client: each httpx.get loads the CA bundle again
             assert publisher.connected.wait(10)
             base = len(recorder.outcomes)  # outcomes before the page and MQTT came
             service.outputs += [page, publisher]
             service.resume()
             sse = SseReader(page.url + "/api/stream")
-            static = httpx.get(page.url + "/").text + httpx.get(page.url + "/api/words").text + "".join(
-                httpx.get(page.url + "/static/" + f.name).text for f in sorted(STATIC.iterdir()))
+            static = http.get(page.url + "/").text + http.get(page.url + "/api/words").text + "".join(
+                http.get(page.url + "/static/" + f.name).text for f in sorted(STATIC.iterdir()))
             assert "cardEl" in static and "loadWords" in static
             assert not card_tokens(static), "the page's own files name no card"
             events = whole_game(seed)
@@ -177,13 +177,13 @@ def test_no_hidden_card_leaves_early(service: TableService, tmp_path: Path, seed
                 if step % 3 == 0:
                     # the live state and the statistics name no hidden card; the game's hands and
                     # record (which name the cards of the hands over) hold only hands that are over
-                    api[step] = httpx.get(page.url + "/api/stats").text + httpx.get(page.url + "/api/state").text
-                    game = httpx.get(page.url + f"/api/games/{service.game}").json()
-                    record = parse_record(httpx.get(page.url + f"/api/games/{service.game}/record").text)
+                    api[step] = http.get(page.url + "/api/stats").text + http.get(page.url + "/api/state").text
+                    game = http.get(page.url + f"/api/games/{service.game}").json()
+                    record = parse_record(http.get(page.url + f"/api/games/{service.game}/record").text)
                     api_hands[step] = ({h["hand"] for h in game["hands"]}, {h.number for h in record.hands})
                     # the hand viewer's hands: only those over, never the one under way
                     # (their text names the cards of hands over, which the hand under way reuses)
-                    viewer_hands[step] = {k for k in range(1, 8) if httpx.get(
+                    viewer_hands[step] = {k for k in range(1, 8) if http.get(
                         page.url + f"/api/games/{service.game}/hands/{k}", timeout=60).status_code == 200}
         mqtt_rec.close()
     hands = hands_of(events, recorder, first_step)
