@@ -23,6 +23,7 @@ from PIL import Image
 
 from drivers.display.i2c_sim import FakeI2CBus
 from drivers.display.oled import open_display
+from engine.seats import SEATS
 from firmware_host.screens.drawing import Screen, render
 
 _TABLE = dict(trump_card="9D", dealer="A", elder="B")
@@ -48,7 +49,7 @@ def main() -> None:
     print(f"prompt_update_bytes: {update_bytes('ssd1306', render(BEFORE), render(PROMPT))} bytes")
     print(f"full_frame_sh1106_bytes: {update_bytes('sh1106', blank, full)} bytes")
     screens = [
-        Screen(trump_card="9D", score_a=n % 5, score_b=n // 5 % 5, turn="AB"[n % 2], expects=f"move {n}")
+        Screen(trump_card="9D", score_a=n % 5, score_b=n // 5 % 5, turn=SEATS[n % 2], expects=f"move {n}")
         for n in range(400)
     ]
     t0 = time.perf_counter()

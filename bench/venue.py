@@ -51,6 +51,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from engine.seats import SEATS
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
@@ -358,7 +360,7 @@ def results_run(source: Path | None, count: int = 10_000, batch: int = 1_000,
             t0 = time.perf_counter()
             c0 = cpu_s(hub.pid)
             for n in range(first, first + batch):
-                payload = json.dumps({"table": "t0000", "game": n, "players": ["Ann", "Bob"], "winner": "AB"[n % 2],
+                payload = json.dumps({"table": "t0000", "game": n, "players": ["Ann", "Bob"], "winner": SEATS[n % 2],
                                       "score": {"A": 5, "B": 2} if n % 2 == 0 else {"A": 2, "B": 5},
                                       "ended": 1000.0 + n, "hands": [], "text": ""})
                 client.publish(f"ecarte/bench/t0000/games/{n}", payload, qos=1, retain=True)

@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 from engine.cards import Card
 from engine.ecarte_errors import NotationError
 from engine.notation import decode_fields, encode_value
+from engine.seats import SEATS
 
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
@@ -261,7 +262,7 @@ def event_from_json(data: dict[str, Any]) -> Event:
     for name in cls.pairs:
         if fields.get(name) is not None:
             pair = fields[name]
-            if not isinstance(pair, dict) or set(pair) != {"A", "B"}:
+            if not isinstance(pair, dict) or set(pair) != set(SEATS):
                 raise NotationError(f"event {cls.event!r}: {name} must name A and B")
             fields[name] = [pair["A"], pair["B"]]
     if cls is Trick:

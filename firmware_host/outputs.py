@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, TextIO
 
+from engine.seats import SEATS
 from firmware_host.referee.snapshot import Outcome
 from firmware_host.referee.table_events import CONTRACT_EVENTS
 from firmware_host.referee.transcript import PhysicalEvent, event_line
@@ -90,7 +91,7 @@ class JsonLines:
             return
         first = outcome.first_seq if isinstance(outcome, JournaledOutcome) else None
         names = outcome.snapshot.players
-        seated = {"players": {"A": names[0], "B": names[1]}} if names[:2] != ("A", "B") else None
+        seated = {"players": dict(zip(SEATS, names[:2], strict=True))} if names[:2] != SEATS else None
         text = "".join(
             event_line(ev, None if first is None else first + index,
                        seated if ev.event in ("game_end", "new_game") else None) + "\n"

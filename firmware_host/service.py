@@ -235,7 +235,8 @@ class TableService:
         if isinstance(item, ReaderStatus):
             status = self.controller.reader(item.zone, item.online, item.reason)
             if item.online:
-                logger.info("reader %s is back", item.zone)
+                if status.events:  # a reader coming up at the start is no news
+                    logger.info("reader %s is back", item.zone)
             else:
                 logger.warning("reader %s is offline%s", item.zone, f": {item.reason}" if item.reason else "")
             self._publish(status)

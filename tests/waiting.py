@@ -25,3 +25,16 @@ def wait_for(condition: Callable[[], object], what: str = "a condition", timeout
     if condition():
         return
     raise AssertionError(f"timed out after {timeout:g} s waiting for {what}")
+
+
+def answers(url: str) -> bool:
+    """Whether ``url`` answers an HTTP GET with 200 now (a page that is up), for :func:`wait_for`:
+    a page is waited for where it is, never through a line of its command's log."""
+    import urllib.error
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(url, timeout=5.0) as answer:
+            return bool(answer.status == 200)
+    except (urllib.error.URLError, OSError):
+        return False

@@ -50,7 +50,6 @@ from starlette.staticfiles import StaticFiles
 from venue.broker import (
     HUB_USER,
     BrokerFiles,
-    EmbeddedBroker,
     Rules,
     Supervised,
     embedded_broker,
@@ -61,6 +60,7 @@ from venue.broker import (
     write_broker_files,
     write_room_files,
 )
+from venue.embedded_broker import EmbeddedBroker
 from venue.guard import Guard, connection_cap, guarded_config, serve
 from venue.hub_settings import CAPACITY, HubSettings, default_state
 from venue.hub_settings import load_hub_settings as load_hub_settings  # the command's, with run_hub
@@ -264,7 +264,7 @@ class Subscriber:
             return
         if self.unreachable:
             self.unreachable = False
-            logger.warning("hub: reached the broker at %s:%s", self.settings.host, self.settings.port)
+            logger.info("hub: reached the broker at %s:%s", self.settings.host, self.settings.port)
         client.subscribe(self.topics)
         self.connected.set()
 
@@ -308,13 +308,13 @@ class VenueBroker:
         central = s.broker_listen if s.mode != "external" else (s.broker.host, s.broker.port)
         for room in s.bridges:
             conf = write_room_files(state / "bridges" / room, rules, room, central)
-            logger.warning("the room %s's broker: mosquitto -c %s (its folder, copied to the room's machine; "
+            logger.info("the room %s's broker: mosquitto -c %s (its folder, copied to the room's machine; "
                            "set its address to the hub's as the rooms see it)", room, conf)
         if s.mode == "external":
             if s.broker.username is None:
                 self.client = replace(s.broker, username=HUB_USER, password=rules.hub_password)
             where = f"the venue's broker at {s.broker.host}:{s.broker.port}"
-            logger.warning("%s: give it password_file %s and acl_file %s", where, self.files.password_file,
+            logger.info("%s: give it password_file %s and acl_file %s", where, self.files.password_file,
                            self.files.acl_file)
             why = _unreachable(s.broker.host, s.broker.port)
             if why is not None:
@@ -333,7 +333,7 @@ class VenueBroker:
             self.client = replace(s.broker, host=host, port=port, username=HUB_USER, password=rules.hub_password,
                                   tls=False)
         declared = len(rules.tables)
-        logger.warning("the venue's broker: %s%s; %d table%s declared (passwords in %s); serves about %d tables "
+        logger.info("the venue's broker: %s%s; %d table%s declared (passwords in %s); serves about %d tables "
                        "within 250 ms", where, "" if s.mode == "external" else ", run by the hub", declared,
                        "" if declared == 1 else "s", state / "secrets", CAPACITY[s.mode])
         if not rules.tables:
@@ -396,7 +396,7 @@ def run_hub(settings: HubSettings) -> int:
     host, port = settings.listen
     if in_use(host, port):
         raise SettingsError(f"the scoreboard cannot listen on {host}:{port}: the address is in use")
-    logger.warning("the venue's scoreboard: http://%s:%s", host, port)
+    logger.info("the venue's scoreboard: http://%s:%s", host, port)
     guard = Guard(cap=connection_cap(MAX_CONNECTIONS), what="the scoreboard")
     server = uvicorn.Server(guarded_config(app, host, port, guard))
     try:

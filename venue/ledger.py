@@ -30,6 +30,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from engine.seats import SEATS
+
 if TYPE_CHECKING:
     from venue.room import Result, Session
 
@@ -163,7 +165,7 @@ class Ledger:
         self.results.append(result)
         for i, player in enumerate(result.players):
             row = self._row(player)
-            won = result.winner == "AB"[i]
+            won = result.winner == SEATS[i]
             row["played"] += 1
             row["wins"] += won
             row["losses"] += not won

@@ -40,6 +40,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
+from engine.seats import SEATS
 from firmware_host.referee.snapshot import Outcome
 from venue.public import Message, PublicFeed
 from venue.record import GameLog, write_record
@@ -171,7 +172,9 @@ class TablePublisher:
         if self.connected.is_set():
             info = self.client.publish(f"{self.base}/availability", "offline", qos=QOS, retain=True)
             deadline = time.monotonic() + timeout
-            while not info.is_published() and time.monotonic() < deadline and self.connected.is_set():
+            # the connection lost meanwhile: paho refused the message (its will says offline instead)
+            while info.rc == mqtt.MQTT_ERR_SUCCESS and not info.is_published() and time.monotonic() < deadline \
+                    and self.connected.is_set():
                 time.sleep(0.01)
         self.connected.clear()
         self.client.disconnect()
@@ -193,8 +196,8 @@ class TablePublisher:
                 self._say_refused()
             return
         if self.unreachable:  # the person was told it could not be: say it now is
-            logger.warning("MQTT: reached the broker %s:%s; publishing as %s",
-                           self.settings.host, self.settings.port, self.base)
+            logger.info("MQTT: reached the broker %s:%s; publishing as %s",
+                        self.settings.host, self.settings.port, self.base)
             self.unreachable = False
         else:
             logger.info("MQTT: connected to %s:%s as %s", self.settings.host, self.settings.port, self.base)
@@ -345,7 +348,7 @@ class TablePublisher:
     def record_payload(self) -> dict[str, Any]:
         """The current game's record so far (only hands already revealed)."""
         state = self.feed.state
-        players = state.get("players", ["A", "B"])
+        players = state.get("players", list(SEATS))
         view = state.get("view", {})
         score = view.get("score", [0, 0])
         winner = state.get("winner") or ""

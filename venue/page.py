@@ -425,7 +425,7 @@ class TablePage:
 
     def start(self) -> None:
         self.server.start()
-        logger.warning("the table's page: %s", self.server.url)
+        logger.info("the table's page: %s", self.server.url)
 
     @property
     def url(self) -> str:

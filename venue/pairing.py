@@ -42,6 +42,8 @@ from dataclasses import dataclass
 
 import networkx as nx
 
+from engine.seats import SEATS
+
 logger = logging.getLogger(__name__)
 
 SYSTEMS = ("round-robin", "swiss")
@@ -146,7 +148,7 @@ def _count(tally: _Tally, played: Round, results: list[Played]) -> None:
         tally.met.add(frozenset((a, b)))
         tally.at_a[a] += 1
     for game in results:
-        seat = "AB".index(game.winner)
+        seat = SEATS.index(game.winner)
         winner, loser = game.players[seat], game.players[1 - seat]
         tally.scores[winner] += 1
         tally.margins[winner] += game.margin

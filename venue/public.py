@@ -38,6 +38,7 @@ from typing import Any
 from catalogue import language as table_language
 from catalogue import rule_set
 from engine import Fault
+from engine.seats import INDEX
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
 from firmware_host.referee.table_events import HandRecord
 from firmware_host.screens.i18n import worded
@@ -208,7 +209,7 @@ class PublicFeed:
             data["faults"][-1]["message"])
         prompt = snapshot.prompt
         if prompt.key:
-            name = snapshot.players[0 if prompt.seat == "A" else 1] if prompt.seat in ("A", "B") else ""
+            name = snapshot.players[INDEX[prompt.seat]] if prompt.seat in INDEX else ""
             prompt = worded(prompt, lang, name or None)
         data["said"] = {"prompt": redact(prompt.text), "rules": rule_set(lang, snapshot.view.rules)}
         data["lang"] = lang

@@ -53,6 +53,7 @@ import engine
 from engine.actions import Action, DealCard, Stand, action_from_json, parse_action
 from engine.cards import Card
 from engine.ecarte_errors import NotationError
+from engine.seats import SEATS
 
 GAME_TAGS = ("Event", "Site", "Date", "Table", "Game", "A", "B", "Rules", "Options", "Target", "Result", "Winner")
 """The game's tag pairs, in the order they are written (the first seven PGN-style, then ours)."""
@@ -295,7 +296,7 @@ class GameLogBuilder:
         self._playing = False
         self._result: dict[str, tuple[int, int]] = {}
         self.hands: list[HandLog] = []
-        self.players: tuple[str, str] = ("A", "B")
+        self.players: tuple[str, str] = SEATS
         self.rules: dict[str, Any] = {}
         self.winner: str | None = None
         self.score: tuple[int, int] = (0, 0)

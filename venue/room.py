@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.seats import SEATS
 from venue.trust import TOPIC_LEVEL, Untrusted, check
 
 logger = logging.getLogger(__name__)
@@ -121,7 +122,7 @@ class TableSeen:
         score = view.get("score") or [0, 0]
         return {
             "table": self.table, "availability": self.availability,
-            "players": (self.state.get("players") or ["A", "B"])[:2],
+            "players": (self.state.get("players") or list(SEATS))[:2],
             "score": {"A": score[0], "B": score[1]}, "target": view.get("target"),
             "phase": view.get("phase") or "unknown", "trump": view.get("trump"), "game": self.state.get("game"),
             "hand": self.state.get("hand"), "turn": (self.state.get("prompt") or {}).get("seat"),

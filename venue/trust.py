@@ -27,6 +27,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from engine.seats import SEATS
+
 MAX_STATE_BYTES = 64 * 1024
 MAX_RECORD_BYTES = 512 * 1024
 MAX_POINTS = 1_000
@@ -122,14 +124,14 @@ def check_state(data: Any) -> dict[str, Any]:
         lambda v: isinstance(v, list) and len(v) == 2 and all(_is_int(p, 0, 5) for p in v)), "two tricks from 0 to 5")
     _field("state", data, "last_trick", _optional(
         lambda v: isinstance(v, dict) and isinstance(v.get("cards"), dict)
-        and all(_is_card(v["cards"].get(seat)) for seat in ("A", "B"))),
+        and all(_is_card(v["cards"].get(seat)) for seat in SEATS)),
         'a trick whose cards are {"A": card, "B": card}')
     _field("state.view", view, "target", _optional(lambda v: _is_int(v, 1, MAX_POINTS)), "a number of points")
     _field("state.view", view, "phase", _optional(lambda v: isinstance(v, str) and len(v) <= 40), "a phase")
     _field("state.view", view, "trump", _optional(_is_card), "a card")
     _field("state.view", view, "trick", _optional(
         lambda v: isinstance(v, list) and len(v) <= 2 and all(
-            isinstance(p, list) and len(p) == 2 and p[0] in ("A", "B") and _is_card(p[1]) for p in v)),
+            isinstance(p, list) and len(p) == 2 and p[0] in SEATS and _is_card(p[1]) for p in v)),
         "a list of [seat, card]")
     if data.get("winner") and (data.get("players") is None or view.get("score") is None):
         raise Untrusted("state: a winner without players and a score")
@@ -154,9 +156,9 @@ def check_game(data: Any) -> dict[str, Any]:
     _field("games", data, "game", _is_int, "a game number")
     _field("games", data, "players", lambda v: isinstance(v, list) and len(v) == 2 and all(_is_name(p) for p in v),
            "a list of two names")
-    _field("games", data, "score", lambda v: isinstance(v, dict) and set(v) == {"A", "B"} and all(
+    _field("games", data, "score", lambda v: isinstance(v, dict) and set(v) == set(SEATS) and all(
         _is_int(p, 0, MAX_POINTS) for p in v.values()), '{"A": points, "B": points}')
-    _field("games", data, "winner", lambda v: v in ("A", "B"), '"A" or "B"')
+    _field("games", data, "winner", lambda v: v in SEATS, '"A" or "B"')
     _field("games", data, "ended", lambda v: isinstance(v, int | float) and not isinstance(v, bool) and v >= 0,
            "a time in seconds")
     _field("games", data, "text", lambda v: isinstance(v, str), "a text", "")

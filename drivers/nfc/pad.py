@@ -35,7 +35,7 @@ from drivers.closing import Closing
 from drivers.device_events import DeviceEvent, ReaderStatus, TagFacts
 from drivers.nfc.originality import OriginalityCheck
 from drivers.nfc.pad_contents import PadContents
-from drivers.nfc.reader import READER_ERRORS, Reader, TagWriteError, open_pn532
+from drivers.nfc.reader import READER_ERRORS, Frames, Reader, TagWriteError, open_pn532
 
 __all__ = ["Pad", "PadSet", "PadTiming", "TagWriteError"]  # TagWriteError: what write_text and lock raise
 
@@ -54,7 +54,8 @@ class PadTiming:
     :param leave_after: consecutive polls without the card before it has
         left (a card missing for fewer polls is a flicker and stays).
     :param fault_limit: consecutive failed polls before the reader is
-        declared offline, closed and reopened.
+        declared offline, closed and reopened (and failed openings before a
+        reader that never answered is declared offline).
     :param reopen_first: seconds before the first reopen attempt.
     :param reopen_max: longest pause between reopen attempts, seconds
         (the pause doubles from ``reopen_first`` up to this).
@@ -144,6 +145,7 @@ class Pad(Closing):
             originality=originality, clock=self._now,
         )
         self._failures = 0
+        self._frames_before = Frames()  # the frames of the readers this pad opened and dropped
         self._jobs: queue.SimpleQueue[_Job] = queue.SimpleQueue()
         self._stop = threading.Event()
         self._closed = False
@@ -159,6 +161,12 @@ class Pad(Closing):
     def card_of(self, uid: str) -> str | None:
         """The card tag ``uid`` on this pad stands for (``None``: unknown or not here)."""
         return self._contents.card_of(uid)
+
+    @property
+    def frames(self) -> Frames:
+        """The command frames this pad's readers have sent since it started, and how many of them
+        failed (no ACK in time, a garbled answer) and were sent again: for the maker, never the players."""
+        return self._frames_before + _frames_of(self._reader)
 
     @property
     def online(self) -> bool:
@@ -280,14 +288,18 @@ class Pad(Closing):
         try:
             self._reader = self._open_reader(self.path)
         except READER_ERRORS as error:
-            logger.debug("pad %s: cannot open %s: %s", self.zone, self.path, error)
-            if self._online is not False:
+            self._failures += 1
+            logger.debug("pad %s: cannot open %s (%d): %s", self.zone, self.path, self._failures, error)
+            # a reader that never answered is offline once it failed fault_limit openings in a row, as
+            # one that answered is after fault_limit polls (a busy machine may miss its first ACK)
+            if self._online is True or (self._online is None and self._failures >= self.timing.fault_limit):
                 self._online = False
                 self._emit(ReaderStatus(self.zone, online=False, reason=str(error), t=self._now()))
             return False
         self._failures = 0
         self._online = True
-        logger.info("pad %s: reader on %s online", self.zone, self.path)
+        # the service says a reader back in one line at INFO (and the table's first start says none)
+        logger.debug("pad %s: reader on %s online", self.zone, self.path)
         self._emit(ReaderStatus(self.zone, online=True, t=self._now()))
         return True
 
@@ -313,6 +325,7 @@ class Pad(Closing):
                 reader.close()
             except READER_ERRORS as error:
                 logger.debug("pad %s: closing the reader: %s", self.zone, error)
+        self._frames_before += _frames_of(reader)  # with those it sent as it closed
 
     def _run_jobs(self) -> None:
         while True:
@@ -351,6 +364,12 @@ class Pad(Closing):
         return self._clock()
 
 
+def _frames_of(reader: Reader | None) -> Frames:
+    """A reader's frames (none for no reader, or one that does not count them: a test's mock)."""
+    frames = getattr(reader, "frames", None)
+    return frames if isinstance(frames, Frames) else Frames()
+
+
 class PadSet(Closing):
     """Several pads started together and stopped together (in reverse).
 
@@ -362,6 +381,7 @@ class PadSet(Closing):
 
     def __init__(self, ports: Mapping[str, str], **pad_options: Any) -> None:
         self.pads: dict[str, Pad] = {}
+        self._said = False  # the frames' line, said once
         try:
             for zone, path in ports.items():
                 self.pads[zone] = Pad(zone, path, **pad_options)
@@ -379,6 +399,10 @@ class PadSet(Closing):
         return len(self.pads)
 
     def close(self) -> None:
-        """Close every pad, last started first. Safe to call twice."""
+        """Close every pad, last started first, then say in one line at INFO how many frames each
+        pad's reader had to send again (for the maker: ``journalctl -u ecarte-table``). Safe to call twice."""
         for pad in reversed(list(self.pads.values())):
             pad.close()
+        if self.pads and not self._said:
+            self._said = True
+            logger.info("%s", "; ".join(f"pad {pad.zone}: {pad.frames}" for pad in self))

@@ -26,6 +26,7 @@ import errno
 import logging
 import termios
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import ndef
@@ -44,13 +45,38 @@ from drivers.nfc.tty import RawTty
 logger = logging.getLogger(__name__)
 
 
+RETRIED = ("input/output error while waiting for ack", "invalid frame start sequence", "missing ack frame",
+           "frame data checksum error", "frame lenght checksum error", "frame lenght value mismatch")
+"""What nfcpy's PN53x chipset logs for a frame that failed and that the pad sends again at its next
+poll: no ACK in time (a busy machine), a garbled answer (nfcpy's own spelling of "length")."""
+
+
+@dataclass(frozen=True, slots=True)
+class Frames:
+    """A reader's command frames: ``sent`` in all, of which ``retried`` failed and were sent again.
+
+    >>> str(Frames(4_210, 12))
+    '12 frames retried of 4,210'
+    """
+
+    sent: int = 0
+    retried: int = 0
+
+    def __add__(self, other: Frames) -> Frames:
+        return Frames(self.sent + other.sent, self.retried + other.retried)
+
+    def __str__(self) -> str:
+        return f"{self.retried:,} frame{'' if self.retried == 1 else 's'} retried of {self.sent:,}"
+
+
 class RetriedFrames(logging.Filter):
     """nfcpy's PN532 driver logs a frame that failed and will be sent again (a late ACK on a busy
-    machine) as an ERROR ("input/output error while waiting for ack"). A retried frame is not an
-    error for the players: it is counted (:data:`RETRIED_FRAMES`, :func:`retried_frames`) and
-    logged at DEBUG only; a reader that really goes offline is said once by the service."""
+    machine, a garbled answer) as an ERROR ("input/output error while waiting for ack"). A retried
+    frame is not an error for the players: it is counted (:data:`RETRIED_FRAMES`, :func:`retried_frames`;
+    each reader's own in :attr:`NfcpyReader.frames`) and logged at DEBUG only; a reader that really goes
+    offline is said once by the service."""
 
-    RETRIED = ("input/output error while waiting for ack", "invalid frame start sequence", "missing ack frame")
+    RETRIED = RETRIED
 
     def __init__(self) -> None:
         super().__init__()
@@ -73,6 +99,20 @@ for _name in ("nfc.clf.pn532", "nfc.clf.pn53x"):
 def retried_frames() -> int:
     """PN532 frames sent again since the start (nfcpy's "waiting for ack" errors, counted)."""
     return RETRIED_FRAMES.count
+
+
+class _CountingLog(logging.LoggerAdapter[logging.Logger]):
+    """The logger nfcpy's chipset of one reader logs through: its retried frames counted for that
+    reader (then logged on as ever: :data:`RETRIED_FRAMES` takes them down to DEBUG)."""
+
+    def __init__(self, logger: logging.Logger) -> None:
+        super().__init__(logger, {})
+        self.retried = 0
+
+    def log(self, level: int, msg: object, *args: Any, **kwargs: Any) -> None:
+        if level > logging.DEBUG and msg in RETRIED:
+            self.retried += 1
+        super().log(level, msg, *args, **kwargs)
 
 
 class TagWriteError(DriverError, OSError):
@@ -157,6 +197,9 @@ class NfcpyReader(Closing):
             self._close_transport()
             raise DeviceNotFoundError(f"no PN532 answers on {path}: {error}") from error
         device._path = path  # what nfcpy's device.connect() sets; used by str(device)
+        # the chipset's logger is nfcpy's to give (pn53x.Chipset(transport, logger)): this reader's counts it
+        self._log = _CountingLog(device.chipset.log)
+        device.chipset.log = self._log
         self._clf = nfc.ContactlessFrontend()
         self._clf.device = device
         self._field_dirty = True
@@ -165,6 +208,12 @@ class NfcpyReader(Closing):
         self._waiting = False
         self._aborted = False
         logger.debug("%s: %s", path, device)
+
+    @property
+    def frames(self) -> Frames:
+        """The command frames this reader has sent since it was opened, and how many were retried
+        (``sent`` 0 on a transport that does not count them)."""
+        return Frames(int(getattr(self._transport, "commands", 0)), self._log.retried)
 
     def poll(self, wait: float = 0.0) -> tuple[str, ...]:
         """List every tag in the field: one poll cycle.

@@ -59,6 +59,8 @@ class RawTty:
         self._buffer = bytearray()
         self._expect: int | None = None
         self._awaiting_ack = False
+        self.commands = 0
+        """Command frames written since the port was made (a resent one counts again; ACKs do not)."""
         self._wake_r, self._wake_w = os.pipe()
         os.set_blocking(self._wake_w, False)
         try:
@@ -233,10 +235,12 @@ class RawTty:
         if frame == _ACK:
             self._expect = None  # an abort: whatever comes next is not ours to judge
             return
+        frame = frame[max(frame.find(b"\x00\x00\xff"), 0):]  # after the wake-up preamble nfcpy's init sends
         body = 8 if frame[3:5] == b"\xff\xff" else 5
         if len(frame) > body + 1 and frame[body] == 0xD4:
             self._expect = frame[body + 1]
             self._awaiting_ack = True
+            self.commands += 1
 
     def interrupt(self) -> None:
         """Make a long read waiting now (or the next one) time out at once.

@@ -118,14 +118,22 @@ def probe_sound(device: str) -> None:
                       if done.stderr.strip() else f"aplay failed ({done.returncode})")
 
 
-def read_reader_firmware(pad: PadConfig) -> str:
-    """Open the pad's PN532 with nfcpy and return its chipset (``PN532v1.6``).
+LINK_LISTINGS = 40
+"""Listings the doctor asks of each serial reader, as a pad polls: a link that loses or garbles
+frames (a loose cable, a long one beside the mains) shows as frames retried."""
+
+
+def read_reader_firmware(pad: PadConfig, listings: int = LINK_LISTINGS) -> str:
+    """Open the pad's PN532 with nfcpy and return its chipset (``PN532v1.6``), and for a serial
+    reader how its link held while it listed the tags on it ``listings`` times as the pads do
+    (``PN532v1.6 (0 frames retried of 84 in 40 listings)``).
 
     Serial readers are opened on the resolved ``/dev`` node (so nfcpy's longer
     first wait for ``ttyUSB`` adapters on a Pi applies to udev symlinks too);
     USB readers through ``nfc.ContactlessFrontend``.
 
-    :raises OSError: when the port cannot be opened or the chip does not answer.
+    :raises OSError: when the port cannot be opened or the chip does not answer (three listings in
+        a row failed: a pad would call it offline).
     """
     import nfc
     import nfc.clf.pn532
@@ -145,9 +153,35 @@ def read_reader_firmware(pad: PadConfig) -> str:
         transport.close()
         raise
     try:
-        return str(device.chipset_name)
+        firmware = str(device.chipset_name)
     finally:
         device.close()
+    return f"{firmware} ({_link(os.path.realpath(port), listings)})"
+
+
+def _link(port: str, listings: int) -> str:
+    """The frames a pad's own reader (:class:`~drivers.nfc.reader.NfcpyReader`) sent and retried
+    listing the tags on ``port`` ``listings`` times; a failed listing is tried again, as a pad does.
+
+    :raises OSError: three listings in a row failed.
+    """
+    from drivers.nfc.reader import READER_ERRORS, NfcpyReader
+
+    reader = NfcpyReader(port)
+    try:
+        failed = 0
+        for _ in range(listings):
+            try:
+                reader.poll()
+                failed = 0
+            except READER_ERRORS as exc:
+                failed += 1
+                if failed == 3:
+                    raise OSError(errno.EIO, f"three listings in a row failed ({reader.frames}): {exc}") from exc
+                reader.resync()
+    finally:
+        reader.close()
+    return f"{reader.frames} in {listings} listings"
 
 
 def probe_display(bus: int, address: int) -> None:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,9 @@ from catalogue import LANGUAGES
 from firmware_host.cli.args import check_rules, depth, seconds
 
 __all__ = ["add_parser", "demo_journal", "run"]
+
+LOG_LEVEL = logging.INFO
+"""The console's level: the demo's table's few start-up lines (its page, ...) said at INFO show by default."""
 
 
 def demo_journal() -> Path:

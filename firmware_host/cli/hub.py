@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import logging
 from typing import Any
 
 __all__ = ["add_parser", "run"]
+
+LOG_LEVEL = logging.INFO
+"""The console's level: the hub's few start-up lines (its page, ...) said at INFO show by default."""
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:

@@ -77,7 +77,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.commands = {}
     for module in COMMANDS:
         command = module.add_parser(sub)
-        command.set_defaults(run=module.run)
+        command.set_defaults(run=module.run, log_level=getattr(module, "LOG_LEVEL", logging.WARNING))
         # -v after the command too (SUPPRESS: without it, the count given before the command stands)
         command.add_argument("-v", "--verbose", action="count", default=argparse.SUPPRESS,
                              help="more logging (-vv: debug)")
@@ -85,11 +85,23 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def log_level(args: argparse.Namespace) -> int:
+    """The console's logging level for a parsed command line: the command's own (``LOG_LEVEL`` in its
+    module: INFO for the commands that run a table or a hub, whose few start-up lines a person starting
+    it by hand reads and systemd's journal keeps; WARNING for the others), one step lower for each
+    ``-v``, DEBUG at the lowest."""
+    return max(logging.DEBUG, int(args.log_level) - 10 * int(args.verbose))
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    """The command line parsed (argparse exits with status 2 on a bad one)."""
+    return _parser().parse_args(argv)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """The entry point: returns the exit status."""
-    args = _parser().parse_args(argv)
-    level = logging.WARNING - 10 * min(args.verbose, 2)
-    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
+    args = parse_args(argv)
+    logging.basicConfig(level=log_level(args), format="%(levelname)s %(name)s: %(message)s")
     try:
         status: int = args.run(args)
         return status

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from engine.seats import SEATS
 from firmware_host.cli.args import language_option
 from firmware_host.errors import BadInput
 
@@ -82,8 +83,8 @@ def run_review(args: argparse.Namespace) -> int:
         for line in lines:
             out.write(f"  {line}\n")
         for seat, advice in zip((hand.elder, hand.dealer), result.advice, strict=False):
-            said = advice.text(lang) if args.detail else advice_said("AB"[seat], advice, lang)
-            out.write(f"  {'AB'[seat]}: {said}\n" if args.detail else f"  {said}\n")
+            said = advice.text(lang) if args.detail else advice_said(SEATS[seat], advice, lang)
+            out.write(f"  {SEATS[seat]}: {said}\n" if args.detail else f"  {said}\n")
     if not chosen:
         out.write(say(lang, "review.none", game=record.game) + "\n")
     return 0

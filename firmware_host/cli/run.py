@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import logging
 from pathlib import Path
 from typing import Any
 
 from firmware_host.cli.args import default_journal, seconds
 
 __all__ = ["add_parser", "run"]
+
+LOG_LEVEL = logging.INFO
+"""The console's level: the table's few start-up lines (its page, ...) said at INFO show by default."""
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import logging
 from pathlib import Path
 from typing import Any
 
 from catalogue import LANGUAGES
+from engine.seats import SEATS
 from firmware_host.cli.args import check_rules
 
 __all__ = ["add_parser", "run"]
+
+LOG_LEVEL = logging.INFO
+"""The console's level: the simulated table's few start-up lines (its page, ...) said at INFO show by default."""
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
@@ -19,7 +24,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         "Interactive simulated table: type events like 'A plays KS', 'B yes', 'deal', 'hand.A 7H', "
         "'help'; the OLED is drawn after each."))
     sim.add_argument("--rules", default="classic", help="rule set (default classic)")
-    sim.add_argument("--dealer", choices=("A", "B"), default="A", help="the first dealer (default A)")
+    sim.add_argument("--dealer", choices=SEATS, default="A", help="the first dealer (default A)")
     sim.add_argument("--web", nargs="?", const="", metavar="ADDR:PORT",
                      help="show the table on its page (default 127.0.0.1:8080); it stays up until Ctrl-C")
     sim.add_argument("--seed", type=int, default=None, help="seed for 'deal' (random deals)")

@@ -34,6 +34,7 @@ import engine
 from catalogue import has, rule_set, say, say_or
 from engine import NotationError
 from engine.random_play import random_deal
+from engine.seats import SEATS
 from firmware_host.errors import BadInput
 from firmware_host.journal.store import REJECTED, Journal, JournalError, default_journal
 from firmware_host.referee.controller import Controller
@@ -117,11 +118,11 @@ def parse_sim_line(text: str, snapshot: TableSnapshot, rng: random.Random, lang:
             raise NotationError(say(lang, "sim.zone_line", line=repr(text), form=f"'<zone> <card> [{_GONE}]'"))
         return [CardEvent(head, _card_code(words[1], text, lang), gone=len(words) == 3)]
     seat = head.upper()
-    if seat in ("A", "B") and len(words) >= 2:
+    if seat in SEATS and len(words) >= 2:
         words = [words[0], _nearest_verb(text, words, lang), *words[2:]]
-    if seat in ("A", "B") and len(words) == 2 and words[1].lower() in _BUTTONS:
+    if seat in SEATS and len(words) == 2 and words[1].lower() in _BUTTONS:
         return [ButtonEvent(seat, words[1].lower())]
-    if seat in ("A", "B") and len(words) >= 3 and words[1].lower() in _ZONE_OF_VERB:
+    if seat in SEATS and len(words) >= 3 and words[1].lower() in _ZONE_OF_VERB:
         zone = _ZONE_OF_VERB[words[1].lower()].format(seat=seat)
         return [CardEvent(zone, _card_code(w, text, lang)) for w in words[2:]]
     raise NotationError(say(lang, "sim.cannot_read", line=repr(text), help=repr(_HELP)))
@@ -187,7 +188,7 @@ class Bench:
             if event.card not in self.held[zone_seat]:
                 self.held[zone_seat].append(event.card)
         elif event.zone.startswith(("play.", "discard")):
-            for seat in ((zone_seat or verb_seat),) if (zone_seat or verb_seat) else ("A", "B"):
+            for seat in ((zone_seat or verb_seat),) if (zone_seat or verb_seat) else SEATS:
                 if seat in self.held and event.card in self.held[seat]:
                     self.held[seat].remove(event.card)
 
@@ -340,7 +341,7 @@ def run_session(lines: Iterable[str], out: TextIO, *, controller: Controller, rn
             if text.lower() == _DEAL and events:
                 bench.new_deal()
             words = text.split()
-            verb_seat = words[0].upper() if len(words) > 1 and words[0].upper() in ("A", "B") else None
+            verb_seat = words[0].upper() if len(words) > 1 and words[0].upper() in SEATS else None
             for event in events:
                 why = bench.refuse(event, lang)
                 if why is not None:

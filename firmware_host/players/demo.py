@@ -28,6 +28,7 @@ from typing import Any, TextIO
 import engine
 from catalogue import language, rule_set, say
 from engine import Card, Event, Fault
+from engine.seats import SEATS
 from firmware_host.errors import BadInput
 from firmware_host.journal.store import Journal, JournalError
 from firmware_host.outputs import TableOutput
@@ -243,9 +244,9 @@ def run_demo(options: DemoOptions, controller: Controller, *, outputs: Sequence[
             panel.close()
         shown = watch.snapshot.view
         a, b = shown.score
-        winner = watch.snapshot.winner or ("A" if a > b else "B")
+        winner = watch.snapshot.winner or SEATS[0 if a > b else 1]
         conduct = players.conduct
-        name = dict(zip("AB", names, strict=False)).get(winner, winner)
+        name = dict(zip(SEATS, names, strict=False)).get(winner, winner)
         out.write("\n" + say(lang, "demo.game_over", who=name, a=a, b=b, name_a=names[0], name_b=names[-1],
                               hands=final.hand_no, refused=conduct.refused_at_once, late=len(conduct.late),
                               events=service.stats.handled, frames=panel.frames) + "\n")
@@ -265,7 +266,7 @@ class Narrator:
     def __init__(self, out: TextIO, lang: str, names: Sequence[str], snapshot: Callable[[], TableSnapshot]) -> None:
         self.out = out
         self.lang = lang
-        self.names = dict(zip("AB", names, strict=False))
+        self.names = dict(zip(SEATS, names, strict=False))
         self.snapshot = snapshot
 
     def __call__(self, msgid: str, /, **values: object) -> None:

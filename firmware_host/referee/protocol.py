@@ -38,6 +38,7 @@ from engine.actions import (
     TurnTarget,
     TurnUp,
 )
+from engine.seats import SEATS
 from firmware_host.referee.transcript import ButtonEvent, CardEvent, PhysicalEvent
 
 _YES = (Propose, Accept, Declare, Double)
@@ -51,7 +52,7 @@ def zone_of(pad: str, state: GameState, card: Card | None) -> str:
     """The zone a pad stands for now: itself in the full layout; in the compact layout a
     seat's pad is its play pad during the cut and the tricks and its hand pad otherwise, and
     the centre pad is the turn-up during the deal (and for the turn-up card), else the discards."""
-    if pad in ("A", "B"):
+    if pad in SEATS:
         return ("play." if state.phase in ("play", "cut", "over") else "hand.") + pad
     if pad == "centre":
         if state.phase in ("retourne", "deal") or (card is not None and card.index == state.turn_up):

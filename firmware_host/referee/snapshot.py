@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import Event, Fault, HandEnd, Prompt, Trick, View
+from engine import Event, Fault, GameState, HandEnd, Prompt, Trick, View
 from firmware_host.referee.table_setup import MenuLine
 
 
@@ -28,6 +28,18 @@ class Sight:
     mode: str = "full"
     seen: tuple[int, int] = (0, 0)
     held: tuple[int, int] = (0, 0)
+
+    @classmethod
+    def of(cls, state: GameState) -> Sight:
+        """How much of each hand the table knows, out of the cards the hand holds (TRANSCRIPT.md,
+        *Partial sight*: a seat's unseen cards are five minus those it is known to hold).
+
+        A hand never holds more than five: during the exchange the engine cannot count the
+        unseen discards and keeps five unseen, so the replacements seen are counted out of five.
+        """
+        known = (state.hands[0].bit_count(), state.hands[1].bit_count())
+        held = tuple(min(5, known[i] + state.unseen[i]) for i in (0, 1))
+        return cls(state.sight, known, (held[0], held[1]))
 
     @property
     def complete(self) -> bool:

@@ -8,10 +8,11 @@ in one :class:`~firmware_host.referee.snapshot.Outcome`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from engine import Event
+from engine import Event, Fault
 
 CONTRACT_EVENTS = frozenset({"trump", "king", "trick", "hand_end", "game_end", "fault", "replay_hand"})
 """The event kinds of TRANSCRIPT.md's contract; ``replay --json`` prints these."""
@@ -26,6 +27,17 @@ class Notice(Event):
     message: str
     seat: str | None = None
     code: str = "wrong_time"
+
+
+def shown_notice(events: Sequence[Event]) -> Fault | None:
+    """The notice the table shows after an input that caused ``events`` (the last one, until the next
+    input), as the snapshot's :class:`~engine.Fault`; None: the input meant something.
+
+    >>> shown_notice([Notice("B's yes means nothing now", "B")]).message
+    "B's yes means nothing now"
+    """
+    notice = next((e for e in reversed(events) if isinstance(e, Notice)), None)
+    return Fault(notice.code, notice.seat, "", notice.message) if notice is not None else None
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,6 +36,7 @@ from typing import Any
 from catalogue import LANGUAGES
 from engine.ecarte_errors import UnknownRulesError
 from engine.rules import RULE_SETS, rules
+from engine.seats import SEATS
 
 logger = logging.getLogger(__name__)
 
@@ -56,7 +57,7 @@ class Settings:
     rules: str = "classic"
     options: tuple[tuple[str, Any], ...] = ()
     target: int | None = None
-    players: tuple[str, str] = ("A", "B")
+    players: tuple[str, str] = SEATS
     language: str = "en"
 
     def option(self, name: str) -> Any:

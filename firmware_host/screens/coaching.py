@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 
+from engine.seats import SEATS
 from firmware_host.referee.snapshot import Outcome
 from firmware_host.referee.table_events import HandRecord
 from firmware_host.screens.i18n import screen_name
@@ -19,7 +20,7 @@ from firmware_host.screens.panel import Panel
 logger = logging.getLogger(__name__)
 
 
-def coach_line(record: HandRecord, lang: str = "en", names: tuple[str, str] = ("A", "B")) -> str | None:
+def coach_line(record: HandRecord, lang: str = "en", names: tuple[str, str] = SEATS) -> str | None:
     """The coach's line on a finished hand in ``lang``, ``names`` for the seats (None: a perfect hand, or
     one the game's end cut short)."""
     from coach.review import hands_of_record, review
@@ -41,7 +42,7 @@ class CoachedPanel:
         for event in outcome.events:
             if isinstance(event, HandRecord):
                 snapshot = outcome.snapshot
-                names = tuple(screen_name(n) if n else seat for n, seat in zip(snapshot.players, "AB", strict=False))
+                names = tuple(screen_name(n) if n else seat for n, seat in zip(snapshot.players, SEATS, strict=False))
                 try:
                     self.line = coach_line(event, snapshot.language or self.panel.language, (names[0], names[1]))
                 except Exception:  # the coach must never stop the table

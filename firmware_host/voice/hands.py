@@ -29,6 +29,7 @@ from typing import Any
 
 from engine import Fault, HandEnd, Played
 from engine.events import HandReplayed
+from engine.seats import SEATS
 from firmware_host.referee.snapshot import Outcome
 from firmware_host.screens.i18n import language as table_language
 from firmware_host.voice.announcer import Announcement
@@ -70,9 +71,9 @@ class SeatHands:
         if card is None or gone:
             return  # a card lifted from a hand pad is in its player's hand
         with self._lock:
-            if zone in ("A", "B") and self._phase == "play":
+            if zone in SEATS and self._phase == "play":
                 return  # a compact table's seat pad in play: a card played (the referee's Played says it)
-            if zone.startswith("hand.") or zone in ("A", "B"):  # a compact table's seat pad before play
+            if zone.startswith("hand.") or zone in SEATS:  # a compact table's seat pad before play
                 seat = zone[-1]
                 if seat in self._held and card not in self._held[seat]:
                     self._held[seat].append(card)

@@ -240,6 +240,17 @@ def test_a_pad_whose_port_does_not_exist_yet(events: queue.Queue[DeviceEvent], t
             assert pad.online
 
 
+def test_a_reader_that_misses_its_first_opening_is_not_called_offline(
+    sim: Pn532Simulator, events: queue.Queue[DeviceEvent]
+) -> None:
+    """Under load a normal start said "reader … is offline" (then "back") for a reader whose first
+    ACK came late: one failed opening is tried again, as one failed poll is."""
+    sim.ignore_commands(1)  # its first GetFirmwareVersion unanswered: nfcpy says no PN532 answers
+    with Pad("turnup", sim.path, events=events, timing=FAST) as pad:
+        assert next_event(events) == ReaderStatus("turnup", online=True)
+        assert pad.online and sim.stats.dropped == 1
+
+
 def test_write_text_through_the_pad(
     wait_polls, sim: Pn532Simulator, pad: Pad, events: queue.Queue[DeviceEvent]
 ) -> None:

@@ -99,6 +99,28 @@ def test_journal_is_in_the_state_directory(unit: dict[str, dict[str, list[str]]]
     assert journal.startswith(state + "/")  # ProtectSystem=strict: nowhere else is writable
 
 
+@pytest.mark.parametrize("name", ["ecarte-table.service", "ecarte-hub.service"])
+def test_the_units_start_up_lines_reach_the_journal(name: str) -> None:
+    """A normal start says its few lines at INFO (WARNING is for what is wrong): the unit's command
+    logs at INFO without a ``-v``, and its standard error is journald's (systemd's default)."""
+    import logging
+
+    from firmware_host.cli.main import log_level, parse_args
+
+    service = parse_unit((ROOT / "systemd" / name).read_text(encoding="utf-8"))["Service"]
+    command = one({"Service": service}, "Service", "ExecStart").split()
+    assert command[0].endswith("/ecarte-table")
+    assert log_level(parse_args(command[1:])) == logging.INFO
+    assert "StandardError" not in service and "StandardOutput" not in service
+
+
+def test_the_hub_stops_its_own_broker() -> None:
+    """systemd's stop sent SIGTERM to the broker too (KillMode=control-group): it could stop before the
+    hub, which then said it had stopped and restarted it. The hub alone is told; it stops the broker."""
+    hub = parse_unit((ROOT / "systemd" / "ecarte-hub.service").read_text(encoding="utf-8"))
+    assert one(hub, "Service", "KillMode") == "mixed"
+
+
 def test_install_section(unit: dict[str, dict[str, list[str]]]) -> None:
     assert one(unit, "Install", "WantedBy") == "multi-user.target"
 

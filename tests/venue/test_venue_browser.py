@@ -5,18 +5,25 @@ fit a phone and speak the table's language."""
 from __future__ import annotations
 
 import io
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
-from conftest import MOSQUITTO, feed, free_port, make_service, whole_game
+import pytest
+from conftest import MOSQUITTO, WAIT_S, feed, free_port, make_service, whole_game
 from PIL import Image
 from waiting import wait_for
 
 from catalogue import LANGUAGES
 from catalogue.english import english_words
+from firmware_host.journal.store import Journal
+from firmware_host.players.simtable import SimulatedTable
+from firmware_host.referee.controller import Controller
+from firmware_host.referee.table_defaults import TableDefaults
 from firmware_host.referee.transcript import ButtonEvent, CardEvent, PhysicalEvent, Setup, read_transcript
 from firmware_host.service import TableService
+from hardware.table import simulated_table
 from venue.hub import build_hub
 from venue.hub_settings import HubSettings
 from venue.mqtt import TablePublisher
@@ -564,3 +571,44 @@ def test_a_partial_sight_hand_marks_the_cards_the_pads_never_saw(browser: Any, s
 def hand_seen(hand: Any) -> set[str]:
     """The dealt cards the pads saw (the record's ``deal_card`` moves)."""
     return {m.to_json()["card"] for m in hand.moves if m.to_json()["action"] == "deal_card"}
+
+
+@pytest.mark.parametrize(("language", "offline", "back"), [
+    ("en", "the turnup reader is offline", "the turnup reader is back"),
+    ("fr", "le lecteur turnup ne répond plus", "le lecteur turnup répond de nouveau"),
+])
+def test_a_reader_that_vanishes_and_comes_back_is_said_in_words_on_the_page(
+        browser: Any, tmp_path: Path, language: str, offline: str, back: str) -> None:
+    """The service on the simulated table (nfcpy on emulated PN532s) with its page: the turn-up pad's
+    reader is unplugged (its port gone, as a pulled USB cable), the page says it is offline in the
+    table's language, then, plugged back, that it is back, and the offline words go."""
+    table = simulated_table()
+    with Journal(tmp_path / "j.sqlite") as journal, \
+            TablePage(WebSettings(port=0), table="Table 1", journal=Path(journal.path), language=language) as page:
+        service = TableService(journal=journal, controller=Controller(TableDefaults(sight=table.sight)),
+                               outputs=[page])
+        loop = threading.Thread(target=service.run, name="service", daemon=True)
+        loop.start()
+        try:
+            with SimulatedTable(table, events=service.put_device_event) as sim:
+                tab = browser.new_page(viewport=PHONE)
+                tab.goto(page.url)
+                tab.wait_for_function(f"window.__state !== null && document.documentElement.lang === '{language}'",
+                                      timeout=TIMEOUT_MS)
+                wait_for(lambda: sim.pads is not None and all(pad.online for pad in sim.pads), "every reader up")
+                assert offline not in tab.inner_text("#facts")
+                sim.simulators["turnup"].unplug()
+                tab.wait_for_function(f"document.querySelector('#facts').textContent.includes({offline!r})",
+                                      timeout=TIMEOUT_MS)
+                assert offline in tab.inner_text("#events li:first-child")
+                assert fits(tab)
+                sim.simulators["turnup"].replug()
+                tab.wait_for_function(f"!document.querySelector('#facts').textContent.includes({offline!r})",
+                                      timeout=TIMEOUT_MS)
+                assert back in tab.inner_text("#events li:first-child")
+                assert [text for text in tab.locator("#events li").all_inner_texts() if "turnup" in text] == [
+                    back, offline]  # the start said nothing: a reader coming up is no news
+                tab.close()
+        finally:
+            service.stop()
+            loop.join(timeout=WAIT_S)

@@ -10,7 +10,6 @@ descriptor limit set with ``setrlimit`` as systemd's ``LimitNOFILE=`` sets it.
 from __future__ import annotations
 
 import contextlib
-import re
 import resource
 import socket
 import subprocess
@@ -21,6 +20,7 @@ from pathlib import Path
 
 import pytest
 from conftest import free_port
+from waiting import answers, wait_for
 
 CLI = Path(sys.executable).parent / "ecarte-table"
 NO_IP = Path(__file__).resolve().parents[1] / "no_ip.py"
@@ -142,16 +142,15 @@ def test_a_flood_of_half_open_connections_neither_stops_the_page_nor_fills_the_l
     descriptor, `/api/state` stopped answering for good, the log grew 228 MB in 50 s."""
     _room_for_a_flood()
     log = tmp_path / "log"
+    url = f"http://127.0.0.1:{free_port()}/api/state"
     with open(log, "wb") as sink:
         proc = subprocess.Popen([str(CLI), "run", "--journal", str(tmp_path / "j.sqlite"), "--events", "-",
-                                 "--web", "127.0.0.1:0"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                                 "--web", url.split("/")[2]], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
                                 stderr=sink, preexec_fn=_as_systemd)
     try:
-        deadline = time.monotonic() + TIMEOUT
-        while not (found := re.search(r"the table's page: (http://\S+)", log.read_text(errors="replace"))):
-            assert proc.poll() is None and time.monotonic() < deadline, log.read_text()[-3000:]
-            time.sleep(0.05)
-        size = _flooded(proc, log, f"{found.group(1)}/api/state")
+        wait_for(lambda: proc.poll() is not None or answers(url), "the page", TIMEOUT)
+        assert proc.poll() is None, log.read_text()[-3000:]
+        size = _flooded(proc, log, url)
     finally:
         _ended(proc)
     text = log.read_text(errors="replace")

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from conftest import free_port
-from waiting import wait_for
+from waiting import answers, wait_for
 
 CLI = Path(sys.executable).parent / "ecarte-table"
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,6 +39,12 @@ class Running:
         wait_for(lambda: any(words in line for line in self.err) or self.process.poll() is not None, words, timeout)
         assert any(words in line for line in self.err), (self.process.returncode, "".join(self.err))
 
+    def wait_for_page(self, port: int, timeout: float = 60.0) -> None:
+        """Until the command's page answers on ``port`` (it failing first fails the test)."""
+        url = f"http://127.0.0.1:{port}/api/state"
+        wait_for(lambda: self.process.poll() is not None or answers(url), f"the page at {url}", timeout)
+        assert self.process.poll() is None, (self.process.returncode, "".join(self.err))
+
     def interrupt(self) -> int:
         """Ctrl-C: the command ends by itself, cleanly."""
         self.process.send_signal(signal.SIGINT)
@@ -53,13 +59,15 @@ def test_run_plays_a_rubber_at_a_pace_and_the_page_stays_up(browser: Any, tmp_pa
     table = Running("run", "--journal", str(tmp_path / "j.sqlite"), "--players", "Anne,Bruno",
                     "--web", f"127.0.0.1:{port}", "--pace", "0.05", "--events", rubber)
     try:
-        table.wait_for_line("the table's page")
+        table.wait_for_page(port)
         tab = browser.new_page()
         tab.goto(f"http://127.0.0.1:{port}")
         tab.wait_for_function("window.__state !== null", timeout=TIMEOUT_MS)
         assert table.process.poll() is None  # 36 lines at 0.05 s: still playing while the page opened
         tab.wait_for_function("window.__updates > 5", timeout=TIMEOUT_MS)  # it follows the game live
-        table.wait_for_line("stays up at")
+        table.wait_for_line("stays up at")  # every line read; all played once the rubber is won
+        tab.wait_for_function("window.__state.view.phase === 'over' && window.__state.view.games.join() === '2,1'",
+                              timeout=TIMEOUT_MS)
         assert "Anne" in tab.inner_text("#name-A")
         tab.click("nav button[data-tab=games]")
         tab.wait_for_selector("#gamelist tbody tr", timeout=TIMEOUT_MS)
@@ -98,7 +106,7 @@ def test_the_first_evening(browser: Any, tmp_path: Path) -> None:
     journal = tmp_path / "demo.sqlite"
     demo = Running("demo", "--delay", "0", "--journal", str(journal), "--web", f"127.0.0.1:{port}")
     try:
-        demo.wait_for_line("the table's page")
+        demo.wait_for_page(port)
         tab = browser.new_page()
         tab.goto(f"http://127.0.0.1:{port}")
         tab.wait_for_function("window.__state !== null", timeout=TIMEOUT_MS)

@@ -156,6 +156,7 @@ class Pn532Simulator(Closing):
         self._last_answer = b""
         self._pending: bytes | None = None  # an InListPassiveTarget waiting for a card
         self._drop = 0
+        self._drop_after = 0  # commands answered before the next dropped one
         self._late = 0
         self._late_by = 0.0
         self._corrupt = 0
@@ -297,10 +298,13 @@ class Pn532Simulator(Closing):
         with self._lock:
             self._corrupt += count
 
-    def ignore_commands(self, count: int = 1) -> None:
-        """Answer neither ACK nor response to the next ``count`` commands."""
+    def ignore_commands(self, count: int = 1, *, after: int = 0) -> None:
+        """Answer neither ACK nor response to the next ``count`` commands, once the next ``after``
+        ones are answered (a fault inside an exchange a test cannot step into: a reader's opening,
+        then its polls)."""
         with self._lock:
             self._drop += count
+            self._drop_after = after
 
     def answer_late(self, count: int = 1, seconds: float = 0.3) -> None:
         """Send the ACK and the answer of the next ``count`` commands ``seconds`` late
@@ -480,7 +484,7 @@ class Pn532Simulator(Closing):
             self._counts[item.kind] += 1
             if item.kind == "nack":
                 answer = self._last_answer
-            elif item.kind == "command" and self._drop > 0:
+            elif item.kind == "command" and self._drop > 0 and not self._drop_after:
                 self._drop -= 1
                 self._counts["dropped"] += 1
                 return
@@ -495,6 +499,7 @@ class Pn532Simulator(Closing):
             else:
                 answer = b""
                 self._pending = None  # a new command aborts a waiting one
+                self._drop_after = max(0, self._drop_after - 1)
             late = 0.0
             if item.kind == "command" and self._late > 0:
                 self._late -= 1

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from drivers.nfc.pn532sim import Pn532Simulator
 from drivers.pin_backends import PinBackendError
 from firmware_host.checks.doctor import Check, all_ok, format_checks, run_checks
 from hardware.table import PadConfig, shipped_table_path, simulated_table
@@ -244,6 +245,29 @@ def test_real_reader_probe_on_a_missing_port_raises_os_error(tmp_path: Path) -> 
 
     with pytest.raises(OSError):
         read_reader_firmware(PadConfig("turnup", str(tmp_path / "no-tty")))
+
+
+def test_a_serial_readers_link_is_checked_and_its_retried_frames_said(sim: Pn532Simulator) -> None:
+    """The pads count the frames they had to send again, which the doctor did not look at: it lists
+    the tags on each serial reader as a pad does, and says how many frames were retried of how many
+    (the real probe, nfcpy on an emulated PN532 that ignores two commands of its listings)."""
+    from firmware_host.checks.doctor import read_reader_firmware
+
+    sim.ignore_commands(2, after=40)  # once the reader is open twice (its firmware, then its listings)
+    said = read_reader_firmware(PadConfig("turnup", sim.path))
+    found = re.fullmatch(r"PN532v1\.6 \(2 frames retried of (\d+) in 40 listings\)", said)
+    assert found and sim.stats.dropped == 2, said
+    assert int(found.group(1)) > 40  # a frame a listing at least, and the reader's opening
+    quiet = read_reader_firmware(PadConfig("turnup", sim.path))
+    assert re.fullmatch(r"PN532v1\.6 \(0 frames retried of \d+ in 40 listings\)", quiet), quiet
+
+
+def test_a_serial_reader_that_stops_answering_fails_its_check(sim: Pn532Simulator) -> None:
+    from firmware_host.checks.doctor import read_reader_firmware
+
+    sim.ignore_commands(3, after=40)  # three listings in a row: a pad would call it offline
+    with pytest.raises(OSError, match="three listings in a row failed"):
+        read_reader_firmware(PadConfig("turnup", sim.path))
 
 
 def test_check_prints_its_fix() -> None:

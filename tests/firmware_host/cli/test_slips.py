@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from waiting import answers, wait_for
+
 import engine
 from firmware_host.players.builtin import game_transcript
 from firmware_host.referee.transcript import dumps
@@ -108,3 +110,64 @@ def test_run_players_names_the_next_game_of_a_journal_whose_game_is_over(tmp_pat
     started = [json.loads(line) for line in second.stdout.splitlines() if '"new_game"' in line]
     assert [e["players"] for e in started] == [{"A": "Carla", "B": "Denis"}]
     assert "Anne – Bruno" in cli("history", "--journal", journal).stdout  # the first game keeps its names
+
+
+def test_a_normal_run_on_the_simulated_table_says_its_start_at_info_and_warns_of_nothing(tmp_path: Path) -> None:
+    """A normal start said "the table's page: http://…" at WARNING, so that the default level showed it:
+    WARNING is kept for what is wrong. The start's few lines are at INFO, which the command shows by
+    default (and systemd's journal keeps)."""
+    import signal
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    rubber = ROOT / "tests" / "transcripts" / "classic_rubber.jsonl"
+    run = subprocess.Popen([sys.executable, "-m", "firmware_host.cli.main", "run", "--journal",
+                            str(tmp_path / "j.sqlite"), "--events", str(rubber), "--web", f"127.0.0.1:{port}"],
+                           cwd=ROOT, text=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE)
+    assert run.stderr is not None
+    said = []
+    for line in run.stderr:  # until the input has been played (the page then stays up until Ctrl-C)
+        said.append(line)
+        if "stays up at" in line:
+            break
+    run.send_signal(signal.SIGINT)
+    _, rest = run.communicate(timeout=60)
+    said += rest.splitlines(keepends=True)
+    assert run.returncode == 0, "".join(said)
+    assert f"INFO venue.page: the table's page: http://127.0.0.1:{port}\n" in said, "".join(said)
+    assert [line for line in said if line.startswith(("WARNING", "ERROR", "CRITICAL"))] == [], "".join(said)
+
+
+def test_a_hub_stopped_by_ctrl_c_at_its_terminal_warns_of_nothing(tmp_path: Path) -> None:
+    """A Ctrl-C reaches every process of the terminal's foreground group: the hub's embedded broker
+    stopped too, first, and the hub said "WARNING … the embedded broker stopped (status 0, ): restarting
+    it" on a normal stop. Its start says its two lines at INFO."""
+    import os
+    import signal
+    import socket
+
+    ports = []
+    for _ in range(2):
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            ports.append(probe.getsockname()[1])
+    venue = tmp_path / "venue.toml"
+    venue.write_text(f'[hub]\nvenue = "club"\nlisten = "127.0.0.1:{ports[0]}"\n[broker]\nmode = "embedded"\n'
+                     f'listen = "127.0.0.1:{ports[1]}"\n[tables]\nnames = ["t1"]\n')
+    hub = subprocess.Popen([sys.executable, "-m", "firmware_host.cli.main", "hub", str(venue)], cwd=tmp_path,
+                           text=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                           start_new_session=True)  # a terminal's foreground group of its own
+    try:
+        wait_for(lambda: hub.poll() is not None or answers(f"http://127.0.0.1:{ports[0]}/api/tables"), "the board")
+        os.killpg(hub.pid, signal.SIGINT)  # Ctrl-C
+        _, said = hub.communicate(timeout=60)
+    finally:
+        if hub.poll() is None:
+            os.killpg(hub.pid, signal.SIGKILL)
+            hub.wait()
+    lines = said.splitlines()
+    assert [line for line in lines if line.startswith("INFO venue.hub: the venue's")] == lines[:2], said
+    assert not [line for line in lines if line.startswith(("WARNING", "ERROR", "CRITICAL", "Traceback"))], said

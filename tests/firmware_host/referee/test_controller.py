@@ -221,3 +221,16 @@ def test_the_seats_cut_on_their_play_pads() -> None:
     again.handle(CardEvent("play.A", "7S"))
     assert again.handle(CardEvent("play.B", "7H")).events[0].to_json()["seat"] is None
     assert again.engine_state.phase == "cut"
+
+
+def test_a_reader_coming_up_at_the_start_is_no_news_and_one_back_from_offline_is() -> None:
+    """Each reader coming up as the table started was a "reader back" event: six bare "the … reader is
+    back" lines on the page at every start. Only a reader that was offline comes back."""
+    from firmware_host.referee.table_events import ReaderState
+
+    table = Controller()
+    assert table.reader("turnup", online=True).events == ()
+    assert table.reader("turnup", online=False, reason="EIO").events == (ReaderState("turnup", False, "EIO"),)
+    assert table.snapshot().offline == {"turnup"}
+    assert table.reader("turnup", online=True).events == (ReaderState("turnup", True, ""),)
+    assert table.snapshot().offline == frozenset()

@@ -1,0 +1,232 @@
+"""The embedded broker (amqtt) with the venue's rules: its configuration, its plugins that read
+the hub's password and ACL files, and the door that checks each CONNECT before amqtt touches a session.
+
+The hub writes the two files (:mod:`venue.broker`); Mosquitto reads them itself, amqtt through
+:class:`VenueAuthPlugin` and :class:`VenueTopicPlugin`. Without files the embedded broker is open
+to anyone (a table's tests, a table that carries its own broker). The hub runs it in a process of
+its own (``python -m venue.embedded_broker HOST PORT PASSWD ACL``: :func:`venue.broker.embedded_broker`).
+
+    >>> embedded_config("127.0.0.1", 1883)["listeners"]["default"]["bind"]
+    '127.0.0.1:1883'
+    >>> sorted(embedded_config("::1", 1883, "passwd", "acl")["plugins"])
+    ['venue.embedded_broker.VenueAuthPlugin', 'venue.embedded_broker.VenueTopicPlugin']
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import signal
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from venue.broker import Acl, allowed, parse_acl, read_password_file, verify_password
+
+logger = logging.getLogger(__name__)
+
+
+# -- the embedded broker's plugins -----------------------------------------------------------------
+
+
+def embedded_config(host: str, port: int, password_file: str | None = None,
+                    acl_file: str | None = None) -> dict[str, Any]:
+    """amqtt's configuration: one TCP listener; with files, the venue's rules through our plugins
+    (no anonymous client: :class:`ConnectDoor` refuses them first)."""
+    bind = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    config: dict[str, Any] = {"listeners": {"default": {"type": "tcp", "bind": bind, "max_connections": 0}}}
+    if password_file is None or acl_file is None:
+        config["plugins"] = {"amqtt.plugins.authentication.AnonymousAuthPlugin": {"allow_anonymous": True}}
+    else:
+        config["plugins"] = {
+            "venue.embedded_broker.VenueAuthPlugin": {"password_file": password_file},
+            "venue.embedded_broker.VenueTopicPlugin": {"acl_file": acl_file},
+        }
+    return config
+
+
+try:
+    from amqtt.contexts import Action
+    from amqtt.plugins.base import BaseAuthPlugin, BaseTopicPlugin
+except ImportError:  # pragma: no cover - amqtt is a dependency
+    BaseAuthPlugin = BaseTopicPlugin = object
+    Action = None
+
+
+class VenueAuthPlugin(BaseAuthPlugin):  # type: ignore[misc]
+    """amqtt authentication from Mosquitto's password file (``$7$`` hashes)."""
+
+    @dataclass
+    class Config:
+        password_file: str = ""
+
+    def __init__(self, context: Any) -> None:
+        super().__init__(context)
+        self.users = read_password_file(Path(self.config.password_file))
+
+    async def authenticate(self, *, session: Any) -> bool | None:
+        username = session.username if session else None
+        if username is None:
+            return False
+        stored = self.users.get(username)
+        password = session.password or ""
+        if isinstance(password, bytes):
+            password = password.decode("utf-8", "replace")
+        return stored is not None and verify_password(password, stored)
+
+
+class VenueTopicPlugin(BaseTopicPlugin):  # type: ignore[misc]
+    """amqtt topic checks from Mosquitto's ACL file (as :func:`allowed` reads it)."""
+
+    @dataclass
+    class Config:
+        acl_file: str = ""
+
+    def __init__(self, context: Any) -> None:
+        super().__init__(context)
+        self.acl = parse_acl(Path(self.config.acl_file).read_text(encoding="utf-8"))
+        self._answers: dict[tuple[str | None, str, str], bool] = {}
+
+    async def topic_filtering(self, *, session: Any = None, topic: str | None = None,
+                              action: Any = None) -> bool | None:
+        if not topic:
+            return False
+        key = (session.username if session else None, "write" if action == Action.PUBLISH else "read", topic)
+        answer = self._answers.get(key)
+        if answer is None:
+            if len(self._answers) > 100_000:
+                self._answers.clear()
+            answer = self._answers[key] = allowed(self.acl, *key)
+        return answer
+
+
+@dataclass
+class ConnectDoor:
+    """What the embedded broker checks of a CONNECT before it touches any session (amqtt itself drops
+    the session of the client id a CONNECT names, and takes over a connected one, before it
+    authenticates, and publishes a will without its topic check): a user name and its password, and
+    a will only on a topic that user may write, as a PUBLISH would be checked. A client accepted
+    gets its user name as its client id (Mosquitto's ``use_username_as_clientid``)."""
+
+    users: dict[str, str]
+    """Each user's ``$7$`` hash (the password file)."""
+    acl: Acl
+
+    @classmethod
+    def from_files(cls, password_file: str, acl_file: str) -> ConnectDoor:
+        return cls(read_password_file(Path(password_file)), parse_acl(Path(acl_file).read_text(encoding="utf-8")))
+
+    def refusal(self, username: str | None, password: str | bytes | None, will_topic: str | None) -> str | None:
+        """Why this CONNECT is refused (None: it is accepted)."""
+        if not username:
+            return "no user name (anonymous clients may not connect)"
+        stored = self.users.get(username)
+        if isinstance(password, bytes):
+            password = password.decode("utf-8", "replace")
+        if stored is None or not verify_password(password or "", stored):
+            return f"a wrong password for {username[:40]!r}"
+        if will_topic is not None and not allowed(self.acl, username, "write", will_topic):
+            return f"{username} may not publish its will on {will_topic[:120]}"
+        return None
+
+
+def _venue_amqtt_broker(config: dict[str, Any], door: ConnectDoor) -> Any:
+    """amqtt's broker with :class:`ConnectDoor` at its CONNECT (the embedded broker with the venue's rules)."""
+    from amqtt.broker import Broker
+    from amqtt.errors import AMQTTError, MQTTError, NoDataError
+    from amqtt.mqtt.connack import BAD_USERNAME_PASSWORD, NOT_AUTHORIZED, ConnackPacket
+    from amqtt.mqtt.protocol.broker_handler import BrokerProtocolHandler
+
+    class VenueAmqttBroker(Broker):  # type: ignore[misc]
+        async def _initialize_client_session(self, reader: Any, writer: Any, remote_address: str,
+                                             remote_port: int) -> tuple[Any, Any]:
+            try:
+                handler, session = await BrokerProtocolHandler.init_from_connect(reader, writer, self.plugins_manager)
+            except MQTTError:
+                await writer.close()
+                raise
+            except (AMQTTError, NoDataError) as exc:
+                raise AMQTTError(exc) from exc
+            why = door.refusal(session.username, session.password, session.will_topic if session.will_flag else None)
+            if why is not None:
+                logger.warning("the embedded broker refused a connection from %s:%s: %s", remote_address,
+                               remote_port, why)
+                code = BAD_USERNAME_PASSWORD if why.startswith("a wrong password") else NOT_AUTHORIZED
+                with contextlib.suppress(Exception):
+                    await ConnackPacket.build(0, code).to_stream(writer)
+                await writer.close()
+                raise MQTTError(why)
+            session.client_id = session.username
+            old = self._sessions.get(session.client_id)
+            if old is not None and old[0].transitions.is_connected() and old[1] is not None:
+                # the same user connecting again (a table that restarted): its old connection is closed,
+                # as Mosquitto closes it, rather than left open without its subscriptions
+                logger.info("the embedded broker: %s connected again, closing its old connection", session.client_id)
+                await old[1].handle_connection_closed()
+                await old[1].stop()
+            if session.clean_session:
+                await self._delete_session(session.client_id)
+                session.parent = 0
+            elif session.client_id in self._sessions:  # the same user's own session, resumed
+                existing, _ = self._sessions[session.client_id]
+                for name in ("will_flag", "will_message", "will_topic", "will_qos", "will_retain", "keep_alive",
+                             "username", "password"):
+                    setattr(existing, name, getattr(session, name))
+                session = existing
+                session.parent = 1
+            else:
+                session.parent = 0
+            return handler, session
+
+    return VenueAmqttBroker(config)
+
+
+class EmbeddedBroker:
+    """amqtt's broker on the current event loop: open to anyone (for :class:`venue.hub.BrokerThread`: a
+    table's tests and a table that carries its own broker), or with the venue's rules from the two files
+    (the hub's embedded broker, run in a process of its own by :func:`embedded_broker`)."""
+
+    def __init__(self, host: str = "127.0.0.1", port: int = 1883, password_file: str | None = None,
+                 acl_file: str | None = None) -> None:
+        self.host, self.port = host, port
+        self._config = embedded_config(host, port, password_file, acl_file)
+        self._door = (ConnectDoor.from_files(password_file, acl_file) if password_file is not None
+                      and acl_file is not None else None)
+        self._broker: Any = None
+
+    async def start(self) -> None:
+        from amqtt.broker import Broker
+
+        for name in ("amqtt", "transitions"):
+            logging.getLogger(name).setLevel(logging.ERROR)
+        self._broker = Broker(self._config) if self._door is None else _venue_amqtt_broker(self._config, self._door)
+        await self._broker.start()
+
+    async def stop(self) -> None:
+        if self._broker is not None:
+            broker, self._broker = self._broker, None
+            with contextlib.suppress(Exception):
+                await broker.shutdown()
+
+
+def _serve(host: str, port: int, password_file: str, acl_file: str) -> None:  # pragma: no cover
+    """``python -m venue.embedded_broker HOST PORT PASSWD ACL``: the embedded broker, until SIGTERM."""
+    import asyncio
+
+    async def main() -> None:
+        broker = EmbeddedBroker(host, port, password_file, acl_file)
+        await broker.start()
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, stop.set)
+        await stop.wait()
+        await broker.stop()
+
+    asyncio.run(main())
+
+
+if __name__ == "__main__":  # pragma: no cover
+    logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
+    _serve(sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4])
