@@ -352,11 +352,14 @@ class Machine:
         with contextlib.suppress(ProcessLookupError):
             os.kill(self.proc.pid, signal.SIGTERM)  # nspawn asks the container's systemd to power off
         try:
-            self.proc.wait(30)
+            self.proc.wait(30 if self.arch == host_arch() else 120)
         except subprocess.TimeoutExpired:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(self.proc.pid, signal.SIGKILL)
             self.proc.wait(10)
+        if self.leader:  # nspawn killed before its container ended (seen under qemu): its PID 1, and
+            with contextlib.suppress(ProcessLookupError):  # so the whole PID namespace, goes too
+                os.kill(self.leader, signal.SIGKILL)
 
 
 # ---------------------------------------------------------------------------------------------
