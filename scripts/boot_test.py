@@ -357,8 +357,10 @@ class Machine:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(self.proc.pid, signal.SIGKILL)
             self.proc.wait(10)
-        if self.leader:  # nspawn killed before its container ended (seen under qemu): its PID 1, and
-            with contextlib.suppress(ProcessLookupError):  # so the whole PID namespace, goes too
+        # nspawn killed before its container ended (seen under qemu): its PID 1, and so the whole PID
+        # namespace, goes too (if that PID is still the container's, its root our copy)
+        with contextlib.suppress(OSError):
+            if self.leader and os.readlink(f"/proc/{self.leader}/root") == str(self.root.resolve()):
                 os.kill(self.leader, signal.SIGKILL)
 
 
