@@ -22,13 +22,14 @@ import functools
 import gettext
 import io
 import logging
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 logger = logging.getLogger(__name__)
 
 __all__ = ["DOMAIN", "LANGUAGES", "LOCALE_DIR", "has", "ids", "language", "messages", "rule_set", "say", "say_or",
-           "template", "translations"]
+           "template", "translations", "zones"]
 
 LANGUAGES = ("en", "fr", "it", "de", "es")
 """The languages the table speaks (the table file picks one; English by default)."""
@@ -96,6 +97,16 @@ def template(lang: str, msgid: str) -> str:
 def say(lang: str, msgid: str, /, **values: Any) -> str:
     """The words of ``msgid`` in ``lang`` with ``values`` put in (``{who}``, ``{card}``...)."""
     return template(lang, msgid).format(**values)
+
+
+def zones(lang: str, names: Iterable[str]) -> str:
+    """The pads ``names`` (the table file's ``hand.A``, ``turnup``...) as a player calls them, in
+    their order, a pad the catalogue does not name as it is::
+
+        >>> zones("fr", ["turnup", "play.A"]), zones("en", ["hand.B"])
+        ('retourne, jeu de A', "B's hand")
+    """
+    return ", ".join(say_or(lang, f"zone.{name}", name) for name in names)
 
 
 def say_or(lang: str, msgid: str, default: str) -> str:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from catalogue import has, say, say_or
+from catalogue import has, say, say_or, zones
 from engine import SEATS, Fault, View
 from engine.events import Bid, King, Penalty
 from engine.prompts import Prompt
@@ -210,8 +210,8 @@ def screen_for(snapshot: TableSnapshot, lang: str = "en") -> Screen:
     view = snapshot.view
     base = _base(table)
     if snapshot.offline:
-        zones = ", ".join(sorted(snapshot.offline))
-        return Screen(view="offline", headline=w.say("offline", zones=zones), detail=w.say("offline_do"))
+        offline = zones(lang, sorted(snapshot.offline))
+        return Screen(view="offline", headline=w.say("offline", zones=offline), detail=w.say("offline_do"))
     if snapshot.faults:
         return fault_screen(snapshot.faults[-1], snapshot, lang)
     if snapshot.menu is not None:

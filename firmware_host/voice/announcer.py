@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from catalogue import zones
 from engine import (
     Bid,
     DealerChosen,
@@ -190,7 +191,7 @@ class _Said:
             return s.say("corrected")
         if isinstance(event, ReaderState):
             w = words(self.lang)
-            return None if event.online else f"{_capital(w.say('offline', zones=event.zone))}. " \
+            return None if event.online else f"{_capital(w.say('offline', zones=zones(self.lang, [event.zone])))}. " \
                 f"{_capital(w.say('offline_do'))}."
         return None
 

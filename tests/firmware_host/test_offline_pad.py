@@ -52,7 +52,7 @@ def test_an_offline_pad_comes_back_on_its_own_while_the_machine_is_busy(wait_for
                 sim.simulators["turnup"].ignore_commands(8)  # the chip stops answering for a while
                 wait_for(lambda: screens.snapshot is not None and "turnup" in screens.snapshot.offline,
                          "the turn-up pad to be declared offline")
-                assert "reader turnup offline" in screens.headlines
+                assert "reader offline: turn-up" in screens.headlines
                 wait_for(lambda: screens.snapshot is not None and not screens.snapshot.offline,
                          "the turn-up pad to come back on its own")
                 sim.place("turnup", "KS")

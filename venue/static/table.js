@@ -7,6 +7,7 @@ window.__updates = 0;
 window.__shown = {};  // card -> when (ms) it was first drawn on the table (for the tests)
 const $ = (id) => document.getElementById(id);
 let WORDS = {};
+let ZONES = {};
 function W(key, vars) {
   let text = WORDS[key] || key.replace(/_/g, " ");
   for (const [k, v] of Object.entries(vars || {})) text = text.split("{" + k + "}").join(v);
@@ -18,6 +19,7 @@ async function loadWords() {
     const w = await (await fetch("/api/words")).json();
     WORDS = w.words;
     window.__ranks = w.ranks;
+    ZONES = w.zones || {};
     document.documentElement.lang = w.lang;
     document.title = W("page_title");
   } catch (err) {
@@ -134,7 +136,7 @@ function showState(s) {
   facts.replaceChildren();
   if (hand.replayed) facts.append(el("span", {}, W("replayed")));
   for (const f of hand.early) facts.append(el("span", { class: "fault" }, W("before_play") + ": " + (f.said ? f.said.what : f.message)));
-  for (const zone of s.offline) facts.append(el("span", { class: "fault" }, W("reader_offline", { zone })));
+  for (const zone of s.offline) facts.append(el("span", { class: "fault" }, W("reader_offline", { zone: ZONES[zone] || zone })));
   showGame(s, who);
   if (!$("events").children.length) for (const e of s.story || []) showEvent(e);
 }
@@ -195,7 +197,7 @@ function showEvent(e) {
   else if (e.event === "game_end") li.append(W("game_over", { who: who[e.winner] || e.winner }) + " " + pair(e.score));
   else if (e.event === "king") li.append(who[e.seat] + " +1 " + W("king_points"));
   else if (e.event === "replay_hand") li.append(W("replayed"));
-  else if (e.event === "reader") li.append(W(e.online ? "reader_back" : "reader_offline", { zone: e.zone }));
+  else if (e.event === "reader") li.append(W(e.online ? "reader_back" : "reader_offline", { zone: ZONES[e.zone] || e.zone }));
   else li.append((e.seat && who[e.seat] ? who[e.seat] + ": " : "") + W("event_" + e.event));
   list.prepend(li);
   while (list.children.length > 60) list.lastChild.remove();

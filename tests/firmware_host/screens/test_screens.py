@@ -86,7 +86,7 @@ def test_an_offline_reader_is_on_the_screen() -> None:
     _dealt(table)
     table.reader("play.B", online=False, reason="EIO")
     screen = screen_for(table.snapshot())
-    assert (screen.view, screen.headline) == ("offline", "reader play.B offline")
+    assert (screen.view, screen.headline) == ("offline", "reader offline: B's play")
     table.reader("play.B", online=True)
     assert screen_for(table.snapshot()).view == "table"
 
