@@ -51,6 +51,11 @@ RETRIED = ("input/output error while waiting for ack", "invalid frame start sequ
 poll: no ACK in time (a busy machine), a garbled answer (nfcpy's own spelling of "length")."""
 
 
+def is_retry(level: int, message: object) -> bool:
+    """Whether nfcpy logged a retried frame (:data:`RETRIED`, above DEBUG)."""
+    return level > logging.DEBUG and message in RETRIED
+
+
 @dataclass(frozen=True, slots=True)
 class Frames:
     """A reader's command frames: ``sent`` in all, of which ``retried`` failed and were sent again.
@@ -76,14 +81,12 @@ class RetriedFrames(logging.Filter):
     each reader's own in :attr:`NfcpyReader.frames`) and logged at DEBUG only; a reader that really goes
     offline is said once by the service."""
 
-    RETRIED = RETRIED
-
     def __init__(self) -> None:
         super().__init__()
         self.count = 0
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if record.levelno > logging.DEBUG and record.getMessage() in self.RETRIED:
+        if is_retry(record.levelno, record.getMessage()):
             self.count += 1
             record.levelno, record.levelname = logging.DEBUG, "DEBUG"
             return logging.getLogger(record.name).isEnabledFor(logging.DEBUG)
@@ -110,7 +113,7 @@ class _CountingLog(logging.LoggerAdapter[logging.Logger]):
         self.retried = 0
 
     def log(self, level: int, msg: object, *args: Any, **kwargs: Any) -> None:
-        if level > logging.DEBUG and msg in RETRIED:
+        if is_retry(level, msg):
             self.retried += 1
         super().log(level, msg, *args, **kwargs)
 
