@@ -23,7 +23,6 @@ import grp
 import logging
 import os
 import pwd
-import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -95,7 +94,7 @@ def espeak_version() -> str | None:
     if program is None:
         return None
     done = subprocess.run([program, "--version"], capture_output=True, timeout=10, check=False)
-    said = " ".join(re.split(r"Data at", done.stdout.decode("utf-8", "replace"))[0].split())
+    said = " ".join(done.stdout.decode("utf-8", "replace").split("Data at")[0].split())
     return said or program
 
 
@@ -287,8 +286,7 @@ def refusal(table: TableConfig) -> str | None:
     The hardware checks (readers, displays, pins, groups) are not among them: the service waits
     for a reader that is unplugged, and says so on the OLED.
     """
-    failed = [check for check in (_check_registry(table, "en"), _check_badges(table), _check_deck(table))
-              if not check.ok]
+    failed = [check for check in (_check_registry(table), _check_badges(table), _check_deck(table)) if not check.ok]
     return str(failed[0]) if failed else None
 
 
@@ -331,7 +329,7 @@ def _depth(pad: PadConfig, lang: str) -> str:
     return _say(lang, "depth.one" if pad.depth == 1 else "depth", n=pad.depth)
 
 
-def _check_registry(config: TableConfig, lang: str) -> Check:
+def _check_registry(config: TableConfig, lang: str = "en") -> Check:
     from hardware.tag_registry import TagRegistry, TagRegistryError
 
     name = _say(lang, "registry")
