@@ -13,8 +13,8 @@ from firmware_host.journal.store import GameRecord, Journal, JournalError, defau
 
 EXIT_BAD_INPUT = 2
 
-__all__ = ["EXIT_BAD_INPUT", "card_name", "check_rules", "default_journal", "depth", "journal_game", "read_journal",
-           "seconds", "sim_registry", "table_language"]
+__all__ = ["EXIT_BAD_INPUT", "card_name", "check_rules", "default_journal", "depth", "journal_game", "language_option",
+           "read_journal", "seconds", "sim_registry"]
 
 T = TypeVar("T")
 
@@ -66,20 +66,13 @@ def journal_language(record: GameRecord | None, given: str | None = None) -> str
     return language(first.language) if isinstance(first, Setup) and first.language else "en"
 
 
-def language_option(parser: argparse.ArgumentParser, *, help: str) -> None:
-    """``--language``: one of the table's languages (default: the journal's)."""
+def language_option(parser: argparse.ArgumentParser, *, help: str,
+                    default: str = "the language of the table that played the game") -> None:
+    """``--language``: one of the table's languages (None when not given: the command takes ``default``,
+    the journal's language unless it says otherwise)."""
     from catalogue import LANGUAGES
 
-    parser.add_argument("--language", choices=LANGUAGES, default=None,
-                        help=f"{help} (default: the language of the table that played the game)")
-
-
-def table_language(parser: argparse.ArgumentParser, *, help: str) -> None:
-    """``--language``: one of the table's languages (default: the table file's)."""
-    from catalogue import LANGUAGES
-
-    parser.add_argument("--language", choices=LANGUAGES, default=None,
-                        help=f"{help} (default: the table file's language)")
+    parser.add_argument("--language", choices=LANGUAGES, default=None, help=f"{help} (default: {default})")
 
 
 def sim_registry() -> Path:

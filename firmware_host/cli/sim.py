@@ -7,9 +7,8 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from catalogue import LANGUAGES
 from engine.seats import SEATS
-from firmware_host.cli.args import check_rules
+from firmware_host.cli.args import check_rules, language_option
 
 __all__ = ["add_parser", "run"]
 
@@ -31,8 +30,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     sim.add_argument("--journal", type=Path, default=None,
                      help="where the session is journaled, a new game each time (default: sim.sqlite beside the "
                           "table's journal); 'export', 'review' and 'history' read it")
-    sim.add_argument("--language", choices=LANGUAGES, default=None,
-                     help="what the bench, the OLED and the journal's game say (default: the simulated table's)")
+    language_option(sim, help="what the bench, the OLED and the journal's game say",
+                    default="the simulated table's")
     return sim
 
 
