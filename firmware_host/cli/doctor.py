@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from firmware_host.cli.args import language_option
+from firmware_host.cli.args import THE_TABLE_FILES, language_option
 
 __all__ = ["add_parser", "run"]
 
@@ -17,7 +17,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
             "Check the table's parts one by one (readers, display, buttons, permissions, the tag registry) "
             "and say how to fix what fails; exit 1 when something does."))
     doctor.add_argument("table", nargs="?", help="the table file (default: the simulated table)")
-    language_option(doctor, help="the report's language", default="the table file's language")
+    language_option(doctor, help="the report's language", default=THE_TABLE_FILES)
     return doctor
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.seats import SEATS
-from firmware_host.cli.args import check_rules, language_option
+from firmware_host.cli.args import THE_TABLE_FILES, check_rules, language_option
 
 __all__ = ["add_parser", "run"]
 
@@ -30,8 +30,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     sim.add_argument("--journal", type=Path, default=None,
                      help="where the session is journaled, a new game each time (default: sim.sqlite beside the "
                           "table's journal); 'export', 'review' and 'history' read it")
-    language_option(sim, help="what the bench, the OLED and the journal's game say",
-                    default="the simulated table's")
+    language_option(sim, help="what the bench, the OLED and the journal's game say", default=THE_TABLE_FILES)
     return sim
 
 
