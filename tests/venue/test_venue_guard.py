@@ -184,6 +184,52 @@ def test_the_scoreboard_draws_each_tile_alone(browser: Any) -> None:
         assert tab.inner_text("#count") == f"{len(HOSTILE) + 2} tables"
 
 
+def test_a_busy_room_is_drawn_ten_times_a_second_at_most_and_only_the_tiles_that_change(browser: Any) -> None:
+    """A room at full pace (256 tables, 850 states a second) kept a phone's page busy drawing: each state
+    drew its tile again, up to 60 frames a second. A state that changes nothing the tile shows (a card
+    dealt to a hand) leaves the tile as it is, and the room is drawn ten times a second at most."""
+    from venue.hub import LiveRoom
+    from venue.room import Room
+
+    def state(score: list[int], hand_sizes: list[int]) -> bytes:
+        return json.dumps({"game": 1, "players": ["Ann", "Bob"], "t": 1.0, "view": {
+            "score": score, "phase": "play", "trick": [["A", "KS"]], "trump": "TH", "hand_sizes": hand_sizes}}).encode()
+
+    live = LiveRoom(Room("club"))
+    live.take("ecarte/club/t0/state", state([0, 0], [5, 5]))
+    with scoreboard(browser, live) as tab:
+        tab.wait_for_selector("[data-table=t0] .ttrick svg.card[data-card=KS]", timeout=20_000)
+        wait_for(lambda: live.loop is not None, "the server's loop")
+        loop = live.loop
+        assert loop is not None
+
+        def send(table: str, payload: bytes) -> None:
+            loop.call_soon_threadsafe(live.take, f"ecarte/club/{table}/state", payload)
+
+        tab.evaluate("document.querySelector('[data-table=t0]').dataset.mark = 'first'")
+        send("t0", state([0, 0], [4, 5]))  # a card left A's hand: what the tile shows is the same
+        send("t1", state([0, 0], [5, 5]))
+        tab.wait_for_selector("[data-table=t1]", timeout=20_000)
+        assert tab.evaluate("window.__updates") == 3
+        assert tab.get_attribute("[data-table=t0]", "data-mark") == "first"  # the same tile, not drawn again
+        send("t0", state([1, 0], [4, 5]))
+        tab.wait_for_function("document.querySelector('[data-table=t0] .tscore').textContent === '1 – 0'",
+                              timeout=20_000)
+        assert tab.get_attribute("[data-table=t0]", "data-mark") is None  # the score changed: drawn again
+
+        frames = tab.evaluate("window.__frames")
+        began = time.monotonic()
+        for n in range(2, 102):  # a state every 10 ms, each changing the tile
+            send("t0", state([n, 0], [4, 5]))
+            time.sleep(0.01)
+        tab.wait_for_function("document.querySelector('[data-table=t0] .tscore').textContent === '101 – 0'",
+                              timeout=20_000)
+        elapsed = time.monotonic() - began
+        drawn = tab.evaluate("window.__frames") - frames
+        assert tab.evaluate("window.__updates") == 104
+        assert 1 <= drawn <= elapsed / 0.1 + 2, (drawn, elapsed)
+
+
 def result(table: str, n: int, players: tuple[str, str], winner: str = "A", ended: float | None = None) -> bytes:
     return json.dumps({"table": table, "game": n, "players": list(players), "winner": winner,
                        "score": {"A": 5, "B": 2} if winner == "A" else {"A": 2, "B": 5},

@@ -40,9 +40,22 @@ function pip(suit, x, y, size, flip) {
 
 function rankText(rank) { return window.__ranks[rank] || (rank === "T" ? "10" : rank); }
 
-// One card as an SVG picture. opts: struck (a refused card: crossed out in red).
+// One card as an SVG picture. opts: struck (a refused card: crossed out in red). Each face is drawn
+// once and copied after (a venue's scoreboard draws hundreds of cards a second); only cards are kept.
+const drawnCards = new Map();
 function cardEl(code, opts) {
   const o = opts || {};
+  if (typeof code !== "string" || !/^[789TJQKA][SHDC]$/.test(code)) return drawCard(code, o);
+  const key = code + (o.struck ? " struck " : " ") + rankText(code[0]);
+  let card = drawnCards.get(key);
+  if (!card) {
+    card = drawCard(code, o);
+    drawnCards.set(key, card);
+  }
+  return card.cloneNode(true);
+}
+
+function drawCard(code, o) {
   const rank = code[0], suit = code[1];
   const red = suit === "H" || suit === "D";
   const svg = svgNode("svg", { viewBox: "0 0 50 70", role: "img",

@@ -4,6 +4,7 @@ const tables = new Map();
 window.__tables = tables;
 window.__standings = null;
 window.__updates = 0;
+window.__frames = 0;
 const $ = (id) => document.getElementById(id);
 let pending = false;
 
@@ -41,14 +42,24 @@ function safeTile(name) {
   try { return tile(tables.get(name)); } catch (err) { console.warn("table " + name + ": " + err); return unreadable(name); }
 }
 
-// Only the tiles of the tables heard from since the last frame are drawn again.
+// Only the tiles of the tables heard from since the last frame are drawn again, and only those
+// that would look different (a card dealt to a hand changes a table's state, not its tile).
 const tiles = new Map();
 const dirty = new Set();
+const looks = new Map();
 const byName = (a, b) => a.localeCompare(b, undefined, { numeric: true });
+function look(t) {
+  return JSON.stringify([t.availability, t.winner, t.phase, t.turn, t.players, t.score, t.trump, t.trick,
+    t.last_trick, t.tricks, t.faults]);
+}
 function render() {
   pending = false;
+  window.__frames += 1;
   const box = $("tables");
   for (const name of dirty) {
+    const now = look(tables.get(name));
+    if (tiles.has(name) && looks.get(name) === now) continue;
+    looks.set(name, now);
     const fresh = safeTile(name);
     const old = tiles.get(name);
     if (old) old.replaceWith(fresh);
@@ -59,7 +70,16 @@ function render() {
   $("count").textContent = plural(tables.size, "table");
 }
 
-function schedule() { if (!pending) { pending = true; requestAnimationFrame(render); } }
+// A room is drawn ten times a second at most: a frame's style, layout and paint cost the same for one
+// tile as for fifty, and a busy room would otherwise spend a phone's whole time drawing.
+const FRAME_MS = 100;
+let drawnAt = -FRAME_MS;
+function schedule() {
+  if (pending) return;
+  pending = true;
+  setTimeout(() => requestAnimationFrame((now) => { drawnAt = now; render(); }),
+    Math.max(0, drawnAt + FRAME_MS - performance.now()));
+}
 
 function showStandings(s) {
   window.__standings = s;
