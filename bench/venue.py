@@ -18,16 +18,20 @@ Prints one line per figure, ``name: value unit``:
   of an older commit) in the same run;
 - ``table_publish_cost_us``: what publishing adds to a table's event → frame time (the MQTT
   output's ``publish`` on the table's thread), for one table alone in its own process (as a
-  table is: one Pi, one table), and ``room_table_publish_cost_us`` the same across the room's
-  processes (many tables' threads a process, many processes on the bench's cores: not what a
-  table sees).
+  table is: one Pi, one table), with its real referee and :class:`venue.mqtt.TablePublisher`.
 
-Each table is a real :class:`~firmware_host.referee.controller.Controller` with a real
-:class:`venue.mqtt.TablePublisher` (its own connection with its own password, worker and paho
-thread) fed whole games of the built-in players; a real table sees a physical event every
-``REAL_EVENT_S`` seconds. The tables run in several processes (``--per-process`` tables each),
-the hub is the ``ecarte-table hub`` beside the Python that runs this script, started on a venue
-file that declares every table.
+The room's tables are what real tables publish: each a real
+:class:`~firmware_host.referee.controller.Controller` fed whole games of the built-in players, game
+after game (a player says yes to the next), its outcomes turned into messages by a real
+:class:`venue.mqtt.TablePublisher`'s feed, topics and payloads. A table's referee and feed run on its
+own Pi, not on the hub's machine, so the bench does that work before the clock starts: what each table
+publishes for each physical event is recorded, then sent at the table's pace (a real table sees a
+physical event every ``REAL_EVENT_S`` seconds) on the table's own connection (its username and
+password, its client id, its will, QoS 1), each state's ``t`` written as it is sent. The tables run in
+several processes (``--per-process`` tables each, all their connections on one network loop, paho's
+external loop) at ``nice 10``: on the bench's cores they yield to the hub, its broker and the page, as
+other machines would. The hub is the ``ecarte-table hub`` beside the Python that runs this script,
+started on a venue file that declares every table.
 
     python bench/venue.py [--seconds 40] [--only mosquitto|embedded|external|room|alone|results] [--before DIR]
 """
