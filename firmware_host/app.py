@@ -97,7 +97,7 @@ def build_referee(table: TableConfig, game: GameOptions | None = None, tags: Any
 
         advisor = hint_text  # learners: the elder's odds of standing on the OLED
     registry = tags is not None and tags.registry is not None
-    return Controller(defaults, card_for_uid=tags.card_for if registry else None, layout=table.layout,
+    return Controller(defaults, card_for_uid=tags.card_for if registry else None,
                       pack_guard=tags.guard() if registry else None, advisor=advisor)
 
 

@@ -67,7 +67,6 @@ class Controller:
 
     :param defaults: the table's configured game (rule set, target, options).
     :param card_for_uid: the tag registry's lookup (UID → card), or None.
-    :param layout: ``full`` (six pads) or ``compact`` (pads ``A``, ``B``, ``centre``).
     :param pack_guard: checks each tag before the rules see its card: one pack per game
         (``foreign_pack``), genuine tags where required (``counterfeit_card``); it then
         identifies registered tags instead of ``card_for_uid``. See :mod:`firmware_host.referee.pack_guard`.
@@ -75,8 +74,7 @@ class Controller:
     """
 
     def __init__(self, defaults: TableDefaults | None = None, *,
-                 card_for_uid: Callable[[str], str | None] | None = None, layout: str = "full",
-                 pack_guard: PackGuard | None = None,
+                 card_for_uid: Callable[[str], str | None] | None = None, pack_guard: PackGuard | None = None,
                  advisor: Callable[[RuleSet, int, int, str], str] | None = None) -> None:
         self._setup = SetupMenu(defaults)
         d = self._setup.defaults
@@ -85,7 +83,6 @@ class Controller:
         self._log = HandLog()
         self._game = GameUnderWay(self._setup, self._namer, PadLedger(), self._corrections, self._log)
         self._hint = ElderHint(advisor)
-        self._layout = layout
         self._offline: set[str] = set()
         self._notice: Fault | None = None
 

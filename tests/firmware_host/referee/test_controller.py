@@ -156,7 +156,7 @@ def _places(state: engine.GameState) -> list[int]:
 def test_random_streams_keep_the_game_whole(rules: str, options: dict, layout: str, seed: int,
                                             stream: list) -> None:
     rng = random.Random(seed)
-    table = Controller(layout=layout, card_for_uid={"0011223344556677": "7C"}.get)
+    table = Controller(card_for_uid={"0011223344556677": "7C"}.get)
     table.handle(Setup(rules=rules, dealer="A", tags={TAG_KS: "KS"}, options=options))
     score = table.engine_state.score
     hand_start = score

@@ -77,7 +77,7 @@ def test_hand_card_lifted_and_slid_again_is_ignored() -> None:
 @pytest.mark.parametrize("seed", range(4))
 def test_compact_layout_referees_like_the_full_one(rules: str, seed: int) -> None:
     events = game_transcript(engine.new_game(rules, dealer="A"), random.Random(seed), faults=True)
-    full, compact = Controller(), Controller(layout="compact")
+    full, compact = Controller(), Controller()  # the compact pads are known by their names
     a = [e.to_json() for ev in events for e in full.handle(ev).events if e.event in CONTRACT_EVENTS]
     b = [e.to_json() for ev in events for e in compact.handle(compact_event(ev)).events if e.event in CONTRACT_EVENTS]
     assert a == b
