@@ -162,10 +162,17 @@ def _text(image: Image.Image, x: int, y: int, text: str, *, font: str = "text", 
             pen = round(pen) + 10
             continue
         left, cell, advance = face.cells.get(char, face.cells["?"])
-        glyph = face.strip.crop((left, 0, left + cell, face.height))
-        draw.bitmap((round(pen), y), glyph, fill=fill)
+        draw.bitmap((round(pen), y), _glyph(font, left, cell), fill=fill)
         pen += advance
     return round(pen)
+
+
+@cache
+def _glyph(font: str, left: int, cell: int) -> Image.Image:
+    """The glyph at ``left`` (``cell`` pixels wide) of a baked font's strip, cut once: a frame's text
+    costs a bitmap a character, not a crop and a bitmap (as many glyphs kept as the font has)."""
+    face = _font(font)
+    return face.strip.crop((left, 0, left + cell, face.height))
 
 
 def missing_glyphs(text: str, *, font: str = "text") -> set[str]:
