@@ -144,7 +144,15 @@ class Subscriptions(dict[str, Any]):
         return iter(list(super().keys()))
 
     def items(self) -> list[tuple[str, Any]]:  # type: ignore[override]
-        return list(super().items())
+        """The filters someone holds. amqtt's unsubscribe leaves a filter nobody holds (an empty
+        list) in the table, and each message is matched against every filter: after 256 tables'
+        moment on their own ``availability``, 260 filters a message instead of the hub's 4. Those
+        are dropped here (amqtt makes a filter's list again when someone subscribes to it)."""
+        held = [(topic, sessions) for topic, sessions in super().items() if sessions]
+        if len(held) < len(self):
+            for topic in [topic for topic, sessions in super().items() if not sessions]:
+                del self[topic]
+        return held
 
 
 def _venue_amqtt_broker(config: dict[str, Any], door: ConnectDoor) -> Any:

@@ -136,6 +136,21 @@ def test_tables_connecting_together_stay_connected_on_the_embedded_broker(caplog
             wait_for(lambda: all(t.connected.is_set() for t in tables), "every table connected")
             time.sleep(4.0)  # the echoes heard, the subscriptions gone again
             assert all(t.connected.is_set() for t in tables)
+            # and gone from the table each message is matched against: amqtt's unsubscribe left each
+            # table's availability filter there, held by nobody (33 filters a message here, 260 with 256
+            # tables: the embedded broker's core spent matching them), only the hub's filter is left
+            hub = make_client(MqttSettings(port=broker.port), "hub")
+            hub.on_connect = lambda c, u, f, r, p: c.subscribe("ecarte/v/+/state")
+            hub.connect("127.0.0.1", broker.port)
+            hub.loop_start()
+            try:
+                amqtt = broker.broker._broker
+                wait_for(lambda: "ecarte/v/+/state" in amqtt.subscriptions, "the hub subscribed")
+                tables[0].client.publish("ecarte/v/t0/state", b"{}", qos=1).wait_for_publish(10)
+                wait_for(lambda: set(amqtt.subscriptions) == {"ecarte/v/+/state"}, "only the held filters")
+            finally:
+                hub.loop_stop()
+                hub.disconnect()
         finally:
             for table in tables:
                 table.close()
