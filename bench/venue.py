@@ -39,7 +39,7 @@ started on a venue file that declares every table.
 from __future__ import annotations
 
 import argparse
-import heapq
+import itertools
 import json
 import math
 import multiprocessing as mp
@@ -162,20 +162,15 @@ def table_outcomes(seed: int) -> Iterator[Outcome]:
         events = game_transcript(game, rng, faults=True)[1:]  # its setup line was the first game's
 
 
-def paced(count: int, interval: float, begin: float, seconds: float) -> Iterator[tuple[int, float]]:
-    """``(table, due)`` for ``count`` tables, each due every ``interval`` s from ``begin`` (monotonic,
-    the tables spread over the first interval), in order, for ``seconds``; sleeps until each is due."""
-    queue = [(begin + interval * i / count, i) for i in range(count)]
-    heapq.heapify(queue)
-    while queue:
-        due, i = heapq.heappop(queue)
-        if due - begin > seconds:
-            return
-        now = time.monotonic()
-        if due > now:
-            time.sleep(due - now)
-        yield i, due
-        heapq.heappush(queue, (due + interval, i))
+def schedule(count: int, interval: float, seconds: float) -> Iterator[tuple[float, int, int]]:
+    """``(offset, table, step)`` in order of offset: each of ``count`` tables due every ``interval`` s
+    (spread over the first interval), ``step`` its event's number, for ``seconds``."""
+    for step in itertools.count():
+        for table in range(count):
+            offset = interval * (step + table / count)
+            if offset > seconds:
+                return
+            yield offset, table, step
 
 
 def play_alone(name: str, password: str, port: int, interval: float, start_at: Any, go: Any, seconds: float,
@@ -194,8 +189,12 @@ def play_alone(name: str, password: str, port: int, interval: float, start_at: A
     time.sleep(max(0.0, start_at.value - time.time()))
     costs: list[float] = []
     late = 0.0
-    for _, due in paced(1, interval, time.monotonic(), seconds):
-        late = max(late, time.monotonic() - due)
+    begin = time.monotonic()
+    for offset, _, _ in schedule(1, interval, seconds):
+        wait = begin + offset - time.monotonic()
+        if wait > 0:
+            time.sleep(wait)
+        late = max(late, -wait)
         outcome = next(outcomes)
         t0 = time.perf_counter()
         publisher.publish(outcome)
@@ -247,7 +246,7 @@ def play_room(tag: str, names: list[str], passwords: list[str], port: int, inter
 
     raise_fd_limit()
     os.nice(10)  # the tables are other machines: on the bench's cores they yield to the hub, broker and page
-    steps = math.ceil(seconds / interval) + 1
+    steps = math.ceil(seconds / interval) + 1  # schedule's last step is seconds // interval
     recorded = [recorded_messages(n, seed + i, steps) for i, n in enumerate(names)]
 
     async def main() -> None:
@@ -274,25 +273,18 @@ def play_room(tag: str, names: list[str], passwords: list[str], port: int, inter
         await loop.run_in_executor(None, go.wait)
         await asyncio.sleep(max(0.0, start_at.value - time.time()))
         begin = loop.time()
-        queue = [(begin + interval * i / len(names), i, 0) for i in range(len(names))]
-        heapq.heapify(queue)
         sent = 0
         late = 0.0
-        while queue:
-            due, i, k = heapq.heappop(queue)
-            if due - begin > seconds or k >= steps:
-                continue
-            now = loop.time()
-            if due > now:
-                await asyncio.sleep(due - now)
-            else:
-                late = max(late, now - due)
+        for offset, i, k in schedule(len(names), interval, seconds):
+            wait = begin + offset - loop.time()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            late = max(late, -wait)
             for topic, payload, retain in recorded[i][k]:
                 if payload.endswith(T_MARK):
                     payload = payload[: -len(T_MARK)] + b',"t":%.3f}' % time.time()
                 clients[i].publish(topic, payload, qos=QOS, retain=retain)
             sent += 1
-            heapq.heappush(queue, (due + interval, i, k + 1))
         out.put((tag, sent, late, []))
         await loop.run_in_executor(None, close.wait, 120)  # the page's figures are read before the tables leave
         for client in clients:
