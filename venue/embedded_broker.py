@@ -67,14 +67,15 @@ class VenueAuthPlugin(BaseAuthPlugin):  # type: ignore[misc]
         self.users = read_password_file(Path(self.config.password_file))
 
     async def authenticate(self, *, session: Any) -> bool | None:
-        username = session.username if session else None
-        if username is None:
-            return False
-        stored = self.users.get(username)
-        password = session.password or ""
-        if isinstance(password, bytes):
-            password = password.decode("utf-8", "replace")
-        return stored is not None and verify_password(password, stored)
+        return session is not None and password_matches(self.users, session.username, session.password)
+
+
+def password_matches(users: dict[str, str], username: str | None, password: str | bytes | None) -> bool:
+    """Whether ``password`` is ``username``'s in ``users`` (each user's ``$7$`` hash, the password file)."""
+    stored = users.get(username) if username else None
+    if isinstance(password, bytes):
+        password = password.decode("utf-8", "replace")
+    return stored is not None and verify_password(password or "", stored)
 
 
 class VenueTopicPlugin(BaseTopicPlugin):  # type: ignore[misc]
@@ -118,18 +119,23 @@ class ConnectDoor:
     def from_files(cls, password_file: str, acl_file: str) -> ConnectDoor:
         return cls(read_password_file(Path(password_file)), parse_acl(Path(acl_file).read_text(encoding="utf-8")))
 
-    def refusal(self, username: str | None, password: str | bytes | None, will_topic: str | None) -> str | None:
+    def refusal(self, username: str | None, password: str | bytes | None, will_topic: str | None) -> Refusal | None:
         """Why this CONNECT is refused (None: it is accepted)."""
         if not username:
-            return "no user name (anonymous clients may not connect)"
-        stored = self.users.get(username)
-        if isinstance(password, bytes):
-            password = password.decode("utf-8", "replace")
-        if stored is None or not verify_password(password or "", stored):
-            return f"a wrong password for {username[:40]!r}"
+            return Refusal("no user name (anonymous clients may not connect)", bad_password=False)
+        if not password_matches(self.users, username, password):
+            return Refusal(f"a wrong password for {username[:40]!r}", bad_password=True)
         if will_topic is not None and not allowed(self.acl, username, "write", will_topic):
-            return f"{username} may not publish its will on {will_topic[:120]}"
+            return Refusal(f"{username} may not publish its will on {will_topic[:120]}", bad_password=False)
         return None
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A CONNECT refused: why (for the log), and whether for its password (the CONNACK's code says so)."""
+
+    why: str
+    bad_password: bool
 
 
 class Subscriptions(dict[str, Any]):
@@ -148,11 +154,9 @@ class Subscriptions(dict[str, Any]):
         list) in the table, and each message is matched against every filter: after 256 tables'
         moment on their own ``availability``, 260 filters a message instead of the hub's 4. Those
         are dropped here (amqtt makes a filter's list again when someone subscribes to it)."""
-        held = [(topic, sessions) for topic, sessions in super().items() if sessions]
-        if len(held) < len(self):
-            for topic in [topic for topic, sessions in super().items() if not sessions]:
-                del self[topic]
-        return held
+        for topic in [topic for topic, sessions in super().items() if not sessions]:
+            del self[topic]
+        return list(super().items())
 
 
 def _venue_amqtt_broker(config: dict[str, Any], door: ConnectDoor) -> Any:
@@ -172,15 +176,16 @@ def _venue_amqtt_broker(config: dict[str, Any], door: ConnectDoor) -> Any:
                 raise
             except (AMQTTError, NoDataError) as exc:
                 raise AMQTTError(exc) from exc
-            why = door.refusal(session.username, session.password, session.will_topic if session.will_flag else None)
-            if why is not None:
+            refused = door.refusal(session.username, session.password,
+                                   session.will_topic if session.will_flag else None)
+            if refused is not None:
                 logger.warning("the embedded broker refused a connection from %s:%s: %s", remote_address,
-                               remote_port, why)
-                code = BAD_USERNAME_PASSWORD if why.startswith("a wrong password") else NOT_AUTHORIZED
+                               remote_port, refused.why)
+                code = BAD_USERNAME_PASSWORD if refused.bad_password else NOT_AUTHORIZED
                 with contextlib.suppress(Exception):
                     await ConnackPacket.build(0, code).to_stream(writer)
                 await writer.close()
-                raise MQTTError(why)
+                raise MQTTError(refused.why)
             session.client_id = session.username
             old = self._sessions.get(session.client_id)
             if old is not None and old[0].transitions.is_connected() and old[1] is not None:
