@@ -70,29 +70,35 @@ class Fake:
 
 @dataclass(frozen=True, slots=True)
 class DeckReport:
-    """What a deck check found (cards as ``"KS"``; problems as short English lines for the log and
-    the ``strangers`` and ``fakes`` they say, for the words in another language)."""
+    """What a deck check found (cards as ``"KS"``): the tags not of the pack (``strangers``) and the
+    pack's cards that failed the originality check (``fakes``) as data, worded in any language."""
 
     pack: int | None
     seen: tuple[str, ...]
     missing: tuple[str, ...]
     repeated: tuple[str, ...] = ()
-    foreign: tuple[str, ...] = ()
-    not_genuine: tuple[str, ...] = ()
+    strangers: tuple[Stranger, ...] = ()
+    fakes: tuple[Fake, ...] = ()
     cancelled: bool = False
     lying: int = 0
     """Tags still on the pad when the report was made."""
     finished: bool = False
     """The check is over (the last report)."""
-    strangers: tuple[Stranger, ...] = ()
-    """What ``foreign`` says, as data."""
-    fakes: tuple[Fake, ...] = ()
-    """What ``not_genuine`` says, as data."""
+
+    @property
+    def foreign(self) -> tuple[str, ...]:
+        """The strangers as the log says them (English, cards by their codes: ``QH of pack 2``)."""
+        return tuple(s.said() for s in self.strangers)
+
+    @property
+    def not_genuine(self) -> tuple[str, ...]:
+        """The fakes as the log says them (``KS: no_signature``)."""
+        return tuple(f"{f.card}: {f.why}" for f in self.fakes)
 
     @property
     def ok(self) -> bool:
         """Whether the pack is whole and clean: 32 cards, nothing twice, nothing foreign or fake."""
-        return self.pack is not None and not (self.missing or self.repeated or self.foreign or self.not_genuine)
+        return self.pack is not None and not (self.missing or self.repeated or self.strangers or self.fakes)
 
     def lines(self, lang: str = "en") -> list[str]:
         """Short lines for the console (and, in English, the log), the verdict first, in ``lang``
@@ -105,11 +111,9 @@ class DeckReport:
             out.append(say(lang, "deck.console_missing", cards=" ".join(card_words(c, lang) for c in self.missing)))
         if self.repeated:
             out.append(say(lang, "deck.console_twice", cards=" ".join(card_words(c, lang) for c in self.repeated)))
-        foreign = [s.said(lang, printed=True) for s in self.strangers] if self.strangers else list(self.foreign)
-        out += [say(lang, "deck.console_foreign", what=what) for what in foreign]
-        fakes = self.fakes or tuple(Fake(*item.split(": ", 1)) for item in self.not_genuine if ": " in item)
+        out += [say(lang, "deck.console_foreign", what=s.said(lang, printed=True)) for s in self.strangers]
         out += [say(lang, "deck.console_fake", code=fake.card, card=card_words(fake.card, lang), why=fake.why)
-                for fake in fakes]
+                for fake in self.fakes]
         return out
 
 
@@ -202,8 +206,7 @@ def _report(arrivals: list[CardSeen], counts: dict[str, int], registry: TagRegis
             fakes.append(Fake(entry.card, ", ".join(bad) or UNCHECKED))
     missing = tuple(card for card in CARDS if card not in seen) if pack is not None else tuple(CARDS)
     return DeckReport(pack, tuple(c for c in CARDS if c in seen), missing, tuple(_ordered(repeated)),
-                      tuple(s.said() for s in strangers), tuple(f"{f.card}: {f.why}" for f in fakes),
-                      strangers=tuple(strangers), fakes=tuple(fakes))
+                      tuple(strangers), tuple(fakes))
 
 
 def _ordered(cards: list[str]) -> list[str]:

@@ -26,7 +26,7 @@ from engine.events import Bid, King, Penalty
 from engine.faults import FAULT_CODES
 from engine.prompts import PROMPT_KEYS, Prompt
 from engine.rules import RULE_SETS
-from firmware_host.cards.deck_check import DeckReport
+from firmware_host.cards.deck_check import DeckReport, Fake, Stranger
 from firmware_host.referee.snapshot import Sight, TableSnapshot
 from firmware_host.referee.table_setup import Menu, Settings
 from firmware_host.screens import chooser, i18n
@@ -99,7 +99,8 @@ def screens(lang: str) -> list[Screen]:
             menu = menu.press("no").menu or menu
     cards = ("KS", "QH", "JD", "AC", "TS", "9H", "8D", "7C")
     for report in (DeckReport(None, (), cards), DeckReport(2, cards[:3], cards[3:]),
-                   DeckReport(1, cards, (), ("KS",), ("QH of pack 2",), ("TS: no_signature",), lying=2),
+                   DeckReport(1, cards, (), ("KS",), (Stranger("04A1", "QH", 2),), (Fake("TS", "no_signature"),),
+                              lying=2),
                    DeckReport(1, cards[:5], cards[5:], finished=True), DeckReport(1, cards, (), finished=True),
                    DeckReport(None, (), (), finished=True), DeckReport(1, cards[:5], cards[5:], lying=3, finished=True),
                    DeckReport(1, cards, (), lying=2)):

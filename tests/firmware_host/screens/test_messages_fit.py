@@ -175,7 +175,7 @@ def test_a_long_message_is_reported_cut() -> None:
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_deck_check_message_fits(lang: str) -> None:
-    from firmware_host.cards.deck_check import DeckReport
+    from firmware_host.cards.deck_check import DeckReport, Fake, Stranger
     from firmware_host.screens.deck import deck_lines
     from hardware.tag_registry import CARDS
 
@@ -186,8 +186,8 @@ def test_every_deck_check_message_fits(lang: str) -> None:
         for lying, finished in itertools.product((0, 3), (False, True)):
             reports += [
                 DeckReport(pack, CARDS[:seen], missing, lying=lying, finished=finished),
-                DeckReport(pack, CARDS[:seen], missing, wide, ("QH of pack 2",) * 12, ("TS: no_signature",) * 32,
-                           lying=lying, finished=finished),
+                DeckReport(pack, CARDS[:seen], missing, wide, (Stranger("04A1", "QH", 2),) * 12,
+                           (Fake("TS", "no_signature"),) * 32, lying=lying, finished=finished),
             ]
     for report in reports:
         lines = deck_lines(report, lang)
