@@ -445,3 +445,35 @@ def test_a_restart_counts_a_later_rounds_result_that_comes_first() -> None:
     room.take("ecarte/club/table-2/games/1", result("table-2", 1, ("Eve", "Bob"), "B"), 3.0)
     standings = room.standings()
     assert standings["games"] == 4 and standings["disputed"] == [] and len(standings["rounds"]) == 3
+
+
+def test_a_tile_off_the_screen_waits_and_is_drawn_when_it_scrolls_into_view(browser: Any) -> None:
+    """A phone shows a few tiles of a room of many: a table far below the screen is not drawn again at
+    each of its states (before, every tile of the room was), and shows its latest when scrolled to."""
+    from venue.hub import LiveRoom
+    from venue.room import Room
+
+    def state(score: list[int]) -> bytes:
+        return json.dumps({"game": 1, "players": ["Ann", "Bob"], "t": 1.0,
+                           "view": {"score": score, "phase": "play", "trick": [], "trump": "TH"}}).encode()
+
+    live = LiveRoom(Room("club"))
+    for i in range(80):
+        live.take(f"ecarte/club/t{i}/state", state([0, 0]))
+    with scoreboard(browser, live, viewport={"width": 390, "height": 844}) as tab:
+        tab.wait_for_selector("[data-table=t79] .tscore", timeout=20_000)
+        wait_for(lambda: live.loop is not None, "the server's loop")
+        loop = live.loop
+        assert loop is not None
+        tab.evaluate("document.querySelector('[data-table=t79]').dataset.mark = 'far'")
+        for table, score in (("t79", [1, 0]), ("t79", [2, 0]), ("t0", [1, 0])):
+            loop.call_soon_threadsafe(live.take, f"ecarte/club/{table}/state", state(score))
+        tab.wait_for_function("document.querySelector('[data-table=t0] .tscore').textContent === '1 – 0'",
+                              timeout=20_000)  # in view: drawn, in the frame that had t79's states or after
+        assert tab.evaluate("window.__updates") == 83
+        assert tab.get_attribute("[data-table=t79]", "data-mark") == "far"  # not drawn again off the screen
+        assert tab.text_content("[data-table=t79] .tscore") == "0 – 0"
+        tab.eval_on_selector("[data-table=t79]", "e => e.scrollIntoView()")
+        tab.wait_for_function("document.querySelector('[data-table=t79] .tscore').textContent === '2 – 0'",
+                              timeout=20_000)  # its latest, once in view
+        assert tab.get_attribute("[data-table=t79]", "data-mark") is None
