@@ -39,14 +39,15 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
+from engine.cards import SUIT_SYMBOLS
+
 WIDTH, HEIGHT = 128, 64
 FONTS = Path(__file__).resolve().parent / "fonts"
 
 #: The views :func:`render` draws.
 VIEWS = ("table", "fault", "king", "hand", "game_over", "offline", "paused", "message", "menu")
 
-SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-_SUIT_OF_SYMBOL = {symbol: letter for letter, symbol in SUITS.items()}
+_SUIT_OF_SYMBOL = {symbol: letter for letter, symbol in SUIT_SYMBOLS.items()}
 
 # 9×9 suit symbols, drawn by hand for a 1-bit panel
 _SUIT_ROWS = {
@@ -107,9 +108,9 @@ def card_label(card: str) -> str:
 
     :raises ValueError: not a two-character card.
     """
-    if len(card) != 2 or card[1] not in SUITS:
+    if len(card) != 2 or card[1] not in SUIT_SYMBOLS:
         raise ValueError(f"not a card: {card!r} (rank then suit, like 'TH')")
-    return ("10" if card[0] == "T" else card[0]) + SUITS[card[1]]
+    return ("10" if card[0] == "T" else card[0]) + SUIT_SYMBOLS[card[1]]
 
 
 # -- drawing primitives --------------------------------------------------------------------
@@ -362,7 +363,7 @@ def _score_parts(screen: Screen, *, big: bool) -> tuple[int, int, int]:
 
 
 def _trump_right(screen: Screen, *, big: bool) -> int:
-    if len(screen.trump_card) == 2 and screen.trump_card[1] in SUITS:
+    if len(screen.trump_card) == 2 and screen.trump_card[1] in SUIT_SYMBOLS:
         rank = screen.trump_label or card_label(screen.trump_card)[:-1]
         return 21 + text_width(rank, font="big" if big else "text")
     return text_width("Écarté")
@@ -379,7 +380,7 @@ def _top_band(image: Image.Image, screen: Screen) -> None:
     """Rows 0-19: the trump (suit 18×18 and the turn-up card's rank), the score A:B with
     whose number is whose on either side."""
     draw = ImageDraw.Draw(image)
-    if len(screen.trump_card) == 2 and screen.trump_card[1] in SUITS:
+    if len(screen.trump_card) == 2 and screen.trump_card[1] in SUIT_SYMBOLS:
         draw.bitmap((0, 0), _suit(screen.trump_card[1], 2), fill=1)
         rank = screen.trump_label or card_label(screen.trump_card)[:-1]
         if _small_rank(screen):

@@ -20,8 +20,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from catalogue import LANGUAGES, language, say, say_or
+from engine.cards import SUIT_SYMBOLS
 from engine.prompts import Prompt
-from firmware_host.screens.drawing import SUITS, fitting, text_width
+from firmware_host.screens.drawing import fitting, text_width
 
 __all__ = ["LANGUAGES", "NAME_WIDTH", "Words", "card", "language", "screen_name", "worded", "words"]
 
@@ -40,9 +41,9 @@ def card(code: str, lang: str = "en") -> str:
 
     :raises ValueError: not a card.
     """
-    if len(code) != 2 or code[1] not in SUITS:
+    if len(code) != 2 or code[1] not in SUIT_SYMBOLS:
         raise ValueError(f"not a card: {code!r} (rank then suit, like 'TH')")
-    return say_or(lang, "rank." + code[0], code[0]) + SUITS[code[1]]
+    return say_or(lang, "rank." + code[0], code[0]) + SUIT_SYMBOLS[code[1]]
 
 
 def screen_name(name: str, width: int = NAME_WIDTH) -> str:
