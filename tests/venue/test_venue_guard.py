@@ -347,7 +347,7 @@ def test_messages_waiting_for_a_browser_go_out_in_one_write_in_order() -> None:
     none held back, and a browser dropped meanwhile still gets what was queued before its end."""
     import asyncio
 
-    from venue.sse import Broadcaster, sse_block
+    from venue.sse import WRITE_EVERY_S, Broadcaster, sse_block
 
     async def writes() -> list[bytes]:
         browsers = Broadcaster()
@@ -365,6 +365,47 @@ def test_messages_waiting_for_a_browser_go_out_in_one_write_in_order() -> None:
     assert out[0] == b"retry: 1000\n\n" and out[1] == sse_block("table", {"n": 0})
     assert out[2] == b"".join(sse_block("table", {"n": n}) for n in range(1, 6))
     assert out[3:] == [sse_block("table", {"n": 6})]
+
+
+def test_a_busy_stream_is_written_twenty_times_a_second_at_most_and_a_quiet_one_at_once() -> None:
+    """At full pace each message woke a browser's stream and went out alone (850 writes a second to each
+    phone, and to each phone of a crowd). Messages 5 ms apart now go out in writes 50 ms apart at
+    least, every message in order; after a quiet moment the next message goes out at once, alone."""
+    import asyncio
+
+    from venue.sse import WRITE_EVERY_S, Broadcaster, sse_block
+
+    async def writes() -> tuple[list[bytes], float, list[bytes]]:
+        browsers = Broadcaster()
+        body = browsers.response([]).body_iterator
+        await anext(body)  # the retry line
+        chunks: list[bytes] = []
+
+        async def read() -> None:
+            async for chunk in body:
+                chunks.append(chunk if isinstance(chunk, bytes) else chunk.encode())
+
+        reader = asyncio.create_task(read())
+        began = asyncio.get_running_loop().time()
+        for n in range(100):
+            browsers.send("table", {"n": n})
+            await asyncio.sleep(0.005)
+        elapsed = asyncio.get_running_loop().time() - began
+        await asyncio.sleep(3 * WRITE_EVERY_S)
+        busy = chunks[:]
+        chunks.clear()
+        browsers.send("table", {"n": "after"})
+        for _ in range(20):  # a few turns of the loop, no wait of WRITE_EVERY_S for it
+            await asyncio.sleep(0)
+        quiet = chunks[:]
+        browsers.close()
+        await reader
+        return busy, elapsed, quiet
+
+    busy, elapsed, quiet = asyncio.run(writes())
+    assert b"".join(busy) == b"".join(sse_block("table", {"n": n}) for n in range(100))
+    assert len(busy) <= elapsed / WRITE_EVERY_S + 2, (len(busy), elapsed)
+    assert quiet == [sse_block("table", {"n": "after"})]
 
 
 def _hub(tmp_path: Any, text: str, *args: str, wait: float | None = None) -> tuple[int | None, str]:
