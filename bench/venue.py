@@ -8,7 +8,9 @@ Prints one line per figure, ``name: value unit``:
   Mosquitto, its own embedded broker in a process of its own, the venue's running Mosquitto),
   and for 1,024 tables at a real table's pace through the hub's own Mosquitto;
 - ``hub_rss_mb``: the peak resident memory of the ``ecarte-table hub`` process (and, apart, of
-  the broker it runs);
+  the broker it runs); ``hub_cpu_pct``: the hub process's CPU while the tables play (its broker apart);
+- the ``crowd`` run: the first run again (256 tables at 10x, the hub's own Mosquitto) with ``--crowd``
+  more browsers (30) reading the scoreboard's stream, each its own connection (a room full of phones);
 - ``results_*``: the standings as results pile up: 10,000 finished games (``games/<n>``) from one
   table through the hub's own broker, in batches of 1,000: what each result costs the hub (a batch's
   time until ``/api/standings`` counts it, per result) for the first batch and the last,
@@ -33,7 +35,7 @@ external loop) at ``nice 10``: on the bench's cores they yield to the hub, its b
 other machines would. The hub is the ``ecarte-table hub`` beside the Python that runs this script,
 started on a venue file that declares every table.
 
-    python bench/venue.py [--seconds 40] [--only mosquitto|embedded|external|room|alone|results] [--before DIR]
+    python bench/venue.py [--seconds 40] [--only mosquitto|embedded|external|room|crowd|alone|results] [--before DIR]
 """
 
 from __future__ import annotations
@@ -320,6 +322,31 @@ def drive(loop: Any, client: Any) -> None:
     client.on_socket_unregister_write = lambda c, u, sock: loop.remove_writer(sock)
 
 
+def read_streams(port: int, count: int, ready: Any, close: Any, out: Any) -> None:
+    """``count`` more browsers on the scoreboard's stream (a crowd of phones), each a connection that
+    reads every byte the hub writes; reports the bytes read."""
+    import asyncio
+
+    async def main() -> None:
+        streams = [await asyncio.open_connection("127.0.0.1", port) for _ in range(count)]
+        for _, writer in streams:
+            writer.write(b"GET /api/stream HTTP/1.1\r\nHost: hub\r\n\r\n")
+        ready.set()
+        read = [0]
+
+        async def drain(reader: asyncio.StreamReader) -> None:
+            while chunk := await reader.read(1 << 16):
+                read[0] += len(chunk)
+
+        tasks = [asyncio.create_task(drain(reader)) for reader, _ in streams]
+        await asyncio.get_running_loop().run_in_executor(None, close.wait, 600)
+        for task in tasks:
+            task.cancel()
+        out.put(("crowd", read[0]))
+
+    asyncio.run(main())
+
+
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -331,7 +358,7 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def run(mode: str, tables: int, speed: float, seconds: float, chromium: str, per_process: int,
-        alone: bool) -> dict[str, Any]:
+        alone: bool, crowd: int = 0) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
     from venue.broker import free_port, mosquitto_path
@@ -389,6 +416,11 @@ def run(mode: str, tables: int, speed: float, seconds: float, chromium: str, per
                     close)))
             for w in workers:
                 w.start()
+            if crowd:
+                reading = ctx.Event()
+                readers = ctx.Process(target=read_streams, args=(hub_port, crowd, reading, close, out))
+                readers.start()
+                reading.wait(60)
             ready = [out.get(timeout=600) for _ in workers]  # recorded and connected
             connected = sum(r[1] for r in ready)
             start_at.value = time.time() + 2.0
@@ -397,11 +429,16 @@ def run(mode: str, tables: int, speed: float, seconds: float, chromium: str, per
             if wait > 0:
                 time.sleep(wait)
             page.evaluate("window.__latencies = []")
+            hub_cpu, began = cpu_s(hub.pid), time.monotonic()
             done = [out.get(timeout=seconds + 120) for _ in workers]
             time.sleep(2.0)  # the last messages reach the page
             latencies: list[float] = page.evaluate("window.__latencies")
+            hub_cpu = (cpu_s(hub.pid) - hub_cpu) / (time.monotonic() - began)
             close.set()
+            crowd_read = out.get(timeout=60)[1] if crowd else 0
             browser.close()
+        if crowd:
+            workers.append(readers)
         for w in workers:
             w.join(30)
         rss = peak_rss_mb(hub.pid)
@@ -421,7 +458,7 @@ def run(mode: str, tables: int, speed: float, seconds: float, chromium: str, per
         "mode": mode, "tables": tables, "speed": speed, "processes": len(room_done), "connected": connected,
         "steps": sum(d[1] for d in room_done), "late_s": max(d[2] for d in room_done), "updates": len(lat),
         "p50_ms": statistics.median(lat) if lat else float("nan"), "p99_ms": percentile(lat, 0.99),
-        "rss_mb": rss, "broker_rss_mb": broker_rss,
+        "rss_mb": rss, "broker_rss_mb": broker_rss, "hub_cpu": hub_cpu, "crowd": crowd, "crowd_mb": crowd_read / 1e6,
         "alone_cost_p50_us": percentile(alone_costs, 0.5) * 1e6,
         "alone_cost_p99_us": percentile(alone_costs, 0.99) * 1e6, "alone_n": len(alone_costs),
     }
@@ -557,9 +594,11 @@ def report(r: dict[str, Any], seconds: float) -> None:
               "external": "the venue's running Mosquitto"}[r["mode"]]
     tag = (f"[{broker}, {r['tables']} tables at {r['speed']:g}x a real table's pace in {r['processes']} processes "
            f"of up to {math.ceil(r['tables'] / r['processes'])}, {r['steps']} events in {seconds:.0f} s, "
-           f"{r['updates']} page updates]")
+           f"{r['updates']} page updates" + (f", {r['crowd']} more browsers on the stream, "
+                                              f"{r['crowd_mb']:.0f} MB read" if r["crowd"] else "") + "]")
     print(f"hub_event_to_page_p99_ms: {r['p99_ms']:.0f} ms (p50 {r['p50_ms']:.0f} ms) {tag}")
     print(f"hub_rss_mb: {r['rss_mb']:.0f} MB (its broker apart: {r['broker_rss_mb']:.0f} MB) {tag}")
+    print(f"hub_cpu_pct: {100 * r['hub_cpu']:.0f} % of a core (its broker apart) {tag}")
     if r["connected"] < r["tables"]:
         print(f"  ({r['connected']} tables connected)", file=sys.stderr)
     if r["late_s"] > 1.0:
@@ -574,7 +613,8 @@ def main() -> int:
     parser.add_argument("--room", type=int, default=1024, help="tables at a real table's pace (Mosquitto)")
     parser.add_argument("--speed", type=float, default=10.0, help="the --tables runs' pace (times a real table's)")
     parser.add_argument("--per-process", type=int, default=PER_PROCESS)
-    parser.add_argument("--only", choices=("mosquitto", "embedded", "external", "room", "alone", "results"))
+    parser.add_argument("--only", choices=("mosquitto", "embedded", "external", "room", "crowd", "alone", "results"))
+    parser.add_argument("--crowd", type=int, default=30, help="more browsers on the stream for the crowd run")
     parser.add_argument("--before", type=Path, help="the results figures also for the hub of this checkout")
     parser.add_argument("--results", type=int, default=10_000, help="results published for the results figures")
     parser.add_argument("--before-results", type=int, default=3_000, help="the same for --before's hub")
@@ -588,7 +628,7 @@ def main() -> int:
     raise_fd_limit()
     runs: list[tuple[str, int, float]] = [("mosquitto", args.tables, args.speed), ("embedded", args.tables, args.speed),
                                           ("external", args.tables, args.speed), ("room", args.room, 1.0),
-                                          ("alone", 0, 1.0)]
+                                          ("crowd", args.tables, args.speed), ("alone", 0, 1.0)]
     if args.only in (None, "results"):
         if args.before:
             report_results(results_run(args.before, args.before_results))
@@ -596,11 +636,12 @@ def main() -> int:
     for name, tables, speed in runs:
         if args.only and args.only != name:
             continue
-        mode = "mosquitto" if name in ("room", "alone") else name
+        mode = "mosquitto" if name in ("room", "crowd", "alone") else name
         if mode != "embedded" and mosquitto_path() is None:
             print(f"bench/venue.py: no mosquitto, {name} skipped", file=sys.stderr)
             continue
-        r = run(mode, tables, speed, args.seconds, chromium, args.per_process, alone=name == "alone")
+        r = run(mode, tables, speed, args.seconds, chromium, args.per_process, alone=name == "alone",
+                crowd=args.crowd if name == "crowd" else 0)
         if name == "alone":
             print(f"table_publish_cost_us: {r['alone_cost_p99_us']:.1f} us at p99 "
                   f"(p50 {r['alone_cost_p50_us']:.1f} us) [one table alone in its process (as on its Pi), "
