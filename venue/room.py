@@ -21,6 +21,10 @@ logger = logging.getLogger(__name__)
 
 _KINDS = frozenset({"state", "availability", "record", "games"})
 
+DROP_SAID_EVERY_S = 60.0
+"""A table's dropped messages are said at most once a minute, the next line saying how many were
+dropped meanwhile: a table flooding bad payloads (a thousand a second) cannot fill the hub's log."""
+
 
 # -- the session ---------------------------------------------------------------------------------
 
@@ -148,6 +152,8 @@ class Room:
     ledger: Any = None
     _summaries: dict[str, dict[str, Any]] = field(default_factory=dict)
     _order: list[str] = field(default_factory=list)
+    _drops_said: dict[str, tuple[float, int]] = field(default_factory=dict)
+    """A table's last line about a dropped message: when, and how many were dropped since unsaid."""
 
     def __post_init__(self) -> None:
         from venue.ledger import Ledger
@@ -164,9 +170,9 @@ class Room:
         """One MQTT message; what to push to the browsers: ``("table", summary)``, or ``("standings",
         None)`` when the standings changed (the caller asks for them when it sends them).
 
-        A payload that is not of its documented shape (:mod:`venue.trust`) is dropped with one
-        log line and counted in :attr:`dropped`; an empty payload (a retained topic cleared) is
-        ignored."""
+        A payload that is not of its documented shape (:mod:`venue.trust`) is dropped, counted in
+        :attr:`dropped` and said in the log (once a minute a table at most); an empty payload (a
+        retained topic cleared) is ignored."""
         parts = topic.split("/")
         if len(parts) not in (4, 5) or parts[0] != "ecarte" or parts[1] != self.venue or parts[3] not in _KINDS:
             return []
@@ -174,13 +180,13 @@ class Room:
         if not payload or (len(parts) == 5) != (kind == "games"):
             return []
         if not TOPIC_LEVEL.match(name):
-            return self._drop(topic, "the table's name is not one topic level of letters, digits, - or _")
+            return self._drop(topic, "the table's name is not one topic level of letters, digits, - or _", now)
         try:
             data = check(kind, payload)
             if kind == "games" and str(data["game"]) != parts[4]:
                 raise Untrusted(f"games: game {data['game']} on the topic of game {parts[4][:12]}")
         except Untrusted as exc:
-            return self._drop(topic, str(exc))
+            return self._drop(topic, str(exc), now)
         seen = self.tables.get(name)
         if seen is None:
             seen = self.tables[name] = TableSeen(name)
@@ -205,9 +211,19 @@ class Room:
         summary = self._summaries[name] = seen.summary()
         return [("table", summary)]
 
-    def _drop(self, topic: str, why: str) -> list[tuple[str, Any]]:
+    def _drop(self, topic: str, why: str, now: float) -> list[tuple[str, Any]]:
+        """Count a refused message, and say it unless its table was told of within :data:`DROP_SAID_EVERY_S`."""
         self.dropped += 1
-        logger.warning("hub: dropped a message on %s: %s", topic[:120], why)
+        table = topic.split("/")[2][:40]
+        said, unsaid = self._drops_said.get(table, (now - DROP_SAID_EVERY_S, 0))
+        if now - said < DROP_SAID_EVERY_S:
+            self._drops_said[table] = (said, unsaid + 1)
+            return []
+        if len(self._drops_said) >= 4096:  # names a broker without the venue's ACL let through
+            self._drops_said.clear()
+        self._drops_said[table] = (now, 0)
+        since = f" ({unsaid} more from {table} dropped since the last line)" if unsaid else ""
+        logger.warning("hub: dropped a message on %s: %s%s", topic[:120], why, since)
         return []
 
     def _result(self, seen: TableSeen, game: dict[str, Any]) -> list[tuple[str, Any]]:

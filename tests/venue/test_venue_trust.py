@@ -167,8 +167,10 @@ def test_bad_payloads_are_dropped_and_the_scoreboard_answers(tmp_path: Path, mos
                                                       "wins": 1}
     blocks = hub.first_blocks()
     assert "event: table" in blocks and '"good"' in blocks
-    wait_for(lambda: len([r for r in caplog.records if "dropped a message" in r.getMessage()]) == len(BAD) + 3,
-             "one log line a bad message")
+    # a line for each table's first bad message; b0, b1 and b2's second ones, within the minute, unsaid
+    wait_for(lambda: len([r for r in caplog.records if "dropped a message" in r.getMessage()]) == len(BAD),
+             "one log line a table's bad messages")
+    wait_for(lambda: hub.live.room.dropped == len(BAD) + 3, "every bad message dropped")
     # the hub cleared each refused retained message: a new subscriber does not get it
     wait_for(lambda: retained(settings, "ecarte/club/b0/state") is None, "the bad retained state cleared")
 
@@ -250,3 +252,23 @@ def test_the_hubs_mosquitto_with_tls(tmp_path: Path, mosquitto_mode: str, hub_fa
     client.disconnect()
     client.loop_stop()
     wait_for(lambda: hub.get("/api/standings")["games"] == 1, "the result over TLS")
+
+
+def test_a_table_flooding_bad_payloads_is_said_once_a_minute(caplog: Any) -> None:
+    """Each refused message was a WARNING: a table sending a thousand bad states a second wrote a
+    thousand lines a second. A table's drops are said once a minute, the next line with how many
+    were not said; another table's are said at once."""
+    from venue.room import DROP_SAID_EVERY_S, Room
+
+    room = Room("club")
+    with caplog.at_level(logging.WARNING, logger="venue.room"):
+        for i in range(1000):
+            room.take("ecarte/club/t1/state", b"[1,2]", 1.0 + i / 1000)
+        room.take("ecarte/club/t2/state", b"x", 1.5)
+        room.take("ecarte/club/t1/state", b"[1,2]", 1.0 + DROP_SAID_EVERY_S)
+    said = [r.getMessage() for r in caplog.records if "dropped a message" in r.getMessage()]
+    assert room.dropped == 1002
+    assert len(said) == 3, said
+    assert said[0].startswith("hub: dropped a message on ecarte/club/t1/state") and "more" not in said[0]
+    assert "ecarte/club/t2/state" in said[1]
+    assert said[2].endswith("(999 more from t1 dropped since the last line)")
