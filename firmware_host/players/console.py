@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 import engine
-from catalogue import has, rule_set, say, say_or
+from catalogue import has, rule_set, say, say_or, zones
 from engine import NotationError
 from engine.random_play import random_deal
 from engine.seats import SEATS
@@ -280,7 +280,8 @@ def describe(event: engine.Event, journal: str | None = None, lang: str = "en",
         return (say(lang, "sim.corrected_why", who=who, card=card(data.get("card")), why=fault_name(code)) if code
                 else say(lang, "sim.corrected", who=who, card=card(data.get("card"))))
     if kind == "reader":
-        return say(lang, "sim.reader_back" if data.get("online") else "sim.reader_offline", zone=data.get("zone"))
+        return say(lang, "sim.reader_back" if data.get("online") else "sim.reader_offline",
+                   zone=zones(lang, [str(data.get("zone"))]))
     if kind == "target":
         return say(lang, "sim.target", n=data["target"], card=card(data["card"]))
     if kind == "dealer":
