@@ -347,7 +347,7 @@ def test_messages_waiting_for_a_browser_go_out_in_one_write_in_order() -> None:
     none held back, and a browser dropped meanwhile still gets what was queued before its end."""
     import asyncio
 
-    from venue.sse import WRITE_EVERY_S, Broadcaster, sse_block
+    from venue.sse import Broadcaster, sse_block
 
     async def writes() -> list[bytes]:
         browsers = Broadcaster()
