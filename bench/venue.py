@@ -18,6 +18,10 @@ Prints one line per figure, ``name: value unit``:
   retained games (the time until it counts them all, and ``/api/tables``'s slowest answer
   meanwhile). ``--before DIR`` measures the same with the hub of another checkout (``git archive``
   of an older commit) in the same run;
+- ``broker_ceiling_msgs_per_s``: each broker the hub runs (embedded, its own Mosquitto) flooded by
+  256 tables' connections with their recorded messages (a few unacknowledged each, QoS 1) while the hub
+  reads its topics: the messages it acknowledges a second, and its CPU (256 tables at 10x send about
+  1,280 a second);
 - ``table_publish_cost_us``: what publishing adds to a table's event → frame time (the MQTT
   output's ``publish`` on the table's thread), for one table alone in its own process (as a
   table is: one Pi, one table), with its real referee and :class:`venue.mqtt.TablePublisher`.
@@ -35,7 +39,8 @@ external loop) at ``nice 10``: on the bench's cores they yield to the hub, its b
 other machines would. The hub is the ``ecarte-table hub`` beside the Python that runs this script,
 started on a venue file that declares every table.
 
-    python bench/venue.py [--seconds 40] [--only mosquitto|embedded|external|room|crowd|alone|results] [--before DIR]
+    python bench/venue.py [--seconds 40] [--before DIR]
+        [--only mosquitto|embedded|external|room|crowd|alone|results|ceiling]
 """
 
 from __future__ import annotations
@@ -70,6 +75,8 @@ REAL_EVENT_S = 3.0
 """Seconds between two physical events at a real table (a card dealt, a button, a card played)."""
 PER_PROCESS = 64
 """Tables a process simulates (each with its worker and paho threads)."""
+IN_FLIGHT = 4
+"""Messages a table's connection keeps unacknowledged when the broker is flooded (``--only ceiling``)."""
 ALONE_RATE = 20.0
 """Events a second for the table alone in its process (faster than a real table: more samples)."""
 
@@ -241,10 +248,7 @@ def play_room(tag: str, names: list[str], passwords: list[str], port: int, inter
     each state's ``t`` written as it is sent."""
     import asyncio
 
-    import paho.mqtt.client as mqtt
-
-    from venue.mqtt import QOS, make_client
-    from venue.settings import MqttSettings
+    from venue.mqtt import QOS
 
     raise_fd_limit()
     os.nice(10)  # the tables are other machines: on the bench's cores they yield to the hub, broker and page
@@ -253,24 +257,7 @@ def play_room(tag: str, names: list[str], passwords: list[str], port: int, inter
 
     async def main() -> None:
         loop = asyncio.get_running_loop()
-        connected = [asyncio.Event() for _ in names]
-        clients: list[mqtt.Client] = []
-        for i, (name, password) in enumerate(zip(names, passwords, strict=True)):
-            settings = MqttSettings(port=port, venue="bench", table=name, enabled=True, username=name,
-                                    password=password, queue=100_000)
-            client = make_client(settings, f"ecarte-bench-{name}")
-            client.will_set(f"{settings.base_topic}/availability", "offline", qos=QOS, retain=True)
-            drive(loop, client)
-
-            def online(c: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any,
-                       done: asyncio.Event = connected[i], base: str = settings.base_topic) -> None:
-                c.publish(f"{base}/availability", "online", qos=QOS, retain=True)
-                done.set()
-
-            client.on_connect = online
-            client.connect(settings.host, settings.port, keepalive=settings.keepalive)
-            clients.append(client)
-        await asyncio.wait_for(asyncio.gather(*(e.wait() for e in connected)), 60)
+        clients = await connect_tables(loop, names, passwords, port)
         out.put((tag, len(clients), 0))
         await loop.run_in_executor(None, go.wait)
         await asyncio.sleep(max(0.0, start_at.value - time.time()))
@@ -289,6 +276,83 @@ def play_room(tag: str, names: list[str], passwords: list[str], port: int, inter
             sent += 1
         out.put((tag, sent, late, []))
         await loop.run_in_executor(None, close.wait, 120)  # the page's figures are read before the tables leave
+        for client in clients:
+            client.disconnect()
+
+    asyncio.run(main())
+
+
+async def connect_tables(loop: Any, names: list[str], passwords: list[str], port: int) -> list[Any]:
+    """Each table's connection as :class:`venue.mqtt.TablePublisher` makes it (its user name and
+    password, its client id, its will), ``online`` said, all on ``loop``."""
+    import asyncio
+
+    import paho.mqtt.client as mqtt
+
+    from venue.mqtt import QOS, make_client
+    from venue.settings import MqttSettings
+
+    connected = [asyncio.Event() for _ in names]
+    clients: list[mqtt.Client] = []
+    for i, (name, password) in enumerate(zip(names, passwords, strict=True)):
+        settings = MqttSettings(port=port, venue="bench", table=name, enabled=True, username=name,
+                                password=password, queue=100_000)
+        client = make_client(settings, f"ecarte-bench-{name}")
+        client.will_set(f"{settings.base_topic}/availability", "offline", qos=QOS, retain=True)
+        drive(loop, client)
+
+        def online(c: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any,
+                   done: asyncio.Event = connected[i], base: str = settings.base_topic) -> None:
+            c.publish(f"{base}/availability", "online", qos=QOS, retain=True)
+            done.set()
+
+        client.on_connect = online
+        client.connect(settings.host, settings.port, keepalive=settings.keepalive)
+        clients.append(client)
+    await asyncio.wait_for(asyncio.gather(*(e.wait() for e in connected)), 60)
+    return clients
+
+
+def flood_room(names: list[str], passwords: list[str], port: int, seconds: float, go: Any, out: Any) -> None:
+    """The tables' recorded messages as fast as the broker takes them: each connection keeps
+    :data:`IN_FLIGHT` messages unacknowledged (QoS 1), the next sent as one is acknowledged; reports
+    the acknowledgements counted during ``seconds`` after a second's warm-up."""
+    import asyncio
+
+    from venue.mqtt import QOS
+
+    raise_fd_limit()
+    os.nice(10)
+    steps = 200
+    recorded = [[m for step in recorded_messages(n, i, steps) for m in step] for i, n in enumerate(names)]
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        clients = await connect_tables(loop, names, passwords, port)
+        out.put(("flood", len(clients)))
+        await loop.run_in_executor(None, go.wait)
+        counting = [False]
+        acked = [0]
+        nxt = [0] * len(clients)
+
+        def send(i: int) -> None:
+            topic, payload, retain = recorded[i][nxt[i] % len(recorded[i])]
+            nxt[i] += 1
+            clients[i].publish(topic, payload.replace(T_MARK, b',"t":0.0}'), qos=QOS, retain=retain)
+
+        for i, client in enumerate(clients):
+            def acknowledged(c: Any, userdata: Any, mid: int, reason: Any, properties: Any, i: int = i) -> None:
+                acked[0] += counting[0]
+                send(i)
+
+            client.on_publish = acknowledged
+            for _ in range(IN_FLIGHT):
+                send(i)
+        await asyncio.sleep(1.0)
+        counting[0] = True
+        await asyncio.sleep(seconds)
+        counting[0] = False
+        out.put(("flood", acked[0]))
         for client in clients:
             client.disconnect()
 
@@ -358,7 +422,7 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def run(mode: str, tables: int, speed: float, seconds: float, chromium: str, per_process: int,
-        alone: bool, crowd: int = 0) -> dict[str, Any]:
+        alone: bool, crowd: int = 0, ceiling: bool = False) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
     from venue.broker import free_port, mosquitto_path
@@ -395,6 +459,9 @@ def run(mode: str, tables: int, speed: float, seconds: float, chromium: str, per
         wait_port(hub_port)
         secrets = tmp / "venue-hub" / "secrets"
         passwords = {n: (secrets / f"{n}.pass").read_text().strip() for n in names}
+        if ceiling:
+            return {"mode": mode, "tables": tables, **flood(ctx, workers, names[:tables], passwords, broker_port,
+                                                            seconds, per_process, hub.pid)}
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=chromium, headless=True, args=["--no-sandbox"])
             page = browser.new_page()
@@ -462,6 +529,29 @@ def run(mode: str, tables: int, speed: float, seconds: float, chromium: str, per
         "alone_cost_p50_us": percentile(alone_costs, 0.5) * 1e6,
         "alone_cost_p99_us": percentile(alone_costs, 0.99) * 1e6, "alone_n": len(alone_costs),
     }
+
+
+def flood(ctx: Any, workers: list[Any], names: list[str], passwords: dict[str, str], port: int, seconds: float,
+          per_process: int, hub: int) -> dict[str, Any]:
+    """The broker flooded by ``names``' connections (:func:`flood_room`, ``per_process`` a process), the
+    hub subscribed as always: messages acknowledged a second, and the CPU of the broker and the hub."""
+    out, go = ctx.Queue(), ctx.Event()
+    groups = [names[i:i + per_process] for i in range(0, len(names), per_process)]
+    for group in groups:
+        workers.append(ctx.Process(target=flood_room, args=(group, [passwords[n] for n in group], port, seconds,
+                                                             go, out)))
+        workers[-1].start()
+    connected = sum(out.get(timeout=600)[1] for _ in groups)
+    go.set()
+    time.sleep(1.0)  # the flood's warm-up
+    broker = children(hub)
+    began, cpu = time.monotonic(), {pid: cpu_s(pid) for pid in (hub, *broker)}
+    acked = sum(out.get(timeout=seconds + 120)[1] for _ in groups)
+    wall = time.monotonic() - began
+    for w in workers:
+        w.join(30)
+    return {"connected": connected, "rate": acked / seconds, "broker_rss_mb": sum(peak_rss_mb(p) for p in broker),
+            "broker_cpu": sum(cpu_s(p) - cpu[p] for p in broker) / wall, "hub_cpu": (cpu_s(hub) - cpu[hub]) / wall}
 
 
 def results_run(source: Path | None, count: int = 10_000, batch: int = 1_000,
@@ -613,7 +703,8 @@ def main() -> int:
     parser.add_argument("--room", type=int, default=1024, help="tables at a real table's pace (Mosquitto)")
     parser.add_argument("--speed", type=float, default=10.0, help="the --tables runs' pace (times a real table's)")
     parser.add_argument("--per-process", type=int, default=PER_PROCESS)
-    parser.add_argument("--only", choices=("mosquitto", "embedded", "external", "room", "crowd", "alone", "results"))
+    parser.add_argument("--only", choices=("mosquitto", "embedded", "external", "room", "crowd", "alone", "results",
+                                           "ceiling"))
     parser.add_argument("--crowd", type=int, default=30, help="more browsers on the stream for the crowd run")
     parser.add_argument("--before", type=Path, help="the results figures also for the hub of this checkout")
     parser.add_argument("--results", type=int, default=10_000, help="results published for the results figures")
@@ -629,6 +720,18 @@ def main() -> int:
     runs: list[tuple[str, int, float]] = [("mosquitto", args.tables, args.speed), ("embedded", args.tables, args.speed),
                                           ("external", args.tables, args.speed), ("room", args.room, 1.0),
                                           ("crowd", args.tables, args.speed), ("alone", 0, 1.0)]
+    if args.only in (None, "ceiling"):
+        for mode in ("embedded", "mosquitto"):
+            if mode == "mosquitto" and mosquitto_path() is None:
+                continue
+            r = run(mode, args.tables, 0.0, args.seconds, chromium, args.per_process, alone=False, ceiling=True)
+            broker = {"mosquitto": "the hub's own Mosquitto", "embedded": "the hub's embedded broker (own process)"}
+            print(f"broker_ceiling_msgs_per_s: {r['rate']:.0f} messages/s acknowledged (broker "
+                  f"{100 * r['broker_cpu']:.0f} % of a core, the hub {100 * r['hub_cpu']:.0f} %, broker peak RSS "
+                  f"{r['broker_rss_mb']:.0f} MB) [{broker[mode]}, "
+                  f"{r['connected']} tables' connections flooding it with their recorded messages, {IN_FLIGHT} in "
+                  "flight each, QoS 1, the hub reading its topics]")
+            sys.stdout.flush()
     if args.only in (None, "results"):
         if args.before:
             report_results(results_run(args.before, args.before_results))
