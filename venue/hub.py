@@ -227,9 +227,14 @@ def hub_app(live: LiveRoom, *, on_start: Callable[[], Any] | None = None,
 
 
 class Subscriber:
-    """paho on its own thread, handing every message to the server's loop. A message the room refuses
+    """paho on its own thread, handing the messages to the server's loop. A message the room refuses
     on a retained topic (``state``, ``record``, ``availability``: all three are) is cleared on the
-    broker with an empty retained message, so that it does not come back to the next subscriber."""
+    broker with an empty retained message, so that it does not come back to the next subscriber.
+
+    The messages that arrive while the loop is busy wait together, the latest of each topic only
+    (every topic the hub reads is retained: a newer message on it replaces the older), and are taken
+    in one turn of the loop. One table flooding its ``state`` (thousands a second, with its own
+    password) is then one message a turn, not a queue that every other table's states wait behind."""
 
     def __init__(self, settings: MqttSettings, live: LiveRoom, loop: asyncio.AbstractEventLoop) -> None:
         self.settings = settings
@@ -246,6 +251,8 @@ class Subscriber:
         self.live = live
         self.loop = loop
         self.connected = threading.Event()
+        self._waiting: dict[str, bytes | bytearray] = {}
+        self._lock = threading.Lock()
 
     def start(self) -> None:
         self.client.connect_async(self.settings.host, self.settings.port, keepalive=self.settings.keepalive)
@@ -275,8 +282,19 @@ class Subscriber:
                            self.settings.port)
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
-        with contextlib.suppress(RuntimeError):  # the loop is closing
-            self.loop.call_soon_threadsafe(self.live.take, message.topic, message.payload, self.clear)
+        with self._lock:
+            first = not self._waiting
+            self._waiting[message.topic] = message.payload  # a newer one replaces it, in its place
+        if first:
+            with contextlib.suppress(RuntimeError):  # the loop is closing
+                self.loop.call_soon_threadsafe(self.take_waiting)
+
+    def take_waiting(self) -> None:
+        """The messages waiting, the latest of each topic, to the room (on the server's loop)."""
+        with self._lock:
+            waiting, self._waiting = self._waiting, {}
+        for topic, payload in waiting.items():
+            self.live.take(topic, payload, self.clear)
 
 
 

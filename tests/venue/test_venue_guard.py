@@ -408,6 +408,38 @@ def test_a_busy_stream_is_written_twenty_times_a_second_at_most_and_a_quiet_one_
     assert quiet == [sse_block("table", {"n": "after"})]
 
 
+def test_messages_waiting_for_the_hub_are_taken_together_the_latest_of_each_topic() -> None:
+    """A table flooding its ``state`` with its own password (70,000 a second from one process, through
+    the hub's Mosquitto) made each message a turn of the hub's loop, and every other table's state
+    waited behind them (1.6–3.8 s at the median, 5–8 s at worst; 1.0 s and 2.5 s at most now). The
+    messages that arrive while the loop is busy are taken in one turn, the latest of each topic (each
+    is retained: a newer one replaces it), in their order."""
+    import asyncio
+
+    from venue.hub import LiveRoom, Subscriber
+    from venue.room import Room
+    from venue.settings import MqttSettings
+
+    def message(topic: str, payload: bytes) -> mqtt.MQTTMessage:
+        m = mqtt.MQTTMessage(topic=topic.encode())
+        m.payload = payload
+        return m
+
+    async def flooded() -> LiveRoom:
+        live = LiveRoom(Room("club"))
+        sub = Subscriber(MqttSettings(venue="club", table="hub", enabled=True), live, asyncio.get_running_loop())
+        for n in range(1000):  # paho's thread, while the loop is busy
+            sub._on_message(sub.client, None, message("ecarte/club/bad/state", b"[%d]" % n))
+        sub._on_message(sub.client, None, message("ecarte/club/good/state", good_state("A")))
+        sub._on_message(sub.client, None, message("ecarte/club/bad/state", b"[1000]"))
+        await asyncio.sleep(0.1)  # the loop's turn
+        return live
+
+    live = asyncio.run(flooded())
+    assert live.messages == 2  # the latest of each topic
+    assert live.room.dropped == 1 and list(live.room.tables) == ["good"]
+
+
 def _hub(tmp_path: Any, text: str, *args: str, wait: float | None = None) -> tuple[int | None, str]:
     """``ecarte-table hub`` on a venue file: its exit status (None: still running after ``wait`` s,
     then ended) and what it said."""
