@@ -679,11 +679,23 @@ def report_results(r: dict[str, Any]) -> None:
     sys.stdout.flush()
 
 
+BROKERS = {"mosquitto": "the hub's own Mosquitto", "embedded": "the hub's embedded broker (own process)",
+           "external": "the venue's running Mosquitto"}
+"""Each broker mode as the figures' tags say it."""
+
+
+def report_ceiling(r: dict[str, Any]) -> None:
+    print(f"broker_ceiling_msgs_per_s: {r['rate']:.0f} messages/s acknowledged (broker "
+          f"{100 * r['broker_cpu']:.0f} % of a core, the hub {100 * r['hub_cpu']:.0f} %, broker peak RSS "
+          f"{r['broker_rss_mb']:.0f} MB) [{BROKERS[r['mode']]}, {r['connected']} tables' connections flooding it "
+          f"with their recorded messages, {IN_FLIGHT} in flight each, QoS 1, the hub reading its topics]")
+    sys.stdout.flush()
+
+
 def report(r: dict[str, Any], seconds: float) -> None:
-    broker = {"mosquitto": "the hub's own Mosquitto", "embedded": "the hub's embedded broker (own process)",
-              "external": "the venue's running Mosquitto"}[r["mode"]]
-    tag = (f"[{broker}, {r['tables']} tables at {r['speed']:g}x a real table's pace in {r['processes']} processes "
-           f"of up to {math.ceil(r['tables'] / r['processes'])}, {r['steps']} events in {seconds:.0f} s, "
+    tag = (f"[{BROKERS[r['mode']]}, {r['tables']} tables at {r['speed']:g}x a real table's pace in "
+           f"{r['processes']} processes of up to {math.ceil(r['tables'] / r['processes'])}, {r['steps']} events in "
+           f"{seconds:.0f} s, "
            f"{r['updates']} page updates" + (f", {r['crowd']} more browsers on the stream, "
                                               f"{r['crowd_mb']:.0f} MB read" if r["crowd"] else "") + "]")
     print(f"hub_event_to_page_p99_ms: {r['p99_ms']:.0f} ms (p50 {r['p50_ms']:.0f} ms) {tag}")
@@ -724,14 +736,8 @@ def main() -> int:
         for mode in ("embedded", "mosquitto"):
             if mode == "mosquitto" and mosquitto_path() is None:
                 continue
-            r = run(mode, args.tables, 0.0, args.seconds, chromium, args.per_process, alone=False, ceiling=True)
-            broker = {"mosquitto": "the hub's own Mosquitto", "embedded": "the hub's embedded broker (own process)"}
-            print(f"broker_ceiling_msgs_per_s: {r['rate']:.0f} messages/s acknowledged (broker "
-                  f"{100 * r['broker_cpu']:.0f} % of a core, the hub {100 * r['hub_cpu']:.0f} %, broker peak RSS "
-                  f"{r['broker_rss_mb']:.0f} MB) [{broker[mode]}, "
-                  f"{r['connected']} tables' connections flooding it with their recorded messages, {IN_FLIGHT} in "
-                  "flight each, QoS 1, the hub reading its topics]")
-            sys.stdout.flush()
+            report_ceiling(run(mode, args.tables, 0.0, args.seconds, chromium, args.per_process, alone=False,
+                               ceiling=True))
     if args.only in (None, "results"):
         if args.before:
             report_results(results_run(args.before, args.before_results))
