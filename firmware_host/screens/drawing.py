@@ -39,7 +39,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
-from engine.cards import SUIT_SYMBOLS
+from engine.cards import SUIT_SYMBOLS, Card
 
 WIDTH, HEIGHT = 128, 64
 FONTS = Path(__file__).resolve().parent / "fonts"
@@ -110,7 +110,7 @@ def card_label(card: str) -> str:
     """
     if len(card) != 2 or card[1] not in SUIT_SYMBOLS:
         raise ValueError(f"not a card: {card!r} (rank then suit, like 'TH')")
-    return ("10" if card[0] == "T" else card[0]) + SUIT_SYMBOLS[card[1]]
+    return Card.parse(card).symbol()
 
 
 # -- drawing primitives --------------------------------------------------------------------
