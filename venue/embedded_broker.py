@@ -14,6 +14,7 @@ its own (``python -m venue.embedded_broker HOST PORT PASSWD ACL``: :func:`venue.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import signal
@@ -87,11 +88,23 @@ class VenueTopicPlugin(BaseTopicPlugin):  # type: ignore[misc]
 
     def __init__(self, context: Any) -> None:
         super().__init__(context)
-        self.acl = parse_acl(Path(self.config.acl_file).read_text(encoding="utf-8"))
-        self._answers: dict[tuple[str | None, str, str], bool] = {}
+        self.permissions = Permissions(parse_acl(Path(self.config.acl_file).read_text(encoding="utf-8")))
 
     async def topic_filtering(self, *, session: Any = None, topic: str | None = None,
                               action: Any = None) -> bool | None:
+        return self.permissions.may(session, topic, action)
+
+
+class Permissions:
+    """The ACL's answers (as :func:`allowed` reads it), each kept once asked: a table asks the same
+    few questions thousands of times an evening."""
+
+    def __init__(self, acl: Acl) -> None:
+        self.acl = acl
+        self._answers: dict[tuple[str | None, str, str], bool] = {}
+
+    def may(self, session: Any, topic: str | None, action: Any) -> bool:
+        """Whether ``session``'s user may publish on ``topic`` (amqtt's ``Action.PUBLISH``) or receive from it."""
         if not topic:
             return False
         key = (session.username if session else None, "write" if action == Action.PUBLISH else "read", topic)
@@ -164,13 +177,80 @@ def _venue_amqtt_broker(config: dict[str, Any], door: ConnectDoor) -> Any:
     from amqtt.broker import Broker
     from amqtt.errors import AMQTTError, MQTTError, NoDataError
     from amqtt.mqtt.connack import BAD_USERNAME_PASSWORD, NOT_AUTHORIZED, ConnackPacket
+    from amqtt.mqtt.constants import QOS_0, QOS_1
     from amqtt.mqtt.protocol.broker_handler import BrokerProtocolHandler
+    from amqtt.mqtt.puback import PubackPacket
+    from amqtt.mqtt.publish import PublishPacket
+    from amqtt.session import IncomingApplicationMessage
+
+    permissions = Permissions(door.acl)
+
+    class VenueHandler(BrokerProtocolHandler):  # type: ignore[misc]
+        """amqtt's handler of a client's connection, with a short way for what tables send: a PUBLISH at
+        QoS 0 or 1 is queued for delivery and acknowledged in one step, its PUBACK written at once
+        (amqtt queues it, then sends the PUBACK through its write lock, a keep-alive timer set again
+        and a plugin event, each message)."""
+
+        async def handle_publish(self, publish_packet: Any) -> None:
+            session, writer, qos = self.session, self.writer, publish_packet.qos
+            header = publish_packet.variable_header
+            packet_id = header.packet_id if header is not None else None
+            plain = (qos == QOS_0 and not publish_packet.dup_flag) or (qos == QOS_1 and packet_id is not None)
+            if (not plain or session is None or writer is None or publish_packet.topic_name is None
+                    or publish_packet.data is None):
+                await super().handle_publish(publish_packet)  # QoS 2, and what amqtt warns of or refuses
+                return
+            message = IncomingApplicationMessage(packet_id, publish_packet.topic_name, qos, publish_packet.data,
+                                                 publish_packet.retain_flag)
+            message.publish_packet = publish_packet
+            session.delivered_message_queue.put_nowait(message)
+            if qos == QOS_1:
+                message.puback_packet = PubackPacket.build(packet_id)
+                writer.write(message.puback_packet.to_bytes())
 
     class VenueAmqttBroker(Broker):  # type: ignore[misc]
+        async def _topic_filtering(self, session: Any, topic: str, action: Any) -> bool:
+            """The venue's ACL, asked directly (amqtt asks each topic plugin in a task of its own, twice a message)."""
+            return permissions.may(session, topic, action)
+
+        async def _run_broadcast(self, running_tasks: Any) -> None:
+            """Every message waiting to be passed on, in one turn (amqtt takes one a turn, each in a
+            task of its own that it waits for beside its shutdown), each to its subscribers at QoS 0
+            written at once (amqtt writes each in a task of its own, through the write lock)."""
+            deliver = self._deliver
+            deliver(await self._broadcast_queue.get(), running_tasks)
+            while not self._broadcast_queue.empty():
+                deliver(self._broadcast_queue.get_nowait(), running_tasks)
+
+        def _deliver(self, broadcast: dict[str, Any], running_tasks: Any) -> None:
+            """One message to the sessions subscribed to its topic, as amqtt's ``_run_broadcast`` does."""
+            topic = broadcast["topic"]
+            for a_filter, subscriptions in self._subscriptions.items():
+                if not self._matches(topic, a_filter):
+                    continue
+                for target, sub_qos in subscriptions:
+                    qos = broadcast.get("qos", sub_qos)
+                    if not permissions.may(target, topic, Action.RECEIVE):
+                        continue
+                    connected = target.transitions.state == "connected"
+                    if not connected and not target.clean_session and qos != QOS_0 and not target.is_anonymous:
+                        running_tasks.append(asyncio.ensure_future(
+                            self._retain_broadcast_message(broadcast, qos, target)))
+                        continue
+                    handler = self._get_handler(target) if connected else None
+                    if handler is None:
+                        continue
+                    if qos == QOS_0 and handler.writer is not None:
+                        packet = PublishPacket.build(topic, broadcast["data"], None, False, QOS_0, False)
+                        handler.writer.write(packet.to_bytes())
+                    else:
+                        running_tasks.append(asyncio.ensure_future(
+                            handler.mqtt_publish(topic, broadcast["data"], qos, retain=False)))
+
         async def _initialize_client_session(self, reader: Any, writer: Any, remote_address: str,
                                              remote_port: int) -> tuple[Any, Any]:
             try:
-                handler, session = await BrokerProtocolHandler.init_from_connect(reader, writer, self.plugins_manager)
+                handler, session = await VenueHandler.init_from_connect(reader, writer, self.plugins_manager)
             except MQTTError:
                 await writer.close()
                 raise
@@ -242,7 +322,6 @@ class EmbeddedBroker:
 
 def _serve(host: str, port: int, password_file: str, acl_file: str) -> None:  # pragma: no cover
     """``python -m venue.embedded_broker HOST PORT PASSWD ACL``: the embedded broker, until SIGTERM."""
-    import asyncio
 
     async def main() -> None:
         broker = EmbeddedBroker(host, port, password_file, acl_file)
