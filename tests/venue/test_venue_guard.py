@@ -550,3 +550,58 @@ def test_a_tile_off_the_screen_waits_and_is_drawn_when_it_scrolls_into_view(brow
         tab.wait_for_function("document.querySelector('[data-table=t79] .tscore').textContent === '2 – 0'",
                               timeout=20_000)  # its latest, once in view
         assert tab.get_attribute("[data-table=t79]", "data-mark") is None
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_every_message_is_passed_on_in_order_and_acknowledged(tmp_path: Any, mode: str, hub_factory: Any) -> None:
+    """What a table sends reaches each reader in the order sent: one reading at QoS 0 while it is
+    sent, one at QoS 1 whose session waits for it while it is away; every QoS 1 message is
+    acknowledged to the table (the embedded broker's short way for tables' messages keeps amqtt's
+    delivery: in order, to each subscriber at its QoS, kept for a persistent session away)."""
+    settings_for(tmp_path, mode, ["t1"])  # Mosquitto's mode skipped where it is not installed
+    path = venue_file(tmp_path, mode, ["t1"])
+    path.write_text(path.read_text().replace('readers = ["reader"]', 'readers = ["reader", "keeper"]'))
+    settings = load_hub_settings(path)
+    hub_factory(settings)
+    topic = "ecarte/club/t1/event"
+
+    def reader(user: str, qos: int, clean: bool) -> tuple[mqtt.Client, list[int]]:
+        got: list[int] = []
+        subscribed: list[Any] = []
+        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=user, clean_session=clean)
+        client.username_pw_set(user, secret(settings, user))
+        client.on_connect = lambda c, u, f, r, p: c.subscribe(topic, qos=qos)
+        client.on_subscribe = lambda c, u, m, r, p: subscribed.append(r)
+        client.on_message = lambda c, u, m: got.append(int(m.payload))
+        client.connect(*settings.broker_listen)
+        client.loop_start()
+        wait_for(lambda: bool(subscribed), f"{user} subscribed")
+        return client, got
+
+    keeper, _ = reader("keeper", 1, clean=False)
+    keeper.disconnect()
+    keeper.loop_stop()
+    live, seen = reader("reader", 0, clean=True)
+    table = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="t1")
+    table.username_pw_set("t1", secret(settings, "t1"))
+    table.connect(*settings.broker_listen)
+    table.loop_start()
+    try:
+        sent = [table.publish(topic, str(i).encode(), qos=1) for i in range(300)]  # as a table sends
+        for info in sent:
+            info.wait_for_publish(10)
+            assert info.is_published()
+        for i in range(300, 400):
+            table.publish(topic, str(i).encode(), qos=0)
+        wait_for(lambda: len(seen) == 400, "every message read at QoS 0")
+        assert seen == list(range(400))
+        keeper, kept = reader("keeper", 1, clean=False)
+        wait_for(lambda: set(range(300)) <= set(kept), "the QoS 1 messages kept for the reader away")
+        assert kept == sorted(kept) and len(kept) == len(set(kept))
+        keeper.disconnect()
+        keeper.loop_stop()
+    finally:
+        table.disconnect()
+        table.loop_stop()
+        live.disconnect()
+        live.loop_stop()
