@@ -215,15 +215,20 @@ def _venue_amqtt_broker(config: dict[str, Any], door: ConnectDoor) -> Any:
 
         async def _run_broadcast(self, running_tasks: Any) -> None:
             """Every message waiting to be passed on, in one turn (amqtt takes one a turn, each in a
-            task of its own that it waits for beside its shutdown), each to its subscribers at QoS 0
-            written at once (amqtt writes each in a task of its own, through the write lock)."""
+            task of its own that it waits for beside its shutdown), what goes to a subscriber at QoS 0
+            written to it in one write (amqtt writes each message in a task of its own, through the
+            write lock: a system call each)."""
             deliver = self._deliver
-            deliver(await self._broadcast_queue.get(), running_tasks)
+            written: dict[Any, list[bytes]] = {}
+            deliver(await self._broadcast_queue.get(), running_tasks, written)
             while not self._broadcast_queue.empty():
-                deliver(self._broadcast_queue.get_nowait(), running_tasks)
+                deliver(self._broadcast_queue.get_nowait(), running_tasks, written)
+            for writer, packets in written.items():
+                writer.write(b"".join(packets))  # one write each subscriber, whatever the turn had for it
 
-        def _deliver(self, broadcast: dict[str, Any], running_tasks: Any) -> None:
-            """One message to the sessions subscribed to its topic, as amqtt's ``_run_broadcast`` does."""
+        def _deliver(self, broadcast: dict[str, Any], running_tasks: Any, written: dict[Any, list[bytes]]) -> None:
+            """One message to the sessions subscribed to its topic, as amqtt's ``_run_broadcast`` does,
+            its QoS 0 packets added to ``written`` (each subscriber's writer: what to write it)."""
             topic = broadcast["topic"]
             for a_filter, subscriptions in self._subscriptions.items():
                 if not self._matches(topic, a_filter):
@@ -242,7 +247,7 @@ def _venue_amqtt_broker(config: dict[str, Any], door: ConnectDoor) -> Any:
                         continue
                     if qos == QOS_0 and handler.writer is not None:
                         packet = PublishPacket.build(topic, broadcast["data"], None, False, QOS_0, False)
-                        handler.writer.write(packet.to_bytes())
+                        written.setdefault(handler.writer, []).append(packet.to_bytes())
                     else:
                         running_tasks.append(asyncio.ensure_future(
                             handler.mqtt_publish(topic, broadcast["data"], qos, retain=False)))
