@@ -8,7 +8,8 @@ Prints one line per figure, ``name: value unit``:
   Mosquitto, its own embedded broker in a process of its own, the venue's running Mosquitto),
   and for 1,024 tables at a real table's pace through the hub's own Mosquitto;
 - ``hub_rss_mb``: the peak resident memory of the ``ecarte-table hub`` process (and, apart, of
-  the broker it runs); ``hub_cpu_pct``: the hub process's CPU while the tables play (its broker apart);
+  the broker it runs); ``hub_cpu_pct``: the hub process's CPU while the tables play (its broker apart),
+  ``broker_cpu_pct`` the broker's;
 - the ``crowd`` run: the first run again (256 tables at 10x, the hub's own Mosquitto) with ``--crowd``
   more browsers (30) reading the scoreboard's stream, each its own connection (a room full of phones);
 - ``results_*``: the standings as results pile up: 10,000 finished games (``games/<n>``) from one
@@ -496,11 +497,13 @@ def run(mode: str, tables: int, speed: float, seconds: float, chromium: str, per
             if wait > 0:
                 time.sleep(wait)
             page.evaluate("window.__latencies = []")
-            hub_cpu, began = cpu_s(hub.pid), time.monotonic()
+            brokers = children(hub.pid) if mode != "external" else [procs[0].pid]
+            hub_cpu, broker_cpu, began = cpu_s(hub.pid), sum(cpu_s(b) for b in brokers), time.monotonic()
             done = [out.get(timeout=seconds + 120) for _ in workers]
             time.sleep(2.0)  # the last messages reach the page
             latencies: list[float] = page.evaluate("window.__latencies")
             hub_cpu = (cpu_s(hub.pid) - hub_cpu) / (time.monotonic() - began)
+            broker_cpu = (sum(cpu_s(b) for b in brokers) - broker_cpu) / (time.monotonic() - began)
             close.set()
             crowd_read = out.get(timeout=60)[1] if crowd else 0
             browser.close()
@@ -525,7 +528,8 @@ def run(mode: str, tables: int, speed: float, seconds: float, chromium: str, per
         "mode": mode, "tables": tables, "speed": speed, "processes": len(room_done), "connected": connected,
         "steps": sum(d[1] for d in room_done), "late_s": max(d[2] for d in room_done), "updates": len(lat),
         "p50_ms": statistics.median(lat) if lat else float("nan"), "p99_ms": percentile(lat, 0.99),
-        "rss_mb": rss, "broker_rss_mb": broker_rss, "hub_cpu": hub_cpu, "crowd": crowd, "crowd_mb": crowd_read / 1e6,
+        "rss_mb": rss, "broker_rss_mb": broker_rss, "hub_cpu": hub_cpu, "broker_cpu": broker_cpu,
+        "crowd": crowd, "crowd_mb": crowd_read / 1e6,
         "alone_cost_p50_us": percentile(alone_costs, 0.5) * 1e6,
         "alone_cost_p99_us": percentile(alone_costs, 0.99) * 1e6, "alone_n": len(alone_costs),
     }
@@ -701,6 +705,7 @@ def report(r: dict[str, Any], seconds: float) -> None:
     print(f"hub_event_to_page_p99_ms: {r['p99_ms']:.0f} ms (p50 {r['p50_ms']:.0f} ms) {tag}")
     print(f"hub_rss_mb: {r['rss_mb']:.0f} MB (its broker apart: {r['broker_rss_mb']:.0f} MB) {tag}")
     print(f"hub_cpu_pct: {100 * r['hub_cpu']:.0f} % of a core (its broker apart) {tag}")
+    print(f"broker_cpu_pct: {100 * r['broker_cpu']:.0f} % of a core {tag}")
     if r["connected"] < r["tables"]:
         print(f"  ({r['connected']} tables connected)", file=sys.stderr)
     if r["late_s"] > 1.0:

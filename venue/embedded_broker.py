@@ -213,6 +213,20 @@ def _venue_amqtt_broker(config: dict[str, Any], door: ConnectDoor) -> Any:
             """The venue's ACL, asked directly (amqtt asks each topic plugin in a task of its own, twice a message)."""
             return permissions.may(session, topic, action)
 
+        async def _handle_message_delivery(self, client_session: Any, handler: Any, wait_deliver: Any) -> bool:
+            """amqtt's, then each message already waiting from the same client (a table's state and
+            event come together): one wake of amqtt's loop for them (it waits on four futures a
+            message), not one each."""
+            if not await super()._handle_message_delivery(client_session, handler, wait_deliver):
+                return False
+            waiting = client_session.delivered_message_queue
+            while not waiting.empty():
+                ready = asyncio.get_running_loop().create_future()
+                ready.set_result(waiting.get_nowait())
+                if not await super()._handle_message_delivery(client_session, handler, ready):
+                    return False
+            return True
+
         async def _run_broadcast(self, running_tasks: Any) -> None:
             """Every message waiting to be passed on, in one turn (amqtt takes one a turn, each in a
             task of its own that it waits for beside its shutdown), what goes to a subscriber at QoS 0
