@@ -151,6 +151,23 @@ class Refusal:
     bad_password: bool
 
 
+class CountedReads:
+    """A client's reader (amqtt's adapter), its reads counted: the embedded broker's keep-alive
+    watch sees whether a client has said anything since it last looked."""
+
+    def __init__(self, reader: Any) -> None:
+        self.reader = reader
+        self.reads = 0
+
+    async def read(self, n: int = -1) -> bytes:
+        self.reads += 1
+        data: bytes = await self.reader.read(n)
+        return data
+
+    def feed_eof(self) -> None:
+        self.reader.feed_eof()
+
+
 class Subscriptions(dict[str, Any]):
     """amqtt's table of subscriptions (topic filter → sessions), iterated over a copy: amqtt 0.12
     walks it with an ``await`` in the loop (the retained messages sent to a client that connects,
@@ -190,6 +207,38 @@ def _venue_amqtt_broker(config: dict[str, Any], door: ConnectDoor) -> Any:
         QoS 0 or 1 is queued for delivery and acknowledged in one step, its PUBACK written at once
         (amqtt queues it, then sends the PUBACK through its write lock, a keep-alive timer set again
         and a plugin event, each message)."""
+
+        reader: Any
+
+        async def _reader_loop(self) -> None:
+            """amqtt's, the client's keep-alive kept by one timer a connection: amqtt reads each packet
+            under a timeout of its own (a task and a timer a packet) and, when it fires, does nothing,
+            so a table whose power was cut stayed connected for ever and its will was never said. A
+            client silent for one and a half keep-alives is cut off (MQTT-3.1.2-24), as Mosquitto does."""
+            session: Any = self.session
+            reader: Any = self.reader
+            keep_alive = session.keep_alive if session is not None else 0
+            if session is None or reader is None or keep_alive <= 0:
+                await super()._reader_loop()
+                return
+            counted = self.reader = CountedReads(reader)
+            session.keep_alive = 0  # amqtt's loop then waits for each packet without a timeout of its own
+            watch = asyncio.get_running_loop().call_later(1.5 * keep_alive, self._watch, counted, 1.5 * keep_alive, 0)
+            try:
+                await super()._reader_loop()
+            finally:
+                watch.cancel()
+                session.keep_alive = keep_alive
+
+        def _watch(self, counted: CountedReads, limit: float, reads: int) -> None:
+            if counted.reads != reads:
+                asyncio.get_running_loop().call_later(limit, self._watch, counted, limit, counted.reads)
+                return
+            transport = getattr(getattr(self.writer, "_writer", None), "transport", None)
+            if transport is not None:
+                logger.info("the embedded broker: %s said nothing for %.0f s, its connection is closed",
+                            self.session.client_id if self.session else "?", limit)
+                transport.abort()
 
         async def handle_publish(self, publish_packet: Any) -> None:
             session, writer, qos = self.session, self.writer, publish_packet.qos

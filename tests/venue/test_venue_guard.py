@@ -26,7 +26,7 @@ def _string(data: bytes) -> bytes:
 
 
 def connect_packet(client_id: str, username: str | None = None, password: str | None = None,
-                   will: tuple[str, bytes] | None = None, clean: bool = True) -> bytes:
+                   will: tuple[str, bytes] | None = None, clean: bool = True, keep_alive: int = 60) -> bytes:
     """An MQTT 3.1.1 CONNECT, byte by byte (a retained QoS 1 will when ``will`` is given)."""
     flags = 0x02 if clean else 0
     payload = _string(client_id.encode())
@@ -39,7 +39,7 @@ def connect_packet(client_id: str, username: str | None = None, password: str | 
     if password is not None:
         flags |= 0x40
         payload += _string(password.encode())
-    body = _string(b"MQTT") + bytes([4, flags]) + (60).to_bytes(2, "big") + payload
+    body = _string(b"MQTT") + bytes([4, flags]) + keep_alive.to_bytes(2, "big") + payload
     size, length = len(body), b""
     while True:
         byte, size = size % 128, size // 128
@@ -605,3 +605,45 @@ def test_every_message_is_passed_on_in_order_and_acknowledged(tmp_path: Any, mod
         table.loop_stop()
         live.disconnect()
         live.loop_stop()
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_table_fallen_silent_is_offline_after_its_keep_alive(tmp_path: Any, mode: str, hub_factory: Any) -> None:
+    """A table whose power is cut sends nothing more, not even a goodbye: the broker closes its
+    connection once one and a half keep-alives have passed without a packet (MQTT-3.1.2-24), and its
+    will says it is offline. (The embedded broker kept such a connection for ever: amqtt's timeout
+    on a client's silence does nothing.) A table that keeps talking stays connected."""
+    settings = settings_for(tmp_path, mode, ["t1", "t2"])
+    hub = hub_factory(settings)
+
+    def table(name: str) -> socket.socket:
+        sock = socket.create_connection(settings.broker_listen, timeout=10)
+        sock.sendall(connect_packet(name, name, secret(settings, name),
+                                    will=(f"ecarte/club/{name}/availability", b"offline"), keep_alive=1))
+        assert sock.recv(4)[3] == 0  # accepted
+        return sock
+
+    silent, talking = table("t1"), table("t2")
+    try:
+        began = time.monotonic()
+        closed_after = None
+        while time.monotonic() - began < 8.0 and closed_after is None:
+            talking.sendall(b"\xc0\x00")  # PINGREQ
+            assert talking.recv(2) == b"\xd0\x00"  # PINGRESP
+            silent.setblocking(False)
+            try:
+                if silent.recv(1) == b"" and closed_after is None:
+                    closed_after = time.monotonic() - began
+            except BlockingIOError:
+                pass
+            time.sleep(0.25)
+        # Mosquitto 2.0.11 checks keep-alives every few seconds when nothing else happens (5.4 s seen for 1 s)
+        assert closed_after is not None and 1.4 <= closed_after <= 7.0, closed_after
+        wait_for(lambda: any(t["table"] == "t1" and t["availability"] == "offline"
+                             for t in hub.get("/api/tables")["tables"]), "t1's will")
+        tables = {t["table"]: t["availability"] for t in hub.get("/api/tables")["tables"]}
+        assert tables.get("t1") == "offline", tables
+        assert tables.get("t2") != "offline", tables
+    finally:
+        silent.close()
+        talking.close()
