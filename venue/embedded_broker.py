@@ -26,6 +26,7 @@ import contextlib
 import logging
 import signal
 import sys
+import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -196,6 +197,19 @@ class Subscriptions(dict[str, Any]):
         return list(super().items())
 
 
+HELD_BYTES = 8 * 1024 * 1024
+"""What the embedded broker holds for one subscriber that does not read (its socket's unsent bytes):
+past it, what goes to that subscriber at QoS 0 is dropped (QoS 0 may be lost; what is retained comes
+back whole when it connects again), so that a dashboard stalled on the club's Wi-Fi cannot fill the
+broker's memory and stop it for every table."""
+
+
+def buffered(writer: Any) -> int:
+    """The bytes ``writer`` (amqtt's adapter of a client's connection) has not sent yet."""
+    transport = getattr(getattr(writer, "_writer", None), "transport", None)
+    return int(transport.get_write_buffer_size()) if transport is not None else 0
+
+
 def _venue_amqtt_broker(config: dict[str, Any], door: ConnectDoor) -> Any:
     """amqtt's broker with :class:`ConnectDoor` at its CONNECT (the embedded broker with the venue's rules)."""
     from amqtt.broker import Broker
@@ -265,6 +279,11 @@ def _venue_amqtt_broker(config: dict[str, Any], door: ConnectDoor) -> Any:
                 writer.write(message.puback_packet.to_bytes())
 
     class VenueAmqttBroker(Broker):  # type: ignore[misc]
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self._slow: weakref.WeakKeyDictionary[Any, list[Any]] = weakref.WeakKeyDictionary()
+            """Each subscriber past :data:`HELD_BYTES`: its client id and the messages dropped since."""
+
         async def _topic_filtering(self, session: Any, topic: str, action: Any) -> bool:
             """The venue's ACL, asked directly (amqtt asks each topic plugin in a task of its own, twice a message)."""
             return permissions.may(session, topic, action)
@@ -294,7 +313,22 @@ def _venue_amqtt_broker(config: dict[str, Any], door: ConnectDoor) -> Any:
             while not self._broadcast_queue.empty():
                 deliver(self._broadcast_queue.get_nowait(), running_tasks, written)
             for writer, packets in written.items():
+                if buffered(writer) > HELD_BYTES:
+                    self._held_back(writer, len(packets))
+                    continue
+                if writer in self._slow:
+                    logger.warning("the embedded broker: %s reads again (%d messages at QoS 0 were dropped)",
+                                   self._slow[writer][0], self._slow.pop(writer)[1])
                 writer.write(b"".join(packets))  # one write each subscriber, whatever the turn had for it
+
+        def _held_back(self, writer: Any, count: int) -> None:
+            if writer not in self._slow:
+                name = next((s.client_id for s, h in self._sessions.values() if h is not None and h.writer is writer),
+                            "?")
+                logger.warning("the embedded broker: %s does not read (%d MB unsent): what goes to it at QoS 0 "
+                               "is dropped until it reads again", name, buffered(writer) // 1_000_000)
+                self._slow[writer] = [name, 0]
+            self._slow[writer][1] += count
 
         def _deliver(self, broadcast: dict[str, Any], running_tasks: Any, written: dict[Any, list[bytes]]) -> None:
             """One message to the sessions subscribed to its topic, as amqtt's ``_run_broadcast`` does,

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import socket
 import time
+from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
@@ -647,3 +648,68 @@ def test_a_table_fallen_silent_is_offline_after_its_keep_alive(tmp_path: Any, mo
     finally:
         silent.close()
         talking.close()
+
+
+def _broker_rss_mb(port: int) -> float:
+    """The resident memory of the embedded broker listening on ``port`` (its own process)."""
+    for proc in Path("/proc").iterdir():
+        try:
+            command = (proc / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"venue.embedded_broker" in command and str(port).encode() in command:
+            status = (proc / "status").read_text()
+            return int(status.split("VmRSS:")[1].split()[0]) / 1024
+    raise AssertionError(f"no embedded broker on port {port}")
+
+
+def test_a_reader_that_does_not_read_cannot_fill_the_embedded_broker(tmp_path: Any, hub_factory: Any) -> None:
+    """A dashboard stalled on the club's Wi-Fi (connected, subscribed, its socket never read) while
+    a table sends 60 MB: the embedded broker holds at most ``HELD_BYTES`` for it, drops the rest of
+    what goes to it at QoS 0 and says so in its log; every other reader still gets everything.
+    (Before, it held all of it for the stalled reader: its memory grew by the 60 MB, and would have
+    until it ran out, stopping every table.)"""
+    from venue.embedded_broker import HELD_BYTES
+
+    path = venue_file(tmp_path, "embedded", ["t1"])
+    path.write_text(path.read_text().replace('readers = ["reader"]', 'readers = ["reader", "keeper"]'))
+    settings = load_hub_settings(path)
+    hub_factory(settings)
+    topic = "ecarte/club/t1/event"
+    stalled = socket.socket()
+    stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    stalled.connect(settings.broker_listen)
+    stalled.sendall(connect_packet("reader", "reader", secret(settings, "reader")))
+    assert stalled.recv(4)[3] == 0
+    stalled.sendall(b"\x82" + bytes([2 + len(_string(topic.encode())) + 1]) + b"\x00\x01" + _string(topic.encode())
+                    + b"\x00")  # SUBSCRIBE at QoS 0, then never read again
+    assert stalled.recv(5)[0] == 0x90  # SUBACK
+    got: list[int] = []
+    keeper = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="keeper")
+    keeper.username_pw_set("keeper", secret(settings, "keeper"))
+    subscribed: list[Any] = []
+    keeper.on_connect = lambda c, u, f, r, p: c.subscribe(topic, qos=0)
+    keeper.on_subscribe = lambda c, u, m, r, p: subscribed.append(r)
+    keeper.on_message = lambda c, u, m: got.append(len(m.payload))
+    keeper.connect(*settings.broker_listen)
+    keeper.loop_start()
+    table = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="t1")
+    table.username_pw_set("t1", secret(settings, "t1"))
+    table.connect(*settings.broker_listen)
+    table.loop_start()
+    try:
+        wait_for(lambda: bool(subscribed), "the keeper subscribed")
+        before = _broker_rss_mb(settings.broker_listen[1])
+        for _ in range(600):
+            table.publish(topic, b"x" * 100_000, qos=1).wait_for_publish(30)
+        wait_for(lambda: len(got) == 600, "every message read by the reader that reads", timeout=60)
+        grown = _broker_rss_mb(settings.broker_listen[1]) - before
+        assert grown < 2 * HELD_BYTES / 2**20 + 15, f"the broker grew by {grown:.0f} MB"
+        assert settings.state is not None
+        log = (settings.state / "broker" / "embedded.log").read_text()
+        assert "reader does not read" in log, log[-2000:]
+    finally:
+        stalled.close()
+        for client in (table, keeper):
+            client.disconnect()
+            client.loop_stop()
