@@ -430,7 +430,10 @@ class EmbeddedBroker:
 
 
 def _serve(host: str, port: int, password_file: str, acl_file: str) -> None:  # pragma: no cover
-    """``python -m venue.embedded_broker HOST PORT PASSWD ACL``: the embedded broker, until SIGTERM."""
+    """``python -m venue.embedded_broker HOST PORT PASSWD ACL``: the embedded broker, until SIGTERM,
+    on uvloop where it is installed (a dependency but on 32-bit ARM, where PyPI has no wheel of it):
+    256 tables at ten times their pace took 41-42 % of a core instead of 49 %, p99 166-175 ms
+    instead of 217-251 ms (README, *The embedded broker's short way*)."""
 
     async def main() -> None:
         broker = EmbeddedBroker(host, port, password_file, acl_file)
@@ -442,7 +445,12 @@ def _serve(host: str, port: int, password_file: str, acl_file: str) -> None:  # 
         await stop.wait()
         await broker.stop()
 
-    asyncio.run(main())
+    try:
+        import uvloop
+    except ImportError:
+        asyncio.run(main())
+    else:
+        uvloop.run(main())
 
 
 if __name__ == "__main__":  # pragma: no cover
