@@ -204,9 +204,14 @@ back whole when it connects again), so that a dashboard stalled on the club's Wi
 broker's memory and stop it for every table."""
 
 
+def transport_of(writer: Any) -> Any:
+    """The asyncio transport under ``writer`` (amqtt's adapter of a client's TCP connection), or None."""
+    return getattr(getattr(writer, "_writer", None), "transport", None)
+
+
 def buffered(writer: Any) -> int:
     """The bytes ``writer`` (amqtt's adapter of a client's connection) has not sent yet."""
-    transport = getattr(getattr(writer, "_writer", None), "transport", None)
+    transport = transport_of(writer)
     return int(transport.get_write_buffer_size()) if transport is not None else 0
 
 
@@ -255,7 +260,7 @@ def _venue_amqtt_broker(config: dict[str, Any], door: ConnectDoor) -> Any:
             if counted.reads != reads:
                 asyncio.get_running_loop().call_later(limit, self._watch, counted, limit, counted.reads)
                 return
-            transport = getattr(getattr(self.writer, "_writer", None), "transport", None)
+            transport = transport_of(self.writer)
             if transport is not None:
                 logger.info("the embedded broker: %s said nothing for %.0f s, its connection is closed",
                             self.session.client_id if self.session else "?", limit)
