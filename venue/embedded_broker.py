@@ -96,23 +96,17 @@ class VenueTopicPlugin(BaseTopicPlugin):  # type: ignore[misc]
 
     def __init__(self, context: Any) -> None:
         super().__init__(context)
-        self.permissions = Permissions(parse_acl(Path(self.config.acl_file).read_text(encoding="utf-8")))
+        self.acl = parse_acl(Path(self.config.acl_file).read_text(encoding="utf-8"))
+        self._answers: dict[tuple[str | None, str, str], bool] = {}
 
     async def topic_filtering(self, *, session: Any = None, topic: str | None = None,
                               action: Any = None) -> bool | None:
-        return self.permissions.may(session, topic, action)
-
-
-class Permissions:
-    """The ACL's answers (as :func:`allowed` reads it), each kept once asked: a table asks the same
-    few questions thousands of times an evening."""
-
-    def __init__(self, acl: Acl) -> None:
-        self.acl = acl
-        self._answers: dict[tuple[str | None, str, str], bool] = {}
+        return self.may(session, topic, action)
 
     def may(self, session: Any, topic: str | None, action: Any) -> bool:
-        """Whether ``session``'s user may publish on ``topic`` (amqtt's ``Action.PUBLISH``) or receive from it."""
+        """Whether ``session``'s user may publish on ``topic`` (amqtt's ``Action.PUBLISH``) or receive
+        from it; each answer kept once asked (a table asks the same few questions thousands of times
+        an evening)."""
         if not topic:
             return False
         key = (session.username if session else None, "write" if action == Action.PUBLISH else "read", topic)
@@ -226,8 +220,6 @@ def _venue_amqtt_broker(config: dict[str, Any], door: ConnectDoor) -> Any:
     from amqtt.mqtt.publish import PublishPacket
     from amqtt.session import IncomingApplicationMessage
 
-    permissions = Permissions(door.acl)
-
     class VenueHandler(BrokerProtocolHandler):  # type: ignore[misc]
         """amqtt's handler of a client's connection, with a short way for what tables send: a PUBLISH at
         QoS 0 or 1 is queued for delivery and acknowledged in one step, its PUBACK written at once
@@ -242,12 +234,11 @@ def _venue_amqtt_broker(config: dict[str, Any], door: ConnectDoor) -> Any:
             so a table whose power was cut stayed connected for ever and its will was never said. A
             client silent for one and a half keep-alives is cut off (MQTT-3.1.2-24), as Mosquitto does."""
             session: Any = self.session
-            reader: Any = self.reader
-            keep_alive = session.keep_alive if session is not None else 0
-            if session is None or reader is None or keep_alive <= 0:
+            if session is None or self.reader is None or session.keep_alive <= 0:
                 await super()._reader_loop()
                 return
-            counted = self.reader = CountedReads(reader)
+            keep_alive = session.keep_alive
+            counted = self.reader = CountedReads(self.reader)
             session.keep_alive = 0  # amqtt's loop then waits for each packet without a timeout of its own
             watch = asyncio.get_running_loop().call_later(1.5 * keep_alive, self._watch, counted, 1.5 * keep_alive, 0)
             try:
@@ -288,10 +279,16 @@ def _venue_amqtt_broker(config: dict[str, Any], door: ConnectDoor) -> Any:
             super().__init__(*args, **kwargs)
             self._slow: weakref.WeakKeyDictionary[Any, list[Any]] = weakref.WeakKeyDictionary()
             """Each subscriber past :data:`HELD_BYTES`: its client id and the messages dropped since."""
+            # by name: run as ``python -m venue.embedded_broker``, amqtt's plugin is this module's class
+            # imported again as venue.embedded_broker, not __main__'s
+            self._acl: Any = self.plugins_manager.get_plugin(VenueTopicPlugin.__name__)
+            if self._acl is None:
+                raise RuntimeError("the embedded broker with the venue's rules needs VenueTopicPlugin")
 
         async def _topic_filtering(self, session: Any, topic: str, action: Any) -> bool:
-            """The venue's ACL, asked directly (amqtt asks each topic plugin in a task of its own, twice a message)."""
-            return permissions.may(session, topic, action)
+            """The venue's topic plugin, asked directly (amqtt asks each topic plugin in a task of its
+            own, twice a message)."""
+            return bool(self._acl.may(session, topic, action))
 
         async def _handle_message_delivery(self, client_session: Any, handler: Any, wait_deliver: Any) -> bool:
             """amqtt's, then each message already waiting from the same client (a table's state and
@@ -344,7 +341,7 @@ def _venue_amqtt_broker(config: dict[str, Any], door: ConnectDoor) -> Any:
                     continue
                 for target, sub_qos in subscriptions:
                     qos = broadcast.get("qos", sub_qos)
-                    if not permissions.may(target, topic, Action.RECEIVE):
+                    if not self._acl.may(target, topic, Action.RECEIVE):
                         continue
                     connected = target.transitions.state == "connected"
                     if not connected and not target.clean_session and qos != QOS_0 and not target.is_anonymous:
