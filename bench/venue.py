@@ -512,8 +512,7 @@ def run(mode: str, tables: int, speed: float, seconds: float, chromium: str, per
         for w in workers:
             w.join(30)
         rss = peak_rss_mb(hub.pid)
-        broker_rss = sum(peak_rss_mb(c) for c in children(hub.pid)) if mode != "external" else peak_rss_mb(
-            procs[0].pid)
+        broker_rss = sum(peak_rss_mb(b) for b in brokers)
     finally:
         for w in workers:
             if w.is_alive():
