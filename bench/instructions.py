@@ -1,0 +1,130 @@
+"""Instruction counts per event and per frame, under ``valgrind --tool=callgrind``.
+
+Counts do not drift with the machine or with what else it runs, so two commits compare in one run
+even on a busy machine (time does drift: ``bench/service.py`` measures that). Prints one line per
+figure, ``name: value unit``:
+
+- ``event_instructions``: one physical event through the service's loop step (journal in memory,
+  the controller, the panel drawing its frame and sending it through luma to the simulated bus),
+  over whole games of the built-in players, faults included;
+- ``frame_instructions``: one display frame of those games (the screen chosen, drawn and sent):
+  the same games with the panel and without it, the difference over the frames it drew;
+- ``event_instructions_no_panel``: one event without the panel (the referee and the journal).
+
+Each figure is a difference of whole runs (``--games`` games against one game, the first game
+warming every cache as a table's first hand does), so the interpreter's start and the imports cancel
+out. ``--before DIR`` counts the same workload on another checkout (``git worktree add DIR REV``) in
+the same run, and prints its figures with ``before_`` in front.
+
+    python bench/instructions.py [--games 3] [--language en] [--before DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# The workload, run by the Python under valgrind with the checkout on sys.path. It uses only what
+# every commit since round four has (TableService, Controller, open_panel, game_transcript), so an
+# older checkout runs it unchanged.
+WORKLOAD = r"""
+import json, random, sys
+sys.path.insert(0, sys.argv[1])
+games, panel_on, language = int(sys.argv[2]), sys.argv[3] == "1", sys.argv[4]
+import dataclasses
+import engine
+from firmware_host.journal.store import Journal
+from firmware_host.players.builtin import game_transcript
+from firmware_host.referee.controller import Controller
+from firmware_host.screens.panel import open_panel
+from firmware_host.service import InputLine, TableService
+from hardware.table import simulated_table
+table = simulated_table()
+if hasattr(table, "language"):
+    table = dataclasses.replace(table, language=language)
+events = frames = 0
+for seed in range(games):
+    moves = game_transcript(engine.new_game("classic", dealer="A"), random.Random(seed), faults=True)
+    with Journal(":memory:") as journal:
+        panel = open_panel(table) if panel_on else None
+        service = TableService(journal=journal, controller=Controller(), outputs=[panel] if panel else [])
+        service.resume()
+        for event in moves:
+            service.handle(InputLine(event))
+        events += len(moves)
+        if panel is not None:
+            frames += panel.frames
+            panel.close()
+print(json.dumps({"events": events, "frames": frames}))
+"""
+
+
+def count(checkout: Path, games: int, *, panel: bool, language: str) -> tuple[int, dict[str, int]]:
+    """(instructions, the workload's own counts) of one run under callgrind."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "callgrind.out"
+        script = Path(tmp) / "workload.py"
+        script.write_text(WORKLOAD)
+        env = dict(os.environ, PYTHONHASHSEED="0", PYTHONDONTWRITEBYTECODE="1")
+        proc = subprocess.run(
+            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, str(script),
+             str(checkout), str(games), "1" if panel else "0", language],
+            capture_output=True, text=True, env=env, cwd=checkout, check=False,
+        )
+        if proc.returncode != 0:
+            raise SystemExit(f"bench/instructions.py: the workload failed in {checkout}:\n{proc.stderr[-2000:]}")
+        totals = re.search(r"^summary:\s+(\d+)", out.read_text(), re.MULTILINE)
+        if totals is None:
+            raise SystemExit(f"bench/instructions.py: no summary line in {out}")
+        return int(totals.group(1)), json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def figures(checkout: Path, games: int, language: str) -> dict[str, float]:
+    """Instructions per event (with and without the panel) and per frame, games 2..N over game 1."""
+    one, one_counts = count(checkout, 1, panel=True, language=language)
+    many, many_counts = count(checkout, games, panel=True, language=language)
+    bare_one, _ = count(checkout, 1, panel=False, language=language)
+    bare_many, _ = count(checkout, games, panel=False, language=language)
+    events = many_counts["events"] - one_counts["events"]
+    frames = many_counts["frames"] - one_counts["frames"]
+    return {
+        "event_instructions": (many - one) / events,
+        "event_instructions_no_panel": (bare_many - bare_one) / events,
+        "frame_instructions": ((many - one) - (bare_many - bare_one)) / frames,
+        "events_counted": events,
+        "frames_counted": frames,
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=3, help="games in the long run (the short run plays one)")
+    parser.add_argument("--language", default="en", help="the panel's language")
+    parser.add_argument("--before", type=Path, help="another checkout, counted in the same run")
+    args = parser.parse_args()
+    if shutil.which("valgrind") is None:
+        print("bench/instructions.py: valgrind is not installed (apt-get install valgrind)", file=sys.stderr)
+        return 2
+    if args.games < 2:
+        parser.error("--games must be 2 or more")
+    runs = [("", ROOT)] + ([("before_", args.before.resolve())] if args.before else [])
+    for prefix, checkout in runs:
+        result = figures(checkout, args.games, args.language)
+        for name in ("event_instructions", "event_instructions_no_panel", "frame_instructions"):
+            print(f"{prefix}{name}: {result[name]:,.0f} instructions", flush=True)
+        print(f"{prefix}events_counted: {result['events_counted']} events ({result['frames_counted']} frames)",
+              flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
