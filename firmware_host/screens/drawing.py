@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from PIL import Image, ImageDraw
@@ -152,20 +152,42 @@ def _suit(letter: str, scale: int = 1) -> Image.Image:
 
 def _text(image: Image.Image, x: int, y: int, text: str, *, font: str = "text", fill: int = 1) -> int:
     """Draw ``text`` with its cell top at (x, y); returns the x after it. Suit symbols
-    are the 9×9 bitmaps; a character the font lacks is drawn as ``?``."""
+    are the 9×9 bitmaps; a character the font lacks is drawn as ``?``. The line is drawn as one
+    mask (:func:`_line_mask`), the same pixels as its glyphs drawn one by one."""
+    mask, end = _line_mask(text, font, x)
+    if mask is not None:
+        ImageDraw.Draw(image).bitmap((x, y), mask, fill=fill)
+    return end
+
+
+@lru_cache(maxsize=512)
+def _line_mask(text: str, font: str, x: int) -> tuple[Image.Image | None, int]:
+    """The glyphs of ``text`` laid from column ``x`` as one mask whose left edge is ``x`` (``None``
+    for an empty text), and the x after it. Cached: a frame's lines mostly stand where they stood in
+    the last frame (the status, the prompt), so a frame costs a bitmap a line, not one a character.
+    Keyed on ``x`` too: the pen starts at ``x`` and rounds as it goes, so a line's pixels may
+    depend on where it starts (``round`` halves to even)."""
     face = _font(font)
-    draw = ImageDraw.Draw(image)
+    placed: list[tuple[int, int, Image.Image]] = []  # (column from x, row, glyph)
     pen = float(x)
     for char in text:
         suit = _SUIT_OF_SYMBOL.get(char)
         if suit is not None:
-            draw.bitmap((round(pen), y + 2), _suit(suit), fill=fill)
+            placed.append((round(pen) - x, 2, _suit(suit)))
             pen = round(pen) + 10
             continue
         left, cell, advance = face.cells.get(char, face.cells["?"])
-        draw.bitmap((round(pen), y), _glyph(font, left, cell), fill=fill)
+        placed.append((round(pen) - x, 0, _glyph(font, left, cell)))
         pen += advance
-    return round(pen)
+    if not placed:
+        return None, round(pen)
+    # every advance is positive, so no glyph starts left of x: the mask's column 0 is x
+    width = max(column + glyph.width for column, _, glyph in placed)
+    height = max(row + glyph.height for _, row, glyph in placed)
+    mask = Image.new("1", (width, height), 0)
+    for column, row, glyph in placed:
+        mask.paste(1, (column, row), glyph)
+    return mask, round(pen)
 
 
 @cache
@@ -185,6 +207,13 @@ def missing_glyphs(text: str, *, font: str = "text") -> set[str]:
 
 def text_width(text: str, *, font: str = "text") -> int:
     """Width of ``text`` in pixels, measured with the glyphs :func:`render` draws."""
+    return _width(text, font)
+
+
+@lru_cache(maxsize=1024)
+def _width(text: str, font: str) -> int:
+    """:func:`text_width`, cached: a frame's layout measures the same few texts again and again
+    (the status, the prompt, the labels: about 28 sums a frame without it)."""
     return _font(font).width(text)
 
 

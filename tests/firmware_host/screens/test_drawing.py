@@ -14,7 +14,9 @@ import os
 from pathlib import Path
 
 import pytest
-from PIL import Image, ImageChops
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from PIL import Image, ImageChops, ImageDraw
 
 from drivers.display.i2c_sim import FakeI2CBus
 from drivers.display.oled import open_display
@@ -158,3 +160,42 @@ def test_frame_as_ascii_for_a_pipe_that_is_not_utf8() -> None:
     text = frame_to_text(render(VIEWS["trump"]), ascii_only=True)
     assert text.isascii() and text.count("\n") == 31
     text.encode("ascii")
+
+
+def _glyph_by_glyph(image: Image.Image, x: int, y: int, text: str, font: str, fill: int) -> int:
+    """The reference: each glyph drawn on its own at its rounded pen (how lines were drawn before
+    they were cached as one mask)."""
+    from firmware_host.screens import drawing
+
+    face = drawing._font(font)
+    draw = ImageDraw.Draw(image)
+    pen = float(x)
+    for char in text:
+        suit = drawing._SUIT_OF_SYMBOL.get(char)
+        if suit is not None:
+            draw.bitmap((round(pen), y + 2), drawing._suit(suit), fill=fill)
+            pen = round(pen) + 10
+            continue
+        left, cell, advance = face.cells.get(char, face.cells["?"])
+        draw.bitmap((round(pen), y), face.strip.crop((left, 0, left + cell, face.height)), fill=fill)
+        pen += advance
+    return round(pen)
+
+
+_FONT_TEXT = st.text(alphabet=st.sampled_from("AaBbéÉèçÑñßüöß0123456789 :·−-?!,.()'«»♠♥♦♣\u4e2d"), max_size=24)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=_FONT_TEXT, x=st.integers(-20, 140), y=st.integers(-6, 70), font=st.sampled_from(["text", "big"]),
+       fill=st.sampled_from([0, 1]), ground=st.sampled_from([0, 1]))
+def test_a_line_drawn_as_one_cached_mask_is_its_glyphs_drawn_one_by_one(
+        text: str, x: int, y: int, font: str, fill: int, ground: int) -> None:
+    from firmware_host.screens import drawing
+
+    cached, reference = Image.new("1", (128, 64), ground), Image.new("1", (128, 64), ground)
+    end = drawing._text(cached, x, y, text, font=font, fill=fill)
+    drawing._text(cached, x, y, text, font=font, fill=fill)  # again, from the cache
+    assert end == _glyph_by_glyph(reference, x, y, text, font, fill)
+    assert cached.tobytes() == reference.tobytes()
+    assert drawing.text_width(text, font=font) == drawing.text_width(text, font=font) == \
+        drawing._font(font).width(text)
