@@ -88,7 +88,15 @@ def template(lang: str, msgid: str) -> str:
 
     :raises KeyError: an id the catalogue does not hold.
     """
-    text = translations(language(lang)).gettext(msgid)
+    return _template(lang if lang in LANGUAGES else language(lang), msgid)
+
+
+@functools.lru_cache(maxsize=4096)
+def _template(lang: str, msgid: str) -> str:
+    """:func:`template` for a language the table speaks, cached: every event words its screen, its
+    narration and its page again, and gettext's lookup through the fallback costs more than the
+    words (the catalogue holds about 590 ids a language; an unknown id raises and is not kept)."""
+    text = translations(lang).gettext(msgid)
     if text == msgid and msgid not in _ids():
         raise KeyError(f"no message {msgid!r} in the catalogue")
     return text
