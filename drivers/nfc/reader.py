@@ -279,6 +279,17 @@ class NfcpyReader(Closing):
             self._waiting = False
         return _listed_uids(data)
 
+    def firmware(self) -> bytes:
+        """The PN532's GetFirmwareVersion answer: IC (``32``: PN532), version, revision, and the
+        protocols it supports (bit 0 ISO/IEC 14443 type A, bit 1 type B, bit 2 ISO 18092);
+        UM0701-02, §7.2.2.
+
+        :raises OSError: the reader failed to answer properly.
+        """
+        device = self._device()
+        with self._clf.lock:
+            return bytes(device.chipset.get_firmware_version())
+
     def resync(self) -> None:
         """After a failed command: put the reader and the host back in step.
 
