@@ -23,6 +23,7 @@ report as on a real table.
 from __future__ import annotations
 
 import logging
+import os
 import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
@@ -199,7 +200,8 @@ def run_probe(config: TableConfig, frames_path: Path, *, ask: Ask | None = None,
             checks.append(Check(_say(lang, "firmware", pad=pad.name), False,
                                 _say(lang, "not_serial", device=pad.device), say(lang, "doctor.check_usb")))
             continue
-        checks += probe_reader(pad, port, frames, ask, key=key, lang=lang)
+        # the /dev node a udev symlink names: nfcpy's pn532.init waits longer for a ttyUSB's first answer on a Pi
+        checks += probe_reader(pad, os.path.realpath(port), frames, ask, key=key, lang=lang)
     header = [f"ecarte-table doctor --probe, {datetime.now(UTC).isoformat(timespec='seconds')}",
               f"table: {config.source or config.name}", *_versions(),
               "time (s), pad, > host to PN532 or < PN532 to host, the frame's bytes, what it is"]
