@@ -26,7 +26,8 @@ Measured facts and documented behaviour (modelled as such):
   select, ``nfc_initiator_deselect_target`` (``pn53x.c``: InDeselect 0),
   select again, until nothing answers, stopping on a tag seen twice.
 
-Strict as the chip (each refuses what today's frames of a careless host would send; a test each):
+Strict as the chip (each refuses frames the table sent before issue 39; a test each in
+``tests/drivers/test_pn532sim_strict.py``):
 
 * InDataExchange takes its data as MIFARE commands (UM0701-02, §7.3.8 InDataExchange,
   the table of MIFARE commands: ``60``/``61`` authentication A/B with a block address,
@@ -40,6 +41,9 @@ Strict as the chip (each refuses what today's frames of a careless host would se
 * InListPassiveTarget's InitiatorData names a tag by whole cascade levels with their
   cascade tags (UM0701-02, §7.3.5; :func:`~drivers.nfc.pn532sim.field.names`): a bare
   7-byte UID selects nothing.
+* InCommunicateThru sends its data to the target as it is (UM0701-02, §7.3.9: no
+  protocol handling): it selects nothing, so a halted target stays silent (a timeout);
+  InSelect (§7.3.12) or InDataExchange select a target first.
 
 Time on the air and the wire (applied only when the simulator is paced; see
 :data:`AIR_BIT` and the constants after it):
@@ -52,8 +56,8 @@ Time on the air and the wire (applied only when the simulator is paced; see
   REQA (ISO/IEC 14443-3, the guard time of *Polling*): every field reset costs it.
 * HLTA is acknowledged by silence: the reader waits 1 ms for an answer that would mean
   NAK (ISO/IEC 14443-3, *HLTA command*).
-* Selecting by UID sends REQA and SELECT level by level (no anticollision round);
-  listing runs an anticollision round (``93 20``, ``95 20``) before each SELECT.
+* Listing runs an anticollision round (``93 20``, ``95 20``) before each SELECT
+  (ISO/IEC 14443-3, *Anticollision and select*).
 
 Assumptions (the simplest model consistent with the above; not measured):
 
@@ -62,6 +66,8 @@ Assumptions (the simplest model consistent with the above; not measured):
   it again (WUPA + SELECT by UID) and halts the one that was selected.
 * A listing with a UID (InListPassiveTarget with InitiatorData) sends REQA and
   selects that tag only, as nfcpy's ``sense`` with ``sel_req`` expects.
+* Selecting by UID (InitiatorData, InSelect) sends REQA or WUPA and SELECT level by
+  level without an anticollision round (the manual does not say).
 * How long the PN532 waits for an ATQA that does not come (:data:`NO_ATQA_WAIT`):
   1 ms a REQA, not in the manual. Extra anticollision rounds of a collision are not
   counted (a few tenths of a millisecond each).
