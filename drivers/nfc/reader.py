@@ -361,10 +361,10 @@ class NfcpyReader(Closing):
         Never InDataExchange: the PN532 takes its data as MIFARE commands
         (UM0701-02, §7.3.8: ``60`` is a MIFARE Classic authentication), and a real
         chip answers ``GET_VERSION`` only as InCommunicateThru (libfreefare issue
-        112, pull request 124). The card is selected first by a field reset and
-        InListPassiveTarget with its UID and cascade tag (:func:`select_request`:
-        that card only, wherever it lies in the stack) unless the last poll found
-        the card alone and left it selected.
+        112, pull request 124). The card is selected first (:meth:`_select`): by
+        InSelect if the last poll's last listing found it alone (it is target 1),
+        else by a field reset and InListPassiveTarget with its UID and cascade tag
+        (:func:`select_request`: that card only, wherever it lies in the stack).
 
         :returns: the answers (``version`` ``None`` for a chip that NAKs or
             ignores ``GET_VERSION``; then ``READ_SIG`` is not asked), or ``None``
@@ -384,7 +384,7 @@ class NfcpyReader(Closing):
         """Card ``uid``'s ``READ_SIG`` answer alone (32 bytes), ``None`` if none.
 
         For a card that the last :meth:`poll` found alone in its last listing
-        (it is still selected): the receive CRC switched off, and one
+        (target 1): InSelect, the receive CRC switched off, and one
         InCommunicateThru; else it is selected first as in :meth:`read_facts`.
 
         :raises OSError: the reader failed to answer properly.

@@ -136,3 +136,19 @@ def test_doctor_probe_on_the_simulated_table(tmp_path: Path) -> None:
     as_typed = r"`[^`]*`|\b(?:hand|play)\.[AB]\b|\bturnup\b|\bdiscard\b|GET_VERSION|READ_SIG|\b[0-9A-F]+\b"  # hex: UIDs
     read = re.sub(as_typed, " ", done.stdout)
     assert english_words(read) == set()
+
+
+def test_a_frames_file_that_cannot_be_written_fails_its_line(sim: Pn532Simulator, tmp_path: Path) -> None:
+    checks = probe(table_of(PadConfig("hand.A", sim.path, depth=2)), tmp_path / "no-such-folder" / "f.txt", maker(sim))
+    assert [check.name for check in checks if not check.ok] == ["frames file"]
+    assert "doctor --probe --frames FILE" in checks[-1].fix
+
+
+def test_doctor_probe_on_a_table_file_that_does_not_load_says_why(tmp_path: Path) -> None:
+    table = tmp_path / "table.toml"
+    table.write_text("[table]\nlayout = 'round'\n")
+    done = subprocess.run([sys.executable, "-m", "firmware_host.cli.main", "doctor", "--probe", str(table), "--frames",
+                           str(tmp_path / "f.txt")], capture_output=True, text=True, timeout=300, cwd=ROOT,
+                          env={**os.environ, "XDG_STATE_HOME": str(tmp_path)})
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert str(table) in done.stdout and not (tmp_path / "f.txt").exists()
