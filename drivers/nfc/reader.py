@@ -166,7 +166,8 @@ MAX_LISTINGS = 16
 wakes halted tags again (libnfc stops on a tag seen twice, and so do we)."""
 _IN_LIST_PASSIVE_TARGET = 0x4A
 _IN_DESELECT = 0x44
-_IN_DATA_EXCHANGE = 0x40
+_IN_COMMUNICATE_THRU = 0x42
+_IN_SELECT = 0x54
 
 
 class NfcpyReader(Closing):
@@ -278,6 +279,17 @@ class NfcpyReader(Closing):
             self._waiting = False
         return _listed_uids(data)
 
+    def firmware(self) -> bytes:
+        """The PN532's GetFirmwareVersion answer: IC (``32``: PN532), version, revision, and the
+        protocols it supports (bit 0 ISO/IEC 14443 type A, bit 1 type B, bit 2 ISO 18092);
+        UM0701-02, §7.2.2.
+
+        :raises OSError: the reader failed to answer properly.
+        """
+        device = self._device()
+        with self._clf.lock:
+            return bytes(device.chipset.get_firmware_version())
+
     def resync(self) -> None:
         """After a failed command: put the reader and the host back in step.
 
@@ -341,11 +353,18 @@ class NfcpyReader(Closing):
         """Ask card ``uid`` for its ``GET_VERSION`` and ``READ_SIG`` (NTAG21x, ``60`` and ``3C 00``).
 
         Through nfcpy's PN532 driver (``device.chipset.command``), not nfcpy's
-        whole activation (about twelve commands): one InDataExchange for each
-        (the PN532 adds and checks the CRC), after a field reset and
-        InListPassiveTarget with the UID (which selects that card only, wherever
-        it lies in the stack) unless the last poll found the card alone and left
-        it selected.
+        whole activation (about twelve commands), but as nfcpy sends every Type 2
+        command (``pn53x._tt2_send_cmd_recv_rsp``): InCommunicateThru, the PN532
+        adding the CRC_A and the receive CRC switched off (``sense_tta`` clears
+        ``CIU_RxMode`` bit 7 after selecting a Type 2 tag), so that the tag's
+        one-byte NAK comes through and the host checks the CRC_A of a longer answer.
+        Never InDataExchange: the PN532 takes its data as MIFARE commands
+        (UM0701-02, §7.3.8: ``60`` is a MIFARE Classic authentication), and a real
+        chip answers ``GET_VERSION`` only as InCommunicateThru (libfreefare issue
+        112, pull request 124). The card is selected first (:meth:`_select`): by
+        InSelect if the last poll's last listing found it alone (it is target 1),
+        else by a field reset and InListPassiveTarget with its UID and cascade tag
+        (:func:`select_request`: that card only, wherever it lies in the stack).
 
         :returns: the answers (``version`` ``None`` for a chip that NAKs or
             ignores ``GET_VERSION``; then ``READ_SIG`` is not asked), or ``None``
@@ -356,17 +375,17 @@ class NfcpyReader(Closing):
         with self._clf.lock:
             if not self._select(device, uid):
                 return None
-            version = self._data_exchange(device, b"\x60", 8)
+            version = self._tt2_exchange(device, b"\x60", 8)
             if version is None:
                 return TagFacts(None, None)
-            return TagFacts(version, self._data_exchange(device, b"\x3c\x00", 32))
+            return TagFacts(version, self._tt2_exchange(device, b"\x3c\x00", 32))
 
     def read_signature(self, uid: str) -> bytes | None:
         """Card ``uid``'s ``READ_SIG`` answer alone (32 bytes), ``None`` if none.
 
         For a card that the last :meth:`poll` found alone in its last listing
-        (it is still selected): one InDataExchange, nothing else; else it is
-        selected first as in :meth:`read_facts`.
+        (target 1): InSelect, the receive CRC switched off, and one
+        InCommunicateThru; else it is selected first as in :meth:`read_facts`.
 
         :raises OSError: the reader failed to answer properly.
         """
@@ -374,35 +393,52 @@ class NfcpyReader(Closing):
         with self._clf.lock:
             if not self._select(device, uid):
                 return None
-            return self._data_exchange(device, b"\x3c\x00", 32)
+            return self._tt2_exchange(device, b"\x3c\x00", 32)
 
     def _select(self, device: Any, uid: str) -> bool:
-        """Make card ``uid`` target 1, selected: nothing to do if the last listing found it
-        alone; else a field reset and InListPassiveTarget with its UID. Whether it answered."""
+        """Make card ``uid`` target 1, selected, its receive CRC off as nfcpy's ``sense_tta`` leaves
+        a Type 2 tag: if the last listing found it alone it is target 1 already, InSelect makes sure
+        it is selected (the listing may have halted it looking for a second, and InCommunicateThru,
+        unlike InDataExchange, does not select a target: UM0701-02, §7.3.9 and §7.3.12); else a
+        field reset and InListPassiveTarget with its UID (:func:`select_request`). Whether it
+        answered."""
         selected, self._selected = self._selected, None  # after a NAK the card is IDLE: select it again
         if selected == uid:
-            return True
-        device.mute()  # a tag the last poll cycle halted answers no REQA
-        self._field_dirty = True
-        if self._retries != 0x01:
-            device.chipset.rf_configuration(0x05, bytes([0x01, 0x00, 0x01]))
-            self._retries = 0x01
-        listed = device.chipset.command(
-            _IN_LIST_PASSIVE_TARGET, bytearray([1, 0]) + bytearray.fromhex(uid), timeout=0.1
-        )
-        return uid in _listed_uids(listed)
+            answer = device.chipset.command(_IN_SELECT, bytearray([1]), timeout=0.1)
+            if not answer or answer[0] != 0:
+                return False
+        else:
+            device.mute()  # a tag the last poll cycle halted answers no REQA
+            self._field_dirty = True
+            if self._retries != 0x01:
+                device.chipset.rf_configuration(0x05, bytes([0x01, 0x00, 0x01]))
+                self._retries = 0x01
+            listed = device.chipset.command(
+                _IN_LIST_PASSIVE_TARGET, bytearray([1, 0]) + select_request(uid), timeout=0.1
+            )
+            if uid not in _listed_uids(listed):
+                return False
+        # InListPassiveTarget switched the CRC on both ways; nfcpy's sense_tta then switches the
+        # receive CRC off for a Type 2 tag (read CIU_RxMode, clear bit 7, write it), and so do we.
+        rx_mode = device.chipset.read_register("CIU_RxMode")
+        device.chipset.write_register("CIU_RxMode", rx_mode & 0x7F)
+        return True
 
-    def _data_exchange(self, device: Any, command: bytes, size: int) -> bytes | None:
-        """InDataExchange with target 1: the card's answer if ``size`` bytes, else ``None``
-        (a NAK, no answer: the PN532 reports an error status)."""
+    def _tt2_exchange(self, device: Any, command: bytes, size: int) -> bytes | None:
+        """One Type 2 command to the selected card as nfcpy sends it (InCommunicateThru, the
+        receive CRC checked here): the card's answer if ``size`` bytes and its CRC_A right, else
+        ``None`` (a NAK; no answer: the PN532 reports an error status; a garbled answer)."""
         try:
-            answer = device.chipset.command(_IN_DATA_EXCHANGE, bytearray([1]) + command, timeout=0.1)
+            answer = device.chipset.command(_IN_COMMUNICATE_THRU, bytearray(command), timeout=0.1)
         except nfc.clf.pn53x.Chipset.Error as error:
             logger.debug("%s: %s: %s", self.path, command.hex(), error)
             return None
-        if not answer or answer[0] != 0 or len(answer) != size + 1:
+        if not answer or answer[0] != 0 or len(answer) != size + 3:
             return None
-        return bytes(answer[1:])
+        if not device.check_crc_a(answer[1:]):
+            logger.debug("%s: %s: CRC_A error in the answer", self.path, command.hex())
+            return None
+        return bytes(answer[1:-2])
 
     def lock(self, uid: str, password: bytes, *, protect_from: int = 4, auth_limit: int = 0) -> None:
         """Password-protect card ``uid``'s memory from page ``protect_from`` against writing.
@@ -516,6 +552,24 @@ class NfcpyReader(Closing):
             if tty is not None:
                 tty.close()
                 transport.tty = None
+
+
+def select_request(uid: str) -> bytearray:
+    """InListPassiveTarget's InitiatorData naming card ``uid`` (hex), as nfcpy's ``sense_tta`` builds it.
+
+    The PN532 takes the UID cascade level by cascade level (UM0701-02, §7.3.5): a 7-byte UID
+    goes with its cascade tag ``88`` first (``88 UID0 UID1 UID2 UID3 UID4 UID5 UID6``), a 10-byte
+    UID with one before each of its first two levels, a 4-byte UID as it is.
+
+    >>> select_request("04A224B2C31D80").hex(" ").upper()
+    '88 04 A2 24 B2 C3 1D 80'
+    """
+    sel = bytearray.fromhex(uid)
+    if len(sel) > 4:
+        sel = bytearray(b"\x88") + sel
+    if len(sel) > 8:
+        sel = sel[0:4] + bytearray(b"\x88") + sel[4:]
+    return sel
 
 
 def _listed_uids(data: bytes | None) -> list[str]:

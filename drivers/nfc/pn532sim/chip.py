@@ -26,6 +26,39 @@ Measured facts and documented behaviour (modelled as such):
   select, ``nfc_initiator_deselect_target`` (``pn53x.c``: InDeselect 0),
   select again, until nothing answers, stopping on a tag seen twice.
 
+Strict as the chip (each refuses frames the table sent before issue 39; a test each in
+``tests/drivers/test_pn532sim_strict.py``):
+
+* InDataExchange takes its data as MIFARE commands (UM0701-02, §7.3.8 InDataExchange,
+  the table of MIFARE commands: ``60``/``61`` authentication A/B with a block address,
+  a key and the UID; ``30`` read; ``A0``/``A2`` write...). An authentication needs a
+  MIFARE Classic target (SAK bit 3, Crypto1); a Type 2 tag (NTAG213, SAK ``00``) has
+  none, so ``D4 40 01 60`` (meant as GET_VERSION) fails with status ``14`` (*MIFARE:
+  authentication error*, the manual's error table, §7.1) and the tag is not asked.
+  Real-chip reports: libfreefare issue 112 and pull request 124 (NTAG GET_VERSION
+  answered only as a one-byte InCommunicateThru on a PN532). Assumption: the exact
+  status (the manual lists no status for an authentication to a Type 2 target).
+* InListPassiveTarget's InitiatorData names a tag by whole cascade levels with their
+  cascade tags (UM0701-02, §7.3.5; :func:`~drivers.nfc.pn532sim.field.names`): a bare
+  7-byte UID selects nothing.
+* InCommunicateThru sends its data to the target as it is (UM0701-02, §7.3.9: no
+  protocol handling): it selects nothing, so a halted target stays silent (a timeout);
+  InSelect (§7.3.12) or InDataExchange select a target first.
+
+Time on the air and the wire (applied only when the simulator is paced; see
+:data:`AIR_BIT` and the constants after it):
+
+* 106 kbit/s is fc/128 (ISO/IEC 14443-2, Type A bit rate), and a byte is 9 bits on
+  the air: 8 data bits and odd parity (ISO/IEC 14443-3, standard frame), plus a start
+  and an end of frame; a frame delay time (at least 1172/fc, ISO/IEC 14443-3) after
+  every frame.
+* After the field comes on, an unmodulated field for at least 5.1 ms before the first
+  REQA (ISO/IEC 14443-3, the guard time of *Polling*): every field reset costs it.
+* HLTA is acknowledged by silence: the reader waits 1 ms for an answer that would mean
+  NAK (ISO/IEC 14443-3, *HLTA command*).
+* Listing runs an anticollision round (``93 20``, ``95 20``) before each SELECT
+  (ISO/IEC 14443-3, *Anticollision and select*).
+
 Assumptions (the simplest model consistent with the above; not measured):
 
 * With MaxTg=2 the chip halts the first target (HLTA) to find a second, which
@@ -33,7 +66,12 @@ Assumptions (the simplest model consistent with the above; not measured):
   it again (WUPA + SELECT by UID) and halts the one that was selected.
 * A listing with a UID (InListPassiveTarget with InitiatorData) sends REQA and
   selects that tag only, as nfcpy's ``sense`` with ``sel_req`` expects.
-* RF times (applied only when the simulator is paced) are rough fixed values.
+* Selecting by UID (InitiatorData, InSelect) sends REQA or WUPA and SELECT level by
+  level without an anticollision round (the manual does not say).
+* How long the PN532 waits for an ATQA that does not come (:data:`NO_ATQA_WAIT`):
+  1 ms a REQA, not in the manual. Extra anticollision rounds of a collision are not
+  counted (a few tenths of a millisecond each).
+* A card laid in a field that is already on answers at once (no power-up time).
 """
 
 from __future__ import annotations
@@ -41,16 +79,65 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import ClassVar
 
-from drivers.nfc.pn532sim.field import Field, anticollision_order, strip_cascade_tags
+from drivers.nfc.pn532sim.field import Field, anticollision_order, cascade_levels, names
 from drivers.nfc.pn532sim.ntag213 import Ntag213, crc_a
 
 FIRMWARE_VERSION = bytes([0x32, 0x01, 0x06, 0x07])
 """GetFirmwareVersion answer: IC PN532, version 1.6, supports ISO A, B and 18092."""
 
-# Rough RF times (seconds), applied only when the simulator is paced.
-_RF_EMPTY_POLL = 0.001  # REQA with one retry and nobody answering
-_RF_ACTIVATION = 0.0025  # REQA, two cascade levels of anticollision + SELECT
-_RF_EXCHANGE = 0.0012  # one type 2 command and its answer at 106 kbps
+FC = 13.56e6
+"""The carrier frequency, Hz (ISO/IEC 14443-2)."""
+AIR_BIT = 128 / FC
+"""Seconds a bit at 106 kbit/s (fc/128, ISO/IEC 14443-2): 9.44 µs."""
+AIR_BITS_PER_BYTE = 9
+"""Bits a byte on the air: 8 data bits and an odd parity bit (ISO/IEC 14443-3, standard frame)."""
+FRAME_DELAY = 1172 / FC
+"""Seconds between the end of a frame and the next (the least frame delay time ISO/IEC 14443-3
+allows, 86.4 µs), counted after every frame."""
+GUARD_TIME = 5.1e-3
+"""Seconds of unmodulated field after it comes on before the first REQA (ISO/IEC 14443-3, *Polling*)."""
+HLTA_WAIT = 1e-3
+"""Seconds the reader listens after a HLTA: an answer within 1 ms would be a NAK (ISO/IEC 14443-3)."""
+NO_ATQA_WAIT = 1e-3
+"""Seconds the PN532 waits for an ATQA that does not come (an assumption, not measured)."""
+
+
+def air_time(*sizes: int) -> float:
+    """Seconds on the air of standard frames of these many bytes (CRC included), one after another.
+
+    Each: start of frame, 9 bits a byte, end of frame, then a frame delay.
+
+    >>> round(air_time(34) * 1e6)  # READ_SIG's answer, 32 bytes and the CRC_A
+    2994
+    """
+    return sum((2 + AIR_BITS_PER_BYTE * size) * AIR_BIT + FRAME_DELAY for size in sizes)
+
+
+SHORT_FRAME = (2 + 7) * AIR_BIT + FRAME_DELAY
+"""Seconds of a 7-bit short frame (REQA, WUPA) on the air."""
+FOUR_BITS = (2 + 4) * AIR_BIT + FRAME_DELAY
+"""Seconds of a 4-bit ACK or NAK on the air."""
+EMPTY_REQA = SHORT_FRAME + NO_ATQA_WAIT
+"""Seconds of a REQA nobody answers."""
+HLTA = air_time(4) + HLTA_WAIT
+"""Seconds of a HLTA (``50 00`` and the CRC_A) and the silence after it."""
+
+
+def activation_time(uid: bytes, *, by_uid: bool) -> float:
+    """Seconds to wake and select a tag: REQA (or WUPA) and ATQA, then each cascade level's
+    anticollision round (``93 20`` → 4 bytes and the BCC; not when selecting by UID) and its
+    SELECT (7 bytes and the CRC_A) → SAK (and the CRC_A)."""
+    level = air_time(9, 3) + (0.0 if by_uid else air_time(2, 5))
+    return SHORT_FRAME + air_time(2) + level * len(cascade_levels(uid))
+
+
+def exchange_time(command: int, answer: int | None) -> float:
+    """Seconds of a Type 2 command of ``command`` bytes and its answer of ``answer`` bytes (CRC_A
+    added to both; an answer of 1 byte is a 4-bit ACK or NAK; ``None``: none)."""
+    sent = air_time(command + 2)
+    if answer is None:
+        return sent
+    return sent + (FOUR_BITS if answer == 1 else air_time(answer + 2))
 
 # CIU register addresses nfcpy reads or writes.
 CIU_TX_MODE = 0x6302
@@ -74,6 +161,8 @@ _STATUS_OK = 0x00
 _STATUS_TIMEOUT = 0x01
 _STATUS_CRC = 0x02
 _STATUS_MIFARE = 0x14
+_MIFARE_CLASSIC = 0x08  # SAK bit 3: a MIFARE Classic (Crypto1) target
+_AUTHENTICATION = (0x60, 0x61)  # InDataExchange's MIFARE authentication A and B (UM0701-02, §7.3.8)
 _STATUS_CONTEXT = 0x27
 
 
@@ -88,6 +177,7 @@ class Pn532Core:
         self.field = field
         self.registers: dict[int, int] = dict(_REGISTER_DEFAULTS)
         self.rf_on = False
+        self._fresh_field = False
         self.powered_down = False
         self.host_baud = 115200
         self.rf_config: dict[int, bytes] = {}
@@ -131,6 +221,9 @@ class Pn532Core:
         Only tags coupled to the antenna and not missing this poll hear it.
         """
         self._field_on()
+        if self._fresh_field:
+            self._fresh_field = False
+            self.rf_time += GUARD_TIME  # no card may be spoken to before the guard time is over
         return self.field.reqa(wake_up=wake_up)
 
     def _activate_one(self, wanted: bytes, attempts: int) -> Ntag213 | None:
@@ -141,16 +234,20 @@ class Pn532Core:
         for _ in range(attempts):
             answered = self.reqa()
             # SELECT by UID (InListPassiveTarget with a UID) or bit anticollision.
-            chosen = [t for t in answered if t.uid == wanted] if wanted else anticollision_order(answered)[:1]
+            named = [t for t in answered if names(t.uid, wanted)] if wanted else answered
+            chosen = anticollision_order(named)[:1]
             for tag in answered:
                 tag.state = "idle"
             if chosen:
                 chosen[0].state = "active"
+                self.rf_time += activation_time(chosen[0].uid, by_uid=bool(wanted))
                 return chosen[0]
+            self.rf_time += EMPTY_REQA if not answered else SHORT_FRAME + air_time(2, 9) + NO_ATQA_WAIT
         return None
 
     def _field_on(self) -> None:
         if not self.rf_on:
+            self._fresh_field = True  # the first REQA waits for the guard time
             self.rf_on = True
             self.registers[CIU_TX_CONTROL] = 0x83
 
@@ -169,9 +266,12 @@ class Pn532Core:
             for other in self.targets:
                 if other is not tag and other.state == "active":
                     other.state = "halt"  # the chip sends HLTA before selecting another
+                    self.rf_time += HLTA
             if tag.wupa() is None:
+                self.rf_time += EMPTY_REQA
                 return None
             tag.state = "active"
+            self.rf_time += activation_time(tag.uid, by_uid=True)
         self.current = number - 1
         return tag
 
@@ -243,14 +343,15 @@ class Pn532Core:
         self.polls += 1
         self._field_on()
         if brty != 0:  # only 106 kbps type A cards are simulated
-            self.rf_time = _RF_EMPTY_POLL
+            self.rf_time += EMPTY_REQA
             return b"\x00"
-        uid = strip_cascade_tags(bytes(wanted)) if wanted else b""
+        uid = bytes(wanted)
         retries = self.rf_config.get(0x05, b"\x01\x00\x01")[2:3] or b"\x01"
         attempts = 2 if retries[0] else 1
         for _ in range(max_tg):
             if self.targets:
                 self.targets[-1].state = "halt"  # HLTA, so that the next REQA finds another
+                self.rf_time += HLTA
             tag = self._activate_one(uid, attempts)
             if tag is None:
                 break
@@ -259,11 +360,8 @@ class Pn532Core:
                 break
         if not self.targets:
             self.registers[CIU_FIFO_DATA] = 0x26  # our REQA is still in the FIFO
-            self.rf_time = _RF_EMPTY_POLL
             self.field.end_poll()
             return b"\x00"
-        if len(self.targets) < max_tg:
-            self.rf_time += _RF_EMPTY_POLL
         self.current = len(self.targets) - 1
         out = bytearray([len(self.targets)])
         for number, tag in enumerate(self.targets, start=1):
@@ -271,7 +369,6 @@ class Pn532Core:
         self.registers[CIU_FIFO_DATA] = 0x00
         self.registers[CIU_TX_MODE] |= _CRC_ENABLE
         self.registers[CIU_RX_MODE] |= _CRC_ENABLE
-        self.rf_time += _RF_ACTIVATION * len(self.targets)
         return bytes(out)
 
     def waits_for_card(self, command: bytes) -> bool:
@@ -287,11 +384,14 @@ class Pn532Core:
             return False
         self._field_on()
         self.field.begin_poll()
-        wanted = strip_cascade_tags(bytes(command[3:]))
-        return not any(
-            tag.state != "halt" and not self.field.silent(tag) and (not wanted or tag.uid == wanted)
+        wanted = bytes(command[3:])
+        waits = not any(
+            tag.state != "halt" and not self.field.silent(tag) and (not wanted or names(tag.uid, wanted))
             for tag in self.field.coupled()
         )
+        if waits:
+            self._fresh_field = False  # the guard time is long over when a card comes
+        return waits
 
     def _target(self, number: int) -> Ntag213 | None:
         if 1 <= number <= len(self.targets):
@@ -304,10 +404,15 @@ class Pn532Core:
         number = params[0] & 0x3F
         if self._target(number) is None:
             return bytes([_STATUS_CONTEXT])
-        self.rf_time = _RF_EXCHANGE
         tag = self._reselect(number)
+        if tag is not None and params[1] in _AUTHENTICATION and not tag.SAK & _MIFARE_CLASSIC:
+            # a MIFARE Classic authentication to a tag without Crypto1: it fails, the tag is not asked
+            self.rf_time += exchange_time(len(params) - 1, None) + self._timeout()
+            return bytes([_STATUS_MIFARE])
         answer = tag.answer(params[1:]) if tag is not None else None
+        self.rf_time += exchange_time(len(params) - 1, None if answer is None else len(answer))
         if answer is None:
+            self.rf_time += self._timeout()
             return bytes([_STATUS_TIMEOUT])
         if len(answer) == 1:  # the chip turns the 4-bit ACK into plain success
             return bytes([_STATUS_OK if answer == b"\x0a" else _STATUS_MIFARE])
@@ -316,7 +421,6 @@ class Pn532Core:
     def _in_communicate_thru(self, params: bytes) -> bytes | None:
         if not params:
             return None
-        self.rf_time = _RF_EXCHANGE
         if self.registers.get(CIU_BIT_FRAMING, 0) & 0x07 == 7 and len(params) == 1:
             return self._short_frame(params[0])
         tag = self._target(self.current + 1)
@@ -327,9 +431,9 @@ class Pn532Core:
                 tag = None
             command = command[:-2]
         answer = tag.answer(command) if tag is not None and self._in_range(tag) else None
+        self.rf_time += exchange_time(len(command), None if answer is None else len(answer))
         if answer is None:
-            index = self.rf_config.get(0x02, b"\x00\x0b\x0a")[-1:] or b"\x0a"
-            self.rf_time = (100 << max(index[0] - 1, 0)) / 1e6 if index[0] else 0.0
+            self.rf_time += self._timeout()
             return bytes([_STATUS_TIMEOUT])
         if len(answer) == 1:
             if self.registers[CIU_RX_MODE] & _CRC_ENABLE:
@@ -339,6 +443,12 @@ class Pn532Core:
             answer += crc_a(answer)
         return bytes([_STATUS_OK]) + answer
 
+    def _timeout(self) -> float:
+        """Seconds the chip waits for an answer that does not come: RFConfiguration item 2's
+        third byte *n*, 100 µs × 2^(n-1) (UM0701-02, §7.3.1; nfcpy's ``send_cmd_recv_rsp``)."""
+        index = self.rf_config.get(0x02, b"\x00\x0b\x0a")[-1:] or b"\x0a"
+        return (100 << max(index[0] - 1, 0)) / 1e6 if index[0] else 0.0
+
     def _short_frame(self, code: int) -> bytes:
         """A 7-bit frame sent raw: REQA (``26``) or WUPA (``52``); the ATQA back."""
         if code not in (0x26, 0x52):
@@ -346,7 +456,9 @@ class Pn532Core:
         self.targets = []
         answered = self.reqa(wake_up=code == 0x52)
         if not answered:
+            self.rf_time += EMPTY_REQA
             return bytes([_STATUS_TIMEOUT])
+        self.rf_time += SHORT_FRAME + air_time(2)
         # Every NTAG213 sends the same ATQA: the answers overlap without a collision.
         return bytes([_STATUS_OK]) + answered[0].ATQA[::-1]
 

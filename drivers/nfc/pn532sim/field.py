@@ -221,13 +221,39 @@ def _cascade_bytes(uid: bytes) -> bytes:
     return b"\x88" + uid[:3] + b"\x88" + uid[3:6] + uid[6:]
 
 
-def strip_cascade_tags(sel: bytes) -> bytes:
-    """The UID in a selection request that has cascade tags (88) in it."""
-    if len(sel) == 8 and sel[0] == 0x88:
-        return sel[1:]
-    if len(sel) == 12 and sel[0] == 0x88 and sel[4] == 0x88:
-        return sel[1:4] + sel[5:]
-    return sel
+def cascade_levels(uid: bytes) -> list[bytes]:
+    """The UID as SELECT sends it, one 4-byte cascade level each, cascade tags (``88``) in.
+
+    >>> [level.hex(" ") for level in cascade_levels(bytes.fromhex("04A224B2C31D80"))]
+    ['88 04 a2 24', 'b2 c3 1d 80']
+    """
+    sent = _cascade_bytes(uid)
+    return [sent[at : at + 4] for at in range(0, len(sent), 4)]
+
+
+def names(uid: bytes, initiator_data: bytes) -> bool:
+    """Whether InListPassiveTarget's InitiatorData names the tag ``uid`` (106 kbps type A).
+
+    The PN532 takes InitiatorData as the UID "or part of it", cascade level by cascade
+    level, with the cascade tag ``CT`` (``88``) of a cascaded level in it (UM0701-02,
+    §7.3.5 InListPassiveTarget, 106 kbps type A; ISO/IEC 14443-3, *Anticollision and
+    select*: a 7-byte UID's first level is ``CT UID0 UID1 UID2``; nfcpy's ``sense_tta``
+    sends ``88`` before a 7-byte UID). So each whole 4-byte level given must be the
+    tag's own; a level left out is settled by anticollision. A bare 7-byte UID names
+    nothing: its first four bytes are not a 7-byte tag's first level (that starts with
+    ``88``), and it is no whole number of levels. Assumption: the chip then selects
+    nothing (the manual does not say what it does with a partial level).
+
+    >>> names(bytes.fromhex("04A224B2C31D80"), bytes.fromhex("8804A224B2C31D80"))
+    True
+    >>> names(bytes.fromhex("04A224B2C31D80"), bytes.fromhex("04A224B2C31D80"))
+    False
+    """
+    if not initiator_data or len(initiator_data) % 4:
+        return False
+    given = [initiator_data[at : at + 4] for at in range(0, len(initiator_data), 4)]
+    levels = cascade_levels(uid)
+    return len(given) <= len(levels) and all(a == b for a, b in zip(given, levels, strict=False))
 
 
 def anticollision_order(tags: Sequence[Ntag213]) -> list[Ntag213]:

@@ -21,11 +21,15 @@ them off, :meth:`~Pn532Simulator.remove` pulls one from anywhere); what the
 stack does is in :mod:`~drivers.nfc.pn532sim.field`.
 
 Timing: with ``baud`` set, every frame is delivered whole after the time its
-bytes take on the wire (10 bits a byte: 86.8 µs at 115200 baud); commands
-also take that long to arrive, and the RF part of InListPassiveTarget and of
-tag exchanges adds a rough fixed time. Without ``baud`` answers come at once.
-A SetSerialBaudrate is acknowledged and recorded (:attr:`host_baud`) but does
-not change the pacing: ``baud`` models the slowest link on the way.
+bytes take on the wire, 10 bits a byte (start, 8 data bits, stop: the PN532's
+HSU is 8N1, UM0701-02 §6.2.3) at the link's speed (:attr:`link_baud`): the
+chip's own (:attr:`host_baud`: 115200 at power-on, then what SetSerialBaudrate
+set; nfcpy's ``pn532.init`` moves a Linux serial port to 921600 when the port
+takes it, ``stty``), but never above ``baud``, the fastest the adapter on the
+way goes. Commands also take that long to arrive, and the time on the air of
+each command (:mod:`~drivers.nfc.pn532sim.chip`: 106 kbit/s, 9 bits a byte, the
+guard time after the field comes on) is added before its answer. Without
+``baud`` answers come at once.
 """
 
 from __future__ import annotations
@@ -52,6 +56,8 @@ from drivers.nfc.pn532sim.ntag213 import Ntag213, uid_key
 
 logger = logging.getLogger(__name__)
 
+WIRE_BITS = 10
+"""Bits a byte takes on the serial wire: start bit, 8 data bits, stop bit (8N1)."""
 WIRE = logging.DEBUG - 1
 """Log level of the byte dumps (below DEBUG, as nfcpy's own)."""
 
@@ -111,8 +117,8 @@ def _alive(pid: int) -> bool:
 class Pn532Simulator(Closing):
     """A PN532 on a pty with NTAG213 cards stacked on it and lifted by code.
 
-    :param baud: pace frames as a UART at this many bits a second would
-        (``None``: no pacing).
+    :param baud: pace frames as a UART would, at the chip's speed but at most this many
+        bits a second (the adapter's fastest; ``None``: no pacing).
     :param name: file name of the :attr:`path` symlink.
     :param depth: how many tags of a stack couple to the antenna, counted from
         the bottom (the cloth side); the tags above answer nothing.
@@ -137,7 +143,7 @@ class Pn532Simulator(Closing):
         signer: Callable[[bytes], bytes] | None = None,
     ) -> None:
         self._field = Field(depth=depth, miss=miss, seed=seed)
-        self._byte_time = 10.0 / baud if baud else 0.0
+        self._baud = baud or 0
         global _swept
         if not _swept:  # once a process: what killed processes left
             _swept = True
@@ -538,13 +544,20 @@ class Pn532Simulator(Closing):
                 self._counts["corrupted"] += 1
                 answer = answer[:-2] + bytes([(answer[-2] + 1) & 0xFF, 0x00])
             self._last_answer = answer
-        if self._byte_time:
+        if self._baud:
             time.sleep(rf_time)
         self._send(master, answer)
 
+    @property
+    def link_baud(self) -> int:
+        """The speed frames are paced at, bits a second: the chip's (:attr:`host_baud`), at most
+        ``baud``; 0 when not paced."""
+        return min(self._baud, self._core.host_baud)
+
     def _pace(self, size: int) -> None:
-        if self._byte_time:
-            time.sleep(size * self._byte_time)
+        baud = self.link_baud
+        if baud:
+            time.sleep(size * WIRE_BITS / baud)
 
     def _send(self, master: int, data: bytes) -> None:
         self._pace(len(data))
