@@ -7,13 +7,12 @@ included. The hub connects as ``ecarte-hub``: it reads the venue's topics, and m
 retained ``state``, ``record`` or ``availability`` it refused (never a result). A dashboard
 named in ``[tables] readers`` reads the venue's topics with its own password and publishes
 nothing. Nobody connects without a user name, and a client's id is its user name (Mosquitto's
-``use_username_as_clientid``; the embedded broker's :class:`~venue.embedded_broker.ConnectDoor` the
-same): nobody but table-2 can be table-2, so nobody else can knock it off by taking its id.
+``use_username_as_clientid``): nobody but table-2 can be table-2, so nobody else can knock it off
+by taking its id.
 
 From these rules the hub writes Mosquitto's password file (``mosquitto_passwd -U`` when it
 is installed, otherwise PBKDF2-SHA512 hashes in Mosquitto's ``$7$`` format written here)
-and its ACL file; the embedded broker (amqtt, :mod:`venue.embedded_broker`) reads the same two
-files through its plugins.
+and its ACL file, for its own Mosquitto (:func:`mosquitto_broker`) or the venue's.
 
     >>> rules = Rules("club", {"t1": "pw"}, hub_password="hp", readers={"dash": "dp"})
     >>> acl = parse_acl(acl_text(rules))
@@ -499,10 +498,3 @@ def mosquitto_broker(files: BrokerFiles, rules: Rules, host: str, port: int, tls
     conf = files.folder / "mosquitto.conf"
     conf.write_text(mosquitto_conf(files, rules, host, port, tls), encoding="utf-8")
     return Supervised([exe, "-c", str(conf)], host, port, "mosquitto", files.folder / "mosquitto.log")
-
-
-def embedded_broker(files: BrokerFiles, rules: Rules, host: str, port: int) -> Supervised:
-    """The embedded broker (amqtt) in a process of its own, with the same rules (not started)."""
-    return Supervised([sys.executable, "-m", "venue.embedded_broker", host, str(port), str(files.password_file),
-                       str(files.acl_file)], host, port, "the embedded broker",
-                      files.folder / "embedded.log")
