@@ -21,8 +21,8 @@ RETIRED = "embedded"
 """The embedded broker (amqtt) the hub once ran: a venue file that still asks for it gets the hub's own
 Mosquitto, and the hub says so when it starts (docs/web.md, *Leaving the embedded broker*)."""
 
-INSTALL = ("Mosquitto is not installed: `sudo apt-get install mosquitto` (or `sudo bash scripts/setup.sh venue`), "
-           "or name the venue's running broker ([broker] host, or --broker HOST:PORT)")
+INSTALL = ("Mosquitto is not installed: `sudo apt-get install mosquitto` (what `bash scripts/setup.sh venue` does as "
+           "root), or name the venue's running broker ([broker] host, or --broker HOST:PORT)")
 """What to do, in one line, when the hub should run its own Mosquitto and cannot find it."""
 
 CAPACITY = {"mosquitto": 1024, "external": 1024}
