@@ -410,6 +410,8 @@ def _child_setup(descriptors: int | None) -> None:  # pragma: no cover - runs in
     """In the child: :func:`_die_with_parent`, and at most ``descriptors`` open files (None: the hub's limit)."""
     _die_with_parent()
     if descriptors is not None:
+        # lowering a limit needs no privilege; glibc makes it the prlimit64 system call, which
+        # systemd's @default set allows (ecarte-hub.service filters @resources, whose setrlimit it is not)
         with contextlib.suppress(ValueError, OSError):
             resource.setrlimit(resource.RLIMIT_NOFILE, (descriptors, descriptors))
 
