@@ -335,7 +335,12 @@ def connection_cap(rules: Rules, descriptors: int | None = None) -> int:
     connections is refused at the door (mosquitto.conf(5), *max_connections*: "Limit the total number of
     clients connected for the current listener"; Mosquitto 2.0.11 closes one past it as soon as it is
     accepted, ``net__socket_accept``) instead of taking every descriptor. A connection that sends no
-    CONNECT is closed after 90 s (Mosquitto's default keep-alive of 60 s, 1.5 times)."""
+    CONNECT is closed after 90 s (Mosquitto's default keep-alive of 60 s, 1.5 times).
+
+        >>> rules = Rules("club", {"t1": "pw", "t2": "pw"}, hub_password="hp", readers={"dash": "dp"})
+        >>> connection_cap(rules, descriptors=8192), connection_cap(rules, descriptors=64)
+        (72, 32)
+    """
     if descriptors is None:
         descriptors = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
     wanted = 2 * len(rules.users()) + CONNECTIONS_SPARE
