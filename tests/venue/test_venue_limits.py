@@ -249,3 +249,91 @@ def test_without_mosquitto_the_hub_says_what_to_install(tmp_path: Path) -> None:
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
     assert "Mosquitto is not installed" in lines[0] and "apt-get install mosquitto" in lines[0], lines[0]
+
+
+# -- the red team's cases that broke the embedded broker, on the hub's Mosquitto ---------------------
+
+
+def log_size(settings: HubSettings) -> int:
+    assert settings.state is not None
+    log = settings.state / "broker" / "mosquitto.log"
+    return log.stat().st_size if log.exists() else 0
+
+
+def test_refused_logins_and_connections_that_end_early_leave_nothing_behind(
+        settings: HubSettings, hub_factory: Any) -> None:
+    """200 logins with a wrong password or none, and 200 connections that end before their CONNECT
+    (the embedded broker wrote a WARNING for each refused login to a log never rotated, and kept each
+    connection that ended early open in CLOSE-WAIT until its memory was collected): each login is
+    refused, the broker's log does not grow, and its descriptors are back to what they were."""
+    hub_factory(settings)
+    publish(settings, "ecarte/club/sentinel/state", good_state(None), "sentinel", secret(settings, "sentinel"))
+    broker = broker_process(settings)
+    descriptors, logged = broker.num_fds(), log_size(settings)
+    for n in range(100):
+        assert raw_connect(settings, f"x{n}", "t1", "guess", hold=0) == 5  # not authorised
+        assert raw_connect(settings, f"y{n}", hold=0) == 5  # no user name
+    for n in range(200):
+        with socket.create_connection(settings.broker_listen, timeout=10) as sock:
+            if n % 2:
+                sock.sendall(b"\x10\x20\x00\x04MQ")  # the start of a CONNECT, then nothing
+    wait_for(lambda: broker.num_fds() <= descriptors, "the broker's descriptors back to what they were")
+    assert log_size(settings) == logged
+    assert raw_connect(settings, "t1", "t1", secret(settings, "t1"), hold=0) == 0
+
+
+def subscribe_packet(topic: str, qos: int) -> bytes:
+    body = b"\x00\x01" + _string(topic.encode()) + bytes([qos])
+    return b"\x82" + bytes([len(body)]) + body
+
+
+@pytest.mark.parametrize("attack", ["will on a wildcard", "topic with U+0000", "QoS 3"])
+def test_a_malformed_packet_closes_its_connection_and_leaves_nothing(
+        settings: HubSettings, hub_factory: Any, attack: str) -> None:
+    """Packets MQTT 3.1.1 forbids, which the embedded broker accepted: a will on a wildcard topic
+    (MQTT-3.1.3-11, -4.7.3-1), a topic with U+0000 (MQTT-1.5.3-2), a subscription at QoS 3
+    (MQTT-3-8.3-4): the broker closes the connection, keeps nothing of it, and the table goes on."""
+    hub = hub_factory(settings)
+    password = secret(settings, "t1")
+    publish(settings, "ecarte/club/sentinel/state", good_state(None), "sentinel", secret(settings, "sentinel"))
+    with socket.create_connection(settings.broker_listen, timeout=10) as sock:
+        if attack == "will on a wildcard":
+            sock.sendall(connect_packet("t1", "t1", password, will=("ecarte/club/t1/#", b"offline")))
+            answer = sock.recv(4)
+            assert len(answer) < 4 or answer[3] != 0, answer  # no CONNACK, or a refusal
+        else:
+            sock.sendall(connect_packet("t1", "t1", password))
+            assert sock.recv(4)[3] == 0
+            sock.sendall(publish_packet("ecarte/club/t1/state\u0000x", good_state(None, game=9))
+                         if attack == "topic with U+0000" else subscribe_packet("ecarte/club/t1/#", 3))
+        assert closed_by_broker(sock), f"{attack}: the connection stayed open"
+    assert retained(settings, "ecarte/club/t1/#") is None
+    publish(settings, "ecarte/club/t1/state", good_state(None, game=2), "t1", password)
+    wait_for(lambda: any(t["table"] == "t1" and t["game"] == 2 for t in hub.get("/api/tables")["tables"]),
+             "the table's state after the attack")
+
+
+def test_retained_messages_go_only_where_the_acl_lets_them(settings: HubSettings, hub_factory: Any) -> None:
+    """A table subscribing to every topic (``#``, the venue's ``ecarte/club/#``) gets the retained
+    messages of its own topics only: another table's state never reaches it (the embedded broker sent
+    every retained message to a new subscription without asking the ACL)."""
+    hub_factory(settings)
+    publish(settings, "ecarte/club/t2/state", good_state(None, game=5), "t2", secret(settings, "t2"))
+    publish(settings, "ecarte/club/t1/state", good_state(None, game=6), "t1", secret(settings, "t1"))
+    got: list[str] = []
+    subscribed: list[Any] = []
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="t1")
+    client.username_pw_set("t1", secret(settings, "t1"))
+    client.on_connect = lambda c, u, f, r, p: c.subscribe([("#", 1), ("ecarte/club/#", 1)])
+    client.on_subscribe = lambda c, u, m, r, p: subscribed.append(r)
+    client.on_message = lambda c, u, m: got.append(m.topic)
+    client.connect(*settings.broker_listen)
+    client.loop_start()
+    try:
+        wait_for(lambda: "ecarte/club/t1/state" in got, "t1's own retained state")
+        client.publish("ecarte/club/t1/availability", b"online", qos=1).wait_for_publish(10)
+        wait_for(lambda: "ecarte/club/t1/availability" in got, "t1's own message back")  # after the retained ones
+        assert all(topic.startswith("ecarte/club/t1/") for topic in got), got
+    finally:
+        client.disconnect()
+        client.loop_stop()
