@@ -5,7 +5,7 @@ Prints one line per figure, ``name: value unit``:
 - ``hub_event_to_page_p99_ms``: from a table's publish (the ``t`` its state carries) to the
   scoreboard's event handler in a real headless Chromium (Debian's, through Playwright), for
   256 tables at ten times a real table's pace with **each** broker mode the hub can use (its own
-  Mosquitto, its own embedded broker in a process of its own, the venue's running Mosquitto),
+  Mosquitto, the venue's running Mosquitto),
   and for 1,024 tables at a real table's pace through the hub's own Mosquitto;
 - ``hub_rss_mb``: the peak resident memory of the ``ecarte-table hub`` process (and, apart, of
   the broker it runs); ``hub_cpu_pct``: the hub process's CPU while the tables play (its broker apart),
@@ -19,7 +19,7 @@ Prints one line per figure, ``name: value unit``:
   retained games (the time until it counts them all, and ``/api/tables``'s slowest answer
   meanwhile). ``--before DIR`` measures the same with the hub of another checkout (``git archive``
   of an older commit) in the same run;
-- ``broker_ceiling_msgs_per_s``: each broker the hub runs (embedded, its own Mosquitto) flooded by
+- ``broker_ceiling_msgs_per_s``: the broker the hub runs (its own Mosquitto) flooded by
   256 tables' connections with their recorded messages (a few unacknowledged each, QoS 1) while the hub
   reads its topics: the messages it acknowledges a second, and its CPU (256 tables at 10x send about
   1,280 a second);
@@ -41,7 +41,7 @@ other machines would. The hub is the ``ecarte-table hub`` beside the Python that
 started on a venue file that declares every table.
 
     python bench/venue.py [--seconds 40] [--before DIR]
-        [--only mosquitto|embedded|external|room|crowd|alone|results|ceiling]
+        [--only mosquitto|external|room|crowd|alone|results|ceiling]
 """
 
 from __future__ import annotations
@@ -562,14 +562,14 @@ def results_run(source: Path | None, count: int = 10_000, batch: int = 1_000,
     """The ``results`` figures for the hub of this checkout, or of the checkout at ``source``."""
     import httpx
 
-    from venue.broker import free_port, mosquitto_path
+    from venue.broker import free_port
     from venue.mqtt import make_client
     from venue.settings import MqttSettings
 
     tmp = Path(tempfile.mkdtemp(prefix="ecarte-bench-results-"))
     tmp.chmod(0o755)
     broker_port, hub_port = free_port(), free_port()
-    mode = "mosquitto" if mosquitto_path() else "embedded"
+    mode = "mosquitto"
     venue_file = tmp / "venue.toml"
     venue_file.write_text(f'[hub]\nvenue = "bench"\nlisten = "127.0.0.1:{hub_port}"\n[broker]\nmode = "{mode}"\n'
                           f'listen = "127.0.0.1:{broker_port}"\n[tables]\nnames = ["t0000"]\n')
@@ -682,8 +682,7 @@ def report_results(r: dict[str, Any]) -> None:
     sys.stdout.flush()
 
 
-BROKERS = {"mosquitto": "the hub's own Mosquitto", "embedded": "the hub's embedded broker (own process)",
-           "external": "the venue's running Mosquitto"}
+BROKERS = {"mosquitto": "the hub's own Mosquitto", "external": "the venue's running Mosquitto"}
 """Each broker mode as the figures' tags say it."""
 
 
@@ -719,8 +718,7 @@ def main() -> int:
     parser.add_argument("--room", type=int, default=1024, help="tables at a real table's pace (Mosquitto)")
     parser.add_argument("--speed", type=float, default=10.0, help="the --tables runs' pace (times a real table's)")
     parser.add_argument("--per-process", type=int, default=PER_PROCESS)
-    parser.add_argument("--only", choices=("mosquitto", "embedded", "external", "room", "crowd", "alone", "results",
-                                           "ceiling"))
+    parser.add_argument("--only", choices=("mosquitto", "external", "room", "crowd", "alone", "results", "ceiling"))
     parser.add_argument("--crowd", type=int, default=30, help="more browsers on the stream for the crowd run")
     parser.add_argument("--before", type=Path, help="the results figures also for the hub of this checkout")
     parser.add_argument("--results", type=int, default=10_000, help="results published for the results figures")
@@ -732,16 +730,17 @@ def main() -> int:
         return 2
     from venue.broker import mosquitto_path
 
+    if mosquitto_path() is None:
+        print("bench/venue.py: needs Mosquitto, the hub's broker (bash scripts/setup.sh venue as root installs it)",
+              file=sys.stderr)
+        return 2
     raise_fd_limit()
-    runs: list[tuple[str, int, float]] = [("mosquitto", args.tables, args.speed), ("embedded", args.tables, args.speed),
+    runs: list[tuple[str, int, float]] = [("mosquitto", args.tables, args.speed),
                                           ("external", args.tables, args.speed), ("room", args.room, 1.0),
                                           ("crowd", args.tables, args.speed), ("alone", 0, 1.0)]
     if args.only in (None, "ceiling"):
-        for mode in ("embedded", "mosquitto"):
-            if mode == "mosquitto" and mosquitto_path() is None:
-                continue
-            report_ceiling(run(mode, args.tables, 0.0, args.seconds, chromium, args.per_process, alone=False,
-                               ceiling=True))
+        report_ceiling(run("mosquitto", args.tables, 0.0, args.seconds, chromium, args.per_process, alone=False,
+                           ceiling=True))
     if args.only in (None, "results"):
         if args.before:
             report_results(results_run(args.before, args.before_results))
@@ -750,9 +749,6 @@ def main() -> int:
         if args.only and args.only != name:
             continue
         mode = "mosquitto" if name in ("room", "crowd", "alone") else name
-        if mode != "embedded" and mosquitto_path() is None:
-            print(f"bench/venue.py: no mosquitto, {name} skipped", file=sys.stderr)
-            continue
         r = run(mode, tables, speed, args.seconds, chromium, args.per_process, alone=name == "alone",
                 crowd=args.crowd if name == "crowd" else 0)
         if name == "alone":

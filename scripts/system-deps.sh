@@ -7,7 +7,7 @@
 #       espeak-ng and alsa-utils too: the voice's tests speak (docs/players.md, "Listening to the table").
 #       debootstrap and systemd-container: tests/deploy boots the shipped units in a Debian container
 #       (scripts/boot_test.py; it skips where it cannot run).
-#   venue: mosquitto, the broker a venue's hub is fastest with (README, bench/venue.py).
+#   venue: mosquitto, the broker a venue's hub runs (or the venue's own Mosquitto: docs/web.md).
 #   TABLE-FILE (a .toml): espeak-ng and alsa-utils (aplay) when its [voice] is enabled, else nothing.
 #   --missing PURPOSE: print what PURPOSE lacks (one line, empty when nothing) and change nothing.
 # The demo needs none of them (scripts/setup.sh demo).
@@ -26,7 +26,7 @@ with open(sys.argv[1], "rb") as f:
 case "$purpose" in
     tests) wanted=(chromium mosquitto openssl espeak-ng alsa-utils debootstrap systemd-container)
            who="the browser, MQTT, voice and booted-unit tests need" ;;
-    venue) wanted=(mosquitto); who="a venue's hub is fastest with" ;;
+    venue) wanted=(mosquitto); who="a venue's hub runs (its own broker)" ;;
     *.toml)
         [ -r "$purpose" ] || { echo "scripts/system-deps.sh: cannot read the table file $purpose" >&2; exit 2; }
         wanted=()
@@ -61,5 +61,7 @@ if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
     fi
 else
     echo "scripts/system-deps.sh: $who: ${missing[*]}" >&2
-    echo "  install them with: sudo apt-get install -y ${missing[*]}   (the tests that need them are skipped meanwhile)" >&2
+    meanwhile="the tests that need them are skipped meanwhile"
+    [ "$purpose" = venue ] && meanwhile="the hub cannot run its own broker meanwhile"
+    echo "  install them with: sudo apt-get install -y ${missing[*]}   ($meanwhile)" >&2
 fi

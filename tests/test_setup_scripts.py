@@ -94,3 +94,30 @@ def test_a_table_file_that_asks_for_a_voice_gets_espeak(copy: Path) -> None:
 def test_the_tests_install_espeak(copy: Path) -> None:
     done = _deps(copy, "--missing", "tests")
     assert "espeak-ng" in done.stdout.split() and "alsa-utils" in done.stdout.split()
+
+
+@pytest.mark.parametrize("root", [True, False], ids=["root", "user"])
+def test_the_venue_installs_mosquitto_as_root_and_says_it_otherwise(copy: Path, root: bool) -> None:
+    """``setup.sh venue`` on a machine without Mosquitto (hidden here in a mount namespace of its own):
+    as root it installs it with apt-get; otherwise it says what to install, and why, and installs nothing."""
+    mosquitto, unshare = shutil.which("mosquitto") or "/usr/sbin/mosquitto", shutil.which("unshare")
+    hide = f"{shutil.which('mount') or '/bin/mount'} --bind /dev/null {mosquitto}"
+    if not os.path.exists(mosquitto) or unshare is None or subprocess.run(
+            [unshare, "-rm", "sh", "-c", hide], capture_output=True, check=False).returncode != 0:
+        pytest.skip("needs Mosquitto to hide and a mount namespace (util-linux's unshare -rm)")
+    if not root:
+        (copy.parent / "bin" / "id").write_text("#!/bin/sh\necho 1000\n")
+    stamp_file = copy / ".venv" / ".installed"
+    stamp_file.write_text("base\n")
+    later = (copy / "pyproject.toml").stat().st_mtime + 10
+    os.utime(stamp_file, (later, later))
+    env = {"PATH": str(copy.parent / "bin"), "HOME": str(copy.parent)}
+    done = subprocess.run([unshare, "-rm", "/bin/sh", "-c", f'{hide} && exec bash scripts/setup.sh venue'],
+                          cwd=copy, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    if root:
+        calls = (copy.parent / "apt.log").read_text().splitlines()
+        assert calls[-1].startswith("install") and calls[-1].split()[-1:] == ["mosquitto"], calls
+    else:
+        assert not (copy.parent / "apt.log").exists()
+        assert "sudo apt-get install -y mosquitto" in done.stderr and "its own broker" in done.stderr, done.stderr

@@ -7,13 +7,12 @@ included. The hub connects as ``ecarte-hub``: it reads the venue's topics, and m
 retained ``state``, ``record`` or ``availability`` it refused (never a result). A dashboard
 named in ``[tables] readers`` reads the venue's topics with its own password and publishes
 nothing. Nobody connects without a user name, and a client's id is its user name (Mosquitto's
-``use_username_as_clientid``; the embedded broker's :class:`~venue.embedded_broker.ConnectDoor` the
-same): nobody but table-2 can be table-2, so nobody else can knock it off by taking its id.
+``use_username_as_clientid``): nobody but table-2 can be table-2, so nobody else can knock it off
+by taking its id.
 
 From these rules the hub writes Mosquitto's password file (``mosquitto_passwd -U`` when it
 is installed, otherwise PBKDF2-SHA512 hashes in Mosquitto's ``$7$`` format written here)
-and its ACL file; the embedded broker (amqtt, :mod:`venue.embedded_broker`) reads the same two
-files through its plugins.
+and its ACL file, for its own Mosquitto (:func:`mosquitto_broker`) or the venue's.
 
     >>> rules = Rules("club", {"t1": "pw"}, hub_password="hp", readers={"dash": "dp"})
     >>> acl = parse_acl(acl_text(rules))
@@ -32,11 +31,13 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import functools
 import getpass
 import hashlib
 import hmac
 import logging
 import os
+import resource
 import secrets
 import shutil
 import signal
@@ -291,24 +292,86 @@ def _shared_conf(files: BrokerFiles, rules: Rules) -> list[str]:
     ]
 
 
+MAX_PACKET_BYTES = 1024 * 1024
+"""Mosquitto's ``max_packet_size``: a whole MQTT packet, topic and headers included, at most this many
+bytes, twice the largest payload the hub accepts (a record or a result, :data:`venue.trust.MAX_RECORD_BYTES`).
+mosquitto.conf(5): "If a client sends a packet which is larger than this value, it will be
+disconnected. This applies to all clients regardless of the protocol version"; nothing of it is kept
+(three 100 MB retained publishes grew the embedded broker by 286 MB)."""
+
+MAX_QUEUED_BYTES = 8 * 1024 * 1024
+"""Mosquitto's ``max_queued_bytes``: the bytes of QoS 1 messages waiting for one client beyond those in
+flight, at most (mosquitto.conf(5): "Once this limit has been reached, subsequent messages will be
+silently dropped"). A dashboard subscribed at QoS 1 that never reads grew Mosquitto from 8 MB to
+293 MB without it. A reader keeps a QoS 1 session of 8 MB of states (several thousand) while away."""
+
+MAX_QUEUED_MESSAGES = 100_000
+"""Mosquitto's ``max_queued_messages``: QoS 1 messages waiting for one client, at most. In Mosquitto
+2.0.11 it also bounds the QoS 0 packets waiting to be written to a client (``db__ready_for_flight``
+counts ``out_packet_count`` against it): the hub reads at QoS 0, and takes every retained state,
+record and result at its start (10,000 results in ``bench/venue.py``), so it stays this high."""
+
+MAX_INFLIGHT_MESSAGES = 100
+"""Mosquitto's ``max_inflight_messages``: QoS 1 messages sent to one client and not yet acknowledged."""
+
+MAX_INFLIGHT_BYTES = 1024 * 1024
+"""Mosquitto's ``max_inflight_bytes``: the bytes of those, at most (mosquitto.conf(5): "Outgoing QoS 1
+and 2 messages will be allowed in flight until this byte limit is reached", a message larger than it
+still goes, alone). Without it a reader that does not read holds 100 messages in flight, 100 MB of
+packets at the largest (:data:`MAX_PACKET_BYTES`), beyond :data:`MAX_QUEUED_BYTES`."""
+
+CONNECTIONS_SPARE = 64
+"""Connections a listener of the hub's Mosquitto takes beyond two for each user of the rules: a
+table reconnecting before its old connection is gone, the director's tools."""
+
+DESCRIPTORS_KEPT = 32
+"""Descriptors Mosquitto keeps for itself (its listeners, its database, its log) below its limit."""
+
+
+def connection_cap(rules: Rules, descriptors: int | None = None) -> int:
+    """Mosquitto's ``max_connections`` for each listener of the hub's broker: two for each user (tables,
+    readers, bridges, the hub) and :data:`CONNECTIONS_SPARE`, and below the descriptors it may open
+    (``descriptors``, the soft ``RLIMIT_NOFILE`` it inherits from the hub by default), so that a burst of
+    connections is refused at the door (mosquitto.conf(5), *max_connections*: "Limit the total number of
+    clients connected for the current listener"; Mosquitto 2.0.11 closes one past it as soon as it is
+    accepted, ``net__socket_accept``) instead of taking every descriptor. A connection that sends no
+    CONNECT is closed after 90 s (Mosquitto's default keep-alive of 60 s, 1.5 times).
+
+        >>> rules = Rules("club", {"t1": "pw", "t2": "pw"}, hub_password="hp", readers={"dash": "dp"})
+        >>> connection_cap(rules, descriptors=8192), connection_cap(rules, descriptors=64)
+        (72, 32)
+    """
+    if descriptors is None:
+        descriptors = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    wanted = 2 * len(rules.users()) + CONNECTIONS_SPARE
+    if descriptors == resource.RLIM_INFINITY:
+        return wanted
+    return max(1, min(wanted, descriptors - DESCRIPTORS_KEPT))
+
+
 def mosquitto_conf(files: BrokerFiles, rules: Rules, host: str, port: int, tls: Tls | None = None) -> str:
-    """The configuration of the hub's own Mosquitto."""
+    """The configuration of the hub's own Mosquitto, with Mosquitto's own limits (each one's constant
+    says what it holds and why)."""
+    cap = connection_cap(rules)
     lines = [
         "# written by ecarte-table hub at each start",
         *_shared_conf(files, rules),
         "autosave_interval 30",
-        "max_queued_messages 100000",
-        "max_inflight_messages 100",
-        "max_packet_size 1048576",
+        f"max_queued_messages {MAX_QUEUED_MESSAGES}",
+        f"max_queued_bytes {MAX_QUEUED_BYTES}",
+        f"max_inflight_messages {MAX_INFLIGHT_MESSAGES}",
+        f"max_inflight_bytes {MAX_INFLIGHT_BYTES}",
+        f"max_packet_size {MAX_PACKET_BYTES}",
         "log_dest stderr",
         "log_type error",
         "log_type warning",
         f"listener {port} {host}",
         "use_username_as_clientid true",
+        f"max_connections {cap}",
     ]
     if tls is not None:
-        lines += [f"listener {tls.port} {host}", "use_username_as_clientid true", f"certfile {tls.certfile}",
-                  f"keyfile {tls.keyfile}"]
+        lines += [f"listener {tls.port} {host}", "use_username_as_clientid true", f"max_connections {cap}",
+                  f"certfile {tls.certfile}", f"keyfile {tls.keyfile}"]
         if tls.cafile:
             lines.append(f"cafile {tls.cafile}")
     return "\n".join(lines) + "\n"
@@ -348,6 +411,16 @@ def _die_with_parent() -> None:  # pragma: no cover - runs in the child between 
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)
 
 
+def _child_setup(descriptors: int | None) -> None:  # pragma: no cover - runs in the child between fork and exec
+    """In the child: :func:`_die_with_parent`, and at most ``descriptors`` open files (None: the hub's limit)."""
+    _die_with_parent()
+    if descriptors is not None:
+        # lowering a limit needs no privilege; glibc makes it the prlimit64 system call, which
+        # systemd's @default set allows (ecarte-hub.service filters @resources, whose setrlimit it is not)
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (descriptors, descriptors))
+
+
 @dataclass
 class Supervised:
     """A broker in a process of its own, restarted if it dies (at most ``restarts`` times a minute).
@@ -361,6 +434,8 @@ class Supervised:
     log: Path | None = None
     """Where the broker's own messages go (appended; its last lines are quoted when it fails)."""
     restarts: int = 5
+    descriptors: int | None = None
+    """The files the broker may open, at most (its ``RLIMIT_NOFILE``; None: the hub's own limit)."""
     proc: subprocess.Popen[bytes] | None = None
     _stopping: threading.Event = field(default_factory=threading.Event)
     _thread: threading.Thread | None = None
@@ -393,7 +468,8 @@ class Supervised:
             # a session of its own: a Ctrl-C at the hub's terminal is the hub's to handle (it stops the
             # broker), not the broker's too (it stopped first, and the hub said "restarting it")
             self.proc = subprocess.Popen(self.command, stdin=subprocess.DEVNULL, stdout=err, stderr=err,
-                                         preexec_fn=_die_with_parent if sys.platform == "linux" else None,
+                                         preexec_fn=functools.partial(_child_setup, self.descriptors)
+                                         if sys.platform == "linux" else None,
                                          start_new_session=True)
         finally:
             if self.log is not None:
@@ -498,11 +574,10 @@ def mosquitto_broker(files: BrokerFiles, rules: Rules, host: str, port: int, tls
         raise OSError("Mosquitto is not installed")
     conf = files.folder / "mosquitto.conf"
     conf.write_text(mosquitto_conf(files, rules, host, port, tls), encoding="utf-8")
-    return Supervised([exe, "-c", str(conf)], host, port, "mosquitto", files.folder / "mosquitto.log")
-
-
-def embedded_broker(files: BrokerFiles, rules: Rules, host: str, port: int) -> Supervised:
-    """The embedded broker (amqtt) in a process of its own, with the same rules (not started)."""
-    return Supervised([sys.executable, "-m", "venue.embedded_broker", host, str(port), str(files.password_file),
-                       str(files.acl_file)], host, port, "the embedded broker",
-                      files.folder / "embedded.log")
+    # its own limit of descriptors a little above its connections: Mosquitto 2.0.11 (Debian 12's) counts
+    # max_connections wrong once clients have left (each leaving is counted twice, so the cap is soon
+    # never reached: fixed in 2.0.12, eclipse/mosquitto 79542158); past this limit it takes each new
+    # connection on a spare descriptor and closes it at once (net__socket_accept), and the hub's own
+    # descriptors are the hub's
+    return Supervised([exe, "-c", str(conf)], host, port, "mosquitto", files.folder / "mosquitto.log",
+                      descriptors=connection_cap(rules) + DESCRIPTORS_KEPT)

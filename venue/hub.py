@@ -16,8 +16,8 @@ browsers with Server-Sent Events:
 ``GET /api/tables/{t}/games``      the table's finished games (results and hands, JSON)
 =================================  ====================================================
 
-The hub runs its own broker (:class:`VenueBroker`): Mosquitto where it is installed, else
-the embedded amqtt in a process of its own, on ``127.0.0.1:1883`` unless told; or it connects
+The hub runs its own broker (:class:`VenueBroker`): Mosquitto, a child process of its own, with
+Mosquitto's own limits (:func:`venue.broker.mosquitto_conf`), on ``127.0.0.1:1883`` unless told; or it connects
 to the venue's running broker (``--broker HOST:PORT``, ``[broker] host``). Either way it
 writes the broker's password and ACL files from the venue file's ``[tables]`` (each table
 publishes under its own topic only, :mod:`venue.broker`), and believes no payload it has not
@@ -52,15 +52,12 @@ from venue.broker import (
     BrokerFiles,
     Rules,
     Supervised,
-    embedded_broker,
-    free_port,
     in_use,
     load_rules,
     mosquitto_broker,
     write_broker_files,
     write_room_files,
 )
-from venue.embedded_broker import EmbeddedBroker
 from venue.guard import Guard, connection_cap, guarded_config, serve
 from venue.hub_settings import CAPACITY, HubSettings, default_state
 from venue.hub_settings import load_hub_settings as load_hub_settings  # the command's, with run_hub
@@ -321,6 +318,9 @@ class VenueBroker:
         if s.anonymous_read:
             logger.warning("[tables] anonymous_read: anonymous clients can no longer connect (a client's id is its "
                            "user name, so that nobody can take a table's): name a dashboard in [tables] readers")
+        if s.retired is not None:
+            logger.warning("[broker] mode = %r: that broker is retired; the hub runs its own Mosquitto instead, "
+                           "with the same passwords and ACL (docs/web.md, Leaving the embedded broker)", s.retired)
         self.rules = rules
         self.files = write_broker_files(state / "broker", rules)
         central = s.broker_listen if s.mode != "external" else (s.broker.host, s.broker.port)
@@ -341,12 +341,8 @@ class VenueBroker:
                 return
         else:
             host, port = s.broker_listen
-            if s.mode == "mosquitto":
-                self.process = mosquitto_broker(self.files, rules, host, port, s.tls)
-                where = f"Mosquitto on {host}:{port}" + (f" (TLS on {s.tls.port})" if s.tls else "")
-            else:
-                self.process = embedded_broker(self.files, rules, host, port)
-                where = f"the embedded broker (amqtt, its own process) on {host}:{port}"
+            self.process = mosquitto_broker(self.files, rules, host, port, s.tls)
+            where = f"Mosquitto on {host}:{port}" + (f" (TLS on {s.tls.port})" if s.tls else "")
             self.process.start()
             self.client = replace(s.broker, host=host, port=port, username=HUB_USER, password=rules.hub_password,
                                   tls=False)
@@ -444,57 +440,3 @@ def _check_free(host: str, port: int, wait: float = 2.0) -> None:
                     raise BadInput(f"the hub's MQTT broker cannot listen on {host}:{port} ({exc.strerror or exc}): "
                                    f"is a broker running there? `--broker {host}:{port}` uses it") from None
         time.sleep(0.2)
-
-
-class BrokerThread:
-    """The embedded broker on a thread of its own (for a table that carries its own broker,
-    the tests and the benchmark); ``with BrokerThread(port=0) as broker: broker.port``."""
-
-    def __init__(self, host: str = "127.0.0.1", port: int = 1883) -> None:
-        if port == 0:
-            port = free_port(host)
-        self.broker = EmbeddedBroker(host, port)
-        self.host, self.port = host, port
-        self._ready = threading.Event()
-        self._stop: asyncio.Event | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._error: BaseException | None = None
-        self._thread = threading.Thread(target=self._run, name="mqtt-broker", daemon=True)
-
-    def _run(self) -> None:
-        async def main() -> None:
-            self._loop = asyncio.get_running_loop()
-            self._stop = asyncio.Event()
-            try:
-                await self.broker.start()
-            except BaseException as exc:  # reported by start()
-                self._error = exc
-                self._ready.set()
-                return
-            self._ready.set()
-            await self._stop.wait()
-            await self.broker.stop()
-
-        asyncio.run(main())
-
-    def start(self, timeout: float = 10.0) -> None:
-        """Start and wait until it listens.
-
-        :raises OSError: when it cannot listen.
-        """
-        self._thread.start()
-        if not self._ready.wait(timeout) or self._error is not None:
-            raise OSError(f"the embedded broker cannot listen on {self.host}:{self.port}: {self._error}")
-
-    def stop(self) -> None:
-        """Stop (safe to call twice)."""
-        if self._loop is not None and self._stop is not None and self._thread.is_alive():
-            self._loop.call_soon_threadsafe(self._stop.set)
-            self._thread.join(10)
-
-    def __enter__(self) -> BrokerThread:
-        self.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()

@@ -14,11 +14,18 @@ from venue.broker import Tls, check_table_name, free_port, in_use, mosquitto_pat
 from venue.room import Session
 from venue.settings import MqttSettings, SettingsError, parse_sections, split_listen
 
-MODES = ("mosquitto", "embedded", "external")
-"""The hub's broker: its own Mosquitto, its own embedded broker (amqtt, in a process of its own),
-or the venue's running broker."""
+MODES = ("mosquitto", "external")
+"""The hub's broker: its own Mosquitto (a child process), or the venue's running broker."""
 
-CAPACITY = {"mosquitto": 1024, "embedded": 1024, "external": 1024}
+RETIRED = "embedded"
+"""The embedded broker (amqtt) the hub once ran: a venue file that still asks for it gets the hub's own
+Mosquitto, and the hub says so when it starts (docs/web.md, *Leaving the embedded broker*)."""
+
+INSTALL = ("Mosquitto is not installed: `sudo apt-get install mosquitto` (what `bash scripts/setup.sh venue` does as "
+           "root), or name the venue's running broker ([broker] host, or --broker HOST:PORT)")
+"""What to do, in one line, when the hub should run its own Mosquitto and cannot find it."""
+
+CAPACITY = {"mosquitto": 1024, "external": 1024}
 """Tables a broker mode serves within the 250 ms goal on a 2-core machine (bench/venue.py, docs/web.md)."""
 
 
@@ -30,7 +37,7 @@ class HubSettings:
 
     listen: tuple[str, int] = ("127.0.0.1", 8090)
     broker: MqttSettings = field(default_factory=MqttSettings)
-    mode: str = "embedded"
+    mode: str = "mosquitto"
     broker_listen: tuple[str, int] = ("127.0.0.1", 1883)
     session: Session = field(default_factory=Session)
     tables: tuple[str, ...] = ()
@@ -43,6 +50,9 @@ class HubSettings:
     """Room brokers bridged into the hub's (``[tables] bridges``): each gets a password and a folder."""
     readers: tuple[str, ...] = ()
     """Dashboards that may read the venue's topics (``[tables] readers``), each with its own password."""
+    retired: str | None = None
+    """The retired mode the venue file asked for (``"embedded"``), answered with the hub's own Mosquitto
+    (said at the hub's start); None when it asked for none."""
 
 
 def default_state(venue_file: str | Path | None) -> Path:
@@ -86,19 +96,22 @@ def load_hub_settings(path: str | Path | None, *, listen: str | None = None, bro
             problems.append(f"session.{key}: unknown key (known: name, players, cycles, system, rounds)")
     mode = broker_section.pop("mode", None)
     if "embedded" in broker_section:  # the older spelling
-        mode = mode or ("embedded" if broker_section.pop("embedded") else "external")
+        mode = mode or (RETIRED if broker_section.pop("embedded") else "external")
+    retired = None
+    if mode == RETIRED:
+        retired, mode = RETIRED, "mosquitto"
     own_listen = broker_section.pop("listen", None)
     tls_keys = {k: broker_section.pop(k) for k in ("tls_listen", "certfile", "keyfile", "cafile")
                 if k in broker_section}
     if broker:
         mode = "external"
     elif mode is None:
-        mode = "external" if "host" in broker_section else ("mosquitto" if mosquitto_path() else "embedded")
+        mode = "external" if "host" in broker_section else "mosquitto"
     if mode not in MODES:
         problems.append(f"broker.mode: {mode!r} is not one of {', '.join(MODES)}")
-        mode = "embedded"
+        mode = "mosquitto"
     if mode == "mosquitto" and mosquitto_path() is None:
-        problems.append("broker.mode: Mosquitto is not installed (apt-get install mosquitto; or mode = \"embedded\")")
+        problems.append(f"broker.mode: the hub runs its own Mosquitto, and {INSTALL}")
     venue_name = venue or hub.get("venue", broker_section.get("venue", "venue"))
     broker_section["venue"] = venue_name
     broker_section.setdefault("table", "hub")
@@ -178,7 +191,7 @@ def load_hub_settings(path: str | Path | None, *, listen: str | None = None, bro
         state_path = Path(path).parent / state_path
     session = Session(str(s.get("name", "session")), tuple(players), cycles, system, rounds)
     return HubSettings((host, port), mqtt_settings, mode, own, session, tuple(names), state_path,
-                       bool(anonymous_read), tls, tuple(bridges), tuple(readers))
+                       bool(anonymous_read), tls, tuple(bridges), tuple(readers), retired)
 
 
 def _player_problems(players: list[str]) -> list[str]:

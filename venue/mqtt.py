@@ -192,8 +192,6 @@ class TablePublisher:
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
         if getattr(reason, "is_failure", False):
             logger.warning("MQTT broker %s:%s refused the table: %s", self.settings.host, self.settings.port, reason)
-            if "authori" in str(reason).lower():  # the embedded broker refuses a will it may not publish
-                self._say_refused()
             return
         if self.unreachable:  # the person was told it could not be: say it now is
             logger.info("MQTT: reached the broker %s:%s; publishing as %s",

@@ -17,10 +17,10 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     hub: argparse.ArgumentParser = sub.add_parser(
         "hub", help="the venue's scoreboard from every table's MQTT topics", description=(
         "Subscribe to every table of the venue on MQTT and serve the scoreboard: tables live, results, "
-        "standings, records. With no broker named, an embedded broker (amqtt) is started on 127.0.0.1:1883."))
+        "standings, records. With no broker named, the hub runs its own Mosquitto on 127.0.0.1:1883."))
     hub.add_argument("venue_file", nargs="?", help="the venue file (TOML: [hub], [broker], [session])")
     hub.add_argument("--listen", metavar="ADDR:PORT", help="the scoreboard's address (default 127.0.0.1:8090)")
-    hub.add_argument("--broker", metavar="HOST:PORT", help="an MQTT broker to use instead of the embedded one")
+    hub.add_argument("--broker", metavar="HOST:PORT", help="the venue's running MQTT broker, instead of the hub's own")
     hub.add_argument("--venue", help="the venue's topic level (ecarte/<venue>/...; default: venue)")
     return hub
 

@@ -143,6 +143,45 @@ def mosquitto() -> Iterator[dict[str, object]]:
         shutil.rmtree(tmp_path, ignore_errors=True)
 
 
+class open_broker:  # a context manager, named like open()
+    """A real Mosquitto on ``127.0.0.1:port`` (0: a free port) open to anyone, nothing kept on disk:
+    the broker a table's own tests publish to (``with open_broker() as broker: broker.port``).
+    Skips the test where Mosquitto is not installed."""
+
+    def __init__(self, port: int = 0) -> None:
+        if MOSQUITTO is None:
+            pytest.skip("Mosquitto is not installed: `apt-get install -y mosquitto` (scripts/setup.sh does it as root)")
+        self.port = port or free_port()
+        self.folder = Path(tempfile.mkdtemp(prefix="ecarte-open-mosquitto-"))
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def __enter__(self) -> open_broker:
+        assert MOSQUITTO is not None
+        conf = self.folder / "mosquitto.conf"
+        conf.write_text(f"persistence false\nlistener {self.port} 127.0.0.1\nallow_anonymous true\n")
+        self.folder.chmod(0o755)
+        conf.chmod(0o644)
+        self.proc = subprocess.Popen([MOSQUITTO, "-c", str(conf)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+
+        def listening() -> bool:
+            with socket.socket() as s:
+                return s.connect_ex(("127.0.0.1", self.port)) == 0
+
+        try:
+            wait_for(listening, "mosquitto to listen")
+        except AssertionError:
+            self.__exit__()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.proc is not None:
+            self.proc.terminate()
+            self.proc.wait(10)
+            self.proc = None
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
 def _make_certs(folder: Path) -> dict[str, str]:
     ca_key, ca, key, csr, cert = (folder / n for n in ("ca.key", "ca.pem", "server.key", "server.csr", "server.pem"))
     ext = folder / "ext.cnf"

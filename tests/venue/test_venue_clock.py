@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import wait_for, whole_game
+from conftest import open_broker, wait_for, whole_game
 from starlette.testclient import TestClient
 from test_venue_mqtt import Watcher
 
@@ -25,7 +25,6 @@ from firmware_host.journal.store import Journal
 from firmware_host.referee.controller import Controller
 from firmware_host.referee.transcript import ButtonEvent
 from firmware_host.service import TableService
-from venue.hub import BrokerThread
 from venue.mqtt import TablePublisher
 from venue.page import LiveTable, table_app
 from venue.page_history import JournalHistory
@@ -100,7 +99,7 @@ def test_no_hand_is_shown_before_its_delay_whatever_the_clock_wrote(
 
 
 def _games_topic(path: Path, delay: float, wait: float) -> bytes | None:
-    with BrokerThread(port=0) as broker:
+    with open_broker() as broker:
         settings = MqttSettings(port=broker.port, venue="club", table="t1", enabled=True, reveal_delay=delay)
         with TablePublisher(settings, table_name="Table 1", journal=path) as publisher:
             watcher = Watcher(settings)

@@ -11,7 +11,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from conftest import free_port
+from conftest import free_port, open_broker
 from waiting import answers, wait_for
 
 CLI = Path(sys.executable).parent / "ecarte-table"
@@ -132,7 +132,6 @@ def test_a_broker_that_cannot_be_reached_is_said_then_said_reached(caplog: Any) 
     there, the table says it reached it (the command line's half: test_first_evening.py)."""
     import logging
 
-    from venue.hub import BrokerThread
     from venue.mqtt import TablePublisher
     from venue.settings import MqttSettings
 
@@ -142,7 +141,7 @@ def test_a_broker_that_cannot_be_reached_is_said_then_said_reached(caplog: Any) 
     publisher.start()
     try:
         wait_for(lambda: "cannot be reached" in caplog.text, "the broker said unreachable")
-        with BrokerThread(port=port):
+        with open_broker(port):
             assert publisher.connected.wait(40)
             wait_for(lambda: f"reached the broker 127.0.0.1:{port}" in caplog.text, "the broker said reached")
     finally:

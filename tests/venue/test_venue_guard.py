@@ -1,13 +1,12 @@
-"""The venue's broker as an attacker on the club's Wi-Fi tries it, on both brokers the hub
-runs (its own Mosquitto, the embedded broker in a process of its own): a last will cannot write where
-its client may not publish, nobody but table-2 can be table-2, and the hub's password writes no result."""
+"""The venue's broker as an attacker on the club's Wi-Fi tries it, on the hub's own Mosquitto: a last
+will cannot write where its client may not publish, nobody but table-2 can be table-2, and the hub's
+password writes no result."""
 
 from __future__ import annotations
 
 import json
 import socket
 import time
-from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
@@ -18,7 +17,6 @@ from test_venue_trust import finished, good_state, hub_factory, publish, retaine
 
 from venue.hub_settings import HubSettings, load_hub_settings
 
-MODES = ["mosquitto", "embedded"]
 __all__ = ["hub_factory"]  # the fixture, shared with test_venue_trust
 
 
@@ -70,10 +68,10 @@ def raw_connect(settings: HubSettings, client_id: str, username: str | None = No
     return answer[3] if len(answer) == 4 and answer[0] == 0x20 else None
 
 
-def settings_for(tmp_path: Any, mode: str, names: list[str]) -> HubSettings:
-    if mode == "mosquitto" and MOSQUITTO is None:
+def settings_for(tmp_path: Any, names: list[str]) -> HubSettings:
+    if MOSQUITTO is None:
         pytest.skip("Mosquitto is not installed")
-    return load_hub_settings(venue_file(tmp_path, mode, names))
+    return load_hub_settings(venue_file(tmp_path, "mosquitto", names))
 
 
 def seen_sentinel(settings: HubSettings, hub: Any, n: int) -> None:
@@ -83,9 +81,8 @@ def seen_sentinel(settings: HubSettings, hub: Any, n: int) -> None:
              "the sentinel's state")
 
 
-@pytest.mark.parametrize("mode", MODES)
-def test_a_last_will_cannot_forge_a_result(tmp_path: Any, mode: str, hub_factory: Any) -> None:
-    settings = settings_for(tmp_path, mode, ["t1", "t2", "sentinel"])
+def test_a_last_will_cannot_forge_a_result(tmp_path: Any, hub_factory: Any) -> None:
+    settings = settings_for(tmp_path, ["t1", "t2", "sentinel"])
     hub = hub_factory(settings)
     forged = ("ecarte/club/t2/games/9", finished(9, "A", ("Eve", "Bob")))
     raw_connect(settings, "x1", "t1", secret(settings, "t1"), will=forged)  # another table's password
@@ -101,9 +98,8 @@ def test_a_last_will_cannot_forge_a_result(tmp_path: Any, mode: str, hub_factory
     assert retained(settings, forged[0]) is None
 
 
-@pytest.mark.parametrize("mode", MODES)
-def test_nobody_but_table_2_can_be_table_2(tmp_path: Any, mode: str, hub_factory: Any) -> None:
-    settings = settings_for(tmp_path, mode, ["t1", "t2", "sentinel"])
+def test_nobody_but_table_2_can_be_table_2(tmp_path: Any, hub_factory: Any) -> None:
+    settings = settings_for(tmp_path, ["t1", "t2", "sentinel"])
     hub = hub_factory(settings)
     drops: list[Any] = []
     client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="ecarte-club-t2")
@@ -130,9 +126,8 @@ def test_nobody_but_table_2_can_be_table_2(tmp_path: Any, mode: str, hub_factory
         client.loop_stop()
 
 
-@pytest.mark.parametrize("mode", MODES)
-def test_the_hubs_password_writes_no_result(tmp_path: Any, mode: str, hub_factory: Any) -> None:
-    settings = settings_for(tmp_path, mode, ["t1", "sentinel"])
+def test_the_hubs_password_writes_no_result(tmp_path: Any, hub_factory: Any) -> None:
+    settings = settings_for(tmp_path, ["t1", "sentinel"])
     hub = hub_factory(settings)
     wait_for(lambda: hub.get("/api/standings") is not None, "the hub")
     hub_password = (settings.state / "secrets" / "ecarte-hub.pass").read_text().strip()  # type: ignore[operator]
@@ -281,9 +276,8 @@ def test_free_play_counts_the_players_the_table_announced() -> None:
     assert room.standings()["games"] == 2
 
 
-@pytest.mark.parametrize("mode", MODES)
-def test_one_tables_password_posts_no_result_of_another(tmp_path: Any, mode: str, hub_factory: Any) -> None:
-    settings = settings_for(tmp_path, mode, ["table-1", "table-2", "sentinel"])
+def test_one_tables_password_posts_no_result_of_another(tmp_path: Any, hub_factory: Any) -> None:
+    settings = settings_for(tmp_path, ["table-1", "table-2", "sentinel"])
     path = tmp_path / "venue.toml"
     path.write_text(path.read_text() + f'[session]\nplayers = {json.dumps(list(SWISS))}\nsystem = "swiss"\n')
     settings = load_hub_settings(path)
@@ -476,15 +470,14 @@ def test_a_hub_toward_no_broker_says_it_cannot_connect(tmp_path: Any) -> None:
     assert (tmp_path / "venue-hub" / ".gitignore").read_text().splitlines()[-1] == "*"
 
 
-@pytest.mark.parametrize("mode", MODES)
-def test_a_table_with_a_misspelt_venue_says_so(tmp_path: Any, mode: str, hub_factory: Any,
+def test_a_table_with_a_misspelt_venue_says_so(tmp_path: Any, hub_factory: Any,
                                                 caplog: pytest.LogCaptureFixture) -> None:
     import logging
 
     from venue.mqtt import TablePublisher
     from venue.settings import MqttSettings
 
-    settings = settings_for(tmp_path, mode, ["t1"])
+    settings = settings_for(tmp_path, ["t1"])
     hub_factory(settings)
     caplog.set_level(logging.WARNING, logger="venue.mqtt")
     host, port = settings.broker_listen
@@ -492,7 +485,7 @@ def test_a_table_with_a_misspelt_venue_says_so(tmp_path: Any, mode: str, hub_fac
         table = MqttSettings(host=host, port=port, venue=venue, table="t1", username="t1", enabled=True,
                              password=secret(settings, "t1"))
         with TablePublisher(table, table_name="t1") as publisher:
-            if refused:  # Mosquitto drops what it publishes; the embedded broker refuses its will at CONNECT
+            if refused:  # Mosquitto refuses its subscription to its own availability, and drops what it publishes
                 wait_for(lambda: publisher.refused, "the broker's refusal")
                 assert "is [mqtt] venue 'clbu' the hub's venue" in caplog.text
             else:
@@ -553,14 +546,12 @@ def test_a_tile_off_the_screen_waits_and_is_drawn_when_it_scrolls_into_view(brow
         assert tab.get_attribute("[data-table=t79]", "data-mark") is None
 
 
-@pytest.mark.parametrize("mode", MODES)
-def test_every_message_is_passed_on_in_order_and_acknowledged(tmp_path: Any, mode: str, hub_factory: Any) -> None:
+def test_every_message_is_passed_on_in_order_and_acknowledged(tmp_path: Any, hub_factory: Any) -> None:
     """What a table sends reaches each reader in the order sent: one reading at QoS 0 while it is
     sent, one at QoS 1 whose session waits for it while it is away; every QoS 1 message is
-    acknowledged to the table (the embedded broker's short way for tables' messages keeps amqtt's
-    delivery: in order, to each subscriber at its QoS, kept for a persistent session away)."""
-    settings_for(tmp_path, mode, ["t1"])  # Mosquitto's mode skipped where it is not installed
-    path = venue_file(tmp_path, mode, ["t1"])
+    acknowledged to the table."""
+    settings_for(tmp_path, ["t1"])  # skipped where Mosquitto is not installed
+    path = venue_file(tmp_path, "mosquitto", ["t1"])
     path.write_text(path.read_text().replace('readers = ["reader"]', 'readers = ["reader", "keeper"]'))
     settings = load_hub_settings(path)
     hub_factory(settings)
@@ -608,13 +599,11 @@ def test_every_message_is_passed_on_in_order_and_acknowledged(tmp_path: Any, mod
         live.loop_stop()
 
 
-@pytest.mark.parametrize("mode", MODES)
-def test_a_table_fallen_silent_is_offline_after_its_keep_alive(tmp_path: Any, mode: str, hub_factory: Any) -> None:
+def test_a_table_fallen_silent_is_offline_after_its_keep_alive(tmp_path: Any, hub_factory: Any) -> None:
     """A table whose power is cut sends nothing more, not even a goodbye: the broker closes its
     connection once one and a half keep-alives have passed without a packet (MQTT-3.1.2-24), and its
-    will says it is offline. (The embedded broker kept such a connection for ever: amqtt's timeout
-    on a client's silence does nothing.) A table that keeps talking stays connected."""
-    settings = settings_for(tmp_path, mode, ["t1", "t2"])
+    will says it is offline. A table that keeps talking stays connected."""
+    settings = settings_for(tmp_path, ["t1", "t2"])
     hub = hub_factory(settings)
 
     def table(name: str) -> socket.socket:
@@ -648,68 +637,3 @@ def test_a_table_fallen_silent_is_offline_after_its_keep_alive(tmp_path: Any, mo
     finally:
         silent.close()
         talking.close()
-
-
-def _broker_rss_mb(port: int) -> float:
-    """The resident memory of the embedded broker listening on ``port`` (its own process)."""
-    for proc in Path("/proc").iterdir():
-        try:
-            command = (proc / "cmdline").read_bytes().split(b"\0")
-        except OSError:
-            continue
-        if b"venue.embedded_broker" in command and str(port).encode() in command:
-            status = (proc / "status").read_text()
-            return int(status.split("VmRSS:")[1].split()[0]) / 1024
-    raise AssertionError(f"no embedded broker on port {port}")
-
-
-def test_a_reader_that_does_not_read_cannot_fill_the_embedded_broker(tmp_path: Any, hub_factory: Any) -> None:
-    """A dashboard stalled on the club's Wi-Fi (connected, subscribed, its socket never read) while
-    a table sends 60 MB: the embedded broker holds at most ``HELD_BYTES`` for it, drops the rest of
-    what goes to it at QoS 0 and says so in its log; every other reader still gets everything.
-    (Before, it held all of it for the stalled reader: its memory grew by the 60 MB, and would have
-    until it ran out, stopping every table.)"""
-    from venue.embedded_broker import HELD_BYTES
-
-    path = venue_file(tmp_path, "embedded", ["t1"])
-    path.write_text(path.read_text().replace('readers = ["reader"]', 'readers = ["reader", "keeper"]'))
-    settings = load_hub_settings(path)
-    hub_factory(settings)
-    topic = "ecarte/club/t1/event"
-    stalled = socket.socket()
-    stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-    stalled.connect(settings.broker_listen)
-    stalled.sendall(connect_packet("reader", "reader", secret(settings, "reader")))
-    assert stalled.recv(4)[3] == 0
-    stalled.sendall(b"\x82" + bytes([2 + len(_string(topic.encode())) + 1]) + b"\x00\x01" + _string(topic.encode())
-                    + b"\x00")  # SUBSCRIBE at QoS 0, then never read again
-    assert stalled.recv(5)[0] == 0x90  # SUBACK
-    got: list[int] = []
-    keeper = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="keeper")
-    keeper.username_pw_set("keeper", secret(settings, "keeper"))
-    subscribed: list[Any] = []
-    keeper.on_connect = lambda c, u, f, r, p: c.subscribe(topic, qos=0)
-    keeper.on_subscribe = lambda c, u, m, r, p: subscribed.append(r)
-    keeper.on_message = lambda c, u, m: got.append(len(m.payload))
-    keeper.connect(*settings.broker_listen)
-    keeper.loop_start()
-    table = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="t1")
-    table.username_pw_set("t1", secret(settings, "t1"))
-    table.connect(*settings.broker_listen)
-    table.loop_start()
-    try:
-        wait_for(lambda: bool(subscribed), "the keeper subscribed")
-        before = _broker_rss_mb(settings.broker_listen[1])
-        for _ in range(600):
-            table.publish(topic, b"x" * 100_000, qos=1).wait_for_publish(30)
-        wait_for(lambda: len(got) == 600, "every message read by the reader that reads", timeout=60)
-        grown = _broker_rss_mb(settings.broker_listen[1]) - before
-        assert grown < 2 * HELD_BYTES / 2**20 + 15, f"the broker grew by {grown:.0f} MB"
-        assert settings.state is not None
-        log = (settings.state / "broker" / "embedded.log").read_text()
-        assert "reader does not read" in log, log[-2000:]
-    finally:
-        stalled.close()
-        for client in (table, keeper):
-            client.disconnect()
-            client.loop_stop()

@@ -13,14 +13,13 @@ from pathlib import Path
 import httpx
 import paho.mqtt.client as mqtt
 import pytest
-from conftest import Recorder, feed, whole_game
+from conftest import Recorder, feed, open_broker, whole_game
 from paho.mqtt.enums import CallbackAPIVersion
 from waiting import wait_for
 
 from firmware_host.referee.table_events import HandRecord
 from firmware_host.referee.transcript import CardEvent, PhysicalEvent
 from firmware_host.service import TableService
-from venue.hub import BrokerThread
 from venue.mqtt import TablePublisher
 from venue.page import STATIC, TablePage
 from venue.public import PublicFeed, card_tokens, hidden_cards
@@ -145,7 +144,7 @@ def split_steps(text: str, last_seq: int, seq_of_step: dict[int, int]) -> dict[i
 def test_no_hidden_card_leaves_early(service: TableService, tmp_path: Path, seed: int) -> None:
     recorder = service.outputs[0]
     assert isinstance(recorder, Recorder)
-    with BrokerThread(port=0) as broker:
+    with open_broker() as broker:
         settings = MqttSettings(port=broker.port, venue="v", table="t", enabled=True)
         mqtt_rec = MqttRecorder(broker.port, "ecarte/v/t/#")
         assert mqtt_rec.ready.wait(10)
