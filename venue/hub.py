@@ -64,6 +64,7 @@ from venue.embedded_broker import EmbeddedBroker
 from venue.guard import Guard, connection_cap, guarded_config, serve
 from venue.hub_settings import CAPACITY, HubSettings, default_state
 from venue.hub_settings import load_hub_settings as load_hub_settings  # the command's, with run_hub
+from venue.ledger import Ledger, PairedTimes
 from venue.mqtt import QOS, make_client
 from venue.page import STATIC
 from venue.room import Room
@@ -383,7 +384,12 @@ def _ignore_in_git(state: Path) -> None:
 
 def build_hub(settings: HubSettings) -> tuple[Starlette, LiveRoom]:
     """The hub's app: its lifespan starts the broker (unless external), then the subscriber."""
-    live = LiveRoom(Room(settings.broker.venue, settings.session, settings.tables))
+    ledger = None
+    if settings.session.players:  # the rounds' pairing times outlive a restart of the hub the same evening
+        state = settings.state if settings.state is not None else default_state(None)
+        ledger = Ledger(settings.session, settings.tables,
+                        times=PairedTimes(state / "session" / "rounds.json", settings.session, time.time()))
+    live = LiveRoom(Room(settings.broker.venue, settings.session, settings.tables, ledger=ledger))
     broker = VenueBroker(settings)
     subscriber: list[Subscriber] = []
 

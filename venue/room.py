@@ -93,12 +93,14 @@ class Session:
         return out
 
 
-def standings(session: Session, results: Iterable[Result], tables: tuple[str, ...] = ()) -> dict[str, Any]:
+def standings(session: Session, results: Iterable[Result], tables: tuple[str, ...] = (),
+              paired: float = 0.0) -> dict[str, Any]:
     """Rounds with their pairings and results, the ranking (wins, then point difference, then points
-    won) and the disputed results, from ``results`` in order (:class:`venue.ledger.Ledger`)."""
+    won) and the disputed results, from ``results`` in order (:class:`venue.ledger.Ledger`), every
+    round paired at ``paired`` (seconds since the epoch: the results that ended before are disputed)."""
     from venue.ledger import Ledger
 
-    ledger = Ledger(session, tables)
+    ledger = Ledger(session, tables, clock=lambda: paired)
     for r in results:
         ledger.add(r)
     return ledger.to_json()
