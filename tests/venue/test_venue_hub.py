@@ -32,7 +32,8 @@ def game(n: int, winner: str, score: tuple[int, int], players: tuple[str, str],
          ended: float | None = None) -> bytes:
     """Game ``n`` of a table, ended ``n`` seconds from now unless told (after the session's rounds were paired)."""
     return json.dumps({"table": "t", "game": n, "players": list(players), "score": {"A": score[0], "B": score[1]},
-                       "winner": winner, "ended": time.time() + n if ended is None else ended, "hands": [], "text": ""}).encode()
+                       "winner": winner, "ended": time.time() + n if ended is None else ended, "hands": [],
+                       "text": ""}).encode()
 
 
 def test_the_room_counts_each_result_once_and_ranks() -> None:
