@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import os
 import socket
@@ -180,13 +179,8 @@ def hub_app(live: LiveRoom, *, on_start: Callable[[], Any] | None = None,
         seen = live.room.tables.get(request.path_params["table"])
         if seen is None:
             return JSONResponse({"error": "no such table"}, status_code=404)
-        payloads = [g for _, g in sorted(seen.games.items())]
-
-        def listed() -> Response:  # every game parsed again: on a worker thread, not the loop the messages come on
-            return JSONResponse([{k: g.get(k) for k in ("game", "players", "score", "winner", "ended", "hands")}
-                                 for g in map(json.loads, payloads)])
-
-        return await asyncio.to_thread(listed)
+        # made once as each game came (venue.room.TableSeen.keep_game), bounded: joined, not parsed again
+        return Response(seen.games_json(), media_type="application/json")
 
     async def record_json(request: Request) -> Response:
         seen = live.room.tables.get(request.path_params["table"])

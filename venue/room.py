@@ -9,6 +9,7 @@ its pairings and the ranking (:func:`standings`). It believes no payload it has 
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -20,6 +21,18 @@ from venue.trust import TOPIC_LEVEL, Untrusted, check
 logger = logging.getLogger(__name__)
 
 _KINDS = frozenset({"state", "availability", "record", "games"})
+
+KEPT_GAMES = 40
+"""A table's finished games the hub keeps for ``/api/tables/<t>/games``, the latest by number (an
+evening's games at one table; the results counted stay in the ledger whatever this keeps)."""
+
+KEPT_GAMES_BYTES = 4 * 1024 * 1024
+"""Bytes of a table's finished games the hub keeps, at most (the latest game always): a game's payload
+may be 512 kB (:data:`venue.trust.MAX_RECORD_BYTES`); an evening's real games are some 10 kB each.
+600 results of 500 kB from one table grew the hub from 56 MB to 344 MB when it kept them all."""
+
+GAME_FIELDS = ("game", "players", "score", "winner", "ended", "hands")
+"""What ``/api/tables/<t>/games`` serves of each game."""
 
 DROP_SAID_EVERY_S = 60.0
 """A table's dropped messages are said at most once a minute, the next line saying how many were
@@ -118,7 +131,23 @@ class TableSeen:
     state: dict[str, Any] = field(default_factory=dict)
     record: dict[str, Any] = field(default_factory=dict)
     games: dict[int, bytes] = field(default_factory=dict)
-    """The table's finished games (``games/<n>``), by number, as they came (checked)."""
+    """The table's latest finished games (``games/<n>``), by number: each as ``/api/tables/<t>/games``
+    serves it (:data:`GAME_FIELDS`, JSON made once as it came), at most :data:`KEPT_GAMES` and
+    :data:`KEPT_GAMES_BYTES` (the lowest numbers forgotten first)."""
+    games_bytes: int = 0
+
+    def keep_game(self, number: int, data: dict[str, Any]) -> None:
+        """Game ``number`` (checked, :func:`venue.trust.check_game`) kept; the oldest forgotten past the bounds."""
+        served = json.dumps({k: data.get(k) for k in GAME_FIELDS}, ensure_ascii=False,
+                            separators=(",", ":")).encode()
+        self.games_bytes += len(served) - len(self.games.pop(number, b""))
+        self.games[number] = served
+        while len(self.games) > 1 and (len(self.games) > KEPT_GAMES or self.games_bytes > KEPT_GAMES_BYTES):
+            self.games_bytes -= len(self.games.pop(min(self.games)))
+
+    def games_json(self) -> bytes:
+        """The games kept, lowest number first, as one JSON list (nothing parsed again)."""
+        return b"[" + b",".join(self.games[n] for n in sorted(self.games)) + b"]"
     seen: float = 0.0
     announced: dict[int, tuple[str, ...]] = field(default_factory=dict)
     """The players its state named for each of its last games (free play's check of a result)."""
@@ -205,7 +234,7 @@ class Room:
                 if len(seen.announced) > 64:
                     del seen.announced[min(seen.announced)]
         elif kind == "games":
-            seen.games[int(data["game"])] = bytes(payload)
+            seen.keep_game(int(data["game"]), data)
             return self._result(seen, data)
         else:
             seen.record = data
