@@ -68,7 +68,7 @@ from venue.mqtt import QOS, make_client
 from venue.page import STATIC
 from venue.room import Room
 from venue.settings import MqttSettings, SettingsError
-from venue.sse import Broadcaster, sse_block
+from venue.sse import STREAMS_SHARE, Broadcaster, sse_block
 
 logger = logging.getLogger(__name__)
 
@@ -164,7 +164,7 @@ def hub_app(live: LiveRoom, *, on_start: Callable[[], Any] | None = None,
         return JSONResponse({"venue": live.room.venue, "tables": live.room.snapshot()})
 
     async def stream(request: Request) -> Response:
-        return live.browsers.response(live.first_blocks())
+        return live.browsers.response(live.first_blocks(), request.client.host if request.client else "")
 
     async def standings_(request: Request) -> Response:
         return JSONResponse(live.room.standings())
@@ -410,12 +410,13 @@ def run_hub(settings: HubSettings) -> int:
 
     if settings.mode != "external":
         _check_free(*settings.broker_listen)
-    app, _ = build_hub(settings)
+    app, live = build_hub(settings)
     host, port = settings.listen
     if in_use(host, port):
         raise SettingsError(f"the scoreboard cannot listen on {host}:{port}: the address is in use")
     logger.info("the venue's scoreboard: http://%s:%s", host, port)
     guard = Guard(cap=connection_cap(MAX_CONNECTIONS), what="the scoreboard")
+    live.browsers.most = int(guard.cap * STREAMS_SHARE)  # the room's phones, and room for the next ones
     server = uvicorn.Server(guarded_config(app, host, port, guard))
     try:
         serve(server, guard)

@@ -176,7 +176,7 @@ def table_app(live: LiveTable, *, history: JournalHistory | None, settings: WebS
         return JSONResponse(page_words(live.feed.language))
 
     async def stream(request: Request) -> Response:
-        return live.browsers.response(live.first_blocks())
+        return live.browsers.response(live.first_blocks(), request.client.host if request.client else "")
 
     async def games(request: Request) -> Response:
         if history is None:
