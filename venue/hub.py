@@ -98,11 +98,13 @@ class LiveRoom:
         self.loop: asyncio.AbstractEventLoop | None = None
         """The server's loop, once :meth:`send_standings` runs on it (None: not served yet)."""
 
-    def take(self, topic: str, payload: bytes | bytearray, clear: Callable[[str], Any] | None = None) -> None:
-        """One message from the broker; ``clear`` clears its retained topic if the room refuses it."""
+    def take(self, topic: str, payload: bytes | bytearray, clear: Callable[[str], Any] | None = None,
+             live: bool = False) -> None:
+        """One message from the broker; ``clear`` clears its retained topic if the room refuses it;
+        ``live``: passed on as published, not a retained one given on subscribing (:meth:`Room.take`)."""
         self.messages += 1
         dropped = self.room.dropped
-        for kind, data in self.room.take(topic, bytes(payload), time.time()):
+        for kind, data in self.room.take(topic, bytes(payload), time.time(), live):
             if kind == "table":
                 self.browsers.send("table", data)
             else:
@@ -246,7 +248,7 @@ class Subscriber:
         self.live = live
         self.loop = loop
         self.connected = threading.Event()
-        self._waiting: dict[str, bytes | bytearray] = {}
+        self._waiting: dict[str, tuple[bytes | bytearray, bool]] = {}
         self._lock = threading.Lock()
 
     def start(self) -> None:
@@ -279,7 +281,8 @@ class Subscriber:
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
         with self._lock:
             first = not self._waiting
-            self._waiting[message.topic] = message.payload  # a newer one replaces it, in its place
+            # a newer one replaces it, in its place; live: not a retained one given on subscribing
+            self._waiting[message.topic] = (message.payload, not message.retain)
         if first:
             with contextlib.suppress(RuntimeError):  # the loop is closing
                 self.loop.call_soon_threadsafe(self.take_waiting)
@@ -288,8 +291,8 @@ class Subscriber:
         """The messages waiting, the latest of each topic, to the room (on the server's loop)."""
         with self._lock:
             waiting, self._waiting = self._waiting, {}
-        for topic, payload in waiting.items():
-            self.live.take(topic, payload, self.clear)
+        for topic, (payload, live) in waiting.items():
+            self.live.take(topic, payload, self.clear, live)
 
 
 

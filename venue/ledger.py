@@ -25,11 +25,16 @@ decides, for each, whether it counts:
   the same game again with another result, a game that ended before its round was paired) is
   **disputed**: listed for the director with why, never counted in silence.
 
-Clocks: the tables and the hub are assumed to keep the time by NTP on the venue's network, within
-:data:`CLOCK_SLACK_S` of each other. A table whose clock is further behind (a Pi that booted
-without a network keeps its last saved time until NTP answers) has its results disputed, each with
-both times, for the director to decide; one further ahead could have a game that ended before the
-pairing counted, and its results show the time it wrote. Free play (no session) has no rounds: its
+Clocks: a table's ``ended`` is its own wall clock's, the pairing time the hub's. A Pi has no
+real-time clock: one that booted without a network keeps its last saved time until NTP answers,
+hours or days behind. So the hub reads each table's clock from its live states (each carries
+``t``, the table's clock as it sent it: :attr:`venue.room.TableSeen.clock_offset`) and reads its
+results' ``ended`` on its own clock by that offset. What is assumed: a table's clock was as far
+off when a game ended as when its last states came (a clock stepped by NTP in between misplaces
+that game by the step), and where no live state of the table was seen yet (the hub restarted, its
+results given back retained before the table speaks) its clock is taken as right, within
+:data:`CLOCK_SLACK_S`. A result that does not count for that reason is disputed with both times
+and the table's clock error, for the director to decide. Free play (no session) has no rounds: its
 results count whatever their time.
 
 Each result costs the same at the 10,000th as at the first: the ranking's rows are updated in
@@ -125,7 +130,8 @@ class Ledger:
     """Pair a Swiss round on the caller's word (:meth:`take_due`, :meth:`next_round`, :meth:`apply_round`:
     the hub pairs it on a worker thread, off its web loop) rather than as the last result comes."""
     _due: tuple[list[Any], int] | None = None
-    _waiting: deque[tuple[Result, dict[str, Any]]] = field(default_factory=lambda: deque(maxlen=MAX_DISPUTED))
+    _waiting: deque[tuple[Result, dict[str, Any], float | None]] = field(
+        default_factory=lambda: deque(maxlen=MAX_DISPUTED))
     """Results of players not paired together yet, with their disputed entry: a Swiss round not paired
     yet (the retained games come back in any order when the hub restarts) counts them when it is. As
     many as the disputed list keeps (the oldest forgotten first): a table publishing games of players
@@ -148,9 +154,11 @@ class Ledger:
 
     # -- results ---------------------------------------------------------------------------------
 
-    def add(self, result: Result, announced: tuple[str, ...] | None = None) -> str:
+    def add(self, result: Result, announced: tuple[str, ...] | None = None, offset: float | None = None) -> str:
         """One finished game of a table: ``counted``, ``again`` (the same game again: nothing to do)
-        or ``disputed``. ``announced``: the players the table's state named for that game (free play)."""
+        or ``disputed``. ``announced``: the players the table's state named for that game (free play);
+        ``offset``: how far the table's clock is ahead of the hub's (s, from its live states; None: not
+        known, taken as none): its ``ended`` is read on the hub's clock by it."""
         key = (result.table, result.game)
         same = (frozenset(result.players), result.score, result.winner)
         if key in self._games:
@@ -181,12 +189,17 @@ class Ledger:
                 where = f" ({done.result.table}, game {done.result.game})" if done.result else ""
                 return self._dispute(result, f"{' and '.join(sorted(players))} already have their result{where}")
             self._dispute(result, f"{' and '.join(sorted(players))} are not paired together (in any round so far)")
-            self._waiting.append((result, self.disputed[-1]))
+            self._waiting.append((result, self.disputed[-1], offset))
             return "disputed"
         rnd = self.rounds[pairing.round - 1]
-        if result.at < rnd.paired - CLOCK_SLACK_S:
-            return self._dispute(result, f"it ended at {_clock(result.at)} by {result.table}'s clock, before round "
-                                         f"{rnd.number} paired {' and '.join(sorted(players))} at "
+        ended = result.at - (offset or 0.0)  # on the hub's clock
+        if ended < rnd.paired - CLOCK_SLACK_S:
+            off = ""
+            if offset is not None and abs(offset) > CLOCK_SLACK_S:
+                off = (f" ({_clock(ended)} by the hub's: {result.table}'s clock is {_span(abs(offset))} "
+                       f"{'ahead' if offset > 0 else 'behind'})")
+            return self._dispute(result, f"it ended at {_clock(result.at)} by {result.table}'s clock{off}, before "
+                                         f"round {rnd.number} paired {' and '.join(sorted(players))} at "
                                          f"{_clock(rnd.paired)} by the hub's")
         open_pairs.remove(pairing)
         if not open_pairs:
@@ -279,12 +292,12 @@ class Ledger:
             return
         self._add_round(list(nxt.pairs), nxt.bye, nxt.bye_again)
         waiting, self._waiting = self._waiting, deque(maxlen=MAX_DISPUTED)
-        for result, entry in waiting:  # taken again now that a round is paired
+        for result, entry, offset in waiting:  # taken again now that a round is paired
             if entry in self.disputed:
                 self.disputed.remove(entry)
             self._games.pop((result.table, result.game), None)
             self._ended.discard((result.table, result.at))
-            self.add(result)
+            self.add(result, offset=offset)
 
     @property
     def planned(self) -> int:
@@ -308,6 +321,12 @@ class Ledger:
         return {"session": self.session.name, "system": self.session.system, "planned": self.planned,
                 "rounds": [rnd.to_json() for rnd in self.rounds], "ranking": self.ranking(),
                 "games": len(self.results), "disputed": list(self.disputed)}
+
+
+def _span(seconds: float) -> str:
+    """A clock's error for the director: ``3 h 05 min``, ``7 min``."""
+    minutes = round(seconds / 60)
+    return f"{minutes // 60} h {minutes % 60:02d} min" if minutes >= 60 else f"{minutes} min"
 
 
 def _clock(t: float) -> str:

@@ -86,6 +86,37 @@ def test_a_result_posted_ahead_of_its_round_is_disputed_when_the_round_pairs_it(
     assert room.standings()["rounds"][1]["games"][1]["result"]["game"] == 3
 
 
+def state(t: float, players: tuple[str, str] = ("Eve", "Bob")) -> bytes:
+    """A table's state made at ``t`` by its clock."""
+    return json.dumps({"game": 1, "players": [*players, ""], "t": t, "view": {"score": [0, 0]}}).encode()
+
+
+def test_a_tables_clock_is_read_from_its_live_states() -> None:
+    """A Pi that booted without a network keeps its last saved time: table-2's clock is 3 hours behind,
+    table-1's 3 hours ahead. Read by their live states, table-2's game played after the pairing counts
+    (it was disputed: it ended hours before the pairing by its clock), and table-1's practice game of an
+    hour before the pairing is disputed with both clocks said (it counted: hours after, by its clock).
+    A retained state (an old one, given on subscribing) tells nothing of the clock."""
+    clock = Clock(1_800_000_000.0)
+    room = swiss_room(clock)
+    paired = clock.now
+    clock.now += 900
+    room.take("ecarte/club/table-1/state", state(clock.now + 3 * HOUR, ("Ann", "Cat")), clock.now, live=True)
+    room.take("ecarte/club/table-2/state", state(clock.now - 3 * HOUR - 20 * HOUR), clock.now)  # retained
+    assert room.tables["table-2"].clock_offset is None
+    room.take("ecarte/club/table-2/state", state(clock.now - 3 * HOUR - 0.05), clock.now, live=True)
+    room.take("ecarte/club/table-2/state", state(clock.now - 3 * HOUR - 0.01), clock.now, live=True)
+    assert abs(room.tables["table-2"].clock_offset + 3 * HOUR + 0.01) < 1e-6
+    room.take("ecarte/club/table-1/games/1", result("table-1", 1, ("Ann", "Cat"), ended=paired - HOUR + 3 * HOUR),
+              clock.now)
+    room.take("ecarte/club/table-2/games/1", result("table-2", 1, ("Eve", "Bob"), "B", ended=clock.now - 3 * HOUR),
+              clock.now)
+    standings = room.standings()
+    assert [g["result"] is not None for g in standings["rounds"][0]["games"]] == [False, True]
+    why = standings["disputed"][0]["why"]
+    assert "by the hub's: table-1's clock is 3 h 00 min ahead), before round 1 paired Ann and Cat" in why, why
+
+
 def test_an_absurd_game_number_is_dropped() -> None:
     room = Room("club")
     room.take("ecarte/club/t1/games/999999999", result("t1", 999_999_999, ("Ann", "Bob")), 1.0)
@@ -136,17 +167,23 @@ def test_stale_and_early_results_through_mosquitto_reach_the_directors_list(tmp_
     hub: Hub = hub_factory(settings)
     t1, t2 = secret(settings, "table-1"), secret(settings, "table-2")
     now = time.time()
+    # table-2's clock is 3 hours behind (a Pi without a network): its live state says so
+    behind = now - 3 * HOUR
+    publish(settings, "ecarte/club/table-2/state", state(behind), "table-2", t2)
+    wait_for(lambda: "table-2" in hub.live.room.tables and hub.live.room.tables["table-2"].clock_offset is not None,
+             "table-2's live state")
     round_2 = swiss_evening(SWISS, 3, [Played(("Ann", "Cat"), "A"), Played(("Eve", "Bob"), "B")])[1]
     ahead = round_2.pairs[1]  # seated at table-2 by round 2
     # yesterday's game, retained; the pair of round 2 posted before round 2 exists
     publish(settings, "ecarte/club/table-1/games/3", result("table-1", 3, ("Ann", "Cat"), ended=now - 20 * HOUR),
             "table-1", t1)
-    publish(settings, "ecarte/club/table-2/games/4", result("table-2", 4, ahead, ended=now - 10 * 60), "table-2", t2)
+    publish(settings, "ecarte/club/table-2/games/4", result("table-2", 4, ahead, ended=behind - 10 * 60), "table-2",
+            t2)
     wait_for(lambda: len(hub.get("/api/standings")["disputed"]) == 2, "the two results disputed")
-    # tonight's round 1, played after its pairing: counted; round 2 paired
+    # tonight's round 1, played after its pairing (table-2's by its clock, 3 hours behind): counted
     publish(settings, "ecarte/club/table-1/games/5", result("table-1", 5, ("Ann", "Cat"), ended=now + 600),
             "table-1", t1)
-    publish(settings, "ecarte/club/table-2/games/6", result("table-2", 6, ("Eve", "Bob"), "B", ended=now + 700),
+    publish(settings, "ecarte/club/table-2/games/6", result("table-2", 6, ("Eve", "Bob"), "B", ended=behind + 700),
             "table-2", t2)
     wait_for(lambda: len(hub.get("/api/standings")["rounds"]) == 2, "round 2 paired")
     standings = hub.get("/api/standings")
