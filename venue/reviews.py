@@ -32,6 +32,7 @@ import json
 import logging
 import multiprocessing
 import os
+import threading
 from collections import OrderedDict
 from pathlib import Path
 from typing import Any
@@ -54,6 +55,12 @@ NICE = 10
 def _lower_priority() -> None:  # pragma: no cover - runs in the worker process
     with contextlib.suppress(OSError):
         os.nice(NICE)
+
+
+def _lower_thread_priority() -> None:
+    """Linux sets a thread's nice value on its own id: the coach's thread yields the cores to the referee's."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), NICE)
 
 
 def review_json(hand: HandLog, rules: dict[str, Any]) -> bytes:
@@ -87,7 +94,7 @@ class Reviews:
         self._waiting: dict[tuple[int, int, str], asyncio.Future[bytes | None]] = {}
         self._asked = 0
         """Hands waiting because a viewer asked for them (not because they ended)."""
-        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+        self._pool: concurrent.futures.Executor | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._closed = False
         self.made = 0
@@ -95,12 +102,16 @@ class Reviews:
 
     # -- the worker ------------------------------------------------------------------------------
 
-    def _worker(self) -> concurrent.futures.ProcessPoolExecutor:
+    def _worker(self) -> concurrent.futures.Executor:
         if self._pool is None:
-            # spawned, not forked: the table's process has threads (paho, the readers) whose locks a
-            # fork would copy held
-            self._pool = concurrent.futures.ProcessPoolExecutor(
-                max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority)
+            try:
+                # spawned, not forked: the table's process has threads (paho, the readers) whose locks a
+                # fork would copy held
+                self._pool = concurrent.futures.ProcessPoolExecutor(
+                    max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority)
+            except (OSError, NotImplementedError) as exc:  # no POSIX semaphores (no /dev/shm): a thread
+                logger.warning("the coach reviews on a thread of the table's process (no worker process: %s)", exc)
+                self._pool = concurrent.futures.ThreadPoolExecutor(1, "coach", initializer=_lower_thread_priority)
         return self._pool
 
     def submit(self, hand: HandLog, rules: dict[str, Any]) -> None:
