@@ -13,7 +13,12 @@ Prints one line per figure, ``name: value unit``:
 - ``door_check_us``: the check every line passes before it is journaled (it reads back);
 - ``rss_mb``: peak resident memory of ``ecarte-table run`` on the simulated table
   playing a whole game from ``--events``;
-- ``first_frame_s``: from starting ``ecarte-table run`` to its first display frame on disk.
+- ``first_frame_s``: from starting ``ecarte-table run`` to its first display frame on disk;
+- ``viewers_event_to_frame_p99_ms``: one physical event through the service's loop step with the
+  table's page as an output, while 12 clients (in a process of their own, as phones are) loop over
+  the hand viewer's hands of the journal's earlier games, and without them; ``viewers_api_state_p50_ms``:
+  ``/api/state`` meanwhile (issue 40: the coach run on request slowed the game by 44 %, ``/api/state``
+  2 → 172 ms; now each hand is reviewed once, by a worker process, and served as kept).
 
 A Pi's budget: the same work in a process pinned to one core (``taskset -c 0``) at reduced
 priority (``nice -n 10``), and, where a CPU quota can be set (cgroup v2 ``cpu.max``, or v1
@@ -342,6 +347,104 @@ def voice_one_core() -> None:
     print(f"voice_card_to_wav_p99_ms: {costs['card_to_wav_p99_ms']:.1f} ms")
 
 
+def _viewer_clients(url: str, games: int, ready: Any, stop: Any, out: Any) -> None:
+    """A client process (at ``nice`` 10: phones are other machines): loops over every hand of ``games``
+    in the hand viewer until ``stop``, saying ``ready`` after its first pass."""
+    import httpx
+
+    os.nice(10)
+    asked, passes = 0, 0
+    with httpx.Client(timeout=120) as http:
+        while not stop.is_set():
+            for game in range(1, games + 1):
+                for hand in range(1, 9):
+                    if stop.is_set():
+                        break
+                    http.get(f"{url}/api/games/{game}/hands/{hand}")
+                    asked += passes > 0
+            passes += 1
+            if passes == 1:
+                ready.put(1)
+    out.put(asked)
+
+
+def viewers(clients: int = 12, earlier: int = 4) -> dict[str, float]:
+    """The live game's event → frame time (p99, s) with and without ``clients`` looping over the hand
+    viewer, and ``/api/state``'s median meanwhile (s)."""
+    import multiprocessing as mp
+    import threading
+
+    import httpx
+
+    from firmware_host.referee.transcript import ButtonEvent
+    from venue.page import TablePage
+    from venue.settings import WebSettings
+
+    games = _games(earlier + 2)
+    out: dict[str, float] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "j.sqlite"
+        with Journal(path) as journal:  # the earlier games, in the journal first
+            service = TableService(journal=journal, controller=Controller())
+            service.resume()
+            for events in games[:earlier]:
+                for event in [*events, ButtonEvent("A", "yes")]:
+                    service.handle(InputLine(event))
+        ctx = mp.get_context("spawn")
+        for label, crowd, events in (("without", 0, games[earlier]), ("with", clients, games[earlier + 1])):
+            with Journal(path) as journal, TablePage(WebSettings(port=0), table="T", journal=path) as page:
+                panel = open_panel(simulated_table())
+                service = TableService(journal=journal, controller=Controller(), outputs=[panel, page])
+                service.resume()
+                stop, answers, ready = ctx.Event(), ctx.Queue(), ctx.Queue()
+                procs = [ctx.Process(target=_viewer_clients, args=(page.url, earlier, ready, stop, answers))
+                         for _ in range(crowd)]
+                for proc in procs:
+                    proc.start()
+                for _ in procs:  # every client through the journal once: each hand reviewed (once) and kept
+                    ready.get(timeout=900)
+                state: list[float] = []
+                done = threading.Event()
+
+                def ask_state(url: str = page.url, state: list[float] = state, done: threading.Event = done) -> None:
+                    with httpx.Client(timeout=60) as http:
+                        while not done.is_set():
+                            t0 = time.perf_counter()
+                            http.get(f"{url}/api/state")
+                            state.append(time.perf_counter() - t0)
+                            time.sleep(0.05)
+
+                asker = threading.Thread(target=ask_state, daemon=True)
+                asker.start()
+                timings = []
+                for event in [*events, ButtonEvent("A", "yes")]:
+                    t0 = time.perf_counter()
+                    service.handle(InputLine(event))
+                    timings.append(time.perf_counter() - t0)
+                    time.sleep(0.02)  # a table's events come apart
+                done.set()
+                stop.set()
+                asked = sum(answers.get(timeout=120) for _ in procs)
+                for proc in procs:
+                    proc.join(30)
+                asker.join(30)
+                panel.close()
+                out[f"frame_p99_{label}"] = _pct(timings, 0.99)
+                out[f"frame_p50_{label}"] = statistics.median(timings)
+                out[f"state_p50_{label}"] = statistics.median(state) if state else float("nan")
+                out[f"asked_{label}"] = asked
+    return out
+
+
+def report_viewers(v: dict[str, float]) -> None:
+    print(f"viewers_event_to_frame_p99_ms: {v['frame_p99_with'] * 1000:.2f} ms with 12 clients looping over the "
+          f"hand viewer ({v['asked_with']:.0f} hands asked meanwhile, each already reviewed; p50 "
+          f"{v['frame_p50_with'] * 1000:.2f} ms), {v['frame_p99_without'] * 1000:.2f} ms without (p50 "
+          f"{v['frame_p50_without'] * 1000:.2f} ms)")
+    print(f"viewers_api_state_p50_ms: {v['state_p50_with'] * 1000:.1f} ms with them, "
+          f"{v['state_p50_without'] * 1000:.1f} ms without")
+
+
 def main() -> None:
     if sys.argv[1:] == ["--loop-costs"]:
         print(json.dumps(loop_costs(_games(6))))
@@ -351,6 +454,9 @@ def main() -> None:
         return
     if sys.argv[1:] == ["--voice"]:
         voice_one_core()
+        return
+    if sys.argv[1:] == ["--viewers"]:
+        report_viewers(viewers())
         return
     games = _games(6)
     with_journal = event_to_frame(games, journal_on_disk=True)
@@ -369,6 +475,7 @@ def main() -> None:
     print(f"first_frame_s: {first:.2f} s")
     one_core(lines)
     voice_one_core()
+    report_viewers(viewers())
 
 
 if __name__ == "__main__":

@@ -17,8 +17,9 @@ Prints one line per figure, ``name: value unit``:
   time until ``/api/standings`` counts it, per result) for the first batch and the last,
   ``/api/tables``'s latency at 10,000 results, the hub's RSS, and the hub restarted on the 10,000
   retained games (the time until it counts them all, and ``/api/tables``'s slowest answer
-  meanwhile). ``--before DIR`` measures the same with the hub of another checkout (``git archive``
-  of an older commit) in the same run;
+  meanwhile). ``results_big_*``: 600 results of 500 kB from one table: the hub's peak RSS and
+  ``/api/tables/<t>/games``'s latency then. ``--before DIR`` measures the same with the hub of another
+  checkout (``git archive`` of an older commit) in the same run;
 - ``broker_ceiling_msgs_per_s``: the broker the hub runs (its own Mosquitto) flooded by
   256 tables' connections with their recorded messages (a few unacknowledged each, QoS 1) while the hub
   reads its topics: the messages it acknowledges a second, and its CPU (256 tables at 10x send about
@@ -682,6 +683,78 @@ def report_results(r: dict[str, Any]) -> None:
     sys.stdout.flush()
 
 
+def big_results_run(source: Path | None, count: int = 600, size: int = 500_000) -> dict[str, Any]:
+    """The ``results_big_*`` figures: ``count`` finished games of ``size`` bytes each (their hands padded,
+    as a table may send: the hub takes 512 kB) from one table, through the hub's own broker: the hub's
+    RSS before and after, and ``/api/tables/<t>/games``'s latency then (issue 40: a hub that kept
+    every one grew from 56 MB to 344 MB, and parsed them all again at each request)."""
+    import httpx
+
+    from venue.broker import free_port
+    from venue.mqtt import make_client
+    from venue.settings import MqttSettings
+
+    tmp = Path(tempfile.mkdtemp(prefix="ecarte-bench-big-"))
+    tmp.chmod(0o755)
+    broker_port, hub_port = free_port(), free_port()
+    mode = "mosquitto"
+    venue_file = tmp / "venue.toml"
+    venue_file.write_text(f'[hub]\nvenue = "bench"\nlisten = "127.0.0.1:{hub_port}"\n[broker]\nmode = "{mode}"\n'
+                          f'listen = "127.0.0.1:{broker_port}"\n[tables]\nnames = ["t0000"]\n')
+    if source is None:
+        command, env, cwd = [ecarte_table(), "hub", str(venue_file)], None, None
+    else:
+        command = [sys.executable, "-m", "firmware_host.cli.main", "hub", str(venue_file)]
+        env, cwd = {**os.environ, "PYTHONPATH": str(source)}, str(source)
+    out: dict[str, Any] = {"source": str(source or ROOT), "mode": mode, "count": count, "size": size}
+    hub = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=open(tmp / "hub.log", "ab"),  # noqa: SIM115
+                           env=env, cwd=cwd)
+    http = httpx.Client(base_url=f"http://127.0.0.1:{hub_port}", timeout=60)
+    try:
+        wait_port(broker_port)
+        wait_port(hub_port)
+        out["rss_start_mb"] = peak_rss_mb(hub.pid)
+        password = (tmp / "venue-hub" / "secrets" / "t0000.pass").read_text().strip()
+        client = make_client(MqttSettings(port=broker_port, venue="bench", table="t0000", username="t0000",
+                                          password=password, queue=100_000), "t0000-big")
+        client.connect("127.0.0.1", broker_port)
+        client.loop_start()
+        pad = "x" * (size - 200)
+        for n in range(1, count + 1):
+            payload = json.dumps({"table": "t0000", "game": n, "players": ["Ann", "Bob"], "winner": "A",
+                                  "score": {"A": 5, "B": 2}, "ended": 1000.0 + n, "hands": [{"pad": pad}],
+                                  "text": ""})
+            client.publish(f"ecarte/bench/t0000/games/{n}", payload, qos=1, retain=True).wait_for_publish(60)
+        client.disconnect()
+        client.loop_stop()
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline and int(http.get("/api/standings").json()["games"]) < count:
+            time.sleep(0.1)
+        out["counted"] = int(http.get("/api/standings").json()["games"])
+        lat = []
+        for _ in range(5):
+            t0 = time.perf_counter()
+            answer = http.get("/api/tables/t0000/games")
+            lat.append(time.perf_counter() - t0)
+            out["served"] = len(answer.json())
+        out["games_api_ms"] = sorted(lat)[len(lat) // 2] * 1e3
+        out["rss_mb"] = peak_rss_mb(hub.pid)
+    finally:
+        http.close()
+        stop(hub, 30)
+        shutil.rmtree(tmp, ignore_errors=True)
+    return out
+
+
+def report_big_results(r: dict[str, Any]) -> None:
+    tag = (f"[{r['source']}, the hub's own {r['mode']}, one table, {r['count']} results of {r['size'] // 1000} kB, "
+           f"{r['counted']} counted]")
+    print(f"results_big_hub_rss_mb: {r['rss_mb']:.0f} MB (peak; {r['rss_start_mb']:.0f} MB at the start) {tag}")
+    print(f"results_big_games_api_ms: {r['games_api_ms']:.0f} ms for /api/tables/<t>/games ({r['served']} games "
+          f"served, median of 5) {tag}")
+    sys.stdout.flush()
+
+
 BROKERS = {"mosquitto": "the hub's own Mosquitto", "external": "the venue's running Mosquitto"}
 """Each broker mode as the figures' tags say it."""
 
@@ -745,6 +818,9 @@ def main() -> int:
         if args.before:
             report_results(results_run(args.before, args.before_results))
         report_results(results_run(None, args.results))
+        if args.before:
+            report_big_results(big_results_run(args.before))
+        report_big_results(big_results_run(None))
     for name, tables, speed in runs:
         if args.only and args.only != name:
             continue

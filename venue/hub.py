@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import os
 import socket
@@ -61,11 +60,12 @@ from venue.broker import (
 from venue.guard import Guard, connection_cap, guarded_config, serve
 from venue.hub_settings import CAPACITY, HubSettings, default_state
 from venue.hub_settings import load_hub_settings as load_hub_settings  # the command's, with run_hub
+from venue.ledger import Ledger, PairedTimes
 from venue.mqtt import QOS, make_client
 from venue.page import STATIC
 from venue.room import Room
 from venue.settings import MqttSettings, SettingsError
-from venue.sse import Broadcaster, sse_block
+from venue.sse import STREAMS_SHARE, Broadcaster, sse_block
 
 logger = logging.getLogger(__name__)
 
@@ -95,11 +95,13 @@ class LiveRoom:
         self.loop: asyncio.AbstractEventLoop | None = None
         """The server's loop, once :meth:`send_standings` runs on it (None: not served yet)."""
 
-    def take(self, topic: str, payload: bytes | bytearray, clear: Callable[[str], Any] | None = None) -> None:
-        """One message from the broker; ``clear`` clears its retained topic if the room refuses it."""
+    def take(self, topic: str, payload: bytes | bytearray, clear: Callable[[str], Any] | None = None,
+             live: bool = False) -> None:
+        """One message from the broker; ``clear`` clears its retained topic if the room refuses it;
+        ``live``: passed on as published, not a retained one given on subscribing (:meth:`Room.take`)."""
         self.messages += 1
         dropped = self.room.dropped
-        for kind, data in self.room.take(topic, bytes(payload), time.time()):
+        for kind, data in self.room.take(topic, bytes(payload), time.time(), live):
             if kind == "table":
                 self.browsers.send("table", data)
             else:
@@ -161,7 +163,7 @@ def hub_app(live: LiveRoom, *, on_start: Callable[[], Any] | None = None,
         return JSONResponse({"venue": live.room.venue, "tables": live.room.snapshot()})
 
     async def stream(request: Request) -> Response:
-        return live.browsers.response(live.first_blocks())
+        return live.browsers.response(live.first_blocks(), request.client.host if request.client else "")
 
     async def standings_(request: Request) -> Response:
         return JSONResponse(live.room.standings())
@@ -176,13 +178,8 @@ def hub_app(live: LiveRoom, *, on_start: Callable[[], Any] | None = None,
         seen = live.room.tables.get(request.path_params["table"])
         if seen is None:
             return JSONResponse({"error": "no such table"}, status_code=404)
-        payloads = [g for _, g in sorted(seen.games.items())]
-
-        def listed() -> Response:  # every game parsed again: on a worker thread, not the loop the messages come on
-            return JSONResponse([{k: g.get(k) for k in ("game", "players", "score", "winner", "ended", "hands")}
-                                 for g in map(json.loads, payloads)])
-
-        return await asyncio.to_thread(listed)
+        # made once as each game came (venue.room.TableSeen.keep_game), bounded: joined, not parsed again
+        return Response(seen.games_json(), media_type="application/json")
 
     async def record_json(request: Request) -> Response:
         seen = live.room.tables.get(request.path_params["table"])
@@ -248,7 +245,7 @@ class Subscriber:
         self.live = live
         self.loop = loop
         self.connected = threading.Event()
-        self._waiting: dict[str, bytes | bytearray] = {}
+        self._waiting: dict[str, tuple[bytes | bytearray, bool]] = {}
         self._lock = threading.Lock()
 
     def start(self) -> None:
@@ -281,7 +278,8 @@ class Subscriber:
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
         with self._lock:
             first = not self._waiting
-            self._waiting[message.topic] = message.payload  # a newer one replaces it, in its place
+            # a newer one replaces it, in its place; live: not a retained one given on subscribing
+            self._waiting[message.topic] = (message.payload, not message.retain)
         if first:
             with contextlib.suppress(RuntimeError):  # the loop is closing
                 self.loop.call_soon_threadsafe(self.take_waiting)
@@ -290,8 +288,8 @@ class Subscriber:
         """The messages waiting, the latest of each topic, to the room (on the server's loop)."""
         with self._lock:
             waiting, self._waiting = self._waiting, {}
-        for topic, payload in waiting.items():
-            self.live.take(topic, payload, self.clear)
+        for topic, (payload, live) in waiting.items():
+            self.live.take(topic, payload, self.clear, live)
 
 
 
@@ -379,7 +377,12 @@ def _ignore_in_git(state: Path) -> None:
 
 def build_hub(settings: HubSettings) -> tuple[Starlette, LiveRoom]:
     """The hub's app: its lifespan starts the broker (unless external), then the subscriber."""
-    live = LiveRoom(Room(settings.broker.venue, settings.session, settings.tables))
+    ledger = None
+    if settings.session.players:  # the rounds' pairing times outlive a restart of the hub the same evening
+        state = settings.state if settings.state is not None else default_state(None)
+        ledger = Ledger(settings.session, settings.tables,
+                        times=PairedTimes(state / "session" / "rounds.json", settings.session, time.time()))
+    live = LiveRoom(Room(settings.broker.venue, settings.session, settings.tables, ledger=ledger))
     broker = VenueBroker(settings)
     subscriber: list[Subscriber] = []
 
@@ -406,12 +409,13 @@ def run_hub(settings: HubSettings) -> int:
 
     if settings.mode != "external":
         _check_free(*settings.broker_listen)
-    app, _ = build_hub(settings)
+    app, live = build_hub(settings)
     host, port = settings.listen
     if in_use(host, port):
         raise SettingsError(f"the scoreboard cannot listen on {host}:{port}: the address is in use")
     logger.info("the venue's scoreboard: http://%s:%s", host, port)
     guard = Guard(cap=connection_cap(MAX_CONNECTIONS), what="the scoreboard")
+    live.browsers.most = int(guard.cap * STREAMS_SHARE)  # the room's phones, and room for the next ones
     server = uvicorn.Server(guarded_config(app, host, port, guard))
     try:
         serve(server, guard)

@@ -14,9 +14,28 @@ decides, for each, whether it counts:
 - **free play** (no session): a table's game counts when its players are the ones its ``state``
   announced for that game (when the hub saw that state; a game the hub saw no state of counts as
   its table says);
+- **after its round was paired**: a result counts for a round only if it ended (``ended``, the
+  table's clock) after the round was paired (the hub's clock), give or take :data:`CLOCK_SLACK_S`:
+  a game of the afternoon that a table republishes when it reconnects (an honest table sends its
+  last 12 hours, :data:`venue.mqtt.RESEND_S`), a retained result of yesterday, a result posted for a
+  pair before the round that pairs them: none fills a pairing of this evening. A round's pairing
+  time outlives a restart of the hub (:class:`PairedTimes`, in the hub's folder), so that the
+  evening's results, coming back retained, still count;
 - anything else (a pair paired elsewhere, a pair that already has its result, players not paired,
-  the same game again with another result) is **disputed**: listed for the director with why, never
-  counted in silence.
+  the same game again with another result, a game that ended before its round was paired) is
+  **disputed**: listed for the director with why, never counted in silence.
+
+Clocks: a table's ``ended`` is its own wall clock's, the pairing time the hub's. A Pi has no
+real-time clock: one that booted without a network keeps its last saved time until NTP answers,
+hours or days behind. So the hub reads each table's clock from its live states (each carries
+``t``, the table's clock as it sent it: :attr:`venue.room.TableSeen.clock_offset`) and reads its
+results' ``ended`` on its own clock by that offset. What is assumed: a table's clock was as far
+off when a game ended as when its last states came (a clock stepped by NTP in between misplaces
+that game by the step), and where no live state of the table was seen yet (the hub restarted, its
+results given back retained before the table speaks) its clock is taken as right, within
+:data:`CLOCK_SLACK_S`. A result that does not count for that reason is disputed with both times
+and the table's clock error, for the director to decide. Free play (no session) has no rounds: its
+results count whatever their time.
 
 Each result costs the same at the 10,000th as at the first: the ranking's rows are updated in
 place, the ranking is sorted only when asked for (and cached), and a Swiss round is paired
@@ -25,9 +44,14 @@ place, the ranking is sorted only when asked for (and cached), and a Swiss round
 
 from __future__ import annotations
 
+import json
 import logging
+import os
+import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.seats import SEATS
@@ -39,6 +63,17 @@ logger = logging.getLogger(__name__)
 
 MAX_DISPUTED = 200
 """Disputed results kept for the director (the oldest forgotten first)."""
+
+CLOCK_SLACK_S = 120.0
+"""Seconds a table's clock may be behind the hub's: a result that ended (by its table's clock) up to
+this long before its round was paired (by the hub's) still counts. No game of écarté is over within
+two minutes of its start, so a game that ends this close to the pairing was not played before it;
+NTP keeps two machines of one network within a second of each other (an assumption: the tables and
+the hub reach the same NTP server, or the hub's)."""
+
+EVENING_S = 12 * 3600.0
+"""The rounds' pairing times of a session are taken up again by a hub restarted within this long of
+the session's first round (the same evening); later, the same venue file begins a new evening."""
 
 
 @dataclass
@@ -64,9 +99,12 @@ class LedgerRound:
     bye_again: bool = False
     """The bye goes to a player who has had one: no pairing without a repeat was left otherwise."""
     open: int = 0
+    paired: float = 0.0
+    """When the round was paired, by the hub's wall clock (seconds since the epoch)."""
 
     def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"round": self.number, "games": [p.to_json() for p in self.pairs], "bye": self.bye}
+        data: dict[str, Any] = {"round": self.number, "games": [p.to_json() for p in self.pairs], "bye": self.bye,
+                                "paired": self.paired}
         if self.bye_again:
             data["bye_again"] = True
         return data
@@ -92,11 +130,16 @@ class Ledger:
     """Pair a Swiss round on the caller's word (:meth:`take_due`, :meth:`next_round`, :meth:`apply_round`:
     the hub pairs it on a worker thread, off its web loop) rather than as the last result comes."""
     _due: tuple[list[Any], int] | None = None
-    _waiting: deque[tuple[Result, dict[str, Any]]] = field(default_factory=lambda: deque(maxlen=MAX_DISPUTED))
+    _waiting: deque[tuple[Result, dict[str, Any], float | None]] = field(
+        default_factory=lambda: deque(maxlen=MAX_DISPUTED))
     """Results of players not paired together yet, with their disputed entry: a Swiss round not paired
     yet (the retained games come back in any order when the hub restarts) counts them when it is. As
     many as the disputed list keeps (the oldest forgotten first): a table publishing games of players
     who are never paired cannot grow the hub."""
+    clock: Callable[[], float] = time.time
+    """The hub's wall clock (seconds since the epoch): when a round is paired."""
+    times: PairedTimes | None = None
+    """The rounds' pairing times of an earlier run of the hub this evening, kept up to date (None: none kept)."""
 
     def __post_init__(self) -> None:
         for player in self.session.players:
@@ -111,9 +154,11 @@ class Ledger:
 
     # -- results ---------------------------------------------------------------------------------
 
-    def add(self, result: Result, announced: tuple[str, ...] | None = None) -> str:
+    def add(self, result: Result, announced: tuple[str, ...] | None = None, offset: float | None = None) -> str:
         """One finished game of a table: ``counted``, ``again`` (the same game again: nothing to do)
-        or ``disputed``. ``announced``: the players the table's state named for that game (free play)."""
+        or ``disputed``. ``announced``: the players the table's state named for that game (free play);
+        ``offset``: how far the table's clock is ahead of the hub's (s, from its live states; None: not
+        known, taken as none): its ``ended`` is read on the hub's clock by it."""
         key = (result.table, result.game)
         same = (frozenset(result.players), result.score, result.winner)
         if key in self._games:
@@ -144,15 +189,24 @@ class Ledger:
                 where = f" ({done.result.table}, game {done.result.game})" if done.result else ""
                 return self._dispute(result, f"{' and '.join(sorted(players))} already have their result{where}")
             self._dispute(result, f"{' and '.join(sorted(players))} are not paired together (in any round so far)")
-            self._waiting.append((result, self.disputed[-1]))
+            self._waiting.append((result, self.disputed[-1], offset))
             return "disputed"
+        rnd = self.rounds[pairing.round - 1]
+        ended = result.at - (offset or 0.0)  # on the hub's clock
+        if ended < rnd.paired - CLOCK_SLACK_S:
+            off = ""
+            if offset is not None and abs(offset) > CLOCK_SLACK_S:
+                off = (f" ({_clock(ended)} by the hub's: {result.table}'s clock is {_span(abs(offset))} "
+                       f"{'ahead' if offset > 0 else 'behind'})")
+            return self._dispute(result, f"it ended at {_clock(result.at)} by {result.table}'s clock{off}, before "
+                                         f"round {rnd.number} paired {' and '.join(sorted(players))} at "
+                                         f"{_clock(rnd.paired)} by the hub's")
         open_pairs.remove(pairing)
         if not open_pairs:
             del self._open[players]
         pairing.result = result
         self._done[players] = pairing
         self._count(result)
-        rnd = self.rounds[pairing.round - 1]
         rnd.open -= 1
         if rnd.open == 0 and rnd is self.rounds[-1] and self.session.system == "swiss":
             if self.defer:
@@ -193,7 +247,12 @@ class Ledger:
         seats, number = self.tables, len(self.rounds) + 1
         pairings = [Pairing(a, b, seats[i % len(seats)] if seats else None, round=number)
                     for i, (a, b) in enumerate(pairs)]
-        rnd = LedgerRound(number, pairings, bye, bye_again, len(pairings))
+        paired = self.times.paired(number, pairs, bye) if self.times is not None else None
+        if paired is None:
+            paired = self.clock()
+            if self.times is not None:
+                self.times.add(number, pairs, bye, paired)
+        rnd = LedgerRound(number, pairings, bye, bye_again, len(pairings), paired)
         self.rounds.append(rnd)
         for p in pairings:
             self._open.setdefault(frozenset((p.a, p.b)), []).append(p)
@@ -233,12 +292,12 @@ class Ledger:
             return
         self._add_round(list(nxt.pairs), nxt.bye, nxt.bye_again)
         waiting, self._waiting = self._waiting, deque(maxlen=MAX_DISPUTED)
-        for result, entry in waiting:  # taken again now that a round is paired
+        for result, entry, offset in waiting:  # taken again now that a round is paired
             if entry in self.disputed:
                 self.disputed.remove(entry)
             self._games.pop((result.table, result.game), None)
             self._ended.discard((result.table, result.at))
-            self.add(result)
+            self.add(result, offset=offset)
 
     @property
     def planned(self) -> int:
@@ -262,3 +321,69 @@ class Ledger:
         return {"session": self.session.name, "system": self.session.system, "planned": self.planned,
                 "rounds": [rnd.to_json() for rnd in self.rounds], "ranking": self.ranking(),
                 "games": len(self.results), "disputed": list(self.disputed)}
+
+
+def _span(seconds: float) -> str:
+    """A clock's error for the director: ``3 h 05 min``, ``7 min``."""
+    minutes = round(seconds / 60)
+    return f"{minutes // 60} h {minutes % 60:02d} min" if minutes >= 60 else f"{minutes} min"
+
+
+def _clock(t: float) -> str:
+    """A time of day for the director (the hub's local time), to the second."""
+    return time.strftime("%H:%M:%S", time.localtime(t))
+
+
+class PairedTimes:
+    """When each round of a session was paired, in a JSON file of the hub's folder: a hub restarted the
+    same evening (within :data:`EVENING_S` of the first round) pairs its rounds again from the retained
+    results and takes each round's time back, if the round is the same (its pairs and bye), so that the
+    evening's results still count. A file that cannot be read (absent, damaged, another session's, of
+    an earlier evening) is a new evening: said in the log, and written anew.
+
+    :param path: the file (written whole at each round: a temporary file renamed over it).
+    :param session: its name, players and system: a file of another session is not taken.
+    :param now: the hub's wall clock now (seconds since the epoch).
+    """
+
+    def __init__(self, path: Path, session: Session, now: float) -> None:
+        self.path = path
+        self.key = {"session": session.name, "players": list(session.players), "system": session.system}
+        self.rounds: dict[int, dict[str, Any]] = {}
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            rounds = {int(k): v for k, v in data["rounds"].items()} if data.get("key") == self.key else {}
+            first = float(rounds[1]["paired"]) if 1 in rounds else None
+        except FileNotFoundError:
+            return
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+            logger.warning("hub: %s cannot be read (%s): the session's rounds are paired anew", path, exc)
+            return
+        if first is not None and 0 <= now - first < EVENING_S:
+            self.rounds = rounds
+            logger.info("hub: the session's rounds paired earlier this evening (%s) taken up again", path)
+
+    def paired(self, number: int, pairs: list[tuple[str, str]], bye: str | None) -> float | None:
+        """When round ``number`` was paired, if it was paired earlier this evening as it is now (None: not)."""
+        known = self.rounds.get(number)
+        if known is None or known.get("pairs") != [list(p) for p in pairs] or known.get("bye") != bye:
+            return None
+        try:
+            return float(known["paired"])
+        except (KeyError, TypeError, ValueError):
+            return None
+
+    def add(self, number: int, pairs: list[tuple[str, str]], bye: str | None, paired: float) -> None:
+        """Round ``number`` paired at ``paired``: written to the file (a round paired again differently
+        forgets the later ones). A file that cannot be written is said in the log; the evening goes on."""
+        self.rounds = {n: r for n, r in self.rounds.items() if n < number}
+        self.rounds[number] = {"pairs": [list(p) for p in pairs], "bye": bye, "paired": paired}
+        data = {"key": self.key, "rounds": {str(n): r for n, r in sorted(self.rounds.items())}}
+        part = self.path.with_name(self.path.name + ".part")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            part.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+            os.replace(part, self.path)
+        except OSError as exc:
+            logger.warning("hub: cannot keep the rounds' pairing times in %s (%s): a restart of the hub would "
+                           "dispute this evening's results", self.path, exc)

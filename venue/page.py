@@ -57,10 +57,10 @@ from firmware_host.referee.transcript import (
 )
 from hardware.limits import quoted
 from venue.guard import BACKLOG, Guard, guarded_config, serve
-from venue.hand_view import hand_view
 from venue.page_history import JournalHistory
 from venue.public import Message, PublicFeed
 from venue.record import write_record
+from venue.reviews import Reviews, reviews_folder
 from venue.settings import WebSettings
 from venue.sse import Broadcaster, sse_block
 from venue.words import page_words
@@ -73,10 +73,13 @@ STATIC = Path(str(resources.files("venue") / "static"))
 class LiveTable:
     """The live side of the page, on the server's event loop: the public feed and the browsers."""
 
-    def __init__(self, feed: PublicFeed) -> None:
+    def __init__(self, feed: PublicFeed, reviews: Reviews | None = None) -> None:
         self.feed = feed
         self.browsers = Broadcaster()
         self._timer: asyncio.TimerHandle | None = None
+        self.reviews = reviews if reviews is not None else Reviews(None)
+        """The coach's reviews: each hand's made by a worker process as it ends (:mod:`venue.reviews`)."""
+        self.feed.on_hand = self.reviews.submit
 
     def take(self, outcome: Outcome) -> None:
         """One outcome (called on the loop)."""
@@ -111,6 +114,7 @@ class LiveTable:
             self._timer.cancel()
             self._timer = None
         self.browsers.close()
+        self.reviews.close()
 
 
 async def _json_body(request: Request) -> Any:
@@ -176,7 +180,7 @@ def table_app(live: LiveTable, *, history: JournalHistory | None, settings: WebS
         return JSONResponse(page_words(live.feed.language))
 
     async def stream(request: Request) -> Response:
-        return live.browsers.response(live.first_blocks())
+        return live.browsers.response(live.first_blocks(), request.client.host if request.client else "")
 
     async def games(request: Request) -> Response:
         if history is None:
@@ -202,8 +206,6 @@ def table_app(live: LiveTable, *, history: JournalHistory | None, settings: WebS
             return PlainTextResponse(f"no game {_named(number, request)}", status_code=404)
         return PlainTextResponse(write_record(log), media_type="text/plain; charset=utf-8")
 
-    viewed: dict[tuple[int, int], dict[str, Any]] = {}
-
     async def hand(request: Request) -> Response:
         """One finished hand for the hand viewer (:func:`venue.hand_view.hand_view`): a hand of the
         game under way only once the feed has put it out; of an earlier game, from the journal."""
@@ -218,13 +220,12 @@ def table_app(live: LiveTable, *, history: JournalHistory | None, settings: WebS
                 found = next(((h, rules) for h in log.hands if h.number == k), None)
         if found is None:
             return JSONResponse({"error": f"no finished hand {k} of game {number} to show"}, status_code=404)
-        view = viewed.get((number, k))
-        if view is None:  # a finished hand never changes: computed once (the coach takes a while)
-            view = await asyncio.to_thread(hand_view, found[0], found[1])
-            if len(viewed) > 64:
-                viewed.clear()
-            viewed[(number, k)] = view
-        return JSONResponse(view)
+        # reviewed once, by the worker (as it ended, or now for a hand of an older journal): a read
+        view = await live.reviews.view(*found)
+        if view is None:
+            return JSONResponse({"error": "the coach is busy: ask again in a few seconds"}, status_code=503,
+                                headers={"Retry-After": "5"})
+        return Response(view, media_type="application/json")
 
     async def stats(request: Request) -> Response:
         if history is None:
@@ -390,7 +391,8 @@ class TablePage:
     def __init__(self, settings: WebSettings, *, table: str, journal: Path | None = None,
                  control: Callable[[PhysicalEvent], None] | None = None, language: str = "en") -> None:
         self.settings = settings
-        self.live = LiveTable(PublicFeed(table=table, reveal_delay=settings.reveal_delay, language=language))
+        self.live = LiveTable(PublicFeed(table=table, reveal_delay=settings.reveal_delay, language=language),
+                              Reviews(reviews_folder(Path(journal)) if journal else None))
         history = JournalHistory(Path(journal), table=table, reveal_delay=settings.reveal_delay) if journal else None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._early: list[Outcome] = []
@@ -438,6 +440,7 @@ class TablePage:
             with contextlib.suppress(RuntimeError):
                 loop.call_soon_threadsafe(self.live.browsers.close)
         self.server.close()
+        self.live.reviews.close()
 
     def __enter__(self) -> TablePage:
         self.start()

@@ -31,7 +31,7 @@ Pure: no thread, no clock of its own (the caller passes ``now``, in seconds).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -99,6 +99,9 @@ class PublicFeed:
     _pending: list[_Pending] = field(default_factory=list)
     _builder: GameLogBuilder = field(default_factory=GameLogBuilder)
     _game: int = 0
+    on_hand: Callable[[HandLog, dict[str, Any]], None] | None = None
+    """Called with each hand as it ends (before it is revealed) and the game's rules: the coach's
+    review is made then (:mod:`venue.reviews`), and only read once the hand may be shown."""
 
     def __post_init__(self) -> None:
         self.language = table_language(self.language)
@@ -127,6 +130,8 @@ class PublicFeed:
             if isinstance(event, HandRecord):
                 hand = self._builder.hand_record(event)
                 self._pending.append(_Pending(now + self.reveal_delay, hand))
+                if self.on_hand is not None:
+                    self.on_hand(hand, dict(self._builder.rules))
                 continue
             if kind not in PUBLIC_EVENTS:
                 continue

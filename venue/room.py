@@ -9,7 +9,9 @@ its pairings and the ranking (:func:`standings`). It believes no payload it has 
 
 from __future__ import annotations
 
+import json
 import logging
+from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,6 +22,21 @@ from venue.trust import TOPIC_LEVEL, Untrusted, check
 logger = logging.getLogger(__name__)
 
 _KINDS = frozenset({"state", "availability", "record", "games"})
+
+KEPT_GAMES = 40
+"""A table's finished games the hub keeps for ``/api/tables/<t>/games``, the latest by number (an
+evening's games at one table; the results counted stay in the ledger whatever this keeps)."""
+
+KEPT_GAMES_BYTES = 4 * 1024 * 1024
+"""Bytes of a table's finished games the hub keeps, at most (the latest game always): a game's payload
+may be 512 kB (:data:`venue.trust.MAX_RECORD_BYTES`); an evening's real games are some 10 kB each.
+600 results of 500 kB from one table grew the hub from 56 MB to 344 MB when it kept them all."""
+
+CLOCK_SAMPLES = 16
+"""A table's last live states whose time tells its clock (:attr:`TableSeen.clock_offset`)."""
+
+GAME_FIELDS = ("game", "players", "score", "winner", "ended", "hands")
+"""What ``/api/tables/<t>/games`` serves of each game."""
 
 DROP_SAID_EVERY_S = 60.0
 """A table's dropped messages are said at most once a minute, the next line saying how many were
@@ -93,12 +110,14 @@ class Session:
         return out
 
 
-def standings(session: Session, results: Iterable[Result], tables: tuple[str, ...] = ()) -> dict[str, Any]:
+def standings(session: Session, results: Iterable[Result], tables: tuple[str, ...] = (),
+              paired: float = 0.0) -> dict[str, Any]:
     """Rounds with their pairings and results, the ranking (wins, then point difference, then points
-    won) and the disputed results, from ``results`` in order (:class:`venue.ledger.Ledger`)."""
+    won) and the disputed results, from ``results`` in order (:class:`venue.ledger.Ledger`), every
+    round paired at ``paired`` (seconds since the epoch: the results that ended before are disputed)."""
     from venue.ledger import Ledger
 
-    ledger = Ledger(session, tables)
+    ledger = Ledger(session, tables, clock=lambda: paired)
     for r in results:
         ledger.add(r)
     return ledger.to_json()
@@ -116,10 +135,40 @@ class TableSeen:
     state: dict[str, Any] = field(default_factory=dict)
     record: dict[str, Any] = field(default_factory=dict)
     games: dict[int, bytes] = field(default_factory=dict)
-    """The table's finished games (``games/<n>``), by number, as they came (checked)."""
+    """The table's latest finished games (``games/<n>``), by number: each as ``/api/tables/<t>/games``
+    serves it (:data:`GAME_FIELDS`, JSON made once as it came), at most :data:`KEPT_GAMES` and
+    :data:`KEPT_GAMES_BYTES` (the lowest numbers forgotten first)."""
+    games_bytes: int = 0
+
+    def keep_game(self, number: int, data: dict[str, Any]) -> None:
+        """Game ``number`` (checked, :func:`venue.trust.check_game`) kept; the oldest forgotten past the bounds."""
+        served = json.dumps({k: data.get(k) for k in GAME_FIELDS}, ensure_ascii=False,
+                            separators=(",", ":")).encode()
+        self.games_bytes += len(served) - len(self.games.pop(number, b""))
+        self.games[number] = served
+        while len(self.games) > 1 and (len(self.games) > KEPT_GAMES or self.games_bytes > KEPT_GAMES_BYTES):
+            self.games_bytes -= len(self.games.pop(min(self.games)))
+
+    def games_json(self) -> bytes:
+        """The games kept, lowest number first, as one JSON list (nothing parsed again)."""
+        return b"[" + b",".join(self.games[n] for n in sorted(self.games)) + b"]"
     seen: float = 0.0
     announced: dict[int, tuple[str, ...]] = field(default_factory=dict)
     """The players its state named for each of its last games (free play's check of a result)."""
+    _clock: deque[float] = field(default_factory=lambda: deque(maxlen=CLOCK_SAMPLES))
+    """Its last live states' ``t`` (its wall clock as it sent them) less the hub's clock as each came."""
+
+    def saw_clock(self, t: float, now: float) -> None:
+        """A live state (published now, not a retained one) made at ``t`` by the table's clock came at
+        ``now`` by the hub's."""
+        self._clock.append(t - now)
+
+    @property
+    def clock_offset(self) -> float | None:
+        """How far the table's clock is ahead of the hub's (s; negative: behind), or None: no live state
+        seen. Each sample is the offset less the message's way to the hub (never negative), so the
+        largest of the last :data:`CLOCK_SAMPLES` is the nearest (and follows a clock set forward at once)."""
+        return max(self._clock) if self._clock else None
 
     def summary(self) -> dict[str, Any]:
         view = self.state.get("view") or {}
@@ -166,9 +215,14 @@ class Room:
         """The results counted, in the order they came."""
         return self.ledger.results  # type: ignore[no-any-return]
 
-    def take(self, topic: str, payload: bytes, now: float) -> list[tuple[str, Any]]:
+    def take(self, topic: str, payload: bytes, now: float, live: bool = False) -> list[tuple[str, Any]]:
         """One MQTT message; what to push to the browsers: ``("table", summary)``, or ``("standings",
         None)`` when the standings changed (the caller asks for them when it sends them).
+
+        ``now``: the hub's wall clock. ``live``: the message was passed on as it was published, not
+        given as a retained one on subscribing (the broker's RETAIN flag: MQTT 3.1.1, 3.3.1-8 and -9):
+        a live state's ``t`` tells how far the table's clock is off (:attr:`TableSeen.clock_offset`),
+        by which its results' ``ended`` is read (:mod:`venue.ledger`).
 
         A payload that is not of its documented shape (:mod:`venue.trust`) is dropped, counted in
         :attr:`dropped` and said in the log (once a minute a table at most); an empty payload (a
@@ -197,13 +251,16 @@ class Room:
             seen.state = data
             if seen.availability == "unknown":
                 seen.availability = "online"
+            t = data.get("t")
+            if live and isinstance(t, int | float) and not isinstance(t, bool):
+                seen.saw_clock(float(t), now)
             players, game = data.get("players"), data.get("game")
             if players and isinstance(game, int):
                 seen.announced[game] = tuple(players[:2])
                 if len(seen.announced) > 64:
                     del seen.announced[min(seen.announced)]
         elif kind == "games":
-            seen.games[int(data["game"])] = bytes(payload)
+            seen.keep_game(int(data["game"]), data)
             return self._result(seen, data)
         else:
             seen.record = data
@@ -233,7 +290,7 @@ class Room:
         number = int(game["game"])
         result = Result(seen.table, number, (players[0], players[1]), (score["A"], score["B"]),
                         str(game["winner"]), float(game["ended"]))
-        verdict = self.ledger.add(result, seen.announced.get(number))
+        verdict = self.ledger.add(result, seen.announced.get(number), seen.clock_offset)
         return [] if verdict == "again" else [("standings", None)]
 
     def standings(self) -> dict[str, Any]:

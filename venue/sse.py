@@ -5,6 +5,16 @@ streams one subscriber's messages as ``event: KIND`` / ``data: JSON`` blocks (th
 browser's ``EventSource`` calls the handler of that kind). A browser too slow to keep
 up (more than :data:`QUEUE_BYTES` waiting for it) is dropped; it reconnects by itself and starts
 from the state.
+
+A stream that is read normally holds one of the server's connections for as long as its client
+wants (:mod:`venue.guard` caps them: 200 for a table's page, 1,000 for the hub), so one stranger
+opening 300 streams used to lock every spectator out. Streams are bounded by client address
+(:data:`STREAMS_PER_ADDRESS`: a new one ends that address's oldest) and in all (:attr:`Broadcaster.most`,
+:data:`STREAMS_SHARE` of the server's connections: a new one ends the oldest stream of the address
+that holds the most): a new spectator always gets a stream, and the room left over serves the page's
+other requests. An ended stream's browser reconnects by itself (``retry``), and is then the newest.
+The address is the connection's peer, or the one a proxy on the same machine names
+(uvicorn's ``proxy_headers``, trusted from 127.0.0.1 only).
 """
 
 from __future__ import annotations
@@ -15,6 +25,8 @@ from collections.abc import AsyncIterator, Iterable
 from typing import Any
 
 from starlette.responses import StreamingResponse
+
+from venue.guard import Throttle, connection_cap
 
 QUEUE_BYTES = 8 * 1024 * 1024
 """Bytes a browser may fall behind by before it is dropped (it reconnects by itself and starts from
@@ -38,6 +50,15 @@ wake-ups a second each. A message after a quiet moment goes at once; the scorebo
 a second, so the wait shows nowhere."""
 
 
+STREAMS_PER_ADDRESS = 8
+"""Streams one client address holds at once: a phone keeps one; a household's phones behind one
+router, or a browser's tabs, a few. The next one from that address ends its oldest."""
+
+STREAMS_SHARE = 0.75
+"""The share of the server's connections that streams may hold together; past it a new stream ends
+the oldest of the address holding the most. The rest serves the pages' other requests."""
+
+
 def sse_block(kind: str, data: Any) -> bytes:
     """One message in the text/event-stream format."""
     body = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
@@ -47,11 +68,19 @@ def sse_block(kind: str, data: Any) -> bytes:
 class Broadcaster:
     """The browsers connected to one stream. Not thread-safe: used on the server's loop only."""
 
-    def __init__(self, limit: int = QUEUE_BYTES) -> None:
+    def __init__(self, limit: int = QUEUE_BYTES, most: int | None = None,
+                 per_address: int = STREAMS_PER_ADDRESS) -> None:
         self._queues: dict[asyncio.Queue[bytes | None], list[int]] = {}
+        self._by_address: dict[str, dict[asyncio.Queue[bytes | None], None]] = {}
+        """Each client address's streams, oldest first."""
+        self._address: dict[asyncio.Queue[bytes | None], str] = {}
         self.limit = limit
+        self.most = int(connection_cap() * STREAMS_SHARE) if most is None else most
+        """Streams held at once, at most (the server's connection cap times :data:`STREAMS_SHARE`)."""
+        self.per_address = per_address
         self.dropped = 0
         """Browsers dropped for not reading."""
+        self.ended = Throttle("the streams ended to make room for a new one")
 
     @property
     def count(self) -> int:
@@ -66,11 +95,8 @@ class Broadcaster:
         """Queue one ready-made block for every browser (dropping those with too many bytes waiting)."""
         for q, waiting in list(self._queues.items()):
             if waiting[0] + len(block) > self.limit:
-                del self._queues[q]
+                self._end(q)
                 self.dropped += 1
-                while not q.empty():
-                    q.get_nowait()
-                q.put_nowait(None)
             else:
                 waiting[0] += len(block)
                 q.put_nowait(block)
@@ -80,22 +106,55 @@ class Broadcaster:
         for q in list(self._queues):
             q.put_nowait(None)
         self._queues.clear()
+        self._by_address.clear()
+        self._address.clear()
+        self.ended.close()
 
-    def subscribe(self, first: Iterable[bytes]) -> asyncio.Queue[bytes | None]:
+    def streams_of(self, address: str) -> int:
+        """The streams ``address`` holds."""
+        return len(self._by_address.get(address, ()))
+
+    def subscribe(self, first: Iterable[bytes], address: str = "") -> asyncio.Queue[bytes | None]:
+        """A new stream of ``address`` (the client's), ``first`` queued; room made for it first: its
+        address's oldest stream ended past :attr:`per_address`, else past :attr:`most` the oldest of the
+        address holding the most."""
+        mine = self._by_address.get(address, {})
+        if len(mine) >= self.per_address:
+            self._end(next(iter(mine)))
+            self.ended.note(f"the oldest of an address holding {self.per_address}")
+        elif len(self._queues) >= self.most:
+            biggest = max(self._by_address.values(), key=len)
+            self._end(next(iter(biggest)))
+            self.ended.note(f"the oldest of the address holding the most, with {self.most} streams open")
         q: asyncio.Queue[bytes | None] = asyncio.Queue()
         waiting = [0]
         for block in first:
             q.put_nowait(block)
             waiting[0] += len(block)
         self._queues[q] = waiting
+        self._by_address.setdefault(address, {})[q] = None
+        self._address[q] = address
         return q
 
     def unsubscribe(self, q: asyncio.Queue[bytes | None]) -> None:
         self._queues.pop(q, None)
+        address = self._address.pop(q, None)
+        if address is not None:
+            mine = self._by_address[address]
+            mine.pop(q, None)
+            if not mine:
+                del self._by_address[address]
 
-    def response(self, first: Iterable[bytes]) -> StreamingResponse:
-        """A streaming response: ``first`` (the state now), then every message sent."""
-        q = self.subscribe(first)
+    def _end(self, q: asyncio.Queue[bytes | None]) -> None:
+        """End one stream: what waits for it forgotten, its response ends (its browser reconnects)."""
+        self.unsubscribe(q)
+        while not q.empty():
+            q.get_nowait()
+        q.put_nowait(None)
+
+    def response(self, first: Iterable[bytes], address: str = "") -> StreamingResponse:
+        """A streaming response of a client at ``address``: ``first`` (the state now), then every message sent."""
+        q = self.subscribe(first, address)
 
         async def stream() -> AsyncIterator[bytes]:
             loop = asyncio.get_running_loop()

@@ -33,6 +33,9 @@ MAX_STATE_BYTES = 64 * 1024
 MAX_RECORD_BYTES = 512 * 1024
 MAX_POINTS = 1_000
 MAX_NAME = 64
+MAX_GAME = 100_000
+"""A table's game numbers: its journal counts them from 1, one a game. Forty games an evening, every
+evening, is seven years to 100,000: a number past it (999,999,999) is no game a table played."""
 TOPIC_LEVEL = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 """A venue's or a table's name: one topic level, no ``/``, ``#``, ``+``, no spaces."""
 CARD = re.compile(r"^[789TJQKA][SHDC]$")
@@ -87,6 +90,10 @@ def _is_int(value: Any, low: int = 0, high: int = 10**9) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
 
 
+def _is_game(value: Any) -> bool:
+    return _is_int(value, 0, MAX_GAME)
+
+
 def _is_name(value: Any) -> bool:
     return isinstance(value, str) and len(value) <= MAX_NAME
 
@@ -103,7 +110,7 @@ def check_state(data: Any) -> dict[str, Any]:
     """A table's ``state``: an object whose fields the hub reads have their documented types."""
     if not isinstance(data, dict):
         raise Untrusted(f"state: expected a JSON object, not {_type_name(data)}")
-    _field("state", data, "game", _optional(_is_int), "a game number")
+    _field("state", data, "game", _optional(_is_game), f"a game number up to {MAX_GAME:,}")
     _field("state", data, "hand", _optional(_is_int), "a hand number")
     _field("state", data, "winner", lambda v: v in (None, "", "A", "B"), '"A", "B" or null')
     _field("state", data, "players", _optional(
@@ -143,7 +150,7 @@ def check_record(data: Any) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise Untrusted(f"record: expected a JSON object, not {_type_name(data)}")
     _field("record", data, "text", lambda v: isinstance(v, str), "a text", "")
-    _field("record", data, "game", _optional(_is_int), "a game number")
+    _field("record", data, "game", _optional(_is_game), f"a game number up to {MAX_GAME:,}")
     _field("record", data, "hands", _optional(lambda v: isinstance(v, list)), "a list")
     _field("record", data, "tags", _optional(lambda v: isinstance(v, dict)), "an object")
     return data
@@ -153,7 +160,7 @@ def check_game(data: Any) -> dict[str, Any]:
     """A finished game of a table's journal (``games/<n>``): its number, players, score, winner, end time."""
     if not isinstance(data, dict):
         raise Untrusted(f"games: expected a JSON object, not {_type_name(data)}")
-    _field("games", data, "game", _is_int, "a game number")
+    _field("games", data, "game", lambda v: _is_int(v, 1, MAX_GAME), f"a game number from 1 to {MAX_GAME:,}")
     _field("games", data, "players", lambda v: isinstance(v, list) and len(v) == 2 and all(_is_name(p) for p in v),
            "a list of two names")
     _field("games", data, "score", lambda v: isinstance(v, dict) and set(v) == set(SEATS) and all(

@@ -227,9 +227,10 @@ def test_a_busy_room_is_drawn_ten_times_a_second_at_most_and_only_the_tiles_that
 
 
 def result(table: str, n: int, players: tuple[str, str], winner: str = "A", ended: float | None = None) -> bytes:
+    """Game ``n`` of ``table``, ended ``n`` seconds from now unless told (after its round was paired)."""
     return json.dumps({"table": table, "game": n, "players": list(players), "winner": winner,
                        "score": {"A": 5, "B": 2} if winner == "A" else {"A": 2, "B": 5},
-                       "ended": 1000.0 + n if ended is None else ended, "hands": [], "text": ""}).encode()
+                       "ended": time.time() + n if ended is None else ended, "hands": [], "text": ""}).encode()
 
 
 SWISS = ("Ann", "Bob", "Cat", "Eve")
@@ -240,16 +241,17 @@ def test_a_result_belongs_to_its_table_and_its_pairing() -> None:
     from venue.room import Room, Session
 
     room = Room("club", Session("Tuesday", SWISS, system="swiss", planned=3), ("table-1", "table-2"))
+    now = time.time()
     games = room.standings()["rounds"][0]["games"]
     assert [(g["A"], g["B"], g["table"]) for g in games] == [("Ann", "Cat", "table-1"), ("Eve", "Bob", "table-2")]
     # table-1's password, table-2's pairing: disputed, not counted
     room.take("ecarte/club/table-1/games/7", result("table-1", 7, ("Eve", "Bob")), 1.0)
     assert room.standings()["games"] == 0
     assert "paired at table-2" in room.standings()["disputed"][0]["why"]
-    room.take("ecarte/club/table-2/games/1", result("table-2", 1, ("Eve", "Bob"), "B"), 2.0)
+    room.take("ecarte/club/table-2/games/1", result("table-2", 1, ("Eve", "Bob"), "B", ended=now + 600), 2.0)
     # the same game again with another end, or under another number: counted once
-    room.take("ecarte/club/table-2/games/1", result("table-2", 1, ("Eve", "Bob"), "B", ended=5000.0), 3.0)
-    room.take("ecarte/club/table-2/games/2", result("table-2", 2, ("Eve", "Bob"), "B", ended=1001.0), 3.0)
+    room.take("ecarte/club/table-2/games/1", result("table-2", 1, ("Eve", "Bob"), "B", ended=now + 900), 3.0)
+    room.take("ecarte/club/table-2/games/2", result("table-2", 2, ("Eve", "Bob"), "B", ended=now + 600), 3.0)
     standings = room.standings()
     played = {r["player"]: r["played"] for r in standings["ranking"]}
     assert standings["games"] == 1 and played["Bob"] == 1 and played["Eve"] == 1
@@ -284,9 +286,13 @@ def test_one_tables_password_posts_no_result_of_another(tmp_path: Any, hub_facto
     hub = hub_factory(settings)
     t1, t2 = secret(settings, "table-1"), secret(settings, "table-2")
     publish(settings, "ecarte/club/table-1/games/7", result("table-1", 7, ("Eve", "Bob")), "table-1", t1)
-    publish(settings, "ecarte/club/table-2/games/1", result("table-2", 1, ("Eve", "Bob"), "B"), "table-2", t2)
-    publish(settings, "ecarte/club/table-2/games/1", result("table-2", 1, ("Eve", "Bob"), "B", 9e3), "table-2", t2)
-    publish(settings, "ecarte/club/table-2/games/2", result("table-2", 2, ("Eve", "Bob"), "B", 1001.0), "table-2", t2)
+    now = time.time()
+    publish(settings, "ecarte/club/table-2/games/1", result("table-2", 1, ("Eve", "Bob"), "B", now + 600), "table-2",
+            t2)
+    publish(settings, "ecarte/club/table-2/games/1", result("table-2", 1, ("Eve", "Bob"), "B", now + 900), "table-2",
+            t2)
+    publish(settings, "ecarte/club/table-2/games/2", result("table-2", 2, ("Eve", "Bob"), "B", now + 600), "table-2",
+            t2)
     seen_sentinel(settings, hub, 4)
     standings = hub.get("/api/standings")
     assert standings["games"] == 1

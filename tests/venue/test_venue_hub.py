@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 
 from starlette.testclient import TestClient
 
@@ -27,9 +28,12 @@ def test_round_robin_meets_everyone_once() -> None:
             assert len(seated) == len(set(seated))
 
 
-def game(n: int, winner: str, score: tuple[int, int], players: tuple[str, str], ended: float = 100.0) -> bytes:
+def game(n: int, winner: str, score: tuple[int, int], players: tuple[str, str],
+         ended: float | None = None) -> bytes:
+    """Game ``n`` of a table, ended ``n`` seconds from now unless told (after the session's rounds were paired)."""
     return json.dumps({"table": "t", "game": n, "players": list(players), "score": {"A": score[0], "B": score[1]},
-                       "winner": winner, "ended": ended, "hands": [], "text": ""}).encode()
+                       "winner": winner, "ended": time.time() + n if ended is None else ended, "hands": [],
+                       "text": ""}).encode()
 
 
 def test_the_room_counts_each_result_once_and_ranks() -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import itertools
 import json
+import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -31,7 +32,7 @@ from venue.settings import SettingsError
 def _game(players: tuple[str, str], winner: str, score: tuple[int, int], game: int) -> bytes:
     """A table's finished game (``games/<n>``: results come from there)."""
     return json.dumps({"game": game, "winner": winner, "players": list(players),
-                       "score": {"A": score[0], "B": score[1]}, "ended": float(game), "hands": [],
+                       "score": {"A": score[0], "B": score[1]}, "ended": time.time() + game, "hands": [],
                        "text": ""}).encode()
 
 

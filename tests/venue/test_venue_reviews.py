@@ -1,0 +1,59 @@
+"""The coach's review of a hand, computed once when the hand ends and kept (issue 40, item 3): the
+hand viewer ran the coach in the table's own process on each request it had not cached (12 clients
+looping over a long journal slowed the live game by 44 %); now a worker process reviews each hand as
+it ends, the review is kept beside the journal, and serving the viewer is a read. Only a hand that
+may be shown (over, and revealed) is served."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import json
+from pathlib import Path
+
+import httpx
+from conftest import Recorder, feed, make_service, whole_game
+from waiting import wait_for
+
+from firmware_host.referee.transcript import ButtonEvent
+from venue.page import TablePage
+from venue.reviews import reviews_folder
+from venue.settings import WebSettings
+
+
+def play(path: Path, delay: float) -> tuple[int, list[Path]]:
+    """A whole game at a table whose page has ``delay`` s of reveal_delay; its hands, and the review
+    files there are once every hand is over (waited for: the worker makes them as the hands end)."""
+    service = make_service(path)
+    try:
+        with TablePage(WebSettings(port=0, reveal_delay=delay), table="T", journal=path) as page:
+            service.outputs.append(page)
+            for event in [*whole_game(4), ButtonEvent("A", "yes")]:
+                feed(service, event)
+            recorder = service.outputs[0]
+            assert isinstance(recorder, Recorder)
+            hands = sum(1 for o in recorder.outcomes for e in o.events if e.event == "hand_record")
+            folder = reviews_folder(path)
+            wait_for(lambda: len(list(folder.glob("1-*.json"))) == hands, "a review a hand", timeout=300)
+            if delay:  # kept, but not served before the delay: no hidden card leaves early
+                assert httpx.get(f"{page.url}/api/games/1/hands/1", timeout=10).status_code == 404
+            assert page.live.reviews.made == hands
+    finally:
+        service.journal.close()
+    return hands, sorted(folder.glob("1-*.json"))
+
+
+def test_each_hand_is_reviewed_once_as_it_ends_and_served_as_kept(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite"
+    hands, files = play(path, delay=600.0)
+    assert hands >= 2
+    # the table restarted: the viewer reads what was kept; the worker makes nothing again
+    with TablePage(WebSettings(port=0), table="T", journal=path) as page, httpx.Client(timeout=60) as http:
+        with concurrent.futures.ThreadPoolExecutor(12) as clients:  # 12 clients looping over the hands
+            answers = list(clients.map(lambda k: http.get(f"{page.url}/api/games/1/hands/{k % hands + 1}"),
+                                       range(12 * hands)))
+        assert {a.status_code for a in answers} == {200}
+        assert page.live.reviews.made == 0
+        view = answers[0].json()
+        assert view["coached"] and view["game"] == 1 and view["steps"]
+        kept = files[0].read_bytes().partition(b"\n")[2]
+        assert json.loads(kept) == http.get(f"{page.url}/api/games/1/hands/1").json()
