@@ -15,6 +15,7 @@ modelled here: the end-to-end tests run nfcpy against :mod:`drivers.nfc.pn532sim
 from __future__ import annotations
 
 import errno
+from collections.abc import Callable
 
 from drivers.device_events import TagFacts
 
@@ -56,8 +57,9 @@ class MockReader:
         """Make the next ``polls`` polls raise ``OSError(EIO)``, as a reader that stops answering."""
         self._failing += polls
 
-    def poll(self, wait: float = 0.0) -> tuple[str, ...]:
-        """The UIDs the reader lists now (``wait`` is ignored: it never blocks)."""
+    def poll(self, wait: float = 0.0, *, ask: Callable[[str], bool] | None = None) -> tuple[str, ...]:
+        """The UIDs the reader lists now (``wait`` is ignored: it never blocks; ``ask`` too:
+        :meth:`read_facts` answers at any time)."""
         if self._failing:
             self._failing -= 1
             raise OSError(errno.EIO, "mock reader: no answer")

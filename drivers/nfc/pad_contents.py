@@ -88,6 +88,16 @@ class PadContents:
         """The card tag ``uid`` stands for (``None``: unknown or not here)."""
         return self._cards.get(uid)
 
+    @property
+    def ask(self) -> Callable[[str], bool] | None:
+        """What the reader's poll should ask while its listing holds a tag
+        (:meth:`~drivers.nfc.reader.NfcpyReader.poll`'s ``ask``): a tag arriving whose
+        originality nobody remembers; ``None`` without an originality check."""
+        return None if self._originality is None else self._must_check
+
+    def _must_check(self, uid: str) -> bool:
+        return uid not in self._present and self._originality is not None and self._originality.verdict(uid) is None
+
     def observe(self, uids: tuple[str, ...], reader: Reader | None) -> None:
         """One poll cycle's tags: leaves (debounced, per UID), then arrivals in listed order."""
         seen = set(uids)
@@ -118,7 +128,9 @@ class PadContents:
     def _check(self, arrivals: list[str], reader: Reader | None) -> dict[str, str | None] | None:
         """The arriving tags' originality verdicts (``None``: no answer yet), ``None`` if not asked.
 
-        Asked last listed first: the poll leaves the tag it listed last selected
+        The poll asked them already while its listings held them (:attr:`ask`), and
+        ``read_facts`` gives those answers; a tag it did not ask is asked now, last
+        listed first: the poll leaves the tag it listed last selected
         (:meth:`~drivers.nfc.reader.NfcpyReader.poll`), so that one is asked without
         the field reset and reselection each of the others costs.
         """
