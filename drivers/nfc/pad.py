@@ -262,7 +262,7 @@ class Pad(Closing):
                         break
                     wait = self.timing.idle_wait if waiting else 0.0
                     # arriving tags are checked while the listing holds them
-                    uids = self._reader.poll(wait, ask=self._contents.ask)  # type: ignore[union-attr]
+                    uids = self._reader.poll(wait, ask=self._contents.inquiry)  # type: ignore[union-attr]
                     self._contents.observe(uids, self._reader)
                 except READER_ERRORS as error:
                     self._failures += 1

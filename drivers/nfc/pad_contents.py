@@ -19,9 +19,9 @@ import re
 import time
 from collections.abc import Callable
 
-from drivers.device_events import CardSeen, DeviceEvent
+from drivers.device_events import CardSeen, DeviceEvent, TagFacts
 from drivers.nfc.originality import OriginalityCheck
-from drivers.nfc.reader import Reader
+from drivers.nfc.reader import Inquiry, Reader
 
 logger = logging.getLogger(__name__)
 
@@ -89,14 +89,29 @@ class PadContents:
         return self._cards.get(uid)
 
     @property
-    def ask(self) -> Callable[[str], bool] | None:
-        """What the reader's poll should ask while its listing holds a tag
-        (:meth:`~drivers.nfc.reader.NfcpyReader.poll`'s ``ask``): a tag arriving whose
-        originality nobody remembers; ``None`` without an originality check."""
-        return None if self._originality is None else self._must_check
+    def inquiry(self) -> Inquiry | None:
+        """What the reader's poll asks while its listing holds a tag
+        (:meth:`~drivers.nfc.reader.NfcpyReader.poll`'s ``ask``: :meth:`wants`,
+        :meth:`answered`); ``None`` without an originality check."""
+        return None if self._originality is None else self
 
-    def _must_check(self, uid: str) -> bool:
+    def wants(self, uid: str) -> bool:
+        """Whether the poll should ask tag ``uid`` for its originality now: a tag arriving whose
+        verdict nobody remembers."""
         return uid not in self._present and self._originality is not None and self._originality.verdict(uid) is None
+
+    def answered(self, uid: str, facts: TagFacts) -> None:
+        """Tag ``uid`` answered its originality check while the poll's listing held it: it arrives
+        at once, with its verdict, if the registry names it (``card_for``) or no NDEF is read (an
+        NDEF read selects the tag again, after the poll); else at :meth:`observe`."""
+        if uid in self._present or self._originality is None:
+            return
+        card = self._card_for(uid) if self._card_for is not None else None
+        if card is None and self._read_ndef:
+            return
+        origin = self._originality.check(uid, lambda: facts)
+        if origin is not None:
+            self._arrive(uid, card, origin)
 
     def observe(self, uids: tuple[str, ...], reader: Reader | None) -> None:
         """One poll cycle's tags: leaves (debounced, per UID), then arrivals in listed order."""
@@ -118,12 +133,14 @@ class PadContents:
             origin = None if origins is None else origins[uid]
             if origins is not None and origin is None:
                 continue  # it did not answer: asked again at the next poll, then it arrives
-            card = self._identify(uid, reader)
-            self._cards[uid], self._misses[uid] = card, 0
-            if origin is not None:
-                self._origins[uid] = origin
-            self._present = self._present | {uid}
-            self._emit(CardSeen(self.zone, uid, card, t=self._now(), origin=origin))
+            self._arrive(uid, self._identify(uid, reader), origin)
+
+    def _arrive(self, uid: str, card: str | None, origin: str | None) -> None:
+        self._cards[uid], self._misses[uid] = card, 0
+        if origin is not None:
+            self._origins[uid] = origin
+        self._present = self._present | {uid}
+        self._emit(CardSeen(self.zone, uid, card, t=self._now(), origin=origin))
 
     def _check(self, arrivals: list[str], reader: Reader | None) -> dict[str, str | None] | None:
         """The arriving tags' originality verdicts (``None``: no answer yet), ``None`` if not asked.

@@ -127,16 +127,28 @@ class TagWriteError(DriverError, OSError):
     """A tag could not be written (gone from the pad, read-only, too small)."""
 
 
+class Inquiry(Protocol):
+    """What a poll asks of the tags it lists (:meth:`NfcpyReader.poll`'s ``ask``): which to ask for
+    their ``GET_VERSION`` and ``READ_SIG`` while the listing holds them, and who hears each answer."""
+
+    def wants(self, uid: str) -> bool:
+        """Whether to ask tag ``uid`` (just listed) now."""
+
+    def answered(self, uid: str, facts: TagFacts) -> None:
+        """Tag ``uid`` answered ``facts`` (called on the polling thread while the poll holds the
+        reader: it must not use the reader)."""
+
+
 class Reader(Protocol):
     """What a pad needs from its reader (one PN532, say)."""
 
-    def poll(self, wait: float = 0.0, *, ask: Callable[[str], bool] | None = None) -> tuple[str, ...]:
+    def poll(self, wait: float = 0.0, *, ask: Inquiry | None = None) -> tuple[str, ...]:
         """The UIDs (upper-case hex) of every tag the reader can read, in the order listed.
 
         With ``wait`` > 0 and nothing on the reader, wait up to that many
-        seconds for a tag to come. ``ask(uid)``: whether to ask that tag for its
-        ``GET_VERSION`` and ``READ_SIG`` while the poll holds it (a reader may
-        ignore it; :meth:`read_facts` then asks the tag itself).
+        seconds for a tag to come. ``ask``: which tags to ask for their
+        ``GET_VERSION`` and ``READ_SIG`` while the poll holds them, and who hears
+        the answers (a reader may ignore it; :meth:`read_facts` then asks the tag itself).
         """
 
     def interrupt(self) -> None:
@@ -217,7 +229,7 @@ class NfcpyReader(Closing):
         self._field_dirty = True
         self._selected: str | None = None  # the card the last listing left selected alone
         self._facts: dict[str, TagFacts | None] = {}  # what the last poll asked, for read_facts
-        self._rx_mode: int | None = None  # CIU_RxMode as this poll cycle's listings leave it
+        self._rx_mode: int | None = None  # CIU_RxMode as a 106 kbps type A listing leaves it
         self._retries = 0x01
         self._waiting = False
         self._aborted = False
@@ -229,27 +241,29 @@ class NfcpyReader(Closing):
         (``sent`` 0 on a transport that does not count them)."""
         return Frames(int(getattr(self._transport, "commands", 0)), self._log.retried)
 
-    def poll(self, wait: float = 0.0, *, ask: Callable[[str], bool] | None = None) -> tuple[str, ...]:
+    def poll(self, wait: float = 0.0, *, ask: Inquiry | None = None) -> tuple[str, ...]:
         """List every tag in the field: one poll cycle.
 
         The field is reset first if a tag was selected or halted since it was
         last switched on. Then InListPassiveTarget (MaxTg=2) and, as long as
         it finds two, InDeselect (HLTA for both) and InListPassiveTarget again.
 
-        With ``ask``, each tag newly listed for which ``ask(uid)`` is true is asked
-        for its ``GET_VERSION`` and ``READ_SIG`` while this listing holds it, before
-        the InDeselect that halts it (:meth:`_read_listed`): no field reset and no
-        reselection by UID per tag. Once a listing held such a tag (and on an empty
-        pad waiting for one) the listings take one tag each (MaxTg=1): each tag is
-        then asked as the listing selected it, where MaxTg=2 would have halted the
-        first to find a second (a reselection, 4.4 ms of air, per pair). The
-        answers wait for :meth:`read_facts` until the next poll.
+        With ``ask``, each tag newly listed that ``ask.wants`` is asked for its
+        ``GET_VERSION`` and ``READ_SIG`` while this listing holds it, before the
+        InDeselect that halts it (:meth:`_read_listed`): no field reset and no
+        reselection by UID per tag. ``ask.answered`` hears each answer at once (a
+        pad reports the tag's arrival then, before the poll cycle ends), and
+        :meth:`read_facts` gives it until the next poll. Once a listing held such a
+        tag (and on an empty pad waiting for one) the listings take one tag each
+        (MaxTg=1): each tag is then asked as the listing selected it, where MaxTg=2
+        would have halted the first to find a second (a reselection, 4.4 ms of
+        air, per pair).
 
         :param wait: 0 for one quick look; else seconds the PN532 keeps
             retrying on its own (MxRtyPassiveActivation FF) until a tag
             answers, after which the host aborts the command with an ACK.
-        :param ask: whether to ask tag ``uid`` now (called once per tag listed
-            this cycle); ``None``: ask none.
+        :param ask: ``ask.wants(uid)``, called once per tag listed this cycle: whether
+            to ask it now; ``None``: ask none.
         :returns: the UIDs found (upper-case hex), in the order listed; empty
             if none.
         :raises OSError: the reader failed to answer properly.
@@ -259,7 +273,6 @@ class NfcpyReader(Closing):
         with self._clf.lock:
             self._selected = None
             self._facts = {}
-            self._rx_mode = None
             if self._field_dirty:
                 device.mute()
             self._field_dirty = True
@@ -269,8 +282,8 @@ class NfcpyReader(Closing):
             while True:
                 fresh = [uid for uid in targets if uid not in found]
                 found += fresh
-                wanted = [uid for uid in fresh if ask(uid)] if ask else []
-                asked = self._read_listed(device, targets, wanted, whole=len(targets) == max_tg)
+                wanted = [uid for uid in fresh if ask.wants(uid)] if ask is not None else []
+                asked = self._read_listed(device, targets, wanted, ask, whole=len(targets) == max_tg)
                 if len(targets) < max_tg or not fresh or listings >= MAX_LISTINGS:
                     break
                 device.chipset.command(_IN_DESELECT, bytearray([0]), timeout=0.1)  # 0: all
@@ -283,15 +296,18 @@ class NfcpyReader(Closing):
                 self._field_dirty = False  # nothing selected or halted: the field stays on
         return tuple(found)
 
-    def _read_listed(self, device: Any, targets: list[str], wanted: list[str], *, whole: bool) -> bool:
+    def _read_listed(
+        self, device: Any, targets: list[str], wanted: list[str], ask: Inquiry | None, *, whole: bool
+    ) -> bool:
         """Ask the ``wanted`` of the targets the last listing holds for their ``GET_VERSION`` and
-        ``READ_SIG`` (kept for :meth:`read_facts`), the last listed first. A listing that found as
-        many as it could (``whole``) left the last selected: it halted the one before to find it
-        (UM0701-02, §7.3.5; the chip's MaxTg=2); one that found fewer halted its last too, looking
-        for another. A target not selected is selected by InSelect (§7.3.12: the selected one
-        halted, this one woken and selected by UID). A tag that NAKed went back to IDLE (NTAG21x
-        data sheet, *NAK*) and would answer the next listing's REQA: it is selected again so that
-        the next InDeselect halts it. Whether any was asked."""
+        ``READ_SIG`` (told to ``ask.answered``, kept for :meth:`read_facts`), the last listed
+        first. A listing that found as many as it could (``whole``) left the last selected: it
+        halted the one before to find it (UM0701-02, §7.3.5; the chip's MaxTg=2); one that found
+        fewer halted its last too, looking for another. A target not selected is selected by
+        InSelect (§7.3.12: the selected one halted, this one woken and selected by UID). A tag
+        that NAKed went back to IDLE (NTAG21x data sheet, *NAK*) and would answer the next
+        listing's REQA: it is selected again, so that the next InDeselect halts it. Whether any
+        was asked."""
         selected = len(targets) if whole else 0  # the target the listing left selected (0: none)
         for number in range(len(targets), 0, -1):
             uid = targets[number - 1]
@@ -307,6 +323,8 @@ class NfcpyReader(Closing):
             self._facts[uid] = facts
             if facts.version is None or facts.signature is None:
                 self._in_select(device, number)  # after a NAK it is IDLE: selected again, to be halted
+            if ask is not None:
+                ask.answered(uid, facts)
         return bool(wanted)
 
     def _in_select(self, device: Any, number: int) -> bool:
@@ -317,8 +335,10 @@ class NfcpyReader(Closing):
     def _rx_crc_off(self, device: Any) -> None:
         """Switch the receive CRC off after a selection, as nfcpy's ``sense_tta`` does for a Type 2
         tag (read ``CIU_RxMode``, clear bit 7, write it), so that a tag's 4-bit NAK comes through and
-        the host checks the CRC_A of a longer answer. The register is read once a poll cycle: every
-        106 kbps type A selection sets it alike (only the CRC bit is ours)."""
+        the host checks the CRC_A of a longer answer. The register is read once (again after a
+        resync or nfcpy's own activation): every 106 kbps type A listing sets it alike, the CRC
+        bit on (the CIU's other bits there are the bit rate and framing, 106 kbps type A each
+        time)."""
         if self._rx_mode is None:
             self._rx_mode = device.chipset.read_register("CIU_RxMode")
         device.chipset.write_register("CIU_RxMode", self._rx_mode & 0x7F)
@@ -378,6 +398,7 @@ class NfcpyReader(Closing):
                 self._field_dirty = True
                 self._selected = None
                 self._facts = {}
+                self._rx_mode = None
 
     def interrupt(self) -> None:
         """Cut short a poll that waits for a card (from any thread)."""
@@ -603,6 +624,7 @@ class NfcpyReader(Closing):
         self._field_dirty = True
         self._selected = None
         self._facts = {}
+        self._rx_mode = None  # nfcpy's activation sets the CIU as it likes
         target = nfc.clf.RemoteTarget("106A", sel_req=bytearray.fromhex(uid))
         # clf.sense resets the field first (nfcpy: device.mute()), so a tag the last
         # poll cycle halted answers its REQA.
