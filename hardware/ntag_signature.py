@@ -116,9 +116,23 @@ def judge(uid: str, facts: TagFacts | None, public_key: bytes) -> str:
     'no_signature'
     >>> judge("04AB87F2CA1190", TagFacts(None, None), NXP_NTAG21X_KEY)
     'counterfeit'
+
+    ``version`` ``None`` with a signature that is not zeros: ``GET_VERSION`` was not asked (a
+    pad asks ``READ_SIG`` first, :meth:`drivers.nfc.reader.NfcpyReader.poll`), and the signature
+    decides: ``genuine`` if it verifies, else ``bad_signature``.
+
+    >>> good = bytes.fromhex("67B1750BCCEB1174F9A33BF20E0226551A6366939B31F949848C3C087350FA90")
+    >>> judge("04AB87F2CA1190", TagFacts(None, good), NXP_NTAG21X_KEY)
+    'genuine'
+    >>> judge("04AB87F2CA1191", TagFacts(None, good), NXP_NTAG21X_KEY)
+    'bad_signature'
     """
     if facts is None:
         return UNREADABLE
+    if facts.version is None and facts.signature is not None and any(facts.signature):
+        # GET_VERSION not asked (the pads ask READ_SIG first): the signature decides alone, NXP's
+        # over this UID or not, whatever the chip (AN11350: the signature is the originality proof)
+        return GENUINE if verify_signature(bytes.fromhex(uid), facts.signature, public_key) else BAD_SIGNATURE
     if facts.version is None or facts.version not in NTAG21X_VERSIONS:
         return COUNTERFEIT
     if not facts.signature or not any(facts.signature):
