@@ -117,6 +117,21 @@ def test_a_listing_in_a_field_already_on_does_not_wait_again() -> None:
     assert first - core.rf_time == pytest.approx(GUARD_TIME)
 
 
+def test_in_deselect_halts_a_selected_tag_with_a_hlta_on_the_air() -> None:
+    field = Field(depth=2, miss=0.0)
+    field.lay(tag := Ntag213(KS))
+    core = Pn532Core(field)
+    core.execute(bytes.fromhex("4A 01 00"))
+    assert tag.state == "active"
+    core.execute(bytes.fromhex("44 00"))
+    # HLTA: 2 bytes + CRC, 9 bits a byte with the start and end bits, a frame delay, then the 1 ms
+    # in which an answer would mean NAK (ISO/IEC 14443-3)
+    assert core.rf_time == pytest.approx((2 + 36) * BIT + 1172 / 13.56e6 + 1e-3)
+    assert tag.state == "halt"
+    core.execute(bytes.fromhex("44 00"))
+    assert core.rf_time == 0.0  # a halted tag is not spoken to
+
+
 def test_the_wire_is_paced_at_the_speed_nfcpy_moves_the_chip_to() -> None:
     with Pn532Simulator(baud=921600) as sim:
         assert sim.link_baud == 115200  # the PN532's speed at power-on
