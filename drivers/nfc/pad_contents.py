@@ -100,18 +100,21 @@ class PadContents:
         verdict nobody remembers."""
         return uid not in self._present and self._originality is not None and self._originality.verdict(uid) is None
 
-    def answered(self, uid: str, facts: TagFacts) -> None:
+    def answered(self, uid: str, facts: TagFacts) -> bool:
         """Tag ``uid`` answered its originality check while the poll's listing held it: it arrives
         at once, with its verdict, if the registry names it (``card_for``) or no NDEF is read (an
-        NDEF read selects the tag again, after the poll); else at :meth:`observe`."""
+        NDEF read selects the tag again, after the poll); else at :meth:`observe` (the reader keeps
+        the answers for it). Whether it arrived."""
         if uid in self._present or self._originality is None:
-            return
+            return False
         card = self._card_for(uid) if self._card_for is not None else None
         if card is None and self._read_ndef:
-            return
+            return False
         origin = self._originality.check(uid, lambda: facts)
-        if origin is not None:
-            self._arrive(uid, card, origin)
+        if origin is None:
+            return False
+        self._arrive(uid, card, origin)
+        return True
 
     def observe(self, uids: tuple[str, ...], reader: Reader | None) -> None:
         """One poll cycle's tags: leaves (debounced, per UID), then arrivals in listed order."""

@@ -134,9 +134,10 @@ class Inquiry(Protocol):
     def wants(self, uid: str) -> bool:
         """Whether to ask tag ``uid`` (just listed) now."""
 
-    def answered(self, uid: str, facts: TagFacts) -> None:
+    def answered(self, uid: str, facts: TagFacts) -> bool:
         """Tag ``uid`` answered ``facts`` (called on the polling thread while the poll holds the
-        reader: it must not use the reader)."""
+        reader: it must not use the reader); whether they were taken (else :meth:`NfcpyReader.read_facts`
+        gives them until the next poll)."""
 
 
 class Reader(Protocol):
@@ -253,7 +254,7 @@ class NfcpyReader(Closing):
         InDeselect that halts it (:meth:`_read_listed`): no field reset and no
         reselection by UID per tag. ``ask.answered`` hears each answer at once (a
         pad reports the tag's arrival then, before the poll cycle ends), and
-        :meth:`read_facts` gives it until the next poll. Once a listing held such a
+        :meth:`read_facts` gives one it did not take, until the next poll. Once a listing held such a
         tag (and on an empty pad waiting for one) the listings take one tag each
         (MaxTg=1): each tag is then asked as the listing selected it, where MaxTg=2
         would have halted the first to find a second (a reselection, 4.4 ms of
@@ -320,8 +321,8 @@ class NfcpyReader(Closing):
                 selected = number
             self._rx_crc_off(device)
             facts = self._facts[uid] = self._read_target(device, number)
-            if ask is not None and facts is not None:
-                ask.answered(uid, facts)
+            if ask is not None and facts is not None and ask.answered(uid, facts):
+                del self._facts[uid]  # taken: a later read_facts asks the tag itself
         return bool(wanted)
 
     def _read_target(self, device: Any, number: int) -> TagFacts | None:

@@ -139,15 +139,17 @@ class Heard:
     """An :class:`~drivers.nfc.reader.Inquiry` that wants every tag and notes, for each answer, the
     last command the chip had taken when it was heard."""
 
-    def __init__(self, sim: Pn532Simulator) -> None:
+    def __init__(self, sim: Pn532Simulator, *, take: bool = False) -> None:
         self.sim = sim
+        self.take = take
         self.heard: dict[str, tuple[TagFacts, bytes]] = {}
 
     def wants(self, uid: str) -> bool:
         return True
 
-    def answered(self, uid: str, facts: TagFacts) -> None:
+    def answered(self, uid: str, facts: TagFacts) -> bool:
         self.heard[uid] = (facts, bytes(self.sim.commands[-1]))
+        return self.take  # not taken: read_facts gives them
 
 
 def test_each_tag_of_a_packet_is_heard_while_its_listing_holds_it() -> None:
@@ -162,3 +164,16 @@ def test_each_tag_of_a_packet_is_heard_while_its_listing_holds_it() -> None:
                 assert ntag_signature.judge(uid, facts, KEY) == "genuine"
                 assert reader.read_facts(uid) == facts  # given once, not asked again
             assert not [c for c in sim.commands if c[0] == _IN_LIST_PASSIVE_TARGET and len(c) > 3]
+
+
+def test_answers_the_pad_took_are_not_given_again() -> None:
+    # what read_facts gives later (the enrolment asking a tag lying on its pad) is asked of the tag
+    with Pn532Simulator(depth=3, miss=0.0, signer=ntag_signature.sim_signer()) as sim:
+        sim.place_stack(STACK)
+        with NfcpyReader(sim.path) as reader:
+            reader.poll(ask=Heard(sim, take=True))
+            before = len(sim.commands)
+            facts = reader.read_facts(STACK[0])
+            assert facts is not None and facts.version is not None  # GET_VERSION asked: the tag itself
+            assert ntag_signature.judge(STACK[0], facts, KEY) == "genuine"
+            assert [c for c in list(sim.commands)[before:] if c[0] == _IN_LIST_PASSIVE_TARGET]  # selected again
