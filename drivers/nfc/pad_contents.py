@@ -7,6 +7,11 @@ identified by its UID through ``card_for`` (the tag registry); a card the
 registry does not know is read for an NDEF text record ``ecarte:KS`` (see
 :data:`NDEF_PREFIX`); a card neither knows arrives with ``card=None``.
 
+With an originality check, the pad's poll asks each arriving tag while the listing
+that found it holds it (:attr:`PadContents.inquiry`: :meth:`~PadContents.wants`,
+:meth:`~PadContents.answered`), and a tag the registry names arrives right then,
+during the poll, before that cycle's leaves.
+
 :class:`PadContents` runs no thread and opens no port: :class:`drivers.nfc.pad.Pad`
 feeds it each poll's UIDs on the pad's thread, and a test may feed it directly.
 """
