@@ -28,8 +28,9 @@ set; nfcpy's ``pn532.init`` moves a Linux serial port to 921600 when the port
 takes it, ``stty``), but never above ``baud``, the fastest the adapter on the
 way goes. Commands also take that long to arrive, and the time on the air of
 each command (:mod:`~drivers.nfc.pn532sim.chip`: 106 kbit/s, 9 bits a byte, the
-guard time after the field comes on) is added before its answer. Without
-``baud`` answers come at once.
+guard time after the field comes on) is added before its answer: two waits a
+command (its bytes and the ACK, then the air and the answer), as each sleep
+overshoots. Without ``baud`` answers come at once.
 """
 
 from __future__ import annotations
