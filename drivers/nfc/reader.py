@@ -14,9 +14,9 @@ REQA until the field is reset) and the listing goes on, until a listing finds
 fewer than two. A stack of n tags costs 1 + n//2 listings and n//2 deselects.
 While the pad is empty the field stays on and the PN532 itself keeps polling
 (MxRtyPassiveActivation FF), so a card laid on it is answered at once.
-A tag that must be asked for its originality (``GET_VERSION`` and ``READ_SIG``)
-is asked while the listing that found it holds it, before the InDeselect that
-halts it; from then on, and on an empty pad, the listings take one tag each
+A tag that must be asked for its originality (``READ_SIG``, and ``GET_VERSION``
+if no signature came) is asked while the listing that found it holds it, before
+the InDeselect that halts it; from then on, and on an empty pad, the listings take one tag each
 (MaxTg=1), so that each is asked as it is selected: a packet of n new tags
 costs n + 1 listings, n deselects and no field reset in between.
 ``clf.sense()`` sends four commands a poll (field off, poll, a type 1 tag check,
@@ -129,15 +129,16 @@ class TagWriteError(DriverError, OSError):
 
 class Inquiry(Protocol):
     """What a poll asks of the tags it lists (:meth:`NfcpyReader.poll`'s ``ask``): which to ask for
-    their ``GET_VERSION`` and ``READ_SIG`` while the listing holds them, and who hears each answer."""
+    their originality (``READ_SIG``, ``GET_VERSION`` if no signature came) while the listing holds
+    them, and who hears each answer."""
 
     def wants(self, uid: str) -> bool:
         """Whether to ask tag ``uid`` (just listed) now."""
 
     def answered(self, uid: str, facts: TagFacts) -> bool:
         """Tag ``uid`` answered ``facts`` (called on the polling thread while the poll holds the
-        reader: it must not use the reader); whether they were taken (else :meth:`NfcpyReader.read_facts`
-        gives them until the next poll)."""
+        reader: it must not use the reader); whether they were taken (else
+        :meth:`NfcpyReader.read_facts` gives them until the next poll)."""
 
 
 class Reader(Protocol):
@@ -250,15 +251,15 @@ class NfcpyReader(Closing):
         it finds two, InDeselect (HLTA for both) and InListPassiveTarget again.
 
         With ``ask``, each tag newly listed that ``ask.wants`` is asked for its
-        ``GET_VERSION`` and ``READ_SIG`` while this listing holds it, before the
-        InDeselect that halts it (:meth:`_read_listed`): no field reset and no
-        reselection by UID per tag. ``ask.answered`` hears each answer at once (a
-        pad reports the tag's arrival then, before the poll cycle ends), and
-        :meth:`read_facts` gives one it did not take, until the next poll. Once a listing held such a
-        tag (and on an empty pad waiting for one) the listings take one tag each
-        (MaxTg=1): each tag is then asked as the listing selected it, where MaxTg=2
-        would have halted the first to find a second (a reselection, 4.4 ms of
-        air, per pair).
+        ``READ_SIG`` (and ``GET_VERSION`` if no signature came) while this listing
+        holds it, before the InDeselect that halts it (:meth:`_read_listed`): no
+        field reset and no reselection by UID per tag. ``ask.answered`` hears each
+        answer at once (a pad reports the tag's arrival then, before the poll cycle
+        ends), and :meth:`read_facts` gives one it did not take, until the next
+        poll. Once a listing held such a tag (and on an empty pad waiting for one)
+        the listings take one tag each (MaxTg=1): each tag is then asked as the
+        listing selected it, where MaxTg=2 would have halted the first to find a
+        second (a reselection, 4.4 ms of air, per pair).
 
         :param wait: 0 for one quick look; else seconds the PN532 keeps
             retrying on its own (MxRtyPassiveActivation FF) until a tag
