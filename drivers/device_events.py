@@ -11,8 +11,9 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class TagFacts:
-    """What a tag answered about itself: ``GET_VERSION`` (8 bytes; ``None``: no answer, or a NAK)
-    and ``READ_SIG`` (the 32-byte originality signature; ``None``: no answer)."""
+    """What a tag answered about itself: ``GET_VERSION`` (8 bytes; ``None``: no answer, or a NAK,
+    or not asked because ``READ_SIG`` gave a signature that is not zeros) and ``READ_SIG`` (the
+    32-byte originality signature; ``None``: no answer)."""
 
     version: bytes | None
     signature: bytes | None

@@ -15,8 +15,12 @@ modelled here: the end-to-end tests run nfcpy against :mod:`drivers.nfc.pn532sim
 from __future__ import annotations
 
 import errno
+from typing import TYPE_CHECKING
 
 from drivers.device_events import TagFacts
+
+if TYPE_CHECKING:
+    from drivers.nfc.reader import Inquiry
 
 
 class MockReader:
@@ -56,8 +60,9 @@ class MockReader:
         """Make the next ``polls`` polls raise ``OSError(EIO)``, as a reader that stops answering."""
         self._failing += polls
 
-    def poll(self, wait: float = 0.0) -> tuple[str, ...]:
-        """The UIDs the reader lists now (``wait`` is ignored: it never blocks)."""
+    def poll(self, wait: float = 0.0, *, ask: Inquiry | None = None) -> tuple[str, ...]:
+        """The UIDs the reader lists now (``wait`` is ignored: it never blocks; ``ask`` too:
+        :meth:`read_facts` answers at any time)."""
         if self._failing:
             self._failing -= 1
             raise OSError(errno.EIO, "mock reader: no answer")

@@ -1,12 +1,14 @@
 """Each tag's originality, asked when it arrives and remembered while it lies there, for every pad of a table.
 
 The pads share one :class:`OriginalityCheck`: the first pad that sees a tag asks it for its
-``GET_VERSION`` and ``READ_SIG`` (:meth:`drivers.nfc.reader.NfcpyReader.read_facts`) and hands the
-answers to ``judge`` (:func:`hardware.ntag_signature.judge` with the table's trusted key); the verdict
-of ``genuine`` is remembered by UID while the tag stays on the pad: the pad that sees it leave calls
-:meth:`OriginalityCheck.forget` with its UID, so the next arrival of that UID (the genuine card laid
-again, or a clone of it) is asked again. The pads report the verdict (``CardSeen.origin``); they do
-not act on it.
+``READ_SIG`` and, unless that gave a signature, its ``GET_VERSION``, while the listing that found
+it holds it (:meth:`drivers.nfc.reader.NfcpyReader.poll`; else
+:meth:`~drivers.nfc.reader.NfcpyReader.read_facts`), and hands the answers to ``judge``
+(:func:`hardware.ntag_signature.judge` with the table's trusted key); the verdict of ``genuine`` is
+remembered by UID while the tag stays on the pad: the pad that sees it leave calls
+:meth:`OriginalityCheck.forget` with its UID, so the next arrival of that UID (the genuine card
+laid again, or a clone of it) is asked again. The pads report the verdict (``CardSeen.origin``);
+they do not act on it.
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ remembered)."""
 NO_SIGNATURE = "no_signature"
 """An NTAG21x whose ``READ_SIG`` gave nothing or zeros: a copy on a blank tag."""
 BAD_SIGNATURE = "bad_signature"
-"""An NTAG21x whose signature does not verify for its UID: a copied UID, or another maker's key."""
+"""A tag whose signature (not zeros) does not verify for its UID: a copied UID, or another maker's
+key (the pads do not ask such a tag's ``GET_VERSION``: the signature refuses it whatever chip it is)."""
 COUNTERFEIT = "counterfeit"
 """The chip does not answer ``GET_VERSION`` as an NTAG21x does: not an NXP NTAG."""
 UNREADABLE = "unreadable"

@@ -260,7 +260,9 @@ class Pad(Closing):
                     self._run_jobs()
                     if self._stop.is_set():
                         break
-                    uids = self._reader.poll(self.timing.idle_wait if waiting else 0.0)  # type: ignore[union-attr]
+                    wait = self.timing.idle_wait if waiting else 0.0
+                    # arriving tags are checked while the listing holds them
+                    uids = self._reader.poll(wait, ask=self._contents.inquiry)  # type: ignore[union-attr]
                     self._contents.observe(uids, self._reader)
                 except READER_ERRORS as error:
                     self._failures += 1

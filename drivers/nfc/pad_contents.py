@@ -7,6 +7,11 @@ identified by its UID through ``card_for`` (the tag registry); a card the
 registry does not know is read for an NDEF text record ``ecarte:KS`` (see
 :data:`NDEF_PREFIX`); a card neither knows arrives with ``card=None``.
 
+With an originality check, the pad's poll asks each arriving tag while the listing
+that found it holds it (:attr:`PadContents.inquiry`: :meth:`~PadContents.wants`,
+:meth:`~PadContents.answered`), and a tag the registry names arrives right then,
+during the poll, before that cycle's leaves.
+
 :class:`PadContents` runs no thread and opens no port: :class:`drivers.nfc.pad.Pad`
 feeds it each poll's UIDs on the pad's thread, and a test may feed it directly.
 """
@@ -19,9 +24,9 @@ import re
 import time
 from collections.abc import Callable
 
-from drivers.device_events import CardSeen, DeviceEvent
+from drivers.device_events import CardSeen, DeviceEvent, TagFacts
 from drivers.nfc.originality import OriginalityCheck
-from drivers.nfc.reader import Reader
+from drivers.nfc.reader import Inquiry, Reader
 
 logger = logging.getLogger(__name__)
 
@@ -88,6 +93,34 @@ class PadContents:
         """The card tag ``uid`` stands for (``None``: unknown or not here)."""
         return self._cards.get(uid)
 
+    @property
+    def inquiry(self) -> Inquiry | None:
+        """What the reader's poll asks while its listing holds a tag
+        (:meth:`~drivers.nfc.reader.NfcpyReader.poll`'s ``ask``: :meth:`wants`,
+        :meth:`answered`); ``None`` without an originality check."""
+        return None if self._originality is None else self
+
+    def wants(self, uid: str) -> bool:
+        """Whether the poll should ask tag ``uid`` for its originality now: a tag arriving whose
+        verdict nobody remembers."""
+        return uid not in self._present and self._originality is not None and self._originality.verdict(uid) is None
+
+    def answered(self, uid: str, facts: TagFacts) -> bool:
+        """Tag ``uid`` answered its originality check while the poll's listing held it: it arrives
+        at once, with its verdict, if the registry names it (``card_for``) or no NDEF is read (an
+        NDEF read selects the tag again, after the poll); else at :meth:`observe` (the reader keeps
+        the answers for it). Whether it arrived."""
+        if uid in self._present or self._originality is None:
+            return False
+        card = self._card_for(uid) if self._card_for is not None else None
+        if card is None and self._read_ndef:
+            return False
+        origin = self._originality.check(uid, lambda: facts)
+        if origin is None:
+            return False
+        self._arrive(uid, card, origin)
+        return True
+
     def observe(self, uids: tuple[str, ...], reader: Reader | None) -> None:
         """One poll cycle's tags: leaves (debounced, per UID), then arrivals in listed order."""
         seen = set(uids)
@@ -108,17 +141,21 @@ class PadContents:
             origin = None if origins is None else origins[uid]
             if origins is not None and origin is None:
                 continue  # it did not answer: asked again at the next poll, then it arrives
-            card = self._identify(uid, reader)
-            self._cards[uid], self._misses[uid] = card, 0
-            if origin is not None:
-                self._origins[uid] = origin
-            self._present = self._present | {uid}
-            self._emit(CardSeen(self.zone, uid, card, t=self._now(), origin=origin))
+            self._arrive(uid, self._identify(uid, reader), origin)
+
+    def _arrive(self, uid: str, card: str | None, origin: str | None) -> None:
+        self._cards[uid], self._misses[uid] = card, 0
+        if origin is not None:
+            self._origins[uid] = origin
+        self._present = self._present | {uid}
+        self._emit(CardSeen(self.zone, uid, card, t=self._now(), origin=origin))
 
     def _check(self, arrivals: list[str], reader: Reader | None) -> dict[str, str | None] | None:
         """The arriving tags' originality verdicts (``None``: no answer yet), ``None`` if not asked.
 
-        Asked last listed first: the poll leaves the tag it listed last selected
+        The poll asked them already while its listings held them (:attr:`ask`), and
+        ``read_facts`` gives those answers; a tag it did not ask is asked now, last
+        listed first: the poll leaves the tag it listed last selected
         (:meth:`~drivers.nfc.reader.NfcpyReader.poll`), so that one is asked without
         the field reset and reselection each of the others costs.
         """

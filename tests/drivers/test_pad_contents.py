@@ -112,6 +112,20 @@ def test_a_tag_that_does_not_answer_its_originality_check_arrives_at_a_later_pol
     assert isinstance(arrived, CardSeen) and arrived.origin == "genuine" and judged == [KS]
 
 
+def test_a_tag_answering_during_the_poll_arrives_then_and_only_once() -> None:
+    table = Table(card_for=REGISTRY.get, originality=OriginalityCheck(lambda uid, facts: "genuine"))
+    inquiry = table.contents.inquiry
+    assert inquiry is not None
+    assert inquiry.wants(KS) and inquiry.wants(JD)
+    assert inquiry.answered(KS, TagFacts(None, bytes(range(32))))  # taken: KS arrives now
+    assert [(e.uid, e.card, e.origin) for e in table.events if isinstance(e, CardSeen)] == [(KS, "KS", "genuine")]
+    assert not inquiry.wants(KS)  # on the pad: not asked again
+    assert not inquiry.answered(JD, TagFacts(None, bytes(range(32))))  # unregistered: named by NDEF after the poll
+    table.reader.lay(KS)
+    assert table.poll() == []  # the poll that listed it: no second arrival
+    assert Table(card_for=REGISTRY.get).contents.inquiry is None  # no check: nothing asked
+
+
 def test_a_pad_reopens_its_reader_with_back_off_and_reports_it() -> None:
     readers = MockReaders(fail_opens=2)
     events: queue.Queue[DeviceEvent] = queue.Queue()

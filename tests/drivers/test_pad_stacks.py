@@ -16,8 +16,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from drivers.device_events import CardSeen, DeviceEvent, ReaderStatus
+from drivers.nfc.originality import OriginalityCheck
 from drivers.nfc.pad import Pad, PadTiming
 from drivers.nfc.pn532sim import Pn532Simulator
+from hardware import ntag_signature
 
 WAIT = 15.0
 FAST = PadTiming(poll_interval=0.005, leave_after=3, fault_limit=3, reopen_first=0.02, reopen_max=0.2)
@@ -203,6 +205,38 @@ def test_every_change_of_a_stack_gives_exactly_its_events(
                 spare += sim.lift_all()
             after = set(sim.readable)
             expected = left(*(before - after)) | arrived(*(after - before))
+            assert set(take(events, len(expected))) == expected
+            wait_for(lambda after=after: pad.present == after, "pad.present == after")  # type: ignore[misc]
+            wait_polls(sim, 2 * FAST.leave_after)
+            assert events.empty()
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(depth=st.integers(1, 4), script=moves())
+def test_every_change_of_a_checked_stack_gives_exactly_its_events(
+    wait_for, wait_polls, depth: int, script: list[tuple[str, int]], card_names: dict[str, str]
+) -> None:
+    """With the originality check each arriving tag is asked while the listing that found it holds
+    it (one tag a listing from then on): the same events as without, each with its verdict."""
+    events: queue.Queue[DeviceEvent] = queue.Queue()
+    key = ntag_signature.sim_public_key()
+    check = OriginalityCheck(lambda uid, facts: ntag_signature.judge(uid, facts, key))
+    with Pn532Simulator(depth=depth, miss=0.0, signer=ntag_signature.sim_signer()) as sim, \
+            Pad("hand.A", sim.path, events=events, card_for=card_names.get, timing=FAST, originality=check) as pad:
+        assert strip(events.get(timeout=WAIT)) == ReaderStatus("hand.A", online=True)
+        spare = list(UIDS)
+        for move, count in script:
+            before = set(sim.readable)
+            if move in ("packet", "card"):
+                laid, spare = spare[:count], spare[count:]
+                sim.place_stack(laid)
+            elif move == "top" and sim.on_pad:
+                spare.append(sim.lift_top())
+            elif move == "all":
+                spare += sim.lift_all()
+            after = set(sim.readable)
+            changes = left(*(before - after)) | arrived(*(after - before))
+            expected = {dataclasses.replace(e, origin="genuine") for e in changes}
             assert set(take(events, len(expected))) == expected
             wait_for(lambda after=after: pad.present == after, "pad.present == after")  # type: ignore[misc]
             wait_polls(sim, 2 * FAST.leave_after)

@@ -7,6 +7,8 @@ rules are checked on the model's figures, never on a clock.
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -117,6 +119,21 @@ def test_a_listing_in_a_field_already_on_does_not_wait_again() -> None:
     assert first - core.rf_time == pytest.approx(GUARD_TIME)
 
 
+def test_in_deselect_halts_a_selected_tag_with_a_hlta_on_the_air() -> None:
+    field = Field(depth=2, miss=0.0)
+    field.lay(tag := Ntag213(KS))
+    core = Pn532Core(field)
+    core.execute(bytes.fromhex("4A 01 00"))
+    assert tag.state == "active"
+    core.execute(bytes.fromhex("44 00"))
+    # HLTA: 2 bytes + CRC, 9 bits a byte with the start and end bits, a frame delay, then the 1 ms
+    # in which an answer would mean NAK (ISO/IEC 14443-3)
+    assert core.rf_time == pytest.approx((2 + 36) * BIT + 1172 / 13.56e6 + 1e-3)
+    assert tag.state == "halt"
+    core.execute(bytes.fromhex("44 00"))
+    assert core.rf_time == 0.0  # a halted tag is not spoken to
+
+
 def test_the_wire_is_paced_at_the_speed_nfcpy_moves_the_chip_to() -> None:
     with Pn532Simulator(baud=921600) as sim:
         assert sim.link_baud == 115200  # the PN532's speed at power-on
@@ -125,3 +142,29 @@ def test_the_wire_is_paced_at_the_speed_nfcpy_moves_the_chip_to() -> None:
         assert sim.link_baud == 115200  # nfcpy's close moves it back
     with Pn532Simulator(baud=115200) as sim, NfcpyReader(sim.path):
         assert (sim.host_baud, sim.link_baud) == (921600, 115200)  # ``baud`` caps the link
+
+
+def test_a_paced_command_takes_its_model_time_in_two_waits(monkeypatch: pytest.MonkeyPatch) -> None:
+    # each time.sleep overshoots (timer slack, a busy machine): the command and its ACK are one wait,
+    # the air and the answer another, and together exactly the model's wire time (10 bits a byte)
+    waits: list[float] = []
+    real_sleep = time.sleep
+
+    def sleep(seconds: float) -> None:
+        if threading.current_thread().name.startswith("pn532sim"):
+            waits.append(seconds)
+        real_sleep(seconds)
+
+    with Pn532Simulator(baud=115200) as simulator:
+        port = RawTty(simulator.path)
+        try:
+            monkeypatch.setattr(time, "sleep", sleep)
+            sent = frame(bytes([0xD4, 0x02]))  # GetFirmwareVersion: no air
+            port.write(sent)
+            assert bytes(port.read(2000)) == ACK
+            answer = bytes(port.read(2000))
+        finally:
+            monkeypatch.undo()
+            port.release()
+    assert len(waits) == 2
+    assert sum(waits) == pytest.approx((len(sent) + len(ACK) + len(answer)) * 10 / 115200)

@@ -527,6 +527,49 @@ def test_every_tag_of_a_stack_is_checked_for_itself() -> None:
     assert arrivals == {**dict.fromkeys(uids, "genuine"), clone: "no_signature"}
 
 
+def test_a_packet_of_each_kind_of_tag_is_judged_each_for_what_it_is() -> None:
+    """Each tag is asked while the listing that found it holds it (READ_SIG first): a counterfeit's
+    NAK sends it back to IDLE, and it is selected again, to be asked GET_VERSION and to be halted
+    (else the next listing would find it again and miss the tags above)."""
+    kinds = {sim_uid("KS"): ("counterfeit", "counterfeit"), sim_uid("QS"): ("genuine", "genuine"),
+             sim_uid("JS"): ("clone", "no_signature"), sim_uid("AS"): ("genuine", "genuine")}
+    events: queue.Queue[DeviceEvent] = queue.Queue()
+    check = OriginalityCheck(lambda uid, facts: ntag_signature.judge(uid, facts, KEY))
+    with Pn532Simulator(signer=SIGNER, depth=4, miss=0.0) as sim:
+        for uid, (kind, _) in kinds.items():
+            sim.place(uid, kind=kind)  # before the pad starts: its first poll cycle finds all four
+        with Pad("discard", sim.path, events=events, timing=FAST, originality=check, read_ndef=False):
+            arrivals = {}
+            while len(arrivals) < len(kinds):
+                event = events.get(timeout=WAIT)
+                if isinstance(event, CardSeen) and not event.gone:
+                    arrivals[event.uid] = event.origin
+        sent = [bytes(c) for c in sim.commands]
+    # the counterfeit: READ_SIG NAKed, InSelect, GET_VERSION NAKed, InSelect (to be halted)...
+    nak = next(i for i in range(2, len(sent) - 1) if sent[i] == b"\x42\x60" and sent[i + 1] == b"\x54\x01")
+    assert sent[nak - 3 : nak - 1] == [b"\x42\x3c\x00", b"\x54\x01"]
+    assert b"\x42\x3c\x00" in sent[nak:]  # ... then another tag was asked, in the same poll cycle:
+    first = next(i for i, c in enumerate(sent) if c[0] == 0x4A)
+    last = max(i for i, c in enumerate(sent) if c == b"\x42\x3c\x00")
+    assert not [c for c in sent[first:last] if c.startswith(b"\x32\x01")]  # no field reset
+    assert arrivals == {uid: status for uid, (_, status) in kinds.items()}
+
+
+def test_a_packet_signed_for_other_uids_is_a_bad_signature() -> None:
+    uids = [sim_uid(card) for card in ("KS", "QS", "JS")]
+    events: queue.Queue[DeviceEvent] = queue.Queue()
+    check = OriginalityCheck(lambda uid, facts: ntag_signature.judge(uid, facts, KEY))
+    with Pn532Simulator(signer=lambda uid: SIGNER(bytes.fromhex(sim_uid("7C"))), depth=3, miss=0.0) as copier, \
+            Pad("discard", copier.path, events=events, timing=FAST, originality=check, read_ndef=False):
+        copier.place_stack(uids)
+        arrivals = {}
+        while len(arrivals) < len(uids):
+            event = events.get(timeout=WAIT)
+            if isinstance(event, CardSeen) and not event.gone:
+                arrivals[event.uid] = event.origin
+    assert arrivals == dict.fromkeys(uids, "bad_signature")
+
+
 def test_the_reader_reads_each_card_s_own_signature_after_another_was_selected() -> None:
     uids = [sim_uid(card) for card in ("KS", "QS", "JS")]
     with Pn532Simulator(signer=SIGNER, depth=3, miss=0.0) as sim, NfcpyReader(sim.path) as reader:

@@ -55,7 +55,9 @@ Time on the air and the wire (applied only when the simulator is paced; see
 * After the field comes on, an unmodulated field for at least 5.1 ms before the first
   REQA (ISO/IEC 14443-3, the guard time of *Polling*): every field reset costs it.
 * HLTA is acknowledged by silence: the reader waits 1 ms for an answer that would mean
-  NAK (ISO/IEC 14443-3, *HLTA command*).
+  NAK (ISO/IEC 14443-3, *HLTA command*). Every HLTA costs it: the chip's own (MaxTg=2,
+  InSelect) and InDeselect's or InRelease's, one for each selected (ACTIVE) target it halts (a halted
+  one is not spoken to).
 * Listing runs an anticollision round (``93 20``, ``95 20``) before each SELECT
   (ISO/IEC 14443-3, *Anticollision and select*).
 
@@ -488,7 +490,8 @@ class Pn532Core:
             chosen = [tag]
         for tag in chosen:
             if tag.state == "active":
-                tag.state = "halt"
+                tag.state = "halt"  # the chip sends it a HLTA
+                self.rf_time += HLTA
         if forget:
             self.targets = [t for t in self.targets if all(t is not c for c in chosen)]
             self.current = 0

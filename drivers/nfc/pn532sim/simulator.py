@@ -28,8 +28,9 @@ set; nfcpy's ``pn532.init`` moves a Linux serial port to 921600 when the port
 takes it, ``stty``), but never above ``baud``, the fastest the adapter on the
 way goes. Commands also take that long to arrive, and the time on the air of
 each command (:mod:`~drivers.nfc.pn532sim.chip`: 106 kbit/s, 9 bits a byte, the
-guard time after the field comes on) is added before its answer. Without
-``baud`` answers come at once.
+guard time after the field comes on) is added before its answer: two waits a
+command (its bytes and the ACK, then the air and the answer), as each sleep
+overshoots. Without ``baud`` answers come at once.
 """
 
 from __future__ import annotations
@@ -513,11 +514,10 @@ class Pn532Simulator(Closing):
                 late = self._late_by
         if late:
             time.sleep(late)
-        self._pace(item.size)
         if item.kind == "nack":
-            self._send(master, answer)
+            self._send(master, answer, after=self._wire(item.size))
             return
-        self._send(master, ACK)
+        self._send(master, ACK, after=self._wire(item.size))
         with self._lock:
             command = item.payload[1:]
             self.commands.append(command)
@@ -544,9 +544,7 @@ class Pn532Simulator(Closing):
                 self._counts["corrupted"] += 1
                 answer = answer[:-2] + bytes([(answer[-2] + 1) & 0xFF, 0x00])
             self._last_answer = answer
-        if self._baud:
-            time.sleep(rf_time)
-        self._send(master, answer)
+        self._send(master, answer, after=rf_time if self._baud else 0.0)
 
     @property
     def link_baud(self) -> int:
@@ -554,13 +552,19 @@ class Pn532Simulator(Closing):
         ``baud``; 0 when not paced."""
         return min(self._baud, self._core.host_baud)
 
-    def _pace(self, size: int) -> None:
+    def _wire(self, size: int) -> float:
+        """Seconds ``size`` bytes take on the wire at :attr:`link_baud` (0 when not paced)."""
         baud = self.link_baud
-        if baud:
-            time.sleep(size * WIRE_BITS / baud)
+        return size * WIRE_BITS / baud if baud else 0.0
 
-    def _send(self, master: int, data: bytes) -> None:
-        self._pace(len(data))
+    def _send(self, master: int, data: bytes, *, after: float = 0.0) -> None:
+        """Write ``data`` once its own time on the wire and ``after`` seconds before it (the frame
+        it answers, the air) are over: one sleep, since each ``time.sleep`` overshoots (the
+        kernel's timer slack, 50 µs, and more on a busy machine: 0.1–0.3 ms measured here), and
+        four a command made the simulated chip a millisecond slower a command than its model."""
+        delay = after + self._wire(len(data))
+        if delay:
+            time.sleep(delay)
         logger.log(WIRE, "%s >>> %s", self.path, data.hex())
         view = memoryview(data)
         while view:
