@@ -40,6 +40,7 @@ import nfc.tag.tt2_nxp
 from drivers.closing import Closing
 from drivers.device_errors import DeviceNotFoundError, DevicePermissionError, DriverError
 from drivers.device_events import TagFacts
+from drivers.nfc import hsu
 from drivers.nfc.tty import RawTty
 
 logger = logging.getLogger(__name__)
@@ -158,6 +159,11 @@ READER_ERRORS: tuple[type[BaseException], ...] = (
 """What a failing reader raises (I/O errors, nfcpy and PN532 errors)."""
 
 
+LINK_BAUD = hsu.POWER_ON
+"""The rate a reader's serial link runs at: the chip's power-on rate, kept (not nfcpy's 921,600),
+so a host killed before it could close leaves the chip where the next start looks for it. Chosen
+by measuring (``bench/pads.py --only restart``, docs/nfc.md *A reader after a crash*)."""
+
 MAX_TG = 2
 """Targets one PN532 InListPassiveTarget can select (user manual UM0701-02)."""
 
@@ -176,14 +182,21 @@ class NfcpyReader(Closing):
     :param transport: makes the nfcpy transport for ``path``;
         :class:`~drivers.nfc.tty.RawTty` by default, ``nfc.clf.transport.TTY``
         works too (pyserial, more CPU).
+    :param link_baud: the serial link's rate, bits a second: 115,200 (:data:`LINK_BAUD`) keeps
+        the chip's power-on rate, anything else lets nfcpy move it to 921,600 (where the port
+        takes it). Either way a chip a killed host left at a faster rate is found and set back
+        (:func:`drivers.nfc.hsu.recover`; :attr:`recovered_from`).
     :raises DeviceNotFoundError: no such port, or no PN532 answers on it.
     :raises DevicePermissionError: the port exists but this user may not
         open it (add the user to the ``dialout`` group).
     :raises OSError: any other failure to open the port.
     """
 
-    def __init__(self, path: str, *, transport: Callable[[str], Any] = RawTty) -> None:
+    def __init__(self, path: str, *, transport: Callable[[str], Any] = RawTty, link_baud: int = LINK_BAUD) -> None:
         self.path = path
+        self.recovered_from: int | None = None
+        """The rate the chip was found left at by a host that did not close it (``None``: it
+        answered at 115,200, as after power-on)."""
         try:
             self._transport = transport(path)
         except OSError as error:
@@ -195,7 +208,7 @@ class NfcpyReader(Closing):
                 ) from error
             raise
         try:
-            device = nfc.clf.pn532.init(self._transport)
+            device = self._open_device(link_baud)
         except READER_ERRORS as error:
             self._close_transport()
             raise DeviceNotFoundError(f"no PN532 answers on {path}: {error}") from error
@@ -211,6 +224,20 @@ class NfcpyReader(Closing):
         self._waiting = False
         self._aborted = False
         logger.debug("%s: %s", path, device)
+
+    def _open_device(self, link_baud: int) -> Any:
+        """nfcpy's PN532 device, at ``link_baud`` (115,200: the power-on rate kept; more: nfcpy's
+        own move to 921,600); a chip left at a faster rate is found and set back first."""
+        opener = hsu.init_at_power_on_rate if link_baud == hsu.POWER_ON else nfc.clf.pn532.init
+        try:
+            return opener(self._transport)
+        except READER_ERRORS as error:
+            if isinstance(error, OSError) and error.errno not in (errno.ENODEV, errno.ETIMEDOUT):
+                raise  # the port itself failed: no rate to look for
+            self.recovered_from = hsu.recover(self._transport)
+            if self.recovered_from is None:
+                raise
+        return opener(self._transport)
 
     @property
     def frames(self) -> Frames:
