@@ -66,6 +66,7 @@ import tty
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from drivers.closing import Closing
 from drivers.nfc.pn532sim.chip import Pn532Core
@@ -193,6 +194,7 @@ class Pn532Simulator(Closing):
         self._chip_baud = INITIAL_BAUD  # the chip's UART rate (reset when its power comes: _plug)
         self._switch_to: int | None = None  # a SetSerialBaudrate answered, waiting for the host's ACK
         self._byte_time = 10.0 / baud if baud else 0.0
+        self._finalizer: weakref.finalize[Any, Any]
         if directory is None:
             global _swept
             if not _swept:  # once a process: what killed processes left
