@@ -18,9 +18,9 @@ Two things here, each usable alone:
   leaves the link at 115,200 (no ``stty`` probe, no SetSerialBaudrate): a host
   killed then leaves nothing to recover.
 
-:class:`~drivers.nfc.reader.NfcpyReader` uses both (``link_baud``): which rate the
-link keeps is chosen from what each costs (``bench/pads.py --only restart``;
-``docs/nfc.md``, *A reader after a crash*).
+:class:`~drivers.nfc.reader.NfcpyReader` always recovers; which rate the link keeps
+(``link_baud``) was chosen from what each costs (``bench/restart.py``; ``docs/nfc.md``,
+*A reader after a crash*): nfcpy's 921,600.
 
 Frames are the manual's normal information frames (§6.2.1.1): ``00 00 FF LEN LCS
 TFI PD0..PDn DCS 00``, TFI ``D4`` from the host and ``D5`` from the chip.

@@ -159,10 +159,11 @@ READER_ERRORS: tuple[type[BaseException], ...] = (
 """What a failing reader raises (I/O errors, nfcpy and PN532 errors)."""
 
 
-LINK_BAUD = hsu.POWER_ON
-"""The rate a reader's serial link runs at: the chip's power-on rate, kept (not nfcpy's 921,600),
-so a host killed before it could close leaves the chip where the next start looks for it. Chosen
-by measuring (``bench/pads.py --only restart``, docs/nfc.md *A reader after a crash*)."""
+LINK_BAUD = hsu.FAST
+"""The rate a reader's serial link runs at: nfcpy's 921,600, and a chip a killed host left there
+found and set back at the next start (:func:`drivers.nfc.hsu.recover`). Chosen by measuring
+(``bench/restart.py``, docs/nfc.md *A reader after a crash*): against a link kept at 115,200 a
+poll takes half the time and an opening a third, and a restart after a kill 40 ms more."""
 
 MAX_TG = 2
 """Targets one PN532 InListPassiveTarget can select (user manual UM0701-02)."""
@@ -182,8 +183,8 @@ class NfcpyReader(Closing):
     :param transport: makes the nfcpy transport for ``path``;
         :class:`~drivers.nfc.tty.RawTty` by default, ``nfc.clf.transport.TTY``
         works too (pyserial, more CPU).
-    :param link_baud: the serial link's rate, bits a second: 115,200 (:data:`LINK_BAUD`) keeps
-        the chip's power-on rate, anything else lets nfcpy move it to 921,600 (where the port
+    :param link_baud: the serial link's rate, bits a second: 115,200 keeps the chip's power-on
+        rate, anything else (:data:`LINK_BAUD`) lets nfcpy move it to 921,600 (where the port
         takes it). Either way a chip a killed host left at a faster rate is found and set back
         (:func:`drivers.nfc.hsu.recover`; :attr:`recovered_from`).
     :raises DeviceNotFoundError: no such port, or no PN532 answers on it.

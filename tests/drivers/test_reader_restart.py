@@ -3,8 +3,8 @@
 nfcpy's ``init`` moves a PN532 to 921,600 baud and its ``Device.close`` back to 115,200
 (``nfc/clf/pn532.py``); a host killed before it closes leaves the chip at 921,600, and the
 next ``init`` at 115,200 hears nothing. The simulator keeps the chip's rate as the chip
-does and garbles what comes at another; the reader keeps its link at 115,200 and finds a
-chip left faster (``drivers/nfc/hsu.py``).
+does and garbles what comes at another; the reader finds a chip left faster and sets it
+back (``drivers/nfc/hsu.py``), or keeps its link at 115,200 when asked.
 """
 
 from __future__ import annotations
@@ -49,12 +49,13 @@ def test_a_chip_keeps_the_rate_a_killed_host_left_it_at_and_garbles_frames_at_an
         assert chip.chip_baud == 115200
 
 
-def test_a_reader_finds_a_chip_left_at_921600_and_sets_it_back() -> None:
+@pytest.mark.parametrize("link_baud", [115200, 921600])
+def test_a_reader_finds_a_chip_left_at_921600_and_sets_it_back(link_baud: int) -> None:
     with Pn532Simulator() as chip:
         _killed_at_921600(chip.path)
-        with NfcpyReader(chip.path) as reader:
+        with NfcpyReader(chip.path, link_baud=link_baud) as reader:
             assert reader.recovered_from == 921600
-            assert chip.chip_baud == 115200
+            assert chip.chip_baud == link_baud  # set back to 115,200, then where the reader wants it
             chip.place(KS)
             assert reader.poll() == (KS,)
 
@@ -71,8 +72,8 @@ def test_a_reader_killed_at_either_link_rate_is_opened_again(link_baud: int) -> 
             assert again.poll() == (KS,)
 
 
-def test_the_link_stays_at_the_power_on_rate_by_default() -> None:
-    with Pn532Simulator() as chip, NfcpyReader(chip.path) as reader:
+def test_a_reader_asked_to_keeps_the_link_at_the_power_on_rate() -> None:
+    with Pn532Simulator() as chip, NfcpyReader(chip.path, link_baud=115200) as reader:
         assert chip.chip_baud == 115200 and chip.line_baud == 115200
         chip.place(KS)
         assert reader.poll() == (KS,)
