@@ -16,7 +16,7 @@ It prints ``ready`` once every chip is plugged and its control socket
 paths go). The control channel takes one JSON object a line and answers one:
 ``{"ok": ...}`` or ``{"error": "..."}``. Operations (``pad`` names a chip):
 
-* ``pads``: ``{pad: path}``;
+* ``pads``: ``{pad: path}``; ``states``: ``{pad: state}`` (``state`` below);
 * ``place`` (``uids``, optional ``texts`` and ``kind``): a packet laid on top of the stack;
 * ``remove`` (``uid``), ``lift_top``, ``lift_all``: cards taken off;
 * ``state``: what lies on the pad (``on_pad``), what the antenna reads (``readable``), the
@@ -79,6 +79,8 @@ def carry_out(chips: dict[str, Pn532Simulator], request: dict[str, Any]) -> Any:
     op = request.get("op")
     if op == "pads":
         return {name: chip.path for name, chip in chips.items()}
+    if op == "states":
+        return {name: _state(chip) for name, chip in chips.items()}
     chip = chips.get(str(request.get("pad")))
     if chip is None:
         raise ControlError(f"no pad {request.get('pad')!r}: the pads are {', '.join(chips)}")
@@ -101,11 +103,15 @@ def carry_out(chips: dict[str, Pn532Simulator], request: dict[str, Any]) -> Any:
             chip.replug()
             return True
         if op == "state":
-            return {"on_pad": chip.on_pad, "readable": chip.readable, "chip_baud": chip.chip_baud,
-                    "line_baud": chip.line_baud, "polls": chip.polls, "garbled": chip.stats.garbled}
+            return _state(chip)
     except (KeyError, ValueError, TypeError) as error:
         raise ControlError(f"{op}: {error}") from error
     raise ControlError(f"unknown operation {op!r}")
+
+
+def _state(chip: Pn532Simulator) -> dict[str, Any]:
+    return {"on_pad": chip.on_pad, "readable": chip.readable, "chip_baud": chip.chip_baud,
+            "line_baud": chip.line_baud, "polls": chip.polls, "garbled": chip.stats.garbled}
 
 
 class _Handler(socketserver.StreamRequestHandler):
