@@ -79,7 +79,7 @@ Before=ecarte-table.service
 User=ecarte
 Group=ecarte
 RuntimeDirectory=ecarte-chips
-ExecStart={VENV}/bin/python -m drivers.nfc.pn532sim.chip_host serve {CHIPS} --pads {",".join(PADS)}
+ExecStart={CLI} chips {CHIPS} --pads {",".join(PADS)}
 """
 # the chip host's ports are ptys (a real table's are ttyUSB, which the unit allows already)
 CHIP_PORTS_DROP_IN = "[Service]\nDeviceAllow=char-pts rw\n"
@@ -417,7 +417,7 @@ def setup_chip_host(machine: Machine) -> None:
 def chip_states(machine: Machine) -> dict[str, dict[str, Any]]:
     """Each chip's state (``polls``, ``chip_baud``...) from the chip host's control socket."""
     request = shlex.quote(json.dumps({"op": "states"}))
-    done = machine.sh(f"{VENV}/bin/python -m drivers.nfc.pn532sim.chip_host ask {CHIPS} {request}", check=False)
+    done = machine.sh(f"{CLI} chips {CHIPS} --ask {request}", check=False)
     if done.returncode != 0:
         raise CheckFailed(f"the chip host does not answer: {done.stderr.strip()}")
     return json.loads(done.stdout)  # type: ignore[no-any-return]

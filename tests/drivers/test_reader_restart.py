@@ -115,17 +115,18 @@ def test_chips_in_a_chip_host_outlive_a_reader_killed_with_sigkill(tmp_path: Pat
 
 def test_the_chip_host_refuses_bad_requests_with_exit_2(tmp_path: Path) -> None:
     directory = str(tmp_path / "chips")
-    command = [sys.executable, "-m", "drivers.nfc.pn532sim.chip_host"]
+    command = [str(Path(sys.executable).parent / "ecarte-table"), "chips"]
     with ChipHost(directory, ["turnup"]):
         bad = ("not json", '["a list"]', '{"op": "fly", "pad": "turnup"}', '{"op": "remove", "pad": "turnup"}')
         for request in bad:
-            asked = subprocess.run([*command, "ask", directory, request], capture_output=True, text=True,
+            asked = subprocess.run([*command, directory, "--ask", request], capture_output=True, text=True,
                                    timeout=60, check=False)
             assert asked.returncode == 2, request
-            assert asked.stderr.startswith("chip host: ") and "Traceback" not in asked.stderr
-        asked = subprocess.run([*command, "ask", directory, '{"op": "pads"}'], capture_output=True, text=True,
+            assert asked.stderr.startswith("ecarte-table chips: ") and "Traceback" not in asked.stderr
+        asked = subprocess.run([*command, directory, "--ask", '{"op": "pads"}'], capture_output=True, text=True,
                                timeout=60, check=False)
         assert asked.returncode == 0 and chip_path(directory, "turnup") in asked.stdout
-    served = subprocess.run([*command, "serve", directory, "--pads", ""], capture_output=True, text=True,
-                            timeout=60, check=False)
-    assert served.returncode == 2 and "Traceback" not in served.stderr
+    for pads in ("", "turnup,turnup"):
+        served = subprocess.run([*command, directory, "--pads", pads], capture_output=True, text=True,
+                                timeout=60, check=False)
+        assert served.returncode == 2 and "Traceback" not in served.stderr

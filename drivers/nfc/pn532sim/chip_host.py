@@ -8,8 +8,8 @@ each at a stable path (``DIR/pn532-<pad>``, a symlink to its pty), so a table fi
 can name them as it names ``/dev/ttyUSB0``, and the tests and the booted unit
 start it apart from the service::
 
-    python -m drivers.nfc.pn532sim.chip_host serve DIR --pads hand.A,hand.B,turnup
-    python -m drivers.nfc.pn532sim.chip_host ask DIR '{"op": "place", "pad": "turnup", "uids": ["04ECA7010C5A80"]}'
+    ecarte-table chips DIR --pads hand.A,hand.B,turnup
+    ecarte-table chips DIR --ask '{"op": "place", "pad": "turnup", "uids": ["04ECA7010C5A80"]}'
 
 It prints ``ready`` once every chip is plugged and its control socket
 (``DIR/control``) listens; SIGTERM or SIGINT ends it (the chips' power cut: their
@@ -31,7 +31,6 @@ paths go). The control channel takes one JSON object a line and answers one:
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import json
 import logging
@@ -271,10 +270,8 @@ class ChipHost(Closing):
     def __init__(self, directory: str, pads: Sequence[str], *, depth: int = DEFAULT_DEPTH,
                  baud: int | None = None, timeout: float = 60.0) -> None:
         self.directory = directory
-        command = [sys.executable, "-m", __name__, "serve", directory, "--pads", ",".join(pads),
-                   "--depth", str(depth)]
-        if baud:
-            command += ["--baud", str(baud)]
+        config = {"directory": directory, "pads": list(pads), "depth": depth, "baud": baud}
+        command = [sys.executable, "-m", __name__, json.dumps(config)]
         self.process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
         self.chips = {pad: RemoteChip(directory, pad) for pad in pads}
         """The chips by pad."""
@@ -304,36 +301,10 @@ class ChipHost(Closing):
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``serve DIR --pads A,B`` or ``ask DIR JSON``; the exit status (2: bad arguments)."""
-    parser = argparse.ArgumentParser(prog="python -m drivers.nfc.pn532sim.chip_host",
-                                     description=(__doc__ or "").split("\n")[0])
-    commands = parser.add_subparsers(dest="command", required=True)
-    serving = commands.add_parser("serve", help="serve simulated PN532s until SIGTERM")
-    serving.add_argument("directory")
-    serving.add_argument("--pads", required=True, help="the pads, comma-separated (hand.A,hand.B,...)")
-    serving.add_argument("--depth", type=int, default=DEFAULT_DEPTH, help="cards of a stack each pad reads")
-    serving.add_argument("--baud", type=int, default=None, help="pace the lines at most at this rate")
-    asking = commands.add_parser("ask", help="send one JSON request to a running host, print its answer")
-    asking.add_argument("directory")
-    asking.add_argument("request")
-    args = parser.parse_args(argv)
-    if args.command == "serve":
-        pads = [pad for pad in args.pads.split(",") if pad]
-        if not pads or args.depth < 1:
-            parser.error("give at least one pad, and a depth of 1 or more")
-        return serve(args.directory, pads, depth=args.depth, baud=args.baud)
-    try:
-        request = json.loads(args.request)
-        if not isinstance(request, dict):
-            raise ControlError("a request is a JSON object")
-        print(json.dumps(ask(args.directory, request)))
-    except (ControlError, json.JSONDecodeError) as error:
-        print(f"chip host: {error}", file=sys.stderr)
-        return 2
-    except OSError as error:
-        print(f"chip host: no chip host answers in {args.directory}: {error}", file=sys.stderr)
-        return 1
-    return 0
+    """The process :class:`ChipHost` starts: its one argument, a JSON object of :func:`serve`'s
+    arguments (plain values; people start one with ``ecarte-table chips DIR --pads ...``)."""
+    config = json.loads((sys.argv[1:] if argv is None else list(argv))[0])
+    return serve(config["directory"], config["pads"], depth=config["depth"], baud=config["baud"])
 
 
 if __name__ == "__main__":
