@@ -95,6 +95,9 @@ def answers_at(transport: Any, rate: int, timeout_ms: int = PROBE_TIMEOUT_MS) ->
     :raises OSError: the port is gone.
     """
     transport.open(transport.port, rate)
+    # an ACK first aborts what the dead host left under way (a poll waiting for a card), as nfcpy's
+    # Device.close does before it talks to the chip
+    transport.write(_ACK)
     return _exchange(transport, _GET_FIRMWARE_VERSION, ack_timeout_ms=timeout_ms, wake=True) is not None
 
 

@@ -130,3 +130,18 @@ def test_the_chip_host_refuses_bad_requests_with_exit_2(tmp_path: Path) -> None:
         served = subprocess.run([*command, directory, "--pads", pads], capture_output=True, text=True,
                                 timeout=60, check=False)
         assert served.returncode == 2 and "Traceback" not in served.stderr
+
+
+def test_a_chip_left_waiting_for_a_card_at_921600_is_found() -> None:
+    """The host died while the chip polled on its own for a card (MxRtyPassiveActivation FF)."""
+    with Pn532Simulator() as chip:
+        killed = NfcpyReader(chip.path, link_baud=921600)
+        killed._device().chipset.rf_configuration(0x05, b"\x01\x00\xff")  # MxRtyPassiveActivation FF
+        port = killed._transport
+        port.write(hsu.frame(b"\xd4\x4a\x02\x00"))  # InListPassiveTarget: no card, the chip keeps polling
+        assert bytes(port.read(timeout=100)) == bytes.fromhex("0000ff00ff00")  # its ACK, no answer
+        killed._close_transport()  # the host dies with the poll under way
+        with NfcpyReader(chip.path) as reader:
+            assert reader.recovered_from == 921600
+            chip.place(KS)
+            assert reader.poll() == (KS,)
