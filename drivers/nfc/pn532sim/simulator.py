@@ -160,8 +160,9 @@ def _unlink(path: str) -> None:
 class Pn532Simulator(Closing):
     """A PN532 on a pty with NTAG213 cards stacked on it and lifted by code.
 
-    :param baud: pace frames as a UART at this many bits a second would
-        (``None``: no pacing).
+    :param baud: pace frames as a UART would, at the chip's current rate
+        (:attr:`chip_baud`) but at most this many bits a second (``None``: no
+        pacing).
     :param name: file name of the :attr:`path` symlink.
     :param depth: how many tags of a stack couple to the antenna, counted from
         the bottom (the cloth side); the tags above answer nothing.
