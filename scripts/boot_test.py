@@ -424,10 +424,16 @@ def chip_states(machine: Machine) -> dict[str, dict[str, Any]]:
 
 
 def every_reader_answers(machine: Machine, timeout: float = 60) -> None:
-    """Wait until every chip has been polled again since now (the restarted service opened every reader)."""
-    before = {pad: state["polls"] for pad, state in chip_states(machine).items()}
-    wait_for("every reader answering again",
-             lambda: all(state["polls"] > before[pad] for pad, state in chip_states(machine).items()), timeout)
+    """Wait until every chip has understood more commands since now (the restarted service opened every
+    reader and polls it: on an empty pad a poll waits for a card and is sent again every 0.25 s)."""
+    before = {pad: state["commands"] for pad, state in chip_states(machine).items()}
+    try:
+        wait_for("every reader answering again",
+                 lambda: all(state["commands"] > before[pad] + 2 for pad, state in chip_states(machine).items()),
+                 timeout)
+    except CheckFailed as exc:
+        raise CheckFailed(f"{exc}: the chips {chip_states(machine)}\n"
+                          f"{unit_log(machine, 'ecarte-table')[-2500:]}") from None
 
 
 VENUE = """[hub]

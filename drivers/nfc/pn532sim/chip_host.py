@@ -21,7 +21,8 @@ paths go). The control channel takes one JSON object a line and answers one:
 * ``remove`` (``uid``), ``lift_top``, ``lift_all``: cards taken off;
 * ``state``: what lies on the pad (``on_pad``), what the antenna reads (``readable``), the
   chip's rate (``chip_baud``), the rate the host's side of the line is set to
-  (``line_baud``), ``polls`` and ``garbled`` frames;
+  (``line_baud``), the ``commands`` it understood, the ``polls`` it answered (a poll waiting
+  for a card on an empty pad answers none) and the ``garbled`` frames;
 * ``unplug``, ``replug``: the cable pulled and plugged back (the chip powers up again).
 
 :class:`ChipHost` starts one and talks to it from Python (the tests);
@@ -109,8 +110,9 @@ def carry_out(chips: dict[str, Pn532Simulator], request: dict[str, Any]) -> Any:
 
 
 def _state(chip: Pn532Simulator) -> dict[str, Any]:
+    stats = chip.stats
     return {"on_pad": chip.on_pad, "readable": chip.readable, "chip_baud": chip.chip_baud,
-            "line_baud": chip.line_baud, "polls": chip.polls, "garbled": chip.stats.garbled}
+            "line_baud": chip.line_baud, "commands": stats.commands, "polls": stats.polls, "garbled": stats.garbled}
 
 
 class _Handler(socketserver.StreamRequestHandler):
@@ -243,7 +245,7 @@ class RemoteChip:
         self._ask("replug")
 
     def state(self) -> dict[str, Any]:
-        """``on_pad``, ``readable``, ``chip_baud``, ``line_baud``, ``polls``, ``garbled``."""
+        """``on_pad``, ``readable``, ``chip_baud``, ``line_baud``, ``commands``, ``polls``, ``garbled``."""
         return dict(self._ask("state"))
 
     @property
