@@ -1,6 +1,7 @@
 """The PN532's serial link (HSU, high-speed UART): its rate, found again after a host that died.
 
-A PN532 on HSU answers at 115,200 baud from power-on (UM0701-02 §6.2.5). nfcpy's
+A PN532 on HSU answers at 115,200 baud from power-on (UM0701-02, the HSU interface;
+nfcpy's ``init``: "PN532 initial baudrate"). nfcpy's
 ``nfc/clf/pn532.py`` ``init`` moves it to 921,600 with SetSerialBaudrate (where
 ``stty -F PORT 921600`` succeeds, which it does on a USB adapter and on a pty),
 and its ``Device.close`` moves it back to 115,200 before PowerDown: "otherwise we
@@ -39,8 +40,8 @@ import nfc.clf.pn532
 logger = logging.getLogger(__name__)
 
 POWER_ON = 115200
-"""The PN532's HSU rate after power-on (UM0701-02 §6.2.5), and the only rate a chip just
-woken, or a Raspberry Pi's mini UART, is sure to speak."""
+"""The PN532's HSU rate after power-on (UM0701-02, the HSU interface; nfcpy's ``init``: "PN532
+initial baudrate"), and the only rate a Raspberry Pi's mini UART speaks."""
 
 FAST = 921600
 """The rate nfcpy's ``init`` moves a PN532 to where the port takes it."""
@@ -58,7 +59,7 @@ _WAKE = bytes(10)  # nfcpy's long preamble: wakes a chip in PowerDown on HSU (UM
 _GET_FIRMWARE_VERSION = b"\xd4\x02"
 _SAM_NORMAL = b"\xd4\x14\x01\x00\x00"  # SAMConfiguration: normal mode, no timeout, no IRQ (§7.2.10)
 _SET_SERIAL_BAUDRATE = 0x10
-_RATE_CODES = (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600, 1288000)  # §7.2.3, BR
+_RATE_CODES = (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600, 1288000)  # §7.2.8, BR
 
 
 def frame(payload: bytes) -> bytes:
@@ -104,7 +105,7 @@ def answers_at(transport: Any, rate: int, timeout_ms: int = PROBE_TIMEOUT_MS) ->
 def set_rate(transport: Any, rate: int) -> None:
     """Move the chip (answering at the transport's rate now) and the transport to ``rate``: a
     SetSerialBaudrate, its answer read at the old rate, the host's ACK, then the port at the new
-    rate (UM0701-02 §7.2.3, as nfcpy's ``init`` does).
+    rate (UM0701-02 §7.2.8, as nfcpy's ``init`` does).
 
     :raises OSError: the chip did not answer, or the port is gone.
     :raises ValueError: a rate the PN532 does not have.

@@ -27,7 +27,7 @@ tag exchanges adds a rough fixed time. Without ``baud`` answers come at once.
 ``baud`` caps the pacing: it models the slowest link on the way.
 
 The line's rate. The chip's UART runs at 115,200 baud from power-on until a
-SetSerialBaudrate moves it (UM0701-02 §7.2.3; nfcpy's ``clf/pn532.py`` ``init``
+SetSerialBaudrate moves it (UM0701-02 §7.2.8; nfcpy's ``clf/pn532.py`` ``init``
 moves it to 921,600, ``Device.close`` back to 115,200), and keeps that rate until
 its power is cut (:meth:`Pn532Simulator.unplug`, or the chip host's end): a
 host that dies without closing leaves it there. The rate the host's side of the
@@ -135,7 +135,8 @@ def _alive(pid: int) -> bool:
 
 
 INITIAL_BAUD = 115200
-"""The PN532's HSU rate after power-on (UM0701-02 §6.2.5)."""
+"""The PN532's HSU rate after power-on (UM0701-02, the HSU interface; nfcpy's ``init``: "PN532
+initial baudrate")."""
 
 _RATE_OF_SPEED = {
     getattr(termios, f"B{rate}"): rate
