@@ -21,20 +21,28 @@ Figures (one line each, ``name: value unit``), medians of ``--runs`` runs::
     poll_ms_link_921600: ...
     poll_empty_ms_link_115200: ...     one quick look at an empty pad
     poll_empty_ms_link_921600: ...
+    readers_back_after_kill_s: ...     ``--service``: ``ecarte-table run`` on six chips of a chip host,
+                                       killed with -9 and started again, until every chip is polled
+    readers_back_after_stop_s: ...     the same after a clean stop (SIGTERM: the readers closed)
 
-Run: ``.venv/bin/python bench/restart.py`` (``--runs N``).
+Run: ``.venv/bin/python bench/restart.py`` (``--runs N``, ``--service``).
 """
 
 from __future__ import annotations
 
 import argparse
+import shutil
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 import nfc.clf.pn532
 
 from drivers.nfc.pn532sim import Pn532Simulator
+from drivers.nfc.pn532sim.chip_host import ChipHost, chip_path
 from drivers.nfc.reader import READER_ERRORS, NfcpyReader
 from drivers.nfc.tty import RawTty
 
@@ -109,10 +117,59 @@ def poll_costs(polls: int) -> dict[str, list[float]]:
     return figures
 
 
+PADS = ("hand.A", "hand.B", "turnup", "discard", "play.A", "play.B")
+
+
+def _commands(host: ChipHost) -> dict[str, int]:
+    return {pad: int(chip.state()["commands"]) for pad, chip in host.chips.items()}
+
+
+def _wait_polled(host: ChipHost, since: dict[str, int], limit: float = 120.0) -> None:
+    """Until every chip has understood a few commands more than ``since`` (its reader polls it)."""
+    deadline = time.monotonic() + limit
+    while any(count <= since[pad] + 2 for pad, count in _commands(host).items()):
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the readers did not answer within {limit:.0f} s")
+        time.sleep(0.01)
+
+
+def service_restarts_s(runs: int) -> dict[str, list[float]]:
+    """Seconds from ``ecarte-table run`` started again until every reader polls, after a kill -9
+    (``kill``) and after a clean stop (``stop``: SIGTERM, the readers closed)."""
+    folder = Path(tempfile.mkdtemp(prefix="bench-restart-"))
+    cli = Path(sys.executable).parent / "ecarte-table"
+    text = (Path(__file__).resolve().parents[1] / "hardware/tables/simulated.toml").read_text(encoding="utf-8")
+    for pad in PADS:
+        quoted = f'"{pad}"' if "." in pad else pad
+        text = text.replace(f'{quoted} = "sim"\n', f'{quoted} = "{chip_path(str(folder / "chips"), pad)}"\n')
+    (folder / "table.toml").write_text(text, encoding="utf-8")
+    command = [str(cli), "run", str(folder / "table.toml"), "--journal", str(folder / "table.sqlite")]
+    times: dict[str, list[float]] = {"kill": [], "stop": []}
+    try:
+        with ChipHost(str(folder / "chips"), PADS) as host:
+            service = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            _wait_polled(host, _commands(host))
+            for _ in range(runs):
+                for how in ("kill", "stop"):
+                    (service.kill if how == "kill" else service.terminate)()
+                    service.wait()
+                    since = _commands(host)
+                    start = time.perf_counter()
+                    service = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                    _wait_polled(host, since)
+                    times[how].append(time.perf_counter() - start)
+            service.terminate()
+            service.wait()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return times
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--runs", type=int, default=15, help="restarts measured for each link rate")
     parser.add_argument("--polls", type=int, default=300, help="polls measured for each link rate")
+    parser.add_argument("--service", action="store_true", help="also restart the service on a chip host")
     args = parser.parse_args(argv)
     if args.runs < 1 or args.polls < 1:
         parser.error("--runs and --polls are 1 or more")
@@ -125,6 +182,10 @@ def main(argv: list[str] | None = None) -> int:
         p99 = ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
         print(f"{name}: {statistics.median(values):.2f} ms")
         print(f"{name.replace('_ms_', '_p99_ms_')}: {p99:.2f} ms")
+    if args.service:
+        for how, values in service_restarts_s(args.runs).items():
+            print(f"readers_back_after_{how}_s: {statistics.median(values):.2f} s")
+            print(f"# after {how}: {', '.join(f'{t:.2f}' for t in values)} s", file=sys.stderr)
     return 0
 
 
