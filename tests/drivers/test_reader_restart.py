@@ -145,3 +145,35 @@ def test_a_chip_left_waiting_for_a_card_at_921600_is_found() -> None:
             assert reader.recovered_from == 921600
             chip.place(KS)
             assert reader.poll() == (KS,)
+
+
+def _set_serial_baudrate(port: RawTty, code: int) -> None:
+    """SetSerialBaudrate sent and answered at the port's rate; the host's ACK not sent."""
+    port.write(hsu.frame(bytes([0xD4, 0x10, code])))
+    assert bytes(port.read(timeout=100)) == bytes.fromhex("0000ff00ff00")
+    assert bytes(port.read(timeout=100))[5:7] == b"\xd5\x11"
+
+
+def test_the_rate_changes_with_the_hosts_ack_or_a_frame_at_the_new_rate_in_its_place() -> None:
+    """The ACK after SetSerialBaudrate moves the chip; a pty may lose it (a host that flushes its output
+    before reopening), so a frame at the new rate in its place moves it too; one at the old rate does not."""
+    with Pn532Simulator() as chip:
+        port = RawTty(chip.path)
+        try:
+            _set_serial_baudrate(port, 7)  # 921,600
+            assert chip.chip_baud == 115200  # not before the host's ACK
+            port.write(hsu.frame(b"\xd4\x02"))  # at the old rate instead of the ACK: the chip stays
+            assert bytes(port.read(timeout=100)) == bytes.fromhex("0000ff00ff00")
+            port.read(timeout=100)
+            assert chip.chip_baud == 115200
+            _set_serial_baudrate(port, 7)
+            port.baudrate = 921600  # the ACK lost: the next frame comes at the new rate
+            port.write(hsu.frame(b"\xd4\x02"))
+            assert bytes(port.read(timeout=100)) == bytes.fromhex("0000ff00ff00")
+            assert bytes(port.read(timeout=100))[5:7] == b"\xd5\x03"
+            assert chip.chip_baud == 921600
+            hsu.set_rate(port, 115200)  # answer at 921,600, the ACK, the port at 115,200
+            assert hsu.answers_at(port, 115200)
+            assert chip.chip_baud == 115200 and chip.stats.garbled == 0
+        finally:
+            port.release()
