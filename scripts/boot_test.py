@@ -11,8 +11,9 @@ machine with ``pip wheel`` (kept in the cache too). Then, under the container's 
 
   ready         the table's unit reaches READY (Type=notify) with the simulated table, [web] and [mqtt]
                 on: the page answers, and the hub's unit (its own Mosquitto) sees both tables online
-  kill9         kill -9 of the main process: restarted, the page back, `journal check` ok, nothing lost
-  watchdog      SIGSTOP: WatchdogSec kills it and it is restarted
+  kill9         kill -9 of the main process: restarted, the page back, `journal check` ok, nothing lost,
+                every reader answering again (its PN532s in a chip host that outlives the service)
+  watchdog      SIGSTOP: WatchdogSec kills it and it is restarted, every reader answering again
   hostile       1,100 half-open connections: the page still answers, the unit's log grows < 1 MB
   bad-table     a broken table file: exit 2, no restart, `systemctl status` says why in one line
   bad-journal   a damaged journal: the same
@@ -66,6 +67,22 @@ VENV = "/opt/ecarte-table/venv"
 CLI = f"{VENV}/bin/ecarte-table"
 JOURNAL = "/var/lib/ecarte-table/journal.sqlite"
 HOSTILE_CONNECTIONS = 1100
+# The first table's PN532s live in a chip host of their own (drivers/nfc/pn532sim/chip_host.py), a unit
+# apart that outlives the table's service as real chips do, keeping the serial rate it left them at.
+CHIPS = "/run/ecarte-chips"
+PADS = ("hand.A", "hand.B", "turnup", "discard", "play.A", "play.B")
+CHIP_HOST_UNIT = f"""[Unit]
+Description=Simulated PN532s for the booted-unit test (they outlive the table's service, as real chips do)
+Before=ecarte-table.service
+
+[Service]
+User=ecarte
+Group=ecarte
+RuntimeDirectory=ecarte-chips
+ExecStart={CLI} chips {CHIPS} --pads {",".join(PADS)}
+"""
+# the chip host's ports are ptys (a real table's are ttyUSB, which the unit allows already)
+CHIP_PORTS_DROP_IN = "[Service]\nDeviceAllow=char-pts rw\n"
 
 
 class CannotRun(Exception):
@@ -381,6 +398,44 @@ def table_file(name: str, port: int, *, web: bool = True, mqtt: bool = True) -> 
     return text
 
 
+def on_chip_host(table: str) -> str:
+    """A table file whose pads are the chip host's ports, as a real table's are /dev/ttyUSBn."""
+    for pad in PADS:
+        quoted = f'"{pad}"' if "." in pad else pad
+        table = table.replace(f'{quoted} = "sim"\n', f'{quoted} = "{CHIPS}/pn532-{pad}"\n')
+    return table
+
+
+def setup_chip_host(machine: Machine) -> None:
+    """The chip host's unit, started before the table's service, and the table's access to its ports."""
+    write(machine, "/etc/systemd/system/ecarte-chips.service", CHIP_HOST_UNIT)
+    write(machine, "/etc/systemd/system/ecarte-table.service.d/chip-ports.conf", CHIP_PORTS_DROP_IN)
+    machine.sh("systemctl daemon-reload && systemctl start ecarte-chips")
+    wait_for("the chip host serving", lambda: set(chip_states(machine)) == set(PADS), 60)
+
+
+def chip_states(machine: Machine) -> dict[str, dict[str, Any]]:
+    """Each chip's state (``polls``, ``chip_baud``...) from the chip host's control socket."""
+    request = shlex.quote(json.dumps({"op": "states"}))
+    done = machine.sh(f"{CLI} chips {CHIPS} --ask {request}", check=False)
+    if done.returncode != 0:
+        raise CheckFailed(f"the chip host does not answer: {done.stderr.strip()}")
+    return json.loads(done.stdout)  # type: ignore[no-any-return]
+
+
+def every_reader_answers(machine: Machine, timeout: float = 60) -> None:
+    """Wait until every chip has understood more commands since now (the restarted service opened every
+    reader and polls it: on an empty pad a poll waits for a card and is sent again every 0.25 s)."""
+    before = {pad: state["commands"] for pad, state in chip_states(machine).items()}
+    try:
+        wait_for("every reader answering again",
+                 lambda: all(state["commands"] > before[pad] + 2 for pad, state in chip_states(machine).items()),
+                 timeout)
+    except CheckFailed as exc:
+        raise CheckFailed(f"{exc}: the chips {chip_states(machine)}\n"
+                          f"{unit_log(machine, 'ecarte-table')[-2500:]}") from None
+
+
 VENUE = """[hub]
 venue = "club"
 listen = "127.0.0.1:8090"
@@ -500,7 +555,8 @@ def setup_venue(machine: Machine) -> None:
     for name in ("table-1", "table-2"):
         machine.sh(f"install -m 0640 -o root -g ecarte /var/lib/ecarte-hub/secrets/{name}.pass "
                    f"/etc/ecarte-table/{name}.pass")
-    write(machine, "/etc/ecarte-table/table.toml", table_file("table-1", 8080))
+    setup_chip_host(machine)
+    write(machine, "/etc/ecarte-table/table.toml", on_chip_host(table_file("table-1", 8080)))
     write(machine, "/etc/ecarte-table/table-2.toml", table_file("table-2", 8081))
     # a second table on the same machine: the installed unit, on its own table file and journal
     machine.sh("sed -e 's#/etc/ecarte-table/table.toml#/etc/ecarte-table/table-2.toml#' "
@@ -572,8 +628,10 @@ def check_kill9(machine: Machine) -> str:
     before_journal = _journal_status(machine)
     state = running(machine, "ecarte-table")
     machine.sh(f"kill -9 {state['MainPID']}")
+    left = sorted({chip["chip_baud"] for chip in chip_states(machine).values()})
     after = _restarted(machine, "ecarte-table", state["MainPID"], int(state["NRestarts"]), 30)
     wait_for("the page back", lambda: bool(page(machine)), 20)
+    every_reader_answers(machine)
     after_state = page(machine)
     check = machine.sh(f"{CLI} journal check --journal {JOURNAL}", user="ecarte", check=False)
     if check.returncode != 0:
@@ -584,7 +642,8 @@ def check_kill9(machine: Machine) -> str:
     if not _same_game(before_state, after_state):
         raise CheckFailed(f"the page showed {before_state}, shows {after_state}")
     return (f"pid {state['MainPID']} -> {after['MainPID']} (NRestarts {after['NRestarts']}), page back, "
-            f"journal check ok, journal {after_journal} as before, the same game on the page")
+            f"journal check ok, journal {after_journal} as before, the same game on the page, "
+            f"the chips left at {left} baud and every reader answering again")
 
 
 def check_watchdog(machine: Machine) -> str:
@@ -599,7 +658,9 @@ def check_watchdog(machine: Machine) -> str:
     if not said:
         raise CheckFailed("restarted, but systemd's log says nothing of its watchdog")
     wait_for("the page back", lambda: bool(page(machine)), 20)
-    return f"stopped pid {state['MainPID']}, '{said[0]}', restarted as {after['MainPID']} after {took:.0f} s"
+    every_reader_answers(machine)
+    return (f"stopped pid {state['MainPID']}, '{said[0]}', restarted as {after['MainPID']} after {took:.0f} s, "
+            "every reader answering again")
 
 
 def check_hostile(machine: Machine) -> str:

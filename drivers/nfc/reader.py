@@ -45,6 +45,7 @@ import nfc.tag.tt2_nxp
 from drivers.closing import Closing
 from drivers.device_errors import DeviceNotFoundError, DevicePermissionError, DriverError
 from drivers.device_events import TagFacts
+from drivers.nfc import hsu
 from drivers.nfc.tty import RawTty
 
 logger = logging.getLogger(__name__)
@@ -180,6 +181,12 @@ READER_ERRORS: tuple[type[BaseException], ...] = (
 """What a failing reader raises (I/O errors, nfcpy and PN532 errors)."""
 
 
+LINK_BAUD = hsu.FAST
+"""The rate a reader's serial link runs at: nfcpy's 921,600, and a chip a killed host left there
+found and set back at the next start (:func:`drivers.nfc.hsu.recover`). Chosen by measuring
+(``bench/restart.py``, docs/nfc.md *A reader after a crash*): against a link kept at 115,200 a
+poll takes half the time and an opening a third, and a restart after a kill 40 ms more."""
+
 MAX_TG = 2
 """Targets one PN532 InListPassiveTarget can select (user manual UM0701-02)."""
 
@@ -199,14 +206,21 @@ class NfcpyReader(Closing):
     :param transport: makes the nfcpy transport for ``path``;
         :class:`~drivers.nfc.tty.RawTty` by default, ``nfc.clf.transport.TTY``
         works too (pyserial, more CPU).
+    :param link_baud: the serial link's rate, bits a second: 115,200 keeps the chip's power-on
+        rate, anything else (:data:`LINK_BAUD`) lets nfcpy move it to 921,600 (where the port
+        takes it). Either way a chip a killed host left at a faster rate is found and set back
+        (:func:`drivers.nfc.hsu.recover`; :attr:`recovered_from`).
     :raises DeviceNotFoundError: no such port, or no PN532 answers on it.
     :raises DevicePermissionError: the port exists but this user may not
         open it (add the user to the ``dialout`` group).
     :raises OSError: any other failure to open the port.
     """
 
-    def __init__(self, path: str, *, transport: Callable[[str], Any] = RawTty) -> None:
+    def __init__(self, path: str, *, transport: Callable[[str], Any] = RawTty, link_baud: int = LINK_BAUD) -> None:
         self.path = path
+        self.recovered_from: int | None = None
+        """The rate the chip was found left at by a host that did not close it (``None``: it
+        answered at 115,200, as after power-on)."""
         try:
             self._transport = transport(path)
         except OSError as error:
@@ -218,7 +232,7 @@ class NfcpyReader(Closing):
                 ) from error
             raise
         try:
-            device = nfc.clf.pn532.init(self._transport)
+            device = self._open_device(link_baud)
         except READER_ERRORS as error:
             self._close_transport()
             raise DeviceNotFoundError(f"no PN532 answers on {path}: {error}") from error
@@ -236,6 +250,20 @@ class NfcpyReader(Closing):
         self._waiting = False
         self._aborted = False
         logger.debug("%s: %s", path, device)
+
+    def _open_device(self, link_baud: int) -> Any:
+        """nfcpy's PN532 device, at ``link_baud`` (115,200: the power-on rate kept; more: nfcpy's
+        own move to 921,600); a chip left at a faster rate is found and set back first."""
+        opener = hsu.init_at_power_on_rate if link_baud == hsu.POWER_ON else nfc.clf.pn532.init
+        try:
+            return opener(self._transport)
+        except READER_ERRORS as error:
+            if isinstance(error, OSError) and error.errno not in (errno.ENODEV, errno.ETIMEDOUT):
+                raise  # the port itself failed: no rate to look for
+            self.recovered_from = hsu.recover(self._transport)
+            if self.recovered_from is None:
+                raise
+        return opener(self._transport)
 
     @property
     def frames(self) -> Frames:

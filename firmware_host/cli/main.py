@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from firmware_host.cli import (
+    chips,
     deck,
     demo,
     doctor,
@@ -35,7 +36,7 @@ __all__ = ["BadInput", "main"]
 
 logger = logging.getLogger(__name__)
 
-COMMANDS = (run, hub, demo, sim, replay, enroll, doctor, export, history, review, deck, journal)
+COMMANDS = (run, hub, demo, sim, replay, enroll, doctor, export, history, review, deck, journal, chips)
 """Every command, in the order ``--help`` lists them."""
 
 

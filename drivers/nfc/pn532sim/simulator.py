@@ -23,31 +23,56 @@ stack does is in :mod:`~drivers.nfc.pn532sim.field`.
 Timing: with ``baud`` set, every frame is delivered whole after the time its
 bytes take on the wire, 10 bits a byte (start, 8 data bits, stop: the PN532's
 HSU is 8N1, UM0701-02 §6.2.3) at the link's speed (:attr:`link_baud`): the
-chip's own (:attr:`host_baud`: 115200 at power-on, then what SetSerialBaudrate
-set; nfcpy's ``pn532.init`` moves a Linux serial port to 921600 when the port
-takes it, ``stty``), but never above ``baud``, the fastest the adapter on the
-way goes. Commands also take that long to arrive, and the time on the air of
+chip's own (:attr:`chip_baud`: 115200 at power-on, then what SetSerialBaudrate
+set, from the host's ACK on; nfcpy's ``pn532.init`` moves a Linux serial port to
+921600 when the port takes it, ``stty``), but never above ``baud``, the fastest
+the adapter on the way goes. Commands also take that long to arrive, and the time on the air of
 each command (:mod:`~drivers.nfc.pn532sim.chip`: 106 kbit/s, 9 bits a byte, the
 guard time after the field comes on) is added before its answer: two waits a
 command (its bytes and the ACK, then the air and the answer), as each sleep
 overshoots. Without ``baud`` answers come at once.
+
+The line's rate. The chip's UART runs at 115,200 baud from power-on until a
+SetSerialBaudrate moves it (UM0701-02 §7.2.8; nfcpy's ``clf/pn532.py`` ``init``
+moves it to 921,600, ``Device.close`` back to 115,200), and keeps that rate until
+its power is cut (:meth:`Pn532Simulator.unplug`, or the chip host's end): a
+host that dies without closing leaves it there. The rate the host's side of the
+line runs at is the pty's own termios speed, which the master reads as the
+slave's (Linux ``tty_mode_ioctl`` answers a pty master's ``TCGETS`` with its
+link's termios), so what ``tcsetattr`` (``stty``, pyserial, :class:`RawTty`)
+sets is what the simulator sees. Frames sent at another rate than the chip's
+reach its UART as garbage (each bit lasts 8 of the other rate's bits: framing
+errors, no preamble nor start code) and get no answer (:attr:`SimStats.garbled`
+counts them). With pacing on, bytes take the time of the chip's current rate
+(at most ``baud``). Assumptions, not measured: the chip takes its new rate once
+the host's ACK after the SetSerialBaudrate answer arrived (nfcpy and libnfc send
+that ACK, then switch); since a pty keeps no timing, that ACK is taken at the
+old rate even if the host has switched by the time it is read, and a frame at
+the new rate in its place is taken as coming after it (the pty loses the ACK when
+the host flushes its output before reopening, as nfcpy's pyserial ``TTY.close``
+does; a UART has sent it by then); a frame at the old rate in its place keeps the
+old rate; a pty opened again keeps the speed its
+last opener set, as a serial adapter's UART does.
 """
 
 from __future__ import annotations
 
 import collections
+import contextlib
 import errno
 import logging
 import os
 import select
 import shutil
 import tempfile
+import termios
 import threading
 import time
 import tty
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from drivers.closing import Closing
 from drivers.nfc.pn532sim.chip import Pn532Core
@@ -57,10 +82,11 @@ from drivers.nfc.pn532sim.ntag213 import Ntag213, uid_key
 
 logger = logging.getLogger(__name__)
 
-WIRE_BITS = 10
-"""Bits a byte takes on the serial wire: start bit, 8 data bits, stop bit (8N1)."""
 WIRE = logging.DEBUG - 1
 """Log level of the byte dumps (below DEBUG, as nfcpy's own)."""
+
+WIRE_BITS = 10
+"""Bits a byte takes on the serial wire: start bit, 8 data bits, stop bit (8N1)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +101,8 @@ class SimStats:
     dropped: int
     corrupted: int
     late: int = 0
+    garbled: int = 0
+    """Frames that came at another rate than the chip's: no answer."""
 
 
 FOLDER_PREFIX = "pn532sim-"
@@ -115,11 +143,36 @@ def _alive(pid: int) -> bool:
     return True
 
 
+INITIAL_BAUD = 115200
+"""The PN532's HSU rate after power-on (UM0701-02, the HSU interface; nfcpy's ``init``: "PN532
+initial baudrate")."""
+
+_RATE_OF_SPEED = {
+    getattr(termios, f"B{rate}"): rate
+    for rate in (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600)
+}
+
+
+def line_rate(fd: int) -> int | None:
+    """The bits a second the terminal ``fd`` (either side of a pty) is set to, ``None`` if
+    it cannot be told (closed, or a speed the PN532 does not have)."""
+    try:
+        return _RATE_OF_SPEED.get(termios.tcgetattr(fd)[5])
+    except (termios.error, OSError):
+        return None
+
+
+def _unlink(path: str) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(path)
+
+
 class Pn532Simulator(Closing):
     """A PN532 on a pty with NTAG213 cards stacked on it and lifted by code.
 
-    :param baud: pace frames as a UART would, at the chip's speed but at most this many
-        bits a second (the adapter's fastest; ``None``: no pacing).
+    :param baud: pace frames as a UART would, at the chip's current rate
+        (:attr:`chip_baud`) but at most this many bits a second (``None``: no
+        pacing).
     :param name: file name of the :attr:`path` symlink.
     :param depth: how many tags of a stack couple to the antenna, counted from
         the bottom (the cloth side); the tags above answer nothing.
@@ -129,6 +182,9 @@ class Pn532Simulator(Closing):
     :param signer: gives each genuine tag its originality signature (UID → 32
         bytes ``r || s``; :func:`hardware.ntag_signature.sim_signer` signs with a
         TEST key); ``None``: genuine tags answer ``READ_SIG`` with zeros.
+    :param directory: the folder of :attr:`path` (it must exist; the simulator
+        only puts its symlink there), for a path that stays the same from one
+        run to the next (the chip host); ``None``: a private temporary folder.
     :raises OSError: no pty could be allocated.
     :raises ValueError: ``depth`` below 1 or ``miss`` outside 0..1.
     """
@@ -142,17 +198,25 @@ class Pn532Simulator(Closing):
         miss: float = DEFAULT_MISS,
         seed: int = 0,
         signer: Callable[[bytes], bytes] | None = None,
+        directory: str | None = None,
     ) -> None:
         self._field = Field(depth=depth, miss=miss, seed=seed)
-        self._baud = baud or 0
-        global _swept
-        if not _swept:  # once a process: what killed processes left
-            _swept = True
-            sweep_folders()
-        self._directory = tempfile.mkdtemp(prefix=f"{FOLDER_PREFIX}{os.getpid()}-")
-        # the folder goes when the simulator closes, or is collected, or the process exits; a
-        # process killed outright leaves it to the next simulator started (sweep_folders)
-        self._finalizer = weakref.finalize(self, shutil.rmtree, self._directory, True)
+        self._baud_cap = baud or 0
+        self._chip_baud = INITIAL_BAUD  # the chip's UART rate (reset when its power comes: _plug)
+        self._switch_to: int | None = None  # a SetSerialBaudrate answered, waiting for the host's ACK
+        self._finalizer: weakref.finalize[Any, Any]
+        if directory is None:
+            global _swept
+            if not _swept:  # once a process: what killed processes left
+                _swept = True
+                sweep_folders()
+            self._directory = tempfile.mkdtemp(prefix=f"{FOLDER_PREFIX}{os.getpid()}-")
+            # the folder goes when the simulator closes, or is collected, or the process exits; a
+            # process killed outright leaves it to the next simulator started (sweep_folders)
+            self._finalizer = weakref.finalize(self, shutil.rmtree, self._directory, True)
+        else:
+            self._directory = directory
+            self._finalizer = weakref.finalize(self, _unlink, os.path.join(directory, name))
         self.path = os.path.join(self._directory, name)
         """Stable path of the serial port (a symlink to the current pty)."""
         self._lock = threading.Lock()
@@ -359,6 +423,21 @@ class Pn532Simulator(Closing):
             return self._core.host_baud
 
     @property
+    def chip_baud(self) -> int:
+        """The rate the chip's UART runs at now (bits a second): 115,200 from power-on, then
+        what a SetSerialBaudrate set, until the power is cut."""
+        with self._lock:
+            return self._chip_baud
+
+    @property
+    def line_baud(self) -> int | None:
+        """The rate the host's side of the line is set to (the pty's termios speed; ``None``
+        unplugged)."""
+        with self._lock:
+            master = self._master
+        return None if master is None else line_rate(master)
+
+    @property
     def rf_on(self) -> bool:
         """Whether the RF field is on."""
         with self._lock:
@@ -384,6 +463,7 @@ class Pn532Simulator(Closing):
                 dropped=c["dropped"],
                 corrupted=c["corrupted"],
                 late=c["late"],
+                garbled=c["garbled"],
             )
 
     def _request(self, *, plugged: bool) -> None:
@@ -398,7 +478,7 @@ class Pn532Simulator(Closing):
     # -- lifetime ------------------------------------------------------------
 
     def close(self) -> None:
-        """Stop serving, close the pty, delete the symlink. Safe to call twice."""
+        """Stop serving, close the pty, delete the symlink (and the private folder). Safe to call twice."""
         with self._lock:
             if self._closed:
                 return
@@ -428,6 +508,8 @@ class Pn532Simulator(Closing):
         self._pending = None
         self._core.field_off()
         self._core.powered_down = False
+        self._set_chip_baud(INITIAL_BAUD)  # plugged in: the chip powers up at its first rate
+        self._switch_to = None
         link = f"{self.path}.{os.getpid()}.new"
         os.symlink(os.ttyname(slave), link)
         os.replace(link, self.path)
@@ -484,7 +566,34 @@ class Pn532Simulator(Closing):
                 continue
             logger.log(WIRE, "%s <<< %s", self.path, data.hex())
             for item in self._parser.feed(data):
-                self._answer(master, item)
+                if self._heard(master, item):
+                    self._answer(master, item)
+
+    def _heard(self, master: int, item: HostFrame) -> bool:
+        """Whether the chip's UART decodes ``item``: sent at the chip's rate, or the ACK that
+        completes a SetSerialBaudrate (which moves the chip to its new rate)."""
+        rate = line_rate(master)
+        with self._lock:
+            if self._switch_to is not None:
+                switch, self._switch_to = self._switch_to, None
+                if item.kind == "ack" or rate == switch:
+                    # the ACK, or the next frame at the new rate: the ACK was sent (a pty drops it when
+                    # the host flushes its output before reopening, as nfcpy's pyserial TTY does; a UART
+                    # would have sent it already)
+                    self._set_chip_baud(switch)
+                    logger.debug("%s: the chip now runs at %d baud", self.path, switch)
+                    if item.kind == "ack":
+                        self._counts["ack"] += 1
+                        return False
+            if rate is not None and rate != self._chip_baud:
+                self._counts["garbled"] += 1
+                logger.debug("%s: a frame at %d baud, the chip runs at %d: garbled", self.path, rate,
+                             self._chip_baud)
+                return False
+        return True
+
+    def _set_chip_baud(self, rate: int) -> None:
+        self._chip_baud = rate
 
     def _answer(self, master: int, item: HostFrame) -> None:
         with self._lock:
@@ -539,18 +648,20 @@ class Pn532Simulator(Closing):
             result = self._core.execute(command)
             rf_time = self._core.rf_time
             answer = ERROR_FRAME if result is None else frame(bytes([CHIP_TFI]) + result)
+            if result is not None and command[:1] == b"\x10":  # SetSerialBaudrate: once the host's ACK comes
+                self._switch_to = self._core.host_baud
             if self._corrupt > 0:
                 self._corrupt -= 1
                 self._counts["corrupted"] += 1
                 answer = answer[:-2] + bytes([(answer[-2] + 1) & 0xFF, 0x00])
             self._last_answer = answer
-        self._send(master, answer, after=rf_time if self._baud else 0.0)
+        self._send(master, answer, after=rf_time if self._baud_cap else 0.0)
 
     @property
     def link_baud(self) -> int:
-        """The speed frames are paced at, bits a second: the chip's (:attr:`host_baud`), at most
+        """The speed frames are paced at, bits a second: the chip's (:attr:`chip_baud`), at most
         ``baud``; 0 when not paced."""
-        return min(self._baud, self._core.host_baud)
+        return min(self._baud_cap, self._chip_baud)
 
     def _wire(self, size: int) -> float:
         """Seconds ``size`` bytes take on the wire at :attr:`link_baud` (0 when not paced)."""

@@ -1,0 +1,155 @@
+"""The PN532's serial link (HSU, high-speed UART): its rate, found again after a host that died.
+
+A PN532 on HSU answers at 115,200 baud from power-on (UM0701-02, the HSU interface;
+nfcpy's ``init``: "PN532 initial baudrate"). nfcpy's
+``nfc/clf/pn532.py`` ``init`` moves it to 921,600 with SetSerialBaudrate (where
+``stty -F PORT 921600`` succeeds, which it does on a USB adapter and on a pty),
+and its ``Device.close`` moves it back to 115,200 before PowerDown: "otherwise we
+can't talk next time". A host killed outright (``kill -9``, a crash, systemd's
+watchdog) never closes: the chip stays at 921,600 until its power is cut, and the
+next ``init`` speaks 115,200 to it and hears nothing (the bytes reach its UART
+garbled). Every reader is then offline, and the service restarts in a loop.
+
+Two things here, each usable alone:
+
+* :func:`recover` finds a chip left at a faster rate (a GetFirmwareVersion at
+  each of :data:`FASTER`, the first that is answered wins) and sets it back to
+  115,200, so any opening after it starts from the power-on rate;
+* :func:`init_at_power_on_rate` opens the chip as nfcpy's ``init`` does but
+  leaves the link at 115,200 (no ``stty`` probe, no SetSerialBaudrate): a host
+  killed then leaves nothing to recover.
+
+:class:`~drivers.nfc.reader.NfcpyReader` always recovers; which rate the link keeps
+(``link_baud``) was chosen from what each costs (``bench/restart.py``; ``docs/nfc.md``,
+*A reader after a crash*): nfcpy's 921,600.
+
+Frames are the manual's normal information frames (§6.2.1.1): ``00 00 FF LEN LCS
+TFI PD0..PDn DCS 00``, TFI ``D4`` from the host and ``D5`` from the chip.
+"""
+
+from __future__ import annotations
+
+import errno
+import logging
+import os
+import time
+from typing import Any
+
+import nfc.clf.pn532
+
+logger = logging.getLogger(__name__)
+
+POWER_ON = 115200
+"""The PN532's HSU rate after power-on (UM0701-02, the HSU interface; nfcpy's ``init``: "PN532
+initial baudrate"), and the only rate a Raspberry Pi's mini UART speaks."""
+
+FAST = 921600
+"""The rate nfcpy's ``init`` moves a PN532 to where the port takes it."""
+
+FASTER = (921600, 460800, 230400)
+"""Rates a chip may have been left at, in the order :func:`recover` asks them (nfcpy's own order
+of preference: the first is where a killed nfcpy host leaves it)."""
+
+PROBE_TIMEOUT_MS = 50
+"""How long :func:`recover` waits for the ACK at each rate, milliseconds: the chip ACKs
+within 15 ms (nfcpy's note in ``clf/pn532.py``), the transport waits 50 ms at least."""
+
+_ACK = bytes.fromhex("0000FF00FF00")
+_WAKE = bytes(10)  # nfcpy's long preamble: wakes a chip in PowerDown on HSU (UM0701-02 §7.2.11)
+_GET_FIRMWARE_VERSION = b"\xd4\x02"
+_SAM_NORMAL = b"\xd4\x14\x01\x00\x00"  # SAMConfiguration: normal mode, no timeout, no IRQ (§7.2.10)
+_SET_SERIAL_BAUDRATE = 0x10
+_RATE_CODES = (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600, 1288000)  # §7.2.8, BR
+
+
+def frame(payload: bytes) -> bytes:
+    """A normal information frame around ``payload`` (TFI and data).
+
+    >>> frame(b"\\xd4\\x02").hex()
+    '0000ff02fed4022a00'
+    """
+    return bytes([0, 0, 0xFF, len(payload), -len(payload) & 0xFF]) + payload + bytes([-sum(payload) & 0xFF, 0])
+
+
+def _exchange(transport: Any, payload: bytes, *, ack_timeout_ms: int, wake: bool = False) -> bytes | None:
+    """Send a command and read its ACK and answer; the answer's TFI and data, ``None`` if no
+    ACK or no well-formed answer to this command came."""
+    transport.write((_WAKE if wake else b"") + frame(payload))
+    try:
+        if bytes(transport.read(timeout=ack_timeout_ms)) != _ACK:
+            return None
+        answer = bytes(transport.read(timeout=100))
+    except OSError as error:
+        if error.errno == errno.ETIMEDOUT:
+            return None
+        raise
+    body = answer[5 : 5 + answer[3]] if len(answer) > 6 and answer[:3] == b"\x00\x00\xff" else b""
+    if body[:2] != bytes([0xD5, payload[1] + 1]):
+        return None
+    return body
+
+
+def answers_at(transport: Any, rate: int, timeout_ms: int = PROBE_TIMEOUT_MS) -> bool:
+    """(Re)open the transport at ``rate`` and ask GetFirmwareVersion (with the wake-up
+    preamble): whether the chip answered.
+
+    :raises OSError: the port is gone.
+    """
+    transport.open(transport.port, rate)
+    # an ACK first aborts what the dead host left under way (a poll waiting for a card), as nfcpy's
+    # Device.close does before it talks to the chip
+    transport.write(_ACK)
+    return _exchange(transport, _GET_FIRMWARE_VERSION, ack_timeout_ms=timeout_ms, wake=True) is not None
+
+
+def set_rate(transport: Any, rate: int) -> None:
+    """Move the chip (answering at the transport's rate now) and the transport to ``rate``: a
+    SetSerialBaudrate, its answer read at the old rate, the host's ACK, then the port at the new
+    rate (UM0701-02 §7.2.8, as nfcpy's ``init`` does).
+
+    :raises OSError: the chip did not answer, or the port is gone.
+    :raises ValueError: a rate the PN532 does not have.
+    """
+    if rate not in _RATE_CODES:
+        raise ValueError(f"a PN532 runs at one of {_RATE_CODES}, not {rate}")
+    answer = _exchange(transport, bytes([0xD4, _SET_SERIAL_BAUDRATE, _RATE_CODES.index(rate)]),
+                       ack_timeout_ms=PROBE_TIMEOUT_MS)
+    if answer is None:
+        raise OSError(errno.EIO, f"the PN532 on {transport.port} refused SetSerialBaudrate {rate}")
+    transport.write(_ACK)
+    time.sleep(0.001)  # the ACK on the wire before the port changes rate (nfcpy waits as long)
+    transport.open(transport.port, rate)
+
+
+def recover(transport: Any, rates: tuple[int, ...] = FASTER) -> int | None:
+    """After a chip did not answer at 115,200: find the rate it was left at and set it back.
+
+    :returns: the rate it answered at (it now runs at :data:`POWER_ON`, and so does the
+        transport), ``None`` if it answered at none of ``rates`` (the transport is then at
+        :data:`POWER_ON` again).
+    :raises OSError: the port is gone.
+    """
+    for rate in rates:
+        if answers_at(transport, rate):
+            logger.info("%s: the PN532 was left at %d baud (a host that did not close it): set back to %d",
+                        transport.port, rate, POWER_ON)
+            set_rate(transport, POWER_ON)
+            return rate
+    transport.open(transport.port, POWER_ON)
+    return None
+
+
+def init_at_power_on_rate(transport: Any) -> Any:
+    """nfcpy's PN532 device, opened as ``nfc.clf.pn532.init`` opens it (the wake-up preamble,
+    GetFirmwareVersion, SAMConfiguration normal, then nfcpy's ``Device``), with the link left at
+    115,200.
+
+    :raises OSError: no PN532 answered (``ENODEV``), or the port is gone.
+    """
+    transport.open(transport.port, POWER_ON)
+    if _exchange(transport, _GET_FIRMWARE_VERSION, ack_timeout_ms=100, wake=True) is None:
+        raise OSError(errno.ENODEV, os.strerror(errno.ENODEV))
+    if _exchange(transport, _SAM_NORMAL, ack_timeout_ms=100, wake=True) is None:
+        raise OSError(errno.ENODEV, os.strerror(errno.ENODEV))
+    log = nfc.clf.pn532.log
+    return nfc.clf.pn532.Device(nfc.clf.pn532.Chipset(transport, logger=log), logger=log)

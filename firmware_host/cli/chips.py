@@ -1,0 +1,69 @@
+"""``ecarte-table chips``: simulated PN532s in a process of their own (:mod:`drivers.nfc.pn532sim.chip_host`).
+
+``chips DIR --pads hand.A,hand.B,...`` serves one simulated PN532 a pad at
+``DIR/pn532-<pad>`` until SIGTERM, so a table file can name them as real ports and the
+service can be killed and started again on chips that outlive it; ``chips DIR --ask JSON``
+lays and lifts cards and reads a chip's state through its control socket.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from firmware_host.cli.args import depth
+from firmware_host.errors import BadInput
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(sub: Any) -> argparse.ArgumentParser:
+    """Add ``chips`` to the ``ecarte-table`` sub-commands."""
+    chips: argparse.ArgumentParser = sub.add_parser(
+        "chips", help="simulated PN532s that outlive the service (--pads to serve, --ask to talk)", description=(
+            "Simulated PN532 readers in a process of their own, at stable paths a table file can name, "
+            "keeping their state (their serial rate among it) while the service is killed and restarted. "
+            "With --pads: serve one chip a pad until SIGTERM (prints 'ready'); with --ask: send one JSON "
+            "request to the chip host serving DIR and print its answer."))
+    chips.add_argument("directory", help="the chips' folder: DIR/pn532-<pad>, and DIR/control")
+    action = chips.add_mutually_exclusive_group(required=True)
+    action.add_argument("--pads", type=_pads, help="serve these pads' chips, comma-separated (hand.A,hand.B,...)")
+    action.add_argument("--ask", metavar="JSON",
+                        help='one request, e.g. \'{"op": "place", "pad": "turnup", "uids": ["04ECA7010C5A80"]}\'')
+    chips.add_argument("--depth", type=depth, default=2, help="cards of a stack each chip's antenna reads (2)")
+    chips.add_argument("--baud", type=int, default=None,
+                       help="pace each line at the chip's rate, at most this many bit/s (default: no pacing)")
+    return chips
+
+
+def _pads(text: str) -> list[str]:
+    pads = [pad.strip() for pad in text.split(",") if pad.strip()]
+    if not pads:
+        raise argparse.ArgumentTypeError("name at least one pad")
+    if len(set(pads)) != len(pads):
+        raise argparse.ArgumentTypeError(f"a pad named twice in {text!r}")
+    return pads
+
+
+def run(args: argparse.Namespace) -> int:
+    from drivers.nfc.pn532sim import chip_host
+
+    if args.pads is not None:
+        return chip_host.serve(args.directory, args.pads, depth=args.depth, baud=args.baud)
+    try:
+        request = json.loads(args.ask)
+    except json.JSONDecodeError as error:
+        raise BadInput(f"the request is not JSON: {error}") from None
+    if not isinstance(request, dict):
+        raise BadInput("a request is a JSON object")
+    try:
+        answer = chip_host.ask(args.directory, request)
+    except chip_host.ControlError as error:
+        raise BadInput(str(error)) from None
+    except OSError as error:
+        print(f"ecarte-table chips: no chip host answers in {args.directory}: {error}", file=sys.stderr)
+        return 1
+    print(json.dumps(answer))
+    return 0
