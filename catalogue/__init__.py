@@ -11,6 +11,13 @@ with :meth:`str.format`::
     >>> say("de", "prompt.draw.short", n=2)
     '2 ziehen'
 
+Where a number meets a noun the message has plural forms (``msgid_plural``, as many ``msgstr[i]``
+as the language's ``Plural-Forms`` header says: Babel's CLDR rules, French taking the singular for 0
+and 1) and :func:`say_n` picks the form for the number (gettext's ``ngettext``)::
+
+    >>> say_n("fr", "count.cards", 0), say_n("es", "count.cards", 0), say_n("it", "count.cards", 1)
+    ('0 carte', '0 cartas', '1 carta')
+
 The engine knows no language: it names what it means by ids (a fault's code, a prompt's key,
 an event's kind) and this package words them. Fitting words to the OLED's 128 pixels is the
 OLED renderer's job (:mod:`firmware_host.screens.chooser`); the page shows them whole.
@@ -28,8 +35,8 @@ from typing import Any
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["DOMAIN", "LANGUAGES", "LOCALE_DIR", "has", "ids", "language", "messages", "rule_set", "say", "say_or",
-           "template", "translations", "zones"]
+__all__ = ["DOMAIN", "LANGUAGES", "LOCALE_DIR", "has", "ids", "is_plural", "language", "messages", "rule_set", "say",
+           "plural_forms", "say_n", "say_or", "template_n", "template", "translations", "zones"]
 
 LANGUAGES = ("en", "fr", "it", "de", "es")
 """The languages the table speaks (the table file picks one; English by default)."""
@@ -84,14 +91,53 @@ def translations(lang: str) -> gettext.GNUTranslations:
 
 
 def template(lang: str, msgid: str) -> str:
-    """The words of ``msgid`` in ``lang``, placeholders unfilled.
+    """The words of ``msgid`` in ``lang``, placeholders unfilled (a message with plural forms: the
+    form for 2, as :func:`say_n` would pick it).
 
     :raises KeyError: an id the catalogue does not hold.
     """
+    if is_plural(msgid):
+        return template_n(lang, msgid, 2)
     text = translations(language(lang)).gettext(msgid)
     if text == msgid and msgid not in _ids():
         raise KeyError(f"no message {msgid!r} in the catalogue")
     return text
+
+
+def template_n(lang: str, msgid: str, n: int) -> str:
+    """The form of ``msgid`` (a message with plural forms) for the number ``n`` in ``lang``,
+    placeholders unfilled.
+
+    :raises KeyError: an id the catalogue does not hold with plural forms.
+    """
+    if not is_plural(msgid):
+        raise KeyError(f"no message {msgid!r} with plural forms in the catalogue")
+    return translations(language(lang)).ngettext(msgid, msgid, n)
+
+
+def plural_forms(lang: str, msgid: str) -> dict[str, str]:
+    """``msgid``'s forms in ``lang`` by CLDR plural category (``one``, ``many``, ``other``), for a
+    page that picks one with the browser's ``Intl.PluralRules`` (the same CLDR rules as Babel's)::
+
+        >>> plural_forms("fr", "count.cards")
+        {'one': '{n} carte', 'other': '{n} cartes', 'many': '{n} de cartes'}
+    """
+    from babel import Locale
+
+    rule = Locale.parse(language(lang)).plural_form
+    forms: dict[str, str] = {}
+    for n in (*range(0, 200), 1_000_000):
+        forms.setdefault(rule(n), template_n(lang, msgid, n))
+    return forms
+
+
+def say_n(lang: str, msgid: str, n: int, /, **values: Any) -> str:
+    """The words of ``msgid`` in ``lang`` in the form for the number ``n`` (put in as ``{n}``),
+    with ``values`` put in.
+
+    :raises KeyError: an id the catalogue does not hold with plural forms.
+    """
+    return template_n(lang, msgid, n).format(n=n, **values)
 
 
 def say(lang: str, msgid: str, /, **values: Any) -> str:
@@ -131,8 +177,20 @@ def has(msgid: str) -> bool:
 
 @functools.cache
 def ids() -> tuple[str, ...]:
-    """Every message id (sorted, as the compiled catalogue holds them)."""
-    return tuple(sorted(str(key) for key in translations("en")._catalog if key))  # type: ignore[attr-defined]
+    """Every message id (sorted, as the compiled catalogue holds them; a message with plural forms once)."""
+    return tuple(sorted({str(key[0] if isinstance(key, tuple) else key)
+                         for key in translations("en")._catalog if key}))  # type: ignore[attr-defined]
+
+
+@functools.cache
+def _plurals() -> frozenset[str]:
+    return frozenset(str(key[0]) for key in translations("en")._catalog  # type: ignore[attr-defined]
+                     if isinstance(key, tuple))
+
+
+def is_plural(msgid: str) -> bool:
+    """Whether ``msgid`` has plural forms (:func:`say_n` words it)."""
+    return msgid in _plurals()
 
 
 def rule_set(lang: str, described: str) -> str:

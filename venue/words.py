@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from catalogue import LANGUAGES, language, messages, say, zones
+from catalogue import LANGUAGES, ids, is_plural, language, messages, plural_forms, say, zones
 from hardware.layout import COMPACT_PADS, FULL_PADS
 
 RANKS = ("7", "8", "9", "T", "J", "Q", "K", "A")
@@ -26,7 +26,8 @@ SHARED = ("table", "vole", "king_points", "point", "game_over", "failed", "deals
 def page_words(lang: str = "en") -> dict[str, Any]:
     """The page's words in ``lang`` (English for a language the table does not speak):
     ``lang``, ``ranks`` (rank letter → as that language prints it), ``zones`` (each pad as players
-    call it) and ``words``."""
+    call it), ``words`` and ``plurals`` (a message with plural forms: its form for each CLDR category,
+    which the page picks with ``Intl.PluralRules(lang)``)."""
     lang = language(lang)
     table_words = {key: say(lang, key, who="{who}") for key in SHARED}
     return {
@@ -34,6 +35,8 @@ def page_words(lang: str = "en") -> dict[str, Any]:
         "ranks": {rank: say(lang, "rank." + rank) if rank in "TJQKA" else rank for rank in RANKS},
         "zones": {name: zones(lang, [name]) for name in (*FULL_PADS, *COMPACT_PADS)},
         "words": {**table_words, **messages(lang, "page.")},
+        "plurals": {msgid.removeprefix("page."): plural_forms(lang, msgid)
+                    for msgid in ids() if msgid.startswith("page.") and is_plural(msgid)},
     }
 
 

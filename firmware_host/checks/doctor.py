@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from catalogue import say
+from catalogue import say, say_n
 from hardware.table import (
     DisplayConfig,
     PadConfig,
@@ -312,7 +312,7 @@ def format_checks(checks: Iterable[Check], lang: str = "en") -> str:
     """The checks as the CLI prints them, one (or two, with the fix) lines each, verdicts in ``lang``."""
     checks = list(checks)
     failed = sum(not check.ok for check in checks)
-    summary = _say(lang, "all_passed") if not failed else _say(lang, "some_failed", failed=failed, n=len(checks))
+    summary = _say(lang, "all_passed") if not failed else say_n(lang, "doctor.some_failed", failed, total=len(checks))
     return "\n".join([*(check.line(lang) for check in checks), summary])
 
 
@@ -321,7 +321,8 @@ def format_checks(checks: Iterable[Check], lang: str = "en") -> str:
 
 def _summary(config: TableConfig, lang: str) -> str:
     return _say(lang, "summary", name=repr(config.name), layout=_say(lang, "layout." + config.layout),
-                sight=say(lang, "demo.sight." + config.sight), pads=len(config.pads), displays=len(config.displays),
+                sight=say(lang, "demo.sight." + config.sight), pads=len(config.pads),
+                displays=say_n(lang, "count.displays", len(config.displays)),
                 backend=config.buttons.backend)
 
 

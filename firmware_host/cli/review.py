@@ -42,7 +42,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 def run_review(args: argparse.Namespace) -> int:
     """Print the review; 0, or raise :class:`BadInput` for a missing journal, game or hand."""
-    from catalogue import rule_set, say
+    from catalogue import rule_set, say, say_n
     from coach.review import advice_said, hands_of_record, review, why_not_reviewed
     from firmware_host.cli.args import journal_game, journal_language
     from firmware_host.journal.replay import replay_game, strict
@@ -78,7 +78,7 @@ def run_review(args: argparse.Namespace) -> int:
         result = review(hand, samples=args.samples)
         lines = result.lines(lang) if args.detail else result.said(lang)
         rules = rule_set(lang, hand.rules.describe())
-        verdict = say(lang, "review.perfect") if not lines else say(lang, "review.findings", n=len(lines))
+        verdict = say(lang, "review.perfect") if not lines else say_n(lang, "review.findings", len(lines))
         out.write(say(lang, "review.hand", game=record.game, hand=hand.hand, rules=rules) + f" {verdict}\n")
         for line in lines:
             out.write(f"  {line}\n")

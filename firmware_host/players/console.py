@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 import engine
-from catalogue import has, rule_set, say, say_or, zones
+from catalogue import has, rule_set, say, say_n, say_or, zones
 from engine import NotationError
 from engine.random_play import random_deal
 from engine.seats import SEATS
@@ -271,7 +271,7 @@ def describe(event: engine.Event, journal: str | None = None, lang: str = "en",
         bid = say(lang, f"sim.bid.{data['bid']}", seat=seat)
         return say(lang, "sim.vulnerable", bid=bid) if data.get("vulnerable") else bid
     if kind == "exchange":
-        return say(lang, "sim.exchange", seat=seat, n=data["count"], stock=data["stock"])
+        return say_n(lang, "sim.exchange", data["count"], seat=seat, stock=data["stock"])
     if kind == "play_begins":
         return say(lang, "sim.play_begins", seat=data["leader"])
     if kind == "corrected":

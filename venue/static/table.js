@@ -8,8 +8,15 @@ window.__shown = {};  // card -> when (ms) it was first drawn on the table (for 
 const $ = (id) => document.getElementById(id);
 let WORDS = {};
 let ZONES = {};
+let PLURALS = {};
+let LANG = "en";
 function W(key, vars) {
   let text = WORDS[key] || key.replace(/_/g, " ");
+  // a number meeting a noun: the form for its CLDR category (the catalogue's plural forms, Babel's rules)
+  if (PLURALS[key] && vars && typeof vars.n === "number") {
+    const forms = PLURALS[key];
+    text = forms[new Intl.PluralRules(LANG).select(vars.n)] || forms.other || text;
+  }
   for (const [k, v] of Object.entries(vars || {})) text = text.split("{" + k + "}").join(v);
   return text;
 }
@@ -18,6 +25,8 @@ async function loadWords() {
   try {
     const w = await (await fetch("/api/words")).json();
     WORDS = w.words;
+    PLURALS = w.plurals || {};
+    LANG = w.lang || "en";
     window.__ranks = w.ranks;
     ZONES = w.zones || {};
     document.documentElement.lang = w.lang;

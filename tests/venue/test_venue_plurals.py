@@ -1,0 +1,29 @@
+"""The page's numbers meet their nouns in each language's plural form, in a real browser: the
+catalogue's plural forms by CLDR category (``page_words``'s ``plurals``), picked with Chromium's
+``Intl.PluralRules`` as Babel picks them for the table ("0 point" in French, "1 punto", "2 Punkte")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from catalogue import LANGUAGES, say_n
+from venue.page import TablePage
+from venue.settings import WebSettings
+
+TIMEOUT_MS = 20_000
+COUNTS = (0, 1, 2, 5, 1_000_000)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_page_says_a_count_in_the_languages_plural_form(browser: Any, lang: str) -> None:
+    with TablePage(WebSettings(port=0), table="T", language=lang) as page:
+        tab = browser.new_page()
+        tab.goto(page.url)
+        tab.wait_for_function(f"document.documentElement.lang === '{lang}' && Object.keys(PLURALS).length > 0",
+                              timeout=TIMEOUT_MS)
+        shown = tab.evaluate(f"{list(COUNTS)}.map((n) => W('coach_costs', {{n}}))")
+        tab.close()
+    assert shown == [say_n(lang, "page.coach_costs", n) for n in COUNTS]
+    assert "(s)" not in "".join(shown)
