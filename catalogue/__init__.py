@@ -35,8 +35,25 @@ from typing import Any
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["DOMAIN", "LANGUAGES", "LOCALE_DIR", "has", "ids", "is_plural", "language", "messages", "rule_set", "say",
-           "plural_forms", "say_n", "say_or", "template_n", "template", "translations", "zones"]
+__all__ = [
+    "DOMAIN",
+    "LANGUAGES",
+    "LOCALE_DIR",
+    "has",
+    "ids",
+    "is_plural",
+    "language",
+    "messages",
+    "plural_forms",
+    "rule_set",
+    "say",
+    "say_n",
+    "say_or",
+    "template",
+    "template_n",
+    "translations",
+    "zones",
+]
 
 LANGUAGES = ("en", "fr", "it", "de", "es")
 """The languages the table speaks (the table file picks one; English by default)."""
