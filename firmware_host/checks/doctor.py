@@ -327,7 +327,7 @@ def _summary(config: TableConfig, lang: str) -> str:
 
 
 def _depth(pad: PadConfig, lang: str) -> str:
-    return _say(lang, "depth.one" if pad.depth == 1 else "depth", n=pad.depth)
+    return say_n(lang, "doctor.depth", pad.depth)
 
 
 def _check_registry(config: TableConfig, lang: str = "en") -> Check:
