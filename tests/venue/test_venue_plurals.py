@@ -24,6 +24,11 @@ def test_the_page_says_a_count_in_the_languages_plural_form(browser: Any, lang: 
         tab.wait_for_function(f"document.documentElement.lang === '{lang}' && Object.keys(PLURALS).length > 0",
                               timeout=TIMEOUT_MS)
         shown = tab.evaluate(f"{list(COUNTS)}.map((n) => W('coach_costs', {{n}}))")
+        tricks = tab.evaluate("[0, 1, 2].map((n) => W('tricks_count', {n}))")
         tab.close()
     assert shown == [say_n(lang, "page.coach_costs", n) for n in COUNTS]
     assert "(s)" not in "".join(shown)
+    # beside a seat's tricks: "0 levée" in French, "0 bazas" in Spanish (was "0 levées" beside "1 pli")
+    assert tricks == [say_n(lang, "page.tricks_count", n) for n in (0, 1, 2)]
+    if lang == "fr":
+        assert tricks == ["levée", "levée", "levées"]

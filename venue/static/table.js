@@ -114,7 +114,7 @@ function showState(s) {
     const mine = hand.tricks.filter((t) => t.winner === seat);
     const count = v.phase === "play" ? v.tricks[i] : mine.length;
     $("count-" + seat).textContent = count;
-    $("count-" + seat).nextElementSibling.textContent = W(count === 1 ? "trick" : "tricks");
+    $("count-" + seat).nextElementSibling.textContent = W("tricks_count", { n: count });
     $("stack-" + seat).replaceChildren(...mine.map((t) => miniTrick(t, who)));
   }
   // the trick on the table, and a refused card where it lies
@@ -302,7 +302,7 @@ function drawViewer() {
       cards.push(back);
     }
     const name = el("div", { class: "hv-name" }, who[x], ...(view.dealer === x ? [el("span", { class: "small" }, " · " + W("dealer"))] : []),
-      el("span", { class: "hv-tricks" }, " " + s.tricks[x] + " " + W(s.tricks[x] === 1 ? "trick" : "tricks")));
+      el("span", { class: "hv-tricks" }, " " + s.tricks[x] + " " + W("tricks_count", { n: s.tricks[x] })));
     return el("div", { class: "hv-seat" + (s.seat === x ? " acting" : ""), "data-seat": x }, name, el("div", { class: "hv-cards" }, ...cards));
   };
   const centre = el("div", { class: "hv-centre" });
