@@ -29,6 +29,7 @@ import functools
 import gettext
 import io
 import logging
+import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -36,9 +37,11 @@ from typing import Any
 logger = logging.getLogger(__name__)
 
 __all__ = [
+    "AGREEING",
     "DOMAIN",
     "LANGUAGES",
     "LOCALE_DIR",
+    "agree",
     "has",
     "ids",
     "is_plural",
@@ -154,12 +157,53 @@ def say_n(lang: str, msgid: str, n: int, /, **values: Any) -> str:
 
     :raises KeyError: an id the catalogue does not hold with plural forms.
     """
-    return template_n(lang, msgid, n).format(n=n, **values)
+    return agree(lang, template_n(lang, msgid, n).format(n=n, **values))
 
 
 def say(lang: str, msgid: str, /, **values: Any) -> str:
-    """The words of ``msgid`` in ``lang`` with ``values`` put in (``{who}``, ``{card}``...)."""
-    return template(lang, msgid).format(**values)
+    """The words of ``msgid`` in ``lang`` with ``values`` put in (``{who}``, ``{card}``...), a printed
+    card's article agreeing with the card (:func:`agree`)."""
+    return agree(lang, template(lang, msgid).format(**values))
+
+
+_PRINTED_AFTER_ARTICLE = re.compile(r"\b([Ee]l|[Ll]e|[Ii]l) ((?:10|[2-9A-Z])[♠♥♦♣])")
+AGREEING = ("es", "fr", "it")
+"""The languages whose templates put the masculine article before a printed card (``el {card}``,
+``le {card}``, ``il {card}``), for :func:`agree` to make the card's own."""
+
+
+def agree(lang: str, text: str) -> str:
+    """``text`` with the article before each printed card made the card's own: a card's gender comes
+    with its name (``article.<rank>``: the queen is *la reina*, *la dame*, *la donna*; the jack *la
+    sota*; *l'as*, *l'asso*, *l'otto*)::
+
+        >>> agree("es", "retirar el Q♠"), agree("fr", "Reprenez le A♣"), agree("it", "riprendi il 8♥")
+        ('retirar la Q♠', "Reprenez l'A♣", "riprendi l'8♥")
+    """
+    if lang not in AGREEING or ("♠" not in text and "♥" not in text and "♦" not in text and "♣" not in text):
+        return text
+    ranks = _printed_ranks(lang)
+
+    def own(match: re.Match[str]) -> str:
+        printed = match.group(2)
+        article = ranks.get(printed[:-1])
+        if article is None:
+            return match.group(0)
+        if match.group(1)[0].isupper():
+            article = article[:1].upper() + article[1:]
+        return f"{article}{printed}" if article.endswith("'") else f"{article} {printed}"
+
+    return _PRINTED_AFTER_ARTICLE.sub(own, text)
+
+
+@functools.cache
+def _printed_ranks(lang: str) -> dict[str, str]:
+    """A rank as ``lang`` prints it (``D``, ``10``) → its article."""
+    out = {}
+    for code in "789TJQKA":
+        printed = translations(lang).gettext("rank." + code) if code in "TJQKA" else code
+        out[printed] = translations(lang).gettext("article." + code)
+    return out
 
 
 def zones(lang: str, names: Iterable[str]) -> str:

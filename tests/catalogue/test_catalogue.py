@@ -130,3 +130,16 @@ def test_every_fault_code_has_its_words_and_its_name() -> None:
     assert set(FAULT_CODES) <= set(FAULT_WORDS)
     for code in FAULT_CODES:
         assert catalogue.has(code) and catalogue.has("fault." + code), code
+
+
+@pytest.mark.parametrize(("lang", "card", "said"), [
+    ("es", "Q♠", "retirar la Q♠"), ("es", "J♣", "retirar la J♣"), ("es", "K♠", "retirar el K♠"),
+    ("fr", "D♣", "reprenez la D♣"), ("fr", "A♣", "reprenez l'A♣"), ("fr", "V♥", "reprenez le V♥"),
+    ("it", "D♠", "riprendi la D♠"), ("it", "A♦", "riprendi l'A♦"), ("it", "8♥", "riprendi l'8♥"),
+    ("it", "F♥", "riprendi il F♥"),
+    ("en", "Q♠", "take back the Q♠"),
+])
+def test_a_cards_article_is_its_own(lang: str, card: str, said: str) -> None:
+    """The templates put the masculine article before a card ("el {card}"): the card's gender comes with
+    its name (``article.<rank>``): la reina, la sota, la dame, l'as, la donna, l'asso, l'otto."""
+    assert catalogue.say(lang, "take_back", card=card) == said
