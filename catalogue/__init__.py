@@ -47,6 +47,9 @@ __all__ = [
     "is_plural",
     "language",
     "messages",
+    "moment",
+    "number",
+    "percent",
     "plural_forms",
     "rule_set",
     "say",
@@ -149,6 +152,55 @@ def plural_forms(lang: str, msgid: str) -> dict[str, str]:
     for n in (*range(0, 200), 1_000_000):
         forms.setdefault(rule(n), template_n(lang, msgid, n))
     return forms
+
+
+def number(lang: str, value: float, digits: int = 2, *, signed: bool = False) -> str:
+    """``value`` written as ``lang`` writes a number (Babel, CLDR), ``digits`` after the decimal sign,
+    with its sign when ``signed``::
+
+        >>> number("fr", 0.62), number("en", 0.62), number("de", 0.39, signed=True), number("es", -1.5, 1)
+        ('0,62', '0.62', '+0,39', '-1,5')
+    """
+    from babel.numbers import format_decimal
+
+    pattern = "0" + ("." + "0" * digits if digits else "")
+    return format_decimal(value, f"+{pattern};-{pattern}" if signed else pattern, locale=language(lang))
+
+
+def percent(lang: str, fraction: float, digits: int = 0) -> str:
+    """``fraction`` as a percentage written as ``lang`` writes one (Babel, CLDR: the French space)::
+
+        >>> percent("fr", 0.316, 1), percent("en", 0.316, 1), percent("es", 0.93)
+        ('31,6\xa0%', '31.6%', '93\xa0%')
+    """
+    from babel import Locale
+    from babel.numbers import format_percent
+
+    pattern = Locale.parse(language(lang)).percent_formats[None].pattern
+    if digits:
+        pattern = re.sub(r"0(?=[^0#]*$)", "0." + "0" * digits, pattern, count=1)
+    return format_percent(fraction, pattern, locale=language(lang))
+
+
+def moment(lang: str, when: float | str, *, time_too: bool = True) -> str:
+    """A moment (seconds since the epoch, or ISO 8601) in the local time zone, as ``lang`` writes a
+    date (Babel's medium date, short time)::
+
+        >>> moment("fr", "2026-11-28T09:05:00+00:00", time_too=False), moment("es", "2026-11-28", time_too=False)
+        ('28 nov. 2026', '28 nov 2026')
+    """
+    import datetime
+
+    from babel.dates import format_date, format_time
+
+    if isinstance(when, str):
+        at = datetime.datetime.fromisoformat(when)
+        at = at.astimezone() if at.tzinfo is not None else at
+    else:
+        at = datetime.datetime.fromtimestamp(when)
+    lang = language(lang)
+    day = format_date(at.date(), "medium", locale=lang)
+    return f"{day} {format_time(at.time(), 'short', locale=lang)}" if time_too else day
 
 
 def say_n(lang: str, msgid: str, n: int, /, **values: Any) -> str:

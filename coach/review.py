@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import engine
-from catalogue import say, say_n
+from catalogue import number, say, say_n
 from coach.double_dummy import Position, best_cards, card_values
 from coach.jeu_de_regle import Classical
 from coach.odds import Advice, card_words, dealer_advice, elder_advice
@@ -116,7 +116,7 @@ class DecisionFinding:
         """The finding for a club player, in ``lang``: ``'A should have proposed, not stood: over many such
         deals that is worth 0.39 points more each time; the classical rules of thumb ... propose too.'``"""
         return say(lang, "coach.said_decision", who=names[self.seat], better=say(lang, "past." + self.better),
-                   chose=say(lang, "past." + self.chose), cost=f"{self.cost:.2f}",
+                   chose=say(lang, "past." + self.chose), cost=number(lang, self.cost),
                    agree=classical_said(self.classical, self.better, lang))
 
     def long_text(self, lang: str = "en", names: Sequence[str] = SEATS) -> str:
@@ -212,7 +212,7 @@ def advice_said(seat: str, advice: Advice, lang: str = "en") -> str:
     odds = advice.odds
     worse = other if best == play else play
     best_said, worse_said = say(lang, "bid." + best), say(lang, "bid." + worse)
-    worth = (say(lang, "coach.worth_more", best=best_said, gap=f"{gap:.2f}", worse=worse_said)
+    worth = (say(lang, "coach.worth_more", best=best_said, gap=number(lang, gap), worse=worse_said)
              if gap > 2 * advice.propose.stderr else say(lang, "coach.worth_same", best=best_said, worse=worse_said))
     where = classical_said(advice.classical, best, lang)
     return say(lang, "coach.advice_said", who=seat, best=best_said, point=chance_said(odds.point, lang),

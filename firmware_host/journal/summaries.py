@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import engine
-from catalogue import has, rule_set, say, say_n
+from catalogue import has, moment, percent, rule_set, say, say_n
 from engine import SEATS, Fault
 from firmware_host.journal.store import GameRecord, Journal
 from firmware_host.referee.controller import Controller
@@ -210,7 +210,7 @@ def games(journal: Journal) -> list[GameSummary]:
 
 def format_game(summary: GameSummary, lang: str = "en") -> str:
     """One line in ``lang``: ``game 3  2024-05-01 20:14  classic  Anne – Bruno  Anne wins 5:2  7 hands  2 faults``."""
-    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(summary.started))
+    when = moment(lang, summary.started)
     a, b = summary.players
     if summary.is_rubber:
         games = ", ".join(
@@ -326,7 +326,8 @@ lost the point 1 time of them (such a loss costs more than an ordinary one)
     if detail:
         faults = _fault_list(stats.faults, lang) or say(lang, "history.none")
         return say(lang, "history.player", name=stats.name, games=games, wins=wins, rubbers=rubbers,
-                   points=points, hands=_counted(lang, "history.hands", stats.hands), rate=f"{stats.vole_rate:.0%}",
+                   points=points, hands=_counted(lang, "history.hands", stats.hands),
+                   rate=percent(lang, stats.vole_rate),
                    vulnerable=stats.vulnerable, punished=stats.punished, faults=faults)
     autorite = say(lang, "history.never_autorite") if not stats.vulnerable else say(
         lang, "history.autorite", times=_counted(lang, "count.times", stats.vulnerable),
