@@ -74,7 +74,7 @@ def test_enroll_with_an_absent_display_goes_on(tmp_path: Path) -> None:
     done = _cli("enroll", str(table), "--registry", str(tmp_path / "tags.json"))
     assert "Traceback" not in done.stderr
     assert done.returncode == 0, done.stderr
-    assert "32 card(s) enrolled" in done.stdout
+    assert "32 cards enrolled" in done.stdout
 
 
 def test_enroll_against_a_missing_reader_gives_up(tmp_path: Path) -> None:
