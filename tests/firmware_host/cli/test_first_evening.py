@@ -51,8 +51,8 @@ def test_the_demo_keeps_its_game_and_says_how_to_review_it(tmp_path: Path) -> No
     last = out.strip().splitlines()[-2:]
     assert last == [f"Review it with the coach: ecarte-table review --journal {journal}",
                     f"All the demo's games: ecarte-table history --journal {journal}"]
-    assert re.search(r"^>>> hand over: (Anne|Bruno) takes (1 point|\d points) with \d tricks; score Anne \d – Bruno \d$",
-                     out, re.MULTILINE)  # each hand's result, also when piped
+    assert re.search(r"^>>> hand over: (Anne|Bruno) takes (1 point|\d points) with \d tricks; "
+                     r"score Anne \d – Bruno \d$", out, re.MULTILINE)  # each hand's result, also when piped
     review = ok(*last[0].split(": ", 1)[1].split()[1:], "--samples", "30")
     # partial sight: the pads saw two cards of each packet; a hand without an exchange shows the
     # whole deal in its plays, and the coach reviews it
