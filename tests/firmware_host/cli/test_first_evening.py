@@ -37,7 +37,7 @@ def test_review_reads_a_journal_that_run_wrote(tmp_path: Path) -> None:
     ok("run", "--journal", journal, "--players", "Anne,Bruno", "--events", transcript)
     review = ok("review", "--journal", journal, "--samples", "30")
     assert review.startswith("game 1 hand 1 (classic (offer the point)): 1 finding\n"
-                             "  B should have proposed, not stood")
+                             "  Bruno should have proposed, not stood")  # the player's name, not the seat
     assert "game 1 hand 2 (classic (offer the point))" in review
     history = ok("history", "--journal", journal)
     assert "Anne – Bruno" in history  # the table's names, kept over the transcript's setup line
