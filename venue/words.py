@@ -19,6 +19,9 @@ from hardware.layout import COMPACT_PADS, FULL_PADS
 
 RANKS = ("7", "8", "9", "T", "J", "Q", "K", "A")
 
+SHIPPED_TITLES = {"simulated": "Simulated table", "reference": "Reference table", "compact": "Compact table"}
+"""The ``name`` of each table file shipped in ``hardware/tables`` (a test checks them)."""
+
 SHARED = ("table", "vole", "king_points", "point", "game_over", "failed", "deals_next")
 """Keys the OLED says too, taken as they are."""
 
@@ -35,6 +38,8 @@ def page_words(lang: str = "en") -> dict[str, Any]:
         "ranks": {rank: say(lang, "rank." + rank) if rank in "TJQKA" else rank for rank in RANKS},
         "zones": {name: zones(lang, [name]) for name in (*FULL_PADS, *COMPACT_PADS)},
         "words": {**table_words, **messages(lang, "page.")},
+        # a shipped table file's title (its `name`) is the table's in every language: the page shows it translated
+        "shipped": {SHIPPED_TITLES[key]: say(lang, f"page.shipped.{key}") for key in SHIPPED_TITLES},
         "plurals": {msgid.removeprefix("page."): plural_forms(lang, msgid)
                     for msgid in ids() if msgid.startswith("page.") and is_plural(msgid)},
     }

@@ -32,3 +32,26 @@ def test_the_page_says_a_count_in_the_languages_plural_form(browser: Any, lang: 
     assert tricks == [say_n(lang, "page.tricks_count", n) for n in (0, 1, 2)]
     if lang == "fr":
         assert tricks == ["levée", "levée", "levées"]
+
+
+def test_the_shipped_titles_are_the_shipped_table_files_names() -> None:
+    from hardware.table import load_table, shipped_table_path
+    from venue.words import SHIPPED_TITLES
+
+    for key, title in SHIPPED_TITLES.items():
+        assert load_table(shipped_table_path(key)).name == title
+
+
+@pytest.mark.parametrize(("lang", "title"), [("es", "Mesa simulada"), ("fr", "Table simulée"),
+                                             ("de", "Simulierter Tisch")])
+def test_the_simulated_tables_title_is_in_the_pages_language(browser: Any, lang: str, title: str) -> None:
+    """"Simulated table" headed the page in every language: a shipped table file's title is translated
+    (the page heads a state with ``SHIPPED[s.table] || s.table``)."""
+    with TablePage(WebSettings(port=0), table="Simulated table", language=lang) as page:
+        tab = browser.new_page()
+        tab.goto(page.url)
+        tab.wait_for_function(f"document.documentElement.lang === '{lang}' && Object.keys(SHIPPED).length > 0",
+                              timeout=TIMEOUT_MS)
+        shown = tab.evaluate("[SHIPPED['Simulated table'] || 'Simulated table', SHIPPED['Mesa 1'] || 'Mesa 1']")
+        tab.close()
+    assert shown == [title, "Mesa 1"]  # a table's own name stays as its maker wrote it

@@ -9,6 +9,7 @@ const $ = (id) => document.getElementById(id);
 let WORDS = {};
 let ZONES = {};
 let PLURALS = {};
+let SHIPPED = {};  // a shipped table file's title -> in the page's language
 let LANG = "en";
 function W(key, vars) {
   let text = WORDS[key] || key.replace(/_/g, " ");
@@ -26,6 +27,7 @@ async function loadWords() {
     const w = await (await fetch("/api/words")).json();
     WORDS = w.words;
     PLURALS = w.plurals || {};
+    SHIPPED = w.shipped || {};
     LANG = w.lang || "en";
     window.__ranks = w.ranks;
     ZONES = w.zones || {};
@@ -92,7 +94,7 @@ function showState(s) {
   window.__updates += 1;
   const v = s.view;
   const who = names(s);
-  $("title").textContent = s.table;
+  $("title").textContent = SHIPPED[s.table] || s.table;
   $("game").textContent = W("game") + " " + s.game + " · " + W("hand") + " " + s.hand + " · " + ((s.said && s.said.rules) || v.rules);
   for (const [i, seat] of ["A", "B"].entries()) {
     $("name-" + seat).replaceChildren(who[seat], ...(v.dealer === seat ? [el("div", { class: "small" }, W("dealer"))] : []));
