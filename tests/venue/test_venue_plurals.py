@@ -55,3 +55,19 @@ def test_the_simulated_tables_title_is_in_the_pages_language(browser: Any, lang:
         shown = tab.evaluate("[SHIPPED['Simulated table'] || 'Simulated table', SHIPPED['Mesa 1'] || 'Mesa 1']")
         tab.close()
     assert shown == [title, "Mesa 1"]  # a table's own name stays as its maker wrote it
+
+
+@pytest.mark.parametrize(("lang", "said"), [("es", "la reina de picas"), ("fr", "la dame de pique"),
+                                            ("it", "la donna di picche"), ("de", "Pik Dame"),
+                                            ("en", "the queen of spades")])
+def test_a_card_picture_is_named_in_words_for_a_screen_reader(browser: Any, lang: str, said: str) -> None:
+    """A card's picture carried ``aria-label="Q♠"``: a screen reader hears the card's name."""
+    with TablePage(WebSettings(port=0), table="T", language=lang) as page:
+        tab = browser.new_page()
+        tab.goto(page.url)
+        tab.wait_for_function(f"document.documentElement.lang === '{lang}' && window.__cardNames "
+                              "&& Object.keys(window.__cardNames).length === 32", timeout=TIMEOUT_MS)
+        label = tab.evaluate("[cardEl('QS').getAttribute('aria-label'), cardEl('QS').textContent]")
+        tab.close()
+    assert label[0] == said
+    assert said in label[1]  # its tooltip too

@@ -30,6 +30,7 @@ async function loadWords() {
     SHIPPED = w.shipped || {};
     LANG = w.lang || "en";
     window.__ranks = w.ranks;
+    window.__cardNames = w.card_names || {};
     ZONES = w.zones || {};
     document.documentElement.lang = w.lang;
     document.title = W("page_title");
