@@ -71,3 +71,27 @@ def test_a_card_picture_is_named_in_words_for_a_screen_reader(browser: Any, lang
         tab.close()
     assert label[0] == said
     assert said in label[1]  # its tooltip too
+
+
+@pytest.mark.parametrize("scores", [(0, 1), (1, 0), (3, 3), (4, 5), (0, 0), (5, 4)])
+def test_the_charts_end_labels_never_overlap_on_a_phone(browser: Any, scores: tuple[int, int]) -> None:
+    """"A 0" and "B 1" overlapped at 360 px: the end labels are a line apart whatever the scores."""
+    with TablePage(WebSettings(port=0), table="T", language="es") as page:
+        tab = browser.new_page(viewport={"width": 360, "height": 740})
+        tab.goto(page.url)
+        tab.wait_for_function("document.documentElement.lang === 'es'", timeout=TIMEOUT_MS)
+        a, b = scores
+        boxes = tab.evaluate(f"""() => {{
+            document.getElementById("chart").closest("section, div").hidden = false;
+            for (let n = document.getElementById("chart"); n; n = n.parentElement) n.style.display = "block";
+            drawChart({{hands: [{{score: {{A: 0, B: 0}}}}, {{score: {{A: {a}, B: {b}}}}}],
+                        view: {{score: [{a}, {b}], target: 5}}}}, {{A: "Anne", B: "Bruno"}});
+            return ["A", "B"].map((s) => {{
+                const r = document.querySelector("#chart .label.seat-" + s).getBoundingClientRect();
+                return [r.left, r.top, r.right, r.bottom];
+            }});
+        }}""")
+        tab.close()
+    (al, at, ar, ab), (bl, bt, br, bb) = boxes
+    assert ab > at and bb > bt, boxes  # drawn
+    assert ab <= bt or bb <= at or ar <= bl or br <= al, f"the labels overlap: {boxes}"

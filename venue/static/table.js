@@ -180,13 +180,23 @@ function drawChart(s, who) {
   const goal = svgNode("text", { x: pad, y: y(top) - 4, class: "label" });
   goal.textContent = W("target", { n: s.view.target });
   svg.append(goal);
+  // the end labels: the higher score's above its point, the other's below its own, and never closer
+  // than a line apart (scores 0 and 1 lie 17 units apart: "A 0" and "B 1" overlapped at 360 px)
+  const last = points[points.length - 1];
+  const upper = last.B > last.A ? "B" : "A";
+  const labelY = { [upper]: y(last[upper]) - 6 };
+  const lower = upper === "A" ? "B" : "A";
+  labelY[lower] = Math.max(y(last[lower]) + 14, labelY[upper] + 13);
+  if (labelY[lower] > height - 2) {
+    labelY[upper] -= labelY[lower] - (height - 2);
+    labelY[lower] = height - 2;
+  }
   for (const seat of ["A", "B"]) {
     const line = points.map((p, i) => x(i) + "," + y(p[seat])).join(" ");
     svg.append(svgNode("polyline", { points: line, class: "line seat-" + seat }));
     for (const [i, p] of points.entries()) svg.append(svgNode("circle", { cx: x(i), cy: y(p[seat]), r: 3, class: "dot seat-" + seat }));
-    const last = points[points.length - 1];
     const end = points.length > 1;
-    const label = svgNode("text", { x: x(points.length - 1) + (end ? -4 : 6), y: y(last[seat]) + (seat === "A" ? -6 : 14),
+    const label = svgNode("text", { x: x(points.length - 1) + (end ? -4 : 6), y: labelY[seat],
       class: "label seat-" + seat, "text-anchor": end ? "end" : "start" });
     label.textContent = who[seat] + " " + last[seat];
     svg.append(label);
