@@ -65,8 +65,7 @@ def test_a_card_picture_is_named_in_words_for_a_screen_reader(browser: Any, lang
     with TablePage(WebSettings(port=0), table="T", language=lang) as page:
         tab = browser.new_page()
         tab.goto(page.url)
-        tab.wait_for_function(f"document.documentElement.lang === '{lang}' && window.__cardNames "
-                              "&& Object.keys(window.__cardNames).length === 32", timeout=TIMEOUT_MS)
+        tab.wait_for_function(f"document.documentElement.lang === '{lang}' && window.__cardWords", timeout=TIMEOUT_MS)
         label = tab.evaluate("[cardEl('QS').getAttribute('aria-label'), cardEl('QS').textContent]")
         tab.close()
     assert label[0] == said

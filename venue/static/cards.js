@@ -39,7 +39,11 @@ function pip(suit, x, y, size, flip) {
 }
 
 function rankText(rank) { return window.__ranks[rank] || (rank === "T" ? "10" : rank); }
-function cardName(code) { return (window.__cardNames && window.__cardNames[code]) || ""; }
+function cardName(code) {
+  const w = window.__cardWords;
+  if (!w || !w.ranks[code[0]] || !w.suits[code[1]]) return "";
+  return w.card.split("{rank}").join(w.ranks[code[0]]).split("{suit}").join(w.suits[code[1]]);
+}
 
 // One card as an SVG picture. opts: struck (a refused card: crossed out in red). Each face is drawn
 // once and copied after (a venue's scoreboard draws hundreds of cards a second); only cards are kept.

@@ -30,7 +30,7 @@ async function loadWords() {
     SHIPPED = w.shipped || {};
     LANG = w.lang || "en";
     window.__ranks = w.ranks;
-    window.__cardNames = w.card_names || {};
+    window.__cardWords = w.card_words || null;
     ZONES = w.zones || {};
     document.documentElement.lang = w.lang;
     document.title = W("page_title");
@@ -241,7 +241,7 @@ function showHand(h) {
     const button = el("button", { class: "handbtn", "data-game": hand.game, "data-hand": hand.hand },
       round + W("hand") + " " + hand.hand + ": " + W("points") + " " + pair(hand.points));
     button.addEventListener("click", () => openHand(hand.game, hand.hand));
-    const record = el("details", { class: "recordtext" }, el("summary", {}, W("record_text")), el("pre", {}, hand.text));
+    const record = el("details", { class: "recordtext" }, el("summary", {}, W("record_text")), el("pre", {}, hand.said || hand.text));
     box.append(el("div", { class: "handrow" }, button, record));
   }
   if (!$("hands").hidden && !viewing) openHand(h.game, h.hand);
@@ -403,7 +403,7 @@ async function loadGames() {
       ev.preventDefault();
       $("recordpanel").hidden = false;
       $("recordtitle").textContent = W("game") + " " + g.game;
-      $("record").textContent = await (await fetch("/api/games/" + g.game + "/record")).text();
+      $("record").textContent = await (await fetch("/api/games/" + g.game + "/record?lang=" + LANG)).text();
     });
     // a rubber: its result, then each of its games (winner's name and score)
     const score = g.games ? (g.rubber ? W("rubber") + " " + g.rubber.A + "–" + g.rubber.B : W("rubber")) + " (" +
