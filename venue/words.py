@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from catalogue import LANGUAGES, ids, is_plural, language, messages, plural_forms, say, template, zones
+from catalogue import AGREEING, LANGUAGES, ids, is_plural, language, messages, plural_forms, say, template, zones
 from hardware.layout import COMPACT_PADS, FULL_PADS
 
 RANKS = ("7", "8", "9", "T", "J", "Q", "K", "A")
@@ -39,6 +39,9 @@ def page_words(lang: str = "en") -> dict[str, Any]:
         "zones": {name: zones(lang, [name]) for name in (*FULL_PADS, *COMPACT_PADS)},
         # a card as a screen reader says it ("la reina de picas"), the voice's words: by rank and suit, so
         # that no card's code is in what every page loads (tests/venue/test_venue_hidden.py)
+        # the article before a card drawn in a sentence ("el {card}"): the card's own, by rank (la Q♠, l'A♣)
+        "articles": {"masculine": say(lang, "article.7"), **{rank: say(lang, "article." + rank) for rank in RANKS}}
+        if lang in AGREEING else {},
         "card_words": {"card": template(lang, "voice.card"),
                        "ranks": {rank: say(lang, "voice.rank." + rank) for rank in RANKS},
                        "suits": {suit: say(lang, "voice.suit." + suit) for suit in "SHDC"}},

@@ -94,3 +94,19 @@ def test_the_charts_end_labels_never_overlap_on_a_phone(browser: Any, scores: tu
     (al, at, ar, ab), (bl, bt, br, bb) = boxes
     assert ab > at and bb > bt, boxes  # drawn
     assert ab <= bt or bb <= at or ar <= bl or br <= al, f"the labels overlap: {boxes}"
+
+
+@pytest.mark.parametrize(("lang", "card", "before"), [
+    ("es", "QS", "entrenador: la "), ("fr", "AS", "l'entraîneur : l'"), ("it", "8H", "l'allenatore: l'"),
+    ("es", "KS", "entrenador: el "),
+])
+def test_a_card_drawn_in_a_sentence_takes_its_own_article(browser: Any, lang: str, card: str, before: str) -> None:
+    """"el {card}" with the queen drawn read "el Q♠": the page makes the article the card's, as the server does."""
+    with TablePage(WebSettings(port=0), table="T", language=lang) as page:
+        tab = browser.new_page()
+        tab.goto(page.url)
+        tab.wait_for_function(f"document.documentElement.lang === '{lang}' && Object.keys(WORDS).length > 0",
+                              timeout=TIMEOUT_MS)
+        said = tab.evaluate(f"withCard(W('coach_better'), '{card}', {{unseen: []}})[0]")
+        tab.close()
+    assert said == before

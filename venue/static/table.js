@@ -9,7 +9,8 @@ const $ = (id) => document.getElementById(id);
 let WORDS = {};
 let ZONES = {};
 let PLURALS = {};
-let SHIPPED = {};  // a shipped table file's title -> in the page's language
+let SHIPPED = {};
+let ARTICLES = {};  // the article a card takes, by rank, where the language's articles agree  // a shipped table file's title -> in the page's language
 let LANG = "en";
 function W(key, vars) {
   let text = WORDS[key] || key.replace(/_/g, " ");
@@ -28,6 +29,7 @@ async function loadWords() {
     WORDS = w.words;
     PLURALS = w.plurals || {};
     SHIPPED = w.shipped || {};
+    ARTICLES = w.articles || {};
     LANG = w.lang || "en";
     window.__ranks = w.ranks;
     window.__cardWords = w.card_words || null;
@@ -282,7 +284,13 @@ function viewerCard(code, view, extra) {
 }
 
 function withCard(text, code, view) {
-  const [before, after] = text.split("{card}");
+  let [before, after] = text.split("{card}");
+  // the template's masculine article before the card made the card's own (the queen's "la"), as the server does
+  const a = ARTICLES;
+  if (a.masculine && before.endsWith(a.masculine + " ") && a[code[0]] && a[code[0]] !== a.masculine) {
+    const own = a[code[0]];
+    before = before.slice(0, before.length - a.masculine.length - 1) + (own.endsWith("'") ? own : own + " ");
+  }
   return [before, viewerCard(code, view, "small"), after || ""];
 }
 
