@@ -11,6 +11,13 @@ with :meth:`str.format`::
     >>> say("de", "prompt.draw.short", n=2)
     '2 ziehen'
 
+Where a number meets a noun the message has plural forms (``msgid_plural``, as many ``msgstr[i]``
+as the language's ``Plural-Forms`` header says: Babel's CLDR rules, French taking the singular for 0
+and 1) and :func:`say_n` picks the form for the number (gettext's ``ngettext``)::
+
+    >>> say_n("fr", "count.cards", 0), say_n("es", "count.cards", 0), say_n("it", "count.cards", 1)
+    ('0 carte', '0 cartas', '1 carta')
+
 The engine knows no language: it names what it means by ids (a fault's code, a prompt's key,
 an event's kind) and this package words them. Fitting words to the OLED's 128 pixels is the
 OLED renderer's job (:mod:`firmware_host.screens.chooser`); the page shows them whole.
@@ -22,14 +29,37 @@ import functools
 import gettext
 import io
 import logging
+import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["DOMAIN", "LANGUAGES", "LOCALE_DIR", "has", "ids", "language", "messages", "rule_set", "say", "say_or",
-           "template", "translations", "zones"]
+__all__ = [
+    "AGREEING",
+    "DOMAIN",
+    "LANGUAGES",
+    "LOCALE_DIR",
+    "agree",
+    "has",
+    "ids",
+    "is_plural",
+    "language",
+    "messages",
+    "moment",
+    "number",
+    "percent",
+    "plural_forms",
+    "rule_set",
+    "say",
+    "say_n",
+    "say_or",
+    "template",
+    "template_n",
+    "translations",
+    "zones",
+]
 
 LANGUAGES = ("en", "fr", "it", "de", "es")
 """The languages the table speaks (the table file picks one; English by default)."""
@@ -84,7 +114,8 @@ def translations(lang: str) -> gettext.GNUTranslations:
 
 
 def template(lang: str, msgid: str) -> str:
-    """The words of ``msgid`` in ``lang``, placeholders unfilled.
+    """The words of ``msgid`` in ``lang``, placeholders unfilled (a message with plural forms: the
+    form for 2, as :func:`say_n` would pick it).
 
     :raises KeyError: an id the catalogue does not hold.
     """
@@ -95,16 +126,144 @@ def template(lang: str, msgid: str) -> str:
 def _template(lang: str, msgid: str) -> str:
     """:func:`template` for a language the table speaks, cached: every event words its screen, its
     narration and its page again, and gettext's lookup through the fallback costs more than the
-    words (the catalogue holds about 590 ids a language; an unknown id raises and is not kept)."""
+    words (the catalogue holds about 700 ids a language; an unknown id raises and is not kept)."""
+    if is_plural(msgid):
+        return template_n(lang, msgid, 2)
     text = translations(lang).gettext(msgid)
     if text == msgid and msgid not in _ids():
         raise KeyError(f"no message {msgid!r} in the catalogue")
     return text
 
 
+def template_n(lang: str, msgid: str, n: int) -> str:
+    """The form of ``msgid`` (a message with plural forms) for the number ``n`` in ``lang``,
+    placeholders unfilled.
+
+    :raises KeyError: an id the catalogue does not hold with plural forms.
+    """
+    if not is_plural(msgid):
+        raise KeyError(f"no message {msgid!r} with plural forms in the catalogue")
+    return translations(language(lang)).ngettext(msgid, msgid, n)
+
+
+def plural_forms(lang: str, msgid: str) -> dict[str, str]:
+    """``msgid``'s forms in ``lang`` by CLDR plural category (``one``, ``many``, ``other``), for a
+    page that picks one with the browser's ``Intl.PluralRules`` (the same CLDR rules as Babel's)::
+
+        >>> plural_forms("fr", "count.cards")
+        {'one': '{n} carte', 'other': '{n} cartes', 'many': '{n} de cartes'}
+    """
+    from babel import Locale
+
+    rule = Locale.parse(language(lang)).plural_form
+    forms: dict[str, str] = {}
+    for n in (*range(0, 200), 1_000_000):
+        forms.setdefault(rule(n), template_n(lang, msgid, n))
+    return forms
+
+
+def number(lang: str, value: float, digits: int = 2, *, signed: bool = False) -> str:
+    """``value`` written as ``lang`` writes a number (Babel, CLDR), ``digits`` after the decimal sign,
+    with its sign when ``signed``::
+
+        >>> number("fr", 0.62), number("en", 0.62), number("de", 0.39, signed=True), number("es", -1.5, 1)
+        ('0,62', '0.62', '+0,39', '-1,5')
+    """
+    from babel.numbers import format_decimal
+
+    pattern = "0" + ("." + "0" * digits if digits else "")
+    return format_decimal(value, f"+{pattern};-{pattern}" if signed else pattern, locale=language(lang))
+
+
+def percent(lang: str, fraction: float, digits: int = 0) -> str:
+    """``fraction`` as a percentage written as ``lang`` writes one (Babel, CLDR: the French space)::
+
+        >>> percent("fr", 0.316, 1), percent("en", 0.316, 1), percent("es", 0.93)
+        ('31,6\xa0%', '31.6%', '93\xa0%')
+    """
+    from babel import Locale
+    from babel.numbers import format_percent
+
+    pattern = Locale.parse(language(lang)).percent_formats[None].pattern
+    if digits:
+        pattern = re.sub(r"0(?=[^0#]*$)", "0." + "0" * digits, pattern, count=1)
+    return format_percent(fraction, pattern, locale=language(lang))
+
+
+def moment(lang: str, when: float | str, *, time_too: bool = True) -> str:
+    """A moment (seconds since the epoch, or ISO 8601) in the local time zone, as ``lang`` writes a
+    date (Babel's medium date, short time)::
+
+        >>> moment("fr", "2026-11-28T09:05:00+00:00", time_too=False), moment("es", "2026-11-28", time_too=False)
+        ('28 nov. 2026', '28 nov 2026')
+    """
+    import datetime
+
+    from babel.dates import format_date, format_time
+
+    if isinstance(when, str):
+        at = datetime.datetime.fromisoformat(when)
+        at = at.astimezone() if at.tzinfo is not None else at
+    else:
+        at = datetime.datetime.fromtimestamp(when)
+    lang = language(lang)
+    day = format_date(at.date(), "medium", locale=lang)
+    return f"{day} {format_time(at.time(), 'short', locale=lang)}" if time_too else day
+
+
+def say_n(lang: str, msgid: str, n: int, /, **values: Any) -> str:
+    """The words of ``msgid`` in ``lang`` in the form for the number ``n`` (put in as ``{n}``),
+    with ``values`` put in.
+
+    :raises KeyError: an id the catalogue does not hold with plural forms.
+    """
+    return agree(lang, template_n(lang, msgid, n).format(n=n, **values))
+
+
 def say(lang: str, msgid: str, /, **values: Any) -> str:
-    """The words of ``msgid`` in ``lang`` with ``values`` put in (``{who}``, ``{card}``...)."""
-    return template(lang, msgid).format(**values)
+    """The words of ``msgid`` in ``lang`` with ``values`` put in (``{who}``, ``{card}``...), a printed
+    card's article agreeing with the card (:func:`agree`)."""
+    return agree(lang, template(lang, msgid).format(**values))
+
+
+_PRINTED_AFTER_ARTICLE = re.compile(r"\b([Ee]l|[Ll]e|[Ii]l) ((?:10|[2-9A-Z])[♠♥♦♣])")
+AGREEING = ("es", "fr", "it")
+"""The languages whose templates put the masculine article before a printed card (``el {card}``,
+``le {card}``, ``il {card}``), for :func:`agree` to make the card's own."""
+
+
+def agree(lang: str, text: str) -> str:
+    """``text`` with the article before each printed card made the card's own: a card's gender comes
+    with its name (``article.<rank>``: the queen is *la reina*, *la dame*, *la donna*; the jack *la
+    sota*; *l'as*, *l'asso*, *l'otto*)::
+
+        >>> agree("es", "retirar el Q♠"), agree("fr", "Reprenez le A♣"), agree("it", "riprendi il 8♥")
+        ('retirar la Q♠', "Reprenez l'A♣", "riprendi l'8♥")
+    """
+    if lang not in AGREEING or ("♠" not in text and "♥" not in text and "♦" not in text and "♣" not in text):
+        return text
+    ranks = _printed_ranks(lang)
+
+    def own(match: re.Match[str]) -> str:
+        printed = match.group(2)
+        article = ranks.get(printed[:-1])
+        if article is None:
+            return match.group(0)
+        if match.group(1)[0].isupper():
+            article = article[:1].upper() + article[1:]
+        return f"{article}{printed}" if article.endswith("'") else f"{article} {printed}"
+
+    return _PRINTED_AFTER_ARTICLE.sub(own, text)
+
+
+@functools.cache
+def _printed_ranks(lang: str) -> dict[str, str]:
+    """A rank as ``lang`` prints it (``D``, ``10``) → its article."""
+    out = {}
+    for code in "789TJQKA":
+        printed = translations(lang).gettext("rank." + code) if code in "TJQKA" else code
+        out[printed] = translations(lang).gettext("article." + code)
+    return out
 
 
 def zones(lang: str, names: Iterable[str]) -> str:
@@ -139,8 +298,20 @@ def has(msgid: str) -> bool:
 
 @functools.cache
 def ids() -> tuple[str, ...]:
-    """Every message id (sorted, as the compiled catalogue holds them)."""
-    return tuple(sorted(str(key) for key in translations("en")._catalog if key))  # type: ignore[attr-defined]
+    """Every message id (sorted, as the compiled catalogue holds them; a message with plural forms once)."""
+    return tuple(sorted({str(key[0] if isinstance(key, tuple) else key)
+                         for key in translations("en")._catalog if key}))  # type: ignore[attr-defined]
+
+
+@functools.cache
+def _plurals() -> frozenset[str]:
+    return frozenset(str(key[0]) for key in translations("en")._catalog  # type: ignore[attr-defined]
+                     if isinstance(key, tuple))
+
+
+def is_plural(msgid: str) -> bool:
+    """Whether ``msgid`` has plural forms (:func:`say_n` words it)."""
+    return msgid in _plurals()
 
 
 def rule_set(lang: str, described: str) -> str:

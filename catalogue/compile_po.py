@@ -12,11 +12,12 @@ so a developer who edits a ``.po`` sees the change before the next install.
 from __future__ import annotations
 
 import io
+import re
 import string
 import sys
 from pathlib import Path
 
-from babel.messages.catalog import Catalog
+from babel.messages.catalog import Catalog, Message
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
@@ -53,28 +54,68 @@ def placeholders(text: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
 
 
+GUESSED_PLURAL = re.compile(r"\w+\((?:s|es|e|n|en|i|a|o|er|x)\)|(?<![\w/.])[^\W\d_]+/(?:i|e|a|o|s|n|en|es)\b(?!/)")
+"""A plural written by hand ("carta(s)", "Karte(n)", "carta(e)", Italian "punto/i"): the message wants
+plural forms (a path such as ``docs/i2c.md`` is not one)."""
+
+
+def _key(message: Message) -> str:
+    return str(message.id[0] if message.pluralizable else message.id)
+
+
+def forms(message: Message) -> list[str]:
+    """A message's words: its one ``msgstr``, or each of its plural forms."""
+    string = message.string
+    if isinstance(string, tuple | list):
+        return [str(f) for f in string]
+    return [str(string or "")]
+
+
 def check(locale_dir: Path = LOCALE_DIR, languages: tuple[str, ...] = ()) -> list[str]:
     """What is wrong with the catalogues under ``locale_dir``: an id one language lacks or leaves
-    empty or fuzzy, one English does not have, a template whose ``{names}`` differ from English's.
+    empty or fuzzy, one English does not have, a template whose ``{names}`` differ from English's,
+    a plural written by hand (``(s)``: :data:`GUESSED_PLURAL`), a message with plural forms in one
+    language and not in another, or without as many forms as its language's ``Plural-Forms`` says.
     Every language of ``languages`` (default: those present) must have its ``.po``."""
     found = {po.parent.parent.name: read(po) for po in sorted(locale_dir.glob(f"*/LC_MESSAGES/{DOMAIN}.po"))}
     problems = [f"{lang}: no {DOMAIN}.po" for lang in languages if lang not in found]
     english = found.get("en")
     if english is None:
         return [*problems, "en: no catalogue to compare with"]
-    ids = {str(m.id): str(m.string) for m in english if m.id}
+    ids = {_key(m): m for m in english if m.id}
     for lang, catalog in found.items():
-        have = {str(m.id): m for m in catalog if m.id}
+        have = {_key(m): m for m in catalog if m.id}
         problems += [f"{lang}: {msgid!r} missing" for msgid in ids if msgid not in have]
         problems += [f"{lang}: {msgid!r} is not in English" for msgid in have if msgid not in ids]
         for msgid, message in have.items():
-            if not message.string:
+            words = forms(message)
+            filled = [w for w in words if w]
+            if message.pluralizable and 0 < len(filled) != catalog.num_plurals:
+                # Babel fills the forms a message lacks with empty ones
+                problems.append(f"{lang}: {msgid!r} has {len(filled)} plural forms, its language "
+                                f"{catalog.num_plurals} (Plural-Forms)")
+                continue
+            if not all(words):
                 problems.append(f"{lang}: {msgid!r} empty")
-            elif message.fuzzy:
+                continue
+            if message.fuzzy:
                 problems.append(f"{lang}: {msgid!r} fuzzy")
-            elif msgid in ids and placeholders(str(message.string)) != placeholders(ids[msgid]):
-                problems.append(f"{lang}: {msgid!r} fills {sorted(placeholders(str(message.string)))}, "
-                                f"English {sorted(placeholders(ids[msgid]))}")
+                continue
+            guessed = sorted({m.group(0) for w in words for m in GUESSED_PLURAL.finditer(w)})
+            if guessed:
+                problems.append(f"{lang}: {msgid!r} writes a plural by hand ({', '.join(guessed)}): give it "
+                                "plural forms (msgid_plural, said with catalogue.say_n)")
+            theirs = ids.get(msgid)
+            if theirs is None:
+                continue
+            if message.pluralizable != theirs.pluralizable:
+                problems.append(f"{lang}: {msgid!r} has plural forms in "
+                                f"{'this language' if message.pluralizable else 'English'} only")
+                continue
+            english_names = set().union(*(placeholders(w) for w in forms(theirs)))
+            names = set().union(*(placeholders(w) for w in words))
+            if names != english_names or any(not placeholders(w) <= english_names for w in words):
+                problems.append(f"{lang}: {msgid!r} fills {sorted(names)}, English {sorted(english_names)}")
     return problems
 
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from math import comb, sqrt
 
-from catalogue import say, say_or
+from catalogue import number, percent, say, say_or
 from coach import double_dummy
 from coach.double_dummy import Position, kernel_tables, leader_tricks, searcher
 from coach.jeu_de_regle import Classical, choices, classify
@@ -324,10 +324,13 @@ class Advice:
         classics stand (agreed)'``, or ``(the exact odds disagree)``."""
         play, other = self.words()
         odds = self.odds
-        return say(lang, "coach.advice", decision=say(lang, "bid." + self.decision()), point=f"{odds.point:.1%}",
-                   vole=f"{odds.vole:.1%}", play=say(lang, "bid." + play), stand=f"{self.stand:+.2f}",
-                   other=say(lang, "bid." + other), propose=f"{self.propose.mean:+.2f}",
-                   stderr=f"{self.propose.stderr:.2f}", classical=self.classical.words(lang),
+        # the numbers as the language writes them (Babel): "73,4 %", "+0,39"
+        return say(lang, "coach.advice", decision=say(lang, "bid." + self.decision()),
+                   point=percent(lang, odds.point, 1),
+                   vole=percent(lang, odds.vole, 1), play=say(lang, "bid." + play),
+                   stand=number(lang, self.stand, signed=True), other=say(lang, "bid." + other),
+                   propose=number(lang, self.propose.mean, signed=True),
+                   stderr=number(lang, self.propose.stderr), classical=self.classical.words(lang),
                    agree=say(lang, "coach.agreed" if self.agrees else "coach.disagree"))
 
 
@@ -354,7 +357,8 @@ def hint_text(rules: RuleSet, elder: int, turn_up: int, lang: str = "en", *, sam
     ``'propose 57% 3T!'`` (three small trumps: the classics stand), ``'propose 9% -'``."""
     advice = elder_advice(rules, elder, turn_up, samples=samples, pure=pure)
     row = advice.classical.row.name if advice.classical.row is not None else "-"
-    return f"{say(lang, 'hint.' + advice.decision())} {advice.odds.point:.0%} {row}{'' if advice.agrees else '!'}"
+    point = percent(lang, advice.odds.point)
+    return f"{say(lang, 'hint.' + advice.decision())} {point} {row}{'' if advice.agrees else '!'}"
 
 
 def card_words(card: Card, lang: str = "en") -> str:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import engine
-from catalogue import say
+from catalogue import number, say, say_n
 from coach.double_dummy import Position, best_cards, card_values
 from coach.jeu_de_regle import Classical
 from coach.odds import Advice, card_words, dealer_advice, elder_advice
@@ -89,7 +89,7 @@ class CardFinding:
         who = names[self.seat]
         lost = self.points_lost
         cost = (say(lang, "coach.cost_none") if lost == 0 else
-                say(lang, "coach.cost.one") if abs(lost) == 1 else say(lang, "coach.cost", n=lost))
+                say_n(lang, "coach.cost", 1 if abs(lost) == 1 else lost))
         known = "" if self.knowable else " " + say(lang, "coach.bad_luck", who=who)
         return say(lang, "coach.said_card", who=who, what=say(lang, "coach." + self.what, n=self.tricks_lost),
                    better=card_words(self.better[0], lang), trick=self.trick, played=card_words(self.played, lang),
@@ -116,7 +116,7 @@ class DecisionFinding:
         """The finding for a club player, in ``lang``: ``'A should have proposed, not stood: over many such
         deals that is worth 0.39 points more each time; the classical rules of thumb ... propose too.'``"""
         return say(lang, "coach.said_decision", who=names[self.seat], better=say(lang, "past." + self.better),
-                   chose=say(lang, "past." + self.chose), cost=f"{self.cost:.2f}",
+                   chose=say(lang, "past." + self.chose), cost=number(lang, self.cost),
                    agree=classical_said(self.classical, self.better, lang))
 
     def long_text(self, lang: str = "en", names: Sequence[str] = SEATS) -> str:
@@ -180,7 +180,7 @@ def chance_said(p: float, lang: str = "en") -> str:
         return say(lang, "chance.less_than_one")
     if tenths == 10:
         return say(lang, "chance.more_than_nine")
-    return say(lang, "chance.one") if tenths == 1 else say(lang, "chance.tenths", n=tenths)
+    return say_n(lang, "chance.tenths", tenths)
 
 
 def classical_said(classical: Classical, best: str, lang: str = "en") -> str:
@@ -212,7 +212,7 @@ def advice_said(seat: str, advice: Advice, lang: str = "en") -> str:
     odds = advice.odds
     worse = other if best == play else play
     best_said, worse_said = say(lang, "bid." + best), say(lang, "bid." + worse)
-    worth = (say(lang, "coach.worth_more", best=best_said, gap=f"{gap:.2f}", worse=worse_said)
+    worth = (say(lang, "coach.worth_more", best=best_said, gap=number(lang, gap), worse=worse_said)
              if gap > 2 * advice.propose.stderr else say(lang, "coach.worth_same", best=best_said, worse=worse_said))
     where = classical_said(advice.classical, best, lang)
     return say(lang, "coach.advice_said", who=seat, best=best_said, point=chance_said(odds.point, lang),

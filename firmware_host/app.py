@@ -55,7 +55,8 @@ def load_table_or_exit(path: str | None) -> TableConfig:
     except TableFileError as exc:
         raise BadInput(str(exc)) from None
     except OSError as exc:
-        raise BadInput(f"cannot read the table file {path}: {exc.strerror or exc}") from None
+        raise BadInput(f"cannot read the table file {path}: {exc.strerror or exc}", msgid="error.table_file", path=path,
+                       reason=exc) from None
 
 
 def systemd_notify() -> Callable[[str], None] | None:

@@ -47,6 +47,7 @@ from drivers.display.chips import CHIPS
 from drivers.pin_backends import BACKENDS as PIN_BACKENDS
 from drivers.seat_controls import DEFAULT_DEBOUNCE
 from engine.sight import SIGHTS
+from hardware.alsa_cards import card_of
 from hardware.layout import COMPACT_PADS, FULL_PADS, LAYOUTS, SEATS
 from hardware.limits import MAX_TABLE_NAME, FileProblem, name_problem, quoted, read_text, twice_named
 from hardware.table_checks import Problems, suggest, type_message, unknown
@@ -598,15 +599,25 @@ def _parse_voice(problems: Problems, data: Mapping[str, Any]) -> VoiceConfig:
         problems.add("voice.earpieces", "a table of seats, like { A = \"plughw:2,0\" }")
         ears = {}
     problems.unknown_keys("voice.earpieces", ears, SEATS)
+    # compared by the sound card each name plays on, not by the name: "default" is "sysdefault",
+    # "plughw:1,0" is "hw:1,0" (hardware.alsa_cards)
+    speaker = card_of(device) if isinstance(device, str) and device != SIM else None
+    taken: dict[str, str] = {}
     for seat in SEATS:
         ear = problems.value(ears, f"voice.earpieces.{seat}", str, default=None)
         if isinstance(ear, str):
+            card = card_of(ear) if ear != SIM else None
             if not _ALSA_DEVICE.match(ear):
                 problems.add(f"voice.earpieces.{seat}", f"{ear[:80]!r}: an ALSA device (`aplay -L`) or \"sim\"")
-            elif isinstance(device, str) and ear == device and ear != SIM:
-                problems.add(f"voice.earpieces.{seat}", "is the table's speaker: a seat's cards would be heard "
-                             "by all; give the seat its own sound card")
+            elif card is not None and card == speaker:
+                problems.add(f"voice.earpieces.{seat}", f"{ear!r} is the table's speaker ({device!r}, sound card "
+                             f"{card}): a seat's cards would be heard by all; give the seat its own sound card")
+            elif card is not None and card in taken:
+                problems.add(f"voice.earpieces.{seat}", f"{ear!r} is seat {taken[card]}'s earpiece too (sound card "
+                             f"{card}): each seat would hear the other's cards; give each seat its own sound card")
             else:
+                if card is not None:
+                    taken[card] = seat
                 earpieces.append((seat, ear))
     return VoiceConfig(enabled=bool(enabled), device=str(device), rate=int(rate or 160),
                        volume=int(volume if volume is not None else 100), verbosity=str(verbosity),

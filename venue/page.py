@@ -47,6 +47,7 @@ from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from catalogue import language
 from firmware_host.referee.snapshot import Outcome
 from firmware_host.referee.transcript import (
     MAX_LINE_BYTES,
@@ -59,7 +60,7 @@ from hardware.limits import quoted
 from venue.guard import BACKLOG, Guard, guarded_config, serve
 from venue.page_history import JournalHistory
 from venue.public import Message, PublicFeed
-from venue.record import write_record
+from venue.record import said_record, write_record
 from venue.reviews import Reviews, reviews_folder
 from venue.settings import WebSettings
 from venue.sse import Broadcaster, sse_block
@@ -204,7 +205,11 @@ def table_app(live: LiveTable, *, history: JournalHistory | None, settings: WebS
         log = None if number is None else await asyncio.to_thread(history.log, number)
         if log is None:
             return PlainTextResponse(f"no game {_named(number, request)}", status_code=404)
-        return PlainTextResponse(write_record(log), media_type="text/plain; charset=utf-8")
+        text = write_record(log)
+        said = request.query_params.get("lang")
+        if said:  # the page reads it in its language; without ?lang= the record as exported (the notation)
+            text = said_record(text, language(said))
+        return PlainTextResponse(text, media_type="text/plain; charset=utf-8")
 
     async def hand(request: Request) -> Response:
         """One finished hand for the hand viewer (:func:`venue.hand_view.hand_view`): a hand of the

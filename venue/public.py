@@ -51,7 +51,7 @@ from firmware_host.screens.public_faults import (
     public_fault,
     redact,
 )
-from venue.record import GameLogBuilder, HandLog
+from venue.record import GameLogBuilder, HandLog, said_record
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,7 +172,8 @@ class PublicFeed:
             hand = self._pending.pop(0).hand
             if hand.game == self._game:
                 self.revealed.append(hand)
-            out.append(Message("hand", hand.to_json()))
+            data = hand.to_json()
+            out.append(Message("hand", {**data, "said": said_record(str(data["text"]), self.language)}))
         return out
 
     def revealed_hand(self, game: int, number: int) -> tuple[HandLog, dict[str, Any]] | None:

@@ -379,3 +379,69 @@ def game_log_of(outcomes: Iterable[Any], **tags: Any) -> GameLog:
                 builder.hand_record(ev)
     return builder.game_log(players=players, **tags)
 
+
+
+_VERB_WORDS = (
+    ("announces the king", "page.announces"), ("has the hands played again", "record.replay"),
+    ("offers the point", "record.offers_point"), ("plays on", "record.plays_on"), ("proposes", "page.bid_propose"),
+    ("stands", "page.bid_stand"), ("accepts", "page.bid_accept"), ("refuses", "page.bid_refuse"),
+    ("declares", "page.bid_declare"), ("passes", "page.bid_pass"), ("discards", "page.discards"),
+    ("draws", "page.draws"), ("plays", "page.plays"), ("gets", "record.gets"), ("doubles", "record.doubles"),
+    ("cuts", "record.cuts"),
+)
+"""The record's verbs (the engine's notation) and the message that words each, longest first."""
+_TAG_LINE = re.compile(r'^\[(\w+) "(.*)"\]$')
+_MOVE_LINE = re.compile(r"^([AB]) (.+?)((?: [2-9TJQKA][SHDC])*)$")
+_CARD_CODE = re.compile(r"\b[2-9TJQKA][SHDC]\b")
+
+
+def said_record(text: str, lang: str) -> str:
+    """A written record (:func:`write_record`) as a reader of ``lang`` reads it: its tags, verbs,
+    tricks and faults in the language's words, its cards as the language prints them (``D♠``); what
+    it does not know stays as written. The record itself (``export``, ``/api/games/N/record``) stays
+    in the engine's notation, which :func:`parse_record` reads::
+
+        >>> for line in said_record('[Hand "1"]\\nB gets 8S 7S\\nturn QD\\nB proposes\\nA announces the king\\n'
+        ...                         '; trick 1\\n! 2 B revoke 7S', "es").splitlines():
+        ...     print(line)
+        [Mano "1"]
+        B recibe 8♠ 7♠
+        vuelta Q♦
+        B propone
+        A anuncia el rey
+        ; baza 1
+        ! baza 2: B renuncio 7♠
+    """
+    from catalogue import say, say_or
+    from engine.cards import SUIT_SYMBOLS
+
+    def cards(codes: str) -> str:
+        return _CARD_CODE.sub(lambda m: say_or(lang, "rank." + m.group(0)[0], m.group(0)[0].replace("T", "10"))
+                              + SUIT_SYMBOLS[m.group(0)[1]], codes)
+
+    out = []
+    for line in text.splitlines():
+        tag = _TAG_LINE.match(line)
+        move = _MOVE_LINE.match(line)
+        if tag is not None:
+            out.append(f'[{say_or(lang, "record.tag." + tag.group(1), tag.group(1))} "{tag.group(2)}"]')
+        elif line.startswith("turn ") or line.startswith("target "):
+            word = say(lang, "page.turn_up") if line.startswith("turn ") else say(lang, "record.target")
+            out.append(f"{word} {cards(line.split(' ', 1)[1])}")
+        elif line.startswith("; trick "):
+            out.append(f"; {say(lang, 'page.trick')} {line.removeprefix('; trick ')}")
+        elif line.startswith("! "):
+            parts = line.split()
+            if len(parts) >= 4:
+                what = say_or(lang, "fault." + parts[3], parts[3])
+                tail = f" {cards(parts[4])}" if len(parts) > 4 else ""
+                out.append(f"! {say(lang, 'page.trick')} {parts[1]}: {parts[2]} {what}{tail}")
+            else:
+                out.append(line)
+        elif move is not None:
+            seat, verb, codes = move.groups()
+            msgid = next((m for v, m in _VERB_WORDS if v == verb), None)
+            out.append(f"{say(lang, msgid, who=seat)}{cards(codes)}" if msgid is not None else line)
+        else:
+            out.append(line)
+    return "\n".join(out)

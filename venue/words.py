@@ -14,10 +14,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from catalogue import LANGUAGES, language, messages, say, zones
+from catalogue import AGREEING, LANGUAGES, ids, is_plural, language, messages, plural_forms, say, template, zones
 from hardware.layout import COMPACT_PADS, FULL_PADS
 
 RANKS = ("7", "8", "9", "T", "J", "Q", "K", "A")
+
+SHIPPED_TITLES = {"simulated": "Simulated table", "reference": "Reference table", "compact": "Compact table"}
+"""The ``name`` of each table file shipped in ``hardware/tables`` (a test checks them)."""
 
 SHARED = ("table", "vole", "king_points", "point", "game_over", "failed", "deals_next")
 """Keys the OLED says too, taken as they are."""
@@ -26,14 +29,27 @@ SHARED = ("table", "vole", "king_points", "point", "game_over", "failed", "deals
 def page_words(lang: str = "en") -> dict[str, Any]:
     """The page's words in ``lang`` (English for a language the table does not speak):
     ``lang``, ``ranks`` (rank letter → as that language prints it), ``zones`` (each pad as players
-    call it) and ``words``."""
+    call it), ``words`` and ``plurals`` (a message with plural forms: its form for each CLDR category,
+    which the page picks with ``Intl.PluralRules(lang)``)."""
     lang = language(lang)
     table_words = {key: say(lang, key, who="{who}") for key in SHARED}
     return {
         "lang": lang,
         "ranks": {rank: say(lang, "rank." + rank) if rank in "TJQKA" else rank for rank in RANKS},
         "zones": {name: zones(lang, [name]) for name in (*FULL_PADS, *COMPACT_PADS)},
+        # a card as a screen reader says it ("la reina de picas"), the voice's words: by rank and suit, so
+        # that no card's code is in what every page loads (tests/venue/test_venue_hidden.py)
+        # the article before a card drawn in a sentence ("el {card}"): the card's own, by rank (la Q♠, l'A♣)
+        "articles": {"masculine": say(lang, "article.7"), **{rank: say(lang, "article." + rank) for rank in RANKS}}
+        if lang in AGREEING else {},
+        "card_words": {"card": template(lang, "voice.card"),
+                       "ranks": {rank: say(lang, "voice.rank." + rank) for rank in RANKS},
+                       "suits": {suit: say(lang, "voice.suit." + suit) for suit in "SHDC"}},
         "words": {**table_words, **messages(lang, "page.")},
+        # a shipped table file's title (its `name`) is the table's in every language: the page shows it translated
+        "shipped": {SHIPPED_TITLES[key]: say(lang, f"page.shipped.{key}") for key in SHIPPED_TITLES},
+        "plurals": {msgid.removeprefix("page."): plural_forms(lang, msgid)
+                    for msgid in ids() if msgid.startswith("page.") and is_plural(msgid)},
     }
 
 

@@ -112,7 +112,9 @@ class DeckReport:
         if self.repeated:
             out.append(say(lang, "deck.console_twice", cards=" ".join(card_words(c, lang) for c in self.repeated)))
         out += [say(lang, "deck.console_foreign", what=s.said(lang, printed=True)) for s in self.strangers]
-        out += [say(lang, "deck.console_fake", code=fake.card, card=card_words(fake.card, lang), why=fake.why)
+        # each verdict in words ("no_signature": "no dio ninguna firma"), one the catalogue lacks as it is
+        out += [say(lang, "deck.console_fake", code=fake.card, card=card_words(fake.card, lang),
+                    why=", ".join(say_or(lang, "origin." + why, why) for why in fake.why.split(", ")))
                 for fake in self.fakes]
         return out
 

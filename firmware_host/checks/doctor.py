@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from catalogue import say
+from catalogue import moment, say, say_n
 from hardware.table import (
     DisplayConfig,
     PadConfig,
@@ -312,21 +312,30 @@ def format_checks(checks: Iterable[Check], lang: str = "en") -> str:
     """The checks as the CLI prints them, one (or two, with the fix) lines each, verdicts in ``lang``."""
     checks = list(checks)
     failed = sum(not check.ok for check in checks)
-    summary = _say(lang, "all_passed") if not failed else _say(lang, "some_failed", failed=failed, n=len(checks))
+    summary = _say(lang, "all_passed") if not failed else say_n(lang, "doctor.some_failed", failed, total=len(checks))
     return "\n".join([*(check.line(lang) for check in checks), summary])
 
 
 # ---------------------------------------------------------------------------
 
 
+def _when(lang: str, iso: str) -> str:
+    """The deck log's moment (ISO 8601) as ``lang`` writes a date, or as it is if it is not one."""
+    try:
+        return moment(lang, iso)
+    except ValueError:
+        return iso
+
+
 def _summary(config: TableConfig, lang: str) -> str:
     return _say(lang, "summary", name=repr(config.name), layout=_say(lang, "layout." + config.layout),
-                sight=say(lang, "demo.sight." + config.sight), pads=len(config.pads), displays=len(config.displays),
+                sight=say(lang, "demo.sight." + config.sight), pads=len(config.pads),
+                displays=say_n(lang, "count.displays", len(config.displays)),
                 backend=config.buttons.backend)
 
 
 def _depth(pad: PadConfig, lang: str) -> str:
-    return _say(lang, "depth.one" if pad.depth == 1 else "depth", n=pad.depth)
+    return say_n(lang, "doctor.depth", pad.depth)
 
 
 def _check_registry(config: TableConfig, lang: str = "en") -> Check:
@@ -375,7 +384,8 @@ def _check_deck(config: TableConfig, lang: str = "en") -> Check:
     except (OSError, TagRegistryError):
         return Check(name, True, _say(lang, "deck_unreadable"))
     done = last_checks(config.registry)
-    said = [_say(lang, "pack_checked", pack=p, when=done[p]) if p in done else _say(lang, "pack_never", pack=p)
+    said = [_say(lang, "pack_checked", pack=p, when=_when(lang, done[p])) if p in done
+            else _say(lang, "pack_never", pack=p)
             for p in packs]
     return Check(name, True, "; ".join(said or [_say(lang, "no_pack")]) + first)
 

@@ -31,7 +31,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from catalogue import say
+from catalogue import is_plural, say, say_n
 from drivers.nfc.frame_log import FrameLog, RecordingTty
 from drivers.nfc.originality import GENUINE
 from firmware_host.checks.doctor import Check
@@ -54,8 +54,11 @@ Ask = Callable[[PadConfig, int], bool]
 """Asks the maker to lay ``n`` cards on the pad (one more than before): False to skip the step."""
 
 
-def _say(lang: str, key: str, /, **values: object) -> str:
-    return say(lang, "probe." + key, **values)
+def _say(lang: str, key: str, /, n: int | None = None, **values: object) -> str:
+    msgid = "probe." + key
+    if n is not None and is_plural(msgid):  # a count: the language's plural form for it
+        return say_n(lang, msgid, n, **values)
+    return say(lang, msgid, **({} if n is None else {"n": n}), **values)
 
 
 def firmware_text(answer: bytes) -> str:
@@ -108,7 +111,7 @@ def probe_reader(pad: PadConfig, port: str, frames: FrameLog, ask: Ask, *, key: 
                 if not ask(pad, laid):
                     checks.append(Check(_say(lang, "stack", pad=pad.name, n=laid), True, _say(lang, "skipped")))
                     continue
-                frames.comment(f"pad {pad.name}: {laid} card(s) laid")
+                frames.comment(f"pad {pad.name}: cards laid: {laid}")
                 checks += _step(reader, pad, laid, key, lang)
         except READER_ERRORS as exc:
             logger.debug("probe %s: %r", pad.name, exc, exc_info=True)

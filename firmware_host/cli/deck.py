@@ -62,7 +62,8 @@ def run_deck(args: argparse.Namespace) -> int:
     if path is None and table.simulated and sim_registry().exists():
         path = sim_registry()  # where `enroll` put the simulated pack
     if path is None:
-        raise BadInput("no tag registry: name one with --registry, or enrol the pack first (ecarte-table enroll)")
+        raise BadInput("no tag registry: name one with --registry, or enrol the pack first (ecarte-table enroll)",
+                       msgid="error.no_registry")
     try:
         registry = TagRegistry.load(Path(path))
     except (OSError, ValueError, TagRegistryError) as exc:

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from catalogue import say
+from catalogue import say, say_n
 from drivers.device_events import DeviceEvent
 from firmware_host.cards.enroll import Originality, enroll
 from firmware_host.cli.args import THE_TABLE_FILES, language_option, sim_registry
@@ -109,8 +109,8 @@ def run_enroll(args: argparse.Namespace) -> int:
             )
     finally:
         panel.close()
-    print(say(lang, "enrol_console.done" if result.complete else "enrol_console.incomplete", n=len(result.enrolled),
-              pack=result.pack, path=registry_path))
+    print(say_n(lang, "enrol_console.done" if result.complete else "enrol_console.incomplete", len(result.enrolled),
+                pack=result.pack, path=registry_path))
     for flagged in result.flagged:
         print(say(lang, "enrol_console.flagged", card=card_words(flagged.card, lang), uid=flagged.uid,
                   why=flagged.origin))

@@ -10,8 +10,9 @@ from __future__ import annotations
 import argparse
 import difflib
 import logging
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import NoReturn
 
 from firmware_host.cli import (
@@ -99,6 +100,23 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     return _parser().parse_args(argv)
 
 
+def asked_language(args: argparse.Namespace, env: Mapping[str, str] | None = None) -> str:
+    """The language a command speaks when it has no table to ask: ``--language``, else the environment's
+    (``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``: ``es_ES.UTF-8`` is Spanish), else English."""
+    from catalogue import LANGUAGES
+
+    given = getattr(args, "language", None)
+    if given in LANGUAGES:
+        return str(given)
+    env = os.environ if env is None else env
+    for key in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        for part in env.get(key, "").split(":"):
+            code = part[:2].lower()
+            if code in LANGUAGES:
+                return code
+    return "en"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """The entry point: returns the exit status."""
     args = parse_args(argv)
@@ -107,7 +125,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         status: int = args.run(args)
         return status
     except BadInput as exc:
-        print(f"ecarte-table {args.command}: {exc}", file=sys.stderr)
+        print(f"ecarte-table {args.command}: {exc.said(asked_language(args))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:
         # whoever read our output stopped (`| head`): nothing more to say, and nothing wrong

@@ -42,7 +42,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 def run_review(args: argparse.Namespace) -> int:
     """Print the review; 0, or raise :class:`BadInput` for a missing journal, game or hand."""
-    from catalogue import rule_set, say
+    from catalogue import rule_set, say, say_n
     from coach.review import advice_said, hands_of_record, review, why_not_reviewed
     from firmware_host.cli.args import journal_game, journal_language
     from firmware_host.journal.replay import replay_game, strict
@@ -54,10 +54,17 @@ def run_review(args: argparse.Namespace) -> int:
     lang = journal_language(record, args.language)
     source = f"{path} game {record.game}"
     records: list[HandRecord] = []
+    names: dict[int, tuple[str, str]] = {}
+    """Each hand's players (A, B) by the hand's number: the review names them, not their seats."""
     try:
         for step in replay_game(record, strict(Controller()), source=source):
-            records += [ev for ev in (step.outcome.events if step.outcome is not None else ())
-                        if isinstance(ev, HandRecord)]
+            if step.outcome is None:
+                continue
+            players = step.outcome.snapshot.players
+            for ev in step.outcome.events:
+                if isinstance(ev, HandRecord):
+                    records.append(ev)
+                    names[ev.hand] = (players[0] or SEATS[0], players[1] or SEATS[1])
             if step.new_game:
                 break
     except TranscriptError as exc:
@@ -76,15 +83,16 @@ def run_review(args: argparse.Namespace) -> int:
             continue
         hand = played[0]
         result = review(hand, samples=args.samples)
-        lines = result.lines(lang) if args.detail else result.said(lang)
+        who = names.get(hand_record.hand, SEATS)
+        lines = result.lines(lang, who) if args.detail else result.said(lang, who)
         rules = rule_set(lang, hand.rules.describe())
-        verdict = say(lang, "review.perfect") if not lines else say(lang, "review.findings", n=len(lines))
+        verdict = say(lang, "review.perfect") if not lines else say_n(lang, "review.findings", len(lines))
         out.write(say(lang, "review.hand", game=record.game, hand=hand.hand, rules=rules) + f" {verdict}\n")
         for line in lines:
             out.write(f"  {line}\n")
         for seat, advice in zip((hand.elder, hand.dealer), result.advice, strict=False):
-            said = advice.text(lang) if args.detail else advice_said(SEATS[seat], advice, lang)
-            out.write(f"  {SEATS[seat]}: {said}\n" if args.detail else f"  {said}\n")
+            said = advice.text(lang) if args.detail else advice_said(who[seat], advice, lang)
+            out.write(f"  {who[seat]}: {said}\n" if args.detail else f"  {said}\n")
     if not chosen:
         out.write(say(lang, "review.none", game=record.game) + "\n")
     return 0

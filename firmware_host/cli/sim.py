@@ -38,6 +38,7 @@ def run(args: argparse.Namespace) -> int:
     """Run the typing console; returns the exit status."""
     import contextlib
 
+    from catalogue import language, say
     from firmware_host.app import GameOptions, build_referee, linger
     from firmware_host.players.console import SimOptions, run_sim
     from hardware.table import simulated_table
@@ -55,5 +56,5 @@ def run(args: argparse.Namespace) -> int:
         status = run_sim(options, referee, outputs=pages)
         if pages:
             url = pages[0].url
-            linger(f"ecarte-table sim: the input has ended; the page stays up at {url} until Ctrl-C")
+            linger(f"ecarte-table sim: {say(language(options.language), 'sim.input_ended', url=url)}")
     return status

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import engine
-from catalogue import has, rule_set, say
+from catalogue import has, moment, percent, rule_set, say, say_n
 from engine import SEATS, Fault
 from firmware_host.journal.store import GameRecord, Journal
 from firmware_host.referee.controller import Controller
@@ -210,7 +210,7 @@ def games(journal: Journal) -> list[GameSummary]:
 
 def format_game(summary: GameSummary, lang: str = "en") -> str:
     """One line in ``lang``: ``game 3  2024-05-01 20:14  classic  Anne – Bruno  Anne wins 5:2  7 hands  2 faults``."""
-    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(summary.started))
+    when = moment(lang, summary.started)
     a, b = summary.players
     if summary.is_rubber:
         games = ", ".join(
@@ -234,8 +234,9 @@ def format_game(summary: GameSummary, lang: str = "en") -> str:
 
 
 def _counted(lang: str, msgid: str, n: int, **values: Any) -> str:
-    """``1 hand``, ``3 hands``: the message for one, or for ``n``."""
-    return say(lang, msgid + ".one", **values) if n == 1 else say(lang, msgid, n=n, **values)
+    """``1 hand``, ``3 hands``, ``0 coup``: the message's plural form for ``n`` in ``lang`` (gettext's
+    plural forms, Babel's rules: French takes the singular for 0)."""
+    return say_n(lang, msgid, n, **values)
 
 
 def _fault_name(code: str, lang: str) -> str:
@@ -317,11 +318,16 @@ lost the point 1 time of them (such a loss costs more than an ordinary one)
     >>> print(format_player(p, detail=True))
     Anne: 2 games, 1 won, 7 points, 9 hands, vole 11%, d'autorité 3 (1 punished), faults: none
     """
-    rubbers = _counted(lang, "history.rubbers", stats.rubbers, won=stats.rubbers_won) if stats.rubbers else ""
+    rubbers = _counted(lang, "history.rubbers", stats.rubbers,
+                       won=_counted(lang, "count.won", stats.rubbers_won)) if stats.rubbers else ""
+    # each number with its noun, and "won" agreeing with the number won ("2 partidas, 1 ganada")
+    games, wins = _counted(lang, "count.games", stats.games), _counted(lang, "count.won", stats.wins)
+    points = _counted(lang, "count.points", stats.points)
     if detail:
         faults = _fault_list(stats.faults, lang) or say(lang, "history.none")
-        return say(lang, "history.player", name=stats.name, games=stats.games, wins=stats.wins, rubbers=rubbers,
-                   points=stats.points, hands=stats.hands, rate=f"{stats.vole_rate:.0%}",
+        return say(lang, "history.player", name=stats.name, games=games, wins=wins, rubbers=rubbers,
+                   points=points, hands=_counted(lang, "history.hands", stats.hands),
+                   rate=percent(lang, stats.vole_rate),
                    vulnerable=stats.vulnerable, punished=stats.punished, faults=faults)
     autorite = say(lang, "history.never_autorite") if not stats.vulnerable else say(
         lang, "history.autorite", times=_counted(lang, "count.times", stats.vulnerable),
@@ -329,6 +335,6 @@ lost the point 1 time of them (such a loss costs more than an ordinary one)
     listed = ", ".join(f"{_fault_name(code, lang)} {_counted(lang, 'count.times', n)}"
                        for code, n in sorted(stats.faults.items()))
     said_faults = say(lang, "history.said_faults", faults=listed) if stats.faults else say(lang, "history.no_fault")
-    return say(lang, "history.said_player", name=stats.name, games=_counted(lang, "count.games", stats.games),
-               wins=stats.wins, rubbers=rubbers, points=stats.points, hands=_counted(lang, "count.hands", stats.hands),
+    return say(lang, "history.said_player", name=stats.name, games=games,
+               wins=wins, rubbers=rubbers, points=points, hands=_counted(lang, "count.hands", stats.hands),
                voles=_counted(lang, "count.hands", stats.voles), autorite=autorite, faults=said_faults)

@@ -31,8 +31,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 import engine
-from catalogue import has, rule_set, say, say_or, zones
+from catalogue import has, rule_set, say, say_n, say_or, zones
 from engine import NotationError
+from engine.cards import CARDS
 from engine.random_play import random_deal
 from engine.seats import SEATS
 from firmware_host.errors import BadInput
@@ -82,13 +83,34 @@ def help_text(lang: str = "en") -> str:
 
 
 def _card_code(word: str, text: str, lang: str) -> str:
-    """A typed card's code (``KS``).
+    """A typed card's code (``KS``): the code, or the card as ``lang`` prints it (``D♠``, the French
+    queen; ``Q♠`` in Spanish; ``10♦``), as the bench shows it. A printed card needs its suit symbol:
+    a letter alone is the code's (in French ``D`` prints the queen, but ``KD`` types the king of
+    diamonds).
 
     :raises NotationError: not a card, said in ``lang``."""
+    printed = _printed_cards(lang)
+    if word.upper() in printed:
+        return printed[word.upper()]
     try:
         return str(engine.Card.parse(word))
     except (NotationError, ValueError):
         raise NotationError(say(lang, "sim.not_a_card", line=repr(text), card=repr(word))) from None
+
+
+def _printed_cards(lang: str) -> dict[str, str]:
+    """Each card as ``lang`` prints it (upper case) → its code."""
+    return {card_words(str(c), lang).upper(): str(c) for c in CARDS}
+
+
+def _typed_verb(word: str, lang: str) -> str:
+    """``lang``'s verb or button as typed (``joue``, ``juega``, ``oui``) → the command line's (``plays``,
+    ``yes``); the command line's own as it is."""
+    lowered = word.lower()
+    for verb in _VERBS:
+        if lowered == say(lang, "sim.typed." + verb).lower():
+            return verb
+    return word
 
 
 def parse_sim_line(text: str, snapshot: TableSnapshot, rng: random.Random, lang: str = "en") -> list[PhysicalEvent]:
@@ -119,6 +141,7 @@ def parse_sim_line(text: str, snapshot: TableSnapshot, rng: random.Random, lang:
         return [CardEvent(head, _card_code(words[1], text, lang), gone=len(words) == 3)]
     seat = head.upper()
     if seat in SEATS and len(words) >= 2:
+        words = [words[0], _typed_verb(words[1], lang), *words[2:]]
         words = [words[0], _nearest_verb(text, words, lang), *words[2:]]
     if seat in SEATS and len(words) == 2 and words[1].lower() in _BUTTONS:
         return [ButtonEvent(seat, words[1].lower())]
@@ -271,7 +294,7 @@ def describe(event: engine.Event, journal: str | None = None, lang: str = "en",
         bid = say(lang, f"sim.bid.{data['bid']}", seat=seat)
         return say(lang, "sim.vulnerable", bid=bid) if data.get("vulnerable") else bid
     if kind == "exchange":
-        return say(lang, "sim.exchange", seat=seat, n=data["count"], stock=data["stock"])
+        return say_n(lang, "sim.exchange", data["count"], seat=seat, stock=data["stock"])
     if kind == "play_begins":
         return say(lang, "sim.play_begins", seat=data["leader"])
     if kind == "corrected":

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 import engine
-from catalogue import language, rule_set, say
+from catalogue import language, rule_set, say, say_n
 from engine import Card, Event, Fault
 from engine.seats import SEATS
 from firmware_host.errors import BadInput
@@ -217,7 +217,7 @@ def run_demo(options: DemoOptions, controller: Controller, *, outputs: Sequence[
         watch = TableWatch(service.stats, controller.snapshot())
         service.outputs.append(watch)
         narrator = Narrator(out, lang, names, lambda: watch.snapshot)
-        service.outputs.append(HandNarrator(names, narrator))
+        service.outputs.append(HandNarrator(names, narrator, lang))
         service.outputs.extend(outputs)
         put = tee(service.put_device_event) if tee is not None else service.put_device_event
         sim = SimulatedTable(table, events=put, baud=115200, depth=depth, seed=options.seed)
@@ -248,7 +248,9 @@ def run_demo(options: DemoOptions, controller: Controller, *, outputs: Sequence[
         conduct = players.conduct
         name = dict(zip(SEATS, names, strict=False)).get(winner, winner)
         out.write("\n" + say(lang, "demo.game_over", who=name, a=a, b=b, name_a=names[0], name_b=names[-1],
-                              hands=final.hand_no, refused=conduct.refused_at_once, late=len(conduct.late),
+                              hands=say_n(lang, "count.hands", final.hand_no),
+                              refused=say_n(lang, "count.refused", conduct.refused_at_once),
+                              late=say_n(lang, "count.late", len(conduct.late)),
                               events=service.stats.handled, frames=panel.frames) + "\n")
         quoted = shlex.quote(str(journal_path))
         out.write(say(lang, "demo.review_it", command=f"ecarte-table review --journal {quoted}") + "\n"
@@ -291,16 +293,19 @@ class Narrator:
 class HandNarrator:
     """A service output that says each hand's result as the table scored it (the frames may not be drawn)."""
 
-    def __init__(self, names: Sequence[str], say: Callable[..., None]) -> None:
+    def __init__(self, names: Sequence[str], say: Callable[..., None], lang: str = "en") -> None:
         self.names = names
         self.say = say
+        self.lang = lang
 
     def publish(self, outcome: Outcome) -> None:
         for ev in outcome.events:
             if isinstance(ev, engine.HandEnd):
                 a, b = self.names
-                self.say("demo.hand_over", who="A" if ev.points[0] > ev.points[1] else "B", points=max(ev.points),
-                         tricks=max(ev.tricks), a=a, b=b, sa=ev.score[0], sb=ev.score[1])
+                self.say("demo.hand_over", who="A" if ev.points[0] > ev.points[1] else "B",
+                         points=say_n(self.lang, "count.points", max(ev.points)),
+                         tricks=say_n(self.lang, "count.tricks", max(ev.tricks)),
+                         a=a, b=b, sa=ev.score[0], sb=ev.score[1])
 
 
 def _table_depth(table: TableConfig) -> int:

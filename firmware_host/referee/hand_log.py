@@ -23,6 +23,7 @@ from collections.abc import Iterable
 import engine
 from engine import Event, Fault, GameState
 from engine.actions import Action
+from engine.events import HandReplayed
 from firmware_host.referee.table_events import HandRecord
 
 
@@ -31,6 +32,22 @@ def new_deal(before: GameState, after: GameState) -> bool:
     return after is not before and after.phase == "deal" and after.hands == (0, 0) and (
         after.hand_no != before.hand_no or after.game_no != before.game_no or before.hands != (0, 0)
     )
+
+
+def trick_points(hand: engine.HandEnd, notes: Iterable[Event]) -> tuple[int, int]:
+    """What the tricks of ``hand`` scored each seat (A, B): its points less the kings and penalties of
+    ``notes`` (the hand's, :attr:`HandLog.notes`), which were scored, and said, when they happened::
+
+        >>> trick_points(engine.HandEnd((3, 2), (2, 0), (4, 1)), [engine.King("A", (3, 1))])
+        (1, 0)
+    """
+    notes = tuple(notes)
+    out = []
+    for i, seat in enumerate(engine.SEATS):
+        kings = sum(1 for n in notes if isinstance(n, engine.King) and n.seat == seat)
+        penalties = sum(n.points for n in notes if isinstance(n, engine.Penalty) and n.seat == seat)
+        out.append(hand.points[i] - kings - penalties)
+    return out[0], out[1]
 
 
 class HandLog:
@@ -63,6 +80,8 @@ class HandLog:
         for ev in events:
             if not isinstance(ev, Fault):
                 self._remember(ev)
+            elif ev.late and ev.code == "false_king":
+                self._forget_king(ev.seat)
         if not any(isinstance(e, engine.HandEnd | engine.GameEnd) for e in events):
             return []
         record = HandRecord(self.game, before.hand_no, before.dealer,
@@ -71,9 +90,19 @@ class HandLog:
         self._actions = []
         return [record]
 
+    def _forget_king(self, seat: str | None) -> None:
+        """A king proven false: its point is taken back (rule 25, ``take_back_king``), so it is no
+        longer among the hand's points."""
+        kings = [i for i, n in enumerate(self._notes) if isinstance(n, engine.King) and n.seat == seat]
+        if kings:
+            del self._notes[kings[-1]]
+
     def _remember(self, ev: Event) -> None:
         if isinstance(ev, engine.King | engine.Penalty) or (isinstance(ev, engine.Bid) and ev.vulnerable):
             self._notes.append(ev)
+        if isinstance(ev, HandReplayed):
+            # the hand played again keeps its kings' points and undoes its penalties (engine.phases.tricks.remedy)
+            self._notes = [n for n in self._notes if not isinstance(n, engine.Penalty)]
         if isinstance(ev, engine.Trick):
             self.last_trick = ev
         elif isinstance(ev, engine.HandEnd):

@@ -25,6 +25,7 @@ from engine import SEATS, Fault, View
 from engine.events import Bid, King, Penalty
 from engine.prompts import Prompt
 from engine.rules import RULE_SETS
+from firmware_host.referee.hand_log import trick_points
 from firmware_host.referee.snapshot import TableSnapshot
 from firmware_host.referee.table_setup import MenuLine
 from firmware_host.screens.drawing import Screen, clipped, frame_to_text, render
@@ -169,11 +170,12 @@ def _hand_lines(table: _Table) -> list[str]:
     w = table.w
     lines = []
     vulnerable = {n.seat: n.bid for n in snapshot.hand_notes if isinstance(n, Bid)}
+    by_tricks = trick_points(hand, snapshot.hand_notes)
     for i, seat in enumerate(SEATS):
         parts: list[tuple[int, str]] = []
         kings = sum(1 for n in snapshot.hand_notes if isinstance(n, King) and n.seat == seat)
         penalties = [n for n in snapshot.hand_notes if isinstance(n, Penalty) and n.seat == seat]
-        tricks = hand.points[i] - kings - sum(p.points for p in penalties)
+        tricks = by_tricks[i]
         other = SEATS[1 - i]
         if tricks > 0:
             if hand.tricks[i] == 5:

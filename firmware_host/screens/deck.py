@@ -63,11 +63,11 @@ def deck_lines(report: DeckProgress, lang: str = "en") -> list[str]:
     if report.missing and (report.finished or len(report.seen) >= 24):
         problems.append(_cards(say, "deck_missing", report.missing))
     if report.not_genuine:
-        problems.append(say.say("deck_fake", n=len(report.not_genuine)))
+        problems.append(say.say_n("deck_fake", len(report.not_genuine)))
     if report.repeated:
         problems.append(_cards(say, "deck_twice", report.repeated))
     if report.foreign:
-        problems.append(say.say("deck_foreign", n=len(report.foreign)))
+        problems.append(say.say_n("deck_foreign", len(report.foreign)))
     lines += problems[:2]
     if report.lying and not report.missing and len(lines) < 4:
         lines.append(say.say("deck_lift"))

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from catalogue import LANGUAGES, language, say, say_or
+from catalogue import LANGUAGES, language, say, say_n, say_or
 from engine.cards import SUIT_SYMBOLS
 from engine.prompts import Prompt
 from firmware_host.screens.drawing import fitting, text_width
@@ -74,6 +74,10 @@ class Words:
     def say(self, key: str, **values: Any) -> str:
         """The words for ``key`` with ``values`` put in (``{who}``, ``{card}``...)."""
         return say(self.lang, key, **values)
+
+    def say_n(self, key: str, n: int, **values: Any) -> str:
+        """The words for ``key`` in the plural form for ``n`` (put in as ``{n}``)."""
+        return say_n(self.lang, key, n, **values)
 
     def card(self, code: str) -> str:
         """A card as this language prints it."""

@@ -43,6 +43,8 @@ from engine import (
     Trump,
 )
 from engine.events import Exchanged, HandReplayed, MatchEnd, PlayBegins
+from engine.rules import RULE_SETS
+from firmware_host.referee.hand_log import trick_points
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
 from firmware_host.referee.table_events import Corrected, NewGame, ReaderState
 from firmware_host.screens.i18n import language as table_language
@@ -86,12 +88,19 @@ class Announcer:
             raise ValueError(f"verbosity: one of {', '.join(VERBOSITIES)}, not {verbosity!r}")
         self.lang = table_language(lang)
         self.verbosity = verbosity
+        self._drawn: tuple[str, str, tuple[int, int]] | None = None
+        """Under partial sight, during an exchange: the elder, the dealer and the replacements each seat was
+        seen to draw."""
 
     def take(self, outcome: Outcome, t: float = 0.0) -> list[Announcement]:
-        """The announcements of one outcome, in the order of its events."""
+        """The announcements of one outcome, in the order of its events (before them, under partial
+        sight, the exchange the table saw end: see :meth:`_exchanged`)."""
         snapshot = outcome.snapshot
         said = self._said(snapshot)
         out: list[Announcement] = []
+        hand = (snapshot.game, snapshot.hand_no)
+        if self.verbosity != "brief":
+            out.extend(Announcement(text, "exchange", said.lang, hand, t) for text in self._exchanged(said))
         for event in outcome.events:
             kind = event.event
             if kind not in PUBLIC_EVENTS:
@@ -100,8 +109,33 @@ class Announcer:
                 continue
             text = said.event(event, outcome)
             if text:
-                out.append(Announcement(text, kind, said.lang, (snapshot.game, snapshot.hand_no), t))
+                out.append(Announcement(text, kind, said.lang, hand, t))
         return out
+
+    def _exchanged(self, said: _Said) -> list[str]:
+        """Under partial sight the engine counts no exchange (its pads read a stack from the cloth
+        up to their depth, so neither the discards nor the replacements laid on a hand are all
+        seen: no ``exchange`` event, TRANSCRIPT.md *Partial sight*). When a round of exchange ends,
+        who exchanged is said all the same, the elder first ("Bruno exchanges."), so that a player
+        who cannot see the table knows it happened; how many is said only where the table counts
+        it (full sight: the engine's ``exchange`` event, "Bruno exchanges 2."), never guessed. The
+        dealer is said where the rules make him take a card (classic, 003: "el crupier también debe
+        realizar un intercambio de al menos una carta") or the table saw one arrive."""
+        snapshot = said.snapshot
+        if snapshot.sight.mode != "partial":
+            self._drawn = None
+            return []
+        if snapshot.phase == "exchange":
+            self._drawn = (snapshot.view.elder, snapshot.view.dealer, snapshot.sight.seen)
+            return []
+        drawn, self._drawn = self._drawn, None
+        if drawn is None or snapshot.phase not in ("propose", "respond", "force", "play"):
+            return []  # no round ended, or the deal was void
+        elder, dealer, seen = drawn
+        ruleset = RULE_SETS.get(snapshot.view.rules.split("(")[0])
+        must = ruleset is None or ruleset.dealer_discard[0] > 0
+        said_seats = [elder] + ([dealer] if must or seen[0 if dealer == "A" else 1] else [])
+        return [said.s.say("exchange_uncounted", who=said.who(seat)) for seat in said_seats]
 
     def waiting(self, snapshot: TableSnapshot) -> str | None:
         """What the table waits for, in words (the OLED's prompt, or the last fault to put right),
@@ -141,7 +175,8 @@ class _Said:
     def event(self, event: Event, outcome: Outcome) -> str | None:
         s, view = self.s, self.snapshot.view
         if isinstance(event, Fault):
-            return self.fault(event)
+            return self.fault(event, penalised=any(isinstance(e, Penalty) and e.seat == event.seat
+                                                   for e in outcome.events))
         if isinstance(event, Trump):
             return s.say("trump", hand=self.snapshot.hand_no, dealer=self.who(view.dealer),
                          card=s.card(str(event.card)), suit=s.suit(event.card.suit))
@@ -151,6 +186,9 @@ class _Said:
         if isinstance(event, TargetSet):
             return s.say("target", n=event.target)
         if isinstance(event, Bid):
+            if event.bid == "stand" and not event.vulnerable:
+                # the elder proposes no more after an exchange: play begins, nobody plays d'autorité
+                return s.say("stand_after", who=self.who(event.seat))
             text = s.say(event.bid, who=self.who(event.seat))
             return f"{text} {s.say('vulnerable', who=self.who(event.seat))}" if event.vulnerable else text
         if isinstance(event, Exchanged):
@@ -165,26 +203,25 @@ class _Said:
             return s.say("trick", who=self.who(event.winner), a=self.names["A"], b=self.names["B"],
                          ta=tricks[0], tb=tricks[1])
         if isinstance(event, King):
-            return s.say("king", who=self.who(event.seat), **self.score(event.score))
+            return f"{s.say('king', who=self.who(event.seat))} {self.said_score(event.score)}"
         if isinstance(event, Offer):
             if event.accepted is None:
                 return s.say(f"offer_{event.offer}", who=self.who(event.seat))
             return s.say("offer_yes" if event.accepted else "offer_no", who=self.who(event.seat))
         if isinstance(event, Penalty):
-            return s.say("penalty", who=self.who(event.seat), n=event.points,
+            # the event's points are the change (negative): the sentence says what is lost
+            return s.say("penalty", who=self.who(event.seat), n=-event.points,
                          why=words(self.lang).say("pen_" + event.reason))
         if isinstance(event, HandEnd):
-            ta, tb = event.tricks
-            winner = "A" if ta > tb else "B"
-            return s.say("hand_end", who=self.who(winner), hi=max(ta, tb), lo=min(ta, tb),
-                         n=event.points[0 if winner == "A" else 1], **self.score(event.score))
+            return self.hand_end(event)
         if isinstance(event, GameEnd):
             won = event.score[0 if event.winner == "A" else 1]
             return s.say("game_end", who=self.who(event.winner), hi=won, lo=sum(event.score) - won)
         if isinstance(event, MatchEnd):
             return s.say("match_end", who=self.who(event.winner))
         if isinstance(event, HandReplayed):
-            return s.say("replay_hand")
+            # played again, the hand keeps its kings and undoes its penalties: the score is said anew
+            return f"{s.say('replay_hand')} {self.said_score(view.score)}"
         if isinstance(event, NewGame):
             return s.say("new_game")
         if isinstance(event, Corrected):
@@ -195,11 +232,54 @@ class _Said:
                 f"{_capital(w.say('offline_do'))}."
         return None
 
-    def fault(self, fault: Fault) -> str:
-        """What went wrong and what to do, in the OLED's words (a hidden card left out)."""
+    def said_score(self, score: tuple[int, int]) -> str:
+        """The score, said after every change of it."""
+        return self.s.say("score", **self.score(score))
+
+    def hand_end(self, event: HandEnd) -> str:
+        """Who won the tricks, what the tricks scored each seat, and the score. The hand's kings
+        and penalties were said, with the score, when they were scored: said again in the
+        hand's points they would count twice for whoever adds up."""
+        s = self.s
+        points = trick_points(event, self.snapshot.hand_notes)
+        ta, tb = event.tricks
+        # the seat the tricks scored most (a point offered and accepted ends the hand early)
+        winner = "A" if (points[0], ta) > (points[1], tb) else "B"
+        mine, theirs = (ta, tb) if winner == "A" else (tb, ta)
+        parts = [s.say("hand_end", who=self.who(winner), hi=mine, lo=theirs)]
+        order = ("A", "B") if winner == "A" else ("B", "A")
+        for seat in order:
+            n = points[0 if seat == "A" else 1]
+            if n:
+                parts.append(s.say("gains" if n > 0 else "loses", who=self.who(seat), n=abs(n)))
+        if not any(points):
+            parts.append(s.say("no_points"))
+        parts.append(self.said_score(event.score))
+        return " ".join(parts)
+
+    def fault(self, fault: Fault, penalised: bool = False) -> str:
+        """What went wrong and what to do, in the OLED's words (a hidden card left out).
+
+        A fault proven late says its offender, then the point a false king loses and the score,
+        then who chooses between playing the hand again and playing on, once, in the voice's own
+        words (the OLED's "A: yes replay, no play on" is too short to be heard right)."""
         face_up = fault_face_up(fault, self.snapshot)
         said = public_fault(fault, face_up, self.snapshot, self.lang)["said"]
-        parts = [self.s.cards_said(str(said[key])) for key in ("what", "do")]
+        if fault.late:
+            parts = [self.s.cards_said(str(said["what"]))]
+            tail = []
+            if fault.code == "false_king":
+                tail.append(self.s.say("king_back", who=self.who(fault.seat)))
+                tail.append(self.said_score(self.snapshot.view.score))
+            if self.snapshot.choosing is not None:
+                tail.append(self.s.say("choose", who=self.who(self.snapshot.choosing)))
+            return " ".join([*(f"{_capital(p.strip())}." for p in parts if p.strip()), *tail])
+        do = str(said["do"])
+        if penalised and fault.card is not None and face_up:
+            # the penalty is said by its own event, with the score: not a second time here
+            w = words(self.lang)
+            do = w.say("take_back", card=w.card(str(fault.card)))
+        parts = [self.s.cards_said(p) for p in (str(said["what"]), do)]
         return " ".join(f"{_capital(p.strip())}." for p in parts if p.strip())
 
 

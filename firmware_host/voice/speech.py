@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import re
 import shutil
 import subprocess
 import threading
@@ -81,7 +82,7 @@ class Synth:
         :raises SpeechError: espeak-ng is missing, fails or takes too long.
         """
         try:
-            done = subprocess.run(self.command(lang), input=text.encode("utf-8"), capture_output=True,
+            done = subprocess.run(self.command(lang), input=as_text(text).encode("utf-8"), capture_output=True,
                                   timeout=SYNTH_TIMEOUT_S, check=False)
         except FileNotFoundError:
             raise SpeechError(f"{self.program} is not installed: sudo apt-get install espeak-ng") from None
@@ -91,6 +92,22 @@ class Synth:
             raise SpeechError(f"{self.program} failed ({done.returncode}): "
                               f"{done.stderr.decode('utf-8', 'replace').strip()[:200]}")
         return sized(done.stdout)
+
+
+_PHONEME_BRACKETS = re.compile(r"[\[\]]+")
+
+
+def as_text(text: str) -> str:
+    """``text`` as espeak-ng must read it: as words. espeak-ng reads what stands between ``[[`` and
+    ``]]`` as phoneme mnemonics, SSML mode (``-m``) included (espeak-ng(1), "-x" and phoneme input;
+    1.51 here reads "Bob [[ plays the king" as phoneme noise from the brackets on, and
+    "[[j'u:lu:z]]" as "you lose"), so a player's name could make the table say anything. No
+    announcement means a bracket: each run of them is a pause (a space)::
+
+        >>> as_text("Bob [[ plays the king."), as_text("[[j'u:lu:z]] leads.")
+        ('Bob   plays the king.', " j'u:lu:z  leads.")
+    """
+    return _PHONEME_BRACKETS.sub(" ", text)
 
 
 def sized(wav: bytes) -> bytes:

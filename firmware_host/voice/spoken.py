@@ -78,7 +78,8 @@ class Spoken:
         said = _PRINTED.sub(full, text)
         said = _LONE_SUIT.sub(lambda m: self.suit(_SYMBOLS[m.group(0)]), said)  # "must trump ♥"
         # the OLED's own article before a card ("the K♠", "le R♠") gives way to the card's
-        return re.sub(r"\b(?:the|le|il|la|l'|el)\s+(the |le |la |l'|il |el )", r"\1", said)
+        # (an elided article touches its card: "l'A♣")
+        return re.sub(r"(?:\b(?:the|le|il|la|el)\s+|\bl')(the |le |la |l'|il |el )", r"\1", said)
 
 
 def spoken(lang: str = "en") -> Spoken:

@@ -4,7 +4,7 @@
 What stays as it is in every language is taken out before looking: a command to type (in
 backquotes, or ``ecarte-table ...``), a line the player typed (quoted back to them), a pad's name in
 the table file (``hand.A``), a file's path, a card's code as the registry and the flags write it
-(``QH``) and an originality verdict's code (``no_signature``)."""
+(``QH``)."""
 
 from __future__ import annotations
 
@@ -53,7 +53,9 @@ def test_doctor_enroll_and_deck_say_no_english_word(lang: str, tmp_path: Path) -
     short = _cli("deck", "--language", lang, "--drop", "7C", "--clone", "QH", state=tmp_path, codes=(1,))
     read += short + _cli("deck", "--language", lang, state=tmp_path)
     read += _cli("doctor", "--language", lang, state=tmp_path)
-    fake = catalogue.say(lang, "deck.console_fake", code="QH", card="D♥" if lang == "fr" else "Q♥", why="no_signature")
+    # the verdict in words ("No auténtica: Q♥ (QH): no dio ninguna firma"), not its code
+    fake = catalogue.say(lang, "deck.console_fake", code="QH", card="D♥" if lang == "fr" else "Q♥",
+                         why=catalogue.say(lang, "origin.no_signature"))
     assert fake in short and catalogue.say(lang, "deck.console_missing", cards="7♣") in short
     assert catalogue.say(lang, "doctor.all_passed") in read
     if lang == "en":

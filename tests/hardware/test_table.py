@@ -538,3 +538,29 @@ def test_a_listen_pin_is_checked_like_every_pin() -> None:
     problems = dict(problems_of(edit(GOOD, "led = 12", "led = 12\nlisten = 6")))
     assert "GPIO6 is also" in problems["buttons.A.listen"]
     assert load_table_text(edit(GOOD, "led = 12", "led = 12\nlisten = 19")).buttons.seats[0].listen == 19
+
+
+@pytest.mark.parametrize(("device", "ears", "refused"), [
+    ("default", 'A = "plughw:2,0", B = "plughw:2,0"', "seat A's earpiece too"),  # two seats, one card
+    ("default", 'A = "sysdefault"', "table's speaker"),  # the speaker under another name
+    ("plughw:1,0", 'A = "hw:1,0"', "table's speaker"),
+    ("default", 'A = "plughw:0,0"', "table's speaker"),  # default is card 0 (alsa.conf)
+    ("hw:CARD=1,DEV=0", 'B = "plughw:1"', "table's speaker"),
+    ("default", 'A = "plughw:1,0", B = "dmix:CARD=1"', "seat A's earpiece too"),
+])
+def test_an_earpiece_on_another_seats_or_the_speakers_card_is_refused(
+        device: str, ears: str, refused: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each seat would hear the other's cards: the earpieces are compared by the sound card their ALSA
+    name plays on (hardware.alsa_cards), not by the name."""
+    monkeypatch.delenv("ALSA_CARD", raising=False)
+    monkeypatch.delenv("ALSA_PCM_CARD", raising=False)
+    text = GOOD + f'\n[voice]\nenabled = true\ndevice = "{device}"\nearpieces = {{ {ears} }}\n'
+    problems = dict(problems_of(text))
+    assert any(refused in message for key, message in problems.items() if key.startswith("voice.earpieces")), problems
+
+
+def test_earpieces_on_their_own_cards_are_accepted(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("ALSA_CARD", raising=False)
+    monkeypatch.delenv("ALSA_PCM_CARD", raising=False)
+    text = GOOD + '\n[voice]\nenabled = true\ndevice = "default"\nearpieces = { A = "plughw:1,0", B = "plughw:2,0" }\n'
+    assert load_table_text(text).voice.earpieces == (("A", "plughw:1,0"), ("B", "plughw:2,0"))

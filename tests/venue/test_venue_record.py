@@ -58,3 +58,20 @@ def test_export_format_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     text = capsys.readouterr().out
     log = parse_record(text)
     assert check_game(log) == [] and log.hands and log.tag("Winner") in ("A", "B")
+
+
+@pytest.mark.parametrize("lang", ["es", "fr", "it", "de"])
+def test_the_pages_record_is_in_the_tables_language(lang: str) -> None:
+    """The page's record ("el acta") was the raw English notation (``B gets 8S 7S``, ``A announces the
+    king``): worded for a reader of the language, no English word of the game left; the record itself
+    stays in the notation (``export``, the parser)."""
+    from catalogue.english import english_words
+    from venue.record import said_record
+
+    for seed, rules in ((4, "classic"), (2, "italian"), (3, "german")):
+        controller = Controller()
+        text = write_record(game_log_of([controller.handle(e) for e in whole_game(seed, rules)], game=1, table="T"))
+        said = said_record(text, lang)
+        assert len(said.splitlines()) == len(text.splitlines())
+        assert english_words(said.replace("[A ", "").replace("[B ", "")) == set(), said
+        assert " gets " in text and " gets " not in said

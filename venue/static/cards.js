@@ -39,6 +39,11 @@ function pip(suit, x, y, size, flip) {
 }
 
 function rankText(rank) { return window.__ranks[rank] || (rank === "T" ? "10" : rank); }
+function cardName(code) {
+  const w = window.__cardWords;
+  if (!w || !w.ranks[code[0]] || !w.suits[code[1]]) return "";
+  return w.card.split("{rank}").join(w.ranks[code[0]]).split("{suit}").join(w.suits[code[1]]);
+}
 
 // One card as an SVG picture. opts: struck (a refused card: crossed out in red). Each face is drawn
 // once and copied after (a venue's scoreboard draws hundreds of cards a second); only cards are kept.
@@ -46,7 +51,7 @@ const drawnCards = new Map();
 function cardEl(code, opts) {
   const o = opts || {};
   if (typeof code !== "string" || !/^[789TJQKA][SHDC]$/.test(code)) return drawCard(code, o);
-  const key = code + (o.struck ? " struck " : " ") + rankText(code[0]);
+  const key = code + (o.struck ? " struck " : " ") + rankText(code[0]) + " " + cardName(code);
   let card = drawnCards.get(key);
   if (!card) {
     card = drawCard(code, o);
@@ -61,7 +66,8 @@ function drawCard(code, o) {
   const svg = svgNode("svg", { viewBox: "0 0 50 70", role: "img",
     class: "card suit-" + suit + (red ? " red" : "") + (o.struck ? " struck" : "") });
   svg.dataset.card = code;
-  const label = rankText(rank) + SUIT_NAMES[suit];
+  // a screen reader says the card in words ("la reina de picas"); the printed index where none are loaded
+  const label = cardName(code) || rankText(rank) + SUIT_NAMES[suit];
   svg.setAttribute("aria-label", label);
   svg.append(svgNode("title"));
   svg.lastChild.textContent = label;

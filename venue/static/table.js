@@ -8,8 +8,17 @@ window.__shown = {};  // card -> when (ms) it was first drawn on the table (for 
 const $ = (id) => document.getElementById(id);
 let WORDS = {};
 let ZONES = {};
+let PLURALS = {};
+let SHIPPED = {};
+let ARTICLES = {};  // the article a card takes, by rank, where the language's articles agree  // a shipped table file's title -> in the page's language
+let LANG = "en";
 function W(key, vars) {
   let text = WORDS[key] || key.replace(/_/g, " ");
+  // a number meeting a noun: the form for its CLDR category (the catalogue's plural forms, Babel's rules)
+  if (PLURALS[key] && vars && typeof vars.n === "number") {
+    const forms = PLURALS[key];
+    text = forms[new Intl.PluralRules(LANG).select(vars.n)] || forms.other || text;
+  }
   for (const [k, v] of Object.entries(vars || {})) text = text.split("{" + k + "}").join(v);
   return text;
 }
@@ -18,7 +27,12 @@ async function loadWords() {
   try {
     const w = await (await fetch("/api/words")).json();
     WORDS = w.words;
+    PLURALS = w.plurals || {};
+    SHIPPED = w.shipped || {};
+    ARTICLES = w.articles || {};
+    LANG = w.lang || "en";
     window.__ranks = w.ranks;
+    window.__cardWords = w.card_words || null;
     ZONES = w.zones || {};
     document.documentElement.lang = w.lang;
     document.title = W("page_title");
@@ -83,7 +97,7 @@ function showState(s) {
   window.__updates += 1;
   const v = s.view;
   const who = names(s);
-  $("title").textContent = s.table;
+  $("title").textContent = SHIPPED[s.table] || s.table;
   $("game").textContent = W("game") + " " + s.game + " · " + W("hand") + " " + s.hand + " · " + ((s.said && s.said.rules) || v.rules);
   for (const [i, seat] of ["A", "B"].entries()) {
     $("name-" + seat).replaceChildren(who[seat], ...(v.dealer === seat ? [el("div", { class: "small" }, W("dealer"))] : []));
@@ -105,7 +119,7 @@ function showState(s) {
     const mine = hand.tricks.filter((t) => t.winner === seat);
     const count = v.phase === "play" ? v.tricks[i] : mine.length;
     $("count-" + seat).textContent = count;
-    $("count-" + seat).nextElementSibling.textContent = W(count === 1 ? "trick" : "tricks");
+    $("count-" + seat).nextElementSibling.textContent = W("tricks_count", { n: count });
     $("stack-" + seat).replaceChildren(...mine.map((t) => miniTrick(t, who)));
   }
   // the trick on the table, and a refused card where it lies
@@ -168,13 +182,23 @@ function drawChart(s, who) {
   const goal = svgNode("text", { x: pad, y: y(top) - 4, class: "label" });
   goal.textContent = W("target", { n: s.view.target });
   svg.append(goal);
+  // the end labels: the higher score's above its point, the other's below its own, and never closer
+  // than a line apart (scores 0 and 1 lie 17 units apart: "A 0" and "B 1" overlapped at 360 px)
+  const last = points[points.length - 1];
+  const upper = last.B > last.A ? "B" : "A";
+  const labelY = { [upper]: y(last[upper]) - 6 };
+  const lower = upper === "A" ? "B" : "A";
+  labelY[lower] = Math.max(y(last[lower]) + 14, labelY[upper] + 13);
+  if (labelY[lower] > height - 2) {
+    labelY[upper] -= labelY[lower] - (height - 2);
+    labelY[lower] = height - 2;
+  }
   for (const seat of ["A", "B"]) {
     const line = points.map((p, i) => x(i) + "," + y(p[seat])).join(" ");
     svg.append(svgNode("polyline", { points: line, class: "line seat-" + seat }));
     for (const [i, p] of points.entries()) svg.append(svgNode("circle", { cx: x(i), cy: y(p[seat]), r: 3, class: "dot seat-" + seat }));
-    const last = points[points.length - 1];
     const end = points.length > 1;
-    const label = svgNode("text", { x: x(points.length - 1) + (end ? -4 : 6), y: y(last[seat]) + (seat === "A" ? -6 : 14),
+    const label = svgNode("text", { x: x(points.length - 1) + (end ? -4 : 6), y: labelY[seat],
       class: "label seat-" + seat, "text-anchor": end ? "end" : "start" });
     label.textContent = who[seat] + " " + last[seat];
     svg.append(label);
@@ -219,7 +243,7 @@ function showHand(h) {
     const button = el("button", { class: "handbtn", "data-game": hand.game, "data-hand": hand.hand },
       round + W("hand") + " " + hand.hand + ": " + W("points") + " " + pair(hand.points));
     button.addEventListener("click", () => openHand(hand.game, hand.hand));
-    const record = el("details", { class: "recordtext" }, el("summary", {}, W("record_text")), el("pre", {}, hand.text));
+    const record = el("details", { class: "recordtext" }, el("summary", {}, W("record_text")), el("pre", {}, hand.said || hand.text));
     box.append(el("div", { class: "handrow" }, button, record));
   }
   if (!$("hands").hidden && !viewing) openHand(h.game, h.hand);
@@ -260,7 +284,13 @@ function viewerCard(code, view, extra) {
 }
 
 function withCard(text, code, view) {
-  const [before, after] = text.split("{card}");
+  let [before, after] = text.split("{card}");
+  // the template's masculine article before the card made the card's own (the queen's "la"), as the server does
+  const a = ARTICLES;
+  if (a.masculine && before.endsWith(a.masculine + " ") && a[code[0]] && a[code[0]] !== a.masculine) {
+    const own = a[code[0]];
+    before = before.slice(0, before.length - a.masculine.length - 1) + (own.endsWith("'") ? own : own + " ");
+  }
   return [before, viewerCard(code, view, "small"), after || ""];
 }
 
@@ -293,7 +323,7 @@ function drawViewer() {
       cards.push(back);
     }
     const name = el("div", { class: "hv-name" }, who[x], ...(view.dealer === x ? [el("span", { class: "small" }, " · " + W("dealer"))] : []),
-      el("span", { class: "hv-tricks" }, " " + s.tricks[x] + " " + W(s.tricks[x] === 1 ? "trick" : "tricks")));
+      el("span", { class: "hv-tricks" }, " " + s.tricks[x] + " " + W("tricks_count", { n: s.tricks[x] })));
     return el("div", { class: "hv-seat" + (s.seat === x ? " acting" : ""), "data-seat": x }, name, el("div", { class: "hv-cards" }, ...cards));
   };
   const centre = el("div", { class: "hv-centre" });
@@ -381,7 +411,7 @@ async function loadGames() {
       ev.preventDefault();
       $("recordpanel").hidden = false;
       $("recordtitle").textContent = W("game") + " " + g.game;
-      $("record").textContent = await (await fetch("/api/games/" + g.game + "/record")).text();
+      $("record").textContent = await (await fetch("/api/games/" + g.game + "/record?lang=" + LANG)).text();
     });
     // a rubber: its result, then each of its games (winner's name and score)
     const score = g.games ? (g.rubber ? W("rubber") + " " + g.rubber.A + "–" + g.rubber.B : W("rubber")) + " (" +

@@ -74,7 +74,7 @@ def test_enroll_with_an_absent_display_goes_on(tmp_path: Path) -> None:
     done = _cli("enroll", str(table), "--registry", str(tmp_path / "tags.json"))
     assert "Traceback" not in done.stderr
     assert done.returncode == 0, done.stderr
-    assert "32 card(s) enrolled" in done.stdout
+    assert "32 cards enrolled" in done.stdout
 
 
 def test_enroll_against_a_missing_reader_gives_up(tmp_path: Path) -> None:
@@ -173,3 +173,28 @@ def test_enroll_into_a_read_only_directory(tmp_path: Path) -> None:
     locked = tmp_path / "locked"
     locked.mkdir(mode=0o555)
     _bad(_cli("enroll", "--registry", str(locked / "tags.json")), "cannot write")
+
+
+@pytest.mark.parametrize(("argv", "env", "said"), [
+    (["deck", "--language", "es", "{missing}"], {}, "no se puede leer el archivo de la mesa {missing}: no existe tal "
+                                                    "archivo o carpeta"),
+    (["deck", "{folder}"], {"LANG": "fr_FR.UTF-8"}, "impossible de lire le fichier de la table {folder} : un dossier, "
+                                                     "pas un fichier"),
+    (["deck", "--language", "fr"], {"HOME": "{home}"}, "aucun registre des puces : nommez-en un avec --registry"),
+    (["deck", "{missing}"], {"LANG": "C.UTF-8", "LANGUAGE": ""}, "cannot read the table file {missing}: no such file "
+                                                                 "or folder"),
+])
+def test_a_refusal_and_the_systems_reason_are_said_in_the_language_asked(
+        argv: list[str], env: dict[str, str], said: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """"cannot read the table file … No such file or directory" under --language es: the refusal and the
+    OS's reason in words of the language (``--language``, else ``LANG``), with the path."""
+    from firmware_host.cli.main import main
+
+    names = {"missing": str(tmp_path / "nowhere.toml"), "folder": str(tmp_path), "home": str(tmp_path / "home")}
+    for key in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(key, raising=False)
+    for key, value in env.items():
+        monkeypatch.setenv(key, value.format(**names))
+    assert main([a.format(**names) for a in argv]) == 2
+    assert said.format(**names) in capsys.readouterr().err

@@ -36,8 +36,8 @@ def test_review_reads_a_journal_that_run_wrote(tmp_path: Path) -> None:
     transcript = str(TRANSCRIPTS / "classic_offer_point.jsonl")
     ok("run", "--journal", journal, "--players", "Anne,Bruno", "--events", transcript)
     review = ok("review", "--journal", journal, "--samples", "30")
-    assert review.startswith("game 1 hand 1 (classic (offer the point)): 1 finding(s)\n"
-                             "  B should have proposed, not stood")
+    assert review.startswith("game 1 hand 1 (classic (offer the point)): 1 finding\n"
+                             "  Bruno should have proposed, not stood")  # the player's name, not the seat
     assert "game 1 hand 2 (classic (offer the point))" in review
     history = ok("history", "--journal", journal)
     assert "Anne – Bruno" in history  # the table's names, kept over the transcript's setup line
@@ -51,8 +51,8 @@ def test_the_demo_keeps_its_game_and_says_how_to_review_it(tmp_path: Path) -> No
     last = out.strip().splitlines()[-2:]
     assert last == [f"Review it with the coach: ecarte-table review --journal {journal}",
                     f"All the demo's games: ecarte-table history --journal {journal}"]
-    assert re.search(r"^>>> hand over: (Anne|Bruno) takes \d point\(s\) with \d trick\(s\); score Anne \d – Bruno \d$",
-                     out, re.MULTILINE)  # each hand's result, also when piped
+    assert re.search(r"^>>> hand over: (Anne|Bruno) takes (1 point|\d points) with \d tricks; "
+                     r"score Anne \d – Bruno \d$", out, re.MULTILINE)  # each hand's result, also when piped
     review = ok(*last[0].split(": ", 1)[1].split()[1:], "--samples", "30")
     # partial sight: the pads saw two cards of each packet; a hand without an exchange shows the
     # whole deal in its plays, and the coach reviews it
@@ -72,7 +72,7 @@ def test_the_history_of_a_rubber(tmp_path: Path) -> None:
     assert "Anne – Bruno  Anne wins the rubber 2–1 (Anne 1:0, Bruno 0:1, Anne 1:0)  3 hands" in line
     players = ok("history", "--journal", journal, "--players", "--detail").splitlines()
     assert players[0].startswith("Anne: 3 games, 2 won, 1 rubber (1 won), 2 points, 3 hands")
-    assert players[1].startswith("Bruno: 3 games, 1 won, 1 rubber (0 won), 1 points, 3 hands")
+    assert players[1].startswith("Bruno: 3 games, 1 won, 1 rubber (0 won), 1 point, 3 hands")
     players = ok("history", "--journal", journal, "--players").splitlines()
     assert players[0].startswith("Anne: 3 games, 2 won, 1 rubber (1 won), 2 points in 3 hands")
     data = json.loads(ok("history", "--journal", journal, "--json"))

@@ -145,7 +145,14 @@ def test_the_sheets_draw_every_oled_message_of_the_catalogue(monkeypatch: pytest
         used.add(msgid)
         return say(lang, msgid, **values)
 
+    say_n = catalogue.say_n
+
+    def spy_n(lang: str, msgid: str, n: int, /, **values: object) -> str:
+        used.add(msgid)
+        return say_n(lang, msgid, n, **values)
+
     monkeypatch.setattr(i18n, "say", spy)
+    monkeypatch.setattr(i18n, "say_n", spy_n)
     monkeypatch.setattr(chooser, "say", spy)
     monkeypatch.setattr(catalogue, "say", spy)  # catalogue.say_or's words (a rank, a menu's value)
     for lang in LANGUAGES:

@@ -158,3 +158,25 @@ def test_a_sound_device_that_does_not_open_is_said_once_and_the_table_goes_on(
     errors = [r for r in caplog.records if r.levelname == "ERROR"]
     assert len(errors) == 1 and "doctor" in errors[0].getMessage()
     caplog.clear()  # the error is the point of this test
+
+
+def test_a_name_with_phoneme_brackets_is_said_as_text() -> None:
+    """espeak-ng reads ``[[...]]`` as phonemes: a player named ``Bob [[`` made the card and the score
+    after it noise, and ``[[j'u:lu:z]]`` made the table say "you lose". Through the real espeak-ng,
+    such a name is said as its letters and the rest of the sentence as words."""
+    from firmware_host.referee.controller import Controller
+    from firmware_host.referee.transcript import CardEvent, Setup
+    from firmware_host.voice.announcer import Announcer
+
+    synth = Synth()
+    assert synth.wav("Bob [[ plays the king of spades.") == synth.wav("Bob plays the king of spades.")
+    assert synth.wav("[[j'u:lu:z]] leads.") == synth.wav("j'u:lu:z leads.")
+    assert synth.wav("[[j'u:lu:z]] leads.") != synth.wav("you lose leads.")
+    # and so through the announcer, whose text (said.txt, the page) keeps the name as typed
+    table = Controller()
+    table.handle(Setup(rules="classic", dealer="A", players=("Anne", "Bob [[")))
+    for i, card in enumerate(["7S", "8S", "9S", "TS", "AS", "KH", "QH", "JH", "AH", "TH"]):
+        table.handle(CardEvent("hand.B" if i < 5 else "hand.A", card))
+    said = [a.text for a in Announcer("en").take(table.handle(CardEvent("turnup", "KD")))]
+    assert said[1] == "Anne has the king of trumps: one point. Score: Anne 1, Bob [[ 0."
+    assert synth.wav(said[1]) == synth.wav("Anne has the king of trumps: one point. Score: Anne 1, Bob 0.")
