@@ -1,7 +1,7 @@
 """The simulated PN532 refuses what the chip refuses, and takes the time the air and the wire take.
 
 Each rule of :mod:`drivers.nfc.pn532sim.chip` that a careless host's frames would break has its
-test here, sending those frames (what the table sent before issue 39) through the pty; the timing
+test here, sending those frames (what the table sent before this rule) through the pty; the timing
 rules are checked on the model's figures, never on a clock.
 """
 

@@ -1,4 +1,4 @@
-"""Bounded memory and streams at the hub and the table (issue 40, item 3), through the hub's own
+"""Bounded memory and streams at the hub and the table, through the hub's own
 Mosquitto and Chromium: the finished games the hub keeps for ``/api/tables/<t>/games`` (it kept
 every one, up to 512 kB each, and parsed them all again at each request); the streams a stranger
 may hold on a table's page or the hub (300 on the page, read normally, locked every spectator out)."""

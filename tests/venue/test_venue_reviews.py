@@ -1,4 +1,4 @@
-"""The coach's review of a hand, computed once when the hand ends and kept (issue 40, item 3): the
+"""The coach's review of a hand, computed once when the hand ends and kept: the
 hand viewer ran the coach in the table's own process on each request it had not cached (12 clients
 looping over a long journal slowed the live game by 44 %); now a worker process reviews each hand as
 it ends, the review is kept beside the journal, and serving the viewer is a read. Only a hand that

@@ -1,4 +1,4 @@
-"""Results that belong to this evening (issue 40, item 2): a result counts for a round only if it
+"""Results that belong to this evening: a result counts for a round only if it
 ended after that round was paired, at the table the round seated it at; anything else is listed as
 disputed, with why, for the director. A retained result of yesterday, an afternoon's game that an
 honest table republishes when it reconnects, a result posted for a pair before the round that pairs
