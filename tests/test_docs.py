@@ -63,11 +63,12 @@ def test_every_key_of_the_table_file_is_in_the_reference(heading: str) -> None:
 
 
 def _readme_commands() -> list[tuple[str, list[str]]]:
-    """Each ``ecarte-table COMMAND --flag...`` of the README: in its code and its backticks."""
+    """Each ``ecarte-table COMMAND --flag...`` of the README and its page of commands
+    (docs/commands.md): in their code and their backticks."""
     from firmware_host.cli.main import COMMANDS
 
     names = {module.__name__.rsplit(".", 1)[1] for module in COMMANDS}
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    text = "\n".join((ROOT / name).read_text(encoding="utf-8") for name in ("README.md", "docs/commands.md"))
     found = []
     for line in text.splitlines():
         for match in re.finditer(r"ecarte-table ([^#`]*)", line):
@@ -121,8 +122,8 @@ def test_the_readme_synopsis_lists_every_option_of_every_command() -> None:
     its synopsis lines (``-h`` and ``-v/--verbose``, which every command takes, said once)."""
     from firmware_host.cli.main import _parser
 
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    block = text.split("### The command line\n\n```\n", 1)[1].split("```", 1)[0]
+    text = (ROOT / "docs" / "commands.md").read_text(encoding="utf-8")
+    block = text.split("## The command line\n\n```\n", 1)[1].split("```", 1)[0]
     said: dict[str, str] = {}
     current = ""
     for line in block.splitlines():
