@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""Boot the table as deployed: Debian bookworm under systemd-nspawn, installed by systemd/install.sh.
+"""Boot the table as deployed: Debian under systemd-nspawn, installed by systemd/install.sh.
 
-    sudo python3 scripts/boot_test.py [--arch amd64|arm64] [--json REPORT] [--keep] [--online] [--suite]
+    sudo python3 scripts/boot_test.py [--release trixie|bookworm] [--arch amd64|arm64] [--json REPORT]
+                                      [--keep] [--online] [--suite]
 
-A Debian bookworm root (Raspberry Pi OS's base) is made once with debootstrap and kept in
-/var/cache/ecarte-table/bookworm-<arch>/ (ECARTE_BOOT_CACHE moves it); each run boots a copy of it
+A Debian root of ``--release`` (trixie, today's Raspberry Pi OS base, with Python 3.13; bookworm, the
+previous one, with Python 3.11) is made once with debootstrap and kept in
+/var/cache/ecarte-table/<release>-<arch>/ (ECARTE_BOOT_CACHE moves it); each run boots a copy of it
 with ``systemd-nspawn -b`` (no network but its own loopback), copies this checkout into it and runs
 ``systemd/install.sh --hub --wheelhouse`` there exactly as on a Pi, from a wheelhouse made on this
 machine with ``pip wheel`` (kept in the cache too). Then, under the container's systemd:
@@ -50,7 +52,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = Path(os.environ.get("ECARTE_BOOT_CACHE", "/var/cache/ecarte-table"))
 MIRROR = os.environ.get("ECARTE_BOOT_MIRROR", "http://deb.debian.org/debian")
-SUITE = "bookworm"
+RELEASES = ("trixie", "bookworm")
+"""The Debian releases the harness boots: Raspberry Pi OS's base today (trixie) and before it (bookworm)."""
 # What a Raspberry Pi OS Lite image has that a minimal debootstrap lacks (systemd, dbus, CA
 # certificates), the packages install.sh would otherwise fetch, and mosquitto for --hub: the
 # container needs no network at all.
@@ -130,15 +133,15 @@ def binfmt_ready(arch: str) -> None:
         raise CannotRun(f"binfmt_misc has no {name} (apt-get install qemu-user-static binfmt-support)")
 
 
-def base_root(arch: str) -> Path:
-    """The cached Debian root (made with debootstrap on first use)."""
-    key = hashlib.sha256(f"{SUITE} {arch} {' '.join(PACKAGES)}".encode()).hexdigest()[:12]
-    base = CACHE / f"{SUITE}-{arch}"
+def base_root(arch: str, release: str = RELEASES[0]) -> Path:
+    """The cached Debian ``release`` root (made with debootstrap on first use)."""
+    key = hashlib.sha256(f"{release} {arch} {' '.join(PACKAGES)}".encode()).hexdigest()[:12]
+    base = CACHE / f"{release}-{arch}"
     stamp = base / ".ecarte-boot-stamp"
-    with cache_lock(f"root-{arch}"):
+    with cache_lock(f"root-{release}-{arch}"):
         if stamp.exists() and stamp.read_text().strip() == key:
             return base
-        staging = CACHE / f"staging-{arch}"
+        staging = CACHE / f"staging-{release}-{arch}"
         shutil.rmtree(staging, ignore_errors=True)
         shutil.rmtree(base, ignore_errors=True)
         debs = CACHE / f"debs-{arch}"
@@ -149,10 +152,10 @@ def base_root(arch: str) -> Path:
         if foreign:
             binfmt_ready(arch)
             command.append("--foreign")
-        say(f"making the {SUITE} {arch} root with debootstrap (once; kept in {base})")
+        say(f"making the {release} {arch} root with debootstrap (once; kept in {base})")
         started = time.monotonic()
         try:
-            _run([*command, SUITE, str(staging), MIRROR], timeout=3600)
+            _run([*command, release, str(staging), MIRROR], timeout=3600)
             if foreign:
                 qemu = shutil.which(QEMU[arch])
                 assert qemu is not None
@@ -164,7 +167,7 @@ def base_root(arch: str) -> Path:
                     subprocess.run(["umount", "--lazy", str(staging / mounted)], check=False, timeout=60)
         # A Pi's image is set up once: these are the same for every run.
         (staging / "etc/hostname").write_text("ecarte-pi\n")
-        (staging / "etc/apt/sources.list").write_text(f"deb {MIRROR} {SUITE} main\n")
+        (staging / "etc/apt/sources.list").write_text(f"deb {MIRROR} {release} main\n")
         # the Debian package starts a broker on 1883; install.sh --hub disables it as on a Pi, so leave it
         shutil.rmtree(staging / "var/cache/apt/archives", ignore_errors=True)
         (staging / "var/cache/apt/archives/partial").mkdir(parents=True)
@@ -175,29 +178,36 @@ def base_root(arch: str) -> Path:
     return base
 
 
-def wheelhouse(arch: str, base: Path) -> Path:
+def guest_python(base: Path) -> str:
+    """The release's Python (``python3.13``), from where its ``python3`` points."""
+    return os.readlink(base / "usr/bin/python3").rsplit("/", 1)[-1]
+
+
+def wheelhouse(arch: str, base: Path, release: str = RELEASES[0]) -> Path:
     """Wheels for the project's dependencies (``pip wheel``): the container installs from them with
-    no index, as an offline Pi does (install.sh --wheelhouse). Made on this machine for its own
-    architecture; for another (arm64) inside an emulated copy of ``base`` with the host's network,
-    with the test tools too (``--suite`` runs the suite from them)."""
+    no index, as an offline Pi does (install.sh --wheelhouse). Made on this machine where it has the
+    release's architecture and Python; otherwise (arm64, or trixie's Python 3.13 on a bookworm host)
+    inside a copy of ``base`` (emulated for arm64) with the host's network, with the test tools
+    too for arm64 (``--suite`` runs the suite from them)."""
     pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     project = pyproject["project"]
     build = list(pyproject.get("build-system", {}).get("requires", []))  # install.sh builds the checkout
     foreign = arch != host_arch()
+    in_guest = foreign or guest_python(base) != f"python{sys.version_info.major}.{sys.version_info.minor}"
     extras = "pi,dev" if foreign else "pi"
-    wanted = json.dumps([project["dependencies"], project["optional-dependencies"], build, arch, extras])
+    wanted = json.dumps([project["dependencies"], project["optional-dependencies"], build, arch, extras, release])
     key = hashlib.sha256(wanted.encode()).hexdigest()[:12]
-    house = CACHE / f"wheelhouse-{arch}-{key}"
-    with cache_lock(f"wheels-{arch}"):
+    house = CACHE / f"wheelhouse-{release}-{arch}-{key}"
+    with cache_lock(f"wheels-{release}-{arch}"):
         if (house / ".done").exists():
             return house
-        for old in CACHE.glob(f"wheelhouse-{arch}-*"):  # made for other dependencies
+        for old in CACHE.glob(f"wheelhouse-{release}-{arch}-*"):  # made for other dependencies
             shutil.rmtree(old, ignore_errors=True)
         house.mkdir(parents=True)
         say(f"making the wheelhouse {house} with pip wheel")
         wanted_wheels = ["pip", "wheel", *build]
         with tempfile.TemporaryDirectory(dir=CACHE) as tmp:
-            if not foreign:
+            if not in_guest:
                 # a copy: pip builds the project in place, and the checkout is not ours to write
                 copy = Path(tmp) / "src"
                 copy_checkout(copy)
@@ -724,6 +734,8 @@ def run_suite(machine: Machine, paths: list[str], wheels: bool) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--release", default=RELEASES[0], choices=RELEASES,
+                        help="the Debian release to boot (default %(default)s, today's Raspberry Pi OS base)")
     parser.add_argument("--arch", default=host_arch(), help="amd64 (this machine) or arm64 (under qemu)")
     parser.add_argument("--json", type=Path, help="write every check's result to this file")
     parser.add_argument("--keep", action="store_true", help="keep the container's copy (its path is said)")
@@ -745,11 +757,11 @@ def main(argv: list[str] | None = None) -> int:
     overlay = False
     try:
         t = time.monotonic()
-        base = base_root(args.arch)
+        base = base_root(args.arch, args.release)
         figures["root_s"] = time.monotonic() - t
         t = time.monotonic()
         online = args.online
-        wheels = None if online else wheelhouse(args.arch, base)
+        wheels = None if online else wheelhouse(args.arch, base, args.release)
         figures["wheelhouse_s"] = time.monotonic() - t
         t = time.monotonic()
         run_dir = Path(tempfile.mkdtemp(prefix=f"run-{args.arch}-", dir=CACHE))
@@ -805,7 +817,7 @@ def main(argv: list[str] | None = None) -> int:
               + ", ".join(f"{k.removesuffix('_s')} {v:.0f} s" for k, v in figures.items() if k != "total_s")
               + ")", flush=True)
         if args.json is not None:
-            args.json.write_text(json.dumps({"arch": args.arch, "figures": figures,
+            args.json.write_text(json.dumps({"arch": args.arch, "release": args.release, "figures": figures,
                                              "checks": [r.__dict__ for r in results]}, indent=1))
     return 0 if results and all(r.ok for r in results) else 1
 
