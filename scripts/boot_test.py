@@ -19,6 +19,9 @@ machine with ``pip wheel`` (kept in the cache too). Then, under the container's 
   bad-table     a broken table file: exit 2, no restart, `systemctl status` says why in one line
   bad-journal   a damaged journal: the same
   security      systemd-analyze security <= 2.0 for each unit
+  installed     the USB-serial drivers to load at boot (modules-load.d) and the unit ordered after them, the
+                udev rules installed (and verified by `udevadm verify` where udev has it: trixie), lgpio and
+                rpi-lgpio in the venv (lgpio built from its sdist where the release's Python has no wheel)
 
 Prints one line per check (``check NAME: ok|FAIL (seconds) detail``) and ``boot_test: N s``; exit 0
 when every check passed, 1 when one failed, 77 when it cannot run here (one line says why).
@@ -55,11 +58,11 @@ MIRROR = os.environ.get("ECARTE_BOOT_MIRROR", "http://deb.debian.org/debian")
 RELEASES = ("trixie", "bookworm")
 """The Debian releases the harness boots: Raspberry Pi OS's base today (trixie) and before it (bookworm)."""
 # What a Raspberry Pi OS Lite image has that a minimal debootstrap lacks (systemd, dbus, CA
-# certificates), the packages install.sh would otherwise fetch, and mosquitto for --hub: the
-# container needs no network at all.
+# certificates), the packages install.sh would otherwise fetch (swig: lgpio's sdist, Python 3.13 has no
+# wheel), and mosquitto for --hub: the container needs no network at all.
 PACKAGES = ("systemd", "systemd-sysv", "dbus", "ca-certificates", "python3", "python3-venv", "python3-dev",
-            "gcc", "i2c-tools", "mosquitto", "procps", "curl")
-CHECKS = ("ready", "kill9", "watchdog", "hostile", "bad-table", "bad-journal", "security")
+            "gcc", "swig", "i2c-tools", "mosquitto", "procps", "curl")
+CHECKS = ("ready", "kill9", "watchdog", "hostile", "bad-table", "bad-journal", "security", "installed")
 CANNOT_RUN = 77
 CA_BUNDLE = Path("/etc/ssl/certs/ca-certificates.crt")
 QEMU = {"arm64": "qemu-aarch64-static"}
@@ -227,9 +230,10 @@ def wheelhouse(arch: str, base: Path, release: str = RELEASES[0]) -> Path:
                     script = ("python3 -m venv /tmp/pip && /tmp/pip/bin/pip install --quiet --upgrade pip wheel && "
                               "/tmp/pip/bin/pip wheel --quiet --wheel-dir /mnt/wheelhouse "
                               + shlex.join([f"/mnt/src[{extras}]", *wanted_wheels]))
+                    # PYPI=1: lgpio's sdist (no wheel for 3.13) links its C library in, as install.sh's does
                     _run(["systemd-nspawn", "--quiet", "--register=no", "--keep-unit", "--console=pipe",
                           f"--directory={root}", f"--bind={house}:/mnt/wheelhouse", "--resolv-conf=copy-host",
-                          "--setenv=PIP_DISABLE_PIP_VERSION_CHECK=1", "/bin/sh", "-c", script],
+                          "--setenv=PIP_DISABLE_PIP_VERSION_CHECK=1", "--setenv=PYPI=1", "/bin/sh", "-c", script],
                          timeout=3 * 3600, stdin=subprocess.DEVNULL)
                 finally:
                     if overlay:
@@ -710,9 +714,48 @@ def check_security(machine: Machine) -> str:
     return ", ".join(f"{u} {s}" for u, s in scores.items())
 
 
+GPIO_LIBRARIES = """
+import importlib.metadata as metadata, sys
+import lgpio  # its C library linked in: it imports with no GPIO chip
+names = {d.metadata["Name"].lower() for d in metadata.distributions()}
+print(sys.version.split()[0], metadata.version("lgpio"), metadata.version("rpi-lgpio"), "rpi.gpio" in names)
+"""
+
+
+def check_installed(machine: Machine) -> str:
+    """What install.sh puts beside the unit for real readers: the drivers loaded at boot, the udev rules,
+    the GPIO libraries (the container has no USB adapter nor GPIO chip: their presence and syntax)."""
+    modules = machine.sh("cat /etc/modules-load.d/ecarte-table.conf").stdout
+    listed = [line.strip() for line in modules.splitlines() if line.strip() and not line.startswith("#")]
+    if listed != ["cp210x", "ftdi_sio", "ch341"]:
+        raise CheckFailed(f"/etc/modules-load.d/ecarte-table.conf loads {listed}")
+    after = machine.show("ecarte-table", "After")["After"].split()
+    if "systemd-modules-load.service" not in after:
+        raise CheckFailed(f"the unit is not ordered after systemd-modules-load.service: {after}")
+    rules = "/etc/udev/rules.d/99-ecarte-table.rules"
+    if 'ATTR{latency_timer}="1"' not in machine.sh(f"cat {rules}").stdout:
+        raise CheckFailed(f"{rules} does not set the FTDI latency timer")
+    udev = machine.sh("udevadm --version").stdout.strip()
+    if machine.sh("udevadm verify --help", check=False).returncode == 0:
+        verified = machine.sh(f"udevadm verify {rules} 2>&1", check=False)
+        if verified.returncode != 0:
+            raise CheckFailed(f"udevadm verify {rules}: {verified.stdout.strip()}")
+        udev_said = f"udevadm verify (udev {udev}) passes {rules}"
+    else:
+        udev_said = f"{rules} installed (udev {udev} has no verify)"
+    write(machine, "/root/gpio_libraries.py", GPIO_LIBRARIES)
+    gpio = machine.sh(f"{VENV}/bin/python /root/gpio_libraries.py")
+    python, lgpio, rpi_lgpio, original = gpio.stdout.split(maxsplit=3)
+    if original.strip() != "False":
+        raise CheckFailed(f"the original RPi.GPIO is installed beside rpi-lgpio: {original}")
+    return (f"modules-load.d: cp210x ftdi_sio ch341, the unit after systemd-modules-load.service; {udev_said}; "
+            f"Python {python}: lgpio {lgpio} imports, rpi-lgpio {rpi_lgpio}, no RPi.GPIO")
+
+
 CHECK_FUNCTIONS: dict[str, Callable[[Machine], str]] = {
     "ready": check_ready, "kill9": check_kill9, "watchdog": check_watchdog, "hostile": check_hostile,
     "bad-table": check_bad_table, "bad-journal": check_bad_journal, "security": check_security,
+    "installed": check_installed,
 }
 assert tuple(CHECK_FUNCTIONS) == CHECKS
 
