@@ -459,3 +459,13 @@ def test_a_reader_the_device_policy_refuses_is_not_blamed_on_dialout(tmp_path: P
     fix = lines[reader + 1]
     assert "device policy refused the port, not its groups (EPERM" in fix
     assert "cp210x, ftdi_sio and ch341" in fix and "usermod" not in fix
+
+
+def test_a_port_refused_by_the_policy_only_when_opened_is_the_policy_too(table_file: Path, fake_dev: Path) -> None:
+    """access() let it pass (a driver loaded meanwhile), the open is refused with EPERM: the same cause."""
+    def reader(pad: PadConfig) -> str:
+        raise OSError(errno.EPERM, "Operation not permitted")
+
+    check = by_name(run_checks(table_file, read_reader=reader, probe_i2c=lambda bus, address: None,
+                               dev=fake_dev))["reader hand.A"]
+    assert not check.ok and check.fix.startswith("the service's device policy refused the port")
