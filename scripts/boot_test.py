@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""Boot the table as deployed: Debian bookworm under systemd-nspawn, installed by systemd/install.sh.
+"""Boot the table as deployed: Debian under systemd-nspawn, installed by systemd/install.sh.
 
-    sudo python3 scripts/boot_test.py [--arch amd64|arm64] [--json REPORT] [--keep] [--online] [--suite]
+    sudo python3 scripts/boot_test.py [--release trixie|bookworm] [--arch amd64|arm64] [--json REPORT]
+                                      [--keep] [--online] [--suite]
 
-A Debian bookworm root (Raspberry Pi OS's base) is made once with debootstrap and kept in
-/var/cache/ecarte-table/bookworm-<arch>/ (ECARTE_BOOT_CACHE moves it); each run boots a copy of it
+A Debian root of ``--release`` (trixie, today's Raspberry Pi OS base, with Python 3.13; bookworm, the
+previous one, with Python 3.11) is made once with debootstrap and kept in
+/var/cache/ecarte-table/<release>-<arch>/ (ECARTE_BOOT_CACHE moves it); each run boots a copy of it
 with ``systemd-nspawn -b`` (no network but its own loopback), copies this checkout into it and runs
 ``systemd/install.sh --hub --wheelhouse`` there exactly as on a Pi, from a wheelhouse made on this
 machine with ``pip wheel`` (kept in the cache too). Then, under the container's systemd:
@@ -18,6 +20,9 @@ machine with ``pip wheel`` (kept in the cache too). Then, under the container's 
   bad-table     a broken table file: exit 2, no restart, `systemctl status` says why in one line
   bad-journal   a damaged journal: the same
   security      systemd-analyze security <= 2.0 for each unit
+  installed     the USB-serial drivers to load at boot (modules-load.d) and the unit ordered after them, the
+                udev rules installed (and verified by `udevadm verify` where udev has it: trixie), lgpio and
+                rpi-lgpio in the venv (lgpio built from its sdist where the release's Python has no wheel)
 
 Prints one line per check (``check NAME: ok|FAIL (seconds) detail``) and ``boot_test: N s``; exit 0
 when every check passed, 1 when one failed, 77 when it cannot run here (one line says why).
@@ -51,13 +56,14 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = Path(os.environ.get("ECARTE_BOOT_CACHE", "/var/cache/ecarte-table"))
 MIRROR = os.environ.get("ECARTE_BOOT_MIRROR", "http://deb.debian.org/debian")
-SUITE = "bookworm"
+RELEASES = ("trixie", "bookworm")
+"""The Debian releases the harness boots: Raspberry Pi OS's base today (trixie) and before it (bookworm)."""
 # What a Raspberry Pi OS Lite image has that a minimal debootstrap lacks (systemd, dbus, CA
-# certificates), the packages install.sh would otherwise fetch, and mosquitto for --hub: the
-# container needs no network at all.
+# certificates), the packages install.sh would otherwise fetch (swig: lgpio's sdist, Python 3.13 has no
+# wheel), and mosquitto for --hub: the container needs no network at all.
 PACKAGES = ("systemd", "systemd-sysv", "dbus", "ca-certificates", "python3", "python3-venv", "python3-dev",
-            "gcc", "i2c-tools", "mosquitto", "procps", "curl")
-CHECKS = ("ready", "kill9", "watchdog", "hostile", "bad-table", "bad-journal", "security")
+            "gcc", "swig", "i2c-tools", "mosquitto", "procps", "curl")
+CHECKS = ("ready", "kill9", "watchdog", "hostile", "bad-table", "bad-journal", "security", "installed")
 CANNOT_RUN = 77
 CA_BUNDLE = Path("/etc/ssl/certs/ca-certificates.crt")
 QEMU = {"arm64": "qemu-aarch64-static"}
@@ -147,15 +153,15 @@ def binfmt_ready(arch: str) -> None:
         raise CannotRun(f"binfmt_misc has no {name} (apt-get install qemu-user-static binfmt-support)")
 
 
-def base_root(arch: str) -> Path:
-    """The cached Debian root (made with debootstrap on first use)."""
-    key = hashlib.sha256(f"{SUITE} {arch} {' '.join(PACKAGES)}".encode()).hexdigest()[:12]
-    base = CACHE / f"{SUITE}-{arch}"
+def base_root(arch: str, release: str = RELEASES[0]) -> Path:
+    """The cached Debian ``release`` root (made with debootstrap on first use)."""
+    key = hashlib.sha256(f"{release} {arch} {' '.join(PACKAGES)}".encode()).hexdigest()[:12]
+    base = CACHE / f"{release}-{arch}"
     stamp = base / ".ecarte-boot-stamp"
-    with cache_lock(f"root-{arch}"):
+    with cache_lock(f"root-{release}-{arch}"):
         if stamp.exists() and stamp.read_text().strip() == key:
             return base
-        staging = CACHE / f"staging-{arch}"
+        staging = CACHE / f"staging-{release}-{arch}"
         shutil.rmtree(staging, ignore_errors=True)
         shutil.rmtree(base, ignore_errors=True)
         debs = CACHE / f"debs-{arch}"
@@ -166,10 +172,10 @@ def base_root(arch: str) -> Path:
         if foreign:
             binfmt_ready(arch)
             command.append("--foreign")
-        say(f"making the {SUITE} {arch} root with debootstrap (once; kept in {base})")
+        say(f"making the {release} {arch} root with debootstrap (once; kept in {base})")
         started = time.monotonic()
         try:
-            _run([*command, SUITE, str(staging), MIRROR], timeout=3600)
+            _run([*command, release, str(staging), MIRROR], timeout=3600)
             if foreign:
                 qemu = shutil.which(QEMU[arch])
                 assert qemu is not None
@@ -181,7 +187,7 @@ def base_root(arch: str) -> Path:
                     subprocess.run(["umount", "--lazy", str(staging / mounted)], check=False, timeout=60)
         # A Pi's image is set up once: these are the same for every run.
         (staging / "etc/hostname").write_text("ecarte-pi\n")
-        (staging / "etc/apt/sources.list").write_text(f"deb {MIRROR} {SUITE} main\n")
+        (staging / "etc/apt/sources.list").write_text(f"deb {MIRROR} {release} main\n")
         # the Debian package starts a broker on 1883; install.sh --hub disables it as on a Pi, so leave it
         shutil.rmtree(staging / "var/cache/apt/archives", ignore_errors=True)
         (staging / "var/cache/apt/archives/partial").mkdir(parents=True)
@@ -192,29 +198,36 @@ def base_root(arch: str) -> Path:
     return base
 
 
-def wheelhouse(arch: str, base: Path) -> Path:
+def guest_python(base: Path) -> str:
+    """The release's Python (``python3.13``), from where its ``python3`` points."""
+    return os.readlink(base / "usr/bin/python3").rsplit("/", 1)[-1]
+
+
+def wheelhouse(arch: str, base: Path, release: str = RELEASES[0]) -> Path:
     """Wheels for the project's dependencies (``pip wheel``): the container installs from them with
-    no index, as an offline Pi does (install.sh --wheelhouse). Made on this machine for its own
-    architecture; for another (arm64) inside an emulated copy of ``base`` with the host's network,
-    with the test tools too (``--suite`` runs the suite from them)."""
+    no index, as an offline Pi does (install.sh --wheelhouse). Made on this machine where it has the
+    release's architecture and Python; otherwise (arm64, or trixie's Python 3.13 on a bookworm host)
+    inside a copy of ``base`` (emulated for arm64) with the host's network, with the test tools
+    too for arm64 (``--suite`` runs the suite from them)."""
     pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     project = pyproject["project"]
     build = list(pyproject.get("build-system", {}).get("requires", []))  # install.sh builds the checkout
     foreign = arch != host_arch()
+    in_guest = foreign or guest_python(base) != f"python{sys.version_info.major}.{sys.version_info.minor}"
     extras = "pi,dev" if foreign else "pi"
-    wanted = json.dumps([project["dependencies"], project["optional-dependencies"], build, arch, extras])
+    wanted = json.dumps([project["dependencies"], project["optional-dependencies"], build, arch, extras, release])
     key = hashlib.sha256(wanted.encode()).hexdigest()[:12]
-    house = CACHE / f"wheelhouse-{arch}-{key}"
-    with cache_lock(f"wheels-{arch}"):
+    house = CACHE / f"wheelhouse-{release}-{arch}-{key}"
+    with cache_lock(f"wheels-{release}-{arch}"):
         if (house / ".done").exists():
             return house
-        for old in CACHE.glob(f"wheelhouse-{arch}-*"):  # made for other dependencies
+        for old in CACHE.glob(f"wheelhouse-{release}-{arch}-*"):  # made for other dependencies
             shutil.rmtree(old, ignore_errors=True)
         house.mkdir(parents=True)
         say(f"making the wheelhouse {house} with pip wheel")
         wanted_wheels = ["pip", "wheel", *build]
         with tempfile.TemporaryDirectory(dir=CACHE) as tmp:
-            if not foreign:
+            if not in_guest:
                 # a copy: pip builds the project in place, and the checkout is not ours to write
                 copy = Path(tmp) / "src"
                 copy_checkout(copy)
@@ -234,9 +247,10 @@ def wheelhouse(arch: str, base: Path) -> Path:
                     script = ("python3 -m venv /tmp/pip && /tmp/pip/bin/pip install --quiet --upgrade pip wheel && "
                               "/tmp/pip/bin/pip wheel --quiet --wheel-dir /mnt/wheelhouse "
                               + shlex.join([f"/mnt/src[{extras}]", *wanted_wheels]))
+                    # PYPI=1: lgpio's sdist (no wheel for 3.13) links its C library in, as install.sh's does
                     _run(["systemd-nspawn", "--quiet", "--register=no", "--keep-unit", "--console=pipe",
                           f"--directory={root}", f"--bind={house}:/mnt/wheelhouse", "--resolv-conf=copy-host",
-                          "--setenv=PIP_DISABLE_PIP_VERSION_CHECK=1", "/bin/sh", "-c", script],
+                          "--setenv=PIP_DISABLE_PIP_VERSION_CHECK=1", "--setenv=PYPI=1", "/bin/sh", "-c", script],
                          timeout=3 * 3600, stdin=subprocess.DEVNULL)
                 finally:
                     if overlay:
@@ -761,9 +775,48 @@ def check_security(machine: Machine) -> str:
     return ", ".join(f"{u} {s}" for u, s in scores.items())
 
 
+GPIO_LIBRARIES = """
+import importlib.metadata as metadata, sys
+import lgpio  # its C library linked in: it imports with no GPIO chip
+names = {d.metadata["Name"].lower() for d in metadata.distributions()}
+print(sys.version.split()[0], metadata.version("lgpio"), metadata.version("rpi-lgpio"), "rpi.gpio" in names)
+"""
+
+
+def check_installed(machine: Machine) -> str:
+    """What install.sh puts beside the unit for real readers: the drivers loaded at boot, the udev rules,
+    the GPIO libraries (the container has no USB adapter nor GPIO chip: their presence and syntax)."""
+    modules = machine.sh("cat /etc/modules-load.d/ecarte-table.conf").stdout
+    listed = [line.strip() for line in modules.splitlines() if line.strip() and not line.startswith("#")]
+    if listed != ["cp210x", "ftdi_sio", "ch341"]:
+        raise CheckFailed(f"/etc/modules-load.d/ecarte-table.conf loads {listed}")
+    after = machine.show("ecarte-table", "After")["After"].split()
+    if "systemd-modules-load.service" not in after:
+        raise CheckFailed(f"the unit is not ordered after systemd-modules-load.service: {after}")
+    rules = "/etc/udev/rules.d/99-ecarte-table.rules"
+    if 'ATTR{latency_timer}="1"' not in machine.sh(f"cat {rules}").stdout:
+        raise CheckFailed(f"{rules} does not set the FTDI latency timer")
+    udev = machine.sh("udevadm --version").stdout.strip()
+    if machine.sh("udevadm verify --help", check=False).returncode == 0:
+        verified = machine.sh(f"udevadm verify {rules} 2>&1", check=False)
+        if verified.returncode != 0:
+            raise CheckFailed(f"udevadm verify {rules}: {verified.stdout.strip()}")
+        udev_said = f"udevadm verify (udev {udev}) passes {rules}"
+    else:
+        udev_said = f"{rules} installed (udev {udev} has no verify)"
+    write(machine, "/root/gpio_libraries.py", GPIO_LIBRARIES)
+    gpio = machine.sh(f"{VENV}/bin/python /root/gpio_libraries.py")
+    python, lgpio, rpi_lgpio, original = gpio.stdout.split(maxsplit=3)
+    if original.strip() != "False":
+        raise CheckFailed(f"the original RPi.GPIO is installed beside rpi-lgpio: {original}")
+    return (f"modules-load.d: cp210x ftdi_sio ch341, the unit after systemd-modules-load.service; {udev_said}; "
+            f"Python {python}: lgpio {lgpio} imports, rpi-lgpio {rpi_lgpio}, no RPi.GPIO")
+
+
 CHECK_FUNCTIONS: dict[str, Callable[[Machine], str]] = {
     "ready": check_ready, "kill9": check_kill9, "watchdog": check_watchdog, "hostile": check_hostile,
     "bad-table": check_bad_table, "bad-journal": check_bad_journal, "security": check_security,
+    "installed": check_installed,
 }
 assert tuple(CHECK_FUNCTIONS) == CHECKS
 
@@ -785,6 +838,8 @@ def run_suite(machine: Machine, paths: list[str], wheels: bool) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--release", default=RELEASES[0], choices=RELEASES,
+                        help="the Debian release to boot (default %(default)s, today's Raspberry Pi OS base)")
     parser.add_argument("--arch", default=host_arch(), help="amd64 (this machine) or arm64 (under qemu)")
     parser.add_argument("--json", type=Path, help="write every check's result to this file")
     parser.add_argument("--keep", action="store_true", help="keep the container's copy (its path is said)")
@@ -806,11 +861,11 @@ def main(argv: list[str] | None = None) -> int:
     overlay = False
     try:
         t = time.monotonic()
-        base = base_root(args.arch)
+        base = base_root(args.arch, args.release)
         figures["root_s"] = time.monotonic() - t
         t = time.monotonic()
         online = args.online
-        wheels = None if online else wheelhouse(args.arch, base)
+        wheels = None if online else wheelhouse(args.arch, base, args.release)
         figures["wheelhouse_s"] = time.monotonic() - t
         t = time.monotonic()
         run_dir = Path(tempfile.mkdtemp(prefix=f"run-{args.arch}-", dir=CACHE))
@@ -866,7 +921,7 @@ def main(argv: list[str] | None = None) -> int:
               + ", ".join(f"{k.removesuffix('_s')} {v:.0f} s" for k, v in figures.items() if k != "total_s")
               + ")", flush=True)
         if args.json is not None:
-            args.json.write_text(json.dumps({"arch": args.arch, "figures": figures,
+            args.json.write_text(json.dumps({"arch": args.arch, "release": args.release, "figures": figures,
                                              "checks": [r.__dict__ for r in results]}, indent=1))
     return 0 if results and all(r.ok for r in results) else 1
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Install the Écarté table service on a Raspberry Pi (Raspberry Pi OS Bookworm).
+# Install the Écarté table service on a Raspberry Pi (Raspberry Pi OS trixie, Python 3.13; or bookworm, 3.11).
 #
 #   sudo systemd/install.sh [--dry-run] [--start] [--configure-boot] [--prefix DIR] [--print-unit]
 #                           [--wheelhouse DIR] [--hub]
@@ -9,15 +9,21 @@
 #   - creates the system user `ecarte` in the groups i2c, gpio and dialout,
 #   - makes (or updates) a virtualenv under /opt/ecarte-table (--prefix) with `.[pi]`,
 #   - copies the reference table to /etc/ecarte-table/table.toml if absent,
-#   - installs the udev rules and the systemd unit, and enables the unit.
+#   - installs the udev rules (checked with `udevadm verify` where udev has it), the USB-serial drivers
+#     to load at boot (/etc/modules-load.d/ecarte-table.conf) and the systemd unit, and enables the unit.
 # --dry-run prints every command instead of running it (no root needed).
 # --configure-boot turns on I2C and the UART and the serial console off
-#   with raspi-config (a reboot is needed afterwards).
+#   with raspi-config, and sets I2C to 400 kHz in config.txt (the OLED's frame: ~24 ms instead of
+#   ~100 ms at the default 100 kHz); a reboot is needed afterwards. ECARTE_BOOT_CONFIG names another
+#   config.txt than /boot/firmware/config.txt (or /boot/config.txt before bookworm).
 # --print-unit prints the unit as it would be installed (with --prefix's paths; with --hub, the hub's).
 # --wheelhouse DIR installs the Python packages from DIR only (no package index: a Pi offline);
-#   make DIR on a connected machine of the same architecture and Python (3.11 on Bookworm) with
-#   pip wheel --wheel-dir DIR '.[pi]' pip wheel 'setuptools>=77' 'babel>=2.12,<3'
-#   (the last two: pyproject.toml's [build-system] requires, which install.sh builds the copy with)
+#   make DIR on a connected machine of the same architecture and Python (3.13 on trixie, 3.11 on
+#   bookworm) with
+#   PYPI=1 pip wheel --wheel-dir DIR '.[pi]' pip wheel 'setuptools>=77' 'babel>=2.12,<3'
+#   (the last two: pyproject.toml's [build-system] requires, which install.sh builds the copy with;
+#   PYPI=1: lgpio has no wheel for Python 3.13, and its sdist builds with swig and gcc, statically
+#   linked to its C library, which Debian does not package)
 # --hub also installs the venue's hub (systemd/ecarte-hub.service, the user ecarte-hub, the venue
 #   file /etc/ecarte-hub/venue.toml if absent) with Mosquitto, which the hub runs and supervises
 #   itself (Debian's own mosquitto.service is disabled).
@@ -116,6 +122,11 @@ if command -v apt-get >/dev/null 2>&1; then
     missing=()
     wanted=(python3-venv python3-dev gcc i2c-tools)
     [[ $HUB -eq 1 ]] && wanted+=(mosquitto)
+    # lgpio (the buttons, every Pi) has wheels for CPython 3.11 and 3.12 only: on 3.13 (trixie) pip
+    # builds it from its sdist, which needs swig (and gcc, python3-dev)
+    if [[ -z $WHEELHOUSE ]] && ! python3 -c 'import sys; sys.exit(sys.version_info >= (3, 13))' 2>/dev/null; then
+        wanted+=(swig)
+    fi
     for package in "${wanted[@]}"; do
         dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
     done
@@ -123,16 +134,6 @@ if command -v apt-get >/dev/null 2>&1; then
         run apt-get update
         run apt-get install -y --no-install-recommends "${missing[@]}"
     fi
-    # lgpio (a Pi 5's GPIO) builds against liblgpio; only ARM boards install it (pyproject.toml's markers).
-    case "$(uname -m)" in
-        aarch64|armv7l)
-            if ! dpkg -s liblgpio-dev >/dev/null 2>&1; then
-                run apt-get install -y --no-install-recommends swig liblgpio-dev \
-                    || skip "liblgpio-dev is not available: pip uses a prebuilt lgpio wheel if there is one"
-            fi
-            ;;
-        *) skip "liblgpio-dev: $(uname -m) is not a Pi, lgpio is not installed here" ;;
-    esac
 else
     say "no apt-get: install python3-venv, python3-dev, gcc and i2c-tools yourself"
 fi
@@ -170,7 +171,9 @@ else
     pip_from=()
     run "$VENV/bin/pip" install --quiet --upgrade pip
 fi
-run "$VENV/bin/pip" install --quiet --upgrade "${pip_from[@]}" "$REPO[pi]"
+# PYPI=1: where pip builds lgpio from its sdist (Python 3.13), its C library is linked in statically
+# (without it, lgpio wants liblgpio-dev, which Debian does not package)
+run env PYPI=1 "$VENV/bin/pip" install --quiet --upgrade "${pip_from[@]}" "$REPO[pi]"
 run install -d -m 0755 "$PREFIX/docs"
 for doc in "$REPO"/docs/*.md; do
     if [[ -e $doc ]]; then
@@ -185,6 +188,12 @@ run install -d -o "$SERVICE_USER" -g "$SERVICE_USER" -m 0750 "$STATE_DIR"
 
 say "udev rules"
 RULES=/etc/udev/rules.d/99-ecarte-table.rules
+# udevadm verify (systemd 254 and later: trixie) checks the rules' syntax, with udev running or not
+if command -v udevadm >/dev/null 2>&1 && udevadm verify --help >/dev/null 2>&1; then
+    run udevadm verify "$REPO/systemd/99-ecarte-table.rules"
+elif command -v udevadm >/dev/null 2>&1; then
+    skip "udevadm verify: this udev ($(udevadm --version)) is older than systemd 254 and cannot check the rules"
+fi
 if ! cmp -s "$REPO/systemd/99-ecarte-table.rules" "$RULES"; then
     run install -m 0644 "$REPO/systemd/99-ecarte-table.rules" "$RULES"
     # udevd runs on a Pi; not in a container (systemd-nspawn, docker) nor in a chroot being prepared
@@ -196,6 +205,38 @@ if ! cmp -s "$REPO/systemd/99-ecarte-table.rules" "$RULES"; then
     fi
 fi
 
+say "USB-serial drivers at boot"
+# the unit's DeviceAllow=char-ttyUSB is resolved when it starts: the drivers must be loaded before it
+MODULES=/etc/modules-load.d/ecarte-table.conf
+if ! cmp -s "$REPO/systemd/ecarte-table-modules.conf" "$MODULES"; then
+    run install -D -m 0644 "$REPO/systemd/ecarte-table-modules.conf" "$MODULES"
+fi
+if [[ -d /run/systemd/system ]] && ! systemd-detect-virt --quiet --container 2>/dev/null \
+        && command -v modprobe >/dev/null 2>&1; then
+    run systemctl restart systemd-modules-load.service
+else
+    skip "loading cp210x, ftdi_sio and ch341 now: no kernel modules here (a container?): they load at the next boot"
+fi
+
+# dtparam=i2c_arm_baudrate=400000 in config.txt's [all] section (the OLED's frames at 400 kHz)
+i2c_at_400k() {
+    local config=${ECARTE_BOOT_CONFIG:-}
+    if [[ -z $config ]]; then
+        for candidate in /boot/firmware/config.txt /boot/config.txt; do
+            if [[ -f $candidate ]]; then config=$candidate; break; fi
+        done
+    fi
+    if [[ -z $config || ! -f $config ]]; then
+        skip "I2C at 400 kHz: no config.txt here (not a Pi): set dtparam=i2c_arm_baudrate=400000 in it"
+    elif grep -qx 'dtparam=i2c_arm_baudrate=400000' "$config"; then
+        say "I2C is at 400 kHz already ($config)"
+    elif grep -q '^dtparam=i2c_arm_baudrate=' "$config"; then
+        run sed -i 's/^dtparam=i2c_arm_baudrate=.*/dtparam=i2c_arm_baudrate=400000/' "$config"
+    else
+        run sed -i '$a [all]\ndtparam=i2c_arm_baudrate=400000' "$config"
+    fi
+}
+
 if [[ $CONFIGURE_BOOT -eq 1 ]]; then
     say "boot configuration (reboot afterwards)"
     if command -v raspi-config >/dev/null 2>&1; then
@@ -203,8 +244,9 @@ if [[ $CONFIGURE_BOOT -eq 1 ]]; then
         run raspi-config nonint do_serial_hw 0
         run raspi-config nonint do_serial_cons 1
     else
-        skip "raspi-config: not a Raspberry Pi OS: set dtparam=i2c_arm=on, dtparam=i2c_arm_baudrate=400000 and enable_uart=1 in /boot/firmware/config.txt and remove console=serial0,115200 from cmdline.txt"
+        skip "raspi-config: not a Raspberry Pi OS: set dtparam=i2c_arm=on and enable_uart=1 in /boot/firmware/config.txt and remove console=serial0,115200 from cmdline.txt"
     fi
+    i2c_at_400k
 fi
 
 install_unit() {

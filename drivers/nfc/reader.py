@@ -212,7 +212,9 @@ class NfcpyReader(Closing):
         (:func:`drivers.nfc.hsu.recover`; :attr:`recovered_from`).
     :raises DeviceNotFoundError: no such port, or no PN532 answers on it.
     :raises DevicePermissionError: the port exists but this user may not
-        open it (add the user to the ``dialout`` group).
+        open it (EACCES: add the user to the ``dialout`` group), or a unit's
+        device policy refuses it (EPERM: its USB-serial driver loaded after
+        the unit started).
     :raises OSError: any other failure to open the port.
     """
 
@@ -226,9 +228,20 @@ class NfcpyReader(Closing):
         except OSError as error:
             if error.errno == errno.ENOENT:
                 raise DeviceNotFoundError(f"NFC reader port not found: {path}") from error
+            if error.errno == errno.EPERM:
+                # EPERM is the device cgroup's refusal (a unit's DevicePolicy=), never the node's mode,
+                # which is EACCES: a unit resolves DeviceAllow=char-ttyUSB when it starts, so a
+                # USB-serial driver loaded after it leaves its ports refused until it restarts
+                raise DevicePermissionError(
+                    errno.EPERM,
+                    f"the service's device policy refuses {path} (not a group: EPERM): its "
+                    "DeviceAllow=char-ttyUSB was resolved before the USB-serial driver loaded; load cp210x, "
+                    "ftdi_sio and ch341 at boot (/etc/modules-load.d/ecarte-table.conf, systemd/install.sh "
+                    "installs it) and restart the service",
+                ) from error
             if isinstance(error, PermissionError) or error.errno == errno.EACCES:
                 raise DevicePermissionError(
-                    f"no permission to open {path}: add the user to the dialout group"
+                    errno.EACCES, f"no permission to open {path}: add the user to the dialout group"
                 ) from error
             raise
         try:

@@ -219,12 +219,19 @@ def _make_factory(backend: str) -> Any:
     return make_pin_factory(backend)
 
 
+def _choose_pins(backend: str) -> Any:
+    from drivers.pin_backends import choose_backend
+
+    return choose_backend(backend)
+
+
 def run_checks(
     table: str | Path | TableConfig,
     *,
     read_reader: ReaderProbe = read_reader_firmware,
     probe_i2c: DisplayProbe = probe_display,
     make_factory: FactoryMaker = _make_factory,
+    choose_pins: Callable[[str], Any] = _choose_pins,
     find_espeak: SpeechFinder = espeak_version,
     play_sound: SoundProbe = probe_sound,
     groups: Callable[[], set[str]] = current_groups,
@@ -269,7 +276,7 @@ def run_checks(
         checks.append(_check_deck(config, lang))
     checks += [_check_reader(pad, read_reader, dev, lang) for pad in config.pads]
     checks += [_check_display(i, d, probe_i2c, dev, lang) for i, d in enumerate(config.displays)]
-    checks.append(_check_buttons(config, make_factory, lang))
+    checks.append(_check_buttons(config, make_factory, lang, choose_pins))
     if config.voice.enabled:
         checks += _check_voice(config, find_espeak, play_sound, lang)
     checks.append(_check_groups(config, groups(), user(), is_root(), lang))
@@ -444,6 +451,9 @@ def _check_reader(pad: PadConfig, read_reader: ReaderProbe, dev: Path, lang: str
             return Check(name, False, _say(lang, "missing_device", path=port, device=pad.device),
                          _missing_port_fix(port, lang))
         if not os.access(node, os.R_OK | os.W_OK):
+            refused = _open_errno(node)
+            if refused == errno.EPERM:  # the device cgroup (a unit's DevicePolicy=), not the node's mode
+                return Check(name, False, f"{port}: {os.strerror(refused)}", _say(lang, "device_policy"))
             return Check(name, False, _say(lang, "no_access", path=port, user=_user()),
                          _usermod(lang, "dialout", _user()))
     try:
@@ -458,6 +468,17 @@ def _check_reader(pad: PadConfig, read_reader: ReaderProbe, dev: Path, lang: str
     return Check(name, True, _say(lang, "reader_ok", device=pad.device, firmware=firmware, depth=_depth(pad, lang)))
 
 
+def _open_errno(node: Path) -> int | None:
+    """Why ``node`` does not open for reading and writing: EACCES is its mode (a group missing), EPERM
+    the kernel's device cgroup, which ``access()`` obeys too (systemd's ``DeviceAllow=``); None if it opens."""
+    try:
+        fd = os.open(node, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+    except OSError as exc:
+        return exc.errno
+    os.close(fd)
+    return None
+
+
 def _missing_port_fix(port: str, lang: str) -> str:
     if "ttyUSB" in port or "ttyACM" in port:
         return _say(lang, "plug_usb_serial")
@@ -468,6 +489,9 @@ def _missing_port_fix(port: str, lang: str) -> str:
 
 def _reader_fix(pad: PadConfig, exc: BaseException, lang: str) -> str:
     code = getattr(exc, "errno", None)
+    if code == errno.EPERM and pad.serial_port is not None:
+        # the device cgroup's refusal (a unit's DevicePolicy=), not the node's mode: no group mends it
+        return _say(lang, "device_policy")
     if code == errno.EACCES:
         return _usermod(lang, "dialout", _user())
     if code == errno.EBUSY:
@@ -499,25 +523,32 @@ def _check_display(index: int, display: DisplayConfig, probe: DisplayProbe, dev:
     return Check(name, True, _say(lang, "display_ok", chip=display.chip, address=f"{display.address:#04x}", path=path))
 
 
-def _check_buttons(config: TableConfig, make_factory: FactoryMaker, lang: str = "en") -> Check:
+def _check_buttons(config: TableConfig, make_factory: FactoryMaker, lang: str = "en",
+                   choose_pins: Callable[[str], Any] = _choose_pins) -> Check:
+    """The buttons' pin backend starts; which one was chosen for this board, and why
+    (:func:`drivers.pin_backends.choose_backend`)."""
     from drivers.device_errors import DriverError
 
     name = _say(lang, "buttons")
     backend = config.buttons.backend
+    chosen = repr(backend)
     try:
-        factory = make_factory(backend)
+        choice = choose_pins(backend)
+        # e.g. "lgpio, chosen for the Raspberry Pi 4 Model B Rev 1.5: ..."
+        chosen = _say(lang, "backend_why." + choice.why.value, backend=choice.backend, model=choice.model)
+        factory = make_factory(choice.backend)
     except DriverError as exc:
         # Our pin-backend errors already say what to do.
-        return Check(name, False, _say(lang, "pins_cannot_start", backend=repr(backend)), str(exc))
+        return Check(name, False, _say(lang, "pins_cannot_start", backend=chosen), str(exc))
     except (ImportError, OSError, RuntimeError) as exc:
-        return Check(name, False, _say(lang, "pins_failed", backend=repr(backend), why=exc), _say(lang, "pip_pi"))
+        return Check(name, False, _say(lang, "pins_failed", backend=chosen, why=exc), _say(lang, "pip_pi"))
     kind = type(factory).__name__
     close = getattr(factory, "close", None)
     if callable(close):
         close()
     seats = ", ".join(_say(lang, "seat_pins", seat=s.seat, yes=s.yes, no=s.no, king=s.king, led=s.led)
                       for s in config.buttons.seats)
-    return Check(name, True, _say(lang, "buttons_ok", kind=kind, backend=backend, seats=seats))
+    return Check(name, True, _say(lang, "buttons_ok", kind=kind, backend=chosen, seats=seats))
 
 
 def _check_voice(config: TableConfig, find_espeak: SpeechFinder, play_sound: SoundProbe,

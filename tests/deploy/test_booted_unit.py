@@ -1,9 +1,11 @@
-"""The shipped units under a real systemd: ``scripts/boot_test.py`` boots Debian bookworm
-in a systemd-nspawn container, installs this checkout with ``systemd/install.sh --hub --wheelhouse``
+"""The shipped units under a real systemd: ``scripts/boot_test.py`` boots Debian trixie (today's
+Raspberry Pi OS base, Python 3.13) and bookworm (the one before, Python 3.11), each in a
+systemd-nspawn container, installs this checkout with ``systemd/install.sh --hub --wheelhouse``
 and checks each behaviour below. Root, debootstrap and systemd-nspawn are needed (CI has them:
 ``scripts/system-deps.sh tests``); elsewhere the tests skip with one line. Select them with
 ``-m boot``; ``ECARTE_BOOT_TEST=0`` skips them; ``ECARTE_BOOT_REPORT=FILE`` keeps the harness's
-report. The first run makes the Debian root and the wheelhouse (kept in /var/cache/ecarte-table);
+report (``FILE`` with the release before its suffix: ``report-trixie.json``). The first run makes
+each release's Debian root and wheelhouse (kept in /var/cache/ecarte-table);
 docs/hardware.md says what each check proves and how long it takes."""
 
 from __future__ import annotations
@@ -37,16 +39,17 @@ def _harness() -> ModuleType:
 HARNESS = _harness()
 
 
-@pytest.fixture(scope="module")
-def report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+@pytest.fixture(scope="module", params=HARNESS.RELEASES)
+def report(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    release: str = request.param
     if os.environ.get("ECARTE_BOOT_TEST") == "0":
         pytest.skip("the booted unit: ECARTE_BOOT_TEST=0")
     reason = HARNESS.why_not(HARNESS.host_arch())
     if reason is not None:
         pytest.skip(f"the booted unit: {reason}")
-    out = tmp_path_factory.mktemp("boot") / "report.json"
-    done = subprocess.run([sys.executable, str(SCRIPT), "--json", str(out)], capture_output=True, text=True,
-                          timeout=3600, check=False)
+    out = tmp_path_factory.mktemp(f"boot-{release}") / "report.json"
+    done = subprocess.run([sys.executable, str(SCRIPT), "--release", release, "--json", str(out)],
+                          capture_output=True, text=True, timeout=3600, check=False)
     if done.returncode == HARNESS.CANNOT_RUN:
         pytest.skip(f"the booted unit: {done.stdout.strip()}")
     if not out.exists():
@@ -54,7 +57,8 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     result: dict[str, Any] = json.loads(out.read_text())
     keep = os.environ.get("ECARTE_BOOT_REPORT")  # CI may keep the figures: each check's time and words
     if keep:
-        Path(keep).write_text(out.read_text())
+        kept = Path(keep)
+        kept.with_name(f"{kept.stem}-{release}{kept.suffix}").write_text(out.read_text())
     result["output"] = done.stdout + done.stderr[-3000:]
     return result
 

@@ -139,6 +139,21 @@ def test_in_list_passive_target_answers(sim: Pn532Simulator, port: RawTty) -> No
     assert command(port, 0x4A, b"\x01\x03\x00") == b"\x00"  # no type B cards
 
 
+def test_the_field_switches_are_logged_once_each(sim: Pn532Simulator, port: RawTty) -> None:
+    """A listing switches the field on, RFConfiguration item 1 off (UM0701-02, RFConfiguration) and a
+    PowerDown too; a second listing with the field on, or a second off, changes nothing."""
+    command(port, 0x4A, b"\x01\x00")
+    command(port, 0x4A, b"\x01\x00")
+    command(port, 0x32, b"\x01\x00")
+    command(port, 0x32, b"\x01\x00")
+    command(port, 0x32, b"\x01\x01")
+    command(port, 0x16, b"\x20")
+    changes = sim.field_changes
+    assert [on for _, on in changes] == [True, False, True, False]
+    times = [t for t, _ in changes]
+    assert times == sorted(times)
+
+
 def test_in_data_exchange_reads_pages(sim: Pn532Simulator, port: RawTty) -> None:
     tag = sim.place(KS)
     command(port, 0x4A, b"\x01\x00")

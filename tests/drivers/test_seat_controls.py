@@ -249,18 +249,18 @@ def test_unknown_backend_suggests() -> None:
 
 
 @pytest.mark.parametrize(
-    ("model", "backend"),
+    "model",
     [
-        ("Raspberry Pi 5 Model B Rev 1.0", "lgpio"),
-        ("Raspberry Pi 500 Rev 1.0", "lgpio"),
-        ("Raspberry Pi Compute Module 5 Rev 1.0", "lgpio"),
-        ("Raspberry Pi 4 Model B Rev 1.4", "rpigpio"),
-        ("Raspberry Pi 3 Model B Plus Rev 1.3", "rpigpio"),
-        ("Raspberry Pi Zero 2 W Rev 1.0", "rpigpio"),
+        "Raspberry Pi 5 Model B Rev 1.0",
+        "Raspberry Pi 500 Rev 1.0",
+        "Raspberry Pi Compute Module 5 Rev 1.0",
+        "Raspberry Pi 4 Model B Rev 1.4",
+        "Raspberry Pi 3 Model B Plus Rev 1.3",
+        "Raspberry Pi Zero 2 W Rev 1.0",
     ],
 )
-def test_backend_for_board(model: str, backend: str) -> None:
-    assert backend_for_board(model) == backend
+def test_backend_for_board_is_lgpio_on_every_pi(model: str) -> None:
+    assert backend_for_board(model) == "lgpio"
 
 
 @pytest.mark.parametrize("model", [None, "Generic x86 PC", "Pine64 RockPro64"])
@@ -311,22 +311,12 @@ def test_missing_lgpio_says_pip_install() -> None:
         )
 
 
-def test_auto_on_an_old_pi_falls_back_to_lgpio_when_rpigpio_is_missing() -> None:
+def test_auto_on_an_old_pi_uses_lgpio_and_never_loads_rpigpio() -> None:
     sentinel = object()
     fake_pins = ModuleType("gpiozero.pins.lgpio")
     fake_pins.LGPIOFactory = lambda: sentinel  # type: ignore[attr-defined]
-    importer = _importer(lgpio=ModuleType("lgpio"), gpiozero_pins_lgpio=fake_pins)
-    factory = make_pin_factory(
-        "auto", importer=importer, read_board=lambda: "Raspberry Pi 4 Model B Rev 1.4"
-    )
-    assert factory is sentinel
-
-
-def test_auto_on_an_old_pi_uses_rpigpio() -> None:
-    sentinel = object()
-    fake_pins = ModuleType("gpiozero.pins.rpigpio")
-    fake_pins.RPiGPIOFactory = lambda: sentinel  # type: ignore[attr-defined]
-    importer = _importer(RPi_GPIO=ModuleType("RPi.GPIO"), gpiozero_pins_rpigpio=fake_pins)
+    # RPi.GPIO installed too: auto does not take it
+    importer = _importer(lgpio=ModuleType("lgpio"), gpiozero_pins_lgpio=fake_pins, RPi_GPIO=RuntimeError("loaded"))
     factory = make_pin_factory(
         "auto", importer=importer, read_board=lambda: "Raspberry Pi 3 Model B Plus Rev 1.3"
     )

@@ -115,3 +115,70 @@ def test_the_installed_venue_file_is_a_working_one(tmp_path: Path) -> None:
     settings = load_hub_settings(ROOT / "systemd" / "venue.toml")
     assert settings.mode == "mosquitto" and settings.state == Path("/var/lib/ecarte-hub")
     assert settings.listen == ("127.0.0.1", 8090) and settings.tables == ("table",)
+
+
+# -- what a maker's real readers and OLED need: drivers at boot, the FTDI latency, I2C at 400 kHz -----------
+
+
+MODULES = ROOT / "systemd" / "ecarte-table-modules.conf"
+RULES = ROOT / "systemd" / "99-ecarte-table.rules"
+
+
+def test_the_usb_serial_drivers_are_loaded_at_boot_before_the_unit() -> None:
+    """The unit's DeviceAllow=char-ttyUSB is resolved when it starts: usbserial must be loaded by then."""
+    listed = [line.strip() for line in MODULES.read_text(encoding="utf-8").splitlines()
+              if line.strip() and not line.startswith("#")]
+    assert listed == ["cp210x", "ftdi_sio", "ch341"]
+    unit = parse_unit(TABLE_UNIT.read_text(encoding="utf-8"))
+    assert "systemd-modules-load.service" in " ".join(unit["Unit"]["After"]).split()
+    assert "char-ttyUSB rw" in unit["Service"]["DeviceAllow"]
+    done = _dry_run()
+    assert done.returncode == 0, done.stderr
+    if not (Path("/etc/modules-load.d/ecarte-table.conf").exists()
+            and Path("/etc/modules-load.d/ecarte-table.conf").read_bytes() == MODULES.read_bytes()):
+        assert f"install -D -m 0644 {MODULES} /etc/modules-load.d/ecarte-table.conf" in done.stdout
+
+
+def test_an_ftdi_adapters_latency_timer_is_set_to_1_ms() -> None:
+    rules = [line for line in RULES.read_text(encoding="utf-8").splitlines() if "latency_timer" in line
+             and not line.startswith("#")]
+    assert rules == ['ACTION=="add", SUBSYSTEM=="usb-serial", DRIVER=="ftdi_sio", ATTR{latency_timer}="1"']
+
+
+@pytest.mark.skipif(shutil.which("udevadm") is None, reason="no udevadm")
+def test_udevadm_verify_passes_the_rules() -> None:
+    done = subprocess.run(["udevadm", "verify", "--resolve-names=never", str(RULES)], capture_output=True,
+                          text=True, timeout=60, check=False)
+    if "verify" in done.stderr and done.returncode != 0 and "Unknown command" in done.stderr:
+        pytest.skip("this udevadm (systemd < 254) has no verify: the booted trixie unit runs it")
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def _configure_boot(config: Path) -> subprocess.CompletedProcess[str]:
+    """install.sh --configure-boot --dry-run on ``config``, then the config.txt edits it printed, run."""
+    done = subprocess.run(["bash", str(INSTALL), "--dry-run", "--prefix", "/srv/ecarte", "--configure-boot"],
+                          capture_output=True, text=True, timeout=60, check=False,
+                          env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "ECARTE_BOOT_CONFIG": str(config)})
+    assert done.returncode == 0, done.stderr
+    for line in done.stdout.splitlines():
+        if line.startswith("+ sed -i") and line.endswith(str(config)):
+            subprocess.run(["bash", "-c", line.removeprefix("+ ")], check=True, timeout=30)
+    return done
+
+
+@pytest.mark.parametrize("before", [
+    "dtparam=audio=on\n[cm5]\ndtoverlay=dwc2,dr_mode=host\n",  # the last section is not [all]
+    "dtparam=i2c_arm=on\ndtparam=i2c_arm_baudrate=100000\n[all]\n",
+])
+def test_configure_boot_sets_i2c_to_400_khz_once(tmp_path: Path, before: str) -> None:
+    config = tmp_path / "config.txt"
+    config.write_text(before)
+    _configure_boot(config)
+    after = config.read_text()
+    assert after.count("dtparam=i2c_arm_baudrate=") == 1
+    lines = after.splitlines()
+    speed = lines.index("dtparam=i2c_arm_baudrate=400000")
+    sections = [line for line in lines[:speed] if line.startswith("[")]
+    assert sections in ([], ["[all]"]) or sections[-1] == "[all]", after
+    again = _configure_boot(config)
+    assert config.read_text() == after and "I2C is at 400 kHz already" in again.stdout

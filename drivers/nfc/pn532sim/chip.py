@@ -78,6 +78,8 @@ Assumptions (the simplest model consistent with the above; not measured):
 
 from __future__ import annotations
 
+import collections
+import time
 from collections.abc import Callable
 from typing import ClassVar
 
@@ -175,8 +177,12 @@ class Pn532Core:
         and which miss a poll.
     """
 
-    def __init__(self, field: Field) -> None:
+    def __init__(self, field: Field, *, clock: Callable[[], float] = time.monotonic) -> None:
         self.field = field
+        self._clock = clock
+        self.field_changes: collections.deque[tuple[float, bool]] = collections.deque(maxlen=100_000)
+        """When the RF field went on (``True``) or off (``False``), in ``clock`` seconds (monotonic),
+        oldest first: how long a pad's field is on while its neighbour's is (bench/pad_fields.py)."""
         self.registers: dict[int, int] = dict(_REGISTER_DEFAULTS)
         self.rf_on = False
         self._fresh_field = False
@@ -212,6 +218,8 @@ class Pn532Core:
 
         A poll ends (see :meth:`end_poll`).
         """
+        if self.rf_on:
+            self.field_changes.append((self._clock(), False))
         self.rf_on = False
         self.registers[CIU_TX_CONTROL] = 0x80
         self.targets = []
@@ -252,6 +260,7 @@ class Pn532Core:
             self._fresh_field = True  # the first REQA waits for the guard time
             self.rf_on = True
             self.registers[CIU_TX_CONTROL] = 0x83
+            self.field_changes.append((self._clock(), True))
 
     def _in_range(self, tag: Ntag213) -> bool:
         return self.rf_on and self.field.hears(tag)

@@ -357,6 +357,13 @@ class Pn532Simulator(Closing):
             self._field.depth = value
 
     @property
+    def field_changes(self) -> tuple[tuple[float, bool], ...]:
+        """When the chip's RF field went on (``True``) or off (``False``), monotonic seconds, oldest
+        first (the last 100,000): a field is on from a listing until a field reset or a power-down."""
+        with self._lock:
+            return tuple(self._core.field_changes)
+
+    @property
     def misses(self) -> int:
         """Random misses of stacked tags drawn so far."""
         with self._lock:

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import errno
 import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+from device_cgroup import refusing
 
 from drivers.nfc.pn532sim import Pn532Simulator
-from drivers.pin_backends import PinBackendError
+from drivers.pin_backends import BackendChoice, PinBackendError, board_model, choose_backend
 from firmware_host.checks.doctor import Check, all_ok, format_checks, run_checks
 from hardware.table import PadConfig, shipped_table_path, simulated_table
 
@@ -374,3 +378,94 @@ def test_the_report_follows_the_table_files_language(tmp_path: Path) -> None:
     assert report_language(path) == "fr" and report_language(path, "it") == "it"
     assert report_language(tmp_path / "missing.toml") == "en"
     assert "toutes les vérifications sont bonnes" in format_checks(run_checks(path), "fr")
+
+
+# -- the buttons' backend: which, and why ---------------------------------------------------------
+
+
+def test_the_buttons_line_says_the_backend_chosen_for_the_board_and_why(table_file: Path) -> None:
+    table_file.write_text(TABLE.replace('backend = "lgpio"', 'backend = "auto"'))
+    asked: list[str] = []
+
+    class Factory:
+        def close(self) -> None:
+            pass
+
+    def make(backend: str) -> Factory:
+        asked.append(backend)
+        return Factory()
+
+    def zero_2_w(backend: str) -> BackendChoice:
+        return choose_backend(backend, read_board=lambda: "Raspberry Pi Zero 2 W Rev 1.0")
+
+    checks = run_checks(table_file, read_reader=lambda pad: "PN532v1.6", probe_i2c=lambda bus, address: None,
+                        make_factory=make, choose_pins=zero_2_w)
+    buttons = by_name(checks)["buttons"]
+    assert buttons.ok and asked == ["lgpio"]
+    assert buttons.detail.startswith(
+        "Factory (lgpio, chosen for the Raspberry Pi Zero 2 W Rev 1.0: lgpio drives every Pi "
+        "(RPi.GPIO 0.7.1 cannot detect edges on kernels since 6.6, nor drive a Pi 5)); A: ")
+    french = by_name(run_checks(table_file, read_reader=lambda pad: "PN532v1.6", probe_i2c=lambda bus, address: None,
+                                make_factory=make, choose_pins=zero_2_w, lang="fr"))["boutons"]
+    assert "lgpio, choisi pour le Raspberry Pi Zero 2 W Rev 1.0 : lgpio pilote tous les Pi" in french.detail
+
+
+def test_a_named_backend_is_said_to_be_the_table_files(table_file: Path) -> None:
+    checks = run_checks(table_file, read_reader=lambda pad: "PN532v1.6", probe_i2c=lambda bus, address: None,
+                        make_factory=lambda backend: object())
+    assert "(lgpio, as the table file names it)" in by_name(checks)["buttons"].detail
+
+
+def test_the_chosen_backend_that_cannot_start_says_so_through_gpiozero_and_lgpio(table_file: Path) -> None:
+    """The real factory maker: gpiozero's LGPIOFactory on the real lgpio, off a Pi (no revision to read)."""
+    pytest.importorskip("lgpio", reason="lgpio has no wheel for this Python")
+    if board_model() is not None:
+        pytest.skip("on a Pi the chip opens")
+    table_file.write_text(TABLE.replace('backend = "lgpio"', 'backend = "auto"'))
+    def pi_4(backend: str) -> BackendChoice:
+        return choose_backend(backend, read_board=lambda: "Raspberry Pi 4 Model B")
+
+    checks = run_checks(table_file, read_reader=lambda pad: "PN532v1.6", probe_i2c=lambda bus, address: None,
+                        choose_pins=pi_4)
+    buttons = by_name(checks)["buttons"]
+    assert not buttons.ok
+    assert buttons.detail.startswith("pin backend lgpio, chosen for the Raspberry Pi 4 Model B: ")
+    assert buttons.fix.startswith("gpiozero finds no Raspberry Pi here (unable to locate Pi revision")
+
+
+# -- a serial port the service's device policy refuses --------------------------------------------
+
+
+def test_a_reader_the_device_policy_refuses_is_not_blamed_on_dialout(tmp_path: Path) -> None:
+    """The doctor opens a reader's port from inside a device cgroup that refuses its class (what
+    ``DevicePolicy=closed`` does when the USB-serial driver loaded after the unit): the kernel's EPERM
+    is worded as the policy, with the modules to load at boot, not as a missing group."""
+    master, slave = os.openpty()
+    port = os.ttyname(slave)
+    try:
+        table = tmp_path / "table.toml"
+        text = shipped_table_path("simulated").read_text(encoding="utf-8")
+        table.write_text(text.replace('"hand.A" = "sim"', f'"hand.A" = "{port}"'))
+        with refusing(os.major(os.stat(port).st_rdev)) as enter:
+            done = subprocess.run([sys.executable, "-m", "firmware_host.cli.main", "doctor", str(table),
+                                   "--language", "en"], capture_output=True, text=True, timeout=120,
+                                  cwd=Path(__file__).resolve().parents[3], preexec_fn=enter, check=False)
+    finally:
+        os.close(slave)
+        os.close(master)
+    lines = done.stdout.splitlines()
+    reader = next(i for i, line in enumerate(lines) if "reader hand.A" in line)
+    assert "Operation not permitted" in lines[reader], done.stdout
+    fix = lines[reader + 1]
+    assert "device policy refused the port, not its groups (EPERM" in fix
+    assert "cp210x, ftdi_sio and ch341" in fix and "usermod" not in fix
+
+
+def test_a_port_refused_by_the_policy_only_when_opened_is_the_policy_too(table_file: Path, fake_dev: Path) -> None:
+    """access() let it pass (a driver loaded meanwhile), the open is refused with EPERM: the same cause."""
+    def reader(pad: PadConfig) -> str:
+        raise OSError(errno.EPERM, "Operation not permitted")
+
+    check = by_name(run_checks(table_file, read_reader=reader, probe_i2c=lambda bus, address: None,
+                               dev=fake_dev))["reader hand.A"]
+    assert not check.ok and check.fix.startswith("the service's device policy refused the port")
