@@ -558,27 +558,35 @@ def flood(ctx: Any, workers: list[Any], names: list[str], passwords: dict[str, s
             "broker_cpu": sum(cpu_s(p) - cpu[p] for p in broker) / wall, "hub_cpu": (cpu_s(hub) - cpu[hub]) / wall}
 
 
+def one_table_hub(source: Path | None, name: str) -> tuple[Path, int, int, list[str], dict[str, str] | None,
+                                                          str | None]:
+    """A venue of one table (``t0000``) in a new folder, for the results figures: the folder, the broker's
+    and the hub's ports, and the command that starts the hub (of ``source``, another checkout, if given)
+    with its environment and folder."""
+    from venue.broker import free_port
+
+    tmp = Path(tempfile.mkdtemp(prefix=f"ecarte-bench-{name}-"))
+    tmp.chmod(0o755)
+    broker_port, hub_port = free_port(), free_port()
+    venue_file = tmp / "venue.toml"
+    venue_file.write_text(f'[hub]\nvenue = "bench"\nlisten = "127.0.0.1:{hub_port}"\n[broker]\nmode = "mosquitto"\n'
+                          f'listen = "127.0.0.1:{broker_port}"\n[tables]\nnames = ["t0000"]\n')
+    if source is None:
+        return tmp, broker_port, hub_port, [ecarte_table(), "hub", str(venue_file)], None, None
+    command = [sys.executable, "-m", "firmware_host.cli.main", "hub", str(venue_file)]
+    return tmp, broker_port, hub_port, command, {**os.environ, "PYTHONPATH": str(source)}, str(source)
+
+
 def results_run(source: Path | None, count: int = 10_000, batch: int = 1_000,
                 patience: float = 300.0) -> dict[str, Any]:
     """The ``results`` figures for the hub of this checkout, or of the checkout at ``source``."""
     import httpx
 
-    from venue.broker import free_port
     from venue.mqtt import make_client
     from venue.settings import MqttSettings
 
-    tmp = Path(tempfile.mkdtemp(prefix="ecarte-bench-results-"))
-    tmp.chmod(0o755)
-    broker_port, hub_port = free_port(), free_port()
+    tmp, broker_port, hub_port, command, env, cwd = one_table_hub(source, "results")
     mode = "mosquitto"
-    venue_file = tmp / "venue.toml"
-    venue_file.write_text(f'[hub]\nvenue = "bench"\nlisten = "127.0.0.1:{hub_port}"\n[broker]\nmode = "{mode}"\n'
-                          f'listen = "127.0.0.1:{broker_port}"\n[tables]\nnames = ["t0000"]\n')
-    if source is None:
-        command, env, cwd = [ecarte_table(), "hub", str(venue_file)], None, None
-    else:
-        command = [sys.executable, "-m", "firmware_host.cli.main", "hub", str(venue_file)]
-        env, cwd = {**os.environ, "PYTHONPATH": str(source)}, str(source)
     out: dict[str, Any] = {"source": str(source or ROOT), "mode": mode, "count": 0}
     http = httpx.Client(base_url=f"http://127.0.0.1:{hub_port}", timeout=30)
 
@@ -690,22 +698,11 @@ def big_results_run(source: Path | None, count: int = 600, size: int = 500_000) 
     every one grew from 56 MB to 344 MB, and parsed them all again at each request)."""
     import httpx
 
-    from venue.broker import free_port
     from venue.mqtt import make_client
     from venue.settings import MqttSettings
 
-    tmp = Path(tempfile.mkdtemp(prefix="ecarte-bench-big-"))
-    tmp.chmod(0o755)
-    broker_port, hub_port = free_port(), free_port()
+    tmp, broker_port, hub_port, command, env, cwd = one_table_hub(source, "big")
     mode = "mosquitto"
-    venue_file = tmp / "venue.toml"
-    venue_file.write_text(f'[hub]\nvenue = "bench"\nlisten = "127.0.0.1:{hub_port}"\n[broker]\nmode = "{mode}"\n'
-                          f'listen = "127.0.0.1:{broker_port}"\n[tables]\nnames = ["t0000"]\n')
-    if source is None:
-        command, env, cwd = [ecarte_table(), "hub", str(venue_file)], None, None
-    else:
-        command = [sys.executable, "-m", "firmware_host.cli.main", "hub", str(venue_file)]
-        env, cwd = {**os.environ, "PYTHONPATH": str(source)}, str(source)
     out: dict[str, Any] = {"source": str(source or ROOT), "mode": mode, "count": count, "size": size}
     hub = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=open(tmp / "hub.log", "ab"),  # noqa: SIM115
                            env=env, cwd=cwd)
