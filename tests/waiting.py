@@ -10,6 +10,11 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+HANG_S = 600.0
+"""How long a test lets a command or a condition run before calling it a hang, in seconds: a limit
+for a hang, never for speed (speed is for bench/), generous for a machine busy with other work
+(a command that took 40 s alone once took over 60 s with the suite beside it on two cores)."""
+
 
 def wait_for(condition: Callable[[], object], what: str = "a condition", timeout: float = 60.0,
              interval: float = 0.01) -> None:

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
+from waiting import HANG_S
 
 from firmware_host.journal.store import Journal
 from firmware_host.referee.controller import Controller
@@ -30,7 +31,7 @@ from venue.settings import WebSettings
 
 CLI = Path(sys.executable).parent / "ecarte-table"
 ROOT = Path(__file__).resolve().parents[2]
-TIMEOUT = 60.0
+TIMEOUT = HANG_S
 
 
 def _cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:

@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from waiting import HANG_S
 
 from engine import NotationError
 from firmware_host.cli.main import main
@@ -36,7 +37,7 @@ from firmware_host.referee.transcript import MAX_LINE_BYTES, PhysicalEvent, Setu
 from firmware_host.service import FEED_WINDOW, TableService
 
 CLI = Path(sys.executable).parent / "ecarte-table"
-TIMEOUT = 60.0
+TIMEOUT = HANG_S
 EXAMPLES = int(os.environ.get("ECARTE_FUZZ_EXAMPLES", "150"))
 
 HOSTILE = [

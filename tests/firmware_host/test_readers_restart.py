@@ -19,6 +19,7 @@ from pathlib import Path
 
 import nfc.clf.pn532
 import pytest
+from waiting import HANG_S
 
 from drivers.nfc.pn532sim.chip_host import ChipHost, chip_path
 from drivers.nfc.tty import RawTty
@@ -30,7 +31,7 @@ from hardware.tag_registry import TagRegistry
 
 CLI = Path(sys.executable).parent / "ecarte-table"
 PADS = ("hand.A", "hand.B", "turnup", "discard", "play.A", "play.B")
-TIMEOUT = 60.0
+TIMEOUT = HANG_S
 
 
 def table_on_chip_host(tmp_path: Path, chips: str) -> Path:

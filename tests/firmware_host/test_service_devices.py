@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from waiting import HANG_S
 
 from engine import Event
 from firmware_host.journal.store import Journal
@@ -27,7 +28,7 @@ from firmware_host.referee.transcript import Setup
 from firmware_host.service import TableService
 from hardware.table import simulated_table
 
-TIMEOUT = 20.0
+TIMEOUT = HANG_S
 DEBOUNCE = 0.05  # the simulated table's button debounce, seconds
 
 

@@ -37,6 +37,7 @@ import time
 from pathlib import Path
 
 import pytest
+from waiting import HANG_S
 
 import engine
 from firmware_host.journal.store import Journal
@@ -46,7 +47,7 @@ from firmware_host.referee.table_events import CONTRACT_EVENTS
 from firmware_host.referee.transcript import dumps, parse_line
 
 CLI = Path(sys.executable).parent / "ecarte-table"
-TIMEOUT = 60.0
+TIMEOUT = HANG_S
 KILLS = int(os.environ.get("ECARTE_KILLS", "220"))
 
 

@@ -21,11 +21,11 @@ from typing import Any
 
 import pytest
 from conftest import free_port
-from waiting import answers, wait_for
+from waiting import HANG_S, answers, wait_for
 
 CLI = Path(sys.executable).parent / "ecarte-table"
 NO_IP = Path(__file__).resolve().parents[1] / "no_ip.py"
-TIMEOUT = 60.0
+TIMEOUT = HANG_S
 
 
 def _no_ip(*args: str) -> subprocess.CompletedProcess[str]:

@@ -9,10 +9,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from waiting import HANG_S
 
 CLI = Path(sys.executable).parent / "ecarte-table"
 ROOT = Path(__file__).resolve().parents[3]
-TIMEOUT = 60.0
+TIMEOUT = HANG_S
 UNWRITABLE = Path("/proc/ecarte-nowhere")  # not even root can make a file there
 
 

@@ -12,10 +12,12 @@ import sys
 import time
 from pathlib import Path
 
+from waiting import HANG_S
+
 CLI = Path(sys.executable).parent / "ecarte-table"
 ROOT = Path(__file__).resolve().parents[3]
 TRANSCRIPTS = ROOT / "tests" / "transcripts"
-TIMEOUT = 120.0
+TIMEOUT = HANG_S
 
 
 def cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from waiting import HANG_S
 
 import engine
 from firmware_host.feeder import feed_lines
@@ -29,7 +30,7 @@ from firmware_host.referee.transcript import dumps
 from firmware_host.service import TableService
 
 CLI = Path(sys.executable).parent / "ecarte-table"
-TIMEOUT = 60.0
+TIMEOUT = HANG_S
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
