@@ -127,9 +127,11 @@ def _flooded(proc: subprocess.Popen[bytes], log: Path, url: str) -> int:
 
 
 def _ended(proc: subprocess.Popen[bytes]) -> None:
-    if proc.poll() is None and proc.stdin is not None:
+    """Stopped as systemd stops it (SIGTERM), its input closed first: ``run --events -`` keeps its page
+    up once its input has ended, so waiting for it to end on its own lasts the whole limit."""
+    if proc.stdin is not None:
         proc.stdin.close()
-    else:
+    if proc.poll() is None:
         proc.terminate()
     try:
         proc.wait(timeout=TIMEOUT)
