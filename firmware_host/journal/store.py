@@ -212,6 +212,13 @@ class Journal(Closing):
                     uri = f"file:{quote(os.path.abspath(self.path))}?mode=ro&immutable=1"
                     self._db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
                     self._db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+                if not self._db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]:
+                    # no table yet: a service killed as it made the journal (its lock opens the file
+                    # before the schema is written). That is an empty journal, not a damaged one, as
+                    # the next start takes it: read it as one, from an empty schema in memory.
+                    self._db.close()
+                    self._db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+                    create(self._db)
                 return
             # opened by whoever starts the service, then used by the event loop alone
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)

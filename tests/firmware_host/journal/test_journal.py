@@ -117,3 +117,17 @@ def test_export_lists_and_writes_games(tmp_path: Path) -> None:
     nowhere = subprocess.run([str(CLI), "export", "--journal", str(tmp_path / "none.sqlite")],
                              capture_output=True, text=True, timeout=60, check=False)
     assert nowhere.returncode == 2 and "no journal" in nowhere.stderr
+
+
+def test_a_journal_killed_as_it_was_made_reads_as_an_empty_one(tmp_path: Path) -> None:
+    """A service killed between its lock creating the file and the schema being written left a file
+    with no table: read only (``journal status``, ``export``, a watcher counting what was fed), it
+    raised "damaged: no such table: meta", where the next start takes it as a new journal."""
+    path = tmp_path / "j.sqlite"
+    path.touch()
+    with Journal(path, readonly=True) as journal:
+        assert journal.fed_lines() == 0 and journal.last_row() == 0
+    with Journal(path) as journal:  # the next start makes it a journal
+        journal.mark_done(journal.append(journal.start_game('{"setup": {}}', seq=1), "{}", seq=2, fed=True))
+    with Journal(path, readonly=True) as journal:
+        assert journal.fed_lines() == 1
