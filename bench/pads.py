@@ -44,7 +44,7 @@ from drivers.device_errors import DeviceNotFoundError
 from drivers.device_events import CardSeen, DeviceEvent, ReaderStatus
 from drivers.nfc.originality import OriginalityCheck
 from drivers.nfc.pad import PadSet, PadTiming
-from drivers.nfc.pn532sim import DEFAULT_MISS, Pn532Simulator
+from drivers.nfc.pn532sim import DEFAULT_MISS, Pn532Simulator, tag_signer
 from drivers.nfc.reader import NfcpyReader
 from hardware import ntag_signature
 
@@ -108,7 +108,7 @@ def _play_table(
     conn: multiprocessing.connection.Connection, pads: int, rounds: int, baud: int, seed: int, miss: float
 ) -> None:
     """Child process: the simulators, and the hands that lay and lift cards."""
-    signer = ntag_signature.sim_signer()
+    signer = tag_signer.sim_signer()
     sims = [
         Pn532Simulator(baud=baud, name=f"ttyPAD{i}", depth=DEPTH, miss=miss, seed=seed + i, signer=signer)
         for i in range(pads)
@@ -184,10 +184,10 @@ def _open_reader(path: str, attempts: int = 3) -> NfcpyReader:
 
 def signature_check_ms(baud: int, checks: int = 30) -> float:
     """Median ms of one READ_SIG to a card the poll left selected, and its verification."""
-    key = ntag_signature.sim_public_key()
+    key = tag_signer.sim_public_key()
     uid = tag_of(0)
     times = []
-    with Pn532Simulator(baud=baud, name="ttySIG", signer=ntag_signature.sim_signer()) as sim:
+    with Pn532Simulator(baud=baud, name="ttySIG", signer=tag_signer.sim_signer()) as sim:
         sim.place(uid)
         with _open_reader(sim.path) as reader:
             for _ in range(checks):
@@ -235,7 +235,7 @@ def main(argv: list[str] | None = None) -> int:
         ports = {ZONES[i]: path for i, path in enumerate(paths)}
         check = None
         if args.signatures != "off":
-            key = ntag_signature.sim_public_key()
+            key = tag_signer.sim_public_key()
             check = OriginalityCheck(lambda uid, facts: ntag_signature.judge(uid, facts, key),
                                      remember=args.signatures == "once")
         with PadSet(ports, events=events, card_for=cards.get, timing=timing, originality=check):

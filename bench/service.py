@@ -140,7 +140,7 @@ def run_service_once(lines: list[str], *, prefix: Sequence[str] = (),
         frames = Path(tmp) / "frames"
         start = time.monotonic()
         proc = subprocess.Popen(
-            [*prefix, sys.executable, "-m", "firmware_host.cli.main", "run", "--journal", str(Path(tmp) / "j.sqlite"),
+            [*prefix, sys.executable, "-m", "cli.main", "run", "--journal", str(Path(tmp) / "j.sqlite"),
              "--png", str(frames), "--events", "-"],
             stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT,
             text=True, preexec_fn=preexec,

@@ -573,7 +573,7 @@ def one_table_hub(source: Path | None, name: str) -> tuple[Path, int, int, list[
                           f'listen = "127.0.0.1:{broker_port}"\n[tables]\nnames = ["t0000"]\n')
     if source is None:
         return tmp, broker_port, hub_port, [ecarte_table(), "hub", str(venue_file)], None, None
-    command = [sys.executable, "-m", "firmware_host.cli.main", "hub", str(venue_file)]
+    command = [sys.executable, "-m", "cli.main", "hub", str(venue_file)]
     return tmp, broker_port, hub_port, command, {**os.environ, "PYTHONPATH": str(source)}, str(source)
 
 

@@ -13,7 +13,7 @@ import json
 import sys
 from typing import Any
 
-from firmware_host.cli.args import depth
+from cli.args import depth
 from firmware_host.errors import BadInput
 
 __all__ = ["add_parser", "run"]

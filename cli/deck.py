@@ -17,8 +17,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from cli.args import THE_TABLE_FILES, card_name, language_option, sim_registry
 from drivers.device_events import DeviceEvent
-from firmware_host.cli.args import THE_TABLE_FILES, card_name, language_option, sim_registry
 from firmware_host.errors import BadInput
 
 
@@ -47,10 +47,10 @@ def run_deck(args: argparse.Namespace) -> int:
 
     :raises BadInput: no registry, an unknown pad, an absent reader.
     """
+    from cli.enroll import one_pad
     from firmware_host.app import load_table_or_exit
     from firmware_host.cards.deck_check import DeckReport, check_deck
     from firmware_host.cards.table_tags import TableTags
-    from firmware_host.cli.enroll import one_pad
     from firmware_host.screens.deck import deck_lines
     from firmware_host.screens.panel import open_panel
     from hardware.deck_log import record_check
@@ -117,4 +117,4 @@ def _pass_the_pack(sim: Any, pad: Any, pack: int, drop: set[str], clones: set[st
 
 
 run = run_deck
-"""The command, as :mod:`firmware_host.cli.main` calls every command."""
+"""The command, as :mod:`cli.main` calls every command."""

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from catalogue import LANGUAGES
-from firmware_host.cli.args import check_rules, depth, seconds
+from cli.args import check_rules, depth, seconds
 
 __all__ = ["add_parser", "demo_journal", "run"]
 

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from firmware_host.cli.args import THE_TABLE_FILES, language_option
+from cli.args import THE_TABLE_FILES, language_option
 
 __all__ = ["add_parser", "run"]
 
@@ -31,8 +31,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
+    from cli.args import sim_registry
     from firmware_host.checks.doctor import all_ok, format_checks, report_language, run_checks
-    from firmware_host.cli.args import sim_registry
     from hardware.table import simulated_table
 
     table = simulated_table()

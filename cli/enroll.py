@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from catalogue import say, say_n
+from cli.args import THE_TABLE_FILES, language_option, sim_registry
 from drivers.device_events import DeviceEvent
 from firmware_host.cards.enroll import Originality, enroll
-from firmware_host.cli.args import THE_TABLE_FILES, language_option, sim_registry
 
 logger = logging.getLogger(__name__)
 
@@ -289,7 +289,7 @@ def one_pad(pad_config: Any, events: queue.Queue[DeviceEvent], name: str, *,
     try:
         if pad_config.simulated:
             from drivers.nfc.pn532sim import Pn532Simulator
-            from hardware.ntag_signature import sim_signer
+            from drivers.nfc.pn532sim.tag_signer import sim_signer
 
             sim = Pn532Simulator(name=f"pn532-{name}", signer=sim_signer())
             path = sim.path
@@ -340,4 +340,4 @@ def _simulated_operator(sim: Any, pad: Any, pack: int, registry: Any) -> None:
 
 
 run = run_enroll
-"""The command, as :mod:`firmware_host.cli.main` calls every command."""
+"""The command, as :mod:`cli.main` calls every command."""

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from firmware_host.cli.args import default_journal, journal_game, read_journal
+from cli.args import default_journal, journal_game, read_journal
 from firmware_host.errors import BadInput
 
 if TYPE_CHECKING:

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from firmware_host.cli.args import default_journal, language_option, read_journal
+from cli.args import default_journal, language_option, read_journal
 
 __all__ = ["add_parser", "run"]
 
@@ -33,7 +33,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     """Print the history; returns the exit status."""
     from catalogue import say
-    from firmware_host.cli.args import journal_language
+    from cli.args import journal_language
     from firmware_host.journal.summaries import format_game, format_player, games, player_stats
 
     summaries = read_journal(args.journal, games)

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import NoReturn
 
-from firmware_host.cli import (
+from cli import (
     chips,
     deck,
     demo,
@@ -30,7 +30,7 @@ from firmware_host.cli import (
     run,
     sim,
 )
-from firmware_host.cli.args import EXIT_BAD_INPUT
+from cli.args import EXIT_BAD_INPUT
 from firmware_host.errors import BadInput
 
 __all__ = ["BadInput", "main"]

@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import IO, Any
 
-from firmware_host.cli.args import EXIT_BAD_INPUT
+from cli.args import EXIT_BAD_INPUT
 from firmware_host.errors import BadInput
 
 __all__ = ["add_parser", "run"]

@@ -6,7 +6,7 @@ event (published once the hand is over) gives the hand (:func:`coach.review.hand
 :func:`coach.review.review` says, hand by hand, where a seat lost what best play would have kept and
 whether standing or proposing was right.
 
-Registered by ``firmware_host.cli.main`` with :func:`add_parser` and :func:`run_review`.
+Registered by ``cli.main`` with :func:`add_parser` and :func:`run_review`.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from cli.args import language_option
 from engine.seats import SEATS
-from firmware_host.cli.args import language_option
 from firmware_host.errors import BadInput
 
 
@@ -43,8 +43,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 def run_review(args: argparse.Namespace) -> int:
     """Print the review; 0, or raise :class:`BadInput` for a missing journal, game or hand."""
     from catalogue import rule_set, say, say_n
+    from cli.args import journal_game, journal_language
     from coach.review import advice_said, hands_of_record, review, why_not_reviewed
-    from firmware_host.cli.args import journal_game, journal_language
     from firmware_host.journal.replay import replay_game, strict
     from firmware_host.referee.controller import Controller
     from firmware_host.referee.table_events import HandRecord
@@ -99,4 +99,4 @@ def run_review(args: argparse.Namespace) -> int:
 
 
 run = run_review
-"""The command, as :mod:`firmware_host.cli.main` calls every command."""
+"""The command, as :mod:`cli.main` calls every command."""

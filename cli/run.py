@@ -7,7 +7,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from firmware_host.cli.args import default_journal, seconds
+from cli.args import default_journal, seconds
 
 __all__ = ["add_parser", "run"]
 

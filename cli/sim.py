@@ -7,8 +7,8 @@ import logging
 from pathlib import Path
 from typing import Any
 
+from cli.args import THE_TABLE_FILES, check_rules, language_option
 from engine.seats import SEATS
-from firmware_host.cli.args import THE_TABLE_FILES, check_rules, language_option
 
 __all__ = ["add_parser", "run"]
 

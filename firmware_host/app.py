@@ -5,7 +5,7 @@ display, the pads and buttons, real or simulated) and wires them to the event lo
 (:class:`firmware_host.service.TableService`), which builds nothing itself. Parts
 start in order inside ``try`` and stop in reverse in ``finally``; SIGTERM takes the
 same path as Ctrl-C (mopidy's way). No part imports this module or the command line, and this
-module sees no command line either: the command (``firmware_host/cli/run.py``) gives it
+module sees no command line either: the command (``cli/run.py``) gives it
 :class:`RunOptions`, plain values, and registers what lies above the service (the venue's page
 and MQTT) as :class:`~firmware_host.outputs.OutputSource` s.
 """

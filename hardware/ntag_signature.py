@@ -24,13 +24,13 @@ can be programmed replays a genuine tag's signature, and then only the deck chec
 seen twice) and the table's knowledge of where each card is can catch it.
 
 The simulated table signs its tags with a TEST key derived from a public seed
-(:func:`sim_signing_key`, a TEST key): anyone can make tags that pass it, so a real table trusts ``nxp``.
+(:func:`drivers.nfc.pn532sim.tag_signer.sim_signing_key`): anyone can make tags that pass it, so a
+real table trusts ``nxp``.
 """
 
 from __future__ import annotations
 
 import functools
-import hashlib
 import re
 
 import ecdsa
@@ -39,12 +39,10 @@ from ecdsa.util import sigdecode_string
 
 from drivers.device_events import TagFacts
 from drivers.nfc.originality import BAD_SIGNATURE, COUNTERFEIT, GENUINE, NO_SIGNATURE, UNREADABLE
+from drivers.nfc.pn532sim.tag_signer import sim_public_key
 
 NXP_NTAG21X_KEY = bytes.fromhex("04494E1A386D3D3CFE3DC10E5DE68A499B1C202DB5B132393E89ED19FE5BE8BC61")
 """NXP's NTAG21x originality public key (uncompressed point on secp128r1), from AN11350."""
-
-TEST_KEY_SEED = b"ecarte-table TEST originality key: never trust it on a real table"
-"""The public seed of the simulator's TEST signing key (:func:`sim_signing_key`, a TEST key)."""
 
 NTAG21X_VERSIONS: dict[bytes, str] = {
     bytes.fromhex("0004040201000F03"): "NTAG213",
@@ -159,36 +157,3 @@ def judge(uid: str, facts: TagFacts | None, public_key: bytes) -> str:
     if verify_signature(bytes.fromhex(uid), facts.signature, public_key):
         return GENUINE
     return BAD_SIGNATURE
-
-
-def sim_signing_key(seed: bytes = TEST_KEY_SEED) -> ecdsa.SigningKey:
-    """A TEST signing key on secp128r1, the same for the same ``seed`` (for the simulator only).
-
-    The seed is public: whoever reads this file can sign with it. Never trust its public key
-    (``trusted_key = "test"``) on a real table.
-    """
-    order = ecdsa.SECP128r1.order
-    secret = int.from_bytes(hashlib.sha256(seed).digest(), "big") % (order - 1) + 1
-    return ecdsa.SigningKey.from_secret_exponent(secret, curve=ecdsa.SECP128r1)
-
-
-def sim_public_key(seed: bytes = TEST_KEY_SEED) -> bytes:
-    """The uncompressed public key of :func:`sim_signing_key` (33 bytes, ``04`` first)."""
-    return bytes(sim_signing_key(seed).get_verifying_key().to_string("uncompressed"))
-
-
-def sim_signer(seed: bytes = TEST_KEY_SEED) -> SimSigner:
-    """Signs UIDs as the simulator's genuine tags are signed (deterministic signatures, RFC 6979)."""
-    return SimSigner(sim_signing_key(seed))
-
-
-class SimSigner:
-    """Callable ``uid → r || s`` with a TEST key (see :func:`test_signer`)."""
-
-    def __init__(self, key: ecdsa.SigningKey) -> None:
-        self._key = key
-
-    def __call__(self, uid: bytes) -> bytes:
-        """The 32-byte signature of ``uid``."""
-        return bytes(self._key.sign_digest_deterministic(uid, hashfunc=hashlib.sha256,
-                                                         sigencode=ecdsa.util.sigencode_string))

@@ -65,7 +65,7 @@ def test_every_key_of_the_table_file_is_in_the_reference(heading: str) -> None:
 def _readme_commands() -> list[tuple[str, list[str]]]:
     """Each ``ecarte-table COMMAND --flag...`` of the README and its page of commands
     (docs/commands.md): in their code and their backticks."""
-    from firmware_host.cli.main import COMMANDS
+    from cli.main import COMMANDS
 
     names = {module.__name__.rsplit(".", 1)[1] for module in COMMANDS}
     text = "\n".join((ROOT / name).read_text(encoding="utf-8") for name in ("README.md", "docs/commands.md"))
@@ -86,7 +86,7 @@ def _readme_commands() -> list[tuple[str, list[str]]]:
 
 
 def test_every_command_and_flag_in_the_readme_exists() -> None:
-    from firmware_host.cli.main import _parser
+    from cli.main import _parser
 
     parser = _parser()
     commands = _readme_commands()
@@ -109,7 +109,7 @@ def test_the_installers_help_is_its_help() -> None:
 
 
 def test_the_readme_says_where_the_demo_keeps_its_games() -> None:
-    from firmware_host.cli.demo import demo_journal
+    from cli.demo import demo_journal
 
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     assert f"`{demo_journal().name}` in the state directory" in text
@@ -120,7 +120,7 @@ def test_the_readme_synopsis_lists_every_option_of_every_command() -> None:
     """The synopsis left out real options (demo --players/--language/--delay/--frames, sim
     --rules/--dealer, hub --listen/--venue, export --journal/-o). Every option of every command is in
     its synopsis lines (``-h`` and ``-v/--verbose``, which every command takes, said once)."""
-    from firmware_host.cli.main import _parser
+    from cli.main import _parser
 
     text = (ROOT / "docs" / "commands.md").read_text(encoding="utf-8")
     block = text.split("## The command line\n\n```\n", 1)[1].split("```", 1)[0]

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-OURS = {"engine", "drivers", "hardware", "firmware_host", "catalogue"}
+OURS = {"engine", "drivers", "hardware", "firmware_host", "catalogue", "cli"}
 IO_MODULES = {
     "socket", "serial", "sqlite3", "threading", "multiprocessing", "asyncio", "subprocess",
     "time", "os", "io", "pathlib", "shutil", "tempfile", "glob", "select", "selectors", "signal",
@@ -75,7 +75,7 @@ def test_engine_imports_nothing_of_ours_and_no_io(path):
 @pytest.mark.parametrize("path", modules("drivers"), ids=lambda p: str(p.relative_to(ROOT)))
 def test_drivers_know_no_rules_and_no_wiring(path):
     names = imports(path)
-    bad = {n for n in names if top(n) in ("engine", "firmware_host", "catalogue")}
+    bad = {n for n in names if top(n) in ("engine", "firmware_host", "catalogue", "hardware", "venue", "cli")}
     assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}"
 
 
@@ -109,7 +109,7 @@ def test_there_are_modules_to_check():
 
 # -- the import graph ----------------------------------------------------------------------------
 
-PACKAGES = ("engine", "drivers", "hardware", "firmware_host", "coach", "venue", "catalogue")
+PACKAGES = ("engine", "drivers", "hardware", "firmware_host", "coach", "venue", "catalogue", "cli")
 
 
 def _module_name(path: Path) -> str:
@@ -199,6 +199,35 @@ def test_the_checker_finds_cycles() -> None:
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 
+LAYERS = ("engine", "catalogue", "drivers", "hardware", "coach", "firmware_host", "venue", "cli")
+"""Our packages from the bottom up: each imports only packages below it (docs/architecture.md,
+*The house*). The rules and the words at the bottom, then the devices, the table's files, the coach,
+the service, the venue above the service, and the command line on top, which nothing imports."""
+
+
+def upward_arrows(graph: dict[str, set[str]]) -> list[str]:
+    """The edges of ``graph`` from a package into one at or above its own layer (another package)."""
+    return sorted(f"{name} -> {other}" for name, imported in graph.items() for other in imported
+                  if top(other) != top(name) and top(other) in LAYERS
+                  and LAYERS.index(top(other)) > LAYERS.index(top(name)))
+
+
+def test_every_package_is_in_a_layer() -> None:
+    assert set(PACKAGES) == set(LAYERS)
+
+
+def test_no_package_imports_one_above_it() -> None:
+    """No upward arrow: the package graph is a stack, so it has no circle either."""
+    assert upward_arrows(import_graph()) == []
+
+
+def test_the_layer_rule_can_fail() -> None:
+    """The simulator signing with the table file's key was an upward arrow (drivers -> hardware)."""
+    graph = {"drivers.nfc.pn532sim.chip_host": {"hardware.ntag_signature"},
+             "hardware.ntag_signature": {"drivers.nfc.originality"}, "cli.main": {"venue.hub"}}
+    assert upward_arrows(graph) == ["drivers.nfc.pn532sim.chip_host -> hardware.ntag_signature"]
+
+
 @pytest.mark.parametrize("path", modules("hardware"), ids=lambda p: str(p.relative_to(ROOT)))
 def test_hardware_knows_no_service(path: Path) -> None:
     """A table file and its tags are plain values: no part of the service."""
@@ -237,8 +266,6 @@ ROOM_MAY_IMPORT: dict[str, set[str]] = {
     "app": {"referee", "journal", "screens", "players", "cards", "checks", "service", "outputs", "feeder", "voice",
             "errors"},
     "errors": set(),
-    "cli": {"referee", "journal", "screens", "players", "cards", "checks", "service", "outputs", "feeder", "app",
-            "voice", "errors"},
     "voice": {"referee", "screens", "errors"},
 }
 """What each room of ``firmware_host`` may import of the others (its own modules always):
@@ -288,7 +315,7 @@ def test_each_room_imports_only_what_it_may(room: str) -> None:
 def test_nothing_imports_the_command_line() -> None:
     importers = sorted(
         f"{name} -> {other}" for name, imported in import_graph().items() for other in imported
-        if _room(other) == "cli" and _room(name) != "cli"
+        if top(other) == "cli" and top(name) != "cli"
     )
     assert importers == []
 
@@ -316,7 +343,7 @@ def test_the_room_checker_sees_a_forbidden_import() -> None:
 
 # -- the composition on top: the command line and the venue --------------------------------------
 
-COMMAND_LINE_PLACES = ("firmware_host/cli/", "bench/", "scripts/")
+COMMAND_LINE_PLACES = ("cli/", "bench/", "scripts/")
 """Where the command line may be read (``argparse``): the commands, the benchmarks, the scripts.
 Everything below takes plain values (mopidy's ``_app/``: nothing below reads the command line)."""
 
@@ -333,29 +360,29 @@ def _argparse_readers(root: Path = ROOT) -> list[str]:
 
 
 def _venue_importers(graph: dict[str, set[str]]) -> list[str]:
-    """Edges from a room of ``firmware_host`` other than ``cli`` into ``venue`` (late imports included)."""
+    """Edges from ``firmware_host`` into ``venue`` (late imports included)."""
     return sorted(f"{name} -> {other}" for name, imported in graph.items() for other in imported
-                  if top(other) == "venue" and _room(name) not in (None, "cli"))
+                  if top(other) == "venue" and top(name) == "firmware_host")
 
 
 def test_only_the_command_line_reads_argparse() -> None:
     assert _argparse_readers() == []
 
 
-def test_no_room_of_firmware_host_but_cli_imports_the_venue() -> None:
+def test_firmware_host_never_imports_the_venue() -> None:
     """The venue sits above the service: it registers its outputs (``OutputSource``), the service never imports it."""
     assert _venue_importers(import_graph()) == []
 
 
 def test_the_command_line_rule_can_fail(tmp_path: Path) -> None:
     (tmp_path / "firmware_host" / "players").mkdir(parents=True)
-    (tmp_path / "firmware_host" / "cli").mkdir()
+    (tmp_path / "cli").mkdir()
     (tmp_path / "firmware_host" / "players" / "demo.py").write_text("def run(args):\n    import argparse\n")
-    (tmp_path / "firmware_host" / "cli" / "demo.py").write_text("import argparse\n")
+    (tmp_path / "cli" / "demo.py").write_text("import argparse\n")
     assert _argparse_readers(tmp_path) == ["firmware_host/players/demo.py"]
 
 
 def test_the_venue_rule_can_fail() -> None:
-    graph = {"firmware_host.app": {"venue.wiring"}, "firmware_host.cli.run": {"venue.wiring"},
+    graph = {"firmware_host.app": {"venue.wiring"}, "cli.run": {"venue.wiring"},
              "venue.page": {"firmware_host.service"}}
     assert _venue_importers(graph) == ["firmware_host.app -> venue.wiring"]

@@ -27,7 +27,7 @@ def _imported(source: str) -> set[str]:
 
 def above_drivers(source: str) -> set[str]:
     """What ``source`` imports of the packages above ``drivers`` (late imports included)."""
-    return {name for name in _imported(source) if name.split(".")[0] in ("hardware", "firmware_host", "venue")}
+    return {name for name in _imported(source) if name.split(".")[0] in ("hardware", "firmware_host", "venue", "cli")}
 
 
 def naming_an_issue(source: str) -> list[str]:

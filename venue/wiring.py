@@ -2,7 +2,7 @@
 (``--mqtt``, ``[mqtt]``), as outputs of the table service.
 
 :class:`VenueOutputs` is an :class:`~firmware_host.outputs.OutputSource`: the command line
-(``firmware_host/cli/``, the composition's top) registers it with the service's builder, which
+(``cli/``, the composition's top) registers it with the service's builder, which
 knows only that protocol; the outputs are started here and closed by the caller's stack."""
 
 from __future__ import annotations

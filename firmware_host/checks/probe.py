@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING
 from catalogue import is_plural, say, say_n
 from drivers.nfc.frame_log import FrameLog, RecordingTty
 from drivers.nfc.originality import GENUINE
+from drivers.nfc.pn532sim import tag_signer
 from firmware_host.checks.doctor import Check
 from hardware import ntag_signature
 from hardware.table_config import PadConfig, TableConfig
@@ -171,7 +172,7 @@ def simulated_readers(config: TableConfig) -> Iterator[tuple[dict[str, str], Ask
 
     with ExitStack() as stack:
         sims = {pad.name: stack.enter_context(Pn532Simulator(name=f"tty{pad.name}", depth=pad.depth, miss=0.0,
-                                                             signer=ntag_signature.sim_signer()))
+                                                             signer=tag_signer.sim_signer()))
                 for pad in config.pads if pad.simulated}
 
         def maker(pad: PadConfig, laid: int) -> bool:

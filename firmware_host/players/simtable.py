@@ -19,9 +19,9 @@ from drivers.closing import Closing
 from drivers.device_events import DeviceEvent
 from drivers.nfc.pad import PadSet, PadTiming
 from drivers.nfc.pn532sim import DEFAULT_MISS, Pn532Simulator
+from drivers.nfc.pn532sim.tag_signer import sim_signer
 from drivers.seat_controls import SeatControls
 from engine.cards import CARDS
-from hardware.ntag_signature import sim_signer
 from hardware.table import TableConfig
 from hardware.table_devices import TableDevices, open_table_devices
 
@@ -61,7 +61,7 @@ class SimulatedTable(Closing):
     :param miss: probability that a card of a stack misses one poll.
     :param seed: seeds the misses (pad ``i`` of the table gets ``seed + i``).
     :param signer: signs each genuine simulated tag's UID (its ``READ_SIG`` answer); default the
-        TEST key of :func:`hardware.ntag_signature.sim_signer` (trust it with ``trusted_key = "test"``,
+        TEST key of :func:`drivers.nfc.pn532sim.tag_signer.sim_signer` (trust it with ``trusted_key = "test"``,
         the default of a simulated table). Clones and counterfeits are not signed.
     :param pad_options: more options for every :class:`~drivers.nfc.pad.Pad` (``read_ndef=``,
         ``originality=``).

@@ -24,7 +24,7 @@ COMMAND = re.compile(r"ecarte-table \w+ --journal \S+")
 
 
 def _cli(*args: str, state: Path) -> str:
-    done = subprocess.run([sys.executable, "-m", "firmware_host.cli.main", *args], capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-m", "cli.main", *args], capture_output=True, text=True,
                           timeout=600, cwd=ROOT, env={**os.environ, "XDG_STATE_HOME": str(state)})
     assert done.returncode == 0, done.stderr
     return COMMAND.sub("", done.stdout)

@@ -21,8 +21,8 @@ PLAYER_FACING: dict[str, tuple[str, ...]] = {
     "firmware_host/screens/coaching.py": (), "firmware_host/screens/i18n.py": (),
     "firmware_host/players/demo.py": ("Narrator", "HandNarrator"),
     "firmware_host/players/packets.py": ("PacketPlayers",),
-    "firmware_host/cli/review.py": (), "firmware_host/cli/history.py": (),
-    "firmware_host/cli/demo.py": (),
+    "cli/review.py": (), "cli/history.py": (),
+    "cli/demo.py": (),
     "firmware_host/journal/summaries.py": ("format_game", "format_player", "_counted", "_fault_list"),
     "coach/review.py": ("CardFinding", "DecisionFinding", "Review", "chance_said", "classical_said", "advice_said",
                        "why_not_reviewed"),
@@ -31,9 +31,9 @@ PLAYER_FACING: dict[str, tuple[str, ...]] = {
     "firmware_host/screens/public_faults.py": ("public_fault",),
     "firmware_host/cards/enroll.py": (), "firmware_host/voice/spoken.py": (),
     "firmware_host/voice/announcer.py": (), "firmware_host/voice/hands.py": (),
-    "firmware_host/checks/doctor.py": (), "firmware_host/cli/doctor.py": (),
-    "firmware_host/cards/deck_check.py": (), "firmware_host/cli/deck.py": (), "firmware_host/cli/enroll.py": (),
-    "firmware_host/players/console.py": (), "firmware_host/cli/sim.py": (),
+    "firmware_host/checks/doctor.py": (), "cli/doctor.py": (),
+    "firmware_host/cards/deck_check.py": (), "cli/deck.py": (), "cli/enroll.py": (),
+    "firmware_host/players/console.py": (), "cli/sim.py": (),
 }
 """The modules whose strings reach players, and in them the top-level functions and classes that make
 them (none named: the whole module). ``demo.run_demo``'s lines are read by a test in five languages."""

@@ -31,7 +31,7 @@ twice, a card out of turn, a button that means nothing now."""
 
 
 def _cli(*args: str, state: Path, stdin: str = "", codes: tuple[int, ...] = (0,)) -> str:
-    done = subprocess.run([sys.executable, "-m", "firmware_host.cli.main", *args], capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-m", "cli.main", *args], capture_output=True, text=True,
                           input=stdin, timeout=600, cwd=ROOT, env={**os.environ, "XDG_STATE_HOME": str(state)})
     assert done.returncode in codes, done.stdout + done.stderr
     return done.stdout

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_host.cli.main import main
+from cli.main import main
 
 ELDER_KING = ("KD QD JD 7S 8S", "KS QS KH QH JH")  # A (the elder) holds the king of trumps
 DEALER_KING = ("7S 8S 9S TS AS", "KD QD JD AD TD")  # B (the dealer) holds it

@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from firmware_host.cli.main import main
+from cli.main import main
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run_cli(*args: str, stdin: str | None = None, timeout: float = 120) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "firmware_host.cli.main", *args], input=stdin, capture_output=True,
+        [sys.executable, "-m", "cli.main", *args], input=stdin, capture_output=True,
         text=True, timeout=timeout, cwd=ROOT,
     )
 

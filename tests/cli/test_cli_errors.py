@@ -12,7 +12,7 @@ import pytest
 from waiting import HANG_S
 
 CLI = Path(sys.executable).parent / "ecarte-table"
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = HANG_S
 UNWRITABLE = Path("/proc/ecarte-nowhere")  # not even root can make a file there
 
@@ -190,7 +190,7 @@ def test_a_refusal_and_the_systems_reason_are_said_in_the_language_asked(
         capsys: pytest.CaptureFixture[str]) -> None:
     """"cannot read the table file … No such file or directory" under --language es: the refusal and the
     OS's reason in words of the language (``--language``, else ``LANG``), with the path."""
-    from firmware_host.cli.main import main
+    from cli.main import main
 
     names = {"missing": str(tmp_path / "nowhere.toml"), "folder": str(tmp_path), "home": str(tmp_path / "home")}
     for key in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "golden" / "voice"
 
 pytestmark = pytest.mark.skipif(shutil.which("espeak-ng") is None,
@@ -21,7 +21,7 @@ pytestmark = pytest.mark.skipif(shutil.which("espeak-ng") is None,
 
 def cli(*args: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
     env = {"PATH": "/usr/bin:/bin", "XDG_STATE_HOME": str(tmp_path / "state"), "HOME": str(tmp_path)}
-    return subprocess.run([sys.executable, "-m", "firmware_host.cli.main", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "cli.main", *args], capture_output=True, text=True,
                           timeout=300, cwd=ROOT, env=env, check=False)
 
 

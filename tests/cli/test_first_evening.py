@@ -15,7 +15,7 @@ from pathlib import Path
 from waiting import HANG_S
 
 CLI = Path(sys.executable).parent / "ecarte-table"
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[2]
 TRANSCRIPTS = ROOT / "tests" / "transcripts"
 TIMEOUT = HANG_S
 

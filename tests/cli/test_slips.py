@@ -15,11 +15,11 @@ import engine
 from firmware_host.players.builtin import game_transcript
 from firmware_host.referee.transcript import dumps
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "firmware_host.cli.main", *args], input=stdin, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "cli.main", *args], input=stdin, capture_output=True,
                           text=True, timeout=300, cwd=ROOT)
 
 
@@ -123,7 +123,7 @@ def test_a_normal_run_on_the_simulated_table_says_its_start_at_info_and_warns_of
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     rubber = ROOT / "tests" / "transcripts" / "classic_rubber.jsonl"
-    run = subprocess.Popen([sys.executable, "-m", "firmware_host.cli.main", "run", "--journal",
+    run = subprocess.Popen([sys.executable, "-m", "cli.main", "run", "--journal",
                             str(tmp_path / "j.sqlite"), "--events", str(rubber), "--web", f"127.0.0.1:{port}"],
                            cwd=ROOT, text=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                            stderr=subprocess.PIPE)
@@ -163,7 +163,7 @@ def test_a_hub_stopped_by_ctrl_c_at_its_terminal_warns_of_nothing(tmp_path: Path
     venue = tmp_path / "venue.toml"
     venue.write_text(f'[hub]\nvenue = "club"\nlisten = "127.0.0.1:{ports[0]}"\n[broker]\nmode = "mosquitto"\n'
                      f'listen = "127.0.0.1:{ports[1]}"\n[tables]\nnames = ["t1"]\n')
-    hub = subprocess.Popen([sys.executable, "-m", "firmware_host.cli.main", "hub", str(venue)], cwd=tmp_path,
+    hub = subprocess.Popen([sys.executable, "-m", "cli.main", "hub", str(venue)], cwd=tmp_path,
                            text=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                            start_new_session=True)  # a terminal's foreground group of its own
     try:

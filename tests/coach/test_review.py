@@ -123,7 +123,7 @@ def test_pure_fallback_gives_the_same_review(monkeypatch: pytest.MonkeyPatch) ->
 
 
 def test_review_command_on_a_journal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from firmware_host.cli.review import add_parser, run_review
+    from cli.review import add_parser, run_review
     from firmware_host.journal.store import Journal
 
     transcript = Path(__file__).parent.parent / "transcripts" / "french_vole_refus.jsonl"
@@ -146,7 +146,7 @@ def test_review_command_on_a_journal(tmp_path: Path, capsys: pytest.CaptureFixtu
 
 
 def test_review_command_says_what_is_missing(tmp_path: Path) -> None:
-    from firmware_host.cli.review import add_parser, run_review
+    from cli.review import add_parser, run_review
     from firmware_host.errors import BadInput
 
     parser = argparse.ArgumentParser()

@@ -26,8 +26,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from waiting import HANG_S
 
+from cli.main import main
 from engine import NotationError
-from firmware_host.cli.main import main
 from firmware_host.feeder import feed_lines
 from firmware_host.journal.store import REJECTED, Journal
 from firmware_host.outputs import JsonLines

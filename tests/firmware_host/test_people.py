@@ -129,7 +129,7 @@ def test_the_language_chosen_is_saved_with_the_game_and_shown_after_a_restart(tm
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "firmware_host.cli.main", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "cli.main", *args], capture_output=True, text=True,
                           timeout=120, cwd=ROOT)
 
 

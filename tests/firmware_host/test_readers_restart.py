@@ -22,10 +22,10 @@ import pytest
 from waiting import HANG_S
 
 from drivers.nfc.pn532sim.chip_host import ChipHost, chip_path
+from drivers.nfc.pn532sim.tag_signer import sim_signer
 from drivers.nfc.tty import RawTty
 from engine.cards import CARDS
 from firmware_host.players.simtable import sim_uid
-from hardware.ntag_signature import sim_signer
 from hardware.table import shipped_table_path
 from hardware.tag_registry import TagRegistry
 

@@ -18,11 +18,11 @@ import pytest
 from drivers.device_events import CardSeen, DeviceEvent, ReaderStatus, TagFacts
 from drivers.nfc.originality import OriginalityCheck
 from drivers.nfc.pad import Pad, PadTiming
-from drivers.nfc.pn532sim import WIRE, Pn532Simulator
+from drivers.nfc.pn532sim import WIRE, Pn532Simulator, tag_signer
 from drivers.nfc.reader import NfcpyReader
 from hardware import ntag_signature
 
-KEY = ntag_signature.sim_public_key()
+KEY = tag_signer.sim_public_key()
 STACK = ["04A1B2C3D4E501", "04A1B2C3D4E502", "04A1B2C3D4E503"]  # bottom first
 _IN_DATA_EXCHANGE, _IN_COMMUNICATE_THRU, _IN_LIST_PASSIVE_TARGET = 0x40, 0x42, 0x4A
 
@@ -46,7 +46,7 @@ def host_commands(caplog: pytest.LogCaptureFixture) -> list[bytes]:
 
 def facts_of_a_stack(caplog: pytest.LogCaptureFixture, uids: list[str]) -> dict[str, TagFacts | None]:
     caplog.set_level(WIRE, logger="drivers.nfc.pn532sim.simulator")
-    with Pn532Simulator(depth=3, miss=0.0, signer=ntag_signature.sim_signer()) as sim:
+    with Pn532Simulator(depth=3, miss=0.0, signer=tag_signer.sim_signer()) as sim:
         sim.place_stack(uids)
         with NfcpyReader(sim.path) as reader:
             assert set(reader.poll()) == set(uids)
@@ -104,7 +104,7 @@ def laid_and_checked(uids: list[str]) -> tuple[list[bytes], list[CardSeen]]:
     events: queue.Queue[DeviceEvent] = queue.Queue()
     check = OriginalityCheck(lambda uid, facts: ntag_signature.judge(uid, facts, KEY))
     timing = PadTiming(poll_interval=0.005, idle_wait=5.0)  # waiting for the packet the whole time
-    with Pn532Simulator(depth=5, miss=0.0, signer=ntag_signature.sim_signer()) as sim, \
+    with Pn532Simulator(depth=5, miss=0.0, signer=tag_signer.sim_signer()) as sim, \
             Pad("hand.A", sim.path, events=events, card_for=dict.fromkeys(uids, "KS").get, timing=timing,
                 originality=check):
         status = events.get(timeout=WAIT)
@@ -153,7 +153,7 @@ class Heard:
 
 
 def test_each_tag_of_a_packet_is_heard_while_its_listing_holds_it() -> None:
-    with Pn532Simulator(depth=3, miss=0.0, signer=ntag_signature.sim_signer()) as sim:
+    with Pn532Simulator(depth=3, miss=0.0, signer=tag_signer.sim_signer()) as sim:
         sim.place_stack(STACK)
         with NfcpyReader(sim.path) as reader:
             heard = Heard(sim)
@@ -168,7 +168,7 @@ def test_each_tag_of_a_packet_is_heard_while_its_listing_holds_it() -> None:
 
 def test_answers_the_pad_took_are_not_given_again() -> None:
     # what read_facts gives later (the enrolment asking a tag lying on its pad) is asked of the tag
-    with Pn532Simulator(depth=3, miss=0.0, signer=ntag_signature.sim_signer()) as sim:
+    with Pn532Simulator(depth=3, miss=0.0, signer=tag_signer.sim_signer()) as sim:
         sim.place_stack(STACK)
         with NfcpyReader(sim.path) as reader:
             reader.poll(ask=Heard(sim, take=True))

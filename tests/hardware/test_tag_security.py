@@ -24,7 +24,7 @@ import pytest
 from drivers.device_events import CardSeen, DeviceEvent, ReaderStatus
 from drivers.nfc.originality import OriginalityCheck
 from drivers.nfc.pad import Pad, PadTiming
-from drivers.nfc.pn532sim import Pn532Simulator
+from drivers.nfc.pn532sim import Pn532Simulator, tag_signer
 from drivers.nfc.reader import NfcpyReader, TagWriteError
 from firmware_host.cards.deck_check import check_deck
 from firmware_host.cards.enroll import Originality, enroll
@@ -39,8 +39,8 @@ from hardware.tag_registry import CARDS, TagRegistry
 
 WAIT = 15.0
 FAST = PadTiming(poll_interval=0.005, leave_after=2, reopen_first=0.02, reopen_max=0.2)
-KEY = ntag_signature.sim_public_key()
-SIGNER = ntag_signature.sim_signer()
+KEY = tag_signer.sim_public_key()
+SIGNER = tag_signer.sim_signer()
 
 
 def signed_registry(packs: tuple[int, ...] = (1, 2)) -> TagRegistry:
@@ -686,7 +686,7 @@ def test_a_brute_force_of_a_locked_tag_stops_at_authlim(sim: Pn532Simulator) -> 
 
 
 def _cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "firmware_host.cli.main", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "cli.main", *args], capture_output=True,
                           text=True, timeout=timeout, cwd=Path(__file__).resolve().parents[2])
 
 

@@ -105,7 +105,7 @@ def test_the_units_start_up_lines_reach_the_journal(name: str) -> None:
     logs at INFO without a ``-v``, and its standard error is journald's (systemd's default)."""
     import logging
 
-    from firmware_host.cli.main import log_level, parse_args
+    from cli.main import log_level, parse_args
 
     service = parse_unit((ROOT / "systemd" / name).read_text(encoding="utf-8"))["Service"]
     command = one({"Service": service}, "Service", "ExecStart").split()

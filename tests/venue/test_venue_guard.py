@@ -449,7 +449,7 @@ def _hub(tmp_path: Any, text: str, *args: str, wait: float | None = None) -> tup
 
     path = tmp_path / "venue.toml"
     path.write_text(text)
-    proc = subprocess.Popen([sys.executable, "-m", "firmware_host.cli.main", "hub", str(path), *args],
+    proc = subprocess.Popen([sys.executable, "-m", "cli.main", "hub", str(path), *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         _, err = proc.communicate(timeout=wait if wait is not None else 60)

@@ -242,7 +242,7 @@ def test_without_mosquitto_the_hub_says_what_to_install(tmp_path: Path) -> None:
         pytest.skip("no mount namespace here (unshare -rm refused)")
     path = venue_file(tmp_path, "embedded", ["t1"])
     began = time.monotonic()
-    done = subprocess.run([unshare, "-rm", "sh", "-c", f'{hide} && exec "$0" -m firmware_host.cli.main hub "$1"',
+    done = subprocess.run([unshare, "-rm", "sh", "-c", f'{hide} && exec "$0" -m cli.main hub "$1"',
                            sys.executable, str(path)], capture_output=True, text=True, timeout=120,
                           cwd=Path(__file__).parents[2])
     assert done.returncode == 2, (done.returncode, done.stderr, time.monotonic() - began)

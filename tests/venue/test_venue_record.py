@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from conftest import whole_game
 
-from firmware_host.cli.main import main
+from cli.main import main
 from firmware_host.referee.controller import Controller
 from venue.record import RecordError, check_game, game_log_of, parse_record, write_record
 

@@ -27,7 +27,7 @@ TIMEOUT_MS = 30_000
 
 
 def start_hub(venue_file: Path, port: int) -> subprocess.Popen[bytes]:
-    hub = subprocess.Popen([sys.executable, "-m", "firmware_host.cli.main", "hub", str(venue_file)],
+    hub = subprocess.Popen([sys.executable, "-m", "cli.main", "hub", str(venue_file)],
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
     def up() -> bool:

@@ -208,7 +208,7 @@ def test_an_intruder_never_reaches_the_standings(tmp_path: Path, mosquitto_mode:
 def test_a_bad_venue_file_exits_2(tmp_path: Path) -> None:
     path = tmp_path / "venue.toml"
     path.write_text('[tables]\nnames = ["a/b", "c#", "d+", "ok"]\n[session]\ncycles = "x"\n[broker]\nmode = "x"\n')
-    done = subprocess.run([sys.executable, "-m", "firmware_host.cli.main", "hub", str(path)], capture_output=True,
+    done = subprocess.run([sys.executable, "-m", "cli.main", "hub", str(path)], capture_output=True,
                           text=True, timeout=60)
     assert done.returncode == 2, done.stderr
     assert "Traceback" not in done.stderr

@@ -151,7 +151,7 @@ def serve(directory: str, pads: Sequence[str], *, depth: int = DEFAULT_DEPTH, ba
     os.makedirs(directory, exist_ok=True)
     signer = None
     if signed:
-        from hardware.ntag_signature import sim_signer
+        from drivers.nfc.pn532sim.tag_signer import sim_signer
         signer = sim_signer()
     chips: dict[str, Pn532Simulator] = {}
     stop = threading.Event()

@@ -180,7 +180,7 @@ class Pn532Simulator(Closing):
         one poll (stays silent for one field period); 0 for none.
     :param seed: seeds the misses (the same polls give the same misses).
     :param signer: gives each genuine tag its originality signature (UID → 32
-        bytes ``r || s``; :func:`hardware.ntag_signature.sim_signer` signs with a
+        bytes ``r || s``; :func:`drivers.nfc.pn532sim.tag_signer.sim_signer` signs with a
         TEST key); ``None``: genuine tags answer ``READ_SIG`` with zeros.
     :param directory: the folder of :attr:`path` (it must exist; the simulator
         only puts its symlink there), for a path that stays the same from one

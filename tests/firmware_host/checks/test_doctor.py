@@ -447,7 +447,7 @@ def test_a_reader_the_device_policy_refuses_is_not_blamed_on_dialout(tmp_path: P
         text = shipped_table_path("simulated").read_text(encoding="utf-8")
         table.write_text(text.replace('"hand.A" = "sim"', f'"hand.A" = "{port}"'))
         with refusing(os.major(os.stat(port).st_rdev)) as enter:
-            done = subprocess.run([sys.executable, "-m", "firmware_host.cli.main", "doctor", str(table),
+            done = subprocess.run([sys.executable, "-m", "cli.main", "doctor", str(table),
                                    "--language", "en"], capture_output=True, text=True, timeout=120,
                                   cwd=Path(__file__).resolve().parents[3], preexec_fn=enter, check=False)
     finally:

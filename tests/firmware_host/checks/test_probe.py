@@ -17,10 +17,9 @@ from pathlib import Path
 import pytest
 
 from catalogue.english import english_words
-from drivers.nfc.pn532sim import Pn532Simulator
+from drivers.nfc.pn532sim import Pn532Simulator, tag_signer
 from firmware_host.checks.doctor import Check
 from firmware_host.checks.probe import Ask, ask_at_the_console, run_probe
-from hardware import ntag_signature
 from hardware.table import simulated_table
 from hardware.table_config import PadConfig, TableConfig
 
@@ -31,7 +30,7 @@ FRAME_LINE = re.compile(r"^ +\d+\.\d{6} \S+ [<>] (?:[0-9A-F]{2} )*[0-9A-F]{2}(?:
 
 @pytest.fixture
 def sim() -> Iterator[Pn532Simulator]:
-    with Pn532Simulator(name="ttyUSB0", depth=2, miss=0.0, signer=ntag_signature.sim_signer()) as simulator:
+    with Pn532Simulator(name="ttyUSB0", depth=2, miss=0.0, signer=tag_signer.sim_signer()) as simulator:
         yield simulator
 
 
@@ -128,7 +127,7 @@ def test_the_console_asks_and_s_skips() -> None:
 
 def test_doctor_probe_on_the_simulated_table(tmp_path: Path) -> None:
     frames = tmp_path / "frames.txt"
-    done = subprocess.run([sys.executable, "-m", "firmware_host.cli.main", "doctor", "--probe", "--frames", str(frames),
+    done = subprocess.run([sys.executable, "-m", "cli.main", "doctor", "--probe", "--frames", str(frames),
                            "--language", "de"], capture_output=True, text=True, timeout=300, cwd=ROOT,
                           env={**os.environ, "XDG_STATE_HOME": str(tmp_path)})
     assert done.returncode == 0, done.stdout + done.stderr
@@ -147,7 +146,7 @@ def test_a_frames_file_that_cannot_be_written_fails_its_line(sim: Pn532Simulator
 def test_doctor_probe_on_a_table_file_that_does_not_load_says_why(tmp_path: Path) -> None:
     table = tmp_path / "table.toml"
     table.write_text("[table]\nlayout = 'round'\n")
-    done = subprocess.run([sys.executable, "-m", "firmware_host.cli.main", "doctor", "--probe", str(table), "--frames",
+    done = subprocess.run([sys.executable, "-m", "cli.main", "doctor", "--probe", str(table), "--frames",
                            str(tmp_path / "f.txt")], capture_output=True, text=True, timeout=300, cwd=ROOT,
                           env={**os.environ, "XDG_STATE_HOME": str(tmp_path)})
     assert done.returncode == 1 and "Traceback" not in done.stderr

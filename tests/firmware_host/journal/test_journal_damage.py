@@ -171,7 +171,7 @@ def test_a_line_the_resume_cannot_read_exits_2_and_salvage_drops_it(tmp_path: Pa
 
 def test_a_zeroed_block_is_reported_and_salvaged_never_a_traceback(journal: Path, tmp_path: Path) -> None:
     """Power lost in a write: a 512-byte block of zeros anywhere in the file."""
-    from firmware_host.cli.main import main
+    from cli.main import main
 
     size = journal.stat().st_size
     damaged = 0

@@ -1,0 +1,50 @@
+"""The simulator's TEST originality key: how its genuine tags are signed.
+
+A real NTAG21x carries NXP's ECDSA signature over its UID (secp128r1, no hash: AN11350); only NXP
+holds that key, so the simulated chips sign with a TEST key derived from a public seed. Anyone can
+sign with it: a table trusts it only when its file says ``trusted_key = "test"``, never on a real
+table (``hardware.ntag_signature.trusted_key``). The key lives with the simulator, below the
+table's files that name it (``hardware`` imports the drivers, never the other way).
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import ecdsa
+
+TEST_KEY_SEED = b"ecarte-table TEST originality key: never trust it on a real table"
+"""The public seed of the simulator's TEST signing key (:func:`sim_signing_key`)."""
+
+
+def sim_signing_key(seed: bytes = TEST_KEY_SEED) -> ecdsa.SigningKey:
+    """A TEST signing key on secp128r1, the same for the same ``seed`` (for the simulator only).
+
+    The seed is public: whoever reads this file can sign with it. Never trust its public key
+    (``trusted_key = "test"``) on a real table.
+    """
+    order = ecdsa.SECP128r1.order
+    secret = int.from_bytes(hashlib.sha256(seed).digest(), "big") % (order - 1) + 1
+    return ecdsa.SigningKey.from_secret_exponent(secret, curve=ecdsa.SECP128r1)
+
+
+def sim_public_key(seed: bytes = TEST_KEY_SEED) -> bytes:
+    """The uncompressed public key of :func:`sim_signing_key` (33 bytes, ``04`` first)."""
+    return bytes(sim_signing_key(seed).get_verifying_key().to_string("uncompressed"))
+
+
+def sim_signer(seed: bytes = TEST_KEY_SEED) -> SimSigner:
+    """Signs UIDs as the simulator's genuine tags are signed (deterministic signatures, RFC 6979)."""
+    return SimSigner(sim_signing_key(seed))
+
+
+class SimSigner:
+    """Callable ``uid → r || s`` with a TEST key (see :func:`sim_signer`)."""
+
+    def __init__(self, key: ecdsa.SigningKey) -> None:
+        self._key = key
+
+    def __call__(self, uid: bytes) -> bytes:
+        """The 32-byte signature of ``uid``."""
+        return bytes(self._key.sign_digest_deterministic(uid, hashfunc=hashlib.sha256,
+                                                         sigencode=ecdsa.util.sigencode_string))
