@@ -95,8 +95,6 @@ class TableSnapshot:
     players: tuple[str, str, str] = ("A", "B", "")
     sight: Sight = field(default_factory=Sight)
     choosing: str | None = None
-    coach_line: str | None = None
-    """After a hand, the coach's line on it (a table that turns the coach on)."""
     hint: str | None = None
     """Learners: before the elder decides, his odds of standing (a table that turns hints on)."""
     notice: Fault | None = None

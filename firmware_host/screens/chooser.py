@@ -203,9 +203,13 @@ def _signed(n: int) -> str:
     return f"+{n}" if n >= 0 else f"−{-n}"
 
 
-def screen_for(snapshot: TableSnapshot, lang: str = "en") -> Screen:
+def screen_for(snapshot: TableSnapshot, lang: str = "en", *, coach_line: str | None = None) -> Screen:
     """What the table shows for ``snapshot``, in ``lang`` (``en``, ``fr``, ``it``, ``de``, ``es``), or in
-    the language chosen at the table (the settings menu: ``snapshot.language``)."""
+    the language chosen at the table (the settings menu: ``snapshot.language``).
+
+    :param coach_line: the coach's line on the hand just over, shown with its result (the screens'
+        own: :class:`~firmware_host.screens.coaching.CoachedPanel`; the referee knows nothing of it).
+    """
     lang = snapshot.language or lang
     table = _Table(snapshot, lang)
     w = table.w
@@ -235,7 +239,7 @@ def screen_for(snapshot: TableSnapshot, lang: str = "en") -> Screen:
         label_a, label_b = table.labels()
         score = w.say("score_line", a=label_a, b=label_b, sa=_signed(hand.score[0]), sb=_signed(hand.score[1]))
         # the points first; the score and the next dealer while there is room
-        coach = [snapshot.coach_line] if snapshot.coach_line else []
+        coach = [coach_line] if coach_line else []
         nexts = [score, w.say("deals_next", who=table.who(view.dealer))]
         for extra in ([*coach, *nexts], [*coach, score], coach, nexts, [score], []):
             screen = Screen(view="hand", headline=headline, detail="\n".join([*lines, *extra]), **base)

@@ -2,13 +2,14 @@
 
 :class:`CoachedPanel` is the panel's output with the coach in front of it: when a hand is
 over (its ``hand_record`` event, the only one that names the hidden cards, comes only then)
-it reviews the hand double dummy and adds the line to the snapshots it shows until the next
-turn-up (``B could have won the point: 9♥ at trick 3``). The referee knows nothing of it.
+it reviews the hand double dummy and shows the line with the snapshots until the next turn-up
+(``B could have won the point: 9♥ at trick 3``). The line is the screens' own, given to the
+panel beside the snapshot (:meth:`Panel.show <firmware_host.screens.panel.Panel.show>`): the
+referee and its snapshot know nothing of it.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 
 from engine.seats import SEATS
@@ -51,6 +52,4 @@ class CoachedPanel:
             elif event.event == "trump":
                 self.line = None
         snapshot = outcome.snapshot
-        if self.line is not None and snapshot.between_hands:
-            snapshot = dataclasses.replace(snapshot, coach_line=self.line)
-        self.panel.show(snapshot)
+        self.panel.show(snapshot, coach_line=self.line if snapshot.between_hands else None)

@@ -57,9 +57,10 @@ class Panel(Closing):
         """A :class:`~firmware_host.service.TableOutput`: show the outcome's snapshot."""
         self.show(outcome.snapshot)
 
-    def show(self, snapshot: TableSnapshot) -> None:
-        """Show what the table shows now (nothing is sent if the screen did not change)."""
-        screen = screen_for(snapshot, self.language)
+    def show(self, snapshot: TableSnapshot, *, coach_line: str | None = None) -> None:
+        """Show what the table shows now (nothing is sent if the screen did not change), with the
+        coach's line on the hand just over (:func:`~firmware_host.screens.chooser.screen_for`)."""
+        screen = screen_for(snapshot, self.language, coach_line=coach_line)
         if screen == self.screen:
             return
         moments = (snapshot.last_trick, snapshot.last_hand, snapshot.phase == "over")
