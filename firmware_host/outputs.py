@@ -4,7 +4,8 @@
 MQTT are others), :class:`OutputSource` what brings outputs from above the service (the venue's
 page and MQTT, registered by the command line); here the seats' fault lights (:class:`FaultLights`)
 and ``--json`` (:class:`JsonLines`), and :class:`JournaledOutcome`, an outcome numbered as the
-journal numbers it.
+journal numbers it. Every output is given its outcome through :func:`deliver`, the one door of the
+seats' private views: a seat's earpiece (:class:`SeatOutput`) gets its own, no other output any.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, TextIO
+from typing import TYPE_CHECKING, Protocol, TextIO, runtime_checkable
 
 from engine.seats import SEATS
 from firmware_host.referee.snapshot import Outcome
@@ -34,6 +35,25 @@ class TableOutput(Protocol):
     the web page, MQTT. Called on the event loop's thread: it must not block."""
 
     def publish(self, outcome: Outcome) -> None: ...
+
+
+@runtime_checkable
+class SeatOutput(Protocol):
+    """An output of one seat alone (its earpiece: :class:`firmware_host.voice.earpiece.Earpiece`):
+    the only kind that gets a seat's private view, and only its own ``private_seat``'s."""
+
+    private_seat: str
+
+    def publish(self, outcome: Outcome) -> None: ...
+
+
+def deliver(output: TableOutput, outcome: Outcome) -> None:
+    """Give ``output`` the outcome it may see: the one door of the seats' private views (hidden
+    cards). A :class:`SeatOutput` gets its seat's view only; every other output (the OLED, the
+    LEDs, ``--json``, the page, MQTT, the table's voice) gets the outcome with none.
+    """
+    seat = output.private_seat if isinstance(output, SeatOutput) else None
+    output.publish(outcome.seen_by(seat))
 
 
 class OutputSource(Protocol):

@@ -28,7 +28,7 @@ from drivers.device_events import ButtonPressed, CardSeen, DeviceEvent, ReaderSt
 from engine import Event, NotationError
 from firmware_host.journal.replay import replay_game
 from firmware_host.journal.store import DONE, PENDING, REJECTED, Journal, JournalDamaged, JournalWriteError
-from firmware_host.outputs import JournaledOutcome, TableOutput
+from firmware_host.outputs import JournaledOutcome, TableOutput, deliver
 from firmware_host.referee.controller import Controller
 from firmware_host.referee.snapshot import Outcome
 from firmware_host.referee.table_events import NewGame
@@ -177,7 +177,7 @@ class TableService:
             except TranscriptError as exc:
                 raise JournalDamaged(self.journal.path, [
                     f"game {record.game}, line {exc.line_no} cannot be read back ({exc.problem})"]) from None
-        self._publish(Outcome((), self.controller.snapshot()))
+        self._publish(self.controller.outcome())
 
     def _start_game(self) -> None:
         """Journal the game the controller starts; it takes the journal's number."""
@@ -308,7 +308,7 @@ class TableService:
                 with contextlib.suppress(Exception):
                     self.controller.handle(before)  # the setup the table had
             return None
-        numbered = JournaledOutcome(outcome.events, outcome.snapshot, self.seq)
+        numbered = JournaledOutcome(outcome.events, outcome.snapshot, outcome.private, first_seq=self.seq)
         self.seq += len(outcome.events)
         return numbered
 
@@ -352,7 +352,7 @@ class TableService:
         finally:
             self._release(item)
         logger.warning("the journal can be written again: the table goes on")
-        self._publish(Outcome((), self.controller.snapshot()))
+        self._publish(self.controller.outcome())
 
     def _physical(self, item: Any) -> PhysicalEvent | None:
         if isinstance(item, InputLine):
@@ -367,7 +367,7 @@ class TableService:
     def _publish(self, outcome: Outcome) -> None:
         for output in self.outputs:
             try:
-                output.publish(outcome)
+                deliver(output, outcome)  # a seat's private view to its earpiece alone
             except OSError as exc:
                 # a display unplugged, a closed pipe: the table referees on
                 logger.error("%s: %s", type(output).__name__, exc)

@@ -38,6 +38,7 @@ from engine.random_play import random_deal
 from engine.seats import SEATS
 from firmware_host.errors import BadInput
 from firmware_host.journal.store import REJECTED, Journal, JournalError, default_journal
+from firmware_host.outputs import deliver
 from firmware_host.referee.controller import Controller
 from firmware_host.referee.protocol import physical_events
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
@@ -341,7 +342,7 @@ def run_session(lines: Iterable[str], out: TextIO, *, controller: Controller, rn
     bench = Bench()
     snapshot = controller.snapshot()
     for output in outputs:
-        output.publish(Outcome((), snapshot))
+        deliver(output, controller.outcome())
     if prompt:
         out.write(f"{expected(snapshot, lang)}\n> ")
         out.flush()
@@ -377,7 +378,7 @@ def run_session(lines: Iterable[str], out: TextIO, *, controller: Controller, rn
                 outcome = journal.handle(event) if journal is not None else controller.handle(event)
                 snapshot = outcome.snapshot
                 for output in outputs:
-                    output.publish(outcome)
+                    deliver(output, outcome)  # a seat's private view to its earpiece alone
                 for table_event in outcome.events:
                     said = describe(table_event, journal.path if journal is not None else None, lang, snapshot)
                     out.write(f"  {said}\n")

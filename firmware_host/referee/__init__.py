@@ -10,7 +10,8 @@ state, and each input's walk through those parts to the engine); the referee's o
 both directions (``protocol``), the transcript's event types and parser (``transcript``: the
 referee's input language, so it lives here rather than with the journal that stores its lines),
 the pack guard, the table-setup menu and the :class:`~firmware_host.referee.snapshot.TableSnapshot`
-that every output consumes.
+that every output consumes, and each seat's private view (``private_view``: what that seat alone
+may know, for its earpiece only).
 
 May import: ``engine``, ``hardware`` (layout, names), ``firmware_host.errors``. Knows no journal,
 no screen, no device and no player.

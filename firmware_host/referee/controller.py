@@ -18,8 +18,9 @@ The controller is not thread-safe by design: one thread (the service's event loo
 on that thread's queue.
 
 Each input gives an :class:`~firmware_host.referee.snapshot.Outcome`: the table events it
-caused and a frozen :class:`~firmware_host.referee.snapshot.TableSnapshot` of what the table
-shows after it. Those are the only way out: nothing reads the controller's fields.
+caused, a frozen :class:`~firmware_host.referee.snapshot.TableSnapshot` of what the table
+shows after it and each seat's private view (:mod:`firmware_host.referee.private_view`, for that
+seat's earpiece alone). Those are the only way out: nothing reads the controller's fields.
 
     >>> from firmware_host.referee.transcript import CardEvent, ButtonEvent, Setup
     >>> table = Controller()
@@ -42,10 +43,10 @@ shows after it. Those are the only way out: nothing reads the controller's field
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import engine
-from engine import Fault, GameState, RuleSet
+from engine import Event, Fault, GameState, RuleSet
 from firmware_host.referee.card_namer import CardNamer
 from firmware_host.referee.corrections import Corrections
 from firmware_host.referee.elder_hint import ElderHint
@@ -53,6 +54,7 @@ from firmware_host.referee.game_under_way import GameUnderWay
 from firmware_host.referee.hand_log import HandLog
 from firmware_host.referee.pack_guard import PackGuard
 from firmware_host.referee.pad_ledger import PadLedger
+from firmware_host.referee.private_view import private_views
 from firmware_host.referee.setup_menu import SetupMenu
 from firmware_host.referee.snapshot import Outcome, Sight, TableSnapshot
 from firmware_host.referee.table_defaults import TableDefaults
@@ -131,7 +133,12 @@ class Controller:
         events = self._game.take(event)
         # a notice (a button or card that means nothing now) is shown until the next input
         self._notice = shown_notice(events)
-        return Outcome(tuple(events), self.snapshot())
+        return Outcome(tuple(events), self.snapshot(), private_views(self._game.state))  # as outcome() does
+
+    def outcome(self, events: Sequence[Event] = ()) -> Outcome:
+        """``events`` with what follows them: the snapshot and each seat's private view (no
+        events: the table as it stands, for an output that starts or must be shown it again)."""
+        return Outcome(tuple(events), self.snapshot(), private_views(self._game.state))
 
     def renumber(self, game: int) -> None:
         """The number of the game under way is ``game`` (the journal's: the service says, so that
@@ -142,8 +149,8 @@ class Controller:
         """A reader went offline or came back (from the pad driver). A reader coming up that was never
         offline (each one as the table starts) is no news: no event (the page said "back" for each)."""
         if online and zone not in self._offline:
-            return Outcome((), self.snapshot())  # (nor does it take down a notice shown)
+            return self.outcome()  # (nor does it take down a notice shown)
         (self._offline.discard if online else self._offline.add)(zone)
         events = [ReaderState(zone, online, reason)]
         self._notice = shown_notice(events)
-        return Outcome(tuple(events), self.snapshot())
+        return self.outcome(events)

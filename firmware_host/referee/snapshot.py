@@ -5,16 +5,22 @@ caused and a :class:`TableSnapshot` of what the table shows after it. The displa
 LEDs, ``--json``, the journal's outputs, the demo, the web page and MQTT take these and
 never read the controller. A snapshot holds no hidden card: the game is the engine's
 public :class:`~engine.state.View` (counts, never a hand, the stock or the discards);
-the faults hold only cards laid face up on a pad.
+the faults hold only cards laid face up on a pad. The outcome's ``private`` views do, and only a
+seat's own earpiece gets its seat's (:meth:`Outcome.seen_by`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
 
 from engine import Event, Fault, GameState, HandEnd, Prompt, Trick, View
 from firmware_host.referee.table_setup import MenuLine
+
+if TYPE_CHECKING:
+    from firmware_host.referee.private_view import PrivateView
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,7 +149,20 @@ class TableSnapshot:
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """What refereeing one input gave: the table events it caused and the snapshot after it."""
+    """What refereeing one input gave: the table events it caused, the snapshot after it and each
+    seat's private view (:mod:`firmware_host.referee.private_view`).
+
+    ``private`` holds hidden cards: an output gets the outcome :meth:`seen_by` it, never this one
+    (the service's one door, :func:`firmware_host.outputs.deliver`).
+    """
 
     events: tuple[Any, ...]
     snapshot: TableSnapshot
+    private: Mapping[str, PrivateView] = field(default_factory=dict)
+    """By seat (``A``, ``B``): what that seat alone may know now; empty for an output of no seat."""
+
+    def seen_by(self, seat: str | None) -> Outcome:
+        """This outcome as an output of ``seat`` may see it: a seat's earpiece with its own private
+        view only; any other output (``seat`` None) with none."""
+        mine = {seat: self.private[seat]} if seat is not None and seat in self.private else {}
+        return replace(self, private=MappingProxyType(mine))

@@ -1,0 +1,55 @@
+"""What each seat alone may know now: the referee's private view of one seat, the only way a hidden card leaves it
+before its hand is over.
+
+Every :class:`~firmware_host.referee.snapshot.Outcome` carries one :class:`PrivateView` a seat
+(``outcome.private["A"]``), made here from the engine's state by :func:`private_views`: the seat's hand
+as the referee judged it (the cards dealt to it and drawn, less those it discarded and played, back
+when the hands are played again, none once the hand is over or the deal void), how many more it holds
+that the pads could not read (partial sight), and its own discards. The service gives each seat's view
+to that seat's earpiece alone, and the outcome without any to every other output
+(:meth:`Outcome.seen_by <firmware_host.referee.snapshot.Outcome.seen_by>`).
+
+    >>> import engine
+    >>> state = engine.new_game("classic", dealer="A")
+    >>> for card in ("KS", "9H"):
+    ...     state, _ = engine.apply(state, engine.DealCard("B", engine.Card.parse(card)))
+    >>> views = private_views(state)
+    >>> [str(c) for c in views["B"].hand], views["A"].hand
+    (['KS', '9H'], ())
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from engine import Card, GameState
+from engine.cards import cards_of
+from engine.seats import SEATS
+from firmware_host.referee.snapshot import Sight
+
+
+@dataclass(frozen=True, slots=True)
+class PrivateView:
+    """What ``seat`` alone may know now (see the module).
+
+    :param hand: the cards it holds as the referee judged them, in the engine's order.
+    :param unseen: how many more it holds that the table did not see (partial sight; 0 in full sight).
+    :param discards: its own discards of this hand (laid face down: the other seat never sees them).
+    """
+
+    seat: str
+    hand: tuple[Card, ...] = ()
+    unseen: int = 0
+    discards: tuple[Card, ...] = ()
+
+
+def private_views(state: GameState) -> Mapping[str, PrivateView]:
+    """Each seat's private view of ``state`` (read only), by seat: ``A`` and ``B``."""
+    sight = Sight.of(state)  # a hand never holds more than five (TRANSCRIPT.md, *Partial sight*)
+    return MappingProxyType({
+        seat: PrivateView(seat, cards_of(state.hands[i]), max(0, sight.held[i] - sight.seen[i]),
+                          cards_of(state.discards[i]))
+        for i, seat in enumerate(SEATS)
+    })
