@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
         voice = open_table_voice(args.voice, replace(table, language=args.language), stack) \
             if args.voice is not None else None
         status = run_demo(options, referee, outputs=[*pages, *(voice.outputs if voice is not None else [])],
-                          tee=voice.tee if voice is not None else None)
+                          listen=voice.with_listen if voice is not None else None)
         if voice is not None:
             voice.drain(120.0)  # every announcement written before the demo ends
         if pages and status == 0:

@@ -200,7 +200,7 @@ def run_service(options: RunOptions) -> int:
                 if table.tags.deck_check_first and tags.registry is not None and not journal.games()
                 else None)  # the deck check first: before the first line of a fresh journal
         put = gate.put if gate is not None else tags.route(service)
-        devices = open_devices(table, voice.tee(put) if voice is not None else without_listen(put), card_for,
+        devices = open_devices(table, voice.with_listen(put) if voice is not None else without_listen(put), card_for,
                                **tags.pad_options())
         stack.callback(devices.close)
         if devices.seat_controls is not None:

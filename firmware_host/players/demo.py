@@ -188,11 +188,11 @@ def demo_names(players: str) -> tuple[str, str]:
 
 
 def run_demo(options: DemoOptions, controller: Controller, *, outputs: Sequence[TableOutput] = (),
-             tee: Callable[[Callable[[Any], None]], Callable[[Any], None]] | None = None) -> int:
+             listen: Callable[[Callable[[Any], None]], Callable[[Any], None]] | None = None) -> int:
     """``ecarte-table demo``: returns the exit status. ``controller``: the referee, built by the
     composition root for the simulated table (``firmware_host.app.build_referee``) with the
-    demo's rules, names and language; ``outputs``: more for the service, the page; ``tee``: what
-    the simulated devices' ``put`` goes through first, the voice's."""
+    demo's rules, names and language; ``outputs``: more for the service, the page; ``listen``: what
+    the simulated devices' ``put`` goes through first, the voice's (it takes the seats' ``listen`` buttons)."""
     from firmware_host.screens.panel import check_png_dir, open_panel
 
     png_dir = check_png_dir(options.png)
@@ -219,7 +219,7 @@ def run_demo(options: DemoOptions, controller: Controller, *, outputs: Sequence[
         narrator = Narrator(out, lang, names, lambda: watch.snapshot)
         service.outputs.append(HandNarrator(names, narrator, lang))
         service.outputs.extend(outputs)
-        put = tee(service.put_device_event) if tee is not None else service.put_device_event
+        put = listen(service.put_device_event) if listen is not None else service.put_device_event
         sim = SimulatedTable(table, events=put, baud=115200, depth=depth, seed=options.seed)
         loop = threading.Thread(target=service.run, name="table", daemon=True)
         world = engine.new_game(options.rules)

@@ -1,9 +1,9 @@
 """The voice's parts, built from the table file's ``[voice]`` (or ``--voice DIR``) for the
-composition root: the table's :class:`~firmware_host.voice.speech.Voice` and the seats'
-:class:`~firmware_host.voice.hands.SeatHands` are two more outputs of the service; the
-pads' and buttons' ``put`` goes through :meth:`VoiceParts.tee`, which takes the ``listen``
-buttons (never journaled: they change nothing of the game) and lets each seat's hand pad
-tell :class:`SeatHands` what it read.
+composition root: the table's :class:`~firmware_host.voice.speech.Voice` and each seat's
+:class:`~firmware_host.voice.hands.Earpiece` are more outputs of the service (an earpiece is
+given its own seat's private view, and only it: :func:`firmware_host.outputs.deliver`). The
+pads' and buttons' ``put`` goes through :meth:`VoiceParts.with_listen`, which takes the ``listen``
+buttons (never journaled: they change nothing of the game) and passes everything else on.
 
 A real table speaks on ALSA devices (``aplay``); ``--voice DIR`` (or ``device = "sim"``) writes
 numbered WAVs and ``said.txt`` in ``DIR`` instead, and each seat's earpiece in ``DIR/A``, ``DIR/B``.
@@ -21,7 +21,7 @@ from drivers.device_events import ButtonPressed
 from drivers.seat_controls import LISTEN, LISTEN_LONG
 from firmware_host.errors import BadInput
 from firmware_host.voice.announcer import Announcer
-from firmware_host.voice.hands import SeatHands
+from firmware_host.voice.hands import Earpiece
 from firmware_host.voice.speech import AlsaSink, Sink, Speaker, SpeechError, Synth, Voice, WavFolder
 from hardware.table_config import VoiceConfig
 
@@ -35,42 +35,44 @@ class VoiceParts:
     """The table's voice and the seats' earpieces, open; :meth:`close` closes them (twice is safe)."""
 
     voice: Voice
-    hands: SeatHands
+    earpieces: dict[str, Earpiece]
+    """By seat: the seats that have one ([voice] earpieces)."""
 
     @property
-    def outputs(self) -> list[Any]:
-        """What the service publishes to: the voice, then the seats' hands."""
-        return [self.voice, self.hands]
+    def outputs(self) -> list[Voice | Earpiece]:
+        """What the service publishes to: the voice, then each seat's earpiece."""
+        return [self.voice, *self.earpieces.values()]
 
     def pressed(self, event: object) -> bool:
         """Take a ``listen`` press (True), or leave the event to the service (False)."""
         if not isinstance(event, ButtonPressed) or event.button not in (LISTEN, LISTEN_LONG):
             return False
+        ear = self.earpieces.get(event.seat)
         if event.button == LISTEN:
             self.voice.repeat()
-        elif not self.hands.read(event.seat):
+        elif ear is None or not ear.read():
             logger.info("voice: seat %s asked for its cards but has no earpiece ([voice] earpieces)", event.seat)
         return True
 
-    def tee(self, put: Callable[[Any], None]) -> Callable[[Any], None]:
-        """The devices' ``put``: ``listen`` presses stay here, card reports are also told to the
-        seats' hands, everything else goes on to ``put`` (the service)."""
+    def with_listen(self, put: Callable[[Any], None]) -> Callable[[Any], None]:
+        """The devices' ``put``: ``listen`` presses stay here, everything else goes on to ``put``
+        (the service; what a seat holds reaches its earpiece from the referee, not from the pads)."""
 
-        def teed(event: Any) -> None:
-            if self.pressed(event):
-                return
-            self.hands.device_event(event)
-            put(event)
+        def put_or_listen(event: Any) -> None:
+            if not self.pressed(event):
+                put(event)
 
-        return teed
+        return put_or_listen
 
     def drain(self, timeout: float) -> bool:
         """Wait until the speaker and the earpieces have said everything queued."""
-        return all(speaker.drain(timeout) for speaker in (self.voice.speaker, *self.hands.speakers.values()))
+        speakers = [self.voice.speaker, *(e.speaker for e in self.earpieces.values() if e.speaker is not None)]
+        return all(speaker.drain(timeout) for speaker in speakers)
 
     def close(self) -> None:
         self.voice.close()
-        self.hands.close()
+        for ear in self.earpieces.values():
+            ear.close()
 
 
 def open_voice(config: VoiceConfig, lang: str, folder: Path | None = None) -> VoiceParts:
@@ -103,4 +105,4 @@ def open_voice(config: VoiceConfig, lang: str, folder: Path | None = None) -> Vo
             ear.close()
         raise
     voice = Voice(Announcer(lang, config.verbosity), table)
-    return VoiceParts(voice, SeatHands(ears, lang))
+    return VoiceParts(voice, {seat: Earpiece(seat, speaker, lang) for seat, speaker in ears.items()})

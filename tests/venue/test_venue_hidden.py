@@ -286,7 +286,7 @@ def test_a_seats_cards_reach_only_its_own_earpiece(service: TableService, tmp_pa
     config = VoiceConfig(enabled=True, device="sim", earpieces=(("A", "sim"), ("B", "sim")))
     parts = open_voice(config, "en", tmp_path)
     service.outputs.extend(parts.outputs)
-    put = parts.tee(lambda event: feed(service, event))
+    put = parts.with_listen(lambda event: feed(service, event))
     laid: dict[str, set[str]] = {"A": set(), "B": set()}
     expected: dict[str, list[set[str]]] = {"A": [], "B": []}
     face_up: set[str] = set()
@@ -303,7 +303,7 @@ def test_a_seats_cards_reach_only_its_own_earpiece(service: TableService, tmp_pa
             if any(isinstance(e, PlayBegins) for e in new):  # each seat listens to its hand, then repeats
                 for seat in "AB":
                     put(ButtonPressed(seat, LISTEN_LONG))
-                    assert parts.hands.speakers[seat].drain()
+                    assert parts.earpieces[seat].speaker is not None and parts.earpieces[seat].speaker.drain()
                     expected[seat].append(set(laid[seat]))
                 put(ButtonPressed("A", LISTEN))
             if any(isinstance(e, HandEnd) for e in new):

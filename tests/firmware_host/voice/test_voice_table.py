@@ -37,7 +37,7 @@ def test_a_held_listen_button_reads_the_seat_its_own_cards(tmp_path: Path) -> No
         service = TableService(journal=journal, controller=Controller(), outputs=parts.outputs)
         loop = threading.Thread(target=service.run, daemon=True)
         loop.start()
-        sim = SimulatedTable(table, events=parts.tee(service.put_device_event), depth=5)
+        sim = SimulatedTable(table, events=parts.with_listen(service.put_device_event), depth=5)
         try:
             sim.place_stack("hand.B", ["7S", "8S", "9S"])  # B is dealt first: A deals
             assert sim.wait_reported("hand.B")
