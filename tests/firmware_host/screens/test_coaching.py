@@ -132,3 +132,24 @@ def test_the_widest_hints_fit_the_status_line_in_every_language() -> None:
                                          hint=hint)
                 screen = screen_for(snapshot, lang)
                 assert screen.status == hint and not clipped(screen), (lang, hint)
+
+
+def test_the_coachs_line_is_the_screens_own_never_the_referees() -> None:
+    """The referee's snapshot has no place for it: the coached panel gives it to the panel beside the
+    snapshot, and the hand's screen shows it."""
+    import dataclasses
+
+    from firmware_host.referee.snapshot import TableSnapshot
+
+    assert "coach_line" not in {f.name for f in dataclasses.fields(TableSnapshot)}
+    controller = Controller()
+    for event in game_transcript(engine.new_game("classic", dealer="A"), random.Random(1)):
+        snapshot = controller.handle(event).snapshot
+        if snapshot.last_hand is not None and snapshot.between_hands:
+            break
+    line = "B could have won the point: 9♥ at trick 3"
+    assert line not in screen_for(snapshot).detail
+    assert line in screen_for(snapshot, coach_line=line).detail.splitlines()
+    with open_panel(simulated_table()) as panel:
+        panel.show(snapshot, coach_line=line)
+        assert panel.screen is not None and line in panel.screen.detail
