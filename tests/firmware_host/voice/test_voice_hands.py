@@ -78,3 +78,17 @@ def test_an_earpiece_hears_its_own_seat_only() -> None:
     for outcome in dealt(controller, ["KS", "9H", "7C", "8C", "9C"], ["7S", "8S", "9S", "TS", "AS"], "7D"):
         ear.publish(outcome)
     assert spoken("en").cards_in(ear.text()) == {"7S", "8S", "9S", "TS", "AS"}
+
+
+
+def test_a_card_that_means_nothing_on_the_hand_pad_is_not_said_as_the_seats() -> None:
+    """During the tricks a card laid on A's hand pad means nothing (the referee ignores it): A's
+    earpiece says the four cards A holds, not that one too, as a ledger fed by the pads did."""
+    controller, ear = Controller(), Earpiece("A", None)
+    for outcome in dealt(controller, ["KH", "QH", "JH", "AH", "TH"], ["7S", "8S", "9S", "TS", "AS"], "7D"):
+        deliver(ear, outcome)
+    for event in (ButtonEvent("A", "no"), CardEvent("play.A", "KH"), CardEvent("hand.A", "9C")):
+        outcome = controller.handle(event)
+        deliver(ear, outcome)
+    assert outcome.events == ()
+    assert ear.text() == "Your cards: the ace of hearts, the queen of hearts, the jack of hearts and the ten of hearts."
