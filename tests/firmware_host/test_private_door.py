@@ -68,3 +68,23 @@ def test_the_typed_sessions_outputs_go_through_the_same_door() -> None:
     assert all(not outcome.private for outcome in public.outcomes)
     assert all(list(outcome.private) == ["B"] for outcome in seat.outcomes)
     assert len(seat.outcomes[-1].private["B"].hand) == 5
+
+
+def test_after_a_restart_a_seats_earpiece_knows_its_cards_again(tmp_path: Path) -> None:
+    """The service resumes the journal's game and gives each output the table as it stands: the earpiece
+    its seat's hand (a ledger fed by the pads knew nothing of the cards dealt before the stop)."""
+    from firmware_host.referee.transcript import CardEvent, Setup
+
+    events = [Setup(rules="classic", dealer="B"), *(CardEvent("hand.A", c) for c in ("KH", "QH", "JH")),
+              *(CardEvent("hand.B", c) for c in ("7S", "8S", "9S"))]
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        service = TableService(journal=journal, controller=Controller())
+        service.resume()
+        for event in events:
+            service.put_physical(event)
+            service.handle(service.queue.get_nowait())
+    ears = {seat: Earpiece(seat, None) for seat in "AB"}
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        TableService(journal=journal, controller=Controller(), outputs=list(ears.values())).resume()
+    assert ears["A"].text() == "Your cards: the king of hearts, the queen of hearts and the jack of hearts."
+    assert spoken("en").cards_in(ears["B"].text()) == {"7S", "8S", "9S"}
