@@ -1,7 +1,7 @@
 """What every public output puts out on whole games, recorded once: the OLED's screens (with the
 coach's line), ``--json`` (every event), the page's and MQTT's messages (the public feed both send),
 the table's voice and the journal's lines. A change that must leave them as they were (the seats'
-private views, issue 42) is checked against the record, byte for byte.
+private views) is checked against the record, byte for byte.
 
 Regenerate (only for a change meant to alter what the outputs say):
 ``ECARTE_REGENERATE=1 .venv/bin/python -m pytest tests/firmware_host/test_outputs_unchanged.py``.
