@@ -14,10 +14,10 @@ import contextlib
 import io
 import logging
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, TextIO, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, TextIO
 
 from engine.seats import SEATS
 from firmware_host.referee.snapshot import Outcome
@@ -37,23 +37,34 @@ class TableOutput(Protocol):
     def publish(self, outcome: Outcome) -> None: ...
 
 
-@runtime_checkable
 class SeatOutput(Protocol):
-    """An output of one seat alone (its earpiece: :class:`firmware_host.voice.earpiece.Earpiece`):
-    the only kind that gets a seat's private view, and only its own ``private_seat``'s."""
+    """An output of one seat alone (its earpiece: :class:`firmware_host.voice.hands.Earpiece`): the
+    only kind given a seat's private view, and only its own ``private_seat``'s (:func:`deliver`)."""
 
     private_seat: str
 
     def publish(self, outcome: Outcome) -> None: ...
 
 
-def deliver(output: TableOutput, outcome: Outcome) -> None:
-    """Give ``output`` the outcome it may see: the one door of the seats' private views (hidden
-    cards). A :class:`SeatOutput` gets its seat's view only; every other output (the OLED, the
-    LEDs, ``--json``, the page, MQTT, the table's voice) gets the outcome with none.
+def deliver(outputs: Iterable[TableOutput], outcome: Outcome,
+            failed: Callable[[TableOutput, OSError], None] | None = None) -> None:
+    """Give each output the outcome it may see, in order: the one door of the seats' private views
+    (hidden cards). A :class:`SeatOutput` gets its own seat's view only; every other output (the OLED,
+    the LEDs, ``--json``, the page, MQTT, the table's voice) gets the outcome with none.
+
+    :param failed: told of an output that raised :class:`OSError` (a display unplugged, a closed
+        pipe), and the others are still given the outcome; None: the error is raised.
+    :raises OSError: from an output, without ``failed``.
     """
-    seat = output.private_seat if isinstance(output, SeatOutput) else None
-    output.publish(outcome.seen_by(seat))
+    public = outcome.seen_by(None)  # made once: most outputs take it
+    for output in outputs:
+        seat = getattr(output, "private_seat", None)  # a SeatOutput (a Protocol's isinstance is slow)
+        try:
+            output.publish(outcome.seen_by(seat) if isinstance(seat, str) else public)
+        except OSError as exc:
+            if failed is None:
+                raise
+            failed(output, exc)
 
 
 class OutputSource(Protocol):

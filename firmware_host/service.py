@@ -365,12 +365,7 @@ class TableService:
         return None
 
     def _publish(self, outcome: Outcome) -> None:
-        for output in self.outputs:
-            try:
-                deliver(output, outcome)  # a seat's private view to its earpiece alone
-            except OSError as exc:
-                # a display unplugged, a closed pipe: the table referees on
-                logger.error("%s: %s", type(output).__name__, exc)
+        deliver(self.outputs, outcome, _output_failed)  # a seat's private view to its earpiece alone
 
     def _ping(self) -> None:
         now = time.monotonic()
@@ -388,6 +383,11 @@ class TableService:
                 self.notify(message)
             except OSError as exc:
                 logger.debug("sd_notify %s: %s", message, exc)
+
+
+def _output_failed(output: TableOutput, exc: OSError) -> None:
+    """A display unplugged, a closed pipe: said in the log, and the table referees on."""
+    logger.error("%s: %s", type(output).__name__, exc)
 
 
 def journal_problem(line: str) -> str | None:

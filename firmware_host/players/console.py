@@ -341,8 +341,7 @@ def run_session(lines: Iterable[str], out: TextIO, *, controller: Controller, rn
     bad = 0
     bench = Bench()
     snapshot = controller.snapshot()
-    for output in outputs:
-        deliver(output, controller.outcome())
+    deliver(outputs, controller.outcome())
     if prompt:
         out.write(f"{expected(snapshot, lang)}\n> ")
         out.flush()
@@ -377,8 +376,7 @@ def run_session(lines: Iterable[str], out: TextIO, *, controller: Controller, rn
                 bench.take(event, verb_seat)
                 outcome = journal.handle(event) if journal is not None else controller.handle(event)
                 snapshot = outcome.snapshot
-                for output in outputs:
-                    deliver(output, outcome)  # a seat's private view to its earpiece alone
+                deliver(outputs, outcome)  # a seat's private view to its earpiece alone
                 for table_event in outcome.events:
                     said = describe(table_event, journal.path if journal is not None else None, lang, snapshot)
                     out.write(f"  {said}\n")

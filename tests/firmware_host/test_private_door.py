@@ -8,6 +8,8 @@ import io
 import random
 from pathlib import Path
 
+import pytest
+
 import engine
 from firmware_host.journal.store import Journal
 from firmware_host.outputs import SeatOutput
@@ -42,7 +44,8 @@ class SeatRecorder(Recorder):
 def test_only_a_seats_own_output_is_given_its_private_view(tmp_path: Path) -> None:
     public, seats = Recorder(), {seat: SeatRecorder(seat) for seat in "AB"}
     ear = Earpiece("A", None)
-    assert isinstance(ear, SeatOutput) and isinstance(seats["B"], SeatOutput) and not isinstance(public, SeatOutput)
+    _: SeatOutput = ear  # a seat's output (mypy checks the protocol)
+    assert not hasattr(public, "private_seat")
     with Journal(tmp_path / "journal.sqlite") as journal:
         service = TableService(journal=journal, controller=Controller(), outputs=[public, *seats.values(), ear])
         service.resume()
@@ -88,3 +91,25 @@ def test_after_a_restart_a_seats_earpiece_knows_its_cards_again(tmp_path: Path) 
         TableService(journal=journal, controller=Controller(), outputs=list(ears.values())).resume()
     assert ears["A"].text() == "Your cards: the king of hearts, the queen of hearts and the jack of hearts."
     assert spoken("en").cards_in(ears["B"].text()) == {"7S", "8S", "9S"}
+
+
+class Unplugged:
+    """An output whose device went away (a display unplugged, a closed pipe)."""
+
+    def publish(self, outcome: Outcome) -> None:
+        raise OSError(5, "Input/output error")
+
+
+@pytest.mark.allow_error_log
+def test_an_output_that_fails_is_said_and_the_others_are_still_given_the_outcome(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    public, seat = Recorder(), SeatRecorder("A")
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        service = TableService(journal=journal, controller=Controller(), outputs=[Unplugged(), public, seat])
+        service.resume()
+        for event in game_transcript(engine.new_game("classic", dealer="A"), random.Random(4))[:8]:
+            service.put_physical(event)
+            service.handle(service.queue.get_nowait())
+    assert len(public.outcomes) == len(seat.outcomes) == 9 and seat.outcomes[-1].private["A"].hand  # and the resume's
+    errors = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
+    assert len(errors) == 9 and all(e.startswith("Unplugged: ") for e in errors), errors

@@ -24,8 +24,7 @@ def test_the_hands_follow_the_pads_through_a_partial_sight_game() -> None:
     replayed = False
     for _, event in read_transcript(GAME.read_text(encoding="utf-8").splitlines()):
         outcome = controller.handle(event)
-        for ear in ears.values():
-            deliver(ear, outcome)
+        deliver(ears.values(), outcome)
         if any(isinstance(e, PlayBegins) for e in outcome.events):
             heard += [(seat, ears[seat].text()) for seat in "AB"]
         if any(isinstance(e, HandReplayed) for e in outcome.events):
@@ -50,11 +49,11 @@ def dealt(controller: Controller, a: list[str], b: list[str], turn_up: str, pad:
 def test_a_discard_leaves_the_hand_and_a_draw_joins_it() -> None:
     controller, ear = Controller(), Earpiece("A", None)
     for outcome in dealt(controller, ["KS", "9H", "7C", "8C", "9C"], ["7S", "8S", "9S", "TS", "AS"], "7D"):
-        deliver(ear, outcome)
+        deliver([ear], outcome)
     assert spoken("en").cards_in(ear.text()) == {"KS", "9H", "7C", "8C", "9C"}
     for event in (ButtonEvent("A", "yes"), ButtonEvent("B", "yes"), CardEvent("discard", "7C"),
                   CardEvent("hand.A", "AH"), CardEvent("hand.A", "9H", gone=True)):  # picked up: still A's
-        deliver(ear, controller.handle(event))
+        deliver([ear], controller.handle(event))
     assert spoken("en").cards_in(ear.text()) == {"KS", "9H", "8C", "9C", "AH"}
     assert Earpiece("B", None).text() == "The table has seen none of your cards."
 
@@ -63,11 +62,11 @@ def test_a_compact_tables_seat_pad_is_the_hand_until_the_tricks() -> None:
     """Compact layout: one pad a seat, hand then play; the referee says which the pad stands for."""
     controller, ear = Controller(), Earpiece("A", None)
     for outcome in dealt(controller, ["KS", "9H", "7C", "8C", "9C"], ["7S", "8S", "9S", "TS", "AS"], "7D", pad=""):
-        deliver(ear, outcome)
+        deliver([ear], outcome)
     assert spoken("en").cards_in(ear.text()) == {"KS", "9H", "7C", "8C", "9C"}
     for event in (ButtonEvent("A", "no"), CardEvent("A", "KS")):  # A plays: its pad is its play pad now
         outcome = controller.handle(event)
-        deliver(ear, outcome)
+        deliver([ear], outcome)
     assert [e.event for e in outcome.events][:1] == ["play"]
     assert spoken("en").cards_in(ear.text()) == {"9H", "7C", "8C", "9C"}
 
@@ -86,9 +85,9 @@ def test_a_card_that_means_nothing_on_the_hand_pad_is_not_said_as_the_seats() ->
     earpiece says the four cards A holds, not that one too, as a ledger fed by the pads did."""
     controller, ear = Controller(), Earpiece("A", None)
     for outcome in dealt(controller, ["KH", "QH", "JH", "AH", "TH"], ["7S", "8S", "9S", "TS", "AS"], "7D"):
-        deliver(ear, outcome)
+        deliver([ear], outcome)
     for event in (ButtonEvent("A", "no"), CardEvent("play.A", "KH"), CardEvent("hand.A", "9C")):
         outcome = controller.handle(event)
-        deliver(ear, outcome)
+        deliver([ear], outcome)
     assert outcome.events == ()
     assert ear.text() == "Your cards: the ace of hearts, the queen of hearts, the jack of hearts and the ten of hearts."
