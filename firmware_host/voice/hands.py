@@ -68,8 +68,8 @@ class Earpiece:
     # -- the referee's outcomes (the event loop) -----------------------------------------
 
     def publish(self, outcome: Outcome) -> None:
-        """Keep the seat's private view (the service gives the outcome :meth:`~firmware_host.referee.snapshot.
-        Outcome.seen_by` this seat: no other seat's view is ever in it)."""
+        """Keep the seat's private view (the service's door, :func:`firmware_host.outputs.deliver`, gives
+        this output its own seat's view only); an outcome without it leaves the last one kept."""
         snapshot = outcome.snapshot
         lang = table_language(snapshot.language) if snapshot.language is not None else self._heard.lang
         view = outcome.private.get(self.private_seat, self._heard.view)
