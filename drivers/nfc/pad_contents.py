@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable
 
 from drivers.device_events import CardSeen, DeviceEvent, TagFacts
-from drivers.nfc.originality import OriginalityCheck
+from drivers.nfc.originality import Origin, OriginalityCheck
 from drivers.nfc.reader import Inquiry, Reader
 
 logger = logging.getLogger(__name__)
@@ -81,7 +81,7 @@ class PadContents:
         self._now = clock
         self._present: frozenset[str] = frozenset()
         self._cards: dict[str, str | None] = {}  # UID present → its card
-        self._origins: dict[str, str] = {}  # UID present → its originality verdict
+        self._origins: dict[str, Origin] = {}  # UID present → its originality verdict
         self._misses: dict[str, int] = {}  # UID present → polls missed in a row
 
     @property
@@ -143,14 +143,14 @@ class PadContents:
                 continue  # it did not answer: asked again at the next poll, then it arrives
             self._arrive(uid, self._identify(uid, reader), origin)
 
-    def _arrive(self, uid: str, card: str | None, origin: str | None) -> None:
+    def _arrive(self, uid: str, card: str | None, origin: Origin | None) -> None:
         self._cards[uid], self._misses[uid] = card, 0
         if origin is not None:
             self._origins[uid] = origin
         self._present = self._present | {uid}
         self._emit(CardSeen(self.zone, uid, card, t=self._now(), origin=origin))
 
-    def _check(self, arrivals: list[str], reader: Reader | None) -> dict[str, str | None] | None:
+    def _check(self, arrivals: list[str], reader: Reader | None) -> dict[str, Origin | None] | None:
         """The arriving tags' originality verdicts (``None``: no answer yet), ``None`` if not asked.
 
         The poll asked them already while its listings held them (:attr:`ask`), and

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from drivers.device_events import CardSeen, DeviceEvent
-from drivers.nfc.originality import GENUINE, OriginalityCheck
+from drivers.nfc.originality import Origin, OriginalityCheck
 from firmware_host.errors import BadInput
 from firmware_host.referee.pack_guard import PackGuard
 from firmware_host.referee.transcript import CardEvent, PhysicalEvent, sighting_event
@@ -124,7 +124,7 @@ class TableTags:
     def card_event(self, seen: CardSeen) -> CardEvent:
         """The transcript event for a pad's ``seen``: its card and UID, the card withheld from a
         registered tag that failed the originality check where the table requires it."""
-        withhold = self.policy.require_signature and seen.origin != GENUINE
+        withhold = self.policy.require_signature and seen.origin != Origin.GENUINE
         if withhold and seen.card is not None and not seen.gone:
             logger.warning("tag %s (%s) on %s: %s", seen.uid, seen.card, seen.zone, seen.origin)
         return sighting_event(seen, by_tag=True, withhold=withhold)
@@ -132,7 +132,7 @@ class TableTags:
     def vouched(self, seen: CardSeen) -> bool:
         """Whether ``seen`` may reach the referee: anything, except a badge or rule card whose
         tag failed the originality check on a table that requires it."""
-        if not self.policy.require_signature or seen.uid not in self.badges or seen.origin == GENUINE:
+        if not self.policy.require_signature or seen.uid not in self.badges or seen.origin == Origin.GENUINE:
             return True
         if self.registry is not None and seen.uid in self.registry:
             return True  # a card's tag: the pack guard refuses it, with a fault
