@@ -8,7 +8,7 @@ other pack is then refused (``foreign_pack``) until the next game. Tags read by 
 
 Originality reaches the referee in the card events themselves, so that a journal replays to the
 same decisions: on a table that requires signatures the pads' events name a registered tag's
-card only when its signature verified (``firmware_host.tag_events``); a registered tag that arrives
+card only when its signature verified (:mod:`firmware_host.cards.table_tags`); a registered tag that arrives
 without its card named is refused as ``counterfeit_card``.
 
     >>> from hardware.tag_registry import TagRegistry
@@ -74,10 +74,6 @@ class PackGuard:
     def new_game(self) -> None:
         """A new game: its first card chooses the pack again."""
         self.pack = None
-
-    def choose(self, pack: int) -> None:
-        """Play this game with ``pack`` (the deck check chose it)."""
-        self.pack = pack
 
     def judge(self, uid: str, named: str | None, *, arriving: bool) -> Judgement:
         """The card tag ``uid`` stands for, or why it is refused.
