@@ -38,6 +38,9 @@ class CardSeen:
     ``origin`` is what the pad learnt of the tag's originality when it checks
     (a :class:`drivers.nfc.originality.Origin`), ``None`` when it does not
     check. The pad only reports it; the referee decides what it means.
+
+    ``pack`` is the card's pack (1 or 2) as the tag registry's entry says it, ``None`` when the
+    pad's lookup gives none (no registry, an unknown tag, a card named by its NDEF record).
     """
 
     zone: str
@@ -46,6 +49,7 @@ class CardSeen:
     gone: bool = False
     t: float = 0.0
     origin: Origin | None = None
+    pack: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
