@@ -287,8 +287,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"stack3_all_seen_median_ms: {statistics.median(packet):.1f} ms")
     print(f"stack_idle_cpu_percent: {stack_idle:.1f} %")
     if check is not None:
-        verdicts = statistics.multimode([e.origin for e in stacked if not e.gone])
-        counts = {v: sum(e.origin == v for e in stacked if not e.gone) for v in {e.origin for e in stacked}}
+        said = [str(e.origin) for e in stacked if not e.gone]  # each verdict by its word
+        verdicts = statistics.multimode(said)
+        counts = {v: said.count(v) for v in sorted(set(said))}
         print(f"# signatures {args.signatures}: arrivals by verdict {counts} (most: {verdicts})", file=sys.stderr)
     print(f"signature_check_ms: {signature_check_ms(args.baud):.1f} ms")
     return 0

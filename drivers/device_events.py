@@ -7,6 +7,10 @@ controller's queue; the controller thread alone decides what they mean.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the verdicts' module asks the tags for their facts (TagFacts, below)
+    from drivers.nfc.originality import Origin
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,9 +36,11 @@ class CardSeen:
     at once is three arrivals, the top card lifted one departure.
 
     ``origin`` is what the pad learnt of the tag's originality when it checks
-    (``"genuine"``, ``"no_signature"``, ``"bad_signature"``, ``"counterfeit"``,
-    ``"unreadable"``: see :mod:`drivers.nfc.originality`), ``None`` when it does not
+    (a :class:`drivers.nfc.originality.Origin`), ``None`` when it does not
     check. The pad only reports it; the referee decides what it means.
+
+    ``pack`` is the card's pack (1 or 2) as the tag registry's entry says it, ``None`` when the
+    pad's lookup gives none (no registry, an unknown tag, a card named by its NDEF record).
     """
 
     zone: str
@@ -42,7 +48,8 @@ class CardSeen:
     card: str | None = None
     gone: bool = False
     t: float = 0.0
-    origin: str | None = None
+    origin: Origin | None = None
+    pack: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from drivers.nfc.pad_contents import CardLookup
 from engine import RuleSet
 from firmware_host.checks.doctor import refusal
 from firmware_host.errors import BadInput
@@ -86,8 +87,8 @@ class GameOptions:
 
 def build_referee(table: TableConfig, game: GameOptions | None = None, tags: Any = None) -> Controller:
     """The referee of ``table`` (``run``, the demo and ``sim`` build theirs here): its game, its
-    layout, the tags' registry and pack guard (``tags``: a
-    :class:`~firmware_host.cards.table_tags.TableTags`, None: no registry) and the learners' hints.
+    layout, the tags' registry (``tags``: a :class:`~firmware_host.cards.table_tags.TableTags`,
+    None: no registry) and the learners' hints.
 
     :raises BadInput: an unknown rule set, names that are not two, a broken badges file.
     """
@@ -97,9 +98,7 @@ def build_referee(table: TableConfig, game: GameOptions | None = None, tags: Any
         from coach.odds import hint_text
 
         advisor = hint_text  # learners: the elder's odds of standing on the OLED
-    registry = tags is not None and tags.registry is not None
-    return Controller(defaults, card_for_uid=tags.card_for if registry else None,
-                      pack_guard=tags.guard() if registry else None, advisor=advisor)
+    return Controller(defaults, registry=tags.registry if tags is not None else None, advisor=advisor)
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +146,7 @@ def run_service(options: RunOptions) -> int:
     refused = refusal(table)  # never start on what doctor fails
     if refused is not None:
         raise BadInput(f"the table's configuration fails `ecarte-table doctor`:\n{refused}")
-    card_for = tags.card_for if tags.registry is not None else None
+    card_for = tags.registry.entry if tags.registry is not None else None  # the pads' one lookup a card
     png_dir = check_png_dir(options.png)
     events = _open_events(options.events) if options.events else None
     journal_path = options.journal or default_journal()
@@ -390,7 +389,7 @@ class Devices:
 
 
 def open_devices(table: TableConfig, put: Callable[[Any], None],
-                 card_for: Callable[[str], str | None] | None, **pad_options: Any) -> Devices:
+                 card_for: CardLookup | None, **pad_options: Any) -> Devices:
     """The table's pads and seat controls, real or simulated, putting their events with ``put``
     (``pad_options``: more for every pad, as ``TableTags.pad_options()``). Both open them through
     :func:`hardware.table_devices.open_table_devices`: the simulated table on its simulated readers."""
@@ -435,7 +434,8 @@ def table_defaults(table: TableConfig, game: GameOptions) -> TableDefaults:
     except TagRegistryError as exc:
         raise BadInput(str(exc)) from None
     return TableDefaults(rules=rules, dealer=game.dealer, target=table.target, players=names, badges=badges,
-                         locked=table.locked, sight=game.sight or table.sight, language=game.language or table.language)
+                         locked=table.locked, sight=game.sight or table.sight, language=game.language or table.language,
+                         require_genuine=table.tags.require_signature, ndef_pack=table.tags.ndef_pack)
 
 
 def wait_for_enrolment(table: TableConfig) -> int:

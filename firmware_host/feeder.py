@@ -23,11 +23,15 @@ logger = logging.getLogger(__name__)
 def refuse_card_names(event: PhysicalEvent, source: str, line_no: int) -> None:
     """On a table with a tag registry, a stream line may not name cards (see :func:`feed_lines`).
 
-    :raises TranscriptError: a card event naming its card, or a setup mapping tags to cards.
+    :raises TranscriptError: a card event naming its card, or vouching for its tag (its ``origin``
+        or ``pack``: only the pads' sightings carry them), or a setup mapping tags to cards.
     """
     if isinstance(event, CardEvent) and event.card is not None:
         raise TranscriptError(source, line_no, "this table names its cards by their tags (a registry): a card "
                                                f"named on the stream ({event.card}) is refused; give its \"uid\"")
+    if isinstance(event, CardEvent) and (event.origin is not None or event.pack is not None):
+        raise TranscriptError(source, line_no, "this table checks its tags itself (a registry): a tag's "
+                                               "\"origin\" or \"pack\" on the stream is refused; give its \"uid\"")
     if isinstance(event, Setup) and event.tags:
         raise TranscriptError(source, line_no, "this table names its cards by their tags (a registry): "
                                                "a setup's \"tags\" map is refused")
@@ -52,10 +56,12 @@ def feed_lines(
     :param pace: seconds to wait before each line after the first that holds an event (a
         person watching the page follows the game); 0: as fast as they come.
     :param registry: the table names its cards by a tag registry: a line that names a card
-        (``"card"``) or maps tags to cards (a setup's ``tags``) is refused at the door, as the
-        pads' tags are the only source of card names there (the registry, the pack guard and
-        the originality check stand behind them; a stream line has none of them). Tags by
-        ``uid`` alone go through the registry and the guard like a pad's.
+        (``"card"``), vouches for its tag (``"origin"``, ``"pack"``) or maps tags to cards (a
+        setup's ``tags``) is refused at the door, as the pads' sightings are the only source of
+        card names and verdicts there (the registry, the pack guard and the originality check
+        stand behind them; a stream line has none of them). Tags by ``uid`` alone go through the
+        registry and the guard like a pad's (where genuine tags are required, refused: nothing
+        vouches for them).
     """
     first = True
     try:

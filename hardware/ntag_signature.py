@@ -38,7 +38,7 @@ from ecdsa.ellipticcurve import PointJacobi
 from ecdsa.util import sigdecode_string
 
 from drivers.device_events import TagFacts
-from drivers.nfc.originality import BAD_SIGNATURE, COUNTERFEIT, GENUINE, NO_SIGNATURE, UNREADABLE
+from drivers.nfc.originality import Origin
 from drivers.nfc.pn532sim.tag_signer import sim_public_key
 
 NXP_NTAG21X_KEY = bytes.fromhex("04494E1A386D3D3CFE3DC10E5DE68A499B1C202DB5B132393E89ED19FE5BE8BC61")
@@ -126,13 +126,13 @@ def _verifying_key(public_key: bytes) -> ecdsa.VerifyingKey:
     return key
 
 
-def judge(uid: str, facts: TagFacts | None, public_key: bytes) -> str:
-    """The originality status of tag ``uid`` (hex) from what it answered (``None``: it left first).
+def judge(uid: str, facts: TagFacts | None, public_key: bytes) -> Origin:
+    """The originality verdict on tag ``uid`` (hex) from what it answered (``None``: it left first).
 
     >>> judge("04AB87F2CA1190", TagFacts(bytes.fromhex("0004040201000F03"), bytes(32)), NXP_NTAG21X_KEY)
-    'no_signature'
+    <Origin.NO_SIGNATURE: 'no_signature'>
     >>> judge("04AB87F2CA1190", TagFacts(None, None), NXP_NTAG21X_KEY)
-    'counterfeit'
+    <Origin.COUNTERFEIT: 'counterfeit'>
 
     ``version`` ``None`` with a signature that is not zeros: ``GET_VERSION`` was not asked (a
     pad asks ``READ_SIG`` first, :meth:`drivers.nfc.reader.NfcpyReader.poll`), and the signature
@@ -140,20 +140,21 @@ def judge(uid: str, facts: TagFacts | None, public_key: bytes) -> str:
 
     >>> good = bytes.fromhex("67B1750BCCEB1174F9A33BF20E0226551A6366939B31F949848C3C087350FA90")
     >>> judge("04AB87F2CA1190", TagFacts(None, good), NXP_NTAG21X_KEY)
-    'genuine'
+    <Origin.GENUINE: 'genuine'>
     >>> judge("04AB87F2CA1191", TagFacts(None, good), NXP_NTAG21X_KEY)
-    'bad_signature'
+    <Origin.BAD_SIGNATURE: 'bad_signature'>
     """
     if facts is None:
-        return UNREADABLE
+        return Origin.UNREADABLE
     if facts.version is None and facts.signature is not None and any(facts.signature):
         # GET_VERSION not asked (the pads ask READ_SIG first): the signature decides alone, NXP's
         # over this UID or not, whatever the chip (AN11350: the signature is the originality proof)
-        return GENUINE if verify_signature(bytes.fromhex(uid), facts.signature, public_key) else BAD_SIGNATURE
+        verified = verify_signature(bytes.fromhex(uid), facts.signature, public_key)
+        return Origin.GENUINE if verified else Origin.BAD_SIGNATURE
     if facts.version is None or facts.version not in NTAG21X_VERSIONS:
-        return COUNTERFEIT
+        return Origin.COUNTERFEIT
     if not facts.signature or not any(facts.signature):
-        return NO_SIGNATURE
+        return Origin.NO_SIGNATURE
     if verify_signature(bytes.fromhex(uid), facts.signature, public_key):
-        return GENUINE
-    return BAD_SIGNATURE
+        return Origin.GENUINE
+    return Origin.BAD_SIGNATURE

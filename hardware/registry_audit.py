@@ -20,7 +20,7 @@
 
 from __future__ import annotations
 
-from drivers.nfc.originality import GENUINE
+from drivers.nfc.originality import Origin
 from hardware.locks import entry_seal
 from hardware.ntag_signature import verify_signature
 from hardware.tag_registry import TagRegistry
@@ -46,7 +46,7 @@ def audit_registry(
     problems = []
     for entry in registry:
         name = f"{entry.card} of pack {entry.pack} (tag {entry.uid})"
-        if entry.origin == GENUINE:
+        if entry.origin == Origin.GENUINE:
             signature = bytes.fromhex(entry.signature) if entry.signature else b""
             if not verify_signature(bytes.fromhex(entry.uid), signature, public_key):
                 problems.append(f"{name}: says genuine but its signature does not verify: a forged entry")

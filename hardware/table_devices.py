@@ -19,6 +19,7 @@ from typing import Any
 from drivers.closing import Closing
 from drivers.device_events import DeviceEvent
 from drivers.nfc.pad import PadSet
+from drivers.nfc.pad_contents import CardLookup
 from drivers.pin_backends import make_pin_factory
 from drivers.seat_controls import SeatControls
 from hardware.table import TableConfig
@@ -46,7 +47,7 @@ def open_table_devices(
     ports: Mapping[str, str],
     *,
     put: queue.Queue[DeviceEvent] | Callable[[DeviceEvent], None],
-    card_for: Callable[[str], str | None] | None = None,
+    card_for: CardLookup | None = None,
     backend: str | None = None,
     buttons: bool = True,
     **pad_options: Any,
@@ -54,7 +55,8 @@ def open_table_devices(
     """The pads on ``ports`` (pad name → serial port) and ``table``'s seat controls, putting their
     events with ``put`` (a queue, or a callable).
 
-    :param card_for: the tag registry's lookup the pads name cards with.
+    :param card_for: the tag registry's lookup the pads name cards with (``TagRegistry.entry``:
+        card and pack).
     :param backend: the pins' backend (None: the table file's ``[buttons] backend``; ``mock`` on the
         simulated table).
     :param buttons: open the seat controls too.

@@ -27,8 +27,8 @@ The file is JSON, written atomically (version 1 files, without the facts, are re
 
 >>> registry = TagRegistry()
 >>> registry.add("04:a2:24:b2:c3:1d:80", "KS")  # doctest: +NORMALIZE_WHITESPACE
-TagEntry(uid='04A224B2C31D80', card='KS', pack=1, origin='unchecked', signature=None, locked=False,
-         lock_id=None, auth_limit=0, seal=None)
+TagEntry(uid='04A224B2C31D80', card='KS', pack=1, origin=<Origin.UNCHECKED: 'unchecked'>, signature=None,
+         locked=False, lock_id=None, auth_limit=0, seal=None)
 >>> registry.card_for("04A224B2C31D80"), registry.pack_of("04A224B2C31D80")
 ('KS', 1)
 """
@@ -43,7 +43,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from drivers.nfc.originality import STATUSES
+from drivers.nfc.originality import Origin
 from hardware.limits import FileProblem, load_json, read_text
 
 RANKS = "KQJAT987"
@@ -55,8 +55,6 @@ PACKS = (1, 2)
 FORMAT = "ecarte-tags"
 VERSION = 2
 READABLE_VERSIONS = (1, 2)
-ORIGINS = STATUSES
-"""Originality statuses an entry may record (:data:`drivers.nfc.originality.STATUSES`)."""
 
 _HEX = re.compile(r"^[0-9A-F]+$")
 
@@ -122,7 +120,7 @@ class TagEntry:
     uid: str
     card: str
     pack: int = 1
-    origin: str = "unchecked"
+    origin: Origin = Origin.UNCHECKED
     signature: str | None = None
     locked: bool = False
     lock_id: str | None = None
@@ -144,7 +142,7 @@ class TagRegistry:
             self.add_entry(entry)
 
     def add(
-        self, uid: str, card: str, pack: int = 1, *, origin: str = "unchecked", signature: str | None = None,
+        self, uid: str, card: str, pack: int = 1, *, origin: Origin = Origin.UNCHECKED, signature: str | None = None,
         locked: bool = False, lock_id: str | None = None, auth_limit: int = 0, seal: str | None = None,
     ) -> TagEntry:
         """Register tag ``uid`` as ``card`` of ``pack``, with what enrolment learnt of it.
@@ -285,7 +283,7 @@ class TagRegistry:
                     raise TagRegistryError(f"not an object: {item!r}")
                 registry.add(
                     str(item.get("uid", "")), str(item.get("card", "")), item.get("pack", 1),
-                    origin=item.get("origin", "unchecked"), signature=item.get("signature"),
+                    origin=item.get("origin", Origin.UNCHECKED), signature=item.get("signature"),
                     locked=item.get("locked", False) is True, lock_id=item.get("lock_id"),
                     auth_limit=item.get("auth_limit", 0), seal=item.get("seal"),
                 )
@@ -352,7 +350,7 @@ def _entry_order(entry: TagEntry) -> tuple[int, int]:
 
 def _entry_json(entry: TagEntry) -> dict[str, object]:
     out: dict[str, object] = {"uid": entry.uid, "card": entry.card, "pack": entry.pack}
-    if entry.origin != "unchecked":
+    if entry.origin != Origin.UNCHECKED:
         out["origin"] = entry.origin
     if entry.signature is not None:
         out["signature"] = entry.signature
@@ -367,10 +365,14 @@ def _entry_json(entry: TagEntry) -> dict[str, object]:
     return out
 
 
-def _check_origin(origin: object) -> str:
-    if origin not in ORIGINS:
-        raise TagRegistryError(f"origin must be one of {', '.join(ORIGINS)}, not {origin!r}")
-    return str(origin)
+def _check_origin(origin: object) -> Origin:
+    """``origin`` as a verdict (the file holds its text, ``"genuine"``).
+
+    :raises TagRegistryError: not a verdict's text.
+    """
+    if not isinstance(origin, str) or origin not in set(Origin):
+        raise TagRegistryError(f"origin must be one of {', '.join(Origin)}, not {origin!r}")
+    return Origin(origin)
 
 
 def _check_signature(signature: object) -> str | None:

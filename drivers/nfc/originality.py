@@ -4,7 +4,7 @@ The pads share one :class:`OriginalityCheck`: the first pad that sees a tag asks
 ``READ_SIG`` and, unless that gave a signature, its ``GET_VERSION``, while the listing that found
 it holds it (:meth:`drivers.nfc.reader.NfcpyReader.poll`; else
 :meth:`~drivers.nfc.reader.NfcpyReader.read_facts`), and hands the answers to ``judge``
-(:func:`hardware.ntag_signature.judge` with the table's trusted key); the verdict of ``genuine`` is
+(:func:`hardware.ntag_signature.judge` with the table's trusted key); the verdict :attr:`Origin.GENUINE` is
 remembered by UID while the tag stays on the pad: the pad that sees it leave calls
 :meth:`OriginalityCheck.forget` with its UID, so the next arrival of that UID (the genuine card
 laid again, or a clone of it) is asked again. The pads report the verdict (``CardSeen.origin``);
@@ -16,36 +16,47 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
+from enum import StrEnum
 
 from drivers.device_events import TagFacts
 
 logger = logging.getLogger(__name__)
 
-GENUINE = "genuine"
-"""The tag answered as an NTAG21x and its signature verifies with the trusted key (the one verdict
-remembered)."""
-NO_SIGNATURE = "no_signature"
-"""An NTAG21x whose ``READ_SIG`` gave nothing or zeros: a copy on a blank tag."""
-BAD_SIGNATURE = "bad_signature"
-"""A tag whose signature (not zeros) does not verify for its UID: a copied UID, or another maker's
-key (the pads do not ask such a tag's ``GET_VERSION``: the signature refuses it whatever chip it is)."""
-COUNTERFEIT = "counterfeit"
-"""The chip does not answer ``GET_VERSION`` as an NTAG21x does: not an NXP NTAG."""
-UNREADABLE = "unreadable"
-"""The tag did not stay long enough to be asked (left the pad, bad coupling): the verdict after
-``attempts`` tries at a tag that never answered."""
-UNCHECKED = "unchecked"
-"""Nobody asked (the registry's status of a tag enrolled without the check)."""
+class Origin(StrEnum):
+    """An originality verdict: what a tag's answers say of where it came from, defined here, once.
 
-STATUSES = (GENUINE, NO_SIGNATURE, BAD_SIGNATURE, COUNTERFEIT, UNREADABLE, UNCHECKED)
-"""Every originality verdict, as the judge (:func:`hardware.ntag_signature.judge`) gives them, the
-registry records them and ``CardSeen.origin`` carries them: defined here, once."""
+    The judge (:func:`hardware.ntag_signature.judge`) gives them, the pads report them
+    (``CardSeen.origin``), the registry records them (``origin``) and a table's transcript carries
+    them (``origin``); each value is the text the registry file and the journal hold (a
+    ``StrEnum``: ``Origin.GENUINE == "genuine"``), and nowhere else is a verdict written as a string.
+    """
+
+    GENUINE = "genuine"
+    """The tag answered as an NTAG21x and its signature verifies with the trusted key (the one verdict
+    remembered)."""
+    NO_SIGNATURE = "no_signature"
+    """An NTAG21x whose ``READ_SIG`` gave nothing or zeros: a copy on a blank tag."""
+    BAD_SIGNATURE = "bad_signature"
+    """A tag whose signature (not zeros) does not verify for its UID: a copied UID, or another maker's
+    key (the pads do not ask such a tag's ``GET_VERSION``: the signature refuses it whatever chip it is)."""
+    COUNTERFEIT = "counterfeit"
+    """The chip does not answer ``GET_VERSION`` as an NTAG21x does: not an NXP NTAG."""
+    UNREADABLE = "unreadable"
+    """The tag did not stay long enough to be asked (left the pad, bad coupling): the verdict after
+    ``attempts`` tries at a tag that never answered."""
+    UNCHECKED = "unchecked"
+    """Nobody asked (the registry's status of a tag enrolled without the check)."""
+
+    @property
+    def vouched(self) -> bool:
+        """Whether the tag is not known to be a fake: genuine, or never asked (``unchecked``)."""
+        return self in (Origin.GENUINE, Origin.UNCHECKED)
 
 
 class OriginalityCheck:
     """UID → originality verdict, asked once and remembered until forgotten; thread-safe.
 
-    :param judge: ``judge(uid, facts)`` → a status string; ``facts`` is ``None`` for a tag that
+    :param judge: ``judge(uid, facts)`` → the verdict; ``facts`` is ``None`` for a tag that
         did not answer (see :func:`hardware.ntag_signature.judge`).
     :param attempts: tries at a tag that does not answer (it left, or couples badly) before it
         is reported ``unreadable``.
@@ -57,7 +68,7 @@ class OriginalityCheck:
     """
 
     def __init__(
-        self, judge: Callable[[str, TagFacts | None], str], *, attempts: int = 3, remember: bool = True,
+        self, judge: Callable[[str, TagFacts | None], Origin], *, attempts: int = 3, remember: bool = True,
     ) -> None:
         if attempts < 1:
             raise ValueError(f"attempts must be >= 1, not {attempts}")
@@ -65,15 +76,15 @@ class OriginalityCheck:
         self._attempts = attempts
         self._remember = remember
         self._lock = threading.Lock()
-        self._verdicts: dict[str, str] = {}
+        self._verdicts: dict[str, Origin] = {}
         self._failures: dict[str, int] = {}
 
-    def verdict(self, uid: str) -> str | None:
+    def verdict(self, uid: str) -> Origin | None:
         """The remembered verdict on tag ``uid``, ``None`` if none is remembered."""
         with self._lock:
             return self._verdicts.get(uid)
 
-    def check(self, uid: str, read: Callable[[], TagFacts | None]) -> str | None:
+    def check(self, uid: str, read: Callable[[], TagFacts | None]) -> Origin | None:
         """The verdict on tag ``uid``: remembered, or asked with ``read`` now.
 
         :returns: the verdict; ``None`` when the tag did not answer and tries remain (ask again
@@ -91,10 +102,10 @@ class OriginalityCheck:
                 if self._failures[uid] < self._attempts:
                     return None
                 del self._failures[uid]
-                return UNREADABLE
+                return Origin.UNREADABLE
             self._failures.pop(uid, None)
             verdict = self._judge(uid, facts)
-            if self._remember and verdict == GENUINE:
+            if self._remember and verdict == Origin.GENUINE:
                 self._verdicts[uid] = verdict
         logger.info("tag %s: %s", uid, verdict)
         return verdict

@@ -34,7 +34,7 @@ from typing import Any
 from drivers.closing import Closing
 from drivers.device_events import DeviceEvent, ReaderStatus, TagFacts
 from drivers.nfc.originality import OriginalityCheck
-from drivers.nfc.pad_contents import PadContents
+from drivers.nfc.pad_contents import CardLookup, PadContents
 from drivers.nfc.reader import READER_ERRORS, Frames, Reader, TagWriteError, open_pn532
 
 __all__ = ["Pad", "PadSet", "PadTiming", "TagWriteError"]  # TagWriteError: what write_text and lock raise
@@ -101,8 +101,8 @@ class Pad(Closing):
 
     :param zone: the table zone of this pad (``"play.A"``).
     :param path: the reader's serial port, handed to ``open_reader``.
-    :param card_for: looks a tag UID up in the tag registry (``None`` if
-        unknown).
+    :param card_for: looks a tag UID up in the tag registry, once an arrival: its entry (card
+        and pack), or a card (:data:`~drivers.nfc.pad_contents.CardLookup`; ``None`` if unknown).
     :param open_reader: makes the reader for ``path`` (:func:`open_pn532`).
     :param timing: poll interval, debounce and back-off.
     :param read_ndef: read unknown tags for an ``ecarte:KS`` NDEF record.
@@ -121,7 +121,7 @@ class Pad(Closing):
         *,
         on_event: Callable[[DeviceEvent], None] | None = None,
         events: queue.Queue[DeviceEvent] | None = None,
-        card_for: Callable[[str], str | None] | None = None,
+        card_for: CardLookup | None = None,
         open_reader: Callable[[str], Reader] = open_pn532,
         timing: PadTiming = PadTiming(),
         read_ndef: bool = True,

@@ -3,7 +3,8 @@
 A pad's content is a set of UIDs: each arrives and leaves on its own (a stack is
 listed tag by tag), and a tag leaves only after ``leave_after`` polls without it
 (a tag missing for fewer polls flickered and stays). An arriving tag is
-identified by its UID through ``card_for`` (the tag registry); a card the
+identified by its UID through ``card_for``, once: the tag registry's entry gives its card and
+pack (``CardSeen.card``, ``CardSeen.pack``, kept until it leaves); a card the
 registry does not know is read for an NDEF text record ``ecarte:KS`` (see
 :data:`NDEF_PREFIX`); a card neither knows arrives with ``card=None``.
 
@@ -23,15 +24,31 @@ import logging
 import re
 import time
 from collections.abc import Callable
+from typing import Protocol
 
 from drivers.device_events import CardSeen, DeviceEvent, TagFacts
-from drivers.nfc.originality import OriginalityCheck
+from drivers.nfc.originality import Origin, OriginalityCheck
 from drivers.nfc.reader import Inquiry, Reader
 
 logger = logging.getLogger(__name__)
 
 NDEF_PREFIX = "ecarte:"
 """An NDEF text record ``ecarte:KS`` on a tag names its card."""
+
+
+class Listed(Protocol):
+    """A registry's entry for a tag (:class:`hardware.tag_registry.TagEntry`): its card and pack."""
+
+    @property
+    def card(self) -> str: ...
+
+    @property
+    def pack(self) -> int: ...
+
+
+CardLookup = Callable[[str], "str | Listed | None"]
+"""What a pad asks of a tag's UID: the registry's entry (card and pack: ``TagRegistry.entry``),
+or only a card (``{"04A1…": "KS"}.get``: no pack), or ``None`` for a tag it does not know."""
 
 
 _NDEF_CARD = re.compile(r"^ecarte:([KQJAT987][SHDC])$")
@@ -54,7 +71,7 @@ class PadContents:
 
     :param emit: where the arrivals and leaves go (:class:`~drivers.device_events.CardSeen`).
     :param leave_after: consecutive polls without a tag before it has left.
-    :param card_for: looks a tag UID up in the tag registry (``None`` if unknown).
+    :param card_for: looks a tag UID up in the tag registry (:data:`CardLookup`), once an arrival.
     :param read_ndef: read unknown tags for an ``ecarte:KS`` NDEF record.
     :param originality: ask each arriving tag for its originality and report it in
         ``CardSeen.origin``; a tag that does not answer arrives at a later poll.
@@ -67,7 +84,7 @@ class PadContents:
         *,
         emit: Callable[[DeviceEvent], None],
         leave_after: int = 3,
-        card_for: Callable[[str], str | None] | None = None,
+        card_for: CardLookup | None = None,
         read_ndef: bool = True,
         originality: OriginalityCheck | None = None,
         clock: Callable[[], float] = time.monotonic,
@@ -80,8 +97,8 @@ class PadContents:
         self._originality = originality
         self._now = clock
         self._present: frozenset[str] = frozenset()
-        self._cards: dict[str, str | None] = {}  # UID present → its card
-        self._origins: dict[str, str] = {}  # UID present → its originality verdict
+        self._cards: dict[str, tuple[str | None, int | None]] = {}  # UID present → its card and pack
+        self._origins: dict[str, Origin] = {}  # UID present → its originality verdict
         self._misses: dict[str, int] = {}  # UID present → polls missed in a row
 
     @property
@@ -91,7 +108,7 @@ class PadContents:
 
     def card_of(self, uid: str) -> str | None:
         """The card tag ``uid`` stands for (``None``: unknown or not here)."""
-        return self._cards.get(uid)
+        return self._cards.get(uid, (None, None))[0]
 
     @property
     def inquiry(self) -> Inquiry | None:
@@ -112,13 +129,13 @@ class PadContents:
         the answers for it). Whether it arrived."""
         if uid in self._present or self._originality is None:
             return False
-        card = self._card_for(uid) if self._card_for is not None else None
-        if card is None and self._read_ndef:
+        listed = self._lookup(uid)
+        if listed[0] is None and self._read_ndef:
             return False
         origin = self._originality.check(uid, lambda: facts)
         if origin is None:
             return False
-        self._arrive(uid, card, origin)
+        self._arrive(uid, listed, origin)
         return True
 
     def observe(self, uids: tuple[str, ...], reader: Reader | None) -> None:
@@ -143,14 +160,15 @@ class PadContents:
                 continue  # it did not answer: asked again at the next poll, then it arrives
             self._arrive(uid, self._identify(uid, reader), origin)
 
-    def _arrive(self, uid: str, card: str | None, origin: str | None) -> None:
-        self._cards[uid], self._misses[uid] = card, 0
+    def _arrive(self, uid: str, listed: tuple[str | None, int | None], origin: Origin | None) -> None:
+        self._cards[uid], self._misses[uid] = listed, 0
         if origin is not None:
             self._origins[uid] = origin
         self._present = self._present | {uid}
-        self._emit(CardSeen(self.zone, uid, card, t=self._now(), origin=origin))
+        card, pack = listed
+        self._emit(CardSeen(self.zone, uid, card, t=self._now(), origin=origin, pack=pack))
 
-    def _check(self, arrivals: list[str], reader: Reader | None) -> dict[str, str | None] | None:
+    def _check(self, arrivals: list[str], reader: Reader | None) -> dict[str, Origin | None] | None:
         """The arriving tags' originality verdicts (``None``: no answer yet), ``None`` if not asked.
 
         The poll asked them already while its listings held them (:attr:`ask`), and
@@ -166,16 +184,24 @@ class PadContents:
 
     def _leave(self, uid: str) -> None:
         self._present = self._present - {uid}
-        card = self._cards.pop(uid, None)
+        card, pack = self._cards.pop(uid, (None, None))  # what its arrival said: no lookup
         self._misses.pop(uid, None)
-        origin = self._origins.pop(uid, None)  # what its arrival said
+        origin = self._origins.pop(uid, None)
         if self._originality is not None:
             self._originality.forget(uid)  # a verdict lasts while the tag stays on the pad
-        self._emit(CardSeen(self.zone, uid, card, gone=True, t=self._now(), origin=origin))
+        self._emit(CardSeen(self.zone, uid, card, gone=True, t=self._now(), origin=origin, pack=pack))
 
-    def _identify(self, uid: str, reader: Reader | None) -> str | None:
-        card = self._card_for(uid) if self._card_for is not None else None
-        if card is None and self._read_ndef and reader is not None:
+    def _lookup(self, uid: str) -> tuple[str | None, int | None]:
+        """The card and pack ``card_for`` gives tag ``uid`` (``None`` for what it does not say)."""
+        found = self._card_for(uid) if self._card_for is not None else None
+        if found is None or isinstance(found, str):
+            return found, None
+        return found.card, found.pack
+
+    def _identify(self, uid: str, reader: Reader | None) -> tuple[str | None, int | None]:
+        listed = self._lookup(uid)
+        if listed[0] is None and self._read_ndef and reader is not None:
             card = card_from_ndef(reader.read_text(uid))
             logger.debug("pad %s: tag %s NDEF names %s", self.zone, uid, card)
-        return card
+            return card, None
+        return listed

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from catalogue import say, say_or
 from drivers.device_events import CardSeen, DeviceEvent
-from drivers.nfc.originality import GENUINE, UNCHECKED
+from drivers.nfc.originality import Origin
 from engine.cards import SUIT_SYMBOLS, Card
 from hardware.tag_registry import CARDS, PACKS, TagRegistry
 
@@ -62,10 +62,11 @@ class Stranger:
 
 @dataclass(frozen=True, slots=True)
 class Fake:
-    """A card of the pack that failed the originality check: its code and the verdicts (``no_signature``)."""
+    """A card of the pack that failed the originality check: its code and the verdicts
+    (``Origin.NO_SIGNATURE``; ``Origin.UNCHECKED``: none was given)."""
 
     card: str
-    why: str
+    why: tuple[Origin, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +94,7 @@ class DeckReport:
     @property
     def not_genuine(self) -> tuple[str, ...]:
         """The fakes as the log says them (``KS: no_signature``)."""
-        return tuple(f"{f.card}: {f.why}" for f in self.fakes)
+        return tuple(f"{f.card}: {', '.join(f.why)}" for f in self.fakes)
 
     @property
     def ok(self) -> bool:
@@ -114,7 +115,7 @@ class DeckReport:
         out += [say(lang, "deck.console_foreign", what=s.said(lang, printed=True)) for s in self.strangers]
         # each verdict in words ("no_signature": "no dio ninguna firma"), one the catalogue lacks as it is
         out += [say(lang, "deck.console_fake", code=fake.card, card=card_words(fake.card, lang),
-                    why=", ".join(say_or(lang, "origin." + why, why) for why in fake.why.split(", ")))
+                    why=", ".join(say_or(lang, "origin." + why, why) for why in fake.why))
                 for fake in self.fakes]
         return out
 
@@ -203,9 +204,9 @@ def _report(arrivals: list[CardSeen], counts: dict[str, int], registry: TagRegis
         if count > 1:
             repeated.append(entry.card)
         origins = {a.origin for a in arrivals if a.uid == uid}
-        bad = sorted(o for o in origins if o != GENUINE and o is not None)
+        bad = tuple(sorted(o for o in origins if o is not None and o != Origin.GENUINE))
         if require_genuine and (bad or None in origins):
-            fakes.append(Fake(entry.card, ", ".join(bad) or UNCHECKED))
+            fakes.append(Fake(entry.card, bad or (Origin.UNCHECKED,)))
     missing = tuple(card for card in CARDS if card not in seen) if pack is not None else tuple(CARDS)
     return DeckReport(pack, tuple(c for c in CARDS if c in seen), missing, tuple(_ordered(repeated)),
                       tuple(strangers), tuple(fakes))

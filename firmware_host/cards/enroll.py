@@ -22,6 +22,7 @@ CFGLCK too), and the registry records that, with the secret's ``lock_id`` and th
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import queue
@@ -31,6 +32,7 @@ from dataclasses import dataclass
 
 from catalogue import language, say
 from drivers.device_events import CardSeen, DeviceEvent, ReaderStatus
+from drivers.nfc.originality import Origin
 from engine.cards import Card
 from hardware.locks import entry_seal
 from hardware.tag_registry import CARDS, TagRegistry, check_card, check_pack
@@ -50,15 +52,15 @@ class Enrolled:
     card: str
     uid: str
     pack: int
-    origin: str = "unchecked"
+    origin: Origin = Origin.UNCHECKED
     locked: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class Originality:
-    """A tag's originality as enrolment learnt it: its status and the signature it gave (hex)."""
+    """A tag's originality as enrolment learnt it: its verdict and the signature it gave (hex)."""
 
-    status: str
+    status: Origin
     signature: str | None = None
 
 
@@ -74,7 +76,7 @@ class EnrollResult:
     @property
     def flagged(self) -> tuple[Enrolled, ...]:
         """The cards enrolled now whose tag is not known genuine (checked and failed)."""
-        return tuple(e for e in self.enrolled if e.origin not in ("genuine", "unchecked"))
+        return tuple(e for e in self.enrolled if not e.origin.vouched)
 
 
 class _Cancelled(Exception):
@@ -136,6 +138,40 @@ class _Walk:
             event = self.next_card_event()
             if not event.gone:
                 return event.uid
+
+    def new_tag(self, prompt: list[str], registry: TagRegistry, *, then_lay: str, not_genuine: str, again: str,
+                check: Callable[[str], Originality] | None, refuse_flagged: bool,
+                prepare: Sequence[Callable[[str, str], bool]]) -> tuple[str, Originality]:
+        """The next tag laid that may be enrolled, a card's or a badge's alike (the one walk).
+
+        ``prompt`` is shown until a tag is laid. A registered tag is refused (what it is, then
+        ``then_lay``) until it is lifted; the others are asked their originality (``check``),
+        refused when not genuine with ``refuse_flagged`` (``not_genuine``, the verdict, lay
+        another), then each step of ``prepare`` is done (write, lock: ``step(uid, again)``, false
+        when it failed and told the operator to lay the tag ``again``).
+
+        :returns: the tag's UID and originality.
+        :raises _Cancelled: the walk was cancelled.
+        """
+        while True:
+            self.show(prompt)
+            uid = self.arrival()
+            known = registry.entry(uid)
+            if known is not None:
+                logger.info("tag %s is already %s of pack %d", uid, known.card, known.pack)
+                self.show([self.say("enrol.tag_is", card=self.label(known.card), pack=known.pack),
+                           self.say("enrol.lift"), then_lay])
+                self.lift(uid)
+                continue
+            origin = _check(self, check, uid, again)
+            if origin is None:
+                continue
+            if refuse_flagged and origin.status != Origin.GENUINE:
+                self.show([not_genuine, origin.status.replace("_", " "), self.say("enrol.lay_another")])
+                self.lift(uid)
+                continue
+            if all(step(uid, again) for step in prepare):
+                return uid, origin
 
     def lift(self, uid: str) -> None:
         while True:
@@ -200,46 +236,29 @@ def enroll(
             prompt = [walk.say("enrol.progress", pack=pack, done=total - len(todo) + len(enrolled), total=total),
                       walk.say("enrol.lay", card=walk.label(card)), walk.say("enrol.on_pad")]
             again = walk.say("enrol.then_lay_again", card=walk.label(card))
-            while True:
-                walk.show(prompt)
-                uid = walk.arrival()
-                known = registry.entry(uid)
-                if known is not None:
-                    logger.info("tag %s is already %s of pack %d", uid, known.card, known.pack)
-                    walk.show([walk.say("enrol.tag_is", card=walk.label(known.card), pack=known.pack),
-                               walk.say("enrol.lift"), walk.say("enrol.then_lay", card=walk.label(card))])
-                    walk.lift(uid)
-                    continue
-                origin = _check(walk, check, uid, again)
-                if origin is None:
-                    continue
-                if refuse_flagged and origin.status != "genuine":
-                    walk.show([walk.say("enrol.not_genuine", card=walk.label(card)), origin.status.replace("_", " "),
-                               walk.say("enrol.lay_another")])
-                    walk.lift(uid)
-                    continue
-                if write_tag is not None and not _write(walk, write_tag, uid, card, again):
-                    continue
-                if lock is not None and not _lock(walk, lock, uid, again):
-                    continue
-                registry.add(uid, card, pack, origin=origin.status, signature=origin.signature,
-                             locked=lock is not None, lock_id=lock_id if lock is not None else None,
-                             auth_limit=auth_limit if lock is not None else 0,
-                             seal=None if seal_secret is None else entry_seal(seal_secret, uid, card, pack))
-                if save_to is not None:
-                    registry.save(save_to)
-                enrolled.append(Enrolled(card, uid, pack, origin.status, lock is not None))
-                logger.info("enrolled %s of pack %d: tag %s (%s)", card, pack, uid, origin.status)
-                done = total - len(todo) + len(enrolled)
-                if origin.status in ("genuine", "unchecked"):
-                    walk.show([walk.say("enrol.ok", card=walk.label(card), done=done, total=total),
-                               walk.say("enrol.lift")])
-                else:
-                    logger.warning("tag %s of %s is not genuine: %s", uid, card, origin.status)
-                    walk.show([walk.say("enrol.flagged", card=walk.label(card), done=done, total=total),
-                               walk.say("enrol.not_genuine_status", status=origin.status), walk.say("enrol.lift")])
-                walk.lift(uid)
-                break
+            steps = [functools.partial(_write, walk, write_tag, card)] if write_tag is not None else []
+            if lock is not None:
+                steps.append(functools.partial(_lock, walk, lock))
+            uid, origin = walk.new_tag(prompt, registry, then_lay=walk.say("enrol.then_lay", card=walk.label(card)),
+                                       not_genuine=walk.say("enrol.not_genuine", card=walk.label(card)), again=again,
+                                       check=check, refuse_flagged=refuse_flagged, prepare=steps)
+            registry.add(uid, card, pack, origin=origin.status, signature=origin.signature,
+                         locked=lock is not None, lock_id=lock_id if lock is not None else None,
+                         auth_limit=auth_limit if lock is not None else 0,
+                         seal=None if seal_secret is None else entry_seal(seal_secret, uid, card, pack))
+            if save_to is not None:
+                registry.save(save_to)
+            enrolled.append(Enrolled(card, uid, pack, origin.status, lock is not None))
+            logger.info("enrolled %s of pack %d: tag %s (%s)", card, pack, uid, origin.status)
+            done = total - len(todo) + len(enrolled)
+            if origin.status.vouched:
+                walk.show([walk.say("enrol.ok", card=walk.label(card), done=done, total=total),
+                           walk.say("enrol.lift")])
+            else:
+                logger.warning("tag %s of %s is not genuine: %s", uid, card, origin.status)
+                walk.show([walk.say("enrol.flagged", card=walk.label(card), done=done, total=total),
+                           walk.say("enrol.not_genuine_status", status=origin.status), walk.say("enrol.lift")])
+            walk.lift(uid)
     except _Cancelled:
         walk.show([walk.say("enrol.stopped"), walk.say("enrol.enrolled", n=len(enrolled))])
         return EnrollResult(pack, tuple(enrolled), _complete(registry, pack, cards), cancelled=True)
@@ -247,7 +266,7 @@ def enroll(
     return EnrollResult(pack, tuple(enrolled), _complete(registry, pack, cards))
 
 
-def _write(walk: _Walk, write_tag: Callable[[str, str], None], uid: str, card: str, again: str) -> bool:
+def _write(walk: _Walk, write_tag: Callable[[str, str], None], card: str, uid: str, again: str) -> bool:
     """Write the card's NDEF record; on failure tell the operator to retry (``again``: the line that says how)."""
     try:
         write_tag(uid, NDEF_PREFIX + card)
@@ -263,13 +282,13 @@ def _check(walk: _Walk, check: Callable[[str], Originality] | None, uid: str, ag
     """The tag's originality (``unchecked`` without ``check``); ``None`` if it could not be read (``again``:
     the line that says to lay it again)."""
     if check is None:
-        return Originality("unchecked")
+        return Originality(Origin.UNCHECKED)
     try:
         origin = check(uid)
     except (OSError, TimeoutError) as error:
         logger.warning("checking tag %s failed: %s", uid, error)
-        origin = Originality("unreadable")
-    if origin.status == "unreadable":
+        origin = Originality(Origin.UNREADABLE)
+    if origin.status == Origin.UNREADABLE:
         walk.show([walk.say("enrol.unreadable"), walk.say("enrol.lift"), again])
         walk.lift(uid)
         return None
@@ -298,7 +317,7 @@ class BadgeResult:
 
     tag: str
     uid: str | None
-    origin: str = "unchecked"
+    origin: Origin = Origin.UNCHECKED
     locked: bool = False
 
 
@@ -326,30 +345,16 @@ def enroll_badge(
     walk = _Walk(events, show, cancel, lang)
     again = walk.say("enrol.then_lay_badge_again")
     try:
-        while True:
-            walk.show([walk.say("enrol.badge_title"), label or tag, walk.say("enrol.lay_tag")])
-            uid = walk.arrival()
-            known = registry.entry(uid)
-            if known is not None:
-                walk.show([walk.say("enrol.tag_is", card=walk.label(known.card), pack=known.pack),
-                           walk.say("enrol.lift"), walk.say("enrol.then_lay_badge")])
-                walk.lift(uid)
-                continue
-            origin = _check(walk, check, uid, again)
-            if origin is None:
-                continue
-            if refuse_flagged and origin.status != "genuine":
-                walk.show([walk.say("enrol.badge_not_genuine"), origin.status.replace("_", " "),
-                           walk.say("enrol.lay_another")])
-                walk.lift(uid)
-                continue
-            if lock is not None and not _lock(walk, lock, uid, again):
-                continue
-            save(uid, tag)
-            logger.info("enrolled badge %s: tag %s (%s)", tag, uid, origin.status)
-            walk.show([walk.say("enrol.badge_enrolled"), label or tag, walk.say("enrol.lift")])
-            walk.lift(uid)
-            return BadgeResult(tag, uid, origin.status, lock is not None)
+        steps = [functools.partial(_lock, walk, lock)] if lock is not None else []
+        uid, origin = walk.new_tag([walk.say("enrol.badge_title"), label or tag, walk.say("enrol.lay_tag")], registry,
+                                   then_lay=walk.say("enrol.then_lay_badge"),
+                                   not_genuine=walk.say("enrol.badge_not_genuine"), again=again, check=check,
+                                   refuse_flagged=refuse_flagged, prepare=steps)
+        save(uid, tag)
+        logger.info("enrolled badge %s: tag %s (%s)", tag, uid, origin.status)
+        walk.show([walk.say("enrol.badge_enrolled"), label or tag, walk.say("enrol.lift")])
+        walk.lift(uid)
+        return BadgeResult(tag, uid, origin.status, lock is not None)
     except _Cancelled:
         walk.show(["Enrollment stopped"])
         return BadgeResult(tag, None)

@@ -1,17 +1,20 @@
-"""A table's tags, wired: the registry, the ``[tags]`` policy, the pads' originality check, the
-referee's pack guard, and how the pads' events reach the referee.
+"""A table's tags, wired: the registry, the ``[tags]`` policy, the pads' originality check, and
+how the pads' events reach the referee.
 
 Built once by the composition root (:func:`firmware_host.app.run_service`) from the table file::
 
     tags = TableTags.load(table)                       # raises BadInput for a broken registry
-    controller = Controller(defaults, card_for_uid=tags.card_for, pack_guard=tags.guard())
-    devices = open_devices(table, tags.route(service), tags.card_for, **tags.pad_options())
+    controller = Controller(defaults, registry=tags.registry)
+    devices = open_devices(table, tags.route(service), tags.entry, **tags.pad_options())
 
-With a registry, the pads' card events go to the service as transcript events that carry the
-tag's UID as well as its card (``{"zone": "play.A", "card": "KS", "uid": "04..."}``), so that the
-referee knows the pack and the journal replays to the same decisions. On a table that requires
-signatures, a registered tag whose originality check failed arrives with its UID only: the card is
-not vouched for (:mod:`firmware_host.referee.pack_guard` refuses it as ``counterfeit_card``).
+A card is named once, at the pad: its lookup (:meth:`TableTags.entry`, the registry's entry) gives
+the card and its pack, and the originality check its verdict. With a registry, the pads' card
+events go to the service as the tag's journaled sighting (:class:`~firmware_host.referee.transcript.Sighting`):
+the transcript event carries the tag's UID, its card, the card's pack and the verdict
+(``{"zone": "play.A", "card": "KS", "uid": "04...", "pack": 1, "origin": "genuine"}``), so that
+the referee judges them without asking the registry again (one pack per game; a tag that is not
+genuine refused as ``counterfeit_card``: :mod:`firmware_host.referee.pack_guard`) and the journal
+replays to the same decisions.
 Badges and rule cards (:mod:`hardware.badges`) are checked like cards: on such a table a badge's
 tag that fails the originality check never reaches the referee (it is logged and dropped at the
 door), so a cloned ``player:Anne`` badge or a counterfeit ``target:1`` card does nothing.
@@ -25,13 +28,12 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from drivers.device_events import CardSeen, DeviceEvent
-from drivers.nfc.originality import GENUINE, OriginalityCheck
+from drivers.nfc.originality import Origin, OriginalityCheck
 from firmware_host.errors import BadInput
-from firmware_host.referee.pack_guard import PackGuard
 from firmware_host.referee.transcript import CardEvent, PhysicalEvent, sighting_event
 from hardware import ntag_signature
 from hardware.table import TableConfig, TagPolicy
-from hardware.tag_registry import TagRegistry, TagRegistryError
+from hardware.tag_registry import TagEntry, TagRegistry, TagRegistryError
 
 logger = logging.getLogger(__name__)
 
@@ -100,9 +102,10 @@ class TableTags:
                                      remember=not policy.check_every_arrival)
         return cls(registry, policy, key, check, badges)
 
-    def card_for(self, uid: str) -> str | None:
-        """The registry's card for tag ``uid`` (``None``: unknown, or no registry)."""
-        return self.registry.card_for(uid) if self.registry is not None else None
+    def entry(self, uid: str) -> TagEntry | None:
+        """The registry's entry for tag ``uid``, its card and pack (``None``: unknown, or no
+        registry): the pads' lookup, the one a card's sighting takes."""
+        return self.registry.entry(uid) if self.registry is not None else None
 
     @property
     def read_ndef(self) -> bool:
@@ -111,31 +114,24 @@ class TableTags:
         return self.registry is None or self.policy.ndef_pack is not None
 
     def pad_options(self) -> dict[str, Any]:
-        """What the pads are given beyond their ``card_for``."""
+        """What the pads are given beyond their ``card_for`` (:meth:`entry`)."""
         return {"read_ndef": self.read_ndef, "originality": self.originality}
 
-    def guard(self) -> PackGuard | None:
-        """The referee's pack guard (``None`` without a registry: no pack to check)."""
-        if self.registry is None:
-            return None
-        return PackGuard(self.registry.entry, require_genuine=self.policy.require_signature,
-                         ndef_pack=self.policy.ndef_pack)
-
     def card_event(self, seen: CardSeen) -> CardEvent:
-        """The transcript event for a pad's ``seen``: its card and UID, the card withheld from a
-        registered tag that failed the originality check where the table requires it."""
-        withhold = self.policy.require_signature and seen.origin != GENUINE
-        if withhold and seen.card is not None and not seen.gone:
+        """The transcript event for a pad's ``seen``: the tag's sighting, its UID, card, pack (a
+        card named by its NDEF record: the ``ndef_pack``) and originality verdict, as the pad gave
+        them (no lookup)."""
+        if seen.origin is not None and seen.origin != Origin.GENUINE and seen.card is not None and not seen.gone:
             logger.warning("tag %s (%s) on %s: %s", seen.uid, seen.card, seen.zone, seen.origin)
-        return sighting_event(seen, by_tag=True, withhold=withhold)
+        return sighting_event(seen, by_tag=True, pack=self.policy.ndef_pack)
 
     def vouched(self, seen: CardSeen) -> bool:
         """Whether ``seen`` may reach the referee: anything, except a badge or rule card whose
         tag failed the originality check on a table that requires it."""
-        if not self.policy.require_signature or seen.uid not in self.badges or seen.origin == GENUINE:
+        if not self.policy.require_signature or seen.uid not in self.badges or seen.origin == Origin.GENUINE:
             return True
-        if self.registry is not None and seen.uid in self.registry:
-            return True  # a card's tag: the pack guard refuses it, with a fault
+        if seen.pack is not None:
+            return True  # a registered card's tag (the pad's lookup said its pack): the referee refuses it
         if not seen.gone:
             logger.warning("badge tag %s on %s: %s: ignored", seen.uid, seen.zone, seen.origin)
         return False

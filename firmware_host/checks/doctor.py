@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from catalogue import moment, say, say_n
+from drivers.nfc.originality import Origin
 from hardware.table import (
     DisplayConfig,
     PadConfig,
@@ -365,7 +366,7 @@ def _check_registry(config: TableConfig, lang: str = "en") -> Check:
     if problems:
         shown = "; ".join(problems[:5]) + (_say(lang, "and_more", n=len(problems) - 5) if len(problems) > 5 else "")
         return Check(name, False, f"{path}: {shown}", _say(lang, "enrol_again"))
-    genuine = sum(entry.origin == "genuine" for entry in registry)
+    genuine = sum(entry.origin == Origin.GENUINE for entry in registry)
     locked = sum(entry.locked for entry in registry)
     limits = sorted({entry.auth_limit for entry in registry if entry.locked})
     limit = _say(lang, "auth_limit", n=limits[0]) if len(limits) == 1 and locked else ""

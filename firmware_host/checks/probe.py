@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 
 from catalogue import is_plural, say, say_n
 from drivers.nfc.frame_log import FrameLog, RecordingTty
-from drivers.nfc.originality import GENUINE
+from drivers.nfc.originality import Origin
 from drivers.nfc.pn532sim import tag_signer
 from firmware_host.checks.doctor import Check
 from hardware import ntag_signature
@@ -143,7 +143,7 @@ def _step(reader: NfcpyReader, pad: PadConfig, laid: int, key: bytes, lang: str)
         verdict = ntag_signature.judge(uid, facts, key)
         version = facts.version.hex(" ").upper() if facts is not None and facts.version else _say(lang, "no_answer")
         signature = facts.signature.hex().upper() if facts is not None and facts.signature else _say(lang, "no_answer")
-        checks.append(Check(_say(lang, "card", pad=pad.name, uid=uid), verdict == GENUINE,
+        checks.append(Check(_say(lang, "card", pad=pad.name, uid=uid), verdict == Origin.GENUINE,
                             _say(lang, "facts", get_version="GET_VERSION", version=version, read_sig="READ_SIG",
                                  signature=signature, verdict=verdict),
                             _say(lang, "fix_card")))

@@ -18,6 +18,7 @@ from typing import Any
 from drivers.closing import Closing
 from drivers.device_events import DeviceEvent
 from drivers.nfc.pad import PadSet, PadTiming
+from drivers.nfc.pad_contents import CardLookup
 from drivers.nfc.pn532sim import DEFAULT_MISS, Pn532Simulator
 from drivers.nfc.pn532sim.tag_signer import sim_signer
 from drivers.seat_controls import SeatControls
@@ -52,7 +53,8 @@ class SimulatedTable(Closing):
 
     :param table: the table file; every ``sim`` pad gets a simulated reader.
     :param events: where the pads and buttons put their events.
-    :param card_for: the tag registry lookup given to the pads (default: the simulated pack).
+    :param card_for: the tag registry lookup given to the pads (``TagRegistry.entry``; default:
+        the simulated packs' cards).
     :param baud: pace the simulated readers like a UART at this many bit/s (None: no pacing).
     :param timing: the pads' poll timing.
     :param depth: how many cards of a stack each simulated pad reads: ``None``
@@ -73,7 +75,7 @@ class SimulatedTable(Closing):
         table: TableConfig,
         *,
         events: queue.Queue[DeviceEvent] | Callable[[DeviceEvent], None],
-        card_for: Callable[[str], str | None] | None = None,
+        card_for: CardLookup | None = None,
         baud: int | None = None,
         timing: PadTiming | None = None,
         buttons: bool = True,
@@ -157,15 +159,20 @@ class SimulatedTable(Closing):
         sim = self.simulators[pad]
         if not sim.on_pad:
             return None
-        return self._card_for(sim.lift_top())
+        return self._card(sim.lift_top())
 
     def lift_all(self, pad: str) -> list[str | None]:
         """Take every card off ``pad``; the cards, lowest first."""
-        return [self._card_for(uid) for uid in self.simulators[pad].lift_all()]
+        return [self._card(uid) for uid in self.simulators[pad].lift_all()]
 
     def on_pad(self, pad: str) -> list[str | None]:
         """The cards lying on ``pad``, lowest first (what the table holds, seen or not)."""
-        return [self._card_for(uid) for uid in self.simulators[pad].on_pad]
+        return [self._card(uid) for uid in self.simulators[pad].on_pad]
+
+    def _card(self, uid: str) -> str | None:
+        """The card the pads' lookup names for tag ``uid`` (``None``: unknown)."""
+        found = self._card_for(uid)
+        return found if found is None or isinstance(found, str) else found.card
 
     def wait_seen(self, pad: str, card: str | None, pack: int = 1, timeout: float = 5.0) -> bool:
         """Wait until ``pad`` reports ``card`` among the tags present (None: the pad

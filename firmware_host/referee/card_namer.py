@@ -1,10 +1,13 @@
-"""Which card a tag is: the setup's tags, the registry, the badges and the pack guard, in that order.
+"""Which card a tag is: the setup's tags, the sighting, the badges and the pack guard, in that order.
 
-A pad's event names a card, or only a tag's UID. The namer says what the sighting stands for in
-this game: a card (the event's own, the setup's ``tags`` map, else the registry's lookup), a badge
-or rule card (:mod:`hardware.badges`: ``player:Anne``, ``rules:italian``), or a tag the pack guard
-refuses (:mod:`firmware_host.referee.pack_guard`: ``foreign_pack``, ``counterfeit_card``) — and,
-for a tag it cannot name, nothing: the referee refuses it as ``unknown_tag``.
+A pad's event names a card, or a tag: its UID, and on a table with a tag registry the whole
+:class:`~firmware_host.referee.transcript.Sighting` the door journaled (card, pack, originality
+verdict). :meth:`CardNamer.sight` makes the sighting once: what the event says, else the registry's
+entry (one lookup, for a line that does not carry its pack: a transcript's). The namer then says
+what it stands for in this game: a card, a badge or rule card (:mod:`hardware.badges`:
+``player:Anne``, ``rules:italian``), or a tag the pack guard refuses
+(:mod:`firmware_host.referee.pack_guard`: ``foreign_pack``, ``counterfeit_card``) — and, for a tag
+it cannot name, nothing: the referee refuses it as ``unknown_tag``.
 
     >>> namer = CardNamer({"04A1": "KS"}, badges={"04B0": "player:Anne"})
     >>> from firmware_host.referee.transcript import CardEvent
@@ -18,11 +21,21 @@ for a tag it cannot name, nothing: the referee refuses it as ``unknown_tag``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Protocol
 
+from drivers.nfc.originality import Origin
 from firmware_host.referee.pack_guard import PackGuard
-from firmware_host.referee.transcript import CardEvent
+from firmware_host.referee.transcript import CardEvent, Sighting
+from hardware.tag_registry import TagEntry
+
+
+class Registry(Protocol):
+    """What the referee asks of a tag registry (:class:`hardware.tag_registry.TagRegistry`)."""
+
+    def entry(self, uid: str) -> TagEntry | None:
+        """Tag ``uid``'s card and pack, ``None`` if it is not registered."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,19 +59,20 @@ class CardNamer:
     """Names the card of each sighting (see the module's docstring).
 
     :param tags: the table's own tag UID → card map (a table file's, a transcript's setup adds to it).
-    :param card_for_uid: the tag registry's lookup (UID → card), or None.
-    :param pack_guard: checks each registered tag (one pack per game, genuine tags); it then names
-        the card instead of ``card_for_uid``.
+    :param registry: the tag registry, asked only for a line that does not carry its tag's pack.
     :param badges: tag UID → ``player:NAME``, ``rules:NAME``, ``option:NAME`` or ``target:N``.
+    :param require_genuine: the table requires genuine tags (its ``[tags] require_signature``).
+    :param ndef_pack: the pack of the cards named by their NDEF record (``[tags] ndef_pack``).
     """
 
-    def __init__(self, tags: Mapping[str, str] | None = None, *,
-                 card_for_uid: Callable[[str], str | None] | None = None,
-                 pack_guard: PackGuard | None = None, badges: Mapping[str, str] | None = None) -> None:
+    def __init__(self, tags: Mapping[str, str] | None = None, *, registry: Registry | None = None,
+                 badges: Mapping[str, str] | None = None, require_genuine: bool = False,
+                 ndef_pack: int | None = None) -> None:
         self._table_tags = dict(tags or {})
         self._tags = dict(self._table_tags)
-        self._card_for_uid = card_for_uid
-        self._guard = pack_guard
+        self._registry = registry
+        self._guard = PackGuard(require_genuine=require_genuine)
+        self._ndef_pack = ndef_pack
         self._badges = dict(badges or {})
 
     @property
@@ -72,23 +86,44 @@ class CardNamer:
 
     def new_game(self) -> None:
         """The next game's first card chooses its pack."""
-        if self._guard is not None:
-            self._guard.new_game()
+        self._guard.new_game()
 
     def name(self, event: CardEvent) -> NamedCard:
         """What ``event``'s tag stands for in this game."""
         uid = event.uid
-        card = event.card if event.card is not None else self._lookup(uid or "")
-        if card is None and (badge := self._badges.get(uid or "")) is not None:
+        if uid is None:
+            return NamedCard(event.card)
+        if uid in self._tags:  # the setup's own tags: neither registered nor guarded
+            return NamedCard(event.card or self._tags[uid], uid)
+        seen = self.sight(event)
+        if seen.card is None and (badge := self._badges.get(uid)) is not None:
             return NamedCard(None, uid, badge=badge)
-        if self._guard is not None and uid is not None and uid not in self._tags:
-            judged = self._guard.judge(uid, event.card, arriving=not event.gone)
-            fault = (judged.code, judged.message) if judged.code is not None else None
-            return NamedCard(judged.card, uid, fault=fault)
-        return NamedCard(card, uid)
+        judged = self._guard.judge(seen, arriving=not event.gone)
+        fault = (judged.code, judged.message) if judged.code is not None else None
+        return NamedCard(judged.card, uid, fault=fault)
 
-    def _lookup(self, uid: str) -> str | None:
-        card = self._tags.get(uid)
-        if card is None and self._card_for_uid is not None:
-            card = self._card_for_uid(uid)
-        return card
+    def sight(self, event: CardEvent) -> Sighting:
+        """The sighting a tag's event stands for: the one step from a tag to its card, pack and verdict.
+
+        A line that carries its pack (the door journaled the pad's sighting, registry entry and
+        verdict) is taken as it is: the registry is not asked again. Any other (a transcript's
+        ``{"zone": …, "uid": …}``, a journal written before lines carried their pack) is looked up
+        in the registry once: its entry's card and pack, else the line's card (an NDEF record's,
+        of the ``ndef_pack``). Such a line's verdict, if it has none, is what the door then said
+        by leaving out the card: a registered tag on a table that requires genuine tags whose
+        line names no card was not genuine (``unchecked``, refused).
+
+        :raises ValueError: ``event`` names no tag.
+        """
+        seen = event.sighting
+        if seen is None:
+            raise ValueError(f"a card event without a tag: {event}")
+        if seen.pack is not None or self._registry is None:
+            return seen
+        entry = self._registry.entry(seen.uid)
+        if entry is None:
+            return Sighting(seen.uid, seen.card, seen.origin, None if seen.card is None else self._ndef_pack)
+        origin = seen.origin
+        if origin is None and seen.card is None and self._guard.require_genuine:
+            origin = Origin.UNCHECKED
+        return Sighting(seen.uid, entry.card, origin, entry.pack)

@@ -47,12 +47,11 @@ from collections.abc import Callable, Sequence
 
 import engine
 from engine import Event, Fault, GameState, RuleSet
-from firmware_host.referee.card_namer import CardNamer
+from firmware_host.referee.card_namer import CardNamer, Registry
 from firmware_host.referee.corrections import Corrections
 from firmware_host.referee.elder_hint import ElderHint
 from firmware_host.referee.game_under_way import GameUnderWay
 from firmware_host.referee.hand_log import HandLog
-from firmware_host.referee.pack_guard import PackGuard
 from firmware_host.referee.pad_ledger import PadLedger
 from firmware_host.referee.private_view import private_views
 from firmware_host.referee.setup_menu import SetupMenu
@@ -67,20 +66,22 @@ logger = logging.getLogger(__name__)
 class Controller:
     """Turns pad and button events into engine actions; says what the table shows.
 
-    :param defaults: the table's configured game (rule set, target, options).
-    :param card_for_uid: the tag registry's lookup (UID → card), or None.
-    :param pack_guard: checks each tag before the rules see its card: one pack per game
-        (``foreign_pack``), genuine tags where required (``counterfeit_card``); it then
-        identifies registered tags instead of ``card_for_uid``. See :mod:`firmware_host.referee.pack_guard`.
+    :param defaults: the table's configured game (rule set, target, options, and its tag policy:
+        ``require_genuine``, ``ndef_pack``).
+    :param registry: the tag registry (``TagRegistry``), asked only for a tag whose line does not
+        carry its card's pack (a transcript's); each tag is judged before the rules see its card:
+        one pack per game (``foreign_pack``), genuine tags (``counterfeit_card``). See
+        :mod:`firmware_host.referee.card_namer` and :mod:`firmware_host.referee.pack_guard`.
     :param advisor: learners' hints (:class:`~firmware_host.referee.elder_hint.ElderHint`).
     """
 
     def __init__(self, defaults: TableDefaults | None = None, *,
-                 card_for_uid: Callable[[str], str | None] | None = None, pack_guard: PackGuard | None = None,
+                 registry: Registry | None = None,
                  advisor: Callable[[RuleSet, int, int, str], str] | None = None) -> None:
         self._setup = SetupMenu(defaults)
         d = self._setup.defaults
-        self._namer = CardNamer(d.tags, card_for_uid=card_for_uid, pack_guard=pack_guard, badges=d.badges)
+        self._namer = CardNamer(d.tags, registry=registry, badges=d.badges, require_genuine=d.require_genuine,
+                                ndef_pack=d.ndef_pack)
         self._corrections = Corrections()
         self._log = HandLog()
         self._game = GameUnderWay(self._setup, self._namer, PadLedger(), self._corrections, self._log)

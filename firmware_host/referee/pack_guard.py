@@ -1,36 +1,37 @@
 """What the table checks of a card's tag before the rules see the card: one pack per game, and
-(on a table that requires it) tags that passed NXP's originality check.
+tags that passed NXP's originality check.
 
-The registry maps a tag's UID to its card *and* pack (:class:`hardware.tag_registry.TagEntry`). A game
-is played with one pack: the first card of the game whose pack is known chooses it; a card of the
-other pack is then refused (``foreign_pack``) until the next game. Tags read by their NDEF record
-(``[tags] ndef_pack``, an unenrolled pack) count as that pack.
+The guard judges a tag's :class:`~firmware_host.referee.transcript.Sighting` (its card, pack and
+originality verdict, which the card namer made once: :meth:`CardNamer.sight
+<firmware_host.referee.card_namer.CardNamer.sight>`); it asks nothing of the registry.
 
-Originality reaches the referee in the card events themselves, so that a journal replays to the
-same decisions: on a table that requires signatures the pads' events name a registered tag's
-card only when its signature verified (``firmware_host.tag_events``); a registered tag that arrives
-without its card named is refused as ``counterfeit_card``.
+A game is played with one pack: the first card of the game whose pack is known chooses it; a card
+of the other pack is then refused (``foreign_pack``) until the next game. A tag whose verdict says
+it is not genuine (a copy, a counterfeit: ``no_signature``, ``bad_signature``, ``counterfeit``,
+``unreadable``) is refused (``counterfeit_card``), and so is an ``unchecked`` one on a table that
+requires genuine tags. The verdict travels in the journaled event itself, so that a journal replays
+to the same decisions.
 
-    >>> from hardware.tag_registry import TagRegistry
-    >>> registry = TagRegistry()
-    >>> _ = registry.add("04ECA701075A80", "KS", 1), registry.add("04ECA702075A80", "KS", 2)
-    >>> guard = PackGuard(registry.entry)
-    >>> guard.judge("04ECA701075A80", None, arriving=True)
+    >>> from firmware_host.referee.transcript import Sighting
+    >>> guard = PackGuard()
+    >>> guard.judge(Sighting("04ECA701075A80", "KS", Origin.GENUINE, pack=1), arriving=True)
     Judgement(card='KS', code=None, message='')
     >>> guard.pack
     1
-    >>> guard.judge("04ECA702075A80", "KS", arriving=True).code
+    >>> guard.judge(Sighting("04ECA702075A80", "KS", Origin.GENUINE, pack=2), arriving=True).code
     'foreign_pack'
+    >>> guard.judge(Sighting("04ECA701065A80", "QS", Origin.NO_SIGNATURE, pack=1), arriving=True).code
+    'counterfeit_card'
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from dataclasses import dataclass
 
+from drivers.nfc.originality import Origin
 from engine.cards import Card
-from hardware.tag_registry import TagEntry
+from firmware_host.referee.transcript import Sighting
 
 logger = logging.getLogger(__name__)
 
@@ -49,25 +50,13 @@ class Judgement:
 
 
 class PackGuard:
-    """One pack per game, and genuine tags where required (see the module's docstring).
+    """One pack per game, and genuine tags (see the module's docstring).
 
-    :param lookup: the registry's entry for a UID (``TagRegistry.entry``), ``None`` if unknown.
-    :param require_genuine: refuse a registered tag whose card the event does not name (the pads
-        name it only after its signature verified).
-    :param ndef_pack: the pack of tags the registry does not know but whose NDEF record names a
-        card (``None``: such tags have no pack, and no pack is checked for them).
+    :param require_genuine: refuse an ``unchecked`` tag too (a table that requires signatures).
     """
 
-    def __init__(
-        self,
-        lookup: Callable[[str], TagEntry | None],
-        *,
-        require_genuine: bool = False,
-        ndef_pack: int | None = None,
-    ) -> None:
-        self._lookup = lookup
+    def __init__(self, *, require_genuine: bool = False) -> None:
         self.require_genuine = require_genuine
-        self.ndef_pack = ndef_pack
         self.pack: int | None = None
         """The pack this game is played with (``None``: not chosen yet)."""
 
@@ -75,37 +64,33 @@ class PackGuard:
         """A new game: its first card chooses the pack again."""
         self.pack = None
 
-    def choose(self, pack: int) -> None:
-        """Play this game with ``pack`` (the deck check chose it)."""
-        self.pack = pack
+    def refuses(self, origin: Origin | None) -> bool:
+        """Whether a tag with verdict ``origin`` is refused (``None``: no verdict given, none asked)."""
+        if origin is None:
+            return False
+        return origin != Origin.GENUINE if self.require_genuine else not origin.vouched
 
-    def judge(self, uid: str, named: str | None, *, arriving: bool) -> Judgement:
-        """The card tag ``uid`` stands for, or why it is refused.
+    def judge(self, seen: Sighting, *, arriving: bool) -> Judgement:
+        """The card tag ``seen`` stands for in this game, or why it is refused.
 
-        :param named: the card the event names (the pad's registry or NDEF lookup, a transcript).
         :param arriving: an arrival (the first accepted one chooses the game's pack); ``False``
             for a departure, judged alike without choosing anything.
         """
-        entry = self._lookup(uid)
-        pack: int | None
-        if entry is not None:
-            card, pack = entry.card, entry.pack
-            if self.require_genuine and named is None:
-                return Judgement(None, "counterfeit_card", (
-                    f"the {_symbol(card)}'s tag failed the originality check "
-                    f"(a copy or a fake, tag {uid}): put it aside"
-                ))
-        elif named is not None:
-            card, pack = named, self.ndef_pack
-        else:
+        card, pack = seen.card, seen.pack
+        if card is None:
             return Judgement(None)  # unknown: the controller's unknown_tag
+        if self.refuses(seen.origin):
+            return Judgement(None, "counterfeit_card", (
+                f"the {_symbol(card)}'s tag failed the originality check "
+                f"(a copy or a fake, tag {seen.uid}): put it aside"
+            ))
         if pack is not None and self.pack is not None and pack != self.pack:
             return Judgement(None, "foreign_pack", (
                 f"the {_symbol(card)} is from pack {pack}: this game is played with pack {self.pack}: put it aside"
             ))
         if arriving and pack is not None and self.pack is None:
             self.pack = pack
-            logger.info("this game is played with pack %d (chosen by tag %s)", pack, uid)
+            logger.info("this game is played with pack %d (chosen by tag %s)", pack, seen.uid)
         return Judgement(card)
 
 

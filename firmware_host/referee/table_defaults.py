@@ -24,3 +24,7 @@ class TableDefaults:
     """The rules are the table's (house rules): the menu and rule cards change nothing."""
     language: str | None = None
     """The OLED's language (the table file's); the settings menu may change it. None: the display's own."""
+    require_genuine: bool = False
+    """The table requires genuine tags (``[tags] require_signature``): an ``unchecked`` tag is refused too."""
+    ndef_pack: int | None = None
+    """The pack of the cards a table with a registry names by their NDEF record (``[tags] ndef_pack``)."""

@@ -7,6 +7,12 @@ The format is the contract of ``shared/TRANSCRIPT.md``::
     {"zone": "play.B", "card": "7S", "gone": true}
     {"seat": "A", "button": "yes"}
 
+A table with a tag registry journals each tag as its :class:`Sighting`: the card event carries the
+tag's UID, its card, the card's ``pack`` and, where the pads check originality, the verdict
+(``origin``), so that the journal replays to the same decisions without asking the registry::
+
+    {"zone": "hand.A", "card": "KS", "uid": "04A224B2C31D80", "pack": 1, "origin": "genuine"}
+
 Reading lets the caller choose the error policy, like python-chess's PGN reader:
 :func:`read_transcript` raises on the first bad line, or collects every bad line
 (with its number) into ``errors``.
@@ -22,6 +28,7 @@ from typing import IO, Any, Protocol
 
 import engine
 from catalogue import LANGUAGES
+from drivers.nfc.originality import Origin
 from engine import Event
 from engine.cards import Card
 from engine.ecarte_errors import EcarteError, NotationError
@@ -29,6 +36,7 @@ from engine.sight import SIGHTS
 from hardware.layout import BUTTONS, SEATS, ZONES
 from hardware.layout import COMPACT_PADS as COMPACT_ZONES
 from hardware.limits import name_problem, quoted, twice_named
+from hardware.tag_registry import PACKS
 
 MAX_LINE_BYTES = 65_536
 """The longest transcript line read, and the longest line the journal takes (bytes, UTF-8,
@@ -92,14 +100,34 @@ class Setup:
 
 
 @dataclass(frozen=True, slots=True)
+class Sighting:
+    """One tag as the table saw it: the tag's ``uid``, the ``card`` it stands for, its originality
+    verdict (``origin``) and the card's ``pack``; ``None`` for what is not known (no verdict asked,
+    a card not registered, a tag nothing names)."""
+
+    uid: str
+    card: str | None = None
+    origin: Origin | None = None
+    pack: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class CardEvent:
-    """A card arrived on a pad (or left it: ``gone``). ``card`` or ``uid`` names it."""
+    """A card arrived on a pad (or left it: ``gone``). ``card`` or ``uid`` names it; a tag's
+    ``pack`` and ``origin``, when the table wrote them, are its :attr:`sighting`."""
 
     zone: str
     card: str | None = None
     uid: str | None = None
     gone: bool = False
     t: float | None = None
+    origin: Origin | None = None
+    pack: int | None = None
+
+    @property
+    def sighting(self) -> Sighting | None:
+        """The tag this event is of, as the line says it (``None``: a card named without its tag)."""
+        return None if self.uid is None else Sighting(self.uid, self.card, self.origin, self.pack)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"zone": self.zone}
@@ -107,6 +135,10 @@ class CardEvent:
             out["card"] = self.card
         if self.uid is not None:
             out["uid"] = self.uid
+        if self.pack is not None:
+            out["pack"] = self.pack
+        if self.origin is not None:
+            out["origin"] = str(self.origin)
         if self.gone:
             out["gone"] = True
         if self.t is not None:
@@ -114,9 +146,10 @@ class CardEvent:
         return out
 
 
-class Sighting(Protocol):
+class Seen(Protocol):
     """What a pad says of one tag (:class:`drivers.device_events.CardSeen`): the zone, the tag's
-    UID, the card it names (``None``: none), whether it left."""
+    UID, the card it names (``None``: none), whether it left, its originality verdict and the
+    card's pack (``None``: not known)."""
 
     @property
     def zone(self) -> str: ...
@@ -130,22 +163,31 @@ class Sighting(Protocol):
     @property
     def gone(self) -> bool: ...
 
+    @property
+    def origin(self) -> Origin | None: ...
 
-def sighting_event(seen: Sighting, *, by_tag: bool, withhold: bool = False) -> CardEvent:
+    @property
+    def pack(self) -> int | None: ...
+
+
+def sighting_event(seen: Seen, *, by_tag: bool, pack: int | None = None) -> CardEvent:
     """The transcript event for a pad's sighting: the one place a pad's ``CardSeen`` becomes a ``CardEvent``.
 
-    ``by_tag``: the table names its cards by their tags (a registry): the event carries the UID,
-    with the card (``withhold``: without it, a card the table does not vouch for). Otherwise the
-    card the pad read names it, or the UID when the pad read none.
+    ``by_tag``: the table names its cards by their tags (a registry): the event is the tag's
+    :class:`Sighting`, its UID with its card, its pack (the pad's, else ``pack``: the pack of a
+    card named by its NDEF record) and its originality verdict. Otherwise the card the pad read
+    names it, or the UID when the pad read none.
 
-    >>> from types import SimpleNamespace as Seen
-    >>> sighting_event(Seen(zone="play.A", uid="04AB", card="KS", gone=False), by_tag=False)
-    CardEvent(zone='play.A', card='KS', uid=None, gone=False, t=None)
-    >>> sighting_event(Seen(zone="play.A", uid="04AB", card="KS", gone=False), by_tag=True, withhold=True)
-    CardEvent(zone='play.A', card=None, uid='04AB', gone=False, t=None)
+    >>> from types import SimpleNamespace as Pad
+    >>> seen = Pad(zone="play.A", uid="04AB", card="KS", gone=False, origin=Origin.NO_SIGNATURE, pack=1)
+    >>> sighting_event(seen, by_tag=False)
+    CardEvent(zone='play.A', card='KS', uid=None, gone=False, t=None, origin=None, pack=None)
+    >>> sighting_event(seen, by_tag=True).to_json()
+    {'zone': 'play.A', 'card': 'KS', 'uid': '04AB', 'pack': 1, 'origin': 'no_signature'}
     """
     if by_tag:
-        return CardEvent(seen.zone, card=None if withhold else seen.card, uid=seen.uid, gone=seen.gone)
+        return CardEvent(seen.zone, card=seen.card, uid=seen.uid, gone=seen.gone, origin=seen.origin,
+                         pack=seen.pack if seen.pack is not None or seen.card is None else pack)
     if seen.card is not None:
         return CardEvent(seen.zone, card=seen.card, gone=seen.gone)
     return CardEvent(seen.zone, uid=seen.uid, gone=seen.gone)
@@ -244,7 +286,14 @@ def _card_event(data: dict[str, Any], source: str, line_no: int, zones: tuple[st
     gone = data.get("gone", False)
     if not isinstance(gone, bool):
         raise TranscriptError(source, line_no, f"'gone' must be true or false, got {quoted(gone)}")
-    return CardEvent(zone, card, uid, gone, t)
+    origin, pack = data.get("origin"), data.get("pack")
+    if origin is not None and (not isinstance(origin, str) or origin not in set(Origin)):
+        raise TranscriptError(source, line_no, f"'origin' is one of {', '.join(Origin)}, got {quoted(origin)}")
+    if pack is not None and (not isinstance(pack, int) or isinstance(pack, bool) or pack not in PACKS):
+        raise TranscriptError(source, line_no, f"'pack' is {' or '.join(map(str, PACKS))}, got {quoted(pack)}")
+    if (origin is not None or pack is not None) and uid is None:
+        raise TranscriptError(source, line_no, "'origin' and 'pack' are a tag's: the line needs its 'uid'")
+    return CardEvent(zone, card, uid, gone, t, None if origin is None else Origin(origin), pack)
 
 
 def _uid(uid: Any, source: str, line_no: int) -> str:

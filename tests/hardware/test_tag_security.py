@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from drivers.device_events import CardSeen, DeviceEvent, ReaderStatus
-from drivers.nfc.originality import OriginalityCheck
+from drivers.nfc.originality import Origin, OriginalityCheck
 from drivers.nfc.pad import Pad, PadTiming
 from drivers.nfc.pn532sim import Pn532Simulator, tag_signer
 from drivers.nfc.reader import NfcpyReader, TagWriteError
@@ -61,9 +61,9 @@ class Table:
         self.sim = sim
         self.zone = zone
         self.events: queue.Queue[DeviceEvent] = queue.Queue()
-        self.controller = Controller(TableDefaults(dealer="B"), card_for_uid=tags.card_for,
-                                     pack_guard=tags.guard())
-        self.pad = Pad(zone, sim.path, events=self.events, card_for=tags.card_for, timing=FAST,
+        self.controller = Controller(TableDefaults(dealer="B", require_genuine=tags.policy.require_signature),
+                                     registry=tags.registry)
+        self.pad = Pad(zone, sim.path, events=self.events, card_for=tags.entry, timing=FAST,
                        **tags.pad_options())
         status = self.events.get(timeout=WAIT)
         assert isinstance(status, ReaderStatus) and status.online
@@ -260,14 +260,15 @@ def test_the_referee_decides_the_same_on_replay() -> None:
     """What reaches the journal (the card events) replays to the same faults."""
     tags = TableTags.build(signed_registry(), REQUIRE, simulated=True)
     lines = [
-        tags.card_event(CardSeen("hand.A", sim_uid("KS", 1), "KS", origin="genuine")),
-        tags.card_event(CardSeen("hand.A", sim_uid("QS", 1), "QS", origin="no_signature")),
-        tags.card_event(CardSeen("hand.A", sim_uid("JS", 2), "JS", origin="genuine")),
+        tags.card_event(CardSeen("hand.A", sim_uid("KS", 1), "KS", origin=Origin.GENUINE, pack=1)),
+        tags.card_event(CardSeen("hand.A", sim_uid("QS", 1), "QS", origin=Origin.NO_SIGNATURE, pack=1)),
+        tags.card_event(CardSeen("hand.A", sim_uid("JS", 2), "JS", origin=Origin.GENUINE, pack=2)),
     ]
-    assert [(e.card, e.uid) for e in lines][1] == (None, sim_uid("QS", 1))
+    assert lines[1].to_json() == {"zone": "hand.A", "card": "QS", "uid": sim_uid("QS", 1), "pack": 1,
+                                  "origin": "no_signature"}
 
     def referee() -> list[list[str]]:
-        controller = Controller(TableDefaults(dealer="B"), card_for_uid=tags.card_for, pack_guard=tags.guard())
+        controller = Controller(TableDefaults(dealer="B", require_genuine=True), registry=tags.registry)
         return [[getattr(e, "code", e.event) for e in controller.handle(line).events] for line in lines]
 
     assert referee() == referee() == [[], ["counterfeit_card"], ["foreign_pack"]]
@@ -413,7 +414,7 @@ def test_the_deck_check_over_a_pad_catches_a_clone(sim: Pn532Simulator) -> None:
     registry = signed_registry((1,))
     tags = TableTags.build(registry, REQUIRE, simulated=True)
     events: queue.Queue[DeviceEvent] = queue.Queue()
-    with Pad("discard", sim.path, events=events, card_for=tags.card_for, timing=FAST, **tags.pad_options()) as pad:
+    with Pad("discard", sim.path, events=events, card_for=tags.entry, timing=FAST, **tags.pad_options()) as pad:
         for card in ("KS", "QS"):
             sim.place(sim_uid(card))
         sim.place(sim_uid("JS"), kind="clone")
@@ -768,11 +769,11 @@ def test_a_badge_is_signature_checked_like_a_card(sim: Pn532Simulator, kind: str
     badge = "04BADCE0000001"
     tags = TableTags.build(signed_registry(), TagPolicy(require_signature=True, check_every_arrival=True),
                            simulated=True, badges=frozenset({badge}))
-    controller = Controller(TableDefaults(dealer="B", badges={badge: "player:Anne"}), card_for_uid=tags.card_for,
-                            pack_guard=tags.guard())
+    controller = Controller(TableDefaults(dealer="B", badges={badge: "player:Anne"}, require_genuine=True),
+                            registry=tags.registry)
     sink = _Sink()
     events: queue.Queue[DeviceEvent] = queue.Queue()
-    with Pad("play.A", sim.path, events=events, card_for=tags.card_for, timing=FAST, **tags.pad_options()):
+    with Pad("play.A", sim.path, events=events, card_for=tags.entry, timing=FAST, **tags.pad_options()):
         assert isinstance(events.get(timeout=WAIT), ReaderStatus)
         sim.place(badge, kind=kind)
         seen = events.get(timeout=WAIT)
@@ -798,7 +799,7 @@ def test_the_deck_check_reads_on_after_the_32nd_card_until_the_pack_has_left(sim
     tags = TableTags.build(registry, REQUIRE, simulated=True)
     events: queue.Queue[DeviceEvent] = queue.Queue()
     shown: list[object] = []
-    with Pad("discard", sim.path, events=events, card_for=tags.card_for, timing=FAST, **tags.pad_options()) as pad:
+    with Pad("discard", sim.path, events=events, card_for=tags.entry, timing=FAST, **tags.pad_options()) as pad:
 
         def operator() -> None:
             for card in CARDS:

@@ -1,4 +1,4 @@
-"""The card namer: the event's card, the setup's tags, the registry, badges, the pack guard."""
+"""The card namer: the setup's tags, the sighting (the event's, else the registry's), badges, the pack guard."""
 
 from __future__ import annotations
 
@@ -6,20 +6,21 @@ from referee_tables import TAG_KS, summary
 
 from firmware_host.referee.card_namer import CardNamer, NamedCard
 from firmware_host.referee.controller import Controller
-from firmware_host.referee.pack_guard import PackGuard
 from firmware_host.referee.transcript import CardEvent, Setup
 from hardware.tag_registry import TagRegistry
 
 REGISTRY = TagRegistry()
 REGISTRY.add("04AA0101000000", "KS", 1)
 REGISTRY.add("04AA0201000000", "KS", 2)
+REGISTRY.add("04A20000000000", "JH", 1)
+REGISTRY.add("04A10000000000", "7C", 1)
 
 
 def test_the_event_s_card_then_the_setup_s_tags_then_the_registry() -> None:
-    namer = CardNamer({"04A1": "QH"}, card_for_uid={"04A2": "JH", "04A1": "7C"}.get)
-    assert namer.name(CardEvent("hand.A", "AS", uid="04A1")).card == "AS"
-    assert namer.name(CardEvent("hand.A", uid="04A1")).card == "QH"
-    assert namer.name(CardEvent("hand.A", uid="04A2")).card == "JH"
+    namer = CardNamer({"04A10000000000": "QH"}, registry=REGISTRY)
+    assert namer.name(CardEvent("hand.A", "AS", uid="04A10000000000")).card == "AS"
+    assert namer.name(CardEvent("hand.A", uid="04A10000000000")).card == "QH"
+    assert namer.name(CardEvent("hand.A", uid="04A20000000000")).card == "JH"
     assert namer.name(CardEvent("hand.A", uid="04A3")) == NamedCard(None, "04A3")
 
 
@@ -38,7 +39,7 @@ def test_a_badge_is_no_card_and_a_card_is_no_badge() -> None:
 
 
 def test_the_pack_guard_names_registered_tags_and_refuses_the_other_pack_until_the_next_game() -> None:
-    namer = CardNamer(card_for_uid=REGISTRY.card_for, pack_guard=PackGuard(REGISTRY.entry))
+    namer = CardNamer(registry=REGISTRY)
     assert namer.name(CardEvent("hand.A", uid="04AA0101000000")).card == "KS"
     refused = namer.name(CardEvent("hand.B", uid="04AA0201000000"))
     assert refused.card is None and refused.fault is not None and refused.fault[0] == "foreign_pack"
@@ -48,10 +49,9 @@ def test_the_pack_guard_names_registered_tags_and_refuses_the_other_pack_until_t
 
 
 def test_the_guard_does_not_judge_a_tag_the_setup_names() -> None:
-    guard = PackGuard(REGISTRY.entry, require_genuine=True)
-    namer = CardNamer({"04AA0101000000": "QD"}, pack_guard=guard)
+    namer = CardNamer({"04AA0101000000": "QD"}, registry=REGISTRY, require_genuine=True)
     assert namer.name(CardEvent("hand.A", uid="04AA0101000000")) == NamedCard("QD", "04AA0101000000")
-    assert guard.pack is None
+    assert namer.name(CardEvent("hand.A", "KS", uid="04AA0201000000")).fault is None  # pack 2: no pack chosen
     assert namer.name(CardEvent("hand.A", uid="04AA0201000000")).fault[0] == "counterfeit_card"  # type: ignore[index]
 
 
@@ -59,7 +59,9 @@ def test_the_guard_does_not_judge_a_tag_the_setup_names() -> None:
 
 
 def test_registry_lookup_resolves_uids_not_in_setup() -> None:
-    table = Controller(card_for_uid={"0A0B0C0D": "QH"}.get)
+    registry = TagRegistry()
+    registry.add("0A0B0C0D", "QH")
+    table = Controller(registry=registry)
     table.handle(Setup(rules="classic", dealer="A", tags={TAG_KS: "KS"}))
     table.handle(CardEvent("hand.B", uid="0A0B0C0D"))
     table.handle(CardEvent("hand.B", uid=TAG_KS))

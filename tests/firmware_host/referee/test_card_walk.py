@@ -6,10 +6,16 @@ and the hand log without calling back, and it takes the snapshot. A profiler cou
 functions of ``controller.py`` entered while the service handles one sighting, for the kinds of
 sighting a table sees: a play, a card dealt, a discard, a card refused, an unknown tag, a card
 named by its tag, a tag of the other pack, a card read again, a refused card taken back.
+
+The registry is asked once a card: the pad's lookup gives its card and pack, the originality
+check its verdict, and the door journals that sighting; the referee judges it without asking
+again, and a card leaving asks nothing. A registry whose lookups are counted walks a tag from the
+pad (its polls on a mock reader) through the door and the journal to the referee.
 """
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -20,14 +26,20 @@ from typing import Any
 import pytest
 from referee_tables import DEAL, TAG_KS
 
-from drivers.device_events import CardSeen
+from drivers.device_events import CardSeen, TagFacts
+from drivers.nfc.mock_reader import MockReader
+from drivers.nfc.originality import Origin
+from drivers.nfc.pad_contents import PadContents
+from drivers.nfc.pn532sim.tag_signer import sim_signer
+from firmware_host.cards.table_tags import TableTags
 from firmware_host.journal.store import Journal
 from firmware_host.referee import controller as controller_module
 from firmware_host.referee.controller import Controller
-from firmware_host.referee.pack_guard import PackGuard
+from firmware_host.referee.table_defaults import TableDefaults
 from firmware_host.referee.transcript import ButtonEvent, CardEvent, PhysicalEvent, Setup, sighting_event
 from firmware_host.service import InputLine, TableService
-from hardware.tag_registry import TagRegistry
+from hardware.table import TagPolicy
+from hardware.tag_registry import TagEntry, TagRegistry
 
 CONTROLLER_FILE = str(Path(controller_module.__file__).resolve())
 
@@ -60,8 +72,7 @@ def _registry() -> TagRegistry:
 
 def _service(journal: Journal, *, by_tag: bool) -> TableService:
     registry = _registry()
-    controller = Controller(card_for_uid=registry.card_for, pack_guard=PackGuard(registry.entry)) if by_tag \
-        else Controller()
+    controller = Controller(registry=registry) if by_tag else Controller()
     service = TableService(journal=journal, controller=controller)
     service.resume()
     return service
@@ -122,3 +133,64 @@ def test_the_count_sees_every_entry() -> None:
         table.renumber(3)
         table.current_setup()
     assert entered == ["Controller.renumber", "Controller.current_setup"]
+
+
+class CountedRegistry(TagRegistry):
+    """A tag registry that counts its lookups (``card_for``, ``pack_of`` and ``in`` ask ``entry`` too)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lookups = 0
+
+    def entry(self, uid: str) -> TagEntry | None:
+        self.lookups += 1
+        return super().entry(uid)
+
+
+NTAG213 = bytes.fromhex("0004040201000F03")
+STRANGER = "04FF000000000F"
+WALKS: list[tuple[str, str, TagFacts, list[str], tuple[int, int]]] = [
+    # kind, the tag, what it answers, the events its arrival causes, the registry's lookups (arriving, leaving)
+    ("a genuine card", PACK_1_9S, TagFacts(None, sim_signer()(bytes.fromhex(PACK_1_9S))), [], (1, 0)),
+    ("a copy of a card", PACK_1_KD, TagFacts(NTAG213, bytes(32)), ["fault"], (1, 0)),
+    ("a tag the registry does not know", STRANGER, TagFacts(None, sim_signer()(bytes.fromhex(STRANGER))),
+     ["fault"], (2, 1)),  # its line carries no pack: the referee asks once more
+]
+
+
+@pytest.mark.parametrize(("kind", "uid", "facts", "caused", "lookups"), WALKS, ids=[w[0] for w in WALKS])
+def test_a_card_s_walk_asks_the_registry_once(tmp_path: Path, kind: str, uid: str, facts: TagFacts,
+                                              caused: list[str], lookups: tuple[int, int]) -> None:
+    registry = CountedRegistry()
+    for entry in _registry():
+        registry.add_entry(entry)
+    tags = TableTags.build(registry, TagPolicy(require_signature=True), simulated=True)
+    with Journal(tmp_path / "j.sqlite") as journal:
+        service = TableService(journal=journal, controller=Controller(TableDefaults(require_genuine=True),
+                                                                      registry=registry))
+        service.resume()
+        _to(service, "deal")
+        pad = PadContents("hand.B", emit=tags.route(service), leave_after=1, card_for=tags.entry,
+                          read_ndef=tags.read_ndef, originality=tags.originality)
+        reader = MockReader()
+        reader.facts[uid] = facts
+        reader.lay(uid)
+        registry.lookups = 0
+        pad.observe(reader.poll(), reader)
+        arrival = service.queue.get_nowait()
+        events = service.handle(arrival)
+        assert [e.to_json()["event"] for e in events] == caused
+        assert registry.lookups == lookups[0], f"{kind}: {registry.lookups} lookups"
+        reader.lift(uid)
+        registry.lookups = 0
+        pad.observe(reader.poll(), reader)
+        service.handle(service.queue.get_nowait())
+        assert registry.lookups == lookups[1]  # leaving: the pad remembers what its arrival said
+        record = journal.current_game()
+    assert record is not None
+    entry = _registry().entry(uid)
+    named = {} if entry is None else {"card": entry.card, "pack": entry.pack}
+    origin = Origin.GENUINE if facts.version is None else Origin.NO_SIGNATURE
+    assert [json.loads(line) for line in record.lines[-2:]] == [  # the journaled sighting, arriving and leaving
+        {"zone": "hand.B", "uid": uid, **named, "origin": str(origin)},
+        {"zone": "hand.B", "uid": uid, **named, "origin": str(origin), "gone": True}]

@@ -20,6 +20,7 @@ from firmware_host.players.builtin import physical_events
 from firmware_host.referee.controller import Controller
 from firmware_host.referee.table_events import NewGame
 from firmware_host.referee.transcript import ZONES, ButtonEvent, CardEvent, PhysicalEvent, Setup
+from hardware.tag_registry import TagRegistry
 
 # B is elder (A deals); hearts are trumps. B: 9S KD QD 7C TC; A: 7S JS 9H KC 8D.
 
@@ -107,7 +108,9 @@ def test_refused_card_then_doubling_buttons() -> None:
 # -- properties ------------------------------------------------------------------------------------
 
 CARD_NAMES = [str(c) for c in engine.CARDS]
-UIDS = [TAG_KS, "0011223344556677", "DEADBEEF"]
+UIDS = [TAG_KS, "04112233445566", "DEADBEEF"]
+REGISTRY = TagRegistry()
+REGISTRY.add("04112233445566", "7C")
 
 
 def _correct_move(state: engine.GameState, rng: random.Random) -> list[PhysicalEvent]:
@@ -156,7 +159,7 @@ def _places(state: engine.GameState) -> list[int]:
 def test_random_streams_keep_the_game_whole(rules: str, options: dict, layout: str, seed: int,
                                             stream: list) -> None:
     rng = random.Random(seed)
-    table = Controller(card_for_uid={"0011223344556677": "7C"}.get)
+    table = Controller(registry=REGISTRY)
     table.handle(Setup(rules=rules, dealer="A", tags={TAG_KS: "KS"}, options=options))
     score = table.engine_state.score
     hand_start = score

@@ -21,6 +21,7 @@ from PIL import Image, ImageChops
 
 import catalogue
 from catalogue import LANGUAGES
+from drivers.nfc.originality import Origin
 from engine import Card, Fault, HandEnd, new_game
 from engine.events import Bid, King, Penalty
 from engine.faults import FAULT_CODES
@@ -99,8 +100,8 @@ def screens(lang: str) -> list[Screen]:
             menu = menu.press("no").menu or menu
     cards = ("KS", "QH", "JD", "AC", "TS", "9H", "8D", "7C")
     for report in (DeckReport(None, (), cards), DeckReport(2, cards[:3], cards[3:]),
-                   DeckReport(1, cards, (), ("KS",), (Stranger("04A1", "QH", 2),), (Fake("TS", "no_signature"),),
-                              lying=2),
+                   DeckReport(1, cards, (), ("KS",), (Stranger("04A1", "QH", 2),),
+                              (Fake("TS", (Origin.NO_SIGNATURE,)),), lying=2),
                    DeckReport(1, cards[:5], cards[5:], finished=True), DeckReport(1, cards, (), finished=True),
                    DeckReport(None, (), (), finished=True), DeckReport(1, cards[:5], cards[5:], lying=3, finished=True),
                    DeckReport(1, cards, (), lying=2)):

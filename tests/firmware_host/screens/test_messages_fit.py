@@ -15,6 +15,7 @@ import itertools
 import pytest
 
 from catalogue import LANGUAGES
+from drivers.nfc.originality import Origin
 from engine import Card, Fault, HandEnd, new_game
 from engine.events import Bid, King, Penalty
 from engine.faults import FAULT_CODES
@@ -187,7 +188,7 @@ def test_every_deck_check_message_fits(lang: str) -> None:
             reports += [
                 DeckReport(pack, CARDS[:seen], missing, lying=lying, finished=finished),
                 DeckReport(pack, CARDS[:seen], missing, wide, (Stranger("04A1", "QH", 2),) * 12,
-                           (Fake("TS", "no_signature"),) * 32, lying=lying, finished=finished),
+                           (Fake("TS", (Origin.NO_SIGNATURE,)),) * 32, lying=lying, finished=finished),
             ]
     for report in reports:
         lines = deck_lines(report, lang)
