@@ -41,7 +41,9 @@ __all__ = [
     "DOMAIN",
     "LANGUAGES",
     "LOCALE_DIR",
+    "SUIT_SYMBOLS",
     "agree",
+    "card_words",
     "has",
     "ids",
     "is_plural",
@@ -256,13 +258,43 @@ def agree(lang: str, text: str) -> str:
     return _PRINTED_AFTER_ARTICLE.sub(own, text)
 
 
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+"""A printed card's suit, the same symbol in every language: the catalogue prints a card (its rank is
+the language's, ``rank.*``), the engine's notation only reads one (``Card.parse("K♠")``)."""
+
+
+def card_words(lang: str, code: str) -> str:
+    """The card ``code`` (``"KS"``, rank then suit) as ``lang``'s pack prints it: the rank as that
+    language prints it, the suit's symbol (a French king is an R, a German jack a B, the ten 10)::
+
+        >>> card_words("fr", "KS"), card_words("de", "JH"), card_words("it", "TD"), card_words("en", "QC")
+        ('R♠', 'B♥', '10♦', 'Q♣')
+
+    The one place a card is worded for reading (the OLED, the page, the coach, the deck check, the
+    enrolment; the voice says it in full, ``voice.card``).
+
+    :raises ValueError: not a card.
+    """
+    if len(code) != 2 or code[1] not in SUIT_SYMBOLS or code[0] not in "23456789TJQKA":
+        raise ValueError(f"not a card: {code!r} (rank then suit, like 'TH')")
+    return _printed_rank(language(lang), code[0]) + SUIT_SYMBOLS[code[1]]
+
+
+_RANKS = "789TJQKA"
+
+
+@functools.cache
+def _printed_rank(lang: str, rank: str) -> str:
+    """``rank`` as ``lang`` prints it (``rank.*``; a pip card's number is its own word)."""
+    return say(lang, "rank." + rank) if rank in "TJQKA" else rank
+
+
 @functools.cache
 def _printed_ranks(lang: str) -> dict[str, str]:
     """A rank as ``lang`` prints it (``D``, ``10``) → its article."""
     out = {}
-    for code in "789TJQKA":
-        printed = translations(lang).gettext("rank." + code) if code in "TJQKA" else code
-        out[printed] = translations(lang).gettext("article." + code)
+    for code in _RANKS:
+        out[_printed_rank(lang, code)] = translations(lang).gettext("article." + code)
     return out
 
 

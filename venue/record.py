@@ -412,12 +412,10 @@ def said_record(text: str, lang: str) -> str:
         ; baza 1
         ! baza 2: B renuncio 7♠
     """
-    from catalogue import say, say_or
-    from engine.cards import SUIT_SYMBOLS
+    from catalogue import card_words, say, say_or
 
     def cards(codes: str) -> str:
-        return _CARD_CODE.sub(lambda m: say_or(lang, "rank." + m.group(0)[0], m.group(0)[0].replace("T", "10"))
-                              + SUIT_SYMBOLS[m.group(0)[1]], codes)
+        return _CARD_CODE.sub(lambda m: card_words(lang, m.group(0)), codes)
 
     out = []
     for line in text.splitlines():

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 import engine
-from catalogue import has, rule_set, say, say_n, say_or, zones
+from catalogue import card_words, has, rule_set, say, say_n, say_or, zones
 from engine import NotationError
 from engine.cards import CARDS
 from engine.random_play import random_deal
@@ -50,7 +50,6 @@ from firmware_host.referee.transcript import (
     parse_line,
 )
 from firmware_host.screens.chooser import fault_screen
-from firmware_host.screens.i18n import card as card_words
 from firmware_host.screens.i18n import worded
 from hardware.layout import ZONES
 
@@ -100,7 +99,7 @@ def _card_code(word: str, text: str, lang: str) -> str:
 
 def _printed_cards(lang: str) -> dict[str, str]:
     """Each card as ``lang`` prints it (upper case) → its code."""
-    return {card_words(str(c), lang).upper(): str(c) for c in CARDS}
+    return {card_words(lang, str(c)).upper(): str(c) for c in CARDS}
 
 
 def _typed_verb(word: str, lang: str) -> str:
@@ -227,7 +226,7 @@ class Bench:
         self.on_pad = {}
 
     def hands(self, lang: str = "en") -> str:
-        return "  ".join(say(lang, "sim.holds", seat=seat, cards=" ".join(card_words(c, lang) for c in cards))
+        return "  ".join(say(lang, "sim.holds", seat=seat, cards=" ".join(card_words(lang, c) for c in cards))
                          if cards else say(lang, "sim.holds_nothing", seat=seat) for seat, cards in self.held.items())
 
 
@@ -246,7 +245,7 @@ def describe(event: engine.Event, journal: str | None = None, lang: str = "en",
     the hand records are kept, for the line that says so; ``snapshot``: the table after it, for a
     fault worded as the OLED words it)."""
     def card(code: object) -> str:
-        return card_words(str(engine.Card.parse(str(code))), lang) if code else say(lang, "sim.a_card")
+        return card_words(lang, str(engine.Card.parse(str(code)))) if code else say(lang, "sim.a_card")
 
     def fault_name(code: str) -> str:
         return say_or(lang, "fault." + code, code.replace("_", " "))
