@@ -36,6 +36,10 @@ FAULT_CODES: dict[str, tuple[str, str]] = {
 }
 """Every fault code the table reports, with its rule and its remedy."""
 
+VOID_DEAL_CODES = frozenset({"misdeal", "duplicate_card"})
+"""The faults that void the deal (TRANSCRIPT.md): nothing to take back, the hands are gathered and the
+same dealer deals again (a duplicate card on the cut is the one cut again instead)."""
+
 
 def fault(code: str, seat: str | None, message: str, card: Card | None = None, **detail: str) -> Fault:
     """A fault of ``code`` with its rule and remedy from :data:`FAULT_CODES`; ``detail``:

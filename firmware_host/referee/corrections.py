@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from engine import Event, Fault
 from engine.actions import Action, Discard, Draw, PlayCard
+from engine.faults import VOID_DEAL_CODES
 from firmware_host.referee.pack_guard import TAG_FAULTS
 from firmware_host.referee.table_events import Corrected, Notice
 
@@ -113,7 +114,7 @@ class Corrections:
                *, on_pad: bool, void_deal: bool = False) -> list[Event]:
         """A card or button refused: kept until taken back (a card laid ``on_pad``), else a warning."""
         refused = face_down(refused, zone)
-        if refused.code in ("misdeal", "duplicate_card") and void_deal:
+        if refused.code in VOID_DEAL_CODES and void_deal:
             # the deal is void: nothing to take back, the dealer deals again
             self._rejected.clear()
             self.warning = refused

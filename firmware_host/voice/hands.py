@@ -29,6 +29,7 @@ from typing import Any
 
 from engine import Fault, HandEnd, Played
 from engine.events import HandReplayed
+from engine.faults import VOID_DEAL_CODES
 from engine.seats import SEATS
 from firmware_host.referee.snapshot import Outcome
 from firmware_host.screens.i18n import language as table_language
@@ -36,10 +37,7 @@ from firmware_host.voice.announcer import Announcement
 from firmware_host.voice.speech import Speaker
 from firmware_host.voice.spoken import spoken
 
-__all__ = ["DEAL_VOID", "SeatHands"]
-
-DEAL_VOID = frozenset({"misdeal", "duplicate_card"})
-"""Faults after which the same dealer deals again: the hands are gathered."""
+__all__ = ["SeatHands"]
 
 _ORDER = {s: i for i, s in enumerate("SHDC")}
 _RANKS = "AKQJT987"
@@ -105,7 +103,7 @@ class SeatHands:
                 if isinstance(event, Played) and str(event.card) in self._held[event.seat]:
                     self._held[event.seat].remove(str(event.card))  # as a compact table's pad cannot tell
                     self._played[event.seat].append(str(event.card))
-                elif isinstance(event, HandEnd) or (isinstance(event, Fault) and event.code in DEAL_VOID):
+                elif isinstance(event, HandEnd) or (isinstance(event, Fault) and event.code in VOID_DEAL_CODES):
                     self._held = {"A": [], "B": []}
                     self._played = {"A": [], "B": []}
                 elif isinstance(event, HandReplayed):
