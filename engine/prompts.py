@@ -16,6 +16,7 @@ and :attr:`Prompt.text` are the engine's English, for its logs and a fault's mes
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypedDict
 
 from engine.seats import OTHER
 from engine.state import GameState
@@ -96,6 +97,21 @@ def prompt(state: GameState) -> Prompt:
             return _prompt(f"offer_{state.offer}", OTHER[state.offer_by or "A"])
         return _prompt("play", state.turn or "")
     return _prompt("over", "")
+
+
+class Expecting(TypedDict):
+    """What the table waits for, as a message's values (``expects``: the prompt's key, worded as the
+    catalogue's ``prompt.<key>`` with ``expects_seat`` and ``expects_n``)."""
+
+    expects: str
+    expects_seat: str
+    expects_n: int
+
+
+def expecting(state: GameState) -> Expecting:
+    """What the table waits for in ``state``, as a message's values."""
+    waits = prompt(state)
+    return {"expects": waits.key, "expects_seat": waits.seat, "expects_n": waits.count}
 
 
 def expectation(state: GameState) -> str:

@@ -98,3 +98,57 @@ def test_the_codes_rule_can_fail() -> None:
         "firmware_host/screens/chooser.py": ["the void-deal codes"],
         "firmware_host/voice/hands.py": ["the void-deal codes"],
     }
+
+
+# -- faults and notices carry no words ---------------------------------------------------------------
+
+WORDLESS_PLACES = ("engine/", "firmware_host/referee/")
+"""Where faults and notices are made: they say what they mean by ids and values, never in words."""
+
+MAKERS = frozenset({"fault", "Fault", "Notice", "notice", "Judgement", "wrong_time", "void_deal", "Says", "_late",
+                    "revoke_fault", "not_overtaking_fault", "not_trumping_fault"})
+"""The calls that make a fault or a notice, or what it says."""
+
+
+def worded_faults(sources: dict[str, ast.Module]) -> list[str]:
+    """``path:line`` of each call in :data:`WORDLESS_PLACES` that makes a fault or a notice with words:
+    a string (or an f-string) holding a space among its arguments (an id holds none: ``says.revoke``)."""
+    found = []
+    for rel, tree in sources.items():
+        if not rel.startswith(WORDLESS_PLACES):
+            continue
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
+            if name not in MAKERS:
+                continue
+            arguments = [*node.args, *(k.value for k in node.keywords)]
+            if any(" " in text for argument in arguments for text in _strings(argument)):
+                found.append(f"{rel}:{node.lineno}")
+    return found
+
+
+def test_no_fault_or_notice_is_made_with_words() -> None:
+    assert worded_faults(_sources()) == []
+
+
+def test_a_fault_and_a_notice_have_no_words_to_carry() -> None:
+    import dataclasses
+
+    from engine import Fault
+    from firmware_host.referee.table_events import Notice
+
+    for kind in (Fault, Notice):
+        assert not {"message", "remedy"} & {f.name for f in dataclasses.fields(kind)}, kind
+
+
+def test_the_wordless_rule_can_fail() -> None:
+    """The faults as they were: an English message built in the engine and in the referee."""
+    engine_fault = ast.parse('return fault("false_king", seat, f"{seat} announced the king but does not hold it")\n')
+    notice = ast.parse('return [Notice(f"{seat}\'s {button} means nothing now", seat)]\n')
+    wordless = ast.parse('return fault("false_king", seat, "false_king")\n')
+    coach = ast.parse('return fault("x", seat, "a sentence outside the places")\n')
+    assert worded_faults({"engine/phases/king.py": engine_fault, "firmware_host/referee/game_under_way.py": notice,
+                          "engine/phases/deal.py": wordless, "coach/odds.py": coach}) == [
+        "engine/phases/king.py:1", "firmware_host/referee/game_under_way.py:1"]

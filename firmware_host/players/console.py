@@ -39,8 +39,10 @@ from engine.seats import SEATS
 from firmware_host.errors import BadInput
 from firmware_host.journal.store import REJECTED, Journal, JournalError, default_journal
 from firmware_host.referee.controller import Controller
+from firmware_host.referee.event_words import message
 from firmware_host.referee.protocol import physical_events
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
+from firmware_host.referee.table_events import Notice
 from firmware_host.referee.transcript import (
     ButtonEvent,
     CardEvent,
@@ -266,10 +268,10 @@ def describe(event: engine.Event, journal: str | None = None, lang: str = "en",
         return (say(lang, "sim.fault_late", what=what, trick=event.trick) if event.late
                 else say(lang, "sim.fault", what=what))
     if kind == "notice":
-        # a notice's message is the engine's English; another language says its code's words (the
-        # seat's, and what the table waits for)
-        if lang == "en":
-            return say(lang, "sim.notice", what=data.get("message", ""))
+        # in English the notice's own words, as --json prints them; another language says its code's
+        # words (the seat's, and what the table waits for)
+        if lang == "en" and isinstance(event, Notice):
+            return say(lang, "sim.notice", what=message(event))
         code = str(data.get("code", ""))
         parts = [fault_name(code)] if has("fault." + code) else []
         parts += [expected(snapshot, lang)] if snapshot is not None else []

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from engine.events import Says
 from firmware_host.referee.pack_guard import PackGuard
 from firmware_host.referee.transcript import CardEvent
 
@@ -29,12 +30,12 @@ from firmware_host.referee.transcript import CardEvent
 class NamedCard:
     """What a sighting stands for: its ``card`` (None: unknown, or refused by the pack guard), the
     tag's ``uid``, the ``badge`` it is (a badge or rule card, then no card), and the guard's
-    ``fault`` (code, message) for a tag it refuses."""
+    ``fault`` (code, what it says) for a tag it refuses."""
 
     card: str | None
     uid: str | None = None
     badge: str | None = None
-    fault: tuple[str, str] | None = None
+    fault: tuple[str, Says] | None = None
 
     @property
     def key(self) -> str:
@@ -83,7 +84,7 @@ class CardNamer:
             return NamedCard(None, uid, badge=badge)
         if self._guard is not None and uid is not None and uid not in self._tags:
             judged = self._guard.judge(uid, event.card, arriving=not event.gone)
-            fault = (judged.code, judged.message) if judged.code is not None else None
+            fault = (judged.code, judged.says or Says("says." + judged.code)) if judged.code is not None else None
             return NamedCard(judged.card, uid, fault=fault)
         return NamedCard(card, uid)
 

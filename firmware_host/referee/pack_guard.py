@@ -16,7 +16,7 @@ without its card named is refused as ``counterfeit_card``.
     >>> _ = registry.add("04ECA701075A80", "KS", 1), registry.add("04ECA702075A80", "KS", 2)
     >>> guard = PackGuard(registry.entry)
     >>> guard.judge("04ECA701075A80", None, arriving=True)
-    Judgement(card='KS', code=None, message='')
+    Judgement(card='KS', code=None, says=None)
     >>> guard.pack
     1
     >>> guard.judge("04ECA702075A80", "KS", arriving=True).code
@@ -29,7 +29,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine.cards import Card
+from engine.events import Says
 from hardware.tag_registry import TagEntry
 
 logger = logging.getLogger(__name__)
@@ -41,11 +41,11 @@ TAG_FAULTS = frozenset({"unknown_tag", "foreign_pack", "counterfeit_card"})
 @dataclass(frozen=True, slots=True)
 class Judgement:
     """What the guard makes of a tag: the ``card`` it stands for in this game (``None``: refused
-    or unknown), and the fault ``code`` and ``message`` if it is refused."""
+    or unknown), and the fault ``code`` and what it says (data, worded at the edge) if it is refused."""
 
     card: str | None
     code: str | None = None
-    message: str = ""
+    says: Says | None = None
 
 
 class PackGuard:
@@ -91,23 +91,15 @@ class PackGuard:
         if entry is not None:
             card, pack = entry.card, entry.pack
             if self.require_genuine and named is None:
-                return Judgement(None, "counterfeit_card", (
-                    f"the {_symbol(card)}'s tag failed the originality check "
-                    f"(a copy or a fake, tag {uid}): put it aside"
-                ))
+                return Judgement(None, "counterfeit_card", Says("says.counterfeit", (("card", card), ("uid", uid))))
         elif named is not None:
             card, pack = named, self.ndef_pack
         else:
             return Judgement(None)  # unknown: the controller's unknown_tag
         if pack is not None and self.pack is not None and pack != self.pack:
-            return Judgement(None, "foreign_pack", (
-                f"the {_symbol(card)} is from pack {pack}: this game is played with pack {self.pack}: put it aside"
-            ))
+            return Judgement(None, "foreign_pack", Says("says.foreign_pack", (
+                ("card", card), ("pack", str(pack)), ("game_pack", str(self.pack)))))
         if arriving and pack is not None and self.pack is None:
             self.pack = pack
             logger.info("this game is played with pack %d (chosen by tag %s)", pack, uid)
         return Judgement(card)
-
-
-def _symbol(card: str) -> str:
-    return Card.parse(card).symbol()

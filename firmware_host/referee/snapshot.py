@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import Event, Fault, GameState, HandEnd, Prompt, Trick, View
+from firmware_host.referee.event_words import message
 from firmware_host.referee.table_setup import MenuLine
 
 
@@ -119,9 +120,10 @@ class TableSnapshot:
 
     @property
     def expectation(self) -> str:
-        """What the table waits for, in words: the last fault to put right, else the prompt."""
+        """What the table waits for, in the engine's English (the logs): the last fault to put right
+        (its message from the catalogue), else the prompt."""
         if self.faults:
-            return self.faults[-1].message
+            return message(self.faults[-1])
         return self.prompt.text
 
     def to_json(self) -> dict[str, Any]:

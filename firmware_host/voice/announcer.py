@@ -49,7 +49,7 @@ from firmware_host.referee.snapshot import Outcome, TableSnapshot
 from firmware_host.referee.table_events import Corrected, NewGame, ReaderState
 from firmware_host.screens.i18n import language as table_language
 from firmware_host.screens.i18n import worded, words
-from firmware_host.screens.public_faults import PUBLIC_EVENTS, fault_face_up, public_fault, redact
+from firmware_host.screens.public_faults import PUBLIC_EVENTS, fault_face_up, public_fault
 from firmware_host.voice.spoken import Spoken, spoken
 from hardware.table_config import VERBOSITIES
 
@@ -146,7 +146,7 @@ class Announcer:
         prompt = snapshot.prompt
         if not prompt.key or prompt.key == "over":
             return None
-        text = redact(worded(prompt, said.lang, said.names.get(prompt.seat) if prompt.seat else None).text)
+        text = worded(prompt, said.lang, said.names.get(prompt.seat) if prompt.seat else None).text
         text = _capital(said.s.cards_said(text).strip())
         return text if text.endswith(("?", ".", "!")) else f"{text}."
 
