@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 from engine.cards import Card
 from engine.ecarte_errors import NotationError
 from engine.notation import decode_fields, encode_value
-from engine.seats import SEATS
+from engine.seats import PerSeat
 
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
@@ -46,7 +46,7 @@ class Event:
         for name in _field_names(type(self)):
             value = getattr(self, name)
             if name in self.pairs and value is not None:
-                out[name] = {"A": encode_value(value[0]), "B": encode_value(value[1])}
+                out[name] = PerSeat.of(value).map(encode_value).to_json()
             else:
                 out[name] = encode_value(value)
         return out
@@ -280,10 +280,10 @@ def event_from_json(data: dict[str, Any]) -> Event:
     fields = dict(data)
     for name in cls.pairs:
         if fields.get(name) is not None:
-            pair = fields[name]
-            if not isinstance(pair, dict) or set(pair) != set(SEATS):
-                raise NotationError(f"event {cls.event!r}: {name} must name A and B")
-            fields[name] = [pair["A"], pair["B"]]
+            try:
+                fields[name] = list(PerSeat.from_json(fields[name]))
+            except ValueError as exc:
+                raise NotationError(f"event {cls.event!r}: {name} {exc}") from None
     if cls is Trick:
         a, b = (Card.parse(c) for c in fields["cards"])
         return Trick(fields["winner"], a, b, fields["leader"])

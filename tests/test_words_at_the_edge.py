@@ -152,3 +152,82 @@ def test_the_wordless_rule_can_fail() -> None:
     assert worded_faults({"engine/phases/king.py": engine_fault, "firmware_host/referee/game_under_way.py": notice,
                           "engine/phases/deal.py": wordless, "coach/odds.py": coach}) == [
         "engine/phases/king.py:1", "firmware_host/referee/game_under_way.py:1"]
+
+
+# -- a value for each seat: PerSeat owns the {"A": ..., "B": ...} shape ------------------------------
+
+SEATS_HOME = "engine/seats.py"
+"""Where the seats are named, and the shape of a value for each (:class:`engine.seats.PerSeat`)."""
+
+
+def pairs_by_hand(sources: dict[str, ast.Module]) -> list[str]:
+    """``path:line`` of each ``{"A": x[0], "B": x[1]}`` outside :data:`SEATS_HOME`: a pair written in
+    the seats' shape by hand (what ``PerSeat.of(x).to_json()`` writes)."""
+    found = []
+    for rel, tree in sources.items():
+        if rel == SEATS_HOME:
+            continue
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Dict) or len(node.keys) != 2:
+                continue
+            keys = [k.value if isinstance(k, ast.Constant) else None for k in node.keys]
+            if keys == ["A", "B"] and all(f"[{i}]" in ast.unparse(v) for i, v in enumerate(node.values)):
+                found.append(f"{rel}:{node.lineno}")
+    return found
+
+
+def test_a_pair_is_put_in_the_seats_shape_by_per_seat() -> None:
+    assert pairs_by_hand(_sources()) == []
+
+
+def test_the_per_seat_rule_can_fail() -> None:
+    """``venue/room.py`` as it was, beside a seat's list of cards (no pair) and the seats' own module."""
+    room = ast.parse('score = {"A": score[0], "B": score[1]}\n')
+    held = ast.parse('held = {"A": [], "B": []}\n')
+    seats = ast.parse('out = {"A": pair[0], "B": pair[1]}\n')
+    assert pairs_by_hand({"venue/room.py": room, "firmware_host/players/console.py": held,
+                          "engine/seats.py": seats}) == ["venue/room.py:1"]
+
+
+def test_per_seat_reads_and_writes_the_shape() -> None:
+    import pytest
+
+    from engine.seats import PerSeat
+
+    assert PerSeat.of((3, 2)).to_json() == {"A": 3, "B": 2}
+    assert PerSeat.from_json({"A": "KD", "B": "AD"}) == PerSeat("KD", "AD")
+    assert list(PerSeat(1, 2).map(str)) == ["1", "2"] and PerSeat(1, 2)["B"] == 2
+    for bad in ({"A": 1}, {"A": 1, "B": 2, "C": 3}, [1, 2], None):
+        with pytest.raises(ValueError, match="must name A and B"):
+            PerSeat.from_json(bad)
+    with pytest.raises(ValueError):
+        PerSeat.of((1, 2, 3))
+    with pytest.raises(KeyError):
+        PerSeat(1, 2)["C"]
+
+
+def said_ids(sources: dict[str, ast.Module]) -> set[str]:
+    """The catalogue ids the engine and the referee name for what a fault or a notice says: ``fault``'s
+    and ``void_deal``'s third argument (``says.<id>``), ``wrong_time``'s (``says.doing.<id>``), ``notice``'s
+    first and ``_late``'s fourth (``says.<id>``)."""
+    places = {"fault": (2, "says."), "void_deal": (2, "says."), "wrong_time": (2, "says.doing."),
+              "notice": (0, "says."), "_late": (3, "says.")}
+    found = set()
+    for rel, tree in sources.items():
+        if not rel.startswith(WORDLESS_PLACES):
+            continue
+        for node in ast.walk(tree):
+            name = getattr(node.func, "id", "") if isinstance(node, ast.Call) else ""
+            if name in places and len(node.args) > places[name][0]:  # type: ignore[attr-defined]
+                arg = node.args[places[name][0]]  # type: ignore[attr-defined]
+                for text in _strings(arg):
+                    found.add(places[name][1] + text)
+    return found
+
+
+def test_every_message_the_engine_and_the_referee_name_is_in_the_catalogue() -> None:
+    import catalogue
+
+    named = said_ids(_sources())
+    assert len(named) > 60  # the check sees the calls
+    assert {i for i in named if not catalogue.has(i)} == set()

@@ -53,7 +53,7 @@ import engine
 from engine.actions import Action, DealCard, Stand, action_from_json, parse_action
 from engine.cards import Card
 from engine.ecarte_errors import NotationError
-from engine.seats import SEATS
+from engine.seats import SEATS, PerSeat
 
 GAME_TAGS = ("Event", "Site", "Date", "Table", "Game", "A", "B", "Rules", "Options", "Target", "Result", "Winner")
 """The game's tag pairs, in the order they are written (the first seven PGN-style, then ours)."""
@@ -120,7 +120,7 @@ class GameLog:
 
 
 def _pair_json(pair: tuple[int, int] | None) -> dict[str, int] | None:
-    return None if pair is None else {"A": pair[0], "B": pair[1]}
+    return None if pair is None else PerSeat.of(pair).to_json()
 
 
 def move_text(action: Action) -> str:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import Event, Fault, GameState, HandEnd, Prompt, Trick, View
+from engine.seats import PerSeat
 from firmware_host.referee.event_words import message
 from firmware_host.referee.table_setup import MenuLine
 
@@ -48,8 +49,7 @@ class Sight:
         return self.mode == "full" or self.seen == self.held
 
     def to_json(self) -> dict[str, Any]:
-        return {"mode": self.mode, "seen": {"A": self.seen[0], "B": self.seen[1]},
-                "held": {"A": self.held[0], "B": self.held[1]}}
+        return {"mode": self.mode, "seen": PerSeat.of(self.seen).to_json(), "held": PerSeat.of(self.held).to_json()}
 
 
 @dataclass(frozen=True, slots=True)

@@ -44,6 +44,7 @@ from engine import (
 )
 from engine.events import Exchanged, HandReplayed, MatchEnd, PlayBegins
 from engine.rules import RULE_SETS
+from engine.seats import PerSeat
 from firmware_host.referee.hand_log import trick_points
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
 from firmware_host.referee.table_events import Corrected, NewGame, ReaderState
@@ -163,8 +164,8 @@ class _Said:
         self.snapshot = snapshot
         self.s = say
         self.lang = lang
-        names = snapshot.players
-        self.names = {"A": names[0] or "A", "B": names[1] or "B"}
+        names = PerSeat.of(snapshot.players[:2])
+        self.names = PerSeat(names.a or "A", names.b or "B").to_json()  # a seat with no name is its letter
 
     def who(self, seat: str | None) -> str:
         return self.names.get(seat or "", "") or words(self.lang).say("table")
