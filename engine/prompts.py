@@ -2,7 +2,8 @@
 
 :attr:`Prompt.key` and :attr:`Prompt.count` say it as data: the players read it in the table's
 language from the catalogue, by key (:func:`firmware_host.screens.i18n.worded`). :attr:`Prompt.short`
-and :attr:`Prompt.text` are the engine's English, for its logs and a fault's message::
+and :attr:`Prompt.text` are the engine's English, for its logs (a fault names what the table waits
+for by key: :func:`expecting`)::
 
     >>> from engine.game import new_game
     >>> prompt(new_game("classic", dealer="B")).text
@@ -21,8 +22,8 @@ from typing import TypedDict
 from engine.seats import OTHER
 from engine.state import GameState
 
-# key -> (short, sentence) in English, the engine's own words (its logs, a fault's ``message``,
-# ``--json``): the players read a prompt in the table's language from the catalogue, by ``key``
+# key -> (short, sentence) in English, the engine's own words (its logs): the players read a prompt
+# in the table's language from the catalogue, by ``key``
 # (``catalogue/locale/*/LC_MESSAGES/ecarte.po``: ``prompt.<key>.short`` and ``prompt.<key>``).
 # ``{seat}`` is the seat, ``{n}`` a count. The rules' questions are keys of their own: the elder
 # proposes or plays (declares or passes under german rules), the dealer accepts or refuses

@@ -30,8 +30,8 @@ __all__ = ["contract_json", "message", "remedy"]
 
 
 def message(event: Fault | Notice, lang: str = "en") -> str:
-    """What ``event`` tells the players, in ``lang`` (``""``: it says nothing)."""
-    if event.says is None:
+    """What ``event`` tells the players, in ``lang`` (``""``: it says nothing the catalogue words)."""
+    if event.says is None or not has(event.says.key):
         return ""
     return said(lang, event.says.key, event.values())
 
