@@ -219,6 +219,6 @@ def _name(event: CardSeen, registry: TagRegistry) -> str:
     entry = registry.entry(event.uid)
     if entry is None:
         return say("en", "deck.stranger", uid=event.uid)
-    return say("en", "deck.other_pack", card=Card.parse(entry.card).symbol(), pack=entry.pack)
+    return say("en", "deck.other_pack", card=card_words("en", str(Card.parse(entry.card))), pack=entry.pack)
 
 
