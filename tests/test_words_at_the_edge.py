@@ -40,6 +40,16 @@ def test_a_card_is_worded_in_one_place() -> None:
     assert rank_word_readers(_sources()) == []
 
 
+def test_the_printed_suits_are_the_ones_the_notation_reads() -> None:
+    """The catalogue prints a card's suit (``catalogue.SUIT_SYMBOLS``); the engine's notation reads the same
+    symbols (``Card.parse("K♠")``): a card printed is a card read."""
+    import catalogue
+    from engine.cards import CARDS, SUIT_SYMBOLS, Card
+
+    assert catalogue.SUIT_SYMBOLS == SUIT_SYMBOLS
+    assert all(Card.parse(catalogue.card_words("en", str(card))) == card for card in CARDS)
+
+
 def test_the_card_words_rule_can_fail() -> None:
     """``coach/odds.card_words`` as it was: a second card-words function."""
     probe = ast.parse('def card_words(card, lang):\n    return say_or(lang, "rank." + card.rank, card.rank)\n')
