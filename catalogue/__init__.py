@@ -30,7 +30,7 @@ import gettext
 import io
 import logging
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +41,9 @@ __all__ = [
     "DOMAIN",
     "LANGUAGES",
     "LOCALE_DIR",
+    "SUIT_SYMBOLS",
     "agree",
+    "card_words",
     "has",
     "ids",
     "is_plural",
@@ -52,6 +54,7 @@ __all__ = [
     "percent",
     "plural_forms",
     "rule_set",
+    "said",
     "say",
     "say_n",
     "say_or",
@@ -256,13 +259,90 @@ def agree(lang: str, text: str) -> str:
     return _PRINTED_AFTER_ARTICLE.sub(own, text)
 
 
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+"""A printed card's suit, the same symbol in every language: the catalogue prints a card (its rank is
+the language's, ``rank.*``), the engine's notation only reads one (``Card.parse("K♠")``)."""
+
+
+def card_words(lang: str, code: str) -> str:
+    """The card ``code`` (``"KS"``, rank then suit) as ``lang``'s pack prints it: the rank as that
+    language prints it, the suit's symbol (a French king is an R, a German jack a B, the ten 10)::
+
+        >>> card_words("fr", "KS"), card_words("de", "JH"), card_words("it", "TD"), card_words("en", "QC")
+        ('R♠', 'B♥', '10♦', 'Q♣')
+
+    The one place a card is worded for reading (the OLED, the page, the coach, the deck check, the
+    enrolment; the voice says it in full, ``voice.card``).
+
+    :raises ValueError: not a card.
+    """
+    if len(code) != 2 or code[1] not in SUIT_SYMBOLS or code[0] not in "23456789TJQKA":
+        raise ValueError(f"not a card: {code!r} (rank then suit, like 'TH')")
+    return _printed_rank(language(lang), code[0]) + SUIT_SYMBOLS[code[1]]
+
+
+_RANKS = "789TJQKA"
+
+
+def _printed_rank(lang: str, rank: str) -> str:
+    """``rank`` as ``lang`` prints it (``rank.*``; a pip card's number is its own word)."""
+    return say(lang, "rank." + rank) if rank in "TJQKA" else rank
+
+
 @functools.cache
 def _printed_ranks(lang: str) -> dict[str, str]:
     """A rank as ``lang`` prints it (``D``, ``10``) → its article."""
     out = {}
-    for code in "789TJQKA":
-        printed = translations(lang).gettext("rank." + code) if code in "TJQKA" else code
-        out[printed] = translations(lang).gettext("article." + code)
+    for code in _RANKS:
+        out[_printed_rank(lang, code)] = translations(lang).gettext("article." + code)
+    return out
+
+
+_CARD_VALUES = frozenset({"card", "beat", "best", "played"})
+"""A message's values that are a card's code (``KS``): worded as the language prints the card."""
+
+_NESTED = {"what": "says.doing.", "where": "says.where.", "action": "says.act.", "code": "says.code.",
+           "remedy": "remedy.", "button": "says.button.", "why": "says.why.", "rules": "menu."}
+"""A message's values that are the id of words of their own (``what``: ``dealing``...), by prefix."""
+
+
+def said(lang: str, msgid: str, values: Mapping[str, str]) -> str:
+    """What a fault or a notice says (``msgid``: ``says.<key>``, ``remedy.<code>``) in ``lang``, from its
+    ``values`` as data: a card's code worded as the language prints it (``card``, ``beat``, ``best``,
+    ``played``), a suit by its name (``suit``), the table's prompt by its key (``expects``, with
+    ``expects_seat`` and ``expects_n``), and the ids of nested words (``what``, ``where``, ``action``...)
+    worded with the same values; the others (seats, numbers, a tag) as they are::
+
+        >>> said("en", "says.revoke_win", {"seat": "B", "suit": "H", "card": "7S"})
+        'B must follow hearts and win the trick: take back the 7♠'
+        >>> said("fr", "says.wrong_time", {"seat": "A", "what": "deal", "expects": "play", "expects_seat": "B"})
+        'donner : pas maintenant ; B joue'
+
+    :raises KeyError: an id the catalogue does not hold.
+    """
+    lang = language(lang)
+    worded = _worded(lang, values)
+    if is_plural(msgid):  # a count meets a noun: ``n`` picks the form
+        return say_n(lang, msgid, int(worded.pop("n", "0") or 0), **worded)
+    return say(lang, msgid, **worded)
+
+
+def _worded(lang: str, values: Mapping[str, str]) -> dict[str, str]:
+    out = dict(values)
+    for name, value in values.items():
+        if name in _CARD_VALUES:
+            out[name] = card_words(lang, value) if value else ""
+        elif name == "suit" and value:
+            out[name] = say(lang, "voice.suit." + value)
+        elif name == "expects":
+            out[name] = say(lang, "prompt." + value, seat=values.get("expects_seat", ""),
+                            n=values.get("expects_n", "0")) if value else ""
+    plain = dict(out)
+    # the nested words take the plain values; ``what`` last, as it may nest an ``action`` or ``rules``
+    for name in sorted(_NESTED.keys() & values.keys(), key=lambda n: n == "what"):
+        msgid = _NESTED[name] + values[name]
+        if values[name] and has(msgid):
+            out[name] = say(lang, msgid, **(out if name == "what" else plain))
     return out
 
 

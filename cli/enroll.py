@@ -56,9 +56,9 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 def run_enroll(args: argparse.Namespace) -> int:
     """``ecarte-table enroll``: returns the exit status."""
+    from catalogue import card_words
     from firmware_host.app import load_table_or_exit
     from firmware_host.errors import BadInput
-    from firmware_host.screens.i18n import card as card_words
     from firmware_host.screens.panel import open_panel
     from hardware.tag_registry import TagRegistry, TagRegistryError
 
@@ -112,7 +112,7 @@ def run_enroll(args: argparse.Namespace) -> int:
     print(say_n(lang, "enrol_console.done" if result.complete else "enrol_console.incomplete", len(result.enrolled),
                 pack=result.pack, path=registry_path))
     for flagged in result.flagged:
-        print(say(lang, "enrol_console.flagged", card=card_words(flagged.card, lang), uid=flagged.uid,
+        print(say(lang, "enrol_console.flagged", card=card_words(lang, flagged.card), uid=flagged.uid,
                   why=flagged.origin))
     return 0 if result.complete and not result.flagged else 1
 

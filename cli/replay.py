@@ -69,6 +69,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _describe(event) -> str:  # type: ignore[no-untyped-def]
-    data = event.to_json()
+    from firmware_host.referee.event_words import contract_json
+
+    data = contract_json(event)  # a fault's and a notice's words, in English, as --json prints them
     kind = data.pop("event")
     return f"{kind:10} " + " ".join(f"{k}={v}" for k, v in data.items())

@@ -25,11 +25,11 @@ from dataclasses import dataclass
 from itertools import combinations
 from math import comb, sqrt
 
-from catalogue import number, percent, say, say_or
+from catalogue import number, percent, say
 from coach import double_dummy
 from coach.double_dummy import Position, kernel_tables, leader_tricks, searcher
 from coach.jeu_de_regle import Classical, choices, classify
-from engine.cards import ALL_CARDS, SUIT_MASKS, SUIT_SYMBOLS, Card
+from engine.cards import ALL_CARDS, SUIT_MASKS
 from engine.legality import KING, king_index, lead_mask
 from engine.policy import strong
 from engine.rules import RuleSet
@@ -361,6 +361,3 @@ def hint_text(rules: RuleSet, elder: int, turn_up: int, lang: str = "en", *, sam
     return f"{say(lang, 'hint.' + advice.decision())} {point} {row}{'' if advice.agrees else '!'}"
 
 
-def card_words(card: Card, lang: str = "en") -> str:
-    """A card as ``lang``'s pack prints it: ``'R♠'`` in French, ``'K♠'`` in English."""
-    return say_or(lang, "rank." + card.rank, card.rank) + SUIT_SYMBOLS[card.suit]

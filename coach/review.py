@@ -19,10 +19,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import engine
-from catalogue import number, say, say_n
+from catalogue import card_words, number, say, say_n
 from coach.double_dummy import Position, best_cards, card_values
 from coach.jeu_de_regle import Classical
-from coach.odds import Advice, card_words, dealer_advice, elder_advice
+from coach.odds import Advice, dealer_advice, elder_advice
 from coach.single_dummy import Step, utility, worlds
 from coach.single_dummy import card_values as sd_card_values
 from engine.cards import CARDS, Card
@@ -80,8 +80,8 @@ class CardFinding:
     def text(self, lang: str = "en", names: Sequence[str] = SEATS) -> str:
         """``'B could have won the point: 9♥ at trick 3'`` (in ``lang``, ``names`` for the seats)."""
         what = say(lang, "coach." + self.what, n=self.tricks_lost)
-        return say(lang, "coach.could_have", who=names[self.seat], what=what, card=card_words(self.better[0], lang),
-                   trick=self.trick)
+        return say(lang, "coach.could_have", who=names[self.seat], what=what,
+                   card=card_words(lang, str(self.better[0])), trick=self.trick)
 
     def said(self, lang: str = "en", names: Sequence[str] = SEATS) -> str:
         """The finding for a club player, in ``lang``: ``'B could have won the point by playing the 9♥
@@ -92,7 +92,8 @@ class CardFinding:
                 say_n(lang, "coach.cost", 1 if abs(lost) == 1 else lost))
         known = "" if self.knowable else " " + say(lang, "coach.bad_luck", who=who)
         return say(lang, "coach.said_card", who=who, what=say(lang, "coach." + self.what, n=self.tricks_lost),
-                   better=card_words(self.better[0], lang), trick=self.trick, played=card_words(self.played, lang),
+                   better=card_words(lang, str(self.better[0])), trick=self.trick,
+                   played=card_words(lang, str(self.played)),
                    cost=cost) + known
 
 
@@ -414,7 +415,7 @@ def why_not_reviewed(dealer: str, actions: Sequence[dict[str, Any]], lang: str =
     parts = [say(lang, "review.saw_none", seat=seat) if not cards else
              say(lang, "review.saw_all", seat=seat) if len(cards) >= 5 else
              say(lang, "review.saw_some", seat=seat, n=len(cards),
-                 cards=" ".join(card_words(Card.parse(c), lang) for c in cards))
+                 cards=" ".join(card_words(lang, str(Card.parse(c))) for c in cards))
              for seat, cards in seen.items()]
     return say(lang, "review.unseen_cards", seen=f" {say(lang, 'voice.and')} ".join(parts))
 

@@ -13,13 +13,13 @@ TRANSCRIPT.md)::
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from engine.cards import Card
 from engine.ecarte_errors import NotationError
 from engine.notation import decode_fields, encode_value
-from engine.seats import SEATS
+from engine.seats import PerSeat
 
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
@@ -46,7 +46,7 @@ class Event:
         for name in _field_names(type(self)):
             value = getattr(self, name)
             if name in self.pairs and value is not None:
-                out[name] = {"A": encode_value(value[0]), "B": encode_value(value[1])}
+                out[name] = PerSeat.of(value).map(encode_value).to_json()
             else:
                 out[name] = encode_value(value)
         return out
@@ -211,33 +211,52 @@ class Seating(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class Says:
+    """What a fault or a notice tells the players, as data and in no language: the catalogue's message
+    ``key`` (``says.revoke``) and its ``values`` (seats, card codes, numbers, the ids of the words it
+    nests: ``what``, ``expects``...). Every word is the catalogue's, at the edge
+    (:func:`catalogue.said`): the OLED, the voice, the page, ``--json`` in English."""
+
+    key: str
+    values: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Fault(Event):
     """A refused action: ``code`` (see :data:`engine.faults.FAULT_CODES`), the offending seat,
-    the London rule, a message for the players and the remedy."""
+    the London rule, the card, and what the message says as data (``detail``, ``says``): no words."""
 
     event: ClassVar[str] = "fault"
     code: str
     seat: str | None
     rule: str = ""
-    message: str = ""
-    remedy: str = ""
     card: Card | None = None
     late: bool = False
     """Partial sight: proven after the offence, by a card accepted later (TRANSCRIPT.md)."""
     trick: int | None = None
     """With ``late``: the trick of the offence (1-5)."""
     detail: tuple[tuple[str, str], ...] = ()
-    """What the message says, as data for a display that words it in its own language
+    """What the fault is about, as data for a display that words it in its own language
     (``(("suit", "H"), ("win", "yes"))``); written to JSON only when there is some."""
+    says: Says | None = field(default=None, compare=False)
+    """The message's id and values (words at the edge); not in the JSON data: its values may name a
+    card lying face down, which only ``--json``'s own line words (TRANSCRIPT.md's ``message``)."""
 
     def to_json(self) -> dict[str, Any]:
         out = Event.to_json(self)
         if not self.late:
             del out["late"], out["trick"]
-        del out["detail"]
+        del out["detail"], out["says"]
         if self.detail:
             out["detail"] = dict(self.detail)
         return out
+
+    def values(self) -> dict[str, str]:
+        """What the message says, as one set of values: the seat, the card's code, the detail and the
+        message's own values (these last win)."""
+        said = self.says.values if self.says is not None else ()
+        return {"seat": self.seat or "", "card": str(self.card) if self.card is not None else "",
+                **dict(self.detail), **dict(said)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,10 +280,10 @@ def event_from_json(data: dict[str, Any]) -> Event:
     fields = dict(data)
     for name in cls.pairs:
         if fields.get(name) is not None:
-            pair = fields[name]
-            if not isinstance(pair, dict) or set(pair) != set(SEATS):
-                raise NotationError(f"event {cls.event!r}: {name} must name A and B")
-            fields[name] = [pair["A"], pair["B"]]
+            try:
+                fields[name] = list(PerSeat.from_json(fields[name]))
+            except ValueError as exc:
+                raise NotationError(f"event {cls.event!r}: {name} {exc}") from None
     if cls is Trick:
         a, b = (Card.parse(c) for c in fields["cards"])
         return Trick(fields["winner"], a, b, fields["leader"])

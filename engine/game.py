@@ -130,7 +130,7 @@ def check(state: GameState, action: Action) -> Fault | None:
     """The fault ``action`` would cause in ``state``, or None when it is legal."""
     handler = _HANDLERS.get(type(action))
     if handler is None:
-        return fault("wrong_time", None, f"not an action: {action!r}")
+        return fault("wrong_time", None, "not_an_action", action=repr(action))
     outcome = handler(state, action)
     if isinstance(outcome, Fault):
         refused = penalise(state, outcome)[1][0]

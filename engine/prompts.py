@@ -2,7 +2,8 @@
 
 :attr:`Prompt.key` and :attr:`Prompt.count` say it as data: the players read it in the table's
 language from the catalogue, by key (:func:`firmware_host.screens.i18n.worded`). :attr:`Prompt.short`
-and :attr:`Prompt.text` are the engine's English, for its logs and a fault's message::
+and :attr:`Prompt.text` are the engine's English, for its logs (a fault names what the table waits
+for by key: :func:`expecting`)::
 
     >>> from engine.game import new_game
     >>> prompt(new_game("classic", dealer="B")).text
@@ -16,12 +17,13 @@ and :attr:`Prompt.text` are the engine's English, for its logs and a fault's mes
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypedDict
 
 from engine.seats import OTHER
 from engine.state import GameState
 
-# key -> (short, sentence) in English, the engine's own words (its logs, a fault's ``message``,
-# ``--json``): the players read a prompt in the table's language from the catalogue, by ``key``
+# key -> (short, sentence) in English, the engine's own words (its logs): the players read a prompt
+# in the table's language from the catalogue, by ``key``
 # (``catalogue/locale/*/LC_MESSAGES/ecarte.po``: ``prompt.<key>.short`` and ``prompt.<key>``).
 # ``{seat}`` is the seat, ``{n}`` a count. The rules' questions are keys of their own: the elder
 # proposes or plays (declares or passes under german rules), the dealer accepts or refuses
@@ -96,6 +98,21 @@ def prompt(state: GameState) -> Prompt:
             return _prompt(f"offer_{state.offer}", OTHER[state.offer_by or "A"])
         return _prompt("play", state.turn or "")
     return _prompt("over", "")
+
+
+class Expecting(TypedDict):
+    """What the table waits for, as a message's values (``expects``: the prompt's key, worded as the
+    catalogue's ``prompt.<key>`` with ``expects_seat`` and ``expects_n``)."""
+
+    expects: str
+    expects_seat: str
+    expects_n: int
+
+
+def expecting(state: GameState) -> Expecting:
+    """What the table waits for in ``state``, as a message's values."""
+    waits = prompt(state)
+    return {"expects": waits.key, "expects_seat": waits.seat, "expects_n": waits.count}
 
 
 def expectation(state: GameState) -> str:

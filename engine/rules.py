@@ -66,8 +66,9 @@ class RuleSet:
     """London rule 24: a king that is its holder's first card may still be announced, the
     elder's led king until it is played to, the dealer's until he plays again. French
     (001) and italian (000): the king is announced before one's first card, no exception."""
-    king_deadline: ClassVar[str] = "announcing the king after playing a card (rule 23)"
-    """Why an announcement after the holder's first card is refused, naming its source."""
+    king_deadline: ClassVar[str] = "king_rule_23"
+    """Why an announcement after the holder's first card is refused, naming its source (the
+    catalogue's ``says.doing.<id>``)."""
     winner_leads_next_hand: ClassVar[bool] = False
     """German (002, "Wer gewonnen hat, spielt beim nächsten Spiel auf"): the winner of a
     hand leads the next one (its loser deals). Otherwise the dealer alternates each hand."""
@@ -115,8 +116,8 @@ class RuleSet:
     def king_too_late(
         self, *, count: int, king_first: bool, dealer: bool, king_on_trick: bool, won: int, any_card: bool,
     ) -> str:
-        """Why a seat holding (or having held) the king of trumps may no longer announce it
-        (``""``: it may).
+        """Why a seat holding (or having held) the king of trumps may no longer announce it, as the
+        id of the catalogue's words (``says.doing.<id>``; ``""``: it may).
 
         ``count``: the cards the seat has played in this hand; ``king_first``: its first
         card was the king; ``dealer``: the seat dealt this hand; ``king_on_trick``: the king
@@ -134,21 +135,21 @@ class RuleSet:
         >>> late(count=1, king_first=True, dealer=False, king_on_trick=True, won=0, any_card=True)
         ''
         >>> late(count=1, king_first=True, dealer=False, king_on_trick=False, won=1, any_card=True)
-        'announcing the king led first after it was played to (rule 24)'
+        'king_rule_24_led'
         >>> late(count=1, king_first=True, dealer=True, king_on_trick=False, won=1, any_card=True)
         ''
         >>> print(rules("french").king_too_late(
         ...     count=1, king_first=True, dealer=False, king_on_trick=True, won=0, any_card=True))
-        announcing the king after playing a card (001: before one's first card)
+        king_001
         """
         if count == 0:
             return ""
         if self.king_rule_24 and king_first:
             if dealer:
-                return "" if count == 1 else "announcing the king after playing again (rule 24)"
+                return "" if count == 1 else "king_rule_24_dealer"
             if count == 1 and king_on_trick:
                 return ""
-            return "announcing the king led first after it was played to (rule 24)"
+            return "king_rule_24_led"
         return self.king_deadline
 
     def trick_points(
@@ -239,7 +240,7 @@ class French(RuleSet):
     name: ClassVar[str] = "french"
     king_rule_24: ClassVar[bool] = False
     """001: "il marque 1 point (point du Roi) s'il l'annonce avant de jouer sa première carte"."""
-    king_deadline: ClassVar[str] = "announcing the king after playing a card (001: before one's first card)"
+    king_deadline: ClassVar[str] = "king_001"
 
 
 @dataclass(frozen=True)
@@ -255,9 +256,7 @@ class Italian(RuleSet):
     king_rule_24: ClassVar[bool] = False
     """000: "Ora chi possedesse il Re di briscola è obbligato a dichiararlo": declared as play
     begins, -1 to a holder who plays his first card without it; no later declaration."""
-    king_deadline: ClassVar[str] = (
-        "declaring the king after playing a card: it was due before the first card, the -1 stands (000)"
-    )
+    king_deadline: ClassVar[str] = "king_000"
 
     def trick_points(
         self, tricks: tuple[int, int], vulnerable: int | None, declarer: int | None
@@ -314,7 +313,7 @@ class German(RuleSet):
         bzw. dies vor dem ersten Aufspielen meldet")."""
         if not any_card or won > 0:
             return ""
-        return "announcing the king after the first lead before winning a trick"
+        return "king_002"
 
     def trick_points(
         self, tricks: tuple[int, int], vulnerable: int | None, declarer: int | None

@@ -271,10 +271,11 @@ ROOM_MAY_IMPORT: dict[str, set[str]] = {
 """What each room of ``firmware_host`` may import of the others (its own modules always):
 the docstring of each room's ``__init__`` says the same in words."""
 
-PLAYERS_SEE_OF_THE_REFEREE = {"protocol", "transcript", "snapshot", "controller", "table_defaults"}
+PLAYERS_SEE_OF_THE_REFEREE = {"protocol", "transcript", "snapshot", "controller", "table_defaults", "table_events",
+                              "event_words"}
 """Players play through the physical protocol and watch snapshots; they drive a ``Controller``
-(built from its ``TableDefaults``) only through its public face (``handle`` → ``Outcome``), never
-the pack guard, the namer, the ledger or the menu."""
+(built from its ``TableDefaults``) only through its public face (``handle`` → ``Outcome``, its events
+and their words), never the pack guard, the namer, the ledger or the menu."""
 
 
 def _room(module: str) -> str | None:

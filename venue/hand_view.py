@@ -26,7 +26,7 @@ from typing import Any
 
 import engine
 from engine.cards import cards_of
-from engine.seats import SEATS
+from engine.seats import SEATS, PerSeat
 from engine.state import GameState
 from venue.record import HandLog
 
@@ -100,7 +100,7 @@ def hand_view(hand: HandLog, rules: dict[str, Any], *, coach: bool = True, sampl
                 steps[-1]["winner"] = ev.winner
                 steps[-1]["tricks"] = dict(tricks)
             elif isinstance(ev, engine.HandEnd):
-                steps.append({**steps[-1], "kind": "end", "points": {"A": ev.points[0], "B": ev.points[1]},
+                steps.append({**steps[-1], "kind": "end", "points": PerSeat.of(ev.points).to_json(),
                               "coach": None})
         if isinstance(action, engine.Discard | engine.Draw):
             kind = "discard" if isinstance(action, engine.Discard) else "draw"

@@ -40,7 +40,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-from engine.seats import SEATS
+from engine.seats import SEATS, PerSeat
 from firmware_host.referee.snapshot import Outcome
 from venue.public import Message, PublicFeed
 from venue.record import GameLog, write_record
@@ -338,7 +338,7 @@ class TablePublisher:
                 continue
             log = played.log(table=self.table_name, now=now, delay=self.settings.reveal_delay)
             payload = {"table": self.settings.table, "game": played.game, "players": list(played.players),
-                       "score": {"A": played.score[0], "B": played.score[1]}, "winner": played.winner,
+                       "score": PerSeat.of(played.score).to_json(), "winner": played.winner,
                        "ended": round(ended, 3), "hands": [h.to_json() for h in log.hands],
                        "text": write_record(log)}
             self._put(f"{self.base}/games/{played.game}", dumps(payload), retain=True, keep=False)

@@ -25,6 +25,7 @@ from typing import Any
 
 import engine
 from engine import SEATS
+from engine.seats import PerSeat
 from firmware_host.journal.replay import replay_game, strict
 from firmware_host.journal.store import GameRecord, Journal, JournalDamaged, JournalError, row_age
 from firmware_host.journal.summaries import GameSummary, player_stats, summarize
@@ -101,11 +102,11 @@ class PlayedGame:
     def summary(self) -> dict[str, Any]:
         """The game as the page's Games tab lists it (names beside seats; a rubber's games and result)."""
         data = {"game": self.game, "started": self.started, "players": list(self.players), "rules": self.rules,
-                "target": self.target, "score": {"A": self.score[0], "B": self.score[1]}, "winner": self.winner,
+                "target": self.target, "score": PerSeat.of(self.score).to_json(), "winner": self.winner,
                 "winner_name": self.name(self.winner), "hands": len(self.hands), "lines": self.lines}
         if self.parts:
             data["games"] = [{**part, "winner_name": self.name(part["winner"])} for part in self.parts]
-            data["rubber"] = None if self.rubber is None else {"A": self.rubber[0], "B": self.rubber[1]}
+            data["rubber"] = None if self.rubber is None else PerSeat.of(self.rubber).to_json()
         return data
 
 
@@ -250,7 +251,7 @@ def played_game(record: GameRecord) -> PlayedGame:
                 elif isinstance(ev, engine.MatchEnd):
                     rubber = ev.games
             if ended is not None:
-                parts.append({"winner": ended.winner, "score": {"A": ended.score[0], "B": ended.score[1]},
+                parts.append({"winner": ended.winner, "score": PerSeat.of(ended.score).to_json(),
                               "hands": part_hands})
                 part_hands = 0
             if line.new_game:
@@ -261,7 +262,7 @@ def played_game(record: GameRecord) -> PlayedGame:
     players = (snapshot.players[0], snapshot.players[1])
     best_of = int(builder.rules.get("rubber", 1))
     if best_of > 1 and rubber is None:
-        parts.append({"winner": None, "score": {"A": view.score[0], "B": view.score[1]}, "hands": part_hands})
+        parts.append({"winner": None, "score": PerSeat.of(view.score).to_json(), "hands": part_hands})
     return PlayedGame(game, record.started, len(record.lines), players, str(view.rules), view.target, view.score,
                       snapshot.winner, tuple(hands), parts=tuple(parts) if best_of > 1 else (), rubber=rubber,
                       written=tuple(written))

@@ -5,12 +5,12 @@ so the rule lives once: **no card hidden in a hand, the stock or the discards le
 the table before its hand is over** (and, if the table file says so, a delay after).
 
 - The snapshot is public by construction (the engine's public view), except that a
-  fault's message and card may name a card lying face down: a replacement beyond the
-  count on a hand pad, a card dealt twice, a discard the seat does not hold. Such a
-  fault goes out without its card (the message says "a card"). A fault keeps its
-  card only when the card lies face up on a play pad (a fault of play during the
-  tricks) or on the cut.
-- Events are whitelisted by kind; faults, notices and corrections are redacted as above (the rule
+  fault's card may lie face down: a replacement beyond the count on a hand pad, a card
+  dealt twice, a discard the seat does not hold. Such a fault goes out without its card.
+  A fault keeps its card only when the card lies face up on a play pad (a fault of play
+  during the tricks) or on the cut. Faults and notices carry no words: what the page
+  reads is worded from their public data, in the page's language.
+- Events are whitelisted by kind; faults and corrections go out as above (the rule
   itself: :mod:`firmware_host.screens.public_faults`, which the table's voice obeys too).
 - Hidden cards come only from the controller's ``hand_record`` event, which it sends
   once the hand is over; the feed holds each one for ``reveal_delay`` seconds and then
@@ -31,6 +31,7 @@ Pure: no thread, no clock of its own (the caller passes ``now``, in seconds).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -43,13 +44,10 @@ from firmware_host.referee.snapshot import Outcome, TableSnapshot
 from firmware_host.referee.table_events import HandRecord
 from firmware_host.screens.i18n import worded
 from firmware_host.screens.public_faults import (
-    CARD_NOTATION,
-    CARD_SYMBOL,
     PLAY_FAULTS,
     PUBLIC_EVENTS,
     fault_face_up,
     public_fault,
-    redact,
 )
 from venue.record import GameLogBuilder, HandLog, said_record
 
@@ -140,13 +138,8 @@ class PublicFeed:
                 self._tell(out, public_fault(event, face_up, snapshot, self.language))
                 continue
             data = event.to_json()
-            if kind in ("corrected", "notice"):
-                # a correction or notice may name a card that lay face down (a replacement taken back)
-                if kind == "corrected" and data.get("code") not in PLAY_FAULTS and snapshot.phase != "play":
-                    data["card"] = None
-                data["message"] = redact(str(data.get("message", ""))) if "message" in data else None
-                if data["message"] is None:
-                    del data["message"]
+            if kind == "corrected" and data.get("code") not in PLAY_FAULTS and snapshot.phase != "play":
+                data["card"] = None  # a correction may name a card that lay face down (a replacement taken back)
             if kind == "hand_end":
                 self.results.append({"hand": self._story_hand, **{k: data[k] for k in ("points", "score", "tricks")}})
             self._tell(out, data)
@@ -203,21 +196,20 @@ class PublicFeed:
         return face_up
 
     def public_state(self, snapshot: TableSnapshot, now: float) -> dict[str, Any]:
-        """The snapshot as spectators see it (faults they cannot see face up are redacted)."""
+        """The snapshot as spectators see it (a fault's card only when it lies face up)."""
         data = snapshot.to_json()
         lang = self.language
         data["faults"] = [public_fault(f, self._face_up.get(f, False), snapshot, lang) for f in snapshot.faults]
         if snapshot.warning is not None:
             data["warning"] = public_fault(snapshot.warning, self._face_up.get(snapshot.warning, False),
                                            snapshot, lang)
-        data["prompt"]["text"] = redact(data["prompt"]["text"])
-        data["expectation"] = redact(snapshot.expectation) if not snapshot.faults else (
-            data["faults"][-1]["message"])
         prompt = snapshot.prompt
         if prompt.key:
             name = snapshot.players[INDEX[prompt.seat]] if prompt.seat in INDEX else ""
             prompt = worded(prompt, lang, name or None)
-        data["said"] = {"prompt": redact(prompt.text), "rules": rule_set(lang, snapshot.view.rules)}
+        # what the table waits for, in the page's words: the last fault to put right, else the prompt
+        data["expectation"] = data["faults"][-1]["said"]["what"] if snapshot.faults else prompt.text
+        data["said"] = {"prompt": prompt.text, "rules": rule_set(lang, snapshot.view.rules)}
         data["lang"] = lang
         data["story"] = list(self.story)
         data["story_hand"] = self._story_hand
@@ -226,6 +218,10 @@ class PublicFeed:
         data["seq"] = self.seq
         data["t"] = round(now, 3)
         return data
+
+
+CARD_SYMBOL = re.compile(r"(?:10|[2-9JQKA])[♠♥♦♣]")
+CARD_NOTATION = re.compile(r"(?<![A-Za-z0-9])[2-9TJQKA][SHDC](?![A-Za-z0-9])")
 
 
 def card_tokens(text: str) -> set[str]:

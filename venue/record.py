@@ -53,7 +53,7 @@ import engine
 from engine.actions import Action, DealCard, Stand, action_from_json, parse_action
 from engine.cards import Card
 from engine.ecarte_errors import NotationError
-from engine.seats import SEATS
+from engine.seats import SEATS, PerSeat
 
 GAME_TAGS = ("Event", "Site", "Date", "Table", "Game", "A", "B", "Rules", "Options", "Target", "Result", "Winner")
 """The game's tag pairs, in the order they are written (the first seven PGN-style, then ours)."""
@@ -120,7 +120,7 @@ class GameLog:
 
 
 def _pair_json(pair: tuple[int, int] | None) -> dict[str, int] | None:
-    return None if pair is None else {"A": pair[0], "B": pair[1]}
+    return None if pair is None else PerSeat.of(pair).to_json()
 
 
 def move_text(action: Action) -> str:
@@ -412,12 +412,10 @@ def said_record(text: str, lang: str) -> str:
         ; baza 1
         ! baza 2: B renuncio 7♠
     """
-    from catalogue import say, say_or
-    from engine.cards import SUIT_SYMBOLS
+    from catalogue import card_words, say, say_or
 
     def cards(codes: str) -> str:
-        return _CARD_CODE.sub(lambda m: say_or(lang, "rank." + m.group(0)[0], m.group(0)[0].replace("T", "10"))
-                              + SUIT_SYMBOLS[m.group(0)[1]], codes)
+        return _CARD_CODE.sub(lambda m: card_words(lang, m.group(0)), codes)
 
     out = []
     for line in text.splitlines():

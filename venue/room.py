@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.seats import SEATS
+from engine.seats import SEATS, PerSeat
 from venue.trust import TOPIC_LEVEL, Untrusted, check
 
 logger = logging.getLogger(__name__)
@@ -86,7 +86,7 @@ class Result:
 
     def to_json(self) -> dict[str, Any]:
         return {"table": self.table, "game": self.game, "players": list(self.players),
-                "score": {"A": self.score[0], "B": self.score[1]}, "winner": self.winner, "at": self.at}
+                "score": PerSeat.of(self.score).to_json(), "winner": self.winner, "at": self.at}
 
 
 @dataclass
@@ -176,7 +176,7 @@ class TableSeen:
         return {
             "table": self.table, "availability": self.availability,
             "players": (self.state.get("players") or list(SEATS))[:2],
-            "score": {"A": score[0], "B": score[1]}, "target": view.get("target"),
+            "score": PerSeat.of(score).to_json(), "target": view.get("target"),
             "phase": view.get("phase") or "unknown", "trump": view.get("trump"), "game": self.state.get("game"),
             "hand": self.state.get("hand"), "turn": (self.state.get("prompt") or {}).get("seat"),
             "expectation": self.state.get("expectation") or "", "winner": self.state.get("winner"),

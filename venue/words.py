@@ -14,7 +14,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from catalogue import AGREEING, LANGUAGES, ids, is_plural, language, messages, plural_forms, say, template, zones
+from catalogue import (
+    AGREEING,
+    LANGUAGES,
+    card_words,
+    ids,
+    is_plural,
+    language,
+    messages,
+    plural_forms,
+    say,
+    template,
+    zones,
+)
 from hardware.layout import COMPACT_PADS, FULL_PADS
 
 RANKS = ("7", "8", "9", "T", "J", "Q", "K", "A")
@@ -35,7 +47,8 @@ def page_words(lang: str = "en") -> dict[str, Any]:
     table_words = {key: say(lang, key, who="{who}") for key in SHARED}
     return {
         "lang": lang,
-        "ranks": {rank: say(lang, "rank." + rank) if rank in "TJQKA" else rank for rank in RANKS},
+        # a rank as the language prints it: the printed card's words without its suit's symbol
+        "ranks": {rank: card_words(lang, rank + "S")[:-1] for rank in RANKS},
         "zones": {name: zones(lang, [name]) for name in (*FULL_PADS, *COMPACT_PADS)},
         # a card as a screen reader says it ("la reina de picas"), the voice's words: by rank and suit, so
         # that no card's code is in what every page loads (tests/venue/test_venue_hidden.py)

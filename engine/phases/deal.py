@@ -32,7 +32,7 @@ def parse_deal(text: str) -> Deal:
 
 def retourne(state: GameState, action: TurnTarget) -> Outcome:
     if state.phase != "retourne":
-        return wrong_time(state, None, "turning a card for the target")
+        return wrong_time(state, None, "target")
     target = state.rules.retourne_target(action.card.rank)
     phase = "deal" if state.dealer else "cut"
     return state.evolve(phase=phase, target=target), (TargetSet(target, action.card),)
@@ -42,10 +42,10 @@ def cut(state: GameState, action: Cut) -> Outcome:
     seat = action.seat
     i = INDEX[seat]
     if state.phase != "cut" or state.cuts[i] >= 0:
-        return wrong_time(state, seat, f"a cut by {seat}")
+        return wrong_time(state, seat, "cut")
     other = state.cuts[1 - i]
     if other == action.card.index:
-        return fault("duplicate_card", seat, f"{action.card.symbol()} was cut already", action.card)
+        return fault("duplicate_card", seat, "cut_twice", action.card)
     cuts = (action.card.index, other) if i == 0 else (other, action.card.index)
     if other < 0:
         return state.evolve(cuts=cuts), ()
@@ -61,15 +61,15 @@ def cut(state: GameState, action: Cut) -> Outcome:
     )
 
 
-def void_deal(state: GameState, code: str, message: str, card: Card | None) -> Result:
+def void_deal(state: GameState, code: str, says: str, card: Card | None, **values: object) -> Result:
     # the dealer answers for the deal and the stock (TRANSCRIPT.md)
     seat = state.dealer
-    return reset_hand(state, seat), (fault(code, seat, message, card),)
+    return reset_hand(state, seat), (fault(code, seat, says, card, detail=None, **values),)
 
 
 def deal_card(state: GameState, action: DealCard) -> Outcome:
     if state.phase != "deal":
-        return wrong_time(state, state.dealer, "dealing")
+        return wrong_time(state, state.dealer, "deal")
     i = INDEX[action.seat]
     bit = 1 << action.card.index
     hands = state.hands
@@ -77,13 +77,11 @@ def deal_card(state: GameState, action: DealCard) -> Outcome:
         return state, ()  # read again on its own pad: nothing happened
     if (hands[1 - i] | state.seen_in[1 - i]) & bit:
         return void_deal(
-            state, "duplicate_card",
-            f"{action.card.symbol()} is already in {OTHER[action.seat]}'s hand: "
-            "the pack is imperfect, the deal is void", action.card,
+            state, "duplicate_card", "dealt_in_other_hand", action.card, other=OTHER[action.seat],
         )
     if hands[i].bit_count() >= 5:
         return void_deal(
-            state, "misdeal", f"{action.seat} was dealt a sixth card: the deal is void", None,
+            state, "misdeal", "sixth_card", None, who=action.seat,
         )
     new = (hands[0] | bit, hands[1]) if i == 0 else (hands[0], hands[1] | bit)
     seen_in = (state.seen_in[0] | new[0], state.seen_in[1] | new[1])
@@ -92,14 +90,13 @@ def deal_card(state: GameState, action: DealCard) -> Outcome:
 
 def turn_up(state: GameState, action: TurnUp) -> Outcome:
     if state.phase != "deal":
-        return wrong_time(state, state.dealer, "turning up")
+        return wrong_time(state, state.dealer, "turn_up")
     bit = 1 << action.card.index
     hands = state.hands
     if (hands[0] | hands[1]) & bit:
         holder = "A" if hands[0] & bit else "B"
         return void_deal(
-            state, "duplicate_card",
-            f"{action.card.symbol()} is already in {holder}'s hand: the deal is void", action.card,
+            state, "duplicate_card", "turn_up_in_hand", action.card, holder=holder,
         )
     short = [s for s in SEATS if hands[INDEX[s]].bit_count() != 5]
     if state.sight == "partial":
@@ -107,16 +104,14 @@ def turn_up(state: GameState, action: TurnUp) -> Outcome:
         state = state.evolve(unseen=(5 - hands[0].bit_count(), 5 - hands[1].bit_count()))
     elif short:
         return void_deal(
-            state, "misdeal",
-            f"{' and '.join(short)} did not get five cards before the turn-up: the deal is void",
-            None,
+            state, "misdeal", "short_hands" if len(short) == 2 else "short_hand", None, who=short[0],
         )
     return _after_turn_up(state.evolve(turn_up=action.card.index), action.card)
 
 
 def deal(state: GameState, action: Deal) -> Outcome:
     if state.phase != "deal" or state.hands != (0, 0):
-        return wrong_time(state, state.dealer, "a whole deal")
+        return wrong_time(state, state.dealer, "whole_deal")
     if isinstance(action, ElderDeal):
         first, second = (action.a, action.b) if state.elder == "A" else (action.b, action.a)
     else:
@@ -128,9 +123,9 @@ def deal(state: GameState, action: Deal) -> Outcome:
         b |= 1 << card.index
     turn_bit = 1 << action.turn_up.index
     if a & b or (a | b) & turn_bit or a.bit_count() != len(first) or b.bit_count() != len(second):
-        return void_deal(state, "duplicate_card", "a card was dealt twice: the deal is void", None)
+        return void_deal(state, "duplicate_card", "dealt_twice", None)
     if len(first) != 5 or len(second) != 5:
-        return void_deal(state, "misdeal", "each seat must get five cards: the deal is void", None)
+        return void_deal(state, "misdeal", "five_each", None)
     return _after_turn_up(state.evolve(hands=(a, b), turn_up=action.turn_up.index), action.turn_up)
 
 

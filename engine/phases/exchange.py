@@ -20,21 +20,17 @@ def _finish_dealer_round(state: GameState, seat: str) -> Outcome | None:
     if state.phase != "exchange":
         return None
     if seat != state.elder or state.exchanger != state.dealer:
-        return wrong_time(state, seat, "a decision during the exchange")
+        return wrong_time(state, seat, "decision")
     low = state.rules.dealer_discard[0]
     if state.ex_discarded == 0 and low == 0:
         return _round_done(state, [Exchanged(state.dealer, 0, state.stock_size)])
     if state.ex_discarded > state.ex_drawn:
         missing = state.ex_discarded - state.ex_drawn
         return fault(
-            "exchange_count", state.dealer,
-            f"{state.dealer} discarded {state.ex_discarded} but drew {state.ex_drawn}: "
-            f"draw {missing} more",
+            "exchange_count", state.dealer, "drew_short",
+            discarded=state.ex_discarded, drawn=state.ex_drawn, missing=missing,
         )
-    return fault(
-        "exchange_count", state.dealer,
-        f"{state.dealer} must exchange at least {max(low, 1)} card(s) before {seat} goes on",
-    )
+    return fault("exchange_count", state.dealer, "exchange_at_least", n=max(low, 1), then=seat)
 
 
 def decide(state: GameState, action: Action) -> Outcome:
@@ -44,7 +40,7 @@ def decide(state: GameState, action: Action) -> Outcome:
     if state.phase == "exchange" and not SIGHT[state.sight].counts_exchange:
         # the table cannot count the stock: the elder's next button ends the round (TRANSCRIPT.md)
         if seat != state.elder:
-            return wrong_time(state, seat, f"{seat}'s answer during the exchange ({state.elder}'s button ends it)")
+            return wrong_time(state, seat, "answer_exchange", elder=state.elder)
         state = state.evolve(phase="propose", turn=state.elder, exchanger=None, exchanges=state.exchanges + 1)
     finished = _finish_dealer_round(state, seat)
     if isinstance(finished, Fault):
@@ -59,12 +55,12 @@ def decide(state: GameState, action: Action) -> Outcome:
         # the answer to a double or an offer of the point, in every rule set
         return answer(state, seat, kind is Accept)
     if declarer_model != (kind in (Declare, Pass)):
-        word = "declare or pass" if declarer_model else "propose or play, accept or refuse"
-        return wrong_time(state, seat, f"{action} ({ruleset.name} rules: {word})")
+        return wrong_time(state, seat, "rules_declare" if declarer_model else "rules_propose",
+                          action=action.kind, rules=ruleset.name)
     phase = state.phase
     if phase in ("propose", "force"):
         if seat != state.elder:
-            return fault("out_of_turn", seat, f"it is {state.elder}'s turn to decide")
+            return fault("out_of_turn", seat, "turn_to_decide", turn=state.elder)
         if kind is Propose:
             events.append(Bid(seat, "propose"))
             return state.evolve(phase="respond", turn=state.dealer, proposals=state.proposals + 1), tuple(events)
@@ -84,7 +80,7 @@ def decide(state: GameState, action: Action) -> Outcome:
         return state.evolve(phase="respond", turn=state.dealer), tuple(events)
     if phase == "respond":
         if seat != state.dealer:
-            return fault("out_of_turn", seat, f"it is {state.dealer}'s turn to answer")
+            return fault("out_of_turn", seat, "turn_to_answer", turn=state.dealer)
         if kind is Declare:
             events.append(Bid(seat, "declare"))
             return _begin_play(state.evolve(declarer=seat), events)
@@ -102,8 +98,8 @@ def decide(state: GameState, action: Action) -> Outcome:
             vulnerable = state.proposals == 1
             events.append(Bid(seat, "refuse", vulnerable))
             return _begin_play(state.evolve(vulnerable=seat if vulnerable else state.vulnerable), events)
-        return wrong_time(state, seat, str(action))
-    return wrong_time(state, seat, str(action))
+        return wrong_time(state, seat, "act", action=action.kind)
+    return wrong_time(state, seat, "act", action=action.kind)
 
 
 def _begin_play(state: GameState, events: list[Event]) -> Result:
@@ -117,12 +113,9 @@ def _begin_play(state: GameState, events: list[Event]) -> Result:
 def discard(state: GameState, action: Discard) -> Outcome:
     seat = action.seat
     if state.phase != "exchange":
-        return wrong_time(state, seat, "discarding")
+        return wrong_time(state, seat, "discard")
     if seat != state.exchanger:
-        return fault(
-            "out_of_turn", seat, f"it is {state.exchanger}'s turn to discard (rule 28)",
-            action.cards[0],
-        )
+        return fault("out_of_turn", seat, "turn_to_discard", action.cards[0], turn=state.exchanger)
     sight = SIGHT[state.sight]
     counted = sight.counts_exchange
     i = INDEX[seat]
@@ -132,26 +125,19 @@ def discard(state: GameState, action: Discard) -> Outcome:
     for card in action.cards:
         bit = 1 << card.index
         if not may_hold & bit or (counted and mask & bit):
-            return fault(
-                "card_not_in_hand", seat,
-                f"{seat} does not hold the {card.symbol()}: take it back", card,
-            )
+            return fault("card_not_in_hand", seat, "discard_not_held", card)
         mask |= bit
     total = state.ex_discarded + len(action.cards)
     if counted:
         dealer = state.dealer
         if state.ex_drawn:
-            return fault(
-                "exchange_count", dealer,
-                f"{seat} has begun to draw: no more discards this round", action.cards[0],
-            )
+            return fault("exchange_count", dealer, "drawing_begun", action.cards[0], who=seat)
         high = (state.rules.elder_discard if seat == state.elder else state.rules.dealer_discard)[1]
         stock = state.stock_size
         if total > min(high, stock):
-            why = f"only {stock} card(s) left in the stock (rule 38)" if stock < high else (
-                f"at most {high} cards"
-            )
-            return fault("exchange_count", dealer, f"{seat} may discard {why}: take one back", action.cards[0])
+            if stock < high:
+                return fault("exchange_count", dealer, "discard_stock_left", action.cards[0], who=seat, n=stock)
+            return fault("exchange_count", dealer, "discard_at_most", action.cards[0], who=seat, n=high)
     d = state.discards
     discards = (d[0] | mask, d[1]) if i == 0 else (d[0], d[1] | mask)
     hands = (hand & ~mask, state.hands[1]) if i == 0 else (state.hands[0], hand & ~mask)
@@ -162,7 +148,7 @@ def draw(state: GameState, action: Draw) -> Outcome:
     seat = action.seat
     dealer = state.dealer
     if state.phase not in ("propose", "respond", "exchange", "force"):
-        return wrong_time(state, seat, "drawing")
+        return wrong_time(state, seat, "draw")
     sight = SIGHT[state.sight]
     i = INDEX[seat]
     hands = state.hands
@@ -173,35 +159,20 @@ def draw(state: GameState, action: Draw) -> Outcome:
         if hands[i] & bit and len(action.cards) == 1:
             return state, ()  # read again on its own hand pad
         if not stock & bit or mask & bit:
-            where = _where(state, card.index)
-            return void_deal(
-                state, "duplicate_card",
-                f"{card.symbol()} is {where}: it cannot come from the stock; the deal is void",
-                card,
-            )
+            where, holder = _where(state, card.index)
+            return void_deal(state, "duplicate_card", "not_from_stock", card, where=where, holder=holder)
         mask |= bit
     if state.phase != "exchange":
-        return fault(
-            "exchange_count", dealer,
-            f"no exchange is under way: take the {action.cards[0].symbol()} back to the stock",
-            action.cards[0],
-        )
+        return fault("exchange_count", dealer, "no_exchange", action.cards[0])
     if not sight.counts_exchange:
         return _draw_uncounted(state, action, mask)
     if seat != state.exchanger:
-        return fault(
-            "exchange_count", dealer,
-            f"{seat} may not draw now: it is {state.exchanger}'s exchange; take the "
-            f"{action.cards[0].symbol()} back", action.cards[0],
-        )
+        return fault("exchange_count", dealer, "not_your_exchange", action.cards[0], who=seat, turn=state.exchanger)
     low = (state.rules.elder_discard if seat == state.elder else state.rules.dealer_discard)[0]
     drawn = state.ex_drawn + len(action.cards)
     if drawn > state.ex_discarded or state.ex_discarded < max(low, 1):
-        return fault(
-            "exchange_count", dealer,
-            f"{seat} discarded {state.ex_discarded} and may draw no more: take the "
-            f"{action.cards[0].symbol()} back", action.cards[0],
-        )
+        return fault("exchange_count", dealer, "draw_no_more", action.cards[0], who=seat,
+                     discarded=state.ex_discarded)
     new_hands = (hands[0] | mask, hands[1]) if i == 0 else (hands[0], hands[1] | mask)
     state = state.evolve(hands=new_hands, ex_drawn=drawn)
     if drawn < state.ex_discarded:
@@ -225,10 +196,7 @@ def _draw_uncounted(state: GameState, action: Draw, mask: int) -> Outcome:
     dealer = state.dealer
     new = hands[i] | mask
     if new.bit_count() > 5:
-        return fault(
-            "exchange_count", dealer,
-            f"{seat} would hold six cards: take the {action.cards[0].symbol()} back", action.cards[0],
-        )
+        return fault("exchange_count", dealer, "six_cards", action.cards[0], who=seat)
     seen = state.seen_in
     state = state.evolve(
         hands=(new, hands[1]) if i == 0 else (hands[0], new),
@@ -241,20 +209,21 @@ def _draw_uncounted(state: GameState, action: Draw, mask: int) -> Outcome:
     return state, ()
 
 
-def _where(state: GameState, index: int) -> str:
+def _where(state: GameState, index: int) -> tuple[str, str]:
+    """Where the card ``index`` is (the catalogue's ``says.where.<where>``), and whose hand."""
     bit = 1 << index
     if state.hands[0] & bit:
-        return "in A's hand"
+        return "hand", "A"
     if state.hands[1] & bit:
-        return "in B's hand"
+        return "hand", "B"
     if index == state.turn_up:
-        return "the turn-up"
+        return "turn_up", ""
     if (state.discards[0] | state.discards[1]) & bit:
-        return "among the discards"
+        return "discards", ""
     for seat in SEATS:
         if state.seen_in[INDEX[seat]] & bit:
-            return f"seen in {seat}'s hand"
-    return "played already"
+            return "seen", seat
+    return "played", ""
 
 
 def _round_done(state: GameState, events: list[Event]) -> Result:

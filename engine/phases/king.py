@@ -32,18 +32,18 @@ def announce(state: GameState, action: Announce) -> Outcome:
     seat = action.seat
     i = INDEX[seat]
     if state.phase != "play" or state.offer is not None:
-        return wrong_time(state, seat, "announcing the king")
+        return wrong_time(state, seat, "king")
     if state.sight == "partial":
         return _announce_unseen(state, seat)
     king = king_index(state.turn_up)
     if state.king is not None:
         if state.king == seat and state.turn_up != king:
-            return wrong_time(state, seat, "announcing the king again")
-        return fault("false_king", seat, f"{seat} announced the king but does not hold it: no point")
+            return wrong_time(state, seat, "king_again")
+        return fault("false_king", seat, "false_king")
     held = state.hands[i] >> king & 1
     if not (held or state.king_played_by == seat):
         # rule 25: announcing a king one never held is false, whenever it is said
-        return fault("false_king", seat, f"{seat} announced the king but does not hold it: no point")
+        return fault("false_king", seat, "false_king")
     late = _king_too_late(state, seat, king)
     if late:
         return wrong_time(state, seat, late)
@@ -73,14 +73,14 @@ def _announce_unseen(state: GameState, seat: str) -> Outcome:
     no rule-24 exception a late announcement is out of time, not false."""
     i = INDEX[seat]
     if state.awaiting >= 0:
-        return wrong_time(state, seat, "announcing the king while a choice is awaited")
+        return wrong_time(state, seat, "king_awaited")
     if state.replaying:
-        return wrong_time(state, seat, "announcing the king in a hand played again")
+        return wrong_time(state, seat, "king_replayed")
     king = king_index(state.turn_up)
     if state.king_points[i] > 0 and state.turn_up != king:
-        return wrong_time(state, seat, "announcing the king again")
+        return wrong_time(state, seat, "king_again")
     if state.king_played_by != seat and not_held(state, i) >> king & 1:
-        return fault("false_king", seat, f"{seat} announced the king but does not hold it: no point")
+        return fault("false_king", seat, "false_king")
     late = _king_too_late(state, seat, king)
     if late:
         return wrong_time(state, seat, late)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from engine.events import Event, GameEnd, HandEnd, MatchEnd, Penalty, Seating
+from engine.events import Event, GameEnd, HandEnd, MatchEnd, Penalty, Says, Seating
 from engine.faults import Fault
 from engine.phases.outcome import Result
 from engine.scoring import add, hand_trick_points, reached
@@ -26,9 +26,9 @@ def penalise(state: GameState, refused: Fault) -> Result:
     points = state.rules.revoke_penalty
     if points and refused.code in ("revoke", "not_trumping") and refused.seat:
         events: list[Event] = [
-            dataclasses.replace(
-                refused, remedy=f"take the card back; {points} point lost (italian rules)",
-            ),
+            dataclasses.replace(refused, says=Says(
+                refused.says.key if refused.says else "", (*(refused.says.values if refused.says else ()),
+                                                           ("penalty", str(points))))),
         ]
         return penalty(state, refused.seat, points, refused.code, events), tuple(events)
     return state, (refused,)

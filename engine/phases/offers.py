@@ -15,32 +15,32 @@ from engine.state import GameState
 def double(state: GameState, action: Double) -> Outcome:
     seat = action.seat
     if not state.rules.doubling:
-        return wrong_time(state, seat, "doubling (not played at this table)")
+        return wrong_time(state, seat, "double_off")
     done = state.tricks[0] + state.tricks[1]
     if state.phase != "play" or state.offer is not None or state.multiplier != 1 or done > 2 or (
         done == 2 and state.led >= 0
     ):
-        return wrong_time(state, seat, "doubling (only once, before the third trick)")
+        return wrong_time(state, seat, "double_once")
     return state.evolve(offer="double", offer_by=seat), (Offer(seat, "double"),)
 
 
 def offer_point(state: GameState, action: OfferPoint) -> Outcome:
     seat = action.seat
     if not state.rules.offer_point:
-        return wrong_time(state, seat, "offering the point (not played at this table)")
+        return wrong_time(state, seat, "point_off")
     if state.phase != "play" or state.offer is not None or state.must_vole or (
         state.played or state.led >= 0
     ):
-        return wrong_time(state, seat, "offering the point (only before the first card)")
+        return wrong_time(state, seat, "point_first")
     return state.evolve(offer="point", offer_by=seat), (Offer(seat, "point"),)
 
 
 def answer(state: GameState, seat: str, accepted: bool) -> Outcome:
     if state.offer is None or state.offer_by is None:
-        return wrong_time(state, seat, "an answer")
+        return wrong_time(state, seat, "answer")
     by = state.offer_by
     if seat == by:
-        return fault("out_of_turn", seat, f"{OTHER[by]} must answer {by}'s offer")
+        return fault("out_of_turn", seat, "answer_offer", other=OTHER[by], by=by)
     events: list[Event] = [Offer(by, state.offer, accepted)]
     ruleset = state.rules
     vulnerable = INDEX[state.vulnerable] if state.vulnerable else None

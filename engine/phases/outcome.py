@@ -7,13 +7,15 @@ from __future__ import annotations
 
 from engine.events import Event
 from engine.faults import Fault, fault
-from engine.prompts import expectation
+from engine.prompts import expecting
 from engine.state import GameState
 
 Result = tuple[GameState, tuple[Event, ...]]
 Outcome = Fault | Result
 
 
-def wrong_time(state: GameState, seat: str | None, what: str) -> Fault:
-    expects = expectation(state)
-    return fault("wrong_time", seat, f"{what} is not possible now: {expects}")
+def wrong_time(state: GameState, seat: str | None, what: str, **values: object) -> Fault:
+    """``seat`` tried ``what`` (the catalogue's ``says.doing.<what>``) when the table waits for
+    something else."""
+    return fault("wrong_time", seat, "wrong_time", None, detail=None, what=what, **expecting(state), **values)
+

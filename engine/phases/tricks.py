@@ -4,14 +4,14 @@ the faults its acceptance proves late, and the other seat's remedy (rule 43)."""
 from __future__ import annotations
 
 from engine.actions import PlayCard, PlayOn, ReplayHand
-from engine.cards import CARDS, SUIT_MASKS, SUIT_NAMES, SUITS, Card
-from engine.events import Event, HandReplayed, Played, Trick
+from engine.cards import CARDS, SUIT_MASKS, SUITS, Card
+from engine.events import Event, HandReplayed, Played, Says, Trick
 from engine.faults import Fault, fault, not_overtaking_fault, not_trumping_fault, revoke_fault
 from engine.legality import follow_mask, follower_wins, king_index, lead_mask, play_fault_code
 from engine.phases.king import take_back_king
 from engine.phases.match import end_hand, penalty
 from engine.phases.outcome import Outcome, Result, wrong_time
-from engine.prompts import expectation
+from engine.prompts import expecting
 from engine.seats import INDEX, OTHER, SEATS
 from engine.sight import SIGHT, king_known_held, open_claims, proofs
 from engine.state import GameState
@@ -22,16 +22,10 @@ def play(state: GameState, action: PlayCard) -> Outcome:
     card = action.card
     if state.phase != "play":
         if state.phase in ("propose", "respond", "exchange", "force"):
-            return fault(
-                "out_of_turn", seat,
-                f"play has not begun ({expectation(state)}): take back the {card.symbol()}", card,
-            )
-        return wrong_time(state, seat, f"playing the {card.symbol()}")
+            return fault("out_of_turn", seat, "play_not_begun", card, **expecting(state))
+        return wrong_time(state, seat, "play", played=card)
     if state.offer is not None or state.awaiting >= 0:
-        return fault(
-            "out_of_turn", seat,
-            f"{expectation(state)} first: take back the {card.symbol()}", card,
-        )
+        return fault("out_of_turn", seat, "first", card, **expecting(state))
     i = INDEX[seat]
     bit = 1 << card.index
     hand = state.hands[i]
@@ -41,23 +35,14 @@ def play(state: GameState, action: PlayCard) -> Outcome:
         hand |= bit
     if not hand & bit:
         # TRANSCRIPT.md: a card the seat does not hold is card_not_in_hand, whoever's turn it is
-        return fault(
-            "card_not_in_hand", seat,
-            f"{seat} does not hold the {card.symbol()}: take it back and play from your hand", card,
-        )
+        return fault("card_not_in_hand", seat, "play_not_held", card)
     if seat != state.turn:
-        return fault(
-            "out_of_turn", seat, f"it is {state.turn}'s turn: take back the {card.symbol()}", card,
-        )
+        return fault("out_of_turn", seat, "turn_to_play", card, turn=state.turn)
     led = state.led
     ruleset = state.rules
     if led < 0:
         if not lead_mask(ruleset, hand, state.turn_up, state.king_to_lead == seat) & bit:
-            return fault(
-                "king_not_led", seat,
-                f"{seat} announced the king and must lead it: take back the {card.symbol()}",
-                card,
-            )
+            return fault("king_not_led", seat, "lead_king", card)
     elif not follow_mask(ruleset, hand, led, state.turn_up >> 3) & bit:
         return _play_fault(state, seat, card, hand, led)
     if hand != state.hands[i]:
@@ -86,17 +71,9 @@ def _play_fault(state: GameState, seat: str, card: Card, hand: int, led: int) ->
     same = hand & SUIT_MASKS[led >> 3]
     if same:
         best = CARDS[ruleset.ranking.highest(same & ruleset.ranking.above[led] or same)]
-        return fault(
-            "not_highest", seat,
-            f"{seat} must play the highest {SUIT_NAMES[led_card.suit]} (forzare), the "
-            f"{best.symbol()}: take back the {card.symbol()}", card,
-        )
+        return fault("not_highest", seat, "highest", card, suit=led_card.suit, best=best)
     best = CARDS[ruleset.ranking.highest(hand & SUIT_MASKS[trump])]
-    return fault(
-        "not_highest", seat,
-        f"{seat} must trump with the highest, the {best.symbol()} (forzare): take back the "
-        f"{card.symbol()}", card,
-    )
+    return fault("not_highest", seat, "highest_trump", card, best=best)
 
 
 def accept_play(state: GameState, seat: str, i: int, card: Card, bit: int) -> Result:
@@ -179,24 +156,22 @@ def _next_proof(state: GameState, events: list[Event]) -> Result:
         name = SEATS[seat]
         if code == "false_king":
             state = take_back_king(state, seat)
-            events.append(_late(code, name, trick, f"{name} announced the king but did not hold it: the point is "
-                                                   "taken back (rule 25)"))
+            events.append(_late(code, name, trick, "late_king"))
             if king_known_held(state, 1 - seat):
                 continue  # rule 25: the other seat holds the king, no further penalty
         else:
-            events.append(_late(code, name, trick, f"{name} broke a duty of play at trick {trick} (rule 43)"))
+            events.append(_late(code, name, trick, "late_play"))
         return state.evolve(awaiting=seat), tuple(events)
     if state.hand_over:
         return end_hand(state.evolve(hand_over=False), events, None)
     return state, tuple(events)
 
 
-def _late(code: str, seat: str, trick: int, message: str) -> Fault:
-    other = OTHER[seat]
-    remedy = f"{other}: yes, the hands are played again; no, play on and {seat}'s points are reduced"
-    if code == "false_king":
-        return Fault(code, seat, "25", message, remedy, None, True, trick)
-    return Fault(code, seat, "43", message, remedy, None, True, trick)
+def _late(code: str, seat: str, trick: int, says: str) -> Fault:
+    """A fault proven late: its message ``says.<says>``, its remedy the other seat's choice
+    (``remedy.late``)."""
+    return Fault(code, seat, "25" if code == "false_king" else "43", None, True, trick,
+                 says=Says("says." + says, (("other", OTHER[seat]), ("trick", str(trick)))))
 
 
 def remedy(state: GameState, action: ReplayHand | PlayOn) -> Outcome:
@@ -204,9 +179,9 @@ def remedy(state: GameState, action: ReplayHand | PlayOn) -> Outcome:
     seat = action.seat
     offender = state.awaiting
     if offender < 0:
-        return wrong_time(state, seat, "a choice (no fault waits for one)")
+        return wrong_time(state, seat, "choice")
     if INDEX[seat] == offender:
-        return fault("out_of_turn", seat, f"{OTHER[seat]} chooses, not {seat}")
+        return fault("out_of_turn", seat, "chooses", other=OTHER[seat])
     if isinstance(action, PlayOn):
         reduced = (True, state.reduced[1]) if offender == 0 else (state.reduced[0], True)
         return _next_proof(state.evolve(awaiting=-1, reduced=reduced), [])

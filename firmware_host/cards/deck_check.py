@@ -29,10 +29,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from catalogue import say, say_or
+from catalogue import card_words, say, say_or
 from drivers.device_events import CardSeen, DeviceEvent
 from drivers.nfc.originality import Origin
-from engine.cards import SUIT_SYMBOLS, Card
+from engine.cards import Card
 from hardware.tag_registry import CARDS, PACKS, TagRegistry
 
 logger = logging.getLogger(__name__)
@@ -53,7 +53,7 @@ class Stranger:
         """In ``lang``'s words, the card by its code (``QH``, the log's), or ``printed`` as ``lang``'s
         pack prints it."""
         if self.pack is not None:
-            card = card_words(self.card, lang) if printed and self.card else self.card
+            card = card_words(lang, str(Card.parse(self.card))) if printed and self.card else self.card
             return say(lang, "deck.other_pack", card=card, pack=self.pack)
         if self.card:
             return say(lang, "deck.stranger_card", uid=self.uid, card=self.card)
@@ -109,12 +109,12 @@ class DeckReport:
         out = [say(lang, "deck.console_count", pack=self.pack, n=len(self.seen)) if self.pack
                else say(lang, "deck.console_none")]
         if self.missing:
-            out.append(say(lang, "deck.console_missing", cards=" ".join(card_words(c, lang) for c in self.missing)))
+            out.append(say(lang, "deck.console_missing", cards=" ".join(card_words(lang, c) for c in self.missing)))
         if self.repeated:
-            out.append(say(lang, "deck.console_twice", cards=" ".join(card_words(c, lang) for c in self.repeated)))
+            out.append(say(lang, "deck.console_twice", cards=" ".join(card_words(lang, c) for c in self.repeated)))
         out += [say(lang, "deck.console_foreign", what=s.said(lang, printed=True)) for s in self.strangers]
         # each verdict in words ("no_signature": "no dio ninguna firma"), one the catalogue lacks as it is
-        out += [say(lang, "deck.console_fake", code=fake.card, card=card_words(fake.card, lang),
+        out += [say(lang, "deck.console_fake", code=fake.card, card=card_words(lang, str(Card.parse(fake.card))),
                     why=", ".join(say_or(lang, "origin." + why, why) for why in fake.why))
                 for fake in self.fakes]
         return out
@@ -220,10 +220,6 @@ def _name(event: CardSeen, registry: TagRegistry) -> str:
     entry = registry.entry(event.uid)
     if entry is None:
         return say("en", "deck.stranger", uid=event.uid)
-    return say("en", "deck.other_pack", card=Card.parse(entry.card).symbol(), pack=entry.pack)
+    return say("en", "deck.other_pack", card=card_words("en", str(Card.parse(entry.card))), pack=entry.pack)
 
 
-def card_words(code: str, lang: str) -> str:
-    """A card (``QH``) as ``lang``'s pack prints it: ``D♥`` in French."""
-    card = Card.parse(code)
-    return say_or(lang, "rank." + card.rank, card.rank) + SUIT_SYMBOLS[card.suit]

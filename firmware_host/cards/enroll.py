@@ -30,7 +30,7 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from catalogue import language, say
+from catalogue import card_words, language, say
 from drivers.device_events import CardSeen, DeviceEvent, ReaderStatus
 from drivers.nfc.originality import Origin
 from engine.cards import Card
@@ -110,10 +110,7 @@ class _Walk:
 
     def label(self, card: str) -> str:
         """``"TH"`` → ``"10♥"``, the rank as the table's language prints it (``R♠`` in French)."""
-        code = Card.parse(card).symbol()
-        rank, suit = code[:-1], code[-1]
-        return (say(self.lang, "rank." + ("T" if rank == "10" else rank)) if rank in ("10", "J", "Q", "K", "A")
-                else rank) + suit
+        return card_words(self.lang, str(Card.parse(card)))
 
     def next_card_event(self) -> CardSeen:
         while True:

@@ -18,6 +18,7 @@ from typing import Any
 import engine
 from catalogue import has, moment, percent, rule_set, say, say_n
 from engine import SEATS, Fault
+from engine.seats import PerSeat
 from firmware_host.journal.store import GameRecord, Journal
 from firmware_host.referee.controller import Controller
 from firmware_host.referee.table_events import HandRecord
@@ -52,7 +53,7 @@ class GamePlayed:
     hands: int
 
     def to_json(self) -> dict[str, Any]:
-        return {"winner": self.winner, "score": {"A": self.score[0], "B": self.score[1]}, "hands": self.hands}
+        return {"winner": self.winner, "score": PerSeat.of(self.score).to_json(), "hands": self.hands}
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,15 +95,15 @@ class GameSummary:
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "game": self.game, "started": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(self.started)),
-            "rules": self.rules, "players": {"A": self.players[0], "B": self.players[1]},
-            "winner": self.winner_name, "score": {"A": self.score[0], "B": self.score[1]},
+            "rules": self.rules, "players": PerSeat.of(self.players[:2]).to_json(),
+            "winner": self.winner_name, "score": PerSeat.of(self.score).to_json(),
             "hands": self.hands, "faults": self.faults,
             "faults_by_code": {s: dict(r.faults) for s, r in zip(SEATS, self.seats, strict=True)},
             **({"problem": self.problem} if self.problem else {}),
         }
         if self.is_rubber:
             data["games"] = [{**part.to_json(), "winner": self.name_of(part.winner)} for part in self.parts]
-            data["rubber"] = None if self.rubber is None else {"A": self.rubber[0], "B": self.rubber[1]}
+            data["rubber"] = None if self.rubber is None else PerSeat.of(self.rubber).to_json()
         return data
 
 

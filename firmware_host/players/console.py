@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 import engine
-from catalogue import has, rule_set, say, say_n, say_or, zones
+from catalogue import card_words, has, rule_set, say, say_n, say_or, zones
 from engine import NotationError
 from engine.cards import CARDS
 from engine.random_play import random_deal
@@ -40,8 +40,10 @@ from firmware_host.errors import BadInput
 from firmware_host.journal.store import REJECTED, Journal, JournalError, default_journal
 from firmware_host.outputs import deliver
 from firmware_host.referee.controller import Controller
+from firmware_host.referee.event_words import message
 from firmware_host.referee.protocol import physical_events
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
+from firmware_host.referee.table_events import Notice
 from firmware_host.referee.transcript import (
     ButtonEvent,
     CardEvent,
@@ -51,7 +53,6 @@ from firmware_host.referee.transcript import (
     parse_line,
 )
 from firmware_host.screens.chooser import fault_screen
-from firmware_host.screens.i18n import card as card_words
 from firmware_host.screens.i18n import worded
 from hardware.layout import ZONES
 
@@ -101,7 +102,7 @@ def _card_code(word: str, text: str, lang: str) -> str:
 
 def _printed_cards(lang: str) -> dict[str, str]:
     """Each card as ``lang`` prints it (upper case) → its code."""
-    return {card_words(str(c), lang).upper(): str(c) for c in CARDS}
+    return {card_words(lang, str(c)).upper(): str(c) for c in CARDS}
 
 
 def _typed_verb(word: str, lang: str) -> str:
@@ -228,7 +229,7 @@ class Bench:
         self.on_pad = {}
 
     def hands(self, lang: str = "en") -> str:
-        return "  ".join(say(lang, "sim.holds", seat=seat, cards=" ".join(card_words(c, lang) for c in cards))
+        return "  ".join(say(lang, "sim.holds", seat=seat, cards=" ".join(card_words(lang, c) for c in cards))
                          if cards else say(lang, "sim.holds_nothing", seat=seat) for seat, cards in self.held.items())
 
 
@@ -247,7 +248,7 @@ def describe(event: engine.Event, journal: str | None = None, lang: str = "en",
     the hand records are kept, for the line that says so; ``snapshot``: the table after it, for a
     fault worded as the OLED words it)."""
     def card(code: object) -> str:
-        return card_words(str(engine.Card.parse(str(code))), lang) if code else say(lang, "sim.a_card")
+        return card_words(lang, str(engine.Card.parse(str(code)))) if code else say(lang, "sim.a_card")
 
     def fault_name(code: str) -> str:
         return say_or(lang, "fault." + code, code.replace("_", " "))
@@ -268,10 +269,10 @@ def describe(event: engine.Event, journal: str | None = None, lang: str = "en",
         return (say(lang, "sim.fault_late", what=what, trick=event.trick) if event.late
                 else say(lang, "sim.fault", what=what))
     if kind == "notice":
-        # a notice's message is the engine's English; another language says its code's words (the
-        # seat's, and what the table waits for)
-        if lang == "en":
-            return say(lang, "sim.notice", what=data.get("message", ""))
+        # in English the notice's own words, as --json prints them; another language says its code's
+        # words (the seat's, and what the table waits for)
+        if lang == "en" and isinstance(event, Notice):
+            return say(lang, "sim.notice", what=message(event))
         code = str(data.get("code", ""))
         parts = [fault_name(code)] if has("fault." + code) else []
         parts += [expected(snapshot, lang)] if snapshot is not None else []

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 import engine
-from catalogue import language, rule_set, say, say_n
+from catalogue import card_words, language, rule_set, say, say_n
 from engine import Card, Event, Fault
 from engine.seats import SEATS
 from firmware_host.errors import BadInput
@@ -38,7 +38,6 @@ from firmware_host.referee.controller import Controller
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
 from firmware_host.referee.transcript import dumps
 from firmware_host.screens.chooser import fault_screen
-from firmware_host.screens.i18n import card as card_words
 from firmware_host.service import ServiceStats, TableService
 from hardware.limits import name_problem
 from hardware.table import TableConfig, simulated_table
@@ -277,7 +276,7 @@ class Narrator:
             if isinstance(value, Fault):
                 said[key] = self.fault(value)
             elif isinstance(value, Card):
-                said[key] = card_words(str(value), self.lang)
+                said[key] = card_words(self.lang, str(value))
             elif key == "who" and isinstance(value, str):
                 said[key] = self.names.get(value, value)
             else:

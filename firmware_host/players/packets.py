@@ -42,7 +42,7 @@ from firmware_host.players.builtin import wrong_card
 from firmware_host.referee.controller import Controller
 from firmware_host.referee.protocol import physical_events
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
-from firmware_host.referee.transcript import ButtonEvent, CardEvent, PhysicalEvent, Setup
+from firmware_host.referee.transcript import ButtonEvent, CardEvent, PhysicalEvent, Setup, event_line
 
 
 class PlayersError(RuntimeError):
@@ -217,14 +217,14 @@ class PacketPlayers:
                 else:
                     innocent = not any(p[:3] == (hand, ev.trick, ev.seat) for p in self.conduct.planted)
                 if innocent:
-                    self.conduct.unfounded.append(f"late {ev.code} against {ev.seat}: {ev.message}")
+                    self.conduct.unfounded.append(f"late {ev.code} against {ev.seat}: {event_line(ev)}")
                 if self.table.snapshot.choosing is not None:
                     replay = True
                 continue
             planted_card = wrong is not None and ev.seat == wrong[0] and str(ev.card) == wrong[1]
             planted_king = false_king is not None and ev.code == "false_king" and ev.seat == false_king
             if not (planted_card or planted_king):
-                self.conduct.unfounded.append(f"{ev.code} against {ev.seat}: {ev.message}")
+                self.conduct.unfounded.append(f"{ev.code} against {ev.seat}: {event_line(ev)}")
         return replay
 
     def _choose_replay(self) -> None:

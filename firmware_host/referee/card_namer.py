@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from drivers.nfc.originality import Origin
+from engine.events import Says
 from firmware_host.referee.pack_guard import PackGuard
 from firmware_host.referee.transcript import CardEvent, Sighting
 from hardware.tag_registry import TagEntry
@@ -42,12 +43,12 @@ class Registry(Protocol):
 class NamedCard:
     """What a sighting stands for: its ``card`` (None: unknown, or refused by the pack guard), the
     tag's ``uid``, the ``badge`` it is (a badge or rule card, then no card), and the guard's
-    ``fault`` (code, message) for a tag it refuses."""
+    ``fault`` (code, what it says) for a tag it refuses."""
 
     card: str | None
     uid: str | None = None
     badge: str | None = None
-    fault: tuple[str, str] | None = None
+    fault: tuple[str, Says] | None = None
 
     @property
     def key(self) -> str:
@@ -99,7 +100,7 @@ class CardNamer:
         if seen.card is None and (badge := self._badges.get(uid)) is not None:
             return NamedCard(None, uid, badge=badge)
         judged = self._guard.judge(seen, arriving=not event.gone)
-        fault = (judged.code, judged.message) if judged.code is not None else None
+        fault = (judged.code, judged.says or Says("says." + judged.code)) if judged.code is not None else None
         return NamedCard(judged.card, uid, fault=fault)
 
     def sight(self, event: CardEvent) -> Sighting:

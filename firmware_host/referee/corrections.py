@@ -9,7 +9,7 @@ pressed out of turn, is only a notice.
     >>> from engine import Card
     >>> from engine.faults import fault
     >>> fixes = Corrections()
-    >>> refused = fault("out_of_turn", "B", "not B's turn", Card.parse("7S"))
+    >>> refused = fault("out_of_turn", "B", "turn_to_play", Card.parse("7S"), turn="A")
     >>> [e.code for e in fixes.refuse(refused, "play.B", "7S", None, on_pad=True)]
     ['out_of_turn']
     >>> [f.seat for f in fixes.faults]
@@ -26,6 +26,8 @@ from dataclasses import dataclass
 
 from engine import Event, Fault
 from engine.actions import Action, Discard, Draw, PlayCard
+from engine.events import Says
+from engine.faults import VOID_DEAL_CODES
 from firmware_host.referee.pack_guard import TAG_FAULTS
 from firmware_host.referee.table_events import Corrected, Notice
 
@@ -39,17 +41,17 @@ def face_down(refused: Fault, zone: str | None) -> Fault:
 
     >>> from engine import Card
     >>> from engine.faults import fault
-    >>> f = fault("duplicate_card", "A", "K♠ is already in B's hand: the deal is void", Card.parse("KS"))
-    >>> face_down(f, "hand.A").card, face_down(f, "hand.A").message
-    (None, 'duplicate card: the deal is void: the same dealer deals again')
+    >>> f = fault("duplicate_card", "A", "turn_up_in_hand", Card.parse("KS"), holder="B")
+    >>> face_down(f, "hand.A").card, face_down(f, "hand.A").says.key
+    (None, 'says.face_down')
     >>> face_down(f, "turnup") is f
     True
     """
     if refused.card is None or zone is None or zone in FACE_UP_ZONES:
         return refused
-    return dataclasses.replace(
-        refused, card=None, detail=(), message=f"{refused.code.replace('_', ' ')}: {refused.remedy}",
-    )
+    # what it says: the fault's name and its remedy, no card
+    return dataclasses.replace(refused, card=None, detail=(), says=Says(
+        "says.face_down", (("code", refused.code), ("remedy", refused.code))))
 
 
 def refusal(events: Iterable[Event]) -> bool:
@@ -98,7 +100,7 @@ class Corrections:
                 out.append(ev)
             elif isinstance(ev, Fault) and (ev.code == "wrong_time" or (
                     button in ("yes", "no") and ev.code == "out_of_turn")):
-                out.append(Notice(ev.message, ev.seat, ev.code))
+                out.append(Notice(ev.says or Says("says." + ev.code), ev.seat, ev.code))
             elif isinstance(ev, Fault):
                 out.extend(self.refuse(ev, zone, card, None, on_pad=card is not None, void_deal=void_deal))
             else:
@@ -113,7 +115,7 @@ class Corrections:
                *, on_pad: bool, void_deal: bool = False) -> list[Event]:
         """A card or button refused: kept until taken back (a card laid ``on_pad``), else a warning."""
         refused = face_down(refused, zone)
-        if refused.code in ("misdeal", "duplicate_card") and void_deal:
+        if refused.code in VOID_DEAL_CODES and void_deal:
             # the deal is void: nothing to take back, the dealer deals again
             self._rejected.clear()
             self.warning = refused

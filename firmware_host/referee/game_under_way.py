@@ -30,14 +30,16 @@ from __future__ import annotations
 import engine
 from engine import Card, Event, GameState
 from engine.actions import Action
-from engine.faults import fault
+from engine.events import Fault, Says
+from engine.faults import FAULT_CODES
+from engine.prompts import expecting
 from firmware_host.referee.card_namer import CardNamer, NamedCard
 from firmware_host.referee.corrections import Corrections, refusal
 from firmware_host.referee.hand_log import HandLog, new_deal
 from firmware_host.referee.pad_ledger import PadLedger
 from firmware_host.referee.protocol import button_action, card_action
 from firmware_host.referee.setup_menu import SetupMenu, Started, setting_up
-from firmware_host.referee.table_events import NewGame, Notice
+from firmware_host.referee.table_events import NewGame, notice
 from firmware_host.referee.transcript import ButtonEvent, CardEvent, PhysicalEvent, Setup
 
 
@@ -95,9 +97,9 @@ class GameUnderWay:
             # between games (a venue's rounds, `run --players` on a finished game): the next game's names
             names = tuple(setup.players or ())
             self._setup.name_next_game(names)
-            return [Notice(f"the next game's players: {names[0]} (A) and {names[1]} (B)", None, "next_players")]
+            return [notice("next_players", None, "next_players", a=names[0], b=names[1])]
         if self._started:
-            return [Notice("a setup line is only read before the game starts", None, "setup_ignored")]
+            return [notice("setup_ignored", None, "setup_ignored")]
         self._state = self._setup.read(setup)
         self._namer.use(setup.tags)
         return []
@@ -128,9 +130,9 @@ class GameUnderWay:
     def _unnamed(self, named: NamedCard, zone: str) -> list[Event]:
         """A tag that names no card: refused until it is taken off (a play pad: that seat's; elsewhere the dealer's)."""
         seat = zone[-1] if zone.startswith("play.") else (self._state.dealer or None)
-        code, message = named.fault or (
-            "unknown_tag", f"tag {named.uid} is not in the registered pack: put that card aside")
-        return self._corrections.refuse(fault(code, seat, message), zone, None, named.uid, on_pad=True,
+        code, says = named.fault or ("unknown_tag", Says("says.unknown_tag", (("uid", str(named.uid)),)))
+        refused = Fault(code, seat, FAULT_CODES[code], says=says)
+        return self._corrections.refuse(refused, zone, None, named.uid, on_pad=True,
                                         void_deal=self.between_hands())
 
     def _button(self, event: ButtonEvent) -> list[Event]:
@@ -141,7 +143,7 @@ class GameUnderWay:
             return self._next_game() if button == "yes" else []
         action = button_action(self._state, seat, button)
         if action is None:
-            return [Notice(f"{seat}'s {button} means nothing now: {engine.expectation(self._state)}", seat)]
+            return [notice("button", seat, button=button, **expecting(self._state))]
         return self._apply(action, button=button)
 
     def _apply(self, action: Action, *, zone: str | None = None, card: str | None = None,

@@ -15,7 +15,7 @@ to the same decisions.
     >>> from firmware_host.referee.transcript import Sighting
     >>> guard = PackGuard()
     >>> guard.judge(Sighting("04ECA701075A80", "KS", Origin.GENUINE, pack=1), arriving=True)
-    Judgement(card='KS', code=None, message='')
+    Judgement(card='KS', code=None, says=None)
     >>> guard.pack
     1
     >>> guard.judge(Sighting("04ECA702075A80", "KS", Origin.GENUINE, pack=2), arriving=True).code
@@ -30,7 +30,7 @@ import logging
 from dataclasses import dataclass
 
 from drivers.nfc.originality import Origin
-from engine.cards import Card
+from engine.events import Says
 from firmware_host.referee.transcript import Sighting
 
 logger = logging.getLogger(__name__)
@@ -42,11 +42,11 @@ TAG_FAULTS = frozenset({"unknown_tag", "foreign_pack", "counterfeit_card"})
 @dataclass(frozen=True, slots=True)
 class Judgement:
     """What the guard makes of a tag: the ``card`` it stands for in this game (``None``: refused
-    or unknown), and the fault ``code`` and ``message`` if it is refused."""
+    or unknown), and the fault ``code`` and what it says (data, worded at the edge) if it is refused."""
 
     card: str | None
     code: str | None = None
-    message: str = ""
+    says: Says | None = None
 
 
 class PackGuard:
@@ -80,19 +80,11 @@ class PackGuard:
         if card is None:
             return Judgement(None)  # unknown: the controller's unknown_tag
         if self.refuses(seen.origin):
-            return Judgement(None, "counterfeit_card", (
-                f"the {_symbol(card)}'s tag failed the originality check "
-                f"(a copy or a fake, tag {seen.uid}): put it aside"
-            ))
+            return Judgement(None, "counterfeit_card", Says("says.counterfeit", (("card", card), ("uid", seen.uid))))
         if pack is not None and self.pack is not None and pack != self.pack:
-            return Judgement(None, "foreign_pack", (
-                f"the {_symbol(card)} is from pack {pack}: this game is played with pack {self.pack}: put it aside"
-            ))
+            return Judgement(None, "foreign_pack", Says("says.foreign_pack", (
+                ("card", card), ("pack", str(pack)), ("game_pack", str(self.pack)))))
         if arriving and pack is not None and self.pack is None:
             self.pack = pack
             logger.info("this game is played with pack %d (chosen by tag %s)", pack, seen.uid)
         return Judgement(card)
-
-
-def _symbol(card: str) -> str:
-    return Card.parse(card).symbol()

@@ -28,7 +28,7 @@ import engine
 from engine import Event, GameState
 from firmware_host.referee import table_setup
 from firmware_host.referee.table_defaults import TableDefaults
-from firmware_host.referee.table_events import NewGame, Notice
+from firmware_host.referee.table_events import NewGame, notice
 from firmware_host.referee.transcript import Setup, setup_problem
 
 
@@ -123,17 +123,17 @@ class SetupMenu:
         step = menu.press(button) if self._menu is not None else table_setup.Step(menu)
         self._menu = step.menu
         if step.notice:
-            return [Notice("the rules are the table's own (house rules)", None, step.notice)], None
+            return [notice("house_rules", None, step.notice)], None
         return self._start_with(step.settings, state) if step.settings is not None else ([], None)
 
     def laid(self, tag: str, pad: str, state: GameState, *, setting_up: bool) -> Started:
         """A badge or rule card ``tag`` laid on ``pad``."""
         if not setting_up:
-            return [Notice(f"{tag}: only before the first card", None, "setup_ignored")], None
+            return [notice("only_before", None, "setup_ignored", tag=tag)], None
         seat = pad[-1] if pad[-1] in engine.SEATS and pad != "turnup" else None
         step = table_setup.laid(self._settings(state), tag, seat, locked=self.defaults.locked and tag[:7] != "player:")
         if step.notice:
-            return [Notice(f"{tag} means nothing here ({step.notice.replace('_', ' ')})", seat, step.notice)], None
+            return [notice("means_nothing", seat, step.notice, tag=tag, why=step.notice)], None
         return self._start_with(step.settings, state) if step.settings is not None else ([], None)
 
     def _settings(self, state: GameState) -> table_setup.Settings:
@@ -154,7 +154,7 @@ class SetupMenu:
                                         target=settings.target, players=settings.players, language=language)
         problem = setup_problem(candidate, self.defaults.rules)  # the one check of every setup
         if problem is not None:
-            return [Notice(f"not started: {problem}", None, "rule_card")], None
+            return [notice("not_started", None, "rule_card", problem=problem)], None
         self._setup = candidate
         started = self.new_state(state.dealer or None)
         return [NewGame(started.rules.name, started.dealer or None, started.target)], started

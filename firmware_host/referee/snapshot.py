@@ -17,6 +17,8 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from engine import Event, Fault, GameState, HandEnd, Prompt, Trick, View
+from engine.seats import PerSeat
+from firmware_host.referee.event_words import message
 from firmware_host.referee.table_setup import MenuLine
 
 if TYPE_CHECKING:
@@ -53,8 +55,7 @@ class Sight:
         return self.mode == "full" or self.seen == self.held
 
     def to_json(self) -> dict[str, Any]:
-        return {"mode": self.mode, "seen": {"A": self.seen[0], "B": self.seen[1]},
-                "held": {"A": self.held[0], "B": self.held[1]}}
+        return {"mode": self.mode, "seen": PerSeat.of(self.seen).to_json(), "held": PerSeat.of(self.held).to_json()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,9 +124,10 @@ class TableSnapshot:
 
     @property
     def expectation(self) -> str:
-        """What the table waits for, in words: the last fault to put right, else the prompt."""
+        """What the table waits for, in the engine's English (the logs): the last fault to put right
+        (its message from the catalogue), else the prompt."""
         if self.faults:
-            return self.faults[-1].message
+            return message(self.faults[-1])
         return self.prompt.text
 
     def to_json(self) -> dict[str, Any]:

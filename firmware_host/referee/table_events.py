@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from engine import Event, Fault
+from engine.events import Says
 
 CONTRACT_EVENTS = frozenset({"trump", "king", "trick", "hand_end", "game_end", "fault", "replay_hand"})
 """The event kinds of TRANSCRIPT.md's contract; ``replay --json`` prints these."""
@@ -21,23 +22,36 @@ CONTRACT_EVENTS = frozenset({"trump", "king", "trick", "hand_end", "game_end", "
 @dataclass(frozen=True, slots=True)
 class Notice(Event):
     """Something the table tells the players that is not a fault of the rules: a
-    button pressed when nothing asks for it, a card on a pad that means nothing now."""
+    button pressed when nothing asks for it, a card on a pad that means nothing now. What it says
+    is data (:class:`~engine.events.Says`), worded at the edge."""
 
     event: ClassVar[str] = "notice"
-    message: str
+    says: Says
     seat: str | None = None
     code: str = "wrong_time"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"event": self.event, "seat": self.seat, "code": self.code}
+
+    def values(self) -> dict[str, str]:
+        """What the notice says, as one set of values (its seat, then its message's own)."""
+        return {"seat": self.seat or "", **dict(self.says.values)}
+
+
+def notice(says: str, seat: str | None = None, code: str = "wrong_time", **values: object) -> Notice:
+    """A notice saying the catalogue's ``says.<says>`` with ``values`` (each as text)."""
+    return Notice(Says("says." + says, tuple((name, str(value)) for name, value in values.items())), seat, code)
 
 
 def shown_notice(events: Sequence[Event]) -> Fault | None:
     """The notice the table shows after an input that caused ``events`` (the last one, until the next
     input), as the snapshot's :class:`~engine.Fault`; None: the input meant something.
 
-    >>> shown_notice([Notice("B's yes means nothing now", "B")]).message
-    "B's yes means nothing now"
+    >>> shown_notice([notice("button", "B", button="yes", expects="play", expects_seat="A")]).code
+    'wrong_time'
     """
-    notice = next((e for e in reversed(events) if isinstance(e, Notice)), None)
-    return Fault(notice.code, notice.seat, "", notice.message) if notice is not None else None
+    shown = next((e for e in reversed(events) if isinstance(e, Notice)), None)
+    return Fault(shown.code, shown.seat, "", says=shown.says) if shown is not None else None
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,6 +33,7 @@ from engine import Event
 from engine.cards import Card
 from engine.ecarte_errors import EcarteError, NotationError
 from engine.sight import SIGHTS
+from firmware_host.referee.event_words import contract_json
 from hardware.layout import BUTTONS, SEATS, ZONES
 from hardware.layout import COMPACT_PADS as COMPACT_ZONES
 from hardware.limits import name_problem, quoted, twice_named
@@ -468,9 +469,10 @@ def read_numbered(lines: Iterable[tuple[int, str | TranscriptError]], *, source:
 
 
 def event_line(event: Event, seq: int | None = None, extra: dict[str, Any] | None = None) -> str:
-    """One line of ``--json`` output: the event, ``extra`` fields (the players' names on
+    """One line of ``--json`` output: the event (a fault and a notice with their words in English:
+    :func:`~firmware_host.referee.event_words.contract_json`), ``extra`` fields (the players' names on
     ``game_end`` and ``new_game``: who sat where), then its ``seq`` (when it has one)."""
-    data = event.to_json()
+    data = contract_json(event)
     if extra:
         data.update(extra)
     if seq is not None:

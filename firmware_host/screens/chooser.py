@@ -23,6 +23,7 @@ from typing import Any
 from catalogue import has, say, say_or, zones
 from engine import SEATS, Fault, View
 from engine.events import Bid, King, Penalty
+from engine.faults import VOID_DEAL_CODES
 from engine.prompts import Prompt
 from engine.rules import RULE_SETS
 from firmware_host.referee.hand_log import trick_points
@@ -120,7 +121,7 @@ def fault_words(fault: Fault, table: _Table) -> tuple[str, str]:
         if chooser is not None:
             return headline, w.say("late_choose", turn=table.who(chooser))
         return headline, w.say("late_king_back")
-    if code in ("misdeal", "duplicate_card"):
+    if code in VOID_DEAL_CODES:
         headline = w.say("duplicate_card", card=card) if code == "duplicate_card" and card else w.say("misdeal")
         if view.phase == "cut":
             return headline, w.say("cut_again")

@@ -39,7 +39,8 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
-from engine.cards import SUIT_SYMBOLS, Card
+from catalogue import SUIT_SYMBOLS
+from engine.cards import Card
 
 WIDTH, HEIGHT = 128, 64
 FONTS = Path(__file__).resolve().parent / "fonts"

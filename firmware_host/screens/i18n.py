@@ -5,7 +5,7 @@ Everything the OLED says is worded from data — a fault's code, seat, card and
 the engine's English sentences. A prompt is worded by :func:`worded` from its key; card ranks
 follow each language's pack (a French king is an R, a German jack a B)::
 
-    >>> card("KS", "fr"), card("JH", "de"), card("TD", "it"), card("QC", "es")
+    >>> words("fr").card("KS"), words("de").card("JH"), words("it").card("TD"), words("es").card("QC")
     ('R♠', 'B♥', '10♦', 'Q♣')
     >>> words("fr").say("game_over", who="Anne")
     'Anne gagne'
@@ -19,32 +19,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from catalogue import LANGUAGES, language, say, say_n, say_or
-from engine.cards import SUIT_SYMBOLS
+from catalogue import LANGUAGES, card_words, language, say, say_n
 from engine.prompts import Prompt
 from firmware_host.screens.drawing import fitting, text_width
 
-__all__ = ["LANGUAGES", "NAME_WIDTH", "Words", "card", "language", "screen_name", "worded", "words"]
+__all__ = ["LANGUAGES", "NAME_WIDTH", "Words", "language", "screen_name", "worded", "words"]
 
 NAME_WIDTH = 64
 """Pixels a player's name may take on the OLED (longer names are cut, with a dot)."""
-
-FAULT_WORDS = ("misdeal", "duplicate_card", "unknown_tag", "foreign_pack", "counterfeit_card", "exchange_count",
-               "false_king", "out_of_turn",
-               "revoke", "not_overtaking", "not_trumping", "card_not_in_hand", "not_highest",
-               "king_not_led", "wrong_time")
-"""The fault and notice codes the catalogue words (every code of :data:`engine.faults.FAULT_CODES`)."""
-
-
-def card(code: str, lang: str = "en") -> str:
-    """``"KS"`` → ``"K♠"`` (``"R♠"`` in French): the rank as that language prints it, the suit symbol.
-
-    :raises ValueError: not a card.
-    """
-    if len(code) != 2 or code[1] not in SUIT_SYMBOLS:
-        raise ValueError(f"not a card: {code!r} (rank then suit, like 'TH')")
-    return say_or(lang, "rank." + code[0], code[0]) + SUIT_SYMBOLS[code[1]]
-
 
 def screen_name(name: str, width: int = NAME_WIDTH) -> str:
     """``name`` cut to ``width`` pixels on the OLED (a dot marks the cut)."""
@@ -80,8 +62,8 @@ class Words:
         return say_n(self.lang, key, n, **values)
 
     def card(self, code: str) -> str:
-        """A card as this language prints it."""
-        return card(code, self.lang)
+        """A card as this language prints it (:func:`catalogue.card_words`)."""
+        return card_words(self.lang, code)
 
 
 def words(lang: str = "en") -> Words:

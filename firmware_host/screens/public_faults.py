@@ -1,13 +1,12 @@
 """What of a fault a spectator may know: the rule the page, MQTT and the table's voice obey alike.
 
-A fault's message and card may name a card lying face down (a replacement beyond the count on a
-hand pad, a card dealt twice, a discard the seat does not hold): such a fault goes out without its
-card, its message saying "a card". A fault keeps its card only when the card lies face up on a
-play pad (a fault of play during the tricks) or on the cut. Only these event kinds go out as they
-happen (:data:`PUBLIC_EVENTS`); ``hand_record`` waits for the hand's end.
-
-    >>> redact("take back the K♠ (KS)")
-    'take back the card (a card)'
+A fault's card may lie face down (a replacement beyond the count on a hand pad, a card dealt twice,
+a discard the seat does not hold): such a fault goes out without its card. A fault keeps its card
+only when the card lies face up on a play pad (a fault of play during the tricks) or on the cut.
+A fault carries no words (its message's values, which may name a card in a hand, stay on the table):
+what a spectator reads is worded here from its public data, as the table's screen words it. Only
+these event kinds go out as they happen (:data:`PUBLIC_EVENTS`); ``hand_record`` waits for the
+hand's end.
 """
 
 from __future__ import annotations
@@ -33,15 +32,7 @@ PLAY_FAULTS = frozenset({"revoke", "not_overtaking", "not_trumping", "not_highes
 PLAY_PHASE_FAULTS = frozenset({"out_of_turn", "card_not_in_hand", "wrong_time"})
 """Faults whose card lies face up when they happen during the tricks (a card on a play pad)."""
 
-CARD_SYMBOL = re.compile(r"(?:10|[2-9JQKA])[♠♥♦♣]")
 _TRAILING_ARTICLE = re.compile(r"\s+(?:the|le|la|il|den|die|das|el)$")
-CARD_NOTATION = re.compile(r"(?<![A-Za-z0-9])[2-9TJQKA][SHDC](?![A-Za-z0-9])")
-
-
-def redact(text: str) -> str:
-    """``text`` with every card named in it replaced by "a card"."""
-    text = CARD_SYMBOL.sub("a card", text)
-    return CARD_NOTATION.sub("a card", text).replace("the a card", "the card")
 
 
 def fault_face_up(fault: Fault, snapshot: TableSnapshot) -> bool:
@@ -66,11 +57,10 @@ def public_fault(fault: Fault, face_up: bool, snapshot: TableSnapshot | None = N
     data = fault.to_json()
     if not face_up:
         data["card"] = None
-        data["message"] = redact(str(data.get("message", "")))
         fault = replace(fault, card=None)
     if snapshot is not None:
         screen = fault_screen(fault, snapshot, language, whole_names=True)
-        what, do = (" ".join((t if face_up else redact(t)).split()) for t in (screen.headline, screen.detail))
+        what, do = (" ".join(t.split()) for t in (screen.headline, screen.detail))
         # worded without its card, "does not hold the {card}" ends on an article: leave it out
         data["said"] = {"what": _TRAILING_ARTICLE.sub("", what), "do": _TRAILING_ARTICLE.sub("", do)}
     return data

@@ -44,12 +44,13 @@ from engine import (
 )
 from engine.events import Exchanged, HandReplayed, MatchEnd, PlayBegins
 from engine.rules import RULE_SETS
+from engine.seats import PerSeat
 from firmware_host.referee.hand_log import trick_points
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
 from firmware_host.referee.table_events import Corrected, NewGame, ReaderState
 from firmware_host.screens.i18n import language as table_language
 from firmware_host.screens.i18n import worded, words
-from firmware_host.screens.public_faults import PUBLIC_EVENTS, fault_face_up, public_fault, redact
+from firmware_host.screens.public_faults import PUBLIC_EVENTS, fault_face_up, public_fault
 from firmware_host.voice.spoken import Spoken, spoken
 from hardware.table_config import VERBOSITIES
 
@@ -146,7 +147,7 @@ class Announcer:
         prompt = snapshot.prompt
         if not prompt.key or prompt.key == "over":
             return None
-        text = redact(worded(prompt, said.lang, said.names.get(prompt.seat) if prompt.seat else None).text)
+        text = worded(prompt, said.lang, said.names.get(prompt.seat) if prompt.seat else None).text
         text = _capital(said.s.cards_said(text).strip())
         return text if text.endswith(("?", ".", "!")) else f"{text}."
 
@@ -163,8 +164,8 @@ class _Said:
         self.snapshot = snapshot
         self.s = say
         self.lang = lang
-        names = snapshot.players
-        self.names = {"A": names[0] or "A", "B": names[1] or "B"}
+        names = PerSeat.of(snapshot.players[:2])
+        self.names = PerSeat(names.a or "A", names.b or "B").to_json()  # a seat with no name is its letter
 
     def who(self, seat: str | None) -> str:
         return self.names.get(seat or "", "") or words(self.lang).say("table")

@@ -18,9 +18,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from catalogue import LANGUAGES, say
-from engine.cards import CARDS, SUIT_SYMBOLS
-from firmware_host.screens.i18n import card, language
+from catalogue import LANGUAGES, SUIT_SYMBOLS, card_words, language, say
+from engine.cards import CARDS
 
 __all__ = ["ESPEAK_VOICES", "SPOKEN_LANGUAGES", "Spoken", "spoken"]
 
@@ -69,7 +68,7 @@ class Spoken:
     def cards_said(self, text: str) -> str:
         """``text`` (the OLED's words) with each printed card (``R♠``) said in full, its
         article included (the OLED's "reprenez le D♥" → "reprenez la dame de cœur")."""
-        printed = {card(code, self.lang): code for code in _CODES}
+        printed = {card_words(self.lang, code): code for code in _CODES}
 
         def full(match: re.Match[str]) -> str:
             code = printed.get(match.group(0))

@@ -122,8 +122,8 @@ EVENTS = [
     Trick("A", C("KD"), C("AD"), "A"), Offer("A", "double", None), Offer("A", "point", False),
     Penalty("B", -1, "revoke"), HandEnd((3, 2), (1, 0), (4, 2)), GameEnd("A", (5, 2), 2),
     MatchEnd("A", (2, 1), (4, 1), "Ann"), Seating("Cy", "Bob", "Ann"),
-    Fault("revoke", "B", "43", "B must follow hearts", "take it back", C("7S")),
-    Fault("misdeal", "A", "8, 9, 15-21", "six cards", "deal again", None),
+    Fault("revoke", "B", "43", C("7S"), detail=(("suit", "H"), ("win", "no"))),
+    Fault("misdeal", "A", "8, 9, 15-21", None),
 ]
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+import catalogue
 import engine
 from engine import (
     FAULT_CODES,
@@ -35,6 +36,7 @@ from engine import (
     new_game,
     parse_cards,
 )
+from firmware_host.referee.event_words import message, remedy
 
 C = Card.parse
 
@@ -81,14 +83,14 @@ def refused(state: engine.GameState, action: engine.Action, code: str, seat: str
     fault = events[0]
     assert isinstance(fault, Fault)
     assert (fault.code, fault.seat) == (code, seat)
-    assert fault.rule == FAULT_CODES[code][0]
+    assert fault.rule == FAULT_CODES[code]
     if charged:
         penalty = events[1]
         assert isinstance(penalty, engine.Penalty)
         assert (penalty.seat, penalty.points, penalty.reason) == (seat, -1, code)
-        assert "point lost" in fault.remedy
+        assert "point lost" in remedy(fault)
     else:
-        assert fault.remedy == FAULT_CODES[code][1]
+        assert remedy(fault) == catalogue.say("en", "remedy." + code)
     assert check(state, action) == fault
     assert action not in legal_actions(state)
     if state.rules.revoke_penalty == 0 or code not in ("revoke", "not_trumping"):
@@ -98,7 +100,7 @@ def refused(state: engine.GameState, action: engine.Action, code: str, seat: str
 
 def names(fault: Fault, *words: str) -> None:
     for word in words:
-        assert word in fault.message, (word, fault.message)
+        assert word in message(fault), (word, message(fault))
 
 
 # -- faults of play (London rules 39, 40, 43) ----------------------------------------------
@@ -138,7 +140,7 @@ def test_fault_of_play_is_refused_and_state_kept(rules, before, move, code, seat
     assert fault.card == C(card)
     names(fault, *words)
     if code in ("revoke", "not_overtaking", "not_trumping") and state.rules.revoke_penalty == 0:
-        assert "rule 39: no penalty" in fault.remedy
+        assert "rule 39: no penalty" in remedy(fault)
 
 
 @pytest.mark.parametrize(("rules", "before", "legal"), [
@@ -378,7 +380,7 @@ def test_drawing_a_card_that_is_not_in_the_stock_voids_the_deal(where):
     state, _ = apply(state, Discard("A", (C("9H"),)))
     new, events = apply(state, Draw("A", (C(where),)))
     assert [(e.code, e.seat) for e in events] == [("duplicate_card", "B")]  # type: ignore[attr-defined]
-    assert C(where).symbol() in events[0].message  # type: ignore[attr-defined]
+    assert C(where).symbol() in message(events[0])  # type: ignore[arg-type]
     assert new.phase == "deal" and new.hands == (0, 0) and new.dealer == "B"
 
 
@@ -412,7 +414,7 @@ def test_decisions_at_the_wrong_moment(rules, phase_actions, action, code, seat)
     for earlier in phase_actions:
         state, _ = apply(state, earlier)
     fault = refused(state, action, code, seat)
-    assert fault.message
+    assert message(fault)
 
 
 def test_every_fault_code_but_unknown_tag_is_produced_by_this_file():

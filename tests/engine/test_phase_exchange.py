@@ -18,6 +18,7 @@ from engine import (
     parse_action,
 )
 from engine.game import GameState
+from firmware_host.referee.event_words import message
 
 # -- exchanges: rule 38, dealer's minimum, italian/german dealer taking none ------------------------
 
@@ -48,7 +49,7 @@ def test_rule_38_discards_limited_by_the_stock_and_play_begins_when_it_is_gone(r
     state, _ = run(state, "A proposes", "B accepts")
     hand = state.hand("A")
     state2, events = apply(state, parse_action(f"A discards {hand[0]} {hand[1]}"))
-    assert events[0].code == "exchange_count" and "rule 38" in events[0].message and events[0].seat == "B"
+    assert events[0].code == "exchange_count" and "rule 38" in message(events[0]) and events[0].seat == "B"
     assert state2 == state
     last = _stock(state)[0]
     state, events = run(state, f"A discards {hand[0]}", f"A draws {last}")
@@ -70,7 +71,7 @@ def test_rule_38_the_dealer_is_limited_too():
                    f"A draws {_stock(state)[0]}")
     assert state.exchanger == "B" and state.stock_size == 1
     _, events = apply(state, parse_action(f"B discards {state.hand('B')[0]} {state.hand('B')[1]}"))
-    assert events[0].code == "exchange_count" and "rule 38" in events[0].message
+    assert events[0].code == "exchange_count" and "rule 38" in message(events[0])
     state, events = run(state, f"B discards {state.hand('B')[0]}", f"B draws {_stock(state)[0]}")
     assert kinds(events) == ["exchange", "play_begins"] and state.phase == "play"
 

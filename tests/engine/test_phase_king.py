@@ -17,6 +17,7 @@ from engine import (
     new_game,
     parse_action,
 )
+from firmware_host.referee.event_words import message
 
 # -- the king of trumps ------------------------------------------------------------------------
 
@@ -55,7 +56,7 @@ def test_king_may_be_announced_until_the_holder_plays_his_first_card():
     assert parse_action("A announces") in legal_actions(state)
     state, _ = run(state, "A plays QD")  # a first card that is not the king
     state2, events = apply(state, parse_action("A announces"))
-    assert events[0].code == "wrong_time" and "rule 23" in events[0].message
+    assert events[0].code == "wrong_time" and "rule 23" in message(events[0])
     assert state2 == state
 
 
@@ -77,7 +78,7 @@ def test_rule_24_the_elder_s_led_king_is_too_late_once_played_to():
     state, _ = run(state, "A plays KD", "B plays JH")
     assert state.counts == (1, 1) and state.turn == "A"
     after, events = apply(state, parse_action("A announces"))
-    assert events[0].code == "wrong_time" and "played to (rule 24)" in events[0].message
+    assert events[0].code == "wrong_time" and "played to (rule 24)" in message(events[0])
     assert after == state and parse_action("A announces") not in legal_actions(state)
 
 
@@ -93,7 +94,7 @@ def test_rule_24_the_dealer_s_first_card_king_until_he_plays_again():
     state2, _ = start("classic", hand)
     state2, _ = run(state2, "A plays 7S", "B plays KD", "B plays QD")
     _, events = apply(state2, parse_action("B announces"))
-    assert events[0].code == "wrong_time" and "playing again (rule 24)" in events[0].message
+    assert events[0].code == "wrong_time" and "playing again (rule 24)" in message(events[0])
 
 
 def test_rule_24_expires_when_the_holder_plays_again():
@@ -115,7 +116,7 @@ def test_no_rule_24_in_french_and_italian(rules, hand, script, seat):
     state, _ = run(state, *script)
     after, events = apply(state, parse_action(f"{seat} announces"))
     assert [e.event for e in events] == ["fault"] and events[0].code == "wrong_time"
-    assert ("001" if rules == "french" else "000") in events[0].message
+    assert ("001" if rules == "french" else "000") in message(events[0])
     assert after == state and parse_action(f"{seat} announces") not in legal_actions(state)
 
 
@@ -169,7 +170,7 @@ def test_italian_late_declaration_does_not_cancel_the_penalty(first):
     state, events = run(state, first)
     assert [e.event for e in events] == ["penalty", "play"] and state.score == (-1, 0)
     after, events = apply(state, parse_action("A announces"))
-    assert events[0].code == "wrong_time" and "the -1 stands" in events[0].message
+    assert events[0].code == "wrong_time" and "the -1 stands" in message(events[0])
     assert after == state and after.score == (-1, 0) and after.king is None
 
 

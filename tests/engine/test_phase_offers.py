@@ -14,6 +14,7 @@ from engine import (
     legal_actions,
     parse_action,
 )
+from firmware_host.referee.event_words import message
 
 # -- doubling (003 'Apuesta') ------------------------------------------------------------------
 
@@ -61,7 +62,7 @@ def test_double_only_once_and_before_the_third_trick():
 def test_double_not_played_without_the_option():
     state, _ = start("classic", A32)
     _, events = apply(state, parse_action("A doubles"))
-    assert events[0].code == "wrong_time" and "not played at this table" in events[0].message
+    assert events[0].code == "wrong_time" and "not played at this table" in message(events[0])
 
 
 # -- offering the point (003 'Apuesta', Cady 1896) ----------------------------------------------
@@ -95,4 +96,4 @@ def test_offer_point_only_before_the_first_card():
     state, _ = start("classic", A32, offer_point=True)
     state, _ = run(state, "A plays KD")
     _, events = apply(state, parse_action("B offers the point"))
-    assert events[0].code == "wrong_time" and "before the first card" in events[0].message
+    assert events[0].code == "wrong_time" and "before the first card" in message(events[0])

@@ -32,6 +32,7 @@ from firmware_host.cards.table_tags import TableTags
 from firmware_host.checks.doctor import run_checks
 from firmware_host.players.simtable import sim_uid
 from firmware_host.referee.controller import Controller
+from firmware_host.referee.event_words import message
 from firmware_host.referee.table_defaults import TableDefaults
 from hardware import locks, ntag_signature
 from hardware.table import TagPolicy, load_table_text
@@ -196,7 +197,7 @@ def test_a_clone_or_a_counterfeit_of_an_enrolled_card_is_refused(
         assert seen.origin == origin and seen.card == "KS"  # the pad names it; the referee decides
         assert judged == [("fault", "counterfeit_card")]
         outcome = t.controller.snapshot()
-        assert "originality" in outcome.faults[0].message
+        assert "originality" in message(outcome.faults[0])
         assert t.lift(sim_uid("KS")) == [("corrected", "counterfeit_card")]
     finally:
         t.close()
@@ -219,7 +220,7 @@ def test_a_card_of_the_other_pack_is_a_fault(sim: Pn532Simulator) -> None:
         seen, judged = t.lay(sim_uid("QH", 2))
         assert seen.card == "QH"
         assert judged == [("fault", "foreign_pack")]
-        assert "pack 2" in t.controller.snapshot().faults[0].message
+        assert "pack 2" in message(t.controller.snapshot().faults[0])
         assert t.lift(sim_uid("QH", 2)) == [("corrected", "foreign_pack")]
         assert t.lay(sim_uid("QH", 1))[1] == []
     finally:

@@ -6,6 +6,7 @@ turn-up, a card on a play pad)."""
 from __future__ import annotations
 
 import itertools
+import json
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -224,14 +225,36 @@ def test_a_delay_holds_the_hands_back(service: TableService) -> None:
 def test_fault_cards_are_shown_only_face_up(code: str, phase: str, face_up: bool) -> None:
     from engine import Fault
     from engine.cards import Card
-    from firmware_host.screens.public_faults import public_fault, redact
+    from engine.events import Says
+    from firmware_host.screens.public_faults import public_fault
 
-    fault = Fault(code, "B", "43", "take back the 7♠ (7S)", "", Card.parse("7S"))
+    fault = Fault(code, "B", "43", Card.parse("7S"), says=Says("says.six_cards", (("who", "B"),)))
     data = public_fault(fault, face_up=face_up)
     assert (data["card"] == "7S") is face_up
     assert ("7S" in str(data)) is face_up
-    assert redact("the K♦ is already in B's hand") == "the card is already in B's hand"
+    assert "♠" not in str(data)  # a fault carries no words: nothing of its message leaves the table
     del phase
+
+
+def test_a_fault_of_play_names_no_card_of_the_hand() -> None:
+    """Forzare: the fault that refuses B's 8♥ knows B's highest heart, the Q♥, still in B's hand. What
+    leaves the table (the feed's event and state, in every language) names the 8♥ on the pad and the
+    9♥ led, never the Q♥ (the fault's English message named it, and it went out as it was)."""
+    from firmware_host.referee.controller import Controller
+    from firmware_host.referee.transcript import ButtonEvent, Setup
+
+    for lang in ("en", "fr", "de"):
+        table, feed = Controller(), PublicFeed(table="t1", language=lang)
+        table.handle(Setup(rules="italian", dealer="B", options={"forzare": True}))
+        for i, code in enumerate(["9H", "KS", "AC", "8S", "9D", "QH", "8H", "7S", "JD", "8D"]):
+            feed.take(table.handle(CardEvent("hand.A" if i < 5 else "hand.B", code)), now=0.0)
+        feed.take(table.handle(CardEvent("turnup", "7D")), now=0.0)
+        feed.take(table.handle(ButtonEvent("A", "no")), now=0.0)  # A plays without exchanging
+        feed.take(table.handle(CardEvent("play.A", "9H")), now=0.0)
+        out = feed.take(table.handle(CardEvent("play.B", "8H")), now=0.0)
+        assert [m.data["code"] for m in out if m.kind == "event"] == ["not_highest"]
+        said = json.dumps([m.data for m in out], ensure_ascii=False)
+        assert "8H" in card_tokens(said) and "QH" not in card_tokens(said), (lang, said)
 
 
 # -- the voice: the same rule, said -------------------------------------------------------------

@@ -7,10 +7,9 @@ import json
 import pytest
 from conftest import feed, whole_game
 
-from catalogue import LANGUAGES
+from catalogue import LANGUAGES, card_words
 from firmware_host.referee.controller import Controller
 from firmware_host.referee.transcript import CardEvent, Setup
-from firmware_host.screens.i18n import card
 from firmware_host.service import TableService
 from venue.public import PublicFeed, card_tokens
 from venue.words import RANKS, page_words
@@ -55,7 +54,7 @@ def test_a_fault_is_said_in_the_tables_language(service: TableService, lang: str
         if faults:
             said = faults[-1]["said"]
             assert words in said["what"], said
-            assert card(faults[-1]["card"], lang) in said["do"], said
+            assert card_words(lang, faults[-1]["card"]) in said["do"], said
             assert public.state["lang"] == lang
             return
     raise AssertionError("the game had no revoke")
@@ -78,7 +77,7 @@ def test_every_language_has_every_word_of_the_page() -> None:
         assert words["lang"] == lang
         assert set(words["words"]) == set(page_words("en")["words"]), lang
         assert all(words["words"].values())
-        assert [words["ranks"][r] for r in RANKS] == [card(r + "S", lang)[:-1] for r in RANKS]
+        assert [words["ranks"][r] for r in RANKS] == [card_words(lang, r + "S")[:-1] for r in RANKS]
     assert page_words("xx")["lang"] == "en"
 
 
@@ -88,11 +87,12 @@ def test_every_language_has_every_word_of_the_page() -> None:
 def test_a_fault_said_without_its_face_down_card(lang: str, what: str) -> None:
     from engine import Fault
     from engine.cards import Card
+    from engine.events import Says
     from firmware_host.screens.public_faults import public_fault
 
     snapshot = Controller().handle(Setup(rules="classic", dealer="A")).snapshot
-    fault = Fault("card_not_in_hand", "A", "", "A does not hold the 9♠", "", Card.parse("9S"))
+    fault = Fault("card_not_in_hand", "A", "", Card.parse("9S"), says=Says("says.play_not_held"))
     hidden = public_fault(fault, face_up=False, snapshot=snapshot, language=lang)
     assert hidden["said"]["what"] == what and not card_tokens(json.dumps(hidden, ensure_ascii=False))
     shown = public_fault(fault, face_up=True, snapshot=snapshot, language=lang)
-    assert card("9S", lang) in shown["said"]["what"]
+    assert card_words(lang, "9S") in shown["said"]["what"]

@@ -71,7 +71,7 @@ function handStory(story) {
 }
 
 function faultWords(f) {
-  const said = f.said || { what: f.message, do: f.remedy };
+  const said = f.said || { what: f.code, do: "" };  // a fault carries no words: the server words it (said)
   return el("div", { class: "fault" + (f.late ? " late" : ""), "data-code": f.code },
     el("b", {}, said.what), said.do ? el("span", {}, " · " + said.do) : "");
 }
@@ -149,7 +149,7 @@ function showState(s) {
   const facts = $("facts");
   facts.replaceChildren();
   if (hand.replayed) facts.append(el("span", {}, W("replayed")));
-  for (const f of hand.early) facts.append(el("span", { class: "fault" }, W("before_play") + ": " + (f.said ? f.said.what : f.message)));
+  for (const f of hand.early) facts.append(el("span", { class: "fault" }, W("before_play") + ": " + (f.said ? f.said.what : f.code)));
   for (const zone of s.offline) facts.append(el("span", { class: "fault" }, W("reader_offline", { zone: ZONES[zone] || zone })));
   showGame(s, who);
   if (!$("events").children.length) for (const e of s.story || []) showEvent(e);

@@ -10,8 +10,10 @@ from referee_tables import DEAL, card_event, feed, summary, table_at
 import engine
 from engine import Card
 from engine.actions import Announce, PlayCard
+from engine.events import Says
 from engine.faults import fault
 from firmware_host.referee.corrections import Corrections, face_down, refusal
+from firmware_host.referee.event_words import message
 from firmware_host.referee.table_events import Corrected, Notice
 
 SEVEN = Card.parse("7S")
@@ -65,7 +67,7 @@ def test_a_fault_of_time_is_only_a_notice(code: str, button: str | None) -> None
     fixes = Corrections()
     out = fixes.judge(Announce("A"), [fault(code, "A", "not now")], zone=None, card=None, button=button,
                       void_deal=False)
-    assert out == [Notice("not now", "A", code)]
+    assert out == [Notice(Says("says.not now"), "A", code)]
     assert fixes.faults == () and fixes.warning is None
 
 
@@ -81,7 +83,7 @@ def test_a_face_down_card_is_never_named_and_clear_gathers_everything() -> None:
     fixes = Corrections()
     fixes.refuse(fault("duplicate_card", "A", "K♠ is in B's hand", Card.parse("KS")), "hand.A", "KS", None,
                  on_pad=True)
-    assert fixes.faults[0].card is None and "K" not in fixes.faults[0].message
+    assert fixes.faults[0].card is None and "K" not in message(fixes.faults[0])
     assert face_down(_revoke(), "play.A").card == SEVEN
     fixes.clear()
     assert fixes.faults == () and fixes.warning is None

@@ -59,13 +59,13 @@ def screens(lang: str) -> list[Screen]:
         for phase, card, detail in (("play", "KS", ()), ("cut", None, ()), ("deal", "AC", ()), ("play", "JD", ()),
                                     ("play", "8S", (("suit", "H"), ("win", "yes"))), ("play", None, ())):
             seat = None if code == "badge_seat" else "A"
-            fault = Fault(code, seat, "", "", "", Card.parse(card) if card else None, detail=detail)
+            fault = Fault(code, seat, "", Card.parse(card) if card else None, detail=detail)
             rules = "italian" if code == "revoke" and card == "KS" else "classic"
             out.append(screen_for(_snap(rules, phase, view=_view(rules, phase, trick=trick), faults=(fault,),
                                         prompt=Prompt("B", "", "", "respond")), lang))
     for code in ("revoke", "not_overtaking", "not_trumping", "false_king"):
         for chooser_seat in ("B", None):
-            fault = Fault(code, "A", "43", "", "", None, True, 2)
+            fault = Fault(code, "A", "43", None, True, 2)
             out.append(screen_for(_snap(warning=fault, choosing=chooser_seat), lang))
     for key in PROMPT_KEYS:
         phase = "play" if key in ("play", "replay", "offer_double", "offer_point") else "deal"

@@ -59,7 +59,7 @@ def test_every_fault_and_notice_fits(lang: str, rules: str) -> None:
         trick = ((("B", Card.parse("QD")),) if phase == "play" else ())
         view = _view(rules, phase, trick=trick)
         for card, detail in itertools.product([None, *WIDE_CARDS], details):
-            fault = Fault(code, seat, "", "", "", Card.parse(card) if card else None, detail=detail)
+            fault = Fault(code, seat, "", Card.parse(card) if card else None, detail=detail)
             snapshot = _snapshot(rules, phase, names, view=view, faults=(fault,),
                                  prompt=Prompt("B", "", "", "respond"))
             _fits(screen_for(snapshot, lang), f"{lang} {rules} fault {code}")
@@ -67,7 +67,7 @@ def test_every_fault_and_notice_fits(lang: str, rules: str) -> None:
     for names, code, seat, trick, chooser in itertools.product(
         NAMES, ("revoke", "not_overtaking", "not_trumping", "false_king"), "AB", range(1, 6), ("A", "B", None),
     ):
-        fault = Fault(code, seat, "43", "", "", None, True, trick)
+        fault = Fault(code, seat, "43", None, True, trick)
         snapshot = _snapshot(rules, "play", names, warning=fault, choosing=chooser)
         screen = screen_for(snapshot, lang)
         assert screen.view == "fault"

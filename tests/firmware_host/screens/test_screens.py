@@ -157,10 +157,10 @@ def test_a_fault_in_every_language(lang: str, headline: str, detail: str) -> Non
 
 
 def test_cards_and_ranks_per_language() -> None:
-    from firmware_host.screens.i18n import card
+    from catalogue import card_words
 
-    assert [card("KS", lang) for lang in ("en", "fr", "it", "de")] == ["K♠", "R♠", "R♠", "K♠"]
-    assert [card("JD", lang) for lang in ("en", "fr", "it", "de")] == ["J♦", "V♦", "F♦", "B♦"]
+    assert [card_words(lang, "KS") for lang in ("en", "fr", "it", "de")] == ["K♠", "R♠", "R♠", "K♠"]
+    assert [card_words(lang, "JD") for lang in ("en", "fr", "it", "de")] == ["J♦", "V♦", "F♦", "B♦"]
     table = _names()
     for i, card_code in enumerate(["KH", "QH", "JH", "AH", "TH", "7S", "8S", "9S", "TS", "AS"]):
         table.handle(CardEvent("hand.A" if i < 5 else "hand.B", card_code))

@@ -78,7 +78,7 @@ def test_a_fault_is_said_in_the_oled_words() -> None:
     from firmware_host.voice.announcer import _Said
 
     snapshot = Controller().snapshot()
-    fault = Fault("not_trumping", "B", "37", "", "", Card.parse("9S"), detail=(("suit", "H"),))
+    fault = Fault("not_trumping", "B", "37", Card.parse("9S"), detail=(("suit", "H"),))
     for lang in SPOKEN_LANGUAGES:
         screen = fault_screen(fault, snapshot, lang)
         text = _Said(snapshot, spoken(lang), lang).fault(fault)

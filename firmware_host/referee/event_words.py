@@ -1,0 +1,60 @@
+"""A fault's and a notice's words, from the catalogue, at the edge: the referee's events carry what
+they say as data (:class:`~engine.events.Says`), and the outputs that print words put them in here.
+
+``--json`` (TRANSCRIPT.md) prints a fault with its ``message`` and ``remedy`` and a notice with its
+``message``, in English, as the table always has (:func:`contract_json`); the OLED, the voice and the
+page word a fault their own way, in their language, from the same data.
+
+    >>> from engine import Card
+    >>> from engine.faults import revoke_fault
+    >>> fault = revoke_fault("B", Card.parse("7S"), "H", True)
+    >>> message(fault)
+    'B must follow hearts and win the trick: take back the 7♠'
+    >>> remedy(fault)
+    'take the card back and follow suit (rule 39: no penalty)'
+    >>> message(fault, "es")
+    'B debe seguir el palo de corazones y ganar la baza: retire el 7♠'
+    >>> list(contract_json(fault))
+    ['event', 'code', 'seat', 'rule', 'message', 'remedy', 'card', 'detail']
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from catalogue import has, said
+from engine import Event, Fault
+from firmware_host.referee.table_events import Notice
+
+__all__ = ["contract_json", "message", "remedy"]
+
+
+def message(event: Fault | Notice, lang: str = "en") -> str:
+    """What ``event`` tells the players, in ``lang`` (``""``: it says nothing the catalogue words)."""
+    if event.says is None or not has(event.says.key):
+        return ""
+    return said(lang, event.says.key, event.values())
+
+
+def remedy(fault: Fault, lang: str = "en") -> str:
+    """How ``fault`` is put right, in ``lang``: the other seat's choice for a fault proven late, the
+    point an italian revoke costs, else the code's remedy (``""``: a notice's code has none)."""
+    values = fault.values()
+    key = "remedy.late" if fault.late else "remedy.penalty" if "penalty" in values else "remedy." + fault.code
+    return said(lang, key, values) if has(key) else ""
+
+
+def contract_json(event: Event) -> dict[str, Any]:
+    """``event`` as ``--json`` prints it: a fault with its ``message`` and ``remedy`` after its
+    ``rule``, a notice with its ``message`` first, in English (TRANSCRIPT.md); any other as it is."""
+    data = event.to_json()
+    if isinstance(event, Notice):
+        return {"event": data.pop("event"), "message": message(event), **data}
+    if not isinstance(event, Fault):
+        return data
+    out: dict[str, Any] = {}
+    for name, value in data.items():
+        out[name] = value
+        if name == "rule":
+            out["message"], out["remedy"] = message(event), remedy(event)
+    return out
