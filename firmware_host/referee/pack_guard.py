@@ -15,12 +15,13 @@ without its card named is refused as ``counterfeit_card``.
     >>> registry = TagRegistry()
     >>> _ = registry.add("04ECA701075A80", "KS", 1), registry.add("04ECA702075A80", "KS", 2)
     >>> guard = PackGuard(registry.entry)
-    >>> guard.judge("04ECA701075A80", None, arriving=True)
-    Judgement(card='KS', code=None, message='')
-    >>> guard.pack
-    1
-    >>> guard.judge("04ECA702075A80", "KS", arriving=True).code
+    >>> guard.judge("04ECA701075A80", None, arriving=True, pack=None)
+    Judgement(card='KS', code=None, message='', chosen=1)
+    >>> guard.judge("04ECA702075A80", "KS", arriving=True, pack=1).code
     'foreign_pack'
+
+The guard is a frozen value (the table's policy); the pack a game is played with is the referee's
+state (:class:`~firmware_host.referee.card_namer.CardNamer`), given to each judgement.
 """
 
 from __future__ import annotations
@@ -41,13 +42,16 @@ TAG_FAULTS = frozenset({"unknown_tag", "foreign_pack", "counterfeit_card"})
 @dataclass(frozen=True, slots=True)
 class Judgement:
     """What the guard makes of a tag: the ``card`` it stands for in this game (``None``: refused
-    or unknown), and the fault ``code`` and ``message`` if it is refused."""
+    or unknown), the fault ``code`` and ``message`` if it is refused, and the pack it ``chosen``
+    for the game (its first arrival of a known pack; None: none chosen by it)."""
 
     card: str | None
     code: str | None = None
     message: str = ""
+    chosen: int | None = None
 
 
+@dataclass(frozen=True, slots=True)
 class PackGuard:
     """One pack per game, and genuine tags where required (see the module's docstring).
 
@@ -58,54 +62,38 @@ class PackGuard:
         card (``None``: such tags have no pack, and no pack is checked for them).
     """
 
-    def __init__(
-        self,
-        lookup: Callable[[str], TagEntry | None],
-        *,
-        require_genuine: bool = False,
-        ndef_pack: int | None = None,
-    ) -> None:
-        self._lookup = lookup
-        self.require_genuine = require_genuine
-        self.ndef_pack = ndef_pack
-        self.pack: int | None = None
-        """The pack this game is played with (``None``: not chosen yet)."""
+    lookup: Callable[[str], TagEntry | None]
+    require_genuine: bool = False
+    ndef_pack: int | None = None
 
-    def new_game(self) -> None:
-        """A new game: its first card chooses the pack again."""
-        self.pack = None
-
-    def choose(self, pack: int) -> None:
-        """Play this game with ``pack`` (the deck check chose it)."""
-        self.pack = pack
-
-    def judge(self, uid: str, named: str | None, *, arriving: bool) -> Judgement:
+    def judge(self, uid: str, named: str | None, *, arriving: bool, pack: int | None) -> Judgement:
         """The card tag ``uid`` stands for, or why it is refused.
 
         :param named: the card the event names (the pad's registry or NDEF lookup, a transcript).
         :param arriving: an arrival (the first accepted one chooses the game's pack); ``False``
             for a departure, judged alike without choosing anything.
+        :param pack: the pack this game is played with (``None``: not chosen yet).
         """
-        entry = self._lookup(uid)
-        pack: int | None
+        entry = self.lookup(uid)
+        tag_pack: int | None
         if entry is not None:
-            card, pack = entry.card, entry.pack
+            card, tag_pack = entry.card, entry.pack
             if self.require_genuine and named is None:
                 return Judgement(None, "counterfeit_card", (
                     f"the {_symbol(card)}'s tag failed the originality check "
                     f"(a copy or a fake, tag {uid}): put it aside"
                 ))
         elif named is not None:
-            card, pack = named, self.ndef_pack
+            card, tag_pack = named, self.ndef_pack
         else:
             return Judgement(None)  # unknown: the controller's unknown_tag
-        if pack is not None and self.pack is not None and pack != self.pack:
+        if tag_pack is not None and pack is not None and tag_pack != pack:
             return Judgement(None, "foreign_pack", (
-                f"the {_symbol(card)} is from pack {pack}: this game is played with pack {self.pack}: put it aside"
+                f"the {_symbol(card)} is from pack {tag_pack}: this game is played with pack {pack}: put it aside"
             ))
-        if arriving and pack is not None and self.pack is None:
-            self.pack = pack
-            logger.info("this game is played with pack %d (chosen by tag %s)", pack, uid)
+        if arriving and tag_pack is not None and pack is None:
+            logger.info("this game is played with pack %d (chosen by tag %s)", tag_pack, uid)
+            return Judgement(card, chosen=tag_pack)
         return Judgement(card)
 
 

@@ -6,9 +6,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
-@dataclass
+@dataclass(frozen=True)
 class TableDefaults:
-    """The game a table starts with when a transcript's setup does not say."""
+    """The game a table starts with when a transcript's setup does not say (a frozen value: the
+    referee's state holds it)."""
 
     rules: str = "classic"
     dealer: str | None = None

@@ -119,6 +119,6 @@ def test_the_count_sees_every_entry() -> None:
     """The profiler can fail the test: a method of the controller calling another is two entries."""
     table = Controller()
     with controller_entries() as entered:
-        table.renumber(3)
+        table.begin(3)
         table.current_setup()
-    assert entered == ["Controller.renumber", "Controller.current_setup"]
+    assert entered == ["Controller.begin", "Controller.current_setup"]

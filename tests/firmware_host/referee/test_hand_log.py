@@ -17,17 +17,18 @@ from firmware_host.referee.transcript import ButtonEvent, Setup
 
 
 def _play_a_hand(log: HandLog, seed: int, state: engine.GameState | None = None,
-                 ) -> tuple[engine.GameState, list[engine.Event]]:
-    """Random legal actions until the first hand ends; everything the log gave."""
+                 ) -> tuple[HandLog, engine.GameState, list[engine.Event]]:
+    """Random legal actions until the first hand ends; the log after it and everything the log gave."""
     rng = random.Random(seed)
     state = state or engine.new_game("classic", dealer="A")
     given: list[engine.Event] = []
     while state.hand_no == 1 and state.phase != "over":
         action: Action = rng.choice(list(engine.legal_actions(state)))
         after, events = engine.apply(state, action)
-        given += log.consume(state, after, action, events, refused=refusal(events))
+        log, records = log.consume(state, after, action, events, refused=refusal(events))
+        given += records
         state = after
-    return state, given
+    return log, state, given
 
 
 def _replays(record: engine.Event, state: engine.GameState) -> bool:
@@ -40,8 +41,7 @@ def _replays(record: engine.Event, state: engine.GameState) -> bool:
 
 def test_the_record_of_a_hand_replays_to_the_hand() -> None:
     for seed in range(5):
-        log = HandLog(game=3)
-        state, given = _play_a_hand(log, seed)
+        log, state, given = _play_a_hand(HandLog(game=3), seed)
         (record,) = given
         assert isinstance(record, HandRecord) and (record.game, record.hand, record.dealer) == (3, 1, "A")
         assert _replays(record, state)
@@ -53,19 +53,18 @@ def test_a_refused_action_is_not_recorded_and_a_void_deal_starts_the_record_agai
     state = engine.new_game("classic", dealer="A")
     deal = engine.actions.DealCard("B", engine.Card.parse("KS"))
     after, events = engine.apply(state, deal)
-    log.consume(state, after, deal, events, refused=False)
+    log, _ = log.consume(state, after, deal, events, refused=False)
     twice = engine.actions.DealCard("A", engine.Card.parse("KS"))
     again, events = engine.apply(after, twice)  # the same card in both hands: the deal is void
     assert refusal(events) and new_deal(after, again)
-    log.consume(after, again, twice, events, refused=True)
-    state, (record,) = _play_a_hand(log, 1, again)
+    log, _ = log.consume(after, again, twice, events, refused=True)
+    _, state, (record,) = _play_a_hand(log, 1, again)
     assert _replays(record, state)  # nothing of the void deal in it
 
 
 def test_a_new_game_numbers_itself_and_forgets_the_last_hand() -> None:
-    log = HandLog()
-    _play_a_hand(log, 0)
-    log.new_game()
+    log, _, _ = _play_a_hand(HandLog(), 0)
+    log = log.new_game()
     assert (log.game, log.last_hand, log.last_trick) == (2, None, None)
 
 
