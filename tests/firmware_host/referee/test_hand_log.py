@@ -12,8 +12,9 @@ from engine.actions import Action, action_from_json
 from firmware_host.referee.controller import Controller
 from firmware_host.referee.corrections import refusal
 from firmware_host.referee.hand_log import HandLog, new_deal
+from firmware_host.referee.table_defaults import TableDefaults
 from firmware_host.referee.table_events import HandRecord, NewGame
-from firmware_host.referee.transcript import ButtonEvent, Setup
+from firmware_host.referee.transcript import ButtonEvent, CardEvent, Setup
 
 
 def _play_a_hand(log: HandLog, seed: int, state: engine.GameState | None = None,
@@ -81,3 +82,15 @@ def test_game_over_then_yes_starts_a_new_game_dealt_by_the_other_seat() -> None:
     new = table.handle(ButtonEvent("B", "yes")).events
     assert isinstance(new[0], NewGame) and new[0].dealer == "B"
     assert table.engine_state.phase == "deal" and table.engine_state.score == (0, 0) and table.snapshot().game == 2
+
+
+def test_a_game_started_again_before_its_first_card_is_the_next_game() -> None:
+    """A badge, a rule card or the menu starts the game again: the journal begins a new game with
+    its setup, so the referee numbers it next itself (the service no longer renumbers it)."""
+    table = Controller(TableDefaults(dealer="A", badges={"04B0": "player:Anne"}))
+    assert table.snapshot().game == 1
+    outcome = table.handle(CardEvent("hand.A", uid="04B0"))
+    assert [e.event for e in outcome.events] == ["new_game"] and outcome.snapshot.game == 2
+    table.handle(ButtonEvent("B", "king"))  # the menu ...
+    outcome = table.handle(ButtonEvent("B", "king"))  # ... closed: the game it shows starts
+    assert [e.event for e in outcome.events] == ["new_game"] and outcome.snapshot.game == 3
