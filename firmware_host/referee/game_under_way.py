@@ -71,10 +71,10 @@ def reader(state: RefereeState, zone: str, online: bool, reason: str = "") -> tu
 
 def _settled(state: RefereeState, events: list[Event]) -> tuple[RefereeState, Outcome]:
     """The state after an input's ``events``: its notice and hint; with the outcome."""
-    setup = state.setup
-    after = dataclasses.replace(state, notice=shown_notice(events),
-                                hint=state.hint.after(state.engine_state, setup.shown_language or "en"))
-    return after, Outcome(tuple(events), snapshot(after))
+    notice, hint = shown_notice(events), state.hint.after(state.engine_state, state.setup.shown_language or "en")
+    if notice != state.notice or hint is not state.hint:
+        state = dataclasses.replace(state, notice=notice, hint=hint)
+    return state, Outcome(tuple(events), snapshot(state))
 
 
 def take(state: RefereeState, event: PhysicalEvent) -> Step:
@@ -115,8 +115,9 @@ def _card(s: RefereeState, event: CardEvent) -> Step:
         return _started_with(s, s.setup.laid(named.badge, event.zone, s.engine_state, setting_up=s.setting_up()))
     parsed = Card.parse(named.card) if named.card is not None else None
     pads, zone, laid = s.pads.seen(event.zone, named.key, s.engine_state, parsed, gone=event.gone)
-    # a card laid closes the settings menu, unchanged
-    s = dataclasses.replace(s, setup=s.setup.close(), pads=pads)
+    setup = s.setup.close()  # a card laid closes the settings menu, unchanged
+    if pads is not s.pads or setup is not s.setup:
+        s = dataclasses.replace(s, setup=setup, pads=pads)
     if event.gone:
         corrections, corrected = s.corrections.taken_back(named.card, event.uid)
         return dataclasses.replace(s, corrections=corrections), corrected
