@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -19,6 +20,8 @@ from hypothesis import strategies as st
 from referee_tables import TAG_KS
 
 import engine
+from firmware_host.journal.store import Journal
+from firmware_host.referee.controller import Controller
 from firmware_host.referee.game_under_way import reader, referee
 from firmware_host.referee.pack_guard import PackGuard
 from firmware_host.referee.protocol import physical_events
@@ -26,6 +29,7 @@ from firmware_host.referee.referee_state import RefereeState, setup_line, snapsh
 from firmware_host.referee.snapshot import Outcome
 from firmware_host.referee.table_defaults import TableDefaults
 from firmware_host.referee.transcript import ButtonEvent, CardEvent, PhysicalEvent, Setup
+from firmware_host.service import InputLine, TableService
 from hardware.layout import ZONES
 from hardware.tag_registry import TagRegistry
 
@@ -162,3 +166,52 @@ def test_a_check_that_compares_states_can_fail() -> None:
     after, _ = referee(state, CardEvent("hand.B", "9S"))
     assert after != state and after.pads != state.pads and after.engine_state != state.engine_state
     assert _copy(state) == state and _copy(state) is not state
+
+
+def test_the_service_keeps_the_state_before_an_event_the_referee_fails_on(tmp_path: Path) -> None:
+    """Nothing to roll back: the state before an event the referee fails on (here a registry's lookup
+    that raises for a tag it does not know) is the state after it, the very value, and play goes on."""
+    told: list[str] = []
+    lookup = {"04CC000000000A": "QS"}.__getitem__  # a registry that fails on a tag it does not know
+    with Journal(tmp_path / "j.sqlite") as journal:
+        service = TableService(journal=journal, controller=Controller(TableDefaults(dealer="B"), card_for_uid=lookup),
+                               report=told.append)
+        service.resume()
+        service.handle(InputLine(Setup(rules="german", players=("Anne", "Bruno")), fed=False))
+        service.handle(InputLine(CardEvent("hand.A", uid="04CC000000000A"), fed=False))
+        before = service.controller.state
+        service.handle(InputLine(CardEvent("hand.A", uid="04DD000000000B"), fed=False))
+        assert service.controller.state is before and service.stats.rejected == 1 and "KeyError" in told[-1]
+        service.handle(InputLine(CardEvent("hand.A", "KS"), fed=False))
+        state = service.controller.state
+        assert state.engine_state.rules.name == "german" and state.engine_state.players[:2] == ("Anne", "Bruno")
+        assert sorted(str(c) for c in state.engine_state.hand("A")) == ["KS", "QS"]
+
+
+def test_an_event_the_referee_fails_on_leaves_nothing_of_it_behind(tmp_path: Path) -> None:
+    """The learners' advisor fails once, on the turn-up (the hint is asked after the engine took it):
+    the event is rejected in the journal and nothing of it stays in the referee either, so the table
+    and its journal agree (before, the engine's state and the pad ledger kept the turn-up)."""
+    asked: list[int] = []
+
+    def advisor(rules: engine.RuleSet, hand: int, turn_up: int, lang: str) -> str:
+        asked.append(turn_up)
+        if len(asked) == 1:
+            raise RuntimeError("the coach is away")
+        return "stand"
+
+    deal = [("hand.B", "9S"), ("hand.B", "KD"), ("hand.B", "QD"), ("hand.A", "7S"), ("hand.A", "JS"),
+            ("hand.A", "9H"), ("hand.B", "7C"), ("hand.B", "TC"), ("hand.A", "KC"), ("hand.A", "8D")]
+    told: list[str] = []
+    with Journal(tmp_path / "j.sqlite") as journal:
+        service = TableService(journal=journal, controller=Controller(TableDefaults(dealer="A"), advisor=advisor),
+                               report=told.append)
+        service.resume()
+        for zone, card in deal:
+            service.handle(InputLine(CardEvent(zone, card), fed=False))
+        assert service.handle(InputLine(CardEvent("turnup", "7H"), fed=False)) == ()
+        assert service.stats.rejected == 1 and "RuntimeError" in told[-1]
+        assert service.controller.engine_state.phase == "deal" and service.controller.engine_state.turn_up < 0
+        # the turn-up read again is the turn-up laid: the table goes on as its journal does
+        assert [e.event for e in service.handle(InputLine(CardEvent("turnup", "7H"), fed=False))] == ["trump"]
+        assert service.controller.snapshot().hint == "stand"
