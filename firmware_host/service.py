@@ -90,7 +90,8 @@ class TableService:
     """The event loop. Not started until :meth:`run` (which blocks until stopped).
 
     :param journal: where every physical event goes before it is acted on.
-    :param controller: the referee (a fresh one: the service replays the journal into it).
+    :param controller: the referee (the service begins it afresh at the journal's game and replays the
+        game into it).
     :param outputs: what consumes each outcome (events and snapshot), in order.
     :param notify: sd_notify's send (``READY=1``, ``WATCHDOG=1``...), or None.
     :param paused: shows why the table waits (the journal cannot be written), or None.
