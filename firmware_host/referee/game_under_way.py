@@ -39,7 +39,7 @@ from firmware_host.referee.corrections import Corrections, refusal
 from firmware_host.referee.hand_log import new_deal
 from firmware_host.referee.pad_ledger import PadLedger
 from firmware_host.referee.protocol import button_action, card_action
-from firmware_host.referee.referee_state import RefereeState, snapshot
+from firmware_host.referee.referee_state import RefereeState, between_hands, snapshot
 from firmware_host.referee.setup_menu import Started
 from firmware_host.referee.snapshot import Outcome
 from firmware_host.referee.table_events import NewGame, Notice, ReaderState, shown_notice
@@ -66,14 +66,14 @@ def reader(state: RefereeState, zone: str, online: bool, reason: str = "") -> tu
     if online and zone not in state.offline:
         return state, Outcome((), snapshot(state))  # (nor does it take down a notice shown)
     offline = state.offline - {zone} if online else state.offline | {zone}
-    return _settled(dataclasses.replace(state, offline=offline), [ReaderState(zone, online, reason)])
+    return _settled(state.evolve(offline=offline), [ReaderState(zone, online, reason)])
 
 
 def _settled(state: RefereeState, events: list[Event]) -> tuple[RefereeState, Outcome]:
     """The state after an input's ``events``: its notice and hint; with the outcome."""
     notice, hint = shown_notice(events), state.hint.after(state.engine_state, state.setup.shown_language or "en")
     if notice != state.notice or hint is not state.hint:
-        state = dataclasses.replace(state, notice=notice, hint=hint)
+        state = state.evolve(notice=notice, hint=hint)
     return state, Outcome(tuple(events), snapshot(state))
 
 
@@ -85,7 +85,7 @@ def take(state: RefereeState, event: PhysicalEvent) -> Step:
     if isinstance(event, Setup):
         return _setup_game(state, event)
     if not state.started:
-        state = dataclasses.replace(state, started=True)
+        state = state.evolve(started=True)
     if isinstance(event, ButtonEvent):
         return _button(state, event)
     return _card(state, event)
@@ -98,29 +98,29 @@ def _setup_game(s: RefereeState, setup: Setup) -> Step:
     if s.started and s.engine_state.phase == "over" and players_only:
         # between games (a venue's rounds, `run --players` on a finished game): the next game's names
         names = tuple(setup.players or ())
-        return dataclasses.replace(s, setup=s.setup.name_next_game(names)), [
+        return s.evolve(setup=s.setup.name_next_game(names)), [
             Notice(f"the next game's players: {names[0]} (A) and {names[1]} (B)", None, "next_players")]
     if s.started:
         return s, [Notice("a setup line is only read before the game starts", None, "setup_ignored")]
     menu, state = s.setup.read(setup)
-    return dataclasses.replace(s, setup=menu, engine_state=state, namer=s.namer.use(setup.tags)), []
+    return s.evolve(setup=menu, engine_state=state, namer=s.namer.use(setup.tags)), []
 
 
 def _card(s: RefereeState, event: CardEvent) -> Step:
     namer, named = s.namer.name(event)
-    s = s if namer is s.namer else dataclasses.replace(s, namer=namer)
     if named.badge is not None:
+        s = s if namer is s.namer else s.evolve(namer=namer)
         if event.gone:
             return s, []
         return _started_with(s, s.setup.laid(named.badge, event.zone, s.engine_state, setting_up=s.setting_up()))
     parsed = Card.parse(named.card) if named.card is not None else None
     pads, zone, laid = s.pads.seen(event.zone, named.key, s.engine_state, parsed, gone=event.gone)
     setup = s.setup.close()  # a card laid closes the settings menu, unchanged
-    if pads is not s.pads or setup is not s.setup:
-        s = dataclasses.replace(s, setup=setup, pads=pads)
+    if namer is not s.namer or pads is not s.pads or setup is not s.setup:
+        s = s.evolve(namer=namer, setup=setup, pads=pads)
     if event.gone:
         corrections, corrected = s.corrections.taken_back(named.card, event.uid)
-        return dataclasses.replace(s, corrections=corrections), corrected
+        return s.evolve(corrections=corrections), corrected
     if not laid:
         return s, []  # read again where it lies
     if parsed is None:
@@ -129,7 +129,7 @@ def _card(s: RefereeState, event: CardEvent) -> Step:
     if s.engine_state.phase == "cut" and zone.startswith("hand.") and s.engine_state.cuts == (-1, -1):
         # the players deal without cutting: the first card dealt goes to the elder
         # (rule 8, non-dealer first), so the other seat deals
-        s = dataclasses.replace(s, engine_state=s.setup.new_state(engine.OTHER[zone[-1]]))
+        s = s.evolve(engine_state=s.setup.new_state(engine.OTHER[zone[-1]]))
         out.append(engine.DealerChosen(engine.OTHER[zone[-1]], None))
     action = card_action(s.engine_state, zone, parsed)
     if action is None:
@@ -145,7 +145,7 @@ def _unnamed(s: RefereeState, named: NamedCard, zone: str) -> Step:
         "unknown_tag", f"tag {named.uid} is not in the registered pack: put that card aside")
     corrections, out = s.corrections.refuse(fault(code, seat, message), zone, None, named.uid, on_pad=True,
                                             void_deal=s.between_hands())
-    return dataclasses.replace(s, corrections=corrections), out
+    return s.evolve(corrections=corrections), out
 
 
 def _button(s: RefereeState, event: ButtonEvent) -> Step:
@@ -167,11 +167,10 @@ def _apply(s: RefereeState, action: Action, *, zone: str | None = None, card: st
     pads, corrections = s.pads, s.corrections
     if new_deal(before, after):
         pads, corrections = PadLedger(), Corrections()  # the cards are gathered, refused ones with them
-    s = dataclasses.replace(s, engine_state=after, pads=pads)
     corrections, out = corrections.judge(action, events, zone=zone, card=card, button=button,
-                                         void_deal=s.between_hands())
+                                         void_deal=between_hands(after))
     log, records = s.log.consume(before, after, action, events, refused=refusal(events))
-    return dataclasses.replace(s, corrections=corrections, log=log), out + records
+    return s.evolve(engine_state=after, pads=pads, corrections=corrections, log=log), out + records
 
 
 def _next_game(s: RefereeState) -> Step:
@@ -179,7 +178,7 @@ def _next_game(s: RefereeState) -> Step:
     dealer = engine.OTHER[last_dealer] if last_dealer else None
     state = s.setup.new_state(dealer)
     # the next game's number; its first card chooses its pack
-    return dataclasses.replace(s, engine_state=state, namer=s.namer.new_game(), log=s.log.new_game(),
+    return s.evolve(engine_state=state, namer=s.namer.new_game(), log=s.log.new_game(),
                                corrections=Corrections(), pads=PadLedger()), [
         NewGame(state.rules.name, dealer, state.target)]
 
@@ -189,6 +188,6 @@ def _started_with(s: RefereeState, step: Started) -> Step:
     (the journal begins a new game with its setup), so it takes the next number."""
     setup, events, started = step
     if started is None:
-        return dataclasses.replace(s, setup=setup), events
-    return dataclasses.replace(s, setup=setup, engine_state=started, log=dataclasses.replace(
+        return s.evolve(setup=setup), events
+    return s.evolve(setup=setup, engine_state=started, log=dataclasses.replace(
         s.log, game=s.log.game + 1)), events

@@ -19,7 +19,6 @@ A frozen value: each step gives the log after it (the referee's state keeps it).
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -71,46 +70,41 @@ class HandLog:
         """The engine took ``action`` from ``before`` to ``after`` with ``events`` (``refused``: it
         refused it): the log after it, and the hand's record when the hand is over."""
         events = tuple(events)
-        log = self
-        if not refused:
-            log = dataclasses.replace(log, actions=(*log.actions, action))
+        actions = self.actions if refused else (*self.actions, action)
         if new_deal(before, after) and after.hand_no == before.hand_no and after.game_no == before.game_no:
-            log = dataclasses.replace(log, actions=())  # a void deal: dealt again, nothing to record
+            actions = ()  # a void deal: dealt again, nothing to record
+        notes, last_trick, last_hand = self.notes, self.last_trick, self.last_hand
         for ev in events:
-            if not isinstance(ev, Fault):
-                log = log._remember(ev)
-            elif ev.late and ev.code == "false_king":
-                log = log._forget_king(ev.seat)
-        if not any(isinstance(e, engine.HandEnd | engine.GameEnd) for e in events):
-            return log, []
-        record = HandRecord(log.game, before.hand_no, before.dealer,
-                            {"name": before.rules.name, **before.rules.options()},
-                            tuple(a.to_json() for a in log.actions))
-        return dataclasses.replace(log, actions=()), [record]
-
-    def _forget_king(self, seat: str | None) -> HandLog:
-        """A king proven false: its point is taken back (rule 25, ``take_back_king``), so it is no
-        longer among the hand's points."""
-        kings = [i for i, n in enumerate(self.notes) if isinstance(n, engine.King) and n.seat == seat]
-        if not kings:
-            return self
-        return dataclasses.replace(self, notes=self.notes[:kings[-1]] + self.notes[kings[-1] + 1:])
-
-    def _remember(self, ev: Event) -> HandLog:
-        log = self
-        if isinstance(ev, engine.King | engine.Penalty) or (isinstance(ev, engine.Bid) and ev.vulnerable):
-            log = dataclasses.replace(log, notes=(*log.notes, ev))
-        if isinstance(ev, HandReplayed):
-            # the hand played again keeps its kings' points and undoes its penalties (engine.phases.tricks.remedy)
-            log = dataclasses.replace(log, notes=tuple(n for n in log.notes if not isinstance(n, engine.Penalty)))
-        if isinstance(ev, engine.Trick):
-            log = dataclasses.replace(log, last_trick=ev)
-        elif isinstance(ev, engine.HandEnd):
-            log = dataclasses.replace(log, last_hand=ev)
-        elif isinstance(ev, engine.Trump):
-            log = dataclasses.replace(log, last_hand=None, last_trick=None, notes=())
-        return log
+            if isinstance(ev, Fault):
+                if ev.late and ev.code == "false_king":
+                    notes = _without_king(notes, ev.seat)
+                continue
+            if isinstance(ev, engine.King | engine.Penalty) or (isinstance(ev, engine.Bid) and ev.vulnerable):
+                notes = (*notes, ev)
+            if isinstance(ev, HandReplayed):
+                # the hand played again keeps its kings' points and undoes its penalties (engine.phases.tricks.remedy)
+                notes = tuple(n for n in notes if not isinstance(n, engine.Penalty))
+            if isinstance(ev, engine.Trick):
+                last_trick = ev
+            elif isinstance(ev, engine.HandEnd):
+                last_hand = ev
+            elif isinstance(ev, engine.Trump):
+                last_hand, last_trick, notes = None, None, ()
+        records: list[Event] = []
+        if any(isinstance(e, engine.HandEnd | engine.GameEnd) for e in events):
+            records.append(HandRecord(self.game, before.hand_no, before.dealer,
+                                      {"name": before.rules.name, **before.rules.options()},
+                                      tuple(a.to_json() for a in actions)))
+            actions = ()
+        return HandLog(self.game, last_trick, last_hand, notes, actions), records
 
     def new_game(self) -> HandLog:
         """The next game: its number, nothing of the last one's play (the notes stay until its first turn-up)."""
         return HandLog(self.game + 1, notes=self.notes)
+
+
+def _without_king(notes: tuple[Event, ...], seat: str | None) -> tuple[Event, ...]:
+    """A king proven false: its point is taken back (rule 25, ``take_back_king``), so it is no
+    longer among the hand's points."""
+    kings = [i for i, n in enumerate(notes) if isinstance(n, engine.King) and n.seat == seat]
+    return notes[:kings[-1]] + notes[kings[-1] + 1:] if kings else notes

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import engine
 from engine import Fault, GameState, RuleSet
@@ -40,10 +41,17 @@ from firmware_host.referee.snapshot import Sight, TableSnapshot
 from firmware_host.referee.table_defaults import TableDefaults
 from firmware_host.referee.transcript import Setup
 
+_new = object.__new__
+_set = object.__setattr__
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True)
 class RefereeState:
-    """Everything the referee keeps between two inputs (see the module's docstring)."""
+    """Everything the referee keeps between two inputs (see the module's docstring).
+
+    Frozen without slots, as :class:`engine.GameState` is, for :meth:`evolve`'s fast copy (each
+    input makes one or two).
+    """
 
     engine_state: GameState
     setup: SetupMenu
@@ -58,6 +66,15 @@ class RefereeState:
     notice: Fault | None = None
     """The last input meant nothing now: what it was, until the next input."""
 
+    def evolve(self, **changes: Any) -> RefereeState:
+        """A copy with some parts changed (``dataclasses.replace``'s fast path, as
+        :meth:`engine.GameState.evolve`; no checks)."""
+        fields = self.__dict__.copy()
+        fields.update(changes)
+        state: RefereeState = _new(RefereeState)
+        _set(state, "__dict__", fields)
+        return state
+
     @property
     def game(self) -> int:
         """The number of the game under way (the journal's: each new game the referee starts is the next)."""
@@ -69,7 +86,12 @@ class RefereeState:
 
     def between_hands(self) -> bool:
         """No card of the deal is down (a misdeal or a duplicate card now voids the deal)."""
-        return self.engine_state.phase == "deal" and self.engine_state.hands == (0, 0)
+        return between_hands(self.engine_state)
+
+
+def between_hands(state: GameState) -> bool:
+    """No card of the deal is down in ``state`` (a misdeal or a duplicate card now voids the deal)."""
+    return state.phase == "deal" and state.hands == (0, 0)
 
 
 def start(defaults: TableDefaults | None = None, *, card_for_uid: Callable[[str], str | None] | None = None,
