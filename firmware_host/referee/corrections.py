@@ -108,7 +108,7 @@ class Corrections:
             else:
                 out.append(ev)
         if not refusal(events):
-            if not fixes.rejected and not any(isinstance(e, Fault) for e in events):
+            if fixes.warning is not None and not fixes.rejected and not any(isinstance(e, Fault) for e in events):
                 # a void deal's or a false king's warning has been seen
                 fixes = dataclasses.replace(fixes, warning=None)
             fixes, corrected = fixes._accepted(action)
