@@ -4,9 +4,9 @@ The controller holds the referee's state (docs/architecture.md, *The referee's p
 calls ``referee(state, event)``, which carries the sighting through the namer, the ledger, the
 protocol, the engine, the corrections and the hand log, and composes the snapshot of the next state.
 A profiler counts the Python functions of ``controller.py`` entered while the service handles one
-sighting, for the kinds of
-sighting a table sees: a play, a card dealt, a discard, a card refused, an unknown tag, a card
-named by its tag, a tag of the other pack, a card read again, a refused card taken back.
+sighting, for the kinds of sighting a table sees: a play, a card dealt, a discard, a card refused,
+an unknown tag, a card named by its tag, a tag of the other pack, a card read again, a refused card
+taken back.
 """
 
 from __future__ import annotations
