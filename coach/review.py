@@ -14,7 +14,7 @@ reads the journal through the same referee that played it.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -336,7 +336,7 @@ class HandRecorder:
                 self._now = None
 
 
-def hands_of_record(rules: dict[str, Any], dealer: str, actions: Sequence[dict[str, Any]], *,
+def hands_of_record(rules: Mapping[str, Any], dealer: str, actions: Sequence[dict[str, Any]], *,
                     game: int = 1, hand: int = 1) -> list[PlayedHand]:
     """The hand a table's hand record holds (the ``hand_record`` event: the rule set, the dealer
     and the actions it accepted), replayed through the engine; empty when the hand did not

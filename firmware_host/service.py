@@ -13,7 +13,6 @@ SIGTERM takes the same path as Ctrl-C (mopidy's way).
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import logging
 import queue
 import sys
@@ -36,7 +35,6 @@ from firmware_host.referee.transcript import (
     ButtonEvent,
     CardEvent,
     PhysicalEvent,
-    Setup,
     TranscriptError,
     dumps,
     parse_line,
@@ -92,7 +90,8 @@ class TableService:
     """The event loop. Not started until :meth:`run` (which blocks until stopped).
 
     :param journal: where every physical event goes before it is acted on.
-    :param controller: the referee (a fresh one: the service replays the journal into it).
+    :param controller: the referee (the service begins it afresh at the journal's game and replays the
+        game into it).
     :param outputs: what consumes each outcome (events and snapshot), in order.
     :param notify: sd_notify's send (``READY=1``, ``WATCHDOG=1``...), or None.
     :param paused: shows why the table waits (the journal cannot be written), or None.
@@ -156,9 +155,10 @@ class TableService:
         record = self.journal.current_game()
         if record is None:
             self._start_game()
+            self.controller.begin(self.game)  # the journal's first game (its number is the journal's)
         else:
             self.game = record.game
-            self.controller.renumber(self.game)
+            self.controller.begin(self.game)  # the game replayed: the referee numbers the next ones
             if record.seqs and record.seqs[0] is not None:
                 self.seq = record.seqs[0]
             where = f"{self.journal.path}#game{record.game}"
@@ -180,9 +180,9 @@ class TableService:
         self._publish(self.controller.outcome())
 
     def _start_game(self) -> None:
-        """Journal the game the controller starts; it takes the journal's number."""
+        """Journal the game the controller starts (the journal numbers its games one after the
+        other, as the referee does)."""
         self.game = self.journal.start_game(dumps(self.controller.current_setup()), seq=self.seq)
-        self.controller.renumber(self.game)
 
     def run(self) -> None:
         """Handle events until :meth:`stop` (blocks)."""
@@ -276,9 +276,6 @@ class TableService:
             return ()
         self.stats.handled += 1  # counted before the outputs see it: they may wait on the count
         new_game = any(isinstance(o, NewGame) for o in outcome.events)
-        if new_game:  # the journal numbers it next (its games are numbered one after the other)
-            self.controller.renumber(self.game + 1)
-            outcome = dataclasses.replace(outcome, snapshot=self.controller.snapshot())
         self._publish(outcome)
         self._mark(event_id, DONE)
         if new_game:
@@ -292,8 +289,7 @@ class TableService:
 
     def _referee(self, event: PhysicalEvent, where: str) -> JournaledOutcome | None:
         """The controller's outcome, numbered from :attr:`seq`; None when it refuses the event
-        (it is then as if the event had not come)."""
-        before = self.controller.current_setup() if isinstance(event, Setup) else None
+        (it is then as if the event had not come: the referee's state is the one before it)."""
         try:
             outcome = self.controller.handle(event)
         except Exception as exc:
@@ -304,9 +300,6 @@ class TableService:
                 message = f"the referee failed on this event ({type(exc).__name__}: {exc})"
                 logger.debug("the referee failed on %s", dumps(event), exc_info=True)
             self.report(f"ecarte-table run: {where}: {message}: line rejected")
-            if before is not None:
-                with contextlib.suppress(Exception):
-                    self.controller.handle(before)  # the setup the table had
             return None
         numbered = JournaledOutcome(outcome.events, outcome.snapshot, outcome.private, first_seq=self.seq)
         self.seq += len(outcome.events)

@@ -243,12 +243,83 @@ def test_the_renderer_knows_no_engine() -> None:
 
 
 def test_only_tests_read_the_referees_engine_state() -> None:
-    """Outputs take outcomes and snapshots; ``Controller.engine_state`` is for white-box tests."""
+    """Outputs take outcomes and snapshots; ``Controller.engine_state`` is for white-box tests (the
+    referee's own walk reads its state's ``engine_state``)."""
+    referee = ROOT / "firmware_host" / "referee"
     readers = [
         str(p.relative_to(ROOT)) for package in PACKAGES if (ROOT / package).is_dir()
-        for p in modules(package) if ".engine_state" in p.read_text(encoding="utf-8")
+        for p in modules(package) if ".engine_state" in p.read_text(encoding="utf-8") and p.parent != referee
     ]
     assert readers == []
+
+
+# -- the referee is a function of its state ------------------------------------------------------
+
+REFEREE_HOLDERS = {"controller.Controller": {"state"}}
+"""The referee's classes that are not frozen values, and the one attribute each may set after its
+``__init__``: the Controller holds the current :class:`RefereeState` for its callers."""
+
+MUTABLE = ("list", "set", "dict", "deque", "defaultdict", "Counter", "bytearray")
+"""Containers that change in place: no field of the referee's holds one (``Mapping``, ``tuple``,
+``frozenset`` instead)."""
+
+
+def _frozen(node: ast.ClassDef) -> bool:
+    return any(isinstance(d, ast.Call) and getattr(d.func, "id", "") == "dataclass"
+               and any(k.arg == "frozen" and getattr(k.value, "value", False) is True for k in d.keywords)
+               for d in node.decorator_list)
+
+
+def _not_a_value(node: ast.ClassDef) -> bool:
+    """An error, a protocol or an enum: a type, not a part of the referee's state."""
+    bases = {getattr(b, "id", getattr(b, "attr", "")) for b in node.bases}
+    return bool(bases & {"Protocol", "Enum", "StrEnum", "IntEnum"}) or any(b.endswith("Error") for b in bases)
+
+
+def mutable_state(package: Path) -> list[str]:
+    """The classes of ``package`` that keep mutable state: not a frozen dataclass (but a holder,
+    setting only its attribute), or a field holding a container that changes in place."""
+    found: list[str] = []
+    for path in sorted(package.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ClassDef) or _not_a_value(node):
+                continue
+            name = f"{path.stem}.{node.name}"
+            for field in (f for f in node.body if isinstance(f, ast.AnnAssign)):
+                held = ast.unparse(field.annotation).split("[")[0].split(".")[-1]
+                if held in MUTABLE:
+                    found.append(f"{name}.{ast.unparse(field.target)}: {ast.unparse(field.annotation)}")
+            if name in REFEREE_HOLDERS:
+                set_later = {t.attr for f in node.body if isinstance(f, ast.FunctionDef) and f.name != "__init__"
+                             for a in ast.walk(f) if isinstance(a, ast.Assign | ast.AugAssign | ast.AnnAssign)
+                             for t in (a.targets if isinstance(a, ast.Assign) else [a.target])
+                             for t in ast.walk(t) if isinstance(t, ast.Attribute)}
+                found += [f"{name} sets {attr}" for attr in sorted(set_later - REFEREE_HOLDERS[name])]
+            elif not _frozen(node):
+                found.append(f"{name} is not a frozen dataclass")
+    return found
+
+
+def test_the_referee_keeps_no_mutable_state() -> None:
+    """The referee is a function of its state (docs/architecture.md, *The referee's parts*): every
+    part is a frozen value whose steps give the next one; the Controller only holds the state."""
+    assert mutable_state(ROOT / "firmware_host" / "referee") == []
+
+
+def test_the_mutable_state_rule_can_fail(tmp_path: Path) -> None:
+    (tmp_path / "controller.py").write_text(
+        "class Controller:\n    def __init__(self):\n        self.state = 1\n"
+        "    def handle(self, e):\n        self.state = 2\n        self._notice = e\n")
+    (tmp_path / "pad_ledger.py").write_text(
+        "from dataclasses import dataclass\n\n"
+        "class PadLedger:\n    lying: set[str]\n\n"
+        "@dataclass(frozen=True, slots=True)\nclass Corrections:\n    rejected: list[int]\n"
+        "    warning: int | None = None\n\n"
+        "@dataclass(frozen=True)\nclass Kept:\n    faults: tuple[int, ...] = ()\n\n"
+        "class TranscriptError(ValueError):\n    pass\n")
+    assert mutable_state(tmp_path) == ["controller.Controller sets _notice", "pad_ledger.PadLedger.lying: set[str]",
+                                       "pad_ledger.PadLedger is not a frozen dataclass",
+                                       "pad_ledger.Corrections.rejected: list[int]"]
 
 
 # -- the rooms of firmware_host ------------------------------------------------------------------

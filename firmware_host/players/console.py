@@ -410,10 +410,10 @@ class SimJournal:
         self.path = journal.path
         self.controller = controller
         self._start()
+        self.controller.begin(self.game)  # the journal's number (the referee numbers the next games)
 
     def _start(self) -> None:
         self.game = self.journal.start_game(dumps(self.controller.current_setup()))
-        self.controller.renumber(self.game)
 
     def handle(self, event: PhysicalEvent) -> Outcome:
         event_id = self.journal.append(self.game, dumps(event))

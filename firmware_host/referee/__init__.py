@@ -1,11 +1,14 @@
 """The referee: physical events in, table events and a frozen snapshot out.
 
-Owns the :class:`~firmware_host.referee.controller.Controller`, a facade over the parts that each
-keep one thing: ``card_namer`` (which card a tag is: setup tags, registry, badges, pack guard),
-``pad_ledger`` (what lies on each pad), ``corrections`` (refused cards, warnings, what puts them
-right), ``setup_menu`` (the setup in force and the open menu) and ``hand_log`` (a consumer of the
-engine's events: last trick and hand, each hand's record), and ``game_under_way`` (the engine's
-state, and each input's walk through those parts to the engine); the referee's own events
+A function of its state, as the engine is: ``referee(state, event) -> (state, outcome)``
+(``game_under_way``) takes a frozen :class:`~firmware_host.referee.referee_state.RefereeState` and
+gives the next one, never changing the one it was given; the
+:class:`~firmware_host.referee.controller.Controller` holds the current state for its callers. The
+state's parts are frozen values, each keeping one thing: ``card_namer`` (which card a tag is: setup
+tags, registry, badges, pack guard, the game's pack), ``pad_ledger`` (what lies on each pad),
+``corrections`` (refused cards, warnings, what puts them right), ``setup_menu`` (the setup in force
+and the open menu), ``hand_log`` (a consumer of the engine's events: the game's number, last trick
+and hand, each hand's record) and ``elder_hint`` (the learners' hint); the referee's own events
 (``table_events``) and the table's defaults (``table_defaults``); the physical protocol in
 both directions (``protocol``), the transcript's event types and parser (``transcript``: the
 referee's input language, so it lives here rather than with the journal that stores its lines),

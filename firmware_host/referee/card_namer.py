@@ -9,20 +9,24 @@ what it stands for in this game: a card, a badge or rule card (:mod:`hardware.ba
 (:mod:`firmware_host.referee.pack_guard`: ``foreign_pack``, ``counterfeit_card``) — and, for a tag
 it cannot name, nothing: the referee refuses it as ``unknown_tag``.
 
+A frozen value: naming a card gives the namer after it too (the first card of a known pack
+chooses the game's pack).
+
     >>> namer = CardNamer({"04A1": "KS"}, badges={"04B0": "player:Anne"})
     >>> from firmware_host.referee.transcript import CardEvent
-    >>> namer.name(CardEvent("hand.A", uid="04A1"))
+    >>> namer.name(CardEvent("hand.A", uid="04A1"))[1]
     NamedCard(card='KS', uid='04A1', badge=None, fault=None)
-    >>> namer.name(CardEvent("hand.A", uid="04B0")).badge
+    >>> namer.name(CardEvent("hand.A", uid="04B0"))[1].badge
     'player:Anne'
-    >>> namer.name(CardEvent("hand.A", uid="04FF")).key
+    >>> namer.name(CardEvent("hand.A", uid="04FF"))[1].key
     'uid:04FF'
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from drivers.nfc.originality import Origin
@@ -56,52 +60,55 @@ class NamedCard:
         return self.card or f"uid:{self.uid}"
 
 
+@dataclass(frozen=True, slots=True)
 class CardNamer:
     """Names the card of each sighting (see the module's docstring).
 
-    :param tags: the table's own tag UID → card map (a table file's, a transcript's setup adds to it).
+    :param table_tags: the table's own tag UID → card map (a table file's; a transcript's setup adds to it).
     :param registry: the tag registry, asked only for a line that does not carry its tag's pack.
     :param badges: tag UID → ``player:NAME``, ``rules:NAME``, ``option:NAME`` or ``target:N``.
     :param require_genuine: the table requires genuine tags (its ``[tags] require_signature``).
     :param ndef_pack: the pack of the cards named by their NDEF record (``[tags] ndef_pack``).
+    :param setup_tags: the setup line's tags, over the table's own.
+    :param pack: the pack the game is played with (None: not chosen yet).
     """
 
-    def __init__(self, tags: Mapping[str, str] | None = None, *, registry: Registry | None = None,
-                 badges: Mapping[str, str] | None = None, require_genuine: bool = False,
-                 ndef_pack: int | None = None) -> None:
-        self._table_tags = dict(tags or {})
-        self._tags = dict(self._table_tags)
-        self._registry = registry
-        self._guard = PackGuard(require_genuine=require_genuine)
-        self._ndef_pack = ndef_pack
-        self._badges = dict(badges or {})
+    table_tags: Mapping[str, str] = field(default_factory=dict)
+    registry: Registry | None = None
+    badges: Mapping[str, str] = field(default_factory=dict)
+    require_genuine: bool = False
+    ndef_pack: int | None = None
+    setup_tags: Mapping[str, str] = field(default_factory=dict)
+    pack: int | None = None
 
     @property
     def tags(self) -> dict[str, str]:
         """The tag map of the game under way (the setup line writes it)."""
-        return dict(self._tags)
+        return {**self.table_tags, **self.setup_tags}
 
-    def use(self, tags: Mapping[str, str]) -> None:
+    def use(self, tags: Mapping[str, str]) -> CardNamer:
         """A setup line's tags, over the table's own."""
-        self._tags = {**self._table_tags, **tags}
+        return dataclasses.replace(self, setup_tags=dict(tags))
 
-    def new_game(self) -> None:
+    def new_game(self) -> CardNamer:
         """The next game's first card chooses its pack."""
-        self._guard.new_game()
+        return self if self.pack is None else dataclasses.replace(self, pack=None)
 
-    def name(self, event: CardEvent) -> NamedCard:
-        """What ``event``'s tag stands for in this game."""
+    def name(self, event: CardEvent) -> tuple[CardNamer, NamedCard]:
+        """What ``event``'s tag stands for in this game, and the namer after it (a pack chosen)."""
         uid = event.uid
         if uid is None:
-            return NamedCard(event.card)
-        if uid in self._tags:  # the setup's own tags: neither registered nor guarded
-            return NamedCard(event.card or self._tags[uid], uid)
+            return self, NamedCard(event.card)
+        own = self.setup_tags.get(uid) or self.table_tags.get(uid)
+        if own is not None:  # the setup's own tags: neither registered nor guarded
+            return self, NamedCard(event.card or own, uid)
         seen = self.sight(event)
-        if seen.card is None and (badge := self._badges.get(uid)) is not None:
-            return NamedCard(None, uid, badge=badge)
-        judged = self._guard.judge(seen, arriving=not event.gone)
+        if seen.card is None and (badge := self.badges.get(uid)) is not None:
+            return self, NamedCard(None, uid, badge=badge)
+        judged = PackGuard(self.require_genuine).judge(seen, arriving=not event.gone, pack=self.pack)
         fault = (judged.code, judged.says or Says("says." + judged.code)) if judged.code is not None else None
-        return NamedCard(judged.card, uid, fault=fault)
+        after = self if judged.chosen is None else dataclasses.replace(self, pack=judged.chosen)
+        return after, NamedCard(judged.card, uid, fault=fault)
 
     def sight(self, event: CardEvent) -> Sighting:
         """The sighting a tag's event stands for: the one step from a tag to its card, pack and verdict.
@@ -119,12 +126,12 @@ class CardNamer:
         seen = event.sighting
         if seen is None:
             raise ValueError(f"a card event without a tag: {event}")
-        if seen.pack is not None or self._registry is None:
+        if seen.pack is not None or self.registry is None:
             return seen
-        entry = self._registry.entry(seen.uid)
+        entry = self.registry.entry(seen.uid)
         if entry is None:
-            return Sighting(seen.uid, seen.card, seen.origin, None if seen.card is None else self._ndef_pack)
+            return Sighting(seen.uid, seen.card, seen.origin, None if seen.card is None else self.ndef_pack)
         origin = seen.origin
-        if origin is None and seen.card is None and self._guard.require_genuine:
+        if origin is None and seen.card is None and self.require_genuine:
             origin = Origin.UNCHECKED
         return Sighting(seen.uid, entry.card, origin, entry.pack)

@@ -6,15 +6,16 @@ legal card: rule 39), a fault that needs no correction (a void deal, a false kin
 late) as a warning until the next accepted action. A ``wrong_time`` fault, or ``yes``/``no``
 pressed out of turn, is only a notice.
 
+A frozen value: each step gives the corrections after it, and the table's events.
+
     >>> from engine import Card
     >>> from engine.faults import fault
-    >>> fixes = Corrections()
     >>> refused = fault("out_of_turn", "B", "turn_to_play", Card.parse("7S"), turn="A")
-    >>> [e.code for e in fixes.refuse(refused, "play.B", "7S", None, on_pad=True)]
-    ['out_of_turn']
-    >>> [f.seat for f in fixes.faults]
-    ['B']
-    >>> [e.to_json()["event"] for e in fixes.taken_back("7S", None)], fixes.faults
+    >>> fixes, events = Corrections().refuse(refused, "play.B", "7S", None, on_pad=True)
+    >>> [e.code for e in events], [f.seat for f in fixes.faults]
+    (['out_of_turn'], ['B'])
+    >>> fixes, events = fixes.taken_back("7S", None)
+    >>> [e.to_json()["event"] for e in events], fixes.faults
     (['corrected'], ())
 """
 
@@ -60,7 +61,7 @@ def refusal(events: Iterable[Event]) -> bool:
     return any(isinstance(e, Fault) and not e.late for e in events)
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class _Rejected:
     zone: str
     card: str | None
@@ -68,84 +69,83 @@ class _Rejected:
     fault: Fault
 
 
-class Corrections:
-    """The faults the table waits to see put right (see the module's docstring)."""
+Judged = tuple["Corrections", list[Event]]
+"""A step of the corrections: the corrections after it, and the table's events."""
 
-    def __init__(self) -> None:
-        self._rejected: list[_Rejected] = []
-        self.warning: Fault | None = None
-        """The last fault that needs no correction but must be seen, until the next accepted action."""
+
+@dataclass(frozen=True, slots=True)
+class Corrections:
+    """The faults the table waits to see put right (see the module's docstring). ``Corrections()``:
+    none (the cards are gathered: a new deal, a new game)."""
+
+    rejected: tuple[_Rejected, ...] = ()
+    """Refused cards still on their pads, oldest first."""
+    warning: Fault | None = None
+    """The last fault that needs no correction but must be seen, until the next accepted action."""
 
     @property
     def faults(self) -> tuple[Fault, ...]:
         """Refused cards still on their pads, oldest first."""
-        return tuple(r.fault for r in self._rejected)
-
-    def clear(self) -> None:
-        """The cards are gathered (a new deal, a new game): refused ones with them."""
-        self._rejected.clear()
-        self.warning = None
+        return tuple(r.fault for r in self.rejected)
 
     def judge(self, action: Action, events: Iterable[Event], *, zone: str | None, card: str | None,
-              button: str | None, void_deal: bool) -> list[Event]:
+              button: str | None, void_deal: bool) -> Judged:
         """The table's events for the engine's ``events`` on ``action`` (laid as ``card`` on ``zone``,
         or pressed as ``button``): faults kept to be put right or turned into notices, the rest as
         they are, and the corrections a legal action makes (``void_deal``: the deal is void now)."""
         events = tuple(events)
+        fixes = self
         out: list[Event] = []
         for ev in events:
             if isinstance(ev, Fault) and ev.late:
                 # nothing to take back: shown until the other seat has chosen (or play goes on)
-                self.warning = ev
+                fixes = dataclasses.replace(fixes, warning=ev)
                 out.append(ev)
             elif isinstance(ev, Fault) and (ev.code == "wrong_time" or (
                     button in ("yes", "no") and ev.code == "out_of_turn")):
                 out.append(Notice(ev.says or Says("says." + ev.code), ev.seat, ev.code))
             elif isinstance(ev, Fault):
-                out.extend(self.refuse(ev, zone, card, None, on_pad=card is not None, void_deal=void_deal))
+                fixes, refused = fixes.refuse(ev, zone, card, None, on_pad=card is not None, void_deal=void_deal)
+                out.extend(refused)
             else:
                 out.append(ev)
         if not refusal(events):
-            if not self._rejected and not any(isinstance(e, Fault) for e in events):
-                self.warning = None  # a void deal's or a false king's warning has been seen
-            out.extend(self._accepted(action))
-        return out
+            if fixes.warning is not None and not fixes.rejected and not any(isinstance(e, Fault) for e in events):
+                # a void deal's or a false king's warning has been seen
+                fixes = dataclasses.replace(fixes, warning=None)
+            fixes, corrected = fixes._accepted(action)
+            out.extend(corrected)
+        return fixes, out
 
     def refuse(self, refused: Fault, zone: str | None, card: str | None, uid: str | None,
-               *, on_pad: bool, void_deal: bool = False) -> list[Event]:
+               *, on_pad: bool, void_deal: bool = False) -> Judged:
         """A card or button refused: kept until taken back (a card laid ``on_pad``), else a warning."""
         refused = face_down(refused, zone)
         if refused.code in VOID_DEAL_CODES and void_deal:
             # the deal is void: nothing to take back, the dealer deals again
-            self._rejected.clear()
-            self.warning = refused
-            return [refused]
+            return Corrections((), refused), [refused]
         if on_pad and zone is not None:
-            self._rejected.append(_Rejected(zone, card, uid, refused))
-        else:
-            self.warning = refused
-        return [refused]
+            return dataclasses.replace(self, rejected=(*self.rejected, _Rejected(zone, card, uid, refused))), [refused]
+        return dataclasses.replace(self, warning=refused), [refused]
 
-    def _accepted(self, action: Action) -> list[Event]:
+    def _accepted(self, action: Action) -> Judged:
         """A legal action by a seat puts right that seat's refused plays (rule 39)."""
         seat = getattr(action, "seat", None)
-        if not self._rejected or seat is None or not isinstance(action, PlayCard | Discard | Draw):
-            return []
+        if not self.rejected or seat is None or not isinstance(action, PlayCard | Discard | Draw):
+            return self, []
         out: list[Event] = []
         keep = []
-        for r in self._rejected:
+        for r in self.rejected:
             if r.fault.seat == seat and r.fault.code not in TAG_FAULTS and r.zone.startswith("play."):
                 out.append(Corrected(r.fault.code, r.fault.seat, r.card))
             else:
                 keep.append(r)
-        self._rejected = keep
-        return out
+        return (dataclasses.replace(self, rejected=tuple(keep)) if out else self), out
 
-    def taken_back(self, card: str | None, uid: str | None) -> list[Event]:
+    def taken_back(self, card: str | None, uid: str | None) -> Judged:
         """A card lifted: the fault of the refused card it was is put right."""
-        for i, r in enumerate(self._rejected):
+        for i, r in enumerate(self.rejected):
             if (card is not None and r.card == card) or (card is None and uid and r.uid == uid):
-                del self._rejected[i]
-                return [Corrected(r.fault.code, r.fault.seat, r.card)]
-        return []
-
+                rest = self.rejected[:i] + self.rejected[i + 1:]
+                return dataclasses.replace(self, rejected=rest), [Corrected(r.fault.code, r.fault.seat, r.card)]
+        return self, []

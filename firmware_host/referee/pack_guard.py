@@ -14,14 +14,15 @@ to the same decisions.
 
     >>> from firmware_host.referee.transcript import Sighting
     >>> guard = PackGuard()
-    >>> guard.judge(Sighting("04ECA701075A80", "KS", Origin.GENUINE, pack=1), arriving=True)
-    Judgement(card='KS', code=None, says=None)
-    >>> guard.pack
-    1
-    >>> guard.judge(Sighting("04ECA702075A80", "KS", Origin.GENUINE, pack=2), arriving=True).code
+    >>> guard.judge(Sighting("04ECA701075A80", "KS", Origin.GENUINE, pack=1), arriving=True, pack=None)
+    Judgement(card='KS', code=None, says=None, chosen=1)
+    >>> guard.judge(Sighting("04ECA702075A80", "KS", Origin.GENUINE, pack=2), arriving=True, pack=1).code
     'foreign_pack'
-    >>> guard.judge(Sighting("04ECA701065A80", "QS", Origin.NO_SIGNATURE, pack=1), arriving=True).code
+    >>> guard.judge(Sighting("04ECA701065A80", "QS", Origin.NO_SIGNATURE, pack=1), arriving=True, pack=None).code
     'counterfeit_card'
+
+The guard is a frozen value (the table's policy); the pack a game is played with is the referee's
+state (:class:`~firmware_host.referee.card_namer.CardNamer`), given to each judgement.
 """
 
 from __future__ import annotations
@@ -42,27 +43,23 @@ TAG_FAULTS = frozenset({"unknown_tag", "foreign_pack", "counterfeit_card"})
 @dataclass(frozen=True, slots=True)
 class Judgement:
     """What the guard makes of a tag: the ``card`` it stands for in this game (``None``: refused
-    or unknown), and the fault ``code`` and what it says (data, worded at the edge) if it is refused."""
+    or unknown), the fault ``code`` and what it says (data, worded at the edge) if it is refused, and
+    the pack it ``chosen`` for the game (its first arrival of a known pack; None: none chosen by it)."""
 
     card: str | None
     code: str | None = None
     says: Says | None = None
+    chosen: int | None = None
 
 
+@dataclass(frozen=True, slots=True)
 class PackGuard:
     """One pack per game, and genuine tags (see the module's docstring).
 
     :param require_genuine: refuse an ``unchecked`` tag too (a table that requires signatures).
     """
 
-    def __init__(self, *, require_genuine: bool = False) -> None:
-        self.require_genuine = require_genuine
-        self.pack: int | None = None
-        """The pack this game is played with (``None``: not chosen yet)."""
-
-    def new_game(self) -> None:
-        """A new game: its first card chooses the pack again."""
-        self.pack = None
+    require_genuine: bool = False
 
     def refuses(self, origin: Origin | None) -> bool:
         """Whether a tag with verdict ``origin`` is refused (``None``: no verdict given, none asked)."""
@@ -70,21 +67,22 @@ class PackGuard:
             return False
         return origin != Origin.GENUINE if self.require_genuine else not origin.vouched
 
-    def judge(self, seen: Sighting, *, arriving: bool) -> Judgement:
+    def judge(self, seen: Sighting, *, arriving: bool, pack: int | None) -> Judgement:
         """The card tag ``seen`` stands for in this game, or why it is refused.
 
         :param arriving: an arrival (the first accepted one chooses the game's pack); ``False``
             for a departure, judged alike without choosing anything.
+        :param pack: the pack this game is played with (``None``: not chosen yet).
         """
-        card, pack = seen.card, seen.pack
+        card, tag_pack = seen.card, seen.pack
         if card is None:
             return Judgement(None)  # unknown: the controller's unknown_tag
         if self.refuses(seen.origin):
             return Judgement(None, "counterfeit_card", Says("says.counterfeit", (("card", card), ("uid", seen.uid))))
-        if pack is not None and self.pack is not None and pack != self.pack:
+        if tag_pack is not None and pack is not None and tag_pack != pack:
             return Judgement(None, "foreign_pack", Says("says.foreign_pack", (
-                ("card", card), ("pack", str(pack)), ("game_pack", str(self.pack)))))
-        if arriving and pack is not None and self.pack is None:
-            self.pack = pack
-            logger.info("this game is played with pack %d (chosen by tag %s)", pack, seen.uid)
+                ("card", card), ("pack", str(tag_pack)), ("game_pack", str(pack)))))
+        if arriving and tag_pack is not None and pack is None:
+            logger.info("this game is played with pack %d (chosen by tag %s)", tag_pack, seen.uid)
+            return Judgement(card, chosen=tag_pack)
         return Judgement(card)

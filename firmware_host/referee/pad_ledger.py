@@ -6,63 +6,63 @@ one read again where it lies (nothing happens). Cards are remembered by the zone
 for now (:func:`~firmware_host.referee.protocol.zone_of`): in the compact layout a card dealt
 across pad A is a new card when it comes back to pad A as a play.
 
+A frozen value: each step gives the next ledger (the referee's state keeps it).
+
     >>> import engine
-    >>> ledger = PadLedger()
-    >>> ledger.lay("hand.A", "KS"), ledger.lay("hand.A", "KS")
+    >>> ledger, laid = PadLedger().lay("hand.A", "KS")
+    >>> laid, ledger.lay("hand.A", "KS")[1]
     (True, False)
-    >>> ledger.lay("discard", "KS"), ledger.empty
+    >>> ledger, laid = ledger.lay("discard", "KS")
+    >>> laid, ledger.empty
     (True, False)
-    >>> ledger.lift("discard", "KS"); ledger.empty
+    >>> ledger.lift("discard", "KS").empty
     True
-    >>> ledger.seen("A", "QS", engine.new_game("classic", dealer="A"), engine.Card.parse("QS"))
+    >>> PadLedger().seen("A", "QS", engine.new_game("classic", dealer="A"), engine.Card.parse("QS"))[1:]
     ('hand.A', True)
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from engine import Card, GameState
 from firmware_host.referee.protocol import zone_of
 
 
+@dataclass(frozen=True, slots=True)
 class PadLedger:
-    """The cards lying on each zone (by card name, or ``uid:…`` for a tag that names no card)."""
+    """The cards lying on the zones: (zone, key) pairs, a key (the card's name, or ``uid:…`` for a
+    tag that names no card) on one zone at a time."""
 
-    def __init__(self) -> None:
-        self._on_pad: dict[str, set[str]] = {}
+    lying: frozenset[tuple[str, str]] = frozenset()
 
-    def seen(self, pad: str, key: str, state: GameState, card: Card | None, *, gone: bool = False) -> tuple[str, bool]:
+    def seen(self, pad: str, key: str, state: GameState, card: Card | None, *,
+             gone: bool = False) -> tuple[PadLedger, str, bool]:
         """A card ``key`` (``card``, if it names one) seen arriving on ``pad``, or leaving it
-        (``gone``): the zone the pad stands for now, and whether the card is newly laid there."""
+        (``gone``): the ledger after it, the zone the pad stands for now, and whether the card is
+        newly laid there."""
         zone = zone_of(pad, state, card)
         if gone:
-            self.lift(zone, key)
-            return zone, False
-        return zone, self.lay(zone, key)
+            return self.lift(zone, key), zone, False
+        ledger, laid = self.lay(zone, key)
+        return ledger, zone, laid
 
-    def lay(self, zone: str, key: str) -> bool:
-        """A card seen arriving on ``zone``: True when newly laid, False when read again where it lies.
+    def lay(self, zone: str, key: str) -> tuple[PadLedger, bool]:
+        """A card seen arriving on ``zone``: the ledger after it, and True when newly laid (False:
+        read again where it lies).
 
         A card lies on one pad at a time: laid here, it has left every other (a discard drawn
         again is no re-read).
         """
-        lying = self._on_pad.setdefault(zone, set())
-        if key in lying:
-            return False
-        for pad, cards in self._on_pad.items():
-            if pad != zone:
-                cards.discard(key)
-        lying.add(key)
-        return True
+        if (zone, key) in self.lying:
+            return self, False
+        return PadLedger(frozenset(p for p in self.lying if p[1] != key) | {(zone, key)}), True
 
-    def lift(self, zone: str, key: str) -> None:
-        """A card seen leaving ``zone`` (nothing if the ledger did not have it there)."""
-        self._on_pad.setdefault(zone, set()).discard(key)
-
-    def clear(self) -> None:
-        """The cards are gathered (a new deal, a new game)."""
-        self._on_pad.clear()
+    def lift(self, zone: str, key: str) -> PadLedger:
+        """A card seen leaving ``zone`` (the same ledger if it did not have it there)."""
+        return PadLedger(self.lying - {(zone, key)}) if (zone, key) in self.lying else self
 
     @property
     def empty(self) -> bool:
         """No card lies on any pad."""
-        return not any(self._on_pad.values())
+        return not self.lying

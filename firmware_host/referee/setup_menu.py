@@ -7,15 +7,16 @@ menu while it is open; it makes each new game's engine state from them. The menu
 (:mod:`firmware_host.referee.table_setup`); this part keeps the open menu and turns a chosen
 :class:`~firmware_host.referee.table_setup.Settings` into the setup the game starts again with.
 
+A frozen value: each step gives the setup after it, the table's events and the new game's state.
+
     >>> from firmware_host.referee.table_defaults import TableDefaults
     >>> setup = SetupMenu(TableDefaults(dealer="B"))
     >>> state = setup.new_state("B")
-    >>> setup.press("king", state)
-    ([], None)
-    >>> setup.shown.item, setup.shown.value
-    ('rules', 'classic')
-    >>> events, started = setup.press("yes", state)
-    >>> events, started = setup.press("king", state)
+    >>> setup, events, started = setup.press("king", state)
+    >>> events, started, (setup.shown.item, setup.shown.value)
+    ([], None, ('rules', 'classic'))
+    >>> setup, events, started = setup.press("yes", state)
+    >>> setup, events, started = setup.press("king", state)
     >>> [e.to_json() for e in events], started.rules.name
     ([{'event': 'new_game', 'rules': 'french', 'dealer': 'B', 'target': 5}], 'french')
 """
@@ -23,6 +24,7 @@ menu while it is open; it makes each new game's engine state from them. The menu
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass, field
 
 import engine
 from engine import Event, GameState
@@ -38,23 +40,29 @@ def setting_up(state: GameState, *, pads_empty: bool) -> bool:
             and state.cuts == (-1, -1) and state.score == (0, 0) and pads_empty)
 
 
-Started = tuple[list[Event], GameState | None]
-"""What a step of the setup gave: the table's events, and the new game's state (None: unchanged)."""
+Started = tuple["SetupMenu", list[Event], GameState | None]
+"""What a step of the setup gave: the setup after it, the table's events, and the new game's state
+(None: unchanged)."""
 
 
+@dataclass(frozen=True, slots=True)
 class SetupMenu:
-    """The setup in force and the settings menu (see the module's docstring)."""
+    """The setup in force and the settings menu (see the module's docstring).
 
-    def __init__(self, defaults: TableDefaults | None = None) -> None:
-        self.defaults = defaults or TableDefaults()
-        self._setup = Setup()
-        self._menu: table_setup.Menu | None = None
+    :param defaults: the table's configured game.
+    :param setup: the setup line in force (a transcript's, the journal's, the menu's).
+    :param menu: the settings menu while it is open.
+    """
+
+    defaults: TableDefaults = field(default_factory=TableDefaults)
+    setup: Setup = field(default_factory=Setup)
+    menu: table_setup.Menu | None = None
 
     # -- the game it starts -------------------------------------------------------------------
 
     def new_state(self, dealer: str | None) -> GameState:
         """A new game with the setup in force, dealt by ``dealer`` (None: cut for it)."""
-        d, setup = self.defaults, self._setup
+        d, setup = self.defaults, self.setup
         options = {**d.options, **setup.options}
         target = setup.target or d.target
         if target is not None:
@@ -67,18 +75,18 @@ class SetupMenu:
             sight=setup.sight or d.sight, **options,
         )
 
-    def name_next_game(self, players: tuple[str, ...]) -> None:
+    def name_next_game(self, players: tuple[str, ...]) -> SetupMenu:
         """The players of the next game (a players-only setup line between games: a venue's next round)."""
-        self._setup = dataclasses.replace(self._setup, players=players)
+        return dataclasses.replace(self, setup=dataclasses.replace(self.setup, players=players))
 
-    def read(self, setup: Setup) -> GameState:
-        """A setup line (before the first event): the new game's state.
+    def read(self, setup: Setup) -> tuple[SetupMenu, GameState]:
+        """A setup line (before the first event): the setup after it, and the new game's state.
 
         :raises NotationError: the engine cannot play it (unknown rule set or option).
         """
         try:
-            self._setup = setup
-            return self.new_state(setup.dealer or self.defaults.dealer)
+            after = dataclasses.replace(self, setup=setup)
+            return after, after.new_state(setup.dealer or self.defaults.dealer)
         except (engine.UnknownRulesError, ValueError) as exc:  # NotationError is a ValueError
             raise engine.NotationError(f"setup: {exc}") from exc
 
@@ -87,19 +95,19 @@ class SetupMenu:
         return Setup(
             rules=state.rules.name, dealer=state.dealer or None, target=state.target, tags=tags,
             options=state.rules.options(), sight=state.sight,
-            players=self._setup.players or self.defaults.players, language=self.language(),
+            players=self.setup.players or self.defaults.players, language=self.language(),
         )
 
     def language(self) -> str | None:
         """The OLED's language: chosen at the table (a setup line), else the table's."""
-        return self._setup.language or self.defaults.language
+        return self.setup.language or self.defaults.language
 
     @property
     def shown_language(self) -> str | None:
         """The language of the screens now: the menu's as soon as it changes it."""
         now = self.language()
-        if self._menu is not None and self._menu.settings.language != (now or "en"):
-            return self._menu.settings.language
+        if self.menu is not None and self.menu.settings.language != (now or "en"):
+            return self.menu.settings.language
         return now
 
     # -- the menu, badges and rule cards --------------------------------------------------------
@@ -107,34 +115,34 @@ class SetupMenu:
     @property
     def shown(self) -> table_setup.MenuLine | None:
         """The menu's line while it is open."""
-        return self._menu.line if self._menu is not None else None
+        return self.menu.line if self.menu is not None else None
 
-    def close(self) -> None:
+    def close(self) -> SetupMenu:
         """A card laid closes the menu, unchanged."""
-        self._menu = None
+        return self if self.menu is None else dataclasses.replace(self, menu=None)
 
     def wants(self, button: str, *, setting_up: bool) -> bool:
         """Whether ``button`` is the menu's (``king`` opens it before the first card; then every button)."""
-        return setting_up and (button == "king" or self._menu is not None)
+        return setting_up and (button == "king" or self.menu is not None)
 
     def press(self, button: str, state: GameState) -> Started:
         """A seat pressed ``button`` for the menu."""
-        menu = self._menu or table_setup.Menu.open(self._settings(state), locked=self.defaults.locked)
-        step = menu.press(button) if self._menu is not None else table_setup.Step(menu)
-        self._menu = step.menu
+        menu = self.menu or table_setup.Menu.open(self._settings(state), locked=self.defaults.locked)
+        step = menu.press(button) if self.menu is not None else table_setup.Step(menu)
+        after = dataclasses.replace(self, menu=step.menu)
         if step.notice:
-            return [notice("house_rules", None, step.notice)], None
-        return self._start_with(step.settings, state) if step.settings is not None else ([], None)
+            return after, [notice("house_rules", None, step.notice)], None
+        return after._start_with(step.settings, state) if step.settings is not None else (after, [], None)
 
     def laid(self, tag: str, pad: str, state: GameState, *, setting_up: bool) -> Started:
         """A badge or rule card ``tag`` laid on ``pad``."""
         if not setting_up:
-            return [notice("only_before", None, "setup_ignored", tag=tag)], None
+            return self, [notice("only_before", None, "setup_ignored", tag=tag)], None
         seat = pad[-1] if pad[-1] in engine.SEATS and pad != "turnup" else None
         step = table_setup.laid(self._settings(state), tag, seat, locked=self.defaults.locked and tag[:7] != "player:")
         if step.notice:
-            return [notice("means_nothing", seat, step.notice, tag=tag, why=step.notice)], None
-        return self._start_with(step.settings, state) if step.settings is not None else ([], None)
+            return self, [notice("means_nothing", seat, step.notice, tag=tag, why=step.notice)], None
+        return self._start_with(step.settings, state) if step.settings is not None else (self, [], None)
 
     def _settings(self, state: GameState) -> table_setup.Settings:
         names = state.players
@@ -149,12 +157,12 @@ class SetupMenu:
         options = {k: getattr(base, k) for k in self.defaults.options if hasattr(base, k)} | dict(settings.options)
         if settings.target is not None:
             options["target"] = settings.target
-        language = settings.language if settings.language != (self.language() or "en") else self._setup.language
-        candidate = dataclasses.replace(self._setup, rules=settings.rules, options=options,
+        language = settings.language if settings.language != (self.language() or "en") else self.setup.language
+        candidate = dataclasses.replace(self.setup, rules=settings.rules, options=options,
                                         target=settings.target, players=settings.players, language=language)
         problem = setup_problem(candidate, self.defaults.rules)  # the one check of every setup
         if problem is not None:
-            return [notice("not_started", None, "rule_card", problem=problem)], None
-        self._setup = candidate
-        started = self.new_state(state.dealer or None)
-        return [NewGame(started.rules.name, started.dealer or None, started.target)], started
+            return self, [notice("not_started", None, "rule_card", problem=problem)], None
+        after = dataclasses.replace(self, setup=candidate)
+        started = after.new_state(state.dealer or None)
+        return after, [NewGame(started.rules.name, started.dealer or None, started.target)], started

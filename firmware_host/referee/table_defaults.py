@@ -2,23 +2,25 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 
-@dataclass
+@dataclass(frozen=True)
 class TableDefaults:
-    """The game a table starts with when a transcript's setup does not say."""
+    """The game a table starts with when a transcript's setup does not say (a frozen value: the
+    referee's state holds it)."""
 
     rules: str = "classic"
     dealer: str | None = None
     target: int | None = None
-    options: dict[str, Any] = field(default_factory=dict)
-    tags: dict[str, str] = field(default_factory=dict)
+    options: Mapping[str, Any] = field(default_factory=dict)
+    tags: Mapping[str, str] = field(default_factory=dict)
     players: tuple[str, ...] | None = None
     sight: str = "full"
     """``partial`` on a table whose pads read stacks only in part (the table file says)."""
-    badges: dict[str, str] = field(default_factory=dict)
+    badges: Mapping[str, str] = field(default_factory=dict)
     """Tag UID → ``player:NAME``, ``rules:NAME``, ``option:NAME`` or ``target:N``."""
     locked: bool = False
     """The rules are the table's (house rules): the menu and rule cards change nothing."""

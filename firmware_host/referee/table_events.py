@@ -8,7 +8,7 @@ in one :class:`~firmware_host.referee.snapshot.Outcome`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -99,5 +99,5 @@ class HandRecord(Event):
     game: int
     hand: int
     dealer: str
-    rules: dict[str, Any]
+    rules: Mapping[str, Any]
     actions: tuple[dict[str, Any], ...]

@@ -152,10 +152,9 @@ class Step:
     notice: str = ""
 
 
-def laid(settings: Settings, tag: str, seat: str | None, *, locked: bool = False,
-         on_turn_up: bool = False) -> Step:
+def laid(settings: Settings, tag: str, seat: str | None, *, locked: bool = False) -> Step:
     """A badge or a rule card (``tag``: ``player:NAME``, ``rules:NAME``, ``option:NAME``,
-    ``target:N``) laid on a pad: ``seat``'s pad (None: a pad of no seat), or the turn-up."""
+    ``target:N``) laid on a pad: ``seat``'s pad (None: a pad of no seat: the turn-up's, the discards')."""
     kind, _, value = tag.partition(":")
     if kind == "player":
         if seat is None:

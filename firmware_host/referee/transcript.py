@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import IO, Any, Protocol
 
@@ -68,8 +68,8 @@ class Setup:
     rules: str | None = None
     dealer: str | None = None
     target: int | None = None
-    tags: dict[str, str] = field(default_factory=dict)
-    options: dict[str, Any] = field(default_factory=dict)
+    tags: Mapping[str, str] = field(default_factory=dict)
+    options: Mapping[str, Any] = field(default_factory=dict)
     players: tuple[str, ...] | None = None
     sight: str | None = None
     """``full`` or ``partial`` (TRANSCRIPT.md, *Partial sight*); None: the table's own."""

@@ -18,41 +18,44 @@ REGISTRY.add("04A10000000000", "7C", 1)
 
 def test_the_event_s_card_then_the_setup_s_tags_then_the_registry() -> None:
     namer = CardNamer({"04A10000000000": "QH"}, registry=REGISTRY)
-    assert namer.name(CardEvent("hand.A", "AS", uid="04A10000000000")).card == "AS"
-    assert namer.name(CardEvent("hand.A", uid="04A10000000000")).card == "QH"
-    assert namer.name(CardEvent("hand.A", uid="04A20000000000")).card == "JH"
-    assert namer.name(CardEvent("hand.A", uid="04A3")) == NamedCard(None, "04A3")
+    assert namer.name(CardEvent("hand.A", "AS", uid="04A10000000000"))[1].card == "AS"
+    assert namer.name(CardEvent("hand.A", uid="04A10000000000"))[1].card == "QH"
+    assert namer.name(CardEvent("hand.A", uid="04A20000000000"))[1].card == "JH"
+    assert namer.name(CardEvent("hand.A", uid="04A3"))[1] == NamedCard(None, "04A3")
 
 
 def test_a_setup_s_tags_add_to_the_table_s_and_are_what_it_writes() -> None:
     namer = CardNamer({"04A1": "QH"})
-    namer.use({"04A2": "JH"})
+    namer = namer.use({"04A2": "JH"})
     assert namer.tags == {"04A1": "QH", "04A2": "JH"}
-    namer.use({})
+    namer = namer.use({})
     assert namer.tags == {"04A1": "QH"}
 
 
 def test_a_badge_is_no_card_and_a_card_is_no_badge() -> None:
     namer = CardNamer({"04B0": "KS"}, badges={"04B0": "player:Anne", "04B1": "rules:italian"})
-    assert namer.name(CardEvent("hand.A", uid="04B1")) == NamedCard(None, "04B1", badge="rules:italian")
-    assert namer.name(CardEvent("hand.A", uid="04B0")).badge is None  # the tag names a card first
+    assert namer.name(CardEvent("hand.A", uid="04B1"))[1] == NamedCard(None, "04B1", badge="rules:italian")
+    assert namer.name(CardEvent("hand.A", uid="04B0"))[1].badge is None  # the tag names a card first
 
 
 def test_the_pack_guard_names_registered_tags_and_refuses_the_other_pack_until_the_next_game() -> None:
     namer = CardNamer(registry=REGISTRY)
-    assert namer.name(CardEvent("hand.A", uid="04AA0101000000")).card == "KS"
-    refused = namer.name(CardEvent("hand.B", uid="04AA0201000000"))
+    namer, named = namer.name(CardEvent("hand.A", uid="04AA0101000000"))
+    assert named.card == "KS" and namer.pack == 1
+    namer, refused = namer.name(CardEvent("hand.B", uid="04AA0201000000"))
     assert refused.card is None and refused.fault is not None and refused.fault[0] == "foreign_pack"
     assert refused.key == "uid:04AA0201000000"
-    namer.new_game()
-    assert namer.name(CardEvent("hand.B", uid="04AA0201000000")).fault is None
+    namer = namer.new_game()
+    assert namer.name(CardEvent("hand.B", uid="04AA0201000000"))[1].fault is None
 
 
 def test_the_guard_does_not_judge_a_tag_the_setup_names() -> None:
     namer = CardNamer({"04AA0101000000": "QD"}, registry=REGISTRY, require_genuine=True)
-    assert namer.name(CardEvent("hand.A", uid="04AA0101000000")) == NamedCard("QD", "04AA0101000000")
-    assert namer.name(CardEvent("hand.A", "KS", uid="04AA0201000000")).fault is None  # pack 2: no pack chosen
-    assert namer.name(CardEvent("hand.A", uid="04AA0201000000")).fault[0] == "counterfeit_card"  # type: ignore[index]
+    namer, named = namer.name(CardEvent("hand.A", uid="04AA0101000000"))
+    assert named == NamedCard("QD", "04AA0101000000")
+    assert namer.pack is None
+    assert namer.name(CardEvent("hand.A", "KS", uid="04AA0201000000"))[1].fault is None  # pack 2: no pack chosen
+    assert namer.name(CardEvent("hand.A", uid="04AA0201000000"))[1].fault[0] == "counterfeit_card"  # type: ignore[index]
 
 
 # -- moved from test_controller: the same tests through the Controller --------------------------

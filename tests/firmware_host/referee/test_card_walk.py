@@ -1,11 +1,12 @@
-"""A card's walk: from the service to the snapshot, a sighting enters the controller at most twice.
+"""A card's walk: from the service to the snapshot, a sighting enters the controller once.
 
-The controller is a facade (docs/architecture.md, *The referee's parts*): it hands the sighting to
-the parts, which carry it through the namer, the ledger, the protocol, the engine, the corrections
-and the hand log without calling back, and it takes the snapshot. A profiler counts the Python
-functions of ``controller.py`` entered while the service handles one sighting, for the kinds of
-sighting a table sees: a play, a card dealt, a discard, a card refused, an unknown tag, a card
-named by its tag, a tag of the other pack, a card read again, a refused card taken back.
+The controller holds the referee's state (docs/architecture.md, *The referee's parts*): ``handle``
+calls ``referee(state, event)``, which carries the sighting through the namer, the ledger, the
+protocol, the engine, the corrections and the hand log, and composes the snapshot of the next state.
+A profiler counts the Python functions of ``controller.py`` entered while the service handles one
+sighting, for the kinds of sighting a table sees: a play, a card dealt, a discard, a card refused,
+an unknown tag, a card named by its tag, a tag of the other pack, a card read again, a refused card
+taken back.
 
 The registry is asked once a card: the pad's lookup gives its card and pack, the originality
 check its verdict, and the door journals that sighting; the referee judges it without asking
@@ -109,7 +110,7 @@ SIGHTINGS: list[tuple[str, str, Any, list[str]]] = [
 
 
 @pytest.mark.parametrize(("kind", "phase", "seen", "caused"), SIGHTINGS, ids=[s[0] for s in SIGHTINGS])
-def test_a_sighting_enters_the_controller_at_most_twice(tmp_path: Path, kind: str, phase: str, seen: CardSeen,
+def test_a_sighting_enters_the_controller_once(tmp_path: Path, kind: str, phase: str, seen: CardSeen,
                                                         caused: list[str]) -> None:
     by_tag = seen.card is None and seen.uid.startswith("04A")
     with Journal(tmp_path / "j.sqlite") as journal:
@@ -123,16 +124,16 @@ def test_a_sighting_enters_the_controller_at_most_twice(tmp_path: Path, kind: st
         with controller_entries() as entered:
             events = service.handle(item)
     assert [e.to_json()["event"] for e in events] == caused
-    assert len(entered) <= 2, f"{kind} entered controller.py {len(entered)} times: {entered}"
+    assert entered == ["Controller.handle"], f"{kind} entered controller.py {len(entered)} times: {entered}"
 
 
 def test_the_count_sees_every_entry() -> None:
     """The profiler can fail the test: a method of the controller calling another is two entries."""
     table = Controller()
     with controller_entries() as entered:
-        table.renumber(3)
+        table.begin(3)
         table.current_setup()
-    assert entered == ["Controller.renumber", "Controller.current_setup"]
+    assert entered == ["Controller.begin", "Controller.current_setup"]
 
 
 class CountedRegistry(TagRegistry):

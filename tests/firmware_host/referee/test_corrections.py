@@ -24,68 +24,68 @@ def _revoke(seat: str = "A") -> engine.Fault:
 
 
 def test_a_refused_card_is_kept_until_taken_back_by_card_or_by_tag() -> None:
-    fixes = Corrections()
-    fixes.refuse(_revoke(), "play.A", "7S", None, on_pad=True)
-    fixes.refuse(fault("unknown_tag", "B", "put it aside"), "play.B", None, "04FF", on_pad=True)
+    fixes, _ = Corrections().refuse(_revoke(), "play.A", "7S", None, on_pad=True)
+    fixes, _ = fixes.refuse(fault("unknown_tag", "B", "put it aside"), "play.B", None, "04FF", on_pad=True)
     assert [f.seat for f in fixes.faults] == ["A", "B"]
-    assert fixes.taken_back("QH", None) == []
-    assert fixes.taken_back(None, "04FF") == [Corrected("unknown_tag", "B", None)]
-    assert fixes.taken_back("7S", None) == [Corrected("revoke", "A", "7S")]
+    assert fixes.taken_back("QH", None) == (fixes, [])
+    fixes, corrected = fixes.taken_back(None, "04FF")
+    assert corrected == [Corrected("unknown_tag", "B", None)]
+    fixes, corrected = fixes.taken_back("7S", None)
+    assert corrected == [Corrected("revoke", "A", "7S")]
     assert fixes.faults == ()
 
 
 def test_a_legal_play_puts_right_that_seat_s_refused_plays_but_no_tag_fault() -> None:
-    fixes = Corrections()
-    fixes.refuse(_revoke("A"), "play.A", "7S", None, on_pad=True)
-    fixes.refuse(_revoke("B"), "play.B", "7S", None, on_pad=True)
-    fixes.refuse(fault("foreign_pack", "A", "put it aside"), "play.A", None, "04EE", on_pad=True)
-    out = fixes.judge(PlayCard("A", Card.parse("JS")), [], zone="play.A", card="JS", button=None, void_deal=False)
+    fixes, _ = Corrections().refuse(_revoke("A"), "play.A", "7S", None, on_pad=True)
+    fixes, _ = fixes.refuse(_revoke("B"), "play.B", "7S", None, on_pad=True)
+    fixes, _ = fixes.refuse(fault("foreign_pack", "A", "put it aside"), "play.A", None, "04EE", on_pad=True)
+    fixes, out = fixes.judge(PlayCard("A", Card.parse("JS")), [], zone="play.A", card="JS", button=None,
+                             void_deal=False)
     assert out == [Corrected("revoke", "A", "7S")]
     assert [(f.code, f.seat) for f in fixes.faults] == [("revoke", "B"), ("foreign_pack", "A")]
 
 
 def test_a_void_deal_is_a_warning_that_clears_the_refused_cards() -> None:
-    fixes = Corrections()
-    fixes.refuse(_revoke(), "play.A", "7S", None, on_pad=True)
+    fixes, _ = Corrections().refuse(_revoke(), "play.A", "7S", None, on_pad=True)
     misdeal = fault("misdeal", "A", "the deal is void")
-    assert fixes.refuse(misdeal, "turnup", None, None, on_pad=True, void_deal=True) == [misdeal]
+    fixes, out = fixes.refuse(misdeal, "turnup", None, None, on_pad=True, void_deal=True)
+    assert out == [misdeal]
     assert fixes.faults == () and fixes.warning == misdeal
 
 
 def test_a_button_s_fault_is_a_warning_until_the_next_accepted_action() -> None:
-    fixes = Corrections()
     false_king = fault("false_king", "A", "A has no king")
-    assert fixes.judge(Announce("A"), [false_king], zone=None, card=None, button="king", void_deal=False) == [
-        false_king]
+    fixes, out = Corrections().judge(Announce("A"), [false_king], zone=None, card=None, button="king",
+                                     void_deal=False)
+    assert out == [false_king]
     assert fixes.warning == false_king and fixes.faults == ()
-    fixes.judge(PlayCard("B", SEVEN), [], zone="play.B", card="7S", button=None, void_deal=False)
+    fixes, _ = fixes.judge(PlayCard("B", SEVEN), [], zone="play.B", card="7S", button=None, void_deal=False)
     assert fixes.warning is None
 
 
 @pytest.mark.parametrize(("code", "button"), [("wrong_time", None), ("out_of_turn", "yes"), ("out_of_turn", "no")])
 def test_a_fault_of_time_is_only_a_notice(code: str, button: str | None) -> None:
-    fixes = Corrections()
-    out = fixes.judge(Announce("A"), [fault(code, "A", "not now")], zone=None, card=None, button=button,
-                      void_deal=False)
+    fixes, out = Corrections().judge(Announce("A"), [fault(code, "A", "not now")], zone=None, card=None,
+                                     button=button, void_deal=False)
     assert out == [Notice(Says("says.not now"), "A", code)]
     assert fixes.faults == () and fixes.warning is None
 
 
 def test_a_late_fault_is_no_refusal_and_stays_as_a_warning() -> None:
-    fixes = Corrections()
     late = dataclasses.replace(fault("revoke", "A", "A revoked", SEVEN), late=True)
     assert not refusal([late]) and refusal([_revoke()])
-    assert fixes.judge(PlayCard("A", SEVEN), [late], zone="play.A", card="7S", button=None, void_deal=False) == [late]
+    fixes, out = Corrections().judge(PlayCard("A", SEVEN), [late], zone="play.A", card="7S", button=None,
+                                     void_deal=False)
+    assert out == [late]
     assert fixes.warning == late
 
 
 def test_a_face_down_card_is_never_named_and_clear_gathers_everything() -> None:
-    fixes = Corrections()
-    fixes.refuse(fault("duplicate_card", "A", "K♠ is in B's hand", Card.parse("KS")), "hand.A", "KS", None,
-                 on_pad=True)
+    fixes, _ = Corrections().refuse(fault("duplicate_card", "A", "K♠ is in B's hand", Card.parse("KS")), "hand.A",
+                                    "KS", None, on_pad=True)
     assert fixes.faults[0].card is None and "K" not in message(fixes.faults[0])
     assert face_down(_revoke(), "play.A").card == SEVEN
-    fixes.clear()
+    fixes = Corrections()  # the cards gathered
     assert fixes.faults == () and fixes.warning is None
 
 

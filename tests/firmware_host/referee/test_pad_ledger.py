@@ -16,29 +16,29 @@ from firmware_host.referee.transcript import CardEvent
 
 
 def test_a_card_read_again_where_it_lies_is_no_new_card() -> None:
-    ledger = PadLedger()
-    assert ledger.lay("hand.B", "9S")
-    assert not ledger.lay("hand.B", "9S")
+    ledger, laid = PadLedger().lay("hand.B", "9S")
+    assert laid
+    assert not ledger.lay("hand.B", "9S")[1]
 
 
 def test_a_card_lies_on_one_pad_at_a_time() -> None:
-    ledger = PadLedger()
-    ledger.lay("hand.B", "TC")
-    assert ledger.lay("discard", "TC")  # moved: new where it lands
-    assert ledger.lay("hand.B", "TC")  # and new again where it was (a discard drawn again)
+    ledger, _ = PadLedger().lay("hand.B", "TC")
+    ledger, laid = ledger.lay("discard", "TC")
+    assert laid  # moved: new where it lands
+    assert ledger.lay("hand.B", "TC")[1]  # and new again where it was (a discard drawn again)
 
 
 def test_lifted_cards_are_new_when_laid_again_and_a_clear_gathers_all() -> None:
-    ledger = PadLedger()
-    ledger.lay("play.A", "7S")
-    ledger.lift("play.A", "7S")
+    ledger, _ = PadLedger().lay("play.A", "7S")
+    ledger = ledger.lift("play.A", "7S")
     assert ledger.empty
-    assert ledger.lay("play.A", "7S")
-    ledger.lay("hand.A", "KC")
-    ledger.lift("turnup", "QS")  # never there: nothing
+    ledger, laid = ledger.lay("play.A", "7S")
+    assert laid
+    ledger, _ = ledger.lay("hand.A", "KC")
+    ledger = ledger.lift("turnup", "QS")  # never there: nothing
     assert not ledger.empty
-    ledger.clear()
-    assert ledger.empty and ledger.lay("hand.A", "KC")
+    ledger = PadLedger()  # the cards gathered
+    assert ledger.empty and ledger.lay("hand.A", "KC")[1]
 
 
 @pytest.mark.parametrize(("pad", "phase", "zone"), [
@@ -50,7 +50,7 @@ def test_lifted_cards_are_new_when_laid_again_and_a_clear_gathers_all() -> None:
 ])
 def test_the_zone_a_pad_stands_for(pad: str, phase: str, zone: str) -> None:
     state = engine.new_game("classic", dealer="A").evolve(phase=phase)
-    assert PadLedger().seen(pad, "KS", state, None)[0] == zone
+    assert PadLedger().seen(pad, "KS", state, None)[1] == zone
 
 
 # -- moved from test_controller: the same tests through the Controller --------------------------

@@ -14,8 +14,7 @@ from firmware_host.referee.transcript import Setup
 
 
 def test_a_setup_line_makes_the_game_and_is_written_back() -> None:
-    menu = SetupMenu(TableDefaults(rules="french", players=("Anne", "Bruno")))
-    state = menu.read(Setup(dealer="B", target=3))
+    menu, state = SetupMenu(TableDefaults(rules="french", players=("Anne", "Bruno"))).read(Setup(dealer="B", target=3))
     assert (state.rules.name, state.dealer, state.target, state.players[:2]) == ("french", "B", 3, ("Anne", "Bruno"))
     line = menu.line(state, {"04A1": "KS"})
     assert (line.rules, line.dealer, line.target, line.tags, line.players) == (
@@ -31,12 +30,13 @@ def test_the_menu_opens_steps_and_starts_the_game_it_shows() -> None:
     menu = SetupMenu(TableDefaults(dealer="A"))
     state = menu.new_state("A")
     assert menu.wants("king", setting_up=True) and not menu.wants("yes", setting_up=True)
-    assert menu.press("king", state) == ([], None)
+    menu, events, started = menu.press("king", state)
+    assert (events, started) == ([], None)
     assert menu.wants("yes", setting_up=True) and not menu.wants("king", setting_up=False)
-    menu.press("no", state)  # the target
-    menu.press("yes", state)  # 5 -> 3
+    menu, _, _ = menu.press("no", state)  # the target
+    menu, _, _ = menu.press("yes", state)  # 5 -> 3
     assert menu.shown is not None and (menu.shown.item, menu.shown.value) == ("target", "3")
-    events, started = menu.press("king", state)
+    menu, events, started = menu.press("king", state)
     assert events == [NewGame("classic", "A", 3)] and started is not None and started.target == 3
     assert menu.shown is None
 
@@ -44,24 +44,24 @@ def test_the_menu_opens_steps_and_starts_the_game_it_shows() -> None:
 def test_house_rules_change_only_the_language_and_a_card_laid_closes_the_menu() -> None:
     menu = SetupMenu(TableDefaults(locked=True, language="fr"))
     state = menu.new_state("A")
-    menu.press("king", state)
-    events, started = menu.press("yes", state)
+    menu, _, _ = menu.press("king", state)
+    menu, events, started = menu.press("yes", state)
     assert [e.code for e in events if isinstance(e, Notice)] == ["locked"] and started is None
     assert menu.shown_language == "fr"
-    menu.close()
+    menu = menu.close()
     assert menu.shown is None
 
 
 def test_badges_name_seats_and_rule_cards_set_the_rules_only_before_the_first_card() -> None:
     menu = SetupMenu(TableDefaults(dealer="B"))
     state = menu.new_state("B")
-    _, started = menu.laid("player:Anne", "hand.A", state, setting_up=True)
+    menu, _, started = menu.laid("player:Anne", "hand.A", state, setting_up=True)
     assert started is not None and started.players[0] == "Anne"
-    events, started = menu.laid("rules:italian", "turnup", started, setting_up=True)
+    menu, events, started = menu.laid("rules:italian", "turnup", started, setting_up=True)
     assert events == [NewGame("italian", "B", started.target)] if started else False
-    events, nothing = menu.laid("rules:german", "turnup", state, setting_up=False)
+    _, events, nothing = menu.laid("rules:german", "turnup", state, setting_up=False)
     assert [e.code for e in events if isinstance(e, Notice)] == ["setup_ignored"] and nothing is None
-    events, nothing = menu.laid("player:Bruno", "turnup", state, setting_up=True)
+    _, events, nothing = menu.laid("player:Bruno", "turnup", state, setting_up=True)
     assert [e.code for e in events if isinstance(e, Notice)] == ["badge_seat"] and nothing is None
 
 
