@@ -53,7 +53,7 @@ def load_table_or_exit(path: str | None) -> TableConfig:
     try:
         return load_table(path)
     except TableFileError as exc:
-        raise BadInput(str(exc)) from None
+        raise BadInput(str(exc), words=exc, language=exc.language) from None
     except OSError as exc:
         raise BadInput(f"cannot read the table file {path}: {exc.strerror or exc}", msgid="error.table_file", path=path,
                        reason=exc) from None

@@ -217,7 +217,7 @@ class TableConfig:
         for pad in self.pads:
             if zone in pad.zones:
                 return pad
-        raise KeyError(unknown("zone", zone, FULL_PADS))
+        raise KeyError(str(unknown("zone", zone, FULL_PADS)))
 
     @property
     def simulated(self) -> bool:

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from catalogue import moment, say, say_n
+from catalogue.phrase import os_reason
 from hardware.table import (
     DisplayConfig,
     PadConfig,
@@ -258,14 +259,13 @@ def run_checks(
         try:
             config = load_table(path)
         except TableFileError as exc:
-            lang = lang or "en"
-            lines = "; ".join(f"{key}: {message}" if key else message
-                              for key, message in exc.problems)
-            return [Check(_say(lang, "table_file"), False, f"{path}: {lines}", _say(lang, "edit_table", path=path))]
+            lang = lang or exc.language or "en"
+            return [Check(_say(lang, "table_file"), False, f"{path}: {exc.listed(lang)}",
+                          _say(lang, "edit_table", path=path))]
         except OSError as exc:
             lang = lang or "en"
             return [Check(_say(lang, "table_file"), False,
-                          _say(lang, "cannot_read", path=path, why=exc.strerror or exc),
+                          _say(lang, "cannot_read", path=path, why=os_reason(lang, exc)),
                           _say(lang, "copy_table", path=path))]
         lang = lang or config.language
         checks = [Check(_say(lang, "table_file"), True, f"{path}: {_summary(config, lang)}")]
@@ -298,15 +298,17 @@ def refusal(table: TableConfig) -> str | None:
 
 
 def report_language(table: str | Path | TableConfig, given: str | None = None) -> str:
-    """The language of the report on ``table``: ``given``, else the table's (English for a table
-    file that does not load)."""
+    """The language of the report on ``table``: ``given``, else the table's (a table file that does not
+    load: the language it names, if it names one the table speaks; else English)."""
     if given is not None:
         return given
     if isinstance(table, TableConfig):
         return table.language
     try:
         return load_table(Path(table)).language
-    except (TableFileError, OSError):
+    except TableFileError as exc:
+        return exc.language or "en"
+    except OSError:
         return "en"
 
 
