@@ -1,0 +1,68 @@
+"""A table file with problems, read by a person: ``doctor --language es`` and a refused ``run`` say every
+problem in the reader's language (``--language``, else the language the file names, else ``LANG``)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from catalogue.english import english_words
+from hardware.table_config import BUTTON_KEYS
+
+BAD = '[table]\nlanguage = "{lang}"\nlayout = "ful"\ntarget = "5"\n\n[pads]\nturnpu = "sim"\n'
+
+
+@pytest.fixture(autouse=True)
+def _no_language_in_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    for key in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(key, raising=False)
+
+
+def _file(tmp_path: Path, lang: str) -> Path:
+    path = tmp_path / "bad.toml"
+    path.write_text(BAD.format(lang=lang), encoding="utf-8")
+    return path
+
+
+def test_doctor_says_the_problems_in_the_language_asked(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from cli.main import main
+
+    path = _file(tmp_path, "en")
+    assert main(["doctor", "--language", "es", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "table.layout: valor 'ful' desconocido para layout: ¿quería decir 'full'?" in out
+    assert "table.target: debe ser un número entero, no un texto ('5'): escribir 5 sin comillas" in out
+    assert "buttons.A: falta: el puesto A necesita sus pines yes, no, king y led" in out
+    keys = re.sub(r"\b\w+(?:\.\w+)+:", "", out.replace(str(path), ""))  # a key is the file's, as typed
+    assert english_words(keys) - set(BUTTON_KEYS) == set(), out
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("fr", "bad.toml : 6 problèmes :\n  table.layout: valeur 'ful' inconnue pour layout : vouliez-vous dire 'full' ?"),
+    ("de", "bad.toml: 6 Probleme:\n  table.layout: unbekannter Wert 'ful' für layout: meinten Sie 'full'?"),
+    ("en", "bad.toml: 6 problems:\n  table.layout: unknown layout 'ful': did you mean 'full'?"),
+])
+def test_a_refused_run_says_the_problems_in_the_tables_language(
+        lang: str, said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from cli.main import main
+
+    path = _file(tmp_path, lang)
+    assert main(["run", str(path), "--journal", str(tmp_path / "j.sqlite")]) == 2
+    err = capsys.readouterr().err
+    assert said in err, err
+    assert "Traceback" not in err
+
+
+def test_a_refused_run_takes_lang_where_the_file_names_no_language(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from cli.main import main
+
+    path = tmp_path / "bad.toml"
+    path.write_text('[table]\nlanguage = "tlh"\n', encoding="utf-8")
+    monkeypatch.setenv("LANG", "it_IT.UTF-8")
+    assert main(["run", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "bad.toml: 6 problemi:\n  table.language: valore 'tlh' sconosciuto per language: atteso uno fra" in err, err
+    assert "mancante: il tavolo ha bisogno di una sezione [pads]" in err
