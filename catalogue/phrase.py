@@ -19,7 +19,7 @@ import errno
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Count", "Phrase", "os_reason"]
+__all__ = ["Count", "Phrase", "os_reason", "os_words"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,13 +79,17 @@ _REASONS = {errno.ENOENT: "ENOENT", errno.EACCES: "EACCES", errno.EPERM: "EACCES
 """The system's refusals the catalogue words (``os.<name>``)."""
 
 
+def os_words(exc: OSError) -> Phrase | str:
+    """Why the system refused, as a phrase (``os.ENOENT``...), else the system's own words."""
+    name = _REASONS.get(exc.errno or 0)
+    return Phrase.of("os." + name) if name is not None else exc.strerror or str(exc)
+
+
 def os_reason(lang: str, exc: OSError) -> str:
     """Why the system refused, in ``lang``'s words (``os.ENOENT``: "no existe"), else the system's own::
 
         >>> os_reason("es", FileNotFoundError(errno.ENOENT, "No such file or directory"))
         'no existe tal archivo o carpeta'
     """
-    name = _REASONS.get(exc.errno or 0)
-    if name is not None:
-        return Phrase.of("os." + name).said(lang)
-    return exc.strerror or str(exc)
+    words = os_words(exc)
+    return words.said(lang) if isinstance(words, Phrase) else words

@@ -67,7 +67,8 @@ def run_deck(args: argparse.Namespace) -> int:
     try:
         registry = TagRegistry.load(Path(path))
     except (OSError, ValueError, TagRegistryError) as exc:
-        raise BadInput(f"tag registry {path}: {getattr(exc, 'strerror', None) or exc}") from None
+        raise BadInput(f"tag registry {path}: {getattr(exc, 'strerror', None) or exc}", msgid="error.registry",
+                       path=path, reason=exc) from None
     try:
         pad_config = table.pad(args.pad) if args.pad else table.pads[0]
     except KeyError as exc:

@@ -75,7 +75,8 @@ def run_enroll(args: argparse.Namespace) -> int:
     try:
         registry = TagRegistry.load(registry_path) if registry_path.exists() else TagRegistry()
     except (OSError, ValueError, TagRegistryError) as exc:
-        raise BadInput(f"tag registry {registry_path}: {getattr(exc, 'strerror', None) or exc}") from None
+        raise BadInput(f"tag registry {registry_path}: {getattr(exc, 'strerror', None) or exc}",
+                       msgid="error.registry", path=registry_path, reason=exc) from None
     _check_writable(registry_path)
     try:
         pad_config = table.pad(args.pad) if args.pad else table.pads[0]

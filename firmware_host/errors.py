@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 
+@runtime_checkable
 class Said(Protocol):
     """Words kept as data until printed (a :class:`~catalogue.phrase.Phrase`, a table file's problems)."""
 
@@ -18,7 +19,8 @@ class BadInput(Exception):
 
     The command line prints it and exits with status 2, in the language asked (``--language``, else
     the environment's ``LANG``) where the message is the catalogue's: ``msgid`` and its ``values``,
-    an :class:`OSError` among them said in words (:func:`os_reason`); or ``words`` that say themselves
+    an :class:`OSError` among them said in words (:func:`os_reason`), a value that says itself (a tag
+    registry's refusal) said in the language; or ``words`` that say themselves
     (a table file's problems). ``language``: the language of the input itself, where it names one (a
     table file's ``[table] language``), said in when no ``--language`` is given.
     """
@@ -41,7 +43,8 @@ class BadInput(Exception):
 
         if not has(self.msgid):
             return str(self)
-        values = {k: os_reason(lang, v) if isinstance(v, OSError) else v for k, v in self.values.items()}
+        values = {k: os_reason(lang, v) if isinstance(v, OSError) else v.said(lang) if isinstance(v, Said) else v
+                  for k, v in self.values.items()}
         return say(lang, self.msgid, **values)
 
 

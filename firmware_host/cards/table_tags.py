@@ -73,14 +73,15 @@ class TableTags:
                 raise TagRegistryMissing(f"tag registry {table.registry}: no such file (enrol the cards)") from None
             except (OSError, ValueError, TagRegistryError) as exc:
                 reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-                raise BadInput(f"tag registry {table.registry}: {reason}") from None
+                raise BadInput(f"tag registry {table.registry}: {reason}", msgid="error.registry", path=table.registry,
+                               reason=exc) from None
         from hardware.badges import Badges, badges_path
 
         path = badges_path(table)
         try:
             badges = frozenset(Badges.load(path).tags) if path is not None else frozenset()
         except TagRegistryError as exc:
-            raise BadInput(str(exc)) from None
+            raise BadInput(str(exc), words=exc) from None
         return cls.build(registry, table.tags, simulated=table.simulated_pads, badges=badges)
 
     @classmethod

@@ -362,8 +362,9 @@ def _check_registry(config: TableConfig, lang: str = "en") -> Check:
         return Check(name, False, _say(lang, "not_readable", path=path, user=_user()),
                      f"sudo chown ecarte: {path}; sudo chmod 0640 {path}")
     except (OSError, TagRegistryError) as exc:
-        return Check(name, False, f"{path}: {exc}", _say(lang, "fix_registry"))
-    problems = _audit_registry(config, registry)
+        why = os_reason(lang, exc) if isinstance(exc, OSError) else exc.said(lang)
+        return Check(name, False, f"{path}: {why}", _say(lang, "fix_registry"))
+    problems = _audit_registry(config, registry, lang)
     if problems:
         shown = "; ".join(problems[:5]) + (_say(lang, "and_more", n=len(problems) - 5) if len(problems) > 5 else "")
         return Check(name, False, f"{path}: {shown}", _say(lang, "enrol_again"))
@@ -410,14 +411,14 @@ def _check_badges(config: TableConfig, lang: str = "en") -> Check:
     try:
         badges = Badges.load(path)
     except TagRegistryError as exc:
-        return Check(name, False, str(exc), _say(lang, "enrol_badges"))
+        return Check(name, False, exc.said(lang), _say(lang, "enrol_badges"))
     return Check(name, True, _say(lang, "badges_ok", path=path, n=len(badges.tags)))
 
 
-def _audit_registry(config: TableConfig, registry: Any) -> list[str]:
-    """The registry's problems against the table's [tags] policy (hardware/registry_audit.py)."""
+def _audit_registry(config: TableConfig, registry: Any, lang: str = "en") -> list[str]:
+    """The registry's problems against the table's [tags] policy (hardware/registry_audit.py), in ``lang``."""
     from hardware import locks, ntag_signature
-    from hardware.registry_audit import audit_registry
+    from hardware.registry_audit import audit_words
 
     policy = config.tags
     try:
@@ -432,8 +433,9 @@ def _audit_registry(config: TableConfig, registry: Any) -> list[str]:
             lock_id = locks.lock_id(secret)
         except locks.LockSecretError as exc:
             problems.append(str(exc))
-    problems += audit_registry(registry, key, require_signature=policy.require_signature,
-                               lock_id=lock_id, ndef_pack=policy.ndef_pack, secret=secret)
+    problems += [problem.said(lang) for problem in audit_words(
+        registry, key, require_signature=policy.require_signature, lock_id=lock_id, ndef_pack=policy.ndef_pack,
+        secret=secret)]
     return problems
 
 

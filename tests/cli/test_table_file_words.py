@@ -66,3 +66,16 @@ def test_a_refused_run_takes_lang_where_the_file_names_no_language(
     err = capsys.readouterr().err
     assert "bad.toml: 6 problemi:\n  table.language: valore 'tlh' sconosciuto per language: atteso uno fra" in err, err
     assert "mancante: il tavolo ha bisogno di una sezione [pads]" in err
+
+
+def test_a_broken_tag_registry_is_said_in_the_language_asked(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from cli.main import main
+
+    registry = tmp_path / "tags.json"
+    registry.write_text('{"format": "ecarte-tags", "version": 2, "tags": [{"uid": "zz", "card": "KS"}]}',
+                        encoding="utf-8")
+    assert main(["deck", "--language", "fr", "--registry", str(registry)]) == 2
+    err = capsys.readouterr().err
+    assert (f"registre des puces {registry} : {registry}: tags[0]: pas un UID de puce (4, 7 ou 10 octets en "
+            "hexadécimal) : 'zz'") in err, err

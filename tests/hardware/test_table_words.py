@@ -28,6 +28,7 @@ also every own reserved pick free uses which header physical sound speaker heard
 words loudness public digits whose carry printed many boards answer only shows where yours may hold letters
 hyphens plain name names layout entry least empty address addresses different move jumper already faces both seat
 another like got nested too stacked reads how run for on it its this but use to from by two one key pack
+unsupported object seal lock limit wrong passwords find says forged swapped edited registered locked
 """.split()  # noqa: SIM905
 )
 """English words of the table file's problems (beside the game's, :data:`catalogue.english.ENGLISH`); words
@@ -39,7 +40,9 @@ _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 
 
 def english_left(lang: str, text: str) -> set[str]:
-    """The English words of ``text`` (a German noun is capitalised: there only a lowercase word counts)."""
+    """The English words of ``text`` (a German noun is capitalised: there only a lowercase word counts; a key
+    of a file, ``ndef_pack``, is as typed)."""
+    text = re.sub(r"\w*_\w*", " ", text)
     found = english_words(text)
     for word in _WORD.findall(text):
         if word.lower() in FILE_WORDS and (word.islower() or lang != "de"):
