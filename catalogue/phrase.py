@@ -16,10 +16,11 @@ name, a hint), said in the same language; a message with plural forms takes its 
 from __future__ import annotations
 
 import errno
+import logging
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Count", "Phrase", "os_reason", "os_words"]
+__all__ = ["Count", "Joined", "Phrase", "SaidFormatter", "from_data", "logged", "os_reason", "os_words"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +65,8 @@ class Phrase:
         """
         from catalogue import is_plural, say, say_n
 
-        values = {key: value.said(lang) if isinstance(value, Phrase | Count) else value for key, value in self.values}
+        values = {key: value.said(lang) if isinstance(value, Phrase | Count | Joined) else value
+                  for key, value in self.values}
         if is_plural(self.msgid):
             n = int(values.pop("n"))
             return say_n(lang, self.msgid, n, **values)
@@ -93,3 +95,67 @@ def os_reason(lang: str, exc: OSError) -> str:
     """
     words = os_words(exc)
     return words.said(lang) if isinstance(words, Phrase) else words
+
+
+@dataclass(frozen=True, slots=True)
+class Joined:
+    """Phrases said one after the other, ``sep`` between them (``"; "``: a line of several parts)."""
+
+    parts: tuple[Phrase, ...]
+    sep: str = "; "
+
+    def said(self, lang: str) -> str:
+        """The parts in ``lang``."""
+        return self.sep.join(part.said(lang) for part in self.parts)
+
+    def __str__(self) -> str:
+        return self.said("en")
+
+
+def from_data(data: tuple[str, dict[str, Any]] | list[Any]) -> Phrase | Joined:
+    """Words given as data by a layer below the catalogue (the drivers): ``(msgid, values)``, a value
+    itself such a pair or a whole number (its digits grouped), a list of pairs said one after the other::
+
+        >>> from_data([("log.pad_frames", {"pad": "turnup", "frames": ("log.frames", {"n": 2, "retried": 2,
+        ...                                                                         "sent": 4210})})]).said("fr")
+        'tapis turnup : 2 trames renvoyées sur 4\u202f210'
+    """
+    if isinstance(data, list):
+        return Joined(tuple(part for part in map(from_data, data) if isinstance(part, Phrase)))
+    msgid, values = data
+    return Phrase.of(msgid, **{key: from_data(value) if isinstance(value, tuple) else
+                               Count(value) if isinstance(value, int) and not isinstance(value, bool) and key != "n"
+                               else value for key, value in values.items()})
+
+
+def logged(words: Phrase | Joined) -> dict[str, Any]:
+    """The ``extra`` of a log line a person may read at a console (``logger.info(..., extra=logged(...))``):
+    its words, said in the console's language by :class:`SaidFormatter`; the log keeps its English."""
+    return {"said": words}
+
+
+class SaidFormatter(logging.Formatter):
+    """A console's formatter in a language: a line logged with words (:func:`logged`) is those words in
+    ``lang`` (a warning or worse keeps its level and logger before them); any other as ``fallback`` formats
+    it::
+
+        >>> record = logging.LogRecord("venue.page", logging.INFO, "", 0, "the table's page: %s", ("http://x",),
+        ...                            None)
+        >>> record.said = Phrase.of("log.page", url="http://x")
+        >>> SaidFormatter("es").format(record)
+        'la página de la mesa: http://x'
+    """
+
+    def __init__(self, lang: str, fallback: logging.Formatter | None = None) -> None:
+        super().__init__("%(levelname)s %(name)s: %(message)s")
+        self.lang = lang
+        self.fallback = fallback or logging.Formatter("%(levelname)s %(name)s: %(message)s")
+
+    def format(self, record: logging.LogRecord) -> str:
+        words = getattr(record, "said", None)
+        if isinstance(words, tuple | list):  # a driver's words as data: it knows no catalogue
+            words = from_data(words)
+        if not isinstance(words, Phrase | Joined):
+            return self.fallback.format(record)
+        said = words.said(self.lang)
+        return said if record.levelno <= logging.INFO else f"{record.levelname} {record.name}: {said}"

@@ -27,6 +27,7 @@ from typing import Any, TextIO
 
 import engine
 from catalogue import language, rule_set, say, say_n
+from catalogue.phrase import Phrase
 from engine import Card, Event, Fault
 from engine.seats import SEATS
 from firmware_host.errors import BadInput
@@ -238,7 +239,7 @@ def run_demo(options: DemoOptions, controller: Controller, *, outputs: Sequence[
             final = players.play_game()
             watch.wait(lambda snap: snap.phase == "over", "end the game")
         finally:
-            service.stop("demo over")
+            service.stop("demo over", said=Phrase.of("log.demo_over"))
             loop.join(timeout=WAIT_S)
             sim.close()
             panel.close()
