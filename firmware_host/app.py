@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from engine import RuleSet
-from firmware_host.checks.doctor import refusal
+from firmware_host.checks.doctor import Refused, refusal
 from firmware_host.errors import BadInput
 from firmware_host.feeder import feed_lines
 from firmware_host.journal.store import Journal, JournalBusy, JournalDamaged, JournalError, default_journal
@@ -146,7 +146,8 @@ def run_service(options: RunOptions) -> int:
         return wait_for_enrolment(table)
     refused = refusal(table)  # never start on what doctor fails
     if refused is not None:
-        raise BadInput(f"the table's configuration fails `ecarte-table doctor`:\n{refused}")
+        raise BadInput(f"the table's configuration fails `ecarte-table doctor`:\n{refused}", msgid="error.doctor_fails",
+                       check=Refused(table), language=table.language)
     card_for = tags.card_for if tags.registry is not None else None
     png_dir = check_png_dir(options.png)
     events = _open_events(options.events) if options.events else None

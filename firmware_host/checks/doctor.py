@@ -285,16 +285,28 @@ def run_checks(
     return checks
 
 
-def refusal(table: TableConfig) -> str | None:
+def refusal(table: TableConfig, lang: str = "en") -> str | None:
     """Why the service must not start on ``table``: the first line of doctor's that fails among
     the checks of the configuration (the tag registry against the ``[tags]`` policy, the badges
-    file, ``deck_check_first`` without a registry), or ``None``.
+    file, ``deck_check_first`` without a registry), in ``lang``, or ``None``.
 
     The hardware checks (readers, displays, pins, groups) are not among them: the service waits
     for a reader that is unplugged, and says so on the OLED.
     """
-    failed = [check for check in (_check_registry(table), _check_badges(table), _check_deck(table)) if not check.ok]
-    return str(failed[0]) if failed else None
+    failed = [check for check in (_check_registry(table, lang), _check_badges(table, lang), _check_deck(table, lang))
+              if not check.ok]
+    return failed[0].line(lang) if failed else None
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """The :func:`refusal` of ``table``, said in a reader's language where it is printed."""
+
+    table: TableConfig
+
+    def said(self, lang: str) -> str:
+        """The failing check's line in ``lang`` (empty when none fails)."""
+        return refusal(self.table, lang) or ""
 
 
 def report_language(table: str | Path | TableConfig, given: str | None = None) -> str:

@@ -79,3 +79,20 @@ def test_a_broken_tag_registry_is_said_in_the_language_asked(
     err = capsys.readouterr().err
     assert (f"registre des puces {registry} : {registry}: tags[0]: pas un UID de puce (4, 7 ou 10 octets en "
             "hexadécimal) : 'zz'") in err, err
+
+
+def test_a_run_doctor_refuses_is_refused_in_the_tables_language(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A table file that loads but fails doctor's check of its configuration (deck_check_first without a
+    registry): the refusal and doctor's line in the table's language."""
+    from cli.main import main
+    from hardware.table import shipped_table_path
+
+    text = shipped_table_path("simulated").read_text(encoding="utf-8")
+    path = tmp_path / "table.toml"
+    path.write_text(text.replace("[table]\n", '[table]\nlanguage = "es"\n', 1)
+                    .replace("[tags]\n", "[tags]\ndeck_check_first = true\n", 1), encoding="utf-8")
+    assert main(["run", str(path), "--journal", str(tmp_path / "j.sqlite")]) == 2
+    err = capsys.readouterr().err
+    assert "la configuración de la mesa no pasa `ecarte-table doctor`:\n[FALLO] " in err, err
+    assert "deck_check_first necesita un registro de etiquetas" in err, err
