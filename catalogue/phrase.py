@@ -20,7 +20,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Count", "Joined", "Phrase", "SaidFormatter", "from_data", "logged", "os_reason", "os_words"]
+__all__ = ["Count", "Joined", "Phrase", "SaidFormatter", "WordedError", "from_data", "logged", "os_reason", "os_words"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,3 +159,16 @@ class SaidFormatter(logging.Formatter):
             return self.fallback.format(record)
         said = words.said(self.lang)
         return said if record.levelno <= logging.INFO else f"{record.levelname} {record.name}: {said}"
+
+
+class WordedError(ValueError):
+    """A refusal whose ``words`` are said in the reader's language where it is printed (:meth:`said`); its
+    English is its message."""
+
+    def __init__(self, words: Phrase | str) -> None:
+        super().__init__(str(words))
+        self.words = words
+
+    def said(self, lang: str) -> str:
+        """The refusal in ``lang``."""
+        return self.words if isinstance(self.words, str) else self.words.said(lang)

@@ -199,14 +199,14 @@ def _tag_options(table: Any, args: argparse.Namespace) -> dict[str, Any]:
     try:
         options["key"] = ntag_signature.trusted_key(table.tags.key_name(table.simulated_pads))
     except ntag_signature.OriginalityError as exc:
-        raise BadInput(f"[tags] trusted_key: {exc}") from None
+        raise BadInput(f"[tags] trusted_key: {exc}", msgid="error.trusted_key", why=exc) from None
     if args.lock and table.tags.lock_secret_file is None:
         raise BadInput("--lock needs [tags] lock_secret_file in the table file (docs/nfc.md)")
     if table.tags.lock_secret_file is not None:  # it seals every entry, locked or not
         try:
             options["seal"] = locks.load_secret(table.tags.lock_secret_file)
         except locks.LockSecretError as exc:
-            raise BadInput(str(exc)) from None
+            raise BadInput(str(exc), words=exc) from None
         if args.lock:
             options["secret"] = options["seal"]
     return options

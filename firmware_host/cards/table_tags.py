@@ -94,7 +94,7 @@ class TableTags:
         try:
             key = ntag_signature.trusted_key(policy.key_name(simulated))
         except ntag_signature.OriginalityError as exc:
-            raise BadInput(f"[tags] trusted_key: {exc}") from None
+            raise BadInput(f"[tags] trusted_key: {exc}", msgid="error.trusted_key", why=exc) from None
         check = None
         if policy.require_signature:
             check = OriginalityCheck(lambda uid, facts: ntag_signature.judge(uid, facts, key),

@@ -436,7 +436,7 @@ def _audit_registry(config: TableConfig, registry: Any, lang: str = "en") -> lis
     try:
         key = ntag_signature.trusted_key(policy.key_name(config.simulated_pads))
     except ntag_signature.OriginalityError as exc:
-        return [f"[tags] trusted_key: {exc}"]
+        return [say(lang, "error.trusted_key", why=exc.said(lang))]
     problems = []
     lock_id = secret = None
     if policy.lock_secret_file is not None:
@@ -444,7 +444,7 @@ def _audit_registry(config: TableConfig, registry: Any, lang: str = "en") -> lis
             secret = locks.load_secret(policy.lock_secret_file)
             lock_id = locks.lock_id(secret)
         except locks.LockSecretError as exc:
-            problems.append(str(exc))
+            problems.append(exc.said(lang))
     problems += [problem.said(lang) for problem in audit_words(
         registry, key, require_signature=policy.require_signature, lock_id=lock_id, ndef_pack=policy.ndef_pack,
         secret=secret)]

@@ -4,6 +4,7 @@ every one provoked, and said in each language with no English word left (the val
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,7 @@ import pytest
 import catalogue
 from catalogue import LANGUAGES
 from catalogue.phrase import Phrase
-from hardware import locks
+from hardware import locks, ntag_signature
 from hardware.badges import Badges, check_tag
 from hardware.ntag_signature import NXP_NTAG21X_KEY
 from hardware.registry_audit import audit_registry, audit_words
@@ -61,6 +62,29 @@ def _refusals(tmp_path: Path) -> list[Problem | Phrase]:
         registry.add(f"04A224B2C31D8{card}".replace("T", "A"), f"{card}S", origin=origin)
     found += audit_words(registry, NXP_NTAG21X_KEY, require_signature=True, ndef_pack=2, secret=secret)
     found += audit_words(registry, NXP_NTAG21X_KEY, lock_id=locks.lock_id(secret))
+    return found + _lock_and_key_refusals(tmp_path)
+
+
+def _lock_and_key_refusals(tmp_path: Path) -> list[Phrase]:
+    """The ``[tags]`` lock secret file and trusted key refused."""
+    fifo, open_to_all, short = tmp_path / "fifo.key", tmp_path / "open.key", tmp_path / "short.key"
+    os.mkfifo(fifo)
+    open_to_all.write_bytes(b"x" * 32)
+    open_to_all.chmod(0o644)
+    short.write_bytes(b"short")
+    short.chmod(0o600)
+    found: list[Phrase] = []
+    for path in (tmp_path / "none.key", fifo, open_to_all, short):
+        with pytest.raises(locks.LockSecretError) as refused:
+            locks.load_secret(path)
+        assert isinstance(refused.value.words, Phrase)
+        found.append(refused.value.words)
+    for call in (lambda: ntag_signature.trusted_key("zz"), lambda: ntag_signature.trusted_key("04" + "00" * 32),
+                 lambda: ntag_signature.verify_signature(bytes(7), b"\x01" * 32, b"\x04" + bytes(32))):
+        with pytest.raises(ntag_signature.OriginalityError) as refused:
+            call()
+        assert isinstance(refused.value.words, Phrase)
+        found.append(Phrase.of("error.trusted_key", why=refused.value.words))
     return found
 
 
@@ -72,7 +96,8 @@ def refusals(tmp_path_factory: pytest.TempPathFactory) -> list[Problem | Phrase]
 def test_every_refusal_is_provoked(refusals: list[Problem | Phrase]) -> None:
     said = {msgid for problem in refusals for msgid in msgids(problem.words if isinstance(problem, Problem)
                                                                else problem)}
-    words = {msgid for msgid in catalogue.ids() if msgid.startswith(("registry.", "badges.", "audit."))}
+    words = {msgid for msgid in catalogue.ids() if msgid.startswith(("registry.", "badges.", "audit.", "locks.",
+                                                                       "signature."))}
     assert words - said - {"audit.origin.genuine"} == set()  # a genuine entry is never refused for its origin
 
 
