@@ -67,3 +67,22 @@ def test_the_check_finds_the_english_console(tmp_path: Path) -> None:
     console = _demo_console("en", tmp_path)
     assert "the table's page: http://127.0.0.1:" in console and "frames retried of" in console
     assert english_left("en", console) | {word for word in console.split() if word in CONSOLE_ENGLISH}
+
+
+def test_a_page_the_demo_cannot_open_is_said_in_its_language(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    import socket
+
+    from cli.main import main
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["demo", "--language", "fr", "--web", f"127.0.0.1:{port}", "--journal",
+                     str(tmp_path / "d.sqlite")]) == 2
+    assert (f"ecarte-table demo: la page ne peut pas écouter sur 127.0.0.1:{port} : l'adresse est déjà utilisée"
+            in capsys.readouterr().err)
+    assert main(["demo", "--language", "es", "--web", "127.0.0.1:x", "--journal", str(tmp_path / "d.sqlite")]) == 2
+    assert "ecarte-table demo: --web 127.0.0.1:x: el puerto 'x' no es un número" in capsys.readouterr().err
