@@ -60,6 +60,7 @@ def run_enroll(args: argparse.Namespace) -> int:
     from firmware_host.errors import BadInput
     from firmware_host.screens.i18n import card as card_words
     from firmware_host.screens.panel import open_panel
+    from hardware.table_config import NoSuchPad
     from hardware.tag_registry import TagRegistry, TagRegistryError
 
     table = load_table_or_exit(args.table)
@@ -80,8 +81,8 @@ def run_enroll(args: argparse.Namespace) -> int:
     _check_writable(registry_path)
     try:
         pad_config = table.pad(args.pad) if args.pad else table.pads[0]
-    except KeyError as exc:
-        raise BadInput(f"--pad: {exc.args[0]}") from None
+    except NoSuchPad as exc:
+        raise BadInput(f"--pad: {exc.args[0]}", msgid="error.option", option="--pad", why=exc.words) from None
     if not pad_config.simulated and pad_config.serial_port and not os.path.exists(pad_config.serial_port):
         raise BadInput(f"pad {pad_config.name}: no reader at {pad_config.serial_port} (is it plugged in? "
                        "`ecarte-table doctor` checks the table)")

@@ -96,3 +96,13 @@ def test_a_run_doctor_refuses_is_refused_in_the_tables_language(
     err = capsys.readouterr().err
     assert "la configuración de la mesa no pasa `ecarte-table doctor`:\n[FALLO] " in err, err
     assert "deck_check_first necesita un registro de etiquetas" in err, err
+
+
+def test_a_pad_the_table_does_not_have_is_said_in_the_language_asked(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from cli.main import main
+
+    registry = tmp_path / "tags.json"
+    registry.write_text('{"format": "ecarte-tags", "version": 2, "tags": []}', encoding="utf-8")
+    assert main(["deck", "--language", "es", "--registry", str(registry), "--pad", "play.a"]) == 2
+    assert "--pad: tapete `play.a` desconocido: ¿quería decir `play.A`?" in capsys.readouterr().err
