@@ -41,7 +41,7 @@ from firmware_host.referee.transcript import dumps
 from firmware_host.screens.chooser import fault_screen
 from firmware_host.screens.i18n import card as card_words
 from firmware_host.service import ServiceStats, TableService
-from hardware.limits import name_problem
+from hardware.limits import name_words
 from hardware.table import TableConfig, simulated_table
 
 WAIT_S = 10.0
@@ -181,10 +181,12 @@ def demo_names(players: str) -> tuple[str, str]:
     """
     names = tuple(n.strip() for n in (players or "Anne,Bruno").split(","))
     if len(names) != 2 or not all(names) or names[0] == names[1]:
-        raise BadInput(f"--players {players!r}: two different names, A's then B's, like 'Anne,Bruno'")
-    problem = next(filter(None, map(name_problem, names)), None)
+        raise BadInput(f"--players {players!r}: two different names, A's then B's, like 'Anne,Bruno'",
+                       msgid="error.option", option=f"--players {players!r}",
+                       why=Phrase.of("demo.two_names", example="'Anne,Bruno'"))
+    problem = next(filter(None, map(name_words, names)), None)
     if problem is not None:
-        raise BadInput(f"--players: {problem}")
+        raise BadInput(f"--players: {problem}", msgid="error.option", option="--players", why=problem)
     return names[0], names[1]
 
 

@@ -86,3 +86,16 @@ def test_a_page_the_demo_cannot_open_is_said_in_its_language(
             in capsys.readouterr().err)
     assert main(["demo", "--language", "es", "--web", "127.0.0.1:x", "--journal", str(tmp_path / "d.sqlite")]) == 2
     assert "ecarte-table demo: --web 127.0.0.1:x: el puerto 'x' no es un número" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("players", "said"), [
+    ("Anne", "ecarte-table demo: --players 'Anne' : deux noms différents, celui de A puis celui de B, comme "
+             "'Anne,Bruno'"),
+    ("Anne,B\u0007", "ecarte-table demo: --players : un nom ne contient aucun caractère de contrôle, reçu 'B\\x07'"),
+])
+def test_the_demos_players_refused_in_its_language(
+        players: str, said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from cli.main import main
+
+    assert main(["demo", "--language", "fr", "--players", players, "--journal", str(tmp_path / "d.sqlite")]) == 2
+    assert said in capsys.readouterr().err
