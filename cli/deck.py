@@ -54,6 +54,7 @@ def run_deck(args: argparse.Namespace) -> int:
     from firmware_host.screens.deck import deck_lines
     from firmware_host.screens.panel import open_panel
     from hardware.deck_log import record_check
+    from hardware.table_config import NoSuchPad
     from hardware.tag_registry import TagRegistry, TagRegistryError
 
     table = load_table_or_exit(args.table)
@@ -67,11 +68,12 @@ def run_deck(args: argparse.Namespace) -> int:
     try:
         registry = TagRegistry.load(Path(path))
     except (OSError, ValueError, TagRegistryError) as exc:
-        raise BadInput(f"tag registry {path}: {getattr(exc, 'strerror', None) or exc}") from None
+        raise BadInput(f"tag registry {path}: {getattr(exc, 'strerror', None) or exc}", msgid="error.registry",
+                       path=path, reason=exc) from None
     try:
         pad_config = table.pad(args.pad) if args.pad else table.pads[0]
-    except KeyError as exc:
-        raise BadInput(f"--pad: {exc.args[0]}") from None
+    except NoSuchPad as exc:
+        raise BadInput(f"--pad: {exc.args[0]}", msgid="error.option", option="--pad", why=exc.words) from None
     tags = TableTags.build(registry, table.tags, simulated=table.simulated_pads)  # the originality check
     panel = open_panel(table, tolerant=True)
     events: queue.Queue[DeviceEvent] = queue.Queue()

@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -58,16 +60,39 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     """Play the demo; returns the exit status."""
-    import contextlib
+
+    check_rules(args.rules)
+    with said_at_the_console(args.language):
+        return _play(args)
+
+
+@contextlib.contextmanager
+def said_at_the_console(lang: str) -> Iterator[None]:
+    """The console's log lines a person reads (the page's address, the pads' frames...) in ``lang``
+    while the demo plays (:class:`catalogue.phrase.SaidFormatter`); the others as they were."""
+    from catalogue.phrase import SaidFormatter
+
+    handlers = [(handler, handler.formatter) for handler in logging.getLogger().handlers]
+    for handler, formatter in handlers:
+        handler.setFormatter(SaidFormatter(lang, formatter))
+    try:
+        yield
+    finally:
+        for handler, formatter in handlers:
+            handler.setFormatter(formatter)
+
+
+def _play(args: argparse.Namespace) -> int:
+    """The demo, its page and its voice (:func:`run`)."""
     import random
     from dataclasses import replace
 
+    from catalogue import say
     from firmware_host.app import GameOptions, build_referee, linger, open_table_voice
     from firmware_host.players.demo import DemoOptions, demo_names, run_demo
     from hardware.table import simulated_table
     from venue.wiring import page_alone
 
-    check_rules(args.rules)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 1_000_000)
     options = DemoOptions(journal=args.journal or demo_journal(), seed=seed, rules=args.rules,
                           players=args.players, depth=args.depth, language=args.language, delay=args.delay,
@@ -84,5 +109,5 @@ def run(args: argparse.Namespace) -> int:
         if voice is not None:
             voice.drain(120.0)  # every announcement written before the demo ends
         if pages and status == 0:
-            linger(f"ecarte-table demo: the game is over; its page stays up at {pages[0].url} until Ctrl-C")
+            linger("ecarte-table demo: " + say(args.language, "demo.page_stays", url=pages[0].url))
     return status

@@ -60,6 +60,7 @@ def run_enroll(args: argparse.Namespace) -> int:
     from firmware_host.app import load_table_or_exit
     from firmware_host.errors import BadInput
     from firmware_host.screens.panel import open_panel
+    from hardware.table_config import NoSuchPad
     from hardware.tag_registry import TagRegistry, TagRegistryError
 
     table = load_table_or_exit(args.table)
@@ -75,12 +76,13 @@ def run_enroll(args: argparse.Namespace) -> int:
     try:
         registry = TagRegistry.load(registry_path) if registry_path.exists() else TagRegistry()
     except (OSError, ValueError, TagRegistryError) as exc:
-        raise BadInput(f"tag registry {registry_path}: {getattr(exc, 'strerror', None) or exc}") from None
+        raise BadInput(f"tag registry {registry_path}: {getattr(exc, 'strerror', None) or exc}",
+                       msgid="error.registry", path=registry_path, reason=exc) from None
     _check_writable(registry_path)
     try:
         pad_config = table.pad(args.pad) if args.pad else table.pads[0]
-    except KeyError as exc:
-        raise BadInput(f"--pad: {exc.args[0]}") from None
+    except NoSuchPad as exc:
+        raise BadInput(f"--pad: {exc.args[0]}", msgid="error.option", option="--pad", why=exc.words) from None
     if not pad_config.simulated and pad_config.serial_port and not os.path.exists(pad_config.serial_port):
         raise BadInput(f"pad {pad_config.name}: no reader at {pad_config.serial_port} (is it plugged in? "
                        "`ecarte-table doctor` checks the table)")
@@ -198,14 +200,14 @@ def _tag_options(table: Any, args: argparse.Namespace) -> dict[str, Any]:
     try:
         options["key"] = ntag_signature.trusted_key(table.tags.key_name(table.simulated_pads))
     except ntag_signature.OriginalityError as exc:
-        raise BadInput(f"[tags] trusted_key: {exc}") from None
+        raise BadInput(f"[tags] trusted_key: {exc}", msgid="error.trusted_key", why=exc) from None
     if args.lock and table.tags.lock_secret_file is None:
         raise BadInput("--lock needs [tags] lock_secret_file in the table file (docs/nfc.md)")
     if table.tags.lock_secret_file is not None:  # it seals every entry, locked or not
         try:
             options["seal"] = locks.load_secret(table.tags.lock_secret_file)
         except locks.LockSecretError as exc:
-            raise BadInput(str(exc)) from None
+            raise BadInput(str(exc), words=exc) from None
         if args.lock:
             options["secret"] = options["seal"]
     return options

@@ -100,14 +100,18 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     return _parser().parse_args(argv)
 
 
-def asked_language(args: argparse.Namespace, env: Mapping[str, str] | None = None) -> str:
-    """The language a command speaks when it has no table to ask: ``--language``, else the environment's
-    (``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``: ``es_ES.UTF-8`` is Spanish), else English."""
+def asked_language(args: argparse.Namespace, env: Mapping[str, str] | None = None, *,
+                   table: str | None = None) -> str:
+    """The language a command speaks when it has no table to ask: ``--language``, else the ``table``'s
+    (a table file refused names its own), else the environment's (``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``,
+    ``LANG``: ``es_ES.UTF-8`` is Spanish), else English."""
     from catalogue import LANGUAGES
 
     given = getattr(args, "language", None)
     if given in LANGUAGES:
         return str(given)
+    if table in LANGUAGES:
+        return str(table)
     env = os.environ if env is None else env
     for key in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
         for part in env.get(key, "").split(":"):
@@ -125,7 +129,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         status: int = args.run(args)
         return status
     except BadInput as exc:
-        print(f"ecarte-table {args.command}: {exc.said(asked_language(args))}", file=sys.stderr)
+        print(f"ecarte-table {args.command}: {exc.said(asked_language(args, table=exc.language))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:
         # whoever read our output stopped (`| head`): nothing more to say, and nothing wrong

@@ -26,7 +26,7 @@ from typing import IO, Any
 
 from drivers.nfc.pad_contents import CardLookup
 from engine import RuleSet
-from firmware_host.checks.doctor import refusal
+from firmware_host.checks.doctor import Refused, refusal
 from firmware_host.errors import BadInput
 from firmware_host.feeder import feed_lines
 from firmware_host.journal.store import Journal, JournalBusy, JournalDamaged, JournalError, default_journal
@@ -54,7 +54,7 @@ def load_table_or_exit(path: str | None) -> TableConfig:
     try:
         return load_table(path)
     except TableFileError as exc:
-        raise BadInput(str(exc)) from None
+        raise BadInput(str(exc), words=exc, language=exc.language) from None
     except OSError as exc:
         raise BadInput(f"cannot read the table file {path}: {exc.strerror or exc}", msgid="error.table_file", path=path,
                        reason=exc) from None
@@ -145,7 +145,8 @@ def run_service(options: RunOptions) -> int:
         return wait_for_enrolment(table)
     refused = refusal(table)  # never start on what doctor fails
     if refused is not None:
-        raise BadInput(f"the table's configuration fails `ecarte-table doctor`:\n{refused}")
+        raise BadInput(f"the table's configuration fails `ecarte-table doctor`:\n{refused}", msgid="error.doctor_fails",
+                       check=Refused(table), language=table.language)
     card_for = tags.registry.entry if tags.registry is not None else None  # the pads' one lookup a card
     png_dir = check_png_dir(options.png)
     events = _open_events(options.events) if options.events else None
@@ -432,7 +433,7 @@ def table_defaults(table: TableConfig, game: GameOptions) -> TableDefaults:
     try:
         badges = Badges.load(path).tags if path is not None else {}
     except TagRegistryError as exc:
-        raise BadInput(str(exc)) from None
+        raise BadInput(str(exc), words=exc) from None
     return TableDefaults(rules=rules, dealer=game.dealer, target=table.target, players=names, badges=badges,
                          locked=table.locked, sight=game.sight or table.sight, language=game.language or table.language,
                          require_genuine=table.tags.require_signature, ndef_pack=table.tags.ndef_pack)

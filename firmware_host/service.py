@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from catalogue.phrase import Phrase, logged
 from drivers.device_events import ButtonPressed, CardSeen, DeviceEvent, ReaderStatus
 from engine import Event, NotationError
 from firmware_host.journal.replay import replay_game
@@ -57,6 +58,8 @@ class _Stop:
     wait: bool = False
     """Stop only once the events held (the journal could not be written) are journaled: the end
     of the input, which nobody waits on (a signal stops at once)."""
+    said: Phrase | None = None
+    """The reason in words (a console in the table's language says them)."""
 
 
 @dataclass
@@ -140,10 +143,11 @@ class TableService:
     def put_line(self, line: InputLine) -> None:
         self.queue.put(line)
 
-    def stop(self, reason: str = "stop", *, wait: bool = False) -> None:
+    def stop(self, reason: str = "stop", *, wait: bool = False, said: Phrase | None = None) -> None:
         """Ask the loop to stop after the events already queued (``wait``: and after those it
-        holds because the journal cannot be written, however long that takes)."""
-        self.queue.put(_Stop(reason, wait))
+        holds because the journal cannot be written, however long that takes); ``said``: the
+        reason in words, for a console in the table's language."""
+        self.queue.put(_Stop(reason, wait, said))
 
     # -- the loop (one thread) -----------------------------------------------------------------
 
@@ -208,7 +212,8 @@ class TableService:
                 if self.stats.lost:
                     logger.error("table service stopping with %d event(s) not journaled (the journal cannot be "
                                  "written)", self.stats.lost)
-                logger.info("table service stopping: %s", item.reason)
+                logger.info("table service stopping: %s", item.reason,
+                            extra=logged(Phrase.of("log.stopping", reason=item.said)) if item.said else None)
                 break
             if self.waiting_since is not None:
                 self._held.append(item)
@@ -236,9 +241,12 @@ class TableService:
             status = self.controller.reader(item.zone, item.online, item.reason)
             if item.online:
                 if status.events:  # a reader coming up at the start is no news
-                    logger.info("reader %s is back", item.zone)
+                    logger.info("reader %s is back", item.zone,
+                                extra=logged(Phrase.of("log.reader_back", pad=item.zone)))
             else:
-                logger.warning("reader %s is offline%s", item.zone, f": {item.reason}" if item.reason else "")
+                logger.warning("reader %s is offline%s", item.zone, f": {item.reason}" if item.reason else "",
+                               extra=logged(Phrase.of("log.reader_offline", pad=item.zone, why=item.reason)
+                                            if item.reason else Phrase.of("log.reader_gone", pad=item.zone)))
             self._publish(status)
             return status.events
         if self._new_game_due:

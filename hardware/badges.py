@@ -22,8 +22,10 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from hardware.limits import MAX_NAME, FileProblem, name_problem, quoted, read_json
-from hardware.tag_registry import TagRegistryError, normalize_uid
+from catalogue.phrase import Phrase, os_words
+from hardware.limits import MAX_NAME, FileProblem, name_words, quoted, read_json
+from hardware.table_checks import Problem
+from hardware.tag_registry import RegistryFileError, TagRegistryError, normalize_uid
 
 logger = logging.getLogger(__name__)
 
@@ -39,14 +41,13 @@ def check_tag(tag: str) -> str:
     """
     kind, _, value = tag.partition(":")
     if kind not in KINDS or not value.strip() or (kind == "target" and not (value.isascii() and value.isdigit())):
-        raise TagRegistryError(
-            f"not a badge or rule card: {quoted(tag)} (player:NAME, rules:NAME, option:NAME, target:N)"
-        )
-    problem = name_problem(value.strip()) if kind == "player" else None
+        raise TagRegistryError(Phrase.of("badges.not_badge", tag=quoted(tag),
+                                         why="player:NAME, rules:NAME, option:NAME, target:N"))
+    problem = name_words(value.strip()) if kind == "player" else None
     if problem is None and len(value) > MAX_NAME:
-        problem = f"at most {MAX_NAME} characters"
+        problem = Phrase.of("badges.at_most", most=MAX_NAME)
     if problem is not None:
-        raise TagRegistryError(f"not a badge or rule card: {quoted(tag)} ({problem})")
+        raise TagRegistryError(Phrase.of("badges.not_badge", tag=quoted(tag), why=problem))
     return f"{kind}:{value.strip()}"
 
 
@@ -80,22 +81,24 @@ class Badges:
         try:
             document = read_json(file)
         except (OSError, FileProblem) as exc:
-            raise TagRegistryError(f"{file}: cannot read the badges: {getattr(exc, 'strerror', None) or exc}") from None
+            reason = exc.words if isinstance(exc, FileProblem) else os_words(exc)
+            raise RegistryFileError(str(file), [Problem("", Phrase.of("badges.unreadable", reason=reason))]) from None
         if not isinstance(document, dict) or document.get("format") != FORMAT:
-            raise TagRegistryError(f"{file}: not a badges file (format {FORMAT!r})")
+            raise RegistryFileError(str(file), [Problem("", Phrase.of("badges.not_file", format=repr(FORMAT)))])
         entries = document.get("badges", {})
         if not isinstance(entries, dict):
-            raise TagRegistryError(f"{file}: 'badges' must map tag UIDs to what they say, got {quoted(entries)}")
+            raise RegistryFileError(str(file), [Problem("", Phrase.of("badges.map", badges="'badges'",
+                                                                      got=quoted(entries)))])
         badges, problems = cls(), []
         for uid, tag in entries.items():
             try:
                 if not isinstance(tag, str):
-                    raise TagRegistryError(f"not a badge or rule card: {quoted(tag)}")
+                    raise TagRegistryError(Phrase.of("badges.not_tag", tag=quoted(tag)))
                 badges = badges.add(uid, tag)
             except TagRegistryError as exc:
-                problems.append(f"badges[{quoted(uid)}]: {exc}")
+                problems.append(Problem(f"badges[{quoted(uid)}]", exc.words))
         if problems:
-            raise TagRegistryError(f"{file}: " + "; ".join(problems[:5]))
+            raise RegistryFileError(str(file), problems[:5])
         return badges
 
     def save(self, path: str | os.PathLike[str]) -> None:

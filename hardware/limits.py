@@ -25,6 +25,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from catalogue.phrase import Count, Phrase
+
 MAX_NAME = 24
 """The longest player name (characters): two of them fit the OLED's score line once shortened,
 and the journal, the page and MQTT carry them whole."""
@@ -36,19 +38,31 @@ MAX_FILE_BYTES = 1_048_576
 """The largest registry, badges or table file read (a registry of two packs is about 20 KB)."""
 
 class FileProblem(ValueError):
-    """A file the table cannot read: the message names the file and the problem."""
+    """A file the table cannot read: the message names the file (``path``) and the problem
+    (``words``, said in the reader's language where it is printed)."""
+
+    def __init__(self, path: str, words: Phrase) -> None:
+        super().__init__(f"{path}: {words}")
+        self.path = path
+        self.words = words
 
 
 def name_problem(name: object) -> str | None:
-    """Why ``name`` cannot be a player's name, or None."""
+    """Why ``name`` cannot be a player's name, or None (in English: :func:`name_words` for the words)."""
+    words = name_words(name)
+    return None if words is None else str(words)
+
+
+def name_words(name: object) -> Phrase | None:
+    """Why ``name`` cannot be a player's name (``limits.name.*``), or None."""
     if not isinstance(name, str):
-        return f"a name is text, got {quoted(name)}"
+        return Phrase.of("limits.name.text", got=quoted(name))
     if len(name) > MAX_NAME:
-        return f"a name is at most {MAX_NAME} characters, got {len(name):,}"
+        return Phrase.of("limits.name.long", most=MAX_NAME, got=Count(len(name)))
     if any(unicodedata.category(c)[0] == "C" for c in name):
-        return f"a name holds no control characters, got {quoted(name)}"
+        return Phrase.of("limits.name.control", got=quoted(name))
     if not name.strip():
-        return "a name is not blank"
+        return Phrase.of("limits.name.blank")
     return None
 
 
@@ -81,10 +95,10 @@ def read_bytes(path: str | os.PathLike[str], *, limit: int = MAX_FILE_BYTES) -> 
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | getattr(os, "O_NOCTTY", 0))
     with open(fd, "rb") as stream:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise FileProblem(f"{os.fspath(path)}: not a regular file")
+            raise FileProblem(os.fspath(path), Phrase.of("limits.file.not_regular"))
         data = stream.read(limit + 1)
     if len(data) > limit:
-        raise FileProblem(f"{os.fspath(path)}: larger than {limit:,} bytes")
+        raise FileProblem(os.fspath(path), Phrase.of("limits.file.too_large", limit=Count(limit)))
     return data
 
 
@@ -100,7 +114,7 @@ def read_text(path: str | os.PathLike[str], *, limit: int = MAX_FILE_BYTES) -> s
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise FileProblem(f"{file}: not UTF-8 text (byte {exc.start + 1})") from None
+        raise FileProblem(str(file), Phrase.of("limits.file.not_utf8", byte=exc.start + 1)) from None
 
 
 def load_json(text: str, source: str) -> Any:
@@ -112,9 +126,9 @@ def load_json(text: str, source: str) -> Any:
     try:
         return json.loads(text)
     except RecursionError:
-        raise FileProblem(f"{source}: not JSON the table reads (nested too deep)") from None
+        raise FileProblem(source, Phrase.of("limits.file.json_too_deep")) from None
     except ValueError as exc:
-        raise FileProblem(f"{source}: not JSON: {quoted(str(exc), 80)}") from None
+        raise FileProblem(source, Phrase.of("limits.file.not_json", detail=quoted(str(exc), 80))) from None
 
 
 def read_json(path: str | os.PathLike[str], *, limit: int = MAX_FILE_BYTES) -> Any:

@@ -31,6 +31,7 @@ import hmac
 import os
 from pathlib import Path
 
+from catalogue.phrase import Phrase, WordedError, os_words
 from hardware.limits import FileProblem, read_bytes
 
 MIN_SECRET_BYTES = 16
@@ -44,7 +45,7 @@ _ID_LABEL = b"ecarte-table lock id v1"
 _SEAL_LABEL = b"ecarte-table registry seal v1:"
 
 
-class LockSecretError(ValueError):
+class LockSecretError(WordedError):
     """The lock secret file is missing, unreadable, too short or open to others."""
 
 
@@ -92,13 +93,11 @@ def load_secret(path: str | os.PathLike[str]) -> bytes:
         mode = file.stat().st_mode
         secret = read_bytes(file, limit=MAX_SECRET_BYTES).strip()
     except FileProblem as error:
-        raise LockSecretError(f"lock secret {error}") from None
+        raise LockSecretError(Phrase.of("locks.unreadable", path=error.path, why=error.words)) from None
     except OSError as error:
-        raise LockSecretError(f"lock secret {file}: {error.strerror or error}") from error
+        raise LockSecretError(Phrase.of("locks.unreadable", path=str(file), why=os_words(error))) from error
     if mode & 0o077:
-        raise LockSecretError(f"lock secret {file} is open to other users: chmod 600 {file}")
+        raise LockSecretError(Phrase.of("locks.open", path=str(file), command=f"chmod 600 {file}"))
     if len(secret) < MIN_SECRET_BYTES:
-        raise LockSecretError(
-            f"lock secret {file} has {len(secret)} bytes: write at least {MIN_SECRET_BYTES} random ones"
-        )
+        raise LockSecretError(Phrase.of("locks.short", path=str(file), n=len(secret), most=MIN_SECRET_BYTES))
     return secret

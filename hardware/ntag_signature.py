@@ -37,6 +37,7 @@ import ecdsa
 from ecdsa.ellipticcurve import PointJacobi
 from ecdsa.util import sigdecode_string
 
+from catalogue.phrase import Phrase, WordedError
 from drivers.device_events import TagFacts
 from drivers.nfc.originality import Origin
 from drivers.nfc.pn532sim.tag_signer import sim_public_key
@@ -58,7 +59,7 @@ UID_BYTES = 7
 _HEX_KEY = re.compile(r"^04[0-9A-Fa-f]{64}$")
 
 
-class OriginalityError(ValueError):
+class OriginalityError(WordedError):
     """A trusted key that is not a secp128r1 public key."""
 
 
@@ -75,12 +76,12 @@ def trusted_key(name: str) -> bytes:
     if name == "test":
         return sim_public_key()
     if not _HEX_KEY.match(name):
-        raise OriginalityError(f"not a key: {name!r} (write \"nxp\", \"test\" or 04 followed by 64 hex digits)")
+        raise OriginalityError(Phrase.of("signature.not_key", name=repr(name), nxp='"nxp"', test='"test"'))
     key = bytes.fromhex(name)
     try:
         ecdsa.VerifyingKey.from_string(key, curve=ecdsa.SECP128r1)
     except (ecdsa.MalformedPointError, ValueError) as error:
-        raise OriginalityError(f"not a point on secp128r1: {name}") from error
+        raise OriginalityError(Phrase.of("signature.not_point", name=name)) from error
     return key
 
 
@@ -119,7 +120,7 @@ def _verifying_key(public_key: bytes) -> ecdsa.VerifyingKey:
     try:
         point = ecdsa.VerifyingKey.from_string(public_key, curve=curve).pubkey.point
     except (ecdsa.MalformedPointError, ValueError) as error:
-        raise OriginalityError(f"not a secp128r1 public key: {public_key.hex()}") from error
+        raise OriginalityError(Phrase.of("signature.not_public", key=public_key.hex())) from error
     ordered = PointJacobi(curve.curve, point.x(), point.y(), 1, curve.order, generator=True)
     key = ecdsa.VerifyingKey.from_public_point(ordered, curve=curve)
     key.precompute()

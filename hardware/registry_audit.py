@@ -20,6 +20,7 @@
 
 from __future__ import annotations
 
+from catalogue.phrase import Phrase
 from drivers.nfc.originality import Origin
 from hardware.locks import entry_seal
 from hardware.ntag_signature import verify_signature
@@ -35,7 +36,22 @@ def audit_registry(
     ndef_pack: int | None = None,
     secret: bytes | None = None,
 ) -> list[str]:
-    """Every problem of ``registry`` (empty: none), one sentence each.
+    """Every problem of ``registry`` (empty: none), one sentence each, in English (:func:`audit_words`
+    for the words, said in a reader's language)."""
+    return [str(problem) for problem in audit_words(registry, public_key, require_signature=require_signature,
+                                                    lock_id=lock_id, ndef_pack=ndef_pack, secret=secret)]
+
+
+def audit_words(
+    registry: TagRegistry,
+    public_key: bytes,
+    *,
+    require_signature: bool = False,
+    lock_id: str | None = None,
+    ndef_pack: int | None = None,
+    secret: bytes | None = None,
+) -> list[Phrase]:
+    """Every problem of ``registry`` (empty: none), one phrase each (``audit.*``).
 
     :param public_key: the table's trusted originality key.
     :param require_signature: every entry must be genuine.
@@ -45,24 +61,23 @@ def audit_registry(
     """
     problems = []
     for entry in registry:
-        name = f"{entry.card} of pack {entry.pack} (tag {entry.uid})"
+        name = Phrase.of("audit.entry", card=entry.card, pack=entry.pack, uid=entry.uid)
         if entry.origin == Origin.GENUINE:
             signature = bytes.fromhex(entry.signature) if entry.signature else b""
             if not verify_signature(bytes.fromhex(entry.uid), signature, public_key):
-                problems.append(f"{name}: says genuine but its signature does not verify: a forged entry")
+                problems.append(Phrase.of("audit.forged", entry=name))
         elif require_signature:
-            problems.append(f"{name}: {entry.origin.replace('_', ' ')}: the table refuses it in play")
+            problems.append(Phrase.of("audit.refused", entry=name, origin=Phrase.of(f"audit.origin.{entry.origin}")))
         if entry.locked and lock_id is None:
-            problems.append(f"{name}: locked, but the table names no lock_secret_file to unlock it")
+            problems.append(Phrase.of("audit.no_secret", entry=name))
         elif entry.locked and entry.lock_id is not None and entry.lock_id != lock_id:
-            problems.append(f"{name}: locked with another secret than the table's lock_secret_file")
+            problems.append(Phrase.of("audit.other_secret", entry=name))
         if entry.locked and not entry.auth_limit:
-            problems.append(f"{name}: locked without a limit on wrong passwords (AUTHLIM): "
-                            "a brute force can find its password")
+            problems.append(Phrase.of("audit.no_limit", entry=name))
         if secret is not None and entry.seal is None:
-            problems.append(f"{name}: not sealed: nothing vouches that this tag is that card")
+            problems.append(Phrase.of("audit.unsealed", entry=name))
         elif secret is not None and entry.seal != entry_seal(secret, entry.uid, entry.card, entry.pack):
-            problems.append(f"{name}: its seal does not match: the registry was edited (card names swapped?)")
+            problems.append(Phrase.of("audit.seal", entry=name))
         if ndef_pack is not None and entry.pack == ndef_pack:
-            problems.append(f"{name}: pack {ndef_pack} is read by NDEF record (ndef_pack) but has registered tags")
+            problems.append(Phrase.of("audit.ndef", entry=name, pack=ndef_pack))
     return problems

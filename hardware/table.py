@@ -43,14 +43,15 @@ from pathlib import Path
 from typing import Any
 
 from catalogue import LANGUAGES
+from catalogue.phrase import Phrase
 from drivers.display.chips import CHIPS
 from drivers.pin_backends import BACKENDS as PIN_BACKENDS
 from drivers.seat_controls import DEFAULT_DEBOUNCE
 from engine.sight import SIGHTS
 from hardware.alsa_cards import card_of
 from hardware.layout import COMPACT_PADS, FULL_PADS, LAYOUTS, SEATS
-from hardware.limits import MAX_TABLE_NAME, FileProblem, name_problem, quoted, read_text, twice_named
-from hardware.table_checks import Problems, suggest, type_message, unknown
+from hardware.limits import MAX_TABLE_NAME, FileProblem, name_words, quoted, read_text, twice_named
+from hardware.table_checks import Problem, Problems, suggest, type_message, unknown
 from hardware.table_config import (
     BUTTON_KEYS,
     DEFAULT_ADDRESS,
@@ -94,6 +95,8 @@ _SEAT_KEYS = (*BUTTON_KEYS, "buzzer", "listen")
 _VOICE_KEYS = ("enabled", "device", "rate", "volume", "verbosity", "earpieces")
 _ALSA_DEVICE = re.compile(r"^[A-Za-z0-9_:,=.-]{1,80}$")
 _DISPLAY_KEYS = ("bus", "address", "chip", "seat", "rotate")
+_PLAYERS_SHOWN = 153
+"""How much of a wrong ``players`` value a refusal shows (characters of its ``repr``)."""
 _TAGS_KEYS = ("require_signature", "check_every_arrival", "trusted_key", "ndef_pack", "lock_secret_file",
               "deck_check_first")
 
@@ -101,17 +104,29 @@ _TAGS_KEYS = ("require_signature", "check_every_arrival", "trusted_key", "ndef_p
 class TableFileError(ValueError):
     """A table file that cannot describe a table; ``problems`` lists every reason.
 
-    ``problems`` is a list of ``(key, message)``, the key dotted from the top of
-    the file (``pads.play.a``, ``displays[0].address``).
+    ``problems`` is a list of ``(key, message)`` in English, the key dotted from the top of
+    the file (``pads.play.a``, ``displays[0].address``); ``found`` the same problems as data
+    (:class:`~hardware.table_checks.Problem`), said in a reader's language by :meth:`said`.
+    ``language`` is the table's own (``[table] language``) when the file names one it speaks.
     """
 
-    def __init__(self, source: str, problems: Sequence[tuple[str, str]]) -> None:
+    def __init__(self, source: str, problems: Sequence[Problem | tuple[str, str]], *,
+                 language: str | None = None) -> None:
         self.source = source
-        self.problems = list(problems)
-        count = len(self.problems)
-        lines = [f"{source}: {count} problem{'s' if count != 1 else ''}:"]
-        lines += [f"  {key}: {message}" if key else f"  {message}" for key, message in problems]
-        super().__init__("\n".join(lines))
+        self.found = [p if isinstance(p, Problem) else Problem(*p) for p in problems]
+        self.problems = [(problem.key, problem.message()) for problem in self.found]
+        self.language = language
+        super().__init__(self.said("en"))
+
+    def said(self, lang: str) -> str:
+        """The problems in ``lang``: a line naming the file and their number, then one line each."""
+        lines = [Phrase.of("table_file.problems", source=self.source, n=len(self.found)).said(lang)]
+        lines += [f"  {problem.said(lang)}" for problem in self.found]
+        return "\n".join(lines)
+
+    def listed(self, lang: str) -> str:
+        """The problems in ``lang`` on one line (``key: message; ...``), as the doctor shows them."""
+        return "; ".join(problem.said(lang) for problem in self.found)
 
 
 # ---------------------------------------------------------------------------
@@ -133,11 +148,11 @@ def load_table(
     try:
         text = read_text(path)
     except FileProblem as exc:
-        raise TableFileError(str(path), [("", str(exc).removeprefix(f"{path}: "))]) from None
+        raise TableFileError(str(path), [Problem("", exc.words)]) from None
     try:
         data = tomllib.loads(text)
     except (tomllib.TOMLDecodeError, RecursionError) as exc:
-        raise TableFileError(str(path), [("", f"not valid TOML: {exc}")]) from exc
+        raise TableFileError(str(path), [Problem("", Phrase.of("table_file.not_toml", detail=str(exc)))]) from exc
     return parse_table(data, source=path, rule_sets=rule_sets)
 
 
@@ -151,7 +166,7 @@ def load_table_text(
     try:
         data = tomllib.loads(text)
     except (tomllib.TOMLDecodeError, RecursionError) as exc:
-        raise TableFileError(source, [("", f"not valid TOML: {exc}")]) from exc
+        raise TableFileError(source, [Problem("", Phrase.of("table_file.not_toml", detail=str(exc)))]) from exc
     return parse_table(data, source=source, rule_sets=rule_sets)
 
 
@@ -165,7 +180,7 @@ def shipped_table_path(name: str) -> Path:
     if not candidate.is_file():
         names = sorted(p.name.removesuffix(".toml") for p in folder.iterdir()
                        if p.name.endswith(".toml"))
-        raise FileNotFoundError(unknown("shipped table", name, names))
+        raise FileNotFoundError(str(unknown("shipped_table", name, names)))
     return Path(str(candidate))
 
 
@@ -193,12 +208,12 @@ def parse_table(
     table = problems.section(data, "table", required=False)
     name = problems.value(table, "table.name", str, default="Écarté table")
     if isinstance(name, str) and (len(name) > MAX_TABLE_NAME or not name.isprintable()):
-        problems.add("table.name", f"at most {MAX_TABLE_NAME} printable characters")
+        problems.add("table.name", Phrase.of("table_file.name", most=MAX_TABLE_NAME))
     layout = problems.choice(table, "table.layout", LAYOUTS, default="full")
     rules = problems.choice(table, "table.rules", tuple(rule_sets), default="classic")
     target = problems.value(table, "table.target", int, default=5)
     if isinstance(target, int) and not 1 <= target <= 100:
-        problems.add("table.target", f"must be between 1 and 100 points, not {target}")
+        problems.add("table.target", Phrase.of("table_file.target", target=target))
     registry_text = problems.value(table, "table.registry", str, default=None)
     sight = problems.choice(table, "table.sight", SIGHTS, default="full")
     problems.unknown_keys("table", table, _TABLE_KEYS)
@@ -217,7 +232,8 @@ def parse_table(
     voice = _parse_voice(problems, data)
 
     if problems:
-        raise TableFileError(str(source), problems.items)
+        raise TableFileError(str(source), problems.found,
+                             language=people["language"] if people["language"] in LANGUAGES else None)
     return TableConfig(
         name=name,
         layout=layout,
@@ -248,17 +264,18 @@ def parse_people(problems: Problems, table: Mapping[str, Any] | None, source: st
     if players is not None and not (
         isinstance(players, list) and len(players) == 2 and all(isinstance(p, str) and p.strip() for p in players)
     ):
-        problems.add("table.players", f"must be two names, like [\"Anne\", \"Bruno\"], not {players!r}"[:200])
+        problems.add("table.players", Phrase.of("table_file.players", example='["Anne", "Bruno"]',
+                                                value=repr(players)[:_PLAYERS_SHOWN]))
         players = None
     for index, player in enumerate(players or ()):
-        problem = name_problem(player.strip())
+        problem = name_words(player.strip())
         if problem is not None:
             problems.add(f"table.players[{index}]", problem)
             players = None
             break
     twice = twice_named(players or ())
     if twice is not None:
-        problems.add("table.players", f"each name once, got {quoted(twice.strip())} twice")
+        problems.add("table.players", Phrase.of("table_file.twice", name=quoted(twice.strip())))
         players = None
     badges_text = problems.value(table, "table.badges", str, default=None)
     badges: Path | None = None
@@ -286,12 +303,9 @@ def _parse_pads(
             if layout is None:
                 continue
             if pad_name in other:
-                problems.add(
-                    key,
-                    f"`{pad_name}` is a pad of the {_layout_of(pad_name)} layout, but this "
-                    f"table's layout is {layout!r}: set [table] layout = "
-                    f"{_layout_of(pad_name)!r} or use the pads {', '.join(expected)}",
-                )
+                problems.add(key, Phrase.of(
+                    "table_file.pad_of_layout", pad=f"`{pad_name}`", layout=_layout_of(pad_name), this=repr(layout),
+                    setting=f"[table] layout = {_layout_of(pad_name)!r}", pads=", ".join(expected)))
             else:
                 problems.add(key, unknown("pad", pad_name, expected))
                 # The misspelt pad is not also reported missing.
@@ -303,14 +317,11 @@ def _parse_pads(
             problems.unknown_keys(key, entry, _PAD_KEYS)
             device = entry.get("device")
             if device is None:
-                problems.add(f"{key}.device", 'missing: the reader\'s device path, or "sim"')
+                problems.add(f"{key}.device", Phrase.of("table_file.missing_device", sim='"sim"'))
                 continue
             depth = problems.value(entry, f"{key}.depth", int, default=None)
             if isinstance(depth, int) and not 1 <= depth <= MAX_DEPTH:
-                problems.add(
-                    f"{key}.depth",
-                    f"is how many stacked cards the pad reads, 1 to {MAX_DEPTH}, not {depth}",
-                )
+                problems.add(f"{key}.depth", Phrase.of("table_file.depth", most=MAX_DEPTH, depth=depth))
                 continue
             if "depth" in entry and not isinstance(depth, int):
                 continue
@@ -328,61 +339,51 @@ def _parse_pads(
         names = {pad.name for pad in pads} | set(flat) | suggested
         for pad_name in expected:
             if pad_name not in names:
-                problems.add(
-                    f"pads.{pad_name}",
-                    f"missing: the {layout} layout needs a reader for pad `{pad_name}` "
-                    f'(a device path, or "sim")',
-                )
+                problems.add(f"pads.{pad_name}", Phrase.of("table_file.missing_pad", layout=layout, pad=f"`{pad_name}`",
+                                                          sim='"sim"'))
     seen: dict[str, str] = {}
     for pad in pads:
         if pad.simulated:
             continue
         port = pad.serial_port or pad.device
         if port in seen:
-            problems.add(
-                f"pads.{pad.name}",
-                f"{pad.device!r} is also the reader of pad `{seen[port]}`: every pad "
-                "needs its own PN532",
-            )
+            problems.add(f"pads.{pad.name}", Phrase.of("table_file.shared_reader", device=repr(pad.device),
+                                                       pad=f"`{seen[port]}`"))
         seen.setdefault(port, pad.name)
     order = {name: i for i, name in enumerate(expected)}
     return tuple(sorted(pads, key=lambda pad: order[pad.name]))
 
 
-def _check_device(device: str) -> str | None:
+def _check_device(device: str) -> Phrase | None:
     """What is wrong with a reader path, or ``None``."""
     if device == SIM or device.startswith("/"):
         return None
     if device.startswith("tty:"):
         match = TTY_PATH.match(device)
         if match is None:
-            return (
-                f"bad nfcpy path {device!r}: the port may only hold letters, digits and "
-                "hyphens (`tty:USB0:pn532`); give a plain /dev path for other names"
-            )
+            return Phrase.of("table_file.device.bad_tty", device=repr(device), example="`tty:USB0:pn532`")
         driver = match.group(2)
         if not driver:
-            return f"{device!r} names no driver: write `{device.rstrip(':')}:pn532`"
+            return Phrase.of("table_file.device.no_driver", device=repr(device), path=f"`{device.rstrip(':')}:pn532`")
         if driver != "pn532":
-            return (
-                f"driver {driver!r} in {device!r}: the pads are PN532s, write "
-                f"`tty:{match.group(1)}:pn532`"
-            )
+            return Phrase.of("table_file.device.driver", driver=repr(driver), device=repr(device),
+                             path=f"`tty:{match.group(1)}:pn532`")
         return None
     if device.startswith("usb"):
         if _USB_PATH.match(device):
             return None
-        return f"bad nfcpy USB path {device!r}: `usb`, `usb:VID:PID` or `usb:BUS:DEV`"
+        return Phrase.of("table_file.device.bad_usb", device=repr(device), paths="`usb`, `usb:VID:PID`",
+                         last="`usb:BUS:DEV`")
+    unknown_reader = Phrase.of("table_file.device.unknown", device=repr(device))
     tty = re.match(r"^(?:/dev/)?tty(S|ACM|AMA|USB)(\d+)$", device)
     if tty:
-        return f"unknown reader {device!r}: did you mean `tty:{tty[1]}{tty[2]}:pn532`?"
+        return Phrase.of("table_file.hinted", problem=unknown_reader,
+                         hint=Phrase.of("table_file.mean", name=f"`tty:{tty[1]}{tty[2]}:pn532`"))
     close = difflib.get_close_matches(device.lower(), [SIM, "simulated", "simulator"], n=1)
     if close:
-        return f'unknown reader {device!r}: did you mean "sim"?'
-    return (
-        f"unknown reader {device!r}: give an nfcpy path (`tty:USB0:pn532`, `usb:…`), a "
-        'device path (`/dev/serial0`) or "sim"'
-    )
+        return Phrase.of("table_file.hinted", problem=unknown_reader, hint=Phrase.of("table_file.mean", name='"sim"'))
+    return Phrase.of("table_file.hinted", problem=unknown_reader, hint=Phrase.of(
+        "table_file.device.give", nfcpy="`tty:USB0:pn532`, `usb:…`", path="`/dev/serial0`", sim='"sim"'))
 
 
 def _parse_buttons(problems: Problems, data: Mapping[str, Any]) -> ButtonsConfig:
@@ -390,14 +391,14 @@ def _parse_buttons(problems: Problems, data: Mapping[str, Any]) -> ButtonsConfig
     backend = problems.choice(section, "buttons.backend", PIN_BACKENDS, default="auto")
     debounce = problems.value(section, "buttons.debounce", float, default=DEFAULT_DEBOUNCE)
     if isinstance(debounce, float) and not 0.0 <= debounce <= 0.5:
-        problems.add("buttons.debounce", f"must be 0 to 0.5 seconds, not {debounce}")
+        problems.add("buttons.debounce", Phrase.of("table_file.debounce", debounce=debounce))
     problems.unknown_keys("buttons", section, _BUTTONS_KEYS)
     seats: list[SeatButtons] = []
     for seat in SEATS:
         key = f"buttons.{seat}"
         pins = None if section is None else section.get(seat)
         if pins is None:
-            problems.add(key, f"missing: seat {seat} needs its yes, no, king and led pins")
+            problems.add(key, Phrase.of("table_file.missing_seat", seat=seat, **{k: k for k in BUTTON_KEYS}))
             continue
         if not isinstance(pins, dict):
             problems.add(key, type_message(pins, dict))
@@ -407,13 +408,9 @@ def _parse_buttons(problems: Problems, data: Mapping[str, Any]) -> ButtonsConfig
         for name in _SEAT_KEYS:
             pin = problems.value(pins, f"{key}.{name}", int, default=None)
             if pin is None and name not in ("buzzer", "listen") and name not in pins:
-                problems.add(f"{key}.{name}", f"missing: seat {seat}'s {name} BCM pin number")
+                problems.add(f"{key}.{name}", Phrase.of("table_file.missing_pin", seat=seat, name=name))
             if isinstance(pin, int) and pin not in GPIO_RANGE:
-                problems.add(
-                    f"{key}.{name}",
-                    f"GPIO{pin} is not on the 40-pin header: BCM numbers run 0-27 "
-                    "(BCM, not the physical pin number)",
-                )
+                problems.add(f"{key}.{name}", Phrase.of("table_file.off_header", pin=pin))
             values[name] = pin
         if all(isinstance(values[name], int) for name in BUTTON_KEYS):
             seats.append(
@@ -433,18 +430,15 @@ def _parse_buttons(problems: Problems, data: Mapping[str, Any]) -> ButtonsConfig
 def _parse_displays(problems: Problems, data: Mapping[str, Any]) -> tuple[DisplayConfig, ...]:
     raw = data.get("displays")
     if raw is None:
-        problems.add(
-            "displays",
-            "missing: the table needs at least one [[displays]] entry (bus, address, chip)",
-        )
+        problems.add("displays", Phrase.of("table_file.no_displays", entry="[[displays]]", keys="bus, address, chip"))
         return ()
     if isinstance(raw, dict):
         raw = [raw]  # [displays] written for [[displays]]: one display
     if not isinstance(raw, list) or not all(isinstance(item, dict) for item in raw):
-        problems.add("displays", "must be a list of tables: write each one as [[displays]]")
+        problems.add("displays", Phrase.of("table_file.displays_list", entry="[[displays]]"))
         return ()
     if not raw:
-        problems.add("displays", "empty: the table needs at least one display")
+        problems.add("displays", Phrase.of("table_file.displays_empty"))
     displays: list[DisplayConfig] = []
     seen_at: dict[tuple[int | str, int], str] = {}
     seen_seat: dict[str | None, str] = {}
@@ -454,15 +448,16 @@ def _parse_displays(problems: Problems, data: Mapping[str, Any]) -> tuple[Displa
         before = len(problems)
         bus = item.get("bus")
         if bus is None:
-            problems.add(f"{key}.bus", 'missing: the I2C bus number (1 on a Pi) or "sim"')
+            problems.add(f"{key}.bus", Phrase.of("table_file.missing_bus", sim='"sim"'))
         elif isinstance(bus, str):
             if bus != SIM:
                 number = re.fullmatch(r"(?:/dev/i2c-)?(\d+)", bus)
-                hint = f"write bus = {number[1]}" if number else 'a bus number or "sim"'
-                problems.add(f"{key}.bus", f"unknown bus {bus!r}: {hint}")
+                hint = (Phrase.of("table_file.write", setting=f"bus = {number[1]}") if number
+                        else Phrase.of("table_file.bus_number", sim='"sim"'))
+                problems.add(f"{key}.bus", Phrase.of("table_file.hinted", hint=hint,
+                                                     problem=Phrase.of("table_file.unknown_bus", bus=repr(bus))))
         elif not isinstance(bus, int) or isinstance(bus, bool) or bus < 0:
-            problems.add(f"{key}.bus", f'must be an I2C bus number (1 on a Pi) or "sim", '
-                                       f"not {bus!r}")
+            problems.add(f"{key}.bus", Phrase.of("table_file.bus_type", sim='"sim"', bus=repr(bus)))
         address = problems.value(item, f"{key}.address", int, default=DEFAULT_ADDRESS)
         if isinstance(address, int):
             _check_address(problems, f"{key}.address", address)
@@ -472,25 +467,20 @@ def _parse_displays(problems: Problems, data: Mapping[str, Any]) -> tuple[Displa
             problems.add(f"{key}.seat", unknown("seat", seat, SEATS))
         rotate = problems.value(item, f"{key}.rotate", int, default=0)
         if isinstance(rotate, int) and rotate not in range(4):
-            hint = f" ({rotate} degrees is {rotate // 90})" if rotate in (90, 180, 270) else ""
-            problems.add(
-                f"{key}.rotate", f"is in quarter turns clockwise, 0-3, not {rotate}{hint}"
-            )
+            problems.add(f"{key}.rotate", Phrase.of("table_file.rotate_degrees", rotate=rotate, turns=rotate // 90)
+                         if rotate in (90, 180, 270) else Phrase.of("table_file.rotate", rotate=rotate))
         if len(problems) != before:
             continue
         display = DisplayConfig(bus=bus, address=address, chip=chip, seat=seat, rotate=rotate)
         if not display.simulated:
             where = (bus, address)
             if where in seen_at:
-                problems.add(
-                    key,
-                    f"bus {bus} address {address:#04x} is also {seen_at[where]}: two OLEDs "
-                    "on one bus need different addresses (move the SA0 jumper to 0x3D)",
-                )
+                problems.add(key, Phrase.of("table_file.same_address", bus=bus, address=f"{address:#04x}",
+                                            other=seen_at[where]))
             seen_at.setdefault(where, key)
         if seat in seen_seat:
-            facing = f"seat {seat}" if seat else "both seats"
-            problems.add(f"{key}.seat", f"{seen_seat[seat]} already faces {facing}")
+            problems.add(f"{key}.seat", Phrase.of("table_file.faces_seat", other=seen_seat[seat], seat=seat) if seat
+                         else Phrase.of("table_file.faces_both", other=seen_seat[seat]))
         seen_seat.setdefault(seat, key)
         displays.append(display)
     return tuple(displays)
@@ -498,19 +488,13 @@ def _parse_displays(problems: Problems, data: Mapping[str, Any]) -> tuple[Displa
 
 def _check_address(problems: Problems, key: str, address: int) -> None:
     if address in (0x78, 0x7A):
-        problems.add(
-            key,
-            f"{address:#04x} is the 8-bit write address printed on many boards: "
-            f"write {address >> 1:#04x}",
-        )
+        problems.add(key, Phrase.of("table_file.address_8bit", address=f"{address:#04x}",
+                                    seven=f"{address >> 1:#04x}"))
     elif not 0x08 <= address <= 0x77:
-        problems.add(key, f"{address:#04x} is not a 7-bit I2C address (0x08-0x77)")
+        problems.add(key, Phrase.of("table_file.address_range", address=f"{address:#04x}"))
     elif address not in (0x3C, 0x3D):
-        problems.add(
-            key,
-            f"{address:#04x}: SSD1306 and SH1106 OLEDs answer at 0x3C or 0x3D only "
-            "(`i2cdetect -y 1` shows where yours is)",
-        )
+        problems.add(key, Phrase.of("table_file.address_oled", address=f"{address:#04x}",
+                                    command="`i2cdetect -y 1`"))
 
 
 def _check_pins(
@@ -529,18 +513,14 @@ def _check_pins(
                 continue
             key = f"buttons.{seat.seat}.{name}"
             if pin in owner:
-                problems.add(key, f"GPIO{pin} is also {owner[pin]}: every device needs its "
-                                  "own pin")
+                problems.add(key, Phrase.of("table_file.pin_shared", pin=pin, other=owner[pin]))
             owner.setdefault(pin, key)
             if pin in ID_EEPROM_PINS:
-                problems.add(key, f"GPIO{pin} is {ID_EEPROM_PINS[pin]}, reserved for HAT "
-                                  "EEPROMs: pick a free pin (4-13, 16-27 minus those in use)")
+                problems.add(key, Phrase.of("table_file.pin_eeprom", pin=pin, line=ID_EEPROM_PINS[pin]))
             elif pin in I2C1_PINS and uses_i2c1:
-                problems.add(key, f"GPIO{pin} is {I2C1_PINS[pin]}, which the display on "
-                                  "bus 1 uses: pick another pin")
+                problems.add(key, Phrase.of("table_file.pin_i2c", pin=pin, line=I2C1_PINS[pin]))
             elif pin in UART0_PINS and uses_uart:
-                problems.add(key, f"GPIO{pin} is {UART0_PINS[pin]}, which a pad's PN532 "
-                                  "on the Pi's UART uses: pick another pin")
+                problems.add(key, Phrase.of("table_file.pin_uart", pin=pin, line=UART0_PINS[pin]))
 
 
 def _flatten(section: Mapping[str, Any] | None, prefix: str = "") -> Iterable[tuple[str, Any]]:
@@ -565,10 +545,10 @@ def _parse_tags(problems: Problems, data: Mapping[str, Any], source: str | Path)
     deck_first = problems.value(section, "tags.deck_check_first", bool, default=False)
     key = problems.value(section, "tags.trusted_key", str, default=None)
     if isinstance(key, str) and key not in ("nxp", "test") and not re.fullmatch(r"04[0-9A-Fa-f]{64}", key):
-        problems.add("tags.trusted_key", f"{key!r}: write \"nxp\", \"test\" or a public key (04 and 64 hex digits)")
+        problems.add("tags.trusted_key", Phrase.of("table_file.trusted_key", key=repr(key), nxp='"nxp"', test='"test"'))
     ndef_pack = problems.value(section, "tags.ndef_pack", int, default=None)
     if ndef_pack is not None and ndef_pack not in (1, 2):
-        problems.add("tags.ndef_pack", f"the pack whose cards carry NDEF names is 1 or 2, not {ndef_pack}")
+        problems.add("tags.ndef_pack", Phrase.of("table_file.ndef_pack", pack=ndef_pack))
     secret_text = problems.value(section, "tags.lock_secret_file", str, default=None)
     secret: Path | None = None
     if isinstance(secret_text, str):
@@ -585,18 +565,19 @@ def _parse_voice(problems: Problems, data: Mapping[str, Any]) -> VoiceConfig:
     enabled = problems.value(section, "voice.enabled", bool, default=False)
     device = problems.value(section, "voice.device", str, default="default")
     if isinstance(device, str) and not _ALSA_DEVICE.match(device):
-        problems.add("voice.device", f"{device[:80]!r}: an ALSA device (`aplay -L`: default, plughw:1,0...) or \"sim\"")
+        problems.add("voice.device", Phrase.of("table_file.voice_device", device=repr(device[:80]),
+                                               names="`aplay -L`: default, plughw:1,0...", sim='"sim"'))
     rate = problems.value(section, "voice.rate", int, default=160)
     if isinstance(rate, int) and not 80 <= rate <= 450:
-        problems.add("voice.rate", f"words a minute, 80 to 450, not {rate}")
+        problems.add("voice.rate", Phrase.of("table_file.voice_rate", rate=rate))
     volume = problems.value(section, "voice.volume", int, default=100)
     if isinstance(volume, int) and not 0 <= volume <= 200:
-        problems.add("voice.volume", f"0 to 200 (100: espeak-ng's own loudness), not {volume}")
+        problems.add("voice.volume", Phrase.of("table_file.voice_volume", volume=volume))
     verbosity = problems.choice(section, "voice.verbosity", VERBOSITIES, default="full")
     earpieces: list[tuple[str, str]] = []
     ears = (section or {}).get("earpieces", {})
     if not isinstance(ears, dict):
-        problems.add("voice.earpieces", "a table of seats, like { A = \"plughw:2,0\" }")
+        problems.add("voice.earpieces", Phrase.of("table_file.earpieces", example='{ A = "plughw:2,0" }'))
         ears = {}
     problems.unknown_keys("voice.earpieces", ears, SEATS)
     # compared by the sound card each name plays on, not by the name: "default" is "sysdefault",
@@ -608,13 +589,14 @@ def _parse_voice(problems: Problems, data: Mapping[str, Any]) -> VoiceConfig:
         if isinstance(ear, str):
             card = card_of(ear) if ear != SIM else None
             if not _ALSA_DEVICE.match(ear):
-                problems.add(f"voice.earpieces.{seat}", f"{ear[:80]!r}: an ALSA device (`aplay -L`) or \"sim\"")
+                problems.add(f"voice.earpieces.{seat}", Phrase.of("table_file.voice_device", device=repr(ear[:80]),
+                                                                  names="`aplay -L`", sim='"sim"'))
             elif card is not None and card == speaker:
-                problems.add(f"voice.earpieces.{seat}", f"{ear!r} is the table's speaker ({device!r}, sound card "
-                             f"{card}): a seat's cards would be heard by all; give the seat its own sound card")
+                problems.add(f"voice.earpieces.{seat}", Phrase.of("table_file.earpiece_speaker", ear=repr(ear),
+                                                                  device=repr(device), card=card))
             elif card is not None and card in taken:
-                problems.add(f"voice.earpieces.{seat}", f"{ear!r} is seat {taken[card]}'s earpiece too (sound card "
-                             f"{card}): each seat would hear the other's cards; give each seat its own sound card")
+                problems.add(f"voice.earpieces.{seat}", Phrase.of("table_file.earpiece_taken", ear=repr(ear),
+                                                                  seat=taken[card], card=card))
             else:
                 if card is not None:
                     taken[card] = seat

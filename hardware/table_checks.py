@@ -1,15 +1,25 @@
 """The checks every section of a table file shares: every problem collected with its
 key, a type named as TOML writes it, a misspelt name answered with the one meant.
 
-:class:`Problems` gathers ``(key, message)`` pairs while a file is read, so the
-reader reports every problem at once (:class:`hardware.table.TableFileError`).
+:class:`Problems` gathers each :class:`Problem` (its key and its words, a
+:class:`~catalogue.phrase.Phrase`: ``table_file.*``) while a file is read, so the reader reports
+every problem at once (:class:`hardware.table.TableFileError`), in the language of whoever reads it::
+
+    >>> problem = Problem("table.target", type_message("5", int))
+    >>> problem.said("en")
+    "table.target: must be an integer, not a string ('5'): write 5 without quotes"
+    >>> problem.said("fr")
+    "table.target: doit être un nombre entier, pas un texte ('5') : écrivez 5 sans guillemets"
 """
 
 from __future__ import annotations
 
 import difflib
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
+
+from catalogue.phrase import Phrase
 
 
 def suggest(name: str, candidates: Sequence[str]) -> str | None:
@@ -26,43 +36,77 @@ def suggest(name: str, candidates: Sequence[str]) -> str | None:
     return lowered[close[0]] if close else None
 
 
-def unknown(what: str, name: str, candidates: Sequence[str]) -> str:
-    """``unknown pad `x`: did you mean `y`?``, or the names expected when none is close."""
+UNKNOWN = ("pad", "key", "seat", "zone", "shipped_table")
+"""What :func:`unknown` names (``table_file.unknown.<what>``)."""
+
+
+def unknown(what: str, name: str, candidates: Sequence[str]) -> Phrase:
+    """``unknown pad `x`: did you mean `y`?``, or the names expected when none is close (``what``:
+    one of :data:`UNKNOWN`)."""
     suggestion = suggest(name, candidates)
-    if suggestion is not None:
-        return f"unknown {what} `{name}`: did you mean `{suggestion}`?"
-    return f"unknown {what} `{name}`: expected one of {', '.join(candidates)}"
+    thing = Phrase.of(f"table_file.unknown.{what}", name=f"`{name}`")
+    hint = (Phrase.of("table_file.mean", name=f"`{suggestion}`") if suggestion is not None
+            else Phrase.of("table_file.one_of", names=", ".join(candidates)))
+    return Phrase.of("table_file.hinted", problem=thing, hint=hint)
 
 
-TYPE_NAMES = {str: "a string", int: "an integer", float: "a number", dict: "a table",
-               bool: "true or false", list: "a list"}
+TYPE_NAMES = {str: "str", int: "int", float: "float", dict: "dict", bool: "bool", list: "list"}
+"""A TOML value's Python type → its name's message (``table_file.type.<name>``: "an integer")."""
 
 
-def type_message(value: Any, expected: type) -> str:
+def type_message(value: Any, expected: type) -> Phrase:
     """What a value of the wrong type is, and what was expected (quoted numbers: write them bare)."""
-    got = TYPE_NAMES.get(type(value), type(value).__name__)
-    message = f"must be {TYPE_NAMES[expected]}, not {got} ({value!r})"
+    name = TYPE_NAMES.get(type(value))
+    got: Phrase | str = Phrase.of(f"table_file.type.{name}") if name else type(value).__name__
+    message = Phrase.of("table_file.type", expected=Phrase.of(f"table_file.type.{TYPE_NAMES[expected]}"), got=got,
+                        value=repr(value))
     if isinstance(value, str) and expected in (int, float):
         try:
             number = int(value, 0) if expected is int else float(value)
         except ValueError:
             return message
         written = hex(int(number)) if value.lower().startswith("0x") else value
-        return f"{message}: write {written} without quotes"
+        return Phrase.of("table_file.unquote", problem=message, written=written)
     return message
 
 
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One problem of a file: its ``key``, dotted from the top of the file (``pads.play.a``,
+    ``displays[0].address``; empty for the whole file), and its ``words`` (a string: said as it is)."""
+
+    key: str
+    words: Phrase | str
+
+    def message(self, lang: str = "en") -> str:
+        """The problem in ``lang``, without its key."""
+        return self.words if isinstance(self.words, str) else self.words.said(lang)
+
+    def said(self, lang: str = "en") -> str:
+        """``key: message`` in ``lang`` (the message alone for the whole file)."""
+        return f"{self.key}: {self.message(lang)}" if self.key else self.message(lang)
+
+
 class Problems:
-    """Collects ``(key, message)`` pairs while a table file is checked."""
+    """Collects every :class:`Problem` while a table file is checked."""
 
     def __init__(self) -> None:
-        self.items: list[tuple[str, str]] = []
+        self.found: list[Problem] = []
+
+    @property
+    def items(self) -> list[tuple[str, str]]:
+        """``(key, message)`` pairs, in English."""
+        return [(problem.key, problem.message()) for problem in self.found]
 
     def __len__(self) -> int:
-        return len(self.items)
+        return len(self.found)
 
-    def add(self, key: str, message: str) -> None:
-        self.items.append((key, message))
+    def add(self, key: str, words: Phrase | str) -> None:
+        self.found.append(Problem(key, words))
+
+    def said(self, lang: str, sep: str = "; ") -> str:
+        """Every problem in ``lang``, ``key: message``, joined by ``sep``."""
+        return sep.join(problem.said(lang) for problem in self.found)
 
     def section(
         self, data: Mapping[str, Any], name: str, *, required: bool
@@ -70,10 +114,10 @@ class Problems:
         value = data.get(name)
         if value is None:
             if required:
-                self.add(name, f"missing: the table needs a [{name}] section")
+                self.add(name, Phrase.of("table_file.missing_section", section=f"[{name}]"))
             return None
         if not isinstance(value, dict):
-            self.add(name, f"{type_message(value, dict)}: write it as a [{name}] section")
+            self.add(name, Phrase.of("table_file.as_section", problem=type_message(value, dict), section=f"[{name}]"))
             return None
         return value
 
@@ -107,7 +151,8 @@ class Problems:
         if value not in choices:
             what = key.rsplit(".", 1)[-1]
             suggestion = suggest(value, choices)
-            hint = (f"did you mean {suggestion!r}?" if suggestion
-                    else f"expected one of {', '.join(repr(c) for c in choices)}")
-            self.add(key, f"unknown {what} {value!r}: {hint}")
+            hint = (Phrase.of("table_file.mean", name=repr(suggestion)) if suggestion
+                    else Phrase.of("table_file.one_of", names=", ".join(repr(c) for c in choices)))
+            self.add(key, Phrase.of("table_file.hinted", hint=hint,
+                                    problem=Phrase.of("table_file.unknown.value", what=what, value=repr(value))))
         return str(value)

@@ -13,14 +13,15 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from catalogue.phrase import Phrase
 from engine.rules import RULE_SETS as ENGINE_RULE_SETS
 from hardware.layout import BUTTONS, FULL_PADS, PAD_ZONES
 from hardware.table_checks import unknown
 
 __all__ = [
     "BUTTON_KEYS", "DEFAULT_ADDRESS", "MAX_DEPTH", "REAL_PAD_DEPTH", "RULE_SETS", "SIM", "SIM_PAD_DEPTH", "TTY_PATH",
-    "VERBOSITIES", "ButtonsConfig", "DisplayConfig", "PadConfig", "SeatButtons", "TableConfig", "TagPolicy",
-    "VoiceConfig",
+    "VERBOSITIES", "ButtonsConfig", "DisplayConfig", "NoSuchPad", "PadConfig", "SeatButtons", "TableConfig",
+    "TagPolicy", "VoiceConfig",
 ]
 
 BUTTON_KEYS: tuple[str, ...] = (*BUTTONS, "led")
@@ -40,6 +41,14 @@ REAL_PAD_DEPTH = 1
 """Tags of a stack a real PN532 pad is taken to read when its ``depth`` is not set."""
 SIM_PAD_DEPTH = 2
 """Tags of a stack a simulated pad reads when its ``depth`` is not set."""
+
+
+class NoSuchPad(KeyError):
+    """A pad (or a zone) the table does not have: ``words`` say which, and the one meant (a ``KeyError``)."""
+
+    def __init__(self, words: Phrase) -> None:
+        super().__init__(str(words))
+        self.words = words
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,22 +211,22 @@ class TableConfig:
     def pad(self, name: str) -> PadConfig:
         """The pad called ``name``.
 
-        :raises KeyError: for a pad this table does not have.
+        :raises NoSuchPad: for a pad this table does not have.
         """
         for pad in self.pads:
             if pad.name == name:
                 return pad
-        raise KeyError(f"{unknown('pad', name, [p.name for p in self.pads])}")
+        raise NoSuchPad(unknown("pad", name, [p.name for p in self.pads]))
 
     def pad_for_zone(self, zone: str) -> PadConfig:
         """The pad that serves a transcript zone (``play.A`` is pad ``A`` when compact).
 
-        :raises KeyError: for a zone no pad serves.
+        :raises NoSuchPad: for a zone no pad serves.
         """
         for pad in self.pads:
             if zone in pad.zones:
                 return pad
-        raise KeyError(unknown("zone", zone, FULL_PADS))
+        raise NoSuchPad(unknown("zone", zone, FULL_PADS))
 
     @property
     def simulated(self) -> bool:

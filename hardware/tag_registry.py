@@ -43,8 +43,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from catalogue.phrase import Phrase
 from drivers.nfc.originality import Origin
 from hardware.limits import FileProblem, load_json, read_text
+from hardware.table_checks import Problem
 
 RANKS = "KQJAT987"
 SUITS = "SHDC"
@@ -60,7 +62,16 @@ _HEX = re.compile(r"^[0-9A-F]+$")
 
 
 class TagRegistryError(ValueError):
-    """Root of the registry's errors (all are ``ValueError``)."""
+    """Root of the registry's errors (all are ``ValueError``): its ``words`` (``registry.*``), said in a
+    reader's language by :meth:`said`, its English as its message."""
+
+    def __init__(self, words: Phrase | str) -> None:
+        super().__init__(str(words))
+        self.words = words
+
+    def said(self, lang: str) -> str:
+        """The refusal in ``lang``."""
+        return self.words if isinstance(self.words, str) else self.words.said(lang)
 
 
 class DuplicateTagError(TagRegistryError):
@@ -72,7 +83,17 @@ class DuplicateCardError(TagRegistryError):
 
 
 class RegistryFileError(TagRegistryError):
-    """A registry file is not valid; the message lists every problem."""
+    """A registry file is not valid; the message names the file (``source``) and lists every problem
+    (``found``: an entry's by its index, ``tags[3]``)."""
+
+    def __init__(self, source: str, found: Iterable[Problem]) -> None:
+        self.source = source
+        self.found = tuple(found)
+        super().__init__(self.said("en"))
+
+    def said(self, lang: str) -> str:
+        """``source: problem; problem...`` in ``lang``."""
+        return f"{self.source}: " + "; ".join(problem.said(lang) for problem in self.found)
 
 
 def normalize_uid(uid: str) -> str:
@@ -85,7 +106,7 @@ def normalize_uid(uid: str) -> str:
     """
     text = re.sub(r"[\s:\-]", "", uid).upper()
     if not _HEX.match(text) or len(text) not in (8, 14, 20):
-        raise TagRegistryError(f"not a tag UID (4, 7 or 10 bytes of hex): {uid!r}")
+        raise TagRegistryError(Phrase.of("registry.not_uid", uid=repr(uid)))
     return text
 
 
@@ -95,7 +116,7 @@ def check_card(card: str) -> str:
     :raises TagRegistryError: any other string.
     """
     if card not in CARDS:
-        raise TagRegistryError(f"not an écarté card: {card!r} (ranks {RANKS}, suits {SUITS})")
+        raise TagRegistryError(Phrase.of("registry.not_card", card=repr(card), ranks=RANKS, suits=SUITS))
     return card
 
 
@@ -105,7 +126,7 @@ def check_pack(pack: int) -> int:
     :raises TagRegistryError: anything else.
     """
     if isinstance(pack, bool) or pack not in PACKS:
-        raise TagRegistryError(f"pack must be 1 or 2, not {pack!r}")
+        raise TagRegistryError(Phrase.of("registry.pack", pack=repr(pack)))
     return pack
 
 
@@ -158,14 +179,10 @@ class TagRegistry:
         )
         known = self._by_uid.get(entry.uid)
         if known is not None:
-            raise DuplicateTagError(
-                f"tag {entry.uid} is already registered as {known.card} of pack {known.pack}"
-            )
+            raise DuplicateTagError(Phrase.of("registry.taken_tag", uid=entry.uid, card=known.card, pack=known.pack))
         other = self._by_card.get((entry.pack, entry.card))
         if other is not None:
-            raise DuplicateCardError(
-                f"{entry.card} of pack {entry.pack} already has tag {other.uid}"
-            )
+            raise DuplicateCardError(Phrase.of("registry.taken_card", card=entry.card, pack=entry.pack, uid=other.uid))
         self._by_uid[entry.uid] = entry
         self._by_card[entry.pack, entry.card] = entry
         return entry
@@ -268,19 +285,20 @@ class TagRegistry:
         try:
             document = load_json(text, source)
         except FileProblem as error:
-            raise RegistryFileError(str(error)) from None
+            raise RegistryFileError(error.path, [Problem("", error.words)]) from None
         if not isinstance(document, dict) or document.get("format") != FORMAT:
-            raise RegistryFileError(f"{source}: not a tag registry (format {FORMAT!r})")
+            raise RegistryFileError(source, [Problem("", Phrase.of("registry.not_registry", format=repr(FORMAT)))])
         if document.get("version") not in READABLE_VERSIONS:
-            raise RegistryFileError(f"{source}: unsupported version {document.get('version')!r}")
+            raise RegistryFileError(source, [Problem("", Phrase.of("registry.version",
+                                                                   version=repr(document.get("version"))))])
         items = document.get("tags")
         if not isinstance(items, list):
-            raise RegistryFileError(f"{source}: 'tags' must be a list")
+            raise RegistryFileError(source, [Problem("", Phrase.of("registry.tags_list", tags="'tags'"))])
         registry, problems = cls(), []
         for index, item in enumerate(items):
             try:
                 if not isinstance(item, dict):
-                    raise TagRegistryError(f"not an object: {item!r}")
+                    raise TagRegistryError(Phrase.of("registry.not_object", item=repr(item)))
                 registry.add(
                     str(item.get("uid", "")), str(item.get("card", "")), item.get("pack", 1),
                     origin=item.get("origin", Origin.UNCHECKED), signature=item.get("signature"),
@@ -288,9 +306,9 @@ class TagRegistry:
                     auth_limit=item.get("auth_limit", 0), seal=item.get("seal"),
                 )
             except TagRegistryError as error:
-                problems.append(f"tags[{index}]: {error}")
+                problems.append(Problem(f"tags[{index}]", error.words))
         if problems:
-            raise RegistryFileError(f"{source}: " + "; ".join(problems))
+            raise RegistryFileError(source, problems)
         return registry
 
     @classmethod
@@ -304,7 +322,7 @@ class TagRegistry:
         try:
             text = read_text(path)
         except FileProblem as error:
-            raise RegistryFileError(str(error)) from None
+            raise RegistryFileError(error.path, [Problem("", error.words)]) from None
         return cls.from_json(text, source=os.fspath(path))
 
     def save(self, path: str | os.PathLike[str]) -> None:
@@ -371,7 +389,7 @@ def _check_origin(origin: object) -> Origin:
     :raises TagRegistryError: not a verdict's text.
     """
     if not isinstance(origin, str) or origin not in set(Origin):
-        raise TagRegistryError(f"origin must be one of {', '.join(Origin)}, not {origin!r}")
+        raise TagRegistryError(Phrase.of("registry.origin", origins=", ".join(Origin), origin=repr(origin)))
     return Origin(origin)
 
 
@@ -379,7 +397,7 @@ def _check_signature(signature: object) -> str | None:
     if signature is None:
         return None
     if not isinstance(signature, str) or not re.fullmatch(r"[0-9A-Fa-f]{64}", signature):
-        raise TagRegistryError(f"a signature is 32 bytes in hex (64 digits), not {signature!r}")
+        raise TagRegistryError(Phrase.of("registry.signature", signature=repr(signature)))
     return signature.upper()
 
 
@@ -387,7 +405,7 @@ def _check_lock_id(lock_id: object) -> str | None:
     if lock_id is None:
         return None
     if not isinstance(lock_id, str) or not re.fullmatch(r"[0-9a-f]{8}", lock_id):
-        raise TagRegistryError(f"a lock id is 8 lower-case hex digits, not {lock_id!r}")
+        raise TagRegistryError(Phrase.of("registry.lock_id", lock_id=repr(lock_id)))
     return lock_id
 
 
@@ -397,7 +415,8 @@ AUTH_LIMITS = (0, 2, 4, 8, 16, 32, 64, 128)
 
 def _check_auth_limit(limit: object) -> int:
     if isinstance(limit, bool) or limit not in AUTH_LIMITS:
-        raise TagRegistryError(f"auth_limit is one of {', '.join(map(str, AUTH_LIMITS))}, not {limit!r}")
+        raise TagRegistryError(Phrase.of("registry.auth_limit", limits=", ".join(map(str, AUTH_LIMITS)),
+                                         limit=repr(limit)))
     assert isinstance(limit, int)
     return limit
 
@@ -406,5 +425,5 @@ def _check_seal(seal: object) -> str | None:
     if seal is None:
         return None
     if not isinstance(seal, str) or not re.fullmatch(r"[0-9a-f]{16}", seal):
-        raise TagRegistryError(f"a seal is 16 lower-case hex digits, not {seal!r}")
+        raise TagRegistryError(Phrase.of("registry.seal", seal=repr(seal)))
     return seal

@@ -10,9 +10,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from catalogue.phrase import Phrase
+from hardware.table_checks import Problem, Problems
 from venue.broker import Tls, check_table_name, free_port, in_use, mosquitto_path
 from venue.room import Session
-from venue.settings import MqttSettings, SettingsError, parse_sections, split_listen
+from venue.settings import ListenError, MqttSettings, SettingsError, parse_sections, split_listen, unreadable
+from venue.trust import TOPIC_LEVEL
 
 MODES = ("mosquitto", "external")
 """The hub's broker: its own Mosquitto (a child process), or the venue's running broker."""
@@ -21,8 +24,8 @@ RETIRED = "embedded"
 """The embedded broker (amqtt) the hub once ran: a venue file that still asks for it gets the hub's own
 Mosquitto, and the hub says so when it starts (docs/web.md, *Leaving the embedded broker*)."""
 
-INSTALL = ("Mosquitto is not installed: `sudo apt-get install mosquitto` (what `bash scripts/setup.sh venue` does as "
-           "root), or name the venue's running broker ([broker] host, or --broker HOST:PORT)")
+INSTALL = Phrase.of("hub.install", install="`sudo apt-get install mosquitto`", setup="`bash scripts/setup.sh venue`",
+                    host="[broker] host", broker="--broker HOST:PORT")
 """What to do, in one line, when the hub should run its own Mosquitto and cannot find it."""
 
 CAPACITY = {"mosquitto": 1024, "external": 1024}
@@ -75,25 +78,22 @@ def load_hub_settings(path: str | Path | None, *, listen: str | None = None, bro
         try:
             data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
         except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            raise SettingsError(f"{path}: {exc}") from None
-    problems: list[str] = []
+            raise SettingsError.of(str(path), [Problem("", unreadable(exc))]) from None
+    problems = Problems()
     sections = {}
     for name in ("hub", "broker", "tables", "session"):
         value = data.get(name, {})
         if not isinstance(value, dict):
-            problems.append(f"{name}: must be a table ([{name}])")
+            problems.add(name, Phrase.of("hub.section", section=f"[{name}]"))
             value = {}
         sections[name] = dict(value)
     hub, broker_section, tables_section, s = (sections[n] for n in ("hub", "broker", "tables", "session"))
-    for key in hub:
-        if key not in ("listen", "venue", "state"):
-            problems.append(f"hub.{key}: unknown key (known: listen, venue, state)")
-    for key in tables_section:
-        if key not in ("names", "anonymous_read", "bridges", "readers"):
-            problems.append(f"tables.{key}: unknown key (known: names, readers, bridges, anonymous_read)")
-    for key in s:
-        if key not in ("name", "players", "cycles", "system", "rounds"):
-            problems.append(f"session.{key}: unknown key (known: name, players, cycles, system, rounds)")
+    for section, keys, known in (("hub", hub, "listen, venue, state"),
+                                 ("tables", tables_section, "names, readers, bridges, anonymous_read"),
+                                 ("session", s, "name, players, cycles, system, rounds")):
+        for key in keys:
+            if key not in known.split(", "):
+                problems.add(f"{section}.{key}", Phrase.of("hub.unknown_key", known=known))
     mode = broker_section.pop("mode", None)
     if "embedded" in broker_section:  # the older spelling
         mode = mode or (RETIRED if broker_section.pop("embedded") else "external")
@@ -108,10 +108,10 @@ def load_hub_settings(path: str | Path | None, *, listen: str | None = None, bro
     elif mode is None:
         mode = "external" if "host" in broker_section else "mosquitto"
     if mode not in MODES:
-        problems.append(f"broker.mode: {mode!r} is not one of {', '.join(MODES)}")
+        problems.add("broker.mode", Phrase.of("hub.mode", mode=repr(mode), modes=", ".join(MODES)))
         mode = "mosquitto"
     if mode == "mosquitto" and mosquitto_path() is None:
-        problems.append(f"broker.mode: the hub runs its own Mosquitto, and {INSTALL}")
+        problems.add("broker.mode", Phrase.of("hub.no_mosquitto", install=INSTALL))
     venue_name = venue or hub.get("venue", broker_section.get("venue", "venue"))
     broker_section["venue"] = venue_name
     broker_section.setdefault("table", "hub")
@@ -120,70 +120,72 @@ def load_hub_settings(path: str | Path | None, *, listen: str | None = None, bro
         _, mqtt_settings = parse_sections({"mqtt": broker_section}, table_name="hub", source=source,
                                           base=Path(path).parent if path else None)
     except SettingsError as exc:
-        problems.append(str(exc).removeprefix(f"{source}: ").replace("mqtt.", "broker."))
+        for problem in getattr(exc.words, "found", ()):
+            problems.add(problem.key.replace("mqtt.", "broker.", 1), problem.words)
     host, port = "127.0.0.1", 8090
     own = ("127.0.0.1", 1883)
     try:
         host, port = split_listen(listen or str(hub.get("listen", "127.0.0.1:8090")), default_port=8090)
-    except ValueError as exc:
-        problems.append(f"hub.listen: {exc}")
+    except ListenError as exc:
+        problems.add("hub.listen", exc.words)
     if own_listen is not None:
         try:
             own = split_listen(str(own_listen), default_port=1883)
-        except ValueError as exc:
-            problems.append(f"broker.listen: {exc}")
+        except ListenError as exc:
+            problems.add("broker.listen", exc.words)
     elif mode != "external" and in_use(*own):
         own = (own[0], free_port(own[0]))
     if broker:
         try:
             b_host, b_port = split_listen(broker, default_port=1883)
             mqtt_settings = replace(mqtt_settings, host=b_host, port=b_port)
-        except ValueError as exc:
-            problems.append(f"--broker: {exc}")
+        except ListenError as exc:
+            problems.add("--broker", exc.words)
     tls = None
     if tls_keys:
         if "certfile" not in tls_keys or "keyfile" not in tls_keys or "tls_listen" not in tls_keys:
-            problems.append("broker: TLS needs tls_listen, certfile and keyfile")
+            problems.add("broker", Phrase.of("hub.tls", keys="tls_listen, certfile", last="keyfile"))
         else:
             try:
                 _, tls_port = split_listen(str(tls_keys["tls_listen"]), default_port=8883)
                 tls = Tls(str(tls_keys["certfile"]), str(tls_keys["keyfile"]), tls_port,
                           str(tls_keys["cafile"]) if "cafile" in tls_keys else None)
-            except ValueError as exc:
-                problems.append(f"broker.tls_listen: {exc}")
+            except ListenError as exc:
+                problems.add("broker.tls_listen", exc.words)
     names = _names(tables_section, "names", "table", problems)
     bridges = _names(tables_section, "bridges", "room", problems)
     readers = _names(tables_section, "readers", "reader", problems)
     if len(set(map(str, names + bridges + readers))) != len(names) + len(bridges) + len(readers):
-        problems.append("tables.names, tables.bridges, tables.readers: a name is given twice")
+        problems.add("tables.names, tables.bridges, tables.readers", Phrase.of("hub.name_twice"))
     anonymous_read = tables_section.get("anonymous_read", False)
     if not isinstance(anonymous_read, bool):
-        problems.append("tables.anonymous_read: expected true or false")
+        problems.add("tables.anonymous_read", Phrase.of("hub.bool"))
     players = s.get("players", [])
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        problems.append("session.players: expected a list of names")
+        problems.add("session.players", Phrase.of("hub.players_list"))
         players = []
-    problems += _player_problems(players)
+    for problem in _player_problems(players):
+        problems.add("session.players", problem)
     cycles = s.get("cycles", 1)
     if not isinstance(cycles, int) or isinstance(cycles, bool) or not 1 <= cycles <= 100:
-        problems.append("session.cycles: expected a number from 1 to 100")
+        problems.add("session.cycles", Phrase.of("hub.number", low=1, high=100))
         cycles = 1
     from venue.pairing import SYSTEMS
 
     system = s.get("system", "round-robin")
     if system not in SYSTEMS:
-        problems.append(f"session.system: one of {', '.join(SYSTEMS)}, got {system!r}")
+        problems.add("session.system", Phrase.of("hub.system", systems=", ".join(SYSTEMS), system=repr(system)))
         system = "round-robin"
     rounds = s.get("rounds", 0)
     if not isinstance(rounds, int) or isinstance(rounds, bool) or not 0 <= rounds <= 100:
-        problems.append("session.rounds: expected a number from 0 to 100")
+        problems.add("session.rounds", Phrase.of("hub.number", low=0, high=100))
         rounds = 0
     state = hub.get("state")
     if state is not None and not isinstance(state, str):
-        problems.append("hub.state: expected a folder")
+        problems.add("hub.state", Phrase.of("hub.state"))
         state = None
     if problems:
-        raise SettingsError(f"{source}: " + "; ".join(problems))
+        raise SettingsError.of(source, problems.found)
     if mode != "external":
         mqtt_settings = replace(mqtt_settings, host=own[0], port=own[1], tls=False)
     state_path = Path(state).expanduser() if state else default_state(path)
@@ -194,32 +196,35 @@ def load_hub_settings(path: str | Path | None, *, listen: str | None = None, bro
                        bool(anonymous_read), tls, tuple(bridges), tuple(readers), retired)
 
 
-def _player_problems(players: list[str]) -> list[str]:
+def _player_problems(players: list[str]) -> list[Phrase]:
     """``[session] players``: each a player's name (as a table takes it: no control character, so
     none is the pairing's bye marker), and none twice (a round-robin would pair Ann with Ann)."""
-    from hardware.limits import name_problem, quoted
+    from hardware.limits import name_words, quoted
 
     problems = []
     for player in players:
-        why = name_problem(player)
+        why = name_words(player)
         if why is not None:
-            problems.append(f"session.players: {quoted(player)}: {why}")
+            problems.append(Phrase.of("hub.player", player=quoted(player), why=why))
     twice = sorted({p for p in players if players.count(p) > 1})
     if twice:
-        problems.append(f"session.players: {', '.join(quoted(p) for p in twice[:5])} given twice")
+        problems.append(Phrase.of("hub.players_twice", players=", ".join(quoted(p) for p in twice[:5])))
     return problems
 
 
 
-def _names(section: dict[str, Any], key: str, kind: str, problems: list[str]) -> list[Any]:
-    """``[tables] <key>``: a list of names, each one topic level (every problem in ``problems``)."""
+def _names(section: dict[str, Any], key: str, kind: str, problems: Problems) -> list[Any]:
+    """``[tables] <key>``: a list of names, each one topic level (every problem in ``problems``); ``kind``
+    names one (``table``, ``room``, ``reader``: ``hub.kind.*``)."""
     names = section.get(key, [])
     if not isinstance(names, list):
-        problems.append(f"tables.{key}: expected a list of {kind} names")
+        problems.add(f"tables.{key}", Phrase.of("hub.names_list", kind=Phrase.of(f"hub.kind.{kind}")))
         return []
     for name in names:
         try:
             check_table_name(name)
-        except ValueError as exc:
-            problems.append(f"tables.{key}: {str(exc).replace('table name', f'{kind} name')}")
+        except ValueError:
+            hub = isinstance(name, str) and TOPIC_LEVEL.match(name)
+            problems.add(f"tables.{key}", Phrase.of("hub.hubs_name" if hub else "hub.topic_name", name=repr(name),
+                                                    kind=Phrase.of(f"hub.kind.{kind}")))
     return names

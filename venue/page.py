@@ -48,6 +48,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from catalogue import language
+from catalogue.phrase import Phrase, logged
 from firmware_host.referee.snapshot import Outcome
 from firmware_host.referee.transcript import (
     MAX_LINE_BYTES,
@@ -432,7 +433,7 @@ class TablePage:
 
     def start(self) -> None:
         self.server.start()
-        logger.info("the table's page: %s", self.server.url)
+        logger.info("the table's page: %s", self.server.url, extra=logged(Phrase.of("log.page", url=self.server.url)))
 
     @property
     def url(self) -> str:

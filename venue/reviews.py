@@ -32,6 +32,7 @@ import json
 import logging
 import multiprocessing
 import os
+import signal
 import threading
 from collections import OrderedDict
 from pathlib import Path
@@ -53,6 +54,10 @@ NICE = 10
 
 
 def _lower_priority() -> None:  # pragma: no cover - runs in the worker process
+    """The worker's start: it yields the cores to the referee's process, and leaves a Ctrl-C to it (a
+    terminal's Ctrl-C reaches every process of its foreground group: the worker, waiting for work,
+    printed a KeyboardInterrupt's traceback; the table's process shuts the pool down as it stops)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     with contextlib.suppress(OSError):
         os.nice(NICE)
 

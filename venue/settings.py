@@ -19,33 +19,65 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from catalogue.phrase import Phrase, os_words
 from firmware_host.errors import BadInput
-from hardware.table_checks import Problems
+from hardware.table_checks import Problem, Problems
 
 DEFAULT_LISTEN = "127.0.0.1:8080"
 DEFAULT_BROKER_PORT = 1883
 
 
 class SettingsError(BadInput):
-    """A ``[web]`` or ``[mqtt]`` section that cannot be used: every problem, with its key."""
+    """A ``[web]`` or ``[mqtt]`` section (or a venue file) that cannot be used: every problem, with its key,
+    said in the reader's language (:class:`Listed`)."""
+
+    @classmethod
+    def of(cls, source: str, found: list[Problem]) -> SettingsError:
+        """The error listing ``found``, the problems of ``source``."""
+        listed = Listed(source, tuple(found))
+        return cls(listed.said("en"), words=listed)
+
+
+@dataclass(frozen=True, slots=True)
+class Listed:
+    """The problems of a file, said on one line: ``source: key: problem; key: problem``."""
+
+    source: str
+    found: tuple[Problem, ...]
+
+    def said(self, lang: str) -> str:
+        """The problems in ``lang``."""
+        return f"{self.source}: " + "; ".join(problem.said(lang) for problem in self.found)
+
+
+class ListenError(ValueError):
+    """An address to listen on whose port is not a port: ``words`` say why (``settings.port*``)."""
+
+    def __init__(self, words: Phrase) -> None:
+        super().__init__(str(words))
+        self.words = words
 
 
 def split_listen(text: str, *, default_port: int = 8080) -> tuple[str, int]:
     """``"127.0.0.1:8080"``, ``"[::1]:8080"``, ``"localhost"``, ``":8080"`` → host, port.
 
-    :raises ValueError: for a port that is not a number from 0 to 65535.
+    :raises ListenError: for a port that is not a number from 0 to 65535.
     """
     text = text.strip()
-    host, port = text, default_port
+    host, port_text = text, ""
     if text.startswith("["):
         host, _, rest = text[1:].partition("]")
-        if rest.startswith(":"):
-            port = int(rest[1:])
+        port_text = rest[1:] if rest.startswith(":") else ""
     elif text.count(":") == 1:
         host, _, port_text = text.partition(":")
-        port = int(port_text)
+    port = default_port
+    if port_text or text.count(":") == 1:
+        try:
+            port = int(port_text)
+        except ValueError:
+            raise ListenError(Phrase.of("settings.port_number", port=repr(port_text))) from None
     if not 0 <= port <= 65535:
-        raise ValueError(f"port {port} is not between 0 and 65535")
+        raise ListenError(Phrase.of("settings.port_range", port=port))
     return host or "127.0.0.1", port
 
 
@@ -109,7 +141,7 @@ def _secret(problems: Problems, section: Mapping[str, Any], name: str, key: str,
         try:
             value = file.read_text(encoding="utf-8").strip()
         except OSError as exc:
-            problems.add(f"{name}.{key}_file", f"cannot read {file}: {exc.strerror or exc}")
+            problems.add(f"{name}.{key}_file", Phrase.of("settings.unreadable", path=str(file), reason=os_words(exc)))
     return value if value else None
 
 
@@ -126,12 +158,12 @@ def parse_sections(data: Mapping[str, Any], *, table_name: str, source: str = "<
     listen = problems.value(web, "web.listen", str, default=DEFAULT_LISTEN)
     try:
         host, port = split_listen(listen)
-    except ValueError as exc:
-        problems.add("web.listen", str(exc))
+    except ListenError as exc:
+        problems.add("web.listen", exc.words)
         host, port = "127.0.0.1", 8080
     delay = problems.value(web, "web.reveal_delay", float, default=0.0)
     if delay < 0:
-        problems.add("web.reveal_delay", "must be 0 or more seconds")
+        problems.add("web.reveal_delay", Phrase.of("settings.reveal_delay"))
     token = _secret(problems, web, "web", "token", base)
     enabled = bool(problems.value(web, "web.enabled", bool, default=False))
     web_settings = WebSettings(host, port, token, float(delay), enabled)
@@ -145,7 +177,8 @@ def parse_sections(data: Mapping[str, Any], *, table_name: str, source: str = "<
         table = problems.value(mqtt, "mqtt.table", str, default=slug(table_name))
         for key, value in (("venue", venue), ("table", table)):
             if not topic_level.match(value):
-                problems.add(f"mqtt.{key}", f"{value!r} must be letters, digits, '-' or '_' (one topic level)")
+                problems.add(f"mqtt.{key}", Phrase.of("settings.topic_level", value=repr(value), dash="'-'",
+                                                      underscore="'_'"))
         mqtt_delay = problems.value(mqtt, "mqtt.reveal_delay", float, default=delay)
         mqtt_settings = MqttSettings(
             host=problems.value(mqtt, "mqtt.host", str, default="127.0.0.1"),
@@ -164,7 +197,7 @@ def parse_sections(data: Mapping[str, Any], *, table_name: str, source: str = "<
             enabled=bool(problems.value(mqtt, "mqtt.enabled", bool, default=True)),
         )
     if problems:
-        raise SettingsError(f"{source}: " + "; ".join(f"{key}: {message}" for key, message in problems.items))
+        raise SettingsError.of(source, problems.found)
     return web_settings, mqtt_settings
 
 
@@ -179,5 +212,15 @@ def load_sections(path: str | Path | None, *, table_name: str) -> tuple[WebSetti
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise SettingsError(f"{path}: {exc}") from None
+        raise SettingsError.of(str(path), [Problem("", unreadable(exc))]) from None
     return parse_sections(data, table_name=table_name, source=str(path), base=path.parent)
+
+
+def unreadable(exc: OSError | tomllib.TOMLDecodeError | UnicodeDecodeError) -> Phrase | str:
+    """Why a TOML file could not be read, as a phrase (the system's reason, the parser's, the byte that is
+    not UTF-8)."""
+    if isinstance(exc, OSError):
+        return os_words(exc)
+    if isinstance(exc, UnicodeDecodeError):
+        return Phrase.of("limits.file.not_utf8", byte=exc.start + 1)
+    return Phrase.of("table_file.not_toml", detail=str(exc))

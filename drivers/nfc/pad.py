@@ -306,7 +306,8 @@ class Pad(Closing):
         return True
 
     def _lose(self, error: BaseException) -> None:
-        logger.warning("pad %s: reader on %s lost: %s", self.zone, self.path, error)
+        logger.warning("pad %s: reader on %s lost: %s", self.zone, self.path, error,
+                       extra={"said": ("log.reader_lost", {"pad": self.zone, "path": self.path, "why": str(error)})})
         self._drop_reader()
         self._online = False
         self._emit(ReaderStatus(self.zone, online=False, reason=str(error), t=self._now()))
@@ -407,4 +408,6 @@ class PadSet(Closing):
             pad.close()
         if self.pads and not self._said:
             self._said = True
-            logger.info("%s", "; ".join(f"pad {pad.zone}: {pad.frames}" for pad in self))
+            # the line's message and values (said_as): a console in a language words them
+            logger.info("%s", "; ".join(f"pad {pad.zone}: {pad.frames}" for pad in self), extra={"said": [
+                ("log.pad_frames", {"pad": pad.zone, "frames": pad.frames.said_as}) for pad in self]})

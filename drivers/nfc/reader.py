@@ -79,6 +79,12 @@ class Frames:
     def __str__(self) -> str:
         return f"{self.retried:,} frame{'' if self.retried == 1 else 's'} retried of {self.sent:,}"
 
+    @property
+    def said_as(self) -> tuple[str, dict[str, int]]:
+        """The frames as a message of the catalogue and its values (``log.frames``): a console above the
+        drivers says them in its language (:class:`catalogue.phrase.SaidFormatter`)."""
+        return "log.frames", {"n": self.retried, "retried": self.retried, "sent": self.sent}
+
 
 class RetriedFrames(logging.Filter):
     """nfcpy's PN532 driver logs a frame that failed and will be sent again (a late ACK on a busy

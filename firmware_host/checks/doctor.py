@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from catalogue import moment, say, say_n
+from catalogue.phrase import os_reason
 from drivers.nfc.originality import Origin
 from hardware.table import (
     DisplayConfig,
@@ -259,14 +260,13 @@ def run_checks(
         try:
             config = load_table(path)
         except TableFileError as exc:
-            lang = lang or "en"
-            lines = "; ".join(f"{key}: {message}" if key else message
-                              for key, message in exc.problems)
-            return [Check(_say(lang, "table_file"), False, f"{path}: {lines}", _say(lang, "edit_table", path=path))]
+            lang = lang or exc.language or "en"
+            return [Check(_say(lang, "table_file"), False, f"{path}: {exc.listed(lang)}",
+                          _say(lang, "edit_table", path=path))]
         except OSError as exc:
             lang = lang or "en"
             return [Check(_say(lang, "table_file"), False,
-                          _say(lang, "cannot_read", path=path, why=exc.strerror or exc),
+                          _say(lang, "cannot_read", path=path, why=os_reason(lang, exc)),
                           _say(lang, "copy_table", path=path))]
         lang = lang or config.language
         checks = [Check(_say(lang, "table_file"), True, f"{path}: {_summary(config, lang)}")]
@@ -286,28 +286,42 @@ def run_checks(
     return checks
 
 
-def refusal(table: TableConfig) -> str | None:
+def refusal(table: TableConfig, lang: str = "en") -> str | None:
     """Why the service must not start on ``table``: the first line of doctor's that fails among
     the checks of the configuration (the tag registry against the ``[tags]`` policy, the badges
-    file, ``deck_check_first`` without a registry), or ``None``.
+    file, ``deck_check_first`` without a registry), in ``lang``, or ``None``.
 
     The hardware checks (readers, displays, pins, groups) are not among them: the service waits
     for a reader that is unplugged, and says so on the OLED.
     """
-    failed = [check for check in (_check_registry(table), _check_badges(table), _check_deck(table)) if not check.ok]
-    return str(failed[0]) if failed else None
+    failed = [check for check in (_check_registry(table, lang), _check_badges(table, lang), _check_deck(table, lang))
+              if not check.ok]
+    return failed[0].line(lang) if failed else None
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """The :func:`refusal` of ``table``, said in a reader's language where it is printed."""
+
+    table: TableConfig
+
+    def said(self, lang: str) -> str:
+        """The failing check's line in ``lang`` (empty when none fails)."""
+        return refusal(self.table, lang) or ""
 
 
 def report_language(table: str | Path | TableConfig, given: str | None = None) -> str:
-    """The language of the report on ``table``: ``given``, else the table's (English for a table
-    file that does not load)."""
+    """The language of the report on ``table``: ``given``, else the table's (a table file that does not
+    load: the language it names, if it names one the table speaks; else English)."""
     if given is not None:
         return given
     if isinstance(table, TableConfig):
         return table.language
     try:
         return load_table(Path(table)).language
-    except (TableFileError, OSError):
+    except TableFileError as exc:
+        return exc.language or "en"
+    except OSError:
         return "en"
 
 
@@ -361,8 +375,9 @@ def _check_registry(config: TableConfig, lang: str = "en") -> Check:
         return Check(name, False, _say(lang, "not_readable", path=path, user=_user()),
                      f"sudo chown ecarte: {path}; sudo chmod 0640 {path}")
     except (OSError, TagRegistryError) as exc:
-        return Check(name, False, f"{path}: {exc}", _say(lang, "fix_registry"))
-    problems = _audit_registry(config, registry)
+        why = os_reason(lang, exc) if isinstance(exc, OSError) else exc.said(lang)
+        return Check(name, False, f"{path}: {why}", _say(lang, "fix_registry"))
+    problems = _audit_registry(config, registry, lang)
     if problems:
         shown = "; ".join(problems[:5]) + (_say(lang, "and_more", n=len(problems) - 5) if len(problems) > 5 else "")
         return Check(name, False, f"{path}: {shown}", _say(lang, "enrol_again"))
@@ -409,20 +424,20 @@ def _check_badges(config: TableConfig, lang: str = "en") -> Check:
     try:
         badges = Badges.load(path)
     except TagRegistryError as exc:
-        return Check(name, False, str(exc), _say(lang, "enrol_badges"))
+        return Check(name, False, exc.said(lang), _say(lang, "enrol_badges"))
     return Check(name, True, _say(lang, "badges_ok", path=path, n=len(badges.tags)))
 
 
-def _audit_registry(config: TableConfig, registry: Any) -> list[str]:
-    """The registry's problems against the table's [tags] policy (hardware/registry_audit.py)."""
+def _audit_registry(config: TableConfig, registry: Any, lang: str = "en") -> list[str]:
+    """The registry's problems against the table's [tags] policy (hardware/registry_audit.py), in ``lang``."""
     from hardware import locks, ntag_signature
-    from hardware.registry_audit import audit_registry
+    from hardware.registry_audit import audit_words
 
     policy = config.tags
     try:
         key = ntag_signature.trusted_key(policy.key_name(config.simulated_pads))
     except ntag_signature.OriginalityError as exc:
-        return [f"[tags] trusted_key: {exc}"]
+        return [say(lang, "error.trusted_key", why=exc.said(lang))]
     problems = []
     lock_id = secret = None
     if policy.lock_secret_file is not None:
@@ -430,9 +445,10 @@ def _audit_registry(config: TableConfig, registry: Any) -> list[str]:
             secret = locks.load_secret(policy.lock_secret_file)
             lock_id = locks.lock_id(secret)
         except locks.LockSecretError as exc:
-            problems.append(str(exc))
-    problems += audit_registry(registry, key, require_signature=policy.require_signature,
-                               lock_id=lock_id, ndef_pack=policy.ndef_pack, secret=secret)
+            problems.append(exc.said(lang))
+    problems += [problem.said(lang) for problem in audit_words(
+        registry, key, require_signature=policy.require_signature, lock_id=lock_id, ndef_pack=policy.ndef_pack,
+        secret=secret)]
     return problems
 
 

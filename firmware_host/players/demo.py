@@ -27,6 +27,7 @@ from typing import Any, TextIO
 
 import engine
 from catalogue import card_words, language, rule_set, say, say_n
+from catalogue.phrase import Phrase
 from engine import Card, Event, Fault
 from engine.seats import SEATS
 from firmware_host.errors import BadInput
@@ -39,7 +40,7 @@ from firmware_host.referee.snapshot import Outcome, TableSnapshot
 from firmware_host.referee.transcript import dumps
 from firmware_host.screens.chooser import fault_screen
 from firmware_host.service import ServiceStats, TableService
-from hardware.limits import name_problem
+from hardware.limits import name_words
 from hardware.table import TableConfig, simulated_table
 
 WAIT_S = 10.0
@@ -179,10 +180,12 @@ def demo_names(players: str) -> tuple[str, str]:
     """
     names = tuple(n.strip() for n in (players or "Anne,Bruno").split(","))
     if len(names) != 2 or not all(names) or names[0] == names[1]:
-        raise BadInput(f"--players {players!r}: two different names, A's then B's, like 'Anne,Bruno'")
-    problem = next(filter(None, map(name_problem, names)), None)
+        raise BadInput(f"--players {players!r}: two different names, A's then B's, like 'Anne,Bruno'",
+                       msgid="error.option", option=f"--players {players!r}",
+                       why=Phrase.of("demo.two_names", example="'Anne,Bruno'"))
+    problem = next(filter(None, map(name_words, names)), None)
     if problem is not None:
-        raise BadInput(f"--players: {problem}")
+        raise BadInput(f"--players: {problem}", msgid="error.option", option="--players", why=problem)
     return names[0], names[1]
 
 
@@ -237,7 +240,7 @@ def run_demo(options: DemoOptions, controller: Controller, *, outputs: Sequence[
             final = players.play_game()
             watch.wait(lambda snap: snap.phase == "over", "end the game")
         finally:
-            service.stop("demo over")
+            service.stop("demo over", said=Phrase.of("log.demo_over"))
             loop.join(timeout=WAIT_S)
             sim.close()
             panel.close()

@@ -1,0 +1,175 @@
+"""A message kept as data until it is printed: its id and its values, worded in a language at the edge.
+
+A check that finds a problem (the table file's, a tag registry's) does not know who will read it nor
+in which language: it keeps a :class:`Phrase`, and whoever prints it says it in the reader's language
+(``ecarte-table doctor --language es``, a refused ``run``). A value may be a phrase itself (a type's
+name, a hint), said in the same language; a message with plural forms takes its number from ``n``::
+
+    >>> problem = Phrase.of("table_file.type", expected=Phrase.of("table_file.type.int"),
+    ...                     got=Phrase.of("table_file.type.str"), value="'five'")
+    >>> problem.said("en"), problem.said("es")
+    ("must be an integer, not a string ('five')", "debe ser un número entero, no un texto ('five')")
+    >>> str(problem) == problem.said("en")
+    True
+"""
+
+from __future__ import annotations
+
+import errno
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["Count", "Joined", "Phrase", "SaidFormatter", "WordedError", "from_data", "logged", "os_reason", "os_words"]
+
+
+@dataclass(frozen=True, slots=True)
+class Count:
+    """A whole number written as the reader's language groups its digits (Babel, CLDR)::
+
+        >>> Count(1_048_576).said("en"), Count(1_048_576).said("de")
+        ('1,048,576', '1.048.576')
+    """
+
+    value: int
+
+    def said(self, lang: str) -> str:
+        """The number in ``lang``'s digits."""
+        from babel.numbers import format_decimal
+
+        from catalogue import language
+
+        return str(format_decimal(self.value, locale=language(lang)))
+
+    def __str__(self) -> str:
+        return self.said("en")
+
+
+@dataclass(frozen=True, slots=True)
+class Phrase:
+    """The message ``msgid`` of the catalogue with its ``values`` (pairs, in order); its English is
+    its ``str``."""
+
+    msgid: str
+    values: tuple[tuple[str, Any], ...] = ()
+
+    @classmethod
+    def of(cls, msgid: str, /, **values: Any) -> Phrase:
+        """The phrase ``msgid`` with ``values`` (a :class:`Phrase` among them is said in turn)."""
+        return cls(msgid, tuple(values.items()))
+
+    def said(self, lang: str) -> str:
+        """The words in ``lang`` (a message with plural forms in the form for its ``n``).
+
+        :raises KeyError: an id the catalogue does not hold.
+        """
+        from catalogue import is_plural, say, say_n
+
+        values = {key: value.said(lang) if isinstance(value, Phrase | Count | Joined) else value
+                  for key, value in self.values}
+        if is_plural(self.msgid):
+            n = int(values.pop("n"))
+            return say_n(lang, self.msgid, n, **values)
+        return say(lang, self.msgid, **values)
+
+    def __str__(self) -> str:
+        return self.said("en")
+
+
+_REASONS = {errno.ENOENT: "ENOENT", errno.EACCES: "EACCES", errno.EPERM: "EACCES", errno.EISDIR: "EISDIR",
+            errno.ENOTDIR: "ENOTDIR", errno.ENOSPC: "ENOSPC", errno.EROFS: "EROFS", errno.EBUSY: "EBUSY",
+            errno.EADDRINUSE: "EADDRINUSE", errno.EADDRNOTAVAIL: "EADDRNOTAVAIL", errno.EIO: "EIO"}
+"""The system's refusals the catalogue words (``os.<name>``)."""
+
+
+def os_words(exc: OSError) -> Phrase | str:
+    """Why the system refused, as a phrase (``os.ENOENT``...), else the system's own words."""
+    name = _REASONS.get(exc.errno or 0)
+    return Phrase.of("os." + name) if name is not None else exc.strerror or str(exc)
+
+
+def os_reason(lang: str, exc: OSError) -> str:
+    """Why the system refused, in ``lang``'s words (``os.ENOENT``: "no existe"), else the system's own::
+
+        >>> os_reason("es", FileNotFoundError(errno.ENOENT, "No such file or directory"))
+        'no existe tal archivo o carpeta'
+    """
+    words = os_words(exc)
+    return words.said(lang) if isinstance(words, Phrase) else words
+
+
+@dataclass(frozen=True, slots=True)
+class Joined:
+    """Phrases said one after the other, ``sep`` between them (``"; "``: a line of several parts)."""
+
+    parts: tuple[Phrase, ...]
+    sep: str = "; "
+
+    def said(self, lang: str) -> str:
+        """The parts in ``lang``."""
+        return self.sep.join(part.said(lang) for part in self.parts)
+
+    def __str__(self) -> str:
+        return self.said("en")
+
+
+def from_data(data: tuple[str, dict[str, Any]] | list[Any]) -> Phrase | Joined:
+    """Words given as data by a layer below the catalogue (the drivers): ``(msgid, values)``, a value
+    itself such a pair or a whole number (its digits grouped), a list of pairs said one after the other::
+
+        >>> from_data([("log.pad_frames", {"pad": "turnup", "frames": ("log.frames", {"n": 2, "retried": 2,
+        ...                                                                         "sent": 4210})})]).said("fr")
+        'tapis turnup : 2 trames renvoyées sur 4\u202f210'
+    """
+    if isinstance(data, list):
+        return Joined(tuple(part for part in map(from_data, data) if isinstance(part, Phrase)))
+    msgid, values = data
+    return Phrase.of(msgid, **{key: from_data(value) if isinstance(value, tuple) else
+                               Count(value) if isinstance(value, int) and not isinstance(value, bool) and key != "n"
+                               else value for key, value in values.items()})
+
+
+def logged(words: Phrase | Joined) -> dict[str, Any]:
+    """The ``extra`` of a log line a person may read at a console (``logger.info(..., extra=logged(...))``):
+    its words, said in the console's language by :class:`SaidFormatter`; the log keeps its English."""
+    return {"said": words}
+
+
+class SaidFormatter(logging.Formatter):
+    """A console's formatter in a language: a line logged with words (:func:`logged`) is those words in
+    ``lang`` (a warning or worse keeps its level and logger before them); any other as ``fallback`` formats
+    it::
+
+        >>> record = logging.LogRecord("venue.page", logging.INFO, "", 0, "the table's page: %s", ("http://x",),
+        ...                            None)
+        >>> record.said = Phrase.of("log.page", url="http://x")
+        >>> SaidFormatter("es").format(record)
+        'la página de la mesa: http://x'
+    """
+
+    def __init__(self, lang: str, fallback: logging.Formatter | None = None) -> None:
+        super().__init__("%(levelname)s %(name)s: %(message)s")
+        self.lang = lang
+        self.fallback = fallback or logging.Formatter("%(levelname)s %(name)s: %(message)s")
+
+    def format(self, record: logging.LogRecord) -> str:
+        words = getattr(record, "said", None)
+        if isinstance(words, tuple | list):  # a driver's words as data: it knows no catalogue
+            words = from_data(words)
+        if not isinstance(words, Phrase | Joined):
+            return self.fallback.format(record)
+        said = words.said(self.lang)
+        return said if record.levelno <= logging.INFO else f"{record.levelname} {record.name}: {said}"
+
+
+class WordedError(ValueError):
+    """A refusal whose ``words`` are said in the reader's language where it is printed (:meth:`said`); its
+    English is its message."""
+
+    def __init__(self, words: Phrase | str) -> None:
+        super().__init__(str(words))
+        self.words = words
+
+    def said(self, lang: str) -> str:
+        """The refusal in ``lang``."""
+        return self.words if isinstance(self.words, str) else self.words.said(lang)

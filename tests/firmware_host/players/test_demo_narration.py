@@ -1,0 +1,91 @@
+"""The demo's narration read line by line in each language: a card taken back is named by a noun whose gender
+the language fixes ("la carte", "la carta", "die Karte"), never by a pronoun that would have to agree with
+the card (the queen is feminine, the jack Spanish "la sota"); a player is named, never "de Anne" (French
+elides), and the fault proven is said by its noun."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from engine import Card
+from firmware_host.players.demo import Narrator
+
+NAMES = ["Anne", "Bruno"]
+
+LINES: dict[str, list[str]] = {
+    "fr": [
+        "Bruno joue la D♦ exprès ; la table refuse la carte aussitôt : F ; Bruno la reprend",
+        "Bruno joue le V♠ exprès ; la table refuse la carte aussitôt : F ; Bruno la reprend",
+        "Anne joue l'A♣ exprès ; la table refuse la carte aussitôt : F ; Anne la reprend",
+        "Anne joue la D♥ exprès ; la table n'a pas encore assez vu les cartes tenues par Anne pour prouver la faute",
+        "la table prouve après coup une faute commise par Anne au pli 3 : F",
+        "Anne annonce le roi d'atout sans l'avoir",
+    ],
+    "es": [
+        "Bruno juega la Q♦ a propósito; la mesa rechaza la carta al momento: F; Bruno la retira",
+        "Bruno juega la J♠ a propósito; la mesa rechaza la carta al momento: F; Bruno la retira",
+        "Anne juega el A♣ a propósito; la mesa rechaza la carta al momento: F; Anne la retira",
+        "Anne juega la Q♥ a propósito; la mesa aún no ha visto bastante de la mano de Anne para probar la falta",
+        "la mesa prueba con retraso una falta de Anne en la baza 3: F",
+        "Anne anuncia el rey de triunfo sin tenerlo",
+    ],
+    "it": [
+        "Bruno gioca la D♦ apposta; il tavolo rifiuta subito la carta: F; Bruno la riprende",
+        "Bruno gioca il F♠ apposta; il tavolo rifiuta subito la carta: F; Bruno la riprende",
+        "Anne gioca l'A♣ apposta; il tavolo rifiuta subito la carta: F; Anne la riprende",
+        "Anne gioca la D♥ apposta; il tavolo non ha ancora visto abbastanza della mano di Anne per provare l'errore",
+        "il tavolo prova in ritardo un errore di Anne alla presa 3: F",
+        "Anne annuncia il re di briscola senza averlo",
+    ],
+    "de": [
+        "Bruno spielt D♦ absichtlich; der Tisch weist die Karte sofort zurück: F; Bruno nimmt sie zurück",
+        "Bruno spielt B♠ absichtlich; der Tisch weist die Karte sofort zurück: F; Bruno nimmt sie zurück",
+        "Anne spielt A♣ absichtlich; der Tisch weist die Karte sofort zurück: F; Anne nimmt sie zurück",
+        "Anne spielt D♥ absichtlich; der Tisch hat noch zu wenig von den Karten von Anne gesehen, um den Fehler zu "
+        "beweisen",
+        "der Tisch beweist nachträglich einen Fehler von Anne im Stich 3: F",
+        "Anne sagt den Trumpfkönig an, ohne ihn zu haben",
+    ],
+    "en": [
+        "Bruno plays the Q♦ on purpose; the table refuses it at once: F; Bruno takes it back",
+        "Bruno plays the J♠ on purpose; the table refuses it at once: F; Bruno takes it back",
+        "Anne plays the A♣ on purpose; the table refuses it at once: F; Anne takes it back",
+        "Anne plays the Q♥ on purpose; the table has not seen enough of Anne's hand to prove it yet",
+        "the table proves Anne's fault at trick 3, late: F",
+        "Anne announces the king of trumps without holding it",
+    ],
+}
+
+
+def _narrated(lang: str) -> list[str]:
+    out = io.StringIO()
+    narrator = Narrator(out, lang, NAMES, lambda: None)  # type: ignore[arg-type,return-value]
+    narrator("demo.refused", who="B", card=Card.parse("QD"), fault="F")
+    narrator("demo.refused", who="B", card=Card.parse("JS"), fault="F")
+    narrator("demo.refused", who="A", card=Card.parse("AC"), fault="F")
+    narrator("demo.unproven", who="A", card=Card.parse("QH"))
+    narrator("demo.proven_late", who="A", trick=3, fault="F")
+    narrator("demo.false_king", who="A")
+    return [line.removeprefix(">>> ") for line in out.getvalue().splitlines() if line]
+
+
+@pytest.mark.parametrize("lang", sorted(LINES))
+def test_the_narration_reads_line_by_line(lang: str) -> None:
+    assert _narrated(lang) == LINES[lang]
+
+
+@pytest.mark.parametrize("lang", ["fr", "es", "it"])
+def test_no_pronoun_stands_for_a_card_whose_gender_it_may_not_have(lang: str) -> None:
+    """A masculine pronoun after a feminine card (the queen) was "la table le refuse … Bruno le reprend"."""
+    refused = _narrated(lang)[0]
+    masculine = {"fr": (" le refuse", " le reprend"), "es": (" lo rechaza", " lo retira"),
+                 "it": (" lo rifiuta", " lo riprende")}[lang]
+    assert not any(pronoun in refused for pronoun in masculine), refused
+
+
+def test_french_never_says_de_before_a_name() -> None:
+    """"du jeu de Anne", "une faute de Anne": French elides before a vowel; the narration names the player
+    where no elision is needed."""
+    assert not [line for line in _narrated("fr") if " de Anne" in line or " que Anne" in line]
