@@ -20,9 +20,8 @@ to that seat's earpiece alone, and the outcome without any to every other output
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from types import MappingProxyType
 
 from engine import Card, GameState
 from engine.cards import cards_of
@@ -45,11 +44,32 @@ class PrivateView:
     discards: tuple[Card, ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class PrivateViews(Mapping[str, PrivateView]):
+    """Each seat's :class:`PrivateView` of one engine state, by seat (``A``, ``B``), made when it is
+    asked for: only a seat's earpiece asks (most tables have none), so an outcome costs the referee
+    nothing more than this value."""
+
+    state: GameState
+
+    def __getitem__(self, seat: str) -> PrivateView:
+        if seat not in SEATS:
+            raise KeyError(seat)
+        i, state = SEATS.index(seat), self.state
+        sight = Sight.of(state)  # a hand never holds more than five (TRANSCRIPT.md, *Partial sight*)
+        return PrivateView(seat, cards_of(state.hands[i]), max(0, sight.held[i] - sight.seen[i]),
+                           cards_of(state.discards[i]))
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(SEATS)
+
+    def __len__(self) -> int:
+        return len(SEATS)
+
+    def __contains__(self, seat: object) -> bool:
+        return seat in SEATS
+
+
 def private_views(state: GameState) -> Mapping[str, PrivateView]:
-    """Each seat's private view of ``state`` (read only), by seat: ``A`` and ``B``."""
-    sight = Sight.of(state)  # a hand never holds more than five (TRANSCRIPT.md, *Partial sight*)
-    return MappingProxyType({
-        seat: PrivateView(seat, cards_of(state.hands[i]), max(0, sight.held[i] - sight.seen[i]),
-                          cards_of(state.discards[i]))
-        for i, seat in enumerate(SEATS)
-    })
+    """Each seat's private view of ``state`` (read only, made when asked), by seat: ``A`` and ``B``."""
+    return PrivateViews(state)

@@ -166,7 +166,7 @@ class Outcome:
     def seen_by(self, seat: str | None) -> Outcome:
         """This outcome as an output of ``seat`` may see it: a seat's earpiece with its own private
         view only; any other output (``seat`` None) with none."""
-        if seat is None and not self.private:
+        if not self.private:
             return self
         mine = {seat: self.private[seat]} if seat is not None and seat in self.private else {}
-        return replace(self, private=MappingProxyType(mine))
+        return replace(self, private=MappingProxyType(mine))  # (a journaled outcome keeps its numbers)
