@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from venue.broker import Tls, check_table_name, free_port, in_use, mosquitto_path
-from venue.room import Session
+from venue.session import Session
 from venue.settings import MqttSettings, SettingsError, parse_sections, split_listen
 
 MODES = ("mosquitto", "external")

@@ -1,6 +1,6 @@
 """The session's results, counted one at a time: each belongs to a table and a pairing.
 
-:class:`Ledger` takes the finished games the tables publish (:class:`venue.room.Result`) and
+:class:`Ledger` takes the finished games the tables publish (:class:`venue.session.Result`) and
 decides, for each, whether it counts:
 
 - **once per table and game**: a table's game ``n`` counts once, however often it comes and
@@ -49,15 +49,13 @@ import logging
 import os
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.seats import SEATS
-
-if TYPE_CHECKING:
-    from venue.room import Result, Session
+from venue.session import Result, Session
 
 logger = logging.getLogger(__name__)
 
@@ -321,6 +319,17 @@ class Ledger:
         return {"session": self.session.name, "system": self.session.system, "planned": self.planned,
                 "rounds": [rnd.to_json() for rnd in self.rounds], "ranking": self.ranking(),
                 "games": len(self.results), "disputed": list(self.disputed)}
+
+
+def standings(session: Session, results: Iterable[Result], tables: tuple[str, ...] = (),
+              paired: float = 0.0) -> dict[str, Any]:
+    """Rounds with their pairings and results, the ranking (wins, then point difference, then points
+    won) and the disputed results, from ``results`` in order (:class:`Ledger`), every round paired at
+    ``paired`` (seconds since the epoch: the results that ended before are disputed)."""
+    ledger = Ledger(session, tables, clock=lambda: paired)
+    for r in results:
+        ledger.add(r)
+    return ledger.to_json()
 
 
 def _span(seconds: float) -> str:

@@ -238,7 +238,8 @@ SWISS = ("Ann", "Bob", "Cat", "Eve")
 
 
 def test_a_result_belongs_to_its_table_and_its_pairing() -> None:
-    from venue.room import Room, Session
+    from venue.room import Room
+    from venue.session import Session
 
     room = Room("club", Session("Tuesday", SWISS, system="swiss", planned=3), ("table-1", "table-2"))
     now = time.time()
@@ -302,7 +303,8 @@ def test_one_tables_password_posts_no_result_of_another(tmp_path: Any, hub_facto
 
 def test_the_director_sees_a_disputed_result(browser: Any) -> None:
     from venue.hub import LiveRoom
-    from venue.room import Room, Session
+    from venue.room import Room
+    from venue.session import Session
 
     live = LiveRoom(Room("club", Session("Tuesday", SWISS, system="swiss", planned=3), ("table-1", "table-2")))
     live.take("ecarte/club/table-1/games/7", result("table-1", 7, ("Eve", "Bob")))
@@ -503,7 +505,8 @@ def test_a_table_with_a_misspelt_venue_says_so(tmp_path: Any, hub_factory: Any,
 def test_a_restart_counts_a_later_rounds_result_that_comes_first() -> None:
     """After a restart the retained games come in any order: a result of round 2 before round 1 is
     over waits (disputed meanwhile) and counts once round 2 is paired."""
-    from venue.room import Room, Session
+    from venue.room import Room
+    from venue.session import Session
 
     first = Room("club", Session("Tuesday", SWISS, system="swiss", planned=3), ("table-1", "table-2"))
     first.take("ecarte/club/table-1/games/1", result("table-1", 1, ("Ann", "Cat")), 1.0)
