@@ -546,8 +546,8 @@ def _check_buttons(config: TableConfig, make_factory: FactoryMaker, lang: str = 
     close = getattr(factory, "close", None)
     if callable(close):
         close()
-    seats = ", ".join(_say(lang, "seat_pins", seat=s.seat, yes=s.yes, no=s.no, king=s.king, led=s.led)
-                      for s in config.buttons.seats)
+    seats = ", ".join(_say(lang, "seat_pins", seat=seat, yes=s.yes, no=s.no, king=s.king, led=s.led)
+                      for seat, s in config.buttons.seats.items())
     return Check(name, True, _say(lang, "buttons_ok", kind=kind, backend=chosen, seats=seats))
 
 
