@@ -44,8 +44,8 @@ from drivers.device_errors import DeviceNotFoundError
 from drivers.device_events import CardSeen, DeviceEvent, ReaderStatus
 from drivers.nfc.originality import OriginalityCheck
 from drivers.nfc.pad import PadSet, PadTiming
+from drivers.nfc.pn532_reader import NfcpyReader
 from drivers.nfc.pn532sim import DEFAULT_MISS, Pn532Simulator, tag_signer
-from drivers.nfc.reader import NfcpyReader
 from hardware import ntag_signature
 
 ZONES = ("hand.A", "hand.B", "turnup", "discard", "play.A", "play.B")

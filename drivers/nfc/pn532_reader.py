@@ -1,8 +1,10 @@
 """The pad's reader: one PN532 on nfcpy, listing every tag its field can read.
 
-:class:`Reader` is what a :class:`~drivers.nfc.pad.Pad` needs of a reader;
-:class:`NfcpyReader` is the real one, a PN532 on a serial port driven by nfcpy's
-own PN532 driver.
+:class:`NfcpyReader` is the real :class:`~drivers.nfc.reader.Reader` (what a
+:class:`~drivers.nfc.pad.Pad` needs of a reader), a PN532 on a serial port driven by nfcpy's
+own PN532 driver. What it writes and reads in a tag's memory (the NDEF text, the password)
+is :mod:`drivers.nfc.ntag_memory`; the frames nfcpy sends again are counted by
+:mod:`drivers.nfc.retried_frames`.
 
 How a reader polls (see ``docs/nfc.md`` for the figures): every
 :attr:`~drivers.nfc.pad.PadTiming.poll_interval` a pad has it list every tag its field can read, through
@@ -29,156 +31,24 @@ from __future__ import annotations
 
 import errno
 import logging
-import termios
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
-import ndef
 import nfc
 import nfc.clf
 import nfc.clf.pn53x
 import nfc.clf.pn532
 import nfc.tag
-import nfc.tag.tt2_nxp
 
 from drivers.closing import Closing
-from drivers.device_errors import DeviceNotFoundError, DevicePermissionError, DriverError
+from drivers.device_errors import DeviceNotFoundError, DevicePermissionError
 from drivers.device_events import TagFacts
-from drivers.nfc import hsu
+from drivers.nfc import hsu, ntag_memory
+from drivers.nfc.reader import READER_ERRORS, Inquiry, TagWriteError
+from drivers.nfc.retried_frames import CountingLog, Frames
 from drivers.nfc.tty import RawTty
 
 logger = logging.getLogger(__name__)
-
-
-RETRIED = ("input/output error while waiting for ack", "invalid frame start sequence", "missing ack frame",
-           "frame data checksum error", "frame lenght checksum error", "frame lenght value mismatch")
-"""What nfcpy's PN53x chipset logs for a frame that failed and that the pad sends again at its next
-poll: no ACK in time (a busy machine), a garbled answer (nfcpy's own spelling of "length")."""
-
-
-def is_retry(level: int, message: object) -> bool:
-    """Whether nfcpy logged a retried frame (:data:`RETRIED`, above DEBUG)."""
-    return level > logging.DEBUG and message in RETRIED
-
-
-@dataclass(frozen=True, slots=True)
-class Frames:
-    """A reader's command frames: ``sent`` in all, of which ``retried`` failed and were sent again.
-
-    >>> str(Frames(4_210, 12))
-    '12 frames retried of 4,210'
-    """
-
-    sent: int = 0
-    retried: int = 0
-
-    def __add__(self, other: Frames) -> Frames:
-        return Frames(self.sent + other.sent, self.retried + other.retried)
-
-    def __str__(self) -> str:
-        return f"{self.retried:,} frame{'' if self.retried == 1 else 's'} retried of {self.sent:,}"
-
-
-class RetriedFrames(logging.Filter):
-    """nfcpy's PN532 driver logs a frame that failed and will be sent again (a late ACK on a busy
-    machine, a garbled answer) as an ERROR ("input/output error while waiting for ack"). A retried
-    frame is not an error for the players: it is counted (:data:`RETRIED_FRAMES`, :func:`retried_frames`;
-    each reader's own in :attr:`NfcpyReader.frames`) and logged at DEBUG only; a reader that really goes
-    offline is said once by the service."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.count = 0
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if is_retry(record.levelno, record.getMessage()):
-            self.count += 1
-            record.levelno, record.levelname = logging.DEBUG, "DEBUG"
-            return logging.getLogger(record.name).isEnabledFor(logging.DEBUG)
-        return True
-
-
-RETRIED_FRAMES = RetriedFrames()
-"""The one filter on nfcpy's PN53x loggers (installed when this module is imported)."""
-for _name in ("nfc.clf.pn532", "nfc.clf.pn53x"):
-    logging.getLogger(_name).addFilter(RETRIED_FRAMES)
-
-
-def retried_frames() -> int:
-    """PN532 frames sent again since the start (nfcpy's "waiting for ack" errors, counted)."""
-    return RETRIED_FRAMES.count
-
-
-class _CountingLog(logging.LoggerAdapter[logging.Logger]):
-    """The logger nfcpy's chipset of one reader logs through: its retried frames counted for that
-    reader (then logged on as ever: :data:`RETRIED_FRAMES` takes them down to DEBUG)."""
-
-    def __init__(self, logger: logging.Logger) -> None:
-        super().__init__(logger, {})
-        self.retried = 0
-
-    def log(self, level: int, msg: object, *args: Any, **kwargs: Any) -> None:
-        if is_retry(level, msg):
-            self.retried += 1
-        super().log(level, msg, *args, **kwargs)
-
-
-class TagWriteError(DriverError, OSError):
-    """A tag could not be written (gone from the pad, read-only, too small)."""
-
-
-class Inquiry(Protocol):
-    """What a poll asks of the tags it lists (:meth:`NfcpyReader.poll`'s ``ask``): which to ask for
-    their originality (``READ_SIG``, ``GET_VERSION`` if no signature came) while the listing holds
-    them, and who hears each answer."""
-
-    def wants(self, uid: str) -> bool:
-        """Whether to ask tag ``uid`` (just listed) now."""
-
-    def answered(self, uid: str, facts: TagFacts) -> bool:
-        """Tag ``uid`` answered ``facts`` (called on the polling thread while the poll holds the
-        reader: it must not use the reader); whether they were taken (else
-        :meth:`NfcpyReader.read_facts` gives them until the next poll)."""
-
-
-class Reader(Protocol):
-    """What a pad needs from its reader (one PN532, say)."""
-
-    def poll(self, wait: float = 0.0, *, ask: Inquiry | None = None) -> tuple[str, ...]:
-        """The UIDs (upper-case hex) of every tag the reader can read, in the order listed.
-
-        With ``wait`` > 0 and nothing on the reader, wait up to that many
-        seconds for a tag to come. ``ask``: which tags to ask for their
-        ``GET_VERSION`` and ``READ_SIG`` while the poll holds them, and who hears
-        the answers (a reader may ignore it; :meth:`read_facts` then asks the tag itself).
-        """
-
-    def interrupt(self) -> None:
-        """Make a poll that is waiting return ``None`` soon (any thread)."""
-
-    def read_text(self, uid: str) -> str | None:
-        """The NDEF text record of card ``uid``, or ``None`` if it has none."""
-
-    def write_text(self, uid: str, text: str, *, password: bytes | None = None) -> None:
-        """Write an NDEF text record to card ``uid`` (authenticating first with ``password``)."""
-
-    def read_facts(self, uid: str) -> TagFacts | None:
-        """Card ``uid``'s ``GET_VERSION`` and ``READ_SIG`` answers, ``None`` if it did not answer
-        (the answers the last poll got, if it asked the card: ``ask``)."""
-
-    def close(self) -> None:
-        """Let the reader go. Safe to call twice."""
-
-
-READER_ERRORS: tuple[type[BaseException], ...] = (
-    OSError,
-    termios.error,
-    nfc.clf.Error,
-    nfc.clf.pn53x.Chipset.Error,
-    DriverError,
-)
-"""What a failing reader raises (I/O errors, nfcpy and PN532 errors)."""
 
 
 LINK_BAUD = hsu.FAST
@@ -251,7 +121,7 @@ class NfcpyReader(Closing):
             raise DeviceNotFoundError(f"no PN532 answers on {path}: {error}") from error
         device._path = path  # what nfcpy's device.connect() sets; used by str(device)
         # the chipset's logger is nfcpy's to give (pn53x.Chipset(transport, logger)): this reader's counts it
-        self._log = _CountingLog(device.chipset.log)
+        self._log = CountingLog(device.chipset.log)
         device.chipset.log = self._log
         self._clf = nfc.ContactlessFrontend()
         self._clf.device = device
@@ -469,25 +339,17 @@ class NfcpyReader(Closing):
             interrupt()
 
     def read_text(self, uid: str) -> str | None:
-        """The first NDEF text record on card ``uid``, ``None`` if none or unreadable.
+        """The first NDEF text record on card ``uid``, ``None`` if none or unreadable
+        (:func:`drivers.nfc.ntag_memory.first_text`).
 
         :raises OSError: the reader failed to answer properly.
         """
         tag = self._activate(uid)
-        if tag is None:
-            return None
-        try:
-            if tag.ndef is None:
-                return None
-            for record in tag.ndef.records:
-                if isinstance(record, ndef.TextRecord):
-                    return str(record.text)
-        except (nfc.tag.TagCommandError, ndef.DecodeError) as error:
-            logger.debug("%s: NDEF of %s unreadable: %s", self.path, uid, error)
-        return None
+        return None if tag is None else ntag_memory.first_text(tag, uid, self.path)
 
     def write_text(self, uid: str, text: str, *, password: bytes | None = None) -> None:
-        """Write one NDEF text record ``text`` to card ``uid`` (formats a blank tag).
+        """Write one NDEF text record ``text`` to card ``uid`` (formats a blank tag:
+        :func:`drivers.nfc.ntag_memory.write_text`).
 
         :param password: for a locked tag, its 4-byte PWD and 2-byte PACK
             (:meth:`lock`): sent with ``PWD_AUTH`` first.
@@ -498,16 +360,9 @@ class NfcpyReader(Closing):
         tag = self._activate(uid)
         if tag is None:
             raise TagWriteError(f"tag {uid} is not on the reader {self.path}")
-        if password is not None and not self._authenticate(tag, uid, password):
+        if password is not None and not ntag_memory.authenticate(tag, uid, password, self.path):
             raise TagWriteError(f"tag {uid} refused the password")
-        try:
-            if tag.ndef is None and not tag.format():
-                raise TagWriteError(f"tag {uid} cannot be formatted for NDEF")
-            if tag.ndef is None or not tag.ndef.is_writeable:
-                raise TagWriteError(f"tag {uid} is read-only")
-            tag.ndef.records = [ndef.TextRecord(text)]
-        except (nfc.tag.TagCommandError, ndef.EncodeError, AttributeError, ValueError) as error:
-            raise TagWriteError(f"writing tag {uid} failed: {error}") from error
+        ntag_memory.write_text(tag, uid, text)
 
     def read_facts(self, uid: str) -> TagFacts | None:
         """Ask card ``uid`` for its ``GET_VERSION`` and ``READ_SIG`` (NTAG21x, ``60`` and ``3C 00``).
@@ -602,15 +457,9 @@ class NfcpyReader(Closing):
         return bytes(answer[1:-2])
 
     def lock(self, uid: str, password: bytes, *, protect_from: int = 4, auth_limit: int = 0) -> None:
-        """Password-protect card ``uid``'s memory from page ``protect_from`` against writing.
-
-        Writes PWD (``password[:4]``), PACK (``password[4:6]``), ACCESS (PROT 0:
-        reading stays free, so the table and any phone still read the NDEF
-        record; AUTHLIM ``auth_limit``) and AUTH0 last, then selects the card
-        again, checks that ``PWD_AUTH`` answers the PACK and, with an
-        ``auth_limit``, sets CFGLCK (the configuration can then never be
-        changed: nobody can lift the limit or move AUTH0). A card locked already
-        with the same password gets the limit and CFGLCK if it lacks them.
+        """Password-protect card ``uid``'s memory from page ``protect_from`` against writing
+        (:func:`drivers.nfc.ntag_memory.lock`: PWD, PACK, ACCESS, AUTH0, checked by selecting the card
+        again; with an ``auth_limit``, CFGLCK).
 
         :param auth_limit: AUTHLIM, 0 (no limit) or 1-7: 2 to that power wrong
             passwords in a row lock the tag for ever (NTAG21x data sheet, *AUTHLIM*).
@@ -620,49 +469,12 @@ class NfcpyReader(Closing):
         :raises ValueError: ``password`` is not 6 bytes, or ``protect_from`` not a page 3–255.
         :raises OSError: the reader failed to answer properly.
         """
-        if len(password) != 6:
-            raise ValueError(f"a lock is 4 bytes of PWD and 2 of PACK, not {len(password)} bytes")
-        if not 3 <= protect_from <= 255:
-            raise ValueError(f"protection starts at a page from 3 to 255, not {protect_from}")
-        if not 0 <= auth_limit <= 7:
-            raise ValueError(f"AUTHLIM is 0 to 7, not {auth_limit}")
+        ntag_memory.check_lock(password, protect_from, auth_limit)
         tag = self._activate(uid)
         if tag is None:
             raise TagWriteError(f"tag {uid} is not on the reader {self.path}")
-        config = getattr(tag, "_cfgpage", None)
-        if not isinstance(tag, nfc.tag.tt2_nxp.NTAG21x) or config is None:
-            raise TagWriteError(f"tag {uid} is not an NTAG21x: it cannot be locked")
-        try:
-            cfg = tag.read(config)  # CFG0, CFG1, PWD (reads 0), PACK (reads 0)
-            locked = cfg[3] < 0xFF
-            if locked:
-                if not self._authenticate(tag, uid, password):
-                    raise TagWriteError(f"tag {uid} is locked with another password")
-            else:
-                tag.write(config + 2, bytes(password[:4]))
-                tag.write(config + 3, bytes(password[4:6]) + b"\x00\x00")
-                tag.write(config + 1, bytes([cfg[4] & 0x3F & ~0x07 | auth_limit]) + bytes(cfg[5:8]))
-                tag.write(config, bytes(cfg[0:3]) + bytes([protect_from]))
-        except nfc.tag.TagCommandError as error:
-            raise TagWriteError(f"locking tag {uid} failed: {error}") from error
-        if not locked:  # newly locked: select it again and check the new password
-            tag = self._activate(uid)
-            if tag is None or not self._authenticate(tag, uid, password):
-                raise TagWriteError(f"tag {uid} did not confirm its new password")
-        if auth_limit:
-            self._lock_config(tag, uid, config, auth_limit)
-
-    def _lock_config(self, tag: Any, uid: str, config: int, auth_limit: int) -> None:
-        """Set AUTHLIM and CFGLCK on an authenticated tag (a no-op once set)."""
-        try:
-            cfg = tag.read(config)
-            if cfg[4] & 0x40:
-                if cfg[4] & 0x07 != auth_limit:
-                    raise TagWriteError(f"tag {uid}: its configuration is locked with AUTHLIM {cfg[4] & 0x07}")
-                return
-            tag.write(config + 1, bytes([cfg[4] & ~0x07 & 0xFF | auth_limit | 0x40]) + bytes(cfg[5:8]))
-        except nfc.tag.TagCommandError as error:
-            raise TagWriteError(f"locking the configuration of tag {uid} failed: {error}") from error
+        ntag_memory.lock(tag, uid, password, protect_from=protect_from, auth_limit=auth_limit,
+                         again=lambda: self._activate(uid), where=self.path)
 
     def close(self) -> None:
         """Put the PN532 to sleep and close the port. Safe to call twice."""
@@ -694,13 +506,6 @@ class NfcpyReader(Closing):
         if found is None:
             return None
         return nfc.tag.activate(self._clf, found)
-
-    def _authenticate(self, tag: Any, uid: str, password: bytes) -> bool:
-        if not isinstance(tag, nfc.tag.tt2_nxp.NTAG21x):
-            return False
-        ok = bool(tag.authenticate(bytes(password)))
-        logger.debug("%s: tag %s password %s", self.path, uid, "accepted" if ok else "refused")
-        return ok
 
     def _close_transport(self) -> None:
         transport = getattr(self, "_transport", None)

@@ -159,12 +159,13 @@ def read_reader_firmware(pad: PadConfig, listings: int = LINK_LISTINGS) -> str:
 
 
 def _link(port: str, listings: int) -> str:
-    """The frames a pad's own reader (:class:`~drivers.nfc.reader.NfcpyReader`) sent and retried
+    """The frames a pad's own reader (:class:`~drivers.nfc.pn532_reader.NfcpyReader`) sent and retried
     listing the tags on ``port`` ``listings`` times; a failed listing is tried again, as a pad does.
 
     :raises OSError: three listings in a row failed.
     """
-    from drivers.nfc.reader import READER_ERRORS, NfcpyReader
+    from drivers.nfc.pn532_reader import NfcpyReader
+    from drivers.nfc.reader import READER_ERRORS
 
     reader = NfcpyReader(port)
     try:

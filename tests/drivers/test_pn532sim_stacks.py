@@ -1,5 +1,5 @@
 """The emulated PN532 with stacks: REQA/WUPA/HLTA, MaxTg=2, depth, misses, and the
-listing cycle of :class:`drivers.nfc.reader.NfcpyReader` frame by frame.
+listing cycle of :class:`drivers.nfc.pn532_reader.NfcpyReader` frame by frame.
 
 Everything goes through the pty: raw frames (``RawTty``) or the real nfcpy driver.
 """
@@ -11,11 +11,11 @@ from collections.abc import Iterator
 import pytest
 from conftest import command
 
+from drivers.nfc.pn532_reader import NfcpyReader
 from drivers.nfc.pn532sim import Pn532Simulator
 from drivers.nfc.pn532sim.chip import CIU_BIT_FRAMING
 from drivers.nfc.pn532sim.field import anticollision_order
 from drivers.nfc.pn532sim.frames import frame
-from drivers.nfc.reader import NfcpyReader
 from drivers.nfc.tty import RawTty
 
 # Seven-byte UIDs whose second byte, least significant bit first on air, reads 10 20 30 40 50:

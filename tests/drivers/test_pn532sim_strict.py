@@ -14,12 +14,12 @@ from collections.abc import Iterator
 import pytest
 from conftest import command
 
+from drivers.nfc.pn532_reader import NfcpyReader
 from drivers.nfc.pn532sim import Pn532Simulator
 from drivers.nfc.pn532sim.chip import GUARD_TIME, Pn532Core
 from drivers.nfc.pn532sim.field import Field
 from drivers.nfc.pn532sim.frames import ACK, frame
 from drivers.nfc.pn532sim.ntag213 import Ntag213
-from drivers.nfc.reader import NfcpyReader
 from drivers.nfc.tty import RawTty
 
 KS = "04A224B2C31D80"

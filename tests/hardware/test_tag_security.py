@@ -24,8 +24,9 @@ import pytest
 from drivers.device_events import CardSeen, DeviceEvent, ReaderStatus
 from drivers.nfc.originality import OriginalityCheck
 from drivers.nfc.pad import Pad, PadTiming
+from drivers.nfc.pn532_reader import NfcpyReader
 from drivers.nfc.pn532sim import Pn532Simulator, tag_signer
-from drivers.nfc.reader import NfcpyReader, TagWriteError
+from drivers.nfc.reader import TagWriteError
 from firmware_host.cards.deck_check import check_deck
 from firmware_host.cards.enroll import Originality, enroll
 from firmware_host.cards.table_tags import TableTags
