@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from conftest import MOSQUITTO
-from test_venue_guard import SWISS, result
+from test_venue_results import SWISS, result
 from test_venue_trust import Hub, hub_factory, publish, secret, venue_file
 from waiting import wait_for
 
