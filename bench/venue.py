@@ -716,8 +716,8 @@ def report_results(r: dict[str, Any]) -> None:
 def big_results_run(source: Path | None, count: int = 600, size: int = 500_000) -> dict[str, Any]:
     """The ``results_big_*`` figures: ``count`` finished games of ``size`` bytes each (their hands padded,
     as a table may send: the hub takes 512 kB) from one table, through the hub's own broker: the hub's
-    RSS before and after, and ``/api/tables/<t>/games``'s latency then (issue 40: a hub that kept
-    every one grew from 56 MB to 344 MB, and parsed them all again at each request)."""
+    RSS before and after, and ``/api/tables/<t>/games``'s latency then (the hub keeps a bounded number
+    of each table's games, served as they came: :data:`venue.room.KEPT_GAMES_BYTES`)."""
     import httpx
 
     venue = OneTableVenue.make(source, "big")

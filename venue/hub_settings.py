@@ -26,7 +26,8 @@ INSTALL = ("Mosquitto is not installed: `sudo apt-get install mosquitto` (what `
 """What to do, in one line, when the hub should run its own Mosquitto and cannot find it."""
 
 CAPACITY = {"mosquitto": 1024, "external": 1024}
-"""Tables a broker mode serves within the 250 ms goal on a 2-core machine (bench/venue.py, docs/web.md)."""
+"""Tables a broker mode serves within the page's latency goal on a 2-core machine, as the hub says when it
+starts (measured by ``bench/venue.py``: docs/benchmarks.md)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,7 +31,7 @@ evening's games at one table; the results counted stay in the ledger whatever th
 KEPT_GAMES_BYTES = 4 * 1024 * 1024
 """Bytes of a table's finished games the hub keeps, at most (the latest game always): a game's payload
 may be 512 kB (:data:`venue.trust.MAX_RECORD_BYTES`); an evening's real games are some 10 kB each.
-600 results of 500 kB from one table grew the hub from 56 MB to 344 MB when it kept them all."""
+A table publishing the largest games, however many, costs the hub this much at most."""
 
 CLOCK_SAMPLES = 16
 """A table's last live states whose time tells its clock (:attr:`TableSeen.clock_offset`)."""

@@ -54,8 +54,7 @@ logger = logging.getLogger(__name__)
 LINK_BAUD = hsu.FAST
 """The rate a reader's serial link runs at: nfcpy's 921,600, and a chip a killed host left there
 found and set back at the next start (:func:`drivers.nfc.hsu.recover`). Chosen by measuring
-(``bench/restart.py``, docs/nfc.md *A reader after a crash*): against a link kept at 115,200 a
-poll takes half the time and an opening a third, and a restart after a kill 40 ms more."""
+(``bench/restart.py``; the figures in docs/nfc.md, *A reader after a crash*)."""
 
 MAX_TG = 2
 """Targets one PN532 InListPassiveTarget can select (user manual UM0701-02)."""
