@@ -32,29 +32,33 @@ def modules(package: str) -> list[Path]:
     return sorted((ROOT / package).rglob("*.py"))
 
 
-def imports(path: Path, root: Path = ROOT) -> set[str]:
-    """Every module ``path`` imports, absolute names (relative imports resolved)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    package = path.relative_to(root).parent.parts
+def _imported(tree: ast.AST, package: tuple[str, ...], *, members: bool = False, calls: bool = False) -> set[str]:
+    """Every module ``tree`` (a module of ``package``) imports, absolute names (relative imports
+    resolved); with ``members`` each ``module.name`` a ``from`` import takes too, with ``calls`` the
+    modules named to ``__import__`` and ``import_module`` and ``builtins.open`` for a call of ``open``."""
     found: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package[: len(package) - node.level + 1]
-                found.add(".".join([*base, node.module] if node.module else base))
-            elif node.module:
-                found.add(node.module)
-        elif isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) in (
-            "__import__", "import_module",
-        ):
-            for arg in node.args[:1]:
-                if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
-                    found.add(arg.value)
-        elif isinstance(node, ast.Call) and getattr(node.func, "id", "") == "open":
-            found.add("builtins.open")
+            base = ".".join(package[: len(package) - node.level + 1]) if node.level else ""
+            module = ".".join(p for p in (base, node.module or "") if p)
+            found.add(module)
+            if members:
+                found.update(f"{module}.{alias.name}" for alias in node.names)
+        elif calls and isinstance(node, ast.Call):
+            if getattr(node.func, "id", getattr(node.func, "attr", "")) in ("__import__", "import_module"):
+                found.update(arg.value for arg in node.args[:1]
+                             if isinstance(arg, ast.Constant) and isinstance(arg.value, str))
+            elif getattr(node.func, "id", "") == "open":
+                found.add("builtins.open")
     return found
+
+
+def imports(path: Path, root: Path = ROOT) -> set[str]:
+    """Every module ``path`` imports, absolute names (relative imports resolved), late ones included."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    return _imported(tree, path.relative_to(root).parent.parts, calls=True)
 
 
 def top(name: str) -> str:
@@ -127,17 +131,7 @@ def _runtime_imports(path: Path, root: Path = ROOT, types: bool = False) -> set[
         for node in ast.walk(tree):
             if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
                 node.body = []
-    package = path.relative_to(root).parent.parts
-    found: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = ".".join(package[: len(package) - node.level + 1]) if node.level else ""
-            module = ".".join(p for p in (base, node.module or "") if p)
-            found.add(module)
-            found.update(f"{module}.{alias.name}" for alias in node.names)
-    return found
+    return _imported(tree, path.relative_to(root).parent.parts, members=True)
 
 
 def import_graph(root: Path = ROOT, types: bool = False) -> dict[str, set[str]]:
