@@ -559,11 +559,11 @@ def flood(ctx: Any, workers: list[Any], names: list[str], passwords: dict[str, s
             "broker_cpu": sum(cpu_s(p) - cpu[p] for p in broker) / wall, "hub_cpu": (cpu_s(hub) - cpu[hub]) / wall}
 
 
-@dataclass(frozen=True)
+@dataclass
 class OneTableVenue:
     """A venue of one table (``t0000``) in a new folder, for the results figures: the broker's and the
     hub's ports, and the command that starts the hub (of another checkout, if given) with its
-    environment and folder."""
+    environment and folder. Leaving it (``with``) stops the hub last started and removes the folder."""
 
     folder: Path
     broker_port: int
@@ -571,6 +571,8 @@ class OneTableVenue:
     command: list[str]
     env: dict[str, str] | None = None
     cwd: str | None = None
+    hub: subprocess.Popen[bytes] | None = None
+    """The hub last started."""
 
     @classmethod
     def make(cls, source: Path | None, name: str) -> OneTableVenue:
@@ -593,6 +595,7 @@ class OneTableVenue:
         hub = subprocess.Popen(self.command, stdout=subprocess.DEVNULL,
                                stderr=open(self.folder / "hub.log", "ab"),  # noqa: SIM115
                                env=self.env, cwd=self.cwd)
+        self.hub = hub
         wait_port(self.broker_port)
         wait_port(self.hub_port)
         return hub
@@ -609,9 +612,12 @@ class OneTableVenue:
         client.loop_start()
         return client
 
-    def close(self, hub: subprocess.Popen[bytes]) -> None:
-        """The hub stopped and the folder removed."""
-        stop(hub, 30)
+    def __enter__(self) -> OneTableVenue:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.hub is not None:
+            stop(self.hub, 30)
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
@@ -641,7 +647,7 @@ def results_run(source: Path | None, count: int = 10_000, batch: int = 1_000,
         return time.perf_counter() - t0
 
     hub = venue.start()
-    try:
+    with venue, http:
         client = venue.table("t0000")
         costs: list[float] = []
         cpu: list[float] = []
@@ -688,9 +694,6 @@ def results_run(source: Path | None, count: int = 10_000, batch: int = 1_000,
         out["restart_tables_max_ms"] = slowest * 1e3
         out["restart_counted"] = games()
         out["restart_rss_mb"] = peak_rss_mb(hub.pid)
-    finally:
-        http.close()
-        venue.close(hub)
     return out
 
 
@@ -724,7 +727,7 @@ def big_results_run(source: Path | None, count: int = 600, size: int = 500_000) 
     out: dict[str, Any] = {"source": str(source or ROOT), "mode": "mosquitto", "count": count, "size": size}
     hub = venue.start()
     http = httpx.Client(base_url=f"http://127.0.0.1:{venue.hub_port}", timeout=60)
-    try:
+    with venue, http:
         out["rss_start_mb"] = peak_rss_mb(hub.pid)
         client = venue.table("t0000-big")
         pad = "x" * (size - 200)
@@ -747,9 +750,6 @@ def big_results_run(source: Path | None, count: int = 600, size: int = 500_000) 
             out["served"] = len(answer.json())
         out["games_api_ms"] = sorted(lat)[len(lat) // 2] * 1e3
         out["rss_mb"] = peak_rss_mb(hub.pid)
-    finally:
-        http.close()
-        venue.close(hub)
     return out
 
 
