@@ -39,7 +39,9 @@ from hardware.table import TableConfig
 from hardware.table_devices import TableDevices, open_table_devices
 
 if TYPE_CHECKING:  # opened late: `run` alone needs them
+    from drivers.device_events import DeviceEvent
     from drivers.seat_controls import SeatControls
+    from firmware_host.cards.deck_check import DeckReport
     from firmware_host.cards.table_tags import TableTags
     from firmware_host.players.simtable import SimulatedTable
     from firmware_host.screens.panel import Panel
@@ -342,13 +344,13 @@ def open_table_voice(folder: Path | None, table: TableConfig, stack: contextlib.
     return parts
 
 
-def without_listen(put: Callable[[Any], None]) -> Callable[[Any], None]:
+def without_listen(put: Callable[[DeviceEvent], None]) -> Callable[[DeviceEvent], None]:
     """The devices' ``put`` on a silent table: a seat's ``listen`` button (wired for a voice the
     table file does not turn on) means nothing and is never journaled."""
     from drivers.device_events import ButtonPressed
     from drivers.seat_controls import LISTEN, LISTEN_LONG
 
-    def put_but_listen(event: Any) -> None:
+    def put_but_listen(event: DeviceEvent) -> None:
         if isinstance(event, ButtonPressed) and event.button in (LISTEN, LISTEN_LONG):
             logger.info("seat %s pressed listen, but the table has no voice ([voice] enabled = true)", event.seat)
             return
@@ -382,12 +384,12 @@ class _Gate:
     """The pads' ``put`` while the deck check runs (their events go to :attr:`events`), then
     the service's once :meth:`open`."""
 
-    def __init__(self, then: Callable[[Any], None]) -> None:
-        self.events: queue.Queue[Any] = queue.Queue()
+    def __init__(self, then: Callable[[DeviceEvent], None]) -> None:
+        self.events: queue.Queue[DeviceEvent] = queue.Queue()
         self._then = then
         self._open = False
 
-    def put(self, event: Any) -> None:
+    def put(self, event: DeviceEvent) -> None:
         if self._open:
             self._then(event)
         else:
@@ -407,7 +409,7 @@ def deck_check_first(table: TableConfig, registry: TagRegistry, gate: _Gate, pan
     from firmware_host.screens.deck import deck_lines
     from hardware.deck_log import record_check
 
-    def show(report: Any) -> None:
+    def show(report: DeckReport) -> None:
         panel.message(deck_lines(report, table.language))
 
     if devices.sim is not None:
@@ -469,7 +471,7 @@ class Devices:
         self.sim = self.table = None
 
 
-def open_devices(table: TableConfig, put: Callable[[Any], None],
+def open_devices(table: TableConfig, put: Callable[[DeviceEvent], None],
                  card_for: Callable[[str], str | None] | None, **pad_options: Any) -> Devices:
     """The table's pads and seat controls, real or simulated, putting their events with ``put``
     (``pad_options``: more for every pad, as ``TableTags.pad_options()``). Both open them through
