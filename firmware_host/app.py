@@ -182,11 +182,17 @@ def open_journal(path: Path) -> Journal:
     try:
         journal = Journal(path, lock=True)
     except JournalDamaged as exc:
-        raise BadInput(f"{exc}. Nothing was changed: `ecarte-table journal salvage --journal {path}` "
-                       "keeps every readable game and moves the damaged file aside") from None
+        raise damaged(exc, path) from None
     except (JournalBusy, JournalError) as exc:
         raise BadInput(str(exc)) from None
     return journal
+
+
+def damaged(exc: JournalDamaged, path: str | os.PathLike[str]) -> BadInput:
+    """What ``run`` says of a damaged journal, at its opening or as it resumes: what is wrong, that
+    nothing was changed, and the command that saves the rest."""
+    return BadInput(f"{exc}. Nothing was changed: `ecarte-table journal salvage --journal {path}` keeps every "
+                    "readable game and line and moves the damaged file aside")
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,8 +295,7 @@ def run_parts(parts: TableParts, options: RunOptions, events: IO[bytes] | None) 
     try:
         service.run()
     except JournalDamaged as exc:  # a line the resume cannot read back: exit 2, never a restart loop
-        raise BadInput(f"{exc}. Nothing was changed: `ecarte-table journal salvage --journal {journal.path}` "
-                       "keeps every readable game and line and moves the damaged file aside") from None
+        raise damaged(exc, journal.path) from None
     finally:
         service.stopping()
         with contextlib.suppress(OSError):
