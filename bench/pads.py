@@ -6,20 +6,20 @@ the readers' cost. Every simulated pad reads 5 deep. The simulators take the
 time the air takes (106 kbit/s, 9 bits a byte, the 5.1 ms guard time after each
 field reset: :mod:`drivers.nfc.pn532sim.chip`) and pace the serial link at the
 chip's speed, which nfcpy moves to 921600 baud; ``--baud`` caps it (``--baud
-115200``: a link that stays at the PN532's power-on speed, as the figures before
-issue 39 assumed). Prints one line per figure, ``name: value unit``::
+115200``: a link that stays at the PN532's power-on speed). Prints one line per figure,
+``name: value unit`` (the figures themselves: docs/benchmarks.md)::
 
-    arrive_median_ms: 5.0 ms          one card laid → its arrive event
-    arrive_p99_ms: 15.0 ms
-    leave_median_ms: 66.0 ms          one card lifted → its leave event
-    idle_cpu_percent: 1.5 %           six pads polling an empty table, % of one core
-    stack3_all_seen_median_ms: 9.0 ms  a packet of three laid at once → the last of its three arrivals
-    stack_idle_cpu_percent: 6.0 %     six pads each holding a stack of five, % of one core
-    signature_check_ms: 8.0 ms        one READ_SIG (the card selected by the poll) + its ECDSA verify
+    arrive_median_ms: ... ms           one card laid → its arrive event
+    arrive_p99_ms: ... ms
+    leave_median_ms: ... ms            one card lifted → its leave event
+    idle_cpu_percent: ... %            six pads polling an empty table, % of one core
+    stack3_all_seen_median_ms: ... ms  a packet of three laid at once → the last of its three arrivals
+    stack_idle_cpu_percent: ... %      six pads each holding a stack of five, % of one core
+    signature_check_ms: ... ms         one READ_SIG (the card selected by the poll) + its ECDSA verify
 
 ``--signatures once`` runs the pads with the originality check of a table that requires it (each
 tag's GET_VERSION and READ_SIG asked when it arrives, remembered while it stays on the pad and
-forgotten when it leaves, so every arrival of a card is checked: the default since issue 23);
+forgotten when it leaves, so every arrival of a card is checked: the default);
 ``--signatures every`` asks at every arrival on every pad, even of a tag still lying on another
 (``check_every_arrival``). The simulated tags are signed with the TEST key.
 
@@ -44,8 +44,8 @@ from drivers.device_errors import DeviceNotFoundError
 from drivers.device_events import CardSeen, DeviceEvent, ReaderStatus
 from drivers.nfc.originality import OriginalityCheck
 from drivers.nfc.pad import PadSet, PadTiming
+from drivers.nfc.pn532_reader import NfcpyReader
 from drivers.nfc.pn532sim import DEFAULT_MISS, Pn532Simulator, tag_signer
-from drivers.nfc.reader import NfcpyReader
 from hardware import ntag_signature
 
 ZONES = ("hand.A", "hand.B", "turnup", "discard", "play.A", "play.B")

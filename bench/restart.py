@@ -41,9 +41,10 @@ from pathlib import Path
 
 import nfc.clf.pn532
 
+from drivers.nfc.pn532_reader import NfcpyReader
 from drivers.nfc.pn532sim import Pn532Simulator
 from drivers.nfc.pn532sim.chip_host import ChipHost, chip_path
-from drivers.nfc.reader import READER_ERRORS, NfcpyReader
+from drivers.nfc.reader import READER_ERRORS
 from drivers.nfc.tty import RawTty
 
 KS = "04A224B2C31D80"

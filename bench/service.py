@@ -17,8 +17,8 @@ Prints one line per figure, ``name: value unit``:
 - ``viewers_event_to_frame_p99_ms``: one physical event through the service's loop step with the
   table's page as an output, while 12 clients (in a process of their own, as phones are) loop over
   the hand viewer's hands of the journal's earlier games, and without them; ``viewers_api_state_p50_ms``:
-  ``/api/state`` meanwhile (issue 40: the coach run on request slowed the game by 44 %, ``/api/state``
-  2 → 172 ms; now each hand is reviewed once, by a worker process, and served as kept).
+  ``/api/state`` meanwhile (each hand reviewed once, by a worker process, and served as kept:
+  :mod:`venue.reviews`).
 
 A Pi's budget: the same work in a process pinned to one core (``taskset -c 0``) at reduced
 priority (``nice -n 10``), and, where a CPU quota can be set (cgroup v2 ``cpu.max``, or v1

@@ -62,6 +62,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -558,23 +559,66 @@ def flood(ctx: Any, workers: list[Any], names: list[str], passwords: dict[str, s
             "broker_cpu": sum(cpu_s(p) - cpu[p] for p in broker) / wall, "hub_cpu": (cpu_s(hub) - cpu[hub]) / wall}
 
 
-def one_table_hub(source: Path | None, name: str) -> tuple[Path, int, int, list[str], dict[str, str] | None,
-                                                          str | None]:
-    """A venue of one table (``t0000``) in a new folder, for the results figures: the folder, the broker's
-    and the hub's ports, and the command that starts the hub (of ``source``, another checkout, if given)
-    with its environment and folder."""
-    from venue.broker import free_port
+@dataclass
+class OneTableVenue:
+    """A venue of one table (``t0000``) in a new folder, for the results figures: the broker's and the
+    hub's ports, and the command that starts the hub (of another checkout, if given) with its
+    environment and folder. Leaving it (``with``) stops the hub last started and removes the folder."""
 
-    tmp = Path(tempfile.mkdtemp(prefix=f"ecarte-bench-{name}-"))
-    tmp.chmod(0o755)
-    broker_port, hub_port = free_port(), free_port()
-    venue_file = tmp / "venue.toml"
-    venue_file.write_text(f'[hub]\nvenue = "bench"\nlisten = "127.0.0.1:{hub_port}"\n[broker]\nmode = "mosquitto"\n'
-                          f'listen = "127.0.0.1:{broker_port}"\n[tables]\nnames = ["t0000"]\n')
-    if source is None:
-        return tmp, broker_port, hub_port, [ecarte_table(), "hub", str(venue_file)], None, None
-    command = [sys.executable, "-m", "cli.main", "hub", str(venue_file)]
-    return tmp, broker_port, hub_port, command, {**os.environ, "PYTHONPATH": str(source)}, str(source)
+    folder: Path
+    broker_port: int
+    hub_port: int
+    command: list[str]
+    env: dict[str, str] | None = None
+    cwd: str | None = None
+    hub: subprocess.Popen[bytes] | None = None
+    """The hub last started."""
+
+    @classmethod
+    def make(cls, source: Path | None, name: str) -> OneTableVenue:
+        """The venue file written in a new folder; the hub of this checkout, or of the one at ``source``."""
+        from venue.broker import free_port
+
+        tmp = Path(tempfile.mkdtemp(prefix=f"ecarte-bench-{name}-"))
+        tmp.chmod(0o755)
+        broker_port, hub_port = free_port(), free_port()
+        venue_file = tmp / "venue.toml"
+        venue_file.write_text(f'[hub]\nvenue = "bench"\nlisten = "127.0.0.1:{hub_port}"\n[broker]\n'
+                              f'mode = "mosquitto"\nlisten = "127.0.0.1:{broker_port}"\n[tables]\nnames = ["t0000"]\n')
+        if source is None:
+            return cls(tmp, broker_port, hub_port, [ecarte_table(), "hub", str(venue_file)])
+        return cls(tmp, broker_port, hub_port, [sys.executable, "-m", "cli.main", "hub", str(venue_file)],
+                   {**os.environ, "PYTHONPATH": str(source)}, str(source))
+
+    def start(self) -> subprocess.Popen[bytes]:
+        """The hub started (its log in the folder), once its broker and its page listen."""
+        hub = subprocess.Popen(self.command, stdout=subprocess.DEVNULL,
+                               stderr=open(self.folder / "hub.log", "ab"),  # noqa: SIM115
+                               env=self.env, cwd=self.cwd)
+        self.hub = hub
+        wait_port(self.broker_port)
+        wait_port(self.hub_port)
+        return hub
+
+    def table(self, client_id: str) -> Any:
+        """Table ``t0000``'s MQTT client, with the password the hub made for it, connected, its loop running."""
+        from venue.mqtt import make_client
+        from venue.settings import MqttSettings
+
+        password = (self.folder / "venue-hub" / "secrets" / "t0000.pass").read_text().strip()
+        client = make_client(MqttSettings(port=self.broker_port, venue="bench", table="t0000", username="t0000",
+                                          password=password, queue=100_000), client_id)
+        client.connect("127.0.0.1", self.broker_port)
+        client.loop_start()
+        return client
+
+    def __enter__(self) -> OneTableVenue:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.hub is not None:
+            stop(self.hub, 30)
+        shutil.rmtree(self.folder, ignore_errors=True)
 
 
 def results_run(source: Path | None, count: int = 10_000, batch: int = 1_000,
@@ -582,20 +626,9 @@ def results_run(source: Path | None, count: int = 10_000, batch: int = 1_000,
     """The ``results`` figures for the hub of this checkout, or of the checkout at ``source``."""
     import httpx
 
-    from venue.mqtt import make_client
-    from venue.settings import MqttSettings
-
-    tmp, broker_port, hub_port, command, env, cwd = one_table_hub(source, "results")
-    mode = "mosquitto"
-    out: dict[str, Any] = {"source": str(source or ROOT), "mode": mode, "count": 0}
-    http = httpx.Client(base_url=f"http://127.0.0.1:{hub_port}", timeout=30)
-
-    def start() -> subprocess.Popen[bytes]:
-        hub = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=open(tmp / "hub.log", "ab"),  # noqa: SIM115
-                               env=env, cwd=cwd)
-        wait_port(broker_port)
-        wait_port(hub_port)
-        return hub
+    venue = OneTableVenue.make(source, "results")
+    out: dict[str, Any] = {"source": str(source or ROOT), "mode": "mosquitto", "count": 0}
+    http = httpx.Client(base_url=f"http://127.0.0.1:{venue.hub_port}", timeout=30)
 
     def games() -> int:
         """The results counted (-1: no answer within the client's timeout, the hub busy)."""
@@ -613,13 +646,9 @@ def results_run(source: Path | None, count: int = 10_000, batch: int = 1_000,
             out["timeouts"] = out.get("timeouts", 0) + 1
         return time.perf_counter() - t0
 
-    hub = start()
-    try:
-        password = (tmp / "venue-hub" / "secrets" / "t0000.pass").read_text().strip()
-        client = make_client(MqttSettings(port=broker_port, venue="bench", table="t0000", username="t0000",
-                                          password=password, queue=100_000), "t0000")
-        client.connect("127.0.0.1", broker_port)
-        client.loop_start()
+    hub = venue.start()
+    with venue, http:
+        client = venue.table("t0000")
         costs: list[float] = []
         cpu: list[float] = []
         for first in range(1, count + 1, batch):
@@ -653,7 +682,7 @@ def results_run(source: Path | None, count: int = 10_000, batch: int = 1_000,
         hub.terminate()
         hub.wait(60)
         t0 = time.perf_counter()
-        hub = start()
+        hub = venue.start()
         slowest = 0.0
         deadline = time.monotonic() + patience
         while time.monotonic() < deadline:
@@ -665,10 +694,6 @@ def results_run(source: Path | None, count: int = 10_000, batch: int = 1_000,
         out["restart_tables_max_ms"] = slowest * 1e3
         out["restart_counted"] = games()
         out["restart_rss_mb"] = peak_rss_mb(hub.pid)
-    finally:
-        http.close()
-        stop(hub, 30)
-        shutil.rmtree(tmp, ignore_errors=True)
     return out
 
 
@@ -694,28 +719,17 @@ def report_results(r: dict[str, Any]) -> None:
 def big_results_run(source: Path | None, count: int = 600, size: int = 500_000) -> dict[str, Any]:
     """The ``results_big_*`` figures: ``count`` finished games of ``size`` bytes each (their hands padded,
     as a table may send: the hub takes 512 kB) from one table, through the hub's own broker: the hub's
-    RSS before and after, and ``/api/tables/<t>/games``'s latency then (issue 40: a hub that kept
-    every one grew from 56 MB to 344 MB, and parsed them all again at each request)."""
+    RSS before and after, and ``/api/tables/<t>/games``'s latency then (the hub keeps a bounded number
+    of each table's games, served as they came: :data:`venue.room.KEPT_GAMES_BYTES`)."""
     import httpx
 
-    from venue.mqtt import make_client
-    from venue.settings import MqttSettings
-
-    tmp, broker_port, hub_port, command, env, cwd = one_table_hub(source, "big")
-    mode = "mosquitto"
-    out: dict[str, Any] = {"source": str(source or ROOT), "mode": mode, "count": count, "size": size}
-    hub = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=open(tmp / "hub.log", "ab"),  # noqa: SIM115
-                           env=env, cwd=cwd)
-    http = httpx.Client(base_url=f"http://127.0.0.1:{hub_port}", timeout=60)
-    try:
-        wait_port(broker_port)
-        wait_port(hub_port)
+    venue = OneTableVenue.make(source, "big")
+    out: dict[str, Any] = {"source": str(source or ROOT), "mode": "mosquitto", "count": count, "size": size}
+    hub = venue.start()
+    http = httpx.Client(base_url=f"http://127.0.0.1:{venue.hub_port}", timeout=60)
+    with venue, http:
         out["rss_start_mb"] = peak_rss_mb(hub.pid)
-        password = (tmp / "venue-hub" / "secrets" / "t0000.pass").read_text().strip()
-        client = make_client(MqttSettings(port=broker_port, venue="bench", table="t0000", username="t0000",
-                                          password=password, queue=100_000), "t0000-big")
-        client.connect("127.0.0.1", broker_port)
-        client.loop_start()
+        client = venue.table("t0000-big")
         pad = "x" * (size - 200)
         for n in range(1, count + 1):
             payload = json.dumps({"table": "t0000", "game": n, "players": ["Ann", "Bob"], "winner": "A",
@@ -736,10 +750,6 @@ def big_results_run(source: Path | None, count: int = 600, size: int = 500_000) 
             out["served"] = len(answer.json())
         out["games_api_ms"] = sorted(lat)[len(lat) // 2] * 1e3
         out["rss_mb"] = peak_rss_mb(hub.pid)
-    finally:
-        http.close()
-        stop(hub, 30)
-        shutil.rmtree(tmp, ignore_errors=True)
     return out
 
 

@@ -34,7 +34,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from drivers.closing import Closing
 from drivers.device_events import ButtonPressed
@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 
 __all__ = [  # the factory SeatControls runs on, and its errors: drivers.pin_backends
     "BUTTON_NAMES", "DEFAULT_DEBOUNCE", "HOLD_S", "LISTEN", "LISTEN_LONG", "Debouncer", "GpioError", "PinSetupError",
-    "SeatControls", "SeatControlsClosedError", "SeatPinout", "SeatPins", "UnknownSeatError",
+    "SeatControls", "SeatControlsClosedError", "SeatPins", "UnknownSeatError",
 ]
 
 logger = logging.getLogger(__name__)
@@ -77,24 +77,10 @@ class SeatControlsClosedError(GpioError, RuntimeError):
     """An LED or buzzer was used after :meth:`SeatControls.close`."""
 
 
-class SeatPinout(Protocol):
-    """Anything with a seat's BCM pin numbers (``SeatPins``, the table file's seats)."""
-
-    @property
-    def yes(self) -> int: ...
-    @property
-    def no(self) -> int: ...
-    @property
-    def king(self) -> int: ...
-    @property
-    def led(self) -> int: ...
-    @property
-    def buzzer(self) -> int | None: ...
-
-
 @dataclass(frozen=True, slots=True)
 class SeatPins:
-    """One seat's BCM pin numbers: three buttons, an LED, an optional buzzer and ``listen`` button."""
+    """One seat's BCM pin numbers: three buttons, an LED, an optional buzzer and ``listen`` button
+    (the table file's ``[buttons.A]``, :class:`hardware.table_config.ButtonsConfig`, holds these)."""
 
     yes: int
     no: int
@@ -157,7 +143,7 @@ class SeatControls(Closing):
 
     def __init__(
         self,
-        seats: Mapping[str, SeatPinout],
+        seats: Mapping[str, SeatPins],
         *,
         pin_factory: Factory,
         on_press: PressSink | Any,
@@ -189,11 +175,11 @@ class SeatControls(Closing):
             self.close()
             raise
 
-    def _build(self, seats: Mapping[str, SeatPinout]) -> None:
+    def _build(self, seats: Mapping[str, SeatPins]) -> None:
         from gpiozero import LED, Buzzer, DigitalInputDevice, GPIOZeroError
 
         for seat, pins in seats.items():
-            listen = (LISTEN,) if getattr(pins, LISTEN, None) is not None else ()
+            listen = (LISTEN,) if pins.listen is not None else ()
             for button in (*BUTTON_NAMES, *listen):
                 pin = getattr(pins, button)
                 what = f"seat {seat}'s {button} button"
@@ -450,7 +436,7 @@ def _claim(what: str, pin: int, errors: type[BaseException], build: Callable[[],
         raise PinSetupError(f"cannot claim GPIO{pin} for {what}: {exc}") from exc
 
 
-def _check_distinct_pins(seats: Mapping[str, SeatPinout]) -> None:
+def _check_distinct_pins(seats: Mapping[str, SeatPins]) -> None:
     used: dict[int, str] = {}
     for seat, pins in seats.items():
         for name in (*BUTTON_NAMES, "led", "buzzer", LISTEN):

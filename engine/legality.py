@@ -21,12 +21,9 @@ and its ranking; nothing else differs between rule sets here.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from engine.cards import CARDS, SUIT_MASKS, Card
-
-if TYPE_CHECKING:
-    from engine.rules import RuleSet
+from engine.cards import CARDS, SUIT_MASKS, Card, Ranking
 
 KING = 7
 """The rank index of the king inside a suit (see :data:`engine.cards.RANKS`)."""
@@ -42,7 +39,7 @@ def cards_in(mask: int) -> tuple[Card, ...]:
     return tuple(CARDS[i] for i in range(32) if mask >> i & 1)
 
 
-def lead_mask(rules: RuleSet, hand: int, turn_up: int, king_to_lead: bool) -> int:
+def lead_mask(rules: PlayRules, hand: int, turn_up: int, king_to_lead: bool) -> int:
     """The cards a seat may lead: any card, except that a seat that announced the king
     of trumps under a rule set where it must be led (german, 002) leads it while it holds it."""
     if king_to_lead and rules.king_must_be_led:
@@ -54,6 +51,23 @@ def lead_mask(rules: RuleSet, hand: int, turn_up: int, king_to_lead: bool) -> in
 
 Follow = Callable[[int, int, int], int]
 """``follow(hand, led, trump) -> mask``: see :func:`follow_mask`."""
+
+
+class PlayRules(Protocol):
+    """What the duties of play read of a rule set: :class:`engine.rules.RuleSet` is one (it builds
+    its ``follow`` with :func:`follow_rule`, so this module does not import it back)."""
+
+    @property
+    def king_must_be_led(self) -> bool: ...
+
+    @property
+    def must_overtake(self) -> bool: ...
+
+    @property
+    def ranking(self) -> Ranking: ...
+
+    @property
+    def follow(self) -> Follow: ...
 
 
 def follow_rule(above: tuple[int, ...], highest: Callable[[int], int], *, must_overtake: bool,
@@ -80,7 +94,7 @@ def follow_rule(above: tuple[int, ...], highest: Callable[[int], int], *, must_o
     return follow
 
 
-def follow_mask(rules: RuleSet, hand: int, led: int, trump: int) -> int:
+def follow_mask(rules: PlayRules, hand: int, led: int, trump: int) -> int:
     """The cards of ``hand`` that may follow the card ``led`` (an index), ``trump`` a suit index
     (the rule set's :func:`follow_rule`)."""
     return rules.follow(hand, led, trump)
@@ -95,7 +109,7 @@ def follower_wins(power: tuple[int, ...], trump: int, led: int, card: int) -> bo
     return suit == trump
 
 
-def play_fault_code(rules: RuleSet, hand: int, led: int, trump: int, card: int) -> str:
+def play_fault_code(rules: PlayRules, hand: int, led: int, trump: int, card: int) -> str:
     """The duty of play that ``card`` breaks, shown by the cards of ``hand`` (which need not
     hold ``card``: under partial sight ``hand`` is what the table knows the seat holds).
 

@@ -19,10 +19,10 @@ import queue
 import signal
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from drivers.nfc.pad_contents import CardLookup
 from engine import RuleSet
@@ -35,9 +35,19 @@ from firmware_host.referee.controller import Controller
 from firmware_host.referee.table_defaults import TableDefaults
 from firmware_host.referee.transcript import Setup, setup_problem
 from firmware_host.screens.panel import check_png_dir
-from firmware_host.service import TableService
+from firmware_host.service import ServiceStats, TableService
 from hardware.table import TableConfig
 from hardware.table_devices import TableDevices, open_table_devices
+
+if TYPE_CHECKING:  # opened late: `run` alone needs them
+    from drivers.device_events import DeviceEvent
+    from drivers.seat_controls import SeatControls
+    from firmware_host.cards.deck_check import DeckReport
+    from firmware_host.cards.table_tags import TableTags
+    from firmware_host.players.simtable import SimulatedTable
+    from firmware_host.screens.panel import Panel
+    from firmware_host.voice.voice_parts import VoiceParts
+    from hardware.tag_registry import TagRegistry
 
 logger = logging.getLogger(__name__)
 
@@ -85,7 +95,7 @@ class GameOptions:
     sight: str | None = None
 
 
-def build_referee(table: TableConfig, game: GameOptions | None = None, tags: Any = None) -> Controller:
+def build_referee(table: TableConfig, game: GameOptions | None = None, tags: TableTags | None = None) -> Controller:
     """The referee of ``table`` (``run``, the demo and ``sim`` build theirs here): its game, its
     layout, the tags' registry (``tags``: a :class:`~firmware_host.cards.table_tags.TableTags`,
     None: no registry) and the learners' hints.
@@ -130,13 +140,14 @@ class RunOptions:
 
 
 def run_service(options: RunOptions) -> int:
-    """``ecarte-table run``: returns the exit status.
+    """``ecarte-table run``: the table's parts opened (:func:`open_parts`), then run (:func:`run_parts`)
+    until a stop or the end of the input; returns the exit status (:func:`exit_status`).
 
     :raises BadInput: the table's configuration fails ``ecarte-table doctor`` (its line quoted:
-        :func:`firmware_host.checks.doctor.refusal`, checked once the registry is found).
+        :func:`firmware_host.checks.doctor.refusal`, checked once the registry is found), a PNG
+        folder, events file or journal that cannot be used.
     """
     from firmware_host.cards.table_tags import TableTags, TagRegistryMissing
-    from firmware_host.screens.panel import open_panel
 
     table = load_table_or_exit(options.table)
     try:
@@ -147,98 +158,179 @@ def run_service(options: RunOptions) -> int:
     if refused is not None:
         raise BadInput(f"the table's configuration fails `ecarte-table doctor`:\n{refused}", msgid="error.doctor_fails",
                        check=Refused(table), language=table.language)
-    card_for = tags.registry.entry if tags.registry is not None else None  # the pads' one lookup a card
     png_dir = check_png_dir(options.png)
+    # the events stream is never closed: its reader (a daemon thread) may be blocked in a read,
+    # and closing a buffered stream under it would wait for that read
     events = _open_events(options.events) if options.events else None
-    journal_path = options.journal or default_journal()
+    journal = open_journal(options.journal or default_journal())
+    with contextlib.ExitStack() as stack:
+        stack.callback(journal.close)
+        parts = open_parts(table, tags, journal, options, png_dir, stack)
+        if parts.gate is not None and parts.registry is not None and not deck_check_first(
+                table, parts.registry, parts.gate, parts.panel, parts.devices, parts.stopped):
+            return 0
+        stats = run_parts(parts, options, events)
+    return exit_status(stats)
+
+
+def open_journal(path: Path) -> Journal:
+    """The table's journal at ``path``, locked for this service.
+
+    :raises BadInput: damaged (with the salvage command to run), busy (another service holds it),
+        or unreadable.
+    """
     try:
-        journal = Journal(journal_path, lock=True)
+        journal = Journal(path, lock=True)
     except JournalDamaged as exc:
-        raise BadInput(f"{exc}. Nothing was changed: `ecarte-table journal salvage --journal {journal_path}` "
-                       "keeps every readable game and moves the damaged file aside") from None
+        raise damaged(exc, path) from None
     except (JournalBusy, JournalError) as exc:
         raise BadInput(str(exc)) from None
+    return journal
+
+
+def damaged(exc: JournalDamaged, path: str | os.PathLike[str]) -> BadInput:
+    """What ``run`` says of a damaged journal, at its opening or as it resumes: what is wrong, that
+    nothing was changed, and the command that saves the rest."""
+    return BadInput(f"{exc}. Nothing was changed: `ecarte-table journal salvage --journal {path}` keeps every "
+                    "readable game and line and moves the damaged file aside")
+
+
+@dataclass(frozen=True, slots=True)
+class TableParts:
+    """A table's parts, open (:func:`open_parts`); the stack they were opened on closes them."""
+
+    table: TableConfig
+    journal: Journal
+    controller: Controller
+    panel: Panel
+    service: TableService
+    devices: Devices
+    stopped: threading.Event
+    """Set by SIGTERM or SIGINT (the service is told to stop as well)."""
+    gate: _Gate | None
+    """The pads' events held for the deck check before the first deal (None: no deck check)."""
+    page_url: str | None
+    """The table's page, when one of the options' sources serves it."""
+    registry: TagRegistry | None
+    """The table's tag registry (the fed lines' cards are checked against it), if it has one."""
+
+
+def open_parts(table: TableConfig, tags: TableTags, journal: Journal, options: RunOptions, png_dir: Path | None,
+               stack: contextlib.ExitStack) -> TableParts:
+    """The referee, the OLED, the service and its outputs, the voice, the pads and the seat controls of
+    ``table``, opened in order on ``stack`` (which closes them in reverse); SIGTERM and SIGINT stop the
+    service from here on (their handlers before are put back when ``stack`` closes).
+
+    :raises BadInput: an unknown rule set or players (:func:`build_referee`), a voice that cannot be
+        opened (:func:`open_table_voice`).
+    """
+    from firmware_host.screens.panel import open_panel
+
     logger.info("table service: journal %s (%d game(s), %d input lines), table %s, pads %s",
-                journal_path, len(journal.games()), journal.fed_lines(), table.name,
+                journal.path, len(journal.games()), journal.fed_lines(), table.name,
                 ", ".join(f"{pad.name}={pad.device}" for pad in table.pads) or "none")
-
     controller = build_referee(table, options.game, tags)
-    stack = contextlib.ExitStack()
-    with stack:
-        stack.callback(journal.close)
-        # the events stream is left open: its reader (a daemon thread) may be blocked in a read,
-        # and closing a buffered stream under it would wait for that read
-        panel = open_panel(table, png_dir=png_dir, terminal=sys.stdout if options.screen else None, tolerant=True)
-        stack.callback(panel.close)
-        shown: TableOutput = panel
-        if table.coach:
-            from firmware_host.screens.coaching import CoachedPanel
+    panel = open_panel(table, png_dir=png_dir, terminal=sys.stdout if options.screen else None, tolerant=True)
+    stack.callback(panel.close)
+    shown: TableOutput = panel
+    if table.coach:
+        from firmware_host.screens.coaching import CoachedPanel
 
-            shown = CoachedPanel(panel)  # the coach's line on the OLED after each hand
-        service = TableService(journal=journal, controller=controller, outputs=[shown], notify=systemd_notify(),
-                               paused=lambda message: panel.paused(message, controller.snapshot()))
-        # a stop while the parts start takes the same path as one later (the parts close in order)
-        stopped = threading.Event()
+        shown = CoachedPanel(panel)  # the coach's line on the OLED after each hand
+    service = TableService(journal=journal, controller=controller, outputs=[shown], notify=systemd_notify(),
+                           paused=lambda message: panel.paused(message, controller.snapshot()))
+    # a stop while the parts start takes the same path as one later (the parts close in order)
+    stopped = threading.Event()
 
-        def on_signal(signum: int, frame: Any) -> None:
-            stopped.set()
-            service.stop(signal.Signals(signum).name)
+    def stop(signum: int) -> None:
+        stopped.set()
+        service.stop(signal.Signals(signum).name)
 
-        previous = {s: signal.signal(s, on_signal) for s in (signal.SIGTERM, signal.SIGINT)}
-        stack.callback(lambda: [signal.signal(s, h) for s, h in previous.items()])
-        if options.json:
-            service.outputs.append(JsonLines(sys.stdout, everything=options.all_events))
-        shown_above: list[TableOutput] = []
-        for above in options.sources:  # the page and MQTT (--web, --mqtt, [web], [mqtt])
-            shown_above += above.open(table, Path(journal_path), service.put_physical, stack)
-        service.outputs.extend(shown_above)
-        voice = open_table_voice(options.voice, table, stack)
-        if voice is not None:
-            service.outputs.extend(voice.outputs)
-        page_url = next((o.url for o in shown_above if hasattr(o, "url")), None)
-        gate = (_Gate(tags.route(service))
-                if table.tags.deck_check_first and tags.registry is not None and not journal.games()
-                else None)  # the deck check first: before the first line of a fresh journal
-        put = gate.put if gate is not None else tags.route(service)
-        devices = open_devices(table, voice.with_listen(put) if voice is not None else without_listen(put), card_for,
-                               **tags.pad_options())
-        stack.callback(devices.close)
-        if devices.seat_controls is not None:
-            service.outputs.append(FaultLights(devices.seat_controls))
-        if gate is not None and not deck_check_first(table, tags, gate, panel, devices, stopped):
-            return 0
-        if options.game.players and journal.games():
-            # `--players` on a journal whose last game is over names the next game's players (a venue's
-            # next round); queued after the resume, journaled like any line
-            service.put_physical(Setup(players=tuple(n.strip() for n in options.game.players.split(","))))
-        if events is not None:
-            source = "<stdin>" if options.events == "-" else options.events
+    stack.enter_context(stop_signals(stop))
+    if options.json:
+        service.outputs.append(JsonLines(sys.stdout, everything=options.all_events))
+    shown_above: list[TableOutput] = []
+    for above in options.sources:  # the page and MQTT (--web, --mqtt, [web], [mqtt])
+        shown_above += above.open(table, Path(journal.path), service.put_physical, stack)
+    service.outputs.extend(shown_above)
+    voice = open_table_voice(options.voice, table, stack)
+    if voice is not None:
+        service.outputs.extend(voice.outputs)
+    registry = tags.registry
+    gate = (_Gate(tags.route(service)) if table.tags.deck_check_first and registry is not None and not journal.games()
+            else None)  # the deck check first: before the first line of a fresh journal
+    put = gate.put if gate is not None else tags.route(service)
+    card_for = registry.entry if registry is not None else None  # the pads' one lookup a card
+    devices = open_devices(table, voice.with_listen(put) if voice is not None else without_listen(put), card_for,
+                           **tags.pad_options())
+    stack.callback(devices.close)
+    if devices.seat_controls is not None:
+        service.outputs.append(FaultLights(devices.seat_controls))
+    page_url = next((url for o in shown_above if isinstance(url := getattr(o, "url", None), str)), None)
+    return TableParts(table, journal, controller, panel, service, devices, stopped, gate, page_url, registry)
 
-            def ended() -> None:  # the page stays up for whoever looks at it
-                print(f"ecarte-table run: the end of {source}; the table's page stays up at {page_url} "
-                      "until Ctrl-C", file=sys.stderr, flush=True)
 
-            feeding = {"pace": options.pace, "stop_at_end": page_url is None, "at_end": ended,
-                       "pads_sight": table.sight, "registry": tags.registry is not None}
-            threading.Thread(target=feed_lines, args=(service, events, source), kwargs=feeding, name="events",
-                             daemon=True).start()
-        try:
-            service.run()
-        except JournalDamaged as exc:  # a line the resume cannot read back: exit 2, never a restart loop
-            raise BadInput(f"{exc}. Nothing was changed: `ecarte-table journal salvage --journal {journal_path}` "
-                           "keeps every readable game and line and moves the damaged file aside") from None
-        finally:
-            service.stopping()
-            with contextlib.suppress(OSError):
-                panel.paused("table paused: the game resumes where it stopped", controller.snapshot())
-        if events is not None and service.stats.handled:
-            _say_where_it_stands(controller, journal_path)
-    if service.stats.lost:  # said in the log as it stopped: events lost are a failure, whatever else
+def run_parts(parts: TableParts, options: RunOptions, events: IO[bytes] | None) -> ServiceStats:
+    """Run the table until a stop, or the end of ``events`` when no page stays up: the next game's
+    players (``--players``) and the fed lines (``--events``) queued, the service run on this thread;
+    the OLED then says the table is paused. Returns what the service counted.
+
+    :raises BadInput: a journaled line the resume cannot read back (with the salvage command to run).
+    """
+    service, journal, game = parts.service, parts.journal, options.game
+    if game.players and journal.games():
+        # `--players` on a journal whose last game is over names the next game's players (a venue's
+        # next round); queued after the resume, journaled like any line
+        service.put_physical(Setup(players=tuple(n.strip() for n in game.players.split(","))))
+    if events is not None:
+        source = "<stdin>" if options.events == "-" else str(options.events)
+
+        def ended() -> None:  # the page stays up for whoever looks at it
+            print(f"ecarte-table run: the end of {source}; the table's page stays up at {parts.page_url} "
+                  "until Ctrl-C", file=sys.stderr, flush=True)
+
+        feeding = {"pace": options.pace, "stop_at_end": parts.page_url is None, "at_end": ended,
+                   "pads_sight": parts.table.sight, "registry": parts.registry is not None}
+        threading.Thread(target=feed_lines, args=(service, events, source), kwargs=feeding, name="events",
+                         daemon=True).start()
+    try:
+        service.run()
+    except JournalDamaged as exc:  # a line the resume cannot read back: exit 2, never a restart loop
+        raise damaged(exc, journal.path) from None
+    finally:
+        service.stopping()
+        with contextlib.suppress(OSError):
+            parts.panel.paused("table paused: the game resumes where it stopped", parts.controller.snapshot())
+    if events is not None and service.stats.handled:
+        _say_where_it_stands(parts.controller, journal.path)
+    return service.stats
+
+
+def exit_status(stats: ServiceStats) -> int:
+    """``run``'s exit status: 1 when events were lost (said in the log as it stopped), whatever else;
+    2 when input lines were refused; else 0."""
+    if stats.lost:
         return 1
-    return 2 if service.stats.bad_lines else 0
+    return 2 if stats.bad_lines else 0
 
 
-def open_table_voice(folder: Path | None, table: TableConfig, stack: contextlib.ExitStack) -> Any:
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+"""What stops the table: systemd's stop, Ctrl-C (mopidy's way: both take the same path)."""
+
+
+@contextlib.contextmanager
+def stop_signals(stop: Callable[[int], None]) -> Iterator[None]:
+    """Inside, :data:`STOP_SIGNALS` call ``stop(signum)``; their handlers before are put back on leaving.
+    On the main thread only (:func:`signal.signal`'s rule)."""
+    previous = {sig: signal.signal(sig, lambda signum, frame: stop(signum)) for sig in STOP_SIGNALS}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def open_table_voice(folder: Path | None, table: TableConfig, stack: contextlib.ExitStack) -> VoiceParts | None:
     """The table's voice when ``[voice]`` enables it or ``folder`` (``--voice DIR``) asks for it
     (into WAVs there), open; ``stack`` closes it. None: the table is silent.
 
@@ -258,13 +350,13 @@ def open_table_voice(folder: Path | None, table: TableConfig, stack: contextlib.
     return parts
 
 
-def without_listen(put: Callable[[Any], None]) -> Callable[[Any], None]:
+def without_listen(put: Callable[[DeviceEvent], None]) -> Callable[[DeviceEvent], None]:
     """The devices' ``put`` on a silent table: a seat's ``listen`` button (wired for a voice the
     table file does not turn on) means nothing and is never journaled."""
     from drivers.device_events import ButtonPressed
     from drivers.seat_controls import LISTEN, LISTEN_LONG
 
-    def put_but_listen(event: Any) -> None:
+    def put_but_listen(event: DeviceEvent) -> None:
         if isinstance(event, ButtonPressed) and event.button in (LISTEN, LISTEN_LONG):
             logger.info("seat %s pressed listen, but the table has no voice ([voice] enabled = true)", event.seat)
             return
@@ -288,26 +380,22 @@ def _say_where_it_stands(controller: Controller, journal: str | os.PathLike[str]
 def linger(what: str) -> None:
     """Say ``what`` (the page stays up...) and wait for Ctrl-C or SIGTERM (then return)."""
     stopped = threading.Event()
-    previous = {s: signal.signal(s, lambda signum, frame: stopped.set()) for s in (signal.SIGTERM, signal.SIGINT)}
-    try:
+    with stop_signals(lambda signum: stopped.set()):
         print(what, file=sys.stderr, flush=True)
         while not stopped.wait(1.0):
             pass
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
 
 
 class _Gate:
     """The pads' ``put`` while the deck check runs (their events go to :attr:`events`), then
     the service's once :meth:`open`."""
 
-    def __init__(self, then: Callable[[Any], None]) -> None:
-        self.events: queue.Queue[Any] = queue.Queue()
+    def __init__(self, then: Callable[[DeviceEvent], None]) -> None:
+        self.events: queue.Queue[DeviceEvent] = queue.Queue()
         self._then = then
         self._open = False
 
-    def put(self, event: Any) -> None:
+    def put(self, event: DeviceEvent) -> None:
         if self._open:
             self._then(event)
         else:
@@ -317,7 +405,7 @@ class _Gate:
         self._open = True
 
 
-def deck_check_first(table: TableConfig, tags: Any, gate: _Gate, panel: Any, devices: Devices,
+def deck_check_first(table: TableConfig, registry: TagRegistry, gate: _Gate, panel: Panel, devices: Devices,
                      stopped: threading.Event) -> bool:
     """``[tags] deck_check_first``: the deck check on the table's pads before the first deal,
     again until a registered pack passes whole and clean (each report on the OLED); on the
@@ -327,14 +415,14 @@ def deck_check_first(table: TableConfig, tags: Any, gate: _Gate, panel: Any, dev
     from firmware_host.screens.deck import deck_lines
     from hardware.deck_log import record_check
 
-    def show(report: Any) -> None:
+    def show(report: DeckReport) -> None:
         panel.message(deck_lines(report, table.language))
 
     if devices.sim is not None:
         threading.Thread(target=_pass_the_pack, args=(devices.sim, table.pads[0].name, stopped), name="deck",
                          daemon=True).start()
     while not stopped.is_set():
-        report = check_deck(gate.events, tags.registry, show, require_genuine=table.tags.require_signature,
+        report = check_deck(gate.events, registry, show, require_genuine=table.tags.require_signature,
                             quiet=1.0 if devices.sim is not None else 3.0, cancel=stopped)
         logger.info("deck check before the first deal: %s", "; ".join(report.lines()))
         if report.ok and report.pack is not None:
@@ -346,7 +434,7 @@ def deck_check_first(table: TableConfig, tags: Any, gate: _Gate, panel: Any, dev
     return False
 
 
-def _pass_the_pack(sim: Any, pad: str, stopped: threading.Event) -> None:
+def _pass_the_pack(sim: SimulatedTable, pad: str, stopped: threading.Event) -> None:
     """The simulated table's operator: passes pack 1 over ``pad``, card by card."""
     from hardware.tag_registry import CARDS
 
@@ -372,11 +460,11 @@ class Devices:
     """The pads and seat controls of a table (or the simulated table); closes them in reverse."""
 
     def __init__(self) -> None:
-        self.sim: Any = None
+        self.sim: SimulatedTable | None = None
         self.table: TableDevices | None = None
 
     @property
-    def seat_controls(self) -> Any:
+    def seat_controls(self) -> SeatControls | None:
         if self.sim is not None:
             return self.sim.buttons
         return self.table.seat_controls if self.table is not None else None
@@ -389,7 +477,7 @@ class Devices:
         self.sim = self.table = None
 
 
-def open_devices(table: TableConfig, put: Callable[[Any], None],
+def open_devices(table: TableConfig, put: Callable[[DeviceEvent], None],
                  card_for: CardLookup | None, **pad_options: Any) -> Devices:
     """The table's pads and seat controls, real or simulated, putting their events with ``put``
     (``pad_options``: more for every pad, as ``TableTags.pad_options()``). Both open them through
@@ -451,20 +539,15 @@ def wait_for_enrolment(table: TableConfig) -> int:
             "then start it again; docs/hardware.md, 'Enrolling the cards'")
     logger.error("%s", what)
     stopped = threading.Event()
-    previous = {s: signal.signal(s, lambda signum, frame: stopped.set()) for s in (signal.SIGTERM, signal.SIGINT)}
     notify = systemd_notify()
-    try:
-        with contextlib.closing(open_panel(table, tolerant=True)) as panel:
-            panel.message(["No cards enrolled", "stop the service,", "ecarte-table enroll", "(docs/hardware.md)"])
+    with stop_signals(lambda signum: stopped.set()), contextlib.closing(open_panel(table, tolerant=True)) as panel:
+        panel.message(["No cards enrolled", "stop the service,", "ecarte-table enroll", "(docs/hardware.md)"])
+        if notify is not None:
+            notify("READY=1")
+            notify("STATUS=no cards enrolled: run ecarte-table enroll")
+        while not stopped.wait(WAIT_PING_S):
             if notify is not None:
-                notify("READY=1")
-                notify("STATUS=no cards enrolled: run ecarte-table enroll")
-            while not stopped.wait(WAIT_PING_S):
-                if notify is not None:
-                    notify("WATCHDOG=1")
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
+                notify("WATCHDOG=1")
     return 0
 
 

@@ -136,7 +136,7 @@ def judge(uid: str, facts: TagFacts | None, public_key: bytes) -> Origin:
     <Origin.COUNTERFEIT: 'counterfeit'>
 
     ``version`` ``None`` with a signature that is not zeros: ``GET_VERSION`` was not asked (a
-    pad asks ``READ_SIG`` first, :meth:`drivers.nfc.reader.NfcpyReader.poll`), and the signature
+    pad asks ``READ_SIG`` first, :meth:`drivers.nfc.pn532_reader.NfcpyReader.poll`), and the signature
     decides: ``genuine`` if it verifies, else ``bad_signature``.
 
     >>> good = bytes.fromhex("67B1750BCCEB1174F9A33BF20E0226551A6366939B31F949848C3C087350FA90")

@@ -46,7 +46,7 @@ from catalogue import LANGUAGES
 from catalogue.phrase import Phrase
 from drivers.display.chips import CHIPS
 from drivers.pin_backends import BACKENDS as PIN_BACKENDS
-from drivers.seat_controls import DEFAULT_DEBOUNCE
+from drivers.seat_controls import DEFAULT_DEBOUNCE, SeatPins
 from engine.sight import SIGHTS
 from hardware.alsa_cards import card_of
 from hardware.layout import COMPACT_PADS, FULL_PADS, LAYOUTS, SEATS
@@ -65,14 +65,13 @@ from hardware.table_config import (
     ButtonsConfig,
     DisplayConfig,
     PadConfig,
-    SeatButtons,
     TableConfig,
     TagPolicy,
     VoiceConfig,
 )
 
 __all__ = [
-    "ButtonsConfig", "DisplayConfig", "PadConfig", "SeatButtons", "TableConfig", "TableFileError", "TagPolicy",
+    "ButtonsConfig", "DisplayConfig", "PadConfig", "TableConfig", "TableFileError", "TagPolicy",
     "load_table", "load_table_text", "parse_people", "parse_table", "shipped_table_path", "simulated_table",
 ]
 
@@ -393,7 +392,7 @@ def _parse_buttons(problems: Problems, data: Mapping[str, Any]) -> ButtonsConfig
     if isinstance(debounce, float) and not 0.0 <= debounce <= 0.5:
         problems.add("buttons.debounce", Phrase.of("table_file.debounce", debounce=debounce))
     problems.unknown_keys("buttons", section, _BUTTONS_KEYS)
-    seats: list[SeatButtons] = []
+    seats: dict[str, SeatPins] = {}
     for seat in SEATS:
         key = f"buttons.{seat}"
         pins = None if section is None else section.get(seat)
@@ -413,18 +412,15 @@ def _parse_buttons(problems: Problems, data: Mapping[str, Any]) -> ButtonsConfig
                 problems.add(f"{key}.{name}", Phrase.of("table_file.off_header", pin=pin))
             values[name] = pin
         if all(isinstance(values[name], int) for name in BUTTON_KEYS):
-            seats.append(
-                SeatButtons(
-                    seat=seat,
-                    yes=values["yes"],  # type: ignore[arg-type]
-                    no=values["no"],  # type: ignore[arg-type]
-                    king=values["king"],  # type: ignore[arg-type]
-                    led=values["led"],  # type: ignore[arg-type]
-                    buzzer=values["buzzer"],
-                    listen=values["listen"],
-                )
+            seats[seat] = SeatPins(
+                yes=values["yes"],  # type: ignore[arg-type]
+                no=values["no"],  # type: ignore[arg-type]
+                king=values["king"],  # type: ignore[arg-type]
+                led=values["led"],  # type: ignore[arg-type]
+                buzzer=values["buzzer"],
+                listen=values["listen"],
             )
-    return ButtonsConfig(backend=backend, debounce=float(debounce or 0.0), seats=tuple(seats))
+    return ButtonsConfig(backend=backend, debounce=float(debounce or 0.0), seats=seats)
 
 
 def _parse_displays(problems: Problems, data: Mapping[str, Any]) -> tuple[DisplayConfig, ...]:
@@ -506,12 +502,12 @@ def _check_pins(
     uses_i2c1 = any(display.bus == 1 for display in displays)
     uses_uart = any(_PI_UART_DEVICES.match(pad.device) for pad in pads)
     owner: dict[int, str] = {}
-    for seat in buttons.seats:
+    for seat, pins in buttons.seats.items():
         for name in _SEAT_KEYS:
-            pin = getattr(seat, name)
+            pin = getattr(pins, name)
             if pin is None:
                 continue
-            key = f"buttons.{seat.seat}.{name}"
+            key = f"buttons.{seat}.{name}"
             if pin in owner:
                 problems.add(key, Phrase.of("table_file.pin_shared", pin=pin, other=owner[pin]))
             owner.setdefault(pin, key)

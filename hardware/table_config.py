@@ -10,18 +10,20 @@ touches hardware; the devices are opened from these values by the service
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from catalogue.phrase import Phrase
+from drivers.seat_controls import SeatPins
 from engine.rules import RULE_SETS as ENGINE_RULE_SETS
 from hardware.layout import BUTTONS, FULL_PADS, PAD_ZONES
 from hardware.table_checks import unknown
 
 __all__ = [
     "BUTTON_KEYS", "DEFAULT_ADDRESS", "MAX_DEPTH", "REAL_PAD_DEPTH", "RULE_SETS", "SIM", "SIM_PAD_DEPTH", "TTY_PATH",
-    "VERBOSITIES", "ButtonsConfig", "DisplayConfig", "NoSuchPad", "PadConfig", "SeatButtons", "TableConfig",
-    "TagPolicy", "VoiceConfig",
+    "VERBOSITIES", "ButtonsConfig", "DisplayConfig", "NoSuchPad", "PadConfig", "TableConfig", "TagPolicy",
+    "VoiceConfig",
 ]
 
 BUTTON_KEYS: tuple[str, ...] = (*BUTTONS, "led")
@@ -97,34 +99,16 @@ class PadConfig:
 
 
 @dataclass(frozen=True, slots=True)
-class SeatButtons:
-    """One seat's BCM pins: ``yes``, ``no``, ``king`` buttons, ``led``, optional ``buzzer``.
-
-    It has the attributes :class:`drivers.seat_controls.SeatControls` wants of a seat.
-    """
-
-    seat: str
-    yes: int
-    no: int
-    king: int
-    led: int
-    buzzer: int | None = None
-    listen: int | None = None
-    """An optional fourth button for the voice: a press repeats the last announcement, a long
-    press reads the seat its own cards in its earpiece (``[voice]``)."""
-
-
-@dataclass(frozen=True, slots=True)
 class ButtonsConfig:
-    """The pin backend, the debounce window (seconds) and each seat's pins."""
+    """The pin backend, the debounce window (seconds) and each seat's pins.
+
+    ``seats``: ``{"A": SeatPins(...), "B": ...}``, as :class:`drivers.seat_controls.SeatControls` takes
+    them (``listen``, an optional fourth button for the voice: a press repeats the last announcement, a
+    long press reads the seat its own cards in its earpiece, ``[voice]``)."""
 
     backend: str
     debounce: float
-    seats: tuple[SeatButtons, ...]
-
-    def by_seat(self) -> dict[str, SeatButtons]:
-        """``{"A": SeatButtons(...), "B": ...}``, as :class:`drivers.seat_controls.SeatControls` takes."""
-        return {seat.seat: seat for seat in self.seats}
+    seats: Mapping[str, SeatPins]
 
 
 @dataclass(frozen=True, slots=True)

@@ -69,7 +69,7 @@ def open_table_devices(
         devices.pads = PadSet(ports, card_for=card_for, **emit, **pad_options)
         if buttons:
             devices.pin_factory = make_pin_factory(backend or table.buttons.backend)
-            devices.seat_controls = SeatControls(table.buttons.by_seat(), pin_factory=devices.pin_factory,
+            devices.seat_controls = SeatControls(table.buttons.seats, pin_factory=devices.pin_factory,
                                                  on_press=put, debounce=table.buttons.debounce)
     except BaseException:
         devices.close()

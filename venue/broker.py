@@ -296,20 +296,19 @@ MAX_PACKET_BYTES = 1024 * 1024
 """Mosquitto's ``max_packet_size``: a whole MQTT packet, topic and headers included, at most this many
 bytes, twice the largest payload the hub accepts (a record or a result, :data:`venue.trust.MAX_RECORD_BYTES`).
 mosquitto.conf(5): "If a client sends a packet which is larger than this value, it will be
-disconnected. This applies to all clients regardless of the protocol version"; nothing of it is kept
-(three 100 MB retained publishes grew the embedded broker by 286 MB)."""
+disconnected. This applies to all clients regardless of the protocol version"; nothing of it is kept."""
 
 MAX_QUEUED_BYTES = 8 * 1024 * 1024
 """Mosquitto's ``max_queued_bytes``: the bytes of QoS 1 messages waiting for one client beyond those in
 flight, at most (mosquitto.conf(5): "Once this limit has been reached, subsequent messages will be
-silently dropped"). A dashboard subscribed at QoS 1 that never reads grew Mosquitto from 8 MB to
-293 MB without it. A reader keeps a QoS 1 session of 8 MB of states (several thousand) while away."""
+silently dropped"): a dashboard subscribed at QoS 1 that never reads costs the broker this much at most.
+A reader keeps a QoS 1 session of 8 MB of states (several thousand) while away."""
 
 MAX_QUEUED_MESSAGES = 100_000
 """Mosquitto's ``max_queued_messages``: QoS 1 messages waiting for one client, at most. In Mosquitto
 2.0.11 it also bounds the QoS 0 packets waiting to be written to a client (``db__ready_for_flight``
 counts ``out_packet_count`` against it): the hub reads at QoS 0, and takes every retained state,
-record and result at its start (10,000 results in ``bench/venue.py``), so it stays this high."""
+record and result at its start (an evening's results of every table at once), so it stays this high."""
 
 MAX_INFLIGHT_MESSAGES = 100
 """Mosquitto's ``max_inflight_messages``: QoS 1 messages sent to one client and not yet acknowledged."""

@@ -4,9 +4,9 @@ deadline for a request's headers, and a log that a flood cannot fill.
 uvicorn's own options are used where they exist (``backlog``, ``timeout_keep_alive``,
 ``limit_concurrency``: a 503 once too many requests run, ``h11_max_incomplete_event_size``:
 headers at most 16 KB). None of them bounds a connection that never finishes its headers:
-``timeout_keep_alive`` only runs *between* requests, so 1,100 such connections took every
-descriptor of a service under ``ulimit -n 1024`` (issue 27). :class:`GuardedH11Protocol` is
-uvicorn's h11 protocol with the rest:
+``timeout_keep_alive`` only runs *between* requests, so such connections would hold the process's
+descriptors until it had none left. :class:`GuardedH11Protocol` is uvicorn's h11 protocol with
+the rest:
 
 - a connection whose request headers are not whole :data:`HEADER_TIMEOUT_S` after it opened
   (or after its last response) is closed;

@@ -13,7 +13,7 @@ from typing import Any
 from catalogue.phrase import Phrase
 from hardware.table_checks import Problem, Problems
 from venue.broker import Tls, check_table_name, free_port, in_use, mosquitto_path
-from venue.room import Session
+from venue.session import Session
 from venue.settings import ListenError, MqttSettings, SettingsError, parse_sections, split_listen, unreadable
 from venue.trust import TOPIC_LEVEL
 
@@ -29,7 +29,8 @@ INSTALL = Phrase.of("hub.install", install="`sudo apt-get install mosquitto`", s
 """What to do, in one line, when the hub should run its own Mosquitto and cannot find it."""
 
 CAPACITY = {"mosquitto": 1024, "external": 1024}
-"""Tables a broker mode serves within the 250 ms goal on a 2-core machine (bench/venue.py, docs/web.md)."""
+"""Tables a broker mode serves within the page's latency goal on a 2-core machine, as the hub says when it
+starts (measured by ``bench/venue.py``: docs/benchmarks.md)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,6 @@
 """The session's results, counted one at a time: each belongs to a table and a pairing.
 
-:class:`Ledger` takes the finished games the tables publish (:class:`venue.room.Result`) and
+:class:`Ledger` takes the finished games the tables publish (:class:`venue.session.Result`) and
 decides, for each, whether it counts:
 
 - **once per table and game**: a table's game ``n`` counts once, however often it comes and
@@ -49,15 +49,16 @@ import logging
 import os
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.seats import SEATS
+from venue.session import Result, Session
 
-if TYPE_CHECKING:
-    from venue.room import Result, Session
+if TYPE_CHECKING:  # the pairing (and networkx) is imported only where a Swiss round is paired
+    from venue.pairing import Played, Round
 
 logger = logging.getLogger(__name__)
 
@@ -129,7 +130,7 @@ class Ledger:
     defer: bool = False
     """Pair a Swiss round on the caller's word (:meth:`take_due`, :meth:`next_round`, :meth:`apply_round`:
     the hub pairs it on a worker thread, off its web loop) rather than as the last result comes."""
-    _due: tuple[list[Any], int] | None = None
+    _due: tuple[list[Played], int] | None = None
     _waiting: deque[tuple[Result, dict[str, Any], float | None]] = field(
         default_factory=lambda: deque(maxlen=MAX_DISPUTED))
     """Results of players not paired together yet, with their disputed entry: a Swiss round not paired
@@ -262,7 +263,7 @@ class Ledger:
             row["wins"] += 1
             self._ranking = None
 
-    def _played(self) -> list[Any]:
+    def _played(self) -> list[Played]:
         from venue.pairing import Played
 
         return [Played(r.players, r.winner, abs(r.score[0] - r.score[1])) for rnd in self.rounds
@@ -273,19 +274,19 @@ class Ledger:
         count = len(self.rounds)
         self.apply_round(self.next_round(self._played(), count), count)
 
-    def take_due(self) -> tuple[list[Any], int] | None:
+    def take_due(self) -> tuple[list[Played], int] | None:
         """The games to pair the next Swiss round from, and the rounds so far, once (deferred pairing)."""
         due, self._due = self._due, None
         return due
 
-    def next_round(self, games: list[Any], count: int) -> Any:
+    def next_round(self, games: list[Played], count: int) -> Round | None:
         """Round ``count + 1`` from ``games`` (pure: any thread), or None when the evening is over."""
         from venue.pairing import swiss_evening
 
         evening = swiss_evening(self.session.players, self.planned, games)
         return evening[count] if len(evening) > count else None
 
-    def apply_round(self, nxt: Any, count: int) -> None:
+    def apply_round(self, nxt: Round | None, count: int) -> None:
         """Add the round :meth:`next_round` made, if the rounds are still ``count``; results waiting for
         it are taken again."""
         if nxt is None or len(self.rounds) != count:
@@ -321,6 +322,17 @@ class Ledger:
         return {"session": self.session.name, "system": self.session.system, "planned": self.planned,
                 "rounds": [rnd.to_json() for rnd in self.rounds], "ranking": self.ranking(),
                 "games": len(self.results), "disputed": list(self.disputed)}
+
+
+def standings(session: Session, results: Iterable[Result], tables: tuple[str, ...] = (),
+              paired: float = 0.0) -> dict[str, Any]:
+    """Rounds with their pairings and results, the ranking (wins, then point difference, then points
+    won) and the disputed results, from ``results`` in order (:class:`Ledger`), every round paired at
+    ``paired`` (seconds since the epoch: the results that ended before are disputed)."""
+    ledger = Ledger(session, tables, clock=lambda: paired)
+    for r in results:
+        ledger.add(r)
+    return ledger.to_json()
 
 
 def _span(seconds: float) -> str:

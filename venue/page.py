@@ -35,7 +35,7 @@ import logging
 import socket
 import threading
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -238,12 +238,23 @@ def table_app(live: LiveTable, *, history: JournalHistory | None, settings: WebS
             return JSONResponse([])
         return JSONResponse(await asyncio.to_thread(history.stats))
 
-    async def setup(request: Request) -> Response:
-        refused = _authorized(request, settings.token)
-        if refused is not None:
-            return refused
-        if control is None:
-            return JSONResponse({"error": "this page cannot change the table"}, status_code=503)
+    def changing(endpoint: Callable[[Request, Callable[[PhysicalEvent], None]], Awaitable[Response]],
+                 ) -> Callable[[Request], Awaitable[Response]]:
+        """An endpoint that changes the table, behind the page's one guard: the token (:func:`_authorized`),
+        then a table this page may change (``control``); the endpoint is given ``control``."""
+
+        async def guarded(request: Request) -> Response:
+            refused = _authorized(request, settings.token)
+            if refused is not None:
+                return refused
+            if control is None:
+                return JSONResponse({"error": "this page cannot change the table"}, status_code=503)
+            return await endpoint(request, control)
+
+        return guarded
+
+    @changing
+    async def setup(request: Request, control: Callable[[PhysicalEvent], None]) -> Response:
         body = await _json_body(request)
         if isinstance(body, Response):
             return body
@@ -262,12 +273,8 @@ def table_app(live: LiveTable, *, history: JournalHistory | None, settings: WebS
         control(event)
         return JSONResponse({"queued": event.to_json()}, status_code=202)
 
-    async def new_game(request: Request) -> Response:
-        refused = _authorized(request, settings.token)
-        if refused is not None:
-            return refused
-        if control is None:
-            return JSONResponse({"error": "this page cannot change the table"}, status_code=503)
+    @changing
+    async def new_game(request: Request, control: Callable[[PhysicalEvent], None]) -> Response:
         if live.feed.state.get("view", {}).get("phase") != "over":
             return JSONResponse({"error": "the game is not over"}, status_code=409)
         control(ButtonEvent("A", "yes"))

@@ -1,9 +1,8 @@
 """The coach's review of each hand, computed once when the hand ends, and kept: the hand viewer
 (``GET /api/games/{n}/hands/{k}``) then costs a read.
 
-The viewer used to run the coach in the table's own process on every request it had not cached
-(64 hands, then the cache cleared whole): 12 clients looping over a long journal slowed the live
-game by 44 % and ``/api/state`` from 2 ms to 172 ms. Now:
+The coach never runs in the table's own process for a request, so that viewers looping over a long
+journal cannot slow the live game:
 
 - **when a hand ends** the page hands it (:class:`venue.record.HandLog`, with the game's rules) to
   :meth:`Reviews.submit`, which returns at once: the review (:func:`venue.hand_view.hand_view`,

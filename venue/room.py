@@ -3,7 +3,7 @@
 :class:`Room` (pure: feed it messages) holds what the hub knows of every table
 (:class:`TableSeen`), the finished games (:class:`Result`, each counted once) and the
 :class:`Session` (a round-robin of several rounds, or a Swiss evening, :mod:`venue.pairing`):
-its pairings and the ranking (:func:`standings`). It believes no payload it has not checked
+its pairings and the ranking (:mod:`venue.ledger`). It believes no payload it has not checked
 (:mod:`venue.trust`). The hub (:mod:`venue.hub`) serves it to the browsers.
 """
 
@@ -12,11 +12,12 @@ from __future__ import annotations
 import json
 import logging
 from collections import deque
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine.seats import SEATS, PerSeat
+from venue.ledger import Ledger
+from venue.session import Result, Session
 from venue.trust import TOPIC_LEVEL, Untrusted, check
 
 logger = logging.getLogger(__name__)
@@ -30,7 +31,7 @@ evening's games at one table; the results counted stay in the ledger whatever th
 KEPT_GAMES_BYTES = 4 * 1024 * 1024
 """Bytes of a table's finished games the hub keeps, at most (the latest game always): a game's payload
 may be 512 kB (:data:`venue.trust.MAX_RECORD_BYTES`); an evening's real games are some 10 kB each.
-600 results of 500 kB from one table grew the hub from 56 MB to 344 MB when it kept them all."""
+A table publishing the largest games, however many, costs the hub this much at most."""
 
 CLOCK_SAMPLES = 16
 """A table's last live states whose time tells its clock (:attr:`TableSeen.clock_offset`)."""
@@ -41,86 +42,6 @@ GAME_FIELDS = ("game", "players", "score", "winner", "ended", "hands")
 DROP_SAID_EVERY_S = 60.0
 """A table's dropped messages are said at most once a minute, the next line saying how many were
 dropped meanwhile: a table flooding bad payloads (a thousand a second) cannot fill the hub's log."""
-
-
-# -- the session ---------------------------------------------------------------------------------
-
-
-def round_robin(players: Iterable[str]) -> list[list[tuple[str, str]]]:
-    """Every round of a round-robin (the circle method): each pair meets once, seats alternating.
-
-    An odd field gets a bye (the pair with ``""``, left out of the rounds' pairings).
-
-    >>> round_robin(["ann", "bob", "cat", "dan"])
-    [[('ann', 'dan'), ('bob', 'cat')], [('cat', 'ann'), ('dan', 'bob')], [('ann', 'bob'), ('cat', 'dan')]]
-    """
-    field_ = list(players)
-    if len(field_) % 2:
-        field_.append("")
-    n = len(field_)
-    rounds: list[list[tuple[str, str]]] = []
-    order = field_[:]
-    for r in range(n - 1):
-        pairs = []
-        for i in range(n // 2):
-            a, b = order[i], order[n - 1 - i]
-            if i == 0 and r % 2 == 1:
-                a, b = b, a
-            if a and b:
-                pairs.append((a, b))
-        rounds.append(pairs)
-        order = [order[0], order[-1], *order[1:-1]]
-    return rounds
-
-
-@dataclass(frozen=True, slots=True)
-class Result:
-    """A finished game at a table."""
-
-    table: str
-    game: int
-    players: tuple[str, str]
-    score: tuple[int, int]
-    winner: str
-    at: float
-
-    def to_json(self) -> dict[str, Any]:
-        return {"table": self.table, "game": self.game, "players": list(self.players),
-                "score": PerSeat.of(self.score).to_json(), "winner": self.winner, "at": self.at}
-
-
-@dataclass
-class Session:
-    """A session: ``players`` in a round-robin over ``cycles`` cycles of rounds (a double
-    round-robin with 2), or a Swiss evening (``system="swiss"``, :mod:`venue.pairing`) of
-    ``planned`` rounds (0: :func:`venue.pairing.default_rounds`), each paired from the results."""
-
-    name: str = "session"
-    players: tuple[str, ...] = ()
-    cycles: int = 1
-    system: str = "round-robin"
-    planned: int = 0
-
-    @property
-    def rounds(self) -> list[list[tuple[str, str]]]:
-        base = round_robin(self.players)
-        out = []
-        for c in range(self.cycles):
-            out.extend([[(b, a) if c % 2 else (a, b) for a, b in rnd] for rnd in base])
-        return out
-
-
-def standings(session: Session, results: Iterable[Result], tables: tuple[str, ...] = (),
-              paired: float = 0.0) -> dict[str, Any]:
-    """Rounds with their pairings and results, the ranking (wins, then point difference, then points
-    won) and the disputed results, from ``results`` in order (:class:`venue.ledger.Ledger`), every
-    round paired at ``paired`` (seconds since the epoch: the results that ended before are disputed)."""
-    from venue.ledger import Ledger
-
-    ledger = Ledger(session, tables, clock=lambda: paired)
-    for r in results:
-        ledger.add(r)
-    return ledger.to_json()
 
 
 # -- the room ------------------------------------------------------------------------------------
@@ -186,34 +107,34 @@ class TableSeen:
         }
 
 
-@dataclass
 class Room:
     """Every table of the venue, the finished games and the session. Pure: feed it messages.
 
-    ``declared``: the venue file's tables in order (where a session's pairs are seated)."""
+    :param venue: the venue's name (the second level of its topics).
+    :param session: the session played (none: free play).
+    :param declared: the venue file's tables in order (where a session's pairs are seated).
+    :param ledger: what counts the results (:mod:`venue.ledger`); none: one of ``session`` at
+        ``declared``, pairing on the hub's wall clock.
+    """
 
-    venue: str = "venue"
-    session: Session = field(default_factory=Session)
-    declared: tuple[str, ...] = ()
-    tables: dict[str, TableSeen] = field(default_factory=dict)
-    dropped: int = 0
-    """Messages refused (not of their documented shape)."""
-    ledger: Any = None
-    _summaries: dict[str, dict[str, Any]] = field(default_factory=dict)
-    _order: list[str] = field(default_factory=list)
-    _drops_said: dict[str, tuple[float, int]] = field(default_factory=dict)
-    """A table's last line about a dropped message: when, and how many were dropped since unsaid."""
-
-    def __post_init__(self) -> None:
-        from venue.ledger import Ledger
-
-        if self.ledger is None:
-            self.ledger = Ledger(self.session, self.declared)
+    def __init__(self, venue: str = "venue", session: Session | None = None, declared: tuple[str, ...] = (),
+                 ledger: Ledger | None = None) -> None:
+        self.venue = venue
+        self.session = session if session is not None else Session()
+        self.declared = declared
+        self.ledger = ledger if ledger is not None else Ledger(self.session, declared)
+        self.tables: dict[str, TableSeen] = {}
+        self.dropped = 0
+        """Messages refused (not of their documented shape)."""
+        self._summaries: dict[str, dict[str, Any]] = {}
+        self._order: list[str] = []
+        self._drops_said: dict[str, tuple[float, int]] = {}
+        """A table's last line about a dropped message: when, and how many were dropped since unsaid."""
 
     @property
     def results(self) -> list[Result]:
         """The results counted, in the order they came."""
-        return self.ledger.results  # type: ignore[no-any-return]
+        return self.ledger.results
 
     def take(self, topic: str, payload: bytes, now: float, live: bool = False) -> list[tuple[str, Any]]:
         """One MQTT message; what to push to the browsers: ``("table", summary)``, or ``("standings",
@@ -294,7 +215,7 @@ class Room:
         return [] if verdict == "again" else [("standings", None)]
 
     def standings(self) -> dict[str, Any]:
-        return self.ledger.to_json()  # type: ignore[no-any-return]
+        return self.ledger.to_json()
 
     def snapshot(self) -> list[dict[str, Any]]:
         """Every table's summary, by name (kept as each message comes: nothing recomputed here)."""

@@ -7,8 +7,8 @@ up (more than :data:`QUEUE_BYTES` waiting for it) is dropped; it reconnects by i
 from the state.
 
 A stream that is read normally holds one of the server's connections for as long as its client
-wants (:mod:`venue.guard` caps them: 200 for a table's page, 1,000 for the hub), so one stranger
-opening 300 streams used to lock every spectator out. Streams are bounded by client address
+wants (:mod:`venue.guard` caps them: 200 for a table's page, 1,000 for the hub), so that one
+stranger opening many streams cannot lock every spectator out, streams are bounded by client address
 (:data:`STREAMS_PER_ADDRESS`: a new one ends that address's oldest) and in all (:attr:`Broadcaster.most`,
 :data:`STREAMS_SHARE` of the server's connections: a new one ends the oldest stream of the address
 that holds the most): a new spectator always gets a stream, and the room left over serves the page's

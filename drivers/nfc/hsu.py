@@ -19,7 +19,7 @@ Two things here, each usable alone:
   leaves the link at 115,200 (no ``stty`` probe, no SetSerialBaudrate): a host
   killed then leaves nothing to recover.
 
-:class:`~drivers.nfc.reader.NfcpyReader` always recovers; which rate the link keeps
+:class:`~drivers.nfc.pn532_reader.NfcpyReader` always recovers; which rate the link keeps
 (``link_baud``) was chosen from what each costs (``bench/restart.py``; ``docs/nfc.md``,
 *A reader after a crash*): nfcpy's 921,600.
 

@@ -2,8 +2,8 @@
 
 The pads share one :class:`OriginalityCheck`: the first pad that sees a tag asks it for its
 ``READ_SIG`` and, unless that gave a signature, its ``GET_VERSION``, while the listing that found
-it holds it (:meth:`drivers.nfc.reader.NfcpyReader.poll`; else
-:meth:`~drivers.nfc.reader.NfcpyReader.read_facts`), and hands the answers to ``judge``
+it holds it (:meth:`drivers.nfc.pn532_reader.NfcpyReader.poll`; else
+:meth:`~drivers.nfc.pn532_reader.NfcpyReader.read_facts`), and hands the answers to ``judge``
 (:func:`hardware.ntag_signature.judge` with the table's trusted key); the verdict :attr:`Origin.GENUINE` is
 remembered by UID while the tag stays on the pad: the pad that sees it leave calls
 :meth:`OriginalityCheck.forget` with its UID, so the next arrival of that UID (the genuine card

@@ -35,7 +35,9 @@ from drivers.closing import Closing
 from drivers.device_events import DeviceEvent, ReaderStatus, TagFacts
 from drivers.nfc.originality import OriginalityCheck
 from drivers.nfc.pad_contents import CardLookup, PadContents
-from drivers.nfc.reader import READER_ERRORS, Frames, Reader, TagWriteError, open_pn532
+from drivers.nfc.pn532_reader import open_pn532
+from drivers.nfc.reader import READER_ERRORS, Reader, TagWriteError
+from drivers.nfc.retried_frames import Frames
 
 __all__ = ["Pad", "PadSet", "PadTiming", "TagWriteError"]  # TagWriteError: what write_text and lock raise
 

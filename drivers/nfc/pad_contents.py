@@ -113,7 +113,7 @@ class PadContents:
     @property
     def inquiry(self) -> Inquiry | None:
         """What the reader's poll asks while its listing holds a tag
-        (:meth:`~drivers.nfc.reader.NfcpyReader.poll`'s ``ask``: :meth:`wants`,
+        (:meth:`~drivers.nfc.pn532_reader.NfcpyReader.poll`'s ``ask``: :meth:`wants`,
         :meth:`answered`); ``None`` without an originality check."""
         return None if self._originality is None else self
 
@@ -174,7 +174,7 @@ class PadContents:
         The poll asked them already while its listings held them (:attr:`ask`), and
         ``read_facts`` gives those answers; a tag it did not ask is asked now, last
         listed first: the poll leaves the tag it listed last selected
-        (:meth:`~drivers.nfc.reader.NfcpyReader.poll`), so that one is asked without
+        (:meth:`~drivers.nfc.pn532_reader.NfcpyReader.poll`), so that one is asked without
         the field reset and reselection each of the others costs.
         """
         if self._originality is None or reader is None:

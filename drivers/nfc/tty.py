@@ -215,15 +215,9 @@ class RawTty:
         dropped = 0
         end = time.monotonic() + limit
         while time.monotonic() < end:
-            ready, _, _ = select.select([fd], [], [], quiet)
-            if not ready:
+            chunk = self._chunk(fd, quiet)
+            if chunk is None:
                 break
-            try:
-                chunk = os.read(fd, 4096)
-            except BlockingIOError:
-                continue
-            if not chunk:
-                raise OSError(errno.EIO, os.strerror(errno.EIO))
             dropped += len(chunk)
         self._buffer.clear()
         if dropped:
@@ -281,20 +275,32 @@ class RawTty:
             left = deadline - time.monotonic()
             if left <= 0:
                 break
-            watched = [fd, self._wake_r] if interruptible else [fd]
-            ready, _, _ = select.select(watched, [], [], left)
-            if self._wake_r in ready:
-                os.read(self._wake_r, 64)
+            chunk = self._chunk(fd, left, interruptible)
+            if chunk is None:
                 break
-            if not ready:
-                break
-            try:
-                chunk = os.read(fd, 4096)
-            except BlockingIOError:
-                continue
-            if not chunk:  # hang-up
-                raise OSError(errno.EIO, os.strerror(errno.EIO))
             self._buffer += chunk
         data = bytes(self._buffer[:count])
         del self._buffer[:count]
         return data
+
+    def _chunk(self, fd: int, timeout: float, interruptible: bool = False) -> bytes | None:
+        """What the port has within ``timeout`` seconds: some bytes, or none (a wake-up with nothing
+        to read after all: ask again); None when nothing came in time, or :meth:`interrupt` was
+        called (with ``interruptible``).
+
+        :raises OSError: ``EIO`` if the port hung up (ready, and a read of nothing).
+        """
+        watched = [fd, self._wake_r] if interruptible else [fd]
+        ready, _, _ = select.select(watched, [], [], timeout)
+        if not ready:
+            return None
+        if self._wake_r in ready:
+            os.read(self._wake_r, 64)
+            return None
+        try:
+            chunk = os.read(fd, 4096)
+        except BlockingIOError:
+            return b""
+        if not chunk:  # hang-up
+            raise OSError(errno.EIO, os.strerror(errno.EIO))
+        return chunk

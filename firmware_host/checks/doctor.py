@@ -161,12 +161,13 @@ def read_reader_firmware(pad: PadConfig, listings: int = LINK_LISTINGS) -> str:
 
 
 def _link(port: str, listings: int) -> str:
-    """The frames a pad's own reader (:class:`~drivers.nfc.reader.NfcpyReader`) sent and retried
+    """The frames a pad's own reader (:class:`~drivers.nfc.pn532_reader.NfcpyReader`) sent and retried
     listing the tags on ``port`` ``listings`` times; a failed listing is tried again, as a pad does.
 
     :raises OSError: three listings in a row failed.
     """
-    from drivers.nfc.reader import READER_ERRORS, NfcpyReader
+    from drivers.nfc.pn532_reader import NfcpyReader
+    from drivers.nfc.reader import READER_ERRORS
 
     reader = NfcpyReader(port)
     try:
@@ -563,8 +564,8 @@ def _check_buttons(config: TableConfig, make_factory: FactoryMaker, lang: str = 
     close = getattr(factory, "close", None)
     if callable(close):
         close()
-    seats = ", ".join(_say(lang, "seat_pins", seat=s.seat, yes=s.yes, no=s.no, king=s.king, led=s.led)
-                      for s in config.buttons.seats)
+    seats = ", ".join(_say(lang, "seat_pins", seat=seat, yes=s.yes, no=s.no, king=s.king, led=s.led)
+                      for seat, s in config.buttons.seats.items())
     return Check(name, True, _say(lang, "buttons_ok", kind=kind, backend=chosen, seats=seats))
 
 

@@ -40,7 +40,7 @@ from hardware import ntag_signature
 from hardware.table_config import PadConfig, TableConfig
 
 if TYPE_CHECKING:
-    from drivers.nfc.reader import NfcpyReader
+    from drivers.nfc.pn532_reader import NfcpyReader
 
 logger = logging.getLogger(__name__)
 
@@ -83,7 +83,8 @@ def probe_reader(pad: PadConfig, port: str, frames: FrameLog, ask: Ask, *, key: 
     Never raises for a failing reader: a reader that cannot be opened or stops answering is a
     failing :class:`Check` and the probe goes on with the next.
     """
-    from drivers.nfc.reader import READER_ERRORS, NfcpyReader
+    from drivers.nfc.pn532_reader import NfcpyReader
+    from drivers.nfc.reader import READER_ERRORS
 
     frames.comment(f"pad {pad.name}: {pad.device} ({port})")
     opened: list[RecordingTty] = []

@@ -17,8 +17,9 @@ import pytest
 from drivers.device_events import CardSeen, DeviceEvent, ReaderStatus
 from drivers.nfc.pad import Pad, PadSet, PadTiming
 from drivers.nfc.pad_contents import card_from_ndef
+from drivers.nfc.pn532_reader import NfcpyReader
 from drivers.nfc.pn532sim import Pn532Simulator
-from drivers.nfc.reader import NfcpyReader, TagWriteError
+from drivers.nfc.reader import TagWriteError
 
 KS = "04A224B2C31D80"
 QH = "04B1C2D3E4F501"

@@ -11,6 +11,7 @@ import hashlib
 import queue
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -186,6 +187,30 @@ def moves(draw: st.DrawFn) -> list[tuple[str, int]]:
     ))
 
 
+def play_script(script: list[tuple[str, int]], sim: Pn532Simulator, pad: Pad, events: queue.Queue[DeviceEvent],
+                wait_for: Any, wait_polls: Any, origin: str | None = None) -> None:
+    """Each move of ``script`` made on ``sim``; after each, exactly the events of what changed (with
+    ``origin``, when the pad checks originality), the pad holding what is readable, then no event more
+    while it polls on."""
+    spare = list(UIDS)
+    for move, count in script:
+        before = set(sim.readable)
+        if move in ("packet", "card"):
+            laid, spare = spare[:count], spare[count:]
+            sim.place_stack(laid)
+        elif move == "top" and sim.on_pad:
+            spare.append(sim.lift_top())
+        elif move == "all":
+            spare += sim.lift_all()
+        after = set(sim.readable)
+        changes = left(*(before - after)) | arrived(*(after - before))
+        expected = changes if origin is None else {dataclasses.replace(e, origin=origin) for e in changes}
+        assert set(take(events, len(expected))) == expected
+        wait_for(lambda after=after: pad.present == after, "pad.present == after")
+        wait_polls(sim, 2 * FAST.leave_after)
+        assert events.empty()
+
+
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(depth=st.integers(1, 4), script=moves())
 def test_every_change_of_a_stack_gives_exactly_its_events(
@@ -193,22 +218,7 @@ def test_every_change_of_a_stack_gives_exactly_its_events(
 ) -> None:
     events: queue.Queue[DeviceEvent] = queue.Queue()
     with Pn532Simulator(depth=depth, miss=0.0) as sim, open_pad(sim, events, card_names) as pad:
-        spare = list(UIDS)
-        for move, count in script:
-            before = set(sim.readable)
-            if move in ("packet", "card"):
-                laid, spare = spare[:count], spare[count:]
-                sim.place_stack(laid)
-            elif move == "top" and sim.on_pad:
-                spare.append(sim.lift_top())
-            elif move == "all":
-                spare += sim.lift_all()
-            after = set(sim.readable)
-            expected = left(*(before - after)) | arrived(*(after - before))
-            assert set(take(events, len(expected))) == expected
-            wait_for(lambda after=after: pad.present == after, "pad.present == after")  # type: ignore[misc]
-            wait_polls(sim, 2 * FAST.leave_after)
-            assert events.empty()
+        play_script(script, sim, pad, events, wait_for, wait_polls)
 
 
 def _sign(uid: bytes) -> bytes:
@@ -234,23 +244,7 @@ def test_every_change_of_a_checked_stack_gives_exactly_its_events(
     with Pn532Simulator(depth=depth, miss=0.0, signer=_sign) as sim, \
             Pad("hand.A", sim.path, events=events, card_for=card_names.get, timing=FAST, originality=check) as pad:
         assert strip(events.get(timeout=WAIT)) == ReaderStatus("hand.A", online=True)
-        spare = list(UIDS)
-        for move, count in script:
-            before = set(sim.readable)
-            if move in ("packet", "card"):
-                laid, spare = spare[:count], spare[count:]
-                sim.place_stack(laid)
-            elif move == "top" and sim.on_pad:
-                spare.append(sim.lift_top())
-            elif move == "all":
-                spare += sim.lift_all()
-            after = set(sim.readable)
-            changes = left(*(before - after)) | arrived(*(after - before))
-            expected = {dataclasses.replace(e, origin="genuine") for e in changes}
-            assert set(take(events, len(expected))) == expected
-            wait_for(lambda after=after: pad.present == after, "pad.present == after")  # type: ignore[misc]
-            wait_polls(sim, 2 * FAST.leave_after)
-            assert events.empty()
+        play_script(script, sim, pad, events, wait_for, wait_polls, origin="genuine")
 
 
 # -- the simulated table ----------------------------------------------------------

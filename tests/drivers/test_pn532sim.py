@@ -14,6 +14,7 @@ import nfc.clf.pn532
 import nfc.clf.transport
 import nfc.tag
 import pytest
+from conftest import command
 
 from drivers.nfc.pn532sim import Pn532Simulator
 from drivers.nfc.pn532sim.field import anticollision_order
@@ -32,14 +33,6 @@ def exchange(port: RawTty, data: bytes) -> tuple[bytes, bytes]:
     """Write ``data``, return the ACK and the answer frame."""
     port.write(data)
     return bytes(port.read(2000)), bytes(port.read(2000))
-
-
-def command(port: RawTty, code: int, params: bytes = b"") -> bytes:
-    """Send a command frame, check the ACK, return the answer's data."""
-    ack, answer = exchange(port, frame(bytes([0xD4, code]) + params))
-    assert ack == ACK
-    assert answer[5:7] == bytes([0xD5, code + 1])
-    return answer[7:-2]
 
 
 @pytest.fixture

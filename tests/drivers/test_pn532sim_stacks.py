@@ -1,5 +1,5 @@
 """The emulated PN532 with stacks: REQA/WUPA/HLTA, MaxTg=2, depth, misses, and the
-listing cycle of :class:`drivers.nfc.reader.NfcpyReader` frame by frame.
+listing cycle of :class:`drivers.nfc.pn532_reader.NfcpyReader` frame by frame.
 
 Everything goes through the pty: raw frames (``RawTty``) or the real nfcpy driver.
 """
@@ -9,12 +9,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from conftest import command
 
+from drivers.nfc.pn532_reader import NfcpyReader
 from drivers.nfc.pn532sim import Pn532Simulator
 from drivers.nfc.pn532sim.chip import CIU_BIT_FRAMING
 from drivers.nfc.pn532sim.field import anticollision_order
-from drivers.nfc.pn532sim.frames import ACK, frame
-from drivers.nfc.reader import NfcpyReader
+from drivers.nfc.pn532sim.frames import frame
 from drivers.nfc.tty import RawTty
 
 # Seven-byte UIDs whose second byte, least significant bit first on air, reads 10 20 30 40 50:
@@ -30,15 +31,6 @@ ATQA_ON_AIR = bytes.fromhex("4400")
 def sim() -> Iterator[Pn532Simulator]:
     with Pn532Simulator(depth=5, miss=0.0) as simulator:
         yield simulator
-
-
-def command(port: RawTty, code: int, params: bytes = b"") -> bytes:
-    """Send a command frame, check the ACK, return the answer's data."""
-    port.write(frame(bytes([0xD4, code]) + params))
-    assert bytes(port.read(2000)) == ACK
-    answer = bytes(port.read(2000))
-    assert answer[5:7] == bytes([0xD5, code + 1])
-    return answer[7:-2]
 
 
 def listed(data: bytes) -> list[str]:

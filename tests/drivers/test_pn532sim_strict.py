@@ -12,13 +12,14 @@ import time
 from collections.abc import Iterator
 
 import pytest
+from conftest import command
 
+from drivers.nfc.pn532_reader import NfcpyReader
 from drivers.nfc.pn532sim import Pn532Simulator
 from drivers.nfc.pn532sim.chip import GUARD_TIME, Pn532Core
 from drivers.nfc.pn532sim.field import Field
 from drivers.nfc.pn532sim.frames import ACK, frame
 from drivers.nfc.pn532sim.ntag213 import Ntag213
-from drivers.nfc.reader import NfcpyReader
 from drivers.nfc.tty import RawTty
 
 KS = "04A224B2C31D80"
@@ -30,22 +31,6 @@ BIT = 128 / 13.56e6  # one bit at 106 kbit/s (fc/128)
 def sim() -> Iterator[Pn532Simulator]:
     with Pn532Simulator(depth=3, miss=0.0) as simulator:
         yield simulator
-
-
-@pytest.fixture
-def port(sim: Pn532Simulator) -> Iterator[RawTty]:
-    tty = RawTty(sim.path)
-    yield tty
-    tty.release()
-
-
-def command(port: RawTty, code: int, params: bytes = b"") -> bytes:
-    """Send a command frame, check the ACK, return the answer's data."""
-    port.write(frame(bytes([0xD4, code]) + params))
-    assert bytes(port.read(2000)) == ACK
-    answer = bytes(port.read(2000))
-    assert answer[5:7] == bytes([0xD5, code + 1])
-    return answer[7:-2]
 
 
 # -- InDataExchange is MIFARE ---------------------------------------------------------------

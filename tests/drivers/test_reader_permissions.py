@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 OPEN_READER = """
 import sys
 from drivers.device_errors import DevicePermissionError
-from drivers.nfc.reader import NfcpyReader
+from drivers.nfc.pn532_reader import NfcpyReader
 try:
     NfcpyReader(sys.argv[1])
 except DevicePermissionError as exc:

@@ -19,9 +19,9 @@ import nfc.clf.pn532
 import pytest
 
 from drivers.nfc import hsu
+from drivers.nfc.pn532_reader import NfcpyReader
 from drivers.nfc.pn532sim import Pn532Simulator
 from drivers.nfc.pn532sim.chip_host import ChipHost, ControlError, ask, chip_path
-from drivers.nfc.reader import NfcpyReader
 from drivers.nfc.tty import RawTty
 
 KS = "04A224B2C31D80"

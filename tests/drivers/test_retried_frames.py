@@ -13,7 +13,7 @@ import pytest
 from drivers.device_events import DeviceEvent, ReaderStatus
 from drivers.nfc.pad import PadSet, PadTiming
 from drivers.nfc.pn532sim import Pn532Simulator
-from drivers.nfc.reader import retried_frames
+from drivers.nfc.retried_frames import retried_frames
 
 KS = "04A224B2C31D80"
 

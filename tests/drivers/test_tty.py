@@ -87,3 +87,28 @@ def test_a_vanished_port_is_eio(line: tuple[RawTty, int]) -> None:
         port.read(200)
     assert error.value.errno == errno.EIO
     os.dup2(os.open(os.devnull, os.O_RDONLY), chip)  # the fixture closes it again
+
+
+def test_an_interrupted_long_read_takes_nothing_and_the_next_read_takes_the_answer(line: tuple[RawTty, int]) -> None:
+    """``interrupt()`` ends a long wait for a response even when the answer is there as well; the answer
+    stays for the next read."""
+    port, chip = line
+    port.write(command(0x4A, b"\x02\x00"))
+    os.read(chip, 64)
+    os.write(chip, ACK)
+    assert port.read(100) == ACK
+    port.interrupt()
+    os.write(chip, response(0x4A, b"\x00"))
+    with pytest.raises(OSError) as error:
+        port.read(1000)
+    assert error.value.errno == errno.ETIMEDOUT
+    assert bytes(port.read(1000)) == response(0x4A, b"\x00")
+
+
+def test_a_resync_on_a_vanished_port_is_eio(line: tuple[RawTty, int]) -> None:
+    port, chip = line
+    os.close(chip)
+    with pytest.raises(OSError) as error:
+        port.resync(quiet=0.02)
+    assert error.value.errno == errno.EIO
+    os.dup2(os.open(os.devnull, os.O_RDONLY), chip)  # the fixture closes it again

@@ -4,11 +4,12 @@ plain options; one opener for the pads and seat controls of the real and the sim
 from __future__ import annotations
 
 import dataclasses
+import signal
 
 import pytest
 
 from drivers.pin_backends import UnknownBackendError
-from firmware_host.app import GameOptions, RunOptions, build_referee
+from firmware_host.app import STOP_SIGNALS, GameOptions, RunOptions, build_referee, stop_signals
 from firmware_host.cards.table_tags import TableTags
 from firmware_host.errors import BadInput
 from firmware_host.players.simtable import SimulatedTable, sim_uid
@@ -77,3 +78,29 @@ def test_an_unknown_pin_backend_is_refused_and_close_is_safe_twice() -> None:
     devices.close()
     devices.close()
     assert devices.seat_controls is None and devices.pads is None
+
+
+def test_a_stop_signal_is_the_service_s_inside_and_the_handler_before_is_put_back() -> None:
+    """SIGTERM and SIGINT stop the table while it runs (``run``, ``linger``, waiting for enrolment);
+    whatever handled them before does again once it stops, even when it stops on an error."""
+    taken: list[int] = []
+    before = {sig: signal.getsignal(sig) for sig in STOP_SIGNALS}
+
+    def theirs(signum: int, frame: object) -> None:
+        taken.append(-signum)
+
+    try:
+        for sig in STOP_SIGNALS:
+            signal.signal(sig, theirs)
+        with stop_signals(taken.append):
+            signal.raise_signal(signal.SIGTERM)
+            signal.raise_signal(signal.SIGINT)
+        assert taken == [signal.SIGTERM, signal.SIGINT]
+        with pytest.raises(RuntimeError), stop_signals(taken.append):
+            raise RuntimeError("a part failed to open")
+        assert all(signal.getsignal(sig) is theirs for sig in STOP_SIGNALS)
+        signal.raise_signal(signal.SIGTERM)
+        assert taken[-1] == -signal.SIGTERM
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)

@@ -18,8 +18,8 @@ import pytest
 from drivers.device_events import CardSeen, DeviceEvent, ReaderStatus, TagFacts
 from drivers.nfc.originality import OriginalityCheck
 from drivers.nfc.pad import Pad, PadTiming
+from drivers.nfc.pn532_reader import NfcpyReader
 from drivers.nfc.pn532sim import WIRE, Pn532Simulator, tag_signer
-from drivers.nfc.reader import NfcpyReader
 from hardware import ntag_signature
 
 KEY = tag_signer.sim_public_key()

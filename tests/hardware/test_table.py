@@ -95,7 +95,7 @@ def test_reference_table_avoids_bus_pins() -> None:
     table = load_table(shipped_table_path("reference"))
     pins = [
         pin
-        for seat in table.buttons.seats
+        for seat in table.buttons.seats.values()
         for pin in (seat.yes, seat.no, seat.king, seat.led, seat.buzzer)
         if pin is not None
     ]
@@ -138,7 +138,7 @@ def test_seat_buttons_fit_the_buttons_driver() -> None:
     table = simulated_table()
     seen: list[object] = []
     with drivers.seat_controls.SeatControls(
-        table.buttons.by_seat(),
+        table.buttons.seats,
         pin_factory=MockFactory(),
         on_press=seen.append,
         debounce=table.buttons.debounce,
@@ -147,6 +147,22 @@ def test_seat_buttons_fit_the_buttons_driver() -> None:
         buttons.led_on("A")
         assert buttons.is_lit("A")
     assert len(seen) == 1
+
+
+def test_the_table_file_s_listen_button_reaches_the_buttons_driver() -> None:
+    """A seat's pins are one type from the table file to the driver: the ``listen`` pin is claimed
+    and pressed like the others (a second description of the pins once lacked it)."""
+    from gpiozero.pins.mock import MockFactory
+
+    table = load_table_text(edit(GOOD, "led = 12", "led = 12\nlisten = 19"))
+    assert list(table.buttons.seats) == ["A", "B"]
+    seen: list[object] = []
+    with drivers.seat_controls.SeatControls(table.buttons.seats, pin_factory=MockFactory(), on_press=seen.append,
+                                            debounce=0.0, clock=lambda: 1.0) as buttons:
+        assert buttons.pin("A", "listen").info.name == "GPIO19"
+        buttons.pin("A", "listen").drive_low()
+        buttons.pin("A", "listen").drive_high()
+    assert [(event.seat, event.button) for event in seen] == [("A", "listen")]  # type: ignore[attr-defined]
 
 
 def test_registry_relative_to_the_file(tmp_path: Path) -> None:
@@ -537,7 +553,7 @@ def test_a_bad_voice_section_is_refused_at_the_door_with_every_problem() -> None
 def test_a_listen_pin_is_checked_like_every_pin() -> None:
     problems = dict(problems_of(edit(GOOD, "led = 12", "led = 12\nlisten = 6")))
     assert "GPIO6 is also" in problems["buttons.A.listen"]
-    assert load_table_text(edit(GOOD, "led = 12", "led = 12\nlisten = 19")).buttons.seats[0].listen == 19
+    assert load_table_text(edit(GOOD, "led = 12", "led = 12\nlisten = 19")).buttons.seats["A"].listen == 19
 
 
 @pytest.mark.parametrize(("device", "ears", "refused"), [

@@ -1,112 +1,41 @@
-"""Cards that cannot be faked: clones, counterfeits, rewritten NDEF records, a card of
-another pack, forged registry entries, locked tags, the deck check. Everything runs on the real
-nfcpy driver against the simulated PN532 and NTAG213s; the referee is the real controller.
+"""Tags that cannot be faked, as the hardware tells them: NXP's originality signature judged for each
+kind of tag a reader lists (alone, in a stack, signed for another UID, a UID not of seven bytes), the
+lock that keeps a phone from rewriting a card (the datasheet's lock bytes, AUTHLIM, the lock secret's
+file), and the table file's ``[tags]``. The real nfcpy driver reads the simulated PN532 and NTAG213s.
 
-Nothing here asserts on time: tests wait for events (generous timeouts).
+The tags in play, enrolled and checked as a pack: tests/firmware_host/cards/test_card_security.py;
+doctor on a registry: tests/firmware_host/checks/test_doctor_registry.py; the commands:
+tests/cli/test_tag_commands.py. Nothing here asserts on time: tests wait for events (generous
+timeouts).
 """
 
 from __future__ import annotations
 
-import dataclasses
-import json
 import queue
-import re
-import subprocess
-import sys
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from signed_tags import FAST, KEY, SIGNER, TABLE, WAIT
 
-from drivers.device_events import CardSeen, DeviceEvent, ReaderStatus
-from drivers.nfc.originality import Origin, OriginalityCheck
-from drivers.nfc.pad import Pad, PadTiming
-from drivers.nfc.pn532sim import Pn532Simulator, tag_signer
-from drivers.nfc.reader import NfcpyReader, TagWriteError
-from firmware_host.cards.deck_check import check_deck
-from firmware_host.cards.enroll import Originality, enroll
-from firmware_host.cards.table_tags import TableTags
-from firmware_host.checks.doctor import run_checks
+from drivers.device_events import CardSeen, DeviceEvent
+from drivers.nfc.originality import OriginalityCheck
+from drivers.nfc.pad import Pad
+from drivers.nfc.pn532_reader import NfcpyReader
+from drivers.nfc.pn532sim import Pn532Simulator
+from drivers.nfc.reader import TagWriteError
 from firmware_host.players.simtable import sim_uid
-from firmware_host.referee.controller import Controller
-from firmware_host.referee.event_words import message
-from firmware_host.referee.table_defaults import TableDefaults
 from hardware import locks, ntag_signature
 from hardware.table import TagPolicy, load_table_text
-from hardware.tag_registry import CARDS, TagRegistry
-
-WAIT = 15.0
-FAST = PadTiming(poll_interval=0.005, leave_after=2, reopen_first=0.02, reopen_max=0.2)
-KEY = tag_signer.sim_public_key()
-SIGNER = tag_signer.sim_signer()
-
-
-def signed_registry(packs: tuple[int, ...] = (1, 2)) -> TagRegistry:
-    """Both simulated packs, enrolled genuine with their TEST signatures."""
-    registry = TagRegistry()
-    for pack in packs:
-        for card in CARDS:
-            uid = sim_uid(card, pack)
-            registry.add(uid, card, pack, origin="genuine", signature=SIGNER(bytes.fromhex(uid)).hex())
-    return registry
-
-
-class Table:
-    """One simulated pad under the table's tags wiring, feeding a real controller."""
-
-    def __init__(self, tags: TableTags, sim: Pn532Simulator, zone: str = "hand.A") -> None:
-        self.tags = tags
-        self.sim = sim
-        self.zone = zone
-        self.events: queue.Queue[DeviceEvent] = queue.Queue()
-        self.controller = Controller(TableDefaults(dealer="B", require_genuine=tags.policy.require_signature),
-                                     registry=tags.registry)
-        self.pad = Pad(zone, sim.path, events=self.events, card_for=tags.entry, timing=FAST,
-                       **tags.pad_options())
-        status = self.events.get(timeout=WAIT)
-        assert isinstance(status, ReaderStatus) and status.online
-
-    def seen(self) -> CardSeen:
-        event = self.events.get(timeout=WAIT)
-        assert isinstance(event, CardSeen)
-        return dataclasses.replace(event, t=0.0)
-
-    def lay(self, uid: str, *, kind: str = "genuine", ndef_text: str | None = None) -> tuple[CardSeen, list[tuple]]:
-        """Lay a tag; the pad's event and what the referee made of it (kind, code)."""
-        self.sim.place(uid, ndef_text, kind=kind)
-        seen = self.seen()
-        outcome = self.controller.handle(self.tags.card_event(seen))
-        return seen, [(e.event, getattr(e, "code", None)) for e in outcome.events]
-
-    def lift(self, uid: str) -> list[tuple]:
-        self.sim.remove(uid)
-        seen = self.seen()
-        assert seen.gone
-        outcome = self.controller.handle(self.tags.card_event(seen))
-        return [(e.event, getattr(e, "code", None)) for e in outcome.events]
-
-    def close(self) -> None:
-        self.pad.close()
+from hardware.tag_registry import TagRegistry
 
 
 @pytest.fixture
 def sim() -> Iterator[Pn532Simulator]:
     with Pn532Simulator(signer=SIGNER) as simulator:
         yield simulator
-
-
-def table(sim: Pn532Simulator, policy: TagPolicy, registry: TagRegistry | None = None) -> Table:
-    tags = TableTags.build(registry if registry is not None else signed_registry(), policy, simulated=True)
-    return Table(tags, sim)
-
-
-REQUIRE = TagPolicy(require_signature=True)
-
-
-# -- originality ----------------------------------------------------------------------------------
 
 
 def test_nxp_key_verifies_a_known_good_signature_and_nothing_else() -> None:
@@ -174,110 +103,6 @@ def test_the_check_is_asked_once_a_session_and_only_genuine_is_remembered(sim: P
         assert check.verdict(uid) is None
 
 
-# -- in play ----------------------------------------------------------------------------------------
-
-
-def test_a_genuine_card_is_dealt(sim: Pn532Simulator) -> None:
-    t = table(sim, REQUIRE)
-    try:
-        seen, judged = t.lay(sim_uid("KS"))
-        assert seen.origin == "genuine" and seen.card == "KS"
-        assert judged == []  # dealt: nothing to say yet
-    finally:
-        t.close()
-
-
-@pytest.mark.parametrize(("kind", "origin"), [("clone", "no_signature"), ("counterfeit", "counterfeit")])
-def test_a_clone_or_a_counterfeit_of_an_enrolled_card_is_refused(
-    sim: Pn532Simulator, kind: str, origin: str
-) -> None:
-    t = table(sim, REQUIRE)
-    try:
-        seen, judged = t.lay(sim_uid("KS"), kind=kind)
-        assert seen.origin == origin and seen.card == "KS"  # the pad names it; the referee decides
-        assert judged == [("fault", "counterfeit_card")]
-        outcome = t.controller.snapshot()
-        assert "originality" in message(outcome.faults[0])
-        assert t.lift(sim_uid("KS")) == [("corrected", "counterfeit_card")]
-    finally:
-        t.close()
-
-
-def test_without_the_requirement_a_clone_is_not_refused(sim: Pn532Simulator) -> None:
-    t = table(sim, TagPolicy())
-    try:
-        seen, judged = t.lay(sim_uid("KS"), kind="clone")
-        assert seen.origin is None  # the pads do not even ask
-        assert judged == []
-    finally:
-        t.close()
-
-
-def test_a_card_of_the_other_pack_is_a_fault(sim: Pn532Simulator) -> None:
-    t = table(sim, TagPolicy())
-    try:
-        assert t.lay(sim_uid("KS", 1))[1] == []  # the first card: pack 1
-        seen, judged = t.lay(sim_uid("QH", 2))
-        assert seen.card == "QH"
-        assert judged == [("fault", "foreign_pack")]
-        assert "pack 2" in message(t.controller.snapshot().faults[0])
-        assert t.lift(sim_uid("QH", 2)) == [("corrected", "foreign_pack")]
-        assert t.lay(sim_uid("QH", 1))[1] == []
-    finally:
-        t.close()
-
-
-def test_an_unregistered_tag_with_a_card_s_ndef_text_is_not_that_card(sim: Pn532Simulator) -> None:
-    """The cheat of the issue: ``ecarte:AH`` written by a phone on a blank tag."""
-    t = table(sim, TagPolicy())
-    try:
-        seen, judged = t.lay("04DEADBEEF0001", ndef_text="ecarte:AH")
-        assert seen.card is None  # with a registry the pads do not read NDEF records
-        assert judged == [("fault", "unknown_tag")]
-    finally:
-        t.close()
-
-
-def test_a_rewritten_ndef_record_on_an_enrolled_tag_changes_nothing(sim: Pn532Simulator) -> None:
-    t = table(sim, REQUIRE)
-    try:
-        seen, _ = t.lay(sim_uid("7C"), ndef_text="ecarte:AH")
-        assert seen.card == "7C"  # the registry names it by its UID
-    finally:
-        t.close()
-
-
-def test_ndef_names_the_cards_of_an_unenrolled_pack_when_the_table_says_so(sim: Pn532Simulator) -> None:
-    t = table(sim, TagPolicy(ndef_pack=2), signed_registry((1,)))
-    try:
-        seen, judged = t.lay("04DEADBEEF0001", ndef_text="ecarte:AH")
-        assert seen.card == "AH" and judged == []  # pack 2 (by NDEF) chosen by the first card
-        assert t.lay(sim_uid("KS", 1))[1] == [("fault", "foreign_pack")]
-    finally:
-        t.close()
-
-
-def test_the_referee_decides_the_same_on_replay() -> None:
-    """What reaches the journal (the card events) replays to the same faults."""
-    tags = TableTags.build(signed_registry(), REQUIRE, simulated=True)
-    lines = [
-        tags.card_event(CardSeen("hand.A", sim_uid("KS", 1), "KS", origin=Origin.GENUINE, pack=1)),
-        tags.card_event(CardSeen("hand.A", sim_uid("QS", 1), "QS", origin=Origin.NO_SIGNATURE, pack=1)),
-        tags.card_event(CardSeen("hand.A", sim_uid("JS", 2), "JS", origin=Origin.GENUINE, pack=2)),
-    ]
-    assert lines[1].to_json() == {"zone": "hand.A", "card": "QS", "uid": sim_uid("QS", 1), "pack": 1,
-                                  "origin": "no_signature"}
-
-    def referee() -> list[list[str]]:
-        controller = Controller(TableDefaults(dealer="B", require_genuine=True), registry=tags.registry)
-        return [[getattr(e, "code", e.event) for e in controller.handle(line).events] for line in lines]
-
-    assert referee() == referee() == [[], ["counterfeit_card"], ["foreign_pack"]]
-
-
-# -- locked tags -----------------------------------------------------------------------------------
-
-
 def test_a_locked_tag_refuses_a_phone_s_write_and_the_table_still_reads_it(sim: Pn532Simulator) -> None:
     uid = sim_uid("KS")
     secret = b"a table secret of 32 bytes......"
@@ -318,187 +143,6 @@ def test_the_lock_secret_file_must_be_private_and_long(tmp_path: Path) -> None:
         locks.load_secret(secret)
     secret.chmod(0o600)
     assert locks.load_secret(secret) == b"x" * 32
-
-
-# -- enrolment -------------------------------------------------------------------------------------
-
-
-def _operator(sim: Pn532Simulator, pad: Pad, registry: TagRegistry, tags: list[tuple[str, str]]) -> None:
-    """Lays each (uid, kind) and lifts it once the walk has registered it."""
-    for uid, kind in tags:
-        sim.place(uid, kind=kind)
-        deadline = time.monotonic() + WAIT
-        while uid not in registry and time.monotonic() < deadline:
-            time.sleep(0.005)
-        sim.remove(uid)
-        while uid in pad.present and time.monotonic() < deadline:
-            time.sleep(0.005)
-
-
-def test_enrolment_records_originality_and_locks_and_flags_a_clone(sim: Pn532Simulator, tmp_path: Path) -> None:
-    secret = b"a table secret of 32 bytes......"
-    events: queue.Queue[DeviceEvent] = queue.Queue()
-    registry = TagRegistry()
-    shown: list[list[str]] = []
-    cards = ["KS", "QS", "JS"]
-    with Pad("enroll", sim.path, events=events, card_for=None, read_ndef=False, timing=FAST) as pad:
-
-        def check(uid: str) -> Originality:
-            facts = pad.read_facts(uid)
-            signature = facts.signature.hex() if facts is not None and facts.signature else None
-            return Originality(ntag_signature.judge(uid, facts, KEY), signature)
-
-        layer = threading.Thread(target=_operator, args=(sim, pad, registry, [
-            (sim_uid("KS"), "genuine"), (sim_uid("QS"), "clone"), (sim_uid("JS"), "genuine"),
-        ]), daemon=True)
-        layer.start()
-        result = enroll(events, registry, shown.append, cards=cards, save_to=tmp_path / "tags.json",
-                        write_tag=pad.write_text, check=check,
-                        lock=lambda uid: pad.lock(uid, locks.tag_password(secret, uid)),
-                        lock_id=locks.lock_id(secret))
-        layer.join(WAIT)
-    assert result.complete
-    assert [(e.card, e.origin, e.locked) for e in result.enrolled] == [
-        ("KS", "genuine", True), ("QS", "no_signature", True), ("JS", "genuine", True),
-    ]
-    assert [e.card for e in result.flagged] == ["QS"]
-    assert any("NOT GENUINE" in line for lines in shown for line in lines)
-    saved = TagRegistry.load(tmp_path / "tags.json")
-    ks = saved.entry(sim_uid("KS"))
-    assert ks is not None and ks.origin == "genuine" and ks.locked and ks.lock_id == locks.lock_id(secret)
-    assert ntag_signature.verify_signature(bytes.fromhex(ks.uid), bytes.fromhex(ks.signature or ""), KEY)
-    assert sim.tag(sim_uid("KS")).locked and sim.tag(sim_uid("KS")).ndef_text() == "ecarte:KS"
-    assert "password" not in (tmp_path / "tags.json").read_text()
-    assert locks.tag_password(secret, sim_uid("KS")).hex() not in (tmp_path / "tags.json").read_text().lower()
-
-
-# -- the deck check --------------------------------------------------------------------------------
-
-
-def _deck_events(registry: TagRegistry, pack: int, *, skip: tuple[str, ...] = (),
-                 extra: tuple[CardSeen, ...] = ()) -> queue.Queue[DeviceEvent]:
-    events: queue.Queue[DeviceEvent] = queue.Queue()
-    for card in CARDS:
-        if card not in skip:
-            events.put(CardSeen("discard", sim_uid(card, pack), card, origin="genuine"))
-            events.put(CardSeen("discard", sim_uid(card, pack), card, gone=True, origin="genuine"))
-    for event in extra:
-        events.put(event)
-    return events
-
-
-def test_the_deck_check_confirms_a_whole_pack() -> None:
-    registry = signed_registry()
-    report = check_deck(_deck_events(registry, 1), registry, lambda lines: None, quiet=0.2,
-                        require_genuine=True)
-    assert report.ok and report.pack == 1 and report.lines() == ["Pack 1: 32 cards OK"]
-
-
-def test_the_deck_check_shows_what_is_missing_twice_foreign_and_fake() -> None:
-    registry = signed_registry()
-    extra = (
-        CardSeen("discard", sim_uid("KS", 1), "KS", origin="no_signature"),  # a clone passed after it
-        CardSeen("discard", sim_uid("QH", 2), "QH", origin="genuine"),       # the other pack
-        CardSeen("discard", "04DEADBEEF0001", None, origin="counterfeit"),     # a stranger
-    )
-    report = check_deck(_deck_events(registry, 1, skip=("7C", "8D"), extra=extra), registry,
-                        lambda lines: None, quiet=0.2, require_genuine=True)
-    assert not report.ok and report.pack == 1
-    assert report.missing == ("8D", "7C")
-    assert report.repeated == ("KS",)
-    assert report.foreign == ("QH of pack 2", "tag 04DEADBEEF0001: not registered")
-    assert report.not_genuine == ("KS: no_signature",)
-    assert report.lines()[:3] == ["Pack 1: 30/32 cards", "Missing: 8♦ 7♣", "Twice: K♠"]
-
-
-def test_the_deck_check_over_a_pad_catches_a_clone(sim: Pn532Simulator) -> None:
-    registry = signed_registry((1,))
-    tags = TableTags.build(registry, REQUIRE, simulated=True)
-    events: queue.Queue[DeviceEvent] = queue.Queue()
-    with Pad("discard", sim.path, events=events, card_for=tags.entry, timing=FAST, **tags.pad_options()) as pad:
-        for card in ("KS", "QS"):
-            sim.place(sim_uid(card))
-        sim.place(sim_uid("JS"), kind="clone")
-        deadline = time.monotonic() + WAIT
-        while len(pad.present) < 2 and time.monotonic() < deadline:  # depth 2: the lowest two
-            time.sleep(0.005)
-        sim.lift_all()
-        sim.place(sim_uid("JS"), kind="clone")
-        report = check_deck(events, registry, lambda lines: None, pack=1, require_genuine=True, quiet=1.0,
-                            linger=1.0)
-    assert report.seen == ("KS", "QS", "JS")
-    assert report.not_genuine == ("JS: no_signature",)
-
-
-# -- doctor -----------------------------------------------------------------------------------------
-
-
-TABLE = """
-[table]
-registry = "tags.json"
-[pads]
-"hand.A" = "sim"
-"hand.B" = "sim"
-turnup = "sim"
-discard = "sim"
-"play.A" = "sim"
-"play.B" = "sim"
-[buttons]
-backend = "mock"
-A = {{ yes = 5, no = 6, king = 13, led = 12 }}
-B = {{ yes = 17, no = 27, king = 22, led = 23 }}
-[[displays]]
-bus = "sim"
-[tags]
-require_signature = true
-{extra}
-"""
-
-
-def _registry_check(tmp_path: Path, registry: TagRegistry, extra: str = "") -> str:
-    path = tmp_path / "table.toml"
-    path.write_text(TABLE.format(extra=extra))
-    registry.save(tmp_path / "tags.json")
-    from hardware.table import load_table
-
-    check = next(c for c in run_checks(load_table(path)) if c.name == "tag registry")
-    return ("ok " if check.ok else "FAIL ") + check.detail
-
-
-def test_doctor_passes_a_genuine_registry(tmp_path: Path) -> None:
-    assert _registry_check(tmp_path, signed_registry()).startswith("ok ")
-
-
-def test_doctor_reports_a_forged_entry(tmp_path: Path) -> None:
-    registry = signed_registry((1,))
-    data = json.loads(registry.to_json())
-    data["tags"].append({"uid": "04DEADBEEF0001", "card": "KS", "pack": 2, "origin": "genuine",
-                         "signature": data["tags"][0]["signature"]})  # another tag's signature
-    forged = TagRegistry.from_json(json.dumps(data))
-    detail = _registry_check(tmp_path, forged)
-    assert detail.startswith("FAIL ") and "KS of pack 2 (tag 04DEADBEEF0001)" in detail and "forged" in detail
-
-
-def test_doctor_reports_unchecked_tags_where_signatures_are_required(tmp_path: Path) -> None:
-    registry = TagRegistry()
-    registry.add(sim_uid("KS"), "KS")
-    detail = _registry_check(tmp_path, registry)
-    assert detail.startswith("FAIL ") and "unchecked" in detail
-
-
-def test_doctor_reports_a_lock_secret_that_is_not_the_one_used(tmp_path: Path) -> None:
-    registry = TagRegistry()
-    uid = sim_uid("KS")
-    registry.add(uid, "KS", origin="genuine", signature=SIGNER(bytes.fromhex(uid)).hex(), locked=True,
-                 lock_id=locks.lock_id(b"the secret used at enrolment..."))
-    secret = tmp_path / "lock.key"
-    secret.write_bytes(b"another secret, 32 bytes long..")
-    secret.chmod(0o600)
-    detail = _registry_check(tmp_path, registry, 'lock_secret_file = "lock.key"')
-    assert detail.startswith("FAIL ") and "another secret" in detail
-
-
-# -- the table file ---------------------------------------------------------------------------------
 
 
 def test_the_tags_section_is_parsed_and_checked() -> None:
@@ -583,10 +227,9 @@ def test_the_reader_reads_each_card_s_own_signature_after_another_was_selected()
             assert ntag_signature.judge(uid, reader.read_facts(uid), KEY) == "genuine"
 
 
-# -- the datasheet's locks, AUTHLIM, the 7-byte UID, verdicts on removal ----
-
-
 NTAG213_VERSION = bytes.fromhex("0004040201000F03")
+
+
 NXP_GOOD = bytes.fromhex("67B1750BCCEB1174F9A33BF20E0226551A6366939B31F949848C3C087350FA90")
 
 
@@ -600,19 +243,6 @@ def test_a_uid_that_is_not_seven_bytes_is_never_genuine() -> None:
     from hardware.registry_audit import audit_registry
 
     assert "forged" in audit_registry(registry, ntag_signature.NXP_NTAG21X_KEY)[0]
-
-
-def test_a_clone_laid_after_its_genuine_twin_was_lifted_is_refused(sim: Pn532Simulator) -> None:
-    t = table(sim, REQUIRE)  # the default: check_every_arrival off
-    try:
-        seen, judged = t.lay(sim_uid("KS"))
-        assert seen.origin == "genuine" and judged == []
-        t.lift(sim_uid("KS"))
-        seen, judged = t.lay(sim_uid("KS"), kind="clone")  # same UID, zero signature
-        assert seen.origin == "no_signature"
-        assert judged == [("fault", "counterfeit_card")]
-    finally:
-        t.close()
 
 
 def _nfcpy_tag(reader: NfcpyReader, uid: str) -> object:
@@ -685,219 +315,3 @@ def test_a_brute_force_of_a_locked_tag_stops_at_authlim(sim: Pn532Simulator) -> 
         assert tag.authenticate(right)
         with pytest.raises(nfc.tag.TagCommandError):  # CFGLCK: not even the table can lift the limit
             tag.write(0x2A, b"\x00\x00\x00\x00")
-
-
-def _cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "cli.main", *args], capture_output=True,
-                          text=True, timeout=timeout, cwd=Path(__file__).resolve().parents[2])
-
-
-def _table_dir(tmp_path: Path, registry: TagRegistry, extra: str = "") -> Path:
-    path = tmp_path / "table.toml"
-    path.write_text(TABLE.format(extra=extra))
-    registry.save(tmp_path / "tags.json")
-    return path
-
-
-def _secret(tmp_path: Path) -> bytes:
-    secret = b"a table secret of 32 bytes......"
-    (tmp_path / "lock.key").write_bytes(secret)
-    (tmp_path / "lock.key").chmod(0o600)
-    return secret
-
-
-def test_run_refuses_a_configuration_doctor_fails_quoting_doctor(tmp_path: Path) -> None:
-    registry = signed_registry()  # both packs registered
-    table_file = _table_dir(tmp_path, registry, "ndef_pack = 2")  # ... and pack 2 read by NDEF record
-    (tmp_path / "none.jsonl").write_text("")
-    doctor = _cli("doctor", str(table_file))
-    line = next(x for x in doctor.stdout.splitlines() if x.startswith("[FAIL] tag registry"))
-    assert "read by NDEF record (ndef_pack) but has registered tags" in line
-    run = _cli("run", str(table_file), "--events", str(tmp_path / "none.jsonl"), "--journal", str(tmp_path / "j.db"))
-    assert run.returncode == 2, run.stderr
-    assert line in run.stderr and "Traceback" not in run.stderr
-
-
-def test_a_registry_with_two_cards_swapped_is_caught_by_its_seals(tmp_path: Path) -> None:
-    secret = _secret(tmp_path)
-    registry = TagRegistry()
-    for card in CARDS:
-        uid = sim_uid(card)
-        registry.add(uid, card, 1, origin="genuine", signature=SIGNER(bytes.fromhex(uid)).hex(),
-                     seal=locks.entry_seal(secret, uid, card, 1))
-    table_file = _table_dir(tmp_path, registry, 'lock_secret_file = "lock.key"')
-    assert _cli("doctor", str(table_file)).stdout.splitlines()[1].startswith("[ok  ] tag registry")
-    data = json.loads((tmp_path / "tags.json").read_text())
-    first, second = data["tags"][0], data["tags"][31]  # K♠ and 7♣
-    first["card"], second["card"] = second["card"], first["card"]
-    (tmp_path / "tags.json").write_text(json.dumps(data))
-    doctor = _cli("doctor", str(table_file))
-    assert doctor.returncode != 0
-    assert "7C of pack 1 (tag 04ECA701075A80): its seal does not match" in doctor.stdout
-    run = _cli("run", str(table_file), "--events", "-", "--journal", str(tmp_path / "j.db"))
-    assert run.returncode == 2 and "its seal does not match" in run.stderr
-
-
-@pytest.mark.parametrize("line", [
-    '{"zone": "turnup", "card": "KS"}',
-    '{"setup": {"tags": {"04ECA701075A80": "7C"}}}',
-])
-def test_where_a_registry_is_loaded_the_stream_may_not_name_cards(tmp_path: Path, line: str) -> None:
-    table_file = _table_dir(tmp_path, signed_registry())
-    (tmp_path / "events.jsonl").write_text(line + "\n")
-    run = _cli("run", str(table_file), "--events", str(tmp_path / "events.jsonl"), "--journal", str(tmp_path / "j.db"),
-               "--json")
-    assert run.returncode == 2, run.stderr
-    assert "names its cards by their tags" in run.stderr + run.stdout
-    assert '"card": "KS"' not in run.stdout and '"card": "7C"' not in run.stdout  # nothing refereed
-
-
-class _Sink:
-    """Where the table's route puts what reaches the referee."""
-
-    def __init__(self) -> None:
-        self.physical: list[object] = []
-
-    def put_physical(self, event: object) -> None:
-        self.physical.append(event)
-
-    def put_device_event(self, event: object) -> None:
-        self.physical.append(event)
-
-
-@pytest.mark.parametrize(("kind", "named"), [("genuine", True), ("clone", False), ("counterfeit", False)])
-def test_a_badge_is_signature_checked_like_a_card(sim: Pn532Simulator, kind: str, named: bool) -> None:
-    badge = "04BADCE0000001"
-    tags = TableTags.build(signed_registry(), TagPolicy(require_signature=True, check_every_arrival=True),
-                           simulated=True, badges=frozenset({badge}))
-    controller = Controller(TableDefaults(dealer="B", badges={badge: "player:Anne"}, require_genuine=True),
-                            registry=tags.registry)
-    sink = _Sink()
-    events: queue.Queue[DeviceEvent] = queue.Queue()
-    with Pad("play.A", sim.path, events=events, card_for=tags.entry, timing=FAST, **tags.pad_options()):
-        assert isinstance(events.get(timeout=WAIT), ReaderStatus)
-        sim.place(badge, kind=kind)
-        seen = events.get(timeout=WAIT)
-        assert isinstance(seen, CardSeen) and seen.uid == badge
-        tags.route(sink)(seen)  # type: ignore[arg-type]
-    for event in sink.physical:
-        controller.handle(event)  # type: ignore[arg-type]
-    assert (controller.snapshot().players[0] == "Anne") is named
-
-
-def _pass(sim: Pn532Simulator, pad: Pad, uid: str, kind: str = "genuine") -> None:
-    sim.place(uid, kind=kind)
-    deadline = time.monotonic() + WAIT
-    while uid not in pad.present and time.monotonic() < deadline:
-        time.sleep(0.002)
-    sim.remove(uid)
-    while pad.present and time.monotonic() < deadline:
-        time.sleep(0.002)
-
-
-def test_the_deck_check_reads_on_after_the_32nd_card_until_the_pack_has_left(sim: Pn532Simulator) -> None:
-    registry = signed_registry()
-    tags = TableTags.build(registry, REQUIRE, simulated=True)
-    events: queue.Queue[DeviceEvent] = queue.Queue()
-    shown: list[object] = []
-    with Pad("discard", sim.path, events=events, card_for=tags.entry, timing=FAST, **tags.pad_options()) as pad:
-
-        def operator() -> None:
-            for card in CARDS:
-                _pass(sim, pad, sim_uid(card, 1))
-            _pass(sim, pad, sim_uid("KS", 1), kind="clone")  # a second K♠ (its UID copied)
-            _pass(sim, pad, sim_uid("QH", 2))  # a card of the other pack
-            _pass(sim, pad, "04DEADBEEF0033")  # a 33rd tag
-
-        layer = threading.Thread(target=operator, daemon=True)
-        layer.start()
-        report = check_deck(events, registry, shown.append, pack=1, require_genuine=True, quiet=1.0)
-        layer.join(WAIT)
-    assert report.seen == CARDS and not report.missing
-    assert report.repeated == ("KS",)
-    assert report.not_genuine == ("KS: no_signature",)
-    assert report.foreign == ("QH of pack 2", "tag 04DEADBEEF0033: not registered")
-    assert not report.ok and report.finished and report.lying == 0
-    progress = [r for r in shown if not r.finished]  # type: ignore[attr-defined]
-    assert [len(r.seen) for r in progress][-4:] == [32, 32, 32, 32]  # it read on after the 32nd
-
-
-def test_deck_on_the_command_line_checks_signatures_and_catches_a_pack_of_clones(tmp_path: Path) -> None:
-    table_file = _table_dir(tmp_path, signed_registry())
-    clones = _cli("deck", str(table_file), "--pack", "1", *(arg for card in CARDS for arg in ("--clone", card)))
-    assert clones.returncode == 1, clones.stderr
-    assert "Pack 1: 32 cards OK" not in clones.stdout
-    said = clones.stdout.splitlines()
-    assert sum(line.startswith("Not genuine: ") and "it gave no signature" in line for line in said) == 32
-    assert "Not genuine: KS: it gave no signature (K♠)" in said
-    assert not (tmp_path / "deck_checks.json").exists()
-    doctor = _cli("doctor", str(table_file)).stdout
-    assert "pack 1 NEVER CHECKED" in doctor and "pack 2 NEVER CHECKED" in doctor
-    whole = _cli("deck", str(table_file))
-    assert whole.returncode == 0 and whole.stdout.splitlines()[-1] == "Pack 1: 32 cards OK"
-    assert "32/32" in whole.stdout  # the OLED's progress, printed too
-    doctor = _cli("doctor", str(table_file)).stdout
-    assert re.search(r"pack 1 checked \w{3} \d+, 20\d\d", doctor) and "pack 2 NEVER CHECKED" in doctor  # a date
-
-
-def test_enroll_badge_checks_locks_and_writes_the_badges_file(tmp_path: Path) -> None:
-    secret = _secret(tmp_path)
-    registry = TagRegistry()
-    for card in CARDS:
-        uid = sim_uid(card)
-        registry.add(uid, card, 1, origin="genuine", signature=SIGNER(bytes.fromhex(uid)).hex(),
-                     seal=locks.entry_seal(secret, uid, card, 1))
-    table_file = _table_dir(tmp_path, registry, 'lock_secret_file = "lock.key"')
-    done = _cli("enroll", str(table_file), "--badge", "Anne", "--lock")
-    assert done.returncode == 0, done.stderr
-    badges = json.loads((tmp_path / "badges.json").read_text())["badges"]
-    assert list(badges.values()) == ["player:Anne"]
-    uid = next(iter(badges))
-    assert f"badge player:Anne: tag {uid} (genuine, locked)" in done.stdout
-    rule = _cli("enroll", str(table_file), "--badge", "target:7")
-    assert rule.returncode == 0 and sorted(json.loads((tmp_path / "badges.json").read_text())["badges"].values()) == [
-        "player:Anne", "target:7"]
-    assert _cli("enroll", str(table_file), "--badge", "target:x").returncode == 2
-
-
-def test_the_table_file_can_ask_for_the_deck_check_before_the_first_deal(tmp_path: Path) -> None:
-    table_file = _table_dir(tmp_path, signed_registry(), "deck_check_first = true")
-    (tmp_path / "events.jsonl").write_text(json.dumps({"zone": "hand.A", "uid": sim_uid("KS")}) + "\n")
-    assert "deck_check_first" in _cli("doctor", str(table_file)).stdout
-    run = _cli("run", str(table_file), "--events", str(tmp_path / "events.jsonl"), "--journal",
-               str(tmp_path / "j.db"), "--json")
-    assert run.returncode == 0, run.stderr
-    assert "1" in json.loads((tmp_path / "deck_checks.json").read_text())["packs"]  # written when it passed
-    # then the table referees: a tag named by UID on the stream goes through the registry and the
-    # pack guard, and nothing vouches for its signature there
-    assert "counterfeit_card" in run.stdout
-
-
-def test_enroll_lock_sets_authlim_and_seals_and_doctor_reports_them(tmp_path: Path) -> None:
-    secret = _secret(tmp_path)
-    table_file = _table_dir(tmp_path, TagRegistry(), 'lock_secret_file = "lock.key"')
-    (tmp_path / "tags.json").unlink()
-    done = _cli("enroll", str(table_file), "--lock")
-    assert done.returncode == 0, done.stderr
-    registry = TagRegistry.load(tmp_path / "tags.json")
-    assert len(registry) == 32
-    assert all(e.locked and e.auth_limit == 8 and e.origin == "genuine" for e in registry)
-    assert all(e.seal == locks.entry_seal(secret, e.uid, e.card, e.pack) for e in registry)
-    line = next(x for x in _cli("doctor", str(table_file)).stdout.splitlines() if "tag registry" in x)
-    assert line.startswith("[ok  ]") and "8 wrong passwords (AUTHLIM" in line and "CFGLCK" in line
-    assert "32 sealed" in line
-    data = json.loads((tmp_path / "tags.json").read_text())
-    for item in data["tags"]:
-        del item["auth_limit"]  # as a tag locked before AUTHLIM was set
-    (tmp_path / "tags.json").write_text(json.dumps(data))
-    line = next(x for x in _cli("doctor", str(table_file)).stdout.splitlines() if "tag registry" in x)
-    assert line.startswith("[FAIL]") and "locked without a limit on wrong passwords (AUTHLIM)" in line
-
-
-def test_deck_check_first_without_a_registry_fails_doctor_and_run_refuses(tmp_path: Path) -> None:
-    path = tmp_path / "table.toml"
-    path.write_text(TABLE.replace('registry = "tags.json"\n', "").format(extra="deck_check_first = true"))
-    doctor = _cli("doctor", str(path))
-    line = next(x for x in doctor.stdout.splitlines() if x.startswith("[FAIL] deck check"))
-    run = _cli("run", str(path), "--events", "-", "--journal", str(tmp_path / "j.db"))
-    assert run.returncode == 2 and line in run.stderr

@@ -28,7 +28,7 @@ from venue.hub import build_hub
 from venue.hub_settings import HubSettings
 from venue.mqtt import TablePublisher
 from venue.page import ServerThread, TablePage
-from venue.room import Session
+from venue.session import Session
 from venue.settings import MqttSettings, WebSettings
 from venue.words import page_words
 

@@ -8,7 +8,9 @@ import time
 from starlette.testclient import TestClient
 
 from venue.hub import LiveRoom, hub_app
-from venue.room import Room, Session, round_robin, standings
+from venue.ledger import standings
+from venue.room import Room
+from venue.session import Session, round_robin
 
 
 def state(winner: str | None, score: tuple[int, int], players: tuple[str, str], game: int = 1) -> bytes:

@@ -62,6 +62,23 @@ def test_changes_need_the_token(service: TableService) -> None:
         assert client.post("/api/new-game", headers={"Authorization": "Bearer x"}).status_code == 403
 
 
+def test_every_endpoint_that_changes_the_table_is_behind_the_guard(service: TableService) -> None:
+    """Each POST of the page asks for the token, then for a table it may change, before it reads a byte."""
+    queued: list[PhysicalEvent] = []
+    live = played(service)
+    locked = table_app(live, history=None, settings=WebSettings(token="sesame"), control=queued.append)
+    posts = [r.path for r in locked.routes if "POST" in (getattr(r, "methods", None) or ())]
+    assert sorted(posts) == ["/api/new-game", "/api/setup"]
+    good = {"Authorization": "Bearer sesame"}
+    with TestClient(locked) as client:
+        assert all(client.post(path, content=b"{").status_code == 401 for path in posts)
+    with TestClient(table_app(live, history=None, settings=WebSettings(), control=queued.append)) as client:
+        assert all(client.post(path, content=b"{", headers=good).status_code == 403 for path in posts)
+    with TestClient(table_app(live, history=None, settings=WebSettings(token="sesame"))) as client:
+        assert all(client.post(path, content=b"{", headers=good).status_code == 503 for path in posts)
+    assert queued == []
+
+
 def test_sections_of_the_table_file() -> None:
     web, mqtt = parse_sections({"web": {"listen": "[::1]:9000", "token": "t"},
                                 "mqtt": {"venue": "club", "username": "u", "password": "p", "tls": True}},

@@ -25,7 +25,8 @@ from hypothesis import strategies as st
 
 from venue.hub import LiveRoom
 from venue.hub_settings import load_hub_settings
-from venue.room import Room, Session
+from venue.room import Room
+from venue.session import Session
 from venue.settings import SettingsError
 
 

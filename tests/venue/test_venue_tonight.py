@@ -14,14 +14,15 @@ from typing import Any
 
 import pytest
 from conftest import MOSQUITTO
-from test_venue_guard import SWISS, result
+from test_venue_results import SWISS, result
 from test_venue_trust import Hub, hub_factory, publish, secret, venue_file
 from waiting import wait_for
 
 from venue.hub_settings import load_hub_settings
 from venue.ledger import CLOCK_SLACK_S, EVENING_S, Ledger, PairedTimes
 from venue.pairing import Played, swiss_evening
-from venue.room import Room, Session
+from venue.room import Room
+from venue.session import Session
 
 __all__ = ["hub_factory"]  # the fixture
 

@@ -26,8 +26,8 @@ Measured facts and documented behaviour (modelled as such):
   select, ``nfc_initiator_deselect_target`` (``pn53x.c``: InDeselect 0),
   select again, until nothing answers, stopping on a tag seen twice.
 
-Strict as the chip (each refuses frames the table sent before issue 39; a test each in
-``tests/drivers/test_pn532sim_strict.py``):
+Strict as the chip (a test each in ``tests/drivers/test_pn532sim_strict.py``, sending the frames
+a careless host would send):
 
 * InDataExchange takes its data as MIFARE commands (UM0701-02, §7.3.8 InDataExchange,
   the table of MIFARE commands: ``60``/``61`` authentication A/B with a block address,

@@ -1,8 +1,17 @@
-"""The simulator's console: what it prints of the table's events."""
+"""The simulator's console (``ecarte-table sim``): what it reads of typed lines, what it prints of the
+table's events, what its bench holds, and its journal."""
 
 from __future__ import annotations
 
-from firmware_host.players.console import describe
+import io
+import random
+from collections.abc import Iterable
+from pathlib import Path
+
+from firmware_host.journal.store import Journal
+from firmware_host.players.console import SimJournal, describe, run_session
+from firmware_host.referee.controller import Controller
+from firmware_host.referee.table_defaults import TableDefaults
 from firmware_host.referee.table_events import ReaderState
 
 
@@ -37,3 +46,57 @@ def test_sim_takes_the_languages_letters_and_verbs() -> None:
     assert parse_sim_line("B plays QS", snapshot, rng, "fr") == [CardEvent("play.B", "QS")]
     with pytest.raises(NotationError):
         parse_sim_line("B plays D♠", snapshot, rng, "en")  # English prints the queen Q
+
+
+def _session(lines: Iterable[str], controller: Controller | None = None,
+             journal: SimJournal | None = None) -> tuple[int, str, Controller]:
+    """``sim``'s session on ``lines`` (A deals): the lines not understood, what it printed, the referee."""
+    controller = controller or Controller(TableDefaults(dealer="A"))
+    out = io.StringIO()
+    bad = run_session(lines, out, controller=controller, rng=random.Random(3), journal=journal)
+    return bad, out.getvalue(), controller
+
+
+def test_a_session_reads_until_quit_and_counts_the_lines_it_cannot_read() -> None:
+    """A near miss gets the nearest command, a line it cannot read the way to ``help``; each is counted
+    (``sim`` exits 2 on them); nothing after ``quit`` is read."""
+    lines = iter(["A play KS", "hello", "# a transcript's comment", "quit", "A yes"])
+    bad, said, _ = _session(lines)
+    assert bad == 2
+    assert "?? cannot read 'A play KS': did you mean `A plays KS`?" in said
+    assert "?? cannot read 'hello'" in said and "help" in said
+    assert list(lines) == ["A yes"]
+
+
+def test_the_bench_holds_each_seat_s_cards_and_refuses_a_card_laid_twice() -> None:
+    """What is typed onto a hand pad is that seat's; a card already on a pad changes nothing there (a
+    pad sees a card arrive once), is said so and counted, and never reaches the referee."""
+    bad, said, controller = _session(["B gets 7H 8H 9H", "B gets 7H"])
+    assert bad == 1
+    assert "A holds nothing  B holds 7♥ 8♥ 9♥" in said
+    assert "?? nothing changed: the 7H already lies on hand.B" in said and "'hand.B 7H gone'" in said
+    assert controller.snapshot().sight.seen[1] == 3  # B's three, once each
+
+
+def test_state_prints_the_snapshot_as_the_protocol_has_it() -> None:
+    import json
+
+    bad, said, controller = _session(["deal", "state"])
+    assert bad == 0
+    state = json.loads(said.strip().splitlines()[-1])
+    assert state == controller.snapshot().to_json()
+    assert state["view"]["phase"] != "deal" and state["view"]["hand_sizes"] == [5, 5]
+
+
+def test_a_typed_session_is_journaled_line_by_line_before_the_referee_acts(tmp_path: Path) -> None:
+    """``sim`` keeps a journal as the service does: the game's setup, then each event the referee took
+    (a line the bench refused is not one of them), so that ``export`` and ``review`` read the session."""
+    controller = Controller(TableDefaults(dealer="A"))
+    journal = Journal(tmp_path / "sim.sqlite", lock=True)
+    try:
+        bad, _said, _ = _session(["B gets 7H 8H 9H", "B gets 7H", "A yes"], controller=controller,
+                                 journal=SimJournal(journal, controller))
+        assert bad == 1
+        assert journal.games() == [(1, 5)]  # the setup and four events
+    finally:
+        journal.close()

@@ -7,8 +7,8 @@ import queue
 
 import pytest
 
-from drivers.device_events import DeviceEvent
-from firmware_host.players.simtable import SimulatedTable, sim_uid
+from drivers.device_events import ButtonPressed, CardSeen, DeviceEvent, ReaderStatus
+from firmware_host.players.simtable import SimulatedTable, sim_tags, sim_uid
 from hardware.table import simulated_table
 
 WAIT = 15.0  # seconds: generous, for a loaded two-core machine
@@ -35,3 +35,72 @@ def test_simulated_table_stacks(wait_for) -> None:
         SimulatedTable(simulated_table(), events=events, buttons=False, depth={"centre": 3})
     with SimulatedTable(simulated_table(), events=events, buttons=False, depth=4) as table:
         assert {sim.depth for sim in table.simulators.values()} == {4}
+
+
+def test_each_simulated_sticker_has_its_own_uid_and_each_pack_its_registry() -> None:
+    """Two packs of 32 stickers, every UID seven bytes and none twice; each pack's registry names each
+    of its cards once."""
+    from engine.cards import CARDS
+
+    uids = [sim_uid(str(card), pack) for pack in (1, 2) for card in CARDS]
+    assert len(set(uids)) == 64 and all(len(bytes.fromhex(uid)) == 7 for uid in uids)
+    for pack in (1, 2):
+        assert sorted(sim_tags(pack).values()) == sorted(str(card) for card in CARDS)
+        assert all(sim_tags(pack)[sim_uid(card, pack)] == card for card in ("KS", "7C"))
+    assert not set(sim_tags(1)) & set(sim_tags(2))
+
+
+def _seen(events: queue.Queue[DeviceEvent], count: int) -> list[DeviceEvent]:
+    """The next ``count`` events that are not a reader coming online."""
+    out: list[DeviceEvent] = []
+    while len(out) < count:
+        event = events.get(timeout=WAIT)
+        if not isinstance(event, ReaderStatus):
+            out.append(event)
+    return out
+
+
+def test_a_card_slid_across_a_pad_arrives_and_leaves_named_by_its_pack() -> None:
+    events: queue.Queue[DeviceEvent] = queue.Queue()
+    with SimulatedTable(simulated_table(), events=events, buttons=False, miss=0.0) as table:
+        table.slide("turnup", "KS", pack=2, timeout=WAIT)
+        arrived, left = _seen(events, 2)
+        assert isinstance(arrived, CardSeen) and isinstance(left, CardSeen)
+        assert (arrived.zone, arrived.uid, arrived.card, arrived.gone) == ("turnup", sim_uid("KS", 2), "KS", False)
+        assert (left.uid, left.gone) == (sim_uid("KS", 2), True)
+        assert table.on_pad("turnup") == []
+
+
+def test_a_stranger_tag_is_named_by_its_ndef_text_and_lifted_by_its_uid() -> None:
+    """A tag no pack registers (a card of another deck, a phone's sticker) is named by what its NDEF
+    record says, as a pad reads it; lifted by its UID."""
+    events: queue.Queue[DeviceEvent] = queue.Queue()
+    stranger = "04EEEEEEEEEE01"
+    with SimulatedTable(simulated_table(), events=events, buttons=False, miss=0.0) as table:
+        assert table.place_tag("discard", stranger, ndef_text="ecarte:9D") == stranger
+        (arrived,) = _seen(events, 1)
+        assert isinstance(arrived, CardSeen) and (arrived.uid, arrived.card) == (stranger, "9D")
+        assert table.on_pad("discard") == [None]  # no pack's card
+        table.lift_tag("discard", stranger)
+        table.lift_tag("discard", stranger)  # not there any more: nothing
+        assert table.wait_seen("discard", None, timeout=WAIT)
+
+
+def test_a_button_pressed_on_the_simulated_table_is_reported_once() -> None:
+    events: queue.Queue[DeviceEvent] = queue.Queue()
+    with SimulatedTable(simulated_table(), events=events, miss=0.0) as table:
+        table.press("B", "king")
+        (pressed,) = _seen(events, 1)
+        assert isinstance(pressed, ButtonPressed) and (pressed.seat, pressed.button) == ("B", "king")
+
+
+def test_a_closed_table_says_so_and_closes_twice() -> None:
+    events: queue.Queue[DeviceEvent] = queue.Queue()
+    table = SimulatedTable(simulated_table(), events=events, buttons=False, miss=0.0)
+    with pytest.raises(RuntimeError, match="no buttons"):
+        table.press("A", "yes")
+    table.close()
+    table.close()
+    assert table.pads is None and table.simulators == {}
+    with pytest.raises(RuntimeError, match="closed"):
+        table.wait_seen("hand.A", "KS")
