@@ -7,20 +7,8 @@ controller's queue; the controller thread alone decides what they mean.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # the verdicts' module asks the tags for their facts (TagFacts, below)
-    from drivers.nfc.originality import Origin
-
-
-@dataclass(frozen=True, slots=True)
-class TagFacts:
-    """What a tag answered about itself: ``GET_VERSION`` (8 bytes; ``None``: no answer, or a NAK,
-    or not asked because ``READ_SIG`` gave a signature that is not zeros) and ``READ_SIG`` (the
-    32-byte originality signature; ``None``: no answer)."""
-
-    version: bytes | None
-    signature: bytes | None
+from drivers.nfc.originality import Origin
 
 
 @dataclass(frozen=True, slots=True)

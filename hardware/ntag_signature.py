@@ -38,8 +38,7 @@ from ecdsa.ellipticcurve import PointJacobi
 from ecdsa.util import sigdecode_string
 
 from catalogue.phrase import Phrase, WordedError
-from drivers.device_events import TagFacts
-from drivers.nfc.originality import Origin
+from drivers.nfc.originality import Origin, TagFacts
 from drivers.nfc.pn532sim.tag_signer import sim_public_key
 
 NXP_NTAG21X_KEY = bytes.fromhex("04494E1A386D3D3CFE3DC10E5DE68A499B1C202DB5B132393E89ED19FE5BE8BC61")

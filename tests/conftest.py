@@ -11,9 +11,9 @@ directory (``~/.local/state/ecarte-table``: journal, registry, deck checks) chan
 
 Shared fixtures live here, for every test directory (gpiozero's layout): ``wait_for`` (poll until
 a condition holds), an emulated PN532 (``sim``) and a raw transport to it (``port``), the queue a
-device reports to (``events``), ``wait_polls``; and ``command``, one PN532 command through ``port``.
-(One conftest: the tests import helpers ``from conftest``, which another directory's conftest would
-shadow.)
+device reports to (``events``) and ``wait_polls``. (A helper a test imports is a plain module beside
+it, like ``tests/drivers/pn532_commands.py``: pytest loads each folder's ``conftest`` under that one
+name, so ``from conftest import`` finds whichever was loaded last.)
 """
 
 from __future__ import annotations
@@ -111,18 +111,6 @@ def port(sim: Pn532Simulator) -> Iterator[RawTty]:
     transport = RawTty(sim.path)
     yield transport
     transport.release()
-
-
-def command(port: RawTty, code: int, params: bytes = b"") -> bytes:
-    """Send the PN532 command ``code`` with ``params`` through ``port``, check the chip's ACK and that the
-    answer is this command's (code + 1), and return the answer's data (UM0701-02 6.2.1.1-3)."""
-    from drivers.nfc.pn532sim.frames import ACK, frame
-
-    port.write(frame(bytes([0xD4, code]) + params))
-    assert bytes(port.read(2000)) == ACK
-    answer = bytes(port.read(2000))
-    assert answer[5:7] == bytes([0xD5, code + 1])
-    return answer[7:-2]
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from __future__ import annotations
 import errno
 from typing import TYPE_CHECKING
 
-from drivers.device_events import TagFacts
+from drivers.nfc.originality import TagFacts
 
 if TYPE_CHECKING:
     from drivers.nfc.reader import Inquiry

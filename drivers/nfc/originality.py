@@ -16,9 +16,8 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from enum import StrEnum
-
-from drivers.device_events import TagFacts
 
 logger = logging.getLogger(__name__)
 
@@ -51,6 +50,16 @@ class Origin(StrEnum):
     def vouched(self) -> bool:
         """Whether the tag is not known to be a fake: genuine, or never asked (``unchecked``)."""
         return self in (Origin.GENUINE, Origin.UNCHECKED)
+
+
+@dataclass(frozen=True, slots=True)
+class TagFacts:
+    """What a tag answered about itself: ``GET_VERSION`` (8 bytes; ``None``: no answer, or a NAK,
+    or not asked because ``READ_SIG`` gave a signature that is not zeros) and ``READ_SIG`` (the
+    32-byte originality signature; ``None``: no answer)."""
+
+    version: bytes | None
+    signature: bytes | None
 
 
 class OriginalityCheck:

@@ -32,8 +32,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from drivers.closing import Closing
-from drivers.device_events import DeviceEvent, ReaderStatus, TagFacts
-from drivers.nfc.originality import OriginalityCheck
+from drivers.device_events import DeviceEvent, ReaderStatus
+from drivers.nfc.originality import OriginalityCheck, TagFacts
 from drivers.nfc.pad_contents import CardLookup, PadContents
 from drivers.nfc.pn532_reader import open_pn532
 from drivers.nfc.reader import READER_ERRORS, Reader, TagWriteError

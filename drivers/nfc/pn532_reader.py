@@ -42,8 +42,8 @@ import nfc.tag
 
 from drivers.closing import Closing
 from drivers.device_errors import DeviceNotFoundError, DevicePermissionError
-from drivers.device_events import TagFacts
 from drivers.nfc import hsu, ntag_memory
+from drivers.nfc.originality import TagFacts
 from drivers.nfc.reader import READER_ERRORS, Inquiry, TagWriteError
 from drivers.nfc.retried_frames import CountingLog, Frames
 from drivers.nfc.tty import RawTty

@@ -15,7 +15,7 @@ import nfc.clf
 import nfc.clf.pn53x
 
 from drivers.device_errors import DriverError
-from drivers.device_events import TagFacts
+from drivers.nfc.originality import TagFacts
 
 
 class TagWriteError(DriverError, OSError):

@@ -23,25 +23,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
-from engine import Card, GameState
+from engine import GameState
 from engine.cards import cards_of
 from engine.seats import SEATS
-from firmware_host.referee.snapshot import Sight
-
-
-@dataclass(frozen=True, slots=True)
-class PrivateView:
-    """What ``seat`` alone may know now (see the module).
-
-    :param hand: the cards it holds as the referee judged them, in the engine's order.
-    :param unseen: how many more it holds that the table did not see (partial sight; 0 in full sight).
-    :param discards: its own discards of this hand (laid face down: the other seat never sees them).
-    """
-
-    seat: str
-    hand: tuple[Card, ...] = ()
-    unseen: int = 0
-    discards: tuple[Card, ...] = ()
+from firmware_host.referee.snapshot import PrivateView, Sight
 
 
 @dataclass(frozen=True, slots=True)

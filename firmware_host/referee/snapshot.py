@@ -14,15 +14,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from engine import Event, Fault, GameState, HandEnd, Prompt, Trick, View
+from engine import Card, Event, Fault, GameState, HandEnd, Prompt, Trick, View
 from engine.seats import PerSeat
 from firmware_host.referee.event_words import message
 from firmware_host.referee.table_setup import MenuLine
-
-if TYPE_CHECKING:
-    from firmware_host.referee.private_view import PrivateView
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +144,21 @@ class TableSnapshot:
             "sight": self.sight.to_json(),
             "choosing": self.choosing,
         }
+
+
+@dataclass(frozen=True, slots=True)
+class PrivateView:
+    """What ``seat`` alone may know now (made by :mod:`firmware_host.referee.private_view`).
+
+    :param hand: the cards it holds as the referee judged them, in the engine's order.
+    :param unseen: how many more it holds that the table did not see (partial sight; 0 in full sight).
+    :param discards: its own discards of this hand (laid face down: the other seat never sees them).
+    """
+
+    seat: str
+    hand: tuple[Card, ...] = ()
+    unseen: int = 0
+    discards: tuple[Card, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,9 +10,9 @@ import queue
 
 import pytest
 
-from drivers.device_events import CardSeen, DeviceEvent, ReaderStatus, TagFacts
+from drivers.device_events import CardSeen, DeviceEvent, ReaderStatus
 from drivers.nfc.mock_reader import MockReader, MockReaders
-from drivers.nfc.originality import OriginalityCheck
+from drivers.nfc.originality import OriginalityCheck, TagFacts
 from drivers.nfc.pad import Pad, PadTiming
 from drivers.nfc.pad_contents import PadContents
 

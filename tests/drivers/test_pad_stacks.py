@@ -17,8 +17,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from drivers.device_events import CardSeen, DeviceEvent, ReaderStatus, TagFacts
-from drivers.nfc.originality import OriginalityCheck
+from drivers.device_events import CardSeen, DeviceEvent, ReaderStatus
+from drivers.nfc.originality import OriginalityCheck, TagFacts
 from drivers.nfc.pad import Pad, PadTiming
 from drivers.nfc.pn532sim import Pn532Simulator
 

@@ -14,7 +14,7 @@ import nfc.clf.pn532
 import nfc.clf.transport
 import nfc.tag
 import pytest
-from conftest import command
+from pn532_commands import command
 
 from drivers.nfc.pn532sim import Pn532Simulator
 from drivers.nfc.pn532sim.field import anticollision_order

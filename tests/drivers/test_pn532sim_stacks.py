@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from conftest import command
+from pn532_commands import command
 
 from drivers.nfc.pn532_reader import NfcpyReader
 from drivers.nfc.pn532sim import Pn532Simulator

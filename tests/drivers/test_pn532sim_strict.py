@@ -12,7 +12,7 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from conftest import command
+from pn532_commands import command
 
 from drivers.nfc.pn532_reader import NfcpyReader
 from drivers.nfc.pn532sim import Pn532Simulator

@@ -15,8 +15,8 @@ import queue
 
 import pytest
 
-from drivers.device_events import CardSeen, DeviceEvent, ReaderStatus, TagFacts
-from drivers.nfc.originality import OriginalityCheck
+from drivers.device_events import CardSeen, DeviceEvent, ReaderStatus
+from drivers.nfc.originality import OriginalityCheck, TagFacts
 from drivers.nfc.pad import Pad, PadTiming
 from drivers.nfc.pn532_reader import NfcpyReader
 from drivers.nfc.pn532sim import WIRE, Pn532Simulator, tag_signer

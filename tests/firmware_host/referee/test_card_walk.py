@@ -27,9 +27,9 @@ from typing import Any
 import pytest
 from referee_tables import DEAL, TAG_KS
 
-from drivers.device_events import CardSeen, TagFacts
+from drivers.device_events import CardSeen
 from drivers.nfc.mock_reader import MockReader
-from drivers.nfc.originality import Origin
+from drivers.nfc.originality import Origin, TagFacts
 from drivers.nfc.pad_contents import PadContents
 from drivers.nfc.pn532sim.tag_signer import sim_signer
 from firmware_host.cards.table_tags import TableTags

@@ -14,8 +14,7 @@ from engine.cards import CARDS, mask_of
 from firmware_host.players.builtin import game_transcript
 from firmware_host.players.packets import ModelTable, PacketPlayers
 from firmware_host.referee.controller import Controller
-from firmware_host.referee.private_view import PrivateView
-from firmware_host.referee.snapshot import Outcome
+from firmware_host.referee.snapshot import Outcome, PrivateView
 from firmware_host.referee.transcript import CardEvent, PhysicalEvent, Setup
 
 ZONES = ("hand.A", "hand.B", "discard", "turnup", "play.A", "play.B")
