@@ -18,6 +18,11 @@ and 1) and :func:`say_n` picks the form for the number (gettext's ``ngettext``):
     >>> say_n("fr", "count.cards", 0), say_n("es", "count.cards", 0), say_n("it", "count.cards", 1)
     ('0 carte', '0 cartas', '1 carta')
 
+The command line's words are the one exception to ids: argparse looks its texts up by their English
+(``usage: ``, ``invalid choice: %(value)r (choose from %(choices)s)``), so those, and every command's
+and flag's help beside them, are keyed by their English, ``%``-formatted by argparse
+(:mod:`cli.words`).
+
 The engine knows no language: it names what it means by ids (a fault's code, a prompt's key,
 an event's kind) and this package words them. Fitting words to the OLED's 128 pixels is the
 OLED renderer's job (:mod:`firmware_host.screens.chooser`); the page shows them whole.

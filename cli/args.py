@@ -66,17 +66,12 @@ def journal_language(record: GameRecord | None, given: str | None = None) -> str
     return language(first.language) if isinstance(first, Setup) and first.language else "en"
 
 
-THE_TABLE_FILES = "the table file's language"
-"""``--language``'s default for the commands that read a table file (doctor, deck, enroll)."""
-
-
-def language_option(parser: argparse.ArgumentParser, *, help: str,
-                    default: str = "the language of the table that played the game") -> None:
-    """``--language``: one of the table's languages (None when not given: the command takes ``default``,
-    the journal's language unless it says otherwise)."""
+def language_option(parser: argparse.ArgumentParser, *, help: str) -> None:
+    """``--language``: one of the table's languages (None when not given: the command takes its default,
+    which ``help``, a message of the catalogue, says: the table file's, the journal's...)."""
     from catalogue import LANGUAGES
 
-    parser.add_argument("--language", choices=LANGUAGES, default=None, help=f"{help} (default: {default})")
+    parser.add_argument("--language", choices=LANGUAGES, default=None, help=help)
 
 
 def sim_registry() -> Path:

@@ -31,10 +31,10 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     action = chips.add_mutually_exclusive_group(required=True)
     action.add_argument("--pads", type=_pads, help="serve these pads' chips, comma-separated (hand.A,hand.B,...)")
     action.add_argument("--ask", metavar="JSON",
-                        help='one request, e.g. \'{"op": "place", "pad": "turnup", "uids": ["04ECA7010C5A80"]}\'')
+                        help='one request, a JSON object: its "op" (place, remove, state...), its "pad", its "uids"')
     chips.add_argument("--depth", type=depth, default=2, help="cards of a stack each chip's antenna reads (2)")
     chips.add_argument("--baud", type=int, default=None,
-                       help="pace each line at the chip's rate, at most this many bit/s (default: no pacing)")
+                       help="pace each line at the chip's rate, at most this many bits per second (default: no pacing)")
     return chips
 
 

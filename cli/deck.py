@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from cli.args import THE_TABLE_FILES, card_name, language_option, sim_registry
+from cli.args import card_name, language_option, sim_registry
 from drivers.device_events import DeviceEvent
 from firmware_host.errors import BadInput
 
@@ -38,7 +38,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     deck.add_argument("--clone", action="append", default=[], metavar="CARD", type=card_name,
                       help="simulated table only: the operator passes a clone of this card (its UID copied "
                            "on a blank tag) instead of the card")
-    language_option(deck, help="the console's and the OLED's language", default=THE_TABLE_FILES)
+    language_option(deck, help="the console's and the OLED's language (default: the table file's language)")
     return deck
 
 

@@ -49,8 +49,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     demo.add_argument("--voice", type=Path, metavar="DIR",
                       help="the table speaks: one WAV and one line of said.txt per announcement in DIR, "
                            "in the --language (each seat's own cards, read when it asks, in DIR/A, DIR/B)")
-    demo.add_argument("--journal", type=Path, default=None,
-                      help=f"the demo's journal: each demo is a new game in it (default: {demo_journal()})")
+    demo.add_argument("--journal", type=Path, default=demo_journal(),
+                      help="the demo's journal: each demo is a new game in it (default: %(default)s)")
     demo.add_argument("--frames", choices=("all", "tricks", "none"), default=None,
                       help="which frames to draw (default: all on a terminal, tricks when piped)")
     return demo

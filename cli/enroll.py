@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from catalogue import say, say_n
-from cli.args import THE_TABLE_FILES, language_option, sim_registry
+from cli.args import language_option, sim_registry
 from drivers.device_events import DeviceEvent
 from firmware_host.cards.enroll import Originality, enroll
 
@@ -50,7 +50,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                         help="enrol one badge instead of a pack: a player's name (player:NAME), or a rule "
                              "card (rules:NAME, option:NAME, target:N), written to the badges file "
                              "([table] badges, else badges.json beside the registry)")
-    language_option(enroll, help="the console's and the OLED's language", default=THE_TABLE_FILES)
+    language_option(enroll, help="the console's and the OLED's language (default: the table file's language)")
     return enroll
 
 

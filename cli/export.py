@@ -24,7 +24,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         "export", help="write a game of the journal as a transcript", description=(
             "Write a game of the journal as a transcript (the physical events, one JSON object a line, that "
             "`replay` and `run --events` read), or as a hand record (--format record)."))
-    export.add_argument("--journal", type=Path, help=f"the journal (default: {default_journal()})")
+    export.add_argument("--journal", type=Path, default=default_journal(), help="the journal (default: %(default)s)")
     export.add_argument("--game", type=int, default=None, help="the game number (default: the last)")
     export.add_argument("--list", action="store_true", help="list the journal's games (as `history` does)")
     export.add_argument("-o", "--output", type=Path, help="the transcript file (default: standard output)")

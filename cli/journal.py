@@ -15,22 +15,23 @@ from firmware_host.journal.store_salvage import salvage
 __all__ = ["add_parser", "run"]
 
 
-def _tools_doc() -> str | None:
-    # the module's reST markup (``status``) reads as plain words on a terminal
-    return tools.__doc__.split("\n\n", 1)[1].replace("``", "") if tools.__doc__ else None
-
-
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     """Register ``journal`` on the command line's subparsers."""
     parser: argparse.ArgumentParser = sub.add_parser(
         "journal", help="what the journal holds; check it; salvage a damaged one",
-        description=_tools_doc(), formatter_class=argparse.RawDescriptionHelpFormatter)
+        description=(
+            "status: the input lines taken (the service is fed again from there), the games, the rows. "
+            "check: SQLite's integrity check, every row's CRC and the seal (the rows that should be there); "
+            "exit status 1 when the journal is damaged. salvage: every game that reads whole copied into a "
+            "new journal, the damaged file moved aside (journal.sqlite.damaged-20250101T120000), what was "
+            "lost said."))
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
     for name, text in (("status", "the input lines taken, games and rows"),
                        ("check", "check the whole journal (exit 1 when damaged)"),
                        ("salvage", "keep every readable game, move the damaged file aside")):
         action = actions.add_parser(name, help=text)
-        action.add_argument("--journal", type=Path, help=f"the journal (default: {default_journal()})")
+        action.add_argument("--journal", type=Path, default=default_journal(),
+                            help="the journal (default: %(default)s)")
         action.add_argument("--json", action="store_true", help="print one JSON object")
         action.add_argument("-v", "--verbose", action="count", default=argparse.SUPPRESS,
                             help="more logging (-vv: debug)")

@@ -29,14 +29,14 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "Review the hands of a game of the journal: the cards that lost a trick best play would have "
         "won (double dummy, then with what the player could know), and the first decisions."
     ))
-    review.add_argument("--journal", type=Path, help=f"the journal (default: {default_journal()})")
+    review.add_argument("--journal", type=Path, default=default_journal(), help="the journal (default: %(default)s)")
     review.add_argument("--game", type=int, default=None, help="the game number (default: the last)")
     review.add_argument("--hand", type=int, default=None, help="only this hand of the game (1, 2, ...)")
     review.add_argument("--samples", type=int, default=1000,
                         help="deals sampled to value proposing (default 1000)")
     review.add_argument("--detail", action="store_true",
                         help="the figures behind each finding (odds, expected points, the jeu de règle's row)")
-    language_option(review, help="the review's language")
+    language_option(review, help="the review's language (default: the language of the table that played the game)")
     return review  # type: ignore[no-any-return]
 
 
