@@ -47,7 +47,7 @@ def run_deck(args: argparse.Namespace) -> int:
 
     :raises BadInput: no registry, an unknown pad, an absent reader.
     """
-    from cli.enroll import one_pad
+    from cli.enroll import one_pad, reason, the_pad
     from firmware_host.app import load_table_or_exit
     from firmware_host.cards.deck_check import DeckReport, check_deck
     from firmware_host.cards.table_tags import TableTags
@@ -62,16 +62,12 @@ def run_deck(args: argparse.Namespace) -> int:
     if path is None and table.simulated and sim_registry().exists():
         path = sim_registry()  # where `enroll` put the simulated pack
     if path is None:
-        raise BadInput("no tag registry: name one with --registry, or enrol the pack first (ecarte-table enroll)",
-                       msgid="error.no_registry")
+        raise BadInput(msgid="error.no_registry")
     try:
         registry = TagRegistry.load(Path(path))
     except (OSError, ValueError, TagRegistryError) as exc:
-        raise BadInput(f"tag registry {path}: {getattr(exc, 'strerror', None) or exc}") from None
-    try:
-        pad_config = table.pad(args.pad) if args.pad else table.pads[0]
-    except KeyError as exc:
-        raise BadInput(f"--pad: {exc.args[0]}") from None
+        raise BadInput(msgid="error.tag_registry", path=path, reason=reason(exc)) from None
+    pad_config = the_pad(table, args.pad)
     tags = TableTags.build(registry, table.tags, simulated=table.simulated_pads)  # the originality check
     panel = open_panel(table, tolerant=True)
     events: queue.Queue[DeviceEvent] = queue.Queue()

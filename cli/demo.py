@@ -8,7 +8,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from catalogue import LANGUAGES
+from catalogue import LANGUAGES, say
 from cli.args import check_rules, depth, seconds
 
 __all__ = ["add_parser", "demo_journal", "run"]
@@ -84,5 +84,5 @@ def run(args: argparse.Namespace) -> int:
         if voice is not None:
             voice.drain(120.0)  # every announcement written before the demo ends
         if pages and status == 0:
-            linger(f"ecarte-table demo: the game is over; its page stays up at {pages[0].url} until Ctrl-C")
+            linger(f"ecarte-table demo: {say(args.language, 'demo.page_stays', url=pages[0].url)}")
     return status

@@ -67,7 +67,7 @@ def run_enroll(args: argparse.Namespace) -> int:
     registry_path = args.registry or table.registry
     if registry_path is None:
         if not table.simulated:
-            raise BadInput("the table file names no registry: give --registry FILE")
+            raise BadInput(msgid="error.registry_not_named")
         registry_path = sim_registry()
         registry_path.parent.mkdir(parents=True, exist_ok=True)
     registry_path = Path(registry_path)
@@ -75,15 +75,11 @@ def run_enroll(args: argparse.Namespace) -> int:
     try:
         registry = TagRegistry.load(registry_path) if registry_path.exists() else TagRegistry()
     except (OSError, ValueError, TagRegistryError) as exc:
-        raise BadInput(f"tag registry {registry_path}: {getattr(exc, 'strerror', None) or exc}") from None
+        raise BadInput(msgid="error.tag_registry", path=registry_path, reason=reason(exc)) from None
     _check_writable(registry_path)
-    try:
-        pad_config = table.pad(args.pad) if args.pad else table.pads[0]
-    except KeyError as exc:
-        raise BadInput(f"--pad: {exc.args[0]}") from None
+    pad_config = the_pad(table, args.pad)
     if not pad_config.simulated and pad_config.serial_port and not os.path.exists(pad_config.serial_port):
-        raise BadInput(f"pad {pad_config.name}: no reader at {pad_config.serial_port} (is it plugged in? "
-                       "`ecarte-table doctor` checks the table)")
+        raise BadInput(msgid="error.no_reader", pad=pad_config.name, port=pad_config.serial_port)
     tag_options = _tag_options(table, args)
     if args.badge is not None:
         return _enroll_badge(args, table, registry, registry_path, pad_config, tag_options, lang)
@@ -200,7 +196,7 @@ def _tag_options(table: Any, args: argparse.Namespace) -> dict[str, Any]:
     except ntag_signature.OriginalityError as exc:
         raise BadInput(f"[tags] trusted_key: {exc}") from None
     if args.lock and table.tags.lock_secret_file is None:
-        raise BadInput("--lock needs [tags] lock_secret_file in the table file (docs/nfc.md)")
+        raise BadInput(msgid="error.lock_needs_secret")
     if table.tags.lock_secret_file is not None:  # it seals every entry, locked or not
         try:
             options["seal"] = locks.load_secret(table.tags.lock_secret_file)
@@ -251,17 +247,38 @@ def _writer(pad: Any, secret: bytes | None) -> Any:
     return write
 
 
+def the_pad(table: Any, name: str | None) -> Any:
+    """The pad ``name`` of ``table`` (None: its first).
+
+    :raises BadInput: a pad the table does not have, naming those it has.
+    """
+    from firmware_host.errors import BadInput
+
+    if name is None:
+        return table.pads[0]
+    try:
+        return table.pad(name)
+    except KeyError:
+        raise BadInput(msgid="error.unknown_pad", pad=repr(name),
+                       pads=", ".join(pad.name for pad in table.pads)) from None
+
+
+def reason(exc: BaseException) -> Any:
+    """Why a file could not be read: the system's refusal (said in words), else the exception's own."""
+    return exc if isinstance(exc, OSError) and exc.errno is not None else str(exc)
+
+
 def _check_writable(path: Path) -> None:
     """The registry is saved after every card: say now, not after the first, if it cannot be.
 
     :raises BadInput: naming the file and why.
     """
-    from firmware_host.errors import BadInput
+    from firmware_host.errors import BadInput, Said
 
     if path.is_dir():
-        raise BadInput(f"tag registry {path}: is a directory")
+        raise BadInput(msgid="error.tag_registry", path=path, reason=Said("os.EISDIR"))
     if not path.parent.is_dir():
-        raise BadInput(f"tag registry {path}: the directory {path.parent} does not exist")
+        raise BadInput(msgid="error.tag_registry", path=path, reason=Said("error.no_folder", folder=path.parent))
     try:
         if path.exists():
             with open(path, "ab"):
@@ -270,7 +287,8 @@ def _check_writable(path: Path) -> None:
             with tempfile.NamedTemporaryFile(dir=path.parent, prefix=".ecarte-enroll-"):
                 pass
     except OSError as exc:
-        raise BadInput(f"tag registry {path}: cannot write it ({exc.strerror or exc})") from None
+        raise BadInput(msgid="error.tag_registry", path=path,
+                       reason=Said("error.cannot_write_it", reason=exc)) from None
 
 
 @contextlib.contextmanager
@@ -314,8 +332,7 @@ def _wait_online(pad: Any, path: str) -> None:
     deadline = time.monotonic() + READER_WAIT_S
     while not pad.online:
         if time.monotonic() > deadline:
-            raise BadInput(f"pad {pad.zone}: the reader at {path} does not answer "
-                           f"(after {READER_WAIT_S:.0f} s; `ecarte-table doctor` checks the table)")
+            raise BadInput(msgid="error.reader_silent", pad=pad.zone, port=path, seconds=f"{READER_WAIT_S:.0f}")
         time.sleep(0.02)
 
 

@@ -36,10 +36,11 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     if args.list:
+        from cli.words import asked
         from firmware_host.journal.summaries import format_game, games
 
         for summary in read_journal(args.journal, games):
-            print(format_game(summary))
+            print(format_game(summary, asked(args)))
         return 0
     path, record = journal_game(args.journal, args.game)
     if args.format == "record":
@@ -52,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             args.output.write_text(text, encoding="utf-8")
         except OSError as exc:
-            raise BadInput(f"cannot write {args.output}: {exc.strerror or exc}") from None
+            raise BadInput(msgid="error.cannot_write", path=args.output, reason=exc) from None
     else:
         sys.stdout.write(text)
     return 0

@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from catalogue import say, say_n
+from cli.words import asked
 from firmware_host.errors import BadInput
 from firmware_host.journal import tools
 from firmware_host.journal.store import JournalBusy, JournalError, default_journal
@@ -42,22 +44,23 @@ def run(args: argparse.Namespace) -> int:
     """``ecarte-table journal ACTION``: returns the exit status."""
     path = str(args.journal or default_journal())
     if not Path(path).is_file():
-        raise BadInput(f"no journal at {path}")
+        raise BadInput(msgid="error.no_journal", path=path)
+    lang = asked(args)
     if args.action == "status":
-        return tools.status(path, as_json=args.json)
+        return tools.status(path, as_json=args.json, lang=lang)
     if args.action == "check":
-        return tools.check(path, as_json=args.json)
+        return tools.check(path, as_json=args.json, lang=lang)
     try:
         report = salvage(path)
     except JournalBusy as exc:
-        raise BadInput(str(exc)) from None
+        raise BadInput.of(exc) from None
     except (JournalError, OSError) as exc:
-        raise BadInput(f"cannot salvage {path}: {exc}") from None
+        raise BadInput(msgid="error.cannot_salvage", path=path,
+                       reason=exc if isinstance(exc, OSError) and exc.errno is not None else str(exc)) from None
     if args.json:
         print(json.dumps(report.to_json(), ensure_ascii=False))
     else:
-        print(f"kept {len(report.kept)} game(s) in {path} ({report.lines} input lines); "
-              f"the damaged file is now {report.moved_to}")
+        print(say_n(lang, "journal.salvaged", len(report.kept), path=path, lines=report.lines, moved=report.moved_to))
         for lost in report.lost:
-            print(f"lost: {lost}")
+            print(say(lang, "journal.lost", what=lost))
     return 0

@@ -11,7 +11,7 @@ import argparse
 import difflib
 import logging
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import NoReturn
 
 from cli import (
@@ -120,15 +120,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     return args
 
 
-def asked_language(args: argparse.Namespace, env: Mapping[str, str] | None = None) -> str:
-    """The language a command speaks when it has no table to ask: ``--language`` (the command's, else
-    the one before it), else the environment's (:func:`cli.words.language_of`), else English."""
-    from catalogue import LANGUAGES
-
-    for given in (getattr(args, "language", None), getattr(args, "line_language", None)):
-        if given in LANGUAGES:
-            return str(given)
-    return words.language_of(env) or "en"
+asked_language = words.asked
 
 
 def main(argv: Sequence[str] | None = None) -> int:

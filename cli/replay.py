@@ -32,7 +32,7 @@ def _open_bytes(path: str) -> IO[bytes]:
     try:
         return open(path, "rb")
     except OSError as exc:
-        raise BadInput(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise BadInput(msgid="error.cannot_read", path=path, reason=exc) from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
         except OSError as exc:
             if isinstance(exc, BrokenPipeError):
                 raise
-            raise BadInput(f"cannot read {source}: {exc.strerror or exc}") from None
+            raise BadInput(msgid="error.cannot_read", path=source, reason=exc) from None
     return 0
 
 

@@ -71,8 +71,8 @@ def run_review(args: argparse.Namespace) -> int:
         raise BadInput(str(exc)) from None
     chosen = [r for r in records if args.hand is None or r.hand == args.hand]
     if args.hand is not None and not chosen:
-        numbers = ", ".join(str(r.hand) for r in records) or "none"
-        raise BadInput(f"game {record.game} of {path} has no hand {args.hand} (its hands: {numbers})")
+        raise BadInput(msgid="error.no_such_hand", game=record.game, path=path, hand=args.hand,
+                       hands=", ".join(str(r.hand) for r in records) or "-")
     out = sys.stdout
     for hand_record in chosen:
         played = hands_of_record(hand_record.rules, hand_record.dealer, hand_record.actions,

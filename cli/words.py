@@ -23,7 +23,10 @@ import os
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 
-__all__ = ["argparse_speaking", "help_texts", "language_asked", "language_of", "worded"]
+__all__ = ["argparse_speaking", "asked", "help_texts", "language_asked", "language_of", "said", "worded"]
+
+_reading: list[str] = ["en"]
+"""The language the command line is read in (the innermost :func:`argparse_speaking`)."""
 
 
 def language_of(env: Mapping[str, str] | None = None) -> str | None:
@@ -38,6 +41,17 @@ def language_of(env: Mapping[str, str] | None = None) -> str | None:
             if code in LANGUAGES:
                 return code
     return None
+
+
+def asked(args: argparse.Namespace, env: Mapping[str, str] | None = None) -> str:
+    """The language a command speaks when it has no table to ask: ``--language`` (the command's, else
+    the one before it), else the environment's (:func:`language_of`), else English."""
+    from catalogue import LANGUAGES
+
+    for given in (getattr(args, "language", None), getattr(args, "line_language", None)):
+        if given in LANGUAGES:
+            return str(given)
+    return language_of(env) or "en"
 
 
 def language_asked(argv: Sequence[str], env: Mapping[str, str] | None = None) -> str:
@@ -63,10 +77,25 @@ def argparse_speaking(lang: str) -> Iterator[None]:
     words = translations(lang)
     before = argparse._, argparse.ngettext  # type: ignore[attr-defined]
     argparse._, argparse.ngettext = words.gettext, words.ngettext  # type: ignore[attr-defined]
+    _reading.append(lang)
     try:
         yield
     finally:
+        _reading.pop()
         argparse._, argparse.ngettext = before  # type: ignore[attr-defined]
+
+
+def said(msgid: str, **values: object) -> str:
+    """A message of the catalogue in the language the command line is read in (an argument's type
+    refusing its value, which argparse prints after ``argument --delay:``)::
+
+        >>> with argparse_speaking("es"):
+        ...     said("error.seconds_range", text="-1")
+        'se esperaban de 0 a 3600 segundos, no -1'
+    """
+    from catalogue import say
+
+    return say(_reading[-1], msgid, **values)
 
 
 def _parsers(parser: argparse.ArgumentParser) -> Iterator[argparse.ArgumentParser]:

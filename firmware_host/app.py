@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from engine import RuleSet
-from firmware_host.checks.doctor import refusal
+from firmware_host.checks.doctor import Refusal, refusal
 from firmware_host.errors import BadInput
 from firmware_host.feeder import feed_lines
 from firmware_host.journal.store import Journal, JournalBusy, JournalDamaged, JournalError, default_journal
@@ -53,10 +53,9 @@ def load_table_or_exit(path: str | None) -> TableConfig:
     try:
         return load_table(path)
     except TableFileError as exc:
-        raise BadInput(str(exc)) from None
+        raise BadInput.of(exc) from None
     except OSError as exc:
-        raise BadInput(f"cannot read the table file {path}: {exc.strerror or exc}", msgid="error.table_file", path=path,
-                       reason=exc) from None
+        raise BadInput(msgid="error.table_file", path=path, reason=exc) from None
 
 
 def systemd_notify() -> Callable[[str], None] | None:
@@ -144,9 +143,8 @@ def run_service(options: RunOptions) -> int:
         tags = TableTags.load(table)  # the registry, the [tags] policy, the originality check
     except TagRegistryMissing:
         return wait_for_enrolment(table)
-    refused = refusal(table)  # never start on what doctor fails
-    if refused is not None:
-        raise BadInput(f"the table's configuration fails `ecarte-table doctor`:\n{refused}")
+    if refusal(table) is not None:  # never start on what doctor fails
+        raise BadInput(msgid="error.doctor_refuses", refused=Refusal(table))
     card_for = tags.card_for if tags.registry is not None else None
     png_dir = check_png_dir(options.png)
     events = _open_events(options.events) if options.events else None
@@ -154,10 +152,9 @@ def run_service(options: RunOptions) -> int:
     try:
         journal = Journal(journal_path, lock=True)
     except JournalDamaged as exc:
-        raise BadInput(f"{exc}. Nothing was changed: `ecarte-table journal salvage --journal {journal_path}` "
-                       "keeps every readable game and moves the damaged file aside") from None
+        raise BadInput(msgid="error.journal_damaged", why=str(exc), path=journal_path) from None
     except (JournalBusy, JournalError) as exc:
-        raise BadInput(str(exc)) from None
+        raise BadInput.of(exc) from None
     logger.info("table service: journal %s (%d game(s), %d input lines), table %s, pads %s",
                 journal_path, len(journal.games()), journal.fed_lines(), table.name,
                 ", ".join(f"{pad.name}={pad.device}" for pad in table.pads) or "none")
@@ -225,8 +222,7 @@ def run_service(options: RunOptions) -> int:
         try:
             service.run()
         except JournalDamaged as exc:  # a line the resume cannot read back: exit 2, never a restart loop
-            raise BadInput(f"{exc}. Nothing was changed: `ecarte-table journal salvage --journal {journal_path}` "
-                           "keeps every readable game and line and moves the damaged file aside") from None
+            raise BadInput(msgid="error.journal_damaged", why=str(exc), path=journal_path) from None
         finally:
             service.stopping()
             with contextlib.suppress(OSError):
@@ -365,7 +361,7 @@ def _open_events(path: str) -> IO[bytes]:
     try:
         return open(path, "rb")
     except OSError as exc:
-        raise BadInput(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise BadInput(msgid="error.cannot_read", path=path, reason=exc) from None
 
 
 class Devices:
@@ -419,12 +415,12 @@ def table_defaults(table: TableConfig, game: GameOptions) -> TableDefaults:
 
     rules, players = game.rules or table.rules, game.players
     if rules not in RULE_SETS:
-        raise BadInput(f"--rules {rules!r}: one of {', '.join(sorted(RULE_SETS))}")
+        raise BadInput(msgid="error.unknown_rules", name=repr(rules), known=", ".join(sorted(RULE_SETS)))
     names: tuple[str, ...] | None = table.players
     if players:
         names = tuple(name.strip() for name in players.split(","))
         if len(names) != 2 or not all(names):
-            raise BadInput(f"--players {players[:80]!r}: two names, A's then B's, like 'Anne,Bruno'")
+            raise BadInput(msgid="error.two_names", players=repr(players[:80]))
     # the one check of every setup: the journal's first line carries these names and must read back
     problem = setup_problem(Setup(players=names)) if names else None
     if problem is not None:

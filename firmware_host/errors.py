@@ -10,36 +10,96 @@ class BadInput(Exception):
     """Input the table cannot use: the message names the file, the line and what was expected.
 
     The command line prints it and exits with status 2, in the language asked (``--language``, else
-    the environment's ``LANG``) where the message is the catalogue's: ``msgid`` and its ``values``,
-    an :class:`OSError` among them said in words (:func:`os_reason`).
+    the environment's ``LANG``) where the message is the catalogue's: ``msgid`` and its ``values``
+    (then its English, ``str()``, is the catalogue's too, unless ``message`` is given), an
+    :class:`OSError` among them said in words with :func:`os_reason`, a word of the catalogue given as
+    :class:`Said` said in the language too::
+
+        >>> BadInput(msgid="error.no_journal", path="/x/j.sqlite").said("es")
+        'no hay ningún diario en /x/j.sqlite'
+        >>> str(BadInput(msgid="error.no_journal", path="/x/j.sqlite"))
+        'no journal at /x/j.sqlite'
     """
 
-    def __init__(self, message: str, *, msgid: str | None = None, **values: Any) -> None:
+    def __init__(self, message: str | None = None, *, msgid: str | None = None, **values: Any) -> None:
+        if message is None:
+            if msgid is None:
+                raise TypeError("BadInput needs its message, or its message id")
+            message = _said("en", msgid, values)
         super().__init__(message)
         self.msgid = msgid
         self.values = values
 
+    @classmethod
+    def of(cls, exc: BaseException) -> BadInput:
+        """``exc`` refused as input: in words where it carries them (a ``msgid`` and ``values``, as a
+        BadInput does), else its English as it is."""
+        msgid, values = getattr(exc, "msgid", None), getattr(exc, "values", None)
+        if isinstance(msgid, str) and isinstance(values, dict):
+            return cls(str(exc), msgid=msgid, **values)
+        return cls(str(exc))
+
     def said(self, lang: str) -> str:
         """The message in ``lang`` (as raised where it has no message id)."""
-        if self.msgid is None:
-            return str(self)
-        from catalogue import has, say
+        from catalogue import has
 
-        if not has(self.msgid):
+        if self.msgid is None or not has(self.msgid):
             return str(self)
-        values = {k: os_reason(lang, v) if isinstance(v, OSError) else v for k, v in self.values.items()}
-        return say(lang, self.msgid, **values)
+        return _said(lang, self.msgid, self.values)
+
+
+class Said:
+    """A message of the catalogue put in another's values, said in the same language::
+
+        >>> BadInput(msgid="error.tag_registry", path="r.json", reason=Said("error.no_folder", folder="/x")).said("fr")
+        "registre des puces r.json : le dossier /x n'existe pas"
+    """
+
+    def __init__(self, msgid: str, **values: Any) -> None:
+        self.msgid = msgid
+        self.values = values
+
+    def said(self, lang: str) -> str:
+        """The words in ``lang``."""
+        return _said(lang, self.msgid, self.values)
+
+    def __str__(self) -> str:
+        return self.said("en")
+
+
+def _said(lang: str, msgid: str, values: dict[str, Any]) -> str:
+    from catalogue import say
+
+    def word(value: Any) -> Any:
+        if isinstance(value, OSError):
+            return os_reason(lang, value)
+        if callable(getattr(value, "said", None)):  # a Said, a BadInput, a doctor's refusal...
+            return value.said(lang)
+        return value
+
+    return say(lang, msgid, **{k: word(v) for k, v in values.items()})
 
 
 _REASONS = {errno.ENOENT: "ENOENT", errno.EACCES: "EACCES", errno.EPERM: "EACCES", errno.EISDIR: "EISDIR",
-            errno.ENOTDIR: "ENOTDIR", errno.ENOSPC: "ENOSPC", errno.EROFS: "EROFS", errno.EBUSY: "EBUSY"}
+            errno.ENOTDIR: "ENOTDIR", errno.ENOSPC: "ENOSPC", errno.EROFS: "EROFS", errno.EBUSY: "EBUSY",
+            errno.EEXIST: "EEXIST", errno.ENAMETOOLONG: "ENAMETOOLONG", errno.ELOOP: "ELOOP",
+            errno.EADDRINUSE: "EADDRINUSE", errno.EADDRNOTAVAIL: "EADDRNOTAVAIL", errno.ECONNREFUSED: "ECONNREFUSED",
+            errno.ENXIO: "ENXIO", errno.ENODEV: "ENXIO", errno.EIO: "EIO", errno.ETIMEDOUT: "ETIMEDOUT",
+            errno.EAFNOSUPPORT: "EAFNOSUPPORT"}
 
 
 def os_reason(lang: str, exc: OSError) -> str:
-    """Why the system refused, in ``lang``'s words (``os.ENOENT``: "no existe"), else the system's own."""
-    from catalogue import has, say
+    """Why the system refused, in ``lang``'s words (``os.ENOENT``: "no existe"); an error the catalogue
+    does not word by its code's name (``os.other``: "el sistema se negó (ECONNRESET)"), never the C
+    library's English::
+
+        >>> os_reason("fr", FileNotFoundError(2, "No such file or directory")), os_reason("de", OSError(104, "x"))
+        ('aucun fichier ou dossier de ce nom', 'das System hat abgelehnt (ECONNRESET)')
+    """
+    from catalogue import say
 
     name = _REASONS.get(exc.errno or 0)
-    if name is not None and has("os." + name):
+    if name is not None:
         return say(lang, "os." + name)
-    return exc.strerror or str(exc)
+    code = errno.errorcode.get(exc.errno, str(exc.errno)) if exc.errno is not None else type(exc).__name__
+    return say(lang, "os.other", name=code)

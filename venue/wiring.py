@@ -46,8 +46,8 @@ class VenueOutputs:
             if self.web:
                 try:
                     host, port = split_listen(self.web)
-                except ValueError as exc:
-                    raise BadInput(f"--web {self.web}: {exc}") from None
+                except ValueError:
+                    raise BadInput(msgid="error.bad_address", option="--web", value=self.web) from None
                 web = replace(web, host=host, port=port)
             from venue.page import TablePage
 
@@ -56,15 +56,15 @@ class VenueOutputs:
                 page.start()
             except OSError as exc:
                 page.close()
-                raise BadInput(f"the page cannot listen on {web.host}:{web.port}: {exc.strerror or exc}") from None
+                raise BadInput(msgid="error.page_cannot_listen", host=web.host, port=web.port, reason=exc) from None
             stack.callback(page.close)
             outputs.append(page)
         if self.mqtt is not None or mqtt.enabled:
             if self.mqtt:
                 try:
                     host, port = split_listen(self.mqtt, default_port=1883)
-                except ValueError as exc:
-                    raise BadInput(f"--mqtt {self.mqtt}: {exc}") from None
+                except ValueError:
+                    raise BadInput(msgid="error.bad_address", option="--mqtt", value=self.mqtt) from None
                 mqtt = replace(mqtt, host=host, port=port)
             from venue.mqtt import TablePublisher
 
@@ -72,7 +72,7 @@ class VenueOutputs:
             try:
                 publisher.start()
             except OSError as exc:  # retrying would never help: one line, exit 2 (no restart loop)
-                raise BadInput(f"MQTT to {mqtt.host}:{mqtt.port} cannot start: {exc.strerror or exc}") from None
+                raise BadInput(msgid="error.mqtt_cannot_start", host=mqtt.host, port=mqtt.port, reason=exc) from None
             stack.callback(publisher.close)
             outputs.append(publisher)
         return outputs

@@ -72,8 +72,8 @@ class TableTags:
             except FileNotFoundError:
                 raise TagRegistryMissing(f"tag registry {table.registry}: no such file (enrol the cards)") from None
             except (OSError, ValueError, TagRegistryError) as exc:
-                reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-                raise BadInput(f"tag registry {table.registry}: {reason}") from None
+                reason = exc if isinstance(exc, OSError) and exc.errno is not None else str(exc)
+                raise BadInput(msgid="error.tag_registry", path=table.registry, reason=reason) from None
         from hardware.badges import Badges, badges_path
 
         path = badges_path(table)

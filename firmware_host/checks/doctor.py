@@ -285,7 +285,7 @@ def run_checks(
     return checks
 
 
-def refusal(table: TableConfig) -> str | None:
+def refusal(table: TableConfig, lang: str = "en") -> str | None:
     """Why the service must not start on ``table``: the first line of doctor's that fails among
     the checks of the configuration (the tag registry against the ``[tags]`` policy, the badges
     file, ``deck_check_first`` without a registry), or ``None``.
@@ -293,8 +293,19 @@ def refusal(table: TableConfig) -> str | None:
     The hardware checks (readers, displays, pins, groups) are not among them: the service waits
     for a reader that is unplugged, and says so on the OLED.
     """
-    failed = [check for check in (_check_registry(table), _check_badges(table), _check_deck(table)) if not check.ok]
+    failed = [check for check in (_check_registry(table, lang), _check_badges(table, lang), _check_deck(table, lang))
+              if not check.ok]
     return str(failed[0]) if failed else None
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """:func:`refusal` of ``table`` as a refusal's value, said in the language the refusal is said in."""
+
+    table: TableConfig
+
+    def said(self, lang: str) -> str:
+        return refusal(self.table, lang) or ""
 
 
 def report_language(table: str | Path | TableConfig, given: str | None = None) -> str:

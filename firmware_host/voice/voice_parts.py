@@ -88,7 +88,7 @@ def open_voice(config: VoiceConfig, lang: str, folder: Path | None = None) -> Vo
             except SpeechError as exc:
                 raise BadInput(f"--voice: {exc}") from None
         if device == "sim":
-            raise BadInput('[voice] device = "sim" speaks into WAV files: give the folder with --voice DIR')
+            raise BadInput(msgid="error.voice_sim_needs_folder")
         return AlsaSink(device)
 
     table = Speaker(sink(config.device, folder), synth, name="voice")
