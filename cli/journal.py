@@ -28,10 +28,9 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
             "new journal, the damaged file moved aside (journal.sqlite.damaged-20250101T120000), what was "
             "lost said."))
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
-    for name, text in (("status", "the input lines taken, games and rows"),
-                       ("check", "check the whole journal (exit 1 when damaged)"),
-                       ("salvage", "keep every readable game, move the damaged file aside")):
-        action = actions.add_parser(name, help=text)
+    for action in (actions.add_parser("status", help="the input lines taken, games and rows"),
+                   actions.add_parser("check", help="check the whole journal (exit 1 when damaged)"),
+                   actions.add_parser("salvage", help="keep every readable game, move the damaged file aside")):
         action.add_argument("--journal", type=Path, default=default_journal(),
                             help="the journal (default: %(default)s)")
         action.add_argument("--json", action="store_true", help="print one JSON object")

@@ -63,13 +63,15 @@ class _Parser(argparse.ArgumentParser):
         super().error(message)
 
 
-def _version() -> str:
+def _version(lang: str = "en") -> str:
     from importlib.metadata import PackageNotFoundError, version
+
+    from catalogue import say
 
     try:
         return version("ecarte-table")
     except PackageNotFoundError:
-        return "unknown (not installed)"
+        return say(lang, "cli.version_unknown")
 
 
 def _parser(lang: str = "en") -> argparse.ArgumentParser:
@@ -81,7 +83,7 @@ def _parser(lang: str = "en") -> argparse.ArgumentParser:
         description="A smart card table that referees Écarté: NFC pads, an OLED and buttons.",
     )
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more logging (-vv: debug)")
-    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}",
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version(lang)}",
                         help="show program's version number and exit")
     parser.add_argument("--language", choices=LANGUAGES, dest="line_language", default=None,
                         help="the language of the help, the errors and what a command says when it has no "

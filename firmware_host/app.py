@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from catalogue import say
 from engine import RuleSet
 from firmware_host.checks.doctor import Refusal, refusal
 from firmware_host.errors import BadInput
@@ -212,8 +213,8 @@ def run_service(options: RunOptions) -> int:
             source = "<stdin>" if options.events == "-" else options.events
 
             def ended() -> None:  # the page stays up for whoever looks at it
-                print(f"ecarte-table run: the end of {source}; the table's page stays up at {page_url} "
-                      "until Ctrl-C", file=sys.stderr, flush=True)
+                print("ecarte-table run: " + say(table.language, "run.input_ended", source=source, url=page_url),
+                      file=sys.stderr, flush=True)
 
             feeding = {"pace": options.pace, "stop_at_end": page_url is None, "at_end": ended,
                        "pads_sight": table.sight, "registry": tags.registry is not None}
@@ -424,7 +425,7 @@ def table_defaults(table: TableConfig, game: GameOptions) -> TableDefaults:
     # the one check of every setup: the journal's first line carries these names and must read back
     problem = setup_problem(Setup(players=names)) if names else None
     if problem is not None:
-        raise BadInput(f"--{problem}" if players else f"the table file's {problem}")
+        raise BadInput(msgid="error.players_given" if players else "error.players_of_the_table", problem=problem)
     path = badges_path(table)
     try:
         badges = Badges.load(path).tags if path is not None else {}
