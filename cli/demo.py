@@ -40,7 +40,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     demo.add_argument("--depth", type=depth, default=None, metavar="N",
                       help="how many stacked cards each simulated pad reads (default: the table file's, 2)")
     demo.add_argument("--players", default="Anne,Bruno", metavar="A,B", help="the players' names (default Anne,Bruno)")
-    demo.add_argument("--language", choices=LANGUAGES, default="en",
+    demo.add_argument("--language", choices=LANGUAGES, default=None,
                       help="the table's language: the OLED, the page and the narration")
     demo.add_argument("--delay", type=seconds, default=None,
                       help="seconds between moves (default: 0.3 on a terminal, 0 when piped)")
@@ -68,21 +68,22 @@ def run(args: argparse.Namespace) -> int:
     from venue.wiring import page_alone
 
     check_rules(args.rules)
+    language = args.language or "en"  # the demo's table speaks English unless asked (a refusal: the line's language)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 1_000_000)
     options = DemoOptions(journal=args.journal or demo_journal(), seed=seed, rules=args.rules,
-                          players=args.players, depth=args.depth, language=args.language, delay=args.delay,
+                          players=args.players, depth=args.depth, language=language, delay=args.delay,
                           frames=args.frames, png=args.png)
     table = simulated_table()
     referee = build_referee(table, GameOptions(rules=options.rules, players=",".join(demo_names(options.players)),
                                                language=options.language or "en"))
     with contextlib.ExitStack() as stack:
         pages = page_alone(args.web, table, options.journal, stack) if args.web is not None else []
-        voice = open_table_voice(args.voice, replace(table, language=args.language), stack) \
+        voice = open_table_voice(args.voice, replace(table, language=language), stack) \
             if args.voice is not None else None
         status = run_demo(options, referee, outputs=[*pages, *(voice.outputs if voice is not None else [])],
                           tee=voice.tee if voice is not None else None)
         if voice is not None:
             voice.drain(120.0)  # every announcement written before the demo ends
         if pages and status == 0:
-            linger(f"ecarte-table demo: {say(args.language, 'demo.page_stays', url=pages[0].url)}")
+            linger(f"ecarte-table demo: {say(language, 'demo.page_stays', url=pages[0].url)}")
     return status

@@ -71,7 +71,6 @@ def run_enroll(args: argparse.Namespace) -> int:
         registry_path = sim_registry()
         registry_path.parent.mkdir(parents=True, exist_ok=True)
     registry_path = Path(registry_path)
-    print(say(lang, "enrol_console.start", pack=args.pack, path=registry_path), flush=True)
     try:
         registry = TagRegistry.load(registry_path) if registry_path.exists() else TagRegistry()
     except (OSError, ValueError, TagRegistryError) as exc:
@@ -81,6 +80,7 @@ def run_enroll(args: argparse.Namespace) -> int:
     if not pad_config.simulated and pad_config.serial_port and not os.path.exists(pad_config.serial_port):
         raise BadInput(msgid="error.no_reader", pad=pad_config.name, port=pad_config.serial_port)
     tag_options = _tag_options(table, args)
+    print(say(lang, "enrol_console.start", pack=args.pack, path=registry_path), flush=True)  # every check passed
     if args.badge is not None:
         return _enroll_badge(args, table, registry, registry_path, pad_config, tag_options, lang)
     panel = open_panel(table, tolerant=True)
