@@ -91,10 +91,14 @@ def hold(path: str, *, file: bool = True) -> tuple[int | None, int]:
 
 
 def _busy(path: str) -> JournalBusy:
+    from firmware_host.errors import Said
+
     seal = read_seal(path)
-    who = f"process {seal.pid}, running since {time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(seal.since))}" \
-        if seal is not None else "another process"
-    return JournalBusy(f"the journal {path} is in use by {who} (one service per journal)")
+    since = time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(seal.since)) if seal is not None else ""
+    who = f"process {seal.pid}, running since {since}" if seal is not None else "another process"
+    return JournalBusy(f"the journal {path} is in use by {who} (one service per journal)", msgid="journal.busy",
+                       path=path, who=Said("journal.process", pid=seal.pid, since=since) if seal is not None
+                       else Said("journal.another_process"))
 
 
 def take_lock(path: str) -> int:

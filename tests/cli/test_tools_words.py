@@ -131,3 +131,17 @@ def test_the_check_sees_english_where_it_is(tmp_path: Path) -> None:
                              capture_output=True, text=True, cwd=ROOT, timeout=HANG_S, check=False,
                              env={**os.environ, "LANG": "C.UTF-8", "LANGUAGE": ""}).stderr
     assert "no hay ningún diario" in read and english_words(AS_TYPED.sub(" ", english)) == {"at"}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_journal_in_use_is_said_in_the_language_asked(lang: str, tmp_path: Path) -> None:
+    """A second service on a journal another holds: its process and since when, in words."""
+    from firmware_host.journal.store import Journal
+
+    path = tmp_path / "held.sqlite"
+    with Journal(path, lock=True):
+        said = _cli(lang, "run", "--journal", str(path), "--events", "/dev/null", state=tmp_path)
+    who = say(lang, "journal.process", pid=os.getpid(), since="").strip()  # the time it began left out
+    head = say(lang, "journal.busy", path=path, who="\0").split("\0")[0]
+    assert said.startswith(f"ecarte-table run: {head}{who}"), said
+    _no_english(said)
