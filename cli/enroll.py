@@ -80,9 +80,9 @@ def run_enroll(args: argparse.Namespace) -> int:
     if not pad_config.simulated and pad_config.serial_port and not os.path.exists(pad_config.serial_port):
         raise BadInput(msgid="error.no_reader", pad=pad_config.name, port=pad_config.serial_port)
     tag_options = _tag_options(table, args)
-    print(say(lang, "enrol_console.start", pack=args.pack, path=registry_path), flush=True)  # every check passed
     if args.badge is not None:
         return _enroll_badge(args, table, registry, registry_path, pad_config, tag_options, lang)
+    print(say(lang, "enrol_console.start", pack=args.pack, path=registry_path), flush=True)  # every check passed
     panel = open_panel(table, tolerant=True)
     events: queue.Queue[DeviceEvent] = queue.Queue()
 
@@ -109,7 +109,7 @@ def run_enroll(args: argparse.Namespace) -> int:
                 pack=result.pack, path=registry_path))
     for flagged in result.flagged:
         print(say(lang, "enrol_console.flagged", card=card_words(flagged.card, lang), uid=flagged.uid,
-                  why=flagged.origin))
+                  why=say(lang, "origin." + flagged.origin)))
     return 0 if result.complete and not result.flagged else 1
 
 
@@ -120,7 +120,7 @@ def _enroll_badge(args: argparse.Namespace, table: Any, registry: Any, registry_
     :raises BadInput: a bad badge name, a badges file that cannot be read.
     """
     from firmware_host.cards.enroll import enroll_badge
-    from firmware_host.errors import BadInput
+    from firmware_host.errors import BadInput, Said
     from firmware_host.screens.i18n import screen_name
     from firmware_host.screens.panel import open_panel
     from hardware.badges import KINDS, Badges, badges_path, check_tag
@@ -130,7 +130,7 @@ def _enroll_badge(args: argparse.Namespace, table: Any, registry: Any, registry_
     try:
         tag = check_tag(text)
     except TagRegistryError as exc:
-        raise BadInput(f"--badge: {exc}") from None
+        raise BadInput(msgid="error.option_refused", option="--badge", why=Said.of(exc)) from None
     path = badges_path(table) or registry_path.with_name("badges.json")
     try:
         Badges.load(path)
@@ -153,13 +153,14 @@ def _enroll_badge(args: argparse.Namespace, table: Any, registry: Any, registry_
                 threading.Thread(target=_simulated_badge, args=(sim, pad, tag, path), daemon=True).start()
             result = enroll_badge(events, tag, registry, save, show, lang=lang, check=options.get("check"),
                                   refuse_flagged=options.get("refuse_flagged", False), lock=options.get("lock"),
-                                  label=f"{tag.partition(':')[0]}: {screen_name(tag.partition(':')[2])}")
+                                  label=f"{say(lang, 'badge.kind.' + tag.partition(':')[0])}: "
+                                        f"{screen_name(tag.partition(':')[2])}")
     finally:
         panel.close()
     if result.uid is None:
         return 1
     print(say(lang, "enrol_console.badge_locked" if result.locked else "enrol_console.badge", badge=tag, uid=result.uid,
-              why=result.origin, path=path))
+              why=say(lang, "origin." + str(result.origin)), path=path))
     return 0
 
 
@@ -187,14 +188,14 @@ def _tag_options(table: Any, args: argparse.Namespace) -> dict[str, Any]:
 
     :raises BadInput: a bad trusted key, or ``--lock`` without a readable secret.
     """
-    from firmware_host.errors import BadInput
+    from firmware_host.errors import BadInput, Said
     from hardware import locks, ntag_signature
 
     options: dict[str, Any] = {"check": args.check, "refuse": table.tags.require_signature}
     try:
         options["key"] = ntag_signature.trusted_key(table.tags.key_name(table.simulated_pads))
     except ntag_signature.OriginalityError as exc:
-        raise BadInput(f"[tags] trusted_key: {exc}") from None
+        raise BadInput(msgid="error.option_refused", option="[tags] trusted_key", why=Said.of(exc)) from None
     if args.lock and table.tags.lock_secret_file is None:
         raise BadInput(msgid="error.lock_needs_secret")
     if table.tags.lock_secret_file is not None:  # it seals every entry, locked or not

@@ -59,6 +59,12 @@ class Said:
         self.msgid = msgid
         self.values = values
 
+    @classmethod
+    def of(cls, exc: BaseException) -> Said | str:
+        """``exc``'s words where it carries them (a ``msgid`` and ``values``), else its English as it is."""
+        msgid, values = getattr(exc, "msgid", None), getattr(exc, "values", None)
+        return cls(msgid, **values) if isinstance(msgid, str) and isinstance(values, dict) else str(exc)
+
     def said(self, lang: str) -> str:
         """The words in ``lang``."""
         return _said(lang, self.msgid, self.values)

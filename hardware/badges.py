@@ -40,8 +40,8 @@ def check_tag(tag: str) -> str:
     kind, _, value = tag.partition(":")
     if kind not in KINDS or not value.strip() or (kind == "target" and not (value.isascii() and value.isdigit())):
         raise TagRegistryError(
-            f"not a badge or rule card: {quoted(tag)} (player:NAME, rules:NAME, option:NAME, target:N)"
-        )
+            f"not a badge or rule card: {quoted(tag)} (player:NAME, rules:NAME, option:NAME, target:N)",
+            msgid="badge.not_one", tag=quoted(tag))
     problem = name_problem(value.strip()) if kind == "player" else None
     if problem is None and len(value) > MAX_NAME:
         problem = f"at most {MAX_NAME} characters"

@@ -42,6 +42,7 @@ import tempfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from drivers.nfc.originality import STATUSES
 from hardware.limits import FileProblem, load_json, read_text
@@ -62,7 +63,13 @@ _HEX = re.compile(r"^[0-9A-F]+$")
 
 
 class TagRegistryError(ValueError):
-    """Root of the registry's errors (all are ``ValueError``)."""
+    """Root of the registry's errors (all are ``ValueError``; ``msgid`` and ``values``, where given,
+    word it for a person in the catalogue)."""
+
+    def __init__(self, message: str, *, msgid: str | None = None, **values: Any) -> None:
+        super().__init__(message)
+        self.msgid = msgid
+        self.values = values
 
 
 class DuplicateTagError(TagRegistryError):

@@ -26,7 +26,7 @@ from typing import Any, Protocol
 
 from drivers.device_events import CardSeen, DeviceEvent
 from drivers.nfc.originality import GENUINE, OriginalityCheck
-from firmware_host.errors import BadInput
+from firmware_host.errors import BadInput, Said
 from firmware_host.referee.pack_guard import PackGuard
 from firmware_host.referee.transcript import CardEvent, PhysicalEvent, sighting_event
 from hardware import ntag_signature
@@ -93,7 +93,7 @@ class TableTags:
         try:
             key = ntag_signature.trusted_key(policy.key_name(simulated))
         except ntag_signature.OriginalityError as exc:
-            raise BadInput(f"[tags] trusted_key: {exc}") from None
+            raise BadInput(msgid="error.option_refused", option="[tags] trusted_key", why=Said.of(exc)) from None
         check = None
         if policy.require_signature:
             check = OriginalityCheck(lambda uid, facts: ntag_signature.judge(uid, facts, key),

@@ -21,9 +21,10 @@ from hardware.table import simulated_table
 
 ROOT = Path(__file__).resolve().parents[2]
 AS_TYPED = re.compile(r"`[^`]*`|ecarte-table \w+|(?<![\w/])/[\w./*~-]+|\b[\w.-]+\.(?:jsonl|json|toml|sqlite)\b"
-                      r"|\b(?:turnup|discard)\b|(?<![:\w])[A-Z][A-Z0-9_]+\b|\{[\w,]+\}|--[\w-]+")
-"""A command, a path, a pad's name in the table file, a metavar, a set of choices, an option: the command
-line's, the file system's and the table file's words in every language."""
+                      r"|\b(?:turnup|discard)\b|(?<![:\w])[A-Z][A-Z0-9_]+\b|\{[\w,]+\}|--[\w-]+"
+                      r"|\b(?:player|rules|option|target):[^\s']+")
+"""A command, a path, a pad's name in the table file, a metavar, a set of choices, an option, a badge as
+typed: the command line's, the file system's and the table file's words in every language."""
 LANGS = {"fr": ("--language", "fr"), "es": ()}
 """French asked on the line, Spanish by ``LANG`` (the ``es`` run's environment)."""
 NOWHERE = Path("/nonexistent/ecarte")
@@ -145,3 +146,15 @@ def test_a_journal_in_use_is_said_in_the_language_asked(lang: str, tmp_path: Pat
     head = say(lang, "journal.busy", path=path, who="\0").split("\0")[0]
     assert said.startswith(f"ecarte-table run: {head}{who}"), said
     _no_english(said)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_badge_refused_or_enrolled_in_the_language_asked(lang: str, tmp_path: Path) -> None:
+    """A badge that is none (``--badge target:x``) and one enrolled: its originality verdict in words
+    ("auténtica"), never its code ("genuine")."""
+    out = _cli(lang, "enroll", "--badge", "target:x", state=tmp_path)
+    assert BadInput(msgid="error.option_refused", option="--badge",
+                    why=Said("badge.not_one", tag="'target:x'")).said(lang) in out
+    enrolled = _cli(lang, "enroll", "--badge", "player:Ana", "--language", lang, state=tmp_path, codes=(0,))
+    assert f"({say(lang, 'origin.genuine')})" in enrolled and "genuine" not in enrolled
+    _no_english(out + enrolled)
