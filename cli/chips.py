@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         answer = chip_host.ask(args.directory, request)
     except chip_host.ControlError as error:
-        raise BadInput(str(error)) from None
+        raise BadInput.of(error) from None
     except OSError as error:
         print("ecarte-table chips: " + BadInput(msgid="error.no_chip_host", directory=args.directory,
                                                  reason=error).said(asked(args)), file=sys.stderr)

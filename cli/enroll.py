@@ -135,7 +135,7 @@ def _enroll_badge(args: argparse.Namespace, table: Any, registry: Any, registry_
     try:
         Badges.load(path)
     except TagRegistryError as exc:
-        raise BadInput(str(exc)) from None
+        raise BadInput.of(exc) from None
     panel = open_panel(table, tolerant=True)
     events: queue.Queue[DeviceEvent] = queue.Queue()
 
@@ -202,7 +202,7 @@ def _tag_options(table: Any, args: argparse.Namespace) -> dict[str, Any]:
         try:
             options["seal"] = locks.load_secret(table.tags.lock_secret_file)
         except locks.LockSecretError as exc:
-            raise BadInput(str(exc)) from None
+            raise BadInput.of(exc) from None
         if args.lock:
             options["secret"] = options["seal"]
     return options

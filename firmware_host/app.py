@@ -430,7 +430,7 @@ def table_defaults(table: TableConfig, game: GameOptions) -> TableDefaults:
     try:
         badges = Badges.load(path).tags if path is not None else {}
     except TagRegistryError as exc:
-        raise BadInput(str(exc)) from None
+        raise BadInput.of(exc) from None
     return TableDefaults(rules=rules, dealer=game.dealer, target=table.target, players=names, badges=badges,
                          locked=table.locked, sight=game.sight or table.sight, language=game.language or table.language)
 

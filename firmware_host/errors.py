@@ -74,7 +74,8 @@ class Said:
 
 
 def _said(lang: str, msgid: str, values: dict[str, Any]) -> str:
-    from catalogue import say
+    """``msgid`` in ``lang`` with ``values`` in words (a message with plural forms in the form for ``n``)."""
+    from catalogue import is_plural, say, say_n
 
     def word(value: Any) -> Any:
         if isinstance(value, OSError):
@@ -83,7 +84,10 @@ def _said(lang: str, msgid: str, values: dict[str, Any]) -> str:
             return value.said(lang)
         return value
 
-    return say(lang, msgid, **{k: word(v) for k, v in values.items()})
+    worded = {k: word(v) for k, v in values.items()}
+    if is_plural(msgid) and isinstance(worded.get("n"), int):
+        return say_n(lang, msgid, worded.pop("n"), **worded)
+    return say(lang, msgid, **worded)
 
 
 _REASONS = {errno.ENOENT: "ENOENT", errno.EACCES: "EACCES", errno.EPERM: "EACCES", errno.EISDIR: "EISDIR",

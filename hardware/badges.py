@@ -80,7 +80,9 @@ class Badges:
         try:
             document = read_json(file)
         except (OSError, FileProblem) as exc:
-            raise TagRegistryError(f"{file}: cannot read the badges: {getattr(exc, 'strerror', None) or exc}") from None
+            reason = exc if isinstance(exc, OSError) and exc.errno is not None else str(exc)
+            raise TagRegistryError(f"{file}: cannot read the badges: {getattr(exc, 'strerror', None) or exc}",
+                                   msgid="badge.cannot_read", path=file, reason=reason) from None
         if not isinstance(document, dict) or document.get("format") != FORMAT:
             raise TagRegistryError(f"{file}: not a badges file (format {FORMAT!r})")
         entries = document.get("badges", {})

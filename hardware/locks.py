@@ -30,6 +30,7 @@ import hashlib
 import hmac
 import os
 from pathlib import Path
+from typing import Any
 
 from hardware.limits import FileProblem, read_bytes
 
@@ -45,7 +46,13 @@ _SEAL_LABEL = b"ecarte-table registry seal v1:"
 
 
 class LockSecretError(ValueError):
-    """The lock secret file is missing, unreadable, too short or open to others."""
+    """The lock secret file is missing, unreadable, too short or open to others (``msgid`` and
+    ``values``, where given, word it for a person in the catalogue)."""
+
+    def __init__(self, message: str, *, msgid: str | None = None, **values: Any) -> None:
+        super().__init__(message)
+        self.msgid = msgid
+        self.values = values
 
 
 def tag_password(secret: bytes, uid: str) -> bytes:
@@ -94,11 +101,13 @@ def load_secret(path: str | os.PathLike[str]) -> bytes:
     except FileProblem as error:
         raise LockSecretError(f"lock secret {error}") from None
     except OSError as error:
-        raise LockSecretError(f"lock secret {file}: {error.strerror or error}") from error
+        raise LockSecretError(f"lock secret {file}: {error.strerror or error}", msgid="lock.unreadable", path=file,
+                              reason=error) from error
     if mode & 0o077:
-        raise LockSecretError(f"lock secret {file} is open to other users: chmod 600 {file}")
+        raise LockSecretError(f"lock secret {file} is open to other users: chmod 600 {file}", msgid="lock.open",
+                              path=file)
     if len(secret) < MIN_SECRET_BYTES:
         raise LockSecretError(
-            f"lock secret {file} has {len(secret)} bytes: write at least {MIN_SECRET_BYTES} random ones"
-        )
+            f"lock secret {file} has {len(secret)} bytes: write at least {MIN_SECRET_BYTES} random ones",
+            msgid="lock.short", path=file, n=len(secret), least=MIN_SECRET_BYTES)
     return secret

@@ -80,7 +80,7 @@ class TableTags:
         try:
             badges = frozenset(Badges.load(path).tags) if path is not None else frozenset()
         except TagRegistryError as exc:
-            raise BadInput(str(exc)) from None
+            raise BadInput.of(exc) from None
         return cls.build(registry, table.tags, simulated=table.simulated_pads, badges=badges)
 
     @classmethod

@@ -158,3 +158,25 @@ def test_a_badge_refused_or_enrolled_in_the_language_asked(lang: str, tmp_path: 
     enrolled = _cli(lang, "enroll", "--badge", "player:Ana", "--language", lang, state=tmp_path, codes=(0,))
     assert f"({say(lang, 'origin.genuine')})" in enrolled and "genuine" not in enrolled
     _no_english(out + enrolled)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_lock_secret_and_a_badges_file_refused_in_words(lang: str, tmp_path: Path) -> None:
+    """``enroll --lock``'s secret and the badges file: the refusals the hardware words for a person."""
+    from hardware.badges import Badges
+    from hardware.locks import load_secret
+
+    short, missing, folder = tmp_path / "short", tmp_path / "none", tmp_path / "badges.json"
+    short.write_text("abc")
+    short.chmod(0o600)
+    folder.mkdir()
+    said = []
+    for refused in (lambda: load_secret(short), lambda: load_secret(missing), lambda: Badges.load(folder)):
+        with pytest.raises(ValueError) as caught:
+            refused()
+        said.append(BadInput.of(caught.value).said(lang))
+    assert said[0] == say_n(lang, "lock.short", 3, path=short, least=16)
+    assert said[1] == say(lang, "lock.unreadable", path=missing, reason=_enoent(lang))
+    assert said[2] == say(lang, "badge.cannot_read", path=folder,
+                          reason=os_reason(lang, IsADirectoryError(errno.EISDIR, "Is a directory")))
+    _no_english("\n".join(said))
