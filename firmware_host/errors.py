@@ -90,7 +90,7 @@ def _said(lang: str, msgid: str, values: dict[str, Any]) -> str:
     return say(lang, msgid, **worded)
 
 
-_REASONS = {errno.ENOENT: "ENOENT", errno.EACCES: "EACCES", errno.EPERM: "EACCES", errno.EISDIR: "EISDIR",
+_REASONS = {errno.ENOENT: "ENOENT", errno.EACCES: "EACCES", errno.EPERM: "EPERM", errno.EISDIR: "EISDIR",
             errno.ENOTDIR: "ENOTDIR", errno.ENOSPC: "ENOSPC", errno.EROFS: "EROFS", errno.EBUSY: "EBUSY",
             errno.EEXIST: "EEXIST", errno.ENAMETOOLONG: "ENAMETOOLONG", errno.ELOOP: "ELOOP",
             errno.EADDRINUSE: "EADDRINUSE", errno.EADDRNOTAVAIL: "EADDRNOTAVAIL", errno.ECONNREFUSED: "ECONNREFUSED",

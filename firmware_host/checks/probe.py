@@ -36,6 +36,7 @@ from drivers.nfc.frame_log import FrameLog, RecordingTty
 from drivers.nfc.originality import GENUINE
 from drivers.nfc.pn532sim import tag_signer
 from firmware_host.checks.doctor import Check
+from firmware_host.errors import os_reason
 from hardware import ntag_signature
 from hardware.table_config import PadConfig, TableConfig
 
@@ -213,7 +214,7 @@ def run_probe(config: TableConfig, frames_path: Path, *, ask: Ask | None = None,
     try:
         frames.write(frames_path, header)
     except OSError as exc:
-        checks.append(Check(name, False, f"{frames_path}: {exc.strerror or exc}", _say(lang, "fix_frames")))
+        checks.append(Check(name, False, f"{frames_path}: {os_reason(lang, exc)}", _say(lang, "fix_frames")))
     else:
         checks.append(Check(name, True, _say(lang, "frames", path=frames_path, n=len(frames.lines))))
     return checks

@@ -118,7 +118,8 @@ def _flock(file: str | os.PathLike[str], journal: str, flags: int, what: str) ->
     try:
         fd = os.open(file, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | flags, 0o640)
     except OSError as exc:
-        raise JournalError(f"cannot open {what} {file}: {exc.strerror or exc}") from exc
+        raise JournalError(f"cannot open {what} {file}: {exc.strerror or exc}", msgid="error.cannot_open", path=file,
+                           reason=exc) from exc
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
@@ -126,5 +127,6 @@ def _flock(file: str | os.PathLike[str], journal: str, flags: int, what: str) ->
         raise _busy(journal) from None
     except OSError as exc:
         os.close(fd)
-        raise JournalError(f"cannot lock the journal {journal}: {exc.strerror or exc}") from exc
+        raise JournalError(f"cannot lock the journal {journal}: {exc.strerror or exc}", msgid="journal.cannot_lock",
+                           path=journal, reason=exc) from exc
     return fd
