@@ -101,7 +101,7 @@ _REASONS = {errno.ENOENT: "ENOENT", errno.EACCES: "EACCES", errno.EPERM: "EPERM"
 def os_reason(lang: str, exc: OSError) -> str:
     """Why the system refused, in ``lang``'s words (``os.ENOENT``: "no existe"); an error the catalogue
     does not word by its code's name (``os.other``: "el sistema se negó (ECONNRESET)"), never the C
-    library's English::
+    library's English (an ``OSError`` with no code is a library's own words, said as they are)::
 
         >>> os_reason("fr", FileNotFoundError(2, "No such file or directory")), os_reason("de", OSError(104, "x"))
         ('aucun fichier ou dossier de ce nom', 'das System hat abgelehnt (ECONNRESET)')
@@ -111,5 +111,6 @@ def os_reason(lang: str, exc: OSError) -> str:
     name = _REASONS.get(exc.errno or 0)
     if name is not None:
         return say(lang, "os." + name)
-    code = errno.errorcode.get(exc.errno, str(exc.errno)) if exc.errno is not None else type(exc).__name__
-    return say(lang, "os.other", name=code)
+    if exc.errno is None:
+        return str(exc) or type(exc).__name__
+    return say(lang, "os.other", name=errno.errorcode.get(exc.errno, str(exc.errno)))

@@ -106,7 +106,11 @@ def test_the_table_tools_refuse_in_the_language_asked(lang: str, tmp_path: Path)
     assert say(lang, "error.png_not_a_folder", path=afile) in out
     read += out + _cli(lang, "run", "--journal", str(tmp_path / "j.sqlite"), "--events", str(NOWHERE / "x.jsonl"),
                        state=tmp_path)
-    _no_english(read)
+    out = _cli(lang, "run", "--journal", str(tmp_path / "j.sqlite"), "--events", "/dev/null", "--web",
+               "no-such-host.invalid:8080", state=tmp_path)  # a listen address no name answers to
+    assert say(lang, "error.page_cannot_listen", host="no-such-host.invalid", port=8080,
+               reason=say(lang, "os.EADDRNOTAVAIL")) in out
+    _no_english(read + out.split("\n", 1)[-1])  # the log's start line is English, as every log
 
 
 @pytest.mark.parametrize("lang", LANGS)
