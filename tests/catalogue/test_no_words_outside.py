@@ -131,6 +131,36 @@ def test_no_players_sentence_is_written_outside_the_catalogue(module: str) -> No
     assert sentences((ROOT / module).read_text(encoding="utf-8"), PLAYER_FACING[module]) == []
 
 
+def strerrors(source: str, names: tuple[str, ...] = ()) -> list[int]:
+    """The lines of ``source`` (in its definitions ``names``) that read the C library's English reason
+    (``exc.strerror``, ``os.strerror``) where a person reads it: :func:`firmware_host.errors.os_reason`
+    says it in words."""
+    tree = ast.parse(source)
+    exempt = _exempt(tree)
+    return sorted(node.lineno for scope in _scoped(tree, names) for node in ast.walk(scope)
+                  if isinstance(node, ast.Attribute) and node.attr == "strerror" and id(node) not in exempt)
+
+
+@pytest.mark.parametrize("module", PLAYER_FACING)
+def test_no_systems_reason_in_english(module: str) -> None:
+    assert strerrors((ROOT / module).read_text(encoding="utf-8"), PLAYER_FACING[module]) == []
+
+
+def test_the_check_finds_the_systems_english_reason() -> None:
+    code = '''
+import logging
+import os
+logger = logging.getLogger(__name__)
+
+def refused(path: str, exc: OSError) -> str:
+    logger.info("cannot read %s: %s", path, exc.strerror)  # the log's, in English
+    if exc.errno == 1:
+        return f"{path}: {os.strerror(exc.errno)}"
+    raise BadInput(f"cannot read {path}: {exc.strerror}")
+'''
+    assert strerrors(code) == [9, 10]
+
+
 def test_the_check_finds_a_sentence_written_in_the_code() -> None:
     code = '''
 """A module: its docstring is for developers."""
