@@ -35,12 +35,14 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.list:
-        from cli.words import asked
+    if args.list:  # as `history` lists them: in the language asked before the command, else the journal's
+        from cli.args import journal_language
         from firmware_host.journal.summaries import format_game, games
 
+        last = read_journal(args.journal, lambda journal: journal.current_game())
+        lang = journal_language(last, getattr(args, "line_language", None))
         for summary in read_journal(args.journal, games):
-            print(format_game(summary, asked(args)))
+            print(format_game(summary, lang))
         return 0
     path, record = journal_game(args.journal, args.game)
     if args.format == "record":

@@ -184,3 +184,15 @@ def test_a_lock_secret_and_a_badges_file_refused_in_words(lang: str, tmp_path: P
     assert said[2] == say(lang, "badge.cannot_read", path=folder,
                           reason=os_reason(lang, IsADirectoryError(errno.EISDIR, "Is a directory")))
     _no_english("\n".join(said))
+
+
+def test_export_lists_the_games_as_history_does_in_the_language_asked(tmp_path: Path) -> None:
+    """``export --list`` printed its list in English whatever was asked; it lists as ``history`` does."""
+    journal = tmp_path / "played.sqlite"
+    subprocess.run([sys.executable, "-m", "cli.main", "run", "--journal", str(journal), "--events",
+                    str(ROOT / "tests" / "transcripts" / "classic_rubber.jsonl")], capture_output=True, cwd=ROOT,
+                   timeout=HANG_S, check=True)
+    listed = _cli("fr", "export", "--journal", str(journal), "--list", state=tmp_path, codes=(0,))
+    history = _cli("fr", "history", "--journal", str(journal), state=tmp_path, codes=(0,))
+    assert listed == history and listed.strip()
+    _no_english(listed)
