@@ -6,7 +6,9 @@ import argparse
 import sys
 from typing import IO, Any
 
+from catalogue import say
 from cli.args import EXIT_BAD_INPUT
+from cli.words import asked
 from firmware_host.errors import BadInput
 
 __all__ = ["add_parser", "run"]
@@ -56,8 +58,10 @@ def run(args: argparse.Namespace) -> int:
             else:
                 for event in table_events:
                     print(_describe(event))
-                view = controller.snapshot().view
-                print(f"score A {view.score[0]} - B {view.score[1]} ({view.phase})")
+                view = controller.snapshot().view  # the events above are the protocol's fields; the score in words
+                lang = asked(args)
+                print(say(lang, "replay.score", a=view.score[0], b=view.score[1],
+                          phase=say(lang, "phase." + view.phase)))
             sys.stdout.flush()
         except TranscriptError as exc:
             raise BadInput(str(exc)) from None

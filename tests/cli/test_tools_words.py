@@ -196,3 +196,15 @@ def test_export_lists_the_games_as_history_does_in_the_language_asked(tmp_path: 
     history = _cli("fr", "history", "--journal", str(journal), state=tmp_path, codes=(0,))
     assert listed == history and listed.strip()
     _no_english(listed)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_replays_score_in_the_language_asked(lang: str, tmp_path: Path) -> None:
+    """The score after a replay said the phase by its code ("(over)"); the events above it are the
+    protocol's fields, in every language."""
+    read = _cli(lang, "replay", str(ROOT / "tests" / "transcripts" / "classic_rubber.jsonl"), state=tmp_path,
+                codes=(0,))
+    last = read.splitlines()[-1]
+    assert last == say(lang, "replay.score", a=last.split()[2], b=last.split()[5],
+                       phase=say(lang, "phase.over")), last
+    assert "over" not in last.split("(")[1]
