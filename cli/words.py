@@ -30,16 +30,22 @@ _reading: list[str] = ["en"]
 
 
 def language_of(env: Mapping[str, str] | None = None) -> str | None:
-    """The environment's language if the table speaks it (``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``,
-    ``LANG``, the first set: ``es_ES.UTF-8`` is Spanish; ``LANGUAGE`` may list several, ``fr:de``), else None."""
+    """The environment's language if the table speaks it, else None (English), read as gettext reads it
+    (:func:`gettext.find`): the first of ``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES`` and ``LANG`` that is set
+    decides (``es_ES.UTF-8`` is Spanish), its languages in order (``LANGUAGE=it:fr``), none after ``C``::
+
+        >>> language_of({"LANG": "es_ES.UTF-8"}), language_of({"LANGUAGE": "pt:fr"}), language_of({"LC_ALL": "C"})
+        ('es', 'fr', None)
+    """
     from catalogue import LANGUAGES
 
     env = os.environ if env is None else env
-    for key in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
-        for part in env.get(key, "").split(":"):
-            code = part[:2].lower()
-            if code in LANGUAGES:
-                return code
+    found = next((env[key] for key in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG") if env.get(key)), "")
+    for part in found.split(":"):
+        if part in ("C", "POSIX") or part.startswith("C."):
+            return None
+        if part[:2].lower() in LANGUAGES:
+            return part[:2].lower()
     return None
 
 

@@ -122,7 +122,9 @@ def test_the_language_on_the_line_over_lang() -> None:
     (["--language", "fr", "review"], {"LANG": "es_ES.UTF-8"}, "fr"),
     (["review", "--language=de"], {}, "de"),
     (["review"], {"LANGUAGE": "it:fr", "LANG": "es_ES.UTF-8"}, "it"),
-    (["review"], {"LC_ALL": "pt_BR.UTF-8", "LANG": "fr_FR.UTF-8"}, "fr"),
+    (["review"], {"LC_ALL": "pt_BR.UTF-8", "LANG": "fr_FR.UTF-8"}, "en"),  # LC_ALL decides, as gettext's
+    (["review"], {"LC_ALL": "C.UTF-8", "LANGUAGE": "", "LANG": "fr_FR.UTF-8"}, "en"),
+    (["review"], {"LC_MESSAGES": "de_DE.UTF-8", "LANG": "fr_FR.UTF-8"}, "de"),
     (["review", "--language", "xx"], {"LANG": "C"}, "en"),
     (["export", "--", "--language", "fr"], {}, "en"),
 ])
