@@ -132,14 +132,33 @@ def help_texts(parser: argparse.ArgumentParser) -> list[str]:
             if isinstance(text := getattr(holder, name), str) and text != argparse.SUPPRESS]
 
 
+def _placeholder(action: argparse.Action) -> str | None:
+    """The name argparse shows for ``action``'s value (``GAME`` for ``--game``, ``table`` for a
+    positional, its ``metavar`` where given); None for a flag, a set of choices or a tuple."""
+    if action.nargs == 0 or isinstance(action, argparse._HelpAction):
+        return None
+    if action.metavar is None:
+        if action.choices is not None:
+            return None
+        return action.dest.upper() if action.option_strings else action.dest
+    return action.metavar if isinstance(action.metavar, str) else None
+
+
 def worded(parser: argparse.ArgumentParser, lang: str) -> argparse.ArgumentParser:
     """``parser`` with every help text and description in ``lang``: each is a message of the catalogue,
-    its English the id (a text the catalogue lacks stays as written; a test forbids one)."""
-    from catalogue import translations
+    its English the id (a text the catalogue lacks stays as written; a test forbids one); a value's
+    placeholder in ``lang``'s word where the catalogue has one (``metavar.GAME``: ``PARTIDA``; ``DIR``,
+    ``FILE``, ``N``, which the help texts name, stay)."""
+    from catalogue import has, say, translations
 
     words = translations(lang)
     for holder, name in _texted(parser):
         text = getattr(holder, name)
         if isinstance(text, str) and text != argparse.SUPPRESS:
             setattr(holder, name, words.gettext(text))
+    for each in _parsers(parser):
+        for action in each._actions:
+            shown = _placeholder(action)
+            if shown is not None and has("metavar." + shown):
+                action.metavar = say(lang, "metavar." + shown)
     return parser

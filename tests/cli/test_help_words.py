@@ -64,6 +64,10 @@ def test_every_help_in_each_language_fits_and_says_no_english_word(lang: str, mo
     read = AS_TYPED.sub(" ", "\n".join(helps))
     assert english_words(read) == set(), read
     assert catalogue.template(lang, "show this help message and exit") in read
+    # a value's placeholder in the language's word ("--game PARTIDA"), but DIR, FILE, N, which the texts name
+    shown = "\n".join(helps)
+    assert f"--game {catalogue.template(lang, 'metavar.GAME')}" in shown and "--game GAME" not in shown
+    assert "--png DIR" in shown
 
 
 def test_the_english_help_is_the_code_s() -> None:
@@ -102,8 +106,8 @@ def test_an_argparse_error_in_the_language_of_lang(lang: str, said: str) -> None
 
 
 @pytest.mark.parametrize("lang, said", [
-    ("fr_FR.UTF-8", "ces arguments sont obligatoires : COMMAND"),
-    ("es_ES.UTF-8", "faltan estos argumentos: COMMAND"),
+    ("fr_FR.UTF-8", "ces arguments sont obligatoires : COMMANDE"),
+    ("es_ES.UTF-8", "faltan estos argumentos: ORDEN"),
 ])
 def test_a_missing_command_in_the_language_of_lang(lang: str, said: str) -> None:
     done = _cli(lang=lang)
