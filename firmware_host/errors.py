@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-import errno
 from typing import Any
+
+from catalogue import os_reason
+
+__all__ = ["BadInput", "Said", "os_reason"]
 
 
 class BadInput(Exception):
@@ -88,29 +91,3 @@ def _said(lang: str, msgid: str, values: dict[str, Any]) -> str:
     if is_plural(msgid) and isinstance(worded.get("n"), int):
         return say_n(lang, msgid, worded.pop("n"), **worded)
     return say(lang, msgid, **worded)
-
-
-_REASONS = {errno.ENOENT: "ENOENT", errno.EACCES: "EACCES", errno.EPERM: "EPERM", errno.EISDIR: "EISDIR",
-            errno.ENOTDIR: "ENOTDIR", errno.ENOSPC: "ENOSPC", errno.EROFS: "EROFS", errno.EBUSY: "EBUSY",
-            errno.EEXIST: "EEXIST", errno.ENAMETOOLONG: "ENAMETOOLONG", errno.ELOOP: "ELOOP",
-            errno.EADDRINUSE: "EADDRINUSE", errno.EADDRNOTAVAIL: "EADDRNOTAVAIL", errno.ECONNREFUSED: "ECONNREFUSED",
-            errno.ENXIO: "ENXIO", errno.ENODEV: "ENXIO", errno.EIO: "EIO", errno.ETIMEDOUT: "ETIMEDOUT",
-            errno.EAFNOSUPPORT: "EAFNOSUPPORT"}
-
-
-def os_reason(lang: str, exc: OSError) -> str:
-    """Why the system refused, in ``lang``'s words (``os.ENOENT``: "no existe"); an error the catalogue
-    does not word by its code's name (``os.other``: "el sistema se negó (ECONNRESET)"), never the C
-    library's English (an ``OSError`` with no code is a library's own words, said as they are)::
-
-        >>> os_reason("fr", FileNotFoundError(2, "No such file or directory")), os_reason("de", OSError(104, "x"))
-        ('aucun fichier ou dossier de ce nom', 'das System hat abgelehnt (ECONNRESET)')
-    """
-    from catalogue import say
-
-    name = _REASONS.get(exc.errno or 0)
-    if name is not None:
-        return say(lang, "os." + name)
-    if exc.errno is None:
-        return str(exc) or type(exc).__name__
-    return say(lang, "os.other", name=errno.errorcode.get(exc.errno, str(exc.errno)))

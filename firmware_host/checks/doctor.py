@@ -28,8 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from catalogue import moment, say, say_n
-from firmware_host.errors import os_reason
+from catalogue import moment, os_reason, say, say_n
 from hardware.table import (
     DisplayConfig,
     PadConfig,

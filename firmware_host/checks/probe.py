@@ -31,12 +31,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from catalogue import is_plural, say, say_n
+from catalogue import is_plural, os_reason, say, say_n
 from drivers.nfc.frame_log import FrameLog, RecordingTty
 from drivers.nfc.originality import GENUINE
 from drivers.nfc.pn532sim import tag_signer
 from firmware_host.checks.doctor import Check
-from firmware_host.errors import os_reason
 from hardware import ntag_signature
 from hardware.table_config import PadConfig, TableConfig
 
