@@ -208,3 +208,20 @@ def test_replays_score_in_the_language_asked(lang: str, tmp_path: Path) -> None:
     assert last == say(lang, "replay.score", a=last.split()[2], b=last.split()[5],
                        phase=say(lang, "phase.over")), last
     assert "over" not in last.split("(")[1]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_table_doctor_fails_is_refused_in_the_language_asked(lang: str, tmp_path: Path) -> None:
+    """``run`` refuses a table whose configuration ``doctor`` fails (the deck check first, no registry):
+    the refusal and doctor's own line in the language asked, not the table's (English)."""
+    from firmware_host.checks.doctor import refusal
+    from hardware.table import load_table
+
+    table = tmp_path / "table.toml"
+    table.write_text((ROOT / "hardware" / "tables" / "simulated.toml").read_text(encoding="utf-8").replace(
+        "[tags]\n", "[tags]\ndeck_check_first = true\n"), encoding="utf-8")
+    said = _cli(lang, "run", str(table), "--events", "/dev/null", "--journal", str(tmp_path / "j.sqlite"),
+                state=tmp_path)
+    refused = refusal(load_table(table), lang)
+    assert refused and f"ecarte-table run: {say(lang, 'error.doctor_refuses', refused=refused)}" in said
+    _no_english(said)
