@@ -53,12 +53,12 @@ class BadInput(Exception):
 
     @classmethod
     def of(cls, exc: BaseException) -> BadInput:
-        """``exc`` refused as input: in words where it carries them (``words`` that say themselves, as a
-        :class:`~catalogue.phrase.WordedError` or a table file's problems do; a ``msgid`` and ``values``,
-        as a BadInput does), else its English as it is; the language of the input it names kept."""
+        """``exc`` refused as input: in words where it carries them (it says itself, as a table file's
+        problems do; ``words`` that do, as a :class:`~catalogue.phrase.WordedError`'s; a ``msgid`` and
+        ``values``, as a BadInput's), else its English as it is; the language of the input it names kept."""
         language = getattr(exc, "language", None)
         language = language if isinstance(language, str) else None
-        words = getattr(exc, "words", None)
+        words = exc if isinstance(exc, Said) else getattr(exc, "words", None)
         if isinstance(words, Said):
             return cls(str(exc), words=words, language=language)
         msgid, values = getattr(exc, "msgid", None), getattr(exc, "values", None)
