@@ -135,7 +135,7 @@ def test_no_players_sentence_is_written_outside_the_catalogue(module: str) -> No
 def strerrors(source: str, names: tuple[str, ...] = ()) -> list[int]:
     """The lines of ``source`` (in its definitions ``names``) that read the C library's English reason
     (``exc.strerror``, ``os.strerror``) where a person reads it: :func:`firmware_host.errors.os_reason`
-    says it in words."""
+    says it in words (:func:`catalogue.os_reason`, which it re-exports)."""
     tree = ast.parse(source)
     exempt = _exempt(tree)
     return sorted(node.lineno for scope in _scoped(tree, names) for node in ast.walk(scope)
