@@ -18,6 +18,11 @@ and 1) and :func:`say_n` picks the form for the number (gettext's ``ngettext``):
     >>> say_n("fr", "count.cards", 0), say_n("es", "count.cards", 0), say_n("it", "count.cards", 1)
     ('0 carte', '0 cartas', '1 carta')
 
+The command line's words are the one exception to ids: argparse looks its texts up by their English
+(``usage: ``, ``invalid choice: %(value)r (choose from %(choices)s)``), so those, and every command's
+and flag's help beside them, are keyed by their English, ``%``-formatted by argparse
+(:mod:`cli.words`).
+
 The engine knows no language: it names what it means by ids (a fault's code, a prompt's key,
 an event's kind) and this package words them. Fitting words to the OLED's 128 pixels is the
 OLED renderer's job (:mod:`firmware_host.screens.chooser`); the page shows them whole.
@@ -25,6 +30,7 @@ OLED renderer's job (:mod:`firmware_host.screens.chooser`); the page shows them 
 
 from __future__ import annotations
 
+import errno
 import functools
 import gettext
 import io
@@ -51,6 +57,7 @@ __all__ = [
     "messages",
     "moment",
     "number",
+    "os_reason",
     "percent",
     "plural_forms",
     "rule_set",
@@ -418,3 +425,27 @@ def messages(lang: str, prefix: str = "") -> dict[str, str]:
     """Every message of ``lang`` whose id starts with ``prefix`` (the prefix left out of the keys)."""
     lang = language(lang)
     return {msgid[len(prefix):]: template(lang, msgid) for msgid in ids() if msgid.startswith(prefix)}
+
+
+_REASONS = {errno.ENOENT: "ENOENT", errno.EACCES: "EACCES", errno.EPERM: "EPERM", errno.EISDIR: "EISDIR",
+            errno.ENOTDIR: "ENOTDIR", errno.ENOSPC: "ENOSPC", errno.EROFS: "EROFS", errno.EBUSY: "EBUSY",
+            errno.EEXIST: "EEXIST", errno.ENAMETOOLONG: "ENAMETOOLONG", errno.ELOOP: "ELOOP",
+            errno.EADDRINUSE: "EADDRINUSE", errno.EADDRNOTAVAIL: "EADDRNOTAVAIL", errno.ECONNREFUSED: "ECONNREFUSED",
+            errno.ENXIO: "ENXIO", errno.ENODEV: "ENXIO", errno.EIO: "EIO", errno.ETIMEDOUT: "ETIMEDOUT",
+            errno.EAFNOSUPPORT: "EAFNOSUPPORT"}
+
+
+def os_reason(lang: str, exc: OSError) -> str:
+    """Why the system refused, in ``lang``'s words (``os.ENOENT``: "no existe"); an error the catalogue
+    does not word by its code's name (``os.other``: "el sistema se negó (ECONNRESET)"), never the C
+    library's English (an ``OSError`` with no code is a library's own words, said as they are)::
+
+        >>> os_reason("fr", FileNotFoundError(2, "No such file or directory")), os_reason("de", OSError(104, "x"))
+        ('aucun fichier ou dossier de ce nom', 'das System hat abgelehnt (ECONNRESET)')
+    """
+    name = _REASONS.get(exc.errno or 0)
+    if name is not None:
+        return say(lang, "os." + name)
+    if exc.errno is None:
+        return str(exc) or type(exc).__name__
+    return say(lang, "os.other", name=errno.errorcode.get(exc.errno, str(exc.errno)))

@@ -10,10 +10,14 @@ headings alike::
     >>> english_words("Bruno debe seguir el palo ♦ · retirar el 10♥")
     set()
 
-A file's path (``docs/players.md``, ``/dev/no-such-reader``) is the file system's, in every language::
+A file's path (``docs/players.md``, ``/dev/no-such-reader``) is the file system's, in every language;
+what is typed as it is (a value in backquotes, a pad's name in the table file, a badge's form) is
+the command line's::
 
     >>> english_words("corregir el archivo (docs/players.md) · /dev/no-such-reader no existe")
     set()
+    >>> english_words("el acta (--format `record`), hand.A, player:NAME"), sorted(english_words("the record"))
+    (set(), ['record', 'the'])
 """
 
 from __future__ import annotations
@@ -37,6 +41,9 @@ hint penalty begins seats taken chosen notice corrected reader target set new
 _PLACEHOLDER = re.compile(
     r"\{[a-z_]+\}|(?<![\w-])--[a-z][a-z-]*"  # a placeholder, or an option to type (--seed)
     r"|(?<![\w/])/[\w./*~-]+|\b[\w.-]+/[\w./*-]*\.[a-z]+\b"  # a path: absolute, or a file's (docs/nfc.md)
+    r"|`[^`]*`"  # a command or a value to type, in backquotes (`record`)
+    r"|\b(?:hand|play)\.[AB]\b"  # a pad's name in the table file (hand.A)
+    r"|\b[a-z]+:[A-Z]+\b"  # a badge as typed, its part to fill in capitals (player:NAME)
 )
 _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 

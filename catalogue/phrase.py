@@ -20,7 +20,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Count", "Joined", "Phrase", "SaidFormatter", "WordedError", "from_data", "logged", "os_reason", "os_words"]
+__all__ = ["Count", "Joined", "Phrase", "SaidFormatter", "WordedError", "from_data", "logged", "os_words"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,26 +76,22 @@ class Phrase:
         return self.said("en")
 
 
-_REASONS = {errno.ENOENT: "ENOENT", errno.EACCES: "EACCES", errno.EPERM: "EACCES", errno.EISDIR: "EISDIR",
-            errno.ENOTDIR: "ENOTDIR", errno.ENOSPC: "ENOSPC", errno.EROFS: "EROFS", errno.EBUSY: "EBUSY",
-            errno.EADDRINUSE: "EADDRINUSE", errno.EADDRNOTAVAIL: "EADDRNOTAVAIL", errno.EIO: "EIO"}
-"""The system's refusals the catalogue words (``os.<name>``)."""
-
-
 def os_words(exc: OSError) -> Phrase | str:
-    """Why the system refused, as a phrase (``os.ENOENT``...), else the system's own words."""
-    name = _REASONS.get(exc.errno or 0)
-    return Phrase.of("os." + name) if name is not None else exc.strerror or str(exc)
+    """Why the system refused, as a phrase (``os.ENOENT``...; one the catalogue does not word by its
+    code's name, ``os.other``), else, for an ``OSError`` with no code, its library's own words; said as
+    :func:`catalogue.os_reason` says it::
 
-
-def os_reason(lang: str, exc: OSError) -> str:
-    """Why the system refused, in ``lang``'s words (``os.ENOENT``: "no existe"), else the system's own::
-
-        >>> os_reason("es", FileNotFoundError(errno.ENOENT, "No such file or directory"))
-        'no existe tal archivo o carpeta'
+        >>> os_words(OSError(errno.ECONNRESET, "x")).said("de")
+        'das System hat abgelehnt (ECONNRESET)'
     """
-    words = os_words(exc)
-    return words.said(lang) if isinstance(words, Phrase) else words
+    from catalogue import _REASONS
+
+    name = _REASONS.get(exc.errno or 0)
+    if name is not None:
+        return Phrase.of("os." + name)
+    if exc.errno is None:
+        return str(exc) or type(exc).__name__
+    return Phrase.of("os.other", name=errno.errorcode.get(exc.errno, str(exc.errno)))
 
 
 @dataclass(frozen=True, slots=True)

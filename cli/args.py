@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
+from cli.words import said
 from firmware_host.errors import BadInput
 from firmware_host.journal.store import GameRecord, Journal, JournalError, default_journal
 
@@ -27,14 +28,14 @@ def read_journal(given: Path | None, read: Callable[[Journal], T]) -> T:
     """
     path = given or default_journal()
     if not Path(path).exists():
-        raise BadInput(f"no journal at {path}")
+        raise BadInput(msgid="error.no_journal", path=path)
     try:
         with Journal(path, readonly=True) as journal:
             return read(journal)
     except KeyError as exc:
         raise BadInput(str(exc.args[0])) from None
     except JournalError as exc:
-        raise BadInput(str(exc)) from None
+        raise BadInput.of(exc) from None
 
 
 def journal_game(given: Path | None, game: int | None) -> tuple[Path, GameRecord]:
@@ -43,9 +44,15 @@ def journal_game(given: Path | None, game: int | None) -> tuple[Path, GameRecord
     :raises BadInput: as :func:`read_journal`, and for a journal that holds no game.
     """
     path = given or default_journal()
-    record = read_journal(path, lambda journal: journal.game(game) if game is not None else journal.current_game())
+
+    def the_game(journal: Journal) -> GameRecord | None:
+        if game is not None and game not in {number for number, _ in journal.games()}:
+            raise BadInput(msgid="error.no_such_game", game=game, path=path)
+        return journal.game(game) if game is not None else journal.current_game()
+
+    record = read_journal(path, the_game)
     if record is None:
-        raise BadInput(f"the journal {path} holds no game")
+        raise BadInput(msgid="error.no_game", path=path)
     return path, record
 
 
@@ -66,17 +73,12 @@ def journal_language(record: GameRecord | None, given: str | None = None) -> str
     return language(first.language) if isinstance(first, Setup) and first.language else "en"
 
 
-THE_TABLE_FILES = "the table file's language"
-"""``--language``'s default for the commands that read a table file (doctor, deck, enroll)."""
-
-
-def language_option(parser: argparse.ArgumentParser, *, help: str,
-                    default: str = "the language of the table that played the game") -> None:
-    """``--language``: one of the table's languages (None when not given: the command takes ``default``,
-    the journal's language unless it says otherwise)."""
+def language_option(parser: argparse.ArgumentParser, *, help: str) -> None:
+    """``--language``: one of the table's languages (None when not given: the command takes its default,
+    which ``help``, a message of the catalogue, says: the table file's, the journal's...)."""
     from catalogue import LANGUAGES
 
-    parser.add_argument("--language", choices=LANGUAGES, default=None, help=f"{help} (default: {default})")
+    parser.add_argument("--language", choices=LANGUAGES, default=None, help=help)
 
 
 def sim_registry() -> Path:
@@ -91,17 +93,17 @@ def card_name(text: str) -> str:
 
     try:
         return str(Card.parse(text.strip().upper()))
-    except (NotationError, ValueError) as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+    except (NotationError, ValueError):
+        raise argparse.ArgumentTypeError(said("error.not_a_card", text=repr(text))) from None
 
 
 def seconds(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected seconds (a number), got {text!r}") from None
+        raise argparse.ArgumentTypeError(said("error.seconds", text=repr(text))) from None
     if not 0 <= value <= 3600:
-        raise argparse.ArgumentTypeError(f"expected 0 to 3600 seconds, got {text}")
+        raise argparse.ArgumentTypeError(said("error.seconds_range", text=text))
     return value
 
 
@@ -109,16 +111,15 @@ def depth(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of cards, got {text!r}") from None
+        raise argparse.ArgumentTypeError(said("error.depth", text=repr(text))) from None
     if not 1 <= value <= 10:
-        raise argparse.ArgumentTypeError(f"a pad reads 1 to 10 stacked cards, got {text}")
+        raise argparse.ArgumentTypeError(said("error.depth_range", text=text))
     return value
 
 
 def check_rules(name: str) -> None:
-    import engine
+    """:raises BadInput: a rule set the engine does not know, naming those it knows."""
+    from engine import RULE_SETS
 
-    try:
-        engine.rules(name)
-    except engine.UnknownRulesError as exc:
-        raise BadInput(f"--rules: {exc}") from None
+    if name not in RULE_SETS:
+        raise BadInput(msgid="error.unknown_rules", name=repr(name), known=", ".join(sorted(RULE_SETS)))

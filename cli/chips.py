@@ -14,6 +14,7 @@ import sys
 from typing import Any
 
 from cli.args import depth
+from cli.words import asked, said
 from firmware_host.errors import BadInput
 
 __all__ = ["add_parser", "run"]
@@ -31,19 +32,19 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     action = chips.add_mutually_exclusive_group(required=True)
     action.add_argument("--pads", type=_pads, help="serve these pads' chips, comma-separated (hand.A,hand.B,...)")
     action.add_argument("--ask", metavar="JSON",
-                        help='one request, e.g. \'{"op": "place", "pad": "turnup", "uids": ["04ECA7010C5A80"]}\'')
+                        help='one request, a JSON object: its "op" (place, remove, state...), its "pad", its "uids"')
     chips.add_argument("--depth", type=depth, default=2, help="cards of a stack each chip's antenna reads (2)")
     chips.add_argument("--baud", type=int, default=None,
-                       help="pace each line at the chip's rate, at most this many bit/s (default: no pacing)")
+                       help="pace each line at the chip's rate, at most this many bits per second (default: no pacing)")
     return chips
 
 
 def _pads(text: str) -> list[str]:
     pads = [pad.strip() for pad in text.split(",") if pad.strip()]
     if not pads:
-        raise argparse.ArgumentTypeError("name at least one pad")
+        raise argparse.ArgumentTypeError(said("error.no_pad_named"))
     if len(set(pads)) != len(pads):
-        raise argparse.ArgumentTypeError(f"a pad named twice in {text!r}")
+        raise argparse.ArgumentTypeError(said("error.pad_twice", text=repr(text)))
     return pads
 
 
@@ -55,15 +56,16 @@ def run(args: argparse.Namespace) -> int:
     try:
         request = json.loads(args.ask)
     except json.JSONDecodeError as error:
-        raise BadInput(f"the request is not JSON: {error}") from None
+        raise BadInput(msgid="error.not_json", line=error.lineno, column=error.colno) from None
     if not isinstance(request, dict):
-        raise BadInput("a request is a JSON object")
+        raise BadInput(msgid="error.not_a_json_object")
     try:
         answer = chip_host.ask(args.directory, request)
     except chip_host.ControlError as error:
-        raise BadInput(str(error)) from None
+        raise BadInput.of(error) from None
     except OSError as error:
-        print(f"ecarte-table chips: no chip host answers in {args.directory}: {error}", file=sys.stderr)
+        print("ecarte-table chips: " + BadInput(msgid="error.no_chip_host", directory=args.directory,
+                                                 reason=error).said(asked(args)), file=sys.stderr)
         return 1
     print(json.dumps(answer))
     return 0

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from cli.args import THE_TABLE_FILES, card_name, language_option, sim_registry
+from cli.args import card_name, language_option, sim_registry
 from drivers.device_events import DeviceEvent
 from firmware_host.errors import BadInput
 
@@ -38,7 +38,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     deck.add_argument("--clone", action="append", default=[], metavar="CARD", type=card_name,
                       help="simulated table only: the operator passes a clone of this card (its UID copied "
                            "on a blank tag) instead of the card")
-    language_option(deck, help="the console's and the OLED's language", default=THE_TABLE_FILES)
+    language_option(deck, help="the console's and the OLED's language (default: the table file's language)")
     return deck
 
 
@@ -47,14 +47,13 @@ def run_deck(args: argparse.Namespace) -> int:
 
     :raises BadInput: no registry, an unknown pad, an absent reader.
     """
-    from cli.enroll import one_pad
+    from cli.enroll import one_pad, the_pad
     from firmware_host.app import load_table_or_exit
     from firmware_host.cards.deck_check import DeckReport, check_deck
     from firmware_host.cards.table_tags import TableTags
     from firmware_host.screens.deck import deck_lines
     from firmware_host.screens.panel import open_panel
     from hardware.deck_log import record_check
-    from hardware.table_config import NoSuchPad
     from hardware.tag_registry import TagRegistry, TagRegistryError
 
     table = load_table_or_exit(args.table)
@@ -63,17 +62,12 @@ def run_deck(args: argparse.Namespace) -> int:
     if path is None and table.simulated and sim_registry().exists():
         path = sim_registry()  # where `enroll` put the simulated pack
     if path is None:
-        raise BadInput("no tag registry: name one with --registry, or enrol the pack first (ecarte-table enroll)",
-                       msgid="error.no_registry")
+        raise BadInput(msgid="error.no_registry")
     try:
         registry = TagRegistry.load(Path(path))
     except (OSError, ValueError, TagRegistryError) as exc:
-        raise BadInput(f"tag registry {path}: {getattr(exc, 'strerror', None) or exc}", msgid="error.registry",
-                       path=path, reason=exc) from None
-    try:
-        pad_config = table.pad(args.pad) if args.pad else table.pads[0]
-    except NoSuchPad as exc:
-        raise BadInput(f"--pad: {exc.args[0]}", msgid="error.option", option="--pad", why=exc.words) from None
+        raise BadInput(msgid="error.tag_registry", path=path, reason=exc) from None
+    pad_config = the_pad(table, args.pad)
     tags = TableTags.build(registry, table.tags, simulated=table.simulated_pads)  # the originality check
     panel = open_panel(table, tolerant=True)
     events: queue.Queue[DeviceEvent] = queue.Queue()

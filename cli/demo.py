@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from catalogue import LANGUAGES
+from catalogue import LANGUAGES, say
 from cli.args import check_rules, depth, seconds
 
 __all__ = ["add_parser", "demo_journal", "run"]
@@ -42,7 +42,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     demo.add_argument("--depth", type=depth, default=None, metavar="N",
                       help="how many stacked cards each simulated pad reads (default: the table file's, 2)")
     demo.add_argument("--players", default="Anne,Bruno", metavar="A,B", help="the players' names (default Anne,Bruno)")
-    demo.add_argument("--language", choices=LANGUAGES, default="en",
+    demo.add_argument("--language", choices=LANGUAGES, default=None,
                       help="the table's language: the OLED, the page and the narration")
     demo.add_argument("--delay", type=seconds, default=None,
                       help="seconds between moves (default: 0.3 on a terminal, 0 when piped)")
@@ -51,8 +51,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     demo.add_argument("--voice", type=Path, metavar="DIR",
                       help="the table speaks: one WAV and one line of said.txt per announcement in DIR, "
                            "in the --language (each seat's own cards, read when it asks, in DIR/A, DIR/B)")
-    demo.add_argument("--journal", type=Path, default=None,
-                      help=f"the demo's journal: each demo is a new game in it (default: {demo_journal()})")
+    demo.add_argument("--journal", type=Path, default=demo_journal(),
+                      help="the demo's journal: each demo is a new game in it (default: %(default)s)")
     demo.add_argument("--frames", choices=("all", "tricks", "none"), default=None,
                       help="which frames to draw (default: all on a terminal, tricks when piped)")
     return demo
@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     """Play the demo; returns the exit status."""
 
     check_rules(args.rules)
-    with said_at_the_console(args.language):
+    with said_at_the_console(args.language or "en"):
         return _play(args)
 
 
@@ -87,27 +87,27 @@ def _play(args: argparse.Namespace) -> int:
     import random
     from dataclasses import replace
 
-    from catalogue import say
     from firmware_host.app import GameOptions, build_referee, linger, open_table_voice
     from firmware_host.players.demo import DemoOptions, demo_names, run_demo
     from hardware.table import simulated_table
     from venue.wiring import page_alone
 
+    language = args.language or "en"  # the demo's table speaks English unless asked (a refusal: the line's language)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 1_000_000)
     options = DemoOptions(journal=args.journal or demo_journal(), seed=seed, rules=args.rules,
-                          players=args.players, depth=args.depth, language=args.language, delay=args.delay,
+                          players=args.players, depth=args.depth, language=language, delay=args.delay,
                           frames=args.frames, png=args.png)
     table = simulated_table()
     referee = build_referee(table, GameOptions(rules=options.rules, players=",".join(demo_names(options.players)),
                                                language=options.language or "en"))
     with contextlib.ExitStack() as stack:
         pages = page_alone(args.web, table, options.journal, stack) if args.web is not None else []
-        voice = open_table_voice(args.voice, replace(table, language=args.language), stack) \
+        voice = open_table_voice(args.voice, replace(table, language=language), stack) \
             if args.voice is not None else None
         status = run_demo(options, referee, outputs=[*pages, *(voice.outputs if voice is not None else [])],
                           listen=voice.with_listen if voice is not None else None)
         if voice is not None:
             voice.drain(120.0)  # every announcement written before the demo ends
         if pages and status == 0:
-            linger("ecarte-table demo: " + say(args.language, "demo.page_stays", url=pages[0].url))
+            linger("ecarte-table demo: " + say(language, "demo.page_stays", url=pages[0].url))
     return status

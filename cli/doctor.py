@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from cli.args import THE_TABLE_FILES, language_option
+from cli.args import language_option
 
 __all__ = ["add_parser", "run"]
 
@@ -18,7 +18,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
             "Check the table's parts one by one (readers, display, buttons, permissions, the tag registry) "
             "and say how to fix what fails; exit 1 when something does."))
     doctor.add_argument("table", nargs="?", help="the table file (default: the simulated table)")
-    language_option(doctor, help="the report's language", default=THE_TABLE_FILES)
+    language_option(doctor, help="the report's language (default: the table file's language)")
     doctor.add_argument("--probe", action="store_true", help=(
         "bring up each reader instead (docs/hardware.md): its firmware, a poll, then one, two and three cards "
         "laid on it as asked, each tag's GET_VERSION and READ_SIG; every PN532 frame written to --frames; "

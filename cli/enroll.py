@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from catalogue import say, say_n
-from cli.args import THE_TABLE_FILES, language_option, sim_registry
+from cli.args import language_option, sim_registry
 from drivers.device_events import DeviceEvent
 from firmware_host.cards.enroll import Originality, enroll
 
@@ -50,7 +50,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                         help="enrol one badge instead of a pack: a player's name (player:NAME), or a rule "
                              "card (rules:NAME, option:NAME, target:N), written to the badges file "
                              "([table] badges, else badges.json beside the registry)")
-    language_option(enroll, help="the console's and the OLED's language", default=THE_TABLE_FILES)
+    language_option(enroll, help="the console's and the OLED's language (default: the table file's language)")
     return enroll
 
 
@@ -60,7 +60,6 @@ def run_enroll(args: argparse.Namespace) -> int:
     from firmware_host.app import load_table_or_exit
     from firmware_host.errors import BadInput
     from firmware_host.screens.panel import open_panel
-    from hardware.table_config import NoSuchPad
     from hardware.tag_registry import TagRegistry, TagRegistryError
 
     table = load_table_or_exit(args.table)
@@ -68,27 +67,22 @@ def run_enroll(args: argparse.Namespace) -> int:
     registry_path = args.registry or table.registry
     if registry_path is None:
         if not table.simulated:
-            raise BadInput("the table file names no registry: give --registry FILE")
+            raise BadInput(msgid="error.registry_not_named")
         registry_path = sim_registry()
         registry_path.parent.mkdir(parents=True, exist_ok=True)
     registry_path = Path(registry_path)
-    print(say(lang, "enrol_console.start", pack=args.pack, path=registry_path), flush=True)
     try:
         registry = TagRegistry.load(registry_path) if registry_path.exists() else TagRegistry()
     except (OSError, ValueError, TagRegistryError) as exc:
-        raise BadInput(f"tag registry {registry_path}: {getattr(exc, 'strerror', None) or exc}",
-                       msgid="error.registry", path=registry_path, reason=exc) from None
+        raise BadInput(msgid="error.tag_registry", path=registry_path, reason=exc) from None
     _check_writable(registry_path)
-    try:
-        pad_config = table.pad(args.pad) if args.pad else table.pads[0]
-    except NoSuchPad as exc:
-        raise BadInput(f"--pad: {exc.args[0]}", msgid="error.option", option="--pad", why=exc.words) from None
+    pad_config = the_pad(table, args.pad)
     if not pad_config.simulated and pad_config.serial_port and not os.path.exists(pad_config.serial_port):
-        raise BadInput(f"pad {pad_config.name}: no reader at {pad_config.serial_port} (is it plugged in? "
-                       "`ecarte-table doctor` checks the table)")
+        raise BadInput(msgid="error.no_reader", pad=pad_config.name, port=pad_config.serial_port)
     tag_options = _tag_options(table, args)
     if args.badge is not None:
         return _enroll_badge(args, table, registry, registry_path, pad_config, tag_options, lang)
+    print(say(lang, "enrol_console.start", pack=args.pack, path=registry_path), flush=True)  # every check passed
     panel = open_panel(table, tolerant=True)
     events: queue.Queue[DeviceEvent] = queue.Queue()
 
@@ -115,7 +109,7 @@ def run_enroll(args: argparse.Namespace) -> int:
                 pack=result.pack, path=registry_path))
     for flagged in result.flagged:
         print(say(lang, "enrol_console.flagged", card=card_words(lang, flagged.card), uid=flagged.uid,
-                  why=flagged.origin))
+                  why=say(lang, "origin." + flagged.origin)))
     return 0 if result.complete and not result.flagged else 1
 
 
@@ -126,7 +120,7 @@ def _enroll_badge(args: argparse.Namespace, table: Any, registry: Any, registry_
     :raises BadInput: a bad badge name, a badges file that cannot be read.
     """
     from firmware_host.cards.enroll import enroll_badge
-    from firmware_host.errors import BadInput
+    from firmware_host.errors import BadInput, words_of
     from firmware_host.screens.i18n import screen_name
     from firmware_host.screens.panel import open_panel
     from hardware.badges import KINDS, Badges, badges_path, check_tag
@@ -136,12 +130,12 @@ def _enroll_badge(args: argparse.Namespace, table: Any, registry: Any, registry_
     try:
         tag = check_tag(text)
     except TagRegistryError as exc:
-        raise BadInput(f"--badge: {exc}") from None
+        raise BadInput(msgid="error.option", option="--badge", why=words_of(exc)) from None
     path = badges_path(table) or registry_path.with_name("badges.json")
     try:
         Badges.load(path)
     except TagRegistryError as exc:
-        raise BadInput(str(exc)) from None
+        raise BadInput.of(exc) from None
     panel = open_panel(table, tolerant=True)
     events: queue.Queue[DeviceEvent] = queue.Queue()
 
@@ -159,13 +153,14 @@ def _enroll_badge(args: argparse.Namespace, table: Any, registry: Any, registry_
                 threading.Thread(target=_simulated_badge, args=(sim, pad, tag, path), daemon=True).start()
             result = enroll_badge(events, tag, registry, save, show, lang=lang, check=options.get("check"),
                                   refuse_flagged=options.get("refuse_flagged", False), lock=options.get("lock"),
-                                  label=f"{tag.partition(':')[0]}: {screen_name(tag.partition(':')[2])}")
+                                  label=f"{say(lang, 'badge.kind.' + tag.partition(':')[0])}: "
+                                        f"{screen_name(tag.partition(':')[2])}")
     finally:
         panel.close()
     if result.uid is None:
         return 1
     print(say(lang, "enrol_console.badge_locked" if result.locked else "enrol_console.badge", badge=tag, uid=result.uid,
-              why=result.origin, path=path))
+              why=say(lang, "origin." + str(result.origin)), path=path))
     return 0
 
 
@@ -200,14 +195,14 @@ def _tag_options(table: Any, args: argparse.Namespace) -> dict[str, Any]:
     try:
         options["key"] = ntag_signature.trusted_key(table.tags.key_name(table.simulated_pads))
     except ntag_signature.OriginalityError as exc:
-        raise BadInput(f"[tags] trusted_key: {exc}", msgid="error.trusted_key", why=exc) from None
+        raise BadInput(msgid="error.trusted_key", why=exc) from None
     if args.lock and table.tags.lock_secret_file is None:
-        raise BadInput("--lock needs [tags] lock_secret_file in the table file (docs/nfc.md)")
+        raise BadInput(msgid="error.lock_needs_secret")
     if table.tags.lock_secret_file is not None:  # it seals every entry, locked or not
         try:
             options["seal"] = locks.load_secret(table.tags.lock_secret_file)
         except locks.LockSecretError as exc:
-            raise BadInput(str(exc), words=exc) from None
+            raise BadInput.of(exc) from None
         if args.lock:
             options["secret"] = options["seal"]
     return options
@@ -253,17 +248,34 @@ def _writer(pad: Any, secret: bytes | None) -> Any:
     return write
 
 
+def the_pad(table: Any, name: str | None) -> Any:
+    """The pad ``name`` of ``table`` (None: its first).
+
+    :raises BadInput: a pad the table does not have, the one meant or those it has.
+    """
+    from firmware_host.errors import BadInput
+    from hardware.table_config import NoSuchPad
+
+    if name is None:
+        return table.pads[0]
+    try:
+        return table.pad(name)
+    except NoSuchPad as exc:
+        raise BadInput(msgid="error.option", option="--pad", why=exc.words) from None
+
+
 def _check_writable(path: Path) -> None:
     """The registry is saved after every card: say now, not after the first, if it cannot be.
 
     :raises BadInput: naming the file and why.
     """
+    from catalogue.phrase import Phrase
     from firmware_host.errors import BadInput
 
     if path.is_dir():
-        raise BadInput(f"tag registry {path}: is a directory")
+        raise BadInput(msgid="error.tag_registry", path=path, reason=Phrase.of("os.EISDIR"))
     if not path.parent.is_dir():
-        raise BadInput(f"tag registry {path}: the directory {path.parent} does not exist")
+        raise BadInput(msgid="error.tag_registry", path=path, reason=Phrase.of("error.no_folder", folder=path.parent))
     try:
         if path.exists():
             with open(path, "ab"):
@@ -272,7 +284,8 @@ def _check_writable(path: Path) -> None:
             with tempfile.NamedTemporaryFile(dir=path.parent, prefix=".ecarte-enroll-"):
                 pass
     except OSError as exc:
-        raise BadInput(f"tag registry {path}: cannot write it ({exc.strerror or exc})") from None
+        raise BadInput(msgid="error.tag_registry", path=path,
+                       reason=BadInput(msgid="error.cannot_write_it", reason=exc)) from None
 
 
 @contextlib.contextmanager
@@ -316,8 +329,7 @@ def _wait_online(pad: Any, path: str) -> None:
     deadline = time.monotonic() + READER_WAIT_S
     while not pad.online:
         if time.monotonic() > deadline:
-            raise BadInput(f"pad {pad.zone}: the reader at {path} does not answer "
-                           f"(after {READER_WAIT_S:.0f} s; `ecarte-table doctor` checks the table)")
+            raise BadInput(msgid="error.reader_silent", pad=pad.zone, port=path, seconds=f"{READER_WAIT_S:.0f}")
         time.sleep(0.02)
 
 

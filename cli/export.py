@@ -24,7 +24,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         "export", help="write a game of the journal as a transcript", description=(
             "Write a game of the journal as a transcript (the physical events, one JSON object a line, that "
             "`replay` and `run --events` read), or as a hand record (--format record)."))
-    export.add_argument("--journal", type=Path, help=f"the journal (default: {default_journal()})")
+    export.add_argument("--journal", type=Path, default=default_journal(), help="the journal (default: %(default)s)")
     export.add_argument("--game", type=int, default=None, help="the game number (default: the last)")
     export.add_argument("--list", action="store_true", help="list the journal's games (as `history` does)")
     export.add_argument("-o", "--output", type=Path, help="the transcript file (default: standard output)")
@@ -35,11 +35,14 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.list:
+    if args.list:  # as `history` lists them: in the language asked before the command, else the journal's
+        from cli.args import journal_language
         from firmware_host.journal.summaries import format_game, games
 
+        last = read_journal(args.journal, lambda journal: journal.current_game())
+        lang = journal_language(last, getattr(args, "line_language", None))
         for summary in read_journal(args.journal, games):
-            print(format_game(summary))
+            print(format_game(summary, lang))
         return 0
     path, record = journal_game(args.journal, args.game)
     if args.format == "record":
@@ -52,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             args.output.write_text(text, encoding="utf-8")
         except OSError as exc:
-            raise BadInput(f"cannot write {args.output}: {exc.strerror or exc}") from None
+            raise BadInput(msgid="error.cannot_write", path=args.output, reason=exc) from None
     else:
         sys.stdout.write(text)
     return 0

@@ -22,11 +22,12 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         "history", help="the journal's games and each player's statistics", description=(
         "Every game of the journal: date and time, rule set, players, winner, score, hands and faults "
         "(replayed through the referee). --players: each player's statistics across the games."))
-    history.add_argument("--journal", type=Path, help=f"the journal (default: {default_journal()})")
+    history.add_argument("--journal", type=Path, default=default_journal(), help="the journal (default: %(default)s)")
     history.add_argument("--players", action="store_true", help="per-player statistics instead of the games")
     history.add_argument("--json", action="store_true", help="one JSON object a game (or a player)")
     history.add_argument("--detail", action="store_true", help="the players' statistics as figures, not words")
-    language_option(history, help="the lines' language (--json stays codes)")
+    language_option(history, help="the lines' language (--json stays codes) (default: the language of the table "
+                                  "that played the game)")
     return history
 
 

@@ -10,9 +10,8 @@ from __future__ import annotations
 import argparse
 import difflib
 import logging
-import os
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import NoReturn
 
 from cli import (
@@ -29,6 +28,7 @@ from cli import (
     review,
     run,
     sim,
+    words,
 )
 from cli.args import EXIT_BAD_INPUT
 from firmware_host.errors import BadInput
@@ -42,39 +42,52 @@ COMMANDS = (run, hub, demo, sim, replay, enroll, doctor, export, history, review
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse's parser, with "did you mean" for a mistyped option (``--dpeth``)."""
+    """argparse's parser, with "did you mean" for a mistyped option (``--dpeth``), in ``lang``."""
 
     commands: dict[str, argparse.ArgumentParser]
+    lang = "en"
 
     def error(self, message: str) -> NoReturn:
-        words = message.split(": ", 1)
-        if words[0] == "unrecognized arguments" and len(words) == 2:
+        from catalogue import say
+
+        unrecognized = argparse._("unrecognized arguments: %s")  # type: ignore[attr-defined]
+        if message.startswith(unrecognized.split("%s")[0]):
+            typed = message[len(unrecognized.split("%s")[0]):]
             known = [o for p in [self, *getattr(self, "commands", {}).values()] for o in p._option_string_actions]
             hints = []
-            for word in words[1].split():
+            for word in typed.split():
                 close = difflib.get_close_matches(word.split("=")[0], known, n=1, cutoff=0.6)
                 if word.startswith("-") and close:
-                    hints.append(f"did you mean `{close[0]}` for `{word}`?")
+                    hints.append(say(self.lang, "cli.did_you_mean", option=close[0], typed=word))
             message = f"{message} ({'; '.join(hints)})" if hints else message
         super().error(message)
 
 
-def _version() -> str:
+def _version(lang: str = "en") -> str:
     from importlib.metadata import PackageNotFoundError, version
+
+    from catalogue import say
 
     try:
         return version("ecarte-table")
     except PackageNotFoundError:
-        return "unknown (not installed)"
+        return say(lang, "cli.version_unknown")
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(lang: str = "en") -> argparse.ArgumentParser:
+    """The command line's parser, its help in ``lang`` (:mod:`cli.words`)."""
+    from catalogue import LANGUAGES
+
     parser = _Parser(
         prog="ecarte-table",
         description="A smart card table that referees Écarté: NFC pads, an OLED and buttons.",
     )
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more logging (-vv: debug)")
-    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version(lang)}",
+                        help="show program's version number and exit")
+    parser.add_argument("--language", choices=LANGUAGES, dest="line_language", default=None,
+                        help="the language of the help, the errors and what a command says when it has no "
+                             "--language of its own (default: LANGUAGE, LC_ALL, LC_MESSAGES or LANG, else English)")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
     parser.commands = {}
     for module in COMMANDS:
@@ -84,7 +97,8 @@ def _parser() -> argparse.ArgumentParser:
         command.add_argument("-v", "--verbose", action="count", default=argparse.SUPPRESS,
                              help="more logging (-vv: debug)")
         parser.commands[command.prog.split()[-1]] = command
-    return parser
+    parser.lang = lang
+    return words.worded(parser, lang)
 
 
 def log_level(args: argparse.Namespace) -> int:
@@ -96,29 +110,19 @@ def log_level(args: argparse.Namespace) -> int:
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
-    """The command line parsed (argparse exits with status 2 on a bad one)."""
-    return _parser().parse_args(argv)
+    """The command line parsed, its help and its errors in the language asked (:func:`cli.words.language_asked`;
+    argparse exits with status 2 on a bad line). A ``--language`` before the command is the command's
+    own when it takes one and was not given it."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    lang = words.language_asked(argv)
+    with words.argparse_speaking(lang):
+        args = _parser(lang).parse_args(argv)
+    if args.line_language is not None and getattr(args, "language", "") is None:
+        args.language = args.line_language
+    return args
 
 
-def asked_language(args: argparse.Namespace, env: Mapping[str, str] | None = None, *,
-                   table: str | None = None) -> str:
-    """The language a command speaks when it has no table to ask: ``--language``, else the ``table``'s
-    (a table file refused names its own), else the environment's (``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``,
-    ``LANG``: ``es_ES.UTF-8`` is Spanish), else English."""
-    from catalogue import LANGUAGES
-
-    given = getattr(args, "language", None)
-    if given in LANGUAGES:
-        return str(given)
-    if table in LANGUAGES:
-        return str(table)
-    env = os.environ if env is None else env
-    for key in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
-        for part in env.get(key, "").split(":"):
-            code = part[:2].lower()
-            if code in LANGUAGES:
-                return code
-    return "en"
+asked_language = words.asked
 
 
 def main(argv: Sequence[str] | None = None) -> int:

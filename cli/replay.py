@@ -6,7 +6,9 @@ import argparse
 import sys
 from typing import IO, Any
 
+from catalogue import say
 from cli.args import EXIT_BAD_INPUT
+from cli.words import asked
 from firmware_host.errors import BadInput
 
 __all__ = ["add_parser", "run"]
@@ -32,7 +34,7 @@ def _open_bytes(path: str) -> IO[bytes]:
     try:
         return open(path, "rb")
     except OSError as exc:
-        raise BadInput(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise BadInput(msgid="error.cannot_read", path=path, reason=exc) from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -56,15 +58,17 @@ def run(args: argparse.Namespace) -> int:
             else:
                 for event in table_events:
                     print(_describe(event))
-                view = controller.snapshot().view
-                print(f"score A {view.score[0]} - B {view.score[1]} ({view.phase})")
+                view = controller.snapshot().view  # the events above are the protocol's fields; the score in words
+                lang = asked(args)
+                print(say(lang, "replay.score", a=view.score[0], b=view.score[1],
+                          phase=say(lang, "phase." + view.phase)))
             sys.stdout.flush()
         except TranscriptError as exc:
             raise BadInput(str(exc)) from None
         except OSError as exc:
             if isinstance(exc, BrokenPipeError):
                 raise
-            raise BadInput(f"cannot read {source}: {exc.strerror or exc}") from None
+            raise BadInput(msgid="error.cannot_read", path=source, reason=exc) from None
     return 0
 
 

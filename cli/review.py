@@ -29,14 +29,14 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "Review the hands of a game of the journal: the cards that lost a trick best play would have "
         "won (double dummy, then with what the player could know), and the first decisions."
     ))
-    review.add_argument("--journal", type=Path, help=f"the journal (default: {default_journal()})")
+    review.add_argument("--journal", type=Path, default=default_journal(), help="the journal (default: %(default)s)")
     review.add_argument("--game", type=int, default=None, help="the game number (default: the last)")
     review.add_argument("--hand", type=int, default=None, help="only this hand of the game (1, 2, ...)")
     review.add_argument("--samples", type=int, default=1000,
                         help="deals sampled to value proposing (default 1000)")
     review.add_argument("--detail", action="store_true",
                         help="the figures behind each finding (odds, expected points, the jeu de règle's row)")
-    language_option(review, help="the review's language")
+    language_option(review, help="the review's language (default: the language of the table that played the game)")
     return review  # type: ignore[no-any-return]
 
 
@@ -71,8 +71,8 @@ def run_review(args: argparse.Namespace) -> int:
         raise BadInput(str(exc)) from None
     chosen = [r for r in records if args.hand is None or r.hand == args.hand]
     if args.hand is not None and not chosen:
-        numbers = ", ".join(str(r.hand) for r in records) or "none"
-        raise BadInput(f"game {record.game} of {path} has no hand {args.hand} (its hands: {numbers})")
+        raise BadInput(msgid="error.no_such_hand", game=record.game, path=path, hand=args.hand,
+                       hands=", ".join(str(r.hand) for r in records) or "-")
     out = sys.stdout
     for hand_record in chosen:
         played = hands_of_record(hand_record.rules, hand_record.dealer, hand_record.actions,

@@ -23,7 +23,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         "With no table file, the simulated table (simulated PN532 pads, simulated display, "
         "mock buttons). Started again on the same journal, it resumes where it stopped."))
     run.add_argument("table", nargs="?", help="the table file (TOML); default: the simulated table")
-    run.add_argument("--journal", type=Path, help=f"the journal (default: {default_journal()})")
+    run.add_argument("--journal", type=Path, default=default_journal(), help="the journal (default: %(default)s)")
     run.add_argument("--events", metavar="FILE|-",
                      help="also read physical events from a transcript file or standard input (-), "
                           "line by line as they arrive; the service stops at its end (with --web, the page "

@@ -7,7 +7,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from cli.args import THE_TABLE_FILES, check_rules, language_option
+from cli.args import check_rules, language_option
 from engine.seats import SEATS
 
 __all__ = ["add_parser", "run"]
@@ -30,7 +30,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     sim.add_argument("--journal", type=Path, default=None,
                      help="where the session is journaled, a new game each time (default: sim.sqlite beside the "
                           "table's journal); 'export', 'review' and 'history' read it")
-    language_option(sim, help="what the bench, the OLED and the journal's game say", default=THE_TABLE_FILES)
+    language_option(sim, help="what the bench, the OLED and the journal's game say (default: the table file's "
+                              "language)")
     return sim
 
 

@@ -275,6 +275,19 @@ class Row:
     def key(self) -> str:
         return f"{self.seat}:{self.name}"
 
+    def said(self, lang: str = "en") -> str:
+        """The row in ``lang``'s words (``row.<seat>.<name>``; English's are :attr:`text`)::
+
+            >>> DEALER_ROWS[7].name, DEALER_ROWS[7].said("fr")
+            ('0T+4C3', 'aucun atout, quatre figures de trois couleurs différentes')
+        """
+        return say(lang, f"row.{self.seat}.{self.name}")
+
+    def named(self, lang: str = "en") -> str:
+        """The row's name with its words, for a reader who does not know the table's codes:
+        ``'0T+4C3 (no trump, four court cards of three different suits)'``."""
+        return f"{self.name} ({self.said(lang)})"
+
 
 def _e(name: str, text: str, source: str, quote: str, test: Callable[[Shape], bool], own: bool = False) -> Row:
     return Row("elder", name, text, source, quote, own, test)
@@ -406,14 +419,15 @@ class Classical:
     king: bool
 
     def words(self, lang: str = "en") -> str:
-        """``'jeu de règle 2T+3: the classics stand'`` (in ``lang``)."""
+        """``'jeu de règle 2T+3 (two trumps, the other three cards of one plain suit): the classics stand'``
+        (in ``lang``: the row's code, then what it means)."""
         play, other = choices(self.seat)
         verb = say(lang, "classics." + (play if self.plays else other))
         if self.row is None:
             return say(lang, "coach.no_row", verb=verb)
         own = say(lang, "coach.own_row") if self.row.own else ""
         king = say(lang, "coach.with_king") if self.king else ""
-        return say(lang, "coach.row", row=self.row.name, own=own, king=king, verb=verb)
+        return say(lang, "coach.row", row=self.row.named(lang), own=own, king=king, verb=verb)
 
 
 def classify(hand: int, turn_up: int, seat: str) -> Classical:

@@ -320,8 +320,9 @@ class Advice:
 
     def text(self, lang: str = "en") -> str:
         """The decision in one line, with the classical row, in ``lang``:
-        ``'stand (point 73.4%, vole 3.1%): stand +0.39 pt, propose +0.05 pt (±0.03); jeu de règle 2T+3: the
-        classics stand (agreed)'``, or ``(the exact odds disagree)``."""
+        ``'stand (point 73.4%, vole 3.1%): stand +0.39 pt, propose +0.05 pt (±0.03); jeu de règle 2T+3 (two
+        trumps, the other three cards of one plain suit): the classics stand (agreed)'``, or ``(the exact odds
+        disagree)``."""
         play, other = self.words()
         odds = self.odds
         # the numbers as the language writes them (Babel): "73,4 %", "+0,39"

@@ -186,16 +186,14 @@ def chance_said(p: float, lang: str = "en") -> str:
 
 def classical_said(classical: Classical, best: str, lang: str = "en") -> str:
     """What the classical rules of thumb (the *jeu de règle*) say of the hand, in words, and
-    whether they agree with ``best`` (the exact choice). English names the row by its description,
-    the other languages by its name (``2T+3``: the descriptions are the English sources')."""
+    whether they agree with ``best`` (the exact choice); the row said in words (:meth:`Row.said`)."""
     play, other = (("stand", "propose") if classical.seat == "elder" else ("refuse", "accept"))
     verb = play if classical.plays else other
     if classical.row is None:
         where = say(lang, "rules_of_thumb.none")
     else:
         king = say(lang, "rules_of_thumb.with_king") if classical.king else ""
-        where = say(lang, "rules_of_thumb.row", row=classical.row.text if lang == "en" else classical.row.name,
-                    king=king)
+        where = say(lang, "rules_of_thumb.row", row=classical.row.said(lang), king=king)
     verb_said = say(lang, "bid." + verb)
     if best in (play, other) and best != verb:
         return say(lang, "rules_of_thumb.disagree", where=where, verb=verb_said)

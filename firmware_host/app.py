@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from catalogue import say
 from drivers.nfc.pad_contents import CardLookup
 from engine import RuleSet
 from firmware_host.checks.doctor import Refused, refusal
@@ -64,10 +65,9 @@ def load_table_or_exit(path: str | None) -> TableConfig:
     try:
         return load_table(path)
     except TableFileError as exc:
-        raise BadInput(str(exc), words=exc, language=exc.language) from None
+        raise BadInput.of(exc) from None
     except OSError as exc:
-        raise BadInput(f"cannot read the table file {path}: {exc.strerror or exc}", msgid="error.table_file", path=path,
-                       reason=exc) from None
+        raise BadInput(msgid="error.table_file", path=path, reason=exc) from None
 
 
 def systemd_notify() -> Callable[[str], None] | None:
@@ -154,10 +154,9 @@ def run_service(options: RunOptions) -> int:
         tags = TableTags.load(table)  # the registry, the [tags] policy, the originality check
     except TagRegistryMissing:
         return wait_for_enrolment(table)
-    refused = refusal(table)  # never start on what doctor fails
-    if refused is not None:
-        raise BadInput(f"the table's configuration fails `ecarte-table doctor`:\n{refused}", msgid="error.doctor_fails",
-                       check=Refused(table), language=table.language)
+    if refusal(table) is not None:  # never start on what doctor fails
+        raise BadInput(msgid="error.doctor_fails", check=Refused(table),
+                       language=table.language if table.language_named else None)
     png_dir = check_png_dir(options.png)
     # the events stream is never closed: its reader (a daemon thread) may be blocked in a read,
     # and closing a buffered stream under it would wait for that read
@@ -184,15 +183,14 @@ def open_journal(path: Path) -> Journal:
     except JournalDamaged as exc:
         raise damaged(exc, path) from None
     except (JournalBusy, JournalError) as exc:
-        raise BadInput(str(exc)) from None
+        raise BadInput.of(exc) from None
     return journal
 
 
 def damaged(exc: JournalDamaged, path: str | os.PathLike[str]) -> BadInput:
     """What ``run`` says of a damaged journal, at its opening or as it resumes: what is wrong, that
     nothing was changed, and the command that saves the rest."""
-    return BadInput(f"{exc}. Nothing was changed: `ecarte-table journal salvage --journal {path}` keeps every "
-                    "readable game and line and moves the damaged file aside")
+    return BadInput(msgid="error.journal_damaged", why=str(exc), path=str(path))
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,8 +284,8 @@ def run_parts(parts: TableParts, options: RunOptions, events: IO[bytes] | None) 
         source = "<stdin>" if options.events == "-" else str(options.events)
 
         def ended() -> None:  # the page stays up for whoever looks at it
-            print(f"ecarte-table run: the end of {source}; the table's page stays up at {parts.page_url} "
-                  "until Ctrl-C", file=sys.stderr, flush=True)
+            print("ecarte-table run: " + say(parts.table.language, "run.input_ended", source=source,
+                                             url=parts.page_url), file=sys.stderr, flush=True)
 
         feeding = {"pace": options.pace, "stop_at_end": parts.page_url is None, "at_end": ended,
                    "pads_sight": parts.table.sight, "registry": parts.registry is not None}
@@ -453,7 +451,7 @@ def _open_events(path: str) -> IO[bytes]:
     try:
         return open(path, "rb")
     except OSError as exc:
-        raise BadInput(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise BadInput(msgid="error.cannot_read", path=path, reason=exc) from None
 
 
 class Devices:
@@ -507,21 +505,21 @@ def table_defaults(table: TableConfig, game: GameOptions) -> TableDefaults:
 
     rules, players = game.rules or table.rules, game.players
     if rules not in RULE_SETS:
-        raise BadInput(f"--rules {rules!r}: one of {', '.join(sorted(RULE_SETS))}")
+        raise BadInput(msgid="error.unknown_rules", name=repr(rules), known=", ".join(sorted(RULE_SETS)))
     names: tuple[str, ...] | None = table.players
     if players:
         names = tuple(name.strip() for name in players.split(","))
         if len(names) != 2 or not all(names):
-            raise BadInput(f"--players {players[:80]!r}: two names, A's then B's, like 'Anne,Bruno'")
+            raise BadInput(msgid="error.two_names", players=repr(players[:80]))
     # the one check of every setup: the journal's first line carries these names and must read back
     problem = setup_problem(Setup(players=names)) if names else None
     if problem is not None:
-        raise BadInput(f"--{problem}" if players else f"the table file's {problem}")
+        raise BadInput(msgid="error.players_given" if players else "error.players_of_the_table", problem=problem)
     path = badges_path(table)
     try:
         badges = Badges.load(path).tags if path is not None else {}
     except TagRegistryError as exc:
-        raise BadInput(str(exc), words=exc) from None
+        raise BadInput.of(exc) from None
     return TableDefaults(rules=rules, dealer=game.dealer, target=table.target, players=names, badges=badges,
                          locked=table.locked, sight=game.sight or table.sight, language=game.language or table.language,
                          require_genuine=table.tags.require_signature, ndef_pack=table.tags.ndef_pack)

@@ -232,7 +232,7 @@ def parse_table(
 
     if problems:
         raise TableFileError(str(source), problems.found,
-                             language=people["language"] if people["language"] in LANGUAGES else None)
+                             language=people["language"] if people["language_named"] else None)
     return TableConfig(
         name=name,
         layout=layout,
@@ -282,7 +282,8 @@ def parse_people(problems: Problems, table: Mapping[str, Any] | None, source: st
         badges = Path(badges_text).expanduser()
         if not badges.is_absolute() and isinstance(source, Path):
             badges = source.parent / badges
-    return {"language": language, "locked": bool(locked), "badges": badges, "coach": bool(coach), "hint": bool(hint),
+    return {"language": language, "language_named": (table or {}).get("language") == language,
+            "locked": bool(locked), "badges": badges, "coach": bool(coach), "hint": bool(hint),
             "players": (players[0].strip(), players[1].strip()) if players else None}
 
 

@@ -182,6 +182,9 @@ class TableConfig:
     sight: str = "full"
     tags: TagPolicy = field(default_factory=lambda: TagPolicy())
     language: str = "en"
+    language_named: bool = field(default=False, compare=False)
+    """The file names its ``language`` (not English by default): the language its refusals are said in when
+    none is asked (``--language``), before the environment's."""
     players: tuple[str, str] | None = None
     locked: bool = False
     coach: bool = False

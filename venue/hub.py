@@ -441,6 +441,5 @@ def _check_free(host: str, port: int, wait: float = 2.0) -> None:
                 return
             except OSError as exc:
                 if time.monotonic() > deadline:
-                    raise BadInput(f"the hub's MQTT broker cannot listen on {host}:{port} ({exc.strerror or exc}): "
-                                   f"is a broker running there? `--broker {host}:{port}` uses it") from None
+                    raise BadInput(msgid="error.hub_broker_cannot_listen", host=host, port=port, reason=exc) from None
         time.sleep(0.2)

@@ -79,7 +79,7 @@ def load_hub_settings(path: str | Path | None, *, listen: str | None = None, bro
         try:
             data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
         except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            raise SettingsError.of(str(path), [Problem("", unreadable(exc))]) from None
+            raise SettingsError.listing(str(path), [Problem("", unreadable(exc))]) from None
     problems = Problems()
     sections = {}
     for name in ("hub", "broker", "tables", "session"):
@@ -186,7 +186,7 @@ def load_hub_settings(path: str | Path | None, *, listen: str | None = None, bro
         problems.add("hub.state", Phrase.of("hub.state"))
         state = None
     if problems:
-        raise SettingsError.of(source, problems.found)
+        raise SettingsError.listing(source, problems.found)
     if mode != "external":
         mqtt_settings = replace(mqtt_settings, host=own[0], port=own[1], tls=False)
     state_path = Path(state).expanduser() if state else default_state(path)

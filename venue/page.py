@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import hmac
 import json
 import logging
@@ -374,7 +375,8 @@ def listening_socket(host: str, port: int, backlog: int) -> socket.socket:
     try:
         found = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except socket.gaierror as exc:
-        raise OSError(f"{host}: {exc.strerror or exc}") from None
+        # a listen host no address answers to: this machine has no such address
+        raise OSError(errno.EADDRNOTAVAIL, f"{host}: {exc.strerror or exc}") from None
     for family, kind, proto, _, address in found:
         try:
             sock = socket.socket(family, kind, proto)

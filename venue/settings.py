@@ -32,7 +32,7 @@ class SettingsError(BadInput):
     said in the reader's language (:class:`Listed`)."""
 
     @classmethod
-    def of(cls, source: str, found: list[Problem]) -> SettingsError:
+    def listing(cls, source: str, found: list[Problem]) -> SettingsError:
         """The error listing ``found``, the problems of ``source``."""
         listed = Listed(source, tuple(found))
         return cls(listed.said("en"), words=listed)
@@ -197,7 +197,7 @@ def parse_sections(data: Mapping[str, Any], *, table_name: str, source: str = "<
             enabled=bool(problems.value(mqtt, "mqtt.enabled", bool, default=True)),
         )
     if problems:
-        raise SettingsError.of(source, problems.found)
+        raise SettingsError.listing(source, problems.found)
     return web_settings, mqtt_settings
 
 
@@ -212,7 +212,7 @@ def load_sections(path: str | Path | None, *, table_name: str) -> tuple[WebSetti
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise SettingsError.of(str(path), [Problem("", unreadable(exc))]) from None
+        raise SettingsError.listing(str(path), [Problem("", unreadable(exc))]) from None
     return parse_sections(data, table_name=table_name, source=str(path), base=path.parent)
 
 

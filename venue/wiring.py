@@ -47,8 +47,7 @@ class VenueOutputs:
                 try:
                     host, port = split_listen(self.web)
                 except ListenError as exc:
-                    raise BadInput(f"--web {self.web}: {exc}", msgid="error.option", option=f"--web {self.web}",
-                                   why=exc.words) from None
+                    raise BadInput(msgid="error.option", option=f"--web {self.web}", why=exc.words) from None
                 web = replace(web, host=host, port=port)
             from venue.page import TablePage
 
@@ -57,8 +56,7 @@ class VenueOutputs:
                 page.start()
             except OSError as exc:
                 page.close()
-                raise BadInput(f"the page cannot listen on {web.host}:{web.port}: {exc.strerror or exc}",
-                               msgid="error.page_listen", address=f"{web.host}:{web.port}", reason=exc) from None
+                raise BadInput(msgid="error.page_listen", address=f"{web.host}:{web.port}", reason=exc) from None
             stack.callback(page.close)
             outputs.append(page)
         if self.mqtt is not None or mqtt.enabled:
@@ -66,8 +64,7 @@ class VenueOutputs:
                 try:
                     host, port = split_listen(self.mqtt, default_port=1883)
                 except ListenError as exc:
-                    raise BadInput(f"--mqtt {self.mqtt}: {exc}", msgid="error.option", option=f"--mqtt {self.mqtt}",
-                                   why=exc.words) from None
+                    raise BadInput(msgid="error.option", option=f"--mqtt {self.mqtt}", why=exc.words) from None
                 mqtt = replace(mqtt, host=host, port=port)
             from venue.mqtt import TablePublisher
 
@@ -75,8 +72,7 @@ class VenueOutputs:
             try:
                 publisher.start()
             except OSError as exc:  # retrying would never help: one line, exit 2 (no restart loop)
-                raise BadInput(f"MQTT to {mqtt.host}:{mqtt.port} cannot start: {exc.strerror or exc}",
-                               msgid="error.mqtt_start", address=f"{mqtt.host}:{mqtt.port}", reason=exc) from None
+                raise BadInput(msgid="error.mqtt_start", address=f"{mqtt.host}:{mqtt.port}", reason=exc) from None
             stack.callback(publisher.close)
             outputs.append(publisher)
         return outputs

@@ -74,16 +74,14 @@ class TableTags:
             except FileNotFoundError:
                 raise TagRegistryMissing(f"tag registry {table.registry}: no such file (enrol the cards)") from None
             except (OSError, ValueError, TagRegistryError) as exc:
-                reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-                raise BadInput(f"tag registry {table.registry}: {reason}", msgid="error.registry", path=table.registry,
-                               reason=exc) from None
+                raise BadInput(msgid="error.tag_registry", path=table.registry, reason=exc) from None
         from hardware.badges import Badges, badges_path
 
         path = badges_path(table)
         try:
             badges = frozenset(Badges.load(path).tags) if path is not None else frozenset()
         except TagRegistryError as exc:
-            raise BadInput(str(exc), words=exc) from None
+            raise BadInput.of(exc) from None
         return cls.build(registry, table.tags, simulated=table.simulated_pads, badges=badges)
 
     @classmethod
@@ -96,7 +94,7 @@ class TableTags:
         try:
             key = ntag_signature.trusted_key(policy.key_name(simulated))
         except ntag_signature.OriginalityError as exc:
-            raise BadInput(f"[tags] trusted_key: {exc}", msgid="error.trusted_key", why=exc) from None
+            raise BadInput(msgid="error.trusted_key", why=exc) from None
         check = None
         if policy.require_signature:
             check = OriginalityCheck(lambda uid, facts: ntag_signature.judge(uid, facts, key),

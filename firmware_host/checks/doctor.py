@@ -28,8 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from catalogue import moment, say, say_n
-from catalogue.phrase import os_reason
+from catalogue import moment, os_reason, say, say_n
 from drivers.nfc.originality import Origin
 from hardware.table import (
     DisplayConfig,
@@ -267,7 +266,7 @@ def run_checks(
         except OSError as exc:
             lang = lang or "en"
             return [Check(_say(lang, "table_file"), False,
-                          _say(lang, "cannot_read", path=path, why=os_reason(lang, exc)),
+                          _say(lang, "cannot_read", path=path, why=_describe(exc, lang)),
                           _say(lang, "copy_table", path=path))]
         lang = lang or config.language
         checks = [Check(_say(lang, "table_file"), True, f"{path}: {_summary(config, lang)}")]
@@ -471,7 +470,8 @@ def _check_reader(pad: PadConfig, read_reader: ReaderProbe, dev: Path, lang: str
         if not os.access(node, os.R_OK | os.W_OK):
             refused = _open_errno(node)
             if refused == errno.EPERM:  # the device cgroup (a unit's DevicePolicy=), not the node's mode
-                return Check(name, False, f"{port}: {os.strerror(refused)}", _say(lang, "device_policy"))
+                return Check(name, False, f"{port}: {os_reason(lang, OSError(refused, ''))}",
+                             _say(lang, "device_policy"))
             return Check(name, False, _say(lang, "no_access", path=port, user=_user()),
                          _usermod(lang, "dialout", _user()))
     try:
@@ -482,7 +482,7 @@ def _check_reader(pad: PadConfig, read_reader: ReaderProbe, dev: Path, lang: str
         # Whatever goes wrong with one reader is reported, and the doctor goes
         # on to the next one: that is its whole point.
         logger.debug("reader %s: %r", pad.name, exc, exc_info=True)
-        return Check(name, False, f"{pad.device}: {_describe(exc)}", _reader_fix(pad, exc, lang))
+        return Check(name, False, f"{pad.device}: {_describe(exc, lang)}", _reader_fix(pad, exc, lang))
     return Check(name, True, _say(lang, "reader_ok", device=pad.device, firmware=firmware, depth=_depth(pad, lang)))
 
 
@@ -535,9 +535,9 @@ def _check_display(index: int, display: DisplayConfig, probe: DisplayProbe, dev:
         return Check(name, False, _say(lang, "no_smbus"), _say(lang, "pip_smbus"))
     except OSError as exc:
         if exc.errno in (errno.EACCES, errno.EPERM):
-            return Check(name, False, f"{path}: {_describe(exc)}", _usermod(lang, "i2c", _user()))
+            return Check(name, False, f"{path}: {_describe(exc, lang)}", _usermod(lang, "i2c", _user()))
         return Check(name, False, _say(lang, "silent_display", address=f"{display.address:#04x}", path=path,
-                                       why=_describe(exc)), _say(lang, "check_wiring", bus=display.bus))
+                                       why=_describe(exc, lang)), _say(lang, "check_wiring", bus=display.bus))
     return Check(name, True, _say(lang, "display_ok", chip=display.chip, address=f"{display.address:#04x}", path=path))
 
 
@@ -588,7 +588,7 @@ def _check_voice(config: TableConfig, find_espeak: SpeechFinder, play_sound: Sou
         try:
             play_sound(device)
         except OSError as exc:
-            checks.append(Check(name, False, f"{device}: {_describe(exc)}",
+            checks.append(Check(name, False, f"{device}: {_describe(exc, lang)}",
                                 _say(lang, "plug_sound", key=key, usermod=_usermod(lang, "audio", _user()))))
             continue
         checks.append(Check(name, True, _say(lang, "opens", device=device)))
@@ -618,7 +618,8 @@ def _check_groups(config: TableConfig, have: set[str], user: str, root: bool, la
     return Check(name, True, _say(lang, "in_groups", user=user, groups=", ".join(sorted(need))))
 
 
-def _describe(exc: BaseException) -> str:
-    if isinstance(exc, OSError) and exc.strerror:
-        return exc.strerror
+def _describe(exc: BaseException, lang: str = "en") -> str:
+    """Why a part refused: the system's reason in ``lang``'s words (an errno), else the library's own."""
+    if isinstance(exc, OSError) and exc.errno is not None:
+        return os_reason(lang, exc)
     return str(exc) or type(exc).__name__

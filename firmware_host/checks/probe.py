@@ -31,7 +31,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from catalogue import is_plural, say, say_n
+from catalogue import is_plural, os_reason, say, say_n
 from drivers.nfc.frame_log import FrameLog, RecordingTty
 from drivers.nfc.originality import Origin
 from drivers.nfc.pn532sim import tag_signer
@@ -214,7 +214,7 @@ def run_probe(config: TableConfig, frames_path: Path, *, ask: Ask | None = None,
     try:
         frames.write(frames_path, header)
     except OSError as exc:
-        checks.append(Check(name, False, f"{frames_path}: {exc.strerror or exc}", _say(lang, "fix_frames")))
+        checks.append(Check(name, False, f"{frames_path}: {os_reason(lang, exc)}", _say(lang, "fix_frames")))
     else:
         checks.append(Check(name, True, _say(lang, "frames", path=frames_path, n=len(frames.lines))))
     return checks

@@ -176,10 +176,11 @@ class Journal(Closing):
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
                 raise JournalError(
-                    f"cannot open the journal {self.path}: cannot create its directory ({exc.strerror or exc})"
-                ) from exc
+                    f"cannot open the journal {self.path}: cannot create its directory ({exc.strerror or exc})",
+                    msgid="journal.no_folder", path=self.path, reason=exc) from exc
         if not memory and os.path.exists(self.path) and not os.path.isfile(self.path):
-            raise JournalError(f"cannot open the journal {self.path}: not a regular file")
+            raise JournalError(f"cannot open the journal {self.path}: not a regular file", msgid="journal.not_a_file",
+                               path=self.path)
         if lock and not memory:
             # the file itself too: no other path to it lets a second in
             self._file_fd, self._lock_fd = hold(self.path)
@@ -196,7 +197,7 @@ class Journal(Closing):
         try:
             if self.readonly:
                 if not Path(self.path).is_file():
-                    raise JournalError(f"no journal at {self.path}")
+                    raise JournalError(f"no journal at {self.path}", msgid="error.no_journal", path=self.path)
                 # no -wal: nobody has it open and everything is in the file; read it as it is and
                 # leave nothing beside it. A -wal: a service may be writing; read through it.
                 live = Path(self.path + "-wal").exists()

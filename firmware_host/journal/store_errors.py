@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class JournalError(OSError):
-    """The journal cannot be opened or written (the message names the file)."""
+    """The journal cannot be opened or written (the message names the file; ``msgid`` and ``values``,
+    where given, word it for a person: :meth:`firmware_host.errors.BadInput.of`)."""
+
+    def __init__(self, message: str, *, msgid: str | None = None, **values: Any) -> None:
+        super().__init__(message)
+        self.msgid = msgid
+        self.values = values
 
 
 class JournalBusy(JournalError):

@@ -91,10 +91,14 @@ def hold(path: str, *, file: bool = True) -> tuple[int | None, int]:
 
 
 def _busy(path: str) -> JournalBusy:
+    from catalogue.phrase import Phrase
+
     seal = read_seal(path)
-    who = f"process {seal.pid}, running since {time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(seal.since))}" \
-        if seal is not None else "another process"
-    return JournalBusy(f"the journal {path} is in use by {who} (one service per journal)")
+    since = time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(seal.since)) if seal is not None else ""
+    who = f"process {seal.pid}, running since {since}" if seal is not None else "another process"
+    return JournalBusy(f"the journal {path} is in use by {who} (one service per journal)", msgid="journal.busy",
+                       path=path, who=Phrase.of("journal.process", pid=seal.pid, since=since) if seal is not None
+                       else Phrase.of("journal.another_process"))
 
 
 def take_lock(path: str) -> int:
@@ -114,7 +118,8 @@ def _flock(file: str | os.PathLike[str], journal: str, flags: int, what: str) ->
     try:
         fd = os.open(file, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | flags, 0o640)
     except OSError as exc:
-        raise JournalError(f"cannot open {what} {file}: {exc.strerror or exc}") from exc
+        raise JournalError(f"cannot open {what} {file}: {exc.strerror or exc}", msgid="error.cannot_open", path=file,
+                           reason=exc) from exc
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
@@ -122,5 +127,6 @@ def _flock(file: str | os.PathLike[str], journal: str, flags: int, what: str) ->
         raise _busy(journal) from None
     except OSError as exc:
         os.close(fd)
-        raise JournalError(f"cannot lock the journal {journal}: {exc.strerror or exc}") from exc
+        raise JournalError(f"cannot lock the journal {journal}: {exc.strerror or exc}", msgid="journal.cannot_lock",
+                           path=journal, reason=exc) from exc
     return fd

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import logging
 
+from catalogue import say, say_n
 from firmware_host.errors import BadInput
 from firmware_host.journal.store import KEEP_GAMES, Journal, JournalDamaged, JournalError
 from firmware_host.journal.store_lock import read_seal
@@ -23,7 +24,11 @@ logger = logging.getLogger(__name__)
 EXIT_DAMAGED = 1
 
 
-def status(path: str, *, as_json: bool) -> int:
+def status(path: str, *, as_json: bool, lang: str = "en") -> int:
+    """Print what the journal at ``path`` holds (in ``lang``; ``as_json``: one JSON object); 0.
+
+    :raises BadInput: a journal that cannot be opened.
+    """
     try:
         with Journal(path, readonly=True) as journal:
             games = journal.games()
@@ -32,18 +37,20 @@ def status(path: str, *, as_json: bool) -> int:
                 "last_game": games[-1][0] if games else None, "keep_games": KEEP_GAMES, "journal": path,
             }
     except JournalError as exc:
-        raise BadInput(f"{exc} (try `ecarte-table journal check`)") from None
+        raise BadInput(msgid="journal.unreadable", path=path, why=str(exc)) from None
     seal = read_seal(path)
     if seal is not None:
         status["sealed_rows"] = seal.rows
     if as_json:
         print(json.dumps(status, ensure_ascii=False))
     else:
-        print(f"{path}: {status['lines']} input lines, {status['games']} game(s), {status['rows']} rows")
+        print(say_n(lang, "journal.status", len(games), path=path, lines=status["lines"], rows=status["rows"]))
     return 0
 
 
-def check(path: str, *, as_json: bool) -> int:
+def check(path: str, *, as_json: bool, lang: str = "en") -> int:
+    """Check the whole journal at ``path`` and say so (in ``lang``; ``as_json``: one JSON object, its
+    problems as the journal words them); 1 when it is damaged, else 0."""
     problems: list[str] = []
     try:
         with Journal(path, readonly=True) as journal:
@@ -58,12 +65,12 @@ def check(path: str, *, as_json: bool) -> int:
     if as_json:
         print(json.dumps({"ok": not problems, "problems": problems, "games": games, "journal": path}))
     elif problems:
-        print(f"{path} is damaged:")
+        print(say(lang, "journal.damaged", path=path))
         for problem in problems:
             print(f"  {problem}")
-        print(f"`ecarte-table journal salvage --journal {path}` keeps every readable game")
+        print(say(lang, "journal.salvage_keeps", path=path))
     else:
-        print(f"{path}: ok ({games} game(s))")
+        print(say_n(lang, "journal.whole", games, path=path))
     return EXIT_DAMAGED if problems else 0
 
 

@@ -453,7 +453,7 @@ def run_sim(options: SimOptions, controller: Controller, *, outputs: Sequence[Ta
     try:
         store = Journal(path, lock=True)
     except JournalError as exc:
-        raise BadInput(str(exc)) from None
+        raise BadInput.of(exc) from None
     panel = open_panel(simulated_table(), terminal=sys.stdout)
     panel.language = lang = options.language
     try:

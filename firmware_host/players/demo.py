@@ -180,12 +180,11 @@ def demo_names(players: str) -> tuple[str, str]:
     """
     names = tuple(n.strip() for n in (players or "Anne,Bruno").split(","))
     if len(names) != 2 or not all(names) or names[0] == names[1]:
-        raise BadInput(f"--players {players!r}: two different names, A's then B's, like 'Anne,Bruno'",
-                       msgid="error.option", option=f"--players {players!r}",
+        raise BadInput(msgid="error.option", option=f"--players {players!r}",
                        why=Phrase.of("demo.two_names", example="'Anne,Bruno'"))
     problem = next(filter(None, map(name_words, names)), None)
     if problem is not None:
-        raise BadInput(f"--players: {problem}", msgid="error.option", option="--players", why=problem)
+        raise BadInput(msgid="error.option", option="--players", why=problem)
     return names[0], names[1]
 
 
@@ -318,4 +317,4 @@ def _open_journal(path: Path) -> Journal:
     try:
         return Journal(path, lock=True)
     except JournalError as exc:
-        raise BadInput(str(exc)) from None
+        raise BadInput.of(exc) from None

@@ -158,9 +158,9 @@ def check_png_dir(path: Path | None) -> Path | None:
     try:
         path.mkdir(parents=True, exist_ok=True)
     except FileExistsError:
-        raise BadInput(f"--png {path}: not a directory") from None
+        raise BadInput(msgid="error.png_not_a_folder", path=path) from None
     except OSError as exc:
-        raise BadInput(f"--png {path}: cannot make the directory ({exc.strerror or exc})") from None
+        raise BadInput(msgid="error.png_cannot_make", path=path, reason=exc) from None
     if not os.access(path, os.W_OK | os.X_OK):
-        raise BadInput(f"--png {path}: cannot write in that directory")
+        raise BadInput(msgid="error.png_cannot_write", path=path)
     return path

@@ -33,7 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Protocol
+from typing import IO, Any, Protocol
 
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
 from firmware_host.voice.announcer import Announcement, Announcer
@@ -54,7 +54,12 @@ QUEUE_LIMIT = 64
 
 
 class SpeechError(RuntimeError):
-    """espeak-ng or the sound device failed."""
+    """espeak-ng or the sound device failed (``msgid`` and ``values``, where given, word it for a person)."""
+
+    def __init__(self, message: str, *, msgid: str | None = None, **values: Any) -> None:
+        super().__init__(message)
+        self.msgid = msgid
+        self.values = values
 
 
 def espeak_path() -> str | None:
@@ -151,7 +156,8 @@ class WavFolder:
             self.number = len(list(self.folder.glob("[0-9][0-9][0-9][0-9].wav")))
             self._said: IO[str] | None = open(self.folder / "said.txt", "a", encoding="utf-8")  # noqa: SIM115
         except OSError as exc:
-            raise SpeechError(f"cannot write the voice's folder {self.folder}: {exc.strerror or exc}") from None
+            raise SpeechError(f"cannot write the voice's folder {self.folder}: {exc.strerror or exc}",
+                              msgid="voice.cannot_write", path=self.folder, reason=exc) from None
 
     def play(self, announcement: Announcement, wav: bytes) -> None:
         if self._said is None:

@@ -19,7 +19,7 @@ from typing import Any
 
 from drivers.device_events import ButtonPressed
 from drivers.seat_controls import LISTEN, LISTEN_LONG
-from firmware_host.errors import BadInput
+from firmware_host.errors import BadInput, words_of
 from firmware_host.voice.announcer import Announcer
 from firmware_host.voice.hands import Earpiece
 from firmware_host.voice.speech import AlsaSink, Sink, Speaker, SpeechError, Synth, Voice, WavFolder
@@ -88,9 +88,9 @@ def open_voice(config: VoiceConfig, lang: str, folder: Path | None = None) -> Vo
             try:
                 return WavFolder(where)
             except SpeechError as exc:
-                raise BadInput(f"--voice: {exc}") from None
+                raise BadInput(msgid="error.option", option="--voice", why=words_of(exc)) from None
         if device == "sim":
-            raise BadInput('[voice] device = "sim" speaks into WAV files: give the folder with --voice DIR')
+            raise BadInput(msgid="error.voice_sim_needs_folder")
         return AlsaSink(device)
 
     table = Speaker(sink(config.device, folder), synth, name="voice")

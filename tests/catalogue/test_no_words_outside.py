@@ -1,10 +1,13 @@
 """No string meant for players is written outside the catalogue: a check over the code.
 
 The modules that make what a player reads (the OLED's screens, the narration, the coach, review,
-history, the page's words, enrolment) are parsed; a string literal holding an English word of the
-game (:data:`catalogue.english.ENGLISH`) and a space is a sentence written in the code, and fails —
+history, the page's words, enrolment) and what the tools say (every command of the command line, the
+refusals of the rooms it calls) are parsed; a string literal holding an English word of the game
+(:data:`catalogue.english.ENGLISH`) and a space is a sentence written in the code, and fails —
 unless it is a docstring, a log line or an exception's message (developers', in English), a
-command line's help, or a comment. Message ids (``coach.won_point``) hold no space."""
+command line's help (a message of the catalogue by its English: ``tests/cli/test_help_words.py``), or a
+comment. A refusal a person reads is not a developer's exception: a string in a :class:`BadInput` or an
+``argparse.ArgumentTypeError`` fails as a printed one does. Message ids (``coach.won_point``) hold no space."""
 
 from __future__ import annotations
 
@@ -34,11 +37,32 @@ PLAYER_FACING: dict[str, tuple[str, ...]] = {
     "firmware_host/checks/doctor.py": (), "cli/doctor.py": (),
     "firmware_host/cards/deck_check.py": (), "cli/deck.py": (), "cli/enroll.py": (),
     "firmware_host/players/console.py": (), "cli/sim.py": (),
+    # the tools: every command, and the refusals of the rooms they call
+    "cli/main.py": (), "cli/args.py": (), "cli/words.py": (), "cli/chips.py": (), "cli/export.py": (),
+    "cli/journal.py": (), "cli/replay.py": (), "cli/run.py": (), "cli/hub.py": (),
+    "firmware_host/journal/tools.py": (), "firmware_host/errors.py": ("BadInput", "Said"),
+    "catalogue/__init__.py": ("os_reason",),
+    "firmware_host/app.py": ("load_table_or_exit", "run_service", "_open_events", "table_defaults"),
+    "firmware_host/screens/panel.py": ("check_png_dir",), "firmware_host/voice/voice_parts.py": ("open_voice",),
+    "firmware_host/cards/table_tags.py": ("TableTags",), "venue/wiring.py": ("VenueOutputs",),
+    "venue/hub.py": ("_check_free",),
 }
 """The modules whose strings reach players, and in them the top-level functions and classes that make
 them (none named: the whole module). ``demo.run_demo``'s lines are read by a test in five languages."""
 
-_LOGGING = {"debug", "info", "warning", "error", "exception", "critical", "log"}
+_LOGGING = {"debug", "info", "warning", "error", "exception", "critical", "log", "paused"}
+"""A logger's methods, and the panel's ``paused`` (its message is the log's; the screen says its own words)."""
+_REFUSALS = {"BadInput", "ArgumentTypeError"}
+"""The exceptions whose message a person reads (the command line prints it): not exempt."""
+
+
+def _refusal(node: ast.AST | None) -> bool:
+    """Whether ``node`` makes a refusal a person reads (``BadInput(...)``, ``argparse.ArgumentTypeError(...)``)."""
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    return (isinstance(func, ast.Name) and func.id in _REFUSALS) or (
+        isinstance(func, ast.Attribute) and func.attr in _REFUSALS)
 _HELP_KEYWORDS = {"help", "description", "metavar", "epilog"}
 _READING = {"split", "rsplit", "partition", "rpartition", "startswith", "endswith", "find"}
 
@@ -58,7 +82,7 @@ def _exempt(tree: ast.Module) -> set[int]:
                 mark(first)
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):  # attribute docstrings
             mark(node)
-        if isinstance(node, ast.Raise):
+        if isinstance(node, ast.Raise) and not _refusal(node.exc):
             mark(node.exc)
         if isinstance(node, ast.Call):
             func = node.func
@@ -108,6 +132,36 @@ def test_no_players_sentence_is_written_outside_the_catalogue(module: str) -> No
     assert sentences((ROOT / module).read_text(encoding="utf-8"), PLAYER_FACING[module]) == []
 
 
+def strerrors(source: str, names: tuple[str, ...] = ()) -> list[int]:
+    """The lines of ``source`` (in its definitions ``names``) that read the C library's English reason
+    (``exc.strerror``, ``os.strerror``) where a person reads it: :func:`firmware_host.errors.os_reason`
+    says it in words (:func:`catalogue.os_reason`, which it re-exports)."""
+    tree = ast.parse(source)
+    exempt = _exempt(tree)
+    return sorted(node.lineno for scope in _scoped(tree, names) for node in ast.walk(scope)
+                  if isinstance(node, ast.Attribute) and node.attr == "strerror" and id(node) not in exempt)
+
+
+@pytest.mark.parametrize("module", PLAYER_FACING)
+def test_no_systems_reason_in_english(module: str) -> None:
+    assert strerrors((ROOT / module).read_text(encoding="utf-8"), PLAYER_FACING[module]) == []
+
+
+def test_the_check_finds_the_systems_english_reason() -> None:
+    code = '''
+import logging
+import os
+logger = logging.getLogger(__name__)
+
+def refused(path: str, exc: OSError) -> str:
+    logger.info("cannot read %s: %s", path, exc.strerror)  # the log's, in English
+    if exc.errno == 1:
+        return f"{path}: {os.strerror(exc.errno)}"
+    raise BadInput(f"cannot read {path}: {exc.strerror}")
+'''
+    assert strerrors(code) == [9, 10]
+
+
 def test_the_check_finds_a_sentence_written_in_the_code() -> None:
     code = '''
 """A module: its docstring is for developers."""
@@ -126,3 +180,26 @@ def said(who: str) -> str:
 '''
     found = sentences(code)
     assert [(text, words) for _, text, words in found] == [(" takes the hand", {"takes", "the", "hand"})]
+
+
+def test_the_check_finds_a_tools_refusal_written_in_the_code() -> None:
+    """A refusal the command line prints (``BadInput``, an argument's type refusing its value) is a
+    person's, not a developer's exception; one from the catalogue is not found."""
+    code = '''
+import argparse
+from firmware_host.errors import BadInput
+
+def journal(path: str) -> None:
+    if not path:
+        raise ValueError("the journal has no path")  # a developer's
+    raise BadInput(f"the journal {path} holds no game")
+
+def seconds(text: str) -> float:
+    raise argparse.ArgumentTypeError(f"expected seconds, not {text} of the clock")
+
+def worded(path: str) -> None:
+    raise BadInput(msgid="error.no_game", path=path)
+'''
+    found = [(text, words) for _, text, words in sentences(code)]
+    assert found == [("the journal ", {"the"}), (" holds no game", {"game"}), ("expected seconds, not ", {"not"}),
+                     (" of the clock", {"of", "the"})]

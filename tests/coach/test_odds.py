@@ -94,7 +94,7 @@ def test_the_issues_three_trumps_lose_more_than_the_classics_allow() -> None:
     assert sum(odds.counts[3:]) == 37310 and odds.total == 65780
     advice = elder_advice(rule_set, hand, turn_up, samples=300)
     assert advice.classical.row is not None and advice.classical.row.name == "3T" and advice.classical.plays
-    assert "jeu de règle 3T: the classics stand" in advice.text()
+    assert "jeu de règle 3T (three trumps or more, whatever the other cards): the classics stand" in advice.text()
 
 
 def test_rows_match_their_hands_and_the_king_turns_the_advice() -> None:
@@ -128,9 +128,11 @@ def test_rows_match_their_hands_and_the_king_turns_the_advice() -> None:
     assert names("8H KS QS KD 9C") == ["T+K=3", "1T+KQK"]
     assert names("8H 7S 9D 8C 9C") == []
     plain = classify(mask_of(["8H", "9H", "7S", "8S", "9S"]), turn_up, "elder")
-    assert plain.plays and plain.words() == "jeu de règle 2T+3: the classics stand"
+    assert plain.plays and plain.words() == ("jeu de règle 2T+3 (two trumps, the other three cards of one plain "
+                                             "suit): the classics stand")
     king = classify(mask_of(["KH", "9H", "7S", "8S", "9S"]), turn_up, "elder")
-    assert not king.plays and king.words() == "jeu de règle 2T+3, with the king of trumps: the classics propose"
+    assert not king.plays and king.words() == ("jeu de règle 2T+3 (two trumps, the other three cards of one plain "
+                                               "suit), with the king of trumps: the classics propose")
     own = classify(mask_of(["8H", "9H", "KS", "8S", "9D"]), turn_up, "elder")
     assert own.row is not None and own.row.name == "T+K=3"  # a sourced row comes before the project's own
     assert classify(mask_of(["8H", "7S", "9D", "8C", "9C"]), turn_up, "dealer").words() == \

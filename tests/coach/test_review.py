@@ -161,7 +161,8 @@ def test_the_review_names_the_classical_row_and_whether_the_classics_agree() -> 
     elder = result.advice[0]
     assert elder.classical.row is not None and elder.classical.row.name == "3T" and elder.classical.king
     assert not elder.classical.plays and elder.agrees == (not elder.should_stand)
-    assert "jeu de règle 3T, with the king of trumps: the classics propose" in elder.text()
+    assert "jeu de règle 3T (three trumps or more, whatever the other cards), with the king of trumps: the classics " \
+        "propose" in elder.text()
     assert elder.text().startswith(elder.decision() + " (point ")
     for finding, line in zip(result.decisions, result.lines()[len(result.cards):], strict=True):
         assert line == finding.long_text() and "jeu de règle 3T" in line

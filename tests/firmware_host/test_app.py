@@ -30,7 +30,7 @@ def test_the_referee_starts_the_table_file_s_game_with_the_options_over_it() -> 
 
 
 @pytest.mark.parametrize(("game", "says"), [
-    (GameOptions(rules="bezique"), "--rules 'bezique'"),
+    (GameOptions(rules="bezique"), "--rules: unknown rule set 'bezique'"),
     (GameOptions(players="Anne"), "--players 'Anne': two names"),
     (GameOptions(players="Anne, anne"), "--players: each name once"),  # else the journal's setup line never reads back
 ])

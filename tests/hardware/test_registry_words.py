@@ -119,3 +119,19 @@ def test_the_english_is_as_it_was() -> None:
                                "tags[1]: not an écarté card: '1S' (ranks KQJAT987, suits SHDC)")
     assert info.value.said("es") == ("t: tags[0]: no es un UID de etiqueta (4, 7 o 10 bytes en hexadecimal): 'zz'; "
                                      "tags[1]: no es una carta del écarté: '1S' (valores KQJAT987, palos SHDC)")
+
+
+def test_a_short_lock_secret_counts_its_bytes_in_the_right_form(tmp_path: Path) -> None:
+    """``locks.short`` has plural forms (it said "1 bytes"): a secret of one byte, and of five."""
+    said = {}
+    for size in (1, 5):
+        path = tmp_path / f"{size}.key"
+        path.write_bytes(b"k" * size)
+        path.chmod(0o600)
+        with pytest.raises(locks.LockSecretError) as refused:
+            locks.load_secret(path)
+        said[size] = {lang: refused.value.said(lang) for lang in ("en", "fr", "de")}
+    assert f"{tmp_path / '1.key'} has 1 byte: write at least 16" in said[1]["en"]
+    assert f"{tmp_path / '5.key'} has 5 bytes: write at least 16" in said[5]["en"]
+    assert " a 1 octet : " in said[1]["fr"] and " a 5 octets : " in said[5]["fr"]
+    assert " hat 1 Byte: " in said[1]["de"] and " hat 5 Bytes: " in said[5]["de"]
