@@ -12,7 +12,10 @@ added to the catalogue and never drawn fails; pixel differences fail against the
 
 from __future__ import annotations
 
+import argparse
+import ast
 import dataclasses
+import inspect
 import os
 from pathlib import Path
 
@@ -133,9 +136,22 @@ def test_every_oled_message_matches_its_languages_golden_sheet(lang: str) -> Non
         is None, f"the {lang} messages differ from {path}: ECARTE_REGEN_GOLDEN=1 regenerates it if the change is wanted"
 
 
+def _command_line_words() -> set[str]:
+    """The ids of the command line's words, which are their English (cli/words.py): every help text,
+    and what argparse itself asks gettext for (each literal its source hands ``_`` or ``ngettext``)."""
+    from cli.main import _parser
+    from cli.words import help_texts
+
+    asked: set[str] = set()
+    for node in ast.walk(ast.parse(inspect.getsource(argparse))):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("_", "ngettext"):
+            asked |= {a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)}
+    return asked | set(help_texts(_parser("en")))
+
+
 def _oled_ids() -> set[str]:
     return {i for i in catalogue.ids()
-            if "." not in i or i.split(".")[0] in ("prompt", "menu", "language", "rank")}
+            if "." not in i or i.split(".")[0] in ("prompt", "menu", "language", "rank")} - _command_line_words()
 
 
 def test_the_sheets_draw_every_oled_message_of_the_catalogue(monkeypatch: pytest.MonkeyPatch) -> None:
