@@ -1,5 +1,5 @@
 """Words only at the edge: the rules below the catalogue name what they mean by ids, and each piece of
-words is written once (issue 42, item 4). Checked on the source, by parsing every module's AST, each
+words is written once. Checked on the source, by parsing every module's AST, each
 rule with a case proving it can fail.
 """
 
