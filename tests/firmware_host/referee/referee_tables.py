@@ -4,9 +4,12 @@ events summed up, the compact layout's pads (shared by the tests of the referee'
 from __future__ import annotations
 
 import dataclasses
+import random
 
 import engine
+import engine.random_play
 from firmware_host.referee.controller import Controller
+from firmware_host.referee.protocol import physical_events
 from firmware_host.referee.transcript import ButtonEvent, CardEvent, PhysicalEvent, Setup
 
 DEAL = [
@@ -67,3 +70,15 @@ def compact_event(event: PhysicalEvent) -> PhysicalEvent:
     if isinstance(event, CardEvent):
         return dataclasses.replace(event, zone=COMPACT[event.zone])
     return event
+
+
+def correct_move(state: engine.GameState, rng: random.Random) -> list[PhysicalEvent]:
+    """What the players would rightly do next (a single dealt card mid-deal)."""
+    if state.phase == "over":
+        return [ButtonEvent("A", "yes")]
+    if state.phase == "deal":
+        free = [c for c in engine.CARDS if state.stock_mask >> c.index & 1]
+        short = [s for s in "AB" if state.hands[0 if s == "A" else 1].bit_count() < 5]
+        card = str(rng.choice(free))
+        return [CardEvent(f"hand.{rng.choice(short)}", card) if short else CardEvent("turnup", card)]
+    return physical_events(state, engine.random_play.random_action(state, rng))

@@ -12,11 +12,10 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from referee_tables import TAG_KS, card_event, compact_event, feed, summary, table_at
+from referee_tables import TAG_KS, card_event, compact_event, correct_move, feed, summary, table_at
 
 import engine
 from engine.cards import ALL_CARDS
-from firmware_host.players.builtin import physical_events
 from firmware_host.referee.controller import Controller
 from firmware_host.referee.table_events import NewGame
 from firmware_host.referee.transcript import ZONES, ButtonEvent, CardEvent, PhysicalEvent, Setup
@@ -113,18 +112,6 @@ REGISTRY = TagRegistry()
 REGISTRY.add("04112233445566", "7C")
 
 
-def _correct_move(state: engine.GameState, rng: random.Random) -> list[PhysicalEvent]:
-    """What the players would rightly do next (a single dealt card mid-deal)."""
-    if state.phase == "over":
-        return [ButtonEvent("A", "yes")]
-    if state.phase == "deal":
-        free = [c for c in engine.CARDS if state.stock_mask >> c.index & 1]
-        short = [s for s in "AB" if state.hands[0 if s == "A" else 1].bit_count() < 5]
-        card = str(rng.choice(free))
-        return [CardEvent(f"hand.{rng.choice(short)}", card) if short else CardEvent("turnup", card)]
-    return physical_events(state, engine.random_play.random_action(state, rng))
-
-
 physical = st.one_of(
     st.builds(lambda z, c, g: CardEvent(z, c, gone=g), st.sampled_from(ZONES), st.sampled_from(CARD_NAMES),
               st.booleans()),
@@ -164,7 +151,7 @@ def test_random_streams_keep_the_game_whole(rules: str, options: dict, layout: s
     score = table.engine_state.score
     hand_start = score
     for step in stream:
-        events = _correct_move(table.engine_state, rng) if step == "move" else [step]
+        events = correct_move(table.engine_state, rng) if step == "move" else [step]
         for event in events:
             if layout == "compact":
                 event = compact_event(event)

@@ -17,13 +17,12 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from referee_tables import TAG_KS
+from referee_tables import TAG_KS, correct_move
 
 import engine
 from firmware_host.journal.store import Journal
 from firmware_host.referee.controller import Controller
 from firmware_host.referee.game_under_way import reader, referee
-from firmware_host.referee.protocol import physical_events
 from firmware_host.referee.referee_state import RefereeState, setup_line, snapshot, start
 from firmware_host.referee.snapshot import Outcome
 from firmware_host.referee.table_defaults import TableDefaults
@@ -84,23 +83,11 @@ def _step(state: RefereeState, item: Input) -> tuple[RefereeState, Outcome]:
     return referee(state, item)
 
 
-def _move(state: engine.GameState, rng: random.Random) -> list[PhysicalEvent]:
-    """What the players would rightly do next (a single dealt card mid-deal)."""
-    if state.phase == "over":
-        return [ButtonEvent("A", "yes")]
-    if state.phase == "deal":
-        free = [c for c in engine.CARDS if state.stock_mask >> c.index & 1]
-        short = [s for s in "AB" if state.hands[0 if s == "A" else 1].bit_count() < 5]
-        card = str(rng.choice(free))
-        return [CardEvent(f"hand.{rng.choice(short)}", card) if short else CardEvent("turnup", card)]
-    return physical_events(state, engine.random_play.random_action(state, rng))
-
-
 def _walk(seed: int, stream: list[object]) -> list[Input]:
     """The inputs of ``stream`` (each ``move`` the players' right move from where the table is)."""
     rng, state, inputs = random.Random(seed), _table(), list[Input]()
     for step in stream:
-        items: list[Input] = [*_move(state.engine_state, rng)] if step == "move" else [step]  # type: ignore[list-item]
+        items: list[Input] = [*correct_move(state.engine_state, rng)] if step == "move" else [step]  # type: ignore[list-item]
         for item in items:
             inputs.append(item)
             with contextlib.suppress(engine.NotationError):  # refused: the state before it goes on
