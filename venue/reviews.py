@@ -219,11 +219,16 @@ class Reviews:
                            path.parent, exc)
 
     def close(self) -> None:
-        """Stop the worker (safe to call twice); a review under way is dropped."""
+        """Stop the worker (safe to call twice); a review under way is dropped: its process is ended
+        here, as it leaves a Ctrl-C to the table (the interpreter's exit would otherwise wait for it)."""
         self._closed = True
         pool, self._pool = self._pool, None
         if pool is not None:
+            processes = list((getattr(pool, "_processes", None) or {}).values())  # a ProcessPoolExecutor's
             pool.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                with contextlib.suppress(OSError, ValueError):  # gone already, or closed
+                    process.terminate()
 
 
 __all__ = ["Reviews", "review_json", "reviews_folder"]

@@ -57,3 +57,22 @@ def test_each_hand_is_reviewed_once_as_it_ends_and_served_as_kept(tmp_path: Path
         assert view["coached"] and view["game"] == 1 and view["steps"]
         kept = files[0].read_bytes().partition(b"\n")[2]
         assert json.loads(kept) == http.get(f"{page.url}/api/games/1/hands/1").json()
+
+
+def test_closing_ends_a_review_under_way() -> None:
+    """The worker leaves a terminal's Ctrl-C to the table, so the table ends it as it closes: a review
+    under way is dropped, not waited for (`run --web` stopped by Ctrl-C waited for the hand being reviewed)."""
+    import time
+
+    from venue.reviews import Reviews
+
+    reviews = Reviews(None)
+    pool = reviews._worker()
+    assert isinstance(pool, concurrent.futures.ProcessPoolExecutor)
+    busy = pool.submit(time.sleep, 600)  # a long review
+    wait_for(lambda: busy.running(), "the worker at work")
+    processes = list(pool._processes.values())  # type: ignore[attr-defined]
+    reviews.close()
+    reviews.close()  # twice: nothing more
+    wait_for(lambda: not any(p.is_alive() for p in processes), "the worker ended")
+
