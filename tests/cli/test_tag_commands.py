@@ -43,14 +43,18 @@ def test_run_refuses_a_configuration_doctor_fails_quoting_doctor(tmp_path: Path)
     assert line in run.stderr and "Traceback" not in run.stderr
 
 
-def test_a_registry_with_two_cards_swapped_is_caught_by_its_seals(tmp_path: Path) -> None:
-    secret = _secret(tmp_path)
+def _sealed_registry(secret: bytes) -> TagRegistry:
+    """Pack 1, enrolled genuine with its TEST signatures, each entry sealed with ``secret``."""
     registry = TagRegistry()
     for card in CARDS:
         uid = sim_uid(card)
         registry.add(uid, card, 1, origin="genuine", signature=SIGNER(bytes.fromhex(uid)).hex(),
                      seal=locks.entry_seal(secret, uid, card, 1))
-    table_file = write_table(tmp_path, registry, 'lock_secret_file = "lock.key"')
+    return registry
+
+
+def test_a_registry_with_two_cards_swapped_is_caught_by_its_seals(tmp_path: Path) -> None:
+    table_file = write_table(tmp_path, _sealed_registry(_secret(tmp_path)), 'lock_secret_file = "lock.key"')
     assert _cli("doctor", str(table_file)).stdout.splitlines()[1].startswith("[ok  ] tag registry")
     data = json.loads((tmp_path / "tags.json").read_text())
     first, second = data["tags"][0], data["tags"][31]  # K♠ and 7♣
@@ -96,13 +100,7 @@ def test_deck_on_the_command_line_checks_signatures_and_catches_a_pack_of_clones
 
 
 def test_enroll_badge_checks_locks_and_writes_the_badges_file(tmp_path: Path) -> None:
-    secret = _secret(tmp_path)
-    registry = TagRegistry()
-    for card in CARDS:
-        uid = sim_uid(card)
-        registry.add(uid, card, 1, origin="genuine", signature=SIGNER(bytes.fromhex(uid)).hex(),
-                     seal=locks.entry_seal(secret, uid, card, 1))
-    table_file = write_table(tmp_path, registry, 'lock_secret_file = "lock.key"')
+    table_file = write_table(tmp_path, _sealed_registry(_secret(tmp_path)), 'lock_secret_file = "lock.key"')
     done = _cli("enroll", str(table_file), "--badge", "Anne", "--lock")
     assert done.returncode == 0, done.stderr
     badges = json.loads((tmp_path / "badges.json").read_text())["badges"]
