@@ -48,6 +48,9 @@ MAX_WAITING = 16
 """Hands waiting for the worker because a viewer asked for them, at most (those of hands that
 ended are never refused: one a hand)."""
 
+WORKER_END_S = 5.0
+"""How long closing waits for the worker to end after SIGTERM (then SIGKILL)."""
+
 NICE = 10
 """How much lower the worker's priority is than the table's (``os.nice``)."""
 
@@ -147,6 +150,8 @@ class Reviews:
                 kept = await asyncio.to_thread(self._read, hand.game, hand.number, key)
                 if kept is not None:
                     view = kept
+                elif self._closed:  # closed while the file was read: no new worker
+                    return
                 else:
                     view = await asyncio.wrap_future(self._worker().submit(review_json, hand, rules))
                     self.made += 1
@@ -220,15 +225,29 @@ class Reviews:
 
     def close(self) -> None:
         """Stop the worker (safe to call twice); a review under way is dropped: its process is ended
-        here, as it leaves a Ctrl-C to the table (the interpreter's exit would otherwise wait for it)."""
+        here, as it leaves a Ctrl-C to the table (the interpreter's exit would otherwise wait for it).
+
+        Returns once the pool's manager thread has seen the worker's end and closed its wakeup pipe: the
+        interpreter's exit wakes that pipe without the pool's lock (``concurrent.futures.process.
+        _python_exit``, Python 3.11), so a thread still closing it as the table exits raced with it
+        (``OSError: [Errno 9] Bad file descriptor`` printed at the end of `demo --web`)."""
         self._closed = True
         pool, self._pool = self._pool, None
-        if pool is not None:
-            processes = list((getattr(pool, "_processes", None) or {}).values())  # a ProcessPoolExecutor's
+        if pool is None:
+            return
+        if not isinstance(pool, concurrent.futures.ProcessPoolExecutor):  # the thread: not waited for
             pool.shutdown(wait=False, cancel_futures=True)
-            for process in processes:
-                with contextlib.suppress(OSError, ValueError):  # gone already, or closed
-                    process.terminate()
-
+            return
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        for process in processes:
+            with contextlib.suppress(OSError, ValueError):  # gone already, or closed
+                process.terminate()
+        for process in processes:
+            with contextlib.suppress(OSError, ValueError, AssertionError):
+                process.join(WORKER_END_S)
+                if process.is_alive():  # deaf to SIGTERM: not seen, but never waited on forever
+                    process.kill()
+                    process.join(WORKER_END_S)
+        pool.shutdown(wait=True, cancel_futures=True)
 
 __all__ = ["Reviews", "review_json", "reviews_folder"]

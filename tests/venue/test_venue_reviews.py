@@ -76,3 +76,26 @@ def test_closing_ends_a_review_under_way() -> None:
     reviews.close()  # twice: nothing more
     wait_for(lambda: not any(p.is_alive() for p in processes), "the worker ended")
 
+
+def test_closing_leaves_no_thread_of_the_worker_for_the_exit_to_wake() -> None:
+    """Closing returns once the pool's own thread has ended: the interpreter's exit wakes that thread's
+    pipe without the pool's lock (``concurrent.futures.process._python_exit``), and a thread still closing
+    the pipe as the table exited printed ``OSError: [Errno 9] Bad file descriptor`` after `demo --web`
+    (a fresh clone's CI, test_venue_evening). Idle and busy workers alike."""
+    import threading
+    import time
+
+    from venue.reviews import Reviews
+
+    def pool_threads() -> list[threading.Thread]:
+        return [t for t in threading.enumerate() if type(t).__name__ == "_ExecutorManagerThread"]
+
+    for busy in (False, True):
+        reviews = Reviews(None)
+        pool = reviews._worker()
+        work = pool.submit(time.sleep, 600 if busy else 0)
+        wait_for(lambda w=work: w.running() or w.done(), "the worker started")
+        assert pool_threads(), "the pool has its thread while the worker lives"
+        reviews.close()
+        assert not pool_threads(), f"closing left the pool's thread running (busy: {busy})"
+
