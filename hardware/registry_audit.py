@@ -14,7 +14,7 @@
     >>> from hardware.ntag_signature import NXP_NTAG21X_KEY
     >>> registry = TagRegistry()
     >>> _ = registry.add("04AB87F2CA1190", "KS", origin="genuine", signature="00" * 32)
-    >>> audit_registry(registry, NXP_NTAG21X_KEY)
+    >>> [str(problem) for problem in audit_registry(registry, NXP_NTAG21X_KEY)]
     ['KS of pack 1 (tag 04AB87F2CA1190): says genuine but its signature does not verify: a forged entry']
 """
 
@@ -35,23 +35,9 @@ def audit_registry(
     lock_id: str | None = None,
     ndef_pack: int | None = None,
     secret: bytes | None = None,
-) -> list[str]:
-    """Every problem of ``registry`` (empty: none), one sentence each, in English (:func:`audit_words`
-    for the words, said in a reader's language)."""
-    return [str(problem) for problem in audit_words(registry, public_key, require_signature=require_signature,
-                                                    lock_id=lock_id, ndef_pack=ndef_pack, secret=secret)]
-
-
-def audit_words(
-    registry: TagRegistry,
-    public_key: bytes,
-    *,
-    require_signature: bool = False,
-    lock_id: str | None = None,
-    ndef_pack: int | None = None,
-    secret: bytes | None = None,
 ) -> list[Phrase]:
-    """Every problem of ``registry`` (empty: none), one phrase each (``audit.*``).
+    """Every problem of ``registry`` (empty: none), one phrase each (``audit.*``): ``str()`` is its
+    English, ``.said(lang)`` its words in ``lang``.
 
     :param public_key: the table's trusted originality key.
     :param require_signature: every entry must be genuine.

@@ -431,7 +431,7 @@ def _check_badges(config: TableConfig, lang: str = "en") -> Check:
 def _audit_registry(config: TableConfig, registry: Any, lang: str = "en") -> list[str]:
     """The registry's problems against the table's [tags] policy (hardware/registry_audit.py), in ``lang``."""
     from hardware import locks, ntag_signature
-    from hardware.registry_audit import audit_words
+    from hardware.registry_audit import audit_registry
 
     policy = config.tags
     try:
@@ -446,7 +446,7 @@ def _audit_registry(config: TableConfig, registry: Any, lang: str = "en") -> lis
             lock_id = locks.lock_id(secret)
         except locks.LockSecretError as exc:
             problems.append(exc.said(lang))
-    problems += [problem.said(lang) for problem in audit_words(
+    problems += [problem.said(lang) for problem in audit_registry(
         registry, key, require_signature=policy.require_signature, lock_id=lock_id, ndef_pack=policy.ndef_pack,
         secret=secret)]
     return problems

@@ -15,7 +15,7 @@ from catalogue.phrase import Phrase
 from hardware import locks, ntag_signature
 from hardware.badges import Badges, check_tag
 from hardware.ntag_signature import NXP_NTAG21X_KEY
-from hardware.registry_audit import audit_registry, audit_words
+from hardware.registry_audit import audit_registry
 from hardware.table_checks import Problem
 from hardware.tag_registry import RegistryFileError, TagRegistry, TagRegistryError
 from tests.hardware.test_table_words import english_left, msgids, words_of
@@ -60,8 +60,8 @@ def _refusals(tmp_path: Path) -> list[Problem | Phrase]:
     registry.add("04A224B2C31D81", "QS", 2, origin="no_signature", locked=True, lock_id="0badf00d", seal="0" * 16)
     for origin, card in zip(("bad_signature", "counterfeit", "unreadable", "unchecked"), "789T", strict=True):
         registry.add(f"04A224B2C31D8{card}".replace("T", "A"), f"{card}S", origin=origin)
-    found += audit_words(registry, NXP_NTAG21X_KEY, require_signature=True, ndef_pack=2, secret=secret)
-    found += audit_words(registry, NXP_NTAG21X_KEY, lock_id=locks.lock_id(secret))
+    found += audit_registry(registry, NXP_NTAG21X_KEY, require_signature=True, ndef_pack=2, secret=secret)
+    found += audit_registry(registry, NXP_NTAG21X_KEY, lock_id=locks.lock_id(secret))
     return found + _lock_and_key_refusals(tmp_path)
 
 
@@ -111,7 +111,7 @@ def test_every_refusal_is_said_without_english(lang: str, refusals: list[Problem
 def test_the_english_is_as_it_was() -> None:
     registry = TagRegistry()
     registry.add("04AB87F2CA1190", "KS", origin="genuine", signature="00" * 32)
-    assert audit_registry(registry, NXP_NTAG21X_KEY) == [
+    assert [str(problem) for problem in audit_registry(registry, NXP_NTAG21X_KEY)] == [
         "KS of pack 1 (tag 04AB87F2CA1190): says genuine but its signature does not verify: a forged entry"]
     with pytest.raises(RegistryFileError) as info:
         TagRegistry.from_json(json.dumps({"format": "ecarte-tags", "version": 2, "tags": ENTRIES[:2]}), source="t")

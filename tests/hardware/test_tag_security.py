@@ -242,7 +242,7 @@ def test_a_uid_that_is_not_seven_bytes_is_never_genuine() -> None:
     registry.add(padded, "KS", origin="genuine", signature=NXP_GOOD.hex())
     from hardware.registry_audit import audit_registry
 
-    assert "forged" in audit_registry(registry, ntag_signature.NXP_NTAG21X_KEY)[0]
+    assert "forged" in str(audit_registry(registry, ntag_signature.NXP_NTAG21X_KEY)[0])
 
 
 def _nfcpy_tag(reader: NfcpyReader, uid: str) -> object:
