@@ -21,7 +21,6 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from catalogue.phrase import Phrase, logged
 from drivers.device_events import ButtonPressed, CardSeen, DeviceEvent, ReaderStatus
@@ -52,7 +51,7 @@ FEED_WINDOW = 256
 """Input lines the ``--events`` reader may be ahead of the loop (memory stays bounded)."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class _Stop:
     reason: str = "stop"
     wait: bool = False
@@ -62,7 +61,7 @@ class _Stop:
     """The reason in words (a console in the table's language says them)."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class InputLine:
     """An input line (``--events``) and what it held: an event, a problem, or nothing."""
 
@@ -73,6 +72,10 @@ class InputLine:
     """It holds one of :attr:`TableService.feed_slots` (queued by :func:`feed_lines`)."""
     where: str = ""
     """Where it came from (``FILE:LINE``), for a refusal."""
+
+
+Work = DeviceEvent | InputLine
+"""What the loop journals and referees: a device's event or an input line."""
 
 
 @dataclass
@@ -117,7 +120,7 @@ class TableService:
         self.notify = notify
         self.paused = paused
         self.report = report or _to_stderr
-        self.queue: queue.Queue[Any] = queue.Queue()
+        self.queue: queue.Queue[Work | _Stop] = queue.Queue()
         self.stats = ServiceStats()
         self.game = 0
         self.seq = 1
@@ -125,7 +128,7 @@ class TableService:
         self.feed_slots = threading.BoundedSemaphore(FEED_WINDOW)
         """Input lines the ``--events`` reader may have queued and not yet handled."""
         self._last_ping = 0.0
-        self._held: deque[Any] = deque()
+        self._held: deque[Work | _Stop] = deque()
         self._new_game_due = False
         self.waiting_since: float | None = None
         """When the journal last failed a write and the table began to wait (monotonic), or None."""
@@ -221,7 +224,7 @@ class TableService:
                 continue
             self.handle(item)
 
-    def handle(self, item: Any) -> tuple[Event, ...]:
+    def handle(self, item: Work) -> tuple[Event, ...]:
         """Journal, referee and put out one queued item; the table events."""
         try:
             return self._handle(item)
@@ -231,12 +234,12 @@ class TableService:
         finally:
             self._release(item)
 
-    def _release(self, item: Any) -> None:
+    def _release(self, item: Work) -> None:
         """A fed line is dealt with (not held): the reader may queue another."""
         if isinstance(item, InputLine) and item.slot and not any(held is item for held in self._held):
             self.feed_slots.release()
 
-    def _handle(self, item: Any) -> tuple[Event, ...]:
+    def _handle(self, item: Work) -> tuple[Event, ...]:
         if isinstance(item, ReaderStatus):
             status = self.controller.reader(item.zone, item.online, item.reason)
             if item.online:
@@ -320,7 +323,7 @@ class TableService:
             # its events went out; on resume they go out again, with the same seq
             logger.warning("%s (the line's events may be put out again after a restart)", exc)
 
-    def _wait_for_journal(self, item: Any, exc: JournalWriteError) -> None:
+    def _wait_for_journal(self, item: Work, exc: JournalWriteError) -> None:
         """The journal cannot be written: keep the event and wait (the disk may be full)."""
         self._held.appendleft(item)
         if self.waiting_since is None:
@@ -338,10 +341,11 @@ class TableService:
         if not self._held:
             self.waiting_since = None
             return
-        if isinstance(self._held[0], _Stop):  # everything held before it is journaled: the loop stops
+        item = self._held[0]
+        if isinstance(item, _Stop):  # everything held before it is journaled: the loop stops
             self.waiting_since = None
             return
-        item = self._held.popleft()
+        self._held.popleft()
         held = self.waiting_since
         self.waiting_since = None
         try:
@@ -355,15 +359,12 @@ class TableService:
         logger.warning("the journal can be written again: the table goes on")
         self._publish(self.controller.outcome())
 
-    def _physical(self, item: Any) -> PhysicalEvent | None:
+    def _physical(self, item: CardSeen | ButtonPressed | InputLine) -> PhysicalEvent | None:
         if isinstance(item, InputLine):
             return item.event
         if isinstance(item, CardSeen):
             return sighting_event(item, by_tag=False)  # a table without a registry (with one: TableTags.route)
-        if isinstance(item, ButtonPressed):
-            return ButtonEvent(item.seat, item.button)
-        logger.warning("ignoring %r on the event queue", item)
-        return None
+        return ButtonEvent(item.seat, item.button)
 
     def _publish(self, outcome: Outcome) -> None:
         deliver(self.outputs, outcome, _output_failed)  # a seat's private view to its earpiece alone
