@@ -138,6 +138,7 @@ class TablePublisher:
         self._worker = threading.Thread(target=self._work, name=f"mqtt-{settings.table}", daemon=True)
         self._retained: dict[str, bytes] = {}
         self._lock = threading.Lock()
+        self._refusal_lock = threading.Lock()
         self._started = False
 
     # -- the service's side (the event loop's thread) --------------------------------------------
@@ -243,12 +244,16 @@ class TablePublisher:
             self._say_refused()
 
     def _say_refused(self) -> None:
-        if not self.refused:
-            self.refused = True
+        """Say the refusal once (from paho's thread or the echo's), then show it in :attr:`refused`: one
+        who sees the flag finds the warning already logged."""
+        with self._refusal_lock:
+            if self.refused:
+                return
             logger.warning("MQTT: the broker %s:%s does not let this table use %s/: is [mqtt] venue %r the "
                            "hub's venue, and table %r the name the hub's venue file gives user %r? Nothing this "
                            "table publishes reaches the hub", self.settings.host, self.settings.port, self.base,
                            self.settings.venue, self.settings.table, self.settings.username)
+            self.refused = True
 
     def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
         if not self.unreachable:

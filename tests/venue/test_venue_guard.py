@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import socket
+import threading
 import time
 from typing import Any
 
@@ -222,6 +223,37 @@ def test_a_table_with_a_misspelt_venue_says_so(tmp_path: Any, hub_factory: Any,
                 assert publisher.connected.wait(20)
                 time.sleep(1.0)
                 assert not publisher.refused
+
+
+def test_a_refusal_is_logged_before_it_shows() -> None:
+    """Whoever sees :attr:`TablePublisher.refused` finds the warning already logged (the flag came first,
+    and the test above, reading the log as soon as it saw the flag, once found it empty on a busy
+    machine); said once, however many threads find it."""
+    import logging
+
+    from venue.mqtt import TablePublisher
+    from venue.settings import MqttSettings
+
+    publisher = TablePublisher(MqttSettings(host="127.0.0.1", port=1, venue="clbu", table="t1", username="t1",
+                                            enabled=True, password="x"), table_name="t1")
+    flags: list[bool] = []
+
+    class Watch(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            flags.append(publisher.refused)
+
+    watch = Watch(logging.WARNING)
+    logging.getLogger("venue.mqtt").addHandler(watch)
+    try:
+        threads = [threading.Thread(target=publisher._say_refused) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        logging.getLogger("venue.mqtt").removeHandler(watch)
+        publisher.close()
+    assert flags == [False] and publisher.refused
 
 
 def test_every_message_is_passed_on_in_order_and_acknowledged(tmp_path: Any, hub_factory: Any) -> None:
