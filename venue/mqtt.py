@@ -256,10 +256,10 @@ class TablePublisher:
             self.refused = True
 
     def _on_connect_fail(self, client: mqtt.Client, userdata: Any) -> None:
-        if not self.unreachable:
-            self.unreachable = True
+        if not self.unreachable:  # paho's thread alone: said, then shown
             logger.warning("MQTT: the broker %s:%s cannot be reached; the table keeps trying (the game goes on)",
                            self.settings.host, self.settings.port)
+            self.unreachable = True
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
         if self.connected.is_set():
