@@ -137,7 +137,7 @@ def wait_polls(wait_for: Callable[..., None]) -> Callable[[Pn532Simulator, int],
 
 @pytest.fixture
 def wait_for() -> Callable[..., None]:
-    """``wait_for(condition, what, timeout=60.0, interval=0.01)``: poll ``condition`` every
+    """``wait_for(condition, what, timeout=HANG_S, interval=0.01)``: poll ``condition`` every
     ``interval`` seconds until it is true; after ``timeout`` seconds fail, naming ``what``."""
     return _wait_for  # the one implementation, tests/waiting.py (helpers outside a test import it there)
 

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from waiting import HANG_S
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -43,7 +44,7 @@ def _setup(repo: Path, *args: str, stamp: str) -> subprocess.CompletedProcess[st
     os.utime(stamp_file, (later, later))
     env = {"PATH": str(repo.parent / "bin"), "HOME": str(repo.parent)}
     return subprocess.run(["bash", "scripts/setup.sh", *args], cwd=repo, env=env, capture_output=True, text=True,
-                          timeout=60, executable=shutil.which("bash"))
+                          timeout=HANG_S, executable=shutil.which("bash"))
 
 
 def test_the_demo_installs_no_system_package_and_says_what_it_skipped(copy: Path) -> None:
@@ -74,7 +75,7 @@ def test_an_unknown_purpose_is_refused(copy: Path) -> None:
 def _deps(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {"PATH": str(repo.parent / "bin"), "HOME": str(repo.parent)}
     return subprocess.run(["bash", "scripts/system-deps.sh", *args], cwd=repo, env=env, capture_output=True,
-                          text=True, timeout=60, executable=shutil.which("bash"))
+                          text=True, timeout=HANG_S, executable=shutil.which("bash"))
 
 
 def test_a_table_file_that_asks_for_a_voice_gets_espeak(copy: Path) -> None:
@@ -113,7 +114,7 @@ def test_the_venue_installs_mosquitto_as_root_and_says_it_otherwise(copy: Path, 
     os.utime(stamp_file, (later, later))
     env = {"PATH": str(copy.parent / "bin"), "HOME": str(copy.parent)}
     done = subprocess.run([unshare, "-rm", "/bin/sh", "-c", f'{hide} && exec bash scripts/setup.sh venue'],
-                          cwd=copy, env=env, capture_output=True, text=True, timeout=60)
+                          cwd=copy, env=env, capture_output=True, text=True, timeout=HANG_S)
     assert done.returncode == 0, done.stderr
     if root:
         calls = (copy.parent / "apt.log").read_text().splitlines()

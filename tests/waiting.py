@@ -16,9 +16,10 @@ for a hang, never for speed (speed is for bench/), generous for a machine busy w
 (a command that took 40 s alone once took over 60 s with the suite beside it on two cores)."""
 
 
-def wait_for(condition: Callable[[], object], what: str = "a condition", timeout: float = 60.0,
+def wait_for(condition: Callable[[], object], what: str = "a condition", timeout: float = HANG_S,
              interval: float = 0.01) -> None:
-    """Poll ``condition`` every ``interval`` seconds until it is true.
+    """Poll ``condition`` every ``interval`` seconds until it is true (by default for as long as a hang
+    takes: a condition that holds in a second alone may take a minute on a busy machine).
 
     :raises AssertionError: after ``timeout`` seconds, naming ``what``.
     """

@@ -160,11 +160,11 @@ def test_simulators_leave_no_folder_behind(tmp_path: Path) -> None:
     table = start()
     assert len(folders()) == 6 and all(name.startswith(f"pn532sim-{table.pid}-") for name in folders())
     table.terminate()
-    assert table.wait(timeout=60) == 0
+    assert table.wait(timeout=HANG_S) == 0
     assert folders() == []
     table = start()
     table.kill()
-    table.wait(timeout=60)
+    table.wait(timeout=HANG_S)
     assert len(folders()) == 6  # killed outright: nothing of it could run
     done = subprocess.run([str(CLI), "run", "--journal", str(tmp_path / "j2.sqlite"), "--events", "/dev/null"],
                           env=env, capture_output=True, timeout=TIMEOUT)

@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from waiting import answers, wait_for
+from waiting import HANG_S, answers, wait_for
 
 import engine
 from firmware_host.players.builtin import game_transcript
@@ -134,7 +134,7 @@ def test_a_normal_run_on_the_simulated_table_says_its_start_at_info_and_warns_of
         if "stays up at" in line:
             break
     run.send_signal(signal.SIGINT)
-    _, rest = run.communicate(timeout=60)
+    _, rest = run.communicate(timeout=HANG_S)
     said += rest.splitlines(keepends=True)
     assert run.returncode == 0, "".join(said)
     assert f"INFO venue.page: the table's page: http://127.0.0.1:{port}\n" in said, "".join(said)
@@ -169,7 +169,7 @@ def test_a_hub_stopped_by_ctrl_c_at_its_terminal_warns_of_nothing(tmp_path: Path
     try:
         wait_for(lambda: hub.poll() is not None or answers(f"http://127.0.0.1:{ports[0]}/api/tables"), "the board")
         os.killpg(hub.pid, signal.SIGINT)  # Ctrl-C
-        _, said = hub.communicate(timeout=60)
+        _, said = hub.communicate(timeout=HANG_S)
     finally:
         if hub.poll() is None:
             os.killpg(hub.pid, signal.SIGKILL)

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from device_cgroup import refusing
+from waiting import HANG_S
 
 ROOT = Path(__file__).resolve().parents[2]
 OPEN_READER = """
@@ -45,7 +46,7 @@ def port() -> Iterator[str]:
 
 def _open_reader(path: str, preexec: object = None, wrapper: tuple[str, ...] = ()) -> tuple[int, str]:
     done = subprocess.run([*wrapper, sys.executable, "-c", OPEN_READER, path], capture_output=True, text=True,
-                          timeout=60, cwd=ROOT, preexec_fn=preexec, check=False)  # type: ignore[arg-type]
+                          timeout=HANG_S, cwd=ROOT, preexec_fn=preexec, check=False)  # type: ignore[arg-type]
     assert done.returncode == 0 and done.stdout, done.stdout + done.stderr
     code, message = done.stdout.split("\n", 1)
     return int(code), message.strip()

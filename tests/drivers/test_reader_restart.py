@@ -17,6 +17,7 @@ from pathlib import Path
 
 import nfc.clf.pn532
 import pytest
+from waiting import HANG_S
 
 from drivers.nfc import hsu
 from drivers.nfc.pn532_reader import NfcpyReader
@@ -99,7 +100,7 @@ def test_chips_in_a_chip_host_outlive_a_reader_killed_with_sigkill(tmp_path: Pat
             "nfc.clf.pn532.init(RawTty(sys.argv[1]))\n"
             "os.kill(os.getpid(), signal.SIGKILL)\n"
         )
-        killed = subprocess.run([sys.executable, "-c", code, chip.path], timeout=60, check=False)
+        killed = subprocess.run([sys.executable, "-c", code, chip.path], timeout=HANG_S, check=False)
         assert killed.returncode == -signal.SIGKILL
         assert chip.chip_baud == 921600  # the chip outlived the process that moved it
         chip.place(KS, "ecarte:KS")
@@ -120,15 +121,15 @@ def test_the_chip_host_refuses_bad_requests_with_exit_2(tmp_path: Path) -> None:
         bad = ("not json", '["a list"]', '{"op": "fly", "pad": "turnup"}', '{"op": "remove", "pad": "turnup"}')
         for request in bad:
             asked = subprocess.run([*command, directory, "--ask", request], capture_output=True, text=True,
-                                   timeout=60, check=False)
+                                   timeout=HANG_S, check=False)
             assert asked.returncode == 2, request
             assert asked.stderr.startswith("ecarte-table chips: ") and "Traceback" not in asked.stderr
         asked = subprocess.run([*command, directory, "--ask", '{"op": "pads"}'], capture_output=True, text=True,
-                               timeout=60, check=False)
+                               timeout=HANG_S, check=False)
         assert asked.returncode == 0 and chip_path(directory, "turnup") in asked.stdout
     for pads in ("", "turnup,turnup"):
         served = subprocess.run([*command, directory, "--pads", pads], capture_output=True, text=True,
-                                timeout=60, check=False)
+                                timeout=HANG_S, check=False)
         assert served.returncode == 2 and "Traceback" not in served.stderr
 
 

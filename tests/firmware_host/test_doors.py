@@ -244,7 +244,7 @@ def test_a_journal_that_is_not_a_file(tmp_path: Path) -> None:
 def _cli_quick(*args: str) -> subprocess.CompletedProcess[str]:
     """A command that must answer at once (a hang or a spin fails the test in 30 s, not the suite's budget)."""
     try:
-        return subprocess.run([str(CLI), *args], capture_output=True, text=True, timeout=30.0, check=False,
+        return subprocess.run([str(CLI), *args], capture_output=True, text=True, timeout=HANG_S, check=False,
                               stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
         pytest.fail(f"ecarte-table {' '.join(args)[:120]} hung (no answer in 30 s)")
@@ -300,7 +300,7 @@ def test_a_lock_secret_that_is_not_a_file_is_refused_unread(tmp_path: Path, kind
             "try:\n    load_secret(sys.argv[1])\nexcept LockSecretError as exc:\n    print(exc)\n")
     try:
         done = subprocess.run([sys.executable, "-c", code, str(secret)], capture_output=True, text=True,
-                              timeout=30.0, check=False, cwd=ROOT)
+                              timeout=HANG_S, check=False, cwd=ROOT)
     except subprocess.TimeoutExpired:
         pytest.fail(f"load_secret({secret}) hung")
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr[-2000:]

@@ -238,7 +238,7 @@ def test_run_command_on_the_simulated_table_reports_readers_with_all_events(tmp_
     done = subprocess.run(
         [str(cli), "run", "--journal", str(tmp_path / "j.sqlite"), "--events", str(transcript), "--json",
          "--all-events"],
-        capture_output=True, text=True, timeout=60, check=False,
+        capture_output=True, text=True, timeout=HANG_S, check=False,
     )
     assert done.returncode == 0, done.stderr
     out = [json.loads(line) for line in done.stdout.splitlines()]

@@ -9,6 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from waiting import HANG_S
 
 from tests.systemd.test_systemd import parse_unit
 
@@ -22,7 +23,7 @@ pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="no bash")
 
 def _dry_run(*options: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(["bash", str(INSTALL), "--dry-run", "--prefix", "/srv/ecarte", *options],
-                          capture_output=True, text=True, timeout=60, check=False)
+                          capture_output=True, text=True, timeout=HANG_S, check=False)
 
 
 def test_a_wheelhouse_installs_with_no_index(tmp_path: Path) -> None:
@@ -75,7 +76,7 @@ def test_no_udev_is_a_step_skipped_and_said() -> None:
 
 def test_print_unit_with_hub_prints_the_hubs_unit() -> None:
     done = subprocess.run(["bash", str(INSTALL), "--print-unit", "--hub", "--prefix", "/srv/ecarte"],
-                          capture_output=True, text=True, timeout=30, check=True)
+                          capture_output=True, text=True, timeout=HANG_S, check=True)
     assert "ExecStart=/srv/ecarte/venv/bin/ecarte-table hub /etc/ecarte-hub/venue.toml" in done.stdout
 
 
@@ -148,7 +149,7 @@ def test_an_ftdi_adapters_latency_timer_is_set_to_1_ms() -> None:
 @pytest.mark.skipif(shutil.which("udevadm") is None, reason="no udevadm")
 def test_udevadm_verify_passes_the_rules() -> None:
     done = subprocess.run(["udevadm", "verify", "--resolve-names=never", str(RULES)], capture_output=True,
-                          text=True, timeout=60, check=False)
+                          text=True, timeout=HANG_S, check=False)
     if "verify" in done.stderr and done.returncode != 0 and "Unknown command" in done.stderr:
         pytest.skip("this udevadm (systemd < 254) has no verify: the booted trixie unit runs it")
     assert done.returncode == 0, done.stdout + done.stderr
@@ -157,12 +158,12 @@ def test_udevadm_verify_passes_the_rules() -> None:
 def _configure_boot(config: Path) -> subprocess.CompletedProcess[str]:
     """install.sh --configure-boot --dry-run on ``config``, then the config.txt edits it printed, run."""
     done = subprocess.run(["bash", str(INSTALL), "--dry-run", "--prefix", "/srv/ecarte", "--configure-boot"],
-                          capture_output=True, text=True, timeout=60, check=False,
+                          capture_output=True, text=True, timeout=HANG_S, check=False,
                           env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "ECARTE_BOOT_CONFIG": str(config)})
     assert done.returncode == 0, done.stderr
     for line in done.stdout.splitlines():
         if line.startswith("+ sed -i") and line.endswith(str(config)):
-            subprocess.run(["bash", "-c", line.removeprefix("+ ")], check=True, timeout=30)
+            subprocess.run(["bash", "-c", line.removeprefix("+ ")], check=True, timeout=HANG_S)
     return done
 
 

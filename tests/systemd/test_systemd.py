@@ -9,6 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from waiting import HANG_S
 
 ROOT = Path(__file__).resolve().parents[2]
 UNIT = ROOT / "systemd" / "ecarte-table.service"
@@ -146,7 +147,7 @@ def test_systemd_analyze_verify(tmp_path: Path) -> None:
 
 @pytest.mark.skipif(shutil.which("bash") is None, reason="no bash")
 def test_install_script_parses() -> None:
-    subprocess.run(["bash", "-n", str(INSTALL)], check=True, timeout=30)
+    subprocess.run(["bash", "-n", str(INSTALL)], check=True, timeout=HANG_S)
     assert os.access(INSTALL, os.X_OK)
 
 
@@ -155,7 +156,7 @@ def test_install_dry_run_changes_nothing(tmp_path: Path) -> None:
     prefix = tmp_path / "opt"
     result = subprocess.run(
         ["bash", str(INSTALL), "--dry-run", "--prefix", str(prefix)],
-        capture_output=True, text=True, timeout=60, check=False,
+        capture_output=True, text=True, timeout=HANG_S, check=False,
     )
     assert result.returncode == 0, result.stderr
     out = result.stdout
@@ -176,7 +177,7 @@ def test_install_dry_run_changes_nothing(tmp_path: Path) -> None:
 @pytest.mark.skipif(shutil.which("bash") is None, reason="no bash")
 def test_install_rejects_unknown_options() -> None:
     result = subprocess.run(
-        ["bash", str(INSTALL), "--frobnicate"], capture_output=True, text=True, timeout=30,
+        ["bash", str(INSTALL), "--frobnicate"], capture_output=True, text=True, timeout=HANG_S,
         check=False,
     )
     assert result.returncode == 2 and "unknown option" in result.stderr

@@ -9,6 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from waiting import HANG_S
 
 ROOT = Path(__file__).resolve().parents[2]
 UNIT = ROOT / "systemd" / "ecarte-table.service"
@@ -17,7 +18,7 @@ INSTALL = ROOT / "systemd" / "install.sh"
 
 def _rendered(prefix: str) -> str:
     return subprocess.run(["bash", str(INSTALL), "--print-unit", "--prefix", prefix], capture_output=True,
-                          text=True, timeout=30, check=True).stdout
+                          text=True, timeout=HANG_S, check=True).stdout
 
 
 @pytest.mark.skipif(shutil.which("bash") is None, reason="no bash")

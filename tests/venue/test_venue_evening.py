@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from conftest import free_port, open_broker
-from waiting import answers, wait_for
+from waiting import HANG_S, answers, wait_for
 
 CLI = Path(sys.executable).parent / "ecarte-table"
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,14 +32,23 @@ class Running:
         if stdin is not None:
             self.process.stdin.write(stdin)
         self.process.stdin.close()
-        for stream, into in ((self.process.stderr, self.err), (self.process.stdout, self.out)):
-            threading.Thread(target=lambda s=stream, i=into: i.extend(iter(s.readline, "")), daemon=True).start()
+        self.readers = [threading.Thread(target=lambda s=stream, i=into: i.extend(iter(s.readline, "")), daemon=True)
+                        for stream, into in ((self.process.stderr, self.err), (self.process.stdout, self.out))]
+        for reader in self.readers:
+            reader.start()
 
-    def wait_for_line(self, words: str, timeout: float = 60.0) -> None:
+    def _read_to_the_end(self) -> None:
+        """The command has ended: every line it wrote is read (its pipes may still hold some)."""
+        for reader in self.readers:
+            reader.join(timeout=30)
+
+    def wait_for_line(self, words: str, timeout: float = HANG_S) -> None:
         wait_for(lambda: any(words in line for line in self.err) or self.process.poll() is not None, words, timeout)
+        if self.process.poll() is not None:
+            self._read_to_the_end()
         assert any(words in line for line in self.err), (self.process.returncode, "".join(self.err))
 
-    def wait_for_page(self, port: int, timeout: float = 60.0) -> None:
+    def wait_for_page(self, port: int, timeout: float = HANG_S) -> None:
         """Until the command's page answers on ``port`` (it failing first fails the test)."""
         url = f"http://127.0.0.1:{port}/api/state"
         wait_for(lambda: self.process.poll() is not None or answers(url), f"the page at {url}", timeout)
@@ -48,7 +57,8 @@ class Running:
     def interrupt(self) -> int:
         """Ctrl-C: the command ends by itself, cleanly."""
         self.process.send_signal(signal.SIGINT)
-        status = self.process.wait(timeout=30)
+        status = self.process.wait(timeout=HANG_S)
+        self._read_to_the_end()  # a traceback printed as it ended is seen
         assert "Traceback" not in "".join(self.err), "".join(self.err)
         return status
 
@@ -123,7 +133,8 @@ def test_the_first_evening(browser: Any, tmp_path: Path) -> None:
     review = subprocess.run([str(CLI), *said["Review it with the coach"][1:], "--samples", "30"],
                             capture_output=True, text=True, timeout=120)
     assert review.returncode == 0 and review.stdout.startswith("game 1 hand "), review.stderr
-    history = subprocess.run([str(CLI), *said["All the demo's games"][1:]], capture_output=True, text=True, timeout=60)
+    history = subprocess.run([str(CLI), *said["All the demo's games"][1:]], capture_output=True, text=True,
+                             timeout=HANG_S)
     assert history.returncode == 0 and "Anne – Bruno" in history.stdout and " wins " in history.stdout
 
 

@@ -37,7 +37,7 @@ def start_hub(venue_file: Path, port: int) -> subprocess.Popen[bytes]:
         except httpx.HTTPError:
             return False
 
-    wait_for(up, "the hub", timeout=30)
+    wait_for(up, "the hub")
     return hub
 
 

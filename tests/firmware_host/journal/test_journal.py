@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from waiting import HANG_S
 
 from firmware_host.journal.store import Journal, JournalError
 
@@ -90,7 +91,7 @@ def test_run_with_an_unusable_journal_exits_2(tmp_path: Path) -> None:
     (tmp_path / "afile").write_text("x")
     done = subprocess.run(
         [str(CLI), "run", "--journal", str(tmp_path / "afile" / "j.sqlite"), "--events", "-", "--json"],
-        input="", capture_output=True, text=True, timeout=60, check=False,
+        input="", capture_output=True, text=True, timeout=HANG_S, check=False,
     )
     assert done.returncode == 2
     assert "cannot open the journal" in done.stderr
@@ -103,19 +104,19 @@ def test_export_lists_and_writes_games(tmp_path: Path) -> None:
         game = journal.start_game(SETUP)
         journal.append(game, '{"zone": "hand.B", "card": "KS"}')
     listed = subprocess.run([str(CLI), "export", "--journal", str(path), "--list"],
-                            capture_output=True, text=True, timeout=60, check=False)
+                            capture_output=True, text=True, timeout=HANG_S, check=False)
     assert listed.returncode == 0
     assert listed.stdout.startswith(f"game {game}  ") and "unfinished 0:0  0 hands" in listed.stdout
     out = tmp_path / "t.jsonl"
     done = subprocess.run([str(CLI), "export", "--journal", str(path), "-o", str(out)],
-                          capture_output=True, text=True, timeout=60, check=False)
+                          capture_output=True, text=True, timeout=HANG_S, check=False)
     assert done.returncode == 0, done.stderr
     assert out.read_text() == SETUP + "\n" + '{"zone": "hand.B", "card": "KS"}\n'
     missing = subprocess.run([str(CLI), "export", "--journal", str(path), "--game", "7"],
-                             capture_output=True, text=True, timeout=60, check=False)
+                             capture_output=True, text=True, timeout=HANG_S, check=False)
     assert missing.returncode == 2 and "no game 7" in missing.stderr
     nowhere = subprocess.run([str(CLI), "export", "--journal", str(tmp_path / "none.sqlite")],
-                             capture_output=True, text=True, timeout=60, check=False)
+                             capture_output=True, text=True, timeout=HANG_S, check=False)
     assert nowhere.returncode == 2 and "no journal" in nowhere.stderr
 
 

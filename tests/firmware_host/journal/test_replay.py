@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from waiting import HANG_S
 
 import engine
 from firmware_host.journal.replay import read_all, replay_events, write_events
@@ -46,7 +47,7 @@ def _assert_matches(actual: list[dict], expected: list[dict]) -> None:
 
 def _replay_cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [str(CLI), "replay", *args], input=stdin, capture_output=True, text=True, timeout=60, check=False,
+        [str(CLI), "replay", *args], input=stdin, capture_output=True, text=True, timeout=HANG_S, check=False,
     )
 
 
