@@ -1,20 +1,35 @@
 """What the tests of the tags' security share: the simulator's TEST key and signer, both simulated
-packs enrolled genuine, the pads' fast timing, and a table file with a registry (``tests/hardware``,
-``tests/firmware_host/cards``, ``tests/firmware_host/checks``, ``tests/cli``)."""
+packs enrolled genuine, a registry that counts its lookups, the pads' fast timing, and a table file
+with a registry (``tests/hardware``, ``tests/firmware_host/cards``, ``tests/firmware_host/referee``,
+``tests/firmware_host/checks``, ``tests/cli``)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from waiting import HANG_S
+
 from drivers.nfc.pad import PadTiming
 from drivers.nfc.pn532sim import tag_signer
 from firmware_host.players.simtable import sim_uid
-from hardware.tag_registry import CARDS, TagRegistry
+from hardware.tag_registry import CARDS, TagEntry, TagRegistry
 
-WAIT = 15.0
+WAIT = HANG_S  # a hang's limit: a wait ends as soon as what it waits for comes
 FAST = PadTiming(poll_interval=0.005, leave_after=2, reopen_first=0.02, reopen_max=0.2)
 KEY = tag_signer.sim_public_key()
 SIGNER = tag_signer.sim_signer()
+
+
+class CountedRegistry(TagRegistry):
+    """A tag registry that counts its lookups (``card_for``, ``pack_of`` and ``in`` ask ``entry`` too)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lookups = 0
+
+    def entry(self, uid: str) -> TagEntry | None:
+        self.lookups += 1
+        return super().entry(uid)
 
 
 def signed_registry(packs: tuple[int, ...] = (1, 2)) -> TagRegistry:

@@ -13,6 +13,7 @@ import time
 from collections.abc import Iterator
 
 import pytest
+from waiting import HANG_S
 
 from drivers.device_events import CardSeen, DeviceEvent, ReaderStatus
 from drivers.nfc.pad import Pad, PadSet, PadTiming
@@ -24,7 +25,7 @@ from drivers.nfc.reader import TagWriteError
 KS = "04A224B2C31D80"
 QH = "04B1C2D3E4F501"
 STRANGER = "04EEEEEEEEEE01"
-WAIT = 15.0  # seconds: generous, for a loaded two-core machine
+WAIT = HANG_S  # a hang's limit: a wait ends as soon as what it waits for comes
 
 FAST = PadTiming(poll_interval=0.005, leave_after=3, fault_limit=3, reopen_first=0.02, reopen_max=0.2)
 

@@ -16,13 +16,14 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from waiting import HANG_S
 
 from drivers.device_events import CardSeen, DeviceEvent, ReaderStatus
 from drivers.nfc.originality import OriginalityCheck, TagFacts
 from drivers.nfc.pad import Pad, PadTiming
 from drivers.nfc.pn532sim import Pn532Simulator
 
-WAIT = 15.0
+WAIT = HANG_S  # a hang's limit: a wait ends as soon as what it waits for comes
 FAST = PadTiming(poll_interval=0.005, leave_after=3, fault_limit=3, reopen_first=0.02, reopen_max=0.2)
 CARDS = ["KS", "QS", "JS", "AS", "TS", "9S", "8S"]
 UIDS = [f"04{i:02X}{i * 16:02X}B2C31D80" for i in range(1, len(CARDS) + 1)]

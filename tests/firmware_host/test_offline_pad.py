@@ -11,6 +11,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from waiting import HANG_S
 
 from firmware_host.journal.store import Journal
 from firmware_host.players.simtable import SimulatedTable
@@ -21,7 +22,7 @@ from firmware_host.screens.chooser import screen_for
 from firmware_host.service import TableService
 from hardware.table import simulated_table
 
-WAIT_S = 60.0
+WAIT_S = HANG_S  # a hang's limit: a wait ends as soon as what it waits for comes
 
 
 class Screens:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import queue
 
 import pytest
+from waiting import HANG_S
 
 from drivers.device_events import CardSeen, DeviceEvent, ReaderStatus
 from drivers.nfc.originality import OriginalityCheck, TagFacts
@@ -91,7 +92,7 @@ def test_a_nak_to_get_version_is_read_as_no_answer() -> None:
 # -- a checked packet of three: each tag asked while the listing that found it holds it --------------
 
 
-WAIT = 15.0
+WAIT = HANG_S  # a hang's limit: a wait ends as soon as what it waits for comes
 _FIELD, _READ_SIG, _GET_VERSION = bytes.fromhex("32 01"), bytes.fromhex("42 3C 00"), bytes.fromhex("42 60")
 _IN_SELECT = 0x54
 _WRITE_REGISTER_RX = bytes.fromhex("08 63 03 00")  # CIU_RxMode with the receive CRC off (nfcpy's sense_tta)

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from waiting import wait_for
+from waiting import HANG_S, wait_for
 
 import engine
 from firmware_host.journal.store import Journal
@@ -26,7 +26,7 @@ from firmware_host.service import TableService
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 MOSQUITTO = shutil.which("mosquitto") or ("/usr/sbin/mosquitto" if os.path.exists("/usr/sbin/mosquitto") else None)
-WAIT_S = 20.0
+WAIT_S = HANG_S  # a hang's limit: a wait ends as soon as what it waits for comes
 
 
 @contextlib.contextmanager

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from waiting import HANG_S
 
 from drivers.device_events import CardSeen, DeviceEvent, ReaderStatus
 from drivers.nfc.pad import Pad, PadTiming
@@ -17,7 +18,7 @@ from firmware_host.cards.enroll import EnrollResult, enroll
 from firmware_host.screens.drawing import card_label
 from hardware.tag_registry import CARDS, TagEntry, TagRegistry
 
-WAIT = 15.0
+WAIT = HANG_S  # a hang's limit: a wait ends as soon as what it waits for comes
 FAST = PadTiming(poll_interval=0.005, leave_after=2, reopen_first=0.02, reopen_max=0.2)
 
 

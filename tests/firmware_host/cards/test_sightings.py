@@ -9,6 +9,7 @@ journal written before the lines carried their verdict replays as it did.
 from __future__ import annotations
 
 import pytest
+from signed_tags import CountedRegistry
 
 from drivers.device_events import CardSeen, DeviceEvent
 from drivers.nfc.originality import Origin
@@ -18,21 +19,8 @@ from firmware_host.referee.controller import Controller
 from firmware_host.referee.table_defaults import TableDefaults
 from firmware_host.referee.transcript import CardEvent, PhysicalEvent, TranscriptError, dumps, parse_line
 from hardware.table import TagPolicy
-from hardware.tag_registry import TagEntry, TagRegistry
 
 KS_1, QS_1, JS_2, TH_2 = "04ECA701075A80", "04ECA701065A80", "04ECA702055A80", "04ECA702045A80"
-
-
-class CountedRegistry(TagRegistry):
-    """A tag registry that counts its lookups (every one goes through ``entry``)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.lookups = 0
-
-    def entry(self, uid: str) -> TagEntry | None:
-        self.lookups += 1
-        return super().entry(uid)
 
 
 def _registry() -> CountedRegistry:

@@ -6,12 +6,13 @@ from __future__ import annotations
 import queue
 
 import pytest
+from waiting import HANG_S
 
 from drivers.device_events import ButtonPressed, CardSeen, DeviceEvent, ReaderStatus
 from firmware_host.players.simtable import SimulatedTable, sim_tags, sim_uid
 from hardware.table import simulated_table
 
-WAIT = 15.0  # seconds: generous, for a loaded two-core machine
+WAIT = HANG_S  # a hang's limit: a wait ends as soon as what it waits for comes
 
 
 def test_simulated_table_stacks(wait_for) -> None:

@@ -26,6 +26,7 @@ from typing import Any
 
 import pytest
 from referee_tables import DEAL, TAG_KS
+from signed_tags import CountedRegistry
 
 from drivers.device_events import CardSeen
 from drivers.nfc.mock_reader import MockReader
@@ -40,7 +41,7 @@ from firmware_host.referee.table_defaults import TableDefaults
 from firmware_host.referee.transcript import ButtonEvent, CardEvent, PhysicalEvent, Setup, sighting_event
 from firmware_host.service import InputLine, TableService
 from hardware.table import TagPolicy
-from hardware.tag_registry import TagEntry, TagRegistry
+from hardware.tag_registry import TagRegistry
 
 CONTROLLER_FILE = str(Path(controller_module.__file__).resolve())
 
@@ -134,18 +135,6 @@ def test_the_count_sees_every_entry() -> None:
         table.begin(3)
         table.current_setup()
     assert entered == ["Controller.begin", "Controller.current_setup"]
-
-
-class CountedRegistry(TagRegistry):
-    """A tag registry that counts its lookups (``card_for``, ``pack_of`` and ``in`` ask ``entry`` too)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.lookups = 0
-
-    def entry(self, uid: str) -> TagEntry | None:
-        self.lookups += 1
-        return super().entry(uid)
 
 
 NTAG213 = bytes.fromhex("0004040201000F03")
