@@ -63,6 +63,7 @@ sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
 from firmware_host.journal.store import Journal  # noqa: E402
+from firmware_host.outputs import deliver  # noqa: E402
 from firmware_host.players.builtin import game_transcript  # noqa: E402
 from firmware_host.referee.controller import Controller  # noqa: E402
 from firmware_host.referee.snapshot import Outcome  # noqa: E402
@@ -305,7 +306,7 @@ def voice_costs(games: list[list[PhysicalEvent]]) -> dict[str, float]:
             with Voice(Announcer("fr"), Speaker(WavFolder(Path(tmp) / f"cpu{n}"), Synth())) as voice:
                 c0 = cpu()
                 for outcome in outcomes:  # one outcome at a time: none is cut short by the next hand
-                    voice.publish(outcome)
+                    deliver((voice,), outcome)  # the door: the table's voice gets no seat's cards
                     voice.speaker.drain(600)
                 spent += cpu() - c0
                 said += voice.speaker.stats.said

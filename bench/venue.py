@@ -189,6 +189,7 @@ def play_alone(name: str, password: str, port: int, interval: float, start_at: A
                seed: int, out: Any, close: Any) -> None:
     """One process, one table as on its Pi: a real referee and a real :class:`venue.mqtt.TablePublisher`
     (its worker and paho threads), an event every ``interval`` s; reports what each ``publish`` cost."""
+    from firmware_host.outputs import deliver
     from venue.mqtt import TablePublisher
     from venue.settings import MqttSettings
 
@@ -209,7 +210,7 @@ def play_alone(name: str, password: str, port: int, interval: float, start_at: A
         late = max(late, -wait)
         outcome = next(outcomes)
         t0 = time.perf_counter()
-        publisher.publish(outcome)
+        deliver((publisher,), outcome)  # the door, as the service gives it: no seat's cards
         costs.append(time.perf_counter() - t0)
     out.put(("alone", len(costs), late, costs))
     close.wait(120)
