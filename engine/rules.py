@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field, fields, replace
+from functools import cached_property
 from typing import Any, ClassVar
 
 from engine.actions import Accept, Action, Declare, Pass, Propose, Refuse, Stand
@@ -222,6 +223,12 @@ class RuleSet:
 
     def describe(self) -> str:
         """``classic`` or ``italian(forzare)``."""
+        return self._description
+
+    @cached_property
+    def _description(self) -> str:
+        # worked out once a rule set (every snapshot names it); a frozen value's cache in its own
+        # __dict__, which equality, hashing and replace() never read
         opts = self.options()
         if not opts:
             return self.name
