@@ -15,7 +15,11 @@ puts a hand's points together the same way for the referee and the rollouts::
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
+
+from engine.events import Event, HandEnd, King, Penalty
+from engine.seats import SEATS
 
 if TYPE_CHECKING:
     from engine.rules import RuleSet
@@ -57,3 +61,20 @@ def reached(score: tuple[int, int], target: int) -> int | None:
         if score[i] >= target:
             return i
     return None
+
+
+def trick_points(hand: HandEnd, notes: Iterable[Event]) -> tuple[int, int]:
+    """What the tricks of ``hand`` scored each seat (A, B): its points less the kings and penalties of
+    ``notes`` (the hand's, as the referee's hand log keeps them), which were scored, and said, when they
+    happened: a voice or a narration that says each of them adds up to the score::
+
+        >>> trick_points(HandEnd((3, 2), (2, 0), (4, 1)), [King("A", (3, 1))])
+        (1, 0)
+    """
+    notes = tuple(notes)
+    out = []
+    for i, seat in enumerate(SEATS):
+        kings = KING_POINT * sum(1 for n in notes if isinstance(n, King) and n.seat == seat)
+        penalties = sum(n.points for n in notes if isinstance(n, Penalty) and n.seat == seat)
+        out.append(hand.points[i] - kings - penalties)
+    return out[0], out[1]

@@ -36,22 +36,6 @@ def new_deal(before: GameState, after: GameState) -> bool:
     )
 
 
-def trick_points(hand: engine.HandEnd, notes: Iterable[Event]) -> tuple[int, int]:
-    """What the tricks of ``hand`` scored each seat (A, B): its points less the kings and penalties of
-    ``notes`` (the hand's, :attr:`HandLog.notes`), which were scored, and said, when they happened::
-
-        >>> trick_points(engine.HandEnd((3, 2), (2, 0), (4, 1)), [engine.King("A", (3, 1))])
-        (1, 0)
-    """
-    notes = tuple(notes)
-    out = []
-    for i, seat in enumerate(engine.SEATS):
-        kings = sum(1 for n in notes if isinstance(n, engine.King) and n.seat == seat)
-        penalties = sum(n.points for n in notes if isinstance(n, engine.Penalty) and n.seat == seat)
-        out.append(hand.points[i] - kings - penalties)
-    return out[0], out[1]
-
-
 @dataclass(frozen=True, slots=True)
 class HandLog:
     """What the table keeps of the play (see the module's docstring)."""

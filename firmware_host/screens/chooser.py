@@ -26,7 +26,7 @@ from engine.events import Bid, King, Penalty
 from engine.faults import VOID_DEAL_CODES
 from engine.prompts import Prompt
 from engine.rules import RULE_SETS
-from firmware_host.referee.hand_log import trick_points
+from engine.scoring import trick_points
 from firmware_host.referee.snapshot import TableSnapshot
 from firmware_host.referee.table_setup import MenuLine
 from firmware_host.screens.drawing import Screen, clipped, frame_to_text, render

@@ -44,8 +44,8 @@ from engine import (
 )
 from engine.events import Exchanged, HandReplayed, MatchEnd, PlayBegins
 from engine.rules import RULE_SETS
+from engine.scoring import trick_points
 from engine.seats import PerSeat
-from firmware_host.referee.hand_log import trick_points
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
 from firmware_host.referee.table_events import Corrected, NewGame, ReaderState
 from firmware_host.screens.i18n import language as table_language
