@@ -29,7 +29,9 @@ import engine
 from catalogue import card_words, language, rule_set, say, say_n
 from catalogue.phrase import Phrase
 from engine import Card, Event, Fault
-from engine.seats import SEATS
+from engine.events import HandReplayed
+from engine.scoring import KING_POINT, add, trick_points
+from engine.seats import INDEX, SEATS
 from firmware_host.errors import BadInput
 from firmware_host.journal.store import Journal, JournalError
 from firmware_host.outputs import TableOutput
@@ -39,6 +41,7 @@ from firmware_host.referee.controller import Controller
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
 from firmware_host.referee.transcript import dumps
 from firmware_host.screens.chooser import fault_screen
+from firmware_host.screens.i18n import words
 from firmware_host.service import ServiceStats, TableService
 from hardware.limits import name_words
 from hardware.table import TableConfig, simulated_table
@@ -292,21 +295,45 @@ class Narrator:
 
 
 class HandNarrator:
-    """A service output that says each hand's result as the table scored it (the frames may not be drawn)."""
+    """A service output that says, as the table scored them (the frames may not be drawn), each hand's
+    tricks, each king point, a false king's point taken back and each penalty, every one with the score
+    after it: each point said once, so the points said add up to the score (a game may end on a king,
+    with no hand's result after it). A hand's tricks are said without its kings and penalties
+    (:func:`engine.scoring.trick_points`), which were said when they came, as the voice does."""
 
     def __init__(self, names: Sequence[str], say: Callable[..., None], lang: str = "en") -> None:
         self.names = names
         self.say = say
         self.lang = lang
+        self.score = (0, 0)
+        """The score said last."""
 
     def publish(self, outcome: Outcome) -> None:
         for ev in outcome.events:
             if isinstance(ev, engine.HandEnd):
-                a, b = self.names
-                self.say("demo.hand_over", who="A" if ev.points[0] > ev.points[1] else "B",
-                         points=say_n(self.lang, "count.points", max(ev.points)),
-                         tricks=say_n(self.lang, "count.tricks", max(ev.tricks)),
-                         a=a, b=b, sa=ev.score[0], sb=ev.score[1])
+                points = trick_points(ev, outcome.snapshot.hand_notes)
+                seat = 0 if (points[0], ev.tricks[0]) > (points[1], ev.tricks[1]) else 1
+                lost = -points[1 - seat]  # Italian: the other seat stood and lost
+                self._said("demo.hand_over_lost" if lost else "demo.hand_over", ev.score, who=SEATS[seat],
+                           points=say_n(self.lang, "count.points", points[seat]),
+                           tricks=say_n(self.lang, "count.tricks", ev.tricks[seat]),
+                           **({"other": self.names[1 - seat], "lost": say_n(self.lang, "count.points", lost)}
+                              if lost else {}))
+            elif isinstance(ev, engine.King):
+                self._said("demo.king", ev.score, who=ev.seat, points=say_n(self.lang, "count.points", KING_POINT))
+            elif isinstance(ev, Fault) and ev.late and ev.code == "false_king" and ev.seat is not None:
+                self._said("demo.king_back", add(self.score, INDEX[ev.seat], -KING_POINT), who=ev.seat)
+            elif isinstance(ev, engine.Penalty):
+                self._said("demo.penalty", add(self.score, INDEX[ev.seat], ev.points), who=ev.seat,
+                           points=say_n(self.lang, "count.points", -ev.points),
+                           why=words(self.lang).say("pen_" + ev.reason))
+            elif isinstance(ev, HandReplayed) and outcome.snapshot.view.score != self.score:
+                self._said("demo.replayed", outcome.snapshot.view.score)  # the hand played again undoes its penalties
+
+    def _said(self, msgid: str, score: tuple[int, int], **values: object) -> None:
+        self.score = score
+        a, b = self.names
+        self.say(msgid, a=a, b=b, sa=score[0], sb=score[1], **values)
 
 
 def _table_depth(table: TableConfig) -> int:
