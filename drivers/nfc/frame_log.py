@@ -39,10 +39,12 @@ def describe(frame: bytes) -> str:
 
     >>> describe(bytes.fromhex("0000FF03FDD54301E700"))
     'InCommunicateThru answer'
+    >>> describe(bytes.fromhex("5555000000"))
+    'wake-up'
     """
     start = frame.find(b"\x00\x00\xff")
     if start < 0:
-        return ""
+        return "wake-up" if frame.startswith(b"\x55") else ""  # 55: the HSU wake-up (UM0701-02 §6.3.2.3)
     frame = frame[start:]
     if frame.startswith(_ACK):
         return "ACK"

@@ -32,6 +32,7 @@ from __future__ import annotations
 import errno
 import logging
 import os
+import re
 import time
 from typing import Any
 
@@ -54,12 +55,87 @@ PROBE_TIMEOUT_MS = 50
 """How long :func:`recover` waits for the ACK at each rate, milliseconds: the chip ACKs
 within 15 ms (nfcpy's note in ``clf/pn532.py``), the transport waits 50 ms at least."""
 
+WAKE_UP = bytes.fromhex("5555000000")
+"""The bytes that wake a PN532 from PowerDown over HSU: its fifth rising edge wakes the chip (UM0701-02
+§6.3.2.3; ``55`` alone makes five on an 8N1 line), libnfc's ``pn532_uart_wakeup`` bytes, sent in a
+write of their own before any frame."""
+
+T_OSC_START = 0.002
+"""Seconds a PN532 woken over HSU needs before it can receive, at most (UM0701-02 §6.3.2.3,
+T_osc_start): what the host waits after the wake-up bytes (Adafruit's ``wakeup`` waits 2 ms)."""
+
+WAKE_WAIT = 0.01
+"""Seconds the host waits after the wake-up bytes before its first frame: five times T_osc_start. The
+manual's 2 ms is the chip's; on the way a USB-serial adapter sends what the host wrote in the next USB
+frame (1 ms at full speed, so two writes may reach the line a frame closer than they left), and a
+busy host's timer may wake it early by its slack. 10 ms costs nothing where it is spent, once when a
+reader is opened."""
+
+MINI_UART = re.compile(r"/dev/ttyS[0-9]+")
+"""A resolved port the link stays at 115,200 on: a Raspberry Pi's mini UART is ``ttyS0`` (``serial0``
+names it on a Pi 3, 4 and Zero 2 W unless Bluetooth is moved off the PL011), an 8250-family UART
+that cannot keep 921,600 (its clock follows the core's); nfcpy's ``pn532.init`` leaves ``/dev/ttyS0``
+at 115,200 for that reason, but only under that name and only on a board that says it is a Pi."""
+
+USB_SERIAL = re.compile(r"/dev/tty(USB|ACM)[0-9]+")
+"""A resolved port on a USB-serial adapter (usb-serial drivers: ``ttyUSB``; CDC-ACM: ``ttyACM``)."""
+
+USB_FIRST_ACK_MS = 1500
+"""How long the first ACK is waited for on a USB-serial port, milliseconds: nfcpy's ``pn532.init`` waits
+1,500 ms on a Pi's ``/dev/ttyUSB*`` (its USB holds the first data up to about a second after the
+port is opened); 100 ms elsewhere."""
+
 _ACK = bytes.fromhex("0000FF00FF00")
 _WAKE = bytes(10)  # nfcpy's long preamble: wakes a chip in PowerDown on HSU (UM0701-02 §7.2.11)
 _GET_FIRMWARE_VERSION = b"\xd4\x02"
 _SAM_NORMAL = b"\xd4\x14\x01\x00\x00"  # SAMConfiguration: normal mode, no timeout, no IRQ (§7.2.10)
 _SET_SERIAL_BAUDRATE = 0x10
 _RATE_CODES = (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600, 1288000)  # §7.2.8, BR
+
+
+def node(path: str) -> str:
+    """The device node a port path names (udev's ``/dev/serial/by-path/…`` and ``SYMLINK+=`` names,
+    ``/dev/serial0``, a simulator's symlink all resolved): the name nfcpy decides by.
+
+    >>> node("/dev/ttyUSB0")
+    '/dev/ttyUSB0'
+    """
+    return os.path.realpath(path)
+
+
+def link_rate(port: str, wanted: int) -> int:
+    """The rate a reader's link runs at on the resolved ``port``: ``wanted``, but the power-on
+    115,200 on a mini UART (:data:`MINI_UART`).
+
+    >>> link_rate("/dev/ttyS0", FAST), link_rate("/dev/ttyUSB0", FAST), link_rate("/dev/ttyAMA0", FAST)
+    (115200, 921600, 921600)
+    """
+    return POWER_ON if MINI_UART.fullmatch(port) else wanted
+
+
+def first_ack_ms(port: str) -> int:
+    """Milliseconds to wait for the first ACK after ``port`` (resolved) was opened: 1,500 on a
+    USB-serial adapter (:data:`USB_FIRST_ACK_MS`), else 100 (nfcpy's).
+
+    >>> first_ack_ms("/dev/ttyACM0"), first_ack_ms("/dev/ttyAMA0")
+    (1500, 100)
+    """
+    return USB_FIRST_ACK_MS if USB_SERIAL.fullmatch(port) else 100
+
+
+def wake_up(transport: Any) -> None:
+    """Wake a PN532 that PowerDown left asleep (nfcpy's ``Device.close`` puts it there) as UM0701-02
+    §6.3.2.3 asks: the wake-up bytes (:data:`WAKE_UP`) in a write of their own, then the time they
+    take on the wire and more than T_osc_start (:data:`T_OSC_START`, :data:`WAKE_WAIT`) before any
+    frame (10.4 ms at 115,200 baud); a frame that came sooner
+    would be lost while the chip's oscillator starts. A chip awake takes them as noise before a
+    frame's preamble.
+
+    :raises OSError: the port is gone.
+    """
+    transport.write(WAKE_UP)
+    rate = transport.baudrate or POWER_ON
+    time.sleep(len(WAKE_UP) * 10 / rate + max(WAKE_WAIT, T_OSC_START))
 
 
 def frame(payload: bytes) -> bytes:
@@ -147,7 +223,8 @@ def init_at_power_on_rate(transport: Any) -> Any:
     :raises OSError: no PN532 answered (``ENODEV``), or the port is gone.
     """
     transport.open(transport.port, POWER_ON)
-    if _exchange(transport, _GET_FIRMWARE_VERSION, ack_timeout_ms=100, wake=True) is None:
+    first = first_ack_ms(transport.port)
+    if _exchange(transport, _GET_FIRMWARE_VERSION, ack_timeout_ms=first, wake=True) is None:
         raise OSError(errno.ENODEV, os.strerror(errno.ENODEV))
     if _exchange(transport, _SAM_NORMAL, ack_timeout_ms=100, wake=True) is None:
         raise OSError(errno.ENODEV, os.strerror(errno.ENODEV))

@@ -71,13 +71,16 @@ _IN_SELECT = 0x54
 class NfcpyReader(Closing):
     """One PN532 on a serial port, driven by nfcpy's own PN532 driver.
 
-    :param path: the serial port (``/dev/ttyUSB0``, a simulator's path).
-    :param transport: makes the nfcpy transport for ``path``;
+    :param path: the serial port (``/dev/ttyUSB0``, ``/dev/serial/by-path/…``, ``/dev/serial0``, a
+        simulator's path), opened as the device node it names (:attr:`port`), so that nfcpy's choices
+        by name hold for a udev name too.
+    :param transport: makes the nfcpy transport for :attr:`port`;
         :class:`~drivers.nfc.tty.RawTty` by default, ``nfc.clf.transport.TTY``
         works too (pyserial, more CPU).
     :param link_baud: the serial link's rate, bits a second: 115,200 keeps the chip's power-on
         rate, anything else (:data:`LINK_BAUD`) lets nfcpy move it to 921,600 (where the port
-        takes it). Either way a chip a killed host left at a faster rate is found and set back
+        takes it), but never on a mini UART (``/dev/ttyS*``, :func:`drivers.nfc.hsu.link_rate`).
+        Either way a chip a killed host left at a faster rate is found and set back
         (:func:`drivers.nfc.hsu.recover`; :attr:`recovered_from`).
     :raises DeviceNotFoundError: no such port, or no PN532 answers on it.
     :raises DevicePermissionError: the port exists but this user may not
@@ -89,11 +92,14 @@ class NfcpyReader(Closing):
 
     def __init__(self, path: str, *, transport: Callable[[str], Any] = RawTty, link_baud: int = LINK_BAUD) -> None:
         self.path = path
+        self.port = hsu.node(path)
+        """The device node ``path`` names (:func:`drivers.nfc.hsu.node`): what the transport opens and
+        nfcpy decides by (its 1,500 ms first wait on a ``/dev/ttyUSB*``, 115,200 kept on ``/dev/ttyS0``)."""
         self.recovered_from: int | None = None
         """The rate the chip was found left at by a host that did not close it (``None``: it
         answered at 115,200, as after power-on)."""
         try:
-            self._transport = transport(path)
+            self._transport = transport(self.port)
         except OSError as error:
             if error.errno == errno.ENOENT:
                 raise DeviceNotFoundError(f"NFC reader port not found: {path}") from error
@@ -114,7 +120,7 @@ class NfcpyReader(Closing):
                 ) from error
             raise
         try:
-            device = self._open_device(link_baud)
+            device = self._open_device(hsu.link_rate(self.port, link_baud))
         except READER_ERRORS as error:
             self._close_transport()
             raise DeviceNotFoundError(f"no PN532 answers on {path}: {error}") from error
@@ -135,16 +141,20 @@ class NfcpyReader(Closing):
 
     def _open_device(self, link_baud: int) -> Any:
         """nfcpy's PN532 device, at ``link_baud`` (115,200: the power-on rate kept; more: nfcpy's
-        own move to 921,600); a chip left at a faster rate is found and set back first."""
+        own move to 921,600). The chip is woken first (:func:`drivers.nfc.hsu.wake_up`: the last
+        close put it in PowerDown, and nfcpy's ``init`` sends its wake-up bytes and its first frame
+        in one write, which a chip still starting its oscillator loses). If it does not answer, a
+        chip left at a faster rate is found and set back (:func:`drivers.nfc.hsu.recover`), and it
+        is asked once more at 115,200 (a chip whose oscillator took longer than the wait, or a first
+        frame lost on the way, answers the next)."""
         opener = hsu.init_at_power_on_rate if link_baud == hsu.POWER_ON else nfc.clf.pn532.init
         try:
+            hsu.wake_up(self._transport)
             return opener(self._transport)
         except READER_ERRORS as error:
             if isinstance(error, OSError) and error.errno not in (errno.ENODEV, errno.ETIMEDOUT):
                 raise  # the port itself failed: no rate to look for
             self.recovered_from = hsu.recover(self._transport)
-            if self.recovered_from is None:
-                raise
         return opener(self._transport)
 
     @property

@@ -146,8 +146,11 @@ def read_reader_firmware(pad: PadConfig, listings: int = LINK_LISTINGS) -> str:
             return str(frontend.device.chipset_name)
         finally:
             frontend.close()
-    transport = nfc.clf.transport.TTY(os.path.realpath(port))
+    from drivers.nfc import hsu
+
+    transport = nfc.clf.transport.TTY(hsu.node(port))
     try:
+        hsu.wake_up(transport)  # the service's close left the chip in PowerDown
         device = nfc.clf.pn532.init(transport)
     except BaseException:
         transport.close()
@@ -156,7 +159,7 @@ def read_reader_firmware(pad: PadConfig, listings: int = LINK_LISTINGS) -> str:
         firmware = str(device.chipset_name)
     finally:
         device.close()
-    return f"{firmware} ({_link(os.path.realpath(port), listings)})"
+    return f"{firmware} ({_link(port, listings)})"
 
 
 def _link(port: str, listings: int) -> str:

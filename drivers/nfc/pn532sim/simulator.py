@@ -78,6 +78,7 @@ from drivers.closing import Closing
 from drivers.nfc.pn532sim.chip import Pn532Core
 from drivers.nfc.pn532sim.field import DEFAULT_DEPTH, DEFAULT_MISS, Field
 from drivers.nfc.pn532sim.frames import ACK, CHIP_TFI, ERROR_FRAME, FrameParser, HostFrame, frame
+from drivers.nfc.pn532sim.hsu_wakeup import HsuWakeup
 from drivers.nfc.pn532sim.ntag213 import Ntag213, uid_key
 
 logger = logging.getLogger(__name__)
@@ -224,6 +225,7 @@ class Pn532Simulator(Closing):
         self._signer = signer
         self._core = Pn532Core(self._field)
         self._parser = FrameParser()
+        self._wakeup = HsuWakeup()  # PowerDown and the HSU wake-up (hsu_wakeup: UM0701-02 §6.3.2.3)
         self._last_answer = b""
         self._pending: bytes | None = None  # an InListPassiveTarget waiting for a card
         self._drop = 0
@@ -430,6 +432,19 @@ class Pn532Simulator(Closing):
             return self._core.host_baud
 
     @property
+    def asleep(self) -> bool:
+        """Whether the chip is in PowerDown, not yet woken by the HSU wake-up (UM0701-02 §6.3.2.3)."""
+        with self._lock:
+            return self._wakeup.asleep
+
+    @property
+    def lost_asleep(self) -> int:
+        """Bytes the host sent while the chip slept or its oscillator started (UM0701-02 §6.3.2.3):
+        never heard."""
+        with self._lock:
+            return self._wakeup.lost
+
+    @property
     def chip_baud(self) -> int:
         """The rate the chip's UART runs at now (bits a second): 115,200 from power-on, then
         what a SetSerialBaudrate set, until the power is cut."""
@@ -515,6 +530,7 @@ class Pn532Simulator(Closing):
         self._pending = None
         self._core.field_off()
         self._core.powered_down = False
+        self._wakeup.wake()  # powered up: awake
         self._set_chip_baud(INITIAL_BAUD)  # plugged in: the chip powers up at its first rate
         self._switch_to = None
         link = f"{self.path}.{os.getpid()}.new"
@@ -572,6 +588,8 @@ class Pn532Simulator(Closing):
                 time.sleep(0.01)
                 continue
             logger.log(WIRE, "%s <<< %s", self.path, data.hex())
+            with self._lock:
+                data = self._wakeup.hear(data, time.monotonic(), line_rate(master) or self._chip_baud)
             for item in self._parser.feed(data):
                 if self._heard(master, item):
                     self._answer(master, item)
@@ -657,6 +675,9 @@ class Pn532Simulator(Closing):
             answer = ERROR_FRAME if result is None else frame(bytes([CHIP_TFI]) + result)
             if result is not None and command[:1] == b"\x10":  # SetSerialBaudrate: once the host's ACK comes
                 self._switch_to = self._core.host_baud
+            if result is not None and command[:1] == b"\x16":  # PowerDown: deaf until woken (§6.3.2.3)
+                self._wakeup.sleep()
+                self._parser = FrameParser()
             if self._corrupt > 0:
                 self._corrupt -= 1
                 self._counts["corrupted"] += 1
