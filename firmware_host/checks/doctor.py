@@ -30,6 +30,7 @@ from typing import Any
 
 from catalogue import moment, os_reason, say, say_n
 from drivers.nfc.originality import Origin
+from firmware_host.checks.serial_adapters import SerialAdapter, adapter_of, serial_adapters
 from hardware.table import (
     DisplayConfig,
     PadConfig,
@@ -278,7 +279,8 @@ def run_checks(
     checks.append(_check_badges(config, lang))
     if config.registry is not None or config.tags.deck_check_first:
         checks.append(_check_deck(config, lang))
-    checks += [_check_reader(pad, read_reader, dev, lang) for pad in config.pads]
+    spare = _spare_adapters(config, dev)
+    checks += [_check_reader(pad, read_reader, dev, lang, spare) for pad in config.pads]
     checks += [_check_display(i, d, probe_i2c, dev, lang) for i, d in enumerate(config.displays)]
     checks.append(_check_buttons(config, make_factory, lang, choose_pins))
     if config.voice.enabled:
@@ -460,16 +462,44 @@ def _dev_path(port: str, dev: Path) -> Path:
     return dev / port.removeprefix("/dev/") if port.startswith("/dev/") else Path(port)
 
 
-def _check_reader(pad: PadConfig, read_reader: ReaderProbe, dev: Path, lang: str = "en") -> Check:
+def _spare_adapters(config: TableConfig, dev: Path) -> tuple[SerialAdapter, ...]:
+    """The USB-serial adapters plugged in (udev's ``/dev/serial``) that no pad of the table names."""
+    found = serial_adapters(dev)
+    named = {adapter.node for pad in config.pads if pad.serial_port
+             if (adapter := adapter_of(pad.serial_port, dev)) is not None}
+    return tuple(adapter for node, adapter in found.items() if node not in named)
+
+
+def _where(adapter: SerialAdapter, lang: str) -> str:
+    """Which adapter: its node, the USB port it is plugged into, its own name (``by-id``)."""
+    parts = [adapter.node]
+    if adapter.usb_port is not None:
+        parts.append(_say(lang, "usb_port", port=adapter.usb_port))
+    if adapter.by_id is not None:
+        parts.append(adapter.by_id)
+    return ", ".join(parts)
+
+
+def _check_reader(
+    pad: PadConfig, read_reader: ReaderProbe, dev: Path, lang: str = "en", spare: tuple[SerialAdapter, ...] = ()
+) -> Check:
+    """One pad's reader; for a serial one, which adapter it is (the node, the USB port, the adapter's
+    own name: :mod:`firmware_host.checks.serial_adapters`), and where its port is missing, the adapters
+    plugged in that no pad names (``spare``)."""
     name = _say(lang, "reader", pad=pad.name)
     if pad.simulated:
         return Check(name, True, _say(lang, "simulated_reader", depth=_depth(pad, lang)))
     port = pad.serial_port
+    adapter = None if port is None else adapter_of(port, dev)
     if port is not None:
         node = _dev_path(port, dev)
         if not node.exists():
-            return Check(name, False, _say(lang, "missing_device", path=port, device=pad.device),
-                         _missing_port_fix(port, lang))
+            fix = _missing_port_fix(port, lang)
+            if spare:
+                fix = _say(lang, "spare_adapters", fix=fix,
+                           adapters="; ".join(f"/dev/serial/by-path/{a.by_path}" if a.by_path else a.node
+                                              for a in spare))
+            return Check(name, False, _say(lang, "missing_device", path=port, device=pad.device), fix)
         if not os.access(node, os.R_OK | os.W_OK):
             refused = _open_errno(node)
             if refused == errno.EPERM:  # the device cgroup (a unit's DevicePolicy=), not the node's mode
@@ -485,8 +515,14 @@ def _check_reader(pad: PadConfig, read_reader: ReaderProbe, dev: Path, lang: str
         # Whatever goes wrong with one reader is reported, and the doctor goes
         # on to the next one: that is its whole point.
         logger.debug("reader %s: %r", pad.name, exc, exc_info=True)
-        return Check(name, False, f"{pad.device}: {_describe(exc, lang)}", _reader_fix(pad, exc, lang))
-    return Check(name, True, _say(lang, "reader_ok", device=pad.device, firmware=firmware, depth=_depth(pad, lang)))
+        failed = f"{pad.device}: {_describe(exc, lang)}"
+        if adapter is not None:
+            failed = _say(lang, "reader_adapter", reader=failed, where=_where(adapter, lang))
+        return Check(name, False, failed, _reader_fix(pad, exc, lang))
+    said = _say(lang, "reader_ok", device=pad.device, firmware=firmware, depth=_depth(pad, lang))
+    if adapter is not None:
+        said = _say(lang, "reader_adapter", reader=said, where=_where(adapter, lang))
+    return Check(name, True, said)
 
 
 def _open_errno(node: Path) -> int | None:
@@ -501,7 +537,9 @@ def _open_errno(node: Path) -> int | None:
 
 
 def _missing_port_fix(port: str, lang: str) -> str:
-    if "ttyUSB" in port or "ttyACM" in port:
+    if port.startswith("/dev/serial/by-path/"):
+        return _say(lang, "plug_usb_port", port=port)
+    if "ttyUSB" in port or "ttyACM" in port or port.startswith("/dev/serial/by-id/"):
         return _say(lang, "plug_usb_serial")
     if port in ("/dev/serial0", "/dev/ttyAMA0", "/dev/ttyS0"):
         return _say(lang, "enable_uart")

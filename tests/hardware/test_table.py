@@ -102,7 +102,8 @@ def test_reference_table_avoids_bus_pins() -> None:
     assert len(pins) == len(set(pins)) == 10
     assert not set(pins) & {0, 1, 2, 3, 14, 15}
     assert table.displays[0].device_path == "/dev/i2c-1"
-    assert table.pad("turnup").serial_port == "/dev/ttyUSB2"
+    assert table.pad("turnup").serial_port == (  # the hub's third port
+        "/dev/serial/by-path/platform-fd500000.pcie-pci-0000:01:00.0-usb-0:1.3.3:1.0-port0")
     assert not table.simulated
 
 
@@ -580,3 +581,15 @@ def test_earpieces_on_their_own_cards_are_accepted(monkeypatch: pytest.MonkeyPat
     monkeypatch.delenv("ALSA_PCM_CARD", raising=False)
     text = GOOD + '\n[voice]\nenabled = true\ndevice = "default"\nearpieces = { A = "plughw:1,0", B = "plughw:2,0" }\n'
     assert load_table_text(text).voice.earpieces == (("A", "plughw:1,0"), ("B", "plughw:2,0"))
+
+
+@pytest.mark.parametrize("key", ["reference", "compact"])
+def test_the_shipped_tables_name_each_usb_adapter_by_the_port_it_is_plugged_into(key: str) -> None:
+    """ttyUSBn follows the order adapters are found at boot, and CH340s have no serial number: the
+    pads are named by udev's by-path names, each its own USB port; the Pi's UART stays serial0."""
+    table = hardware.table.load_table(hardware.table.shipped_table_path(key))
+    ports = [pad.serial_port for pad in table.pads]
+    usb = [port for port in ports if port != "/dev/serial0"]
+    assert usb and all(port is not None and port.startswith("/dev/serial/by-path/") for port in usb), ports
+    assert len(set(usb)) == len(usb)
+    assert all(port is not None and port.endswith(":1.0-port0") for port in usb)  # the adapter's first interface

@@ -458,7 +458,7 @@ def test_a_reader_the_device_policy_refuses_is_not_blamed_on_dialout(tmp_path: P
     assert "operation not permitted" in lines[reader], done.stdout
     fix = lines[reader + 1]
     assert "device policy refused the port, not its groups (EPERM" in fix
-    assert "cp210x, ftdi_sio and ch341" in fix and "usermod" not in fix
+    assert "cp210x, ftdi_sio, ch341 and cdc_acm" in fix and "usermod" not in fix
 
 
 def test_a_port_refused_by_the_policy_only_when_opened_is_the_policy_too(table_file: Path, fake_dev: Path) -> None:
@@ -469,3 +469,42 @@ def test_a_port_refused_by_the_policy_only_when_opened_is_the_policy_too(table_f
     check = by_name(run_checks(table_file, read_reader=reader, probe_i2c=lambda bus, address: None,
                                dev=fake_dev))["reader hand.A"]
     assert not check.ok and check.fix.startswith("the service's device policy refused the port")
+
+
+PI4_HUB = "platform-fd500000.pcie-pci-0000:01:00.0-usb-0:1.3.{}:1.0-port0"
+
+
+def _plug(dev: Path, node: str, port: int, by_id: str) -> None:
+    """What udev's 60-serial.rules makes for an adapter on ``node`` in the hub's ``port``."""
+    (dev / node).touch()
+    for kind, name in (("by-path", PI4_HUB.format(port)), ("by-id", by_id)):
+        (dev / "serial" / kind).mkdir(parents=True, exist_ok=True)
+        (dev / "serial" / kind / name).symlink_to(f"../../{node}")
+
+
+def test_each_pad_says_which_adapter_it_is_and_a_missing_one_lists_the_spare(table_file: Path, fake_dev: Path) -> None:
+    _plug(fake_dev, "ttyUSB0", 1, "usb-1a86_USB_Serial-if00-port0")  # a CH340: no serial number
+    _plug(fake_dev, "ttyUSB1", 4, "usb-Silicon_Labs_CP2102_USB_to_UART_Bridge_Controller_0001-if00-port0")
+    text = table_file.read_text()
+    text = text.replace('"tty:USB0:pn532"', f'"/dev/serial/by-path/{PI4_HUB.format(1)}"')
+    text = text.replace('"tty:USB9:pn532"', f'"/dev/serial/by-path/{PI4_HUB.format(2)}"')
+    table_file.write_text(text)
+    opened: list[str] = []
+
+    def reader(pad: PadConfig) -> str:
+        opened.append(pad.name)
+        return "PN532v1.6"
+
+    checks = by_name(run_checks(table_file, read_reader=reader, probe_i2c=lambda bus, address: None,
+                                groups=lambda: {"i2c", "gpio", "dialout"}, is_root=lambda: False, dev=fake_dev))
+    hand_a, hand_b = checks["reader hand.A"], checks["reader hand.B"]
+    assert hand_a.ok and hand_a.detail.endswith(
+        "; adapter: /dev/ttyUSB0, USB port 1.3.1, usb-1a86_USB_Serial-if00-port0")
+    assert not hand_b.ok and f"{PI4_HUB.format(2)} does not exist" in hand_b.detail
+    assert "ls -l /dev/serial/by-path/" in hand_b.fix
+    assert hand_b.fix.endswith(f"Plugged in and named by no pad: /dev/serial/by-path/{PI4_HUB.format(4)}")
+    assert opened == ["hand.A", "play.B"]  # play.B: a USB reader, opened too
+    french = by_name(run_checks(table_file, read_reader=reader, probe_i2c=lambda bus, address: None,
+                                groups=lambda: {"i2c", "gpio", "dialout"}, is_root=lambda: False, dev=fake_dev,
+                                lang="fr"))
+    assert "adaptateur : /dev/ttyUSB0, port USB 1.3.1" in french["lecteur hand.A"].detail
