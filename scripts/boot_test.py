@@ -788,7 +788,7 @@ def check_installed(machine: Machine) -> str:
     the GPIO libraries (the container has no USB adapter nor GPIO chip: their presence and syntax)."""
     modules = machine.sh("cat /etc/modules-load.d/ecarte-table.conf").stdout
     listed = [line.strip() for line in modules.splitlines() if line.strip() and not line.startswith("#")]
-    if listed != ["cp210x", "ftdi_sio", "ch341"]:
+    if listed != ["cp210x", "ftdi_sio", "ch341", "cdc_acm"]:
         raise CheckFailed(f"/etc/modules-load.d/ecarte-table.conf loads {listed}")
     after = machine.show("ecarte-table", "After")["After"].split()
     if "systemd-modules-load.service" not in after:
@@ -809,7 +809,7 @@ def check_installed(machine: Machine) -> str:
     python, lgpio, rpi_lgpio, original = gpio.stdout.split(maxsplit=3)
     if original.strip() != "False":
         raise CheckFailed(f"the original RPi.GPIO is installed beside rpi-lgpio: {original}")
-    return (f"modules-load.d: cp210x ftdi_sio ch341, the unit after systemd-modules-load.service; {udev_said}; "
+    return (f"modules-load.d: cp210x ftdi_sio ch341 cdc_acm, the unit after systemd-modules-load.service; {udev_said}; "
             f"Python {python}: lgpio {lgpio} imports, rpi-lgpio {rpi_lgpio}, no RPi.GPIO")
 
 

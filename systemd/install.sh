@@ -171,9 +171,25 @@ else
     pip_from=()
     run "$VENV/bin/pip" install --quiet --upgrade pip
 fi
+# rpi-lgpio takes the place of RPi.GPIO (the same RPi package): a table upgraded from a venv that holds
+# the original must lose it first, as rpi-lgpio's documentation says; pip would otherwise leave one's
+# files over the other's. Its removal also takes the files they share: rpi-lgpio goes in again after.
+old_rpi_gpio=0
+shopt -s nocaseglob nullglob
+for info in "$VENV"/lib/python3*/site-packages/rpi[._]gpio-*.dist-info "$VENV"/lib/python3*/site-packages/rpi[._]gpio-*.egg-info; do
+    old_rpi_gpio=1
+done
+shopt -u nocaseglob nullglob
+if [[ $old_rpi_gpio -eq 1 ]]; then
+    say "RPi.GPIO out, rpi-lgpio in its place"
+    run "$VENV/bin/pip" uninstall --yes --quiet RPi.GPIO
+fi
 # PYPI=1: where pip builds lgpio from its sdist (Python 3.13), its C library is linked in statically
 # (without it, lgpio wants liblgpio-dev, which Debian does not package)
 run env PYPI=1 "$VENV/bin/pip" install --quiet --upgrade "${pip_from[@]}" "$REPO[pi]"
+if [[ $old_rpi_gpio -eq 1 ]]; then
+    run "$VENV/bin/pip" install --quiet --force-reinstall --no-deps "${pip_from[@]}" "rpi-lgpio>=0.6"
+fi
 run install -d -m 0755 "$PREFIX/docs"
 for doc in "$REPO"/docs/*.md; do
     if [[ -e $doc ]]; then
@@ -215,7 +231,7 @@ if [[ -d /run/systemd/system ]] && ! systemd-detect-virt --quiet --container 2>/
         && command -v modprobe >/dev/null 2>&1; then
     run systemctl restart systemd-modules-load.service
 else
-    skip "loading cp210x, ftdi_sio and ch341 now: no kernel modules here (a container?): they load at the next boot"
+    skip "loading cp210x, ftdi_sio, ch341 and cdc_acm now: no kernel modules here (a container?): they load at the next boot"
 fi
 
 # dtparam=i2c_arm_baudrate=400000 in config.txt's [all] section (the OLED's frames at 400 kHz)

@@ -110,9 +110,9 @@ class NfcpyReader(Closing):
                 raise DevicePermissionError(
                     errno.EPERM,
                     f"the service's device policy refuses {path} (not a group: EPERM): its "
-                    "DeviceAllow=char-ttyUSB was resolved before the USB-serial driver loaded; load cp210x, "
-                    "ftdi_sio and ch341 at boot (/etc/modules-load.d/ecarte-table.conf, systemd/install.sh "
-                    "installs it) and restart the service",
+                    "DeviceAllow=char-ttyUSB (char-ttyACM) was resolved before the USB-serial driver loaded; load "
+                    "cp210x, ftdi_sio, ch341 and cdc_acm at boot (/etc/modules-load.d/ecarte-table.conf, "
+                    "systemd/install.sh installs it) and restart the service",
                 ) from error
             if isinstance(error, PermissionError) or error.errno == errno.EACCES:
                 raise DevicePermissionError(

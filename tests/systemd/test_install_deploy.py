@@ -129,10 +129,10 @@ def test_the_usb_serial_drivers_are_loaded_at_boot_before_the_unit() -> None:
     """The unit's DeviceAllow=char-ttyUSB is resolved when it starts: usbserial must be loaded by then."""
     listed = [line.strip() for line in MODULES.read_text(encoding="utf-8").splitlines()
               if line.strip() and not line.startswith("#")]
-    assert listed == ["cp210x", "ftdi_sio", "ch341"]
+    assert listed == ["cp210x", "ftdi_sio", "ch341", "cdc_acm"]  # cdc_acm: ttyACM's class, char-ttyACM
     unit = parse_unit(TABLE_UNIT.read_text(encoding="utf-8"))
     assert "systemd-modules-load.service" in " ".join(unit["Unit"]["After"]).split()
-    assert "char-ttyUSB rw" in unit["Service"]["DeviceAllow"]
+    assert "char-ttyUSB rw" in unit["Service"]["DeviceAllow"] and "char-ttyACM rw" in unit["Service"]["DeviceAllow"]
     done = _dry_run()
     assert done.returncode == 0, done.stderr
     if not (Path("/etc/modules-load.d/ecarte-table.conf").exists()
@@ -183,3 +183,35 @@ def test_configure_boot_sets_i2c_to_400_khz_once(tmp_path: Path, before: str) ->
     assert sections in ([], ["[all]"]) or sections[-1] == "[all]", after
     again = _configure_boot(config)
     assert config.read_text() == after and "I2C is at 400 kHz already" in again.stdout
+
+
+@pytest.mark.parametrize("info", ["RPi.GPIO-0.7.1.dist-info", "rpi_gpio-0.7.1.dist-info", "RPi.GPIO-0.7.0.egg-info"])
+def test_an_upgraded_table_loses_rpi_gpio_before_rpi_lgpio_goes_in(tmp_path: Path, info: str) -> None:
+    """rpi-lgpio and RPi.GPIO are the same RPi package: the original goes first, and rpi-lgpio is put
+    back whole after (the uninstall took the files they share)."""
+    site = tmp_path / "venv" / "lib" / "python3.11" / "site-packages"
+    (site / info).mkdir(parents=True)
+    (site / "rpi_lgpio-0.6.dist-info").mkdir()
+    done = subprocess.run(["bash", str(INSTALL), "--dry-run", "--prefix", str(tmp_path)],
+                          capture_output=True, text=True, timeout=HANG_S, check=False)
+    assert done.returncode == 0, done.stderr
+    pip = [line for line in done.stdout.splitlines() if f"{tmp_path}/venv/bin/pip" in line]
+    out, project = pip.index(next(line for line in pip if "uninstall --yes --quiet RPi.GPIO" in line)), \
+        pip.index(next(line for line in pip if line.endswith(f"{ROOT}\\[pi\\]")))
+    back = pip.index(next(line for line in pip if "--force-reinstall --no-deps rpi-lgpio\\>=0.6" in line))
+    assert out < project < back
+
+
+def test_a_fresh_table_has_no_rpi_gpio_to_lose(tmp_path: Path) -> None:
+    (tmp_path / "venv" / "lib" / "python3.11" / "site-packages" / "rpi_lgpio-0.6.dist-info").mkdir(parents=True)
+    done = subprocess.run(["bash", str(INSTALL), "--dry-run", "--prefix", str(tmp_path)],
+                          capture_output=True, text=True, timeout=HANG_S, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "uninstall" not in done.stdout and "--force-reinstall" not in done.stdout
+
+
+@pytest.mark.parametrize("kernel", ["ttyACM[0-9]*", "ttyUSB[0-9]*"])
+def test_modem_manager_leaves_the_pads_ports_alone(kernel: str) -> None:
+    """ModemManager sends AT commands to a new ttyACM (and some ttyUSB) port to see if it is a modem."""
+    lines = [line for line in RULES.read_text(encoding="utf-8").splitlines() if not line.startswith("#")]
+    assert f'SUBSYSTEM=="tty", KERNEL=="{kernel}", ENV{{ID_MM_DEVICE_IGNORE}}="1"' in lines

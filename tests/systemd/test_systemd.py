@@ -189,4 +189,4 @@ def test_udev_rules_lines_are_well_formed() -> None:
         if not text or text.startswith("#"):
             continue
         for pair in (part.strip() for part in text.split(",")):
-            assert re.fullmatch(r'[A-Z]+(\{[a-z_]+\})?(==|=|\+=)"[^"]*"', pair), (number, pair)
+            assert re.fullmatch(r'[A-Z]+(\{[A-Za-z_]+\})?(==|=|\+=)"[^"]*"', pair), (number, pair)
