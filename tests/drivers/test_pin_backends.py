@@ -190,3 +190,28 @@ def test_the_original_rpigpio_still_runs_on_an_older_kernel() -> None:
     factory = make_pin_factory("rpigpio", importer=modules.__getitem__, kernel=lambda: "6.1.21-v8+",
                                read_board=lambda: "Raspberry Pi 3 Model B Plus Rev 1.3")
     assert factory is sentinel
+
+
+PI_5_REVISION = 0xC04170  # (revision & 0xff0) >> 4 == 0x17: a Pi 5 (the revision codes' type field)
+
+
+def test_the_gpiozero_required_opens_a_pi_5s_header_where_its_kernel_puts_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a Pi 5 since kernel 6.6.45 the header's GPIOs are gpiochip0 (raspberrypi/linux pull 6144, no
+    gpiochip4 left); gpiozero before 2.0.1.post3 opened gpiochip4 (gpiozero issue 1166)."""
+    import tomllib
+
+    import lgpio
+    from gpiozero.pins.lgpio import LGPIOFactory
+    from packaging.requirements import Requirement
+
+    listed = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"]
+    gpiozero = next(Requirement(line) for line in listed if line.startswith("gpiozero"))
+    assert not gpiozero.specifier.contains("2.0.1") and gpiozero.specifier.contains("2.0.1.post3")
+    opened: list[int] = []
+    monkeypatch.setattr(LGPIOFactory, "_get_revision", lambda self: PI_5_REVISION)
+    monkeypatch.setattr(lgpio, "gpiochip_open", lambda chip: opened.append(chip) or 1)
+    monkeypatch.setattr(lgpio, "gpiochip_close", lambda handle: None)
+    real_exists = os.path.exists
+    monkeypatch.setattr(os.path, "exists", lambda path: False if path == "/dev/gpiochip4" else real_exists(path))
+    LGPIOFactory().close()
+    assert opened == [0]
