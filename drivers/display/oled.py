@@ -38,6 +38,14 @@ _REVERSE = bytes(int(f"{b:08b}"[::-1], 2) for b in range(256))
 """Bit order reversed: PIL packs the top pixel in the high bit, the chips want it in the low bit."""
 
 
+LIT_CONTRAST = 0x40
+"""The contrast a display is set to when opened (the chips' Set Contrast Control, ``81 xx``: SSD1306 and
+SH1106 data sheets, the segment current rises with it): a quarter of the scale, where luma leaves 0x7F
+(SSD1306) or 0xCF (SH1106). A PMOLED's pixel wears with the current through it and the hours it is lit,
+and the score layout lights the same pixels for hours: less current, less burn-in. Indoors, under a
+card table's lamp, a quarter is readable (an assumption of ours, to be measured on a real panel)."""
+
+
 class DisplayError(DriverError, OSError):
     """The display stopped answering (a loose wire, a display unplugged)."""
 
@@ -154,6 +162,40 @@ class Oled(Closing):
         self._closed = False
         self._remake = remake
         self._lost = False
+        self.contrast = 0x7F if chip == "ssd1306" else 0xCF  # what luma's set-up sends (0x7F / 0xCF)
+        """The contrast last set (``81 xx``), 0-255."""
+        self.lit = True
+        """Whether the panel is on (``AF``) or off (``AE``: dark, its RAM kept)."""
+
+    def set_contrast(self, level: int) -> None:
+        """Set the panel's contrast (Set Contrast Control, ``81 level``), 0-255.
+
+        :raises DisplayError: the display does not answer.
+        :raises ValueError: a level outside 0-255.
+        """
+        if not 0 <= level <= 255:
+            raise ValueError(f"display {self.chip}: contrast {level} is not 0-255")
+        self.contrast = level
+        self._send(lambda: self.device.contrast(level))
+
+    def set_lit(self, lit: bool) -> None:
+        """Switch the panel on (``AF``) or off (``AE``: dark, its RAM kept: switched on again it shows the
+        last frame).
+
+        :raises DisplayError: the display does not answer.
+        """
+        self.lit = lit
+        self._send(self.device.show if lit else self.device.hide)
+
+    def _send(self, command: Callable[[], Any]) -> None:
+        if self._lost:
+            return  # set up again with the next frame, this state with it
+        try:
+            command()
+        except (OSError, _luma_errors()) as exc:
+            self.device._sent = None
+            self._lost = True
+            raise DisplayError(errno.EIO, f"display {self.chip}: {exc}") from exc
 
     @property
     def size(self) -> tuple[int, int]:
@@ -171,6 +213,9 @@ class Oled(Closing):
                 # set-up (dark, charge pump off): send the chip's set-up again before the frame
                 old, self.device = self.device, self._remake()
                 old._cleaned = True  # its atexit clean-up would blank the new one
+                self.device.contrast(self.contrast)  # luma's set-up sent its own
+                if not self.lit:
+                    self.device.hide()
                 logger.info("display %s: set up again", self.chip)
             self._lost = False
             self.device.display(image.convert("1"))
@@ -199,8 +244,9 @@ def _luma_errors() -> type[Exception]:
 
 
 def open_display(chip: str = "ssd1306", *, bus: Any = None, port: int = 1, address: int = 0x3C,
-                 rotate: int = 0) -> Oled:
-    """Open the OLED: luma's device over luma's I2C interface, with diff updates.
+                 rotate: int = 0, contrast: int = LIT_CONTRAST) -> Oled:
+    """Open the OLED: luma's device over luma's I2C interface, with diff updates, at ``contrast``
+    (:data:`LIT_CONTRAST`).
 
     :param chip: ``ssd1306`` or ``sh1106``.
     :param bus: an smbus2-like bus (the simulated one: :class:`~drivers.display.i2c_sim.FakeI2CBus`);
@@ -244,4 +290,6 @@ def open_display(chip: str = "ssd1306", *, bus: Any = None, port: int = 1, addre
             ) from exc
         raise DisplayError(exc.errno or errno.EIO, f"display {chip} on {path}: {exc}") from exc
     kind = ssd if chip == "ssd1306" else sh
-    return Oled(device, bus if bus is not None else serial._bus, chip, remake=lambda: kind(serial, rotate=rotate))
+    oled = Oled(device, bus if bus is not None else serial._bus, chip, remake=lambda: kind(serial, rotate=rotate))
+    oled.set_contrast(contrast)
+    return oled

@@ -10,6 +10,10 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -24,6 +28,34 @@ from firmware_host.screens.chooser import Screen, frame_to_text, message_screen,
 logger = logging.getLogger(__name__)
 
 
+@dataclass(frozen=True, slots=True)
+class Rest:
+    """How an idle table spares its OLEDs: ``dim_after`` seconds after the last event the panels go down
+    to ``dim_contrast``, ``blank_after`` seconds after it they go dark (display off, ``AE``: the RAM
+    kept); the next event (a card laid or lifted, a button, a line fed) lights them again as they were.
+
+    Why: a PMOLED's pixels wear with the current through them and the hours they are lit, and the
+    table view lights the same pixels (the score, the trump, the names) for hours, an evening after
+    another: they burn in, the rest of the panel does not. Dimmed, a pixel draws a fraction of its
+    current; dark, none (the SSD1306 and SH1106 data sheets: the segment current follows the contrast
+    setting, and display off drives no segment). The times are ours: a hand of Écarté waits seconds for
+    a card, not minutes, so five minutes without one is a table left alone.
+    """
+
+    dim_after: float = 300.0
+    blank_after: float = 900.0
+    dim_contrast: int = 0x04
+
+    @property
+    def check_every(self) -> float:
+        """Seconds between two looks at the idle time: at most a second, a quarter of the shorter wait."""
+        return min(1.0, self.dim_after / 4, self.blank_after / 4)
+
+
+REST = Rest()
+"""The rest every table's panel takes (:class:`Rest`)."""
+
+
 class Panel(Closing):
     """Shows the table's snapshots on the displays (and the terminal, and PNG files).
 
@@ -35,11 +67,27 @@ class Panel(Closing):
     :param redraw: draw each frame over the last one (a terminal, not a pipe), with the
         score and what the table waits for under it.
     :param language: the language of the screens (``en``, ``fr``, ``it``, ``de``).
+    :param rest: when the displays dim and go dark on an idle table (:class:`Rest`; ``None``: never);
+        a thread of the panel's own looks at the time, and :meth:`rest` does its work.
+    :param clock: monotonic seconds (tests give their own).
     """
 
     def __init__(self, displays: list[Oled], *, png_dir: Path | None = None, terminal: TextIO | None = None,
-                 only_tricks: bool = False, redraw: bool = False, language: str = "en") -> None:
+                 only_tricks: bool = False, redraw: bool = False, language: str = "en",
+                 rest: Rest | None = REST, clock: Callable[[], float] = time.monotonic) -> None:
         self.displays = displays
+        self.resting = "lit"
+        """``lit``, ``dim`` or ``dark``: what the idle table did to the displays (:class:`Rest`)."""
+        self._rest = rest
+        self._clock = clock
+        self._active = clock()
+        self._lit_contrast = [oled.contrast for oled in displays]
+        self._lock = threading.RLock()  # the displays' bus: the game's frames and the rest's commands
+        self._stopped = threading.Event()
+        self._rester: threading.Thread | None = None
+        if rest is not None and displays:
+            self._rester = threading.Thread(target=self._rest_loop, args=(rest,), name="panel-rest", daemon=True)
+            self._rester.start()
         self.language = language
         self.redraw = redraw
         self.caption = ""
@@ -59,7 +107,9 @@ class Panel(Closing):
 
     def show(self, snapshot: TableSnapshot, *, coach_line: str | None = None) -> None:
         """Show what the table shows now (nothing is sent if the screen did not change), with the
-        coach's line on the hand just over (:func:`~firmware_host.screens.chooser.screen_for`)."""
+        coach's line on the hand just over (:func:`~firmware_host.screens.chooser.screen_for`). Every
+        snapshot is an event: a resting panel is lit again."""
+        self.wake()
         screen = screen_for(snapshot, self.language, coach_line=coach_line)
         if screen == self.screen:
             return
@@ -77,13 +127,64 @@ class Panel(Closing):
     def paused(self, message: str, snapshot: TableSnapshot | None = None) -> None:
         """Leave a 'paused' screen on the displays (the service is stopping)."""
         logger.info("%s", message)
+        self.wake()
         self._put(paused_screen(snapshot, message, self.language), draw=True)
 
     def message(self, lines: list[str]) -> None:
         """A few short lines (enrollment, doctor)."""
+        self.wake()
         self._put(message_screen(lines), draw=False)
 
+    def wake(self) -> None:
+        """Something happened at the table: the idle time starts again, and displays resting are lit
+        again at their contrast."""
+        with self._lock:
+            self._active = self._clock()
+            if self.resting == "lit":
+                return
+            self.resting = "lit"
+            for oled, contrast in zip(self.displays, self._lit_contrast, strict=False):
+                try:
+                    oled.set_lit(True)
+                    oled.set_contrast(contrast)
+                except DisplayError as exc:
+                    logger.debug("%s (set up again with the next frame)", exc)
+
+    def rest(self) -> str:
+        """Dim or darken the displays if the table has been idle long enough (:class:`Rest`): what they
+        are now (``lit``, ``dim``, ``dark``)."""
+        rest = self._rest
+        with self._lock:
+            if rest is None:
+                return self.resting
+            idle = self._clock() - self._active
+            if idle >= rest.blank_after and self.resting != "dark":
+                self.resting = "dark"
+                for oled in self.displays:
+                    try:
+                        oled.set_lit(False)
+                    except DisplayError as exc:
+                        logger.debug("%s (set up again with the next frame)", exc)
+                logger.info("display: dark after %.0f s without an event (it lights at the next)", idle)
+            elif idle >= rest.dim_after and self.resting == "lit":
+                self.resting = "dim"
+                for oled in self.displays:
+                    try:
+                        oled.set_contrast(rest.dim_contrast)
+                    except DisplayError as exc:
+                        logger.debug("%s (set up again with the next frame)", exc)
+            return self.resting
+
+    def _rest_loop(self, rest: Rest) -> None:
+        while not self._stopped.wait(rest.check_every):
+            self.rest()
+
     def _put(self, screen: Screen, *, draw: bool) -> None:
+        with self._lock:
+            self._active = self._clock()
+            self._show(screen, draw=draw)
+
+    def _show(self, screen: Screen, *, draw: bool) -> None:
         self.screen = screen
         image = render(screen)
         self.frames += 1
@@ -110,7 +211,11 @@ class Panel(Closing):
 
     def close(self) -> None:
         """Close every display (safe to call twice)."""
-        displays, self.displays = self.displays, []
+        self._stopped.set()
+        if self._rester is not None and self._rester is not threading.current_thread():
+            self._rester.join(timeout=5.0)
+        with self._lock:
+            displays, self.displays = self.displays, []
         for oled in displays:
             oled.close()
 

@@ -298,3 +298,48 @@ def test_a_display_still_unplugged_keeps_failing_cleanly() -> None:
         bus.attach(power_cycled=True)
         oled.show(_box(9))
         assert bus.panel() == _box(9)
+
+
+# -- burn-in: the contrast and the panel switched off go on the wire -----------------------------
+
+
+@pytest.mark.parametrize(("chip", "luma_s"), [("ssd1306", 0x7F), ("sh1106", 0xCF)])
+def test_a_display_opens_at_the_lowered_contrast(chip: str, luma_s: int) -> None:
+    from drivers.display.oled import LIT_CONTRAST
+
+    bus = FakeI2CBus(chip)
+    with open_display(chip, bus=bus) as oled:
+        assert bus.chip.contrast == oled.contrast == LIT_CONTRAST < luma_s  # luma's set-up sent luma_s
+
+
+def test_a_display_switched_off_is_dark_and_shows_its_frame_again_when_switched_on() -> None:
+    from PIL import Image, ImageDraw
+
+    bus = FakeI2CBus("sh1106")
+    with open_display("sh1106", bus=bus) as oled:
+        image = Image.new("1", (128, 64))
+        ImageDraw.Draw(image).rectangle((4, 4, 60, 20), fill=1)
+        oled.show(image)
+        oled.set_lit(False)
+        assert not bus.chip.display_on and bus.panel().getbbox() is None  # the glass dark
+        oled.set_contrast(0x04)
+        assert bus.chip.contrast == 0x04
+        oled.set_lit(True)
+        assert bus.chip.display_on and bus.panel() == image  # its RAM kept
+        with pytest.raises(ValueError):
+            oled.set_contrast(256)
+
+
+def test_a_display_set_up_again_keeps_its_contrast_and_darkness() -> None:
+    from PIL import Image
+
+    bus = FakeI2CBus("ssd1306")
+    with open_display("ssd1306", bus=bus) as oled:
+        oled.set_contrast(0x04)
+        oled.set_lit(False)
+        bus.detach()
+        with pytest.raises(DisplayError):
+            oled.show(Image.new("1", (128, 64), 1))
+        bus.attach()  # power-cycled: luma's set-up again, then ours
+        oled.show(Image.new("1", (128, 64), 1))
+        assert bus.chip.contrast == 0x04 and not bus.chip.display_on

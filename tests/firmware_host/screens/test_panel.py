@@ -21,3 +21,60 @@ def test_a_table_whose_display_is_missing_referees_on_without_it(caplog: pytest.
     with open_panel(broken, tolerant=True) as panel:
         assert len(panel.displays) == 1  # the simulated one
     assert "left out" in caplog.text and "/dev/i2c-97" in caplog.text
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _dealt_snapshot() -> object:
+    from firmware_host.referee.controller import Controller
+    from firmware_host.referee.transcript import Setup
+
+    table = Controller()
+    table.handle(Setup(rules="classic", dealer="B", players=("Marguerite", "Jean")))
+    return table.snapshot()
+
+
+def test_an_idle_table_dims_then_darkens_its_displays_and_the_next_event_lights_them() -> None:
+    from drivers.display.i2c_sim import FakeI2CBus
+    from drivers.display.oled import LIT_CONTRAST, open_display
+    from firmware_host.screens.chooser import render, screen_for
+    from firmware_host.screens.panel import Panel, Rest
+
+    clock, bus = _Clock(), FakeI2CBus("sh1106")
+    rest = Rest(dim_after=300.0, blank_after=900.0, dim_contrast=0x04)
+    snapshot = _dealt_snapshot()
+    with Panel([open_display("sh1106", bus=bus)], rest=rest, clock=clock) as panel:
+        panel.show(snapshot)  # type: ignore[arg-type]
+        shown = render(screen_for(snapshot))  # type: ignore[arg-type]
+        clock.now += 299.0
+        assert panel.rest() == "lit" and bus.chip.contrast == LIT_CONTRAST
+        clock.now += 1.0
+        assert panel.rest() == "dim" and bus.chip.contrast == 0x04 and bus.panel() == shown
+        clock.now += 600.0
+        assert panel.rest() == "dark" and not bus.chip.display_on and bus.panel().getbbox() is None
+        bus.mark()
+        panel.show(snapshot)  # type: ignore[arg-type]  # an event: the same screen, lit again
+        assert bus.chip.display_on and bus.chip.contrast == LIT_CONTRAST and bus.panel() == shown
+        assert bus.bytes_since_mark < 10  # two commands: no frame sent again (the RAM kept it)
+        clock.now += 299.0
+        assert panel.rest() == "lit"  # the idle time started again at the event
+
+
+def test_the_panel_rests_on_its_own_thread() -> None:
+    from waiting import wait_for
+
+    from drivers.display.i2c_sim import FakeI2CBus
+    from drivers.display.oled import open_display
+    from firmware_host.screens.panel import Panel, Rest
+
+    bus = FakeI2CBus("ssd1306")
+    with Panel([open_display("ssd1306", bus=bus)], rest=Rest(dim_after=0.05, blank_after=0.1)) as panel:
+        panel.message(["idle"])
+        wait_for(lambda: not bus.chip.display_on, "the panel dark")
+        assert panel.resting == "dark"
