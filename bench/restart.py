@@ -16,6 +16,9 @@ Figures (one line each, ``name: value unit``), medians of ``--runs`` runs::
     open_ms_link_921600: ...
     first_poll_after_kill_ms_link_115200: ...   the host killed, a new reader opened, its first poll answered
     first_poll_after_kill_ms_link_921600: ...
+    first_poll_after_close_ms_link_115200: ...  a reader closed (PowerDown), a new one opened: the chip woken
+    first_poll_after_close_ms_link_921600: ...  (UM0701-02 §6.3.2.3: wake-up bytes, then 10 ms) and polled
+    nfcpy_alone_after_close_answered: 0 of N    nfcpy's init on a chip its close put to sleep (one write)
     nfcpy_alone_after_kill_answered: 0 of N     before: nfcpy's init on a chip a killed host left at 921,600
     poll_ms_link_115200: ...           one poll cycle, one card on the pad (median; p99 beside it)
     poll_ms_link_921600: ...
@@ -77,6 +80,9 @@ def restart_costs(runs: int) -> dict[str, list[float]]:
                 _killed(reader)
                 again, reader = _first_poll_ms(chip.path, link)
                 figures.setdefault(f"first_poll_after_kill_ms_link_{link}", []).append(again)
+                reader.close()  # PowerDown: the chip asleep
+                woken, reader = _first_poll_ms(chip.path, link)
+                figures.setdefault(f"first_poll_after_close_ms_link_{link}", []).append(woken)
                 reader.close()
     return figures
 
@@ -89,6 +95,23 @@ def nfcpy_alone_after_kill(runs: int) -> int:
             transport = RawTty(chip.path)
             nfc.clf.pn532.init(transport)
             transport.release()
+            again = RawTty(chip.path)
+            try:
+                nfc.clf.pn532.init(again).close()
+                answered += 1
+            except READER_ERRORS:
+                pass
+            finally:
+                again.release()
+    return answered
+
+
+def nfcpy_alone_after_close(runs: int) -> int:
+    """How many of ``runs`` nfcpy inits answered on a chip nfcpy's own close put in PowerDown."""
+    answered = 0
+    for _ in range(runs):
+        with Pn532Simulator(baud=LINE_CAP) as chip:
+            nfc.clf.pn532.init(RawTty(chip.path)).close()
             again = RawTty(chip.path)
             try:
                 nfc.clf.pn532.init(again).close()
@@ -178,6 +201,7 @@ def main(argv: list[str] | None = None) -> int:
     for name, values in restarts.items():
         print(f"{name}: {statistics.median(values):.1f} ms")
     print(f"nfcpy_alone_after_kill_answered: {nfcpy_alone_after_kill(args.runs)} of {args.runs}")
+    print(f"nfcpy_alone_after_close_answered: {nfcpy_alone_after_close(args.runs)} of {args.runs}")
     for name, values in poll_costs(args.polls).items():
         ordered = sorted(values)
         p99 = ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
