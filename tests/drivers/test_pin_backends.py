@@ -197,7 +197,7 @@ PI_5_REVISION = 0xC04170  # (revision & 0xff0) >> 4 == 0x17: a Pi 5 (the revisio
 
 def test_the_gpiozero_required_opens_a_pi_5s_header_where_its_kernel_puts_it(monkeypatch: pytest.MonkeyPatch) -> None:
     """On a Pi 5 since kernel 6.6.45 the header's GPIOs are gpiochip0 (raspberrypi/linux pull 6144, no
-    gpiochip4 left); gpiozero before 2.0.1.post3 opened gpiochip4 (gpiozero issue 1166)."""
+    gpiochip4 left); gpiozero before 2.0.1.post3 opened gpiochip4 (gpiozero #1166)."""
     import tomllib
 
     import lgpio
