@@ -118,29 +118,34 @@ def first_frame(event, args):
     if event == "open" and str(args[0]).startswith(frames) and "w" in str(args[1]):
         os._exit(0)
 
-sys.addaudithook(first_frame)
+if sys.argv[4] == "count":  # the warming run plays its (empty) input to the end and stops as a table stops
+    sys.addaudithook(first_frame)
 from cli.main import main
 sys.exit(main(["run", "--journal", sys.argv[3], "--png", frames, "--events", "-"]))
 """,
 }
 
 
-def startup_count(checkout: Path, name: str, *, valgrind: bool = True) -> int:
-    """Instructions of one start-up workload, a whole process (0 when not under valgrind)."""
+def startup_count(checkout: Path, name: str, cache: Path, *, valgrind: bool = True) -> int:
+    """Instructions of one start-up workload, a whole process (0 when not under valgrind); ``cache``:
+    its ``XDG_CACHE_HOME`` (where ``cli.compiled_methods`` keeps the dataclasses' compiled methods)."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "callgrind.out"
         script = Path(tmp) / f"{name}.py"
         script.write_text(STARTUP_PRELUDE + STARTUP[name])
         env = {key: value for key, value in os.environ.items() if not key.startswith(("PYTHON", "LC_", "LANG"))}
-        env.update(PYTHONHASHSEED="0", XDG_STATE_HOME=tmp, LANG="C.UTF-8", COLUMNS="80")
-        command = [sys.executable, str(script), str(checkout), str(Path(tmp) / "frames"), str(Path(tmp) / "j.sqlite")]
+        env = {key: value for key, value in env.items() if key not in ("CACHE_DIRECTORY", "STATE_DIRECTORY")}
+        env.update(PYTHONHASHSEED="0", XDG_STATE_HOME=tmp, XDG_CACHE_HOME=str(cache), LANG="C.UTF-8", COLUMNS="80")
+        command = [sys.executable, str(script), str(checkout), str(Path(tmp) / "frames"), str(Path(tmp) / "j.sqlite"),
+                   "count" if valgrind else "warm"]
         if valgrind:
             env["PYTHONDONTWRITEBYTECODE"] = "1"
             command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *command]
         errors = Path(tmp) / "stderr"
-        # `run --events -` reads standard input: kept open (and empty) until the first frame ends it
-        with errors.open("w") as sink, subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-                                                        stderr=sink, env=env, cwd=tmp) as proc:
+        # `run --events -` reads standard input: counted, kept open (and empty) until the first frame ends it
+        stdin = subprocess.PIPE if valgrind else subprocess.DEVNULL
+        with errors.open("w") as sink, subprocess.Popen(command, stdin=stdin, stdout=subprocess.DEVNULL, stderr=sink,
+                                                        env=env, cwd=tmp) as proc:
             try:
                 proc.wait(timeout=600)
             except subprocess.TimeoutExpired:
@@ -158,10 +163,12 @@ def startup_count(checkout: Path, name: str, *, valgrind: bool = True) -> int:
 
 
 def startup_figures(checkout: Path) -> dict[str, int]:
-    """Instructions of each start-up workload, its bytecode written by a run outside valgrind first."""
-    for name in STARTUP:
-        startup_count(checkout, name, valgrind=False)
-    return {name: startup_count(checkout, name) for name in STARTUP}
+    """Instructions of each start-up workload, its bytecode (and the compiled methods a command keeps)
+    written by a run outside valgrind first, as a table's first start writes them."""
+    with tempfile.TemporaryDirectory() as cache:
+        for name in STARTUP:
+            startup_count(checkout, name, Path(cache), valgrind=False)
+        return {name: startup_count(checkout, name, Path(cache)) for name in STARTUP}
 
 
 def figures(checkout: Path, games: int, language: str) -> dict[str, float]:

@@ -100,11 +100,11 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _version(lang: str = "en") -> str:
-    """The installed version. The first folder of ``sys.path`` that holds the distribution's metadata
-    answers, as :mod:`importlib.metadata` looks: a wheel's ``ecarte_table-0.1.0.dist-info`` names its
-    version (the wheel format: ``{name}-{version}.dist-info``), so it is read from the name;
-    anything else (an ``.egg-info``) is asked of importlib.metadata, which costs more than the rest
-    of ``--version`` together (``bench/instructions.py --startup``)."""
+    """The installed version. An installed wheel's metadata folder names its version
+    (``ecarte_table-0.1.0.dist-info``: the wheel format's ``{name}-{version}.dist-info``), so it is
+    read from the name, the first on ``sys.path``; only without one (a checkout's ``.egg-info``) is
+    :mod:`importlib.metadata` asked, which costs more than the rest of ``--version`` together
+    (``bench/instructions.py --startup``)."""
     import os
 
     from catalogue import say
@@ -117,14 +117,12 @@ def _version(lang: str = "en") -> str:
         for name in names:
             if name.startswith("ecarte_table-") and name.endswith(".dist-info"):
                 return name.removeprefix("ecarte_table-").removesuffix(".dist-info")
-            if name.startswith("ecarte_table") and name.endswith(".egg-info"):
-                from importlib.metadata import PackageNotFoundError, version
+    from importlib.metadata import PackageNotFoundError, version
 
-                try:
-                    return version("ecarte-table")
-                except PackageNotFoundError:  # an egg-info of no version
-                    return say(lang, "cli.version_unknown")
-    return say(lang, "cli.version_unknown")
+    try:
+        return version("ecarte-table")
+    except PackageNotFoundError:
+        return say(lang, "cli.version_unknown")
 
 
 def _parser(lang: str = "en", command: str | None = ALL) -> argparse.ArgumentParser:
@@ -189,6 +187,11 @@ asked_language = words.asked
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The entry point: returns the exit status."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if command_named(argv) is not None:  # a command's classes: their methods compiled once (not for --help)
+        from cli.compiled_methods import install
+
+        install()
     args = parse_args(argv)  # --help and --version end here (SystemExit)
     import logging
 

@@ -9,10 +9,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import tempfile
+from pathlib import Path
 
 import pytest
 from waiting import HANG_S
+
+ROOT = Path(__file__).resolve().parents[2]
 
 COMMAND_MODULES = {"cli.run", "cli.hub", "cli.demo", "cli.sim", "cli.replay", "cli.enroll", "cli.doctor", "cli.export",
                    "cli.history", "cli.review", "cli.deck", "cli.journal", "cli.chips"}
@@ -23,13 +25,11 @@ signatures, images, the NFC and display drivers, the journal, and the standard l
 
 
 def imported_by(code: str) -> set[str]:
-    """The modules a fresh interpreter holds after ``code`` (a ``SystemExit`` in it taken as its end),
-    run where a table runs it: outside the checkout (whose ``ecarte_table.egg-info`` a run from the
-    checkout's folder would find first)."""
+    """The modules a fresh interpreter holds after ``code`` (a ``SystemExit`` in it taken as its end)."""
     probe = ("import json, sys\n"
              f"try:\n    exec({code!r})\nexcept SystemExit:\n    pass\n"
              "sys.stdout = sys.__stdout__\nprint(json.dumps(sorted(sys.modules)))\n")
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tempfile.gettempdir(),
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT,
                           timeout=HANG_S, check=False)
     assert done.returncode == 0, done.stderr
     return set(json.loads(done.stdout.splitlines()[-1]))

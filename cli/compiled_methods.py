@@ -1,0 +1,109 @@
+"""The methods ``@dataclass`` writes, compiled once and kept: a table starts again without compiling them.
+
+:mod:`dataclasses` writes each class's ``__init__``, ``__repr__``, ``__eq__``, ``__hash__`` (and, for
+a frozen one, ``__setattr__`` and ``__delattr__``) as Python source and compiles it with ``exec`` as
+the class is made: at import, in every process. ``ecarte-table run`` makes about 130 such classes
+before its first frame, and parsing and compiling their 760 small functions was about a quarter of
+its start-up's instructions (``bench/instructions.py --startup``), paid again at each restart:
+after the watchdog, a crash, every power cut.
+
+:func:`install` gives :mod:`dataclasses` an ``exec`` that compiles each text once and keeps its
+code (marshalled, as a ``.pyc`` keeps a module's) in a file read at the next start. A text is its
+own key and compiles to the same code whoever asks (no compiler flag inherited, as ``dataclasses``
+has none), so every class is what it was: only the compiling is saved. The file is stamped with the
+interpreter's magic number (another Python's code is not read), written at exit when something new
+was compiled, atomically (a temporary file renamed), never when Python writes no bytecode
+(``PYTHONDONTWRITEBYTECODE``), and silently not when its folder cannot be written: the classes are
+then compiled as before. Its folder: systemd's ``CacheDirectory=``, else the service's
+``StateDirectory=`` (the journal's), else ``$XDG_CACHE_HOME/ecarte-table`` (``~/.cache``).
+"""
+
+from __future__ import annotations
+
+import atexit
+import dataclasses
+import importlib.util
+import marshal
+import os
+import sys
+from pathlib import Path
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from types import CodeType
+
+__all__ = ["cache_file", "install", "save"]
+
+LIMIT = 4000
+"""At most this many texts kept (the classes of every command are fewer than 1,000): beyond, the
+file starts again from what the last process used, so that old code does not pile up."""
+
+_code: dict[str, CodeType] = {}
+_used: set[str] = set()
+_state = {"installed": False, "new": False}
+
+
+def cache_file(env: dict[str, str] | None = None) -> Path:
+    """Where the compiled methods are kept, for this interpreter (its cache tag in the name)."""
+    env = dict(os.environ) if env is None else env
+    folder = next((Path(env[key].split(":")[0]) for key in ("CACHE_DIRECTORY", "STATE_DIRECTORY") if env.get(key)),
+                  None)
+    if folder is None:
+        folder = Path(env.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "ecarte-table"
+    return folder / f"dataclass-methods.{sys.implementation.cache_tag}.marshal"
+
+
+def _compiled_exec(source: object, globals: dict[str, object] | None = None,
+                   locals: dict[str, object] | None = None) -> None:
+    """``exec`` for :mod:`dataclasses`: a text compiled once (then its kept code), anything else as given."""
+    if isinstance(source, str):
+        code = _code.get(source)
+        if code is None:
+            code = _code[source] = compile(source, "<string>", "exec", dont_inherit=True)
+            _state["new"] = True
+        _used.add(source)
+        exec(code, globals, locals)  # the text dataclasses wrote, run as dataclasses runs it
+        return
+    exec(source, globals, locals)  # type: ignore[arg-type]
+
+
+def _load(path: Path) -> None:
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return
+    if data[:4] != importlib.util.MAGIC_NUMBER:
+        return
+    try:
+        kept = marshal.loads(data[4:])
+    except (EOFError, ValueError, TypeError):
+        return
+    if isinstance(kept, dict):
+        _code.update({text: code for text, code in kept.items() if isinstance(text, str)})
+
+
+def save(path: Path | None = None) -> None:
+    """Write what was compiled, when something new was and Python writes bytecode."""
+    if not _state["new"] or sys.dont_write_bytecode:
+        return
+    path = cache_file() if path is None else path
+    kept = _code if len(_code) <= LIMIT else {text: _code[text] for text in _used}
+    temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary.write_bytes(importlib.util.MAGIC_NUMBER + marshal.dumps(kept))
+        os.replace(temporary, path)
+    except OSError:
+        temporary.unlink(missing_ok=True)
+        return
+    _state["new"] = False
+
+
+def install() -> None:
+    """Compile :mod:`dataclasses`' methods once: read the kept code and save the new at exit (twice: once)."""
+    if _state["installed"]:
+        return
+    _state["installed"] = True
+    _load(cache_file())
+    dataclasses.exec = _compiled_exec  # type: ignore[attr-defined]  # the name _create_fn calls
+    atexit.register(save)

@@ -1,0 +1,89 @@
+"""The dataclasses' methods compiled once and kept (:mod:`cli.compiled_methods`): a second start
+compiles none of them again, and every class is what it was."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from waiting import HANG_S
+
+from cli.compiled_methods import cache_file
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PROBE = """
+import json, sys
+compiled = []
+sys.addaudithook(lambda event, args: compiled.append(1) if event == "compile" and sys._getframe(1).f_code.co_name
+                 in ("_create_fn", "_compiled_exec") else None)
+if sys.argv[1] == "install":
+    from cli.compiled_methods import install
+    install()
+import dataclasses, engine
+game = engine.new_game("classic", dealer="A")
+action = engine.parse_action("B plays 7S")
+seen = {
+    "action": [repr(action), str(action), action == engine.parse_action("B plays 7S"), hash(action) == hash(
+        engine.parse_action("B plays 7S"))],
+    "game": repr(game)[:400],
+    "fields": sorted(f.name for f in dataclasses.fields(game)),
+    "init": str(__import__("inspect").signature(type(game).__init__)),
+}
+try:
+    action.seat = "A"
+except dataclasses.FrozenInstanceError:
+    seen["frozen"] = True
+print(json.dumps({"compiled": len(compiled), "seen": seen}))
+"""
+
+
+def _start(tmp_path: Path, how: str, **env: str) -> dict[str, object]:
+    environ = {k: v for k, v in os.environ.items() if k not in ("CACHE_DIRECTORY", "STATE_DIRECTORY",
+                                                                 "PYTHONDONTWRITEBYTECODE")}
+    done = subprocess.run([sys.executable, "-c", PROBE, how], capture_output=True, text=True, cwd=ROOT,
+                          timeout=HANG_S, env={**environ, "XDG_CACHE_HOME": str(tmp_path), **env}, check=False)
+    assert done.returncode == 0, done.stderr
+    result: dict[str, object] = json.loads(done.stdout.splitlines()[-1])
+    return result
+
+
+def test_a_second_start_compiles_no_method_and_makes_the_same_classes(tmp_path: Path) -> None:
+    plain = _start(tmp_path, "plain")
+    first = _start(tmp_path, "install")
+    second = _start(tmp_path, "install")
+    assert int(plain["compiled"]) > 100  # type: ignore[call-overload]  # every dataclass compiles its methods
+    # the first start compiles each text once (classes of the same fields share theirs), and keeps them
+    assert 100 < int(first["compiled"]) <= int(plain["compiled"])  # type: ignore[call-overload]
+    assert (tmp_path / "ecarte-table").is_dir() and cache_file({"XDG_CACHE_HOME": str(tmp_path)}).exists()
+    assert second["compiled"] == 0
+    assert first["seen"] == second["seen"] == plain["seen"]
+    assert plain["seen"]["frozen"] is True  # type: ignore[index]
+
+
+def test_nothing_kept_when_python_writes_no_bytecode(tmp_path: Path) -> None:
+    _start(tmp_path, "install", PYTHONDONTWRITEBYTECODE="1")
+    assert not cache_file({"XDG_CACHE_HOME": str(tmp_path)}).exists()
+
+
+def test_a_damaged_or_foreign_file_is_compiled_over(tmp_path: Path) -> None:
+    kept = cache_file({"XDG_CACHE_HOME": str(tmp_path)})
+    kept.parent.mkdir(parents=True)
+    for damage in (b"", b"\x00\x01garbage", kept.read_bytes()[:4] if kept.exists() else b"\x42" * 50):
+        kept.write_bytes(damage)
+        again = _start(tmp_path, "install")
+        assert int(again["compiled"]) > 100  # type: ignore[call-overload]
+        assert _start(tmp_path, "install")["compiled"] == 0  # and kept anew
+
+
+def test_the_service_keeps_them_in_its_own_directories() -> None:
+    """systemd's ``CacheDirectory=``, else ``StateDirectory=`` (the table's unit has that one), else the
+    user's cache folder."""
+    assert cache_file({"CACHE_DIRECTORY": "/var/cache/ecarte-table", "STATE_DIRECTORY": "/var/lib/x"}).parent == \
+        Path("/var/cache/ecarte-table")
+    assert cache_file({"STATE_DIRECTORY": "/var/lib/ecarte-table:/var/lib/other"}).parent == \
+        Path("/var/lib/ecarte-table")
+    assert cache_file({"XDG_CACHE_HOME": "/home/anne/.cache"}).parent == Path("/home/anne/.cache/ecarte-table")
