@@ -19,9 +19,10 @@ instructions:
 - ``startup_version`` / ``startup_help``: ``ecarte-table --version`` and ``ecarte-table --help``;
 - ``startup_import_engine``: ``import engine``; ``startup_import_app``: ``import firmware_host.app``
   (the composition root);
-- ``startup_run_first_frame``: ``ecarte-table run`` on the simulated table, from the interpreter's
-  start to its first display frame saved (``--png``; the process ends as the PNG is opened for
-  writing, seen by an audit hook, so the figure is the same whatever the pads' threads do after).
+- ``startup_run_first_frame``: ``ecarte-table run`` on the simulated table started again (its
+  journal, registry and kept compiled methods there from a first run), from the interpreter's start
+  to its first display frame saved (``--png``; the process ends as the PNG is opened for writing,
+  seen by an audit hook, so the figure is the same whatever the pads' threads do after).
 
 Each figure is a difference of whole runs (``--games`` games against one game, the first game
 warming every cache as a table's first hand does), so the interpreter's start and the imports cancel
@@ -126,17 +127,19 @@ sys.exit(main(["run", "--journal", sys.argv[3], "--png", frames, "--events", "-"
 }
 
 
-def startup_count(checkout: Path, name: str, cache: Path, *, valgrind: bool = True) -> int:
-    """Instructions of one start-up workload, a whole process (0 when not under valgrind); ``cache``:
-    its ``XDG_CACHE_HOME`` (where ``cli.compiled_methods`` keeps the dataclasses' compiled methods)."""
+def startup_count(checkout: Path, name: str, home: Path, *, valgrind: bool = True) -> int:
+    """Instructions of one start-up workload, a whole process (0 when not under valgrind). ``home``
+    holds what a table keeps from one start to the next: its state (the journal, the tag registry)
+    and its cache (the dataclasses' methods :mod:`cli.compiled_methods` keeps)."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "callgrind.out"
         script = Path(tmp) / f"{name}.py"
         script.write_text(STARTUP_PRELUDE + STARTUP[name])
-        env = {key: value for key, value in os.environ.items() if not key.startswith(("PYTHON", "LC_", "LANG"))}
-        env = {key: value for key, value in env.items() if key not in ("CACHE_DIRECTORY", "STATE_DIRECTORY")}
-        env.update(PYTHONHASHSEED="0", XDG_STATE_HOME=tmp, XDG_CACHE_HOME=str(cache), LANG="C.UTF-8", COLUMNS="80")
-        command = [sys.executable, str(script), str(checkout), str(Path(tmp) / "frames"), str(Path(tmp) / "j.sqlite"),
+        env = {key: value for key, value in os.environ.items()
+               if not key.startswith(("PYTHON", "LC_", "LANG")) and key not in ("CACHE_DIRECTORY", "STATE_DIRECTORY")}
+        env.update(PYTHONHASHSEED="0", XDG_STATE_HOME=str(home / "state"), XDG_CACHE_HOME=str(home / "cache"),
+                   LANG="C.UTF-8", COLUMNS="80")
+        command = [sys.executable, str(script), str(checkout), str(home / "frames"), str(home / "journal.sqlite"),
                    "count" if valgrind else "warm"]
         if valgrind:
             env["PYTHONDONTWRITEBYTECODE"] = "1"
@@ -163,12 +166,13 @@ def startup_count(checkout: Path, name: str, cache: Path, *, valgrind: bool = Tr
 
 
 def startup_figures(checkout: Path) -> dict[str, int]:
-    """Instructions of each start-up workload, its bytecode (and the compiled methods a command keeps)
-    written by a run outside valgrind first, as a table's first start writes them."""
-    with tempfile.TemporaryDirectory() as cache:
+    """Instructions of each start-up workload as a table restarts: its bytecode, its journal and the
+    compiled methods a command keeps written by a first run outside valgrind that ends as a table
+    stops (``run``: its empty input played to the end)."""
+    with tempfile.TemporaryDirectory() as home:
         for name in STARTUP:
-            startup_count(checkout, name, Path(cache), valgrind=False)
-        return {name: startup_count(checkout, name, Path(cache)) for name in STARTUP}
+            startup_count(checkout, name, Path(home), valgrind=False)
+        return {name: startup_count(checkout, name, Path(home)) for name in STARTUP}
 
 
 def figures(checkout: Path, games: int, language: str) -> dict[str, float]:
