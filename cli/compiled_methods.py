@@ -11,8 +11,9 @@ after the watchdog, a crash, every power cut.
 code (marshalled, as a ``.pyc`` keeps a module's) in a file read at the next start. A text is its
 own key and compiles to the same code whoever asks (no compiler flag inherited, as ``dataclasses``
 has none), so every class is what it was: only the compiling is saved. The file is stamped with the
-interpreter's magic number (another Python's code is not read), written at exit when something new
-was compiled, atomically (a temporary file renamed), never when Python writes no bytecode
+interpreter's magic number (another Python's code is not read), written when something new was
+compiled: :data:`SETTLED_S` after the start (a table is mostly stopped by its plug, never at its
+exit) and at exit, atomically (a temporary file renamed), never when Python writes no bytecode
 (``PYTHONDONTWRITEBYTECODE``), and silently not when its folder cannot be written: the classes are
 then compiled as before. Its folder: systemd's ``CacheDirectory=``, else the service's
 ``StateDirectory=`` (the journal's), else ``$XDG_CACHE_HOME/ecarte-table`` (``~/.cache``).
@@ -26,6 +27,7 @@ import importlib.util
 import marshal
 import os
 import sys
+import threading
 from pathlib import Path
 
 TYPE_CHECKING = False
@@ -37,6 +39,10 @@ __all__ = ["cache_file", "install", "save"]
 LIMIT = 4000
 """At most this many texts kept (the classes of every command are fewer than 1,000): beyond, the
 file starts again from what the last process used, so that old code does not pile up."""
+
+SETTLED_S = 10.0
+"""Seconds after :func:`install` when what was compiled is written: the command has made its
+classes by then (``run`` shows its first frame within a second or two on a Pi)."""
 
 _code: dict[str, CodeType] = {}
 _used: set[str] = set()
@@ -87,23 +93,27 @@ def save(path: Path | None = None) -> None:
     if not _state["new"] or sys.dont_write_bytecode:
         return
     path = cache_file() if path is None else path
-    kept = _code if len(_code) <= LIMIT else {text: _code[text] for text in _used}
-    temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    _state["new"] = False
+    code = dict(_code)  # copies (a class may be made in another thread meanwhile)
+    kept = code if len(code) <= LIMIT else {text: code[text] for text in set(_used) if text in code}
+    temporary = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         temporary.write_bytes(importlib.util.MAGIC_NUMBER + marshal.dumps(kept))
         os.replace(temporary, path)
     except OSError:
         temporary.unlink(missing_ok=True)
-        return
-    _state["new"] = False
 
 
 def install() -> None:
-    """Compile :mod:`dataclasses`' methods once: read the kept code and save the new at exit (twice: once)."""
+    """Compile :mod:`dataclasses`' methods once: read the kept code, and keep the new :data:`SETTLED_S`
+    after and at exit (installed twice: once)."""
     if _state["installed"]:
         return
     _state["installed"] = True
     _load(cache_file())
     dataclasses.exec = _compiled_exec  # type: ignore[attr-defined]  # the name _create_fn calls
     atexit.register(save)
+    settled = threading.Timer(SETTLED_S, save)
+    settled.daemon = True
+    settled.start()

@@ -57,7 +57,7 @@ class _Commands(argparse._SubParsersAction):  # type: ignore[type-arg]
 
 
 class _Version(argparse.Action):
-    """``--version``: the installed version, looked up (importlib.metadata) only when asked."""
+    """``--version``: the installed version (:func:`_version`), looked up only when asked."""
 
     def __init__(self, option_strings: Sequence[str], dest: str, lang: str = "en", **kwargs: Any) -> None:
         super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)

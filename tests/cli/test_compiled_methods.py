@@ -64,6 +64,20 @@ def test_a_second_start_compiles_no_method_and_makes_the_same_classes(tmp_path: 
     assert plain["seen"]["frozen"] is True  # type: ignore[index]
 
 
+def test_kept_while_the_command_runs_a_table_killed_later_keeps_them(tmp_path: Path) -> None:
+    """A table is mostly stopped by its plug or a kill -9, never at its exit: what it compiled is
+    written once it has settled, not only at exit."""
+    killed = ("import os, signal, time\nimport cli.compiled_methods as kept\nkept.SETTLED_S = 3.0\n"
+              "kept.install()\nimport engine\ntime.sleep(8)\nos.kill(os.getpid(), signal.SIGKILL)\n")
+    environ = {k: v for k, v in os.environ.items() if k not in ("CACHE_DIRECTORY", "STATE_DIRECTORY",
+                                                                 "PYTHONDONTWRITEBYTECODE")}
+    done = subprocess.run([sys.executable, "-c", killed], capture_output=True, text=True, cwd=ROOT, timeout=HANG_S,
+                          env={**environ, "XDG_CACHE_HOME": str(tmp_path)}, check=False)
+    assert done.returncode == -9, done.stderr
+    assert cache_file({"XDG_CACHE_HOME": str(tmp_path)}).exists()
+    assert _start(tmp_path, "install")["compiled"] == 0
+
+
 def test_nothing_kept_when_python_writes_no_bytecode(tmp_path: Path) -> None:
     _start(tmp_path, "install", PYTHONDONTWRITEBYTECODE="1")
     assert not cache_file({"XDG_CACHE_HOME": str(tmp_path)}).exists()
