@@ -47,6 +47,8 @@ classes by then (``run`` shows its first frame within a second or two on a Pi)."
 _code: dict[str, CodeType] = {}
 _used: set[str] = set()
 _state = {"installed": False, "new": False}
+_kept_in: list[Path] = []
+"""The file :func:`install` read, where :func:`save` writes (the environment of the start decides)."""
 
 
 def cache_file(env: dict[str, str] | None = None) -> Path:
@@ -92,7 +94,7 @@ def save(path: Path | None = None) -> None:
     """Write what was compiled, when something new was and Python writes bytecode."""
     if not _state["new"] or sys.dont_write_bytecode:
         return
-    path = cache_file() if path is None else path
+    path = path or (_kept_in[0] if _kept_in else cache_file())
     _state["new"] = False
     code = dict(_code)  # copies (a class may be made in another thread meanwhile)
     kept = code if len(code) <= LIMIT else {text: code[text] for text in set(_used) if text in code}
@@ -111,7 +113,8 @@ def install() -> None:
     if _state["installed"]:
         return
     _state["installed"] = True
-    _load(cache_file())
+    _kept_in.append(cache_file())
+    _load(_kept_in[0])
     dataclasses.exec = _compiled_exec  # type: ignore[attr-defined]  # the name _create_fn calls
     atexit.register(save)
     settled = threading.Timer(SETTLED_S, save)
