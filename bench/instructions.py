@@ -130,14 +130,15 @@ sys.exit(main(["run", "--journal", sys.argv[3], "--png", frames, "--events", "-"
 def startup_count(checkout: Path, name: str, home: Path, *, valgrind: bool = True) -> int:
     """Instructions of one start-up workload, a whole process (0 when not under valgrind). ``home``
     holds what a table keeps from one start to the next: its state (the journal, the tag registry)
-    and its cache (the dataclasses' methods :mod:`cli.compiled_methods` keeps)."""
+    and its bytecode (``PYTHONPYCACHEPREFIX``), the dataclasses' methods :mod:`cli.compiled_methods`
+    keeps beside it."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "callgrind.out"
         script = Path(tmp) / f"{name}.py"
         script.write_text(STARTUP_PRELUDE + STARTUP[name])
         env = {key: value for key, value in os.environ.items()
-               if not key.startswith(("PYTHON", "LC_", "LANG")) and key not in ("CACHE_DIRECTORY", "STATE_DIRECTORY")}
-        env.update(PYTHONHASHSEED="0", XDG_STATE_HOME=str(home / "state"), XDG_CACHE_HOME=str(home / "cache"),
+               if not key.startswith(("PYTHON", "LC_", "LANG")) and key != "STATE_DIRECTORY"}
+        env.update(PYTHONHASHSEED="0", XDG_STATE_HOME=str(home / "state"), PYTHONPYCACHEPREFIX=str(home / "pycache"),
                    LANG="C.UTF-8", COLUMNS="80")
         command = [sys.executable, str(script), str(checkout), str(home / "frames"), str(home / "journal.sqlite"),
                    "count" if valgrind else "warm"]

@@ -15,8 +15,13 @@ interpreter's magic number (another Python's code is not read), written when som
 compiled: :data:`SETTLED_S` after the start (a table is mostly stopped by its plug, never at its
 exit) and at exit, atomically (a temporary file renamed), never when Python writes no bytecode
 (``PYTHONDONTWRITEBYTECODE``), and silently not when its folder cannot be written: the classes are
-then compiled as before. Its folder: systemd's ``CacheDirectory=``, else the service's
-``StateDirectory=`` (the journal's), else ``$XDG_CACHE_HOME/ecarte-table`` (``~/.cache``).
+then compiled as before.
+
+It lives where Python keeps this package's bytecode (``cli/__pycache__``, or below
+``PYTHONPYCACHEPREFIX``), and is trusted as the ``.pyc`` files beside it are: whoever can write
+one can write the other. The service cannot write there (``ProtectSystem=strict``): the installer
+writes it once, as it installs the code (``python -m cli.compiled_methods`` imports every module of
+ours, and so makes every class; ``systemd/install.sh``).
 """
 
 from __future__ import annotations
@@ -51,13 +56,13 @@ _kept_in: list[Path] = []
 """The file :func:`install` read, where :func:`save` writes (the environment of the start decides)."""
 
 
-def cache_file(env: dict[str, str] | None = None) -> Path:
-    """Where the compiled methods are kept, for this interpreter (its cache tag in the name)."""
-    env = dict(os.environ) if env is None else env
-    folder = next((Path(env[key].split(":")[0]) for key in ("CACHE_DIRECTORY", "STATE_DIRECTORY") if env.get(key)),
-                  None)
-    if folder is None:
-        folder = Path(env.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "ecarte-table"
+def cache_file(prefix: str | None = None) -> Path:
+    """Where the compiled methods are kept, for this interpreter (its cache tag in the name): beside
+    this package's bytecode, as :func:`importlib.util.cache_from_source` places it (``prefix``:
+    ``sys.pycache_prefix``, ``PYTHONPYCACHEPREFIX``)."""
+    prefix = sys.pycache_prefix if prefix is None else prefix
+    package = Path(__file__).resolve().parent
+    folder = Path(prefix) / package.relative_to(package.anchor) if prefix else package / "__pycache__"
     return folder / f"dataclass-methods.{sys.implementation.cache_tag}.marshal"
 
 
@@ -120,3 +125,29 @@ def install() -> None:
     settled = threading.Timer(SETTLED_S, save)
     settled.daemon = True
     settled.start()
+
+
+def warm() -> int:
+    """Compile and keep the methods of every class of ours: every module of our packages imported (the
+    installer runs it, as root, where the service cannot write). Returns how many texts are kept."""
+    import importlib
+    import pkgutil
+
+    install()
+    root = Path(__file__).resolve().parents[1]
+    for package in ("engine", "catalogue", "drivers", "hardware", "coach", "firmware_host", "venue", "cli"):
+        for found in pkgutil.walk_packages([str(root / package)], prefix=f"{package}."):
+            if found.name.endswith("__main__"):
+                continue
+            try:
+                importlib.import_module(found.name)
+            except Exception:  # a module that needs what this machine lacks: its classes wait for it
+                continue
+    save()
+    return len(_code)
+
+
+if __name__ == "__main__":  # the module itself does the work (run as __main__, it is a second copy)
+    from cli import compiled_methods
+
+    print(f"{compiled_methods.cache_file()}: {compiled_methods.warm()} methods kept")

@@ -174,6 +174,9 @@ fi
 # PYPI=1: where pip builds lgpio from its sdist (Python 3.13), its C library is linked in statically
 # (without it, lgpio wants liblgpio-dev, which Debian does not package)
 run env PYPI=1 "$VENV/bin/pip" install --quiet --upgrade "${pip_from[@]}" "$REPO[pi]"
+# the methods @dataclass writes, compiled once beside the bytecode pip wrote, where the service cannot
+# write: every start of the table reads them instead of compiling them (cli/compiled_methods.py)
+run "$VENV/bin/python" -m cli.compiled_methods
 run install -d -m 0755 "$PREFIX/docs"
 for doc in "$REPO"/docs/*.md; do
     if [[ -e $doc ]]; then
