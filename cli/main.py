@@ -26,22 +26,23 @@ if TYPE_CHECKING:
 
 __all__ = ["main"]
 
-COMMANDS = {
-    "run": "the table service",
-    "hub": "the venue's scoreboard from every table's MQTT topics",
-    "demo": "two built-in players play a game on the simulated table",
-    "sim": "type events and watch the OLED",
-    "replay": "play a transcript through the controller",
-    "enroll": "register the tags of a pack of cards",
-    "doctor": "check the table and say how to fix what fails",
-    "export": "write a game of the journal as a transcript",
-    "history": "the journal's games and each player's statistics",
-    "review": "the coach's review of a game's hands",
-    "deck": "check a pack before a game: 32 cards, none twice, none foreign or fake",
-    "journal": "what the journal holds; check it; salvage a damaged one",
-    "chips": "simulated PN532s that outlive the service (--pads to serve, --ask to talk)",
+COMMANDS: dict[str, dict[str, str]] = {
+    "run": dict(help="the table service"),
+    "hub": dict(help="the venue's scoreboard from every table's MQTT topics"),
+    "demo": dict(help="two built-in players play a game on the simulated table"),
+    "sim": dict(help="type events and watch the OLED"),
+    "replay": dict(help="play a transcript through the controller"),
+    "enroll": dict(help="register the tags of a pack of cards"),
+    "doctor": dict(help="check the table and say how to fix what fails"),
+    "export": dict(help="write a game of the journal as a transcript"),
+    "history": dict(help="the journal's games and each player's statistics"),
+    "review": dict(help="the coach's review of a game's hands"),
+    "deck": dict(help="check a pack before a game: 32 cards, none twice, none foreign or fake"),
+    "journal": dict(help="what the journal holds; check it; salvage a damaged one"),
+    "chips": dict(help="simulated PN532s that outlive the service (--pads to serve, --ask to talk)"),
 }
-"""Every command (its module is ``cli.<name>``) and its line in ``--help``, in the order ``--help`` lists them."""
+"""Every command (its module is ``cli.<name>``) and its line in ``--help`` (as ``add_parser`` takes it: a
+message of the catalogue by its English, as every ``help=``), in the order ``--help`` lists them."""
 
 ALL = "*"
 """``_parser(command=ALL)``: every command's arguments (the docs' and the help's tests read them all)."""
@@ -51,7 +52,7 @@ class _Commands(argparse._SubParsersAction):  # type: ignore[type-arg]
     """The sub-commands' action: each command's line in ``--help`` from :data:`COMMANDS`."""
 
     def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser:
-        kwargs.setdefault("help", COMMANDS[name])
+        kwargs = {**COMMANDS[name], **kwargs}
         parser: argparse.ArgumentParser = super().add_parser(name, **kwargs)
         return parser
 
