@@ -11,12 +11,27 @@ figure, ``name: value unit``:
   the same games with the panel and without it, the difference over the frames it drew;
 - ``event_instructions_no_panel``: one event without the panel (the referee and the journal).
 
+Start-up figures (``--startup``; what every restart pays: after the watchdog, a crash, a power cut),
+each a whole process, bytecode cached (a run outside valgrind writes it first), in millions of
+instructions:
+
+- ``startup_python``: the bare interpreter (``site`` included), the floor of every figure below;
+- ``startup_version`` / ``startup_help``: ``ecarte-table --version`` and ``ecarte-table --help``;
+- ``startup_import_engine``: ``import engine``; ``startup_import_app``: ``import firmware_host.app``
+  (the composition root);
+- ``startup_run_first_frame``: ``ecarte-table run`` on the simulated table started again (its
+  journal, registry and kept compiled methods there from a first run), from the interpreter's start
+  to its first display frame saved (``--png``; the process ends as the PNG is opened for writing,
+  seen by an audit hook, so the figure is the same whatever the pads' threads do after).
+
 Each figure is a difference of whole runs (``--games`` games against one game, the first game
 warming every cache as a table's first hand does), so the interpreter's start and the imports cancel
 out. ``--before DIR`` counts the same workload on another checkout (``git worktree add DIR REV``) in
 the same run, and prints its figures with ``before_`` in front.
 
-    python bench/instructions.py [--games 3] [--language en] [--before DIR]
+    python bench/instructions.py [--games 3] [--language en] [--before DIR] [--startup | --startup-only]
+
+It needs valgrind (``apt-get install valgrind``; ``bash scripts/system-deps.sh bench`` installs it).
 """
 
 from __future__ import annotations
@@ -88,6 +103,79 @@ def count(checkout: Path, games: int, *, panel: bool, language: str) -> tuple[in
         return int(totals.group(1)), json.loads(proc.stdout.strip().splitlines()[-1])
 
 
+# The start-up workloads: each runs in a fresh interpreter with the checkout first on sys.path.
+STARTUP_PRELUDE = "import sys; sys.path.insert(0, sys.argv[1])\n"
+STARTUP = {
+    "startup_python": "",
+    "startup_version": "from cli.main import main\ntry:\n    main(['--version'])\nexcept SystemExit:\n    pass\n",
+    "startup_help": "from cli.main import main\ntry:\n    main(['--help'])\nexcept SystemExit:\n    pass\n",
+    "startup_import_engine": "import engine\n",
+    "startup_import_app": "import firmware_host.app\n",
+    "startup_run_first_frame": r"""
+import os
+frames = sys.argv[2]
+
+def first_frame(event, args):
+    if event == "open" and str(args[0]).startswith(frames) and "w" in str(args[1]):
+        os._exit(0)
+
+if sys.argv[4] == "count":  # the warming run plays its (empty) input to the end and stops as a table stops
+    sys.addaudithook(first_frame)
+from cli.main import main
+sys.exit(main(["run", "--journal", sys.argv[3], "--png", frames, "--events", "-"]))
+""",
+}
+
+
+def startup_count(checkout: Path, name: str, home: Path, *, valgrind: bool = True) -> int:
+    """Instructions of one start-up workload, a whole process (0 when not under valgrind). ``home``
+    holds what a table keeps from one start to the next: its state (the journal, the tag registry)
+    and its bytecode (``PYTHONPYCACHEPREFIX``), the dataclasses' methods :mod:`cli.compiled_methods`
+    keeps beside it."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "callgrind.out"
+        script = Path(tmp) / f"{name}.py"
+        script.write_text(STARTUP_PRELUDE + STARTUP[name])
+        env = {key: value for key, value in os.environ.items()
+               if not key.startswith(("PYTHON", "LC_", "LANG")) and key != "STATE_DIRECTORY"}
+        env.update(PYTHONHASHSEED="0", XDG_STATE_HOME=str(home / "state"), PYTHONPYCACHEPREFIX=str(home / "pycache"),
+                   LANG="C.UTF-8", COLUMNS="80")
+        command = [sys.executable, str(script), str(checkout), str(home / "frames"), str(home / "journal.sqlite"),
+                   "count" if valgrind else "warm"]
+        if valgrind:
+            env["PYTHONDONTWRITEBYTECODE"] = "1"
+            command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *command]
+        errors = Path(tmp) / "stderr"
+        # `run --events -` reads standard input: counted, kept open (and empty) until the first frame ends it
+        stdin = subprocess.PIPE if valgrind else subprocess.DEVNULL
+        with errors.open("w") as sink, subprocess.Popen(command, stdin=stdin, stdout=subprocess.DEVNULL, stderr=sink,
+                                                        env=env, cwd=tmp) as proc:
+            try:
+                proc.wait(timeout=600)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                raise SystemExit(f"bench/instructions.py: {name} did not end in {checkout}") from None
+        err = errors.read_text(errors="replace")
+        if proc.returncode != 0:
+            raise SystemExit(f"bench/instructions.py: {name} failed in {checkout}:\n{err[-2000:]}")
+        if not valgrind:
+            return 0
+        totals = re.search(r"^summary:\s+(\d+)", out.read_text(), re.MULTILINE)
+        if totals is None:
+            raise SystemExit(f"bench/instructions.py: no summary line in {out}")
+        return int(totals.group(1))
+
+
+def startup_figures(checkout: Path) -> dict[str, int]:
+    """Instructions of each start-up workload as a table restarts: its bytecode, its journal and the
+    compiled methods a command keeps written by a first run outside valgrind that ends as a table
+    stops (``run``: its empty input played to the end)."""
+    with tempfile.TemporaryDirectory() as home:
+        for name in STARTUP:
+            startup_count(checkout, name, Path(home), valgrind=False)
+        return {name: startup_count(checkout, name, Path(home)) for name in STARTUP}
+
+
 def figures(checkout: Path, games: int, language: str) -> dict[str, float]:
     """Instructions per event (with and without the panel) and per frame, games 2..N over game 1."""
     one, one_counts = count(checkout, 1, panel=True, language=language)
@@ -110,6 +198,8 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=3, help="games in the long run (the short run plays one)")
     parser.add_argument("--language", default="en", help="the panel's language")
     parser.add_argument("--before", type=Path, help="another checkout, counted in the same run")
+    parser.add_argument("--startup", action="store_true", help="also the start-up figures")
+    parser.add_argument("--startup-only", action="store_true", help="only the start-up figures")
     args = parser.parse_args()
     if shutil.which("valgrind") is None:
         print("bench/instructions.py: valgrind is not installed (apt-get install valgrind)", file=sys.stderr)
@@ -117,6 +207,13 @@ def main() -> int:
     if args.games < 2:
         parser.error("--games must be 2 or more")
     runs = [("", ROOT)] + ([("before_", args.before.resolve())] if args.before else [])
+    if args.startup or args.startup_only:
+        counted = {prefix: startup_figures(checkout) for prefix, checkout in runs}
+        for name in STARTUP:
+            for prefix, _ in runs:
+                print(f"{prefix}{name}: {counted[prefix][name] / 1e6:,.1f} M instructions", flush=True)
+        if args.startup_only:
+            return 0
     for prefix, checkout in runs:
         result = figures(checkout, args.games, args.language)
         for name in ("event_instructions", "event_instructions_no_panel", "frame_instructions"):

@@ -34,13 +34,13 @@ import errno
 import functools
 import gettext
 import io
-import logging
 import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
 
-logger = logging.getLogger(__name__)
+TYPE_CHECKING = False  # typing and logging are not imported at run time: ``--help`` reads this module (cli.main)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "AGREEING",
@@ -83,6 +83,13 @@ def po_path(lang: str, locale_dir: Path = LOCALE_DIR) -> Path:
     return locale_dir / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
+def _warn(message: str, *values: object) -> None:
+    """A warning of this module's logger (``catalogue``), :mod:`logging` imported only then."""
+    import logging
+
+    logging.getLogger(__name__).warning(message, *values)
+
+
 _STALE_S = 2.0
 """A ``.po`` this much newer than its ``.mo`` was edited since the last compile (a wheel unpacks
 both within the same second or two)."""
@@ -92,7 +99,7 @@ def language(name: str | None) -> str:
     """``name`` if the table speaks it, else English (with a warning)."""
     if name is None or name in LANGUAGES:
         return name or "en"
-    logger.warning("the table does not speak %r: English instead (one of %s)", name, ", ".join(LANGUAGES))
+    _warn("the table does not speak %r: English instead (one of %s)", name, ", ".join(LANGUAGES))
     return "en"
 
 
@@ -115,7 +122,7 @@ def translations(lang: str) -> gettext.GNUTranslations:
     else:
         from catalogue.compile_po import mo_bytes
 
-        logger.warning("%s is %s: compiled from its .po now (python -m catalogue.compile_po writes it)",
+        _warn("%s is %s: compiled from its .po now (python -m catalogue.compile_po writes it)",
                        mo.relative_to(LOCALE_DIR.parent), "older than its .po" if mo.exists() else "missing")
         found = gettext.GNUTranslations(io.BytesIO(mo_bytes(po)))
     if lang != "en":

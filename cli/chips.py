@@ -23,7 +23,7 @@ __all__ = ["add_parser", "run"]
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     """Add ``chips`` to the ``ecarte-table`` sub-commands."""
     chips: argparse.ArgumentParser = sub.add_parser(
-        "chips", help="simulated PN532s that outlive the service (--pads to serve, --ask to talk)", description=(
+        "chips", description=(
             "Simulated PN532 readers in a process of their own, at stable paths a table file can name, "
             "keeping their state (their serial rate among it) while the service is killed and restarted. "
             "With --pads: serve one chip a pad until SIGTERM (prints 'ready'); with --ask: send one JSON "

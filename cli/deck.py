@@ -25,8 +25,7 @@ from firmware_host.errors import BadInput
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add ``deck`` to the ``ecarte-table`` sub-commands."""
     deck: argparse.ArgumentParser = subparsers.add_parser(
-        "deck", help="check a pack before a game: 32 cards, none twice, none foreign or fake",
-        description="Pass the pack over one pad: the table confirms every card of one registered pack "
+        "deck", description="Pass the pack over one pad: the table confirms every card of one registered pack "
                     "and says what is missing, repeated, foreign or not genuine (exit 0 when whole).")
     deck.add_argument("table", nargs="?", help="the table file (default: the simulated table)")
     deck.add_argument("--pad", default=None, help="the pad to pass the cards over (default: the first)")

@@ -30,8 +30,7 @@ def demo_journal() -> Path:
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     """Add ``demo`` to the ``ecarte-table`` sub-commands."""
     demo: argparse.ArgumentParser = sub.add_parser(
-        "demo", help="two built-in players play a game on the simulated table",
-                          description=(
+        "demo", description=(
                               "Two built-in players play a whole game on the simulated table through the "
                               "real controller, drivers and simulators, with a fault made and corrected. "
                               "The OLED's frames are drawn in the terminal."))

@@ -14,7 +14,7 @@ __all__ = ["add_parser", "run"]
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     """Add ``doctor`` to the ``ecarte-table`` sub-commands."""
     doctor: argparse.ArgumentParser = sub.add_parser(
-        "doctor", help="check the table and say how to fix what fails", description=(
+        "doctor", description=(
             "Check the table's parts one by one (readers, display, buttons, permissions, the tag registry) "
             "and say how to fix what fails; exit 1 when something does."))
     doctor.add_argument("table", nargs="?", help="the table file (default: the simulated table)")

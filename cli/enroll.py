@@ -34,7 +34,7 @@ READER_WAIT_S = 15.0
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     """Add ``enroll`` to the ``ecarte-table`` sub-commands."""
     enroll: argparse.ArgumentParser = sub.add_parser(
-        "enroll", help="register the tags of a pack of cards", description=(
+        "enroll", description=(
         "Walk through the 32 cards in order: place each on the pad, lift it, next. Writes the tag "
         "registry named in the table file."))
     enroll.add_argument("table", nargs="?", help="the table file (default: the simulated table)")

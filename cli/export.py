@@ -21,7 +21,7 @@ __all__ = ["add_parser", "run"]
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     """Add ``export`` to the ``ecarte-table`` sub-commands."""
     export: argparse.ArgumentParser = sub.add_parser(
-        "export", help="write a game of the journal as a transcript", description=(
+        "export", description=(
             "Write a game of the journal as a transcript (the physical events, one JSON object a line, that "
             "`replay` and `run --events` read), or as a hand record (--format record)."))
     export.add_argument("--journal", type=Path, default=default_journal(), help="the journal (default: %(default)s)")

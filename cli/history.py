@@ -19,7 +19,7 @@ __all__ = ["add_parser", "run"]
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     """Add ``history`` to the ``ecarte-table`` sub-commands."""
     history: argparse.ArgumentParser = sub.add_parser(
-        "history", help="the journal's games and each player's statistics", description=(
+        "history", description=(
         "Every game of the journal: date and time, rule set, players, winner, score, hands and faults "
         "(replayed through the referee). --players: each player's statistics across the games."))
     history.add_argument("--journal", type=Path, default=default_journal(), help="the journal (default: %(default)s)")

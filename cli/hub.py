@@ -15,7 +15,7 @@ LOG_LEVEL = logging.INFO
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     """Add ``hub`` to the ``ecarte-table`` sub-commands."""
     hub: argparse.ArgumentParser = sub.add_parser(
-        "hub", help="the venue's scoreboard from every table's MQTT topics", description=(
+        "hub", description=(
         "Subscribe to every table of the venue on MQTT and serve the scoreboard: tables live, results, "
         "standings, records. With no broker named, the hub runs its own Mosquitto on 127.0.0.1:1883."))
     hub.add_argument("venue_file", nargs="?", help="the venue file (TOML: [hub], [broker], [session])")

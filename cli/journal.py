@@ -20,8 +20,7 @@ __all__ = ["add_parser", "run"]
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     """Register ``journal`` on the command line's subparsers."""
     parser: argparse.ArgumentParser = sub.add_parser(
-        "journal", help="what the journal holds; check it; salvage a damaged one",
-        description=(
+        "journal", description=(
             "status: the input lines taken (the service is fed again from there), the games, the rows. "
             "check: SQLite's integrity check, every row's CRC and the seal (the rows that should be there); "
             "exit status 1 when the journal is damaged. salvage: every game that reads whole copied into a "

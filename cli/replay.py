@@ -17,7 +17,7 @@ __all__ = ["add_parser", "run"]
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     """Add ``replay`` to the ``ecarte-table`` sub-commands."""
     replay: argparse.ArgumentParser = sub.add_parser(
-        "replay", help="play a transcript through the controller", description=(
+        "replay", description=(
         "Play a transcript (one JSON object a line) through the real controller and print the "
         "table events. Every bad line is reported with its number (exit status 2)."))
     replay.add_argument("file", help="the transcript, or - for standard input")

@@ -25,7 +25,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add the ``review`` command to the ``ecarte-table`` sub-commands."""
     from firmware_host.journal.store import default_journal
 
-    review = subparsers.add_parser("review", help="the coach's review of a game's hands", description=(
+    review = subparsers.add_parser("review", description=(
         "Review the hands of a game of the journal: the cards that lost a trick best play would have "
         "won (double dummy, then with what the player could know), and the first decisions."
     ))

@@ -18,7 +18,7 @@ LOG_LEVEL = logging.INFO
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     """Add ``run`` to the ``ecarte-table`` sub-commands."""
     run: argparse.ArgumentParser = sub.add_parser(
-        "run", help="the table service", description=(
+        "run", description=(
         "Run the table: read the pads and buttons, referee the game, show it on the OLED. "
         "With no table file, the simulated table (simulated PN532 pads, simulated display, "
         "mock buttons). Started again on the same journal, it resumes where it stopped."))

@@ -19,7 +19,7 @@ LOG_LEVEL = logging.INFO
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     """Add ``sim`` to the ``ecarte-table`` sub-commands."""
     sim: argparse.ArgumentParser = sub.add_parser(
-        "sim", help="type events and watch the OLED", description=(
+        "sim", description=(
         "Interactive simulated table: type events like 'A plays KS', 'B yes', 'deal', 'hand.A 7H', "
         "'help'; the OLED is drawn after each."))
     sim.add_argument("--rules", default="classic", help="rule set (default classic)")

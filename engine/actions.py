@@ -14,6 +14,12 @@ Every action is a frozen value that prints and serialises itself::
 Single-card forms (``DealCard``, a one-card ``Discard`` or ``Draw``) are what
 the table's pads produce; whole forms (``Deal``, several cards at once) are the
 same acts in one step.
+
+An action that adds no field to its base (``PlayCard``, ``Accept``...) is a plain subclass with
+``__slots__ = ()``, not a dataclass of its own: the base's generated ``__init__``, ``__repr__``,
+``__eq__`` and ``__hash__`` read ``self.__class__`` and serve it unchanged, and each ``@dataclass``
+compiles six methods from source at import, which every start of the table pays
+(``bench/instructions.py --startup``).
 """
 
 from __future__ import annotations
@@ -98,17 +104,19 @@ class TurnTarget(Action):
         return f"target {self.card}"
 
 
-@dataclass(frozen=True, slots=True)
 class Cut(SeatCardAction):
     """A seat cuts for the deal: the higher écarté card deals (rule 5)."""
+
+    __slots__ = ()
 
     kind: ClassVar[str] = "cut"
     verb: ClassVar[str] = "cuts"
 
 
-@dataclass(frozen=True, slots=True)
 class DealCard(SeatCardAction):
     """The dealer gives one card to ``seat`` (it crosses that seat's hand pad)."""
+
+    __slots__ = ()
 
     kind: ClassVar[str] = "deal_card"
     verb: ClassVar[str] = "gets"
@@ -155,115 +163,129 @@ class TurnUp(Action):
         return f"turn {self.card}"
 
 
-@dataclass(frozen=True, slots=True)
 class Propose(SeatAction):
     """The elder asks for an exchange."""
+
+    __slots__ = ()
 
     kind: ClassVar[str] = "propose"
     verb: ClassVar[str] = "proposes"
 
 
-@dataclass(frozen=True, slots=True)
 class Stand(SeatAction):
     """The elder plays without (further) exchange: *je joue*."""
+
+    __slots__ = ()
 
     kind: ClassVar[str] = "stand"
     verb: ClassVar[str] = "plays on"
 
 
-@dataclass(frozen=True, slots=True)
 class Accept(SeatAction):
     """Yes to the opponent's proposal, double or offer of the point."""
+
+    __slots__ = ()
 
     kind: ClassVar[str] = "accept"
     verb: ClassVar[str] = "accepts"
 
 
-@dataclass(frozen=True, slots=True)
 class Refuse(SeatAction):
     """No to the opponent's proposal, double or offer of the point."""
+
+    __slots__ = ()
 
     kind: ClassVar[str] = "refuse"
     verb: ClassVar[str] = "refuses"
 
 
-@dataclass(frozen=True, slots=True)
 class Declare(SeatAction):
     """German: the seat declares the game (guarantees three tricks)."""
+
+    __slots__ = ()
 
     kind: ClassVar[str] = "declare"
     verb: ClassVar[str] = "declares"
 
 
-@dataclass(frozen=True, slots=True)
 class Pass(SeatAction):
     """German: the elder passes, or the dealer insists on an exchange."""
+
+    __slots__ = ()
 
     kind: ClassVar[str] = "pass"
     verb: ClassVar[str] = "passes"
 
 
-@dataclass(frozen=True, slots=True)
 class Discard(SeatCardsAction):
     """Cards put face down on the discard pile."""
+
+    __slots__ = ()
 
     kind: ClassVar[str] = "discard"
     verb: ClassVar[str] = "discards"
 
 
-@dataclass(frozen=True, slots=True)
 class Draw(SeatCardsAction):
     """Replacement cards from the stock."""
+
+    __slots__ = ()
 
     kind: ClassVar[str] = "draw"
     verb: ClassVar[str] = "draws"
 
 
-@dataclass(frozen=True, slots=True)
 class Announce(SeatAction):
     """The seat announces the king of trumps."""
+
+    __slots__ = ()
 
     kind: ClassVar[str] = "announce"
     verb: ClassVar[str] = "announces the king"
 
 
-@dataclass(frozen=True, slots=True)
 class PlayCard(SeatCardAction):
     """A card played to the trick."""
+
+    __slots__ = ()
 
     kind: ClassVar[str] = "play"
     verb: ClassVar[str] = "plays"
 
 
-@dataclass(frozen=True, slots=True)
 class Double(SeatAction):
     """Option ``doubling``: the seat proposes to double the hand."""
+
+    __slots__ = ()
 
     kind: ClassVar[str] = "double"
     verb: ClassVar[str] = "doubles"
 
 
-@dataclass(frozen=True, slots=True)
 class OfferPoint(SeatAction):
     """Option ``offer_point``: the seat offers the point to its opponent."""
+
+    __slots__ = ()
 
     kind: ClassVar[str] = "offer_point"
     verb: ClassVar[str] = "offers the point"
 
 
-@dataclass(frozen=True, slots=True)
 class ReplayHand(SeatAction):
     """Partial sight, after a fault proven late (rules 25, 43): the other seat has the hands
     played again (its ``yes``)."""
+
+    __slots__ = ()
 
     kind: ClassVar[str] = "replay_hand"
     verb: ClassVar[str] = "has the hands played again"
 
 
-@dataclass(frozen=True, slots=True)
 class PlayOn(SeatAction):
     """Partial sight, after a fault proven late (rule 43): the other seat plays on, the
     offender's points being reduced at the hand's end (its ``no``)."""
+
+    __slots__ = ()
 
     kind: ClassVar[str] = "play_on"
     verb: ClassVar[str] = "plays on"

@@ -259,10 +259,12 @@ class Fault(Event):
                 **dict(self.detail), **dict(said)}
 
 
-@dataclass(frozen=True, slots=True)
 class HandReplayed(Event):
     """Partial sight: after a fault proven late the other seat chose to have the hands played
-    again: the tricks are void and play starts again at the first trick."""
+    again: the tricks are void and play starts again at the first trick. (No field of its own: a
+    plain subclass, as :mod:`engine.actions`' actions with none.)"""
+
+    __slots__ = ()
 
     event: ClassVar[str] = "replay_hand"
 

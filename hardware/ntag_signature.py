@@ -32,14 +32,14 @@ from __future__ import annotations
 
 import functools
 import re
-
-import ecdsa
-from ecdsa.ellipticcurve import PointJacobi
-from ecdsa.util import sigdecode_string
+from typing import TYPE_CHECKING
 
 from catalogue.phrase import Phrase, WordedError
 from drivers.nfc.originality import Origin, TagFacts
 from drivers.nfc.pn532sim.tag_signer import sim_public_key
+
+if TYPE_CHECKING:  # imported where a tag is judged: a table starts without it (bench/instructions.py --startup)
+    import ecdsa
 
 NXP_NTAG21X_KEY = bytes.fromhex("04494E1A386D3D3CFE3DC10E5DE68A499B1C202DB5B132393E89ED19FE5BE8BC61")
 """NXP's NTAG21x originality public key (uncompressed point on secp128r1), from AN11350."""
@@ -77,6 +77,8 @@ def trusted_key(name: str) -> bytes:
     if not _HEX_KEY.match(name):
         raise OriginalityError(Phrase.of("signature.not_key", name=repr(name), nxp='"nxp"', test='"test"'))
     key = bytes.fromhex(name)
+    import ecdsa
+
     try:
         ecdsa.VerifyingKey.from_string(key, curve=ecdsa.SECP128r1)
     except (ecdsa.MalformedPointError, ValueError) as error:
@@ -99,6 +101,9 @@ def verify_signature(uid: bytes, signature: bytes, public_key: bytes) -> bool:
     """
     if len(uid) != UID_BYTES or len(signature) != SIGNATURE_BYTES or not any(signature):
         return False
+    import ecdsa
+    from ecdsa.util import sigdecode_string
+
     key = _verifying_key(public_key)
     try:
         return bool(key.verify_digest(signature, uid, sigdecode=sigdecode_string))
@@ -115,6 +120,9 @@ def _verifying_key(public_key: bytes) -> ecdsa.VerifyingKey:
 
     :raises OriginalityError: ``public_key`` is not a point on secp128r1.
     """
+    import ecdsa
+    from ecdsa.ellipticcurve import PointJacobi
+
     curve = ecdsa.SECP128r1
     try:
         point = ecdsa.VerifyingKey.from_string(public_key, curve=curve).pubkey.point

@@ -8,6 +8,8 @@
 #       debootstrap and systemd-container: tests/deploy boots the shipped units in a Debian container
 #       (scripts/boot_test.py; it skips where it cannot run).
 #   venue: mosquitto, the broker a venue's hub runs (or the venue's own Mosquitto: docs/web.md).
+#   bench: valgrind, which bench/instructions.py runs (callgrind counts instructions, which do not
+#       drift with the machine: the loop's figures and the start-up's, --startup). No test needs it.
 #   TABLE-FILE (a .toml): espeak-ng and alsa-utils (aplay) when its [voice] is enabled, else nothing.
 #   --missing PURPOSE: print what PURPOSE lacks (one line, empty when nothing) and change nothing.
 # The demo needs none of them (scripts/setup.sh demo).
@@ -27,12 +29,13 @@ case "$purpose" in
     tests) wanted=(chromium mosquitto openssl espeak-ng alsa-utils debootstrap systemd-container)
            who="the browser, MQTT, voice and booted-unit tests need" ;;
     venue) wanted=(mosquitto); who="a venue's hub runs (its own broker)" ;;
+    bench) wanted=(valgrind); who="bench/instructions.py runs" ;;
     *.toml)
         [ -r "$purpose" ] || { echo "scripts/system-deps.sh: cannot read the table file $purpose" >&2; exit 2; }
         wanted=()
         if voice_wanted "$purpose"; then wanted=(espeak-ng alsa-utils); fi
         who="the table's voice ([voice] in $purpose) needs" ;;
-    *) echo "usage: bash scripts/system-deps.sh [--missing] [tests|venue|TABLE-FILE.toml]" >&2; exit 2 ;;
+    *) echo "usage: bash scripts/system-deps.sh [--missing] [tests|venue|bench|TABLE-FILE.toml]" >&2; exit 2 ;;
 esac
 missing=()
 for package in "${wanted[@]}"; do
@@ -63,5 +66,6 @@ else
     echo "scripts/system-deps.sh: $who: ${missing[*]}" >&2
     meanwhile="the tests that need them are skipped meanwhile"
     [ "$purpose" = venue ] && meanwhile="the hub cannot run its own broker meanwhile"
+    [ "$purpose" = bench ] && meanwhile="bench/instructions.py cannot count meanwhile"
     echo "  install them with: sudo apt-get install -y ${missing[*]}   ($meanwhile)" >&2
 fi

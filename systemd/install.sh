@@ -190,6 +190,9 @@ run env PYPI=1 "$VENV/bin/pip" install --quiet --upgrade "${pip_from[@]}" "$REPO
 if [[ $old_rpi_gpio -eq 1 ]]; then
     run "$VENV/bin/pip" install --quiet --force-reinstall --no-deps "${pip_from[@]}" "rpi-lgpio>=0.6"
 fi
+# the methods @dataclass writes, compiled once beside the bytecode pip wrote, where the service cannot
+# write: every start of the table reads them instead of compiling them (cli/compiled_methods.py)
+run "$VENV/bin/python" -m cli.compiled_methods
 run install -d -m 0755 "$PREFIX/docs"
 for doc in "$REPO"/docs/*.md; do
     if [[ -e $doc ]]; then

@@ -67,7 +67,7 @@ def _readme_commands() -> list[tuple[str, list[str]]]:
     (docs/commands.md): in their code and their backticks."""
     from cli.main import COMMANDS
 
-    names = {module.__name__.rsplit(".", 1)[1] for module in COMMANDS}
+    names = set(COMMANDS)
     text = "\n".join((ROOT / name).read_text(encoding="utf-8") for name in ("README.md", "docs/commands.md"))
     found = []
     for line in text.splitlines():

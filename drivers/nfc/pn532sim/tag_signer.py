@@ -10,8 +10,10 @@ table's files that name it (``hardware`` imports the drivers, never the other wa
 from __future__ import annotations
 
 import hashlib
+from typing import TYPE_CHECKING
 
-import ecdsa
+if TYPE_CHECKING:  # imported when a key is made: a simulated table starts without it
+    import ecdsa
 
 TEST_KEY_SEED = b"ecarte-table TEST originality key: never trust it on a real table"
 """The public seed of the simulator's TEST signing key (:func:`sim_signing_key`)."""
@@ -23,6 +25,8 @@ def sim_signing_key(seed: bytes = TEST_KEY_SEED) -> ecdsa.SigningKey:
     The seed is public: whoever reads this file can sign with it. Never trust its public key
     (``trusted_key = "test"``) on a real table.
     """
+    import ecdsa
+
     order = ecdsa.SECP128r1.order
     secret = int.from_bytes(hashlib.sha256(seed).digest(), "big") % (order - 1) + 1
     return ecdsa.SigningKey.from_secret_exponent(secret, curve=ecdsa.SECP128r1)
@@ -46,5 +50,7 @@ class SimSigner:
 
     def __call__(self, uid: bytes) -> bytes:
         """The 32-byte signature of ``uid``."""
+        import ecdsa.util
+
         return bytes(self._key.sign_digest_deterministic(uid, hashfunc=hashlib.sha256,
                                                          sigencode=ecdsa.util.sigencode_string))
