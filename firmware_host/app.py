@@ -157,6 +157,8 @@ def run_service(options: RunOptions) -> int:
     if refusal(table) is not None:  # never start on what doctor fails
         raise BadInput(msgid="error.doctor_fails", check=Refused(table),
                        language=table.language if table.language_named else None)
+    for source in options.sources:  # their settings and secret files, before any device starts
+        source.check(table)
     png_dir = check_png_dir(options.png)
     # the events stream is never closed: its reader (a daemon thread) may be blocked in a read,
     # and closing a buffered stream under it would wait for that read

@@ -5,16 +5,15 @@
 from __future__ import annotations
 
 import os
-import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from catalogue.phrase import Phrase
-from hardware.table_checks import Problem, Problems
+from hardware.table_checks import Problems
 from venue.broker import Tls, check_table_name, free_port, in_use, mosquitto_path
 from venue.session import Session
-from venue.settings import ListenError, MqttSettings, SettingsError, parse_sections, split_listen, unreadable
+from venue.settings import ListenError, MqttSettings, SettingsError, parse_sections, read_toml, split_listen
 from venue.trust import TOPIC_LEVEL
 
 MODES = ("mosquitto", "external")
@@ -76,10 +75,7 @@ def load_hub_settings(path: str | Path | None, *, listen: str | None = None, bro
     data: dict[str, Any] = {}
     source = str(path or "hub")
     if path is not None:
-        try:
-            data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-        except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            raise SettingsError.listing(str(path), [Problem("", unreadable(exc))]) from None
+        data = read_toml(Path(path))
     problems = Problems()
     sections = {}
     for name in ("hub", "broker", "tables", "session"):

@@ -21,6 +21,8 @@ from typing import Any
 
 from catalogue.phrase import Phrase, os_words
 from firmware_host.errors import BadInput
+from hardware.limits import FileProblem, read_text
+from hardware.locks import MAX_SECRET_BYTES
 from hardware.table_checks import Problem, Problems
 
 DEFAULT_LISTEN = "127.0.0.1:8080"
@@ -138,8 +140,10 @@ def _secret(problems: Problems, section: Mapping[str, Any], name: str, key: str,
         file = Path(path).expanduser()
         if not file.is_absolute() and base is not None:
             file = base / file
-        try:
-            value = file.read_text(encoding="utf-8").strip()
+        try:  # as the lock secret is read: a FIFO refused unread, /dev/zero and a long file never read whole
+            value = read_text(file, limit=MAX_SECRET_BYTES).strip()
+        except FileProblem as exc:
+            problems.add(f"{name}.{key}_file", Phrase.of("settings.unreadable", path=exc.path, reason=exc.words))
         except OSError as exc:
             problems.add(f"{name}.{key}_file", Phrase.of("settings.unreadable", path=str(file), reason=os_words(exc)))
     return value if value else None
@@ -209,11 +213,26 @@ def load_sections(path: str | Path | None, *, table_name: str) -> tuple[WebSetti
     if path is None:
         return WebSettings(), MqttSettings(table=slug(table_name))
     path = Path(path)
+    data = read_toml(path)
+    return parse_sections(data, table_name=table_name, source=str(path), base=path.parent)
+
+
+def read_toml(path: Path) -> dict[str, Any]:
+    """The TOML file at ``path`` (a table file's sections, the hub's venue file) through the table file's
+    doors (:func:`hardware.limits.read_text`): a regular file of at most 1 MB, a FIFO refused unread,
+    ``/dev/zero`` never read whole, UTF-8, nesting no deeper than Python's parser goes.
+
+    :raises SettingsError: naming the file and the problem.
+    """
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(read_text(path))
+    except FileProblem as exc:
+        raise SettingsError.listing(str(path), [Problem("", exc.words)]) from None
+    except RecursionError as exc:  # nested deeper than Python's parser goes: as the table file says it
+        raise SettingsError.listing(str(path), [Problem("", Phrase.of("table_file.not_toml", detail=str(exc)))]) \
+            from None
     except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise SettingsError.listing(str(path), [Problem("", unreadable(exc))]) from None
-    return parse_sections(data, table_name=table_name, source=str(path), base=path.parent)
 
 
 def unreadable(exc: OSError | tomllib.TOMLDecodeError | UnicodeDecodeError) -> Phrase | str:
