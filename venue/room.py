@@ -125,6 +125,8 @@ class Room:
         self.ledger = ledger if ledger is not None else Ledger(self.session, declared)
         self.tables: dict[str, TableSeen] = {}
         self.dropped = 0
+        self.earlier = 0
+        """Results refused for having ended before this evening began (:meth:`Ledger.add`)."""
         """Messages refused (not of their documented shape)."""
         self._summaries: dict[str, dict[str, Any]] = {}
         self._order: list[str] = []
@@ -212,6 +214,8 @@ class Room:
         result = Result(seen.table, number, (players[0], players[1]), (score["A"], score["B"]),
                         str(game["winner"]), float(game["ended"]))
         verdict = self.ledger.add(result, seen.announced.get(number), seen.clock_offset)
+        if verdict == "earlier":  # a result of an earlier evening: its retained message may go
+            self.earlier += 1
         return [] if verdict == "again" else [("standings", None)]
 
     def standings(self) -> dict[str, Any]:
