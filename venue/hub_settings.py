@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from catalogue.phrase import Phrase
+from hardware.limits import nfc
 from hardware.table_checks import Problems
 from venue.broker import Tls, check_table_name, free_port, in_use, mosquitto_path
 from venue.session import Session
@@ -188,7 +189,7 @@ def load_hub_settings(path: str | Path | None, *, listen: str | None = None, bro
     state_path = Path(state).expanduser() if state else default_state(path)
     if state and path is not None and not state_path.is_absolute():
         state_path = Path(path).parent / state_path
-    session = Session(str(s.get("name", "session")), tuple(players), cycles, system, rounds)
+    session = Session(str(s.get("name", "session")), tuple(nfc(p) for p in players), cycles, system, rounds)
     return HubSettings((host, port), mqtt_settings, mode, own, session, tuple(names), state_path,
                        bool(anonymous_read), tls, tuple(bridges), tuple(readers), retired)
 
@@ -196,14 +197,15 @@ def load_hub_settings(path: str | Path | None, *, listen: str | None = None, bro
 def _player_problems(players: list[str]) -> list[Phrase]:
     """``[session] players``: each a player's name (as a table takes it: no control character, so
     none is the pairing's bye marker), and none twice (a round-robin would pair Ann with Ann)."""
-    from hardware.limits import name_words, quoted
+    from hardware.limits import name_words, quoted, same_name
 
     problems = []
     for player in players:
         why = name_words(player)
         if why is not None:
             problems.append(Phrase.of("hub.player", player=quoted(player), why=why))
-    twice = sorted({p for p in players if players.count(p) > 1})
+    keys = [same_name(p) for p in players]  # "José" twice, one of them NFD; "Ann" and "Ａnn"
+    twice = sorted({p for p, key in zip(players, keys, strict=True) if keys.count(key) > 1})
     if twice:
         problems.append(Phrase.of("hub.players_twice", players=", ".join(quoted(p) for p in twice[:5])))
     return problems

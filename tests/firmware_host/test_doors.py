@@ -380,3 +380,45 @@ def test_a_hostile_venue_file_is_refused_at_the_table_files_doors(tmp_path: Path
     _refused(done, str(path))
     if kind != "nested":
         assert "not a regular file" in done.stderr, done.stderr
+
+
+LOOKALIKES = {
+    "nfc_and_nfd": (["Jos\u00e9", "Jose\u0301"], "twice"),
+    "fullwidth": (["Ann", "\uff21nn"], "twice"),
+    "cyrillic_a": (["\u0410nn", "Bob"], "one alphabet"),
+    "braille_blanks": (["\u2800\u2800", "Bob"], "a letter or a digit one can see"),
+    "hangul_filler": (["\u3164", "Bob"], "a letter or a digit one can see"),
+    "padded_with_a_filler": (["Ann", "Ann\u3164"], "a letter or a digit one can see"),
+}
+
+
+@pytest.mark.parametrize("kind", list(LOOKALIKES))
+def test_names_that_look_alike_are_one_name_or_none(tmp_path: Path, kind: str) -> None:
+    """NFC and NFD "José", a Cyrillic "Аnn", a fullwidth "Ａnn" and names of invisible characters only
+    (U+2800, U+3164) each passed "each name once" as different names. Names are now read in NFC,
+    compared in NFKC case-folded, and one with no visible letter or mixing alphabets is refused: at the
+    page, on a setup line, on the command line and in the table file."""
+    players, words = LOOKALIKES[kind]
+    with _page(tmp_path / "j.sqlite") as (service, client):
+        answer = client.post("/api/setup", json={"players": players}, headers={"Authorization": "Bearer sesame"})
+        assert answer.status_code == 400 and words in answer.json()["error"], answer.text
+        assert service.queue.empty()
+    events = tmp_path / "game.jsonl"
+    events.write_text(json.dumps({"setup": {"players": players}}) + "\n")
+    _refused(_cli("run", "--journal", str(tmp_path / "k.sqlite"), "--events", str(events)), f"{events}:1", words)
+    _refused(_cli("run", "--journal", str(tmp_path / "k.sqlite"), "--events", "/dev/null", "--players",
+                  ",".join(players)), words)
+    table = tmp_path / "table.toml"
+    table.write_text((ROOT / "hardware/tables/simulated.toml").read_text().replace(
+        "[table]\n", f"[table]\nplayers = {json.dumps(players)}\n", 1))
+    _refused(_cli("run", str(table), "--journal", str(tmp_path / "t.sqlite"), "--events", "/dev/null"))
+
+
+def test_a_name_in_nfd_is_the_same_name_in_nfc() -> None:
+    """A setup from a phone or a Mac spells "José" as an "e" and a combining accent (NFD): every door
+    reads it in NFC, so the state, the record and the hub's venue file all say the same "José"."""
+    from firmware_host.referee.transcript import Setup, parse_line, setup_from_json
+
+    line = parse_line(json.dumps({"setup": {"players": ["Jose\u0301", "Bob"]}}), source="x", line_no=1)
+    assert isinstance(line, Setup) and line.players == ("Jos\u00e9", "Bob")
+    assert setup_from_json({"players": ["Bob", "Jose\u0301"]}).players == ("Bob", "Jos\u00e9")

@@ -1,5 +1,5 @@
 """What the scoreboard believes: a result judged before it takes any key, free play counting only this
-evening, a hub that takes up an evening only when it can know it is the same one (issue 48, part 1).
+evening, a hub that takes up an evening only when it can know it is the same one.
 Through the Room (pure) and, where the broker's retained messages make the case, the hub's own Mosquitto."""
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from test_venue_results import SWISS, result
 from test_venue_trust import hub_factory, mosquitto_mode, publish, secret, venue_file
 from waiting import wait_for
@@ -17,6 +18,7 @@ from venue.hub_settings import load_hub_settings
 from venue.ledger import Ledger, PairedTimes
 from venue.room import Room
 from venue.session import Session
+from venue.settings import SettingsError
 
 __all__ = ["hub_factory", "mosquitto_mode"]  # the fixtures
 
@@ -155,3 +157,19 @@ def test_a_hub_pi_without_a_clock_takes_up_no_evening_before_ntp(tmp_path: Path)
     first.alive(now=start + 4 * HOUR, monotonic=100.0 + 4 * HOUR)
     cut = _evening(evening_path, start + 4 * HOUR + 600, 30.0, boot=2, synchronised=True)
     assert cut.continued and cut.began == start and PairedTimes(rounds, session, cut).rounds
+
+
+def test_a_result_in_nfd_counts_for_a_pair_named_in_nfc(tmp_path: Path) -> None:
+    """A table whose setup came from a phone (NFD "José") had its result disputed at a hub whose venue
+    file says "José" in NFC ("not paired together"); and a venue file naming one player twice in two
+    spellings passed. The hub reads every name in NFC and compares them folded."""
+    nfc, nfd = "Jos\u00e9", "Jose\u0301"
+    session = Session("Tuesday", (nfc, "Bob"))  # a round-robin of two: one round, José–Bob
+    room = Room("club", session, ("table-1",))
+    room.take("ecarte/club/table-1/games/1", result("table-1", 1, (nfd, "Bob")), 1.0)
+    standings = room.standings()
+    assert standings["games"] == 1 and standings["disputed"] == [], standings["disputed"]
+    path = tmp_path / "venue.toml"
+    path.write_text(f'[session]\nplayers = ["{nfc}", "Bob", "{nfd}"]\n[broker]\nmode = "external"\nhost = "x"\n')
+    with pytest.raises(SettingsError, match=r"session\.players"):
+        load_hub_settings(path)
