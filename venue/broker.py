@@ -52,6 +52,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from venue.settings import MAX_KEEPALIVE
 from venue.trust import TOPIC_LEVEL
 
 logger = logging.getLogger(__name__)
@@ -372,6 +373,7 @@ def mosquitto_conf(files: BrokerFiles, rules: Rules, host: str, port: int, tls: 
         f"max_inflight_messages {MAX_INFLIGHT_MESSAGES}",
         f"max_inflight_bytes {MAX_INFLIGHT_BYTES}",
         f"max_packet_size {MAX_PACKET_BYTES}",
+        f"max_keepalive {MAX_KEEPALIVE}",
         "log_dest stderr",
         "log_type error",
         "log_type warning",

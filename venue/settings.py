@@ -122,6 +122,14 @@ class MqttSettings:
         return f"ecarte/{self.venue}/{self.table}"
 
 
+MAX_KEEPALIVE = 120
+"""The longest MQTT keep-alive (s) the hub's Mosquitto lets a client ask for (``max_keepalive``): a client
+silent for one and a half of it is cut off, and what the broker held for it freed. A keep-alive of 0
+(never cut off) is refused with the rest: a reader that never reads and never pings held 293 MB for
+300 MB published. (Mosquitto 2.0.11 holds MQTT 5 clients to it, with the server keep-alive of its
+CONNACK; later versions refuse an MQTT 3.1.1 client asking for more, or for 0: docs/security.md.)"""
+
+
 def slug(text: str) -> str:
     """A topic level from a name: lower case, letters, digits and hyphens (``"Table 3"`` → ``table-3``)."""
     out = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
@@ -184,6 +192,10 @@ def parse_sections(data: Mapping[str, Any], *, table_name: str, source: str = "<
                 problems.add(f"mqtt.{key}", Phrase.of("settings.topic_level", value=repr(value), dash="'-'",
                                                       underscore="'_'"))
         mqtt_delay = problems.value(mqtt, "mqtt.reveal_delay", float, default=delay)
+        keepalive = problems.value(mqtt, "mqtt.keepalive", int, default=30)
+        if not 1 <= keepalive <= MAX_KEEPALIVE:
+            problems.add("mqtt.keepalive", Phrase.of("settings.keepalive", most=MAX_KEEPALIVE))
+            keepalive = 30
         mqtt_settings = MqttSettings(
             host=problems.value(mqtt, "mqtt.host", str, default="127.0.0.1"),
             port=problems.value(mqtt, "mqtt.port", int, default=DEFAULT_BROKER_PORT),
@@ -195,7 +207,7 @@ def parse_sections(data: Mapping[str, Any], *, table_name: str, source: str = "<
             cert=problems.value(mqtt, "mqtt.cert", str, default=None),
             key=problems.value(mqtt, "mqtt.key", str, default=None),
             insecure=problems.value(mqtt, "mqtt.insecure", bool, default=False),
-            keepalive=problems.value(mqtt, "mqtt.keepalive", int, default=30),
+            keepalive=keepalive,
             queue=problems.value(mqtt, "mqtt.queue", int, default=10_000),
             reveal_delay=float(mqtt_delay),
             enabled=bool(problems.value(mqtt, "mqtt.enabled", bool, default=True)),
