@@ -3,9 +3,10 @@
 :class:`Ledger` takes the finished games the tables publish (:class:`venue.session.Result`) and
 decides, for each, whether it counts:
 
-- **once per table and game**: a table's game ``n`` counts once, however often it comes and
-  whatever its ``ended``; the same game under another number (the same table and end time) is
-  not counted again;
+- **once**: a table's game counts once, however often it comes; the same game under another number
+  (the same table and end time), or game ``n`` again with another result and the same end, is
+  disputed. A result is judged before it takes any key: a disputed one holds no number, so a forged
+  ``games/<n>`` never blocks the honest one;
 - **at the table it was paired at**: in a session (``[session] players``) the pairs of each round
   are seated at the venue file's tables in order (pair 1 at the first table named in
   ``[tables] names``, and so on, round after round); a result counts only for an open pair of its
@@ -35,7 +36,7 @@ that game by the step), and where no live state of the table was seen yet (the h
 results given back retained before the table speaks) its clock is taken as right, within
 :data:`CLOCK_SLACK_S`. A result that does not count for that reason is disputed with both times
 and the table's clock error, for the director to decide. Free play (no session) has no rounds: its
-results count whatever their time.
+results count if they ended this evening (:attr:`Ledger.evening`, :class:`venue.evening.Evening`).
 
 Each result costs the same at the 10,000th as at the first: the ranking's rows are updated in
 place, the ranking is sorted only when asked for (and cached), and a Swiss round is paired
