@@ -31,6 +31,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from hardware.limits import read_text
+
 logger = logging.getLogger(__name__)
 
 EVENING_S = 12 * 3600.0
@@ -146,10 +148,10 @@ class Evening:
 
 
 def _read(path: Path) -> dict[str, Any] | None:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8")[:4096])
+    try:  # through the doors of every file the table reads: a FIFO or a device is refused unread
+        data = json.loads(read_text(path, limit=4096))
     except FileNotFoundError:
         return None
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError) as exc:  # FileProblem is a ValueError
         return {"error": str(exc)}
     return data if isinstance(data, dict) else {"error": "not an object"}
