@@ -37,6 +37,7 @@ from firmware_host.referee.table_defaults import TableDefaults
 from firmware_host.referee.transcript import Setup, setup_problem
 from firmware_host.screens.panel import check_png_dir
 from firmware_host.service import ServiceStats, TableService
+from hardware.limits import nfc
 from hardware.table import TableConfig
 from hardware.table_devices import TableDevices, open_table_devices
 
@@ -157,6 +158,8 @@ def run_service(options: RunOptions) -> int:
     if refusal(table) is not None:  # never start on what doctor fails
         raise BadInput(msgid="error.doctor_fails", check=Refused(table),
                        language=table.language if table.language_named else None)
+    for source in options.sources:  # their settings and secret files, before any device starts
+        source.check(table)
     png_dir = check_png_dir(options.png)
     # the events stream is never closed: its reader (a daemon thread) may be blocked in a read,
     # and closing a buffered stream under it would wait for that read
@@ -279,7 +282,7 @@ def run_parts(parts: TableParts, options: RunOptions, events: IO[bytes] | None) 
     if game.players and journal.games():
         # `--players` on a journal whose last game is over names the next game's players (a venue's
         # next round); queued after the resume, journaled like any line
-        service.put_physical(Setup(players=tuple(n.strip() for n in game.players.split(","))))
+        service.put_physical(Setup(players=tuple(nfc(n.strip()) for n in game.players.split(","))))
     if events is not None:
         source = "<stdin>" if options.events == "-" else str(options.events)
 
@@ -508,7 +511,7 @@ def table_defaults(table: TableConfig, game: GameOptions) -> TableDefaults:
         raise BadInput(msgid="error.unknown_rules", name=repr(rules), known=", ".join(sorted(RULE_SETS)))
     names: tuple[str, ...] | None = table.players
     if players:
-        names = tuple(name.strip() for name in players.split(","))
+        names = tuple(nfc(name.strip()) for name in players.split(","))
         if len(names) != 2 or not all(names):
             raise BadInput(msgid="error.two_names", players=repr(players[:80]))
     # the one check of every setup: the journal's first line carries these names and must read back

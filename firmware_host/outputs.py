@@ -72,6 +72,11 @@ class OutputSource(Protocol):
     publisher: :class:`venue.wiring.VenueOutputs`), registered by the command line; the service
     knows only this protocol, never the venue (mopidy's extensions registering themselves)."""
 
+    def check(self, table: TableConfig) -> None:
+        """Read and check what the outputs will need (their settings, their secret files) before any
+        device starts. :raises BadInput: for a configuration they cannot start with."""
+        ...
+
     def open(self, table: TableConfig, journal: Path | None, control: Callable[[PhysicalEvent], None],
              stack: contextlib.ExitStack) -> list[TableOutput]:
         """The outputs, started; ``stack`` closes them. ``control``: where they may put an event

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from catalogue.phrase import Phrase, os_words
-from hardware.limits import MAX_NAME, FileProblem, name_words, quoted, read_json
+from hardware.limits import MAX_NAME, FileProblem, name_words, nfc, quoted, read_json
 from hardware.table_checks import Problem
 from hardware.tag_registry import RegistryFileError, TagRegistryError, normalize_uid
 
@@ -48,7 +48,7 @@ def check_tag(tag: str) -> str:
         problem = Phrase.of("badges.at_most", most=MAX_NAME)
     if problem is not None:
         raise TagRegistryError(Phrase.of("badges.not_badge", tag=quoted(tag), why=problem))
-    return f"{kind}:{value.strip()}"
+    return f"{kind}:{nfc(value.strip()) if kind == 'player' else value.strip()}"
 
 
 

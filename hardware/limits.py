@@ -53,25 +53,73 @@ def name_problem(name: object) -> str | None:
     return None if words is None else str(words)
 
 
+INVISIBLE = frozenset("\u115f\u1160\u3164\uffa0\u2800\u2028\u2029")
+"""Characters that draw nothing yet are no control or format character: the Hangul fillers (letters by
+their category), the blank Braille pattern, the line and paragraph separators. A name made of them
+looks empty; one padded with them looks like another."""
+
+_SCRIPTS_TOGETHER = (frozenset({"LATIN", "HAN", "HIRAGANA", "KATAKANA"}), frozenset({"LATIN", "HAN", "BOPOMOFO"}),
+                     frozenset({"LATIN", "HAN", "HANGUL"}))
+"""Scripts one name may mix (Unicode TR39, 5.2 "Highly Restrictive": Japanese, Chinese and Korean
+writing with Latin letters); any other mix is one script's letter passed off as another's (a Cyrillic
+"А" in "Аnn")."""
+
+
+def nfc(name: str) -> str:
+    """``name`` in one spelling (Unicode NFC): "José" typed on a phone or a Mac (NFD, an "e" and a
+    combining accent) is the "José" of a venue file. Every door takes names through it."""
+    return unicodedata.normalize("NFC", name)
+
+
+def same_name(name: str) -> str:
+    """What two names must share to be one player: compatibility forms folded ("Ａnn", fullwidth, is
+    "Ann"), case folded, spaces collapsed (Unicode NFKC_Casefold, as UTS #39 compares identifiers)."""
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+    return " ".join(folded.split())
+
+
+def _script(char: str) -> str | None:
+    """A letter's script, from its Unicode name (``CYRILLIC CAPITAL LETTER A``: ``CYRILLIC``); None for
+    what is in every script (digits, spaces, marks, punctuation)."""
+    if not unicodedata.category(char).startswith("L"):
+        return None
+    word = unicodedata.name(char, "").split(" ", 1)[0]
+    return "HAN" if word == "CJK" else word or None
+
+
+def mixed_scripts(name: str) -> tuple[str, ...]:
+    """The scripts of ``name``'s letters when they are not one script (nor a mix TR39 allows); else ()."""
+    scripts = {s for s in map(_script, unicodedata.normalize("NFKC", name)) if s is not None}
+    if len(scripts) <= 1 or any(scripts <= allowed for allowed in _SCRIPTS_TOGETHER):
+        return ()
+    return tuple(sorted(scripts))
+
+
 def name_words(name: object) -> Phrase | None:
-    """Why ``name`` cannot be a player's name (``limits.name.*``), or None."""
+    """Why ``name`` cannot be a player's name (``limits.name.*``), or None. The name is read as
+    :func:`nfc` spells it."""
     if not isinstance(name, str):
         return Phrase.of("limits.name.text", got=quoted(name))
-    if len(name) > MAX_NAME:
+    if len(name) > MAX_NAME and len(name := nfc(name)) > MAX_NAME:
         return Phrase.of("limits.name.long", most=MAX_NAME, got=Count(len(name)))
     if any(unicodedata.category(c)[0] == "C" for c in name):
         return Phrase.of("limits.name.control", got=quoted(name))
     if not name.strip():
         return Phrase.of("limits.name.blank")
+    if any(c in INVISIBLE for c in name) or not any(unicodedata.category(c)[0] in "LN" for c in name):
+        return Phrase.of("limits.name.invisible", got=quoted(name))
+    scripts = mixed_scripts(name)
+    if scripts:
+        return Phrase.of("limits.name.scripts", got=quoted(name), scripts=", ".join(s.title() for s in scripts))
     return None
 
 
 def twice_named(names: Iterable[str]) -> str | None:
-    """The first of ``names`` that names a player already named, or None: "Ann" and " ann " are
-    one player in the statistics, so never two seats of one game."""
+    """The first of ``names`` that names a player already named, or None: "Ann", " ann ", "Ａnn"
+    (fullwidth) are one player in the statistics (:func:`same_name`), so never two seats of one game."""
     seen: set[str] = set()
     for name in names:
-        same = " ".join(name.split()).casefold()
+        same = same_name(name)
         if same in seen:
             return name
         seen.add(same)

@@ -50,7 +50,7 @@ from drivers.seat_controls import DEFAULT_DEBOUNCE, SeatPins
 from engine.sight import SIGHTS
 from hardware.alsa_cards import card_of
 from hardware.layout import COMPACT_PADS, FULL_PADS, LAYOUTS, SEATS
-from hardware.limits import MAX_TABLE_NAME, FileProblem, name_words, quoted, read_text, twice_named
+from hardware.limits import MAX_TABLE_NAME, FileProblem, name_words, nfc, quoted, read_text, twice_named
 from hardware.table_checks import Problem, Problems, suggest, type_message, unknown
 from hardware.table_config import (
     BUTTON_KEYS,
@@ -284,7 +284,7 @@ def parse_people(problems: Problems, table: Mapping[str, Any] | None, source: st
             badges = source.parent / badges
     return {"language": language, "language_named": (table or {}).get("language") == language,
             "locked": bool(locked), "badges": badges, "coach": bool(coach), "hint": bool(hint),
-            "players": (players[0].strip(), players[1].strip()) if players else None}
+            "players": (nfc(players[0].strip()), nfc(players[1].strip())) if players else None}
 
 
 def _parse_pads(

@@ -57,6 +57,7 @@ from venue.broker import (
     write_broker_files,
     write_room_files,
 )
+from venue.evening import Evening
 from venue.guard import Guard, connection_cap, guarded_config, serve
 from venue.hub_settings import CAPACITY, HubSettings, default_state
 from venue.hub_settings import load_hub_settings as load_hub_settings  # the command's, with run_hub
@@ -86,8 +87,10 @@ class LiveRoom:
     results so far (:mod:`venue.ledger`); the standings go out at most every :data:`STANDINGS_S`, and
     a Swiss round is paired on a worker thread once the last one is over."""
 
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: Room, evening: Evening | None = None) -> None:
         self.room = room
+        self.evening = evening
+        """The hub's evening, told at each turn that the hub is alive (None: kept nowhere)."""
         self.room.ledger.defer = True
         self.browsers = Broadcaster()
         self.messages = 0
@@ -100,7 +103,7 @@ class LiveRoom:
         """One message from the broker; ``clear`` clears its retained topic if the room refuses it;
         ``live``: passed on as published, not a retained one given on subscribing (:meth:`Room.take`)."""
         self.messages += 1
-        dropped = self.room.dropped
+        dropped, earlier = self.room.dropped, self.room.earlier
         for kind, data in self.room.take(topic, bytes(payload), time.time(), live):
             if kind == "table":
                 self.browsers.send("table", data)
@@ -110,8 +113,8 @@ class LiveRoom:
         if self.loop is None and self._standings_dirty:  # not served yet: nobody waits for them
             self._standings_dirty = False
             self.browsers.send_block(self.standings_block())
-        if clear is not None and self.room.dropped > dropped:
-            clear(topic)
+        if clear is not None and (self.room.dropped > dropped or self.room.earlier > earlier):
+            clear(topic)  # refused, or a result of an earlier evening: no later start of the hub gets it again
 
     def _pair_due(self) -> None:
         due = self.room.ledger.take_due()
@@ -147,6 +150,8 @@ class LiveRoom:
         self.loop = asyncio.get_running_loop()
         while True:
             await asyncio.sleep(STANDINGS_S)
+            if self.evening is not None:
+                self.evening.alive()
             if self._standings_dirty:
                 self._standings_dirty = False
                 self.browsers.send_block(self.standings_block())
@@ -377,12 +382,13 @@ def _ignore_in_git(state: Path) -> None:
 
 def build_hub(settings: HubSettings) -> tuple[Starlette, LiveRoom]:
     """The hub's app: its lifespan starts the broker (unless external), then the subscriber."""
-    ledger = None
+    state = settings.state if settings.state is not None else default_state(None)
+    evening = Evening.open(state / "evening.json")  # taken up by a hub away for a short while, else begun
+    times = None
     if settings.session.players:  # the rounds' pairing times outlive a restart of the hub the same evening
-        state = settings.state if settings.state is not None else default_state(None)
-        ledger = Ledger(settings.session, settings.tables,
-                        times=PairedTimes(state / "session" / "rounds.json", settings.session, time.time()))
-    live = LiveRoom(Room(settings.broker.venue, settings.session, settings.tables, ledger=ledger))
+        times = PairedTimes(state / "session" / "rounds.json", settings.session, evening)
+    ledger = Ledger(settings.session, settings.tables, times=times, evening=evening.began)
+    live = LiveRoom(Room(settings.broker.venue, settings.session, settings.tables, ledger=ledger), evening)
     broker = VenueBroker(settings)
     subscriber: list[Subscriber] = []
 

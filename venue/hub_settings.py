@@ -5,16 +5,16 @@
 from __future__ import annotations
 
 import os
-import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from catalogue.phrase import Phrase
-from hardware.table_checks import Problem, Problems
+from hardware.limits import nfc
+from hardware.table_checks import Problems
 from venue.broker import Tls, check_table_name, free_port, in_use, mosquitto_path
 from venue.session import Session
-from venue.settings import ListenError, MqttSettings, SettingsError, parse_sections, split_listen, unreadable
+from venue.settings import ListenError, MqttSettings, SettingsError, parse_sections, read_toml, split_listen
 from venue.trust import TOPIC_LEVEL
 
 MODES = ("mosquitto", "external")
@@ -76,10 +76,7 @@ def load_hub_settings(path: str | Path | None, *, listen: str | None = None, bro
     data: dict[str, Any] = {}
     source = str(path or "hub")
     if path is not None:
-        try:
-            data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-        except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            raise SettingsError.listing(str(path), [Problem("", unreadable(exc))]) from None
+        data = read_toml(Path(path))
     problems = Problems()
     sections = {}
     for name in ("hub", "broker", "tables", "session"):
@@ -192,7 +189,7 @@ def load_hub_settings(path: str | Path | None, *, listen: str | None = None, bro
     state_path = Path(state).expanduser() if state else default_state(path)
     if state and path is not None and not state_path.is_absolute():
         state_path = Path(path).parent / state_path
-    session = Session(str(s.get("name", "session")), tuple(players), cycles, system, rounds)
+    session = Session(str(s.get("name", "session")), tuple(nfc(p) for p in players), cycles, system, rounds)
     return HubSettings((host, port), mqtt_settings, mode, own, session, tuple(names), state_path,
                        bool(anonymous_read), tls, tuple(bridges), tuple(readers), retired)
 
@@ -200,14 +197,15 @@ def load_hub_settings(path: str | Path | None, *, listen: str | None = None, bro
 def _player_problems(players: list[str]) -> list[Phrase]:
     """``[session] players``: each a player's name (as a table takes it: no control character, so
     none is the pairing's bye marker), and none twice (a round-robin would pair Ann with Ann)."""
-    from hardware.limits import name_words, quoted
+    from hardware.limits import name_words, quoted, same_name
 
     problems = []
     for player in players:
         why = name_words(player)
         if why is not None:
             problems.append(Phrase.of("hub.player", player=quoted(player), why=why))
-    twice = sorted({p for p in players if players.count(p) > 1})
+    keys = [same_name(p) for p in players]  # "José" twice, one of them NFD; "Ann" and "Ａnn"
+    twice = sorted({p for p, key in zip(players, keys, strict=True) if keys.count(key) > 1})
     if twice:
         problems.append(Phrase.of("hub.players_twice", players=", ".join(quoted(p) for p in twice[:5])))
     return problems

@@ -3,9 +3,10 @@
 :class:`Ledger` takes the finished games the tables publish (:class:`venue.session.Result`) and
 decides, for each, whether it counts:
 
-- **once per table and game**: a table's game ``n`` counts once, however often it comes and
-  whatever its ``ended``; the same game under another number (the same table and end time) is
-  not counted again;
+- **once**: a table's game counts once, however often it comes; the same game under another number
+  (the same table and end time), or game ``n`` again with another result and the same end, is
+  disputed. A result is judged before it takes any key: a disputed one holds no number, so a forged
+  ``games/<n>`` never blocks the honest one;
 - **at the table it was paired at**: in a session (``[session] players``) the pairs of each round
   are seated at the venue file's tables in order (pair 1 at the first table named in
   ``[tables] names``, and so on, round after round); a result counts only for an open pair of its
@@ -35,7 +36,7 @@ that game by the step), and where no live state of the table was seen yet (the h
 results given back retained before the table speaks) its clock is taken as right, within
 :data:`CLOCK_SLACK_S`. A result that does not count for that reason is disputed with both times
 and the table's clock error, for the director to decide. Free play (no session) has no rounds: its
-results count whatever their time.
+results count if they ended this evening (:attr:`Ledger.evening`, :class:`venue.evening.Evening`).
 
 Each result costs the same at the 10,000th as at the first: the ranking's rows are updated in
 place, the ranking is sorted only when asked for (and cached), and a Swiss round is paired
@@ -55,6 +56,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.seats import SEATS
+from venue.evening import EVENING_S as EVENING_S  # re-exported: what an evening is
+from venue.evening import Evening
 from venue.session import Result, Session
 
 if TYPE_CHECKING:  # the pairing (and networkx) is imported only where a Swiss round is paired
@@ -72,9 +75,6 @@ two minutes of its start, so a game that ends this close to the pairing was not 
 NTP keeps two machines of one network within a second of each other (an assumption: the tables and
 the hub reach the same NTP server, or the hub's)."""
 
-EVENING_S = 12 * 3600.0
-"""The rounds' pairing times of a session are taken up again by a hub restarted within this long of
-the session's first round (the same evening); later, the same venue file begins a new evening."""
 
 
 @dataclass
@@ -122,8 +122,11 @@ class Ledger:
     disputed: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=MAX_DISPUTED))
     rounds: list[LedgerRound] = field(default_factory=list)
     _rows: dict[str, dict[str, Any]] = field(default_factory=dict)
-    _games: dict[tuple[str, int], tuple[Any, ...]] = field(default_factory=dict)
-    _ended: set[tuple[str, float]] = field(default_factory=set)
+    _games: dict[tuple[str, int], dict[float, tuple[Any, ...]]] = field(default_factory=dict)
+    """The counted results by table and game, then end: the same result again is nothing new, another
+    result with the same table, game and end is disputed (only a counted result holds a key)."""
+    _ended: dict[tuple[str, float], int] = field(default_factory=dict)
+    """The counted results' game numbers by table and end: the same game under another number."""
     _open: dict[frozenset[str], list[Pairing]] = field(default_factory=dict)
     _done: dict[frozenset[str], Pairing] = field(default_factory=dict)
     _ranking: list[dict[str, Any]] | None = None
@@ -141,6 +144,10 @@ class Ledger:
     """The hub's wall clock (seconds since the epoch): when a round is paired."""
     times: PairedTimes | None = None
     """The rounds' pairing times of an earlier run of the hub this evening, kept up to date (None: none kept)."""
+    evening: float | None = None
+    """When this evening began, by the hub's wall clock (:class:`venue.evening.Evening`): a result that ended
+    before it (a retained result of last week) counts neither in free play nor in a session (None: no
+    bound, every result judged as it comes)."""
 
     def __post_init__(self) -> None:
         for player in self.session.players:
@@ -156,25 +163,35 @@ class Ledger:
     # -- results ---------------------------------------------------------------------------------
 
     def add(self, result: Result, announced: tuple[str, ...] | None = None, offset: float | None = None) -> str:
-        """One finished game of a table: ``counted``, ``again`` (the same game again: nothing to do)
-        or ``disputed``. ``announced``: the players the table's state named for that game (free play);
-        ``offset``: how far the table's clock is ahead of the hub's (s, from its live states; None: not
-        known, taken as none): its ``ended`` is read on the hub's clock by it."""
-        key = (result.table, result.game)
+        """One finished game of a table: ``counted``, ``again`` (the same game again: nothing to do),
+        ``disputed`` or ``earlier`` (it ended before this evening began: disputed, and its retained
+        message may be cleared). ``announced``: the players the table's state named for that game (free
+        play); ``offset``: how far the table's clock is ahead of the hub's (s, from its live states;
+        None: not known, taken as none): its ``ended`` is read on the hub's clock by it.
+
+        A result is judged before it takes any key: only a counted result holds its table, game and end
+        (a forged or stale ``games/<n>`` that is disputed leaves the number to the honest result)."""
         same = (frozenset(result.players), result.score, result.winner)
-        if key in self._games:
-            if self._games[key] == same:
-                return "again"
+        counted = self._games.get((result.table, result.game), {})
+        if same in counted.values():
+            return "again"
+        if result.at in counted:
             return self._dispute(result, f"game {result.game} of {result.table} came again with another result")
-        self._games[key] = same
-        if (result.table, result.at) in self._ended:
-            return self._dispute(result, f"the same game as another of {result.table} (it ended at the same time) "
-                                         f"under another number")
-        self._ended.add((result.table, result.at))
+        if self._disputed_again(result):
+            return "again"
+        other = self._ended.get((result.table, result.at))
+        if other is not None:
+            return self._dispute(result, f"the same game as game {other} of {result.table} (it ended at the same "
+                                         f"time) under another number")
         players = frozenset(result.players)
         if len(players) != 2:
             return self._dispute(result, "one player on both seats")
+        ended = result.at - (offset or 0.0)  # on the hub's clock
         if not self.session.players:
+            if self.evening is not None and ended < self.evening - CLOCK_SLACK_S:
+                self._dispute(result, f"it ended on {_day(ended)} by the hub's clock, before this evening began "
+                                      f"({_day(self.evening)})")
+                return "earlier"
             if announced is not None and frozenset(announced[:2]) != players:
                 return self._dispute(result, f"{result.table} announced {' vs '.join(announced[:2])} for this game")
             self._count(result)
@@ -193,7 +210,6 @@ class Ledger:
             self._waiting.append((result, self.disputed[-1], offset))
             return "disputed"
         rnd = self.rounds[pairing.round - 1]
-        ended = result.at - (offset or 0.0)  # on the hub's clock
         if ended < rnd.paired - CLOCK_SLACK_S:
             off = ""
             if offset is not None and abs(offset) > CLOCK_SLACK_S:
@@ -216,7 +232,16 @@ class Ledger:
                 self._pair_next_swiss()
         return "counted"
 
+    def _disputed_again(self, result: Result) -> bool:
+        """The same result as one the director's list holds already (a retained message given again)."""
+        data = result.to_json()
+        return any(all(entry.get(k) == v for k, v in data.items()) for entry in self.disputed)
+
     def _count(self, result: Result) -> None:
+        """A result that counts: it holds its table, game and end from now on."""
+        self._games.setdefault((result.table, result.game), {})[result.at] = (
+            frozenset(result.players), result.score, result.winner)
+        self._ended[(result.table, result.at)] = result.game
         self.results.append(result)
         for i, player in enumerate(result.players):
             row = self._row(player)
@@ -296,8 +321,6 @@ class Ledger:
         for result, entry, offset in waiting:  # taken again now that a round is paired
             if entry in self.disputed:
                 self.disputed.remove(entry)
-            self._games.pop((result.table, result.game), None)
-            self._ended.discard((result.table, result.at))
             self.add(result, offset=offset)
 
     @property
@@ -341,37 +364,44 @@ def _span(seconds: float) -> str:
     return f"{minutes // 60} h {minutes % 60:02d} min" if minutes >= 60 else f"{minutes} min"
 
 
+def _day(t: float) -> str:
+    """A day and time for the director (the hub's local time), to the minute."""
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(t))
+
+
 def _clock(t: float) -> str:
     """A time of day for the director (the hub's local time), to the second."""
     return time.strftime("%H:%M:%S", time.localtime(t))
 
 
 class PairedTimes:
-    """When each round of a session was paired, in a JSON file of the hub's folder: a hub restarted the
-    same evening (within :data:`EVENING_S` of the first round) pairs its rounds again from the retained
-    results and takes each round's time back, if the round is the same (its pairs and bye), so that the
-    evening's results still count. A file that cannot be read (absent, damaged, another session's, of
-    an earlier evening) is a new evening: said in the log, and written anew.
+    """When each round of a session was paired, in a JSON file of the hub's folder: a hub that takes up
+    its evening (:class:`venue.evening.Evening`: away for a short while, its clock trusted to say so)
+    pairs its rounds again from the retained results and takes each round's time back, if the round is
+    the same (its pairs and bye), so that the evening's results still count. A new evening (the next
+    morning, a reboot before NTP answered), a file that cannot be read, another session's: the rounds
+    are paired anew, said in the log, and the file written anew.
 
     :param path: the file (written whole at each round: a temporary file renamed over it).
     :param session: its name, players and system: a file of another session is not taken.
-    :param now: the hub's wall clock now (seconds since the epoch).
+    :param evening: the hub's evening.
     """
 
-    def __init__(self, path: Path, session: Session, now: float) -> None:
+    def __init__(self, path: Path, session: Session, evening: Evening) -> None:
         self.path = path
         self.key = {"session": session.name, "players": list(session.players), "system": session.system}
         self.rounds: dict[int, dict[str, Any]] = {}
+        if not evening.continued:
+            return
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
             rounds = {int(k): v for k, v in data["rounds"].items()} if data.get("key") == self.key else {}
-            first = float(rounds[1]["paired"]) if 1 in rounds else None
         except FileNotFoundError:
             return
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             logger.warning("hub: %s cannot be read (%s): the session's rounds are paired anew", path, exc)
             return
-        if first is not None and 0 <= now - first < EVENING_S:
+        if rounds:
             self.rounds = rounds
             logger.info("hub: the session's rounds paired earlier this evening (%s) taken up again", path)
 

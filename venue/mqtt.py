@@ -34,6 +34,7 @@ import ssl
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +43,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from engine.seats import SEATS, PerSeat
 from firmware_host.referee.snapshot import Outcome
+from venue.evening import clock_set
 from venue.public import Message, PublicFeed
 from venue.record import GameLog, write_record
 from venue.settings import MqttSettings
@@ -52,7 +54,8 @@ QOS = 1
 
 RESEND_S = 12 * 3600.0
 """A finished game of the journal is (re)published on each connection while it ended less than this ago
-(by the monotonic clock: a game of an earlier boot, while this boot is younger than this)."""
+(by the monotonic clock; a game of an earlier boot by the wall clock, once NTP has set it:
+:meth:`TablePublisher._recent`)."""
 
 ECHO_S = 5.0
 """Seconds within which the broker passes the table's own ``online`` back to it (else it is said)."""
@@ -110,8 +113,11 @@ class TablePublisher:
     :param table_name: the table's name (in the state and the record).
     """
 
-    def __init__(self, settings: MqttSettings, *, table_name: str, journal: Path | None = None) -> None:
+    def __init__(self, settings: MqttSettings, *, table_name: str, journal: Path | None = None,
+                 clock_is_set: Callable[[], bool] = clock_set) -> None:
         self.settings = settings
+        self.clock_is_set = clock_is_set
+        """Whether the wall clock is set (NTP answered): a game of an earlier boot is resent only then."""
         self.base = settings.base_topic
         self.feed = PublicFeed(table=settings.table, reveal_delay=settings.reveal_delay)
         self.table_name = table_name
@@ -339,7 +345,7 @@ class TablePublisher:
                 self._retry_games = played.due(self.settings.reveal_delay)
                 continue  # its last hand is still held back
             self._games_sent.add(number)
-            if played.age(now) > RESEND_S:
+            if not self._recent(played, now):
                 continue
             log = played.log(table=self.table_name, now=now, delay=self.settings.reveal_delay)
             payload = {"table": self.settings.table, "game": played.game, "players": list(played.players),
@@ -347,6 +353,19 @@ class TablePublisher:
                        "ended": round(ended, 3), "hands": [h.to_json() for h in log.hands],
                        "text": write_record(log)}
             self._put(f"{self.base}/games/{played.game}", dumps(payload), retain=True, keep=False)
+
+    def _recent(self, played: Any, now: float) -> bool:
+        """Whether a finished game ended within :data:`RESEND_S`: a game of this boot by the monotonic
+        clock; a game of an earlier boot by the wall clock, and only once it is set (a Pi without a
+        real-time clock reads last night's time until NTP answers: then nothing of an earlier boot is
+        resent). It used to take an earlier boot's game as written when this boot began, so that a
+        table switched on at the club sent its whole journal again."""
+        written = played.written[-1] if played.written else None
+        if written is not None:
+            return bool(now - written <= RESEND_S)
+        if not self.clock_is_set():
+            return False
+        return bool(0 <= time.time() - played.hands[-1][1] <= RESEND_S)
 
     def record_payload(self) -> dict[str, Any]:
         """The current game's record so far (only hands already revealed)."""

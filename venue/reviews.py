@@ -37,6 +37,7 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
+from firmware_host.journal.store import KEEP_GAMES
 from venue.record import HandLog
 
 logger = logging.getLogger(__name__)
@@ -106,6 +107,8 @@ class Reviews:
         self._closed = False
         self.made = 0
         """Reviews the worker made."""
+        self._pruned = 0
+        """The game whose end last pruned the folder (:meth:`_prune`)."""
 
     # -- the worker ------------------------------------------------------------------------------
 
@@ -222,6 +225,24 @@ class Reviews:
         except OSError as exc:  # kept in memory all the same
             logger.warning("the coach's review of hand %d of game %d cannot be kept in %s: %s", number, game,
                            path.parent, exc)
+        if game > self._pruned:
+            self._prune(path.parent, game)
+
+    def _prune(self, folder: Path, game: int) -> None:
+        """The reviews of the games the journal no longer keeps (it keeps the newest :data:`KEEP_GAMES`,
+        so none older than ``game - KEEP_GAMES``) are deleted with their games: 1,079 files were left
+        after 260 games. Looked at once a game (the folder holds a few files a game)."""
+        self._pruned = game
+        oldest = game - KEEP_GAMES
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            return
+        for name in names:
+            number, dash, _ = name.partition("-")
+            if dash and number.isdigit() and int(number) <= oldest:
+                with contextlib.suppress(OSError):
+                    os.unlink(folder / name)
 
     def close(self) -> None:
         """Stop the worker (safe to call twice); a review under way is dropped: its process is ended

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.seats import SEATS, PerSeat
+from hardware.limits import nfc
 from venue.ledger import Ledger
 from venue.session import Result, Session
 from venue.trust import TOPIC_LEVEL, Untrusted, check
@@ -125,6 +126,8 @@ class Room:
         self.ledger = ledger if ledger is not None else Ledger(self.session, declared)
         self.tables: dict[str, TableSeen] = {}
         self.dropped = 0
+        self.earlier = 0
+        """Results refused for having ended before this evening began (:meth:`Ledger.add`)."""
         """Messages refused (not of their documented shape)."""
         self._summaries: dict[str, dict[str, Any]] = {}
         self._order: list[str] = []
@@ -177,7 +180,7 @@ class Room:
                 seen.saw_clock(float(t), now)
             players, game = data.get("players"), data.get("game")
             if players and isinstance(game, int):
-                seen.announced[game] = tuple(players[:2])
+                seen.announced[game] = tuple(nfc(p) for p in players[:2])  # one spelling of each name
                 if len(seen.announced) > 64:
                     del seen.announced[min(seen.announced)]
         elif kind == "games":
@@ -209,9 +212,11 @@ class Room:
         at most (:mod:`venue.ledger`)."""
         players, score = game["players"], game["score"]
         number = int(game["game"])
-        result = Result(seen.table, number, (players[0], players[1]), (score["A"], score["B"]),
+        result = Result(seen.table, number, (nfc(players[0]), nfc(players[1])), (score["A"], score["B"]),
                         str(game["winner"]), float(game["ended"]))
         verdict = self.ledger.add(result, seen.announced.get(number), seen.clock_offset)
+        if verdict == "earlier":  # a result of an earlier evening: its retained message may go
+            self.earlier += 1
         return [] if verdict == "again" else [("standings", None)]
 
     def standings(self) -> dict[str, Any]:

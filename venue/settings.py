@@ -21,6 +21,8 @@ from typing import Any
 
 from catalogue.phrase import Phrase, os_words
 from firmware_host.errors import BadInput
+from hardware.limits import FileProblem, read_text
+from hardware.locks import MAX_SECRET_BYTES
 from hardware.table_checks import Problem, Problems
 
 DEFAULT_LISTEN = "127.0.0.1:8080"
@@ -120,6 +122,14 @@ class MqttSettings:
         return f"ecarte/{self.venue}/{self.table}"
 
 
+MAX_KEEPALIVE = 120
+"""The longest MQTT keep-alive (s) the hub's Mosquitto lets a client ask for (``max_keepalive``): a client
+silent for one and a half of it is cut off, and what the broker held for it freed. A keep-alive of 0
+(never cut off) is refused with the rest: a reader that never reads and never pings held 293 MB for
+300 MB published. (Mosquitto 2.0.11 holds MQTT 5 clients to it, with the server keep-alive of its
+CONNACK; later versions refuse an MQTT 3.1.1 client asking for more, or for 0: docs/security.md.)"""
+
+
 def slug(text: str) -> str:
     """A topic level from a name: lower case, letters, digits and hyphens (``"Table 3"`` → ``table-3``)."""
     out = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
@@ -138,8 +148,10 @@ def _secret(problems: Problems, section: Mapping[str, Any], name: str, key: str,
         file = Path(path).expanduser()
         if not file.is_absolute() and base is not None:
             file = base / file
-        try:
-            value = file.read_text(encoding="utf-8").strip()
+        try:  # as the lock secret is read: a FIFO refused unread, /dev/zero and a long file never read whole
+            value = read_text(file, limit=MAX_SECRET_BYTES).strip()
+        except FileProblem as exc:
+            problems.add(f"{name}.{key}_file", Phrase.of("settings.unreadable", path=exc.path, reason=exc.words))
         except OSError as exc:
             problems.add(f"{name}.{key}_file", Phrase.of("settings.unreadable", path=str(file), reason=os_words(exc)))
     return value if value else None
@@ -180,6 +192,10 @@ def parse_sections(data: Mapping[str, Any], *, table_name: str, source: str = "<
                 problems.add(f"mqtt.{key}", Phrase.of("settings.topic_level", value=repr(value), dash="'-'",
                                                       underscore="'_'"))
         mqtt_delay = problems.value(mqtt, "mqtt.reveal_delay", float, default=delay)
+        keepalive = problems.value(mqtt, "mqtt.keepalive", int, default=30)
+        if not 1 <= keepalive <= MAX_KEEPALIVE:
+            problems.add("mqtt.keepalive", Phrase.of("settings.keepalive", most=MAX_KEEPALIVE))
+            keepalive = 30
         mqtt_settings = MqttSettings(
             host=problems.value(mqtt, "mqtt.host", str, default="127.0.0.1"),
             port=problems.value(mqtt, "mqtt.port", int, default=DEFAULT_BROKER_PORT),
@@ -191,7 +207,7 @@ def parse_sections(data: Mapping[str, Any], *, table_name: str, source: str = "<
             cert=problems.value(mqtt, "mqtt.cert", str, default=None),
             key=problems.value(mqtt, "mqtt.key", str, default=None),
             insecure=problems.value(mqtt, "mqtt.insecure", bool, default=False),
-            keepalive=problems.value(mqtt, "mqtt.keepalive", int, default=30),
+            keepalive=keepalive,
             queue=problems.value(mqtt, "mqtt.queue", int, default=10_000),
             reveal_delay=float(mqtt_delay),
             enabled=bool(problems.value(mqtt, "mqtt.enabled", bool, default=True)),
@@ -209,11 +225,26 @@ def load_sections(path: str | Path | None, *, table_name: str) -> tuple[WebSetti
     if path is None:
         return WebSettings(), MqttSettings(table=slug(table_name))
     path = Path(path)
+    data = read_toml(path)
+    return parse_sections(data, table_name=table_name, source=str(path), base=path.parent)
+
+
+def read_toml(path: Path) -> dict[str, Any]:
+    """The TOML file at ``path`` (a table file's sections, the hub's venue file) through the table file's
+    doors (:func:`hardware.limits.read_text`): a regular file of at most 1 MB, a FIFO refused unread,
+    ``/dev/zero`` never read whole, UTF-8, nesting no deeper than Python's parser goes.
+
+    :raises SettingsError: naming the file and the problem.
+    """
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(read_text(path))
+    except FileProblem as exc:
+        raise SettingsError.listing(str(path), [Problem("", exc.words)]) from None
+    except RecursionError as exc:  # nested deeper than Python's parser goes: as the table file says it
+        raise SettingsError.listing(str(path), [Problem("", Phrase.of("table_file.not_toml", detail=str(exc)))]) \
+            from None
     except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise SettingsError.listing(str(path), [Problem("", unreadable(exc))]) from None
-    return parse_sections(data, table_name=table_name, source=str(path), base=path.parent)
 
 
 def unreadable(exc: OSError | tomllib.TOMLDecodeError | UnicodeDecodeError) -> Phrase | str:

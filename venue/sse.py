@@ -9,10 +9,12 @@ from the state.
 A stream that is read normally holds one of the server's connections for as long as its client
 wants (:mod:`venue.guard` caps them: 200 for a table's page, 1,000 for the hub), so that one
 stranger opening many streams cannot lock every spectator out, streams are bounded by client address
-(:data:`STREAMS_PER_ADDRESS`: a new one ends that address's oldest) and in all (:attr:`Broadcaster.most`,
-:data:`STREAMS_SHARE` of the server's connections: a new one ends the oldest stream of the address
-that holds the most): a new spectator always gets a stream, and the room left over serves the page's
-other requests. An ended stream's browser reconnects by itself (``retry``), and is then the newest.
+(:data:`STREAMS_PER_ADDRESS`: a new one ends that address's oldest; an IPv6 address counted by its /64,
+:func:`address_group`) and in all (:attr:`Broadcaster.most`, :data:`STREAMS_SHARE` of the server's
+connections: a new one ends the oldest stream of the address that holds the most, or, when every
+address holds one, the newest stream, never a spectator who has watched all along): a new spectator
+always gets a stream, and the room left over serves the page's other requests. An ended stream's
+browser reconnects by itself (``retry``), and is then the newest.
 The address is the connection's peer, or the one a proxy on the same machine names
 (uvicorn's ``proxy_headers``, trusted from 127.0.0.1 only).
 """
@@ -20,6 +22,7 @@ The address is the connection's peer, or the one a proxy on the same machine nam
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 from collections.abc import AsyncIterator, Iterable
 from typing import Any
@@ -57,6 +60,25 @@ router, or a browser's tabs, a few. The next one from that address ends its olde
 STREAMS_SHARE = 0.75
 """The share of the server's connections that streams may hold together; past it a new stream ends
 the oldest of the address holding the most. The rest serves the pages' other requests."""
+
+
+def address_group(address: str) -> str:
+    """The client address streams are counted by: an IPv6 address by its /64 (one host holds a whole
+    /64: SLAAC and privacy addresses give it as many as it likes), an IPv4 address whole (the room's
+    phones share one /24), anything else as it is.
+
+        >>> address_group("2001:db8:1:2:aaaa::1"), address_group("192.0.2.7"), address_group("::ffff:192.0.2.7")
+        ('2001:db8:1:2::/64', '192.0.2.7', '192.0.2.7')
+    """
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
 
 
 def sse_block(kind: str, data: Any) -> bytes:
@@ -118,14 +140,19 @@ class Broadcaster:
         """A new stream of ``address`` (the client's), ``first`` queued; room made for it first: its
         address's oldest stream ended past :attr:`per_address`, else past :attr:`most` the oldest of the
         address holding the most."""
+        address = address_group(address)
         mine = self._by_address.get(address, {})
         if len(mine) >= self.per_address:
             self._end(next(iter(mine)))
             self.ended.note(f"the oldest of an address holding {self.per_address}")
         elif len(self._queues) >= self.most:
             biggest = max(self._by_address.values(), key=len)
-            self._end(next(iter(biggest)))
-            self.ended.note(f"the oldest of the address holding the most, with {self.most} streams open")
+            if len(biggest) > 1:
+                self._end(next(iter(biggest)))
+                self.ended.note(f"the oldest of the address holding the most, with {self.most} streams open")
+            else:  # every address holds one: the newest goes, never a spectator who has watched all along
+                self._end(next(reversed(self._queues)))
+                self.ended.note(f"the newest, every address holding one, with {self.most} streams open")
         q: asyncio.Queue[bytes | None] = asyncio.Queue()
         waiting = [0]
         for block in first:

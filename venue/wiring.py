@@ -33,6 +33,14 @@ class VenueOutputs:
     web: str | None = None
     mqtt: str | None = None
 
+    def check(self, table: TableConfig) -> None:
+        """The ``[web]`` and ``[mqtt]`` sections and their secret files (``token_file``,
+        ``password_file``), read and checked before any device starts.
+
+        :raises SettingsError: for a broken section or a secret file that cannot be read.
+        """
+        load_sections(self.table_file, table_name=table.name)
+
     def open(self, table: TableConfig, journal: Path | None, control: Callable[[PhysicalEvent], None],
              stack: contextlib.ExitStack) -> list[TableOutput]:
         """The outputs, started; ``stack`` closes them.

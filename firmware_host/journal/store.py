@@ -52,7 +52,7 @@ from drivers.closing import Closing
 from firmware_host.journal.store_chain import legacy_problem, row_link, row_problem, state_crc
 from firmware_host.journal.store_errors import JournalBusy, JournalDamaged, JournalError, JournalWriteError
 from firmware_host.journal.store_lock import Seal, hold, lock_path, read_seal, write_seal
-from firmware_host.journal.store_schema import CHAINED, create
+from firmware_host.journal.store_schema import CHAINED, create, schema_problems
 from firmware_host.journal.store_transaction import Transaction
 
 __all__ = [
@@ -213,6 +213,7 @@ class Journal(Closing):
                     uri = f"file:{quote(os.path.abspath(self.path))}?mode=ro&immutable=1"
                     self._db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
                     self._db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+                self._check_schema()
                 if not self._db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]:
                     # no table yet: a service killed as it made the journal (its lock opens the file
                     # before the schema is written). That is an empty journal, not a damaged one, as
@@ -223,6 +224,7 @@ class Journal(Closing):
                 return
             # opened by whoever starts the service, then used by the event loop alone
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self._check_schema()
             create(self._db)
             self._load_tail()
             self._mark_boot()
@@ -231,6 +233,16 @@ class Journal(Closing):
             if isinstance(exc, sqlite3.OperationalError) and "malformed" not in str(exc):
                 raise JournalError(f"cannot open the journal {self.path}: {exc}") from exc
             raise JournalDamaged(self.path, [f"SQLite: {exc}"], opening=True) from exc
+
+    def _check_schema(self) -> None:
+        """A schema the journal never made (a view, a trigger, another table) is refused before any
+        of it is read through (:func:`schema_problems`).
+
+        :raises JournalDamaged: naming each foreign object.
+        """
+        problems = schema_problems(self.db)
+        if problems:
+            raise JournalDamaged(self.path, problems, opening=True)
 
     def _mark_boot(self) -> None:
         """The first row this boot of the machine writes (``meta.boot_row``) and the boot's id: a

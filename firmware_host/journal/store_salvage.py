@@ -21,7 +21,7 @@ from urllib.parse import quote
 from firmware_host.journal.store import Journal
 from firmware_host.journal.store_chain import legacy_problem, row_link, row_problem, state_crc
 from firmware_host.journal.store_lock import Seal, hold, lock_path, read_seal, write_seal
-from firmware_host.journal.store_schema import CHAINED
+from firmware_host.journal.store_schema import CHAINED, schema_problems
 
 logger = logging.getLogger(__name__)
 
@@ -90,6 +90,14 @@ def _read_games(path: str, problems: list[str]) -> tuple[dict[int, list[_Row]], 
     seal = read_seal(path)
     rows: dict[int, _Row] = {}
     broken: list[int] = []
+    try:
+        foreign = schema_problems(db)
+    except sqlite3.DatabaseError:
+        foreign = []
+    if foreign:  # a view or a trigger the journal never made: nothing read through SQL, the pages only
+        db.close()
+        problems += foreign
+        db = sqlite3.connect(":memory:")
     try:
         lines = _count(db, "SELECT value FROM meta WHERE key = 'lines'")
         if lines is None:

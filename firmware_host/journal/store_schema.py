@@ -37,6 +37,33 @@ lines taken; ``chain``; ``base``: the link the first row kept chains to; ``boot`
 of the machine the last opening was in, and the first row written in it)."""
 
 
+OBJECTS = frozenset({("table", "games"), ("table", "events"), ("table", "meta"), ("index", "events_game"),
+                     ("index", "sqlite_autoindex_meta_1")})
+"""What a journal's schema holds (:data:`SCHEMA`, and the index SQLite makes for ``meta``'s key)."""
+
+_SQLITE_OWN = frozenset({("table", "sqlite_stat1"), ("table", "sqlite_stat4"), ("table", "sqlite_sequence")})
+"""Tables SQLite itself may add (``ANALYZE``): no code runs in them."""
+
+
+def schema_problems(db: sqlite3.Connection) -> list[str]:
+    """What the journal's schema holds that the journal never made: a view (``events`` as a view over
+    an endless recursive query spins every reader), a trigger (one on ``events`` runs at each write),
+    another table or index, a table of the journal's missing while others are there. Read from
+    ``sqlite_master`` alone, so that nothing of the schema runs; ``trusted_schema`` is set off first
+    (what the schema names runs no function with side effects, should it run). Empty: the schema is the
+    journal's (or no schema yet: a journal being made)."""
+    db.execute("PRAGMA trusted_schema=OFF")
+    found = {(str(kind), str(name)) for kind, name in db.execute("SELECT type, name FROM sqlite_master")}
+    if not found:
+        return []
+    problems = [f"{'an' if kind == 'index' else 'a'} {kind} {name!r} the journal never made"
+                for kind, name in sorted(found - OBJECTS - _SQLITE_OWN)]
+    missing = sorted(name for kind, name in {("table", "games"), ("table", "events")} - found)
+    if missing:
+        problems.append("no table " + ", ".join(repr(name) for name in missing))
+    return problems
+
+
 def create(db: sqlite3.Connection) -> None:
     """Make ``db`` a journal (WAL, ``synchronous=FULL``, the tables), bringing an older one up to date."""
     db.execute("PRAGMA journal_mode=WAL")

@@ -36,7 +36,7 @@ from engine.sight import SIGHTS
 from firmware_host.referee.event_words import contract_json
 from hardware.layout import BUTTONS, SEATS, ZONES
 from hardware.layout import COMPACT_PADS as COMPACT_ZONES
-from hardware.limits import name_problem, quoted, twice_named
+from hardware.limits import name_problem, nfc, quoted, twice_named
 from hardware.tag_registry import PACKS
 
 MAX_LINE_BYTES = 65_536
@@ -343,7 +343,7 @@ def _setup(body: Any, source: str, line_no: int) -> Setup:
     if players is not None:
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             raise TranscriptError(source, line_no, "players must be a list of names")
-        players = tuple(players) or None
+        players = tuple(nfc(p) for p in players) or None  # one spelling of a name (a phone's NFD "José")
     sight = body.get("sight")
     if sight is not None and sight not in SIGHTS:
         raise TranscriptError(source, line_no, f"sight must be 'full' or 'partial', got {sight!r}")

@@ -24,6 +24,8 @@ the king, the hand's result and score and the game's end.
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from dataclasses import dataclass
 
 from catalogue import zones
@@ -157,6 +159,36 @@ class Announcer:
         return _Said(snapshot, spoken(lang), lang)
 
 
+MAX_SPOKEN = 16
+"""The most characters of a name the voice says (the OLED, the page and the journal keep it whole)."""
+
+MAX_DIGITS_SPOKEN = 4
+"""The most digits of a run of digits the voice says, one by one."""
+
+
+def spoken_name(name: str | None) -> str:
+    """A name as the voice says it, at a bounded cost: at most :data:`MAX_SPOKEN` characters (cut at a
+    space or hyphen where one is near), a run of digits said digit by digit and cut to
+    :data:`MAX_DIGITS_SPOKEN` (espeak-ng read a name of 24 digits as a number of septillions, 13.5 s),
+    and no character that stands for a phrase (a ligature whose compatibility form is three or more
+    characters: U+FDFA was said as a blessing of 10–17 s, in every announcement naming the player).
+    Empty when nothing of it can be said (the caller says the seat's letter).
+
+        >>> spoken_name("Anne"), spoken_name("123456789012345678901234"), spoken_name("\ufdfaBob")
+        ('Anne', '1 2 3 4', 'Bob')
+        >>> spoken_name("Marie-Christine Dubois")
+        'Marie-Christine'
+    """
+    if not name:
+        return ""
+    kept = "".join(c for c in unicodedata.normalize("NFC", name) if len(unicodedata.normalize("NFKC", c)) < 3)
+    if len(kept) > MAX_SPOKEN:
+        cut = max(kept.rfind(" ", 0, MAX_SPOKEN + 1), kept.rfind("-", 0, MAX_SPOKEN + 1))
+        kept = kept[:cut] if cut >= MAX_SPOKEN // 2 else kept[:MAX_SPOKEN]
+    said = re.sub(r"\d+", lambda run: " ".join(run.group()[:MAX_DIGITS_SPOKEN]), kept)
+    return " ".join(said.split())
+
+
 class _Said:
     """The sentences of one snapshot's events."""
 
@@ -165,7 +197,8 @@ class _Said:
         self.s = say
         self.lang = lang
         names = PerSeat.of(snapshot.players[:2])
-        self.names = PerSeat(names.a or "A", names.b or "B").to_json()  # a seat with no name is its letter
+        # a seat with no name is its letter; a name is said as :func:`spoken_name` bounds it
+        self.names = PerSeat(spoken_name(names.a) or "A", spoken_name(names.b) or "B").to_json()
 
     def who(self, seat: str | None) -> str:
         return self.names.get(seat or "", "") or words(self.lang).say("table")

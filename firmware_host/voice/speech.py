@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import re
 import shutil
 import subprocess
@@ -140,6 +141,15 @@ class Sink(Protocol):
     def close(self) -> None: ...
 
 
+def last_number(folder: Path) -> int:
+    """The highest number of a ``NNNN.wav`` in ``folder`` (0: none): where a folder spoken into again
+    numbers on. Past 9,999 the names grow a digit (``10000.wav``); counting four-digit names, a table
+    restarted there wrote over ``10000.wav`` and numbered two lines 10000."""
+    numbers = (int(name[:-4]) for name in os.listdir(folder)
+               if name.endswith(".wav") and len(name) >= 8 and name[:-4].isascii() and name[:-4].isdigit())
+    return max(numbers, default=0)
+
+
 class WavFolder:
     """The simulated table's speaker: each announcement as ``NNNN.wav`` and a line ``NNNN<TAB>text``
     of ``said.txt``, numbered from 1 (on after what the folder already holds).
@@ -153,7 +163,7 @@ class WavFolder:
         """Stand for a speaker (cut a stale queue short), as a test of the queue does."""
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
-            self.number = len(list(self.folder.glob("[0-9][0-9][0-9][0-9].wav")))
+            self.number = last_number(self.folder)
             self._said: IO[str] | None = open(self.folder / "said.txt", "a", encoding="utf-8")  # noqa: SIM115
         except OSError as exc:
             raise SpeechError(f"cannot write the voice's folder {self.folder}: {exc.strerror or exc}",

@@ -320,3 +320,105 @@ def test_a_name_twice_is_refused_at_every_door(tmp_path: Path, players: list[str
     events = tmp_path / "game.jsonl"
     events.write_text(json.dumps({"setup": {"players": players}}) + "\n")
     _refused(_cli("run", "--journal", str(tmp_path / "k.sqlite"), "--events", str(events)), f"{events}:1", "twice")
+
+
+def _secret_file(tmp_path: Path, kind: str) -> Path:
+    """A secret file that is no secret: a FIFO nobody writes, ``/dev/zero``, bytes that are not UTF-8."""
+    import os
+
+    if kind == "fifo":
+        path = tmp_path / "secret.fifo"
+        os.mkfifo(path, 0o600)
+        return path
+    if kind == "zero":
+        return Path("/dev/zero")
+    path = tmp_path / "secret.pass"
+    path.write_bytes(b"\xff\xfe not UTF-8 \x80")
+    path.chmod(0o600)
+    return path
+
+
+@pytest.mark.parametrize("kind", ["fifo", "zero", "not_utf8"])
+@pytest.mark.parametrize("key", ["mqtt.password_file", "web.token_file"])
+def test_a_secret_file_that_is_no_secret_is_refused_before_anything_starts(tmp_path: Path, key: str,
+                                                                          kind: str) -> None:
+    """`[mqtt] password_file` and `[web] token_file` were read with `read_text`: a FIFO hung `run` past
+    SIGTERM, `/dev/zero` ended in a MemoryError, bytes not UTF-8 in a traceback and exit 1 (a restart
+    loop under systemd). Read now as the lock secret is, before the journal or any device is opened."""
+    section, name = key.split(".")
+    table = tmp_path / "table.toml"
+    extra = '\nvenue = "club"\n' if section == "mqtt" else ""
+    table.write_text((ROOT / "hardware/tables/simulated.toml").read_text()
+                     + f'\n[{section}]\n{name} = "{_secret_file(tmp_path, kind)}"{extra}\n')
+    journal = tmp_path / "j.sqlite"
+    try:
+        done = _cli("run", str(table), "--journal", str(journal), "--events", "/dev/null")
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"run hung on a {kind} as {key}")
+    _refused(done, key)
+    assert "not a regular file" in done.stderr if kind != "not_utf8" else "UTF-8" in done.stderr, done.stderr
+    assert not journal.exists()  # refused before the journal (and every device after it) was opened
+
+
+@pytest.mark.parametrize("kind", ["nested", "fifo", "zero"])
+def test_a_hostile_venue_file_is_refused_at_the_table_files_doors(tmp_path: Path, kind: str) -> None:
+    """The hub's venue file: nested TOML was a RecursionError traceback, `/dev/zero` a MemoryError, a
+    FIFO a hang. Each now exits 2 naming the file, as a table file does."""
+    import os
+
+    path = tmp_path / "venue.toml"
+    if kind == "nested":
+        path.write_text("x = " + "[" * 100_000 + "]" * 100_000 + "\n")
+    elif kind == "fifo":
+        os.mkfifo(path, 0o600)
+    else:
+        path = Path("/dev/zero")
+    try:
+        done = _cli("hub", str(path))
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"hub hung on a {kind} venue file")
+    _refused(done, str(path))
+    if kind != "nested":
+        assert "not a regular file" in done.stderr, done.stderr
+
+
+LOOKALIKES = {
+    "nfc_and_nfd": (["Jos\u00e9", "Jose\u0301"], "twice"),
+    "fullwidth": (["Ann", "\uff21nn"], "twice"),
+    "cyrillic_a": (["\u0410nn", "Bob"], "one alphabet"),
+    "braille_blanks": (["\u2800\u2800", "Bob"], "a letter or a digit one can see"),
+    "hangul_filler": (["\u3164", "Bob"], "a letter or a digit one can see"),
+    "padded_with_a_filler": (["Ann", "Ann\u3164"], "a letter or a digit one can see"),
+}
+
+
+@pytest.mark.parametrize("kind", list(LOOKALIKES))
+def test_names_that_look_alike_are_one_name_or_none(tmp_path: Path, kind: str) -> None:
+    """NFC and NFD "José", a Cyrillic "Аnn", a fullwidth "Ａnn" and names of invisible characters only
+    (U+2800, U+3164) each passed "each name once" as different names. Names are now read in NFC,
+    compared in NFKC case-folded, and one with no visible letter or mixing alphabets is refused: at the
+    page, on a setup line, on the command line and in the table file."""
+    players, words = LOOKALIKES[kind]
+    with _page(tmp_path / "j.sqlite") as (service, client):
+        answer = client.post("/api/setup", json={"players": players}, headers={"Authorization": "Bearer sesame"})
+        assert answer.status_code == 400 and words in answer.json()["error"], answer.text
+        assert service.queue.empty()
+    events = tmp_path / "game.jsonl"
+    events.write_text(json.dumps({"setup": {"players": players}}) + "\n")
+    _refused(_cli("run", "--journal", str(tmp_path / "k.sqlite"), "--events", str(events)), f"{events}:1", words)
+    _refused(_cli("run", "--journal", str(tmp_path / "k.sqlite"), "--events", "/dev/null", "--players",
+                  ",".join(players)), words)
+    table = tmp_path / "table.toml"
+    table.write_text((ROOT / "hardware/tables/simulated.toml").read_text().replace(
+        "[table]\n", f"[table]\nplayers = {json.dumps(players)}\n", 1))
+    _refused(_cli("run", str(table), "--journal", str(tmp_path / "t.sqlite"), "--events", "/dev/null"))
+
+
+def test_a_name_in_nfd_is_the_same_name_in_nfc() -> None:
+    """A setup from a phone or a Mac spells "José" as an "e" and a combining accent (NFD): every door
+    reads it in NFC, so the state, the record and the hub's venue file all say the same "José"."""
+    from firmware_host.referee.transcript import Setup, parse_line, setup_from_json
+
+    line = parse_line(json.dumps({"setup": {"players": ["Jose\u0301", "Bob"]}}), source="x", line_no=1)
+    assert isinstance(line, Setup) and line.players == ("Jos\u00e9", "Bob")
+    assert setup_from_json({"players": ["Bob", "Jose\u0301"]}).players == ("Bob", "Jos\u00e9")

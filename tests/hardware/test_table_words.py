@@ -147,7 +147,8 @@ def _provoked(tmp_path: Path) -> list[Problem | Phrase]:
         with pytest.raises(FileProblem) as problem:
             load_json(text, "tags.json")
         found.append(problem.value.words)
-    found += [words for words in map(name_words, (5, "x" * 40, "A\x1bn", " ")) if words is not None]
+    names = (5, "x" * 40, "A\x1bn", " ", "\u3164", "\u0410nn")
+    found += [words for words in map(name_words, names) if words is not None]
     found += [unknown("zone", "play.C", ["play.A", "play.B"]), unknown("shipped_table", "zzz", ["simulated"])]
     return found
 

@@ -44,7 +44,7 @@ def _provoked(tmp_path: Path) -> list[Problem | Phrase]:
             load_hub_settings(path)
         found += _found(info.value)
     for sections in ({"web": {"listen": "x:99999", "reveal_delay": -1, "token_file": str(tmp_path / "none")},
-                      "mqtt": {"venue": "a/b", "port": "x"}},):
+                      "mqtt": {"venue": "a/b", "port": "x", "keepalive": 0}},):
         with pytest.raises(SettingsError) as info:
             parse_sections(sections, table_name="T")
         found += _found(info.value)

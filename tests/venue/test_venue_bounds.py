@@ -193,3 +193,50 @@ def test_streams_from_many_addresses_leave_room_for_a_spectator(hub: tuple[Hub, 
         assert browsers.count <= browsers.most
     finally:
         stranger.close()
+
+
+def test_a_stranger_on_200_addresses_never_ends_a_long_standing_spectators_stream(
+        hub: tuple[Hub, HubSettings], browser: Any) -> None:
+    """Every address holding one stream, the stream ended to make room was the first spectator's: a
+    stranger with 200 addresses ended it 20 times in 30 s. Now the newest stream goes: the spectator in
+    Chromium keeps the stream it opened first, and sees the table's states as they come."""
+    live, settings = hub
+    browsers = live.live.browsers
+    browsers.most = 20  # the share of a small hub's connections, reached sooner
+    tab = browser.new_page()
+    stranger = None
+    try:
+        tab.goto(live.server.url)
+        tab.wait_for_selector("#conn:text('live')", timeout=20_000)
+        wait_for(lambda: browsers.streams_of("127.0.0.1") == 1, "the spectator's stream")
+        first = set(browsers._by_address["127.0.0.1"])
+        stranger = Stranger(live.server.port, [f"127.0.0.{n}" for n in range(10, 210)], 1)
+        wait_for(stranger.settled, "the stranger's connections holding a stream or closed")
+        assert set(browsers._by_address.get("127.0.0.1", {})) == first  # never ended, never reconnected
+        assert browsers.count == browsers.most and stranger.held() == browsers.most - 1
+        publish_many(settings, [("ecarte/club/t1/state", good_state(None))], "t1")
+        tab.wait_for_selector("[data-table=t1]", timeout=20_000)
+        assert set(browsers._by_address.get("127.0.0.1", {})) == first
+    finally:
+        if stranger is not None:
+            stranger.close()
+        tab.close()
+
+
+def test_an_ipv6_host_is_one_address_for_its_whole_64() -> None:
+    """A host on IPv6 holds a whole /64 (SLAAC, privacy addresses): counted by address, it could hold 8
+    streams on each of as many addresses as it liked. Its /64 is one address now."""
+    from venue.sse import Broadcaster
+
+    async def main() -> None:
+        browsers = Broadcaster(most=100)
+        queues = [browsers.subscribe([], f"2001:db8:1:2::{n:x}") for n in range(1, 41)]
+        spectator = browsers.subscribe([], "2001:db8:1:3::1")
+        assert browsers.count == STREAMS_PER_ADDRESS + 1
+        assert browsers.streams_of("2001:db8:1:2::/64") == STREAMS_PER_ADDRESS
+        assert all(q.get_nowait() is None for q in queues[:-STREAMS_PER_ADDRESS])  # ended, oldest first
+        assert spectator.empty()
+
+    import asyncio
+
+    asyncio.run(main())

@@ -127,3 +127,47 @@ def test_games_are_not_resent_before_their_delay_whatever_the_clock_wrote(tmp_pa
     path = tmp_path / "j.sqlite"
     _journal(path, -HOURS, -2 * HOURS)
     assert _games_topic(path, delay=600.0, wait=3.0) is None
+
+
+def _earlier_boot(path: Path) -> None:
+    """The journal as a table finds it after a reboot: its rows written in another boot of the machine."""
+    import sqlite3
+
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE meta SET value = value + 1 WHERE key = 'boot'")
+
+
+def _sent_after_reboot(path: Path, clock_is_set: bool) -> bytes | None:
+    with open_broker() as broker:
+        settings = MqttSettings(port=broker.port, venue="club", table="t1", enabled=True)
+        watcher = Watcher(settings)
+        try:
+            with TablePublisher(settings, table_name="Table 1", journal=path,
+                                clock_is_set=lambda: clock_is_set) as publisher:
+                wait_for(publisher.connected.is_set, "the table's connection")
+                wait_for(lambda: 1 in publisher._games_sent, "game 1 looked at")
+                time.sleep(1.0)  # what it sends goes out within this
+                return watcher.last("ecarte/club/t1/games/1")
+        finally:
+            watcher.close()
+
+
+@pytest.mark.parametrize("clock_is_set", [True, False], ids=["NTP answered", "before NTP"])
+def test_a_reboot_resends_no_game_of_last_week(tmp_path: Path, clock_is_set: bool) -> None:
+    """A table switched on at the club: every game its journal kept (up to 200) was sent again, its
+    rows of an earlier boot taken as written when this boot began. A game of an earlier boot that
+    ended a week ago by the wall clock is not resent, whether NTP has answered or not."""
+    path = tmp_path / "j.sqlite"
+    _journal(path, -7 * 24 * 3600.0, -7 * 24 * 3600.0)
+    _earlier_boot(path)
+    assert _sent_after_reboot(path, clock_is_set) is None
+
+
+def test_a_reboot_resends_tonights_games_once_the_clock_is_set(tmp_path: Path) -> None:
+    """A game of an earlier boot that ended an hour ago (a table restarted tonight) is resent once the
+    clock is set, and not before: before NTP answers the wall clock cannot tell tonight from last week."""
+    path = tmp_path / "j.sqlite"
+    _journal(path, -3600.0, -3600.0)
+    _earlier_boot(path)
+    assert _sent_after_reboot(path, clock_is_set=True) is not None
+    assert _sent_after_reboot(path, clock_is_set=False) is None

@@ -337,3 +337,48 @@ def test_retained_messages_go_only_where_the_acl_lets_them(settings: HubSettings
     finally:
         client.disconnect()
         client.loop_stop()
+
+
+def test_a_table_piles_up_no_retained_message_on_a_subtopic(settings: HubSettings, hub_factory: Any) -> None:
+    """The ACL gave each table `ecarte/<venue>/<table>/#`, and Mosquitto keeps a retained message on any
+    topic it accepts, with no bound on their number: 150 retained messages of 900 kB on made-up subtopics
+    took the hub's Mosquitto to 142 MB and left a 138 MB database. A table may now publish its own topics
+    only: a retained message anywhere else under its name is dropped, and no reader gets it."""
+    hub_factory(settings)
+    t1 = secret(settings, "t1")
+    for topic in ("ecarte/club/t1/junk/1", "ecarte/club/t1/state/x", "ecarte/club/t1/games/1/x",
+                  "ecarte/club/t1/x"):
+        publish(settings, topic, b"x" * 900_000, "t1", t1)
+    publish(settings, "ecarte/club/t1/state", good_state(None, game=6), "t1", t1)
+    publish(settings, "ecarte/club/sentinel/state", good_state(None), "sentinel", secret(settings, "sentinel"))
+    for topic in ("ecarte/club/t1/junk/1", "ecarte/club/t1/state/x", "ecarte/club/t1/games/1/x", "ecarte/club/t1/x"):
+        assert retained(settings, topic) is None, topic
+    assert retained(settings, "ecarte/club/t1/state") == good_state(None, game=6)
+
+
+def test_a_reader_asking_never_to_be_cut_off_gets_the_brokers_keep_alive(settings: HubSettings,
+                                                                         hub_factory: Any) -> None:
+    """A reader with keep-alive 0 (never cut off) that never reads held 293 MB for 300 MB published. The
+    hub's Mosquitto gives an MQTT 5 client the server keep-alive `max_keepalive` instead (it is cut off
+    after one and a half of it, and what was held for it freed); the table file refuses a keep-alive
+    of 0 or over it."""
+    from venue.settings import MAX_KEEPALIVE, SettingsError, parse_sections
+
+    hub_factory(settings)
+    answers: list[Any] = []
+    reader = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="reader", protocol=mqtt.MQTTv5)
+    reader.username_pw_set("reader", secret(settings, "reader"))
+    reader.on_connect = lambda c, u, f, r, p: answers.append((r, p))
+    reader.connect(*settings.broker_listen, keepalive=0)
+    reader.loop_start()
+    try:
+        wait_for(lambda: bool(answers), "the broker's answer")
+        reason, properties = answers[0]
+        assert not reason.is_failure
+        assert getattr(properties, "ServerKeepAlive", None) == MAX_KEEPALIVE
+    finally:
+        reader.disconnect()
+        reader.loop_stop()
+    for keepalive in (0, MAX_KEEPALIVE + 1):
+        with pytest.raises(SettingsError, match="keepalive"):
+            parse_sections({"mqtt": {"keepalive": keepalive}}, table_name="T")

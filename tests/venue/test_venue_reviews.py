@@ -99,3 +99,42 @@ def test_closing_leaves_no_thread_of_the_worker_for_the_exit_to_wake() -> None:
         reviews.close()
         assert not pool_threads(), f"closing left the pool's thread running (busy: {busy})"
 
+
+
+def test_the_reviews_are_pruned_with_their_games(tmp_path: Path) -> None:
+    """The journal keeps its newest 200 games, but `<journal>-reviews/` was never pruned: 1,079 files
+    after 260 games. When game 301's first hand is reviewed, the reviews of games 1 to 101 (the journal
+    no longer holds them) go; games 102 to 301 keep theirs."""
+    import asyncio
+    import dataclasses
+
+    from firmware_host.journal.store import KEEP_GAMES
+    from venue.page_history import JournalHistory
+    from venue.reviews import Reviews
+
+    path = tmp_path / "journal.sqlite"
+    service = make_service(path)
+    try:
+        for event in [*whole_game(4), ButtonEvent("A", "yes")]:
+            feed(service, event)
+    finally:
+        service.journal.close()
+    played = JournalHistory(path).game(1)
+    assert played is not None
+    folder = reviews_folder(path)
+    folder.mkdir()
+    for game in range(1, 301):
+        for hand in (1, 2, 3):
+            (folder / f"{game}-{hand}.json").write_bytes(b"key\n{}")
+    hand = dataclasses.replace(played.hands[0][0], game=301)
+    reviews = Reviews(folder)
+
+    async def review() -> bytes | None:
+        return await reviews.view(hand, {"name": played.rules})
+
+    try:
+        assert asyncio.run(review()) is not None
+    finally:
+        reviews.close()
+    games = {int(p.name.partition("-")[0]) for p in folder.glob("*.json")}
+    assert games == set(range(302 - KEEP_GAMES, 302))  # the 200 games the journal keeps

@@ -18,6 +18,7 @@ from test_venue_results import SWISS, result
 from test_venue_trust import Hub, hub_factory, publish, secret, venue_file
 from waiting import wait_for
 
+from venue.evening import Evening
 from venue.hub_settings import load_hub_settings
 from venue.ledger import CLOCK_SLACK_S, EVENING_S, Ledger, PairedTimes
 from venue.pairing import Played, swiss_evening
@@ -132,7 +133,12 @@ def test_a_hub_restarted_the_same_evening_keeps_its_rounds_times(tmp_path: Path)
     before it (their times are in the hub's folder); the next evening, the same file begins anew."""
     path = tmp_path / "session" / "rounds.json"
     clock = Clock(1_800_000_000.0)
-    first = swiss_room(clock, PairedTimes(path, Session("Tuesday", SWISS, system="swiss", planned=3), clock.now))
+
+    def evening() -> Evening:  # the hub's start, in one boot of the machine whose clock is right
+        return Evening.open(tmp_path / "evening.json", now=clock.now, monotonic=clock.now - 1_700_000_000.0,
+                            boot=1, synchronised=True)
+
+    first = swiss_room(clock, PairedTimes(path, Session("Tuesday", SWISS, system="swiss", planned=3), evening()))
     paired = first.standings()["rounds"][0]["paired"]
     clock.now += 1800
     games = [("ecarte/club/table-1/games/1", result("table-1", 1, ("Ann", "Cat"), ended=clock.now - 60)),
@@ -143,7 +149,7 @@ def test_a_hub_restarted_the_same_evening_keeps_its_rounds_times(tmp_path: Path)
     second_paired = first.standings()["rounds"][1]["paired"]
 
     clock.now += 600  # the hub restarted: the results come back retained
-    again = swiss_room(clock, PairedTimes(path, Session("Tuesday", SWISS, system="swiss", planned=3), clock.now))
+    again = swiss_room(clock, PairedTimes(path, Session("Tuesday", SWISS, system="swiss", planned=3), evening()))
     for topic, payload in games:
         again.take(topic, payload, 2.0)
     standings = again.standings()
@@ -151,7 +157,7 @@ def test_a_hub_restarted_the_same_evening_keeps_its_rounds_times(tmp_path: Path)
     assert [r["paired"] for r in standings["rounds"]] == [paired, second_paired]
 
     clock.now = paired + EVENING_S + 1  # the next evening: yesterday's results are not this evening's
-    later = swiss_room(clock, PairedTimes(path, Session("Tuesday", SWISS, system="swiss", planned=3), clock.now))
+    later = swiss_room(clock, PairedTimes(path, Session("Tuesday", SWISS, system="swiss", planned=3), evening()))
     for topic, payload in games:
         later.take(topic, payload, 3.0)
     assert later.standings()["games"] == 0 and len(later.standings()["disputed"]) == 2

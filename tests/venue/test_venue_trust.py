@@ -9,6 +9,7 @@ import json
 import logging
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -39,7 +40,7 @@ def good_state(winner: str | None, players: tuple[str, str] = ("Ann", "Bob"), ga
 
 def finished(n: int, winner: str, players: tuple[str, str] = ("Ann", "Bob")) -> bytes:
     return json.dumps({"game": n, "players": list(players), "score": {"A": 5, "B": 2} if winner == "A" else
-                       {"A": 2, "B": 5}, "winner": winner, "ended": 1000.0 + n, "hands": [], "text": ""}).encode()
+                       {"A": 2, "B": 5}, "winner": winner, "ended": time.time() + n, "hands": [], "text": ""}).encode()
 
 
 def venue_file(tmp_path: Path, mode: str, names: list[str]) -> Path:

@@ -275,3 +275,48 @@ def test_the_page_shows_the_journals_game_number_after_a_restart(tmp_path: Path)
         live.feed.take(outcome, now=0.0)
     with TestClient(table_app(live, history=None, settings=WebSettings())) as client:
         assert client.get("/api/state").json()["game"] == 2
+
+
+def _endless_view(path: Path) -> None:
+    """``events`` as a view over a recursive query that never ends: every reader would spin."""
+    with sqlite3.connect(path) as db:
+        db.executescript(
+            "DROP INDEX events_game; ALTER TABLE events RENAME TO kept;"
+            "CREATE VIEW events AS WITH RECURSIVE r(id, game, t, line, done, seq, crc, link, m) AS "
+            "(SELECT 1, 1, 0.0, '{}', 1, 1, 0, 0, 0.0 UNION ALL "
+            "SELECT id + 1, 1, 0.0, '{}', 1, 1, 0, 0, 0.0 FROM r) SELECT * FROM r;")
+
+
+def _trigger_on_events(path: Path) -> None:
+    """A trigger that spins at the first row written."""
+    with sqlite3.connect(path) as db:
+        db.executescript(
+            "CREATE TRIGGER spin AFTER INSERT ON events BEGIN "
+            "SELECT COUNT(*) FROM (WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) "
+            "SELECT n FROM r); END;")
+
+
+@pytest.mark.parametrize(("craft", "foreign"), [(_endless_view, "a view 'events'"),
+                                                (_trigger_on_events, "a trigger 'spin'")])
+def test_a_crafted_schema_is_refused_on_open_and_reported_by_check(
+        journal: Path, tmp_path: Path, craft: Callable[[Path], None], foreign: str) -> None:
+    """A journal made to spin its readers (``events`` a view over an endless query) or its writer (a
+    trigger on ``events``): before, ``review``, ``history``, ``export``, ``journal status`` and
+    ``check`` spun forever on the view, and ``check`` said "ok" of the trigger and ``run`` spun at its
+    first write. Each is refused on open (exit 2; ``check`` names the object, 1), and salvage makes a
+    journal of what the pages hold."""
+    craft(journal)
+    checked = _cli("journal", "check", "--journal", str(journal), "--json")
+    verdict = json.loads(checked.stdout)
+    assert checked.returncode == 1 and any(foreign in p for p in verdict["problems"]), verdict
+    for command in (["journal", "status"], ["review"], ["history"], ["export", "-o", str(tmp_path / "x.json")],
+                    ["run", "--events", "/dev/null"]):
+        done = _cli(*command, "--journal", str(journal))
+        assert done.returncode == 2 and "Traceback" not in done.stderr, (command, done.stderr)
+        assert foreign in done.stderr, (command, done.stderr)
+    saved = _cli("journal", "salvage", "--journal", str(journal), "--json")
+    assert saved.returncode == 0, saved.stderr
+    assert _cli("journal", "check", "--journal", str(journal)).returncode == 0
+    game = '{"setup": {"rules": "classic", "dealer": "A", "players": ["Ann", "Bob"]}}\n'
+    (tmp_path / "g.jsonl").write_text(game)
+    assert _cli("run", "--journal", str(journal), "--events", str(tmp_path / "g.jsonl")).returncode == 0

@@ -133,3 +133,29 @@ def test_after_a_fault_proven_late_the_one_who_chooses_is_named_once(lang: str) 
         if checked >= 3:
             return
     pytest.fail(f"only {checked} faults proven late with a choice in 60 games")
+
+
+@pytest.mark.parametrize("lang", sorted(SAID))
+def test_what_a_name_costs_to_say_is_bounded(lang: str) -> None:
+    """A name of 24 digits was said as a number of septillions, and U+FDFA (a phrase in one character) as
+    the phrase: 10–17 s in every announcement naming the player. The voice says at most 16 characters of
+    a name, a run of digits digit by digit (four at most), no character that stands for a phrase; the
+    same hand with those names is said as with "1 2 3 4" and the seat's letter, and its WAVs are no
+    longer than with two short names."""
+    import shutil
+
+    from test_voice_speech import wav_facts
+
+    from firmware_host.voice.speech import Synth
+
+    long_names = [Setup(rules="classic", dealer="A", players=("123456789012345678901234", "\ufdfa" * 3),
+                        sight="full"), *HAND[1:]]
+    lines = said(lang, long_names)
+    expected = [line.replace("Anne", "1 2 3 4").replace("Bruno", "B") for line in SAID[lang]]
+    assert lines == expected
+    if shutil.which("espeak-ng") is None:
+        return
+    synth = Synth()
+    seconds = sum(wav_facts(synth.wav(text, lang))[0] for text in lines)
+    short = sum(wav_facts(synth.wav(text.replace("1 2 3 4", "Anne"), lang))[0] for text in lines)
+    assert seconds < short + 2 * len(lines), (seconds, short)  # before: 10 s more for each line naming A

@@ -180,3 +180,20 @@ def test_a_name_with_phoneme_brackets_is_said_as_text() -> None:
     said = [a.text for a in Announcer("en").take(table.handle(CardEvent("turnup", "KD")))]
     assert said[1] == "Anne has the king of trumps: one point. Score: Anne 1, Bob [[ 0."
     assert synth.wav(said[1]) == synth.wav("Anne has the king of trumps: one point. Score: Anne 1, Bob 0.")
+
+
+def test_a_folder_past_9999_announcements_numbers_on(tmp_path: Path) -> None:
+    """Restarted on a folder of 10,001 announcements (0001.wav to 10001.wav), the folder counted the
+    four-digit names (9,999), wrote over 10000.wav and numbered a second line 10000. It numbers on from
+    the highest now."""
+    for number in range(1, 10_002):
+        (tmp_path / f"{number:04d}.wav").write_bytes(b"")
+    (tmp_path / "said.txt").write_text("".join(f"{n:04d}\tx\n" for n in range(1, 10_002)), encoding="utf-8")
+    folder = WavFolder(tmp_path)
+    try:
+        folder.play(Announcement("Again.", "x"), b"RIFF")
+    finally:
+        folder.close()
+    assert (tmp_path / "10000.wav").read_bytes() == b"" and (tmp_path / "10002.wav").read_bytes() == b"RIFF"
+    numbers = [line.split("\t")[0] for line in (tmp_path / "said.txt").read_text(encoding="utf-8").splitlines()]
+    assert numbers[-1] == "10002" and len(set(numbers)) == len(numbers)
