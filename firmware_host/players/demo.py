@@ -163,6 +163,8 @@ class DemoOptions:
     :param delay: seconds between moves (None: 0.3 on a terminal, 0 when piped).
     :param frames: ``all``, ``tricks`` or ``none`` (None: all on a terminal, tricks when piped).
     :param png: save the frames as PNGs in this folder.
+    :param command: how the closing hints start the ``review`` and ``history`` commands: the way this
+        ``ecarte-table`` was started (``.venv/bin/ecarte-table`` when that is not on ``PATH``).
     """
 
     journal: Path
@@ -174,6 +176,7 @@ class DemoOptions:
     delay: float | None = None
     frames: str | None = None
     png: Path | None = None
+    command: str = "ecarte-table"
 
 
 def demo_names(players: str) -> tuple[str, str]:
@@ -257,8 +260,8 @@ def run_demo(options: DemoOptions, controller: Controller, *, outputs: Sequence[
                               late=say_n(lang, "count.late", len(conduct.late)),
                               events=service.stats.handled, frames=panel.frames) + "\n")
         quoted = shlex.quote(str(journal_path))
-        out.write(say(lang, "demo.review_it", command=f"ecarte-table review --journal {quoted}") + "\n"
-                  + say(lang, "demo.history_it", command=f"ecarte-table history --journal {quoted}") + "\n")
+        out.write(say(lang, "demo.review_it", command=f"{options.command} review --journal {quoted}") + "\n"
+                  + say(lang, "demo.history_it", command=f"{options.command} history --journal {quoted}") + "\n")
         out.flush()
     return 0
 
