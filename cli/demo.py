@@ -87,9 +87,16 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     """Play the demo; returns the exit status."""
 
+    from firmware_host.players.demo import DemoError
+
     check_rules(args.rules)
     with said_at_the_console(args.language or "en"):
-        return _play(args)
+        try:
+            return _play(args)
+        except DemoError as exc:  # the simulated table stuck: one line, never a traceback
+            print("ecarte-table demo: " + say(args.language or "en", "demo.stuck", what=exc,
+                                              journal=args.journal or demo_journal()), file=sys.stderr)
+            return 1
 
 
 @contextlib.contextmanager

@@ -305,7 +305,7 @@ class Pad(Closing):
             # one that answered is after fault_limit polls (a busy machine may miss its first ACK)
             if self._online is True or (self._online is None and self._failures >= self.timing.fault_limit):
                 self._online = False
-                self._emit(ReaderStatus(self.zone, online=False, reason=str(error), t=self._now()))
+                self._emit(ReaderStatus(self.zone, online=False, reason=str(error), t=self._now(), code=_code(error)))
             return False
         self._failures = self._late_seen = 0
         self._online = True
@@ -315,11 +315,11 @@ class Pad(Closing):
         return True
 
     def _lose(self, error: BaseException) -> None:
-        logger.warning("pad %s: reader on %s lost: %s", self.zone, self.path, error,
-                       extra={"said": ("log.reader_lost", {"pad": self.zone, "path": self.path, "why": str(error)})})
+        # said once, by whoever hears the ReaderStatus (the service: in the table's language); here for the maker
+        logger.debug("pad %s: reader on %s lost: %s", self.zone, self.path, error)
         self._drop_reader()
         self._online = False
-        self._emit(ReaderStatus(self.zone, online=False, reason=str(error), t=self._now()))
+        self._emit(ReaderStatus(self.zone, online=False, reason=str(error), t=self._now(), code=_code(error)))
 
     def _late_after(self, error: BaseException) -> bool:
         """After a failed poll: put the reader back in step (:meth:`NfcpyReader.resync`); whether its
@@ -385,6 +385,16 @@ class Pad(Closing):
 
     def _now(self) -> float:
         return self._clock()
+
+
+def _code(error: BaseException) -> int | None:
+    """The system error number of a reader's failure, or of what caused it (``None``: none)."""
+    seen: BaseException | None = error
+    while seen is not None:
+        if isinstance(seen, OSError) and seen.errno is not None:
+            return seen.errno
+        seen = seen.__cause__ or seen.__context__
+    return None
 
 
 def _late_of(reader: Reader | None) -> int:

@@ -28,6 +28,7 @@ from typing import Any, TextIO
 import engine
 from catalogue import card_words, language, rule_set, say, say_n
 from catalogue.phrase import Phrase
+from drivers.stalls import Deadline
 from engine import Card, Event, Fault
 from engine.events import HandReplayed
 from engine.scoring import KING_POINT, add, trick_points
@@ -74,12 +75,13 @@ class TableWatch:
     def wait(self, done: Callable[[TableSnapshot], bool], what: str, timeout: float = WAIT_S) -> None:
         """Block until ``done(snapshot)`` holds after an outcome (or now).
 
-        :raises DemoError: when it does not within ``timeout`` seconds.
+        :raises DemoError: when it does not within ``timeout`` seconds (the time the demo was stopped,
+            a laptop's lid closed, does not count: :class:`drivers.stalls.Deadline`).
         """
-        deadline = time.monotonic() + timeout
+        deadline = Deadline(timeout)
         with self._changed:
             while not done(self.snapshot):
-                left = deadline - time.monotonic()
+                left = deadline.left()
                 if left <= 0:
                     raise DemoError(f"the table did not {what} within {timeout:.0f} s")
                 self._changed.wait(left)

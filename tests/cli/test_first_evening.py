@@ -222,3 +222,25 @@ def test_the_hints_name_the_command_as_it_was_started(tmp_path: Path) -> None:
     other.chmod(0o755)
     assert invoked_as(".venv/bin/ecarte-table", path=f"{tmp_path}:{CLI.parent}") == ".venv/bin/ecarte-table"
     assert invoked_as("/opt/my table/ecarte-table", path=str(tmp_path)) == "'/opt/my table/ecarte-table'"
+
+
+def test_a_demo_stopped_as_a_laptop_lid_closes_carries_on(tmp_path: Path) -> None:
+    """Stopped for 12 s (SIGSTOP, then SIGCONT, as a laptop's lid), longer than the demo waits for a pad:
+    it died with ``DemoError: pad play.A did not report its cards within 10 s``; the time it was stopped
+    does not count, and it plays its game to the end, its readers never said lost."""
+    import signal
+
+    process = subprocess.Popen([str(CLI), "demo", "--seed", "7", "--delay", "0", "--frames", "none",
+                                "--journal", str(tmp_path / "demo.sqlite")],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    try:
+        time.sleep(4)  # the game under way (the cards dealt; a hang's limit below, not a measure)
+        process.send_signal(signal.SIGSTOP)
+        time.sleep(12)
+        process.send_signal(signal.SIGCONT)
+        out, err = process.communicate(timeout=TIMEOUT)
+    finally:
+        process.kill()
+    assert process.returncode == 0, err
+    assert "Traceback" not in err and "offline" not in err and "lost" not in err, err
+    assert "Game over" in out
