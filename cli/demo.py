@@ -6,6 +6,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 import logging
+import os
+import shlex
+import shutil
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,7 +17,7 @@ from typing import Any
 from catalogue import LANGUAGES, say
 from cli.args import check_rules, depth, seconds
 
-__all__ = ["add_parser", "demo_journal", "run"]
+__all__ = ["add_parser", "demo_journal", "invoked_as", "run"]
 
 LOG_LEVEL = logging.INFO
 """The console's level: the demo's table's few start-up lines (its page, ...) said at INFO show by default."""
@@ -25,6 +29,28 @@ def demo_journal() -> Path:
     from firmware_host.journal.store import default_journal
 
     return default_journal().with_name("demo.sqlite")
+
+
+def invoked_as(argv0: str | None = None, path: str | None = None) -> str:
+    """The command that starts this ``ecarte-table`` again from where it was started, for a hint a
+    person copies: ``ecarte-table`` when that name on ``PATH`` is this program, else the path it was
+    started by (``.venv/bin/ecarte-table`` after the README's ``bash scripts/demo.sh``, which puts
+    nothing on ``PATH``), else this Python running the command's module::
+
+        >>> invoked_as(".venv/bin/ecarte-table", path="/usr/bin")
+        '.venv/bin/ecarte-table'
+
+    :param argv0: how the program was started (``sys.argv[0]``); ``path``: the ``PATH`` searched
+        (``None``: the environment's).
+    """
+    argv0 = sys.argv[0] if argv0 is None else argv0
+    name = "ecarte-table"
+    if os.path.basename(argv0) != name:  # python -m cli.main, or a test's own runner
+        return f"{shlex.quote(sys.executable)} -m cli.main"
+    found = shutil.which(name, path=path)
+    if found is not None and os.path.realpath(found) == os.path.realpath(argv0):
+        return name
+    return shlex.quote(argv0)
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
@@ -60,9 +86,40 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     """Play the demo; returns the exit status."""
 
+    from firmware_host.players.demo import DemoError
+
     check_rules(args.rules)
-    with said_at_the_console(args.language or "en"):
-        return _play(args)
+    with said_at_the_console(args.language or "en"), terminated_as_interrupted():
+        try:
+            return _play(args)
+        except DemoError as exc:  # the simulated table stuck: one line, never a traceback
+            print("ecarte-table demo: " + say(args.language or "en", "demo.stuck", what=exc,
+                                              journal=args.journal or demo_journal()), file=sys.stderr)
+            return 1
+
+
+@contextlib.contextmanager
+def terminated_as_interrupted() -> Iterator[None]:
+    """A SIGTERM ends the demo as Ctrl-C does: the game stopped, the pads, the page and its coach's
+    worker closed on the way out (SIGTERM's default ended the process at once, and left the worker and
+    multiprocessing's resource tracker running: 8 orphans after 4 demos). Exit status 143 (128 + 15).
+    On the main thread only (:func:`signal.signal`'s rule); a second SIGTERM while closing is ignored."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # closing: once is enough
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 @contextlib.contextmanager
@@ -95,7 +152,7 @@ def _play(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 1_000_000)
     options = DemoOptions(journal=args.journal or demo_journal(), seed=seed, rules=args.rules,
                           players=args.players, depth=args.depth, language=language, delay=args.delay,
-                          frames=args.frames, png=args.png)
+                          frames=args.frames, png=args.png, command=invoked_as())
     table = simulated_table()
     referee = build_referee(table, GameOptions(rules=options.rules, players=",".join(demo_names(options.players)),
                                                language=options.language or "en"))

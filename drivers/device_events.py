@@ -51,12 +51,15 @@ class ButtonPressed:
 
 @dataclass(frozen=True, slots=True)
 class ReaderStatus:
-    """A pad's reader went offline (``online=False``) or came back."""
+    """A pad's reader went offline (``online=False``) or came back. ``reason``: the failure as its
+    library says it (English, for the log); ``code``: its system error number (``errno``), for the words
+    a person reads in the table's language (``None``: none, the reader stopped answering)."""
 
     zone: str
     online: bool
     reason: str = ""
     t: float = 0.0
+    code: int | None = None
 
 
 DeviceEvent = CardSeen | ButtonPressed | ReaderStatus

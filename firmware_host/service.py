@@ -13,6 +13,7 @@ SIGTERM takes the same path as Ctrl-C (mopidy's way).
 from __future__ import annotations
 
 import contextlib
+import errno
 import logging
 import queue
 import sys
@@ -22,7 +23,7 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from catalogue.phrase import Phrase, logged
+from catalogue.phrase import Phrase, logged, os_words
 from drivers.device_events import ButtonPressed, CardSeen, DeviceEvent, ReaderStatus
 from engine import Event, NotationError
 from firmware_host.journal.replay import replay_game
@@ -248,8 +249,7 @@ class TableService:
                                 extra=logged(Phrase.of("log.reader_back", pad=item.zone)))
             else:
                 logger.warning("reader %s is offline%s", item.zone, f": {item.reason}" if item.reason else "",
-                               extra=logged(Phrase.of("log.reader_offline", pad=item.zone, why=item.reason)
-                                            if item.reason else Phrase.of("log.reader_gone", pad=item.zone)))
+                               extra=logged(_offline_words(item)))
             self._publish(status)
             return status.events
         if self._new_game_due:
@@ -385,6 +385,17 @@ class TableService:
                 self.notify(message)
             except OSError as exc:
                 logger.debug("sd_notify %s: %s", message, exc)
+
+
+def _offline_words(status: ReaderStatus) -> Phrase:
+    """A reader offline, said once in the console's language, never in the C library's English: why, when
+    the system said it (``os.ENOENT``...), else that it stopped answering (no answer in time, or frames
+    nfcpy could not read, its "input/output error", or a port that hung up)."""
+    if status.code is not None and status.code not in (errno.EIO, errno.ETIMEDOUT):
+        return Phrase.of("log.reader_offline", pad=status.zone, why=os_words(OSError(status.code, status.reason)))
+    if status.code is not None or status.reason:
+        return Phrase.of("log.reader_failed", pad=status.zone)
+    return Phrase.of("log.reader_gone", pad=status.zone)
 
 
 def _output_failed(output: TableOutput, exc: OSError) -> None:

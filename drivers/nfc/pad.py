@@ -43,6 +43,10 @@ __all__ = ["Pad", "PadSet", "PadTiming", "TagWriteError"]  # TagWriteError: what
 
 logger = logging.getLogger(__name__)
 
+LATE_FORGIVEN = 10
+"""Failed polls in a row a pad forgives a reader whose chip answered them late (its frames came after
+the host gave up on them): a busy machine's, not a lost reader; past these it counts them as any failure."""
+
 
 @dataclass(frozen=True, slots=True)
 class PadTiming:
@@ -147,6 +151,8 @@ class Pad(Closing):
             originality=originality, clock=self._now,
         )
         self._failures = 0
+        self._forgiven = 0  # failed polls in a row whose chip answered late
+        self._late_seen = 0  # the reader's late frames at the last failed poll
         self._frames_before = Frames()  # the frames of the readers this pad opened and dropped
         self._jobs: queue.SimpleQueue[_Job] = queue.SimpleQueue()
         self._stop = threading.Event()
@@ -267,14 +273,15 @@ class Pad(Closing):
                     uids = self._reader.poll(wait, ask=self._contents.inquiry)  # type: ignore[union-attr]
                     self._contents.observe(uids, self._reader)
                 except READER_ERRORS as error:
+                    if self._late_after(error):
+                        continue
                     self._failures += 1
                     logger.debug("pad %s: poll failed (%d): %s", self.zone, self._failures, error)
                     if self._failures >= self.timing.fault_limit:
                         self._lose(error)
-                    else:
-                        self._resync()
                     continue
-                self._failures = 0
+                self._failures = self._forgiven = 0
+                self._late_seen = _late_of(self._reader)
                 if not waiting or uids:
                     self._stop.wait(self.timing.poll_interval)
         finally:
@@ -298,9 +305,9 @@ class Pad(Closing):
             # one that answered is after fault_limit polls (a busy machine may miss its first ACK)
             if self._online is True or (self._online is None and self._failures >= self.timing.fault_limit):
                 self._online = False
-                self._emit(ReaderStatus(self.zone, online=False, reason=str(error), t=self._now()))
+                self._emit(ReaderStatus(self.zone, online=False, reason=str(error), t=self._now(), code=_code(error)))
             return False
-        self._failures = 0
+        self._failures = self._late_seen = 0
         self._online = True
         # the service says a reader back in one line at INFO (and the table's first start says none)
         logger.debug("pad %s: reader on %s online", self.zone, self.path)
@@ -308,20 +315,31 @@ class Pad(Closing):
         return True
 
     def _lose(self, error: BaseException) -> None:
-        logger.warning("pad %s: reader on %s lost: %s", self.zone, self.path, error,
-                       extra={"said": ("log.reader_lost", {"pad": self.zone, "path": self.path, "why": str(error)})})
+        # said once, by whoever hears the ReaderStatus (the service: in the table's language); here for the maker
+        logger.debug("pad %s: reader on %s lost: %s", self.zone, self.path, error)
         self._drop_reader()
         self._online = False
-        self._emit(ReaderStatus(self.zone, online=False, reason=str(error), t=self._now()))
+        self._emit(ReaderStatus(self.zone, online=False, reason=str(error), t=self._now(), code=_code(error)))
 
-    def _resync(self) -> None:
+    def _late_after(self, error: BaseException) -> bool:
+        """After a failed poll: put the reader back in step (:meth:`NfcpyReader.resync`); whether its
+        chip answered after all, late (a frame of it came after the host had given up on it: a busy
+        machine, where a simulated chip is a thread of it, or a host that did not run in time). Such a poll does not
+        count towards the fault limit: the chip is there (at most :data:`LATE_FORGIVEN` polls in a
+        row, so that a chip always late is still found offline)."""
+        late_before = self._late_seen
         resync = getattr(self._reader, "resync", None)
-        if resync is None:
-            return
-        try:
-            resync()
-        except READER_ERRORS as error:
-            logger.debug("pad %s: resync failed: %s", self.zone, error)
+        if resync is not None:
+            try:
+                resync()
+            except READER_ERRORS as failure:
+                logger.debug("pad %s: resync failed: %s", self.zone, failure)
+        self._late_seen = _late_of(self._reader)
+        if self._late_seen == late_before or self._forgiven >= LATE_FORGIVEN:
+            return False
+        self._forgiven += 1
+        logger.debug("pad %s: poll failed, the chip answered late (%d): %s", self.zone, self._forgiven, error)
+        return True
 
     def _drop_reader(self) -> None:
         reader, self._reader = self._reader, None
@@ -367,6 +385,22 @@ class Pad(Closing):
 
     def _now(self) -> float:
         return self._clock()
+
+
+def _code(error: BaseException) -> int | None:
+    """The system error number of a reader's failure, or of what caused it (``None``: none)."""
+    seen: BaseException | None = error
+    while seen is not None:
+        if isinstance(seen, OSError) and seen.errno is not None:
+            return seen.errno
+        seen = seen.__cause__ or seen.__context__
+    return None
+
+
+def _late_of(reader: Reader | None) -> int:
+    """How many commands a reader's chip answered late (0 for none, or a reader that does not tell)."""
+    late = getattr(reader, "late", 0)
+    return late if isinstance(late, int) else 0
 
 
 def _frames_of(reader: Reader | None) -> Frames:

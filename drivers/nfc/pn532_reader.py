@@ -163,6 +163,12 @@ class NfcpyReader(Closing):
         (``sent`` 0 on a transport that does not count them)."""
         return Frames(int(getattr(self._transport, "commands", 0)), self._log.retried)
 
+    @property
+    def late(self) -> int:
+        """Frames the chip sent after the host had given up on them (:attr:`drivers.nfc.tty.RawTty.late`;
+        0 on a transport that does not tell): the chip was late, not gone."""
+        return int(getattr(self._transport, "late", 0))
+
     def poll(self, wait: float = 0.0, *, ask: Inquiry | None = None) -> tuple[str, ...]:
         """List every tag in the field: one poll cycle.
 

@@ -20,12 +20,15 @@ import termios
 import time
 import tty
 
+from drivers.stalls import Deadline
+
 logger = logging.getLogger(__name__)
 
 WIRE = logging.DEBUG - 1
 """Log level of the byte dumps (below DEBUG, as nfcpy's own)."""
 
 _ACK = bytes.fromhex("0000FF00FF00")
+_START = bytes.fromhex("0000FF")  # every frame's preamble and start code
 _SPEEDS = {
     9600: termios.B9600,
     19200: termios.B19200,
@@ -59,8 +62,14 @@ class RawTty:
         self._buffer = bytearray()
         self._expect: int | None = None
         self._awaiting_ack = False
+        self._woken = False  # the last wait ended by interrupt()
+        self._overdue = False  # the last command's ACK or answer did not come in time
         self.commands = 0
         """Command frames written since the port was made (a resent one counts again; ACKs do not)."""
+        self.late = 0
+        """Frames (an ACK, an answer) that came after the host had given up waiting for them (:meth:`resync`
+        found them, or :meth:`read` dropped them as stale): the chip was late, not gone (a busy machine,
+        where a simulated chip is a thread of it)."""
         self._wake_r, self._wake_w = os.pipe()
         os.set_blocking(self._wake_w, False)
         try:
@@ -125,23 +134,31 @@ class RawTty:
         Without this, one late answer would put every later command one answer
         behind until the port was reopened.
 
+        The time is the chip's: while this thread was not running (a busy machine, a process stopped
+        and continued) it does not count (:class:`drivers.stalls.Deadline`), and what came meanwhile
+        is read before the time is up. nfcpy gives a PN532 100 ms to ACK a command, and a host that
+        did not listen for them took a chip that had answered for a dead one: on a busy two-core
+        machine the demo's simulated readers were lost, several at once, and came back.
+
         :param timeout: milliseconds to wait (at least 50, as nfcpy's TTY).
         :raises OSError: ``ETIMEDOUT`` if nothing came, ``EIO`` if the port is gone.
         """
-        deadline = time.monotonic() + max(timeout / 1e3, 0.05)
+        deadline = Deadline(max(timeout / 1e3, 0.05))
         # Only long waits (a response, not an ACK) can be interrupted.
         interruptible = timeout > 150
         while True:
             frame = self._frame(deadline, interruptible)
             if frame is None:
+                self._overdue = True
                 raise OSError(errno.ETIMEDOUT, os.strerror(errno.ETIMEDOUT))
             if self._stale(frame):
                 logger.debug("%s: dropped a stale frame %s", self._port, bytes(frame).hex())
+                self.late += 1
                 continue
             logger.log(WIRE, "<<< %s", frame.hex())
             return frame
 
-    def _frame(self, deadline: float, interruptible: bool) -> bytearray | None:
+    def _frame(self, deadline: Deadline, interruptible: bool) -> bytearray | None:
         head = self._take(6, deadline, interruptible)
         if not head:
             return None
@@ -203,7 +220,9 @@ class RawTty:
         discards until the line stays quiet for ``quiet`` seconds (at most
         ``limit`` seconds). Without this, an answer that came too late is read
         as the answer to the next command, and every command after it is one
-        answer behind until the port is reopened.
+        answer behind until the port is reopened. What came before the abort
+        is read first (the write flushes unread input): a frame of a command the
+        host gave up on, come late, counts in :attr:`late`.
 
         :returns: how many bytes were dropped.
         :raises OSError: ``EIO`` if the port is gone.
@@ -211,15 +230,22 @@ class RawTty:
         fd = self._fd
         if fd is None:
             return 0
+        drained = bytearray(self._buffer)  # what came before the abort, which the write would flush
+        while (chunk := self._chunk(fd, 0.0)) is not None and chunk:
+            drained += chunk
         self.write(_ACK)
-        dropped = 0
         end = time.monotonic() + limit
         while time.monotonic() < end:
             chunk = self._chunk(fd, quiet)
             if chunk is None:
                 break
-            dropped += len(chunk)
+            drained += chunk
         self._buffer.clear()
+        if self._overdue and _START in drained:
+            self.late += 1
+            logger.debug("%s: the chip answered late", self._port)
+        self._overdue = False
+        dropped = len(drained)
         if dropped:
             logger.debug("%s: resync dropped %d stale bytes", self._port, dropped)
         return dropped
@@ -234,6 +260,7 @@ class RawTty:
         if len(frame) > body + 1 and frame[body] == 0xD4:
             self._expect = frame[body + 1]
             self._awaiting_ack = True
+            self._overdue = False
             self.commands += 1
 
     def interrupt(self) -> None:
@@ -266,19 +293,21 @@ class RawTty:
                 os.close(fd)
         self._wake_r = self._wake_w = -1
 
-    def _take(self, count: int, deadline: float, interruptible: bool = False) -> bytes:
-        """Up to ``count`` bytes, waiting until ``deadline`` (monotonic seconds)."""
+    def _take(self, count: int, deadline: Deadline, interruptible: bool = False) -> bytes:
+        """Up to ``count`` bytes, waiting until ``deadline`` is up; what the port holds then is read
+        (a thread that ran late finds what came meanwhile); an :meth:`interrupt` ends the wait."""
         fd = self._fd
         if fd is None:
             return b""
         while len(self._buffer) < count:
-            left = deadline - time.monotonic()
-            if left <= 0:
+            left = deadline.left()
+            chunk = self._chunk(fd, max(left, 0.0), interruptible and left > 0)
+            if chunk is None and (left <= 0 or self._woken):
                 break
-            chunk = self._chunk(fd, left, interruptible)
-            if chunk is None:
-                break
-            self._buffer += chunk
+            if chunk is not None:
+                self._buffer += chunk
+                if left <= 0 and not chunk:
+                    break
         data = bytes(self._buffer[:count])
         del self._buffer[:count]
         return data
@@ -290,12 +319,14 @@ class RawTty:
 
         :raises OSError: ``EIO`` if the port hung up (ready, and a read of nothing).
         """
+        self._woken = False
         watched = [fd, self._wake_r] if interruptible else [fd]
         ready, _, _ = select.select(watched, [], [], timeout)
         if not ready:
             return None
         if self._wake_r in ready:
             os.read(self._wake_r, 64)
+            self._woken = True
             return None
         try:
             chunk = os.read(fd, 4096)

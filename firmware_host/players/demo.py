@@ -28,6 +28,7 @@ from typing import Any, TextIO
 import engine
 from catalogue import card_words, language, rule_set, say, say_n
 from catalogue.phrase import Phrase
+from drivers.stalls import Deadline
 from engine import Card, Event, Fault
 from engine.events import HandReplayed
 from engine.scoring import KING_POINT, add, trick_points
@@ -74,12 +75,13 @@ class TableWatch:
     def wait(self, done: Callable[[TableSnapshot], bool], what: str, timeout: float = WAIT_S) -> None:
         """Block until ``done(snapshot)`` holds after an outcome (or now).
 
-        :raises DemoError: when it does not within ``timeout`` seconds.
+        :raises DemoError: when it does not within ``timeout`` seconds (the time the demo was stopped,
+            a laptop's lid closed, does not count: :class:`drivers.stalls.Deadline`).
         """
-        deadline = time.monotonic() + timeout
+        deadline = Deadline(timeout)
         with self._changed:
             while not done(self.snapshot):
-                left = deadline - time.monotonic()
+                left = deadline.left()
                 if left <= 0:
                     raise DemoError(f"the table did not {what} within {timeout:.0f} s")
                 self._changed.wait(left)
@@ -163,6 +165,8 @@ class DemoOptions:
     :param delay: seconds between moves (None: 0.3 on a terminal, 0 when piped).
     :param frames: ``all``, ``tricks`` or ``none`` (None: all on a terminal, tricks when piped).
     :param png: save the frames as PNGs in this folder.
+    :param command: how the closing hints start the ``review`` and ``history`` commands: the way this
+        ``ecarte-table`` was started (``.venv/bin/ecarte-table`` when that is not on ``PATH``).
     """
 
     journal: Path
@@ -174,6 +178,7 @@ class DemoOptions:
     delay: float | None = None
     frames: str | None = None
     png: Path | None = None
+    command: str = "ecarte-table"
 
 
 def demo_names(players: str) -> tuple[str, str]:
@@ -257,8 +262,8 @@ def run_demo(options: DemoOptions, controller: Controller, *, outputs: Sequence[
                               late=say_n(lang, "count.late", len(conduct.late)),
                               events=service.stats.handled, frames=panel.frames) + "\n")
         quoted = shlex.quote(str(journal_path))
-        out.write(say(lang, "demo.review_it", command=f"ecarte-table review --journal {quoted}") + "\n"
-                  + say(lang, "demo.history_it", command=f"ecarte-table history --journal {quoted}") + "\n")
+        out.write(say(lang, "demo.review_it", command=f"{options.command} review --journal {quoted}") + "\n"
+                  + say(lang, "demo.history_it", command=f"{options.command} history --journal {quoted}") + "\n")
         out.flush()
     return 0
 

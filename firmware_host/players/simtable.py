@@ -22,6 +22,7 @@ from drivers.nfc.pad_contents import CardLookup
 from drivers.nfc.pn532sim import DEFAULT_MISS, Pn532Simulator
 from drivers.nfc.pn532sim.tag_signer import sim_signer
 from drivers.seat_controls import SeatControls
+from drivers.stalls import Deadline
 from engine.cards import CARDS
 from hardware.table import TableConfig
 from hardware.table_devices import TableDevices, open_table_devices
@@ -181,8 +182,8 @@ class SimulatedTable(Closing):
             raise RuntimeError("this simulated table is closed")
         want = sim_uid(card, pack) if card is not None else None
         reader = self.pads[pad]
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
+        deadline = Deadline(timeout)  # the time this process was stopped does not count
+        while not deadline.expired:
             present = reader.present
             if (want in present) if want is not None else not present:
                 return True
@@ -195,8 +196,8 @@ class SimulatedTable(Closing):
         if self.pads is None:
             raise RuntimeError("this simulated table is closed")
         reader, sim = self.pads[pad], self.simulators[pad]
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
+        deadline = Deadline(timeout)  # the time this process was stopped (a laptop's lid) does not count
+        while not deadline.expired:
             if reader.present == frozenset(sim.readable):
                 return True
             time.sleep(0.005)

@@ -19,7 +19,7 @@ from catalogue import LANGUAGES
 from catalogue.english import english_words
 
 ROOT = Path(__file__).resolve().parents[2]
-COMMAND = re.compile(r"ecarte-table \w+ --journal \S+")
+COMMAND = re.compile(r"(?:\S+ -m cli\.main|\S*ecarte-table) \w+ --journal \S+")
 """A command shown to the player: its name and flags are the command line's, in every language."""
 
 

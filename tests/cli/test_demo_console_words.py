@@ -3,6 +3,7 @@ frames, a reader lost and back, the page staying up) in the table's language, no
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -99,3 +100,48 @@ def test_the_demos_players_refused_in_its_language(
 
     assert main(["demo", "--language", "fr", "--players", players, "--journal", str(tmp_path / "d.sqlite")]) == 2
     assert said in capsys.readouterr().err
+
+
+def _session(sid: int) -> list[str]:
+    """The processes of session ``sid`` still running (a zombie has ended: its parent, or init, reaps it)."""
+    running = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[1].split()  # state, ppid, pgrp, session...
+        if int(fields[3]) == sid and fields[0] != "Z":
+            running.append(command)
+    return running
+
+
+def test_sigterm_ends_the_demo_and_its_page_as_ctrl_c_does(tmp_path: Path) -> None:
+    """``demo --web`` ended by SIGTERM (``kill``, a service manager) left its coach's worker and
+    multiprocessing's resource tracker running (8 orphans after 4 demos): SIGTERM's default ended the
+    process at once. Now it closes all it started, as Ctrl-C does, and exits 143."""
+    with (tmp_path / "console.txt").open("w") as console:  # a file: a pipe would wait for the orphans
+        demo = subprocess.Popen(
+            [sys.executable, "-m", "cli.main", "demo", "--seed", "3", "--delay", "0.1", "--frames", "none",
+             "--journal", str(tmp_path / "demo.sqlite"), "--web", "127.0.0.1:0"],
+            cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=console,
+            env={**os.environ, "XDG_STATE_HOME": str(tmp_path)}, start_new_session=True)
+        try:
+            deadline = time.monotonic() + HANG_S  # a hang's limit: the first hand over, its review under way
+            while not any("multiprocessing" in command for command in _session(demo.pid)):
+                assert demo.poll() is None and time.monotonic() < deadline, "no coach's worker started"
+                time.sleep(0.1)
+            demo.send_signal(signal.SIGTERM)  # the demo's process alone, as kill or systemd sends it
+            assert demo.wait(timeout=HANG_S) == 128 + signal.SIGTERM
+            deadline = time.monotonic() + HANG_S
+            while _session(demo.pid) and time.monotonic() < deadline:  # the tracker ends once its parent has
+                time.sleep(0.1)
+            assert _session(demo.pid) == []
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(demo.pid, signal.SIGKILL)
+            demo.wait()
+    assert "Traceback" not in (tmp_path / "console.txt").read_text()

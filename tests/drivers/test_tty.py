@@ -112,3 +112,23 @@ def test_a_resync_on_a_vanished_port_is_eio(line: tuple[RawTty, int]) -> None:
         port.resync(quiet=0.02)
     assert error.value.errno == errno.EIO
     os.dup2(os.open(os.devnull, os.O_RDONLY), chip)  # the fixture closes it again
+
+
+def test_a_deadline_does_not_count_the_time_its_waiter_was_not_running() -> None:
+    """A wait that woke much later than it asked (a busy machine, a process stopped and continued)
+    gives the other side its whole time again, a few times at most; a wait on time does not."""
+    from drivers.stalls import RESTARTS, STALL_S, Deadline
+
+    now = [100.0]
+    deadline = Deadline(0.1, clock=lambda: now[0])
+    assert deadline.left() == pytest.approx(0.1)
+    now[0] += 0.1  # woke on time: the time is up
+    assert deadline.expired
+    deadline = Deadline(0.1, clock=lambda: now[0])
+    assert deadline.left() == pytest.approx(0.1)
+    now[0] += 15.0  # stopped for 15 s inside its wait
+    assert deadline.left() == pytest.approx(0.1) and deadline.stalls == 1
+    for _ in range(RESTARTS):
+        now[0] += 0.1 + 2 * STALL_S
+        deadline.left()
+    assert deadline.stalls == RESTARTS and deadline.expired  # stalled again and again: it ends

@@ -64,3 +64,39 @@ def test_an_offline_pad_comes_back_on_its_own_while_the_machine_is_busy(wait_for
         for job in busy:
             job.kill()
             job.wait()
+
+
+@pytest.mark.allow_error_log  # nfcpy logs each unanswered command at ERROR (its logger, not ours)
+def test_a_lost_reader_is_said_once_in_the_tables_language(wait_for, tmp_path: Path,
+                                                         caplog: pytest.LogCaptureFixture) -> None:
+    """A reader that stops answering was said twice at the console, both times with the C library's
+    English: ``pad turnup: reader on /tmp/… lost: [Errno 5] Input/output error``, then ``reader turnup is
+    offline: [Errno 5] Input/output error``. Now once, in each of the five languages, with no errno."""
+    import logging
+
+    import catalogue
+    from catalogue.phrase import SaidFormatter
+
+    table = simulated_table()
+    screens = Screens()
+    caplog.set_level(logging.DEBUG)
+    with Journal(tmp_path / "j.sqlite") as journal:
+        service = TableService(journal=journal, controller=Controller(TableDefaults(sight=table.sight)),
+                               outputs=[screens])
+        loop = threading.Thread(target=service.run, daemon=True)
+        loop.start()
+        with SimulatedTable(table, events=service.put_device_event, baud=115200) as sim:
+            wait_for(lambda: screens.snapshot is not None, "the first screen")
+            sim.simulators["turnup"].ignore_commands(8)  # the chip stops answering for a while
+            wait_for(lambda: screens.snapshot is not None and "turnup" in screens.snapshot.offline,
+                     "the turn-up pad to be declared offline")
+        service.stop()
+        loop.join(timeout=WAIT_S)
+    shown = [record for record in caplog.records if record.levelno >= logging.INFO]
+    for lang in catalogue.LANGUAGES:
+        console = SaidFormatter(lang, logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+        lines = [console.format(record) for record in shown]
+        offline = [line for line in lines if "turnup" in line and line.startswith("WARNING")]
+        assert len(offline) == 1, lines
+        assert offline[0].endswith(catalogue.say(lang, "log.reader_failed", pad="turnup")), offline
+        assert not any("Errno" in line or "Input/output" in line for line in lines), lines

@@ -4,6 +4,7 @@ the players' names and a rubber's games; then the README's first evening end to 
 
 from __future__ import annotations
 
+import shlex
 import signal
 import subprocess
 import sys
@@ -129,11 +130,13 @@ def test_the_first_evening(browser: Any, tmp_path: Path) -> None:
         tab.close()
     finally:
         assert demo.interrupt() == 0
-    said = {line.split(": ", 1)[0]: line.split(": ", 1)[1].split() for line in demo.out if ": ecarte-table " in line}
-    review = subprocess.run([str(CLI), *said["Review it with the coach"][1:], "--samples", "30"],
+    # the hints print the command as the demo was started (its path when the venv is not on PATH): run as printed
+    said = {line.split(": ", 1)[0]: shlex.split(line.split(": ", 1)[1]) for line in demo.out
+            if " --journal " in line and line.split(": ", 1)[0] in ("Review it with the coach", "All the demo's games")}
+    review = subprocess.run([*said["Review it with the coach"], "--samples", "30"],
                             capture_output=True, text=True, timeout=120)
     assert review.returncode == 0 and review.stdout.startswith("game 1 hand "), review.stderr
-    history = subprocess.run([str(CLI), *said["All the demo's games"][1:]], capture_output=True, text=True,
+    history = subprocess.run(said["All the demo's games"], capture_output=True, text=True,
                              timeout=HANG_S)
     assert history.returncode == 0 and "Anne – Bruno" in history.stdout and " wins " in history.stdout
 

@@ -105,3 +105,48 @@ def test_a_closed_table_says_so_and_closes_twice() -> None:
     assert table.pads is None and table.simulators == {}
     with pytest.raises(RuntimeError, match="closed"):
         table.wait_seen("hand.A", "KS")
+
+
+def test_a_busy_process_does_not_lose_its_simulated_readers() -> None:
+    """A first demo on a busy two-core machine lost its simulated readers ("reader … lost: [Errno 5]",
+    then "back"), several at once: a simulated chip is a thread of the table's process, and on a busy
+    machine it answered after nfcpy's 100 ms ACK time, or the host's thread did not run to read it in
+    time. Here six threads keep the interpreter busy (as the panel's drawing, a garbage collection and
+    a loaded machine do) for a few seconds while the pads poll their stacks: every reader stays online
+    (the pads see the chips answer, late, and do not call them lost). Bounded: the busy time is fixed."""
+    import threading
+    import time
+
+    events: queue.Queue[DeviceEvent] = queue.Queue()
+    with SimulatedTable(simulated_table(), events=events, buttons=False, baud=115200) as table:
+        for pad in ("hand.A", "play.A", "turnup"):
+            table.place_stack(pad, ["KS", "QH"])
+        assert all(table.wait_reported(pad, timeout=WAIT) for pad in ("hand.A", "play.A", "turnup"))
+        stop = threading.Event()
+
+        def busy() -> None:
+            while not stop.is_set():
+                sum(range(1000))
+
+        threads = [threading.Thread(target=busy, daemon=True) for _ in range(6)]
+        for thread in threads:
+            thread.start()
+        try:
+            stop.wait(5.0)
+        finally:
+            stop.set()
+            for thread in threads:
+                thread.join()
+        time.sleep(0.5)  # a reader lost at the end says so
+        offline = [event.zone for event in _drain(events) if isinstance(event, ReaderStatus) and not event.online]
+        assert offline == []
+        assert all(table.wait_reported(pad, timeout=WAIT) for pad in ("hand.A", "play.A", "turnup"))
+
+
+def _drain(events: queue.Queue[DeviceEvent]) -> list[DeviceEvent]:
+    out: list[DeviceEvent] = []
+    while True:
+        try:
+            out.append(events.get_nowait())
+        except queue.Empty:
+            return out
