@@ -41,8 +41,10 @@ class Origin(StrEnum):
     COUNTERFEIT = "counterfeit"
     """The chip does not answer ``GET_VERSION`` as an NTAG21x does: not an NXP NTAG."""
     UNREADABLE = "unreadable"
-    """The tag did not stay long enough to be asked (left the pad, bad coupling): the verdict after
-    ``attempts`` tries at a tag that never answered."""
+    """The tag gave no valid answer (it left the pad, couples badly, its answers came garbled): no
+    evidence either way. The enrolment says so and asks for the tag again; the pads never report it (an
+    :class:`OriginalityCheck` gives no verdict from silence: the tag is asked again at the next poll,
+    and arrives when it answers)."""
     UNCHECKED = "unchecked"
     """Nobody asked (the registry's status of a tag enrolled without the check)."""
 
@@ -67,8 +69,9 @@ class OriginalityCheck:
 
     :param judge: ``judge(uid, facts)`` → the verdict; ``facts`` is ``None`` for a tag that
         did not answer (see :func:`hardware.ntag_signature.judge`).
-    :param attempts: tries at a tag that does not answer (it left, or couples badly) before it
-        is reported ``unreadable``.
+    :param attempts: tries at a tag that does not answer (it left, couples badly, its answers came
+        garbled) before the log says so (at INFO; it is asked again at every poll all the same:
+        silence is no verdict).
     :param remember: remember ``genuine`` verdicts while the tag stays (the pads forget a tag
         that left); ``False``: ask at every arrival on every pad, even of a tag still lying on
         another pad. Other verdicts are never remembered: a genuine tag
@@ -96,8 +99,8 @@ class OriginalityCheck:
     def check(self, uid: str, read: Callable[[], TagFacts | None]) -> Origin | None:
         """The verdict on tag ``uid``: remembered, or asked with ``read`` now.
 
-        :returns: the verdict; ``None`` when the tag did not answer and tries remain (ask again
-            at the next poll).
+        :returns: the verdict; ``None`` when the tag gave no valid answer (ask again at the next
+            poll: a tag that does not answer is neither refused nor accepted, it waits for evidence).
         :raises OSError: as ``read`` (the reader failed).
         """
         with self._lock:
@@ -107,11 +110,10 @@ class OriginalityCheck:
         facts = read()
         with self._lock:
             if facts is None:
-                self._failures[uid] = self._failures.get(uid, 0) + 1
-                if self._failures[uid] < self._attempts:
-                    return None
-                del self._failures[uid]
-                return Origin.UNREADABLE
+                failures = self._failures[uid] = self._failures.get(uid, 0) + 1
+                if failures == self._attempts:
+                    logger.info("tag %s: no valid answer after %d tries (asked again)", uid, failures)
+                return None
             self._failures.pop(uid, None)
             verdict = self._judge(uid, facts)
             if self._remember and verdict == Origin.GENUINE:
@@ -128,6 +130,7 @@ class OriginalityCheck:
                 self._failures.clear()
             else:
                 self._verdicts.pop(uid, None)
+                self._failures.pop(uid, None)
 
     def __len__(self) -> int:
         with self._lock:
