@@ -270,6 +270,21 @@ def test_the_deck_check_shows_what_is_missing_twice_foreign_and_fake() -> None:
     assert report.lines()[:3] == ["Pack 1: 30/32 cards", "Missing: 8♦ 7♣", "Twice: K♠"]
 
 
+def test_the_deck_check_takes_each_card_s_verdict_from_its_best_evidence() -> None:
+    # a card passed first with no answer (an old journal's unreadable, or none asked), then answering:
+    # its answer decides; a clone's answer still counts beside its genuine twin's
+    registry = signed_registry()
+    events = _deck_events(registry, 1, skip=("KS", "QS", "JS"))
+    for card, first in (("KS", Origin.UNREADABLE), ("QS", None)):
+        events.put(CardSeen("discard", sim_uid(card, 1), card, origin=first))
+        events.put(CardSeen("discard", sim_uid(card, 1), card, gone=True, origin=first))
+        events.put(CardSeen("discard", sim_uid(card, 1), card, origin=Origin.GENUINE))
+    events.put(CardSeen("discard", sim_uid("JS", 1), "JS", origin=Origin.UNREADABLE))  # never answered
+    report = check_deck(events, registry, lambda lines: None, quiet=0.2, require_genuine=True)
+    assert report.not_genuine == ("JS: unreadable",)
+    assert report.repeated == ("KS", "QS")
+
+
 def test_the_deck_check_over_a_pad_catches_a_clone(sim: Pn532Simulator) -> None:
     registry = signed_registry((1,))
     tags = TableTags.build(registry, REQUIRE, simulated=True)
