@@ -228,7 +228,7 @@ def _best_evidence(origins: set[Origin | None]) -> tuple[Origin, ...]:
     >>> _best_evidence({None})
     (<Origin.UNCHECKED: 'unchecked'>,)
     """
-    answered = {o for o in origins if o not in _NO_EVIDENCE}
+    answered = {o for o in origins if o is not None and o not in _NO_EVIDENCE}
     if answered:
         return tuple(sorted(o for o in answered if o != Origin.GENUINE))
     return (Origin.UNREADABLE,) if Origin.UNREADABLE in origins else (Origin.UNCHECKED,)

@@ -4,6 +4,7 @@ simulated field no genuine card is ever refused and every clone or counterfeit t
 
 from __future__ import annotations
 
+import functools
 import queue
 
 import pytest
@@ -149,7 +150,8 @@ def arrivals(level: float, seed: int, count: int, *, on_a_card: bool) -> dict[st
                 except READER_ERRORS:
                     reader.resync()  # as a pad does (a frame lost on a busy machine)
                     continue
-                if uid in heard.facts and (verdict := check.check(uid, lambda: heard.facts[uid])) is not None:
+                facts = heard.facts.get(uid)
+                if facts is not None and (verdict := check.check(uid, functools.partial(lambda f: f, facts))):
                     break
             assert verdict == KINDS[kind], (kind, uid, level, seed)
             counted[kind] += 1
