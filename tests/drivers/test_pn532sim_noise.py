@@ -4,12 +4,18 @@ seeded, and where they are likelier (a card just laid, a card up the stack)."""
 from __future__ import annotations
 
 import contextlib
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from pn532_commands import command
+from waiting import HANG_S
 
+from drivers.nfc.pn532_reader import NfcpyReader
 from drivers.nfc.pn532sim import Pn532Simulator, crc_a
+from drivers.nfc.pn532sim.chip_host import ask, chip_path
 from drivers.nfc.pn532sim.field import Field
 from drivers.nfc.pn532sim.noise import DEFAULT, MOST, Garble, Noise, NoiseDraws, of_level
 from drivers.nfc.pn532sim.ntag213 import Ntag213
@@ -116,3 +122,23 @@ def test_noise_rates_are_probabilities() -> None:
         Noise(garble=1.5)
     with pytest.raises(ValueError, match="level"):
         DEFAULT.scaled(-1)
+
+
+def test_the_chips_command_serves_a_noisy_radio(tmp_path: Path) -> None:
+    directory = str(tmp_path / "chips")
+    host = subprocess.Popen([str(Path(sys.executable).parent / "ecarte-table"), "chips", directory, "--pads", "turnup",
+                             "--noise", "40"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert host.stdout is not None and host.stdout.readline().strip() == "ready"
+        ask(directory, {"op": "place", "pad": "turnup", "uids": [UID]})
+        with NfcpyReader(chip_path(directory, "turnup")) as reader:
+            signatures = []
+            for _ in range(40):
+                facts = reader.read_facts(UID) if reader.poll() else None
+                signatures += [facts.signature] if facts is not None and facts.signature else []
+            assert signatures and all(s == signatures[0] and any(s) for s in signatures)  # never a wrong answer
+        noise = ask(directory, {"op": "state", "pad": "turnup"})["noise"]
+        assert noise["garbled"] + noise["lost"] > 0, noise
+    finally:
+        host.terminate()
+        assert host.wait(timeout=HANG_S) == 0

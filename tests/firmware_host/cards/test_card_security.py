@@ -23,6 +23,7 @@ from drivers.device_events import CardSeen, DeviceEvent, ReaderStatus
 from drivers.nfc.originality import Origin
 from drivers.nfc.pad import Pad
 from drivers.nfc.pn532sim import Pn532Simulator
+from drivers.nfc.pn532sim.noise import of_level
 from firmware_host.cards.deck_check import check_deck
 from firmware_host.cards.enroll import Originality, enroll
 from firmware_host.cards.table_tags import TableTags
@@ -135,6 +136,28 @@ def test_a_card_of_the_other_pack_is_a_fault(sim: Pn532Simulator) -> None:
         assert t.lay(sim_uid("QH", 1))[1] == []
     finally:
         t.close()
+
+
+def test_over_a_noisy_radio_genuine_cards_are_dealt_and_clones_and_the_other_pack_refused() -> None:
+    # ten times the noise model's rates: a card's first answers garbled half the time, then 5 %
+    with Pn532Simulator(signer=SIGNER, noise=of_level(10), seed=11) as noisy:
+        t = table(noisy, REQUIRE)
+        try:
+            for round_ in range(8):
+                for card in ("KS", "QS", "JS"):
+                    seen, judged = t.lay(sim_uid(card, 1))
+                    assert (seen.origin, judged) == (Origin.GENUINE, []), (round_, card)
+                    assert t.lift(sim_uid(card, 1)) == []
+                for kind, origin in (("clone", Origin.NO_SIGNATURE), ("counterfeit", Origin.COUNTERFEIT)):
+                    seen, judged = t.lay(sim_uid("KS", 1), kind=kind)
+                    assert (seen.origin, judged) == (origin, [("fault", "counterfeit_card")]), (round_, kind)
+                    assert t.lift(sim_uid("KS", 1)) == [("corrected", "counterfeit_card")]
+                seen, judged = t.lay(sim_uid("QH", 2))
+                assert (seen.origin, judged) == (Origin.GENUINE, [("fault", "foreign_pack")]), round_
+                assert t.lift(sim_uid("QH", 2)) == [("corrected", "foreign_pack")]
+            assert noisy.noise.garbled + noisy.noise.lost > 0
+        finally:
+            t.close()
 
 
 def test_an_unregistered_tag_with_a_card_s_ndef_text_is_not_that_card(sim: Pn532Simulator) -> None:
