@@ -278,7 +278,7 @@ class NfcpyReader(Closing):
             if uid not in wanted:
                 continue
             if uid != selected:
-                if not self._reselect(device, uid):
+                if not self._reselect(device, uid, halted=True):
                     self._facts[uid] = None  # it left between the listing and now
                     continue
                 selected = uid
@@ -321,7 +321,7 @@ class NfcpyReader(Closing):
         answer = device.chipset.command(_IN_SELECT, bytearray([number]), timeout=0.1)
         return bool(answer) and answer[0] == 0
 
-    def _reselect(self, device: Any, uid: str) -> bool:
+    def _reselect(self, device: Any, uid: str, *, halted: bool = False) -> bool:
         """Select tag ``uid`` again, its receive CRC off: after a NAK or a transmission error (the tag
         may be IDLE), or to ask a target of the last listing that is not the one selected (the chip
         halted it looking for a second). Whether it answered.
@@ -331,7 +331,8 @@ class NfcpyReader(Closing):
            (nfcpy never sends InSelect; no public trace shows it on a halted type A target);
         2. when that finds nothing (or without :attr:`in_select`), InListPassiveTarget with its UID
            and cascade tag (:func:`select_request`): an IDLE tag (after a NAK, or a garbled command)
-           answers its REQA, and no other tag of the stack is woken;
+           answers its REQA, and no other tag of the stack is woken; not for a tag the chip
+           ``halted`` (a halted tag answers no REQA: ISO/IEC 14443-3);
         3. when that finds nothing, the path nfcpy proves (``clf.sense`` with the UID: ``tt2.py``
            after a NAK): a field reset (every tag of the pad back to IDLE, halted ones too) and the
            same listing. The poll then lists again tags it found (it stops there: the others are
@@ -344,7 +345,7 @@ class NfcpyReader(Closing):
             self._rx_crc_off(device)
             return True
         self._set_retries(device, 0x01)
-        for reset in (False, True):
+        for reset in (False, True) if not halted else (True,):
             if reset:
                 device.mute()
             self._field_dirty = True
@@ -356,8 +357,7 @@ class NfcpyReader(Closing):
                 self.reselections = self.reselections.add(field_reset=1) if reset else \
                     self.reselections.add(by_uid=1)
                 # the listing switched the CRC on both ways; nfcpy's sense_tta then switches the receive
-                # CRC off for a Type 2 tag (read CIU_RxMode, clear bit 7, write it), and so do we
-                self._rx_mode = None
+                # CRC off for a Type 2 tag (CIU_RxMode bit 7 cleared), and so do we (the register as read once)
                 self._rx_crc_off(device)
                 return True
         self.reselections = self.reselections.add(lost=1)
