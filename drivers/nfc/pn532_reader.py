@@ -98,9 +98,11 @@ def response_timeout(index: int) -> float:
 @dataclass(frozen=True, slots=True)
 class Reselections:
     """How a reader selected tags again (:meth:`NfcpyReader._reselect`): by InSelect, by a listing
-    with the UID, by a field reset and that listing, or not at all (the tag had left)."""
+    with the UID, by a field reset and that listing, or not at all (the tag had left); and how many
+    InSelects found nothing (the chip did not wake the tag, or it had left)."""
 
     in_select: int = 0
+    in_select_missed: int = 0
     by_uid: int = 0
     field_reset: int = 0
     lost: int = 0
@@ -339,11 +341,12 @@ class NfcpyReader(Closing):
            found at the next poll).
 
         :attr:`reselections` counts which step found it."""
-        listed = self.in_select and uid in self._listing
-        if listed and self._in_select(device, self._listing.index(uid) + 1):
-            self.reselections = self.reselections.add(in_select=1)
-            self._rx_crc_off(device)
-            return True
+        if self.in_select and uid in self._listing:
+            if self._in_select(device, self._listing.index(uid) + 1):
+                self.reselections = self.reselections.add(in_select=1)
+                self._rx_crc_off(device)
+                return True
+            self.reselections = self.reselections.add(in_select_missed=1)
         self._set_retries(device, 0x01)
         for reset in (False, True) if not halted else (True,):
             if reset:

@@ -71,6 +71,24 @@ def test_the_probe_reports_firmware_poll_and_each_stack(sim: Pn532Simulator, tmp
     assert str(frames) in said[-1]
 
 
+@pytest.mark.parametrize("wakes", [True, False], ids=["InSelect wakes a halted card", "InSelect wakes nothing"])
+def test_the_probe_asks_each_card_laid_as_a_game_asks_it(tmp_path: Path, wakes: bool) -> None:
+    with Pn532Simulator(name="ttyUSB0", depth=2, miss=0.0, signer=tag_signer.sim_signer(),
+                        in_select_wakes=wakes) as chip:
+        checks = probe(table_of(PadConfig("hand.A", chip.path, depth=2)), tmp_path / "f.txt", maker(chip))
+        sent = [bytes(c) for c in chip.commands]
+    in_play = [check for check in checks if " in play " in check.name]
+    assert [check.name.split()[2] for check in in_play] == CARDS[:2]  # the third lies above the pad's depth
+    assert all(check.ok and "GET_VERSION not asked, READ_SIG " in check.detail for check in in_play)
+    assert "selected again" not in in_play[0].detail  # laid alone on the empty pad: listed alone, asked at once
+    expected = ("1 by InSelect (0 InSelect found nothing), 0 by a listing with its UID, 0 after a field reset" if wakes
+                else "0 by InSelect (1 InSelect found nothing), 0 by a listing with its UID, 1 after a field reset")
+    assert in_play[1].detail.endswith("selected again: " + expected)  # a card laid on one: the pair's halted first
+    first = sent.index(bytes.fromhex("42 3C 00"))
+    assert bytes.fromhex("42 60") not in sent[:first] and sent[first - 1] == bytes.fromhex("32 02 0A 0B 0B")
+    assert [c for c in sent[:first] if c[0] == 0x4A][-1] == bytes.fromhex("4A 01 00")  # listed alone, READ_SIG next
+
+
 def test_every_frame_of_the_probe_is_in_the_file(sim: Pn532Simulator, tmp_path: Path) -> None:
     frames = tmp_path / "frames.txt"
     probe(table_of(PadConfig("hand.A", sim.path, depth=2)), frames, maker(sim))
