@@ -54,7 +54,7 @@ from dataclasses import dataclass
 
 from drivers.device_errors import DeviceNotFoundError
 from drivers.device_events import CardSeen, DeviceEvent, ReaderStatus
-from drivers.nfc.originality import OriginalityCheck, TagFacts
+from drivers.nfc.originality import Origin, OriginalityCheck, TagFacts
 from drivers.nfc.pad import PadSet, PadTiming
 from drivers.nfc.pn532_reader import NfcpyReader
 from drivers.nfc.pn532sim import DEFAULT_MISS, Pn532Simulator, tag_signer
@@ -240,7 +240,7 @@ def reselect_cost(baud: int, choice: str, polls: int = 30) -> tuple[float, float
             times.append(1000 * (time.perf_counter() - start))
             frames.append(reader.frames.sent - sent)
             if sorted(asked.facts) != sorted(pair) or any(
-                    ntag_signature.judge(uid, facts, key) != "genuine" for uid, facts in asked.facts.items()):
+                    ntag_signature.judge(uid, facts, key) != Origin.GENUINE for uid, facts in asked.facts.items()):
                 raise RuntimeError(f"{choice}: the pair was not both read genuine: {asked.facts}")
             sim.lift_all()
             reader.poll()  # the empty pad: the field reset, as before the next pair
@@ -358,7 +358,7 @@ def main(argv: list[str] | None = None) -> int:
         verdicts = statistics.multimode(said)
         counts = {v: said.count(v) for v in sorted(set(said))}
         print(f"# signatures {args.signatures}: arrivals by verdict {counts} (most: {verdicts})", file=sys.stderr)
-        print(f"genuine_refused: {sum(1 for e in stacked if not e.gone and e.origin != 'genuine')} cards")
+        print(f"genuine_refused: {sum(1 for e in stacked if not e.gone and e.origin != Origin.GENUINE)} cards")
     print(f"signature_check_ms: {signature_check_ms(args.baud):.1f} ms")
     for choice in RESELECT_CHOICES:
         ms, frames = reselect_cost(args.baud, choice)
