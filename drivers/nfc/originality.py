@@ -70,8 +70,10 @@ class OriginalityCheck:
     :param judge: ``judge(uid, facts)`` → the verdict; ``facts`` is ``None`` for a tag that
         did not answer (see :func:`hardware.ntag_signature.judge`).
     :param attempts: tries at a tag that does not answer (it left, couples badly, its answers came
-        garbled) before the log says so (at INFO; it is asked again at every poll all the same:
-        silence is no verdict).
+        garbled) before the log says so (at INFO) and it is asked less often: then once every
+        ``backoff`` + 1 polls (silence is no verdict: it is asked for as long as it lies there, but a
+        dead sticker must not slow the pad's polls, each ask costing the reader's retries).
+    :param backoff: polls skipped between two asks of a tag that did not answer ``attempts`` times.
     :param remember: remember ``genuine`` verdicts while the tag stays (the pads forget a tag
         that left); ``False``: ask at every arrival on every pad, even of a tag still lying on
         another pad. Other verdicts are never remembered: a genuine tag
@@ -81,6 +83,7 @@ class OriginalityCheck:
 
     def __init__(
         self, judge: Callable[[str, TagFacts | None], Origin], *, attempts: int = 3, remember: bool = True,
+        backoff: int = 4,
     ) -> None:
         if attempts < 1:
             raise ValueError(f"attempts must be >= 1, not {attempts}")
@@ -90,11 +93,19 @@ class OriginalityCheck:
         self._lock = threading.Lock()
         self._verdicts: dict[str, Origin] = {}
         self._failures: dict[str, int] = {}
+        self._backoff = backoff
+        self._skipped: dict[str, int] = {}  # UID → polls skipped since it was last asked
 
     def verdict(self, uid: str) -> Origin | None:
         """The remembered verdict on tag ``uid``, ``None`` if none is remembered."""
         with self._lock:
             return self._verdicts.get(uid)
+
+    def due(self, uid: str) -> bool:
+        """Whether tag ``uid`` is to be asked at this poll: not once it failed ``attempts`` times, but
+        every ``backoff`` + 1 polls (:meth:`check` counts the polls skipped)."""
+        with self._lock:
+            return self._failures.get(uid, 0) < self._attempts or self._skipped.get(uid, 0) >= self._backoff
 
     def check(self, uid: str, read: Callable[[], TagFacts | None]) -> Origin | None:
         """The verdict on tag ``uid``: remembered, or asked with ``read`` now.
@@ -107,6 +118,12 @@ class OriginalityCheck:
             known = self._verdicts.get(uid)
         if known is not None:
             return known
+        if not self.due(uid):
+            with self._lock:
+                self._skipped[uid] = self._skipped.get(uid, 0) + 1
+            return None  # not asked at this poll: it did not answer the last times
+        with self._lock:
+            self._skipped.pop(uid, None)
         facts = read()
         with self._lock:
             if facts is None:
@@ -128,9 +145,11 @@ class OriginalityCheck:
             if uid is None:
                 self._verdicts.clear()
                 self._failures.clear()
+                self._skipped.clear()
             else:
                 self._verdicts.pop(uid, None)
                 self._failures.pop(uid, None)
+                self._skipped.pop(uid, None)
 
     def __len__(self) -> int:
         with self._lock:
