@@ -14,7 +14,8 @@ from pn532_commands import command
 from waiting import HANG_S
 
 from drivers.nfc.pn532_reader import NfcpyReader
-from drivers.nfc.pn532sim import Pn532Simulator, crc_a
+from drivers.nfc.pn532sim import Pn532Core, Pn532Simulator, crc_a
+from drivers.nfc.pn532sim.chip import air_time
 from drivers.nfc.pn532sim.chip_host import ask, chip_path
 from drivers.nfc.pn532sim.field import Field
 from drivers.nfc.pn532sim.noise import DEFAULT, MOST, Garble, Noise, NoiseDraws, of_level
@@ -142,3 +143,19 @@ def test_the_chips_command_serves_a_noisy_radio(tmp_path: Path) -> None:
     finally:
         host.terminate()
         assert host.wait(timeout=HANG_S) == 0
+
+
+@pytest.mark.parametrize(("index", "seconds"), [(8, 0.0128), (11, 0.1024)])
+def test_a_lost_answer_costs_the_response_timeout_the_host_set(index: int, seconds: float) -> None:
+    # RFConfiguration item 02 (UM0701-02, §7.3.1): 100 µs × 2^(n-1), as nfcpy sets it before each command
+    field = Field(miss=0.0)
+    field.lay(Ntag213(bytes.fromhex(UID)))
+    core = Pn532Core(field)
+    assert core.execute(bytes([0x4A, 0x01, 0x00]))[1] == 1
+    assert core.execute(bytes([0x32, 0x02, 0x0A, 0x0B, index])) == b"\x33"
+    answered = core.execute(bytes([0x42, 0x60]))
+    heard = core.rf_time
+    field.forced.append(Garble.LOST)
+    assert core.execute(bytes([0x42, 0x60])) == b"\x43\x01"
+    assert core.rf_time == pytest.approx(seconds + heard - air_time(8 + 2), abs=1e-6)
+    assert answered[:2] == b"\x43\x00"

@@ -465,9 +465,9 @@ class Pn532Core:
             command = command[:-2]
         answer = tag.answer(command) if tag is not None and self._in_range(tag) else None
         noise = self.field.answer_noise(tag) if tag is not None and answer is not None else None
-        self.rf_time += exchange_time(len(command), None if answer is None else len(answer))
         if noise is Garble.LOST or (noise is not None and answer is not None and len(answer) == 1):
-            answer = None  # lost on the air: the tag's state is as if it had been heard
+            answer = None  # lost on the air (the chip's timeout runs from its command): the tag's state is as if heard
+        self.rf_time += exchange_time(len(command), None if answer is None else len(answer))
         if answer is None:
             self.rf_time += self._timeout()
             return bytes([_STATUS_TIMEOUT])
