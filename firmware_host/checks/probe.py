@@ -231,14 +231,16 @@ def ask_at_the_console(lang: str, read: Callable[[str], str] = input) -> Ask:
 
 @contextmanager
 def simulated_readers(config: TableConfig) -> Iterator[tuple[dict[str, str], Ask]]:
-    """A simulated PN532 for each simulated pad of ``config`` (as deep as the pad), and a simulated
+    """A simulated PN532 for each simulated pad of ``config`` (as deep as the pad, as noisy), and a simulated
     maker who lays genuine cards, signed with the TEST key, as each step asks: the ports by pad
     name, and the maker."""
     from drivers.nfc.pn532sim import Pn532Simulator
+    from drivers.nfc.pn532sim.noise import of_level
 
     with ExitStack() as stack:
         sims = {pad.name: stack.enter_context(Pn532Simulator(name=f"tty{pad.name}", depth=pad.depth, miss=0.0,
-                                                             signer=tag_signer.sim_signer()))
+                                                             signer=tag_signer.sim_signer(),
+                                                             noise=of_level(pad.noise)))
                 for pad in config.pads if pad.simulated}
 
         def maker(pad: PadConfig, laid: int) -> bool:

@@ -19,7 +19,7 @@ import pytest
 from catalogue.english import english_words
 from drivers.nfc.pn532sim import Pn532Simulator, tag_signer
 from firmware_host.checks.doctor import Check
-from firmware_host.checks.probe import Ask, ask_at_the_console, run_probe
+from firmware_host.checks.probe import Ask, ask_at_the_console, run_probe, simulated_readers
 from hardware.table import simulated_table
 from hardware.table_config import PadConfig, TableConfig
 
@@ -87,6 +87,14 @@ def test_the_probe_asks_each_card_laid_as_a_game_asks_it(tmp_path: Path, wakes: 
     first = sent.index(bytes.fromhex("42 3C 00"))
     assert bytes.fromhex("42 60") not in sent[:first] and sent[first - 1] == bytes.fromhex("32 02 0A 0B 0B")
     assert [c for c in sent[:first] if c[0] == 0x4A][-1] == bytes.fromhex("4A 01 00")  # listed alone, READ_SIG next
+
+
+def test_the_probe_of_a_noisy_simulated_pad_reads_every_card_genuine(tmp_path: Path) -> None:
+    table = table_of(PadConfig("hand.A", "sim", 2, 10.0), PadConfig("hand.B", "sim", 2, 10.0))
+    with simulated_readers(table) as (ports, lays):
+        checks = run_probe(table, tmp_path / "f.txt", ask=lays, lang="en", ports=ports)
+    cards = [check for check in checks if " in play " in check.name or ": tag " in check.name]
+    assert len(cards) == 2 * (2 + 1 + 2 + 2) and all(check.ok for check in checks), "\n".join(map(str, checks))
 
 
 def test_every_frame_of_the_probe_is_in_the_file(sim: Pn532Simulator, tmp_path: Path) -> None:
