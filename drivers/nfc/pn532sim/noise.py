@@ -27,8 +27,8 @@ Sources: nfcpy sends every Type 2 command again after a ``TransmissionError`` or
 (``nfc/tag/tt2.py``, ``transceive(..., retries=2)``), as a real link needs; the PN532's error
 table lists timeout, CRC and parity errors for a target's answer (UM0701-02, §7.1); public
 reports show them on real PN532 pads: libnfc issue 550 (``Chip error: "Timeout" (01)``,
-``RF Transmission Error``), ESPEasy issue 2632 (a PN532 "Read error" on the first read of a card
-just laid, the next reads of the same card good). Assumptions, not measured (no public figure
+``RF Transmission Error``), ESPEasy issue 2632 (a PN532 "Read error" 0.2 s after a card was first
+seen, the reads of the same card after it good). Assumptions, not measured (no public figure
 gives a rate): the default rates (:data:`DEFAULT`: 0.5 % of answers garbled and 0.2 % lost for a
 settled card at the bottom, 1 % of stacked activations garbled), the settling time (50 ms) and
 factor (10), the depth factor (3), and that the draws are independent. Measure a real pad's with
