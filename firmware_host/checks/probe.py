@@ -186,8 +186,8 @@ def _in_play(reader: NfcpyReader, pad: PadConfig, known: set[str], key: bytes, l
         if any(again):
             detail += "; " + _say(lang, "selected_again", in_select=again[0], missed=again[1], by_uid=again[2],
                                   field_reset=again[3])
-        checks.append(Check(_say(lang, "in_play", pad=pad.name, uid=uid), verdict == Origin.GENUINE, detail,
-                            _say(lang, "fix_card")))
+        name = _say(lang, "in_play", pad=pad.name, uid=uid, read_sig="READ_SIG")
+        checks.append(Check(name, verdict == Origin.GENUINE, detail, _say(lang, "fix_card")))
     return checks
 
 
