@@ -59,10 +59,10 @@ def test_a_garbled_or_lost_read_sig_is_sent_again_and_the_card_is_genuine(kind: 
 
 
 def test_a_card_garbled_every_time_gets_no_verdict_and_is_asked_again() -> None:
-    check = OriginalityCheck(judge, attempts=3)
+    check = OriginalityCheck(judge, attempts=10)  # asked at every poll (the back-off after ten)
     with Pn532Simulator(miss=0.0, signer=tag_signer.sim_signer()) as sim, NfcpyReader(sim.path) as reader:
         sim.place(UID)
-        for poll in range(6):  # twice nfcpy's three tries, at each of six polls
+        for poll in range(6):  # nfcpy's three tries, at each of six polls
             sim.garble_answers(Garble.PARITY, Garble.LOST, Garble.CRC)
             heard = Heard()
             assert reader.poll(ask=heard) == (UID,)
