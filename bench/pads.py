@@ -17,6 +17,17 @@ chip's speed, which nfcpy moves to 921600 baud; ``--baud`` caps it (``--baud
     stack_idle_cpu_percent: ... %      six pads each holding a stack of five, % of one core
     signature_check_ms: ... ms         one READ_SIG (the card selected by the poll) + its ECDSA verify
 
+    reselect_<choice>_ms: ... ms         a poll that asks both cards of a pair just laid: the one the listing
+    reselect_<choice>_frames: ... frames  halted selected again, by InSelect (in_select), by a listing by
+                                       its UID without InSelect (by_uid), by InSelect falling back on that
+                                       listing on a chip whose InSelect wakes nothing (fallback)
+
+``--noise LEVEL`` makes the simulated radio noisy (:mod:`drivers.nfc.pn532sim.noise`: answers garbled
+or lost, listings garbled by a collision; LEVEL times the model's rates): with ``--signatures once``
+the figures are the cost of the retries (a card laid → known, a packet of three checked), beside the
+same run without it; ``genuine_refused`` counts the genuine cards given another verdict (0, or
+the reader is wrong). ``--in-select off``: the pads never send InSelect (the listing by UID instead).
+
 ``--signatures once`` runs the pads with the originality check of a table that requires it (each
 tag's GET_VERSION and READ_SIG asked when it arrives, remembered while it stays on the pad and
 forgotten when it leaves, so every arrival of a card is checked: the default);
@@ -29,6 +40,7 @@ Run: ``.venv/bin/python bench/pads.py`` (``--help`` for the knobs).
 from __future__ import annotations
 
 import argparse
+import functools
 import multiprocessing
 import multiprocessing.connection
 import queue
@@ -42,10 +54,11 @@ from dataclasses import dataclass
 
 from drivers.device_errors import DeviceNotFoundError
 from drivers.device_events import CardSeen, DeviceEvent, ReaderStatus
-from drivers.nfc.originality import OriginalityCheck
+from drivers.nfc.originality import Origin, OriginalityCheck, TagFacts
 from drivers.nfc.pad import PadSet, PadTiming
 from drivers.nfc.pn532_reader import NfcpyReader
 from drivers.nfc.pn532sim import DEFAULT_MISS, Pn532Simulator, tag_signer
+from drivers.nfc.pn532sim.noise import of_level
 from hardware import ntag_signature
 
 ZONES = ("hand.A", "hand.B", "turnup", "discard", "play.A", "play.B")
@@ -105,12 +118,14 @@ def _rounds(
 
 
 def _play_table(
-    conn: multiprocessing.connection.Connection, pads: int, rounds: int, baud: int, seed: int, miss: float
+    conn: multiprocessing.connection.Connection, pads: int, rounds: int, baud: int, seed: int, miss: float,
+    noise: float = 0.0,
 ) -> None:
     """Child process: the simulators, and the hands that lay and lift cards."""
     signer = tag_signer.sim_signer()
     sims = [
-        Pn532Simulator(baud=baud, name=f"ttyPAD{i}", depth=DEPTH, miss=miss, seed=seed + i, signer=signer)
+        Pn532Simulator(baud=baud, name=f"ttyPAD{i}", depth=DEPTH, miss=miss, seed=seed + i, signer=signer,
+                       noise=of_level(noise))
         for i in range(pads)
     ]
     try:
@@ -124,6 +139,7 @@ def _play_table(
             sim.place_stack(stack_of(index))
         conn.send("stacked")
         conn.recv()  # the stack measurement is over: the simulators go only after the pads
+        conn.send(tuple(sum(getattr(sim.noise, n) for sim in sims) for n in ("garbled", "lost", "collisions")))
     finally:
         for sim in sims:
             sim.close()
@@ -201,6 +217,50 @@ def signature_check_ms(baud: int, checks: int = 30) -> float:
     return statistics.median(times)
 
 
+RESELECT_CHOICES = ("in_select", "by_uid", "fallback")
+"""How a reader selects again the card a listing halted (:func:`reselect_cost`)."""
+
+
+def reselect_cost(baud: int, choice: str, polls: int = 30) -> tuple[float, float]:
+    """Median ms and frames of a poll that asks both cards of a pair just laid (MaxTg=2: the listing
+    halted the first to find the second), the first selected again as ``choice`` says: by InSelect
+    (the chip waking it, as the simulator assumes), by a listing by UID (the reader never sends
+    InSelect), or by InSelect falling back on that listing (a chip whose InSelect wakes nothing)."""
+    key = tag_signer.sim_public_key()
+    pair = stack_of(0)[:2]
+    times, frames = [], []
+    with Pn532Simulator(baud=baud, name="ttyRESEL", depth=2, miss=0.0, signer=tag_signer.sim_signer(),
+                        in_select_wakes=choice != "fallback") as sim, \
+            NfcpyReader(sim.path, in_select=choice != "by_uid") as reader:
+        for _ in range(polls):
+            sim.place_stack(pair)
+            asked = _Asked()
+            sent, start = reader.frames.sent, time.perf_counter()
+            reader.poll(ask=asked)
+            times.append(1000 * (time.perf_counter() - start))
+            frames.append(reader.frames.sent - sent)
+            if sorted(asked.facts) != sorted(pair) or any(
+                    ntag_signature.judge(uid, facts, key) != Origin.GENUINE for uid, facts in asked.facts.items()):
+                raise RuntimeError(f"{choice}: the pair was not both read genuine: {asked.facts}")
+            sim.lift_all()
+            reader.poll()  # the empty pad: the field reset, as before the next pair
+    return statistics.median(times), statistics.median(frames)
+
+
+class _Asked:
+    """An inquiry that asks every tag listed and keeps what each answered."""
+
+    def __init__(self) -> None:
+        self.facts: dict[str, TagFacts] = {}
+
+    def wants(self, uid: str) -> bool:
+        return uid not in self.facts
+
+    def answered(self, uid: str, facts: TagFacts) -> bool:
+        self.facts[uid] = facts
+        return True
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pads", type=int, default=6)
@@ -215,6 +275,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--signatures", choices=("off", "once", "every"), default="off",
                         help="check the tags' originality at each arrival, remembered while the tag stays (once) or "
                              "never remembered (every)")
+    parser.add_argument("--noise", type=float, default=0.0, metavar="LEVEL",
+                        help="the simulated radio's noise, times the noise model's rates (default 0: perfect)")
+    parser.add_argument("--in-select", choices=("on", "off"), default="on",
+                        help="off: the pads never send InSelect (a listing by UID selects a card again)")
     parser.add_argument("--debug", action="store_true", help="list moves and events on stderr")
     args = parser.parse_args(argv)
     if not 1 <= args.pads <= len(ZONES):
@@ -223,7 +287,7 @@ def main(argv: list[str] | None = None) -> int:
     context = multiprocessing.get_context("spawn")
     ours, theirs = context.Pipe()
     table = context.Process(
-        target=_play_table, args=(theirs, args.pads, args.rounds, args.baud, args.seed, args.miss)
+        target=_play_table, args=(theirs, args.pads, args.rounds, args.baud, args.seed, args.miss, args.noise)
     )
     table.start()
     cards = {tag_of(pad): "KS" for pad in range(args.pads)}
@@ -238,7 +302,8 @@ def main(argv: list[str] | None = None) -> int:
             key = tag_signer.sim_public_key()
             check = OriginalityCheck(lambda uid, facts: ntag_signature.judge(uid, facts, key),
                                      remember=args.signatures == "once")
-        with PadSet(ports, events=events, card_for=cards.get, timing=timing, originality=check):
+        opener = functools.partial(NfcpyReader, in_select=args.in_select == "on")
+        with PadSet(ports, events=events, card_for=cards.get, timing=timing, originality=check, open_reader=opener):
             online = 0
             while online < args.pads:
                 event = events.get(timeout=30)
@@ -255,6 +320,7 @@ def main(argv: list[str] | None = None) -> int:
             stack_idle = _cpu_percent(args.idle_seconds)
             stacked = _drain(events)
         ours.send("done")
+        radio = ours.recv()
     finally:
         table.join(timeout=30)
         if table.is_alive():
@@ -277,7 +343,8 @@ def main(argv: list[str] | None = None) -> int:
         f"# {args.pads} pads, at most {args.baud} baud, depth {DEPTH}, miss {args.miss}, poll_interval "
         f"{args.interval * 1000:.0f} ms, leave_after {args.leave_after} polls, {len(arrive)} arrivals, "
         f"{len(leave)} leaves, {len(packet)} packets of 3; {len(in_stacks)} stacked tags seen; "
-        f"signatures {args.signatures}",
+        f"signatures {args.signatures}, noise {args.noise:g} ({radio[0]} answers garbled, {radio[1]} lost, "
+        f"{radio[2]} listings spoilt by a collision), InSelect {args.in_select}",
         file=sys.stderr,
     )
     print(f"arrive_median_ms: {statistics.median(arrive):.1f} ms")
@@ -291,7 +358,12 @@ def main(argv: list[str] | None = None) -> int:
         verdicts = statistics.multimode(said)
         counts = {v: said.count(v) for v in sorted(set(said))}
         print(f"# signatures {args.signatures}: arrivals by verdict {counts} (most: {verdicts})", file=sys.stderr)
+        print(f"genuine_refused: {sum(1 for e in stacked if not e.gone and e.origin != Origin.GENUINE)} cards")
     print(f"signature_check_ms: {signature_check_ms(args.baud):.1f} ms")
+    for choice in RESELECT_CHOICES:
+        ms, frames = reselect_cost(args.baud, choice)
+        print(f"reselect_{choice}_ms: {ms:.1f} ms")
+        print(f"reselect_{choice}_frames: {frames:.0f} frames")
     return 0
 
 

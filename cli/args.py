@@ -117,6 +117,17 @@ def depth(text: str) -> int:
     return value
 
 
+def noise_level(text: str) -> float:
+    """A simulated radio's noise level (``--noise``): 0 to 100 times the noise model's rates."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(said("error.noise_level", text=repr(text))) from None
+    if not 0 <= value <= 100:  # NaN too
+        raise argparse.ArgumentTypeError(said("error.noise_level", text=text))
+    return value
+
+
 def check_rules(name: str) -> None:
     """:raises BadInput: a rule set the engine does not know, naming those it knows."""
     from engine import RULE_SETS

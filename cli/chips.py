@@ -13,7 +13,7 @@ import json
 import sys
 from typing import Any
 
-from cli.args import depth
+from cli.args import depth, noise_level
 from cli.words import asked, said
 from firmware_host.errors import BadInput
 
@@ -34,6 +34,10 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     action.add_argument("--ask", metavar="JSON",
                         help='one request, a JSON object: its "op" (place, remove, state...), its "pad", its "uids"')
     chips.add_argument("--depth", type=depth, default=2, help="cards of a stack each chip's antenna reads (2)")
+    chips.add_argument("--noise", type=noise_level, default=0.0, metavar="LEVEL",
+                       help="how noisy each chip's radio is: answers garbled or lost, listings garbled by a "
+                            "collision, LEVEL times the noise model's rates (0: a perfect link, the default; 1: "
+                            "the rates it takes for a real pad)")
     chips.add_argument("--baud", type=int, default=None,
                        help="pace each line at the chip's rate, at most this many bits per second (default: no pacing)")
     return chips
@@ -52,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     from drivers.nfc.pn532sim import chip_host
 
     if args.pads is not None:
-        return chip_host.serve(args.directory, args.pads, depth=args.depth, baud=args.baud)
+        return chip_host.serve(args.directory, args.pads, depth=args.depth, baud=args.baud, noise=args.noise)
     try:
         request = json.loads(args.ask)
     except json.JSONDecodeError as error:

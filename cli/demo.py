@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from catalogue import LANGUAGES, say
-from cli.args import check_rules, depth, seconds
+from cli.args import check_rules, depth, noise_level, seconds
 
 __all__ = ["add_parser", "demo_journal", "invoked_as", "run"]
 
@@ -66,6 +66,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     demo.add_argument("--rules", default="classic", help="rule set (default classic)")
     demo.add_argument("--depth", type=depth, default=None, metavar="N",
                       help="how many stacked cards each simulated pad reads (default: the table file's, 2)")
+    demo.add_argument("--noise", type=noise_level, default=0.0, metavar="LEVEL",
+                      help="make the simulated pads' radio noisy: LEVEL times the noise model's rates (default 0)")
     demo.add_argument("--players", default="Anne,Bruno", metavar="A,B", help="the players' names (default Anne,Bruno)")
     demo.add_argument("--language", choices=LANGUAGES, default=None,
                       help="the table's language: the OLED, the page and the narration")
@@ -152,7 +154,8 @@ def _play(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 1_000_000)
     options = DemoOptions(journal=args.journal or demo_journal(), seed=seed, rules=args.rules,
                           players=args.players, depth=args.depth, language=language, delay=args.delay,
-                          frames=args.frames, png=args.png, command=invoked_as())
+                          frames=args.frames, png=args.png, command=invoked_as(),
+                          noise=args.noise)
     table = simulated_table()
     referee = build_referee(table, GameOptions(rules=options.rules, players=",".join(demo_names(options.players)),
                                                language=options.language or "en"))

@@ -304,9 +304,10 @@ def one_pad(pad_config: Any, events: queue.Queue[DeviceEvent], name: str, *,
     try:
         if pad_config.simulated:
             from drivers.nfc.pn532sim import Pn532Simulator
+            from drivers.nfc.pn532sim.noise import of_level
             from drivers.nfc.pn532sim.tag_signer import sim_signer
 
-            sim = Pn532Simulator(name=f"pn532-{name}", signer=sim_signer())
+            sim = Pn532Simulator(name=f"pn532-{name}", signer=sim_signer(), noise=of_level(pad_config.noise))
             path = sim.path
         else:
             path = pad_config.serial_port or pad_config.device

@@ -56,6 +56,7 @@ from hardware.table_config import (
     BUTTON_KEYS,
     DEFAULT_ADDRESS,
     MAX_DEPTH,
+    MAX_NOISE,
     REAL_PAD_DEPTH,
     RULE_SETS,
     SIM,
@@ -88,7 +89,7 @@ _SECTIONS = ("table", "pads", "buttons", "displays", "tags", "voice",
              *("web", "mqtt"))  # the last two: read by venue.settings
 _TABLE_KEYS = ("name", "layout", "rules", "target", "registry", "sight", "language", "players", "locked", "badges",
                "coach", "hint")
-_PAD_KEYS = ("device", "depth")
+_PAD_KEYS = ("device", "depth", "noise")
 _BUTTONS_KEYS = ("backend", "debounce", *SEATS)
 _SEAT_KEYS = (*BUTTON_KEYS, "buzzer", "listen")
 _VOICE_KEYS = ("enabled", "device", "rate", "volume", "verbosity", "earpieces")
@@ -312,6 +313,7 @@ def _parse_pads(
                 suggested.add(suggest(pad_name, expected))
             continue
         depth: Any = None
+        noise: Any = 0.0
         if isinstance(device, dict):
             entry = device
             problems.unknown_keys(key, entry, _PAD_KEYS)
@@ -325,6 +327,12 @@ def _parse_pads(
                 continue
             if "depth" in entry and not isinstance(depth, int):
                 continue
+            noise = problems.value(entry, f"{key}.noise", float, default=0.0)
+            if not isinstance(noise, float) or not 0 <= noise <= MAX_NOISE or (noise and device != SIM):
+                if isinstance(noise, float):
+                    problems.add(f"{key}.noise",
+                                 Phrase.of("table_file.noise", most=MAX_NOISE, noise=noise, sim='"sim"'))
+                continue
         if not isinstance(device, str):
             problems.add(key, type_message(device, str))
             continue
@@ -334,7 +342,7 @@ def _parse_pads(
             continue
         if depth is None:
             depth = SIM_PAD_DEPTH if device == SIM else REAL_PAD_DEPTH
-        pads.append(PadConfig(pad_name, device, depth))
+        pads.append(PadConfig(pad_name, device, depth, noise))
     if section is not None and layout is not None:
         names = {pad.name for pad in pads} | set(flat) | suggested
         for pad_name in expected:

@@ -43,6 +43,9 @@ REAL_PAD_DEPTH = 1
 """Tags of a stack a real PN532 pad is taken to read when its ``depth`` is not set."""
 SIM_PAD_DEPTH = 2
 """Tags of a stack a simulated pad reads when its ``depth`` is not set."""
+MAX_NOISE = 100.0
+"""The loudest a simulated pad's radio may be set (``noise``, times the noise model's default rates:
+:mod:`drivers.nfc.pn532sim.noise`; every probability stops at 90 % anyway)."""
 
 
 class NoSuchPad(KeyError):
@@ -61,12 +64,15 @@ class PadConfig:
     plain serial device path (``/dev/serial0``) or ``sim`` for a simulated reader.
     ``depth`` is how many tags of a stack the pad reads, counted from the
     cloth (:data:`REAL_PAD_DEPTH` for a real reader, :data:`SIM_PAD_DEPTH`
-    for a simulated one, unless the table file says).
+    for a simulated one, unless the table file says). ``noise`` is how noisy a simulated pad's
+    radio is, times the noise model's default rates (:mod:`drivers.nfc.pn532sim.noise`; 0: a
+    perfect link, 1: the rates the model takes for a real pad; a real pad's noise is its own).
     """
 
     name: str
     device: str
     depth: int = REAL_PAD_DEPTH
+    noise: float = 0.0
 
     @property
     def simulated(self) -> bool:

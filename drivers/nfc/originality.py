@@ -41,8 +41,10 @@ class Origin(StrEnum):
     COUNTERFEIT = "counterfeit"
     """The chip does not answer ``GET_VERSION`` as an NTAG21x does: not an NXP NTAG."""
     UNREADABLE = "unreadable"
-    """The tag did not stay long enough to be asked (left the pad, bad coupling): the verdict after
-    ``attempts`` tries at a tag that never answered."""
+    """The tag gave no valid answer (it left the pad, couples badly, its answers came garbled): no
+    evidence either way. The enrolment says so and asks for the tag again; the pads never report it (an
+    :class:`OriginalityCheck` gives no verdict from silence: the tag is asked again at the next poll,
+    and arrives when it answers)."""
     UNCHECKED = "unchecked"
     """Nobody asked (the registry's status of a tag enrolled without the check)."""
 
@@ -67,8 +69,11 @@ class OriginalityCheck:
 
     :param judge: ``judge(uid, facts)`` → the verdict; ``facts`` is ``None`` for a tag that
         did not answer (see :func:`hardware.ntag_signature.judge`).
-    :param attempts: tries at a tag that does not answer (it left, or couples badly) before it
-        is reported ``unreadable``.
+    :param attempts: tries at a tag that does not answer (it left, couples badly, its answers came
+        garbled) before the log says so (at INFO) and it is asked less often: then once every
+        ``backoff`` + 1 polls (silence is no verdict: it is asked for as long as it lies there, but a
+        dead sticker must not slow the pad's polls, each ask costing the reader's retries).
+    :param backoff: polls skipped between two asks of a tag that did not answer ``attempts`` times.
     :param remember: remember ``genuine`` verdicts while the tag stays (the pads forget a tag
         that left); ``False``: ask at every arrival on every pad, even of a tag still lying on
         another pad. Other verdicts are never remembered: a genuine tag
@@ -78,6 +83,7 @@ class OriginalityCheck:
 
     def __init__(
         self, judge: Callable[[str, TagFacts | None], Origin], *, attempts: int = 3, remember: bool = True,
+        backoff: int = 4,
     ) -> None:
         if attempts < 1:
             raise ValueError(f"attempts must be >= 1, not {attempts}")
@@ -87,31 +93,44 @@ class OriginalityCheck:
         self._lock = threading.Lock()
         self._verdicts: dict[str, Origin] = {}
         self._failures: dict[str, int] = {}
+        self._backoff = backoff
+        self._skipped: dict[str, int] = {}  # UID → polls skipped since it was last asked
 
     def verdict(self, uid: str) -> Origin | None:
         """The remembered verdict on tag ``uid``, ``None`` if none is remembered."""
         with self._lock:
             return self._verdicts.get(uid)
 
+    def due(self, uid: str) -> bool:
+        """Whether tag ``uid`` is to be asked at this poll: not once it failed ``attempts`` times, but
+        every ``backoff`` + 1 polls (:meth:`check` counts the polls skipped)."""
+        with self._lock:
+            return self._failures.get(uid, 0) < self._attempts or self._skipped.get(uid, 0) >= self._backoff
+
     def check(self, uid: str, read: Callable[[], TagFacts | None]) -> Origin | None:
         """The verdict on tag ``uid``: remembered, or asked with ``read`` now.
 
-        :returns: the verdict; ``None`` when the tag did not answer and tries remain (ask again
-            at the next poll).
+        :returns: the verdict; ``None`` when the tag gave no valid answer (ask again at the next
+            poll: a tag that does not answer is neither refused nor accepted, it waits for evidence).
         :raises OSError: as ``read`` (the reader failed).
         """
         with self._lock:
             known = self._verdicts.get(uid)
         if known is not None:
             return known
+        if not self.due(uid):
+            with self._lock:
+                self._skipped[uid] = self._skipped.get(uid, 0) + 1
+            return None  # not asked at this poll: it did not answer the last times
+        with self._lock:
+            self._skipped.pop(uid, None)
         facts = read()
         with self._lock:
             if facts is None:
-                self._failures[uid] = self._failures.get(uid, 0) + 1
-                if self._failures[uid] < self._attempts:
-                    return None
-                del self._failures[uid]
-                return Origin.UNREADABLE
+                failures = self._failures[uid] = self._failures.get(uid, 0) + 1
+                if failures == self._attempts:
+                    logger.info("tag %s: no valid answer after %d tries (asked again)", uid, failures)
+                return None
             self._failures.pop(uid, None)
             verdict = self._judge(uid, facts)
             if self._remember and verdict == Origin.GENUINE:
@@ -126,8 +145,11 @@ class OriginalityCheck:
             if uid is None:
                 self._verdicts.clear()
                 self._failures.clear()
+                self._skipped.clear()
             else:
                 self._verdicts.pop(uid, None)
+                self._failures.pop(uid, None)
+                self._skipped.pop(uid, None)
 
     def __len__(self) -> int:
         with self._lock:

@@ -100,6 +100,7 @@ class PadContents:
         self._cards: dict[str, tuple[str | None, int | None]] = {}  # UID present → its card and pack
         self._origins: dict[str, Origin] = {}  # UID present → its originality verdict
         self._misses: dict[str, int] = {}  # UID present → polls missed in a row
+        self._unanswered: set[str] = set()  # UIDs listed that did not answer their check yet
 
     @property
     def present(self) -> frozenset[str]:
@@ -119,8 +120,9 @@ class PadContents:
 
     def wants(self, uid: str) -> bool:
         """Whether the poll should ask tag ``uid`` for its originality now: a tag arriving whose
-        verdict nobody remembers."""
-        return uid not in self._present and self._originality is not None and self._originality.verdict(uid) is None
+        verdict nobody remembers (one that did not answer the last times: only when it is due again)."""
+        check = self._originality
+        return uid not in self._present and check is not None and check.verdict(uid) is None and check.due(uid)
 
     def answered(self, uid: str, facts: TagFacts) -> bool:
         """Tag ``uid`` answered its originality check while the poll's listing held it: it arrives
@@ -151,13 +153,19 @@ class PadContents:
                 self._misses[uid] = 0
             else:
                 arrivals.append(uid)
+        if self._originality is not None:
+            for uid in self._unanswered - seen:  # gone before it answered: laid again, it is asked at once
+                self._originality.forget(uid)
+            self._unanswered &= seen
         if not arrivals:
             return
         origins = self._check(arrivals, reader)
         for uid in arrivals:
             origin = None if origins is None else origins[uid]
             if origins is not None and origin is None:
+                self._unanswered.add(uid)
                 continue  # it did not answer: asked again at the next poll, then it arrives
+            self._unanswered.discard(uid)
             self._arrive(uid, self._identify(uid, reader), origin)
 
     def _arrive(self, uid: str, listed: tuple[str | None, int | None], origin: Origin | None) -> None:

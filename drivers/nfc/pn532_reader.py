@@ -29,9 +29,11 @@ NDEF record), which selects that one card wherever it lies in the stack.
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import nfc
@@ -67,6 +69,48 @@ _IN_DESELECT = 0x44
 _IN_COMMUNICATE_THRU = 0x42
 _IN_SELECT = 0x54
 
+TT2_RETRIES = 2
+"""Times a Type 2 command is sent again after a transmission error (a garbled answer, a timeout):
+nfcpy's ``Type2Tag.transceive(..., retries=2)`` (``nfc/tag/tt2.py``). A 4-bit NAK is an answer and is
+not sent again."""
+READ_SIG = b"\x3c\x00"
+GET_VERSION = b"\x60"
+READ_SIG_TIMEOUT = 11
+"""RFConfiguration item 02's timeout index for ``READ_SIG``: 100 µs × 2^10 = 102.4 ms, what nfcpy's
+``send_cmd_recv_rsp`` sets for ``transceive``'s 0.1 s (``nfc/clf/pn53x.py``; UM0701-02, §7.3.1)."""
+GET_VERSION_TIMEOUT = 8
+"""The same for ``GET_VERSION``: 100 µs × 2^7 = 12.8 ms, what nfcpy sets for its ``exchange(b'\\x60',
+timeout=0.01)`` (``nfc/tag/tt2_nxp.py``, ``activate``)."""
+NAK_SIZE = 1
+"""A Type 2 tag's 4-bit ACK or NAK reaches the host as one byte (the receive CRC off)."""
+
+
+def response_timeout(index: int) -> float:
+    """Seconds the PN532 waits for a target's answer at RFConfiguration item 02 timeout ``index``
+    (UM0701-02, §7.3.1: 100 µs × 2^(index-1)).
+
+    >>> response_timeout(READ_SIG_TIMEOUT), response_timeout(GET_VERSION_TIMEOUT)
+    (0.1024, 0.0128)
+    """
+    return (100 << (index - 1)) / 1e6
+
+
+@dataclass(frozen=True, slots=True)
+class Reselections:
+    """How a reader selected tags again (:meth:`NfcpyReader._reselect`): by InSelect, by a listing
+    with the UID, by a field reset and that listing, or not at all (the tag had left); and how many
+    InSelects found nothing (the chip did not wake the tag, or it had left)."""
+
+    in_select: int = 0
+    in_select_missed: int = 0
+    by_uid: int = 0
+    field_reset: int = 0
+    lost: int = 0
+
+    def add(self, **counts: int) -> Reselections:
+        """These counts added."""
+        return dataclasses.replace(self, **{name: getattr(self, name) + n for name, n in counts.items()})
+
 
 class NfcpyReader(Closing):
     """One PN532 on a serial port, driven by nfcpy's own PN532 driver.
@@ -82,6 +126,9 @@ class NfcpyReader(Closing):
         takes it), but never on a mini UART (``/dev/ttyS*``, :func:`drivers.nfc.hsu.link_rate`).
         Either way a chip a killed host left at a faster rate is found and set back
         (:func:`drivers.nfc.hsu.recover`; :attr:`recovered_from`).
+    :param in_select: select a tag of the last listing again by InSelect first (UM0701-02, §7.3.12),
+        falling back on a listing by its UID when InSelect finds nothing (:meth:`_reselect`);
+        ``False``: never InSelect, the listing by UID at once (the path nfcpy proves).
     :raises DeviceNotFoundError: no such port, or no PN532 answers on it.
     :raises DevicePermissionError: the port exists but this user may not
         open it (EACCES: add the user to the ``dialout`` group), or a unit's
@@ -90,7 +137,10 @@ class NfcpyReader(Closing):
     :raises OSError: any other failure to open the port.
     """
 
-    def __init__(self, path: str, *, transport: Callable[[str], Any] = RawTty, link_baud: int = LINK_BAUD) -> None:
+    def __init__(
+        self, path: str, *, transport: Callable[[str], Any] = RawTty, link_baud: int = LINK_BAUD,
+        in_select: bool = True,
+    ) -> None:
         self.path = path
         self.port = hsu.node(path)
         """The device node ``path`` names (:func:`drivers.nfc.hsu.node`): what the transport opens and
@@ -135,6 +185,11 @@ class NfcpyReader(Closing):
         self._facts: dict[str, TagFacts | None] = {}  # what the last poll asked, for read_facts
         self._rx_mode: int | None = None  # CIU_RxMode as a 106 kbps type A listing leaves it
         self._retries = 0x01
+        self._timeout_index: int | None = None  # RFConfiguration item 02 as last set (None: not by us)
+        self._listing: list[str] = []  # the targets of the last listing, target 1 first
+        self.in_select = in_select
+        self.reselections = Reselections()
+        """How the reader selected a tag again (InSelect, a listing by UID, a field reset first)."""
         self._waiting = False
         self._aborted = False
         logger.debug("%s: %s", path, device)
@@ -218,8 +273,8 @@ class NfcpyReader(Closing):
                 if asked:
                     max_tg = 1  # new tags come in packets: list the rest one by one
                 targets, listings = self._list(device, 0.0, max_tg), listings + 1
-            if len(targets) == 1:
-                self._selected = targets[0]  # the last listing left it as target 1
+            if len(self._listing) == 1:
+                self._selected = self._listing[0]  # the last listing left it as target 1
             if not found and not self._aborted:
                 self._field_dirty = False  # nothing selected or halted: the field stays on
         return tuple(found)
@@ -227,57 +282,112 @@ class NfcpyReader(Closing):
     def _read_listed(
         self, device: Any, targets: list[str], wanted: list[str], ask: Inquiry | None, *, whole: bool
     ) -> bool:
-        """Ask the ``wanted`` of the targets the last listing holds for their ``GET_VERSION`` and
-        ``READ_SIG`` (told to ``ask.answered``, kept for :meth:`read_facts`), the last listed
-        first. A listing that found as many as it could (``whole``) left the last selected: it
-        halted the one before to find it (UM0701-02, §7.3.5; the chip's MaxTg=2); one that found
-        fewer halted its last too, looking for another. A target not selected is selected by
-        InSelect (§7.3.12: the selected one halted, this one woken and selected by UID). A tag
-        that NAKed went back to IDLE (NTAG21x data sheet, *NAK*) and would answer the next
-        listing's REQA: it is selected again, so that the next InDeselect halts it. Whether any
-        was asked."""
-        selected = len(targets) if whole else 0  # the target the listing left selected (0: none)
-        for number in range(len(targets), 0, -1):
-            uid = targets[number - 1]
+        """Ask the ``wanted`` of the targets the last listing holds for their ``READ_SIG`` (and
+        ``GET_VERSION``: :meth:`_read_target`; told to ``ask.answered``, kept for :meth:`read_facts`),
+        the last listed first. A listing that found as many as it could (``whole``) left the last
+        selected: it halted the one before to find it (UM0701-02, §7.3.5; the chip's MaxTg=2); one
+        that found fewer halted its last too, looking for another. A target not selected is selected
+        again (:meth:`_reselect`: InSelect, else a listing by its UID). A tag that gave no valid answer
+        (``None``: it left, or its answers were garbled every time) is asked again at the next poll.
+        Whether any was asked."""
+        self._listing = list(targets)
+        selected = targets[-1] if whole and targets else None  # the target the listing left selected
+        for uid in reversed(targets):
             if uid not in wanted:
                 continue
-            if number != selected:
-                if not self._in_select(device, number):
+            if uid != selected:
+                if not self._reselect(device, uid, halted=True):
                     self._facts[uid] = None  # it left between the listing and now
                     continue
-                selected = number
-            self._rx_crc_off(device)
-            facts = self._facts[uid] = self._read_target(device, number)
+                selected = uid
+            else:
+                self._rx_crc_off(device)
+            facts = self._facts[uid] = self._read_target(device, uid)
+            selected = None if facts is None else selected
             if ask is not None and facts is not None and ask.answered(uid, facts):
                 del self._facts[uid]  # taken: a later read_facts asks the tag itself
         return bool(wanted)
 
-    def _read_target(self, device: Any, number: int) -> TagFacts | None:
-        """Target ``number``'s ``READ_SIG``, selected (its receive CRC off), then ``GET_VERSION`` only
-        if the signature is missing or zeros: a signature that verifies is NXP's over this UID
-        whatever chip it is, and one that does not is refused whatever ``GET_VERSION`` says
+    def _read_target(self, device: Any, uid: str) -> TagFacts | None:
+        """Tag ``uid``'s ``READ_SIG``, selected (its receive CRC off), then ``GET_VERSION`` only if
+        the signature is NAKed or zeros: a signature that verifies is NXP's over this UID whatever
+        chip it is, and one that does not is refused whatever ``GET_VERSION`` says
         (:func:`hardware.ntag_signature.judge`); the version tells a copy on an NTAG21x
         (``no_signature``) from a chip that is none (``counterfeit``). This saves ``GET_VERSION``
         (1.3 ms on the air) for every genuine tag. A tag that NAKed went back to IDLE (NTAG21x data
-        sheet, *NAK*): it is selected again (InSelect) before the next command, and after its last
-        so that the next InDeselect halts it (an IDLE tag would answer the next listing's REQA).
-        ``None`` if it did not answer that selection (it left)."""
-        signature = self._tt2_exchange(device, b"\x3c\x00", 32)
-        if signature is not None and any(signature):
-            return TagFacts(None, signature)
+        sheet, *NAK*): it is selected again before the next command, and after its last so that the
+        next InDeselect halts it (an IDLE tag would answer the next listing's REQA).
+
+        ``None`` if the tag gave no valid answer to one of them after the retries (:meth:`_tt2_command`)
+        or did not answer a selection: no verdict from silence, the tag is asked again later."""
+        signature = self._tt2_command(device, uid, READ_SIG, 32, READ_SIG_TIMEOUT)
         if signature is None:
-            if not self._in_select(device, number):
-                return None
-            self._rx_crc_off(device)
-        version = self._tt2_exchange(device, b"\x60", 8)
+            return None
+        if len(signature) == 32 and any(signature):
+            return TagFacts(None, signature)
+        if len(signature) == NAK_SIZE and not self._reselect(device, uid):
+            return None
+        version = self._tt2_command(device, uid, GET_VERSION, 8, GET_VERSION_TIMEOUT)
         if version is None:
-            self._in_select(device, number)
-        return TagFacts(version, signature)
+            return None
+        if len(version) == NAK_SIZE:
+            self._reselect(device, uid)
+        return TagFacts(version if len(version) == 8 else None, signature if len(signature) == 32 else None)
 
     def _in_select(self, device: Any, number: int) -> bool:
         """InSelect of target ``number`` of the last listing (UM0701-02, §7.3.12): whether it answered."""
         answer = device.chipset.command(_IN_SELECT, bytearray([number]), timeout=0.1)
         return bool(answer) and answer[0] == 0
+
+    def _reselect(self, device: Any, uid: str, *, halted: bool = False) -> bool:
+        """Select tag ``uid`` again, its receive CRC off: after a NAK or a transmission error (the tag
+        may be IDLE), or to ask a target of the last listing that is not the one selected (the chip
+        halted it looking for a second). Whether it answered.
+
+        1. InSelect of its number in the last listing (UM0701-02, §7.3.12), when :attr:`in_select`:
+           one frame, but whether a real PN532 wakes a target it halted itself is nowhere shown
+           (nfcpy never sends InSelect; no public trace shows it on a halted type A target);
+        2. when that finds nothing (or without :attr:`in_select`), InListPassiveTarget with its UID
+           and cascade tag (:func:`select_request`): an IDLE tag (after a NAK, or a garbled command)
+           answers its REQA, and no other tag of the stack is woken; not for a tag the chip
+           ``halted`` (a halted tag answers no REQA: ISO/IEC 14443-3);
+        3. when that finds nothing, the path nfcpy proves (``clf.sense`` with the UID: ``tt2.py``
+           after a NAK): a field reset (every tag of the pad back to IDLE, halted ones too) and the
+           same listing. The poll then lists again tags it found (it stops there: the others are
+           found at the next poll).
+
+        :attr:`reselections` counts which step found it."""
+        if self.in_select and uid in self._listing:
+            if self._in_select(device, self._listing.index(uid) + 1):
+                self.reselections = self.reselections.add(in_select=1)
+                self._rx_crc_off(device)
+                return True
+            self.reselections = self.reselections.add(in_select_missed=1)
+        self._set_retries(device, 0x01)
+        for reset in (False, True) if not halted else (True,):
+            if reset:
+                device.mute()
+            self._field_dirty = True
+            listed = device.chipset.command(
+                _IN_LIST_PASSIVE_TARGET, bytearray([1, 0]) + select_request(uid), timeout=0.1
+            )
+            self._listing = _listed_uids(listed)
+            if uid in self._listing:
+                self.reselections = self.reselections.add(field_reset=1) if reset else \
+                    self.reselections.add(by_uid=1)
+                # the listing switched the CRC on both ways; nfcpy's sense_tta then switches the receive
+                # CRC off for a Type 2 tag (CIU_RxMode bit 7 cleared), and so do we (the register as read once)
+                self._rx_crc_off(device)
+                return True
+        self.reselections = self.reselections.add(lost=1)
+        return False
+
+    def _set_retries(self, device: Any, retries: int) -> None:
+        """MxRtyPassiveActivation (RFConfiguration item 05), if it is not set so already."""
+        if retries != self._retries:
+            # nfcpy's own setting is 01 00 01: one retry for ATR and activation.
+            device.chipset.rf_configuration(0x05, bytes([0x01, 0x00, retries]))
+            self._retries = retries
 
     def _rx_crc_off(self, device: Any) -> None:
         """Switch the receive CRC off after a selection, as nfcpy's ``sense_tta`` does for a Type 2
@@ -290,20 +400,22 @@ class NfcpyReader(Closing):
             self._rx_mode = device.chipset.read_register("CIU_RxMode")
         device.chipset.write_register("CIU_RxMode", self._rx_mode & 0x7F)
 
-    def _read_selected(self, device: Any) -> TagFacts:
-        """``GET_VERSION``, then ``READ_SIG`` if it answered, to the selected tag (its receive CRC off)."""
-        version = self._tt2_exchange(device, b"\x60", 8)
+    def _read_selected(self, device: Any, uid: str) -> TagFacts | None:
+        """``GET_VERSION``, then ``READ_SIG`` if it answered, to the selected tag ``uid`` (its receive
+        CRC off); ``None`` if either gave no valid answer after the retries (no verdict from silence)."""
+        version = self._tt2_command(device, uid, GET_VERSION, 8, GET_VERSION_TIMEOUT)
         if version is None:
-            return TagFacts(None, None)
-        return TagFacts(version, self._tt2_exchange(device, b"\x3c\x00", 32))
+            return None
+        if len(version) != 8:
+            return TagFacts(None, None)  # a NAK: not an NTAG21x (READ_SIG not asked)
+        signature = self._tt2_command(device, uid, READ_SIG, 32, READ_SIG_TIMEOUT)
+        if signature is None:
+            return None
+        return TagFacts(version, signature if len(signature) == 32 else None)
 
     def _list(self, device: Any, wait: float, max_tg: int = MAX_TG) -> list[str]:
         """One InListPassiveTarget, ``max_tg`` targets at most at 106 kbps type A: the UIDs selected."""
-        retries = 0xFF if wait > 0 else 0x01
-        if retries != self._retries:
-            # nfcpy's own setting is 01 00 01: one retry for ATR and activation.
-            device.chipset.rf_configuration(0x05, bytes([0x01, 0x00, retries]))
-            self._retries = retries
+        self._set_retries(device, 0xFF if wait > 0 else 0x01)
         self._waiting = wait > 0
         self._aborted = False
         try:
@@ -316,11 +428,13 @@ class NfcpyReader(Closing):
                 # have been selected, even halted (MaxTg=2), by the answer we gave
                 # up on: the next poll resets the field.
                 self._aborted = True
+                self._listing = []
                 return []
             raise
         finally:
             self._waiting = False
-        return _listed_uids(data)
+        self._listing = _listed_uids(data)
+        return list(self._listing)
 
     def firmware(self) -> bytes:
         """The PN532's GetFirmwareVersion answer: IC (``32``: PN532), version, revision, and the
@@ -346,6 +460,8 @@ class NfcpyReader(Closing):
                 self._selected = None
                 self._facts = {}
                 self._rx_mode = None
+                self._timeout_index = None
+                self._listing = []
 
     def interrupt(self) -> None:
         """Cut short a poll that waits for a card (from any thread)."""
@@ -409,7 +525,7 @@ class NfcpyReader(Closing):
                 return self._facts.pop(uid)  # the last poll asked it while its listing held it
             if not self._select(device, uid):
                 return None
-            return self._read_selected(device)
+            return self._read_selected(device, uid)
 
     def read_signature(self, uid: str) -> bytes | None:
         """Card ``uid``'s ``READ_SIG`` answer alone (32 bytes), ``None`` if none.
@@ -424,47 +540,80 @@ class NfcpyReader(Closing):
         with self._clf.lock:
             if not self._select(device, uid):
                 return None
-            return self._tt2_exchange(device, b"\x3c\x00", 32)
+            signature = self._tt2_command(device, uid, READ_SIG, 32, READ_SIG_TIMEOUT)
+            return signature if signature is not None and len(signature) == 32 else None
 
     def _select(self, device: Any, uid: str) -> bool:
-        """Make card ``uid`` target 1, selected, its receive CRC off as nfcpy's ``sense_tta`` leaves
-        a Type 2 tag: if the last listing found it alone it is target 1 already, InSelect makes sure
-        it is selected (the listing may have halted it looking for a second, and InCommunicateThru,
-        unlike InDataExchange, does not select a target: UM0701-02, §7.3.9 and §7.3.12); else a
-        field reset and InListPassiveTarget with its UID (:func:`select_request`). Whether it
-        answered."""
+        """Make card ``uid`` selected, its receive CRC off as nfcpy's ``sense_tta`` leaves a Type 2
+        tag: if the last listing found it alone it is target 1 already, and :meth:`_reselect` makes
+        sure it is selected (the listing may have halted it looking for a second, and
+        InCommunicateThru, unlike InDataExchange, does not select a target: UM0701-02, §7.3.9 and
+        §7.3.12); else a field reset and InListPassiveTarget with its UID (:func:`select_request`).
+        Whether it answered."""
         selected, self._selected = self._selected, None  # after a NAK the card is IDLE: select it again
         self._facts = {}
         if selected == uid:
-            if not self._in_select(device, 1):
-                return False
-        else:
-            device.mute()  # a tag the last poll cycle halted answers no REQA
-            self._field_dirty = True
-            if self._retries != 0x01:
-                device.chipset.rf_configuration(0x05, bytes([0x01, 0x00, 0x01]))
-                self._retries = 0x01
-            listed = device.chipset.command(
-                _IN_LIST_PASSIVE_TARGET, bytearray([1, 0]) + select_request(uid), timeout=0.1
-            )
-            if uid not in _listed_uids(listed):
-                return False
+            self._listing = [uid]
+            return self._reselect(device, uid)
+        device.mute()  # a tag the last poll cycle halted answers no REQA
+        self._field_dirty = True
+        self._set_retries(device, 0x01)
+        listed = device.chipset.command(
+            _IN_LIST_PASSIVE_TARGET, bytearray([1, 0]) + select_request(uid), timeout=0.1
+        )
+        self._listing = _listed_uids(listed)
+        if uid not in self._listing:
+            return False
         # InListPassiveTarget switched the CRC on both ways; nfcpy's sense_tta then switches the
         # receive CRC off for a Type 2 tag (read CIU_RxMode, clear bit 7, write it), and so do we.
         self._rx_mode = None
         self._rx_crc_off(device)
         return True
 
-    def _tt2_exchange(self, device: Any, command: bytes, size: int) -> bytes | None:
+    def _tt2_command(self, device: Any, uid: str, command: bytes, size: int, timeout: int) -> bytes | None:
+        """A Type 2 command to the selected tag ``uid``, sent again after a transmission error as
+        nfcpy's ``Type2Tag.transceive`` sends it (:data:`TT2_RETRIES`), the tag selected again in
+        between (:meth:`_reselect`: a tag whose command came garbled went back to IDLE, NTAG21x data
+        sheet, *NAK*; one whose answer was garbled is ACTIVE and stays selected). The PN532's
+        response timeout is set first as nfcpy sets it (RFConfiguration item 02, ``timeout`` its index:
+        :func:`response_timeout`).
+
+        :returns: the answer, ``size`` bytes; or the tag's one-byte NAK (an answer: it is not sent
+            again); ``None`` if no valid answer came (garbled, or none) after the retries, or the
+            tag did not answer a selection between them.
+        """
+        for attempt in range(1 + TT2_RETRIES):
+            if attempt and not self._reselect(device, uid):
+                return None
+            answer = self._tt2_exchange(device, command, size, timeout)
+            if answer is not None:
+                return answer
+            logger.debug("%s: %s to %s: no valid answer (try %d)", self.path, command.hex(), uid, attempt + 1)
+        return None
+
+    def _tt2_exchange(self, device: Any, command: bytes, size: int, timeout: int) -> bytes | None:
         """One Type 2 command to the selected card as nfcpy sends it (InCommunicateThru, the
-        receive CRC checked here): the card's answer if ``size`` bytes and its CRC_A right, else
-        ``None`` (a NAK; no answer: the PN532 reports an error status; a garbled answer)."""
+        receive CRC checked here, the response timeout at index ``timeout``): the card's answer if
+        ``size`` bytes and its CRC_A right, or its one-byte NAK; else ``None``, a transmission error
+        (a garbled answer: CRC_A mismatch, a wrong length, PN532 status 02 CRC or 03 parity; no
+        answer: status 01 timeout; nfcpy's ``send_cmd_recv_rsp`` raises ``TransmissionError`` or
+        ``TimeoutError`` for them)."""
+        if timeout != self._timeout_index:
+            device.chipset.rf_configuration(0x02, bytes([0x0A, 0x0B, timeout]))
+            self._timeout_index = timeout
         try:
-            answer = device.chipset.command(_IN_COMMUNICATE_THRU, bytearray(command), timeout=0.1)
+            answer = device.chipset.command(
+                _IN_COMMUNICATE_THRU, bytearray(command), timeout=response_timeout(timeout) + 0.1
+            )
         except nfc.clf.pn53x.Chipset.Error as error:
             logger.debug("%s: %s: %s", self.path, command.hex(), error)
             return None
-        if not answer or answer[0] != 0 or len(answer) != size + 3:
+        if not answer or answer[0] != 0:
+            return None
+        if len(answer) == 1 + NAK_SIZE:
+            return bytes(answer[1:])  # a 4-bit ACK or NAK: an answer
+        if len(answer) != size + 3:
+            logger.debug("%s: %s: %d bytes in the answer", self.path, command.hex(), len(answer) - 1)
             return None
         if not device.check_crc_a(answer[1:]):
             logger.debug("%s: %s: CRC_A error in the answer", self.path, command.hex())
@@ -513,7 +662,9 @@ class NfcpyReader(Closing):
         self._field_dirty = True
         self._selected = None
         self._facts = {}
+        self._listing = []
         self._rx_mode = None  # nfcpy's activation sets the CIU as it likes
+        self._timeout_index = None  # and the response timeout (send_cmd_recv_rsp)
         target = nfc.clf.RemoteTarget("106A", sel_req=bytearray.fromhex(uid))
         # clf.sense resets the field first (nfcpy: device.mute()), so a tag the last
         # poll cycle halted answers its REQA.

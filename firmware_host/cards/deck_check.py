@@ -203,13 +203,35 @@ def _report(arrivals: list[CardSeen], counts: dict[str, int], registry: TagRegis
         seen.add(entry.card)
         if count > 1:
             repeated.append(entry.card)
-        origins = {a.origin for a in arrivals if a.uid == uid}
-        bad = tuple(sorted(o for o in origins if o is not None and o != Origin.GENUINE))
-        if require_genuine and (bad or None in origins):
-            fakes.append(Fake(entry.card, bad or (Origin.UNCHECKED,)))
+        bad = _best_evidence({a.origin for a in arrivals if a.uid == uid})
+        if require_genuine and bad:
+            fakes.append(Fake(entry.card, bad))
     missing = tuple(card for card in CARDS if card not in seen) if pack is not None else tuple(CARDS)
     return DeckReport(pack, tuple(c for c in CARDS if c in seen), missing, tuple(_ordered(repeated)),
                       tuple(strangers), tuple(fakes))
+
+
+_NO_EVIDENCE = frozenset({None, Origin.UNREADABLE, Origin.UNCHECKED})
+"""Verdicts that say nothing of the tag (not asked, or no valid answer)."""
+
+
+def _best_evidence(origins: set[Origin | None]) -> tuple[Origin, ...]:
+    """What a card's arrivals in one pass say against it, from its best evidence: an answer beats
+    silence. The verdicts its tag's answers gave that are not ``genuine`` (``no_signature``,
+    ``bad_signature``, ``counterfeit``: a radio error makes none of them, so each is a tag that said
+    so, a clone sharing the UID of a genuine one among them); none if its answers all said
+    ``genuine``, whatever arrivals gave no answer; with no answer at all, ``unreadable`` or
+    ``unchecked`` (nothing proves it genuine).
+
+    >>> _best_evidence({Origin.GENUINE, Origin.UNREADABLE}), _best_evidence({None, Origin.NO_SIGNATURE})
+    ((), (<Origin.NO_SIGNATURE: 'no_signature'>,))
+    >>> _best_evidence({None})
+    (<Origin.UNCHECKED: 'unchecked'>,)
+    """
+    answered = {o for o in origins if o is not None and o not in _NO_EVIDENCE}
+    if answered:
+        return tuple(sorted(o for o in answered if o != Origin.GENUINE))
+    return (Origin.UNREADABLE,) if Origin.UNREADABLE in origins else (Origin.UNCHECKED,)
 
 
 def _ordered(cards: list[str]) -> list[str]:

@@ -6,10 +6,16 @@ language):
 
 1. the firmware (GetFirmwareVersion: ``PN532 v1.6``) and the serial link's speed;
 2. a poll of the empty pad (what it lists: nothing, or what lies on it already);
-3. one card laid: the tags a poll lists, and each tag's ``GET_VERSION`` and ``READ_SIG``
-   with the verdict of the table's trusted key (:func:`hardware.ntag_signature.judge`);
-4. a second card laid on it, then a third: what the pad lists of a stack of two and of three
-   (a pad reads only so deep: the table file's ``depth``), and each listed tag's answers.
+3. one card laid: first asked as a game asks it, the path the pads take (the poll that lists it
+   asks its ``READ_SIG`` first, while its listing holds it; a card laid on an empty pad is listed
+   alone, as a pad waiting for a card lists it); then the tags a few polls list, and each tag's
+   ``GET_VERSION`` and ``READ_SIG`` asked apart, with the verdict of the table's trusted key
+   (:func:`hardware.ntag_signature.judge`);
+4. a second card laid on it, then a third: the new card asked as a game asks a card laid on a pad
+   that already holds cards (the listing may halt it to find another: it is then selected again,
+   by InSelect, else by a listing with its UID; the line says how), then what the pad lists of a
+   stack of two and of three (a pad reads only so deep: the table file's ``depth``), and each
+   listed tag's answers.
 
 Before each of steps 3 and 4 the maker is asked (``ask``) to lay the cards; skipping a step
 is allowed. Every PN532 frame of these exchanges, both ways, is written down
@@ -33,7 +39,7 @@ from typing import TYPE_CHECKING
 
 from catalogue import is_plural, os_reason, say, say_n
 from drivers.nfc.frame_log import FrameLog, RecordingTty
-from drivers.nfc.originality import Origin
+from drivers.nfc.originality import Origin, TagFacts
 from drivers.nfc.pn532sim import tag_signer
 from firmware_host.checks.doctor import Check
 from hardware import ntag_signature
@@ -109,12 +115,16 @@ def probe_reader(pad: PadConfig, port: str, frames: FrameLog, ask: Ask, *, key: 
             frames.comment(f"pad {pad.name}: a poll")
             listed = reader.poll()
             checks.append(Check(_say(lang, "poll", pad=pad.name), True, _listed(listed, lang)))
+            known = set(listed)
             for laid in LAID:
                 if not ask(pad, laid):
                     checks.append(Check(_say(lang, "stack", pad=pad.name, n=laid), True, _say(lang, "skipped")))
                     continue
                 frames.comment(f"pad {pad.name}: cards laid: {laid}")
-                checks += _step(reader, pad, laid, key, lang)
+                checks += _in_play(reader, pad, known, key, lang)
+                step, seen = _step(reader, pad, laid, key, lang)
+                checks += step
+                known |= set(seen)
         except READER_ERRORS as exc:
             logger.debug("probe %s: %r", pad.name, exc, exc_info=True)
             checks.append(Check(name, False, f"{pad.device}: {exc}", say(lang, "doctor.pn532_silent")))
@@ -127,8 +137,63 @@ def _listed(uids: tuple[str, ...] | list[str], lang: str) -> str:
     return _say(lang, "listed", n=len(uids), uids=" ".join(uids)) if uids else _say(lang, "nothing")
 
 
-def _step(reader: NfcpyReader, pad: PadConfig, laid: int, key: bytes, lang: str) -> list[Check]:
-    """Poll a few times, then ask each listed tag its GET_VERSION and READ_SIG."""
+class _InPlay:
+    """What a pad's poll asks (an :class:`~drivers.nfc.reader.Inquiry`): every tag it lists, and what
+    each answered. A pad asks only the tags new on it; the probe asks those it laid before too, so
+    that a stack's first target, which the chip halted to find the second, is selected again
+    (InSelect, else a listing with its UID) at every step whatever their UIDs."""
+
+    def __init__(self) -> None:
+        self.facts: dict[str, TagFacts] = {}
+
+    def wants(self, uid: str) -> bool:
+        return uid not in self.facts
+
+    def answered(self, uid: str, facts: TagFacts) -> bool:
+        self.facts[uid] = facts
+        return True
+
+
+IN_PLAY_WAIT = 0.25
+"""Seconds the first poll of a step lets the PN532 wait for a card on an empty pad (a pad's ``idle_wait``)."""
+
+
+def _in_play(reader: NfcpyReader, pad: PadConfig, known: set[str], key: bytes, lang: str) -> list[Check]:
+    """The cards just laid asked as a game asks them (:meth:`NfcpyReader.poll` with ``ask``: ``READ_SIG``
+    first, while the listing that found each holds it; on an empty pad, the waiting poll of a pad that
+    waits for a card, which lists one tag at a time): a line each, its answers, its verdict and how it
+    was selected again if the listing had halted it (InSelect, a listing with its UID, a field reset)."""
+    inquiry = _InPlay()
+    before = reader.reselections
+    for poll in range(POLLS):
+        if poll:
+            time.sleep(POLL_GAP)
+        reader.poll(wait=0.0 if known else IN_PLAY_WAIT, ask=inquiry)
+        if set(inquiry.facts) - known:
+            break
+    after = reader.reselections
+    again = (after.in_select - before.in_select, after.in_select_missed - before.in_select_missed,
+             after.by_uid - before.by_uid, after.field_reset - before.field_reset)
+    checks = []
+    for uid, facts in inquiry.facts.items():
+        if uid in known:
+            continue  # laid at an earlier step: asked only to be selected again
+        verdict = ntag_signature.judge(uid, facts, key)
+        version = facts.version.hex(" ").upper() if facts.version else _say(lang, "not_asked")
+        signature = facts.signature.hex().upper() if facts.signature else _say(lang, "no_answer")
+        detail = _say(lang, "facts", get_version="GET_VERSION", version=version, read_sig="READ_SIG",
+                      signature=signature, verdict=verdict)
+        if any(again):
+            detail += "; " + _say(lang, "selected_again", in_select=again[0], missed=again[1], by_uid=again[2],
+                                  field_reset=again[3])
+        name = _say(lang, "in_play", pad=pad.name, uid=uid, read_sig="READ_SIG")
+        checks.append(Check(name, verdict == Origin.GENUINE, detail, _say(lang, "fix_card")))
+    return checks
+
+
+def _step(reader: NfcpyReader, pad: PadConfig, laid: int, key: bytes, lang: str) -> tuple[list[Check], list[str]]:
+    """Poll a few times, then ask each listed tag its GET_VERSION and READ_SIG; the lines, and the
+    tags listed."""
     seen: list[str] = []
     for poll in range(POLLS):
         if poll:
@@ -148,7 +213,7 @@ def _step(reader: NfcpyReader, pad: PadConfig, laid: int, key: bytes, lang: str)
                             _say(lang, "facts", get_version="GET_VERSION", version=version, read_sig="READ_SIG",
                                  signature=signature, verdict=verdict),
                             _say(lang, "fix_card")))
-    return checks
+    return checks, seen
 
 
 def ask_at_the_console(lang: str, read: Callable[[str], str] = input) -> Ask:
@@ -166,14 +231,16 @@ def ask_at_the_console(lang: str, read: Callable[[str], str] = input) -> Ask:
 
 @contextmanager
 def simulated_readers(config: TableConfig) -> Iterator[tuple[dict[str, str], Ask]]:
-    """A simulated PN532 for each simulated pad of ``config`` (as deep as the pad), and a simulated
+    """A simulated PN532 for each simulated pad of ``config`` (as deep as the pad, as noisy), and a simulated
     maker who lays genuine cards, signed with the TEST key, as each step asks: the ports by pad
     name, and the maker."""
     from drivers.nfc.pn532sim import Pn532Simulator
+    from drivers.nfc.pn532sim.noise import of_level
 
     with ExitStack() as stack:
         sims = {pad.name: stack.enter_context(Pn532Simulator(name=f"tty{pad.name}", depth=pad.depth, miss=0.0,
-                                                             signer=tag_signer.sim_signer()))
+                                                             signer=tag_signer.sim_signer(),
+                                                             noise=of_level(pad.noise)))
                 for pad in config.pads if pad.simulated}
 
         def maker(pad: PadConfig, laid: int) -> bool:

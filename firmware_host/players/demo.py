@@ -29,6 +29,7 @@ import engine
 from catalogue import card_words, language, rule_set, say, say_n
 from catalogue.phrase import Phrase
 from drivers.stalls import Deadline
+from drivers.nfc.originality import OriginalityCheck
 from engine import Card, Event, Fault
 from engine.events import HandReplayed
 from engine.scoring import KING_POINT, add, trick_points
@@ -44,6 +45,7 @@ from firmware_host.referee.transcript import dumps
 from firmware_host.screens.chooser import fault_screen
 from firmware_host.screens.i18n import words
 from firmware_host.service import ServiceStats, TableService
+from hardware import ntag_signature
 from hardware.limits import name_words
 from hardware.table import TableConfig, simulated_table
 
@@ -167,6 +169,7 @@ class DemoOptions:
     :param png: save the frames as PNGs in this folder.
     :param command: how the closing hints start the ``review`` and ``history`` commands: the way this
         ``ecarte-table`` was started (``.venv/bin/ecarte-table`` when that is not on ``PATH``).
+    :param noise: how noisy the simulated pads' radio is (times the noise model's rates; 0: perfect).
     """
 
     journal: Path
@@ -179,6 +182,13 @@ class DemoOptions:
     frames: str | None = None
     png: Path | None = None
     command: str = "ecarte-table"
+    noise: float = 0.0
+
+
+def _originality(table: TableConfig) -> OriginalityCheck:
+    """The originality check the simulated table's pads make (its trusted key: the simulator's TEST key)."""
+    key = ntag_signature.trusted_key(table.tags.key_name(True))
+    return OriginalityCheck(lambda uid, facts: ntag_signature.judge(uid, facts, key))
 
 
 def demo_names(players: str) -> tuple[str, str]:
@@ -229,7 +239,11 @@ def run_demo(options: DemoOptions, controller: Controller, *, outputs: Sequence[
         service.outputs.append(HandNarrator(names, narrator, lang))
         service.outputs.extend(outputs)
         put = listen(service.put_device_event) if listen is not None else service.put_device_event
-        sim = SimulatedTable(table, events=put, baud=115200, depth=depth, seed=options.seed)
+        # a noisy radio spoils what the tags answer: the pads then ask each card's originality, as the
+        # simulated table's pads do in the service (its table file requires signatures)
+        sim = SimulatedTable(table, events=put, baud=115200, depth=depth, seed=options.seed, noise=options.noise,
+                             originality=_originality(table) if options.noise else None)
+        radio = [chip.noise for chip in sim.simulators.values()]  # what the noise did, read after the game
         loop = threading.Thread(target=service.run, name="table", daemon=True)
         world = engine.new_game(options.rules)
 
@@ -261,6 +275,9 @@ def run_demo(options: DemoOptions, controller: Controller, *, outputs: Sequence[
                               refused=say_n(lang, "count.refused", conduct.refused_at_once),
                               late=say_n(lang, "count.late", len(conduct.late)),
                               events=service.stats.handled, frames=panel.frames) + "\n")
+        if options.noise:
+            out.write(say(lang, "demo.radio", level=f"{options.noise:g}", garbled=sum(r.garbled for r in radio),
+                          lost=sum(r.lost for r in radio), collisions=sum(r.collisions for r in radio)) + "\n")
         quoted = shlex.quote(str(journal_path))
         out.write(say(lang, "demo.review_it", command=f"{options.command} review --journal {quoted}") + "\n"
                   + say(lang, "demo.history_it", command=f"{options.command} history --journal {quoted}") + "\n")

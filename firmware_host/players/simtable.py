@@ -20,6 +20,7 @@ from drivers.device_events import DeviceEvent
 from drivers.nfc.pad import PadSet, PadTiming
 from drivers.nfc.pad_contents import CardLookup
 from drivers.nfc.pn532sim import DEFAULT_MISS, Pn532Simulator
+from drivers.nfc.pn532sim.noise import of_level
 from drivers.nfc.pn532sim.tag_signer import sim_signer
 from drivers.seat_controls import SeatControls
 from drivers.stalls import Deadline
@@ -62,7 +63,9 @@ class SimulatedTable(Closing):
         takes each pad's ``depth`` from the table file (2 unless it says); an
         integer sets every pad; a mapping pad name → depth sets those pads.
     :param miss: probability that a card of a stack misses one poll.
-    :param seed: seeds the misses (pad ``i`` of the table gets ``seed + i``).
+    :param seed: seeds the misses and the noise (pad ``i`` of the table gets ``seed + i``).
+    :param noise: how noisy every simulated pad's radio is (times the noise model's default rates:
+        :mod:`drivers.nfc.pn532sim.noise`); ``None``: each pad's ``noise`` in the table file (0 unless it says).
     :param signer: signs each genuine simulated tag's UID (its ``READ_SIG`` answer); default the
         TEST key of :func:`drivers.nfc.pn532sim.tag_signer.sim_signer` (trust it with ``trusted_key = "test"``,
         the default of a simulated table). Clones and counterfeits are not signed.
@@ -84,6 +87,7 @@ class SimulatedTable(Closing):
         miss: float = DEFAULT_MISS,
         seed: int = 0,
         signer: Callable[[bytes], bytes] | None = None,
+        noise: float | None = None,
         **pad_options: Any,
     ) -> None:
         self.table = table
@@ -105,6 +109,7 @@ class SimulatedTable(Closing):
                     self.simulators[pad.name] = Pn532Simulator(
                         baud=baud, name=f"pn532-{pad.name}", depth=depths[pad.name],
                         miss=miss, seed=seed + index, signer=signer or _SIGNER,
+                        noise=of_level(pad.noise if noise is None else noise),
                     )
             self.devices = open_table_devices(
                 table, {name: sim.path for name, sim in self.simulators.items()}, put=events,

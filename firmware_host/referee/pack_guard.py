@@ -10,7 +10,9 @@ of the other pack is then refused (``foreign_pack``) until the next game. A tag 
 it is not genuine (a copy, a counterfeit: ``no_signature``, ``bad_signature``, ``counterfeit``,
 ``unreadable``) is refused (``counterfeit_card``), and so is an ``unchecked`` one on a table that
 requires genuine tags. The verdict travels in the journaled event itself, so that a journal replays
-to the same decisions.
+to the same decisions. The pads give no verdict from silence: a tag that gave no valid answer is
+asked again and arrives when it answers (:class:`~drivers.nfc.originality.OriginalityCheck`), so
+``unreadable`` reaches the guard only from a journal written before they did.
 
     >>> from firmware_host.referee.transcript import Sighting
     >>> guard = PackGuard()

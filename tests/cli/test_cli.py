@@ -43,6 +43,18 @@ def test_demo_plays_a_whole_game_when_piped(tmp_path: Path) -> None:
     assert "wins, A " in over
 
 
+def test_demo_plays_a_whole_game_over_a_noisy_radio(tmp_path: Path) -> None:
+    result = run_cli("demo", "--seed", "3", "--delay", "0", "--noise", "10", "--frames", "none",
+                     "--journal", str(tmp_path / "demo.sqlite"))
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    over = next(line for line in out.splitlines() if line.startswith("Game over:"))
+    assert "wins, A " in over
+    radio = re.search(r"radio was noisy \(level 10\): (\d+) answers garbled, (\d+) lost, (\d+) listings spoilt", out)
+    assert radio is not None and int(radio.group(1)) > 0 and int(radio.group(2)) > 0, out[-600:]
+    assert "counterfeit" not in out.lower() and "not genuine" not in out.lower()
+
+
 def test_demo_saves_the_oled_frames(tmp_path: Path) -> None:
     from PIL import Image
 
@@ -155,6 +167,21 @@ def test_deck_check_on_demand_says_what_is_missing(tmp_path: Path) -> None:
     short = run_cli("deck", "--registry", str(registry), "--drop", "7C", "--drop", "KH")
     assert short.returncode == 1
     assert "Pack 1: 30/32 cards" in short.stdout and "Missing: K♥ 7♣" in short.stdout
+
+
+def test_deck_check_over_a_noisy_pad_passes_the_pack_and_catches_clones(tmp_path: Path) -> None:
+    registry = tmp_path / "tags.json"
+    assert run_cli("enroll", "--registry", str(registry)).returncode == 0
+    table = tmp_path / "noisy.toml"
+    shipped = (ROOT / "hardware" / "tables" / "simulated.toml").read_text()
+    table.write_text(shipped.replace('"hand.A" = "sim"', '"hand.A" = { device = "sim", noise = 10 }'))
+    whole = run_cli("deck", str(table), "--registry", str(registry))
+    assert whole.returncode == 0, whole.stdout + whole.stderr
+    assert "Pack 1: 32 cards OK" in whole.stdout
+    clones = run_cli("deck", str(table), "--registry", str(registry), "--clone", "7C", "--clone", "KH")
+    assert clones.returncode == 1
+    fakes = [line for line in clones.stdout.splitlines() if line.startswith("Not genuine:")]
+    assert sorted(fakes) == ["Not genuine: 7C: it gave no signature (7♣)", "Not genuine: KH: it gave no signature (K♥)"]
 
 
 def test_deck_check_without_a_registry_says_what_to_do() -> None:

@@ -112,6 +112,32 @@ def test_a_tag_that_does_not_answer_its_originality_check_arrives_at_a_later_pol
     assert isinstance(arrived, CardSeen) and arrived.origin == "genuine" and judged == [KS]
 
 
+class CountingReader(MockReader):
+    """A mock reader that counts the originality checks it is asked."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked = 0
+
+    def read_facts(self, uid: str) -> TagFacts | None:
+        self.asked += 1
+        return super().read_facts(uid)
+
+
+def test_a_tag_that_never_answers_is_asked_less_often_never_judged_and_asked_at_once_when_laid_again() -> None:
+    table = Table(card_for=REGISTRY.get, originality=OriginalityCheck(lambda uid, facts: "genuine", attempts=3))
+    table.reader = reader = CountingReader()
+    reader.lay(KS)
+    assert table.poll(3) == [] and reader.asked == 3  # three polls, three asks
+    assert table.poll(20) == [] and reader.asked == 3 + 4  # then one poll in five: no verdict from silence
+    assert table.contents.inquiry is not None and not table.contents.inquiry.wants(KS)  # nor asked by the poll
+    reader.lift(KS)
+    table.poll()  # gone before it answered
+    reader.lay(KS)
+    reader.facts[KS] = TagFacts(None, bytes(range(32)))
+    assert table.poll() == [(KS, "KS", False)]  # laid again: asked at its first poll
+
+
 def test_a_tag_answering_during_the_poll_arrives_then_and_only_once() -> None:
     table = Table(card_for=REGISTRY.get, originality=OriginalityCheck(lambda uid, facts: "genuine"))
     inquiry = table.contents.inquiry

@@ -212,6 +212,12 @@ def test_a_pad_with_its_depth(text: str) -> None:
     assert table.pad("hand.B").depth == 1
 
 
+def test_a_simulated_pad_with_its_noise() -> None:
+    table = load_table_text(edit(GOOD, '"hand.A" = "tty:USB0:pn532"', '"hand.A" = { device = "sim", noise = 3 }'))
+    assert table.pad("hand.A") == PadConfig("hand.A", "sim", 2, 3.0)
+    assert table.pad("hand.B").noise == 0.0  # a real pad's noise is its own
+
+
 def test_sight_partial() -> None:
     assert load_table_text(edit(GOOD, "target = 5", 'target = 5\nsight = "partial"')).sight == "partial"
 
@@ -244,6 +250,12 @@ BAD_CASES = [
         edit(GOOD, '"play.B" = "tty:USB5:pn532"', '"play.B" = { device = "tty:USB5:pn532", depth = 11 }'),
         [("pads.play.B.depth", "not 11")],
         id="too-deep",
+    ),
+    pytest.param(
+        edit(edit(GOOD, '"play.B" = "tty:USB5:pn532"', '"play.B" = { device = "tty:USB5:pn532", noise = 2 }'),
+             '"play.A" = "tty:USB4:pn532"', '"play.A" = { device = "sim", noise = -1.5 }'),
+        [("pads.play.B.noise", 'only a "sim" pad has one; not 2.0'), ("pads.play.A.noise", "0 to 100.0 times")],
+        id="pad-noise",
     ),
     pytest.param(
         edit(GOOD, '"play.A" =', '"play.a" ='),

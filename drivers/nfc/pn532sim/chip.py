@@ -41,6 +41,11 @@ a careless host would send):
 * InListPassiveTarget's InitiatorData names a tag by whole cascade levels with their
   cascade tags (UM0701-02, §7.3.5; :func:`~drivers.nfc.pn532sim.field.names`): a bare
   7-byte UID selects nothing.
+* A target's answer to InCommunicateThru garbled by the field's noise
+  (:mod:`~drivers.nfc.pn532sim.noise`) gives status ``03`` (parity error) or, two errors in one
+  byte, ``02`` (CRC error) with the receive CRC on, an answer with a wrong CRC_A with it off; one
+  lost gives ``01`` after the response timeout (UM0701-02, §7.1, the error table). A collision
+  spoils one activation attempt of a listing among two tags or more.
 * InCommunicateThru sends its data to the target as it is (UM0701-02, §7.3.9: no
   protocol handling): it selects nothing, so a halted target stays silent (a timeout);
   InSelect (§7.3.12) or InDataExchange select a target first.
@@ -65,7 +70,9 @@ Assumptions (the simplest model consistent with the above; not measured):
 
 * With MaxTg=2 the chip halts the first target (HLTA) to find a second, which
   stays selected; InSelect, or an InDataExchange to the other target, wakes
-  it again (WUPA + SELECT by UID) and halts the one that was selected.
+  it again (WUPA + SELECT by UID) and halts the one that was selected. Not shown by
+  nfcpy (it never sends InSelect) nor by any public trace: :attr:`Pn532Core.in_select_wakes`
+  ``False`` models a chip that wakes nothing so (the reader falls back on a listing by UID).
 * A listing with a UID (InListPassiveTarget with InitiatorData) sends REQA and
   selects that tag only, as nfcpy's ``sense`` with ``sel_req`` expects.
 * Selecting by UID (InitiatorData, InSelect) sends REQA or WUPA and SELECT level by
@@ -84,6 +91,7 @@ from collections.abc import Callable
 from typing import ClassVar
 
 from drivers.nfc.pn532sim.field import Field, anticollision_order, cascade_levels, names
+from drivers.nfc.pn532sim.noise import Garble
 from drivers.nfc.pn532sim.ntag213 import Ntag213, crc_a
 
 FIRMWARE_VERSION = bytes([0x32, 0x01, 0x06, 0x07])
@@ -164,6 +172,7 @@ _REGISTER_DEFAULTS = {
 _STATUS_OK = 0x00
 _STATUS_TIMEOUT = 0x01
 _STATUS_CRC = 0x02
+_STATUS_PARITY = 0x03
 _STATUS_MIFARE = 0x14
 _MIFARE_CLASSIC = 0x08  # SAK bit 3: a MIFARE Classic (Crypto1) target
 _AUTHENTICATION = (0x60, 0x61)  # InDataExchange's MIFARE authentication A and B (UM0701-02, §7.3.8)
@@ -195,6 +204,10 @@ class Pn532Core:
         """Seconds the last command spent on the air (for pacing)."""
         self.polls = 0
         """InListPassiveTarget commands answered so far."""
+        self.in_select_wakes = True
+        """Whether InSelect (and InDataExchange) wakes a target that is no longer ACTIVE (halted by
+        the chip's own MaxTg=2 listing, or IDLE after a NAK): the assumption below, nowhere shown;
+        ``False`` models a chip that does not (InSelect finds nothing, status 27)."""
 
     def execute(self, command: bytes) -> bytes | None:
         """Answer one command (code and parameters, TFI stripped).
@@ -243,6 +256,12 @@ class Pn532Core:
         """
         for _ in range(attempts):
             answered = self.reqa()
+            if not wanted and self.field.noise.collides(len(answered)):
+                # the anticollision garbled (noise): nobody selected, this attempt spent
+                for tag in answered:
+                    tag.state = "idle"
+                self.rf_time += SHORT_FRAME + air_time(2, 9) + NO_ATQA_WAIT
+                continue
             # SELECT by UID (InListPassiveTarget with a UID) or bit anticollision.
             named = [t for t in answered if names(t.uid, wanted)] if wanted else answered
             chosen = anticollision_order(named)[:1]
@@ -274,6 +293,9 @@ class Pn532Core:
         if tag is None or not self._in_range(tag):
             return None
         if tag.state != "active":
+            if not self.in_select_wakes:
+                self.rf_time += EMPTY_REQA
+                return None  # the pessimistic chip: it wakes no target that left the ACTIVE state
             for other in self.targets:
                 if other is not tag and other.state == "active":
                     other.state = "halt"  # the chip sends HLTA before selecting another
@@ -442,10 +464,19 @@ class Pn532Core:
                 tag = None
             command = command[:-2]
         answer = tag.answer(command) if tag is not None and self._in_range(tag) else None
+        noise = self.field.answer_noise(tag) if tag is not None and answer is not None else None
+        if noise is Garble.LOST or (noise is not None and answer is not None and len(answer) == 1):
+            answer = None  # lost on the air (the chip's timeout runs from its command): the tag's state is as if heard
         self.rf_time += exchange_time(len(command), None if answer is None else len(answer))
         if answer is None:
             self.rf_time += self._timeout()
             return bytes([_STATUS_TIMEOUT])
+        if noise is Garble.PARITY:
+            return bytes([_STATUS_PARITY])
+        if noise is Garble.CRC:
+            if self.registers[CIU_RX_MODE] & _CRC_ENABLE:
+                return bytes([_STATUS_CRC])
+            return bytes([_STATUS_OK]) + self.field.noise.flip(answer) + crc_a(answer)
         if len(answer) == 1:
             if self.registers[CIU_RX_MODE] & _CRC_ENABLE:
                 return bytes([_STATUS_CRC])  # a 4-bit frame carries no CRC

@@ -22,7 +22,8 @@ paths go). The control channel takes one JSON object a line and answers one:
 * ``state``: what lies on the pad (``on_pad``), what the antenna reads (``readable``), the
   chip's rate (``chip_baud``), the rate the host's side of the line is set to
   (``line_baud``), the ``commands`` it understood, the ``polls`` it answered (a poll waiting
-  for a card on an empty pad answers none) and the ``garbled`` frames;
+  for a card on an empty pad answers none), the ``garbled`` frames, and what the radio's ``noise``
+  did (tag answers ``garbled`` and ``lost``, listings spoilt by ``collisions``: ``--noise``);
 * ``unplug``, ``replug``: the cable pulled and plugged back (the chip powers up again).
 
 :class:`ChipHost` starts one and talks to it from Python (the tests);
@@ -47,6 +48,7 @@ from typing import Any
 
 from drivers.closing import Closing
 from drivers.nfc.pn532sim.field import DEFAULT_DEPTH
+from drivers.nfc.pn532sim.noise import of_level
 from drivers.nfc.pn532sim.simulator import Pn532Simulator
 
 logger = logging.getLogger(__name__)
@@ -111,8 +113,10 @@ def carry_out(chips: dict[str, Pn532Simulator], request: dict[str, Any]) -> Any:
 
 def _state(chip: Pn532Simulator) -> dict[str, Any]:
     stats = chip.stats
+    noise = chip.noise
     return {"on_pad": chip.on_pad, "readable": chip.readable, "chip_baud": chip.chip_baud,
-            "line_baud": chip.line_baud, "commands": stats.commands, "polls": stats.polls, "garbled": stats.garbled}
+            "line_baud": chip.line_baud, "commands": stats.commands, "polls": stats.polls, "garbled": stats.garbled,
+            "noise": {"garbled": noise.garbled, "lost": noise.lost, "collisions": noise.collisions}}
 
 
 class _Handler(socketserver.StreamRequestHandler):
@@ -140,12 +144,14 @@ class _ControlServer(socketserver.ThreadingUnixStreamServer):
 
 
 def serve(directory: str, pads: Sequence[str], *, depth: int = DEFAULT_DEPTH, baud: int | None = None,
-          miss: float = 0.0, signed: bool = True) -> int:
+          miss: float = 0.0, signed: bool = True, noise: float = 0.0) -> int:
     """Run the chip host until SIGTERM or SIGINT; its exit status.
 
     :param directory: where the chips' paths and the control socket go (made if missing).
     :param baud: pace the chips' lines (at most this rate; ``None``: no pacing).
     :param signed: give the genuine tags the TEST key's originality signature.
+    :param noise: how noisy each chip's radio is, times the noise model's default rates
+        (:func:`drivers.nfc.pn532sim.noise.of_level`; 0: a perfect link).
     :raises OSError: the folder or a pty cannot be made.
     """
     os.makedirs(directory, exist_ok=True)
@@ -164,7 +170,8 @@ def serve(directory: str, pads: Sequence[str], *, depth: int = DEFAULT_DEPTH, ba
     try:
         for index, pad in enumerate(pads):
             chips[pad] = Pn532Simulator(baud=baud, name=os.path.basename(chip_path(directory, pad)), depth=depth,
-                                        miss=miss, seed=index, signer=signer, directory=directory)
+                                        miss=miss, seed=index, signer=signer, directory=directory,
+                                        noise=of_level(noise))
         server = _ControlServer(control, chips)
         threading.Thread(target=server.serve_forever, name="chip-host-control", daemon=True).start()
         print(READY, flush=True)
@@ -265,14 +272,15 @@ class ChipHost(Closing):
     :param directory: its folder (the chips' paths, the control socket).
     :param pads: one chip a pad.
     :param baud: pace the chips' lines at most at this rate (``None``: no pacing).
+    :param noise: how noisy each chip's radio is (``--noise``; 0: a perfect link).
     :param timeout: seconds to wait for it to serve (a hang, not a measure).
     :raises RuntimeError: it ended or did not say ``ready`` in time.
     """
 
     def __init__(self, directory: str, pads: Sequence[str], *, depth: int = DEFAULT_DEPTH,
-                 baud: int | None = None, timeout: float = 60.0) -> None:
+                 baud: int | None = None, timeout: float = 60.0, noise: float = 0.0) -> None:
         self.directory = directory
-        config = {"directory": directory, "pads": list(pads), "depth": depth, "baud": baud}
+        config = {"directory": directory, "pads": list(pads), "depth": depth, "baud": baud, "noise": noise}
         command = [sys.executable, "-m", __name__, json.dumps(config)]
         self.process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
         self.chips = {pad: RemoteChip(directory, pad) for pad in pads}
@@ -306,7 +314,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """The process :class:`ChipHost` starts: its one argument, a JSON object of :func:`serve`'s
     arguments (plain values; people start one with ``ecarte-table chips DIR --pads ...``)."""
     config = json.loads((sys.argv[1:] if argv is None else list(argv))[0])
-    return serve(config["directory"], config["pads"], depth=config["depth"], baud=config["baud"])
+    return serve(config["directory"], config["pads"], depth=config["depth"], baud=config["baud"],
+                 noise=config.get("noise", 0.0))
 
 
 if __name__ == "__main__":

@@ -24,6 +24,9 @@ Assumptions (the simplest model consistent with the above; not measured):
   seeded generator at the first listing of each field period. A poll lasts
   from the field going on until it goes off or a listing finds nothing.
   A lone tag never misses.
+* Noise (:mod:`~drivers.nfc.pn532sim.noise`, off unless given): a tag's answer garbled or
+  lost, more likely in its first tens of milliseconds on the pad and further up the stack, and an
+  activation among two tags or more garbled by a collision; its sources and rates are there.
 * Bit anticollision picks, where the UIDs first differ (bits in air order:
   cascade-level bytes in order, least significant bit first), the tag sending
   a 1 (NXP's reader reference code does so; the PN532 manual does not say).
@@ -32,8 +35,10 @@ Assumptions (the simplest model consistent with the above; not measured):
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 
+from drivers.nfc.pn532sim.noise import QUIET, Garble, Noise, NoiseDraws
 from drivers.nfc.pn532sim.ntag213 import Ntag213
 
 DEFAULT_DEPTH = 2
@@ -51,12 +56,15 @@ class Field:
         from the bottom; the tags above answer nothing.
     :param miss: probability that a coupled tag of a stack (two tags or more)
         stays silent for one field period (0 to 1).
-    :param seed: seeds the draws of those misses (the same polls give the
+    :param seed: seeds the draws of those misses and of the noise (the same polls give the
         same misses).
+    :param noise: the radio's noise (:mod:`~drivers.nfc.pn532sim.noise`; none by default).
+    :param clock: seconds (monotonic): when each tag was laid, for the noise of its first moments.
     :raises ValueError: ``depth`` below 1 or ``miss`` outside 0..1.
     """
 
-    def __init__(self, *, depth: int = DEFAULT_DEPTH, miss: float = DEFAULT_MISS, seed: int = 0) -> None:
+    def __init__(self, *, depth: int = DEFAULT_DEPTH, miss: float = DEFAULT_MISS, seed: int = 0,
+                 noise: Noise = QUIET, clock: Callable[[], float] = time.monotonic) -> None:
         if depth < 1:
             raise ValueError(f"a pad reads at least 1 tag deep, not {depth}")
         if not 0.0 <= miss <= 1.0:
@@ -73,6 +81,12 @@ class Field:
         """id(tag) → number of coming field periods with a poll the tag misses."""
         self.misses = 0
         """Random misses drawn so far (a stacked tag silent for a field period)."""
+        self.noise = NoiseDraws(noise, seed=seed)
+        """The noise's draws and counts."""
+        self._clock = clock
+        self._laid: dict[int, float] = {}  # id(tag) → when it was laid
+        self.forced: list[Garble | None] = []
+        """What the noise does to the next answers, first first (a test's faults on demand)."""
 
     # -- the stack -------------------------------------------------------------
 
@@ -101,6 +115,7 @@ class Field:
         if all(t is not tag for t in self.stack):
             tag.state = "idle"
             self.stack.append(tag)
+            self._laid[id(tag)] = self._clock()
 
     def take(self, key: str) -> Ntag213:
         """Take the tag with UID ``key`` from wherever it lies in the stack.
@@ -141,6 +156,17 @@ class Field:
         if tag is None:
             raise KeyError(f"tag {key} is not on the pad")
         self.hidden[id(tag)] = polls
+
+    def answer_noise(self, tag: Ntag213) -> Garble | None:
+        """What the noise does to ``tag``'s answer now (``None``: it comes through)."""
+        if self.forced:
+            return self.forced.pop(0)
+        if self.noise.noise.quiet:
+            return None
+        below = next((i for i, t in enumerate(self.stack) if t is tag), 0)
+        laid = self._laid.get(id(tag))
+        settling = laid is not None and self._clock() - laid < self.noise.noise.settling
+        return self.noise.answer(below=below, settling=settling)
 
     # -- polls and misses --------------------------------------------------------
 

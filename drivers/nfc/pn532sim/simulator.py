@@ -79,6 +79,7 @@ from drivers.nfc.pn532sim.chip import Pn532Core
 from drivers.nfc.pn532sim.field import DEFAULT_DEPTH, DEFAULT_MISS, Field
 from drivers.nfc.pn532sim.frames import ACK, CHIP_TFI, ERROR_FRAME, FrameParser, HostFrame, frame
 from drivers.nfc.pn532sim.hsu_wakeup import HsuWakeup
+from drivers.nfc.pn532sim.noise import QUIET, Garble, Noise, NoiseDraws
 from drivers.nfc.pn532sim.ntag213 import Ntag213, uid_key
 
 logger = logging.getLogger(__name__)
@@ -179,7 +180,12 @@ class Pn532Simulator(Closing):
         the bottom (the cloth side); the tags above answer nothing.
     :param miss: probability that a tag of a stack (two tags or more) misses
         one poll (stays silent for one field period); 0 for none.
-    :param seed: seeds the misses (the same polls give the same misses).
+    :param seed: seeds the misses and the noise (the same polls give the same misses).
+    :param noise: the radio's noise: answers garbled or lost, listings garbled by a collision
+        (:mod:`~drivers.nfc.pn532sim.noise`; :data:`~drivers.nfc.pn532sim.noise.QUIET` by default).
+    :param in_select_wakes: InSelect wakes a target no longer ACTIVE (the chip halted it, a NAK
+        left it IDLE): an assumption nowhere shown; ``False``: it does not
+        (:attr:`~drivers.nfc.pn532sim.chip.Pn532Core.in_select_wakes`).
     :param signer: gives each genuine tag its originality signature (UID → 32
         bytes ``r || s``; :func:`drivers.nfc.pn532sim.tag_signer.sim_signer` signs with a
         TEST key); ``None``: genuine tags answer ``READ_SIG`` with zeros.
@@ -200,8 +206,10 @@ class Pn532Simulator(Closing):
         seed: int = 0,
         signer: Callable[[bytes], bytes] | None = None,
         directory: str | None = None,
+        noise: Noise = QUIET,
+        in_select_wakes: bool = True,
     ) -> None:
-        self._field = Field(depth=depth, miss=miss, seed=seed)
+        self._field = Field(depth=depth, miss=miss, seed=seed, noise=noise)
         self._baud_cap = baud or 0
         self._chip_baud = INITIAL_BAUD  # the chip's UART rate (reset when its power comes: _plug)
         self._switch_to: int | None = None  # a SetSerialBaudrate answered, waiting for the host's ACK
@@ -224,6 +232,7 @@ class Pn532Simulator(Closing):
         self._box: dict[tuple[str, str], Ntag213] = {}  # (UID, kind) → the tag
         self._signer = signer
         self._core = Pn532Core(self._field)
+        self._core.in_select_wakes = in_select_wakes
         self._parser = FrameParser()
         self._wakeup = HsuWakeup()  # PowerDown and the HSU wake-up (hsu_wakeup: UM0701-02 §6.3.2.3)
         self._last_answer = b""
@@ -372,6 +381,18 @@ class Pn532Simulator(Closing):
             return self._field.misses
 
     # -- faults --------------------------------------------------------------
+
+    @property
+    def noise(self) -> NoiseDraws:
+        """The field's noise: its rates (``noise.noise``) and what it did so far (``garbled``,
+        ``lost``, ``collisions``)."""
+        return self._field.noise
+
+    def garble_answers(self, *kinds: Garble | None) -> None:
+        """What the radio does to the next tag answers, one each (``None``: that one comes through):
+        faults on demand, beside the noise's draws."""
+        with self._lock:
+            self._field.forced.extend(kinds)
 
     def corrupt_answers(self, count: int = 1) -> None:
         """Send the next ``count`` answers with a wrong data checksum (DCS)."""

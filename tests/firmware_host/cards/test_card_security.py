@@ -23,6 +23,7 @@ from drivers.device_events import CardSeen, DeviceEvent, ReaderStatus
 from drivers.nfc.originality import Origin
 from drivers.nfc.pad import Pad
 from drivers.nfc.pn532sim import Pn532Simulator
+from drivers.nfc.pn532sim.noise import of_level
 from firmware_host.cards.deck_check import check_deck
 from firmware_host.cards.enroll import Originality, enroll
 from firmware_host.cards.table_tags import TableTags
@@ -135,6 +136,28 @@ def test_a_card_of_the_other_pack_is_a_fault(sim: Pn532Simulator) -> None:
         assert t.lay(sim_uid("QH", 1))[1] == []
     finally:
         t.close()
+
+
+def test_over_a_noisy_radio_genuine_cards_are_dealt_and_clones_and_the_other_pack_refused() -> None:
+    # ten times the noise model's rates: a card's first answers garbled half the time, then 5 %
+    with Pn532Simulator(signer=SIGNER, noise=of_level(10), seed=11) as noisy:
+        t = table(noisy, REQUIRE)
+        try:
+            for round_ in range(8):
+                for card in ("KS", "QS", "JS"):
+                    seen, judged = t.lay(sim_uid(card, 1))
+                    assert (seen.origin, judged) == (Origin.GENUINE, []), (round_, card)
+                    assert t.lift(sim_uid(card, 1)) == []
+                for kind, origin in (("clone", Origin.NO_SIGNATURE), ("counterfeit", Origin.COUNTERFEIT)):
+                    seen, judged = t.lay(sim_uid("KS", 1), kind=kind)
+                    assert (seen.origin, judged) == (origin, [("fault", "counterfeit_card")]), (round_, kind)
+                    assert t.lift(sim_uid("KS", 1)) == [("corrected", "counterfeit_card")]
+                seen, judged = t.lay(sim_uid("QH", 2))
+                assert (seen.origin, judged) == (Origin.GENUINE, [("fault", "foreign_pack")]), round_
+                assert t.lift(sim_uid("QH", 2)) == [("corrected", "foreign_pack")]
+            assert noisy.noise.garbled + noisy.noise.lost > 0
+        finally:
+            t.close()
 
 
 def test_an_unregistered_tag_with_a_card_s_ndef_text_is_not_that_card(sim: Pn532Simulator) -> None:
@@ -268,6 +291,21 @@ def test_the_deck_check_shows_what_is_missing_twice_foreign_and_fake() -> None:
     assert report.foreign == ("QH of pack 2", "tag 04DEADBEEF0001: not registered")
     assert report.not_genuine == ("KS: no_signature",)
     assert report.lines()[:3] == ["Pack 1: 30/32 cards", "Missing: 8♦ 7♣", "Twice: K♠"]
+
+
+def test_the_deck_check_takes_each_card_s_verdict_from_its_best_evidence() -> None:
+    # a card passed first with no answer (an old journal's unreadable, or none asked), then answering:
+    # its answer decides; a clone's answer still counts beside its genuine twin's
+    registry = signed_registry()
+    events = _deck_events(registry, 1, skip=("KS", "QS", "JS"))
+    for card, first in (("KS", Origin.UNREADABLE), ("QS", None)):
+        events.put(CardSeen("discard", sim_uid(card, 1), card, origin=first))
+        events.put(CardSeen("discard", sim_uid(card, 1), card, gone=True, origin=first))
+        events.put(CardSeen("discard", sim_uid(card, 1), card, origin=Origin.GENUINE))
+    events.put(CardSeen("discard", sim_uid("JS", 1), "JS", origin=Origin.UNREADABLE))  # never answered
+    report = check_deck(events, registry, lambda lines: None, quiet=0.2, require_genuine=True)
+    assert report.not_genuine == ("JS: unreadable",)
+    assert report.repeated == ("KS", "QS")
 
 
 def test_the_deck_check_over_a_pad_catches_a_clone(sim: Pn532Simulator) -> None:

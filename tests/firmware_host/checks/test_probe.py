@@ -19,7 +19,7 @@ import pytest
 from catalogue.english import english_words
 from drivers.nfc.pn532sim import Pn532Simulator, tag_signer
 from firmware_host.checks.doctor import Check
-from firmware_host.checks.probe import Ask, ask_at_the_console, run_probe
+from firmware_host.checks.probe import Ask, ask_at_the_console, run_probe, simulated_readers
 from hardware.table import simulated_table
 from hardware.table_config import PadConfig, TableConfig
 
@@ -69,6 +69,32 @@ def test_the_probe_reports_firmware_poll_and_each_stack(sim: Pn532Simulator, tmp
     assert len(cards) == 1 + 2 + 2  # the third card lies above the pad's depth: never listed, never asked
     assert all("GET_VERSION 00 04 04 02 01 00 0F 03" in line and line.endswith(": genuine") for line in cards)
     assert str(frames) in said[-1]
+
+
+@pytest.mark.parametrize("wakes", [True, False], ids=["InSelect wakes a halted card", "InSelect wakes nothing"])
+def test_the_probe_asks_each_card_laid_as_a_game_asks_it(tmp_path: Path, wakes: bool) -> None:
+    with Pn532Simulator(name="ttyUSB0", depth=2, miss=0.0, signer=tag_signer.sim_signer(),
+                        in_select_wakes=wakes) as chip:
+        checks = probe(table_of(PadConfig("hand.A", chip.path, depth=2)), tmp_path / "f.txt", maker(chip))
+        sent = [bytes(c) for c in chip.commands]
+    in_play = [check for check in checks if " in play " in check.name]
+    assert [check.name.split()[2] for check in in_play] == CARDS[:2]  # the third lies above the pad's depth
+    assert all(check.ok and "GET_VERSION not asked, READ_SIG " in check.detail for check in in_play)
+    assert "selected again" not in in_play[0].detail  # laid alone on the empty pad: listed alone, asked at once
+    expected = ("1 by InSelect (0 InSelect found nothing), 0 by a listing with its UID, 0 after a field reset" if wakes
+                else "0 by InSelect (1 InSelect found nothing), 0 by a listing with its UID, 1 after a field reset")
+    assert in_play[1].detail.endswith("selected again: " + expected)  # a card laid on one: the pair's halted first
+    first = sent.index(bytes.fromhex("42 3C 00"))
+    assert bytes.fromhex("42 60") not in sent[:first] and sent[first - 1] == bytes.fromhex("32 02 0A 0B 0B")
+    assert [c for c in sent[:first] if c[0] == 0x4A][-1] == bytes.fromhex("4A 01 00")  # listed alone, READ_SIG next
+
+
+def test_the_probe_of_a_noisy_simulated_pad_reads_every_card_genuine(tmp_path: Path) -> None:
+    table = table_of(PadConfig("hand.A", "sim", 2, 10.0), PadConfig("hand.B", "sim", 2, 10.0))
+    with simulated_readers(table) as (ports, lays):
+        checks = run_probe(table, tmp_path / "f.txt", ask=lays, lang="en", ports=ports)
+    cards = [check for check in checks if " in play " in check.name or ": tag " in check.name]
+    assert len(cards) == 2 * (2 + 1 + 2 + 2) and all(check.ok for check in checks), "\n".join(map(str, checks))
 
 
 def test_every_frame_of_the_probe_is_in_the_file(sim: Pn532Simulator, tmp_path: Path) -> None:
