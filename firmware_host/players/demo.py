@@ -28,8 +28,8 @@ from typing import Any, TextIO
 import engine
 from catalogue import card_words, language, rule_set, say, say_n
 from catalogue.phrase import Phrase
-from drivers.stalls import Deadline
 from drivers.nfc.originality import OriginalityCheck
+from drivers.stalls import Deadline
 from engine import Card, Event, Fault
 from engine.events import HandReplayed
 from engine.scoring import KING_POINT, add, trick_points
