@@ -7,6 +7,10 @@
 #       espeak-ng and alsa-utils too: the voice's tests speak (docs/players.md, "Listening to the table").
 #       debootstrap and systemd-container: tests/deploy boots the shipped units in a Debian container
 #       (scripts/boot_test.py; it skips where it cannot run).
+#   vm: qemu-system-x86, qemu-utils and debootstrap: scripts/vm_test.py boots Debian trixie's own
+#       kernel under qemu (TCG) with the table installed, ftdi_sio readers, gpio-sim buttons and an
+#       i2c-dev OLED (tests/deploy/test_vm.py; it skips where it cannot run). qemu-system-arm too,
+#       for its arm64 run (--arch arm64).
 #   venue: mosquitto, the broker a venue's hub runs (or the venue's own Mosquitto: docs/web.md).
 #   TABLE-FILE (a .toml): espeak-ng and alsa-utils (aplay) when its [voice] is enabled, else nothing.
 #   --missing PURPOSE: print what PURPOSE lacks (one line, empty when nothing) and change nothing.
@@ -26,13 +30,15 @@ with open(sys.argv[1], "rb") as f:
 case "$purpose" in
     tests) wanted=(chromium mosquitto openssl espeak-ng alsa-utils debootstrap systemd-container)
            who="the browser, MQTT, voice and booted-unit tests need" ;;
+    vm) wanted=(qemu-system-x86 qemu-utils debootstrap qemu-system-arm)
+        who="the virtual-machine tests (scripts/vm_test.py) need" ;;
     venue) wanted=(mosquitto); who="a venue's hub runs (its own broker)" ;;
     *.toml)
         [ -r "$purpose" ] || { echo "scripts/system-deps.sh: cannot read the table file $purpose" >&2; exit 2; }
         wanted=()
         if voice_wanted "$purpose"; then wanted=(espeak-ng alsa-utils); fi
         who="the table's voice ([voice] in $purpose) needs" ;;
-    *) echo "usage: bash scripts/system-deps.sh [--missing] [tests|venue|TABLE-FILE.toml]" >&2; exit 2 ;;
+    *) echo "usage: bash scripts/system-deps.sh [--missing] [tests|vm|venue|TABLE-FILE.toml]" >&2; exit 2 ;;
 esac
 missing=()
 for package in "${wanted[@]}"; do
@@ -41,6 +47,9 @@ for package in "${wanted[@]}"; do
         debootstrap) { command -v debootstrap >/dev/null 2>&1 || [ -x /usr/sbin/debootstrap ]; } \
                          || missing+=(debootstrap) ;;
         systemd-container) command -v systemd-nspawn >/dev/null 2>&1 || missing+=(systemd-container) ;;
+        qemu-system-x86) command -v qemu-system-x86_64 >/dev/null 2>&1 || missing+=(qemu-system-x86) ;;
+        qemu-system-arm) command -v qemu-system-aarch64 >/dev/null 2>&1 || missing+=(qemu-system-arm) ;;
+        qemu-utils) command -v qemu-img >/dev/null 2>&1 || missing+=(qemu-utils) ;;
         alsa-utils) command -v aplay >/dev/null 2>&1 || missing+=(alsa-utils) ;;
         *) command -v "$package" >/dev/null 2>&1 || missing+=("$package") ;;
     esac
