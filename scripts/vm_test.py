@@ -73,7 +73,7 @@ LINUX_SOURCE = "linux-source-6.12"
 PACKAGES = ("linux-image-amd64", "linux-headers-amd64", "initramfs-tools", "make", "xz-utils", "systemd",
             "systemd-sysv", "udev", "dbus", "kmod", "python3", "python3-venv", "python3-dev", "gcc", "libc6-dev",
             "swig", "i2c-tools", "gpiod", "usbutils", "procps", "ca-certificates", "curl")
-CHECKS = ("boot", "readers", "latency", "buttons", "oled", "deviceallow", "watchdog", "powercut")
+CHECKS = ("boot", "readers", "latency", "buttons", "oled", "deviceallow", "doctor", "watchdog", "powercut")
 CANNOT_RUN = 77
 PADS = ("hand.A", "hand.B", "turnup", "discard", "play.A", "play.B")
 XHCI_SLOT = 2  # the xhci controller's PCI slot (00:02.0): the by-path names say it
@@ -642,3 +642,511 @@ def show(machine: Machine, unit: str, *props: str) -> dict[str, str]:
 
 def unit_log(machine: Machine, unit: str = "ecarte-table") -> str:
     return machine.sh(f"journalctl -b -u {unit} -o cat --no-pager", check=False).stdout
+
+
+# ---------------------------------------------------------------------------------------------
+# the checks
+
+
+@dataclass
+class Result:
+    name: str
+    ok: bool
+    seconds: float
+    detail: str
+
+
+@dataclass
+class Run:
+    """What the checks share: the machine, the chip host, the game's state, the figures."""
+
+    machine: Machine
+    chips: Chips
+    figures: dict[str, float] = field(default_factory=dict)
+    dealer: str = ""
+    boot_s: float = 0.0
+
+
+def _events(run: Run, mark: int, event: str, timeout: float, **match: str) -> tuple[float, dict[str, Any]]:
+    found: list[tuple[float, dict[str, Any]]] = []
+
+    def seen() -> bool:
+        found[:] = [(at, e) for at, e in run.machine.events_since(mark) if e.get("event") == event
+                    and all(e.get(k) == v for k, v in match.items())]
+        return bool(found)
+
+    try:
+        wait_for(f"the referee's {event!r} event", seen, timeout, every=0.05)
+    except CheckFailed as exc:
+        said = [line for _, line in run.machine.events[mark:]][-8:]
+        raise CheckFailed(f"{exc}: the events since: {said}\n{unit_log(run.machine)[-2000:]}") from None
+    return found[0]
+
+
+def check_boot(run: Run) -> str:
+    """The unit enabled by install.sh is READY at boot, after systemd-modules-load, with no restart."""
+    m = run.machine
+    wait_for("ecarte-table active", lambda: show(m, "ecarte-table", "ActiveState")["ActiveState"] == "active",
+             300, every=2)
+    table = show(m, "ecarte-table", "NRestarts", "ExecMainStartTimestampMonotonic", "ActiveEnterTimestampMonotonic")
+    modules = show(m, "systemd-modules-load", "ActiveState", "ActiveEnterTimestampMonotonic")
+    loaded = m.sh("cat /proc/modules | cut -d' ' -f1").stdout.split()
+    log = unit_log(m)
+    problems = []
+    if table["NRestarts"] != "0":
+        problems.append(f"restarted {table['NRestarts']} times")
+    if modules["ActiveState"] != "active":
+        problems.append(f"systemd-modules-load is {modules['ActiveState']}")
+    if int(table["ExecMainStartTimestampMonotonic"]) <= int(modules["ActiveEnterTimestampMonotonic"]):
+        problems.append("started before systemd-modules-load was done")
+    missing = {"ftdi_sio", "cp210x", "ch341", "i2c_dev", "i2c_stub", "gpio_sim"} - set(loaded)
+    if missing:
+        problems.append(f"modules not loaded: {sorted(missing)}")
+    for bad in ("Traceback", "left out"):
+        if bad in log:
+            problems.append(f"{bad!r} in its log")
+    if problems:
+        raise CheckFailed("; ".join(problems) + "\n" + log[-2500:])
+    ready = int(table["ActiveEnterTimestampMonotonic"]) / 1e6
+    after = ready - int(modules["ActiveEnterTimestampMonotonic"]) / 1e6
+    run.figures["ready_after_kernel_s"] = ready
+    run.figures["ready_after_modules_load_s"] = after
+    return (f"READY {ready:.1f} s after the kernel started, {after:.1f} s after systemd-modules-load "
+            f"(ftdi_sio, cp210x, ch341, i2c-dev, i2c-stub, gpio-sim loaded), NRestarts 0, no traceback")
+
+
+def check_readers(run: Run) -> str:
+    """ftdi_sio holds every adapter, the by-path names are the ports', the chips at 921,600, and a card
+    laid on the host's pad reaches the referee."""
+    m, chips = run.machine, run.chips
+    drivers = m.sh("for d in /sys/bus/usb-serial/devices/ttyUSB*; do basename $(readlink -f $d/driver); done").stdout
+    if drivers.split() != ["ftdi_sio"] * len(PADS):
+        raise CheckFailed(f"the adapters' drivers: {drivers.split()}")
+    for index, _pad in enumerate(PADS):
+        props = m.sh(f"udevadm info -q property -n {shlex.quote(by_path(index))}", check=False)
+        serial = re.search(r"^ID_SERIAL_SHORT=(\S+)$", props.stdout, re.M)
+        if props.returncode != 0 or serial is None or serial.group(1) != f"ECARTE{index}":
+            raise CheckFailed(f"{by_path(index)} is not the adapter on port {index + 1}: {props.stdout or props.stderr}")
+    wait_for("every chip moved to 921,600 on the host's pty",
+             lambda: all(s["chip_baud"] == 921600 and s["line_baud"] == 921600 for s in chips.states().values()), 60)
+    mark = len(m.events)
+    chips.place("hand.A", ["7H", "8H", "9H"])
+    chips.place("hand.B", ["7D", "8D", "9D"])
+    _, dealer = _events(run, mark, "dealer", 60)
+    run.dealer = str(dealer["seat"])
+    chips.place("hand.A", ["TH", "JH"])
+    chips.place("hand.B", ["TD", "JD"])
+    time.sleep(3)  # the hands read whole before the turn-up
+    mark = len(m.events)
+    laid = time.monotonic()
+    chips.place("turnup", ["7C"])
+    at, _ = _events(run, mark, "trump", 30, card="7C")
+    run.figures["card_to_referee_ftdi_s"] = at - laid
+    return (f"ftdi_sio on ttyUSB0-5, /dev/serial/by-path/...usb-0:N:1.0-port0 is port N's adapter, every chip at "
+            f"921,600 on the host's pty; the deal read, dealer {run.dealer}; the turn-up 7C laid on the host "
+            f"reached the referee in {at - laid:.3f} s")
+
+
+def check_latency(run: Run) -> str:
+    """install.sh run again on a machine whose adapters are plugged in: the FTDI rule's latency timer
+    (1 ms) is applied at once, not at the next boot (udevadm trigger --action=add)."""
+    m = run.machine
+    timers = "cat /sys/bus/usb-serial/devices/ttyUSB*/latency_timer"
+    m.sh("rm -f /etc/udev/rules.d/99-ecarte-table.rules && udevadm control --reload-rules && "
+         "for f in /sys/bus/usb-serial/devices/ttyUSB*/latency_timer; do echo 16 > $f; done")  # a real FT232's 16 ms
+    before = m.sh(timers).stdout.split()
+    started = time.monotonic()
+    done = m.sh(f"cd {GUEST_REPO} && bash systemd/install.sh --wheelhouse {GUEST_WHEELS}", check=False, timeout=1800)
+    run.figures["install_in_guest_s"] = time.monotonic() - started
+    if done.returncode != 0:
+        raise CheckFailed(f"install.sh exited {done.returncode}: {(done.stdout + done.stderr)[-2000:]}")
+    m.sh("udevadm settle --timeout=30", check=False)
+    after = m.sh(timers).stdout.split()
+    if after != ["1"] * len(PADS):
+        raise CheckFailed(f"the latency timers after install.sh: {after} (before: {before}); install.sh said:\n"
+                          + "\n".join(line for line in done.stdout.splitlines() if "udev" in line))
+    return (f"latency_timer {' '.join(before)} -> {' '.join(after)} right after install.sh "
+            f"(install.sh in the guest: {run.figures['install_in_guest_s']:.0f} s)")
+
+
+def _pull(run: Run, pin: int, level: str) -> None:
+    run.machine.sh(f"echo pull-{level} > $(ls -d /sys/devices/platform/gpio-sim.*/gpiochip*/sim_gpio{pin})/pull")
+
+
+def _pin(seat: str, button: str) -> int:
+    import tomllib
+    table = tomllib.loads(vm_table_file())
+    return int(table["buttons"][seat][button])
+
+
+def check_buttons(run: Run) -> str:
+    """The elder's `no` pressed with gpio-sim's pull (the line to ground, as a button does) reaches the
+    referee through the GPIO character device, lgpio and gpiozero: he stands."""
+    if not run.dealer:
+        raise CheckFailed("no deal: the readers check did not run")
+    elder = "A" if run.dealer == "B" else "B"
+    pin = _pin(elder, "no")
+    consumer = run.machine.sh("gpioinfo -c gpiochip0 2>/dev/null || gpioinfo gpiochip0", check=False).stdout
+    line = next((ln for ln in consumer.splitlines() if re.search(rf"line\s+{pin}:", ln)), "")
+    if "input" not in line or "used" not in line and '"' not in line:
+        raise CheckFailed(f"line {pin} is not held as an input by the table: {line!r}")
+    mark = len(run.machine.events)
+    pressed = time.monotonic()
+    _pull(run, pin, "down")
+    at, bid = _events(run, mark, "bid", 30, seat=elder)
+    _pull(run, pin, "up")
+    run.figures["button_to_referee_s"] = at - pressed
+    if bid.get("bid") != "stand":
+        raise CheckFailed(f"the elder's `no` became {bid}")
+    _events(run, mark, "play_begins", 30)
+    return (f"GPIO{pin} ({elder}'s no, {line.strip()}) pulled down: '{elder} stands' reached the referee in "
+            f"{at - pressed:.3f} s (the agent's command included), play begins")
+
+
+def decode_panel(record: bytes, address: int = 0x3C, chip: str = "ssd1306") -> tuple[Any, int, int]:
+    """The glass the stub's record of writes shows (the project's SSD1306 model), the writes and bytes."""
+    sys.path.insert(0, str(ROOT))
+    from drivers.display.i2c_sim import ControllerChip
+    model = ControllerChip(chip)
+    offset = writes = sent = 0
+    while offset + 3 <= len(record):
+        length = record[offset] | record[offset + 1] << 8
+        addr = record[offset + 2]
+        payload = record[offset + 3:offset + 3 + length]
+        offset += 3 + length
+        if addr == address:
+            model.transfer(bytes(payload))
+            writes += 1
+            sent += len(payload)
+    return model.panel(), writes, sent
+
+
+def check_oled(run: Run) -> str:
+    """What crossed i2c-dev to 0x3c, decoded by the SSD1306 model, is the frame the table drew last."""
+    import base64
+    import io
+
+    from PIL import Image as PILImage
+    m = run.machine
+    if "display" in unit_log(m) and "left out" in unit_log(m):
+        raise CheckFailed("the table left its display out: " + unit_log(m)[-1500:])
+
+    def snapshot() -> tuple[str, bytes]:
+        last = m.sh(f"ls {FRAMES} | sort | tail -1").stdout.strip()
+        record = base64.b64decode(m.sh(f"base64 -w0 {STUB_LOG}").stdout)
+        return last, record
+
+    state: list[tuple[str, bytes]] = []
+
+    def settled() -> bool:
+        state.append(snapshot())
+        return len(state) >= 2 and state[-1] == state[-2] and bool(state[-1][0])
+
+    wait_for("the panel's frames settled", settled, 60, every=2)
+    last, record = state[-1]
+    png = base64.b64decode(m.sh(f"base64 -w0 {FRAMES}/{last}").stdout)
+    drawn = PILImage.open(io.BytesIO(png)).convert("1")
+    glass, writes, sent = decode_panel(record)
+    frames = int(last.removeprefix("frame-").removesuffix(".png"))
+    run.figures["i2c_bytes"] = sent
+    run.figures["i2c_frames"] = frames
+    if sent == 0:
+        raise CheckFailed("nothing crossed i2c-dev to 0x3c")
+    if glass.tobytes() != drawn.tobytes():
+        diff = sum(a != b for a, b in zip(glass.tobytes(), drawn.tobytes(), strict=True))
+        raise CheckFailed(f"the glass decoded from {sent} bytes differs from {last} in {diff} bytes of 1,024")
+    lit = sum(bin(b).count("1") for b in glass.tobytes())
+    # frames through i2c-dev: luma at its own pace, 20 full frames to the stub's bus
+    timed = m.sh(f"{VENV}/bin/python -c \"import time\nfrom luma.core.interface.serial import i2c\n"
+                 "from luma.oled.device import ssd1306\nfrom PIL import Image\nd = ssd1306(i2c(port=0, address=0x3C))\n"
+                 "img = Image.new('1', (128, 64), 1)\nt = time.monotonic()\nfor _ in range(20): d.display(img)\n"
+                 "print(time.monotonic() - t)\"", check=False, timeout=300)
+    if timed.returncode == 0:
+        run.figures["i2c_frame_s"] = float(timed.stdout.split()[-1]) / 20
+    return (f"{writes} writes, {sent} bytes to 0x3c through i2c-dev for {frames} frames; the glass decoded from them "
+            f"({lit} pixels lit) is {last}, the table's last frame"
+            + (f"; a full frame through i2c-dev in {run.figures['i2c_frame_s'] * 1000:.1f} ms" if timed.returncode == 0
+               else f" (timing frames failed: {timed.stderr.strip()[-300:]})"))
+
+
+def check_deviceallow(run: Run) -> str:
+    """A process in the unit's cgroup opens what the unit names (/dev/i2c-0, /dev/ttyUSB0, /dev/gpiochip0)
+    and is refused what it does not (/dev/vda, the disk), by the cgroup's device filter, as root."""
+    probe = ("import sys\nfor path in sys.argv[1:]:\n    try:\n        open(path, 'rb', buffering=0).close()\n"
+             "        print(path, 'opened')\n    except OSError as e:\n        print(path, e.strerror)\n")
+    cgroup = m_cgroup = run.machine.sh("systemctl show -p ControlGroup --value ecarte-table").stdout.strip()
+    out = run.machine.sh(f"echo $$ > /sys/fs/cgroup{m_cgroup}/cgroup.procs && exec python3 -c {shlex.quote(probe)} "
+                         "/dev/i2c-0 /dev/gpiochip0 /dev/vda", timeout=60).stdout
+    said = dict(line.split(" ", 1) for line in out.strip().splitlines())
+    if said.get("/dev/vda") != "Operation not permitted":
+        raise CheckFailed(f"/dev/vda from the unit's cgroup {cgroup}: {said.get('/dev/vda')}")
+    for allowed in ("/dev/i2c-0", "/dev/gpiochip0"):
+        if said.get(allowed) != "opened":
+            raise CheckFailed(f"{allowed} from the unit's cgroup: {said.get(allowed)}")
+    return f"in {cgroup}, as root: /dev/i2c-0 and /dev/gpiochip0 open, /dev/vda 'Operation not permitted'"
+
+
+def check_doctor(run: Run) -> str:
+    """The doctor, as the unit's user on the Pi's cpuinfo, names the buttons' backend (lgpio) and finds the
+    readers, the display and the buttons (the service stopped meanwhile: the readers are its)."""
+    m = run.machine
+    m.sh("systemctl stop ecarte-table")
+    try:
+        done = m.sh("systemd-run --quiet --wait --pipe -p User=ecarte -p SupplementaryGroups='i2c gpio dialout' "
+                    "-p BindReadOnlyPaths=/usr/local/lib/ecarte-vm/cpuinfo:/proc/cpuinfo "
+                    f"{CLI} doctor /etc/ecarte-table/table.toml", check=False, timeout=300)
+    finally:
+        m.sh("systemctl start ecarte-table", check=False, timeout=200)
+    report = done.stdout + done.stderr
+    if "lgpio, as the table file names it" not in report or "LGPIOFactory" not in report:
+        raise CheckFailed(f"the doctor does not name the backend:\n{report[-2500:]}")
+    line = next(ln for ln in report.splitlines() if "LGPIOFactory" in ln)
+    return f"doctor: {line.strip()[:200]} (exit {done.returncode})"
+
+
+def every_reader_answers(run: Run, timeout: float = 120) -> None:
+    before = {pad: s["commands"] for pad, s in run.chips.states().items()}
+    wait_for("every reader answering again",
+             lambda: all(s["commands"] > before[pad] + 2 for pad, s in run.chips.states().items()), timeout)
+
+
+def check_watchdog(run: Run) -> str:
+    m = run.machine
+    state = show(m, "ecarte-table", "MainPID", "NRestarts", "ActiveState")
+    if state["ActiveState"] != "active":
+        raise CheckFailed(f"the unit is not active before the check: {state}")
+    cursor = m.sh("journalctl -n 0 --show-cursor --no-pager").stdout.split("cursor: ")[-1].strip()
+    started = time.monotonic()
+    m.sh(f"kill -STOP {state['MainPID']}")
+    found: dict[str, str] = {}
+
+    def again() -> bool:
+        found.update(show(m, "ecarte-table", "MainPID", "NRestarts", "ActiveState", "SubState"))
+        return (found["ActiveState"] == "active" and found["MainPID"] not in ("0", state["MainPID"])
+                and int(found["NRestarts"]) > int(state["NRestarts"]))
+
+    wait_for("ecarte-table restarted by its watchdog", again, 240, every=2)
+    took = time.monotonic() - started
+    said = m.sh(f"journalctl --no-pager -o cat --after-cursor={shlex.quote(cursor)} | grep -i watchdog",
+                check=False).stdout.strip().splitlines()
+    if not said:
+        raise CheckFailed("restarted, but systemd's log says nothing of its watchdog")
+    every_reader_answers(run)
+    run.figures["watchdog_restart_s"] = took
+    return f"stopped pid {state['MainPID']}: '{said[0]}', READY again as {found['MainPID']} after {took:.0f} s, every reader answering"
+
+
+CUTS = "/root/cuts"
+CUT_TABLE = f"{CUTS}/table.toml"
+
+
+def _game_events(text: str) -> list[str]:
+    """The events (JSON lines with an "event") of a `run --json` or `replay --json` output, normalised."""
+    found = []
+    for line in text.splitlines():
+        with contextlib.suppress(ValueError):
+            value = json.loads(line)
+            if isinstance(value, dict) and "event" in value:
+                found.append(json.dumps(value, sort_keys=True))
+    return found
+
+
+def expected_game() -> list[str]:
+    """The uncut game: the transcript replayed on this machine."""
+    cli = Path(sys.executable).parent / "ecarte-table"
+    done = _run([str(cli), "replay", str(CUT_TRANSCRIPT), "--json"], timeout=300, cwd=ROOT)
+    return _game_events(done.stdout)
+
+
+@dataclass
+class Cut:
+    index: int
+    after_s: float
+    acknowledged: int
+    journal_lines: int
+    ok: bool
+    detail: str
+
+
+def start_game(m: Machine, index: int, lines: list[str], pace: float) -> None:
+    journal = f"{CUTS}/cut-{index}.sqlite"
+    m.sh(f"install -m 0644 /dev/stdin {CUTS}/game-{index}.jsonl", input="\n".join(lines) + "\n")
+    m.sh(f"nohup {CLI} run {CUT_TABLE} --journal {journal} --events {CUTS}/game-{index}.jsonl --pace {pace} "
+         f"--json > /dev/virtio-ports/{EVENTS_PORT} 2>{CUTS}/game-{index}.err < /dev/null &")
+
+
+def after_cut(m: Machine, index: int, lines: list[str], acknowledged: list[str], expected: list[str]) -> tuple[int, str]:
+    """The cut journal checked, every acknowledged event found in it, then the game played on to its end;
+    the journal's lines at the cut and what is wrong ('' when nothing)."""
+    journal = f"{CUTS}/cut-{index}.sqlite"
+    exists = m.sh(f"test -e {journal}", check=False).returncode == 0
+    if not exists:
+        return 0, ("" if not acknowledged else f"no journal, but {len(acknowledged)} events acknowledged")
+    check = m.sh(f"{CLI} journal check --journal {journal}", check=False, timeout=300)
+    if check.returncode != 0:
+        return -1, f"journal check: exit {check.returncode}: {(check.stdout + check.stderr)[-800:]}"
+    status = json.loads(m.sh(f"{CLI} journal status --json --journal {journal}", timeout=300).stdout)
+    held = int(status["lines"])
+    found: list[str] = []
+    if status.get("games"):
+        exported = m.sh(f"{CLI} export --journal {journal} -o {CUTS}/cut-{index}.export.jsonl && "
+                        f"{CLI} replay {CUTS}/cut-{index}.export.jsonl --json", check=False, timeout=300)
+        found = _game_events(exported.stdout)
+    lost = [e for e in acknowledged if e not in found]
+    if lost:
+        return held, f"{len(lost)} acknowledged events not in the journal: {lost[:3]}"
+    rest = lines[held:]
+    m.sh(f"install -m 0644 /dev/stdin {CUTS}/rest-{index}.jsonl", input="\n".join(rest) + "\n")
+    on = m.sh(f"{CLI} run {CUT_TABLE} --journal {journal} --events {CUTS}/rest-{index}.jsonl --json", check=False,
+              timeout=600)
+    if on.returncode != 0:
+        return held, f"the game did not go on: exit {on.returncode}: {on.stderr[-800:]}"
+    final = m.sh(f"{CLI} export --journal {journal} -o {CUTS}/final-{index}.jsonl && "
+                 f"{CLI} replay {CUTS}/final-{index}.jsonl --json", check=False, timeout=300)
+    if _game_events(final.stdout) != expected:
+        return held, (f"the game played on is not the uncut game: {len(_game_events(final.stdout))} events, "
+                      f"{len(expected)} expected")
+    return held, ""
+
+
+def power_cuts(image: Image, run_dir: Path, count: int, seed: int, pace: float = 0.15) -> tuple[list[Cut], dict[str, float]]:
+    """``count`` power cuts, each at a random moment of a game of its own on the same disk."""
+    rng = random.Random(seed)
+    lines = CUT_TRANSCRIPT.read_text(encoding="utf-8").splitlines()
+    expected = expected_game()
+    figures: dict[str, float] = {}
+    cut_dir = run_dir / "cuts"
+    cut_dir.mkdir()
+    machine = Machine(image, cut_dir, new_overlay(image, cut_dir / "disk.qcow2"), None)
+    cuts: list[Cut] = []
+    boots: list[float] = []
+    try:
+        boots.append(machine.boot())
+        # the table's own unit has no readers here: the cut game runs on the simulated table, as root
+        machine.sh("systemctl disable --now ecarte-table >/dev/null 2>&1; "
+                   f"mkdir -p {CUTS} && sed -e 's/^sight = \"partial\"/sight = \"full\"/' "
+                   f"{VENV}/lib/python3*/site-packages/hardware/tables/simulated.toml > {CUT_TABLE} "
+                   f"|| cp {GUEST_REPO}/hardware/tables/simulated.toml {CUT_TABLE}", timeout=120)
+        for index in range(count):
+            mark = len(machine.events)
+            start_game(machine, index, lines, pace)
+            wait_for("the cut game's first event",
+                     lambda: bool(_game_events("\n".join(line for _, line in machine.events[mark:]))), 300, every=0.1)
+            after = rng.uniform(0, len(lines) * pace * 0.8)
+            time.sleep(after)
+            machine.cut()
+            acknowledged = _game_events("\n".join(line for _, line in machine.events[mark:]))
+            boots.append(machine.boot())
+            held, wrong = after_cut(machine, index, lines, acknowledged, expected)
+            cut = Cut(index, after, len(acknowledged), held, not wrong, wrong or "ok")
+            cuts.append(cut)
+            say(f"cut {index + 1}/{count}: {after:.1f} s after the first event, {len(acknowledged)} events acknowledged, "
+                f"{held} lines in the journal: {cut.detail}")
+    finally:
+        machine.poweroff()
+    figures["cut_boot_mean_s"] = sum(boots) / len(boots)
+    return cuts, figures
+
+
+def check_powercut(run_dir: Path, image: Image, count: int, seed: int, figures: dict[str, float]) -> str:
+    cuts, cut_figures = power_cuts(image, run_dir, count, seed)
+    figures.update(cut_figures)
+    figures["cuts"] = len(cuts)
+    figures["cuts_acknowledged_events"] = sum(c.acknowledged for c in cuts)
+    (run_dir / "cuts.json").write_text(json.dumps([c.__dict__ for c in cuts], indent=1))
+    failed = [c for c in cuts if not c.ok]
+    summary = "; ".join(f"#{c.index + 1} at {c.after_s:.1f} s: {c.acknowledged} acked, {c.journal_lines} lines"
+                        for c in cuts)
+    if failed:
+        raise CheckFailed(f"{len(failed)} of {len(cuts)} cuts lost or broke something: "
+                          + "; ".join(f"#{c.index + 1}: {c.detail}" for c in failed) + f" ({summary})")
+    return (f"{len(cuts)} cuts, {figures['cuts_acknowledged_events']:.0f} acknowledged events, none lost; "
+            f"journal check ok and the game played on to the uncut game's end each time ({summary})")
+
+
+CHECK_FUNCTIONS: dict[str, Callable[[Run], str]] = {
+    "boot": check_boot, "readers": check_readers, "latency": check_latency, "buttons": check_buttons,
+    "oled": check_oled, "deviceallow": check_deviceallow, "doctor": check_doctor, "watchdog": check_watchdog,
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--json", type=Path, help="write every check's result and the figures to this file")
+    parser.add_argument("--only", action="append", choices=CHECKS, help="run only these checks")
+    parser.add_argument("--cuts", type=int, default=3, help="power cuts (default %(default)s; 0: none)")
+    parser.add_argument("--seed", type=int, default=None, help="the cuts' random moments (default: from the time)")
+    parser.add_argument("--keep", action="store_true", help="keep the run's folder (overlays, console logs)")
+    args = parser.parse_args(argv)
+    started = time.monotonic()
+    reason = why_not()
+    if reason is not None:
+        print(f"vm_test: cannot run here: {reason}")
+        return CANNOT_RUN
+    wanted = [c for c in CHECKS if (not args.only or c in args.only) and (c != "powercut" or args.cuts > 0)]
+    seed = args.seed if args.seed is not None else int(time.time())
+    results: list[Result] = []
+    figures: dict[str, float] = {}
+    run_dir: Path | None = None
+    chips: Chips | None = None
+    machine: Machine | None = None
+
+    def record(name: str, work: Callable[[], str]) -> bool:
+        t = time.monotonic()
+        try:
+            detail, ok = work(), True
+        except (CheckFailed, TimeoutError, subprocess.TimeoutExpired, ValueError, KeyError, OSError) as exc:
+            detail, ok = str(exc), False
+        results.append(Result(name, ok, time.monotonic() - t, detail))
+        print(f"check {name}: {'ok' if ok else 'FAIL'} ({time.monotonic() - t:.0f} s) {detail}", flush=True)
+        return ok
+
+    try:
+        t = time.monotonic()
+        base = base_root()
+        figures["guest_s"] = time.monotonic() - t
+        t = time.monotonic()
+        image, image_figures = table_image(base)
+        figures.update(image_figures)
+        figures["image_s"] = time.monotonic() - t
+        run_dir = Path(tempfile.mkdtemp(prefix="run-", dir=CACHE))
+        in_table = [c for c in wanted if c != "powercut"]
+        if in_table:
+            chips = Chips(run_dir / "chips")
+            machine = Machine(image, run_dir, new_overlay(image, run_dir / "disk.qcow2"), chips)
+            figures["boot_to_agent_s"] = machine.boot()
+            run = Run(machine, chips, figures)
+            for name in in_table:
+                if not record(name, lambda name=name: CHECK_FUNCTIONS[name](run)) and name == "boot":
+                    break
+            machine.poweroff()
+            chips.close()
+        if "powercut" in wanted:
+            record("powercut", lambda: check_powercut(run_dir, image, args.cuts, seed, figures))
+    except CannotRun as exc:
+        print(f"vm_test: cannot run here: {exc}")
+        return CANNOT_RUN
+    except (CheckFailed, TimeoutError, subprocess.TimeoutExpired, OSError) as exc:
+        results.append(Result("setup", False, time.monotonic() - started, str(exc)))
+        print(f"check setup: FAIL {exc}", flush=True)
+    finally:
+        if machine is not None:
+            machine.poweroff()
+        if chips is not None:
+            chips.close()
+        if run_dir is not None:
+            if args.keep:
+                say(f"the run's folder is kept in {run_dir}")
+            else:
+                shutil.rmtree(run_dir, ignore_errors=True)
+        figures["total_s"] = time.monotonic() - started
+        print(f"vm_test: {figures['total_s']:.0f} s (" + ", ".join(f"{k} {v:.3g}" for k, v in figures.items()
+                                                               if k != "total_s") + ")", flush=True)
+        if args.json is not None:
+            args.json.write_text(json.dumps({"figures": figures, "seed": seed, "accelerator": accelerator()[1],
+                                             "checks": [r.__dict__ for r in results]}, indent=1))
+    return 0 if results and all(r.ok for r in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
