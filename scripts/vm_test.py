@@ -171,7 +171,8 @@ def chroot_mounts(root: Path) -> Iterator[None]:
 
 def chroot(root: Path, script: str, timeout: float = 3600) -> str:
     env = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8",
-           "HOME": "/root", "DEBIAN_FRONTEND": "noninteractive", "SYSTEMD_OFFLINE": "1", "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+           "HOME": "/root", "DEBIAN_FRONTEND": "noninteractive", "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+           "SYSTEMD_OFFLINE": "1"}  # systemctl as in a chroot (this machine's PID 1 may be no systemd)
     return _run(["chroot", str(root), "/bin/sh", "-ec", script], timeout=timeout, env=env).stdout
 
 
@@ -428,7 +429,8 @@ class Chips:
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline().strip()
         if line != "ready":
-            raise CheckFailed(f"the chip host did not start: {line} {self.proc.stderr.read() if self.proc.stderr else ''}")
+            said = self.proc.stderr.read() if self.proc.stderr else ""
+            raise CheckFailed(f"the chip host did not start: {line} {said}")
 
     def path(self, pad: str) -> str:
         return os.path.realpath(self.directory / f"pn532-{pad}")
@@ -726,7 +728,8 @@ def check_readers(run: Run) -> str:
         props = m.sh(f"udevadm info -q property -n {shlex.quote(by_path(index))}", check=False)
         serial = re.search(r"^ID_SERIAL_SHORT=(\S+)$", props.stdout, re.M)
         if props.returncode != 0 or serial is None or serial.group(1) != f"ECARTE{index}":
-            raise CheckFailed(f"{by_path(index)} is not the adapter on port {index + 1}: {props.stdout or props.stderr}")
+            raise CheckFailed(f"{by_path(index)} is not the adapter on port {index + 1}: "
+                              f"{props.stdout or props.stderr}")
     wait_for("every chip moved to 921,600 on the host's pty",
              lambda: all(s["chip_baud"] == 921600 and s["line_baud"] == 921600 for s in chips.states().values()), 60)
     mark = len(m.events)
@@ -788,7 +791,7 @@ def check_buttons(run: Run) -> str:
     pin = _pin(elder, "no")
     consumer = run.machine.sh("gpioinfo -c gpiochip0 2>/dev/null || gpioinfo gpiochip0", check=False).stdout
     line = next((ln for ln in consumer.splitlines() if re.search(rf"line\s+{pin}:", ln)), "")
-    if "input" not in line or "used" not in line and '"' not in line:
+    if "input" not in line or "consumer=" not in line:
         raise CheckFailed(f"line {pin} is not held as an input by the table: {line!r}")
     mark = len(run.machine.events)
     pressed = time.monotonic()
@@ -892,7 +895,9 @@ def check_doctor(run: Run) -> str:
     m = run.machine
     m.sh("systemctl stop ecarte-table")
     try:
+        # in the unit's working directory: lgpio makes its notification pipes in the current one
         done = m.sh("systemd-run --quiet --wait --pipe -p User=ecarte -p SupplementaryGroups='i2c gpio dialout' "
+                    "-p WorkingDirectory=/var/lib/ecarte-table "
                     "-p BindReadOnlyPaths=/usr/local/lib/ecarte-vm/cpuinfo:/proc/cpuinfo "
                     f"{CLI} doctor /etc/ecarte-table/table.toml", check=False, timeout=300)
     finally:
@@ -933,7 +938,8 @@ def check_watchdog(run: Run) -> str:
         raise CheckFailed("restarted, but systemd's log says nothing of its watchdog")
     every_reader_answers(run)
     run.figures["watchdog_restart_s"] = took
-    return f"stopped pid {state['MainPID']}: '{said[0]}', READY again as {found['MainPID']} after {took:.0f} s, every reader answering"
+    return (f"stopped pid {state['MainPID']}: '{said[0]}', READY again as {found['MainPID']} after {took:.0f} s, "
+            "every reader answering")
 
 
 CUTS = "/root/cuts"
@@ -975,7 +981,8 @@ def start_game(m: Machine, index: int, lines: list[str], pace: float) -> None:
          f"--json > /dev/virtio-ports/{EVENTS_PORT} 2>{CUTS}/game-{index}.err < /dev/null &")
 
 
-def after_cut(m: Machine, index: int, lines: list[str], acknowledged: list[str], expected: list[str]) -> tuple[int, str]:
+def after_cut(m: Machine, index: int, lines: list[str], acknowledged: list[str],
+              expected: list[str]) -> tuple[int, str]:
     """The cut journal checked, every acknowledged event found in it, then the game played on to its end;
     the journal's lines at the cut and what is wrong ('' when nothing)."""
     journal = f"{CUTS}/cut-{index}.sqlite"
@@ -1009,7 +1016,8 @@ def after_cut(m: Machine, index: int, lines: list[str], acknowledged: list[str],
     return held, ""
 
 
-def power_cuts(image: Image, run_dir: Path, count: int, seed: int, pace: float = 0.15) -> tuple[list[Cut], dict[str, float]]:
+def power_cuts(image: Image, run_dir: Path, count: int, seed: int,
+               pace: float = 0.15) -> tuple[list[Cut], dict[str, float]]:
     """``count`` power cuts, each at a random moment of a game of its own on the same disk."""
     rng = random.Random(seed)
     lines = CUT_TRANSCRIPT.read_text(encoding="utf-8").splitlines()
@@ -1031,7 +1039,8 @@ def power_cuts(image: Image, run_dir: Path, count: int, seed: int, pace: float =
             mark = len(machine.events)
             start_game(machine, index, lines, pace)
             wait_for("the cut game's first event",
-                     lambda: bool(_game_events("\n".join(line for _, line in machine.events[mark:]))), 300, every=0.1)
+                     lambda mark=mark: bool(_game_events("\n".join(line for _, line in machine.events[mark:]))),
+                     300, every=0.1)
             after = rng.uniform(0, len(lines) * pace * 0.8)
             time.sleep(after)
             machine.cut()
@@ -1040,8 +1049,8 @@ def power_cuts(image: Image, run_dir: Path, count: int, seed: int, pace: float =
             held, wrong = after_cut(machine, index, lines, acknowledged, expected)
             cut = Cut(index, after, len(acknowledged), held, not wrong, wrong or "ok")
             cuts.append(cut)
-            say(f"cut {index + 1}/{count}: {after:.1f} s after the first event, {len(acknowledged)} events acknowledged, "
-                f"{held} lines in the journal: {cut.detail}")
+            say(f"cut {index + 1}/{count}: {after:.1f} s after the first event, {len(acknowledged)} events "
+                f"acknowledged, {held} lines in the journal: {cut.detail}")
     finally:
         machine.poweroff()
     figures["cut_boot_mean_s"] = sum(boots) / len(boots)
