@@ -326,8 +326,8 @@ def table_image(base: Path) -> tuple[Image, dict[str, float]]:
     with cache_lock("image"):
         if (out / ".done").exists():
             return Image(out / "disk.img", out / "vmlinuz", out / "initrd.img"), figures
-        for old in CACHE.glob("image-*"):
-            if old.is_dir():
+        for old in CACHE.glob("image-*"):  # other checkouts' (a day old: no run still boots them)
+            if old.is_dir() and time.time() - old.stat().st_mtime > 24 * 3600:
                 shutil.rmtree(old, ignore_errors=True)
         out.mkdir()
         with tempfile.TemporaryDirectory(dir=CACHE, prefix="layer-") as tmp:
@@ -890,20 +890,22 @@ def check_deviceallow(run: Run) -> str:
 
 
 def check_doctor(run: Run) -> str:
-    """The doctor, as the unit's user on the Pi's cpuinfo, names the buttons' backend (lgpio) and finds the
-    readers, the display and the buttons (the service stopped meanwhile: the readers are its)."""
+    """The doctor, as the unit's user on the Pi's cpuinfo, from a folder it cannot write, names the buttons'
+    backend (lgpio) and finds the readers, the display and the buttons (the service stopped meanwhile: the
+    readers are its)."""
     m = run.machine
     m.sh("systemctl stop ecarte-table")
     try:
-        # in the unit's working directory: lgpio makes its notification pipes in the current one
+        # from a folder the user cannot write, as `sudo -u ecarte ... doctor` from a maker's home (lgpio
+        # made its notification pipes in the current folder: the buttons failed there before issue 47)
         done = m.sh("systemd-run --quiet --wait --pipe -p User=ecarte -p SupplementaryGroups='i2c gpio dialout' "
-                    "-p WorkingDirectory=/var/lib/ecarte-table "
+                    "-p WorkingDirectory=/ "
                     "-p BindReadOnlyPaths=/usr/local/lib/ecarte-vm/cpuinfo:/proc/cpuinfo "
                     f"{CLI} doctor /etc/ecarte-table/table.toml", check=False, timeout=300)
     finally:
         m.sh("systemctl start ecarte-table", check=False, timeout=200)
     report = done.stdout + done.stderr
-    if "lgpio, as the table file names it" not in report or "LGPIOFactory" not in report:
+    if "lgpio, as the table file names it" not in report or "LGPIOFactory" not in report or done.returncode != 0:
         raise CheckFailed(f"the doctor does not name the backend:\n{report[-2500:]}")
     line = next(ln for ln in report.splitlines() if "LGPIOFactory" in ln)
     return f"doctor: {line.strip()[:200]} (exit {done.returncode})"
