@@ -796,6 +796,9 @@ def check_buttons(run: Run) -> str:
     line = next((ln for ln in consumer.splitlines() if re.search(rf"line\s+{pin}:", ln)), "")
     if "input" not in line or "consumer=" not in line:
         raise CheckFailed(f"line {pin} is not held as an input by the table: {line!r}")
+    trip = time.monotonic()
+    run.machine.sh("true")  # the agent's own round trip, within the figure below
+    run.figures["agent_round_trip_s"] = time.monotonic() - trip
     mark = len(run.machine.events)
     pressed = time.monotonic()
     _pull(run, pin, "down")
@@ -806,7 +809,8 @@ def check_buttons(run: Run) -> str:
         raise CheckFailed(f"the elder's `no` became {bid}")
     _events(run, mark, "play_begins", 30)
     return (f"GPIO{pin} ({elder}'s no, {line.strip()}) pulled down: '{elder} stands' reached the referee in "
-            f"{at - pressed:.3f} s (the agent's command included), play begins")
+            f"{at - pressed:.3f} s (the agent's round trip of {run.figures['agent_round_trip_s']:.3f} s within it), "
+            "play begins")
 
 
 def decode_panel(record: bytes, address: int = 0x3C, chip: str = "ssd1306") -> tuple[Any, int, int]:
