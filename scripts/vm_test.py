@@ -326,8 +326,8 @@ def table_image(base: Path) -> tuple[Image, dict[str, float]]:
     with cache_lock("image"):
         if (out / ".done").exists():
             return Image(out / "disk.img", out / "vmlinuz", out / "initrd.img"), figures
-        for old in CACHE.glob("image-*"):  # other checkouts' (a day old: no run still boots them)
-            if old.is_dir() and time.time() - old.stat().st_mtime > 24 * 3600:
+        for old in CACHE.glob("image-*"):  # other checkouts' (3 h old: no run still boots them)
+            if old.is_dir() and time.time() - old.stat().st_mtime > 3 * 3600:
                 shutil.rmtree(old, ignore_errors=True)
         out.mkdir()
         with tempfile.TemporaryDirectory(dir=CACHE, prefix="layer-") as tmp:
