@@ -165,8 +165,8 @@ def chroot_mounts(root: Path) -> Iterator[None]:
         shutil.copy2("/etc/resolv.conf", resolv)
         yield
     finally:
-        for target in reversed(mounted):
-            subprocess.run(["umount", "--recursive", "--lazy", str(target)], check=False, timeout=60)
+        for point in reversed(mounted):
+            subprocess.run(["umount", "--recursive", "--lazy", str(point)], check=False, timeout=60)
 
 
 def chroot(root: Path, script: str, timeout: float = 3600) -> str:
@@ -384,6 +384,7 @@ def vm_table_file() -> str:
 def configure_table(root: Path) -> None:
     """The VM's table file, its tags, and the unit's drop-in: events out on the events port."""
     sys.path.insert(0, str(ROOT))
+    from drivers.nfc.originality import Origin
     from drivers.nfc.pn532sim.tag_signer import sim_signer
     from engine.cards import CARDS
     from firmware_host.players.simtable import sim_uid
@@ -392,7 +393,7 @@ def configure_table(root: Path) -> None:
     registry = TagRegistry()
     for card in CARDS:
         uid = sim_uid(str(card))
-        registry.add(uid, str(card), 1, origin="genuine", signature=sign(bytes.fromhex(uid)).hex().upper())
+        registry.add(uid, str(card), 1, origin=Origin.GENUINE, signature=sign(bytes.fromhex(uid)).hex().upper())
     registry.save(root / "var/lib/ecarte-table/tags.json")
     (root / "etc/ecarte-table/table.toml").write_text(vm_table_file(), encoding="utf-8")
     drop_in = root / "etc/systemd/system/ecarte-table.service.d/vm.conf"
@@ -1047,9 +1048,10 @@ def power_cuts(image: Image, run_dir: Path, count: int, seed: int,
         for index in range(count):
             mark = len(machine.events)
             start_game(machine, index, lines, pace)
-            wait_for("the cut game's first event",
-                     lambda mark=mark: bool(_game_events("\n".join(line for _, line in machine.events[mark:]))),
-                     300, every=0.1)
+            def begun(mark: int = mark) -> bool:
+                return bool(_game_events("\n".join(line for _, line in machine.events[mark:])))
+
+            wait_for("the cut game's first event", begun, 300, every=0.1)
             after = rng.uniform(0, len(lines) * pace * 0.8)
             time.sleep(after)
             machine.cut()
@@ -1135,7 +1137,7 @@ def main(argv: list[str] | None = None) -> int:
             figures["boot_to_agent_s"] = machine.boot()
             run = Run(machine, chips, figures)
             for name in in_table:
-                record(name, lambda name=name: CHECK_FUNCTIONS[name](run))
+                record(name, lambda check=CHECK_FUNCTIONS[name]: check(run))  # type: ignore[misc]
             machine.poweroff()
             chips.close()
         if "powercut" in wanted:
