@@ -25,8 +25,10 @@ import difflib
 import enum
 import importlib
 import logging
+import os
 import platform
 import re
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -185,7 +187,24 @@ def make_pin_factory(
     return _rpigpio_factory(importer, model=choice.model, kernel=kernel())
 
 
+def lgpio_work_dir() -> None:
+    """Give lgpio a folder it can write its notification pipes in (``.lgd-nfy*``): ``LG_WD``, else it
+    takes the current one, which a user running the doctor by hand may not write (``sudo -u ecarte
+    ecarte-table doctor`` from a home: on a real kernel the buttons failed with "No such file or
+    directory: '.lgd-nfy-3'", scripts/vm_test.py's doctor check). There, a private folder of its own.
+    The service runs in its state directory, which it writes."""
+    if os.environ.get("LG_WD"):
+        return
+    try:
+        if os.access(os.getcwd(), os.W_OK | os.X_OK):
+            return
+    except OSError:  # the current folder is gone, or cannot be named
+        pass
+    os.environ["LG_WD"] = tempfile.mkdtemp(prefix="ecarte-lgpio-")
+
+
 def _lgpio_factory(importer: Callable[[str], ModuleType]) -> Factory:
+    lgpio_work_dir()  # read by lgpio's C library as it loads
     try:
         lgpio = importer("lgpio")
     except ImportError as exc:

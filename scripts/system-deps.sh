@@ -7,6 +7,10 @@
 #       espeak-ng and alsa-utils too: the voice's tests speak (docs/players.md, "Listening to the table").
 #       debootstrap and systemd-container: tests/deploy boots the shipped units in a Debian container
 #       (scripts/boot_test.py; it skips where it cannot run).
+#   vm: qemu-system-x86, qemu-utils and debootstrap: scripts/vm_test.py boots Debian trixie's own
+#       kernel under qemu (TCG) with the table installed, ftdi_sio readers, gpio-sim buttons and an
+#       i2c-dev OLED (tests/deploy/test_vm.py; it skips where it cannot run). qemu-system-arm too,
+#       for its arm64 run (--arch arm64).
 #   venue: mosquitto, the broker a venue's hub runs (or the venue's own Mosquitto: docs/web.md).
 #   bench: valgrind, which bench/instructions.py runs (callgrind counts instructions, which do not
 #       drift with the machine: the loop's figures and the start-up's, --startup). No test needs it.
@@ -28,6 +32,8 @@ with open(sys.argv[1], "rb") as f:
 case "$purpose" in
     tests) wanted=(chromium mosquitto openssl espeak-ng alsa-utils debootstrap systemd-container)
            who="the browser, MQTT, voice and booted-unit tests need" ;;
+    vm) wanted=(qemu-system-x86 qemu-utils debootstrap qemu-system-arm)
+        who="the virtual-machine tests (scripts/vm_test.py) need" ;;
     venue) wanted=(mosquitto); who="a venue's hub runs (its own broker)" ;;
     bench) wanted=(valgrind); who="bench/instructions.py runs" ;;
     *.toml)
@@ -35,7 +41,7 @@ case "$purpose" in
         wanted=()
         if voice_wanted "$purpose"; then wanted=(espeak-ng alsa-utils); fi
         who="the table's voice ([voice] in $purpose) needs" ;;
-    *) echo "usage: bash scripts/system-deps.sh [--missing] [tests|venue|bench|TABLE-FILE.toml]" >&2; exit 2 ;;
+    *) echo "usage: bash scripts/system-deps.sh [--missing] [tests|vm|venue|bench|TABLE-FILE.toml]" >&2; exit 2 ;;
 esac
 missing=()
 for package in "${wanted[@]}"; do
@@ -44,6 +50,9 @@ for package in "${wanted[@]}"; do
         debootstrap) { command -v debootstrap >/dev/null 2>&1 || [ -x /usr/sbin/debootstrap ]; } \
                          || missing+=(debootstrap) ;;
         systemd-container) command -v systemd-nspawn >/dev/null 2>&1 || missing+=(systemd-container) ;;
+        qemu-system-x86) command -v qemu-system-x86_64 >/dev/null 2>&1 || missing+=(qemu-system-x86) ;;
+        qemu-system-arm) command -v qemu-system-aarch64 >/dev/null 2>&1 || missing+=(qemu-system-arm) ;;
+        qemu-utils) command -v qemu-img >/dev/null 2>&1 || missing+=(qemu-utils) ;;
         alsa-utils) command -v aplay >/dev/null 2>&1 || missing+=(alsa-utils) ;;
         *) command -v "$package" >/dev/null 2>&1 || missing+=("$package") ;;
     esac

@@ -218,7 +218,10 @@ if ! cmp -s "$REPO/systemd/99-ecarte-table.rules" "$RULES"; then
     # udevd runs on a Pi; not in a container (systemd-nspawn, docker) nor in a chroot being prepared
     if [[ -S /run/udev/control ]] && command -v udevadm >/dev/null 2>&1; then
         run udevadm control --reload-rules
-        run udevadm trigger --subsystem-match=tty --subsystem-match=i2c-dev --subsystem-match=gpio
+        # --action=add: the FTDI rule (the latency timer) is ACTION=="add", and trigger's default is
+        # "change", so adapters already plugged in kept their timer until a reboot or a replug
+        run udevadm trigger --action=add --subsystem-match=tty --subsystem-match=i2c-dev --subsystem-match=gpio \
+            --subsystem-match=usb-serial
     else
         skip "udevadm: no udev running here (a container?): the rules take effect at the next boot with udev"
     fi

@@ -32,6 +32,7 @@ from drivers.pin_backends import (
     Why,
     board_model,
     choose_backend,
+    lgpio_work_dir,
     make_pin_factory,
 )
 
@@ -124,6 +125,46 @@ except PinBackendError as exc:
     assert cause == "lgpio error"
     assert "lgpio cannot open the GPIO chip ('can not open gpiochip')" in message
     assert "/dev/gpiochip*" in message and "`gpio` group" in message
+
+
+def test_lgpio_gets_a_folder_it_can_write_when_the_current_one_is_not(tmp_path: Path) -> None:
+    """lgpio makes its notification pipes (``.lgd-nfy*``) in ``LG_WD``, else in the current folder: the
+    doctor run by hand as the service's user from a folder it cannot write failed its buttons on a real
+    kernel (scripts/vm_test.py). A folder gone from under the process (which even root cannot write) stands
+    for it: the factory gives lgpio a folder of its own, before lgpio loads."""
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    script = f"""
+import os
+os.chdir({str(gone)!r})
+os.rmdir({str(gone)!r})
+from drivers.pin_backends import PinBackendError, make_pin_factory
+seen = []
+def importer(name):
+    seen.append(os.environ.get("LG_WD"))
+    raise ImportError(name)
+try:
+    make_pin_factory("lgpio", importer=importer)
+except PinBackendError:
+    pass
+print(seen[0] is not None and os.access(seen[0], os.W_OK), seen[0] != {str(gone)!r})
+"""
+    env = {k: v for k, v in os.environ.items() if k != "LG_WD"}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                          cwd=ROOT, env={**env, "PYTHONPATH": str(ROOT)}, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "True"]
+
+
+def test_lgpio_keeps_the_current_folder_or_lg_wd_where_it_is_writable(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("LG_WD", raising=False)
+    monkeypatch.chdir(tmp_path)
+    lgpio_work_dir()
+    assert "LG_WD" not in os.environ
+    monkeypatch.setenv("LG_WD", str(tmp_path / "elsewhere"))
+    lgpio_work_dir()
+    assert os.environ["LG_WD"] == str(tmp_path / "elsewhere")
 
 
 @needs_no_pi
