@@ -7,7 +7,7 @@ the standard library's :mod:`gettext`. A template's ``{who}``, ``{card}``, ``{n}
 with :meth:`str.format`::
 
     >>> say("fr", "game_over", who="Anne"), say("es", "revoke", who="Ana", suit="♥")
-    ('Anne gagne', 'Ana debe seguir el palo ♥')
+    ('Anne gagne', 'Ana debe seguir el palo de ♥')
     >>> say("de", "prompt.draw.short", n=2)
     '2 ziehen'
 
@@ -50,6 +50,7 @@ __all__ = [
     "SUIT_SYMBOLS",
     "agree",
     "card_words",
+    "elide",
     "has",
     "ids",
     "is_plural",
@@ -227,13 +228,13 @@ def say_n(lang: str, msgid: str, n: int, /, **values: Any) -> str:
 
     :raises KeyError: an id the catalogue does not hold with plural forms.
     """
-    return agree(lang, template_n(lang, msgid, n).format(n=n, **values))
+    return elide(lang, agree(lang, template_n(lang, msgid, n).format(n=n, **values)))
 
 
 def say(lang: str, msgid: str, /, **values: Any) -> str:
     """The words of ``msgid`` in ``lang`` with ``values`` put in (``{who}``, ``{card}``...), a printed
     card's article agreeing with the card (:func:`agree`)."""
-    return agree(lang, template(lang, msgid).format(**values))
+    return elide(lang, agree(lang, template(lang, msgid).format(**values)))
 
 
 _CARD = r"((?:10|[2-9A-Z])[♠♥♦♣])"
@@ -306,6 +307,22 @@ def agree(lang: str, text: str) -> str:
         return printed + between + _FEMININE[lang][word]
 
     return _AFTER_CARD.sub(feminine, _PRINTED_AFTER_ARTICLE.sub(own, text))
+
+
+_ELIDING = re.compile(r"\b([Dd]e|[Qq]ue|[Jj]e|[Nn]e) (?=[aeiouéèêàâîôû])")
+
+
+def elide(lang: str, text: str) -> str:
+    """``text`` with French *de*, *que*, *je*, *ne* elided before a word put in that starts with a vowel (a
+    verb, a noun: ``de {best}`` with *accepter*); never before a printed card (its rank is a capital) nor
+    an *h*, which may be aspirated::
+
+        >>> elide("fr", "le mieux était de accepter"), elide("fr", "de jouer"), elide("es", "de a")
+        ("le mieux était d'accepter", 'de jouer', 'de a')
+    """
+    if lang != "fr" or " " not in text:
+        return text
+    return _ELIDING.sub(lambda match: match.group(1)[0] + "'", text)
 
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}

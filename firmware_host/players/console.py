@@ -277,7 +277,7 @@ def describe(event: engine.Event, journal: str | None = None, lang: str = "en",
         parts = [fault_name(code)] if has("fault." + code) else []
         parts += [expected(snapshot, lang)] if snapshot is not None else []
         what = " · ".join(parts)
-        return say(lang, "sim.notice", what=f"{seat}: {what}" if seat else what) if what \
+        return say(lang, "sim.notice", what=say(lang, "colon", label=seat, text=what) if seat else what) if what \
             else say(lang, "page.event_notice")
     if kind == "hand_record":
         where = f" --journal {journal}" if journal else ""
@@ -293,7 +293,9 @@ def describe(event: engine.Event, journal: str | None = None, lang: str = "en",
         return say(lang, "sim.trick", seat=data["winner"],
                    cards=", ".join(f"{s} {card(c)}" for s, c in data["cards"].items()))
     if kind == "bid":
-        bid = say(lang, f"sim.bid.{data['bid']}", seat=seat)
+        # a stand after an exchange is no stand d'autorité: the elder proposes no more, and play begins
+        after = data["bid"] == "stand" and not data.get("vulnerable")
+        bid = say(lang, "sim.bid.stand_after" if after else f"sim.bid.{data['bid']}", seat=seat)
         return say(lang, "sim.vulnerable", bid=bid) if data.get("vulnerable") else bid
     if kind == "exchange":
         return say_n(lang, "sim.exchange", data["count"], seat=seat, stock=data["stock"])

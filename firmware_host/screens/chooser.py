@@ -92,7 +92,7 @@ def _base(table: _Table) -> dict[str, Any]:
         score_a=view.score[0], score_b=view.score[1], target=view.target,
         label_a=label_a, label_b=label_b, status=status,
         dealer=view.dealer, elder=view.elder, turn=table.who(prompt.seat) if prompt.seat else "",
-        expects=prompt.short,
+        expects=prompt.short, colon=w.say("colon", label="", text=""),
         tricks_a=view.tricks[0] if playing else -1, tricks_b=view.tricks[1] if playing else -1,
     )
 
@@ -152,7 +152,7 @@ def fault_words(fault: Fault, table: _Table) -> tuple[str, str]:
         return w.say(code, who=who), table.prompt().text
     if has(code):  # a notice worded by its code alone ("lay a badge on a play pad")
         return w.say(code, who=who), ""
-    return f"{who}: {say_or(w.lang, 'fault.' + code, code)}", ""
+    return w.say("colon", label=who, text=say_or(w.lang, "fault." + code, code)), ""
 
 
 def fault_screen(fault: Fault, snapshot: TableSnapshot, lang: str = "en", *, whole_names: bool = False) -> Screen:
@@ -204,6 +204,11 @@ def _signed(n: int) -> str:
     return f"+{n}" if n >= 0 else f"−{-n}"
 
 
+def _total(n: int) -> str:
+    """A score, signed only below zero (with the minus sign the font draws)."""
+    return str(n) if n >= 0 else f"−{-n}"
+
+
 def screen_for(snapshot: TableSnapshot, lang: str = "en", *, coach_line: str | None = None) -> Screen:
     """What the table shows for ``snapshot``, in ``lang`` (``en``, ``fr``, ``it``, ``de``, ``es``), or in
     the language chosen at the table (the settings menu: ``snapshot.language``).
@@ -238,7 +243,8 @@ def screen_for(snapshot: TableSnapshot, lang: str = "en", *, coach_line: str | N
         lines = _hand_lines(table)
         headline = w.say("hand_won", who=table.who(winner), hi=max(ta, tb), lo=min(ta, tb))
         label_a, label_b = table.labels()
-        score = w.say("score_line", a=label_a, b=label_b, sa=_signed(hand.score[0]), sb=_signed(hand.score[1]))
+        # the score is a total, not a change: no sign before it ("score A 2 · B 0", not "+2 · +0")
+        score = w.say("score_line", a=label_a, b=label_b, sa=_total(hand.score[0]), sb=_total(hand.score[1]))
         # the points first; the score and the next dealer while there is room
         coach = [coach_line] if coach_line else []
         nexts = [score, w.say("deals_next", who=table.who(view.dealer))]
@@ -251,7 +257,8 @@ def screen_for(snapshot: TableSnapshot, lang: str = "en", *, coach_line: str | N
         suit = view.trump.suit if view.trump is not None else "S"
         prompt = table.prompt()
         return Screen(view="king", headline=w.say("king", who=table.who(view.king), card=w.card("K" + suit)),
-                      detail=f"{table.who(prompt.seat)}: {prompt.short}" if prompt.seat else prompt.short, **base)
+                      detail=w.say("colon", label=table.who(prompt.seat), text=prompt.short) if prompt.seat
+                      else prompt.short, **base)
     return Screen(**base)
 
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from catalogue import zones
+from catalogue import say_n, zones
 from engine import (
     Bid,
     DealerChosen,
@@ -182,8 +182,11 @@ class _Said:
             return s.say("trump", hand=self.snapshot.hand_no, dealer=self.who(view.dealer),
                          card=s.card(str(event.card)), suit=s.suit(event.card.suit))
         if isinstance(event, DealerChosen):
-            return s.say("dealer", who=self.who(event.seat)) if event.seat else \
-                f"{_capital(words(self.lang).say('cut_again'))}."
+            # the cut's winner: the trump's sentence says who deals ("Hand 1. Anne deals."), said once; a dealer
+            # known from the first card dealt (no cut) is left to it
+            if not event.seat:
+                return f"{_capital(words(self.lang).say('cut_again'))}."
+            return s.say("dealer", who=self.who(event.seat)) if event.cut else None
         if isinstance(event, TargetSet):
             return s.say("target", n=event.target)
         if isinstance(event, Bid):
@@ -252,7 +255,8 @@ class _Said:
         for seat in order:
             n = points[0 if seat == "A" else 1]
             if n:
-                parts.append(s.say("gains" if n > 0 else "loses", who=self.who(seat), n=abs(n)))
+                parts.append(s.say("gains" if n > 0 else "loses", who=self.who(seat), n=abs(n),
+                                   points=say_n(self.lang, "count.points", abs(n))))
         if not any(points):
             parts.append(s.say("no_points"))
         parts.append(self.said_score(event.score))

@@ -100,3 +100,15 @@ def test_a_typed_session_is_journaled_line_by_line_before_the_referee_acts(tmp_p
         assert journal.games() == [(1, 5)]  # the setup and four events
     finally:
         journal.close()
+
+
+def test_a_stand_after_an_exchange_is_worded_as_the_voice_words_it() -> None:
+    """"B joue d'autorité" was printed for the elder who proposes no more after an exchange: d'autorité is
+    the stand without exchange, vulnerable; the bench says, as the voice does, that play begins."""
+    from engine.events import Bid
+
+    said = {lang: describe(Bid("B", "stand", False), lang=lang) for lang in ("fr", "it", "de", "es", "en")}
+    assert said == {"fr": "B ne propose plus d'écart : on joue", "it": "B non propone altri scambi: il gioco comincia",
+                    "de": "B schlägt keinen Tausch mehr vor: es wird ausgespielt",
+                    "es": "B ya no propone: el juego comienza", "en": "B proposes no more: play begins"}
+    assert "d'autorité" in describe(Bid("B", "stand", True), lang="fr")  # the stand as dealt: vulnerable
