@@ -1,5 +1,5 @@
 """A printed card's article, contracted or not, and an adjective after it agree with the card, in every
-template that takes a card, filled with every rank (issue 49: "au lieu du A♦", "invece del 8♠", "en lugar
+template that takes a card, filled with every rank ("au lieu du A♦", "invece del 8♠", "en lugar
 del Q♠", "la D♠ était meilleur", "atout : D♦ retourné" were all said).
 
 The expectations are written here by hand, from the languages' grammar, not from :func:`catalogue.agree`'s
