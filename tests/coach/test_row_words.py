@@ -36,8 +36,8 @@ def test_the_dealers_four_courts_of_three_suits_in_french() -> None:
            "soient les autres cartes) : elles conseillent aussi de jouer"),
     ("it", "le regole classiche (il jeu de règle) mettono questa mano alla voce «3T» (tre briscole o più, "
            "qualunque siano le altre carte): anche loro consigliano di giocare"),
-    ("de", "die klassischen Faustregeln (das jeu de règle) führen diese Hand unter „3T“ (drei Trümpfe oder mehr, "
-           "gleich welche anderen Karten): auch ihr Rat lautet „spielen“"),
+    ("de", "die klassischen Faustregeln (das jeu de règle) führen diese Hand unter »3T« (drei Trümpfe oder mehr, "
+           "gleich welche anderen Karten): auch ihr Rat lautet »spielen«"),
     ("es", "las reglas clásicas (el jeu de règle) clasifican esta mano en la fila «3T» (tres triunfos o más, sean "
            "cuales sean las demás cartas): también aconsejan jugar"),
 ])
