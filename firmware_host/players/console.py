@@ -52,7 +52,7 @@ from firmware_host.referee.transcript import (
     dumps,
     parse_line,
 )
-from firmware_host.screens.chooser import fault_screen
+from firmware_host.screens.chooser import fault_screen, reason_id
 from firmware_host.screens.i18n import worded
 from hardware.layout import ZONES
 
@@ -387,7 +387,7 @@ def describe(event: engine.Event, journal: str | None = None, lang: str = "en",
                                                    offer=offer)
     if kind == "penalty":
         reason = str(data["reason"])
-        why = say_or(lang, "pen_" + reason, fault_name(reason))
+        why = say_or(lang, reason_id(reason), fault_name(reason))
         return say(lang, "sim.penalty", seat=seat, n=data["points"], why=why)
     if kind == "seating":
         return say(lang, "sim.seating", a=data["a"], b=data["b"])

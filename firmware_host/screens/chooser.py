@@ -115,7 +115,7 @@ def fault_words(fault: Fault, table: _Table) -> tuple[str, str]:
     if fault.late:
         # proven after the offence (partial sight): what happened, then who chooses what
         chooser = table.snapshot.choosing
-        what = w.say("pen_" + code) if code != "false_king" else ""
+        what = w.say("fault." + code) if code != "false_king" else ""  # as history says it: "hat nicht getrumpft"
         headline = w.say("late_king" if code == "false_king" else "late_play", who=who, trick=fault.trick or "",
                          what=what)
         if chooser is not None:
@@ -198,6 +198,13 @@ def _hand_lines(table: _Table) -> list[str]:
             label = table.labels()[i]
             lines.append(f"{label} " + ", ".join(f"{_signed(n)} {what}" for n, what in parts))
     return lines
+
+
+def reason_id(reason: str) -> str:
+    """The words of a penalty's reason in a sentence (the voice, the narration, ``sim``): the fault's name as
+    ``history`` says it ("nicht bedient") where it has one; the OLED's hand lines keep ``pen_<reason>``, a
+    label short enough for the score's line ("−1 Farbe")."""
+    return "fault." + reason if has("fault." + reason) else "pen_" + reason
 
 
 def _signed(n: int) -> str:

@@ -48,6 +48,7 @@ from engine.scoring import trick_points
 from engine.seats import PerSeat
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
 from firmware_host.referee.table_events import Corrected, NewGame, ReaderState
+from firmware_host.screens.chooser import reason_id
 from firmware_host.screens.i18n import language as table_language
 from firmware_host.screens.i18n import worded, words
 from firmware_host.screens.public_faults import PUBLIC_EVENTS, fault_face_up, public_fault
@@ -215,7 +216,7 @@ class _Said:
         if isinstance(event, Penalty):
             # the event's points are the change (negative): the sentence says what is lost
             return s.say("penalty", who=self.who(event.seat), n=-event.points,
-                         why=words(self.lang).say("pen_" + event.reason))
+                         why=words(self.lang).say(reason_id(event.reason)))
         if isinstance(event, HandEnd):
             return self.hand_end(event)
         if isinstance(event, GameEnd):

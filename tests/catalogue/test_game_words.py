@@ -31,8 +31,11 @@ def every(lang: str) -> dict[str, list[str]]:
                                             ("not_overtaking", "Anne hat im Stich 2 nicht überstochen")])
 def test_german_late_faults_say_what_was_not_done(code: str, said: str) -> None:
     who, trick = said.split()[0], said.split()[4]
-    assert say("de", "late_play", who=who, trick=trick, what=say("de", "pen_" + code)) == said
-    assert say("de", "pen_" + code) == say("de", "fault." + code)  # as history says it
+    assert say("de", "late_play", who=who, trick=trick, what=say("de", "fault." + code)) == said  # as history
+    # a penalty said in a sentence takes the same words (the OLED's score line keeps its short label)
+    from firmware_host.screens.chooser import reason_id
+
+    assert say("de", reason_id(code)) == say("de", "fault." + code)
 
 
 def test_german_words_for_the_king_the_overtake_and_the_point() -> None:
@@ -70,7 +73,7 @@ def test_german_says_du_throughout() -> None:
 def test_spanish_fault_lines_are_grammatical() -> None:
     assert say("es", "revoke", who="Ana", suit="diamantes") == "Ana debe seguir el palo de diamantes"
     assert say("es", "not_trumping", who="Ana", suit="tréboles") == "Ana debe fallar con tréboles"
-    assert say("es", "late_choose", turn="Ana") == "Ana: sí repetir, no seguir"
+    assert say("es", "late_choose", turn="Ana") == "Ana elige (sí: repetir, no: seguir)"
     assert "no jugar" not in " ".join(t for texts in every("es").values() for t in texts)
 
 
@@ -83,7 +86,8 @@ def test_spanish_turn_up_and_exchange_are_the_seeds_words() -> None:
 
 
 def test_italian_revoke_suit_and_seed() -> None:
-    assert say("it", "pen_revoke") == "non ha risposto al seme"
+    assert say("it", "late_play", who="Anne", trick=3, what=say("it", "fault.revoke")) \
+        == "Anne non ha risposto al seme, presa 3"
     assert "risposta errata" not in " ".join(t for texts in every("it").values() for t in texts)
     for msgid in ids():  # the random seed is never a seme: at the table a seme is a suit
         if re.search(r"\bseed\b", template("en", msgid), re.I) or msgid == "metavar.SEED":

@@ -117,7 +117,7 @@ def test_a_card_drawn_in_a_sentence_takes_its_own_article(browser: Any, lang: st
 ])
 def test_an_adjective_after_a_card_drawn_in_a_sentence_agrees_with_it(browser: Any, lang: str, card: str,
                                                                       after: str) -> None:
-    """"la D♠ était meilleur" (issue 49): the words after the card agree with it too, as the server agrees them."""
+    """"la D♠ était meilleur": the words after the card agree with it too, as the server agrees them."""
     with TablePage(WebSettings(port=0), table="T", language=lang) as page:
         tab = browser.new_page()
         tab.goto(page.url)
