@@ -7,7 +7,7 @@ the standard library's :mod:`gettext`. A template's ``{who}``, ``{card}``, ``{n}
 with :meth:`str.format`::
 
     >>> say("fr", "game_over", who="Anne"), say("es", "revoke", who="Ana", suit="♥")
-    ('Anne gagne', 'Ana debe seguir el palo ♥')
+    ('Anne gagne', 'Ana debe seguir el palo de ♥')
     >>> say("de", "prompt.draw.short", n=2)
     '2 ziehen'
 
@@ -50,6 +50,7 @@ __all__ = [
     "SUIT_SYMBOLS",
     "agree",
     "card_words",
+    "elide",
     "has",
     "ids",
     "is_plural",
@@ -234,43 +235,101 @@ def say_n(lang: str, msgid: str, n: int, /, **values: Any) -> str:
 
     :raises KeyError: an id the catalogue does not hold with plural forms.
     """
-    return agree(lang, template_n(lang, msgid, n).format(n=n, **values))
+    return elide(lang, agree(lang, template_n(lang, msgid, n).format(n=n, **values)))
 
 
 def say(lang: str, msgid: str, /, **values: Any) -> str:
     """The words of ``msgid`` in ``lang`` with ``values`` put in (``{who}``, ``{card}``...), a printed
     card's article agreeing with the card (:func:`agree`)."""
-    return agree(lang, template(lang, msgid).format(**values))
+    return elide(lang, agree(lang, template(lang, msgid).format(**values)))
 
 
-_PRINTED_AFTER_ARTICLE = re.compile(r"\b([Ee]l|[Ll]e|[Ii]l) ((?:10|[2-9A-Z])[♠♥♦♣])")
+_CARD = r"((?:10|[2-9A-Z])[♠♥♦♣])"
+_PRINTED_AFTER_ARTICLE = re.compile(r"\b([Ee]l|[Ll]e|[Ii]l|[Dd]el|[Dd]u|[Aa]u|[Aa]l|[Dd]al|[Nn]el|[Ss]ul) " + _CARD)
 AGREEING = ("es", "fr", "it")
 """The languages whose templates put the masculine article before a printed card (``el {card}``,
-``le {card}``, ``il {card}``), for :func:`agree` to make the card's own."""
+``le {card}``, ``il {card}``, and contracted with a preposition: ``du``, ``au``, ``del``, ``al``...), and the
+masculine of an adjective after it (``{card} retourné``), for :func:`agree` to make the card's own."""
+
+_ARTICLE = {"fr": "le", "it": "il", "es": "el"}
+"""The masculine article the templates write before a printed card."""
+
+_CONTRACTED: dict[str, dict[str, dict[str, str]]] = {
+    "fr": {"du": {"la": "de la ", "l'": "de l'"}, "au": {"la": "à la ", "l'": "à l'"}},
+    "it": {p: {"la": p[:-1] + "lla ", "l'": p[:-1] + "ll'"} for p in ("del", "al", "dal", "nel", "sul")},
+    "es": {"del": {"la": "de la "}, "al": {"la": "a la "}},
+}
+"""A preposition contracted with the masculine article (``du``: *de* + *le*) → the form it takes before a
+card whose article is another (``de la``, ``de l'``; Italian *della*, *dell'*; Spanish *de la*)."""
+
+_FEMININE: dict[str, dict[str, str]] = {
+    "fr": {"retourné": "retournée", "meilleur": "meilleure", "vu": "vue", "joué": "jouée", "posé": "posée"},
+    "it": {"girato": "girata", "visto": "vista", "giocato": "giocata"},
+    "es": {"visto": "vista", "jugado": "jugada", "vuelto": "vuelta"},
+}
+"""An adjective the templates write in the masculine after a printed card → its feminine, for a card whose
+name is feminine (the queen: *la dame*, *la donna*, *la reina*; the Spanish jack, *la sota*)."""
+
+_AFTER_CARD = re.compile(_CARD + r"((?: (?:était|est|a été|era|è|è stato|es|está|fue))? )(\w+)")
 
 
 def agree(lang: str, text: str) -> str:
-    """``text`` with the article before each printed card made the card's own: a card's gender comes
-    with its name (``article.<rank>``: the queen is *la reina*, *la dame*, *la donna*; the jack *la
-    sota*; *l'as*, *l'asso*, *l'otto*)::
+    """``text`` with the article before each printed card made the card's own, and an adjective after it
+    agreeing with it: a card's gender comes with its name (``article.<rank>``: the queen is *la reina*, *la
+    dame*, *la donna*; the jack *la sota*; *l'as*, *l'asso*, *l'otto*); the templates write the masculine
+    (``le``, ``du``, ``au``; ``il``, ``del``, ``al``; ``el``, ``del``, ``al``; ``retourné``)::
 
         >>> agree("es", "retirar el Q♠"), agree("fr", "Reprenez le A♣"), agree("it", "riprendi il 8♥")
         ('retirar la Q♠', "Reprenez l'A♣", "riprendi l'8♥")
+        >>> agree("fr", "au lieu du A♦"), agree("it", "invece del 8♠"), agree("es", "en lugar del Q♠")
+        ("au lieu de l'A♦", "invece dell'8♠", 'en lugar de la Q♠')
+        >>> agree("fr", "la D♠ était meilleur"), agree("fr", "atout : D♦ retourné")
+        ('la D♠ était meilleure', 'atout : D♦ retournée')
     """
     if lang not in AGREEING or ("♠" not in text and "♥" not in text and "♦" not in text and "♣" not in text):
         return text
     ranks = _printed_ranks(lang)
 
     def own(match: re.Match[str]) -> str:
-        printed = match.group(2)
+        written, printed = match.group(1), match.group(2)
         article = ranks.get(printed[:-1])
-        if article is None:
+        lower = written.lower()
+        if article is None or article == _ARTICLE[lang]:
             return match.group(0)
-        if match.group(1)[0].isupper():
-            article = article[:1].upper() + article[1:]
-        return f"{article}{printed}" if article.endswith("'") else f"{article} {printed}"
+        if lower == _ARTICLE[lang]:
+            form = article if article.endswith("'") else article + " "
+        else:
+            forms = _CONTRACTED[lang].get(lower)
+            if forms is None or article not in forms:
+                return match.group(0)
+            form = forms[article]
+        if written[0].isupper():
+            form = form[:1].upper() + form[1:]
+        return form + printed
 
-    return _PRINTED_AFTER_ARTICLE.sub(own, text)
+    def feminine(match: re.Match[str]) -> str:
+        printed, between, word = match.groups()
+        if ranks.get(printed[:-1]) != "la" or word not in _FEMININE[lang]:
+            return match.group(0)
+        return printed + between + _FEMININE[lang][word]
+
+    return _AFTER_CARD.sub(feminine, _PRINTED_AFTER_ARTICLE.sub(own, text))
+
+
+_ELIDING = re.compile(r"\b([Dd]e|[Qq]ue|[Jj]e|[Nn]e) (?=[aeiouéèêàâîôû])")
+
+
+def elide(lang: str, text: str) -> str:
+    """``text`` with French *de*, *que*, *je*, *ne* elided before a word put in that starts with a vowel (a
+    verb, a noun: ``de {best}`` with *accepter*); never before a printed card (its rank is a capital) nor
+    an *h*, which may be aspirated::
+
+        >>> elide("fr", "le mieux était de accepter"), elide("fr", "de jouer"), elide("es", "de a")
+        ("le mieux était d'accepter", 'de jouer', 'de a')
+    """
+    if lang != "fr" or " " not in text:
+        return text
+    return _ELIDING.sub(lambda match: match.group(1)[0] + "'", text)
 
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}

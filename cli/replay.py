@@ -47,8 +47,8 @@ def run(args: argparse.Namespace) -> int:
         try:
             errors = check_stream(stream, source)
             if errors:
-                for error in errors:
-                    print(f"ecarte-table replay: {error}", file=sys.stderr)
+                for error in errors:  # each bad line in the reader's language (the --json protocol is stdout's)
+                    print(f"ecarte-table replay: {error.said(asked(args))}", file=sys.stderr)
                 return EXIT_BAD_INPUT
             stream.seek(0)
             controller = Controller()
@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
                           phase=say(lang, "phase." + view.phase)))
             sys.stdout.flush()
         except TranscriptError as exc:
-            raise BadInput(str(exc)) from None
+            raise BadInput(str(exc), words=exc) from None
         except OSError as exc:
             if isinstance(exc, BrokenPipeError):
                 raise

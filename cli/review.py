@@ -92,7 +92,7 @@ def run_review(args: argparse.Namespace) -> int:
             out.write(f"  {line}\n")
         for seat, advice in zip((hand.elder, hand.dealer), result.advice, strict=False):
             said = advice.text(lang) if args.detail else advice_said(who[seat], advice, lang)
-            out.write(f"  {who[seat]}: {said}\n" if args.detail else f"  {said}\n")
+            out.write(f"  {say(lang, 'colon', label=who[seat], text=said)}\n" if args.detail else f"  {said}\n")
     if not chosen:
         out.write(say(lang, "review.none", game=record.game) + "\n")
     return 0

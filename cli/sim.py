@@ -40,6 +40,7 @@ def run(args: argparse.Namespace) -> int:
     import contextlib
 
     from catalogue import language, say
+    from cli.demo import said_at_the_console
     from firmware_host.app import GameOptions, build_referee, linger
     from firmware_host.players.console import SimOptions, run_sim
     from hardware.table import simulated_table
@@ -53,6 +54,8 @@ def run(args: argparse.Namespace) -> int:
     referee = build_referee(table, GameOptions(rules=options.rules, dealer=options.dealer, sight="full",
                                                language=options.language))
     with contextlib.ExitStack() as stack:
+        # the console's lines a person reads (the page's address...) in the bench's language, as the demo's
+        stack.enter_context(said_at_the_console(language(options.language)))
         pages = page_alone(args.web, table, None, stack) if args.web is not None else []
         status = run_sim(options, referee, outputs=pages)
         if pages:

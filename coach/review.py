@@ -193,7 +193,7 @@ def classical_said(classical: Classical, best: str, lang: str = "en") -> str:
         where = say(lang, "rules_of_thumb.none")
     else:
         king = say(lang, "rules_of_thumb.with_king") if classical.king else ""
-        where = say(lang, "rules_of_thumb.row", row=classical.row.said(lang), king=king)
+        where = say(lang, "rules_of_thumb.row", name=classical.row.name, row=classical.row.said(lang), king=king)
     verb_said = say(lang, "bid." + verb)
     if best in (play, other) and best != verb:
         return say(lang, "rules_of_thumb.disagree", where=where, verb=verb_said)

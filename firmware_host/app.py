@@ -193,7 +193,7 @@ def open_journal(path: Path) -> Journal:
 def damaged(exc: JournalDamaged, path: str | os.PathLike[str]) -> BadInput:
     """What ``run`` says of a damaged journal, at its opening or as it resumes: what is wrong, that
     nothing was changed, and the command that saves the rest."""
-    return BadInput(msgid="error.journal_damaged", why=str(exc), path=str(path))
+    return BadInput(str(exc), words=exc)
 
 
 @dataclass(frozen=True, slots=True)

@@ -107,7 +107,8 @@ class LiveTable:
 
     def first_blocks(self) -> list[bytes]:
         """What a browser gets on connecting: the hands already revealed, then the state."""
-        blocks = [sse_block("hand", hand.to_json()) for hand in self.feed.revealed]
+        # each hand as the feed sends it: its record worded in the page's language beside the notation
+        blocks = [sse_block("hand", self.feed.hand_message(hand)) for hand in self.feed.revealed]
         if self.feed.state:
             blocks.append(sse_block("state", self.feed.state))
         return blocks

@@ -165,9 +165,14 @@ class PublicFeed:
             hand = self._pending.pop(0).hand
             if hand.game == self._game:
                 self.revealed.append(hand)
-            data = hand.to_json()
-            out.append(Message("hand", {**data, "said": said_record(str(data["text"]), self.language)}))
+            out.append(Message("hand", self.hand_message(hand)))
         return out
+
+    def hand_message(self, hand: HandLog) -> dict[str, Any]:
+        """A hand as the page and the feed get it: its record in the notation (``text``) and in the page's
+        language (``said``: the Hands tab shows it, as the Games tab shows a game's)."""
+        data = hand.to_json()
+        return {**data, "said": said_record(str(data["text"]), self.language)}
 
     def revealed_hand(self, game: int, number: int) -> tuple[HandLog, dict[str, Any]] | None:
         """A hand of the game under way already put out (its cards are public), with the game's

@@ -50,7 +50,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import engine
-from engine.actions import Action, DealCard, Stand, action_from_json, parse_action
+from engine.actions import Action, DealCard, ReplayHand, Stand, action_from_json, parse_action
 from engine.cards import Card
 from engine.ecarte_errors import NotationError
 from engine.seats import SEATS, PerSeat
@@ -148,6 +148,8 @@ def _hand_lines(hand: HandLog) -> Iterator[str]:
             yield f"{move.seat} gets " + " ".join(map(str, cards))
         else:
             yield move_text(move)
+            if isinstance(move, ReplayHand):
+                plays = 0  # the hand played again: its tricks are 1 to 5 again (they read 6-10)
             if isinstance(move, engine.PlayCard):
                 plays += 1
                 if plays % 2 == 0:
@@ -395,6 +397,32 @@ _MOVE_LINE = re.compile(r"^([AB]) (.+?)((?: [2-9TJQKA][SHDC])*)$")
 _CARD_CODE = re.compile(r"\b[2-9TJQKA][SHDC]\b")
 
 
+def _tag_said(lang: str, name: str, value: str) -> str:
+    """A tag's value as a reader of ``lang`` reads it: a shipped table's title translated (``Table``,
+    ``Site``), the rule set and its options in the menu's words; any other as written."""
+    from catalogue import rule_set, say, say_or
+    from venue.words import SHIPPED_TITLES
+
+    if name in ("Table", "Site"):
+        shipped = next((key for key, title in SHIPPED_TITLES.items() if title == value), None)
+        return say(lang, f"page.shipped.{shipped}") if shipped is not None else value
+    if name == "Rules":
+        return rule_set(lang, value)
+    if name == "Options":
+        try:
+            options = json.loads(value or "{}")
+        except ValueError:
+            return value
+        if not isinstance(options, dict):
+            return value
+        if not options:
+            return say(lang, "record.no_options")
+        return ", ".join(say_or(lang, f"menu.{key}", key) if given is True else
+                         f"{say_or(lang, f'menu.{key}', key)} {say_or(lang, f'menu.{given}', str(given))}"
+                         for key, given in sorted(options.items()))
+    return value
+
+
 def said_record(text: str, lang: str) -> str:
     """A written record (:func:`write_record`) as a reader of ``lang`` reads it: its tags, verbs,
     tricks and faults in the language's words, its cards as the language prints them (``D♠``); what
@@ -406,7 +434,7 @@ def said_record(text: str, lang: str) -> str:
         ...     print(line)
         [Mano "1"]
         B recibe 8♠ 7♠
-        vuelta Q♦
+        carta de triunfo Q♦
         B propone
         A anuncia el rey
         ; baza 1
@@ -422,7 +450,8 @@ def said_record(text: str, lang: str) -> str:
         tag = _TAG_LINE.match(line)
         move = _MOVE_LINE.match(line)
         if tag is not None:
-            out.append(f'[{say_or(lang, "record.tag." + tag.group(1), tag.group(1))} "{tag.group(2)}"]')
+            name, value = tag.groups()
+            out.append(f'[{say_or(lang, "record.tag." + name, name)} "{_tag_said(lang, name, value)}"]')
         elif line.startswith("turn ") or line.startswith("target "):
             word = say(lang, "page.turn_up") if line.startswith("turn ") else say(lang, "record.target")
             out.append(f"{word} {cards(line.split(' ', 1)[1])}")

@@ -52,8 +52,10 @@ def page_words(lang: str = "en") -> dict[str, Any]:
         "zones": {name: zones(lang, [name]) for name in (*FULL_PADS, *COMPACT_PADS)},
         # a card as a screen reader says it ("la reina de picas"), the voice's words: by rank and suit, so
         # that no card's code is in what every page loads (tests/venue/test_venue_hidden.py)
-        # the article before a card drawn in a sentence ("el {card}"): the card's own, by rank (la Q♠, l'A♣)
-        "articles": {"masculine": say(lang, "article.7"), **{rank: say(lang, "article." + rank) for rank in RANKS}}
+        # a sentence with a card drawn in it ("el {card} era mejor"), by its template and the card's rank: the
+        # words before and after the card as the catalogue agrees them with it (la Q♠, l'A♣, la D♠ était meilleure)
+        "agreed": {template(lang, msgid): {rank: _around(lang, msgid, rank) for rank in RANKS}
+                   for msgid in ids() if msgid.startswith("page.") and "{card}" in template(lang, msgid)}
         if lang in AGREEING else {},
         "card_words": {"card": template(lang, "voice.card"),
                        "ranks": {rank: say(lang, "voice.rank." + rank) for rank in RANKS},
@@ -64,6 +66,13 @@ def page_words(lang: str = "en") -> dict[str, Any]:
         "plurals": {msgid.removeprefix("page."): plural_forms(lang, msgid)
                     for msgid in ids() if msgid.startswith("page.") and is_plural(msgid)},
     }
+
+
+def _around(lang: str, msgid: str, rank: str) -> list[str]:
+    """The words of ``msgid`` before and after its card, agreed with a card of ``rank`` (:func:`catalogue.agree`)."""
+    printed = card_words(lang, rank + "S")
+    before, _, after = say(lang, msgid, card=printed).partition(printed)
+    return [before, after]
 
 
 __all__ = ["LANGUAGES", "page_words"]

@@ -29,9 +29,38 @@ class JournalWriteError(JournalError):
 
 
 class JournalDamaged(JournalError):
-    """The journal is not what was written: ``problems`` says what is wrong, one line each."""
+    """The journal is not what was written: ``problems`` says what is wrong, one line each. Said in a
+    person's language (:meth:`said`) with the command that saves what can be read: after a power cut this
+    is the first thing a club reads."""
 
     def __init__(self, path: str, problems: list[str], *, opening: bool = False) -> None:
         self.problems = problems
+        self.path = str(path)
+        self.opening = opening
         head = f"cannot open the journal {path}: it is damaged" if opening else f"the journal {path} is damaged"
         super().__init__(f"{head}: " + "; ".join(problems))
+
+    def said(self, lang: str) -> str:
+        """What is wrong, that nothing was changed, and the salvage command, in ``lang``."""
+        from catalogue import say
+
+        why = "; ".join(problem_said(lang, problem) for problem in self.problems)
+        head = say(lang, "journal.damaged_open" if self.opening else "journal.damaged_found", path=self.path,
+                   why=why)
+        return say(lang, "error.journal_damaged", why=head, path=self.path)
+
+
+_SQLITE = {"file is not a database": "journal.not_sqlite", "database disk image is malformed": "journal.malformed"}
+"""SQLite's words for a file it cannot read (``sqlite3.DatabaseError``) → the catalogue's."""
+
+
+def problem_said(lang: str, problem: str) -> str:
+    """One of the journal's problems in ``lang``: SQLite's refusal in words (a file that is no database, a
+    database malformed); a row's problem as the journal words it (its numbers and names)."""
+    from catalogue import say
+
+    if problem.startswith("SQLite: "):
+        reason = problem.removeprefix("SQLite: ")
+        msgid = _SQLITE.get(reason)
+        return say(lang, msgid) if msgid is not None else say(lang, "journal.sqlite", reason=reason)
+    return problem

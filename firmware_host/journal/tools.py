@@ -17,6 +17,7 @@ import logging
 from catalogue import say, say_n
 from firmware_host.errors import BadInput
 from firmware_host.journal.store import KEEP_GAMES, Journal, JournalDamaged, JournalError
+from firmware_host.journal.store_errors import problem_said
 from firmware_host.journal.store_lock import read_seal
 
 logger = logging.getLogger(__name__)
@@ -67,7 +68,7 @@ def check(path: str, *, as_json: bool, lang: str = "en") -> int:
     elif problems:
         print(say(lang, "journal.damaged", path=path))
         for problem in problems:
-            print(f"  {problem}")
+            print(f"  {problem_said(lang, problem)}")
         print(say(lang, "journal.salvage_keeps", path=path))
     else:
         print(say_n(lang, "journal.whole", games, path=path))

@@ -52,7 +52,7 @@ from firmware_host.referee.transcript import (
     dumps,
     parse_line,
 )
-from firmware_host.screens.chooser import fault_screen
+from firmware_host.screens.chooser import fault_screen, reason_id
 from firmware_host.screens.i18n import worded
 from hardware.layout import ZONES
 
@@ -78,26 +78,93 @@ def help_text(lang: str = "en") -> str:
     return "\n".join([say(lang, "sim.help_head", help=typed(_HELP)), "",
                       "  " + say(lang, "sim.help_buttons", example=buttons),
                       "  " + say(lang, "sim.help_cards", example=cards),
+                      *(["  " + say(lang, "sim.help_local", example=typed("A", say(lang, "sim.typed.plays"),
+                                                                           _local_example(lang)),
+                                    suits=", ".join(f"{v} ({say(lang, 'voice.suit.' + s)})"
+                                                    for s, v in suit_letters(lang).items()))]
+                        if lang != "en" else []),
                       "  " + say(lang, "sim.help_pads", example=pads),
                       "  " + say(lang, "sim.help_deal", example=typed(_DEAL)),
                       "  " + say(lang, "sim.help_rest", state=typed(_STATE), quit=typed(_QUIT)), "",
                       say(lang, "sim.help_bench")])
 
 
+def _local_example(lang: str) -> str:
+    """The king of spades as ``lang`` types it with letters (``RP``)."""
+    return card_words(lang, "KS")[:-1] + suit_letters(lang)["S"]
+
+
 def _card_code(word: str, text: str, lang: str) -> str:
     """A typed card's code (``KS``): the code, or the card as ``lang`` prints it (``D♠``, the French
-    queen; ``Q♠`` in Spanish; ``10♦``), as the bench shows it. A printed card needs its suit symbol:
-    a letter alone is the code's (in French ``D`` prints the queen, but ``KD`` types the king of
-    diamonds).
+    queen; ``Q♠`` in Spanish; ``10♦``), as the bench shows it, or with its suit's letters in place of the
+    symbol, which a French, Italian or Spanish keyboard cannot type (``RP``: the French king of spades;
+    ``RCO``, ``RCA``: of hearts and of diamonds, whose names share their first letter; :func:`suit_letters`).
+    A word that is a code is the code's card (in French ``D`` prints the queen, but ``KD`` types the king of
+    diamonds; in Spanish ``JC`` is the code's jack of clubs, the *sota de corazones* is ``JCO`` or ``J♥``).
 
-    :raises NotationError: not a card, said in ``lang``."""
+    :raises NotationError: not a card, said in ``lang`` with the letters it takes."""
     printed = _printed_cards(lang)
     if word.upper() in printed:
         return printed[word.upper()]
     try:
         return str(engine.Card.parse(word))
     except (NotationError, ValueError):
-        raise NotationError(say(lang, "sim.not_a_card", line=repr(text), card=repr(word))) from None
+        local = _lettered_cards(lang).get(_plain(word))
+        if local is not None:
+            return local
+        raise NotationError(say(lang, "sim.not_a_card", line=repr(text), card=repr(word))
+                            + _local_hint(lang)) from None
+
+
+def _plain(word: str) -> str:
+    """``word`` in capitals without its accents (``cœur`` → ``COEUR``, ``tréboles`` → ``TREBOLES``)."""
+    import unicodedata
+
+    decomposed = unicodedata.normalize("NFKD", word.upper().replace("Œ", "OE"))
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def suit_letters(lang: str) -> dict[str, str]:
+    """Each suit (``S``...) → the letters ``lang`` types it with: the shortest start of its name no other
+    suit's name shares (French ``P``, ``CO``, ``CA``, ``T``; German ``P``, ``H``, ``KA``, ``KR``: Karo's and
+    Kreuz's K is no suit alone)::
+
+        >>> suit_letters("fr"), suit_letters("it")
+        ({'S': 'P', 'H': 'CO', 'D': 'CA', 'C': 'T'}, {'S': 'P', 'H': 'C', 'D': 'Q', 'C': 'F'})
+    """
+    names = {suit: _plain(say(lang, "voice.suit." + suit)) for suit in "SHDC"}
+    out = {}
+    for suit, name in names.items():
+        size = 1
+        while size < len(name) and any(other.startswith(name[:size]) for s, other in names.items() if s != suit):
+            size += 1
+        out[suit] = name[:size]
+    return out
+
+
+def _lettered_cards(lang: str) -> dict[str, str]:
+    """Each card as ``lang`` prints its rank, then its suit's letters (``RP``, ``10CA``; a longer start of the
+    suit's name too, ``RPIQUE``, ``JCO``) → its code; none in English, whose letters are the codes."""
+    if lang == "en":
+        return {}
+    out = {}
+    for suit, letters in suit_letters(lang).items():
+        name = _plain(say(lang, "voice.suit." + suit))
+        for size in range(len(letters), len(name) + 1):
+            for rank in "789TJQKA":
+                out[_plain(card_words(lang, rank + suit)[:-1]) + name[:size]] = rank + suit
+    return out
+
+
+def _local_hint(lang: str) -> str:
+    """What a refusal adds in a language other than English: the table's own ranks and suits' letters."""
+    if lang == "en":
+        return ""
+    letters = suit_letters(lang)
+    ranks = " ".join(card_words(lang, rank + "S")[:-1] for rank in "789TJQKA")
+    suits = ", ".join(f"{letters[s]} ({say(lang, 'voice.suit.' + s)})" for s in "SHDC")
+    return " " + say(lang, "sim.local_cards", ranks=ranks, suits=suits,
+                     example=card_words(lang, "KS")[:-1] + letters["S"])
 
 
 def _printed_cards(lang: str) -> dict[str, str]:
@@ -277,7 +344,7 @@ def describe(event: engine.Event, journal: str | None = None, lang: str = "en",
         parts = [fault_name(code)] if has("fault." + code) else []
         parts += [expected(snapshot, lang)] if snapshot is not None else []
         what = " · ".join(parts)
-        return say(lang, "sim.notice", what=f"{seat}: {what}" if seat else what) if what \
+        return say(lang, "sim.notice", what=say(lang, "colon", label=seat, text=what) if seat else what) if what \
             else say(lang, "page.event_notice")
     if kind == "hand_record":
         where = f" --journal {journal}" if journal else ""
@@ -293,7 +360,9 @@ def describe(event: engine.Event, journal: str | None = None, lang: str = "en",
         return say(lang, "sim.trick", seat=data["winner"],
                    cards=", ".join(f"{s} {card(c)}" for s, c in data["cards"].items()))
     if kind == "bid":
-        bid = say(lang, f"sim.bid.{data['bid']}", seat=seat)
+        # a stand after an exchange is no stand d'autorité: the elder proposes no more, and play begins
+        after = data["bid"] == "stand" and not data.get("vulnerable")
+        bid = say(lang, "sim.bid.stand_after" if after else f"sim.bid.{data['bid']}", seat=seat)
         return say(lang, "sim.vulnerable", bid=bid) if data.get("vulnerable") else bid
     if kind == "exchange":
         return say_n(lang, "sim.exchange", data["count"], seat=seat, stock=data["stock"])
@@ -318,7 +387,7 @@ def describe(event: engine.Event, journal: str | None = None, lang: str = "en",
                                                    offer=offer)
     if kind == "penalty":
         reason = str(data["reason"])
-        why = say_or(lang, "pen_" + reason, fault_name(reason))
+        why = say_or(lang, reason_id(reason), fault_name(reason))
         return say(lang, "sim.penalty", seat=seat, n=data["points"], why=why)
     if kind == "seating":
         return say(lang, "sim.seating", a=data["a"], b=data["b"])

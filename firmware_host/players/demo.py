@@ -42,7 +42,7 @@ from firmware_host.players.simtable import SimulatedTable
 from firmware_host.referee.controller import Controller
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
 from firmware_host.referee.transcript import dumps
-from firmware_host.screens.chooser import fault_screen
+from firmware_host.screens.chooser import fault_screen, reason_id
 from firmware_host.screens.i18n import words
 from firmware_host.service import ServiceStats, TableService
 from hardware import ntag_signature
@@ -348,7 +348,7 @@ class HandNarrator:
             elif isinstance(ev, engine.Penalty):
                 self._said("demo.penalty", add(self.score, INDEX[ev.seat], ev.points), who=ev.seat,
                            points=say_n(self.lang, "count.points", -ev.points),
-                           why=words(self.lang).say("pen_" + ev.reason))
+                           why=words(self.lang).say(reason_id(ev.reason)))
             elif isinstance(ev, HandReplayed) and outcome.snapshot.view.score != self.score:
                 self._said("demo.replayed", outcome.snapshot.view.score)  # the hand played again undoes its penalties
 

@@ -28,6 +28,7 @@ from typing import IO, Any, Protocol
 
 import engine
 from catalogue import LANGUAGES
+from catalogue.phrase import Phrase
 from drivers.nfc.originality import Origin
 from engine import Event
 from engine.cards import Card
@@ -54,11 +55,17 @@ _SHOWN = 40  # characters of a bad zone compared with the zones (as many as quot
 class TranscriptError(NotationError):
     """A transcript line that cannot be read. Names the source, the line and what was expected."""
 
-    def __init__(self, source: str, line_no: int, problem: str) -> None:
+    def __init__(self, source: str, line_no: int, problem: str, words: Phrase | None = None) -> None:
         self.source = source
         self.line_no = line_no
         self.problem = problem
+        self.words = words
         super().__init__(f"{source}:{line_no}: {problem}")
+
+    def said(self, lang: str) -> str:
+        """The line named and its problem in ``lang`` where the problem is worded (a card that is no card, a
+        line that is no JSON...), else as the transcript's English says it."""
+        return f"{self.source}:{self.line_no}: {self.words.said(lang) if self.words is not None else self.problem}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,7 +241,8 @@ def parse_line(text: str, *, source: str = "<input>", line_no: int = 1,
         # a lone surrogate ("\ud800") is JSON but no text a file or the journal can hold
         json.dumps(data, ensure_ascii=False).encode("utf-8")
     except json.JSONDecodeError as exc:
-        raise TranscriptError(source, line_no, f"not JSON ({exc.msg} at column {exc.colno})") from None
+        raise TranscriptError(source, line_no, f"not JSON ({exc.msg} at column {exc.colno})",
+                              Phrase.of("transcript.not_json", column=exc.colno)) from None
     except RecursionError:
         raise TranscriptError(source, line_no, "not a transcript line (JSON nested too deep)") from None
     except UnicodeEncodeError:
@@ -242,7 +250,7 @@ def parse_line(text: str, *, source: str = "<input>", line_no: int = 1,
     except ValueError as exc:  # e.g. an integer of more than 4,300 digits
         raise TranscriptError(source, line_no, f"not a transcript line ({_cut(str(exc), 60)})") from None
     if not isinstance(data, dict):
-        raise TranscriptError(source, line_no, "expected a JSON object")
+        raise TranscriptError(source, line_no, "expected a JSON object", Phrase.of("transcript.not_an_object"))
     t = data.get("t")
     if t is not None and (not isinstance(t, int | float) or isinstance(t, bool) or not math.isfinite(t)
                           or abs(t) > 1e12):
@@ -281,7 +289,7 @@ def _card_event(data: dict[str, Any], source: str, line_no: int, zones: tuple[st
         try:
             card = str(Card.parse(card))
         except NotationError as exc:
-            raise TranscriptError(source, line_no, str(exc)) from None
+            raise TranscriptError(source, line_no, str(exc), Phrase.of("error.not_a_card", text=quoted(card))) from None
     if uid is not None:
         uid = _uid(uid, source, line_no)
     gone = data.get("gone", False)

@@ -92,7 +92,7 @@ def _base(table: _Table) -> dict[str, Any]:
         score_a=view.score[0], score_b=view.score[1], target=view.target,
         label_a=label_a, label_b=label_b, status=status,
         dealer=view.dealer, elder=view.elder, turn=table.who(prompt.seat) if prompt.seat else "",
-        expects=prompt.short,
+        expects=prompt.short, colon=w.say("colon", label="", text=""),
         tricks_a=view.tricks[0] if playing else -1, tricks_b=view.tricks[1] if playing else -1,
     )
 
@@ -115,7 +115,7 @@ def fault_words(fault: Fault, table: _Table) -> tuple[str, str]:
     if fault.late:
         # proven after the offence (partial sight): what happened, then who chooses what
         chooser = table.snapshot.choosing
-        what = w.say("pen_" + code) if code != "false_king" else ""
+        what = w.say("fault." + code) if code != "false_king" else ""  # as history says it: "hat nicht getrumpft"
         headline = w.say("late_king" if code == "false_king" else "late_play", who=who, trick=fault.trick or "",
                          what=what)
         if chooser is not None:
@@ -152,7 +152,7 @@ def fault_words(fault: Fault, table: _Table) -> tuple[str, str]:
         return w.say(code, who=who), table.prompt().text
     if has(code):  # a notice worded by its code alone ("lay a badge on a play pad")
         return w.say(code, who=who), ""
-    return f"{who}: {say_or(w.lang, 'fault.' + code, code)}", ""
+    return w.say("colon", label=who, text=say_or(w.lang, "fault." + code, code)), ""
 
 
 def fault_screen(fault: Fault, snapshot: TableSnapshot, lang: str = "en", *, whole_names: bool = False) -> Screen:
@@ -200,8 +200,20 @@ def _hand_lines(table: _Table) -> list[str]:
     return lines
 
 
+def reason_id(reason: str) -> str:
+    """The words of a penalty's reason in a sentence (the voice, the narration, ``sim``): the fault's name as
+    ``history`` says it ("nicht bedient") where it has one; the OLED's hand lines keep ``pen_<reason>``, a
+    label short enough for the score's line ("−1 Farbe")."""
+    return "fault." + reason if has("fault." + reason) else "pen_" + reason
+
+
 def _signed(n: int) -> str:
     return f"+{n}" if n >= 0 else f"−{-n}"
+
+
+def _total(n: int) -> str:
+    """A score, signed only below zero (with the minus sign the font draws)."""
+    return str(n) if n >= 0 else f"−{-n}"
 
 
 def screen_for(snapshot: TableSnapshot, lang: str = "en", *, coach_line: str | None = None) -> Screen:
@@ -238,7 +250,8 @@ def screen_for(snapshot: TableSnapshot, lang: str = "en", *, coach_line: str | N
         lines = _hand_lines(table)
         headline = w.say("hand_won", who=table.who(winner), hi=max(ta, tb), lo=min(ta, tb))
         label_a, label_b = table.labels()
-        score = w.say("score_line", a=label_a, b=label_b, sa=_signed(hand.score[0]), sb=_signed(hand.score[1]))
+        # the score is a total, not a change: no sign before it ("score A 2 · B 0", not "+2 · +0")
+        score = w.say("score_line", a=label_a, b=label_b, sa=_total(hand.score[0]), sb=_total(hand.score[1]))
         # the points first; the score and the next dealer while there is room
         coach = [coach_line] if coach_line else []
         nexts = [score, w.say("deals_next", who=table.who(view.dealer))]
@@ -251,7 +264,8 @@ def screen_for(snapshot: TableSnapshot, lang: str = "en", *, coach_line: str | N
         suit = view.trump.suit if view.trump is not None else "S"
         prompt = table.prompt()
         return Screen(view="king", headline=w.say("king", who=table.who(view.king), card=w.card("K" + suit)),
-                      detail=f"{table.who(prompt.seat)}: {prompt.short}" if prompt.seat else prompt.short, **base)
+                      detail=w.say("colon", label=table.who(prompt.seat), text=prompt.short) if prompt.seat
+                      else prompt.short, **base)
     return Screen(**base)
 
 

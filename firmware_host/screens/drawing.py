@@ -78,6 +78,8 @@ class Screen:
         (``"propose or play?"``, ``"accept or refuse?"``, ``"discard"``, ``"play"``).
     :param tricks_a: tricks won this hand by A (``tricks_b`` by B); ``-1``: not
         in the trick play.
+    :param colon: what stands between ``turn`` and ``expects``, as the table's language writes a colon
+        (``": "``; French ``" : "``).
     :param status: the table view's middle line (who deals, the tricks), worded by the
         caller; empty: the English default.
     :param headline: the first line of a non-table view (``"B must follow ♥"``).
@@ -94,6 +96,7 @@ class Screen:
     elder: str = ""
     turn: str = ""
     expects: str = ""
+    colon: str = ": "
     tricks_a: int = -1
     tricks_b: int = -1
     headline: str = ""
@@ -322,12 +325,12 @@ def layout(screen: Screen) -> Layout:
         if text_width(status) > WIDTH - 2:
             cut.append(status)
         out.append(_Line(1, 21, status))
-        prompt = f"{screen.turn}: {screen.expects}" if screen.turn else screen.expects
+        prompt = f"{screen.turn}{screen.colon}{screen.expects}" if screen.turn else screen.expects
         if prompt:
             if text_width(prompt) <= WIDTH - 4:
                 _centred(prompt, 41, 0, out, cut)
             else:
-                _centred(f"{screen.turn}:", 35, 0, out, cut)
+                _centred(f"{screen.turn}{screen.colon.rstrip()}", 35, 0, out, cut)
                 _centred(screen.expects, 48, 0, out, cut)
     elif not view_has_band(view):
         # the whole panel: the headline, a rule, then the detail. Fault and offline in

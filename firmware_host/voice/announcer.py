@@ -28,7 +28,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from catalogue import zones
+from catalogue import say_n, zones
 from engine import (
     Bid,
     DealerChosen,
@@ -50,6 +50,7 @@ from engine.scoring import trick_points
 from engine.seats import PerSeat
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
 from firmware_host.referee.table_events import Corrected, NewGame, ReaderState
+from firmware_host.screens.chooser import reason_id
 from firmware_host.screens.i18n import language as table_language
 from firmware_host.screens.i18n import worded, words
 from firmware_host.screens.public_faults import PUBLIC_EVENTS, fault_face_up, public_fault
@@ -215,8 +216,11 @@ class _Said:
             return s.say("trump", hand=self.snapshot.hand_no, dealer=self.who(view.dealer),
                          card=s.card(str(event.card)), suit=s.suit(event.card.suit))
         if isinstance(event, DealerChosen):
-            return s.say("dealer", who=self.who(event.seat)) if event.seat else \
-                f"{_capital(words(self.lang).say('cut_again'))}."
+            # the cut's winner: the trump's sentence says who deals ("Hand 1. Anne deals."), said once; a dealer
+            # known from the first card dealt (no cut) is left to it
+            if not event.seat:
+                return f"{_capital(words(self.lang).say('cut_again'))}."
+            return s.say("dealer", who=self.who(event.seat)) if event.cut else None
         if isinstance(event, TargetSet):
             return s.say("target", n=event.target)
         if isinstance(event, Bid):
@@ -245,7 +249,7 @@ class _Said:
         if isinstance(event, Penalty):
             # the event's points are the change (negative): the sentence says what is lost
             return s.say("penalty", who=self.who(event.seat), n=-event.points,
-                         why=words(self.lang).say("pen_" + event.reason))
+                         why=words(self.lang).say(reason_id(event.reason)))
         if isinstance(event, HandEnd):
             return self.hand_end(event)
         if isinstance(event, GameEnd):
@@ -285,7 +289,8 @@ class _Said:
         for seat in order:
             n = points[0 if seat == "A" else 1]
             if n:
-                parts.append(s.say("gains" if n > 0 else "loses", who=self.who(seat), n=abs(n)))
+                parts.append(s.say("gains" if n > 0 else "loses", who=self.who(seat), n=abs(n),
+                                   points=say_n(self.lang, "count.points", abs(n))))
         if not any(points):
             parts.append(s.say("no_points"))
         parts.append(self.said_score(event.score))

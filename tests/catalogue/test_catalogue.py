@@ -24,7 +24,7 @@ def test_the_check_finds_a_message_a_language_lacks(tmp_path: Path) -> None:
     po = po_path("es", tmp_path)
     text = po.read_text(encoding="utf-8")
     # the Spanish 'revoke' left out, the Italian 'vole' emptied, a German template losing its {who}
-    po.write_text(text.replace('msgid "revoke"\nmsgstr "{who} debe seguir el palo {suit}"\n', ""), encoding="utf-8")
+    po.write_text(text.replace('msgid "revoke"\nmsgstr "{who} debe seguir el palo de {suit}"\n', ""), encoding="utf-8")
     it = po_path("it", tmp_path)
     it.write_text(it.read_text(encoding="utf-8").replace('msgid "vole"\nmsgstr "cappotto"', 'msgid "vole"\nmsgstr ""'),
                   encoding="utf-8")

@@ -121,6 +121,28 @@ def test_replay_reports_every_bad_line(tmp_path: Path) -> None:
     assert result.stdout == ""
 
 
+@pytest.mark.parametrize(("lang", "card", "not_json"), [
+    ("fr", "impossible de lire la carte '1X' : ", "ce n'est pas du JSON (colonne 1)"),
+    ("it", "impossibile leggere la carta '1X': ", "non è JSON (colonna 1)"),
+    ("de", "die Karte '1X' ist nicht lesbar: ", "kein JSON (Spalte 1)"),
+    ("es", "no se puede leer la carta '1X': ", "no es JSON (columna 1)"),
+])
+def test_replay_says_its_bad_lines_in_the_readers_language(tmp_path: Path, lang: str, card: str,
+                                                           not_json: str) -> None:
+    """"cannot read card 'ZZ'" and "not JSON" were English in every language, though the catalogue words a
+    card that is no card: each bad line is said in the language asked; the --json protocol's stdout stays
+    empty."""
+    transcript = tmp_path / "bad.jsonl"
+    transcript.write_text('{"zone": "hand.A", "card": "1X"}\nnot json\n[1]\n')
+    for json_too in ((), ("--json",)):
+        result = run_cli("--language", lang, "replay", str(transcript), *json_too)
+        assert result.returncode == 2 and result.stdout == ""
+        assert f"{transcript}:1: {card}" in result.stderr
+        assert f"{transcript}:2: {not_json}" in result.stderr
+        assert "cannot read card" not in result.stderr and "not JSON" not in result.stderr
+        assert "JSON object" not in result.stderr or lang == "en"
+
+
 def test_run_then_export_then_replay_agree(tmp_path: Path) -> None:
     import random
 

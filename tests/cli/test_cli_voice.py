@@ -49,7 +49,7 @@ def test_demo_with_a_voice_in_french_can_be_followed(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     lines = said(tmp_path / "voix")
     text = "\n".join(lines)
-    assert lines[0] in ("Anne donne.", "Bruno donne.", "Coupez une autre carte.")
+    assert lines[0] in ("Anne gagne la coupe.", "Bruno gagne la coupe.", "Coupez une autre carte.")
     assert text.count("Atout ") >= 2 and " joue le " in text and "fait la levée" in text
     assert "Score : " in text and lines[-1].split(",")[0].endswith("gagne la partie")
     # the demo's own last words (in French too) name the same winner and score

@@ -41,7 +41,7 @@ def test_doctor_says_the_problems_in_the_language_asked(tmp_path: Path, capsys: 
 
 @pytest.mark.parametrize(("lang", "said"), [
     ("fr", "bad.toml : 6 problèmes :\n  table.layout: valeur 'ful' inconnue pour layout : vouliez-vous dire 'full' ?"),
-    ("de", "bad.toml: 6 Probleme:\n  table.layout: unbekannter Wert 'ful' für layout: meinten Sie 'full'?"),
+    ("de", "bad.toml: 6 Probleme:\n  table.layout: unbekannter Wert 'ful' für layout: meintest du 'full'?"),
     ("en", "bad.toml: 6 problems:\n  table.layout: unknown layout 'ful': did you mean 'full'?"),
 ])
 def test_a_refused_run_says_the_problems_in_the_tables_language(

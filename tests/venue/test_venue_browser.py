@@ -5,6 +5,7 @@ fit a phone and speak the table's language."""
 from __future__ import annotations
 
 import io
+import re
 import threading
 import time
 from pathlib import Path
@@ -612,3 +613,26 @@ def test_a_reader_that_vanishes_and_comes_back_is_said_in_words_on_the_page(
         finally:
             service.stop()
             loop.join(timeout=WAIT_S)
+
+
+@pytest.mark.parametrize("lang", ["fr", "de"])
+def test_the_hands_tab_shows_each_hands_record_in_the_pages_language(browser: Any, service: TableService,
+                                                                     lang: str) -> None:
+    """The Hands tab showed the raw English record ("B gets JS 7C … B stands") under every hand to a
+    page opened once the hands were out, in every language: it is worded as the Games tab words it."""
+    with TablePage(WebSettings(port=0), table="Simulated table", language=lang,
+                   journal=Path(service.journal.path)) as page:
+        base = watched(service, page)
+        for event in named(whole_game(4)):
+            feed(service, event)
+        caught_up(page, service, base)
+        tab = browser.new_page()
+        tab.goto(page.url)  # the hands already out come with the page's first blocks
+        tab.wait_for_function("document.querySelectorAll('#handlist .recordtext pre').length > 1",
+                              timeout=TIMEOUT_MS)
+        texts = tab.eval_on_selector_all("#handlist .recordtext pre", "els => els.map((e) => e.textContent)")
+        tab.close()
+    for text in texts:
+        assert " gets " not in text and " plays " not in text and " stands" not in text, text
+        assert not re.search(r"\b[2-9TJQKA][SHDC]\b", text), text  # no code letters: the cards as printed
+        assert "♠" in text or "♥" in text or "♦" in text or "♣" in text

@@ -12,8 +12,11 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import pytest
 from conftest import free_port, open_broker
 from waiting import HANG_S, answers, wait_for
+
+from catalogue import say
 
 CLI = Path(sys.executable).parent / "ecarte-table"
 ROOT = Path(__file__).resolve().parents[2]
@@ -108,6 +111,21 @@ def test_the_simulator_on_the_page(browser: Any) -> None:
         tab.close()
     finally:
         assert sim.interrupt() == 0
+
+
+@pytest.mark.parametrize(("lang", "page"), [("fr", "la page de la table : "), ("de", "die Seite des Tisches: "),
+                                           ("es", "la página de la mesa: ")])
+def test_the_simulator_says_its_pages_address_in_its_language(tmp_path: Path, lang: str, page: str) -> None:
+    """``sim --web`` printed "INFO venue.page: the table's page: http://..." in every language."""
+    port = free_port()
+    sim = Running("--language", lang, "sim", "--web", f"127.0.0.1:{port}", "--journal", str(tmp_path / "sim.sqlite"),
+                  stdin="quit\n")
+    try:
+        sim.wait_for_line(say(lang, "sim.input_ended", url=f"http://127.0.0.1:{port}"))  # it lingers: Ctrl-C ends it
+        assert any(f"{page}http://127.0.0.1:{port}" in line for line in sim.err), sim.err
+    finally:
+        assert sim.interrupt() == 0
+    assert not any("the table's page" in line or line.startswith("INFO ") for line in sim.err), sim.err
 
 
 def test_the_first_evening(browser: Any, tmp_path: Path) -> None:

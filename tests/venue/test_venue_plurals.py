@@ -110,3 +110,19 @@ def test_a_card_drawn_in_a_sentence_takes_its_own_article(browser: Any, lang: st
         said = tab.evaluate(f"withCard(W('coach_better'), '{card}', {{unseen: []}})[0]")
         tab.close()
     assert said == before
+
+
+@pytest.mark.parametrize(("lang", "card", "after"), [
+    ("fr", "QS", " était meilleure"), ("fr", "KS", " était meilleur"), ("it", "QS", " era migliore"),
+])
+def test_an_adjective_after_a_card_drawn_in_a_sentence_agrees_with_it(browser: Any, lang: str, card: str,
+                                                                      after: str) -> None:
+    """"la D♠ était meilleur": the words after the card agree with it too, as the server agrees them."""
+    with TablePage(WebSettings(port=0), table="T", language=lang) as page:
+        tab = browser.new_page()
+        tab.goto(page.url)
+        tab.wait_for_function(f"document.documentElement.lang === '{lang}' && Object.keys(WORDS).length > 0",
+                              timeout=TIMEOUT_MS)
+        said = tab.evaluate(f"withCard(W('coach_better'), '{card}', {{unseen: []}})[2]")
+        tab.close()
+    assert said == after

@@ -75,3 +75,44 @@ def test_the_pages_record_is_in_the_tables_language(lang: str) -> None:
         assert len(said.splitlines()) == len(text.splitlines())
         assert english_words(said.replace("[A ", "").replace("[B ", "")) == set(), said
         assert " gets " in text and " gets " not in said
+
+
+def _replayed_game() -> str:
+    """The record of a game at partial sight whose hand is played again after a fault proven late."""
+    from firmware_host.referee.transcript import read_transcript
+
+    transcript = Path(__file__).parent.parent / "transcripts" / "partial" / "late_yes.jsonl"
+    controller = Controller()
+    events = read_transcript(transcript.read_text(encoding="utf-8").splitlines())
+    return write_record(game_log_of((controller.handle(e) for _, e in events), game=1, table="Simulated table"))
+
+
+def test_the_tricks_of_a_hand_played_again_are_numbered_one_to_five() -> None:
+    """A hand played again after a fault proven late numbered its tricks 6-10: the count starts again."""
+    text = _replayed_game()
+    assert " has the hands played again" in text
+    block = next(b for b in text.split("\n\n") if "has the hands played again" in b)
+    before, after = block.split("has the hands played again")
+    tricks = [[int(line.removeprefix("; trick ")) for line in part.splitlines() if line.startswith("; trick ")]
+              for part in (before, after)]
+    assert tricks[0] and tricks[1] == [1, 2, 3, 4, 5], tricks  # the first attempt's tricks, then 1 to 5 again
+
+
+@pytest.mark.parametrize(("lang", "table", "rules", "options"), [
+    ("fr", '[Table "Table simulée"]', '[Règles "classique"]', '[Options "aucune"]'),
+    ("it", '[Tavolo "Tavolo simulato"]', '[Regole "classiche"]', '[Opzioni "nessuna"]'),
+    ("de", '[Tisch "Simulierter Tisch"]', '[Regeln "klassisch"]', '[Optionen "keine"]'),
+    ("es", '[Mesa "Mesa simulada"]', '[Reglas "clásicas"]', '[Opciones "ninguna"]'),
+])
+def test_a_records_tags_are_read_in_the_language(lang: str, table: str, rules: str, options: str) -> None:
+    """[Table "Simulated table"] and [Lieu "Simulated table"] stayed English, [Règles "classic"] and
+    [Opzioni "{}"] raw: a shipped table's title, the rule set and its options are worded."""
+    from catalogue import say, template
+    from venue.record import said_record
+
+    said = said_record(_replayed_game(), lang).splitlines()
+    site = say(lang, "record.tag.Site")
+    assert table in said and f'[{site} "{table.split(chr(34))[1]}"]' in said, said[:12]
+    assert rules.split('"')[0] + '"' + template(lang, "menu.classic") + '"]' in said
+    assert options in said
+    assert "Simulated table" not in "\n".join(said)

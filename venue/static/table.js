@@ -9,8 +9,8 @@ const $ = (id) => document.getElementById(id);
 let WORDS = {};
 let ZONES = {};
 let PLURALS = {};
-let SHIPPED = {};
-let ARTICLES = {};  // the article a card takes, by rank, where the language's articles agree  // a shipped table file's title -> in the page's language
+let SHIPPED = {};  // a shipped table file's title -> in the page's language
+let AGREED = {};  // a sentence with a card in it: its words before and after the card, by template and rank
 let LANG = "en";
 function W(key, vars) {
   let text = WORDS[key] || key.replace(/_/g, " ");
@@ -29,7 +29,7 @@ async function loadWords() {
     WORDS = w.words;
     PLURALS = w.plurals || {};
     SHIPPED = w.shipped || {};
-    ARTICLES = w.articles || {};
+    AGREED = w.agreed || {};
     LANG = w.lang || "en";
     window.__ranks = w.ranks;
     window.__cardWords = w.card_words || null;
@@ -284,13 +284,9 @@ function viewerCard(code, view, extra) {
 }
 
 function withCard(text, code, view) {
-  let [before, after] = text.split("{card}");
-  // the template's masculine article before the card made the card's own (the queen's "la"), as the server does
-  const a = ARTICLES;
-  if (a.masculine && before.endsWith(a.masculine + " ") && a[code[0]] && a[code[0]] !== a.masculine) {
-    const own = a[code[0]];
-    before = before.slice(0, before.length - a.masculine.length - 1) + (own.endsWith("'") ? own : own + " ");
-  }
+  // the article before the card and an adjective after it made the card's own (the queen's "la ... meilleure"),
+  // as the server agrees them (catalogue.agree)
+  const [before, after] = (AGREED[text] || {})[code[0]] || text.split("{card}");
   return [before, viewerCard(code, view, "small"), after || ""];
 }
 

@@ -132,3 +132,28 @@ def test_a_journal_killed_as_it_was_made_reads_as_an_empty_one(tmp_path: Path) -
         journal.mark_done(journal.append(journal.start_game('{"setup": {}}', seq=1), "{}", seq=2, fed=True))
     with Journal(path, readonly=True) as journal:
         assert journal.fed_lines() == 1
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("fr", "impossible d'ouvrir le journal {path} : il est abîmé (le fichier n'est pas une base SQLite)"),
+    ("it", "impossibile aprire il giornale {path}: è danneggiato (il file non è un database SQLite)"),
+    ("de", "das Journal {path} lässt sich nicht öffnen: es ist beschädigt (die Datei ist keine SQLite-Datenbank)"),
+    ("es", "no se puede abrir el diario {path}: está dañado (el archivo no es una base de datos SQLite)"),
+    ("en", "cannot open the journal {path}: it is damaged (the file is not an SQLite database)"),
+])
+def test_a_journal_that_is_no_database_is_refused_in_the_readers_language(tmp_path: Path, lang: str,
+                                                                          words: str) -> None:
+    """After a power cut the first message a club reads was English in every language ("cannot open the
+    journal ...: it is damaged: SQLite: file is not a database"): it is worded, with the repair command."""
+    path = tmp_path / "journal.sqlite"
+    path.write_bytes(b"this is not sqlite" * 100)
+    for command in (["history"], ["sim"]):
+        done = subprocess.run([str(CLI), "--language", lang, *command, "--journal", str(path)], input="quit\n",
+                              capture_output=True, text=True, timeout=HANG_S, check=False)
+        assert done.returncode == 2, done.stderr
+        assert words.format(path=path) in done.stderr
+        assert f"`ecarte-table journal salvage --journal {path}`" in done.stderr
+        assert "SQLite: file is not a database" not in done.stderr and "Traceback" not in done.stderr
+    checked = subprocess.run([str(CLI), "--language", lang, "journal", "check", "--journal", str(path)],
+                             capture_output=True, text=True, timeout=HANG_S, check=False)
+    assert checked.returncode == 1 and "file is not a database" not in checked.stdout + checked.stderr

@@ -100,3 +100,48 @@ def test_a_typed_session_is_journaled_line_by_line_before_the_referee_acts(tmp_p
         assert journal.games() == [(1, 5)]  # the setup and four events
     finally:
         journal.close()
+
+
+def test_a_stand_after_an_exchange_is_worded_as_the_voice_words_it() -> None:
+    """"B joue d'autorité" was printed for the elder who proposes no more after an exchange: d'autorité is
+    the stand without exchange, vulnerable; the bench says, as the voice does, that play begins."""
+    from engine.events import Bid
+
+    said = {lang: describe(Bid("B", "stand", False), lang=lang) for lang in ("fr", "it", "de", "es", "en")}
+    assert said == {"fr": "B ne propose plus d'écart : on joue", "it": "B non propone altri scambi: il gioco comincia",
+                    "de": "B schlägt keinen Tausch mehr vor: es wird ausgespielt",
+                    "es": "B ya no propone: el juego comienza", "en": "B proposes no more: play begins"}
+    assert "d'autorité" in describe(Bid("B", "stand", True), lang="fr")  # the stand as dealt: vulnerable
+
+
+def test_sim_takes_a_local_card_by_its_letters_where_they_are_unambiguous() -> None:
+    """``sim`` took a local card only with its suit symbol (``R♠``), which a French, Italian or Spanish
+    keyboard cannot type, and refused ``RP`` teaching English letters: a card is typed with its printed
+    rank and its suit's letters, the shortest start of the suit's name no other suit shares (German's K is
+    Karo's and Kreuz's: KA, KR); a code keeps its card; help and the refusal say the letters."""
+    import random
+
+    import pytest
+
+    from engine import NotationError
+    from firmware_host.players.console import help_text, parse_sim_line
+    from firmware_host.referee.transcript import CardEvent
+
+    snapshot, rng = Controller().snapshot(), random.Random(1)
+
+    def typed(line: str, lang: str) -> list[str | None]:
+        return [e.card for e in parse_sim_line(line, snapshot, rng, lang) if isinstance(e, CardEvent)]
+
+    assert typed("B joue RP DCO VCA 10T", "fr") == ["KS", "QH", "JD", "TC"]
+    assert typed("B gioca RP DC FQ AF", "it") == ["KS", "QH", "JD", "AC"]
+    assert typed("B juega KP QCO JD 10T", "es") == ["KS", "QH", "JD", "TC"]
+    assert typed("B spielt KP DH BKA AKR", "de") == ["KS", "QH", "JD", "AC"]
+    assert typed("B juega JC", "es") == ["JC"]  # the code's jack of clubs: the sota de corazones is JCO or J♥
+    with pytest.raises(NotationError, match=r"KA \(Karo\), KR \(Kreuz\)"):
+        typed("B spielt KK", "de")  # K alone is no German suit
+    with pytest.raises(NotationError) as refused:
+        typed("B joue ZP", "fr")
+    assert "P (pique), CO (cœur), CA (carreau), T (trèfle)" in str(refused.value) and "RP" in str(refused.value)
+    for lang, example in (("fr", "`A joue RP`"), ("it", "`A gioca RP`"), ("de", "`A spielt KP`"),
+                          ("es", "`A juega KP`")):
+        assert example in help_text(lang)

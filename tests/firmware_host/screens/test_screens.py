@@ -76,7 +76,7 @@ def test_the_hand_result_stays_until_the_next_deal() -> None:
         table.handle(CardEvent("play.B", b))
     screen = screen_for(table.snapshot())
     assert (screen.view, screen.headline) == ("hand", "A wins 5-0")
-    assert screen.detail == "A +2 vole\nscore A +2 · B +0\nA deals next"
+    assert screen.detail == "A +2 vole\nscore A 2 · B 0\nA deals next"  # the hand's points signed, the score not
     table.handle(CardEvent("hand.B", "7C"))
     assert screen_for(table.snapshot()).view == "table"
 

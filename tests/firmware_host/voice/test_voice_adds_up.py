@@ -35,7 +35,8 @@ LOST = {"loses", "penalty"}
 
 def pattern(lang: str, key: str) -> re.Pattern[str]:
     """The catalogue's template ``voice.<key>`` as a pattern: a name for ``{who}``, ``{a}``,
-    ``{b}``, a number for ``{n}``, ``{sa}``, ``{sb}``, ``{hi}``, ``{lo}``, anything for ``{why}``."""
+    ``{b}``, a number for ``{n}``, ``{sa}``, ``{sb}``, ``{hi}``, ``{lo}``, a number and its noun for ``{points}``
+    (German: "Anne bucht 1 Punkt."), anything for ``{why}``."""
     names = "|".join(re.escape(n) for n in NAMES)
     out = []
     for literal, name, _, _ in string.Formatter().parse(template(lang, "voice." + key)):
@@ -44,6 +45,8 @@ def pattern(lang: str, key: str) -> re.Pattern[str]:
             out.append(f"(?P<{name}>{names})")
         elif name in ("n", "sa", "sb", "hi", "lo"):
             out.append(f"(?P<{name}>-?\\d+)")
+        elif name == "points":
+            out.append("(?P<n>-?\\d+) \\w+")
         elif name is not None:
             out.append(f"(?P<{name}>[^.]+?)")
     # the voice capitalises a sentence's first letter (Spoken.say)

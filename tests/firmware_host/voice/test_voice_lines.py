@@ -30,7 +30,7 @@ HAND = [
 
 SAID = {
     "es": [
-        "Mano 1. Reparte Anne. Vuelta: el siete de diamantes. Triunfo diamantes.",
+        "Mano 1. Reparte Anne. La carta de triunfo es el siete de diamantes. Triunfo diamantes.",
         "Bruno propone.",
         "Anne acepta.",
         "Bruno cambia 2.",
@@ -159,3 +159,19 @@ def test_what_a_name_costs_to_say_is_bounded(lang: str) -> None:
     seconds = sum(wav_facts(synth.wav(text, lang))[0] for text in lines)
     short = sum(wav_facts(synth.wav(text.replace("1 2 3 4", "Anne"), lang))[0] for text in lines)
     assert seconds < short + 2 * len(lines), (seconds, short)  # before: 10 s more for each line naming A
+
+@pytest.mark.parametrize(("lang", "cut", "trump"), [
+    ("fr", "Bruno gagne la coupe.", "Coup 1. Bruno donne."), ("en", "Bruno wins the cut.", "Hand 1. Bruno deals."),
+    ("it", "Bruno vince il taglio.", "Mano 1. Dà Bruno."),
+    ("de", "Bruno gewinnt beim Abheben.", "Spiel 1. Bruno gibt."),
+    ("es", "Bruno gana el corte.", "Mano 1. Reparte Bruno."),
+])
+def test_the_dealer_is_said_once_after_the_cut(lang: str, cut: str, trump: str) -> None:
+    """"Bruno donne." then "Coup 1. Bruno donne.": the cut says who won it, the turn-up who deals."""
+    cut_cards = [Setup(rules="classic", players=("Anne", "Bruno"), sight="full"),
+                 CardEvent("play.A", "7S"), CardEvent("play.B", "KD")]
+    deal = [CardEvent("hand.A" if i < 5 else "hand.B", c)
+            for i, c in enumerate(["7H", "8H", "9H", "TH", "AH", "7C", "8C", "9C", "TC", "AC"])]
+    lines = said(lang, [*cut_cards, *deal, CardEvent("turnup", "JD")])
+    assert lines[0] == cut and lines[1].startswith(trump), lines
+    assert sum(line.count(trump.split(". ", 1)[1]) for line in lines) == 1

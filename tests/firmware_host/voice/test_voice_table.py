@@ -39,7 +39,11 @@ def test_a_held_listen_button_reads_the_seat_its_own_cards(tmp_path: Path) -> No
         loop.start()
         sim = SimulatedTable(table, events=parts.with_listen(service.put_device_event), depth=5)
         try:
-            sim.place_stack("hand.B", ["7S", "8S", "9S"])  # B is dealt first: A deals
+            sim.place_stack("play.A", ["KD"])  # the cut: A's king is higher, A deals (said once: "A wins the cut.")
+            assert sim.wait_reported("play.A")
+            sim.place_stack("play.B", ["7C"])
+            assert sim.wait_reported("play.B")
+            sim.place_stack("hand.B", ["7S", "8S", "9S"])
             assert sim.wait_reported("hand.B")
             sim.place_stack("hand.A", ["KH", "QH", "JH"])
             assert sim.wait_reported("hand.A")
