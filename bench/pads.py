@@ -54,11 +54,12 @@ from dataclasses import dataclass
 
 from drivers.device_errors import DeviceNotFoundError
 from drivers.device_events import CardSeen, DeviceEvent, ReaderStatus
-from drivers.nfc.originality import Origin, OriginalityCheck, TagFacts
+from drivers.nfc.originality import Origin, OriginalityCheck
 from drivers.nfc.pad import PadSet, PadTiming
 from drivers.nfc.pn532_reader import NfcpyReader
 from drivers.nfc.pn532sim import DEFAULT_MISS, Pn532Simulator, tag_signer
 from drivers.nfc.pn532sim.noise import of_level
+from drivers.nfc.reader import AskEvery
 from hardware import ntag_signature
 
 ZONES = ("hand.A", "hand.B", "turnup", "discard", "play.A", "play.B")
@@ -234,7 +235,7 @@ def reselect_cost(baud: int, choice: str, polls: int = 30) -> tuple[float, float
             NfcpyReader(sim.path, in_select=choice != "by_uid") as reader:
         for _ in range(polls):
             sim.place_stack(pair)
-            asked = _Asked()
+            asked = AskEvery()
             sent, start = reader.frames.sent, time.perf_counter()
             reader.poll(ask=asked)
             times.append(1000 * (time.perf_counter() - start))
@@ -246,19 +247,6 @@ def reselect_cost(baud: int, choice: str, polls: int = 30) -> tuple[float, float
             reader.poll()  # the empty pad: the field reset, as before the next pair
     return statistics.median(times), statistics.median(frames)
 
-
-class _Asked:
-    """An inquiry that asks every tag listed and keeps what each answered."""
-
-    def __init__(self) -> None:
-        self.facts: dict[str, TagFacts] = {}
-
-    def wants(self, uid: str) -> bool:
-        return uid not in self.facts
-
-    def answered(self, uid: str, facts: TagFacts) -> bool:
-        self.facts[uid] = facts
-        return True
 
 
 def main(argv: list[str] | None = None) -> int:

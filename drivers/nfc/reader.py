@@ -36,6 +36,23 @@ class Inquiry(Protocol):
         :meth:`Reader.read_facts` gives them until the next poll)."""
 
 
+class AskEvery:
+    """An :class:`Inquiry` that asks every tag a poll lists, once, and keeps what each answered
+    (``facts``): the probe's cards in play, the reselection bench and its tests. A pad asks only the
+    tags new on it; this asks those laid before too, so that a stack's first target, which the chip
+    halted to find the second, is selected again at every poll that lists it."""
+
+    def __init__(self) -> None:
+        self.facts: dict[str, TagFacts] = {}
+
+    def wants(self, uid: str) -> bool:
+        return uid not in self.facts
+
+    def answered(self, uid: str, facts: TagFacts) -> bool:
+        self.facts[uid] = facts
+        return True
+
+
 class Reader(Protocol):
     """What a pad needs from its reader (one PN532, say)."""
 

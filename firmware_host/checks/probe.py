@@ -39,8 +39,9 @@ from typing import TYPE_CHECKING
 
 from catalogue import is_plural, os_reason, say, say_n
 from drivers.nfc.frame_log import FrameLog, RecordingTty
-from drivers.nfc.originality import Origin, TagFacts
+from drivers.nfc.originality import Origin
 from drivers.nfc.pn532sim import tag_signer
+from drivers.nfc.reader import AskEvery
 from firmware_host.checks.doctor import Check
 from hardware import ntag_signature
 from hardware.table_config import PadConfig, TableConfig
@@ -137,22 +138,6 @@ def _listed(uids: tuple[str, ...] | list[str], lang: str) -> str:
     return _say(lang, "listed", n=len(uids), uids=" ".join(uids)) if uids else _say(lang, "nothing")
 
 
-class _InPlay:
-    """What a pad's poll asks (an :class:`~drivers.nfc.reader.Inquiry`): every tag it lists, and what
-    each answered. A pad asks only the tags new on it; the probe asks those it laid before too, so
-    that a stack's first target, which the chip halted to find the second, is selected again
-    (InSelect, else a listing with its UID) at every step whatever their UIDs."""
-
-    def __init__(self) -> None:
-        self.facts: dict[str, TagFacts] = {}
-
-    def wants(self, uid: str) -> bool:
-        return uid not in self.facts
-
-    def answered(self, uid: str, facts: TagFacts) -> bool:
-        self.facts[uid] = facts
-        return True
-
 
 IN_PLAY_WAIT = 0.25
 """Seconds the first poll of a step lets the PN532 wait for a card on an empty pad (a pad's ``idle_wait``)."""
@@ -163,7 +148,7 @@ def _in_play(reader: NfcpyReader, pad: PadConfig, known: set[str], key: bytes, l
     first, while the listing that found each holds it; on an empty pad, the waiting poll of a pad that
     waits for a card, which lists one tag at a time): a line each, its answers, its verdict and how it
     was selected again if the listing had halted it (InSelect, a listing with its UID, a field reset)."""
-    inquiry = _InPlay()
+    inquiry = AskEvery()
     before = reader.reselections
     for poll in range(POLLS):
         if poll:

@@ -18,6 +18,7 @@ from drivers.nfc.originality import Origin, OriginalityCheck, TagFacts
 from drivers.nfc.pad import Pad, PadTiming
 from drivers.nfc.pn532_reader import NfcpyReader
 from drivers.nfc.pn532sim import Pn532Simulator, tag_signer
+from drivers.nfc.reader import AskEvery
 from hardware import ntag_signature
 
 KEY = tag_signer.sim_public_key()
@@ -29,17 +30,6 @@ def judge(uid: str, facts: TagFacts | None) -> Origin:
     return ntag_signature.judge(uid, facts, KEY)
 
 
-class Heard:
-    def __init__(self) -> None:
-        self.facts: dict[str, TagFacts] = {}
-
-    def wants(self, uid: str) -> bool:
-        return uid not in self.facts
-
-    def answered(self, uid: str, facts: TagFacts) -> bool:
-        self.facts[uid] = facts
-        return True
-
 
 @pytest.mark.parametrize(("wakes", "in_select"), [(True, True), (False, True), (True, False)],
                          ids=["InSelect wakes it", "InSelect wakes nothing", "no InSelect"])
@@ -47,7 +37,7 @@ def test_both_cards_of_a_pair_are_asked_in_the_poll_that_lists_them(wakes: bool,
     with Pn532Simulator(depth=2, miss=0.0, signer=tag_signer.sim_signer(), in_select_wakes=wakes) as sim, \
             NfcpyReader(sim.path, in_select=in_select) as reader:
         sim.place_stack(PAIR)
-        heard = Heard()
+        heard = AskEvery()
         assert sorted(reader.poll(ask=heard)) == PAIR  # MaxTg=2: the chip halted the first to find the second
         assert {uid: judge(uid, facts) for uid, facts in heard.facts.items()} == dict.fromkeys(PAIR, Origin.GENUINE)
         again = reader.reselections
@@ -62,7 +52,7 @@ def test_both_cards_of_a_pair_are_asked_in_the_poll_that_lists_them(wakes: bool,
 def test_a_counterfeit_s_nak_is_followed_by_its_selection_by_uid_where_in_select_wakes_nothing() -> None:
     with Pn532Simulator(miss=0.0, in_select_wakes=False) as sim, NfcpyReader(sim.path) as reader:
         sim.place(PAIR[0], kind="counterfeit")
-        heard = Heard()
+        heard = AskEvery()
         reader.poll(ask=heard)
         assert judge(PAIR[0], heard.facts[PAIR[0]]) == Origin.COUNTERFEIT  # both NAKs heard
         again = reader.reselections
