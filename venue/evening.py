@@ -26,11 +26,11 @@ import json
 import logging
 import os
 import time
-import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from firmware_host.journal.store import boot_id
 from hardware.limits import read_text
 
 logger = logging.getLogger(__name__)
@@ -58,15 +58,6 @@ def clock_set() -> bool:
     except (OSError, AttributeError):
         return False
     return 0 <= state != _TIME_ERROR
-
-
-def boot_id() -> int:
-    """This boot of the machine (a CRC of the kernel's ``boot_id``; 0 where there is none)."""
-    try:
-        with open("/proc/sys/kernel/random/boot_id", "rb") as file:
-            return zlib.crc32(file.read(64).strip())
-    except OSError:
-        return 0
 
 
 @dataclass
