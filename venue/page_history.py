@@ -12,12 +12,15 @@ game with its clock hours off (:func:`firmware_host.journal.store.row_age`).
 The journal is read through its API (:class:`~firmware_host.journal.store.Journal`, read-only: SQLite
 in WAL mode lets the table's event loop write meanwhile), so every row is checked against its
 checksums as every reader checks it; a game that fails them is left out (and logged).
-Replays are cached by game and line count.
+Replays are cached by game and line count, and the journal's listing by the files' stamps
+(:func:`journal_stamp`): a request while the journal is unchanged reads nothing but two ``stat``
+calls, however many viewers loop over the history endpoints.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -110,6 +113,31 @@ class PlayedGame:
         return data
 
 
+RACY_S = 2.0
+"""A listing is trusted while its journal's files keep their stamps, once their last change is this
+much older than the listing: a file's time has a filesystem's resolution (a kernel tick on ext4, 2 s
+on FAT), so two writes within it may leave the same stamp (git's "racy clean" files, and its answer)."""
+
+Stamp = tuple[tuple[int, int, int] | None, ...]
+
+
+def journal_stamp(path: Path) -> tuple[Stamp, float]:
+    """The journal's files as ``stat`` sees them (inode, size, modification time, for the file and
+    its write-ahead log, which SQLite in WAL mode writes first), and their latest change (seconds
+    since the epoch)."""
+    stamps: list[tuple[int, int, int] | None] = []
+    latest = 0.0
+    for file in (path, path.with_name(path.name + "-wal")):
+        try:
+            st = os.stat(file)
+        except OSError:
+            stamps.append(None)
+            continue
+        stamps.append((st.st_ino, st.st_size, st.st_mtime_ns))
+        latest = max(latest, st.st_mtime_ns / 1e9)
+    return tuple(stamps), latest
+
+
 @dataclass
 class JournalHistory:
     """The games of the journal at ``path``."""
@@ -119,17 +147,26 @@ class JournalHistory:
     reveal_delay: float = 0.0
     _cache: dict[int, PlayedGame] = field(default_factory=dict)
     _summaries: dict[int, tuple[int, GameSummary | None]] = field(default_factory=dict)
+    _listed: tuple[Stamp, list[tuple[int, float, int]]] | None = None
 
     def rows(self) -> list[tuple[int, float, int]]:
-        """Every game's number, start time and line count, oldest first (nothing replayed)."""
+        """Every game's number, start time and line count, oldest first (nothing replayed); read
+        again only when the journal's files changed (:func:`journal_stamp`, :data:`RACY_S`)."""
         if not self.path.exists():
             return []
+        stamp, latest = journal_stamp(self.path)
+        listed = self._listed
+        if listed is not None and listed[0] == stamp:
+            return listed[1]
         try:
             with Journal(self.path, readonly=True) as journal:
-                return [(entry.game, entry.started, entry.lines) for entry in journal.listing()]
+                rows = [(entry.game, entry.started, entry.lines) for entry in journal.listing()]
         except JournalError as exc:
             logger.warning("%s", exc)
             return []
+        # kept only once the files' last change is older than their stamps' resolution
+        self._listed = (stamp, rows) if time.time() - latest > RACY_S else None
+        return rows
 
     def games(self) -> list[PlayedGame]:
         """Every game that reads whole, oldest first."""
