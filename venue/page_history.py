@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -148,10 +149,17 @@ class JournalHistory:
     _cache: dict[int, PlayedGame] = field(default_factory=dict)
     _summaries: dict[int, tuple[int, GameSummary | None]] = field(default_factory=dict)
     _listed: tuple[Stamp, list[tuple[int, float, int]]] | None = None
+    _reading: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+    """One request reads the journal or replays a game at a time (the page's requests run on threads):
+    twelve viewers asking at once after a line was journaled make one replay of it, not twelve."""
 
     def rows(self) -> list[tuple[int, float, int]]:
         """Every game's number, start time and line count, oldest first (nothing replayed); read
         again only when the journal's files changed (:func:`journal_stamp`, :data:`RACY_S`)."""
+        with self._reading:
+            return self._rows()
+
+    def _rows(self) -> list[tuple[int, float, int]]:
         if not self.path.exists():
             return []
         stamp, latest = journal_stamp(self.path)
@@ -186,6 +194,10 @@ class JournalHistory:
     def played(self, game: int, started: float, count: int) -> PlayedGame | None:
         """One game of :meth:`rows`, replayed (cached while its line count stays); None when the
         journal no longer holds it or it fails its checksums."""
+        with self._reading:
+            return self._played(game, count)
+
+    def _played(self, game: int, count: int) -> PlayedGame | None:
         cached = self._cache.get(game)
         if cached is not None and cached.lines == count:
             return cached
@@ -235,6 +247,10 @@ class JournalHistory:
     def _summary(self, game: int, started: float, count: int, now: float) -> GameSummary | None:
         """Game ``game`` summed up with the lines journaled ``reveal_delay`` seconds before ``now``
         (monotonic; in the journal's order), cached once every line is."""
+        with self._reading:
+            return self._summed(game, started, count, now)
+
+    def _summed(self, game: int, started: float, count: int, now: float) -> GameSummary | None:
         cached = self._summaries.get(game)
         if cached is not None and cached[0] == count:
             return cached[1]

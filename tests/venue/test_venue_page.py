@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -166,3 +167,34 @@ def test_the_history_endpoints_read_an_unchanged_journal_once(service: TableServ
         games = client.get("/api/games").json()
         assert [g["game"] for g in games] == [2, 1] and games[0]["winner"] in ("A", "B")
         assert client.get("/api/games/2").json()["tags"]["Winner"] == games[0]["winner"]
+
+
+def test_viewers_asking_at_once_after_a_line_make_one_read_of_it(service: TableService) -> None:
+    played(service)
+    journal = Path(service.journal.path)
+    alone, crowd = JournalHistory(journal, table="T"), JournalHistory(journal, table="T")
+    alone.games(), crowd.games()
+    feed(service, ButtonEvent("A", "yes"))  # a line journaled: the next game begins
+    _aged(journal, 60)
+    _OPENED.clear()
+    _COUNTING.append(True)
+    try:
+        expected = [g.summary() for g in alone.games()]
+        once = len(_OPENED)  # what one viewer's request reads: the listing, the games whose lines changed
+        _OPENED.clear()
+        start = threading.Barrier(12)
+        answers: list[list[dict[str, object]]] = []
+
+        def viewer() -> None:
+            start.wait()
+            answers.append([g.summary() for g in crowd.games()])
+
+        threads = [threading.Thread(target=viewer) for _ in range(12)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        _COUNTING.clear()
+    assert answers == [expected] * 12 and once >= 2
+    assert len(_OPENED) == once  # twelve viewers at once: each change read once, not once a viewer
