@@ -19,6 +19,9 @@ Prints one line per figure, ``name: value unit``:
   the hand viewer's hands of the journal's earlier games, and without them; ``viewers_api_state_p50_ms``:
   ``/api/state`` meanwhile (each hand reviewed once, by a worker process, and served as kept:
   :mod:`venue.reviews`).
+- ``history_api_state_p50_ms`` / ``history_event_to_frame_p99_ms``: the same with the 12 clients looping
+  over the history's endpoints (``/api/games``, ``/api/stats``, ``/api/games/N[/record]``) instead
+  (``python bench/service.py --history`` alone).
 
 A Pi's budget: the same work in a process pinned to one core (``taskset -c 0``) at reduced
 priority (``nice -n 10``), and, where a CPU quota can be set (cgroup v2 ``cpu.max``, or v1
@@ -348,30 +351,38 @@ def voice_one_core() -> None:
     print(f"voice_card_to_wav_p99_ms: {costs['card_to_wav_p99_ms']:.1f} ms")
 
 
-def _viewer_clients(url: str, games: int, ready: Any, stop: Any, out: Any) -> None:
-    """A client process (at ``nice`` 10: phones are other machines): loops over every hand of ``games``
-    in the hand viewer until ``stop``, saying ``ready`` after its first pass."""
+def _viewer_paths(games: int, history: bool) -> list[str]:
+    """What a client loops over: every hand of ``games`` in the hand viewer, or (``history``) the
+    history's endpoints: the games, the statistics, each game and its record."""
+    if history:
+        return ["/api/games", "/api/stats",
+                *(f"/api/games/{game}{tail}" for game in range(1, games + 1) for tail in ("", "/record"))]
+    return [f"/api/games/{game}/hands/{hand}" for game in range(1, games + 1) for hand in range(1, 9)]
+
+
+def _viewer_clients(url: str, games: int, ready: Any, stop: Any, out: Any, history: bool = False) -> None:
+    """A client process (at ``nice`` 10: phones are other machines): loops over :func:`_viewer_paths`
+    until ``stop``, saying ``ready`` after its first pass."""
     import httpx
 
     os.nice(10)
     asked, passes = 0, 0
     with httpx.Client(timeout=120) as http:
         while not stop.is_set():
-            for game in range(1, games + 1):
-                for hand in range(1, 9):
-                    if stop.is_set():
-                        break
-                    http.get(f"{url}/api/games/{game}/hands/{hand}")
-                    asked += passes > 0
+            for path in _viewer_paths(games, history):
+                if stop.is_set():
+                    break
+                http.get(f"{url}{path}")
+                asked += passes > 0
             passes += 1
             if passes == 1:
                 ready.put(1)
     out.put(asked)
 
 
-def viewers(clients: int = 12, earlier: int = 4) -> dict[str, float]:
+def viewers(clients: int = 12, earlier: int = 4, *, history: bool = False) -> dict[str, float]:
     """The live game's event → frame time (p99, s) with and without ``clients`` looping over the hand
-    viewer, and ``/api/state``'s median meanwhile (s)."""
+    viewer (``history``: over the history's endpoints), and ``/api/state``'s median meanwhile (s)."""
     import multiprocessing as mp
     import threading
 
@@ -398,7 +409,7 @@ def viewers(clients: int = 12, earlier: int = 4) -> dict[str, float]:
                 service = TableService(journal=journal, controller=Controller(), outputs=[panel, page])
                 service.resume()
                 stop, answers, ready = ctx.Event(), ctx.Queue(), ctx.Queue()
-                procs = [ctx.Process(target=_viewer_clients, args=(page.url, earlier, ready, stop, answers))
+                procs = [ctx.Process(target=_viewer_clients, args=(page.url, earlier, ready, stop, answers, history))
                          for _ in range(crowd)]
                 for proc in procs:
                     proc.start()
@@ -446,6 +457,15 @@ def report_viewers(v: dict[str, float]) -> None:
           f"{v['state_p50_without'] * 1000:.1f} ms without")
 
 
+def report_history(v: dict[str, float]) -> None:
+    print(f"history_api_state_p50_ms: {v['state_p50_with'] * 1000:.1f} ms with 12 clients looping over /api/games, "
+          f"/api/stats and /api/games/N[/record] ({v['asked_with']:.0f} asked meanwhile), "
+          f"{v['state_p50_without'] * 1000:.1f} ms without")
+    print(f"history_event_to_frame_p99_ms: {v['frame_p99_with'] * 1000:.2f} ms with them (p50 "
+          f"{v['frame_p50_with'] * 1000:.2f} ms), {v['frame_p99_without'] * 1000:.2f} ms without (p50 "
+          f"{v['frame_p50_without'] * 1000:.2f} ms)")
+
+
 def main() -> None:
     if sys.argv[1:] == ["--loop-costs"]:
         print(json.dumps(loop_costs(_games(6))))
@@ -458,6 +478,9 @@ def main() -> None:
         return
     if sys.argv[1:] == ["--viewers"]:
         report_viewers(viewers())
+        return
+    if sys.argv[1:] == ["--history"]:
+        report_history(viewers(history=True))
         return
     games = _games(6)
     with_journal = event_to_frame(games, journal_on_disk=True)
@@ -477,6 +500,7 @@ def main() -> None:
     one_core(lines)
     voice_one_core()
     report_viewers(viewers())
+    report_history(viewers(history=True))
 
 
 if __name__ == "__main__":

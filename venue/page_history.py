@@ -12,12 +12,16 @@ game with its clock hours off (:func:`firmware_host.journal.store.row_age`).
 The journal is read through its API (:class:`~firmware_host.journal.store.Journal`, read-only: SQLite
 in WAL mode lets the table's event loop write meanwhile), so every row is checked against its
 checksums as every reader checks it; a game that fails them is left out (and logged).
-Replays are cached by game and line count.
+Replays are cached by game and line count, and the journal's listing by the files' stamps
+(:func:`journal_stamp`): a request while the journal is unchanged reads nothing but two ``stat``
+calls, however many viewers loop over the history endpoints.
 """
 
 from __future__ import annotations
 
 import logging
+import os
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -110,6 +114,31 @@ class PlayedGame:
         return data
 
 
+RACY_S = 2.0
+"""A listing is trusted while its journal's files keep their stamps, once their last change is this
+much older than the listing: a file's time has a filesystem's resolution (a kernel tick on ext4, 2 s
+on FAT), so two writes within it may leave the same stamp (git's "racy clean" files, and its answer)."""
+
+Stamp = tuple[tuple[int, int, int] | None, ...]
+
+
+def journal_stamp(path: Path) -> tuple[Stamp, float]:
+    """The journal's files as ``stat`` sees them (inode, size, modification time, for the file and
+    its write-ahead log, which SQLite in WAL mode writes first), and their latest change (seconds
+    since the epoch)."""
+    stamps: list[tuple[int, int, int] | None] = []
+    latest = 0.0
+    for file in (path, path.with_name(path.name + "-wal")):
+        try:
+            st = os.stat(file)
+        except OSError:
+            stamps.append(None)
+            continue
+        stamps.append((st.st_ino, st.st_size, st.st_mtime_ns))
+        latest = max(latest, st.st_mtime_ns / 1e9)
+    return tuple(stamps), latest
+
+
 @dataclass
 class JournalHistory:
     """The games of the journal at ``path``."""
@@ -119,17 +148,33 @@ class JournalHistory:
     reveal_delay: float = 0.0
     _cache: dict[int, PlayedGame] = field(default_factory=dict)
     _summaries: dict[int, tuple[int, GameSummary | None]] = field(default_factory=dict)
+    _listed: tuple[Stamp, list[tuple[int, float, int]]] | None = None
+    _reading: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+    """One request reads the journal or replays a game at a time (the page's requests run on threads):
+    twelve viewers asking at once after a line was journaled make one replay of it, not twelve."""
 
     def rows(self) -> list[tuple[int, float, int]]:
-        """Every game's number, start time and line count, oldest first (nothing replayed)."""
+        """Every game's number, start time and line count, oldest first (nothing replayed); read
+        again only when the journal's files changed (:func:`journal_stamp`, :data:`RACY_S`)."""
+        with self._reading:
+            return self._rows()
+
+    def _rows(self) -> list[tuple[int, float, int]]:
         if not self.path.exists():
             return []
+        stamp, latest = journal_stamp(self.path)
+        listed = self._listed
+        if listed is not None and listed[0] == stamp:
+            return listed[1]
         try:
             with Journal(self.path, readonly=True) as journal:
-                return [(entry.game, entry.started, entry.lines) for entry in journal.listing()]
+                rows = [(entry.game, entry.started, entry.lines) for entry in journal.listing()]
         except JournalError as exc:
             logger.warning("%s", exc)
             return []
+        # kept only once the files' last change is older than their stamps' resolution
+        self._listed = (stamp, rows) if time.time() - latest > RACY_S else None
+        return rows
 
     def games(self) -> list[PlayedGame]:
         """Every game that reads whole, oldest first."""
@@ -149,6 +194,10 @@ class JournalHistory:
     def played(self, game: int, started: float, count: int) -> PlayedGame | None:
         """One game of :meth:`rows`, replayed (cached while its line count stays); None when the
         journal no longer holds it or it fails its checksums."""
+        with self._reading:
+            return self._played(game, count)
+
+    def _played(self, game: int, count: int) -> PlayedGame | None:
         cached = self._cache.get(game)
         if cached is not None and cached.lines == count:
             return cached
@@ -198,6 +247,10 @@ class JournalHistory:
     def _summary(self, game: int, started: float, count: int, now: float) -> GameSummary | None:
         """Game ``game`` summed up with the lines journaled ``reveal_delay`` seconds before ``now``
         (monotonic; in the journal's order), cached once every line is."""
+        with self._reading:
+            return self._summed(game, started, count, now)
+
+    def _summed(self, game: int, started: float, count: int, now: float) -> GameSummary | None:
         cached = self._summaries.get(game)
         if cached is not None and cached[0] == count:
             return cached[1]

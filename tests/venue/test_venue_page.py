@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -117,3 +121,80 @@ def test_the_page_speaks_the_table_files_language(tmp_path: Path) -> None:
         (page,) = VenueOutputs(str(path)).open(load_table(path), tmp_path / "j.sqlite", lambda event: None, stack)
         words = httpx.get(page.url + "/api/words").json()
     assert words["lang"] == "fr" and words["ranks"]["K"] == "R" and words["words"]["trump"] == "atout"
+
+
+_OPENED: list[str] = []
+_COUNTING: list[bool] = []
+
+
+def _count_connections(event: str, args: tuple[object, ...]) -> None:
+    if event == "sqlite3.connect" and _COUNTING:
+        _OPENED.append(str(args[0]))
+
+
+sys.addaudithook(_count_connections)  # Python's own audit event: every SQLite database opened, by anyone
+
+
+def _aged(journal: Path, seconds: float) -> None:
+    """The journal's files as a journal last written ``seconds`` ago leaves them."""
+    then = time.time() - seconds
+    for file in (journal, journal.with_name(journal.name + "-wal")):
+        if file.exists():
+            os.utime(file, (then, then))
+
+
+def test_the_history_endpoints_read_an_unchanged_journal_once(service: TableService) -> None:
+    live = played(service)
+    journal = Path(service.journal.path)
+    history = JournalHistory(journal, table="T")
+    _aged(journal, 60)
+    with TestClient(table_app(live, history=history, settings=WebSettings())) as client:
+        first = [client.get(path).json() for path in ("/api/games", "/api/games/1", "/api/stats")]
+        _OPENED.clear()
+        _COUNTING.append(True)
+        try:
+            for _ in range(10):  # viewers looping over the history
+                again = [client.get(path).json() for path in ("/api/games", "/api/games/1", "/api/stats")]
+                assert again == first
+                assert '[Hand "1"]' in client.get("/api/games/1/record").text
+        finally:
+            _COUNTING.clear()
+        assert _OPENED == []  # 40 requests, the journal unchanged: not opened once
+        # a game ended during the page's life appears
+        feed(service, ButtonEvent("A", "yes"))  # next game
+        for event in whole_game(4):
+            feed(service, event)
+        games = client.get("/api/games").json()
+        assert [g["game"] for g in games] == [2, 1] and games[0]["winner"] in ("A", "B")
+        assert client.get("/api/games/2").json()["tags"]["Winner"] == games[0]["winner"]
+
+
+def test_viewers_asking_at_once_after_a_line_make_one_read_of_it(service: TableService) -> None:
+    played(service)
+    journal = Path(service.journal.path)
+    alone, crowd = JournalHistory(journal, table="T"), JournalHistory(journal, table="T")
+    alone.games(), crowd.games()
+    feed(service, ButtonEvent("A", "yes"))  # a line journaled: the next game begins
+    _aged(journal, 60)
+    _OPENED.clear()
+    _COUNTING.append(True)
+    try:
+        expected = [g.summary() for g in alone.games()]
+        once = len(_OPENED)  # what one viewer's request reads: the listing, the games whose lines changed
+        _OPENED.clear()
+        start = threading.Barrier(12)
+        answers: list[list[dict[str, object]]] = []
+
+        def viewer() -> None:
+            start.wait()
+            answers.append([g.summary() for g in crowd.games()])
+
+        threads = [threading.Thread(target=viewer) for _ in range(12)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        _COUNTING.clear()
+    assert answers == [expected] * 12 and once >= 2
+    assert len(_OPENED) == once  # twelve viewers at once: each change read once, not once a viewer
