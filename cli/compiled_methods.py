@@ -27,6 +27,7 @@ ours, and so makes every class; ``systemd/install.sh``).
 from __future__ import annotations
 
 import atexit
+import contextlib
 import dataclasses
 import importlib.util
 import marshal
@@ -108,8 +109,9 @@ def save(path: Path | None = None) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         temporary.write_bytes(importlib.util.MAGIC_NUMBER + marshal.dumps(kept))
         os.replace(temporary, path)
-    except OSError:
-        temporary.unlink(missing_ok=True)
+    except OSError:  # a folder the process cannot write (the service's): the classes compile as before
+        with contextlib.suppress(OSError):
+            temporary.unlink(missing_ok=True)
 
 
 def install() -> None:

@@ -161,6 +161,10 @@ class Reviews:
                     await asyncio.to_thread(self._write, hand.game, hand.number, key, view)
                 self._keep(hand.game, hand.number, key, view)
             except Exception as exc:  # the worker's failure (or its error): said, and the viewer answers 503
+                if self._closed:  # the table closing ended the worker (close): dropped, not failed
+                    logger.debug("the review of hand %d of game %d dropped as the table closed: %s",
+                                 hand.number, hand.game, exc)
+                    return
                 logger.warning("the coach could not review hand %d of game %d: %s", hand.number, hand.game, exc)
                 if isinstance(exc, concurrent.futures.process.BrokenProcessPool):
                     self._pool = None  # a new worker for the next hand

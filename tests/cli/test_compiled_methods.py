@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from waiting import HANG_S
 
 from cli.compiled_methods import cache_file
@@ -109,3 +110,22 @@ def test_kept_beside_the_bytecode_and_written_by_the_installer(tmp_path: Path) -
     assert done.stdout.startswith(str(cache_file(str(tmp_path))))
     assert _start(tmp_path, "install", "firmware_host.app")["compiled"] == 0
     assert int(_start(tmp_path, "plain", "firmware_host.app")["compiled"]) > 500  # type: ignore[call-overload]
+
+
+def test_a_folder_that_cannot_be_written_is_passed_over_in_silence(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The installed service runs where it cannot write (``ProtectSystem=strict``): a start that compiled
+    a class the installer had not ended, at its exit, in a traceback from the cleanup of the temporary
+    file ("Exception ignored in atexit callback … Read-only file system": the booted unit's refusals of
+    a bad table file and a damaged journal). Here the folder is below a file, which no one can write."""
+    from cli import compiled_methods
+
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)  # as the service runs
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder")
+    compiled_methods._state["new"] = True
+    try:
+        compiled_methods.save(blocked / "__pycache__" / "dataclass-methods.marshal")
+    finally:
+        compiled_methods._state["new"] = False
+    assert blocked.read_text() == "not a folder"
