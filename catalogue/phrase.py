@@ -15,12 +15,15 @@ name, a hint), said in the same language; a message with plural forms takes its 
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import logging
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Count", "Joined", "Phrase", "SaidFormatter", "WordedError", "from_data", "logged", "os_words"]
+__all__ = ["Count", "Joined", "Phrase", "SaidFormatter", "WordedError", "from_data", "logged", "os_words",
+           "said_at_the_console"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +159,20 @@ class SaidFormatter(logging.Formatter):
             return self.fallback.format(record)
         said = words.said(self.lang)
         return said if record.levelno <= logging.INFO else f"{record.levelname} {record.name}: {said}"
+
+
+@contextlib.contextmanager
+def said_at_the_console(lang: str) -> Iterator[None]:
+    """The console's log lines a person reads (the page's address, the pads' frames...) in ``lang``
+    while the demo plays (:class:`catalogue.phrase.SaidFormatter`); the others as they were."""
+    handlers = [(handler, handler.formatter) for handler in logging.getLogger().handlers]
+    for handler, formatter in handlers:
+        handler.setFormatter(SaidFormatter(lang, formatter))
+    try:
+        yield
+    finally:
+        for handler, formatter in handlers:
+            handler.setFormatter(formatter)
 
 
 class WordedError(ValueError):

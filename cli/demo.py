@@ -91,6 +91,8 @@ def run(args: argparse.Namespace) -> int:
     from firmware_host.players.demo import DemoError
 
     check_rules(args.rules)
+    from catalogue.phrase import said_at_the_console
+
     with said_at_the_console(args.language or "en"), terminated_as_interrupted():
         try:
             return _play(args)
@@ -122,22 +124,6 @@ def terminated_as_interrupted() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGTERM, previous)
-
-
-@contextlib.contextmanager
-def said_at_the_console(lang: str) -> Iterator[None]:
-    """The console's log lines a person reads (the page's address, the pads' frames...) in ``lang``
-    while the demo plays (:class:`catalogue.phrase.SaidFormatter`); the others as they were."""
-    from catalogue.phrase import SaidFormatter
-
-    handlers = [(handler, handler.formatter) for handler in logging.getLogger().handlers]
-    for handler, formatter in handlers:
-        handler.setFormatter(SaidFormatter(lang, formatter))
-    try:
-        yield
-    finally:
-        for handler, formatter in handlers:
-            handler.setFormatter(formatter)
 
 
 def _play(args: argparse.Namespace) -> int:

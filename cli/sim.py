@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     import contextlib
 
     from catalogue import language, say
-    from cli.demo import said_at_the_console
+    from catalogue.phrase import said_at_the_console
     from firmware_host.app import GameOptions, build_referee, linger
     from firmware_host.players.console import SimOptions, run_sim
     from hardware.table import simulated_table

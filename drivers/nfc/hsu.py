@@ -55,6 +55,10 @@ PROBE_TIMEOUT_MS = 50
 """How long :func:`recover` waits for the ACK at each rate, milliseconds: the chip ACKs
 within 15 ms (nfcpy's note in ``clf/pn532.py``), the transport waits 50 ms at least."""
 
+ACK_TIMEOUT_MS = 100
+"""The ACK wait of :func:`recover`'s second round, milliseconds: nfcpy's for every command
+(``pn53x.Chipset.command``)."""
+
 WAKE_UP = bytes.fromhex("5555000000")
 """The bytes that wake a PN532 from PowerDown over HSU: its fifth rising edge wakes the chip (UM0701-02
 §6.3.2.3; ``55`` alone makes five on an 8N1 line), libnfc's ``pn532_uart_wakeup`` bytes, sent in a
@@ -200,17 +204,24 @@ def set_rate(transport: Any, rate: int) -> None:
 def recover(transport: Any, rates: tuple[int, ...] = FASTER) -> int | None:
     """After a chip did not answer at 115,200: find the rate it was left at and set it back.
 
+    Each rate is asked with a short ACK wait (:data:`PROBE_TIMEOUT_MS`), then, if none answered, once
+    more with nfcpy's (:data:`ACK_TIMEOUT_MS`): a chip late to ACK (a simulated one whose thread was not
+    scheduled, a USB adapter that held its bytes) is still found, and its late answer, which reaches a
+    line already at the next rate as garbage, is not taken for that rate's.
+
     :returns: the rate it answered at (it now runs at :data:`POWER_ON`, and so does the
         transport), ``None`` if it answered at none of ``rates`` (the transport is then at
         :data:`POWER_ON` again).
     :raises OSError: the port is gone.
     """
-    for rate in rates:
-        if answers_at(transport, rate):
-            logger.info("%s: the PN532 was left at %d baud (a host that did not close it): set back to %d",
-                        transport.port, rate, POWER_ON)
-            set_rate(transport, POWER_ON)
-            return rate
+    for timeout_ms in (PROBE_TIMEOUT_MS, ACK_TIMEOUT_MS):
+        for rate in rates:
+            if answers_at(transport, rate, timeout_ms):
+                logger.info("%s: the PN532 was left at %d baud (a host that did not close it): set back to %d",
+                            transport.port, rate, POWER_ON, extra={"said": (  # a console says it in its language
+                                "log.pn532_left_at", {"port": transport.port, "rate": rate, "power_on": POWER_ON})})
+                set_rate(transport, POWER_ON)
+                return rate
     transport.open(transport.port, POWER_ON)
     return None
 

@@ -35,13 +35,13 @@ from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from catalogue import is_plural, os_reason, say, say_n
 from drivers.nfc.frame_log import FrameLog, RecordingTty
 from drivers.nfc.originality import Origin
 from drivers.nfc.pn532sim import tag_signer
-from drivers.nfc.reader import AskEvery
+from drivers.nfc.reader import READER_ERRORS, AskEvery
 from firmware_host.checks.doctor import Check
 from hardware import ntag_signature
 from hardware.table_config import PadConfig, TableConfig
@@ -57,6 +57,13 @@ POLLS = 5
 """Polls of each step: a tag of a stack may miss one (its tags are the union)."""
 POLL_GAP = 0.02
 """Seconds between those polls (as the pads poll)."""
+
+RETRIES = 2
+"""Times an exchange of the probe is tried again after it failed (a PN532 ACK nfcpy missed: it waits
+100 ms for it, which a busy host can miss, as the pads forgive a failed poll), the reader put back in
+step first (:meth:`NfcpyReader.resync`); a reader that fails every try is a failing line."""
+
+T = TypeVar("T")
 
 Ask = Callable[[PadConfig, int], bool]
 """Asks the maker to lay ``n`` cards on the pad (one more than before): False to skip the step."""
@@ -91,7 +98,6 @@ def probe_reader(pad: PadConfig, port: str, frames: FrameLog, ask: Ask, *, key: 
     failing :class:`Check` and the probe goes on with the next.
     """
     from drivers.nfc.pn532_reader import NfcpyReader
-    from drivers.nfc.reader import READER_ERRORS
 
     frames.comment(f"pad {pad.name}: {pad.device} ({port})")
     opened: list[RecordingTty] = []
@@ -102,36 +108,89 @@ def probe_reader(pad: PadConfig, port: str, frames: FrameLog, ask: Ask, *, key: 
         return tty
 
     name = _say(lang, "firmware", pad=pad.name)
+    retried = _Retried(pad, frames)
     try:
-        reader = NfcpyReader(port, transport=transport)
+        reader = retried.opening(lambda: NfcpyReader(port, transport=transport), port)
     except READER_ERRORS as exc:
         logger.debug("probe %s: %r", pad.name, exc, exc_info=True)
         return [Check(name, False, f"{pad.device}: {exc}", say(lang, "doctor.pn532_silent"))]
+    retried.reader = reader
     checks: list[Check] = []
+
+    def add(*lines: Check) -> None:
+        checks.extend(retried.told(line, lang) for line in lines)
+
     try:
         try:
-            firmware = firmware_text(reader.firmware())
+            firmware = firmware_text(retried(reader.firmware))
             baud = opened[-1].baudrate if opened else 0
-            checks.append(Check(name, True, _say(lang, "firmware_ok", firmware=firmware, device=pad.device, baud=baud)))
+            add(Check(name, True, _say(lang, "firmware_ok", firmware=firmware, device=pad.device, baud=baud)))
             frames.comment(f"pad {pad.name}: a poll")
-            listed = reader.poll()
-            checks.append(Check(_say(lang, "poll", pad=pad.name), True, _listed(listed, lang)))
+            listed = retried(reader.poll)
+            add(Check(_say(lang, "poll", pad=pad.name), True, _listed(listed, lang)))
             known = set(listed)
             for laid in LAID:
                 if not ask(pad, laid):
-                    checks.append(Check(_say(lang, "stack", pad=pad.name, n=laid), True, _say(lang, "skipped")))
+                    add(Check(_say(lang, "stack", pad=pad.name, n=laid), True, _say(lang, "skipped")))
                     continue
                 frames.comment(f"pad {pad.name}: cards laid: {laid}")
-                checks += _in_play(reader, pad, known, key, lang)
-                step, seen = _step(reader, pad, laid, key, lang)
-                checks += step
+                add(*_in_play(reader, retried, pad, known, key, lang))
+                step, seen = _step(reader, retried, pad, laid, key, lang)
+                add(*step)
                 known |= set(seen)
         except READER_ERRORS as exc:
             logger.debug("probe %s: %r", pad.name, exc, exc_info=True)
-            checks.append(Check(name, False, f"{pad.device}: {exc}", say(lang, "doctor.pn532_silent")))
+            add(Check(name, False, f"{pad.device}: {exc}", say(lang, "doctor.pn532_silent")))
     finally:
         reader.close()
     return checks
+
+
+class _Retried:
+    """Tries an exchange of the probe again after it failed, :data:`RETRIES` times, the reader put back
+    in step first; counts the tries, which the next line of the report says (:meth:`told`)."""
+
+    def __init__(self, pad: PadConfig, frames: FrameLog) -> None:
+        self.pad = pad
+        self.frames = frames
+        self.reader: NfcpyReader | None = None
+        self.untold = 0
+
+    def __call__(self, exchange: Callable[[], T]) -> T:
+        for attempt in range(RETRIES + 1):
+            try:
+                return exchange()
+            except READER_ERRORS as exc:
+                if attempt == RETRIES or self.reader is None:
+                    raise
+                self._again(exc)
+                self.reader.resync()
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def opening(self, open_reader: Callable[[], NfcpyReader], port: str) -> NfcpyReader:
+        """The reader opened, tried again if no PN532 answered (a missed first ACK), not if the port
+        is not there."""
+        for attempt in range(RETRIES + 1):
+            try:
+                return open_reader()
+            except READER_ERRORS as exc:
+                if attempt == RETRIES or not os.path.exists(port):
+                    raise
+                self._again(exc)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _again(self, exc: BaseException) -> None:
+        self.untold += 1
+        logger.debug("probe %s: tried again after %r", self.pad.name, exc)
+        self.frames.comment(f"pad {self.pad.name}: tried again after: {exc}")
+
+    def told(self, line: Check, lang: str) -> Check:
+        """``line`` saying the exchanges tried again since the last line, if any."""
+        if not self.untold:
+            return line
+        detail = line.detail + "; " + _say(lang, "retried", n=self.untold)
+        self.untold = 0
+        return Check(line.name, line.ok, detail, line.fix)
 
 
 def _listed(uids: tuple[str, ...] | list[str], lang: str) -> str:
@@ -143,7 +202,8 @@ IN_PLAY_WAIT = 0.25
 """Seconds the first poll of a step lets the PN532 wait for a card on an empty pad (a pad's ``idle_wait``)."""
 
 
-def _in_play(reader: NfcpyReader, pad: PadConfig, known: set[str], key: bytes, lang: str) -> list[Check]:
+def _in_play(reader: NfcpyReader, retried: _Retried, pad: PadConfig,
+             known: set[str], key: bytes, lang: str) -> list[Check]:
     """The cards just laid asked as a game asks them (:meth:`NfcpyReader.poll` with ``ask``: ``READ_SIG``
     first, while the listing that found each holds it; on an empty pad, the waiting poll of a pad that
     waits for a card, which lists one tag at a time): a line each, its answers, its verdict and how it
@@ -153,7 +213,7 @@ def _in_play(reader: NfcpyReader, pad: PadConfig, known: set[str], key: bytes, l
     for poll in range(POLLS):
         if poll:
             time.sleep(POLL_GAP)
-        reader.poll(wait=0.0 if known else IN_PLAY_WAIT, ask=inquiry)
+        retried(lambda: reader.poll(wait=0.0 if known else IN_PLAY_WAIT, ask=inquiry))
         if set(inquiry.facts) - known:
             break
     after = reader.reselections
@@ -176,21 +236,22 @@ def _in_play(reader: NfcpyReader, pad: PadConfig, known: set[str], key: bytes, l
     return checks
 
 
-def _step(reader: NfcpyReader, pad: PadConfig, laid: int, key: bytes, lang: str) -> tuple[list[Check], list[str]]:
+def _step(reader: NfcpyReader, retried: _Retried, pad: PadConfig, laid: int, key: bytes,
+          lang: str) -> tuple[list[Check], list[str]]:
     """Poll a few times, then ask each listed tag its GET_VERSION and READ_SIG; the lines, and the
     tags listed."""
     seen: list[str] = []
     for poll in range(POLLS):
         if poll:
             time.sleep(POLL_GAP)
-        seen += [uid for uid in reader.poll() if uid not in seen]
+        seen += [uid for uid in retried(reader.poll) if uid not in seen]
     want = min(laid, pad.depth)
     name = _say(lang, "stack", pad=pad.name, n=laid)
     detail = _say(lang, "seen", listed=_listed(seen, lang), depth=pad.depth)
     checks = [Check(name, len(seen) >= want, detail,
                     _say(lang, "fix_depth", pad=pad.name, n=max(len(seen), 1)) if seen else _say(lang, "fix_nothing"))]
     for uid in seen:
-        facts = reader.read_facts(uid)
+        facts = retried(lambda: reader.read_facts(uid))  # noqa: B023 (called at once)
         verdict = ntag_signature.judge(uid, facts, key)
         version = facts.version.hex(" ").upper() if facts is not None and facts.version else _say(lang, "no_answer")
         signature = facts.signature.hex().upper() if facts is not None and facts.signature else _say(lang, "no_answer")

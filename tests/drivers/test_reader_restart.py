@@ -13,6 +13,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import nfc.clf.pn532
@@ -57,6 +58,23 @@ def test_a_reader_finds_a_chip_left_at_921600_and_sets_it_back(link_baud: int) -
         with NfcpyReader(chip.path, link_baud=link_baud) as reader:
             assert reader.recovered_from == 921600
             assert chip.chip_baud == link_baud  # set back to 115,200, then where the reader wants it
+            chip.place(KS)
+            assert reader.poll() == (KS,)
+
+
+@pytest.mark.parametrize("link_baud", [115200, 921600])
+@pytest.mark.parametrize("late", [0.06, 0.12])
+def test_a_chip_left_at_921600_that_acks_late_is_still_found_at_921600(link_baud: int, late: float) -> None:
+    """The race a busy machine ran: the simulated chip's thread not scheduled for longer than the
+    recovery's 50 ms ACK wait. Its late answer came while the host asked 460,800 and was taken for
+    that rate's (SetSerialBaudrate then refused: no PN532 answers); now it reaches that line as
+    garbage, and the rates are asked once more with nfcpy's 100 ms."""
+    with Pn532Simulator() as chip:
+        _killed_at_921600(chip.path)
+        chip.answer_late(1, late)  # the first command the chip hears: the GetFirmwareVersion at 921,600
+        with NfcpyReader(chip.path, link_baud=link_baud) as reader:
+            assert reader.recovered_from == 921600
+            assert chip.chip_baud == link_baud
             chip.place(KS)
             assert reader.poll() == (KS,)
 
@@ -178,3 +196,27 @@ def test_the_rate_changes_with_the_hosts_ack_or_a_frame_at_the_new_rate_in_its_p
             assert chip.chip_baud == 115200 and chip.stats.garbled == 0
         finally:
             port.release()
+
+
+def test_an_answer_sent_at_the_chip_s_rate_reaches_a_line_at_another_as_garbage() -> None:
+    """A host that gave up on a chip and moved its line to another rate reads the chip's late answer
+    as a UART would: bytes of no frame, never the answer."""
+    with Pn532Simulator() as chip:
+        _killed_at_921600(chip.path)
+        transport = RawTty(chip.path)
+        try:
+            transport.open(chip.path, 921600)
+            chip.answer_late(1, 0.2)
+            transport.write(hsu.frame(b"\xd4\x02"))  # GetFirmwareVersion at the chip's rate, answered late
+            until = time.monotonic() + HANG_S
+            while chip.stats.late < 1 and time.monotonic() < until:  # the chip heard it (at 921,600)
+                time.sleep(0.005)
+            transport.baudrate = 460800  # the host moves on before the ACK comes
+            try:
+                seen = bytes(transport.read(timeout=500))
+            except TimeoutError:
+                seen = b""
+        finally:
+            transport.close()
+        assert not seen.startswith(b"\x00\x00\xff")  # neither the ACK nor the answer
+        assert chip.stats.garbled_answers == 2  # its ACK and its answer

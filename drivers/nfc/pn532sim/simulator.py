@@ -43,7 +43,9 @@ link's termios), so what ``tcsetattr`` (``stty``, pyserial, :class:`RawTty`)
 sets is what the simulator sees. Frames sent at another rate than the chip's
 reach its UART as garbage (each bit lasts 8 of the other rate's bits: framing
 errors, no preamble nor start code) and get no answer (:attr:`SimStats.garbled`
-counts them). With pacing on, bytes take the time of the chip's current rate
+counts them); an answer the chip sends at its rate while the host's side runs at another (a
+host that gave up waiting and moved to the next rate) reaches the host as garbage too
+(:data:`GARBLED`), never as a frame. With pacing on, bytes take the time of the chip's current rate
 (at most ``baud``). Assumptions, not measured: the chip takes its new rate once
 the host's ACK after the SetSerialBaudrate answer arrived (nfcpy and libnfc send
 that ACK, then switch); since a pty keeps no timing, that ACK is taken at the
@@ -105,6 +107,8 @@ class SimStats:
     late: int = 0
     garbled: int = 0
     """Frames that came at another rate than the chip's: no answer."""
+    garbled_answers: int = 0
+    """Frames the chip sent while the host's side ran at another rate: garbage on arrival."""
 
 
 FOLDER_PREFIX = "pn532sim-"
@@ -144,6 +148,11 @@ def _alive(pid: int) -> bool:
         return True  # another user's process
     return True
 
+
+GARBLED = b"\xfe"
+"""What each byte of an answer the chip sends at another rate than the host's line runs at becomes
+(assumption, not measured: a UART reading a faster or slower line takes framing errors and bytes
+of no frame; ``FE`` starts no preamble ``00 00 FF``)."""
 
 INITIAL_BAUD = 115200
 """The PN532's HSU rate after power-on (UM0701-02, the HSU interface; nfcpy's ``init``: "PN532
@@ -507,6 +516,7 @@ class Pn532Simulator(Closing):
                 corrupted=c["corrupted"],
                 late=c["late"],
                 garbled=c["garbled"],
+                garbled_answers=c["garbled_answers"],
             )
 
     def _request(self, *, plugged: bool) -> None:
@@ -725,6 +735,16 @@ class Pn532Simulator(Closing):
         delay = after + self._wire(len(data))
         if delay:
             time.sleep(delay)
+        rate = line_rate(master)
+        with self._lock:
+            chip = self._chip_baud
+        if rate is not None and rate != chip:
+            # the host's side of the line runs at another rate by the time the chip answers (it gave up
+            # waiting and moved on): what its UART reads is garbage, as the chip hears a frame at another
+            # rate (framing errors, no preamble); modelled as bytes that hold no start code
+            self._counts["garbled_answers"] += 1
+            logger.debug("%s: an answer at %d baud, the host's line runs at %d: garbled", self.path, chip, rate)
+            data = GARBLED * len(data)
         logger.log(WIRE, "%s >>> %s", self.path, data.hex())
         view = memoryview(data)
         while view:

@@ -180,3 +180,19 @@ def test_doctor_probe_on_a_table_file_that_does_not_load_says_why(tmp_path: Path
                           env={**os.environ, "XDG_STATE_HOME": str(tmp_path)})
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert str(table) in done.stdout and not (tmp_path / "f.txt").exists()
+
+
+@pytest.mark.parametrize("after", [5, 9, 14, 16, 22, 36, 39, 44], ids=lambda n: f"after {n} commands")
+def test_a_missed_ack_is_tried_again_and_said_never_a_false_verdict(sim: Pn532Simulator, tmp_path: Path,
+                                                                    after: int) -> None:
+    """A busy host that misses the PN532's ACK (nfcpy waits 100 ms for it: "[Errno 5] Input/output
+    error") at any step of the probe: the step is tried again once the reader is back in step, its
+    line says so, and every line still passes."""
+    # 5, 9: the opening (SAMConfiguration, RFConfiguration); 14: GetFirmwareVersion; 16: the empty pad's poll;
+    # 22: READ_SIG of the card in play; 36, 39, 44: a stack's InDeselect, GET_VERSION, READ_SIG
+    sim.ignore_commands(1, after=after)  # one command neither ACKed nor answered: nfcpy's EIO
+    checks = probe(table_of(PadConfig("hand.A", sim.path, depth=2)), tmp_path / "f.txt", maker(sim))
+    assert all(check.ok for check in checks), "\n".join(map(str, checks))
+    said = [str(check) for check in checks]
+    assert sum("1 exchange tried again after the reader was put back in step" in line for line in said) == 1, said
+    assert len([line for line in said if ": tag " in line]) == 1 + 2 + 2
