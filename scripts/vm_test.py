@@ -371,8 +371,11 @@ def vm_table_file() -> str:
     text = (ROOT / "hardware/tables/reference.toml").read_text(encoding="utf-8")
     for index, pad in enumerate(PADS):
         quoted = f'"{pad}"' if "." in pad else pad
-        text = re.sub(rf'^{re.escape(quoted)} = "tty:USB{index}:pn532"$', f'{quoted} = "{by_path(index)}"', text,
-                      flags=re.M)
+        # whatever the shipped file names (its by-path names are a Pi 4's ports): the guest's own ports
+        text, named = re.subn(rf'^{re.escape(quoted)} = "[^"\n]*"$', f'{quoted} = "{by_path(index)}"', text,
+                              flags=re.M)
+        if named != 1:
+            raise ValueError(f"the reference table file names pad {pad} {named} times, not once")
     text = re.sub(r'^backend = "auto".*$', 'backend = "lgpio"', text, flags=re.M)
     text = re.sub(r"^bus = 1 .*$", "bus = 0", text, flags=re.M)
     text = re.sub(r'^chip = "sh1106".*$', 'chip = "ssd1306"', text, flags=re.M)
