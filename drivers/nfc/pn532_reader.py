@@ -363,24 +363,29 @@ class NfcpyReader(Closing):
                 self._rx_crc_off(device)
                 return True
             self.reselections = self.reselections.add(in_select_missed=1)
-        self._set_retries(device, 0x01)
         for reset in (False, True) if not halted else (True,):
-            if reset:
-                device.mute()
-            self._field_dirty = True
-            listed = device.chipset.command(
-                _IN_LIST_PASSIVE_TARGET, bytearray([1, 0]) + select_request(uid), timeout=0.1
-            )
-            self._listing = _listed_uids(listed)
-            if uid in self._listing:
+            if self._list_by_uid(device, uid, reset=reset):
                 self.reselections = self.reselections.add(field_reset=1) if reset else \
                     self.reselections.add(by_uid=1)
-                # the listing switched the CRC on both ways; nfcpy's sense_tta then switches the receive
-                # CRC off for a Type 2 tag (CIU_RxMode bit 7 cleared), and so do we (the register as read once)
-                self._rx_crc_off(device)
                 return True
         self.reselections = self.reselections.add(lost=1)
         return False
+
+    def _list_by_uid(self, device: Any, uid: str, *, reset: bool) -> bool:
+        """InListPassiveTarget of tag ``uid`` alone (its cascade tag and UID: :func:`select_request`),
+        after a field reset if ``reset`` (a tag the chip halted answers no REQA), its receive CRC off
+        after: whether it answered. The listing switched the CRC on both ways; nfcpy's ``sense_tta``
+        then switches the receive CRC off for a Type 2 tag (CIU_RxMode bit 7 cleared), and so do we."""
+        if reset:
+            device.mute()
+        self._field_dirty = True
+        self._set_retries(device, 0x01)
+        listed = device.chipset.command(_IN_LIST_PASSIVE_TARGET, bytearray([1, 0]) + select_request(uid), timeout=0.1)
+        self._listing = _listed_uids(listed)
+        if uid not in self._listing:
+            return False
+        self._rx_crc_off(device)
+        return True
 
     def _set_retries(self, device: Any, retries: int) -> None:
         """MxRtyPassiveActivation (RFConfiguration item 05), if it is not set so already."""
@@ -555,20 +560,8 @@ class NfcpyReader(Closing):
         if selected == uid:
             self._listing = [uid]
             return self._reselect(device, uid)
-        device.mute()  # a tag the last poll cycle halted answers no REQA
-        self._field_dirty = True
-        self._set_retries(device, 0x01)
-        listed = device.chipset.command(
-            _IN_LIST_PASSIVE_TARGET, bytearray([1, 0]) + select_request(uid), timeout=0.1
-        )
-        self._listing = _listed_uids(listed)
-        if uid not in self._listing:
-            return False
-        # InListPassiveTarget switched the CRC on both ways; nfcpy's sense_tta then switches the
-        # receive CRC off for a Type 2 tag (read CIU_RxMode, clear bit 7, write it), and so do we.
-        self._rx_mode = None
-        self._rx_crc_off(device)
-        return True
+        self._rx_mode = None  # read again after this listing
+        return self._list_by_uid(device, uid, reset=True)  # a tag the last poll cycle halted answers no REQA
 
     def _tt2_command(self, device: Any, uid: str, command: bytes, size: int, timeout: int) -> bytes | None:
         """A Type 2 command to the selected tag ``uid``, sent again after a transmission error as
