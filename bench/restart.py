@@ -40,6 +40,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import nfc.clf.pn532
@@ -87,14 +88,13 @@ def restart_costs(runs: int) -> dict[str, list[float]]:
     return figures
 
 
-def nfcpy_alone_after_kill(runs: int) -> int:
-    """How many of ``runs`` nfcpy inits answered on a chip a killed nfcpy host left at 921,600."""
+def _nfcpy_alone_again(runs: int, leave: Callable[[str], None]) -> int:
+    """How many of ``runs`` nfcpy inits answered on a chip that ``leave`` (given its port) left as a
+    first host leaves it."""
     answered = 0
     for _ in range(runs):
         with Pn532Simulator(baud=LINE_CAP) as chip:
-            transport = RawTty(chip.path)
-            nfc.clf.pn532.init(transport)
-            transport.release()
+            leave(chip.path)
             again = RawTty(chip.path)
             try:
                 nfc.clf.pn532.init(again).close()
@@ -104,23 +104,22 @@ def nfcpy_alone_after_kill(runs: int) -> int:
             finally:
                 again.release()
     return answered
+
+
+def _killed_host(path: str) -> None:
+    transport = RawTty(path)
+    nfc.clf.pn532.init(transport)  # the chip moved to 921,600
+    transport.release()  # and never closed: a killed host
+
+
+def nfcpy_alone_after_kill(runs: int) -> int:
+    """How many of ``runs`` nfcpy inits answered on a chip a killed nfcpy host left at 921,600."""
+    return _nfcpy_alone_again(runs, _killed_host)
 
 
 def nfcpy_alone_after_close(runs: int) -> int:
     """How many of ``runs`` nfcpy inits answered on a chip nfcpy's own close put in PowerDown."""
-    answered = 0
-    for _ in range(runs):
-        with Pn532Simulator(baud=LINE_CAP) as chip:
-            nfc.clf.pn532.init(RawTty(chip.path)).close()
-            again = RawTty(chip.path)
-            try:
-                nfc.clf.pn532.init(again).close()
-                answered += 1
-            except READER_ERRORS:
-                pass
-            finally:
-                again.release()
-    return answered
+    return _nfcpy_alone_again(runs, lambda path: nfc.clf.pn532.init(RawTty(path)).close())
 
 
 def poll_costs(polls: int) -> dict[str, list[float]]:
