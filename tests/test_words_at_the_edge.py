@@ -332,3 +332,45 @@ def test_the_english_rule_can_fail() -> None:
         ("engine/prompts.py", "deal, turn up"),
         ("engine/prompts.py", "{seat} deals five cards each and turns up the eleventh"),
         ("firmware_host/referee/snapshot.py", "{value} plays")}
+
+
+# -- one carrier of a message's id and values -----------------------------------------------------------
+
+CARRIERS = {"catalogue/phrase.py:Phrase", "engine/events.py:Says"}
+"""The classes that hold a message's id with its values: the catalogue's :class:`~catalogue.phrase.Phrase`,
+which every layer above the catalogue carries (an error keeps one as its ``words``), and the engine's
+:class:`~engine.events.Says`, below the catalogue (the engine imports nothing of ours), worded at the edge
+(:mod:`firmware_host.referee.event_words`)."""
+
+
+def carriers(sources: dict[str, ast.Module]) -> set[str]:
+    """``path:Class`` of each class that holds a message's id with its values itself: a field or an
+    attribute ``msgid``, or both ``key`` and ``values`` (``BadInput``, the journal's and the voice's errors
+    as they were: their ``msgid`` and ``values`` beside their English)."""
+    found = set()
+    for rel, tree in sources.items():
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.ClassDef):
+                continue
+            names = {n.target.id for n in ast.walk(node)
+                     if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)}
+            names |= {n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store)
+                      and isinstance(n.value, ast.Name) and n.value.id == "self"}
+            if "msgid" in names or {"key", "values"} <= names:
+                found.add(f"{rel}:{node.name}")
+    return found
+
+
+def test_a_message_and_its_values_have_one_carrier() -> None:
+    assert carriers(_sources()) == CARRIERS
+
+
+def test_the_carrier_rule_can_fail() -> None:
+    """``BadInput`` and ``JournalError`` as they were, beside an error that keeps a phrase as its words."""
+    bad_input = ast.parse("class BadInput(Exception):\n    def __init__(self, message, *, msgid=None, **values):\n"
+                          "        self.msgid = msgid\n        self.values = values\n")
+    says = ast.parse("@dataclass\nclass Says:\n    key: str\n    values: tuple = ()\n")
+    worded = ast.parse("class JournalError(OSError):\n    def __init__(self, words):\n        self.words = words\n")
+    assert carriers({"firmware_host/errors.py": bad_input, "engine/events.py": says,
+                     "firmware_host/journal/store_errors.py": worded}) == {
+        "firmware_host/errors.py:BadInput", "engine/events.py:Says"}
