@@ -33,6 +33,7 @@ from firmware_host.feeder import feed_lines
 from firmware_host.journal.store import Journal, JournalBusy, JournalDamaged, JournalError, default_journal
 from firmware_host.outputs import FaultLights, JsonLines, OutputSource, TableOutput
 from firmware_host.referee.controller import Controller
+from firmware_host.referee.event_words import said_in
 from firmware_host.referee.table_defaults import TableDefaults
 from firmware_host.referee.transcript import Setup, setup_problem
 from firmware_host.screens.panel import check_png_dir
@@ -374,7 +375,7 @@ def _say_where_it_stands(controller: Controller, journal: str | os.PathLike[str]
         return
     a, b = snapshot.players[0], snapshot.players[1]
     print(f"ecarte-table run: the input ended in game {snapshot.game}, hand {snapshot.hand_no} ({view.phase}), "
-          f"{a} {view.score[0]} – {b} {view.score[1]}; the table waits: {snapshot.expectation}. "
+          f"{a} {view.score[0]} – {b} {view.score[1]}; the table waits: {said_in(snapshot.expectation)}. "
           f"The journal {journal} keeps it: `run --journal` on it goes on from there.", file=sys.stderr)
 
 

@@ -23,7 +23,7 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from catalogue.phrase import Phrase, logged, os_words
+from catalogue.phrase import Phrase, log_said, logged, os_words
 from drivers.device_events import ButtonPressed, CardSeen, DeviceEvent, ReaderStatus
 from engine import Event, NotationError
 from firmware_host.journal.replay import replay_game
@@ -245,8 +245,7 @@ class TableService:
             status = self.controller.reader(item.zone, item.online, item.reason)
             if item.online:
                 if status.events:  # a reader coming up at the start is no news
-                    logger.info("reader %s is back", item.zone,
-                                extra=logged(Phrase.of("log.reader_back", pad=item.zone)))
+                    log_said(logger, logging.INFO, Phrase.of("log.reader_back", pad=item.zone))
             else:
                 logger.warning("reader %s is offline%s", item.zone, f": {item.reason}" if item.reason else "",
                                extra=logged(_offline_words(item)))

@@ -49,7 +49,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from catalogue import language
-from catalogue.phrase import Phrase, logged
+from catalogue.phrase import Phrase, log_said
 from firmware_host.referee.snapshot import Outcome
 from firmware_host.referee.transcript import (
     MAX_LINE_BYTES,
@@ -443,7 +443,7 @@ class TablePage:
 
     def start(self) -> None:
         self.server.start()
-        logger.info("the table's page: %s", self.server.url, extra=logged(Phrase.of("log.page", url=self.server.url)))
+        log_said(logger, logging.INFO, Phrase.of("log.page", url=self.server.url))
 
     @property
     def url(self) -> str:
