@@ -60,7 +60,7 @@ from firmware_host.referee.transcript import (
 )
 from hardware.limits import quoted
 from venue.guard import BACKLOG, Guard, guarded_config, serve
-from venue.page_history import JournalHistory
+from venue.page_history import JournalHistory, live_game
 from venue.public import Message, PublicFeed
 from venue.record import said_record, write_record
 from venue.reviews import Reviews, reviews_folder
@@ -83,11 +83,22 @@ class LiveTable:
         self.reviews = reviews if reviews is not None else Reviews(None)
         """The coach's reviews: each hand's made by a worker process as it ends (:mod:`venue.reviews`)."""
         self.feed.on_hand = self.reviews.submit
+        self.on_over: Callable[[int], None] | None = None
+        """Called with a game's number once it is over, and again when the next begins: its summary,
+        record and statistics are made then (:meth:`venue.page_history.JournalHistory.prepare`)."""
+        self._over = 0
 
     def take(self, outcome: Outcome) -> None:
         """One outcome (called on the loop)."""
+        before = self.feed.game
         self._send(self.feed.take(outcome, time.monotonic(), wall=time.time()))
         self._arm()
+        if self.on_over is not None:
+            if before and self.feed.game != before:
+                self.on_over(before)  # its last lines (the new game's button) are in the journal
+            if self.feed.state.get("winner") and self._over != self.feed.game:
+                self._over = self.feed.game
+                self.on_over(self._over)
 
     def _send(self, messages: list[Message]) -> None:
         for message in messages:
@@ -189,14 +200,14 @@ def table_app(live: LiveTable, *, history: JournalHistory | None, settings: WebS
     async def games(request: Request) -> Response:
         if history is None:
             return JSONResponse([])
-        played = await asyncio.to_thread(history.games)
+        played = await asyncio.to_thread(history.games, live_game(live.feed))
         return JSONResponse([g.summary() for g in reversed(played)])
 
     async def game(request: Request) -> Response:
         if history is None:
             return JSONResponse({"error": "no journal"}, status_code=404)
         number = game_number(request.path_params["number"])
-        log = None if number is None else await asyncio.to_thread(history.log, number)
+        log = None if number is None else await asyncio.to_thread(history.log, number, None, live_game(live.feed))
         if log is None:
             return JSONResponse({"error": f"no game {_named(number, request)}"}, status_code=404)
         return JSONResponse({"tags": dict(log.tags), "hands": [h.to_json() for h in log.hands]})
@@ -205,7 +216,7 @@ def table_app(live: LiveTable, *, history: JournalHistory | None, settings: WebS
         if history is None:
             return PlainTextResponse("no journal", status_code=404)
         number = game_number(request.path_params["number"])
-        log = None if number is None else await asyncio.to_thread(history.log, number)
+        log = None if number is None else await asyncio.to_thread(history.log, number, None, live_game(live.feed))
         if log is None:
             return PlainTextResponse(f"no game {_named(number, request)}", status_code=404)
         text = write_record(log)
@@ -238,7 +249,7 @@ def table_app(live: LiveTable, *, history: JournalHistory | None, settings: WebS
     async def stats(request: Request) -> Response:
         if history is None:
             return JSONResponse([])
-        return JSONResponse(await asyncio.to_thread(history.stats))
+        return JSONResponse(await asyncio.to_thread(history.stats, None, live_game(live.feed)))
 
     def changing(endpoint: Callable[[Request, Callable[[PhysicalEvent], None]], Awaitable[Response]],
                  ) -> Callable[[Request], Awaitable[Response]]:
@@ -410,6 +421,12 @@ class TablePage:
         self.live = LiveTable(PublicFeed(table=table, reveal_delay=settings.reveal_delay, language=language),
                               Reviews(reviews_folder(Path(journal)) if journal else None))
         history = JournalHistory(Path(journal), table=table, reveal_delay=settings.reveal_delay) if journal else None
+        self.history = history
+        if history is not None:
+            def over(game: int, history: JournalHistory = history) -> None:
+                history.prepare([game])
+
+            self.live.on_over = over
         self._loop: asyncio.AbstractEventLoop | None = None
         self._early: list[Outcome] = []
         self._lock = threading.Lock()
@@ -443,6 +460,8 @@ class TablePage:
 
     def start(self) -> None:
         self.server.start()
+        if self.history is not None:  # the games kept beside the journal read, a missing one made: not on a request
+            self.history.prepare()
         logger.info("the table's page: %s", self.server.url, extra=logged(Phrase.of("log.page", url=self.server.url)))
 
     @property
