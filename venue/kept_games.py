@@ -28,10 +28,11 @@ import hashlib
 import json
 import logging
 import os
+import threading
 from pathlib import Path
 from typing import Any
 
-from firmware_host.journal.store import GameRecord
+from firmware_host.journal.store import REJECTED, GameRecord
 from firmware_host.journal.summaries import GamePlayed, GameSummary, SeatRecord
 
 logger = logging.getLogger(__name__)
@@ -54,8 +55,12 @@ def games_folder(journal: Path) -> Path:
 
 
 def journal_digest(record: GameRecord) -> str:
-    """What a kept game was made from: the game's number, start, lines and their states."""
-    text = json.dumps([record.game, record.started, list(record.lines), list(record.status)], ensure_ascii=False)
+    """What a kept game was made from: the game's number and start, its lines, their rows and which of
+    them the table refused (a replay skips those). Not whether a line was marked done: a line is
+    published before it is, and a replay reads it the same."""
+    refused = [status == REJECTED for status in record.status]
+    text = json.dumps([record.game, record.started, list(record.lines), list(record.ids), refused],
+                      ensure_ascii=False)
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -95,7 +100,7 @@ def read_kept(folder: Path, game: int, digest: str) -> dict[str, Any] | None:
 def write_kept(folder: Path, game: int, digest: str, content: dict[str, Any]) -> None:
     """Keep ``content`` for ``game`` (made from the lines whose digest is ``digest``), whole or not at all."""
     path = folder / f"{game}.json"
-    part = path.with_name(path.name + ".part")
+    part = path.with_name(f"{path.name}.{os.getpid()}-{threading.get_native_id()}.part")  # one a writer
     data = {"format": FORMAT, "game": game, "journal": digest, "check": _checksum(content), "content": content}
     try:
         folder.mkdir(parents=True, exist_ok=True)

@@ -4,6 +4,7 @@ journal's made again, and the kept files pruned with the journal's games."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -142,17 +143,19 @@ def _forged(path: Path) -> Iterator[tuple[str, bytes]]:
     _two_games(other, seeds=(11, 4))
     JournalHistory(other).games()
     yield "another journal's game 1", (games_folder(other) / "1.json").read_bytes()
-    typed = json.loads(kept)
-    typed["content"]["played"]["ends"] = [10**6]
-    digest = __import__("hashlib").sha256(json.dumps(typed["content"], sort_keys=True, ensure_ascii=False)
-                                          .encode()).hexdigest()
-    typed["check"] = digest  # its checksum made again: a hand that ends past the game's lines
-    yield "a hand ending at a line the game lacks", json.dumps(typed).encode()
+    # its checksum made again after the change: the fields are read for what they are
+    ends = json.loads(kept)
+    ends["content"]["played"]["ends"] = [10**6] * len(ends["content"]["played"]["ends"])
+    yield "a hand ending at a line the game lacks", _resealed(ends)
     typed = json.loads(kept)
     typed["content"]["summary"]["seats"][0]["points"] = "many"
-    typed["check"] = __import__("hashlib").sha256(json.dumps(typed["content"], sort_keys=True, ensure_ascii=False)
-                                                  .encode()).hexdigest()
-    yield "a field not its type", json.dumps(typed).encode()
+    yield "a field not its type", _resealed(typed)
+
+
+def _resealed(kept: dict[str, Any]) -> bytes:
+    """A kept file whose content checksum is made again for its content, as a forger would."""
+    content = json.dumps(kept["content"], sort_keys=True, ensure_ascii=False).encode()
+    return json.dumps({**kept, "check": hashlib.sha256(content).hexdigest()}).encode()
 
 
 def test_a_kept_game_that_is_not_the_journals_is_made_again(tmp_path: Path, replays: list[int]) -> None:
