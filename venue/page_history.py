@@ -1,20 +1,25 @@
 """The journal's games as the page shows them: results, hand records, players' statistics.
 
-Each game of the journal is replayed through a fresh
+Each game over is made once: replayed through a fresh
 :class:`~firmware_host.referee.controller.Controller` as every reader of the journal does
-(:func:`firmware_host.journal.replay.replay_game`): its ``hand_record`` events give the hands. A
-hand is shown only once it is over *and* ``reveal_delay`` seconds have passed since the journal line
-that ended it, so the history never shows a hidden card earlier than the live feed. Those seconds
-are counted on the monotonic clock (the row's ``m``; a row of an earlier boot is older than this
-boot), in the journal's order, never on the wall clock: a Pi has no real-time clock and may write a
-game with its clock hours off (:func:`firmware_host.journal.store.row_age`).
+(:func:`firmware_host.journal.replay.replay_game`; its ``hand_record`` events give the hands) and
+summed up (:func:`firmware_host.journal.summaries.summarize`), then kept, in memory and beside the
+journal (:mod:`venue.kept_games`: a file is read again only when it is believed). That happens as the
+game ends and when the page starts, on a thread of its own (:meth:`JournalHistory.prepare`); a request
+reads what was kept. The game under way is never replayed here: the page serves it from its live feed
+(:func:`live_game`), the hands it revealed and nothing else.
+
+A hand of a game over is shown only once it is over *and* ``reveal_delay`` seconds have passed since
+the journal line that ended it, so the history never shows a hidden card earlier than the live feed.
+Those seconds are counted on the monotonic clock (the row's ``m``; a row of an earlier boot is older
+than this boot), in the journal's order, never on the wall clock: a Pi has no real-time clock and may
+write a game with its clock hours off (:func:`firmware_host.journal.store.row_age`).
 
 The journal is read through its API (:class:`~firmware_host.journal.store.Journal`, read-only: SQLite
 in WAL mode lets the table's event loop write meanwhile), so every row is checked against its
-checksums as every reader checks it; a game that fails them is left out (and logged).
-Replays are cached by game and line count, and the journal's listing by the files' stamps
-(:func:`journal_stamp`): a request while the journal is unchanged reads nothing but two ``stat``
-calls, however many viewers loop over the history endpoints.
+checksums as every reader checks it; a game that fails them is left out (and logged). The journal's
+listing is kept by the files' stamps (:func:`journal_stamp`): a request while the journal is unchanged
+reads nothing but two ``stat`` calls, however many viewers loop over the history endpoints.
 """
 
 from __future__ import annotations
