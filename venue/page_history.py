@@ -405,7 +405,8 @@ class JournalHistory:
         """Game ``number``'s record without the hands still held back at ``now``; ``live``: the game
         under way, as the live feed shows it (its hands are the ones it revealed)."""
         if live is not None and number == live.game:
-            return live.log(table=self.table, now=0.0, delay=0.0)
+            started = next((started for game, started, _ in self.rows() if game == number), time.time())
+            return replace(live, started=started).log(table=self.table, now=0.0, delay=0.0)  # its hands: revealed
         played = self.game(number)
         if played is None:
             return None

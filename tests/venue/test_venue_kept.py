@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -90,6 +91,7 @@ def test_the_game_under_way_is_the_live_feeds(service: TableService, replays: li
         (listed,) = client.get("/api/games").json()
         stats = client.get("/api/stats").json()
     assert game["hands"] == [] and '[Hand "1"]' not in record and '[Result "*"]' in record
+    assert game["tags"]["Date"] == time.strftime("%Y.%m.%d", time.localtime(service.journal.listing()[0].started))
     assert listed["game"] == 1 and listed["hands"] == 0 and listed["winner"] is None
     assert listed["score"]["A"] == live.feed.state["view"]["score"][0]
     assert listed["lines"] == service.journal.listing()[0].lines
