@@ -256,6 +256,7 @@ class JournalHistory:
     made: int = 0
     """Games made from the journal (replayed) by this history."""
     _kept: dict[int, KeptGame] = field(default_factory=dict)
+    _logs: dict[int, tuple[str, int, GameLog]] = field(default_factory=dict)
     _listed: tuple[Stamp, list[tuple[int, float, int]]] | None = None
     _reading: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
     """One request reads the journal or makes a game at a time (the page's requests run on threads):
@@ -407,10 +408,19 @@ class JournalHistory:
         if live is not None and number == live.game:
             started = next((started for game, started, _ in self.rows() if game == number), time.time())
             return replace(live, started=started).log(table=self.table, now=0.0, delay=0.0)  # its hands: revealed
-        played = self.game(number)
-        if played is None:
+        kept = next((self.kept(game, count) for game, _, count in self.rows() if game == number), None)
+        if kept is None:
             return None
-        return played.log(table=self.table, now=time.monotonic() if now is None else now, delay=self.reveal_delay)
+        now = time.monotonic() if now is None else now
+        shown = len(kept.played.shown(now, self.reveal_delay))
+        made = self._logs.get(number)
+        if made is not None and made[0] == kept.digest and made[1] == shown:
+            return made[2]  # the same log while the game and what is shown of it stay: the page renders it once
+        log = kept.played.log(table=self.table, now=now, delay=self.reveal_delay)
+        if len(self._logs) >= KEEP_GAMES:
+            self._logs.clear()
+        self._logs[number] = (kept.digest, shown, log)
+        return log
 
     def stats(self, now: float | None = None, live: PlayedGame | None = None) -> list[dict[str, Any]]:
         """Per player (by name): games, wins, hands, points, tricks, kings announced, voles, faults,
