@@ -11,21 +11,24 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
-from conftest import feed, make_service, whole_game
+from conftest import feed, make_service, wait_for, whole_game
 from starlette.testclient import TestClient
 
 import firmware_host.journal.replay
 import firmware_host.journal.store
+import venue.page
 import venue.page_history
 from firmware_host.journal.store import GameRecord
 from firmware_host.referee.table_events import HandRecord
 from firmware_host.referee.transcript import ButtonEvent
 from firmware_host.service import TableService
 from venue.kept_games import games_folder
-from venue.page import LiveTable, table_app
+from venue.page import LiveTable, TablePage, table_app
 from venue.page_history import JournalHistory
 from venue.public import PublicFeed
+from venue.record import GameLog
 from venue.settings import WebSettings
 
 HISTORY = ("/api/games", "/api/stats", "/api/games/1", "/api/games/1/record", "/api/games/2", "/api/games/2/record")
@@ -197,3 +200,52 @@ def test_the_kept_games_are_pruned_with_the_journal(tmp_path: Path, monkeypatch:
             assert [g.game for g in history.games()] == [int(n.split(".")[0]) for n in names]
     finally:
         service.journal.close()
+
+
+def test_a_game_is_made_as_it_ends_not_on_a_request(service: TableService, replays: list[int]) -> None:
+    """The page makes a game as it ends, on a thread of its own: by the first request it is kept
+    beside the journal, and no request replays it."""
+    path = Path(service.journal.path)
+    with TablePage(WebSettings(port=0), table="T", journal=path) as page, httpx.Client() as http:
+        assert page.history is not None
+        service.outputs.append(page)
+        for event in whole_game(4):
+            feed(service, event)
+        wait_for(lambda: _kept_winner(path, 1) is not None, "game 1 kept as it ended")
+        made = list(replays)
+        assert made and set(made) == {1}  # made by the page's own thread (at its start, as it ended)
+        (listed,) = http.get(page.url + "/api/games").json()
+        assert listed["game"] == 1 and listed["winner"] == _kept_winner(path, 1)
+        assert http.get(page.url + "/api/stats").json()
+        assert '[Hand "1"]' in http.get(page.url + "/api/games/1/record").text
+        assert replays == made  # the requests replayed nothing
+
+
+def _kept_winner(path: Path, game: int) -> str | None:
+    """The winner of ``game`` as kept beside the journal at ``path`` (None: not kept, or not over)."""
+    try:
+        return json.loads((games_folder(path) / f"{game}.json").read_bytes())["content"]["played"]["winner"]
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+def test_a_game_over_is_rendered_once_for_viewers_looping_over_it(service: TableService,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A viewer looping over a game over had its hands written out as text at every request (on the
+    loop that answers /api/state): each answer is rendered once while the game and what it shows stay."""
+    written: list[int] = []
+    real = venue.page.write_record
+
+    def counted(log: GameLog) -> str:
+        written.append(len(log.hands))
+        return real(log)
+
+    monkeypatch.setattr(venue.page, "write_record", counted)
+    live = LiveTable(PublicFeed(table="T"))
+    for event in [*whole_game(4), ButtonEvent("A", "yes")]:
+        _to_both(service, live, event)
+    history = JournalHistory(Path(service.journal.path), table="T")
+    with TestClient(table_app(live, history=history, settings=WebSettings())) as client:
+        answers = {(path, client.get(path).text) for _ in range(20)
+                   for path in ("/api/games/1/record", "/api/games/1/record?lang=fr", "/api/games/1")}
+    assert len(answers) == 3 and len(written) == 2  # the record, and the record said in French
