@@ -167,7 +167,7 @@ class PlayedGame:
             if len(players) != 2 or as_int(data["game"]) != record.game or data["started"] != record.started:
                 raise NotBelieved("not this game")
             return PlayedGame(
-                record.game, record.started, as_int(data["lines"]), (as_str(players[0]), as_str(players[1])),
+                record.game, record.started, len(record.lines), (as_str(players[0]), as_str(players[1])),
                 as_str(data["rules"]), as_int(data["target"]), as_pair(data["score"]), as_seat(data["winner"]),
                 tuple((hand, record.times[i]) for hand, i in zip(hands, ends, strict=True)),
                 written=tuple(record.written[i] if i < len(record.written) else None for i in ends),
