@@ -263,6 +263,8 @@ class JournalHistory:
     twelve viewers asking at once after a line was journaled make one read of it, not twelve."""
     _oldest: int = 0
     """The journal's oldest game when the folder was last pruned."""
+    _newest: int = 0
+    """The journal's newest game, as last listed."""
 
     @property
     def folder(self) -> Path | None:
@@ -290,6 +292,7 @@ class JournalHistory:
             return []
         # kept only once the files' last change is older than their stamps' resolution
         self._listed = (stamp, rows) if time.time() - latest > RACY_S else None
+        self._newest = rows[-1][0] if rows else 0
         return rows
 
     def games(self, live: PlayedGame | None = None) -> list[PlayedGame]:
@@ -317,12 +320,18 @@ class JournalHistory:
         kept = self.kept(game, count)
         return None if kept is None else kept.played
 
-    def kept(self, game: int, count: int) -> KeptGame | None:
+    def kept(self, game: int, count: int, *, refresh: bool = False) -> KeptGame | None:
         """Game ``game`` of ``count`` lines as made once: in memory, else from its file if the file is
-        believed (:mod:`venue.kept_games`), else made from the journal now (and kept)."""
+        believed (:mod:`venue.kept_games`), else made from the journal now (and kept).
+
+        A game over that is still the journal's newest is not made again for the lines after its end
+        (the cards taken up, a card laid on a pad: nothing a hand or the result shows), unless
+        ``refresh``: it is made again once, as the next game begins (:meth:`prepare`, or the first
+        request then). A viewer looping meanwhile replays nothing."""
         with self._reading:
             cached = self._kept.get(game)
-            if cached is not None and cached.played.lines == count:
+            if cached is not None and (cached.played.lines == count or (
+                    not refresh and game == self._newest and cached.played.winner is not None)):
                 return cached
             return self._keep(game)
 
@@ -394,7 +403,7 @@ class JournalHistory:
             try:
                 for game, _, count in self.rows():
                     if wanted is None or game in wanted:
-                        self.kept(game, count)
+                        self.kept(game, count, refresh=True)
             except Exception:  # a journal being replaced under the page: the first request tries again
                 logger.exception("the page could not prepare the journal's games")
 
