@@ -87,8 +87,8 @@ def _columns() -> int:
         columns = 0
     if columns <= 0:
         try:
-            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
-        except (AttributeError, ValueError, OSError):
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):  # no standard output (None), not a terminal
             columns = 0
     return columns or 80
 
@@ -103,7 +103,7 @@ class _Parser(argparse.ArgumentParser):
         """argparse's formatter at the terminal's width (:func:`_columns`, less 2, as argparse takes
         it): argparse would import :mod:`shutil` for it, even to check each argument as it is added,
         and ``--version`` and ``--help`` have no other use for it (``bench/instructions.py --startup``)."""
-        formatter: argparse.HelpFormatter = self.formatter_class(prog=self.prog, width=_columns() - 2)
+        formatter: argparse.HelpFormatter = self.formatter_class(prog=self.prog, width=_columns() - 2)  # type: ignore[call-arg]
         return formatter
 
     def error(self, message: str) -> NoReturn:
