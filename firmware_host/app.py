@@ -262,8 +262,8 @@ def open_parts(table: TableConfig, tags: TableTags, journal: Journal, options: R
             else None)  # the deck check first: before the first line of a fresh journal
     put = gate.put if gate is not None else tags.route(service)
     card_for = registry.entry if registry is not None else None  # the pads' one lookup a card
-    if gate is None:  # the game on the OLED before the pads and buttons open (nfcpy, gpiozero: seconds on a Pi)
-        resume(service, panel, journal)
+    if gate is None and journal.games():  # started again: its game on the OLED before the pads and buttons open
+        resume(service, panel, journal)  # (nfcpy and gpiozero imported, the readers' first waits: seconds on a Pi)
     devices = open_devices(table, voice.with_listen(put) if voice is not None else without_listen(put), card_for,
                            **tags.pad_options())
     stack.callback(devices.close)
@@ -285,10 +285,15 @@ def resume(service: TableService, panel: Panel, journal: Journal) -> None:
     try:
         service.resume()
     except JournalDamaged as exc:  # as when run() resumes: exit 2, never a restart loop
-        service.stopping()
-        with contextlib.suppress(OSError):
-            panel.paused("table paused: the game resumes where it stopped", service.controller.snapshot())
+        paused(service, panel)
         raise damaged(exc, journal.path) from None
+
+
+def paused(service: TableService, panel: Panel) -> None:
+    """The service stopping: systemd told, the OLED says the table is paused."""
+    service.stopping()
+    with contextlib.suppress(OSError):
+        panel.paused("table paused: the game resumes where it stopped", service.controller.snapshot())
 
 
 def run_parts(parts: TableParts, options: RunOptions, events: IO[bytes] | None) -> ServiceStats:
@@ -319,9 +324,7 @@ def run_parts(parts: TableParts, options: RunOptions, events: IO[bytes] | None) 
     except JournalDamaged as exc:  # a line the resume cannot read back: exit 2, never a restart loop
         raise damaged(exc, journal.path) from None
     finally:
-        service.stopping()
-        with contextlib.suppress(OSError):
-            parts.panel.paused("table paused: the game resumes where it stopped", parts.controller.snapshot())
+        paused(service, parts.panel)
     if events is not None and service.stats.handled:
         _say_where_it_stands(parts.controller, journal.path)
     return service.stats
