@@ -133,6 +133,8 @@ class TableService:
         self._new_game_due = False
         self.waiting_since: float | None = None
         """When the journal last failed a write and the table began to wait (monotonic), or None."""
+        self.resumed = False
+        """The journal's game is replayed (:meth:`resume`, which :meth:`run` calls first unless it was)."""
 
     # -- input (any thread) ------------------------------------------------------------------
 
@@ -186,6 +188,7 @@ class TableService:
                 raise JournalDamaged(self.journal.path, [
                     f"game {record.game}, line {exc.line_no} cannot be read back ({exc.problem})"]) from None
         self._publish(self.controller.outcome())
+        self.resumed = True
 
     def _start_game(self) -> None:
         """Journal the game the controller starts (the journal numbers its games one after the
@@ -193,8 +196,9 @@ class TableService:
         self.game = self.journal.start_game(dumps(self.controller.current_setup()), seq=self.seq)
 
     def run(self) -> None:
-        """Handle events until :meth:`stop` (blocks)."""
-        self.resume()
+        """Handle events until :meth:`stop` (blocks), the journal's game resumed first unless it was."""
+        if not self.resumed:
+            self.resume()
         self._notify("READY=1")
         while True:
             if self._held and self.waiting_since is None:
