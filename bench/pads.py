@@ -53,8 +53,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from drivers.device_errors import DeviceNotFoundError
-from drivers.device_events import CardSeen, DeviceEvent, ReaderStatus
-from drivers.nfc.originality import Origin, OriginalityCheck
+from drivers.device_events import CardSeen, DeviceEvent, Origin, ReaderStatus
+from drivers.nfc.originality import OriginalityCheck
 from drivers.nfc.pad import PadSet, PadTiming
 from drivers.nfc.pn532_reader import NfcpyReader
 from drivers.nfc.pn532sim import DEFAULT_MISS, Pn532Simulator, tag_signer

@@ -7,8 +7,52 @@ controller's queue; the controller thread alone decides what they mean.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
-from drivers.nfc.originality import Origin
+
+class Origin(StrEnum):
+    """An originality verdict: what a tag's answers say of where it came from, defined here, once.
+
+    The judge (:func:`hardware.ntag_signature.judge`) gives them, the pads report them
+    (``CardSeen.origin``), the registry records them (``origin``) and a table's transcript carries
+    them (``origin``); each value is the text the registry file and the journal hold (a
+    ``StrEnum``: ``Origin.GENUINE == "genuine"``), and nowhere else is a verdict written as a string.
+    """
+
+    GENUINE = "genuine"
+    """The tag answered as an NTAG21x and its signature verifies with the trusted key (the one verdict
+    remembered)."""
+    NO_SIGNATURE = "no_signature"
+    """An NTAG21x whose ``READ_SIG`` gave nothing or zeros: a copy on a blank tag."""
+    BAD_SIGNATURE = "bad_signature"
+    """A tag whose signature (not zeros) does not verify for its UID: a copied UID, or another maker's
+    key (the pads do not ask such a tag's ``GET_VERSION``: the signature refuses it whatever chip it is)."""
+    COUNTERFEIT = "counterfeit"
+    """The chip does not answer ``GET_VERSION`` as an NTAG21x does: not an NXP NTAG."""
+    UNREADABLE = "unreadable"
+    """The tag gave no valid answer (it left the pad, couples badly, its answers came garbled): no
+    evidence either way. The enrolment says so and asks for the tag again; the pads never report it (an
+    :class:`OriginalityCheck` gives no verdict from silence: the tag is asked again at the next poll,
+    and arrives when it answers)."""
+    UNCHECKED = "unchecked"
+    """Nobody asked (the registry's status of a tag enrolled without the check)."""
+
+    @property
+    def vouched(self) -> bool:
+        """Whether the tag is not known to be a fake: genuine, or never asked (``unchecked``)."""
+        return self in (Origin.GENUINE, Origin.UNCHECKED)
+
+
+@dataclass(frozen=True, slots=True)
+class Sighting:
+    """One tag as the table saw it: the tag's ``uid``, the ``card`` it stands for, its originality
+    verdict (``origin``) and the card's ``pack``; ``None`` for what is not known (no verdict asked,
+    a card not registered, a tag nothing names)."""
+
+    uid: str
+    card: str | None = None
+    origin: Origin | None = None
+    pack: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,7 +68,7 @@ class CardSeen:
     at once is three arrivals, the top card lifted one departure.
 
     ``origin`` is what the pad learnt of the tag's originality when it checks
-    (a :class:`drivers.nfc.originality.Origin`), ``None`` when it does not
+    (an :class:`Origin`), ``None`` when it does not
     check. The pad only reports it; the referee decides what it means.
 
     ``pack`` is the card's pack (1 or 2) as the tag registry's entry says it, ``None`` when the

@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from catalogue.phrase import Phrase
-from drivers.nfc.originality import Origin
+from drivers.device_events import Origin
 from hardware.limits import FileProblem, load_json, read_text
 from hardware.table_checks import Problem
 

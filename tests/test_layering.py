@@ -430,6 +430,29 @@ def test_the_room_checker_sees_a_forbidden_import() -> None:
     assert _room("venue.hub") is None
 
 
+REFEREE_SEES_OF_THE_DRIVERS = {"drivers.device_events"}
+"""What the referee may import of ``drivers``: the values the devices report (a tag's
+:class:`~drivers.device_events.Sighting`, its :class:`~drivers.device_events.Origin`), never a
+device (it imported ``drivers.nfc.originality``, the pads' originality check, for ``Origin``)."""
+
+
+def _device_imports_of_the_referee(graph: dict[str, set[str]]) -> list[str]:
+    return sorted(f"{name} -> {other}" for name, imported in graph.items() if _room(name) == "referee"
+                  for other in imported if top(other) == "drivers" and other not in REFEREE_SEES_OF_THE_DRIVERS)
+
+
+def test_the_referee_knows_no_device() -> None:
+    """The referee's docstring says it knows no device: of ``drivers`` it imports only the values."""
+    assert _device_imports_of_the_referee(import_graph(types=True)) == []
+
+
+def test_the_device_check_can_fail() -> None:
+    graph = {"firmware_host.referee.transcript": {"drivers.nfc.originality", "drivers.device_events"},
+             "firmware_host.cards.table_tags": {"drivers.nfc.originality"}}
+    assert _device_imports_of_the_referee(graph) == [
+        "firmware_host.referee.transcript -> drivers.nfc.originality"]
+
+
 # -- the composition on top: the command line and the venue --------------------------------------
 
 COMMAND_LINE_PLACES = ("cli/", "bench/", "scripts/")

@@ -26,8 +26,8 @@ import time
 from collections.abc import Callable
 from typing import Protocol
 
-from drivers.device_events import CardSeen, DeviceEvent
-from drivers.nfc.originality import Origin, OriginalityCheck, TagFacts
+from drivers.device_events import CardSeen, DeviceEvent, Origin
+from drivers.nfc.originality import OriginalityCheck, TagFacts
 from drivers.nfc.reader import Inquiry, Reader
 
 logger = logging.getLogger(__name__)

@@ -30,8 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from catalogue import card_words, say, say_or
-from drivers.device_events import CardSeen, DeviceEvent
-from drivers.nfc.originality import Origin
+from drivers.device_events import CardSeen, DeviceEvent, Origin
 from engine.cards import Card
 from hardware.tag_registry import CARDS, PACKS, TagRegistry
 

@@ -31,8 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from catalogue import card_words, language, say
-from drivers.device_events import CardSeen, DeviceEvent, ReaderStatus
-from drivers.nfc.originality import Origin
+from drivers.device_events import CardSeen, DeviceEvent, Origin, ReaderStatus
 from engine.cards import Card
 from hardware.locks import entry_seal
 from hardware.tag_registry import CARDS, TagRegistry, check_card, check_pack

@@ -9,7 +9,7 @@ Built once by the composition root (:func:`firmware_host.app.run_service`) from 
 
 A card is named once, at the pad: its lookup (:meth:`TableTags.entry`, the registry's entry) gives
 the card and its pack, and the originality check its verdict. With a registry, the pads' card
-events go to the service as the tag's journaled sighting (:class:`~firmware_host.referee.transcript.Sighting`):
+events go to the service as the tag's journaled sighting (:class:`~drivers.device_events.Sighting`):
 the transcript event carries the tag's UID, its card, the card's pack and the verdict
 (``{"zone": "play.A", "card": "KS", "uid": "04...", "pack": 1, "origin": "genuine"}``), so that
 the referee judges them without asking the registry again (one pack per game; a tag that is not
@@ -27,8 +27,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from drivers.device_events import CardSeen, DeviceEvent
-from drivers.nfc.originality import Origin, OriginalityCheck
+from drivers.device_events import CardSeen, DeviceEvent, Origin
+from drivers.nfc.originality import OriginalityCheck
 from firmware_host.errors import BadInput
 from firmware_host.referee.transcript import CardEvent, PhysicalEvent, sighting_event
 from hardware import ntag_signature

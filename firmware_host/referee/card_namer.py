@@ -1,7 +1,7 @@
 """Which card a tag is: the setup's tags, the sighting, the badges and the pack guard, in that order.
 
 A pad's event names a card, or a tag: its UID, and on a table with a tag registry the whole
-:class:`~firmware_host.referee.transcript.Sighting` the door journaled (card, pack, originality
+:class:`~drivers.device_events.Sighting` the door journaled (card, pack, originality
 verdict). :meth:`CardNamer.sight` makes the sighting once: what the event says, else the registry's
 entry (one lookup, for a line that does not carry its pack: a transcript's). The namer then says
 what it stands for in this game: a card, a badge or rule card (:mod:`hardware.badges`:
@@ -29,10 +29,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from drivers.nfc.originality import Origin
+from drivers.device_events import Origin, Sighting
 from engine.events import Says
 from firmware_host.referee.pack_guard import PackGuard
-from firmware_host.referee.transcript import CardEvent, Sighting
+from firmware_host.referee.transcript import CardEvent
 from hardware.tag_registry import TagEntry
 
 

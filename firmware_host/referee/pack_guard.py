@@ -1,7 +1,7 @@
 """What the table checks of a card's tag before the rules see the card: one pack per game, and
 tags that passed NXP's originality check.
 
-The guard judges a tag's :class:`~firmware_host.referee.transcript.Sighting` (its card, pack and
+The guard judges a tag's :class:`~drivers.device_events.Sighting` (its card, pack and
 originality verdict, which the card namer made once: :meth:`CardNamer.sight
 <firmware_host.referee.card_namer.CardNamer.sight>`); it asks nothing of the registry.
 
@@ -14,7 +14,7 @@ to the same decisions. The pads give no verdict from silence: a tag that gave no
 asked again and arrives when it answers (:class:`~drivers.nfc.originality.OriginalityCheck`), so
 ``unreadable`` reaches the guard only from a journal written before they did.
 
-    >>> from firmware_host.referee.transcript import Sighting
+    >>> from drivers.device_events import Sighting
     >>> guard = PackGuard()
     >>> guard.judge(Sighting("04ECA701075A80", "KS", Origin.GENUINE, pack=1), arriving=True, pack=None)
     Judgement(card='KS', code=None, says=None, chosen=1)
@@ -32,9 +32,8 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from drivers.nfc.originality import Origin
+from drivers.device_events import Origin, Sighting
 from engine.events import Says
-from firmware_host.referee.transcript import Sighting
 
 logger = logging.getLogger(__name__)
 

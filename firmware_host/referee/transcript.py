@@ -29,7 +29,7 @@ from typing import IO, Any, Protocol
 import engine
 from catalogue import LANGUAGES
 from catalogue.phrase import Phrase
-from drivers.nfc.originality import Origin
+from drivers.device_events import Origin, Sighting
 from engine import Event
 from engine.cards import Card
 from engine.ecarte_errors import EcarteError, NotationError
@@ -105,18 +105,6 @@ class Setup:
 
     def __hash__(self) -> int:
         return hash((self.rules, self.dealer, self.target, tuple(sorted(self.tags.items()))))
-
-
-@dataclass(frozen=True, slots=True)
-class Sighting:
-    """One tag as the table saw it: the tag's ``uid``, the ``card`` it stands for, its originality
-    verdict (``origin``) and the card's ``pack``; ``None`` for what is not known (no verdict asked,
-    a card not registered, a tag nothing names)."""
-
-    uid: str
-    card: str | None = None
-    origin: Origin | None = None
-    pack: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

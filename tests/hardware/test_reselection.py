@@ -13,8 +13,8 @@ import queue
 import pytest
 from waiting import HANG_S
 
-from drivers.device_events import CardSeen, DeviceEvent, ReaderStatus
-from drivers.nfc.originality import Origin, OriginalityCheck, TagFacts
+from drivers.device_events import CardSeen, DeviceEvent, Origin, ReaderStatus
+from drivers.nfc.originality import OriginalityCheck, TagFacts
 from drivers.nfc.pad import Pad, PadTiming
 from drivers.nfc.pn532_reader import NfcpyReader
 from drivers.nfc.pn532sim import Pn532Simulator, tag_signer

@@ -19,8 +19,7 @@ from pathlib import Path
 import pytest
 from signed_tags import FAST, KEY, SIGNER, WAIT, signed_registry
 
-from drivers.device_events import CardSeen, DeviceEvent, ReaderStatus
-from drivers.nfc.originality import Origin
+from drivers.device_events import CardSeen, DeviceEvent, Origin, ReaderStatus
 from drivers.nfc.pad import Pad
 from drivers.nfc.pn532sim import Pn532Simulator
 from drivers.nfc.pn532sim.noise import of_level

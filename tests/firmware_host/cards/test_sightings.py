@@ -11,8 +11,7 @@ from __future__ import annotations
 import pytest
 from signed_tags import CountedRegistry
 
-from drivers.device_events import CardSeen, DeviceEvent
-from drivers.nfc.originality import Origin
+from drivers.device_events import CardSeen, DeviceEvent, Origin
 from firmware_host.cards.table_tags import TableTags
 from firmware_host.feeder import refuse_card_names
 from firmware_host.referee.controller import Controller

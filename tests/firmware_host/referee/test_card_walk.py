@@ -28,9 +28,9 @@ import pytest
 from referee_tables import DEAL, TAG_KS
 from signed_tags import CountedRegistry
 
-from drivers.device_events import CardSeen
+from drivers.device_events import CardSeen, Origin
 from drivers.nfc.mock_reader import MockReader
-from drivers.nfc.originality import Origin, TagFacts
+from drivers.nfc.originality import TagFacts
 from drivers.nfc.pad_contents import PadContents
 from drivers.nfc.pn532sim.tag_signer import sim_signer
 from firmware_host.cards.table_tags import TableTags
