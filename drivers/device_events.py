@@ -45,9 +45,17 @@ class Origin(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Sighting:
-    """One tag as the table saw it: the tag's ``uid``, the ``card`` it stands for, its originality
-    verdict (``origin``) and the card's ``pack``; ``None`` for what is not known (no verdict asked,
-    a card not registered, a tag nothing names)."""
+    """One tag as the table saw it, the one value a card is from the pad to the referee: made once, by the
+    pad that sees the tag arrive (:class:`drivers.nfc.pad_contents.PadContents`), and carried unchanged
+    in its :class:`CardSeen`, the transcript's card event and the referee's judgement.
+
+    ``uid``: the tag's UID in upper-case hex. ``card``: the two-character card it stands for
+    (``"KS"``), from the tag registry or the tag's NDEF record, ``None`` for a tag the table does not
+    know. ``origin``: what the pad learnt of the tag's originality when it checks, ``None`` when it
+    does not (the pad only reports it; the referee decides what it means). ``pack``: the card's pack
+    (1 or 2) as the registry's entry says it, or the table's ``ndef_pack`` for a card named by its
+    NDEF record, ``None`` when neither says.
+    """
 
     uid: str
     card: str | None = None
@@ -57,31 +65,17 @@ class Sighting:
 
 @dataclass(frozen=True, slots=True)
 class CardSeen:
-    """A tag arrived on a pad, or left it (``gone``).
-
-    ``card`` is the two-character card the tag stands for (``"KS"``), from the
-    tag registry or the tag's NDEF record, or ``None`` for a tag the table does
-    not know. ``uid`` is the tag's UID in upper-case hex. ``t`` is seconds on
-    the monotonic clock.
+    """A tag arrived on a pad, or left it (``gone``): the pad's :class:`Sighting` of it, made once when
+    it arrived and given again, the same value, when it leaves. ``t`` is seconds on the monotonic clock.
 
     A pad holding a stack reports each tag on its own: a packet of three laid
     at once is three arrivals, the top card lifted one departure.
-
-    ``origin`` is what the pad learnt of the tag's originality when it checks
-    (an :class:`Origin`), ``None`` when it does not
-    check. The pad only reports it; the referee decides what it means.
-
-    ``pack`` is the card's pack (1 or 2) as the tag registry's entry says it, ``None`` when the
-    pad's lookup gives none (no registry, an unknown tag, a card named by its NDEF record).
     """
 
     zone: str
-    uid: str
-    card: str | None = None
+    sighting: Sighting
     gone: bool = False
     t: float = 0.0
-    origin: Origin | None = None
-    pack: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -133,7 +133,7 @@ class _Walk:
         while True:
             event = self.next_card_event()
             if not event.gone:
-                return event.uid
+                return event.sighting.uid
 
     def new_tag(self, prompt: list[str], registry: TagRegistry, *, then_lay: str, not_genuine: str, again: str,
                 check: Callable[[str], Originality] | None, refuse_flagged: bool,
@@ -172,12 +172,12 @@ class _Walk:
     def lift(self, uid: str) -> None:
         while True:
             event = self.next_card_event()
-            if event.gone and event.uid == uid:
+            if event.gone and event.sighting.uid == uid:
                 return
-            if event.gone and event.uid in self._waiting:
-                self._waiting.remove(event.uid)
-            elif not event.gone and event.uid != uid:
-                self._waiting.append(event.uid)
+            if event.gone and event.sighting.uid in self._waiting:
+                self._waiting.remove(event.sighting.uid)
+            elif not event.gone and event.sighting.uid != uid:
+                self._waiting.append(event.sighting.uid)
 
 
 def enroll(

@@ -13,12 +13,13 @@ A frozen value: naming a card gives the namer after it too (the first card of a 
 chooses the game's pack).
 
     >>> namer = CardNamer({"04A1": "KS"}, badges={"04B0": "player:Anne"})
+    >>> from drivers.device_events import Sighting
     >>> from firmware_host.referee.transcript import CardEvent
-    >>> namer.name(CardEvent("hand.A", uid="04A1"))[1]
+    >>> namer.name(CardEvent("hand.A", sighting=Sighting("04A1")))[1]
     NamedCard(card='KS', uid='04A1', badge=None, fault=None)
-    >>> namer.name(CardEvent("hand.A", uid="04B0"))[1].badge
+    >>> namer.name(CardEvent("hand.A", sighting=Sighting("04B0")))[1].badge
     'player:Anne'
-    >>> namer.name(CardEvent("hand.A", uid="04FF"))[1].key
+    >>> namer.name(CardEvent("hand.A", sighting=Sighting("04FF")))[1].key
     'uid:04FF'
 """
 
@@ -130,8 +131,8 @@ class CardNamer:
             return seen
         entry = self.registry.entry(seen.uid)
         if entry is None:
-            return Sighting(seen.uid, seen.card, seen.origin, None if seen.card is None else self.ndef_pack)
+            return seen if seen.card is None else dataclasses.replace(seen, pack=self.ndef_pack)
         origin = seen.origin
         if origin is None and seen.card is None and self.require_genuine:
             origin = Origin.UNCHECKED
-        return Sighting(seen.uid, entry.card, origin, entry.pack)
+        return dataclasses.replace(seen, card=entry.card, origin=origin, pack=entry.pack)

@@ -115,7 +115,7 @@ def test_a_pad_reports_a_card_whose_first_answers_were_garbled_as_genuine_and_on
             assert isinstance(status, ReaderStatus) and status.online
             sim.place(UID)
             seen = events.get(timeout=HANG_S)
-    assert isinstance(seen, CardSeen) and not seen.gone and seen.origin == Origin.GENUINE
+    assert isinstance(seen, CardSeen) and not seen.gone and seen.sighting.origin == Origin.GENUINE
     assert events.empty()
 
 
