@@ -16,7 +16,7 @@ chooses the game's pack).
     >>> from drivers.device_events import Sighting
     >>> from firmware_host.referee.transcript import CardEvent
     >>> namer.name(CardEvent("hand.A", sighting=Sighting("04A1")))[1]
-    NamedCard(card='KS', uid='04A1', badge=None, fault=None)
+    NamedCard(card='KS', sighting=Sighting(uid='04A1', card=None, origin=None, pack=None), badge=None, fault=None)
     >>> namer.name(CardEvent("hand.A", sighting=Sighting("04B0")))[1].badge
     'player:Anne'
     >>> namer.name(CardEvent("hand.A", sighting=Sighting("04FF")))[1].key
@@ -31,8 +31,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from drivers.device_events import Origin, Sighting
-from engine.events import Says
-from firmware_host.referee.pack_guard import PackGuard
+from firmware_host.referee.pack_guard import PackGuard, Refusal
 from firmware_host.referee.transcript import CardEvent
 from hardware.tag_registry import TagEntry
 
@@ -46,14 +45,20 @@ class Registry(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class NamedCard:
-    """What a sighting stands for: its ``card`` (None: unknown, or refused by the pack guard), the
-    tag's ``uid``, the ``badge`` it is (a badge or rule card, then no card), and the guard's
-    ``fault`` (code, what it says) for a tag it refuses."""
+    """What an event stands for in this game: its ``card`` (the setup's name for its tag, the tag's
+    card, or the event's own; None: unknown, or refused by the pack guard), the tag's ``sighting`` as
+    the event carried it (None: a card named without its tag), the ``badge`` it is (a badge or rule
+    card, then no card), and the guard's ``fault`` (code, what it says) for a tag it refuses."""
 
     card: str | None
-    uid: str | None = None
+    sighting: Sighting | None = None
     badge: str | None = None
-    fault: tuple[str, Says] | None = None
+    fault: Refusal | None = None
+
+    @property
+    def uid(self) -> str | None:
+        """The tag's UID (None: a card named without its tag)."""
+        return None if self.sighting is None else self.sighting.uid
 
     @property
     def key(self) -> str:
@@ -97,19 +102,22 @@ class CardNamer:
 
     def name(self, event: CardEvent) -> tuple[CardNamer, NamedCard]:
         """What ``event``'s tag stands for in this game, and the namer after it (a pack chosen)."""
-        uid = event.uid
-        if uid is None:
+        if event.sighting is None:
             return self, NamedCard(event.card)
+        uid = event.sighting.uid
         own = self.setup_tags.get(uid) or self.table_tags.get(uid)
         if own is not None:  # the setup's own tags: neither registered nor guarded
-            return self, NamedCard(event.card or own, uid)
+            return self, NamedCard(event.card or own, event.sighting)
         seen = self.sight(event)
         if seen.card is None and (badge := self.badges.get(uid)) is not None:
-            return self, NamedCard(None, uid, badge=badge)
-        judged = PackGuard(self.require_genuine).judge(seen, arriving=not event.gone, pack=self.pack)
-        fault = (judged.code, judged.says or Says("says." + judged.code)) if judged.code is not None else None
-        after = self if judged.chosen is None else dataclasses.replace(self, pack=judged.chosen)
-        return after, NamedCard(judged.card, uid, fault=fault)
+            return self, NamedCard(None, seen, badge=badge)
+        guard = PackGuard(self.require_genuine)
+        fault = guard.judge(seen, pack=self.pack)
+        if fault is not None:
+            return self, NamedCard(None, seen, fault=fault)
+        chosen = guard.chooses(seen, arriving=not event.gone, pack=self.pack)
+        after = self if chosen is None else dataclasses.replace(self, pack=chosen)
+        return after, NamedCard(seen.card, seen)
 
     def sight(self, event: CardEvent) -> Sighting:
         """The sighting a tag's event stands for: the one step from a tag to its card, pack and verdict.

@@ -22,7 +22,7 @@ def test_the_event_s_card_then_the_setup_s_tags_then_the_registry() -> None:
     assert namer.name(CardEvent("hand.A", sighting=Sighting("04A10000000000", "AS")))[1].card == "AS"
     assert namer.name(CardEvent("hand.A", sighting=Sighting("04A10000000000")))[1].card == "QH"
     assert namer.name(CardEvent("hand.A", sighting=Sighting("04A20000000000")))[1].card == "JH"
-    assert namer.name(CardEvent("hand.A", sighting=Sighting("04A3")))[1] == NamedCard(None, "04A3")
+    assert namer.name(CardEvent("hand.A", sighting=Sighting("04A3")))[1] == NamedCard(None, Sighting("04A3"))
 
 
 def test_a_setup_s_tags_add_to_the_table_s_and_are_what_it_writes() -> None:
@@ -35,7 +35,7 @@ def test_a_setup_s_tags_add_to_the_table_s_and_are_what_it_writes() -> None:
 
 def test_a_badge_is_no_card_and_a_card_is_no_badge() -> None:
     namer = CardNamer({"04B0": "KS"}, badges={"04B0": "player:Anne", "04B1": "rules:italian"})
-    badge = NamedCard(None, "04B1", badge="rules:italian")
+    badge = NamedCard(None, Sighting("04B1"), badge="rules:italian")
     assert namer.name(CardEvent("hand.A", sighting=Sighting("04B1")))[1] == badge
     assert namer.name(CardEvent("hand.A", sighting=Sighting("04B0")))[1].badge is None  # the tag names a card first
 
@@ -54,7 +54,7 @@ def test_the_pack_guard_names_registered_tags_and_refuses_the_other_pack_until_t
 def test_the_guard_does_not_judge_a_tag_the_setup_names() -> None:
     namer = CardNamer({"04AA0101000000": "QD"}, registry=REGISTRY, require_genuine=True)
     namer, named = namer.name(CardEvent("hand.A", sighting=Sighting("04AA0101000000")))
-    assert named == NamedCard("QD", "04AA0101000000")
+    assert named == NamedCard("QD", Sighting("04AA0101000000"))
     assert namer.pack is None
     pack_2 = CardEvent("hand.A", sighting=Sighting("04AA0201000000", "KS"))
     assert namer.name(pack_2)[1].fault is None  # pack 2: no pack chosen
