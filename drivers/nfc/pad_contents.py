@@ -30,6 +30,7 @@ from typing import Protocol
 from drivers.device_events import CardSeen, DeviceEvent, Origin, Sighting
 from drivers.nfc.originality import OriginalityCheck, TagFacts
 from drivers.nfc.reader import Inquiry, Reader
+from engine.cards import RANKS, SUITS
 
 logger = logging.getLogger(__name__)
 
@@ -52,7 +53,7 @@ CardLookup = Callable[[str], "str | Listed | None"]
 or only a card (``{"04A1…": "KS"}.get``: no pack), or ``None`` for a tag it does not know."""
 
 
-_NDEF_CARD = re.compile(r"^ecarte:([KQJAT987][SHDC])$")
+_NDEF_CARD = re.compile(rf"^ecarte:([{RANKS}][{SUITS}])$")  # the alphabet is engine.cards's
 
 
 def card_from_ndef(text: str | None) -> str | None:
@@ -195,7 +196,7 @@ class PadContents:
 
     def _leave(self, uid: str) -> None:
         self._present = self._present - {uid}
-        sighting = self._sightings.pop(uid, None) or Sighting(uid)  # what its arrival said: no lookup
+        sighting = self._sightings.pop(uid)  # what its arrival said: no lookup
         self._misses.pop(uid, None)
         if self._originality is not None:
             self._originality.forget(uid)  # a verdict lasts while the tag stays on the pad
