@@ -14,7 +14,7 @@ class Origin(StrEnum):
     """An originality verdict: what a tag's answers say of where it came from, defined here, once.
 
     The judge (:func:`hardware.ntag_signature.judge`) gives them, the pads report them
-    (``CardSeen.origin``), the registry records them (``origin``) and a table's transcript carries
+    (``Sighting.origin``), the registry records them (``origin``) and a table's transcript carries
     them (``origin``); each value is the text the registry file and the journal hold (a
     ``StrEnum``: ``Origin.GENUINE == "genuine"``), and nowhere else is a verdict written as a string.
     """

@@ -7,7 +7,7 @@ it holds it (:meth:`drivers.nfc.pn532_reader.NfcpyReader.poll`; else
 (:func:`hardware.ntag_signature.judge` with the table's trusted key); the verdict :attr:`Origin.GENUINE` is
 remembered by UID while the tag stays on the pad: the pad that sees it leave calls
 :meth:`OriginalityCheck.forget` with its UID, so the next arrival of that UID (the genuine card
-laid again, or a clone of it) is asked again. The pads report the verdict (``CardSeen.origin``);
+laid again, or a clone of it) is asked again. The pads report the verdict (``Sighting.origin``);
 they do not act on it.
 """
 

@@ -77,7 +77,7 @@ class PadContents:
     :param read_ndef: read unknown tags for an ``ecarte:KS`` NDEF record.
     :param ndef_pack: the pack of the cards named by their NDEF record (``None``: not said).
     :param originality: ask each arriving tag for its originality and report it in
-        ``CardSeen.origin``; a tag that does not answer arrives at a later poll.
+        its ``Sighting.origin``; a tag that does not answer arrives at a later poll.
     :param clock: seconds for the events' ``t``.
     """
 

@@ -137,7 +137,7 @@ def check_deck(
     passed, or ``cancel`` is set.
 
     :param pack: the pack to confirm (``None``: the one most cards seen belong to).
-    :param require_genuine: a card whose ``CardSeen.origin`` is not ``genuine`` is a problem
+    :param require_genuine: a card whose sighting's ``origin`` is not ``genuine`` is a problem
         (the pads must be checking originality).
     :param show: given the report so far at the start, after each card and at the end
         (``finished``); it puts it on the OLED or console.
