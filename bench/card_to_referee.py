@@ -26,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from drivers.nfc.originality import Origin
+from drivers.device_events import Origin
 from drivers.nfc.pn532sim.chip_host import ChipHost, chip_path
 from drivers.nfc.pn532sim.tag_signer import sim_signer
 from engine.cards import CARDS

@@ -53,8 +53,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from drivers.device_errors import DeviceNotFoundError
-from drivers.device_events import CardSeen, DeviceEvent, ReaderStatus
-from drivers.nfc.originality import Origin, OriginalityCheck
+from drivers.device_events import CardSeen, DeviceEvent, Origin, ReaderStatus
+from drivers.nfc.originality import OriginalityCheck
 from drivers.nfc.pad import PadSet, PadTiming
 from drivers.nfc.pn532_reader import NfcpyReader
 from drivers.nfc.pn532sim import DEFAULT_MISS, Pn532Simulator, tag_signer
@@ -156,7 +156,7 @@ def _latencies(moves: list[Move], events: list[CardSeen], gone: bool) -> list[fl
         for uid in move.uids:
             later = [
                 e.t for e in events
-                if e.zone == ZONES[move.pad] and e.uid == uid and e.gone == gone and e.t >= move.t
+                if e.zone == ZONES[move.pad] and e.sighting.uid == uid and e.gone == gone and e.t >= move.t
             ]
             if later:
                 firsts.append(min(later))
@@ -318,7 +318,7 @@ def main(argv: list[str] | None = None) -> int:
         for move in sorted(singles + packets, key=lambda m: m.t):
             print("move", ZONES[move.pad], len(move.uids), move.gone, f"{move.t:.4f}", file=sys.stderr)
         for event in stacked:
-            print("event", event.zone, event.uid, event.gone, f"{event.t:.4f}", file=sys.stderr)
+            print("event", event.zone, event.sighting.uid, event.gone, f"{event.t:.4f}", file=sys.stderr)
     arrive = _latencies(singles, stacked, gone=False)
     leave = _latencies(singles, stacked, gone=True)
     packet = _latencies(packets, stacked, gone=False)
@@ -326,7 +326,7 @@ def main(argv: list[str] | None = None) -> int:
     if len(arrive) < expected or len(leave) < expected or len(packet) < len(packets) // 2:
         print(f"missed events: {len(arrive)}/{expected} arrivals, {len(leave)}/{expected} leaves, "
               f"{len(packet)}/{len(packets) // 2} packets seen whole", file=sys.stderr)
-    in_stacks = {e.uid for e in stacked if e.uid in cards and cards[e.uid] == "QH"}
+    in_stacks = {e.sighting.uid for e in stacked if e.sighting.uid in cards and cards[e.sighting.uid] == "QH"}
     print(
         f"# {args.pads} pads, at most {args.baud} baud, depth {DEPTH}, miss {args.miss}, poll_interval "
         f"{args.interval * 1000:.0f} ms, leave_after {args.leave_after} polls, {len(arrive)} arrivals, "
@@ -342,11 +342,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"stack3_all_seen_median_ms: {statistics.median(packet):.1f} ms")
     print(f"stack_idle_cpu_percent: {stack_idle:.1f} %")
     if check is not None:
-        said = [str(e.origin) for e in stacked if not e.gone]  # each verdict by its word
+        said = [str(e.sighting.origin) for e in stacked if not e.gone]  # each verdict by its word
         verdicts = statistics.multimode(said)
         counts = {v: said.count(v) for v in sorted(set(said))}
         print(f"# signatures {args.signatures}: arrivals by verdict {counts} (most: {verdicts})", file=sys.stderr)
-        print(f"genuine_refused: {sum(1 for e in stacked if not e.gone and e.origin != Origin.GENUINE)} cards")
+        print(f"genuine_refused: {sum(1 for e in stacked if not e.gone and e.sighting.origin != Origin.GENUINE)} cards")
     print(f"signature_check_ms: {signature_check_ms(args.baud):.1f} ms")
     for choice in RESELECT_CHOICES:
         ms, frames = reselect_cost(args.baud, choice)

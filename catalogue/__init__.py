@@ -245,8 +245,7 @@ def say(lang: str, msgid: str, /, **values: Any) -> str:
     return elide(lang, agree(lang, template(lang, msgid).format(**values)))
 
 
-_CARD = r"((?:10|[2-9A-Z])[♠♥♦♣])"
-_PRINTED_AFTER_ARTICLE = re.compile(r"\b([Ee]l|[Ll]e|[Ii]l|[Dd]el|[Dd]u|[Aa]u|[Aa]l|[Dd]al|[Nn]el|[Ss]ul) " + _CARD)
+_BEFORE_CARD = r"\b([Ee]l|[Ll]e|[Ii]l|[Dd]el|[Dd]u|[Aa]u|[Aa]l|[Dd]al|[Nn]el|[Ss]ul) "
 AGREEING = ("es", "fr", "it")
 """The languages whose templates put the masculine article before a printed card (``el {card}``,
 ``le {card}``, ``il {card}``, and contracted with a preposition: ``du``, ``au``, ``del``, ``al``...), and the
@@ -271,7 +270,17 @@ _FEMININE: dict[str, dict[str, str]] = {
 """An adjective the templates write in the masculine after a printed card → its feminine, for a card whose
 name is feminine (the queen: *la dame*, *la donna*, *la reina*; the Spanish jack, *la sota*)."""
 
-_AFTER_CARD = re.compile(_CARD + r"((?: (?:était|est|a été|era|è|è stato|es|está|fue))? )(\w+)")
+_AFTER = r"((?: (?:était|est|a été|era|è|è stato|es|está|fue))? )(\w+)"
+
+
+@functools.cache
+def _printed_card_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """A printed card after its article, and a printed card with the word after it (the engine's suit
+    symbols: asked when first needed, so that ``--help`` reads this module without the engine)."""
+    from engine.cards import SUIT_SYMBOLS
+
+    card = rf"((?:10|[2-9A-Z])[{''.join(SUIT_SYMBOLS.values())}])"
+    return re.compile(_BEFORE_CARD + card), re.compile(card + _AFTER)
 
 
 def agree(lang: str, text: str) -> str:
@@ -314,7 +323,8 @@ def agree(lang: str, text: str) -> str:
             return match.group(0)
         return printed + between + _FEMININE[lang][word]
 
-    return _AFTER_CARD.sub(feminine, _PRINTED_AFTER_ARTICLE.sub(own, text))
+    after_article, after_card = _printed_card_patterns()
+    return after_card.sub(feminine, after_article.sub(own, text))
 
 
 _ELIDING = re.compile(r"\b([Dd]e|[Qq]ue|[Jj]e|[Nn]e) (?=[aeiouéèêàâîôû])")
@@ -333,9 +343,15 @@ def elide(lang: str, text: str) -> str:
     return _ELIDING.sub(lambda match: match.group(1)[0] + "'", text)
 
 
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-"""A printed card's suit, the same symbol in every language: the catalogue prints a card (its rank is
-the language's, ``rank.*``), the engine's notation only reads one (``Card.parse("K♠")``)."""
+def __getattr__(name: str) -> dict[str, str]:
+    """``SUIT_SYMBOLS``: a printed card's suit, the same symbol in every language, as the engine writes it
+    (``engine.cards``, the cards' one alphabet), given on to the screens, which know no engine. Imported
+    when asked: ``--help`` reads this module without the engine."""
+    if name == "SUIT_SYMBOLS":
+        from engine.cards import SUIT_SYMBOLS
+
+        return SUIT_SYMBOLS
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def card_words(lang: str, code: str) -> str:
@@ -350,12 +366,13 @@ def card_words(lang: str, code: str) -> str:
 
     :raises ValueError: not a card.
     """
-    if len(code) != 2 or code[1] not in SUIT_SYMBOLS or code[0] not in "23456789TJQKA":
+    from engine.cards import RANKS, SUIT_SYMBOLS  # the cards' one alphabet (late: see __getattr__)
+
+    if len(code) != 2 or code[1] not in SUIT_SYMBOLS or code[0] not in RANKS:
         raise ValueError(f"not a card: {code!r} (rank then suit, like 'TH')")
     return _printed_rank(language(lang), code[0]) + SUIT_SYMBOLS[code[1]]
 
 
-_RANKS = "789TJQKA"
 
 
 def _printed_rank(lang: str, rank: str) -> str:
@@ -366,8 +383,10 @@ def _printed_rank(lang: str, rank: str) -> str:
 @functools.cache
 def _printed_ranks(lang: str) -> dict[str, str]:
     """A rank as ``lang`` prints it (``D``, ``10``) → its article."""
+    from engine.cards import RANKS
+
     out = {}
-    for code in _RANKS:
+    for code in RANKS:
         out[_printed_rank(lang, code)] = translations(lang).gettext("article." + code)
     return out
 

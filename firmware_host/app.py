@@ -240,7 +240,7 @@ def open_parts(table: TableConfig, tags: TableTags, journal: Journal, options: R
 
         shown = CoachedPanel(panel)  # the coach's line on the OLED after each hand
     service = TableService(journal=journal, controller=controller, outputs=[shown], notify=systemd_notify(),
-                           paused=lambda message: panel.paused(message, controller.snapshot()))
+                           paused=lambda message: panel.paused(message, controller.snapshot()), by_tag=tags.by_tag)
     # a stop while the parts start takes the same path as one later (the parts close in order)
     stopped = threading.Event()
 

@@ -29,7 +29,8 @@ def refuse_card_names(event: PhysicalEvent, source: str, line_no: int) -> None:
     if isinstance(event, CardEvent) and event.card is not None:
         raise TranscriptError(source, line_no, "this table names its cards by their tags (a registry): a card "
                                                f"named on the stream ({event.card}) is refused; give its \"uid\"")
-    if isinstance(event, CardEvent) and (event.origin is not None or event.pack is not None):
+    seen = event.sighting if isinstance(event, CardEvent) else None
+    if seen is not None and (seen.origin is not None or seen.pack is not None):
         raise TranscriptError(source, line_no, "this table checks its tags itself (a registry): a tag's "
                                                "\"origin\" or \"pack\" on the stream is refused; give its \"uid\"")
     if isinstance(event, Setup) and event.tags:

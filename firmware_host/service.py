@@ -103,6 +103,8 @@ class TableService:
     :param notify: sd_notify's send (``READY=1``, ``WATCHDOG=1``...), or None.
     :param paused: shows why the table waits (the journal cannot be written), or None.
     :param report: where a bad input line is told (default: standard error).
+    :param by_tag: the table names its cards by their tags (a registry): a pad's card event is
+        journaled as the pad's sighting of the tag (:func:`~firmware_host.referee.transcript.sighting_event`).
     """
 
     def __init__(
@@ -114,8 +116,10 @@ class TableService:
         notify: Callable[[str], None] | None = None,
         paused: Callable[[str], None] | None = None,
         report: Callable[[str], None] | None = None,
+        by_tag: bool = False,
     ) -> None:
         self.journal = journal
+        self.by_tag = by_tag
         self.controller = controller
         self.outputs: list[TableOutput] = list(outputs)
         self.notify = notify
@@ -366,7 +370,7 @@ class TableService:
         if isinstance(item, InputLine):
             return item.event
         if isinstance(item, CardSeen):
-            return sighting_event(item, by_tag=False)  # a table without a registry (with one: TableTags.route)
+            return sighting_event(item, by_tag=self.by_tag)  # the one door from a pad's sighting to the transcript
         return ButtonEvent(item.seat, item.button)
 
     def _publish(self, outcome: Outcome) -> None:

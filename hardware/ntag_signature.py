@@ -35,7 +35,8 @@ import re
 from typing import TYPE_CHECKING
 
 from catalogue.phrase import Phrase, WordedError
-from drivers.nfc.originality import Origin, TagFacts
+from drivers.device_events import Origin
+from drivers.nfc.originality import TagFacts
 from drivers.nfc.pn532sim.tag_signer import TEST_PUBLIC_KEY
 
 if TYPE_CHECKING:  # imported where a tag is judged: a table starts without it (bench/instructions.py --startup)

@@ -21,7 +21,7 @@
 from __future__ import annotations
 
 from catalogue.phrase import Phrase
-from drivers.nfc.originality import Origin
+from drivers.device_events import Origin
 from hardware.locks import entry_seal
 from hardware.ntag_signature import verify_signature
 from hardware.tag_registry import TagRegistry

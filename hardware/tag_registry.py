@@ -44,12 +44,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from catalogue.phrase import Phrase
-from drivers.nfc.originality import Origin
+from drivers.device_events import Origin
+from engine.cards import CLASSIC, SUITS
 from hardware.limits import FileProblem, load_json, read_text
 from hardware.table_checks import Problem
 
-RANKS = "KQJAT987"
-SUITS = "SHDC"
+RANKS = CLASSIC.order
+"""The ranks in enrolment order, king first (the classic ranking, high to low: ``engine.cards``)."""
 CARDS: tuple[str, ...] = tuple(rank + suit for suit in SUITS for rank in RANKS)
 """The 32 cards of an écarté pack, in enrollment order (spades first, king first)."""
 

@@ -387,7 +387,7 @@ def vm_table_file() -> str:
 def configure_table(root: Path) -> None:
     """The VM's table file, its tags, and the unit's drop-in: events out on the events port."""
     sys.path.insert(0, str(ROOT))
-    from drivers.nfc.originality import Origin
+    from drivers.device_events import Origin
     from drivers.nfc.pn532sim.tag_signer import sim_signer
     from engine.cards import CARDS
     from firmware_host.players.simtable import sim_uid

@@ -76,19 +76,38 @@ def test_engine_imports_nothing_of_ours_and_no_io(path):
     assert not io, f"{rel} imports {sorted(io)}: the engine does no I/O"
 
 
+THE_ALPHABET = "engine.cards"
+"""The cards' one alphabet (ranks, suits, their symbols, the pack): a value, no rule. Every module asks
+it for the alphabet, the drivers (a pad reading an ``ecarte:KS`` record) and the catalogue (a card
+printed) too, who import nothing else of the engine."""
+
+
+def _drivers_bad(names: set[str]) -> set[str]:
+    return {n for n in names if top(n) in ("engine", "firmware_host", "catalogue", "hardware", "venue", "cli")
+            and n != THE_ALPHABET}
+
+
+def _catalogue_bad(names: set[str]) -> set[str]:
+    return {n for n in names if top(n) in OURS | {"coach", "venue"} and top(n) != "catalogue" and n != THE_ALPHABET}
+
+
 @pytest.mark.parametrize("path", modules("drivers"), ids=lambda p: str(p.relative_to(ROOT)))
 def test_drivers_know_no_rules_and_no_wiring(path):
-    names = imports(path)
-    bad = {n for n in names if top(n) in ("engine", "firmware_host", "catalogue", "hardware", "venue", "cli")}
+    bad = _drivers_bad(imports(path))
     assert not bad, f"{path.relative_to(ROOT)} imports {sorted(bad)}"
 
 
 @pytest.mark.parametrize("path", modules("catalogue"), ids=lambda p: str(p.relative_to(ROOT)))
 def test_the_catalogue_imports_nothing_of_ours(path):
-    """The players' words are a leaf: the engine names what it means by ids, the catalogue words them."""
-    names = imports(path)
-    ours = {n for n in names if top(n) in OURS | {"coach", "venue"} and top(n) != "catalogue"}
+    """The players' words are a leaf: the engine names what it means by ids, the catalogue words them
+    (of the engine it reads only the cards' alphabet)."""
+    ours = _catalogue_bad(imports(path))
     assert not ours, f"{path.relative_to(ROOT)} imports {sorted(ours)}"
+
+
+def test_the_alphabet_is_all_the_drivers_and_the_catalogue_may_ask_of_the_engine() -> None:
+    assert _drivers_bad({"engine.cards", "engine", "engine.game", "nfc"}) == {"engine", "engine.game"}
+    assert _catalogue_bad({"engine.cards", "engine.events", "gettext"}) == {"engine.events"}
 
 
 def test_the_checker_sees_late_and_relative_imports(tmp_path):
@@ -428,6 +447,29 @@ def test_the_room_checker_sees_a_forbidden_import() -> None:
     assert _room("firmware_host.journal.store") == "journal"
     assert _room("firmware_host.app") == "app"
     assert _room("venue.hub") is None
+
+
+REFEREE_SEES_OF_THE_DRIVERS = {"drivers.device_events"}
+"""What the referee may import of ``drivers``: the values the devices report (a tag's
+:class:`~drivers.device_events.Sighting`, its :class:`~drivers.device_events.Origin`), never a
+device (it imported ``drivers.nfc.originality``, the pads' originality check, for ``Origin``)."""
+
+
+def _device_imports_of_the_referee(graph: dict[str, set[str]]) -> list[str]:
+    return sorted(f"{name} -> {other}" for name, imported in graph.items() if _room(name) == "referee"
+                  for other in imported if top(other) == "drivers" and other not in REFEREE_SEES_OF_THE_DRIVERS)
+
+
+def test_the_referee_knows_no_device() -> None:
+    """The referee's docstring says it knows no device: of ``drivers`` it imports only the values."""
+    assert _device_imports_of_the_referee(import_graph(types=True)) == []
+
+
+def test_the_device_check_can_fail() -> None:
+    graph = {"firmware_host.referee.transcript": {"drivers.nfc.originality", "drivers.device_events"},
+             "firmware_host.cards.table_tags": {"drivers.nfc.originality"}}
+    assert _device_imports_of_the_referee(graph) == [
+        "firmware_host.referee.transcript -> drivers.nfc.originality"]
 
 
 # -- the composition on top: the command line and the venue --------------------------------------

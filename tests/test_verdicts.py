@@ -1,4 +1,4 @@
-"""An originality verdict is written once: :class:`drivers.nfc.originality.Origin`.
+"""An originality verdict is written once: :class:`drivers.device_events.Origin`.
 
 The judge, the pads, the registry, the enrolment, the deck check, the doctor and the referee
 all take the enum; its values are the text the registry file and the journal hold. The code is
@@ -11,11 +11,11 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from drivers.nfc.originality import Origin
+from drivers.device_events import Origin
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("engine", "coach", "drivers", "hardware", "firmware_host", "venue", "catalogue", "cli", "bench", "scripts")
-ENUM_MODULE = "drivers/nfc/originality.py"
+ENUM_MODULE = "drivers/device_events.py"
 VERDICTS = frozenset(Origin)
 
 OTHER_WORDS = {

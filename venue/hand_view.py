@@ -25,14 +25,15 @@ import logging
 from typing import Any
 
 import engine
-from engine.cards import cards_of
+from engine.cards import SUITS, cards_of
 from engine.seats import SEATS, PerSeat
 from engine.state import GameState
 from venue.record import HandLog
 
 logger = logging.getLogger(__name__)
 
-_SUIT_ORDER = "SHCD"
+_SUIT_ORDER = "".join(SUITS[i] for i in (0, 1, 3, 2))
+"""Spades, hearts, clubs, diamonds: a diagram's suits, their colours alternating."""
 
 
 def _sorted(state: GameState, mask: int) -> list[str]:

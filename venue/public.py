@@ -39,6 +39,7 @@ from typing import Any
 from catalogue import language as table_language
 from catalogue import rule_set
 from engine import Fault
+from engine.cards import RANKS, SUIT_SYMBOLS, SUITS
 from engine.seats import INDEX
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
 from firmware_host.referee.table_events import HandRecord
@@ -224,8 +225,9 @@ class PublicFeed:
         return data
 
 
-CARD_SYMBOL = re.compile(r"(?:10|[2-9JQKA])[♠♥♦♣]")
-CARD_NOTATION = re.compile(r"(?<![A-Za-z0-9])[2-9TJQKA][SHDC](?![A-Za-z0-9])")
+# a wide net, any pack's card (2 to ace), in the engine's letters and symbols
+CARD_SYMBOL = re.compile(rf"(?:10|[2-9{RANKS}])[{''.join(SUIT_SYMBOLS.values())}]")
+CARD_NOTATION = re.compile(rf"(?<![A-Za-z0-9])[2-6{RANKS}][{SUITS}](?![A-Za-z0-9])")
 
 
 def card_tokens(text: str) -> set[str]:
@@ -236,7 +238,7 @@ def card_tokens(text: str) -> set[str]:
     ['KD', 'TH', 'TS']
     """
     found = {m.group(0) for m in CARD_NOTATION.finditer(text)}
-    suits = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+    suits = {symbol: suit for suit, symbol in SUIT_SYMBOLS.items()}
     for m in CARD_SYMBOL.finditer(text):
         rank = m.group(0)[:-1]
         found.add(("T" if rank == "10" else rank) + suits[m.group(0)[-1]])

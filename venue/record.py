@@ -51,7 +51,7 @@ from typing import Any
 
 import engine
 from engine.actions import Action, DealCard, ReplayHand, Stand, action_from_json, parse_action
-from engine.cards import Card
+from engine.cards import RANKS, SUITS, Card
 from engine.ecarte_errors import NotationError
 from engine.seats import SEATS, PerSeat
 
@@ -393,8 +393,8 @@ _VERB_WORDS = (
 )
 """The record's verbs (the engine's notation) and the message that words each, longest first."""
 _TAG_LINE = re.compile(r'^\[(\w+) "(.*)"\]$')
-_MOVE_LINE = re.compile(r"^([AB]) (.+?)((?: [2-9TJQKA][SHDC])*)$")
-_CARD_CODE = re.compile(r"\b[2-9TJQKA][SHDC]\b")
+_MOVE_LINE = re.compile(rf"^([AB]) (.+?)((?: [2-6{RANKS}][{SUITS}])*)$")
+_CARD_CODE = re.compile(rf"\b[2-6{RANKS}][{SUITS}]\b")
 
 
 def _tag_said(lang: str, name: str, value: str) -> str:

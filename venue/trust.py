@@ -27,6 +27,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from engine.cards import RANKS, SUITS
 from engine.seats import SEATS
 
 MAX_STATE_BYTES = 64 * 1024
@@ -38,7 +39,7 @@ MAX_GAME = 100_000
 evening, is seven years to 100,000: a number past it (999,999,999) is no game a table played."""
 TOPIC_LEVEL = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 """A venue's or a table's name: one topic level, no ``/``, ``#``, ``+``, no spaces."""
-CARD = re.compile(r"^[789TJQKA][SHDC]$")
+CARD = re.compile(rf"^[{RANKS}][{SUITS}]$")
 """A card of the piquet pack as the tables write it (``KS``, ``TH``): what the page draws."""
 
 

@@ -27,9 +27,8 @@ from catalogue import (
     template,
     zones,
 )
+from engine.cards import RANKS, SUITS
 from hardware.layout import COMPACT_PADS, FULL_PADS
-
-RANKS = ("7", "8", "9", "T", "J", "Q", "K", "A")
 
 SHIPPED_TITLES = {"simulated": "Simulated table", "reference": "Reference table", "compact": "Compact table"}
 """The ``name`` of each table file shipped in ``hardware/tables`` (a test checks them)."""
@@ -59,7 +58,7 @@ def page_words(lang: str = "en") -> dict[str, Any]:
         if lang in AGREEING else {},
         "card_words": {"card": template(lang, "voice.card"),
                        "ranks": {rank: say(lang, "voice.rank." + rank) for rank in RANKS},
-                       "suits": {suit: say(lang, "voice.suit." + suit) for suit in "SHDC"}},
+                       "suits": {suit: say(lang, "voice.suit." + suit) for suit in SUITS}},
         "words": {**table_words, **messages(lang, "page.")},
         # a shipped table file's title (its `name`) is the table's in every language: the page shows it translated
         "shipped": {SHIPPED_TITLES[key]: say(lang, f"page.shipped.{key}") for key in SHIPPED_TITLES},

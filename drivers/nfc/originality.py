@@ -7,7 +7,7 @@ it holds it (:meth:`drivers.nfc.pn532_reader.NfcpyReader.poll`; else
 (:func:`hardware.ntag_signature.judge` with the table's trusted key); the verdict :attr:`Origin.GENUINE` is
 remembered by UID while the tag stays on the pad: the pad that sees it leave calls
 :meth:`OriginalityCheck.forget` with its UID, so the next arrival of that UID (the genuine card
-laid again, or a clone of it) is asked again. The pads report the verdict (``CardSeen.origin``);
+laid again, or a clone of it) is asked again. The pads report the verdict (``Sighting.origin``);
 they do not act on it.
 """
 
@@ -17,42 +17,10 @@ import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from enum import StrEnum
+
+from drivers.device_events import Origin
 
 logger = logging.getLogger(__name__)
-
-class Origin(StrEnum):
-    """An originality verdict: what a tag's answers say of where it came from, defined here, once.
-
-    The judge (:func:`hardware.ntag_signature.judge`) gives them, the pads report them
-    (``CardSeen.origin``), the registry records them (``origin``) and a table's transcript carries
-    them (``origin``); each value is the text the registry file and the journal hold (a
-    ``StrEnum``: ``Origin.GENUINE == "genuine"``), and nowhere else is a verdict written as a string.
-    """
-
-    GENUINE = "genuine"
-    """The tag answered as an NTAG21x and its signature verifies with the trusted key (the one verdict
-    remembered)."""
-    NO_SIGNATURE = "no_signature"
-    """An NTAG21x whose ``READ_SIG`` gave nothing or zeros: a copy on a blank tag."""
-    BAD_SIGNATURE = "bad_signature"
-    """A tag whose signature (not zeros) does not verify for its UID: a copied UID, or another maker's
-    key (the pads do not ask such a tag's ``GET_VERSION``: the signature refuses it whatever chip it is)."""
-    COUNTERFEIT = "counterfeit"
-    """The chip does not answer ``GET_VERSION`` as an NTAG21x does: not an NXP NTAG."""
-    UNREADABLE = "unreadable"
-    """The tag gave no valid answer (it left the pad, couples badly, its answers came garbled): no
-    evidence either way. The enrolment says so and asks for the tag again; the pads never report it (an
-    :class:`OriginalityCheck` gives no verdict from silence: the tag is asked again at the next poll,
-    and arrives when it answers)."""
-    UNCHECKED = "unchecked"
-    """Nobody asked (the registry's status of a tag enrolled without the check)."""
-
-    @property
-    def vouched(self) -> bool:
-        """Whether the tag is not known to be a fake: genuine, or never asked (``unchecked``)."""
-        return self in (Origin.GENUINE, Origin.UNCHECKED)
-
 
 @dataclass(frozen=True, slots=True)
 class TagFacts:

@@ -112,9 +112,10 @@ class Pad(Closing):
     :param open_reader: makes the reader for ``path`` (:func:`open_pn532`).
     :param timing: poll interval, debounce and back-off.
     :param read_ndef: read unknown tags for an ``ecarte:KS`` NDEF record.
+    :param ndef_pack: the pack of the cards named by their NDEF record (``None``: not said).
     :param originality: ask each arriving tag for its originality (shared by the
         table's pads: a verdict lasts while its tag stays on the pad) and report it in
-        ``CardSeen.origin``; ``None``: don't ask (``origin`` is ``None``). A tag
+        its ``Sighting.origin``; ``None``: don't ask (``origin`` is ``None``). A tag
         that does not answer is asked again at the next polls before it arrives.
     :param clock: seconds for the events' ``t`` (monotonic).
     :raises ValueError: not exactly one of ``on_event`` and ``events``.
@@ -131,6 +132,7 @@ class Pad(Closing):
         open_reader: Callable[[str], Reader] = open_pn532,
         timing: PadTiming = PadTiming(),
         read_ndef: bool = True,
+        ndef_pack: int | None = None,
         originality: OriginalityCheck | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
@@ -148,7 +150,7 @@ class Pad(Closing):
         self._online: bool | None = None
         self._contents = PadContents(
             zone, emit=self._emit, leave_after=timing.leave_after, card_for=card_for, read_ndef=read_ndef,
-            originality=originality, clock=self._now,
+            ndef_pack=ndef_pack, originality=originality, clock=self._now,
         )
         self._failures = 0
         self._forgiven = 0  # failed polls in a row whose chip answered late

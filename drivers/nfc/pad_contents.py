@@ -4,9 +4,10 @@ A pad's content is a set of UIDs: each arrives and leaves on its own (a stack is
 listed tag by tag), and a tag leaves only after ``leave_after`` polls without it
 (a tag missing for fewer polls flickered and stays). An arriving tag is
 identified by its UID through ``card_for``, once: the tag registry's entry gives its card and
-pack (``CardSeen.card``, ``CardSeen.pack``, kept until it leaves); a card the
-registry does not know is read for an NDEF text record ``ecarte:KS`` (see
-:data:`NDEF_PREFIX`); a card neither knows arrives with ``card=None``.
+pack; a card the registry does not know is read for an NDEF text record ``ecarte:KS`` (see
+:data:`NDEF_PREFIX`; its pack is the table's ``ndef_pack``); a card neither knows arrives with
+``card=None``. The pad makes the tag's :class:`~drivers.device_events.Sighting` then, once (its
+UID, card, pack and originality verdict), and gives that same value again when the tag leaves.
 
 With an originality check, the pad's poll asks each arriving tag while the listing
 that found it holds it (:attr:`PadContents.inquiry`: :meth:`~PadContents.wants`,
@@ -26,9 +27,10 @@ import time
 from collections.abc import Callable
 from typing import Protocol
 
-from drivers.device_events import CardSeen, DeviceEvent
-from drivers.nfc.originality import Origin, OriginalityCheck, TagFacts
+from drivers.device_events import CardSeen, DeviceEvent, Origin, Sighting
+from drivers.nfc.originality import OriginalityCheck, TagFacts
 from drivers.nfc.reader import Inquiry, Reader
+from engine.cards import RANKS, SUITS
 
 logger = logging.getLogger(__name__)
 
@@ -51,7 +53,7 @@ CardLookup = Callable[[str], "str | Listed | None"]
 or only a card (``{"04A1…": "KS"}.get``: no pack), or ``None`` for a tag it does not know."""
 
 
-_NDEF_CARD = re.compile(r"^ecarte:([KQJAT987][SHDC])$")
+_NDEF_CARD = re.compile(rf"^ecarte:([{RANKS}][{SUITS}])$")  # the alphabet is engine.cards's
 
 
 def card_from_ndef(text: str | None) -> str | None:
@@ -73,8 +75,9 @@ class PadContents:
     :param leave_after: consecutive polls without a tag before it has left.
     :param card_for: looks a tag UID up in the tag registry (:data:`CardLookup`), once an arrival.
     :param read_ndef: read unknown tags for an ``ecarte:KS`` NDEF record.
+    :param ndef_pack: the pack of the cards named by their NDEF record (``None``: not said).
     :param originality: ask each arriving tag for its originality and report it in
-        ``CardSeen.origin``; a tag that does not answer arrives at a later poll.
+        its ``Sighting.origin``; a tag that does not answer arrives at a later poll.
     :param clock: seconds for the events' ``t``.
     """
 
@@ -87,6 +90,7 @@ class PadContents:
         card_for: CardLookup | None = None,
         read_ndef: bool = True,
         originality: OriginalityCheck | None = None,
+        ndef_pack: int | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.zone = zone
@@ -95,10 +99,10 @@ class PadContents:
         self._card_for = card_for
         self._read_ndef = read_ndef
         self._originality = originality
+        self._ndef_pack = ndef_pack
         self._now = clock
         self._present: frozenset[str] = frozenset()
-        self._cards: dict[str, tuple[str | None, int | None]] = {}  # UID present → its card and pack
-        self._origins: dict[str, Origin] = {}  # UID present → its originality verdict
+        self._sightings: dict[str, Sighting] = {}  # UID present → its sighting, made when it arrived
         self._misses: dict[str, int] = {}  # UID present → polls missed in a row
         self._unanswered: set[str] = set()  # UIDs listed that did not answer their check yet
 
@@ -109,7 +113,8 @@ class PadContents:
 
     def card_of(self, uid: str) -> str | None:
         """The card tag ``uid`` stands for (``None``: unknown or not here)."""
-        return self._cards.get(uid, (None, None))[0]
+        sighting = self._sightings.get(uid)
+        return None if sighting is None else sighting.card
 
     @property
     def inquiry(self) -> Inquiry | None:
@@ -169,12 +174,11 @@ class PadContents:
             self._arrive(uid, self._identify(uid, reader), origin)
 
     def _arrive(self, uid: str, listed: tuple[str | None, int | None], origin: Origin | None) -> None:
-        self._cards[uid], self._misses[uid] = listed, 0
-        if origin is not None:
-            self._origins[uid] = origin
-        self._present = self._present | {uid}
         card, pack = listed
-        self._emit(CardSeen(self.zone, uid, card, t=self._now(), origin=origin, pack=pack))
+        sighting = self._sightings[uid] = Sighting(uid, card, origin, pack)  # the one value, made once
+        self._misses[uid] = 0
+        self._present = self._present | {uid}
+        self._emit(CardSeen(self.zone, sighting, t=self._now()))
 
     def _check(self, arrivals: list[str], reader: Reader | None) -> dict[str, Origin | None] | None:
         """The arriving tags' originality verdicts (``None``: no answer yet), ``None`` if not asked.
@@ -192,12 +196,11 @@ class PadContents:
 
     def _leave(self, uid: str) -> None:
         self._present = self._present - {uid}
-        card, pack = self._cards.pop(uid, (None, None))  # what its arrival said: no lookup
+        sighting = self._sightings.pop(uid)  # what its arrival said: no lookup
         self._misses.pop(uid, None)
-        origin = self._origins.pop(uid, None)
         if self._originality is not None:
             self._originality.forget(uid)  # a verdict lasts while the tag stays on the pad
-        self._emit(CardSeen(self.zone, uid, card, gone=True, t=self._now(), origin=origin, pack=pack))
+        self._emit(CardSeen(self.zone, sighting, gone=True, t=self._now()))
 
     def _lookup(self, uid: str) -> tuple[str | None, int | None]:
         """The card and pack ``card_for`` gives tag ``uid`` (``None`` for what it does not say)."""
@@ -211,5 +214,5 @@ class PadContents:
         if listed[0] is None and self._read_ndef and reader is not None:
             card = card_from_ndef(reader.read_text(uid))
             logger.debug("pad %s: tag %s NDEF names %s", self.zone, uid, card)
-            return card, None
+            return card, None if card is None else self._ndef_pack
         return listed

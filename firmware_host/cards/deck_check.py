@@ -30,8 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from catalogue import card_words, say, say_or
-from drivers.device_events import CardSeen, DeviceEvent
-from drivers.nfc.originality import Origin
+from drivers.device_events import CardSeen, DeviceEvent, Origin
 from engine.cards import Card
 from hardware.tag_registry import CARDS, PACKS, TagRegistry
 
@@ -138,7 +137,7 @@ def check_deck(
     passed, or ``cancel`` is set.
 
     :param pack: the pack to confirm (``None``: the one most cards seen belong to).
-    :param require_genuine: a card whose ``CardSeen.origin`` is not ``genuine`` is a problem
+    :param require_genuine: a card whose sighting's ``origin`` is not ``genuine`` is a problem
         (the pads must be checking originality).
     :param show: given the report so far at the start, after each card and at the end
         (``finished``); it puts it on the OLED or console.
@@ -167,11 +166,11 @@ def check_deck(
             continue
         last = time.monotonic()
         if event.gone:
-            lying.discard(event.uid)
+            lying.discard(event.sighting.uid)
             continue
-        lying.add(event.uid)
+        lying.add(event.sighting.uid)
         arrivals.append(event)
-        counts[event.uid] = counts.get(event.uid, 0) + 1
+        counts[event.sighting.uid] = counts.get(event.sighting.uid, 0) + 1
         so_far = _report(arrivals, counts, registry, pack, require_genuine)
         show(dataclasses.replace(so_far, lying=len(lying)))
         logger.debug("deck check: %s (%d/32)", _name(event, registry), len(so_far.seen))
@@ -195,7 +194,8 @@ def _report(arrivals: list[CardSeen], counts: dict[str, int], registry: TagRegis
     for uid, count in counts.items():
         entry = registry.entry(uid)
         if entry is None:
-            strangers.append(Stranger(uid, next((a.card for a in arrivals if a.uid == uid and a.card), None)))
+            read = (a.sighting.card for a in arrivals if a.sighting.uid == uid and a.sighting.card)
+            strangers.append(Stranger(uid, next(read, None)))
             continue
         if entry.pack != pack:
             strangers.append(Stranger(uid, entry.card, entry.pack))
@@ -203,7 +203,7 @@ def _report(arrivals: list[CardSeen], counts: dict[str, int], registry: TagRegis
         seen.add(entry.card)
         if count > 1:
             repeated.append(entry.card)
-        bad = _best_evidence({a.origin for a in arrivals if a.uid == uid})
+        bad = _best_evidence({a.sighting.origin for a in arrivals if a.sighting.uid == uid})
         if require_genuine and bad:
             fakes.append(Fake(entry.card, bad))
     missing = tuple(card for card in CARDS if card not in seen) if pack is not None else tuple(CARDS)
@@ -239,9 +239,9 @@ def _ordered(cards: list[str]) -> list[str]:
 
 
 def _name(event: CardSeen, registry: TagRegistry) -> str:
-    entry = registry.entry(event.uid)
+    entry = registry.entry(event.sighting.uid)
     if entry is None:
-        return say("en", "deck.stranger", uid=event.uid)
+        return say("en", "deck.stranger", uid=event.sighting.uid)
     return say("en", "deck.other_pack", card=card_words("en", str(Card.parse(entry.card))), pack=entry.pack)
 
 

@@ -31,11 +31,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from catalogue import card_words, language, say
-from drivers.device_events import CardSeen, DeviceEvent, ReaderStatus
-from drivers.nfc.originality import Origin
+from drivers.device_events import CardSeen, DeviceEvent, Origin, ReaderStatus
 from engine.cards import Card
 from hardware.locks import entry_seal
-from hardware.tag_registry import CARDS, TagRegistry, check_card, check_pack
+from hardware.tag_registry import CARDS, TagEntry, TagRegistry, check_card, check_pack
 
 logger = logging.getLogger(__name__)
 
@@ -43,17 +42,6 @@ NDEF_PREFIX = "ecarte:"
 """Same as ``drivers.nfc.pad.NDEF_PREFIX``: a tag's NDEF text is ``ecarte:KS``."""
 
 _TICK = 0.1  # seconds between checks of ``cancel`` while waiting
-
-
-@dataclass(frozen=True, slots=True)
-class Enrolled:
-    """A card given a tag during this walk, and what was learnt of the tag."""
-
-    card: str
-    uid: str
-    pack: int
-    origin: Origin = Origin.UNCHECKED
-    locked: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,12 +57,13 @@ class EnrollResult:
     """How a walk ended: the cards enrolled now, and whether the pack is whole."""
 
     pack: int
-    enrolled: tuple[Enrolled, ...]
+    enrolled: tuple[TagEntry, ...]
+    """The registry's entries this walk added: each card given a tag, and what was learnt of the tag."""
     complete: bool
     cancelled: bool = False
 
     @property
-    def flagged(self) -> tuple[Enrolled, ...]:
+    def flagged(self) -> tuple[TagEntry, ...]:
         """The cards enrolled now whose tag is not known genuine (checked and failed)."""
         return tuple(e for e in self.enrolled if not e.origin.vouched)
 
@@ -134,7 +123,7 @@ class _Walk:
         while True:
             event = self.next_card_event()
             if not event.gone:
-                return event.uid
+                return event.sighting.uid
 
     def new_tag(self, prompt: list[str], registry: TagRegistry, *, then_lay: str, not_genuine: str, again: str,
                 check: Callable[[str], Originality] | None, refuse_flagged: bool,
@@ -173,12 +162,12 @@ class _Walk:
     def lift(self, uid: str) -> None:
         while True:
             event = self.next_card_event()
-            if event.gone and event.uid == uid:
+            if event.gone and event.sighting.uid == uid:
                 return
-            if event.gone and event.uid in self._waiting:
-                self._waiting.remove(event.uid)
-            elif not event.gone and event.uid != uid:
-                self._waiting.append(event.uid)
+            if event.gone and event.sighting.uid in self._waiting:
+                self._waiting.remove(event.sighting.uid)
+            elif not event.gone and event.sighting.uid != uid:
+                self._waiting.append(event.sighting.uid)
 
 
 def enroll(
@@ -227,7 +216,7 @@ def enroll(
     walk = _Walk(events, show, cancel, lang)
     todo = [card for card in cards if registry.uid_for(card, pack) is None]
     total = len(cards)
-    enrolled: list[Enrolled] = []
+    enrolled: list[TagEntry] = []
     try:
         for card in todo:
             prompt = [walk.say("enrol.progress", pack=pack, done=total - len(todo) + len(enrolled), total=total),
@@ -239,13 +228,13 @@ def enroll(
             uid, origin = walk.new_tag(prompt, registry, then_lay=walk.say("enrol.then_lay", card=walk.label(card)),
                                        not_genuine=walk.say("enrol.not_genuine", card=walk.label(card)), again=again,
                                        check=check, refuse_flagged=refuse_flagged, prepare=steps)
-            registry.add(uid, card, pack, origin=origin.status, signature=origin.signature,
+            entry = registry.add(uid, card, pack, origin=origin.status, signature=origin.signature,
                          locked=lock is not None, lock_id=lock_id if lock is not None else None,
                          auth_limit=auth_limit if lock is not None else 0,
                          seal=None if seal_secret is None else entry_seal(seal_secret, uid, card, pack))
             if save_to is not None:
                 registry.save(save_to)
-            enrolled.append(Enrolled(card, uid, pack, origin.status, lock is not None))
+            enrolled.append(entry)
             logger.info("enrolled %s of pack %d: tag %s (%s)", card, pack, uid, origin.status)
             done = total - len(todo) + len(enrolled)
             if origin.status.vouched:

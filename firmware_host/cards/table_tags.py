@@ -5,12 +5,14 @@ Built once by the composition root (:func:`firmware_host.app.run_service`) from 
 
     tags = TableTags.load(table)                       # raises BadInput for a broken registry
     controller = Controller(defaults, registry=tags.registry)
+    service = TableService(..., by_tag=tags.by_tag)
     devices = open_devices(table, tags.route(service), tags.entry, **tags.pad_options())
 
 A card is named once, at the pad: its lookup (:meth:`TableTags.entry`, the registry's entry) gives
-the card and its pack, and the originality check its verdict. With a registry, the pads' card
-events go to the service as the tag's journaled sighting (:class:`~firmware_host.referee.transcript.Sighting`):
-the transcript event carries the tag's UID, its card, the card's pack and the verdict
+the card and its pack (an NDEF record's card: the ``ndef_pack``), and the originality check its
+verdict; the pad makes its :class:`~drivers.device_events.Sighting` of them. With a registry, the
+service's one door (:func:`~firmware_host.referee.transcript.sighting_event`) journals that sighting
+unchanged: the transcript event carries the tag's UID, its card, the card's pack and the verdict
 (``{"zone": "play.A", "card": "KS", "uid": "04...", "pack": 1, "origin": "genuine"}``), so that
 the referee judges them without asking the registry again (one pack per game; a tag that is not
 genuine refused as ``counterfeit_card``: :mod:`firmware_host.referee.pack_guard`) and the journal
@@ -27,10 +29,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from drivers.device_events import CardSeen, DeviceEvent
-from drivers.nfc.originality import Origin, OriginalityCheck
+from drivers.device_events import CardSeen, DeviceEvent, Origin
+from drivers.nfc.originality import OriginalityCheck
 from firmware_host.errors import BadInput
-from firmware_host.referee.transcript import CardEvent, PhysicalEvent, sighting_event
 from hardware import ntag_signature
 from hardware.table import TableConfig, TagPolicy
 from hardware.tag_registry import TagEntry, TagRegistry, TagRegistryError
@@ -39,11 +40,9 @@ logger = logging.getLogger(__name__)
 
 
 class EventSink(Protocol):
-    """Where device and transcript events go (:class:`firmware_host.service.TableService`)."""
+    """Where device events go (:class:`firmware_host.service.TableService`)."""
 
     def put_device_event(self, event: DeviceEvent) -> None: ...
-
-    def put_physical(self, event: PhysicalEvent) -> None: ...
 
 
 class TagRegistryMissing(BadInput):
@@ -113,39 +112,41 @@ class TableTags:
         return self.registry is None or self.policy.ndef_pack is not None
 
     def pad_options(self) -> dict[str, Any]:
-        """What the pads are given beyond their ``card_for`` (:meth:`entry`)."""
-        return {"read_ndef": self.read_ndef, "originality": self.originality}
+        """What the pads are given beyond their ``card_for`` (:meth:`entry`): the pack of a card named
+        by its NDEF record is the pad's to say too (``ndef_pack``), in the sighting it makes."""
+        return {"read_ndef": self.read_ndef, "ndef_pack": self.policy.ndef_pack, "originality": self.originality}
 
-    def card_event(self, seen: CardSeen) -> CardEvent:
-        """The transcript event for a pad's ``seen``: the tag's sighting, its UID, card, pack (a
-        card named by its NDEF record: the ``ndef_pack``) and originality verdict, as the pad gave
-        them (no lookup)."""
-        if seen.origin is not None and seen.origin != Origin.GENUINE and seen.card is not None and not seen.gone:
-            logger.warning("tag %s (%s) on %s: %s", seen.uid, seen.card, seen.zone, seen.origin)
-        return sighting_event(seen, by_tag=True, pack=self.policy.ndef_pack)
+    @property
+    def by_tag(self) -> bool:
+        """Whether the service's door journals a card event as the tag's sighting (with a registry:
+        :func:`~firmware_host.referee.transcript.sighting_event`'s ``by_tag``)."""
+        return self.registry is not None
 
     def vouched(self, seen: CardSeen) -> bool:
         """Whether ``seen`` may reach the referee: anything, except a badge or rule card whose
         tag failed the originality check on a table that requires it."""
-        if not self.policy.require_signature or seen.uid not in self.badges or seen.origin == Origin.GENUINE:
+        tag = seen.sighting
+        if not self.policy.require_signature or tag.uid not in self.badges or tag.origin == Origin.GENUINE:
             return True
-        if seen.pack is not None:
+        if tag.pack is not None:
             return True  # a registered card's tag (the pad's lookup said its pack): the referee refuses it
         if not seen.gone:
-            logger.warning("badge tag %s on %s: %s: ignored", seen.uid, seen.zone, seen.origin)
+            logger.warning("badge tag %s on %s: %s: ignored", tag.uid, seen.zone, tag.origin)
         return False
 
     def route(self, sink: EventSink) -> Callable[[DeviceEvent], None]:
-        """The pads' and buttons' ``put``: card events as transcript events (with a registry),
-        badges that fail the originality check dropped (:meth:`vouched`)."""
+        """The pads' and buttons' ``put``: every event to the service as the device gave it (the
+        service's door makes the transcript event: :meth:`firmware_host.service.TableService.handle`),
+        but a badge that fails the originality check, dropped (:meth:`vouched`); a card's tag that
+        is not genuine is logged here, and refused by the referee."""
 
         def put(event: DeviceEvent) -> None:
             if isinstance(event, CardSeen):
                 if not self.vouched(event):
                     return
-                if self.registry is not None:
-                    sink.put_physical(self.card_event(event))
-                    return
+                seen = event.sighting
+                if seen.origin not in (None, Origin.GENUINE) and seen.card is not None and not event.gone:
+                    logger.warning("tag %s (%s) on %s: %s", seen.uid, seen.card, event.zone, seen.origin)
             sink.put_device_event(event)
 
         return put

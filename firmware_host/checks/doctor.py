@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from catalogue import moment, os_reason, say, say_n
-from drivers.nfc.originality import Origin
+from drivers.device_events import Origin
 from firmware_host.checks.serial_adapters import SerialAdapter, adapter_of, serial_adapters
 from hardware.table import (
     DisplayConfig,

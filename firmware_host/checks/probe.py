@@ -38,8 +38,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from catalogue import is_plural, os_reason, say, say_n
+from drivers.device_events import Origin
 from drivers.nfc.frame_log import FrameLog, RecordingTty
-from drivers.nfc.originality import Origin
 from drivers.nfc.pn532sim import tag_signer
 from drivers.nfc.reader import READER_ERRORS, AskEvery
 from firmware_host.checks.doctor import Check

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 import engine
 from catalogue import card_words, has, rule_set, say, say_n, say_or, zones
 from engine import NotationError
-from engine.cards import CARDS
+from engine.cards import ACE_HIGH, CARDS, SUITS
 from engine.random_play import random_deal
 from engine.seats import SEATS
 from firmware_host.errors import BadInput
@@ -62,6 +62,8 @@ if TYPE_CHECKING:
 
 _ZONE_OF_VERB = {"plays": "play.{seat}", "discards": "discard", "draws": "hand.{seat}", "gets": "hand.{seat}"}
 _BUTTONS = ("yes", "no", "king")
+_LOW_TO_HIGH = ACE_HIGH.order[::-1]
+"""The ranks as a pack's pips are told, seven to ace."""
 _TURN, _DEAL, _GONE, _HELP, _STATE, _QUIT = "turn", "deal", "gone", "help", "state", "quit"
 """The typed commands' words (the command line's, in every language)."""
 
@@ -132,7 +134,7 @@ def suit_letters(lang: str) -> dict[str, str]:
         >>> suit_letters("fr"), suit_letters("it")
         ({'S': 'P', 'H': 'CO', 'D': 'CA', 'C': 'T'}, {'S': 'P', 'H': 'C', 'D': 'Q', 'C': 'F'})
     """
-    names = {suit: _plain(say(lang, "voice.suit." + suit)) for suit in "SHDC"}
+    names = {suit: _plain(say(lang, "voice.suit." + suit)) for suit in SUITS}
     out = {}
     for suit, name in names.items():
         size = 1
@@ -151,7 +153,7 @@ def _lettered_cards(lang: str) -> dict[str, str]:
     for suit, letters in suit_letters(lang).items():
         name = _plain(say(lang, "voice.suit." + suit))
         for size in range(len(letters), len(name) + 1):
-            for rank in "789TJQKA":
+            for rank in _LOW_TO_HIGH:
                 out[_plain(card_words(lang, rank + suit)[:-1]) + name[:size]] = rank + suit
     return out
 
@@ -161,8 +163,8 @@ def _local_hint(lang: str) -> str:
     if lang == "en":
         return ""
     letters = suit_letters(lang)
-    ranks = " ".join(card_words(lang, rank + "S")[:-1] for rank in "789TJQKA")
-    suits = ", ".join(f"{letters[s]} ({say(lang, 'voice.suit.' + s)})" for s in "SHDC")
+    ranks = " ".join(card_words(lang, rank + "S")[:-1] for rank in _LOW_TO_HIGH)
+    suits = ", ".join(f"{letters[s]} ({say(lang, 'voice.suit.' + s)})" for s in SUITS)
     return " " + say(lang, "sim.local_cards", ranks=ranks, suits=suits,
                      example=card_words(lang, "KS")[:-1] + letters["S"])
 

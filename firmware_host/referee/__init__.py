@@ -16,6 +16,7 @@ the pack guard, the table-setup menu and the :class:`~firmware_host.referee.snap
 that every output consumes, and each seat's private view (``private_view``: what that seat alone
 may know, for its earpiece only).
 
-May import: ``engine``, ``hardware`` (layout, names), ``firmware_host.errors``. Knows no journal,
+May import: ``engine``, ``hardware`` (layout, names), ``drivers.device_events`` (what the devices report:
+a tag's ``Sighting`` and its ``Origin``, values, no device), ``firmware_host.errors``. Knows no journal,
 no screen, no device and no player.
 """

@@ -1,7 +1,7 @@
 """Which card a tag is: the setup's tags, the sighting, the badges and the pack guard, in that order.
 
 A pad's event names a card, or a tag: its UID, and on a table with a tag registry the whole
-:class:`~firmware_host.referee.transcript.Sighting` the door journaled (card, pack, originality
+:class:`~drivers.device_events.Sighting` the door journaled (card, pack, originality
 verdict). :meth:`CardNamer.sight` makes the sighting once: what the event says, else the registry's
 entry (one lookup, for a line that does not carry its pack: a transcript's). The namer then says
 what it stands for in this game: a card, a badge or rule card (:mod:`hardware.badges`:
@@ -13,12 +13,13 @@ A frozen value: naming a card gives the namer after it too (the first card of a 
 chooses the game's pack).
 
     >>> namer = CardNamer({"04A1": "KS"}, badges={"04B0": "player:Anne"})
+    >>> from drivers.device_events import Sighting
     >>> from firmware_host.referee.transcript import CardEvent
-    >>> namer.name(CardEvent("hand.A", uid="04A1"))[1]
-    NamedCard(card='KS', uid='04A1', badge=None, fault=None)
-    >>> namer.name(CardEvent("hand.A", uid="04B0"))[1].badge
+    >>> namer.name(CardEvent("hand.A", sighting=Sighting("04A1")))[1]
+    NamedCard(card='KS', sighting=Sighting(uid='04A1', card=None, origin=None, pack=None), badge=None, fault=None)
+    >>> namer.name(CardEvent("hand.A", sighting=Sighting("04B0")))[1].badge
     'player:Anne'
-    >>> namer.name(CardEvent("hand.A", uid="04FF"))[1].key
+    >>> namer.name(CardEvent("hand.A", sighting=Sighting("04FF")))[1].key
     'uid:04FF'
 """
 
@@ -29,10 +30,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from drivers.nfc.originality import Origin
-from engine.events import Says
-from firmware_host.referee.pack_guard import PackGuard
-from firmware_host.referee.transcript import CardEvent, Sighting
+from drivers.device_events import Origin, Sighting
+from firmware_host.referee.pack_guard import PackGuard, Refusal
+from firmware_host.referee.transcript import CardEvent
 from hardware.tag_registry import TagEntry
 
 
@@ -45,14 +45,20 @@ class Registry(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class NamedCard:
-    """What a sighting stands for: its ``card`` (None: unknown, or refused by the pack guard), the
-    tag's ``uid``, the ``badge`` it is (a badge or rule card, then no card), and the guard's
-    ``fault`` (code, what it says) for a tag it refuses."""
+    """What an event stands for in this game: its ``card`` (the setup's name for its tag, the tag's
+    card, or the event's own; None: unknown, or refused by the pack guard), the tag's ``sighting`` as
+    the event carried it (None: a card named without its tag), the ``badge`` it is (a badge or rule
+    card, then no card), and the guard's ``fault`` (code, what it says) for a tag it refuses."""
 
     card: str | None
-    uid: str | None = None
+    sighting: Sighting | None = None
     badge: str | None = None
-    fault: tuple[str, Says] | None = None
+    fault: Refusal | None = None
+
+    @property
+    def uid(self) -> str | None:
+        """The tag's UID (None: a card named without its tag)."""
+        return None if self.sighting is None else self.sighting.uid
 
     @property
     def key(self) -> str:
@@ -96,19 +102,22 @@ class CardNamer:
 
     def name(self, event: CardEvent) -> tuple[CardNamer, NamedCard]:
         """What ``event``'s tag stands for in this game, and the namer after it (a pack chosen)."""
-        uid = event.uid
-        if uid is None:
+        if event.sighting is None:
             return self, NamedCard(event.card)
+        uid = event.sighting.uid
         own = self.setup_tags.get(uid) or self.table_tags.get(uid)
         if own is not None:  # the setup's own tags: neither registered nor guarded
-            return self, NamedCard(event.card or own, uid)
+            return self, NamedCard(event.card or own, event.sighting)
         seen = self.sight(event)
         if seen.card is None and (badge := self.badges.get(uid)) is not None:
-            return self, NamedCard(None, uid, badge=badge)
-        judged = PackGuard(self.require_genuine).judge(seen, arriving=not event.gone, pack=self.pack)
-        fault = (judged.code, judged.says or Says("says." + judged.code)) if judged.code is not None else None
-        after = self if judged.chosen is None else dataclasses.replace(self, pack=judged.chosen)
-        return after, NamedCard(judged.card, uid, fault=fault)
+            return self, NamedCard(None, seen, badge=badge)
+        guard = PackGuard(self.require_genuine)
+        fault = guard.judge(seen, pack=self.pack)
+        if fault is not None:
+            return self, NamedCard(None, seen, fault=fault)
+        chosen = guard.chooses(seen, arriving=not event.gone, pack=self.pack)
+        after = self if chosen is None else dataclasses.replace(self, pack=chosen)
+        return after, NamedCard(seen.card, seen)
 
     def sight(self, event: CardEvent) -> Sighting:
         """The sighting a tag's event stands for: the one step from a tag to its card, pack and verdict.
@@ -130,8 +139,8 @@ class CardNamer:
             return seen
         entry = self.registry.entry(seen.uid)
         if entry is None:
-            return Sighting(seen.uid, seen.card, seen.origin, None if seen.card is None else self.ndef_pack)
+            return seen if seen.card is None else dataclasses.replace(seen, pack=self.ndef_pack)
         origin = seen.origin
         if origin is None and seen.card is None and self.require_genuine:
             origin = Origin.UNCHECKED
-        return Sighting(seen.uid, entry.card, origin, entry.pack)
+        return dataclasses.replace(seen, card=entry.card, origin=origin, pack=entry.pack)

@@ -1,7 +1,7 @@
 """What the table checks of a card's tag before the rules see the card: one pack per game, and
 tags that passed NXP's originality check.
 
-The guard judges a tag's :class:`~firmware_host.referee.transcript.Sighting` (its card, pack and
+The guard judges a tag's :class:`~drivers.device_events.Sighting` (its card, pack and
 originality verdict, which the card namer made once: :meth:`CardNamer.sight
 <firmware_host.referee.card_namer.CardNamer.sight>`); it asks nothing of the registry.
 
@@ -14,13 +14,13 @@ to the same decisions. The pads give no verdict from silence: a tag that gave no
 asked again and arrives when it answers (:class:`~drivers.nfc.originality.OriginalityCheck`), so
 ``unreadable`` reaches the guard only from a journal written before they did.
 
-    >>> from firmware_host.referee.transcript import Sighting
-    >>> guard = PackGuard()
-    >>> guard.judge(Sighting("04ECA701075A80", "KS", Origin.GENUINE, pack=1), arriving=True, pack=None)
-    Judgement(card='KS', code=None, says=None, chosen=1)
-    >>> guard.judge(Sighting("04ECA702075A80", "KS", Origin.GENUINE, pack=2), arriving=True, pack=1).code
+    >>> from drivers.device_events import Sighting
+    >>> guard, ks = PackGuard(), Sighting("04ECA701075A80", "KS", Origin.GENUINE, pack=1)
+    >>> guard.judge(ks, pack=None), guard.chooses(ks, arriving=True, pack=None)
+    (None, 1)
+    >>> guard.judge(Sighting("04ECA702075A80", "KS", Origin.GENUINE, pack=2), pack=1)[0]
     'foreign_pack'
-    >>> guard.judge(Sighting("04ECA701065A80", "QS", Origin.NO_SIGNATURE, pack=1), arriving=True, pack=None).code
+    >>> guard.judge(Sighting("04ECA701065A80", "QS", Origin.NO_SIGNATURE, pack=1), pack=None)[0]
     'counterfeit_card'
 
 The guard is a frozen value (the table's policy); the pack a game is played with is the referee's
@@ -32,9 +32,8 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from drivers.nfc.originality import Origin
+from drivers.device_events import Origin, Sighting
 from engine.events import Says
-from firmware_host.referee.transcript import Sighting
 
 logger = logging.getLogger(__name__)
 
@@ -42,16 +41,8 @@ TAG_FAULTS = frozenset({"unknown_tag", "foreign_pack", "counterfeit_card"})
 """Faults of a tag, not of play: only taking the card off the pad puts them right."""
 
 
-@dataclass(frozen=True, slots=True)
-class Judgement:
-    """What the guard makes of a tag: the ``card`` it stands for in this game (``None``: refused
-    or unknown), the fault ``code`` and what it says (data, worded at the edge) if it is refused, and
-    the pack it ``chosen`` for the game (its first arrival of a known pack; None: none chosen by it)."""
-
-    card: str | None
-    code: str | None = None
-    says: Says | None = None
-    chosen: int | None = None
+Refusal = tuple[str, Says]
+"""Why the guard refuses a tag: the fault's code and what it says (data, worded at the edge)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,22 +60,26 @@ class PackGuard:
             return False
         return origin != Origin.GENUINE if self.require_genuine else not origin.vouched
 
-    def judge(self, seen: Sighting, *, arriving: bool, pack: int | None) -> Judgement:
-        """The card tag ``seen`` stands for in this game, or why it is refused.
+    def judge(self, seen: Sighting, *, pack: int | None) -> Refusal | None:
+        """Why tag ``seen`` is refused in this game, or ``None``: it stands for its card (a tag no card
+        names stands for nothing: the referee's ``unknown_tag``). A departure is judged alike.
 
-        :param arriving: an arrival (the first accepted one chooses the game's pack); ``False``
-            for a departure, judged alike without choosing anything.
         :param pack: the pack this game is played with (``None``: not chosen yet).
         """
         card, tag_pack = seen.card, seen.pack
         if card is None:
-            return Judgement(None)  # unknown: the controller's unknown_tag
+            return None
         if self.refuses(seen.origin):
-            return Judgement(None, "counterfeit_card", Says("says.counterfeit", (("card", card), ("uid", seen.uid))))
+            return "counterfeit_card", Says("says.counterfeit", (("card", card), ("uid", seen.uid)))
         if tag_pack is not None and pack is not None and tag_pack != pack:
-            return Judgement(None, "foreign_pack", Says("says.foreign_pack", (
-                ("card", card), ("pack", str(tag_pack)), ("game_pack", str(pack)))))
-        if arriving and tag_pack is not None and pack is None:
-            logger.info("this game is played with pack %d (chosen by tag %s)", tag_pack, seen.uid)
-            return Judgement(card, chosen=tag_pack)
-        return Judgement(card)
+            return "foreign_pack", Says("says.foreign_pack", (
+                ("card", card), ("pack", str(tag_pack)), ("game_pack", str(pack))))
+        return None
+
+    def chooses(self, seen: Sighting, *, arriving: bool, pack: int | None) -> int | None:
+        """The pack tag ``seen``, accepted, chooses for the game: its own when it is an arrival of a known
+        pack and none is chosen yet (``None``: it chooses none; a departure never does)."""
+        if arriving and seen.card is not None and seen.pack is not None and pack is None:
+            logger.info("this game is played with pack %d (chosen by tag %s)", seen.pack, seen.uid)
+            return seen.pack
+        return None

@@ -7,9 +7,9 @@ The format is the contract of ``shared/TRANSCRIPT.md``::
     {"zone": "play.B", "card": "7S", "gone": true}
     {"seat": "A", "button": "yes"}
 
-A table with a tag registry journals each tag as its :class:`Sighting`: the card event carries the
-tag's UID, its card, the card's ``pack`` and, where the pads check originality, the verdict
-(``origin``), so that the journal replays to the same decisions without asking the registry::
+A table with a tag registry journals each tag as the pad's :class:`~drivers.device_events.Sighting`:
+the card event carries the tag's UID, its card, the card's ``pack`` and, where the pads check
+originality, the verdict (``origin``), so that the journal replays to the same decisions without asking the registry::
 
     {"zone": "hand.A", "card": "KS", "uid": "04A224B2C31D80", "pack": 1, "origin": "genuine"}
 
@@ -24,12 +24,12 @@ import json
 import math
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import IO, Any, Protocol
+from typing import IO, Any
 
 import engine
 from catalogue import LANGUAGES
 from catalogue.phrase import Phrase
-from drivers.nfc.originality import Origin
+from drivers.device_events import CardSeen, Origin, Sighting
 from engine import Event
 from engine.cards import Card
 from engine.ecarte_errors import EcarteError, NotationError
@@ -108,45 +108,46 @@ class Setup:
 
 
 @dataclass(frozen=True, slots=True)
-class Sighting:
-    """One tag as the table saw it: the tag's ``uid``, the ``card`` it stands for, its originality
-    verdict (``origin``) and the card's ``pack``; ``None`` for what is not known (no verdict asked,
-    a card not registered, a tag nothing names)."""
-
-    uid: str
-    card: str | None = None
-    origin: Origin | None = None
-    pack: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
 class CardEvent:
-    """A card arrived on a pad (or left it: ``gone``). ``card`` or ``uid`` names it; a tag's
-    ``pack`` and ``origin``, when the table wrote them, are its :attr:`sighting`."""
+    """A card arrived on a pad (or left it: ``gone``): named by its card alone (``named``: a line
+    ``{"zone": …, "card": "KS"}``), or by its tag, the pad's :class:`~drivers.device_events.Sighting`
+    carried as the pad made it (``sighting``: its UID, and the card, pack and verdict it knows).
+
+    :raises ValueError: both or neither of ``named`` and ``sighting``.
+    """
 
     zone: str
-    card: str | None = None
-    uid: str | None = None
+    named: str | None = None
     gone: bool = False
     t: float | None = None
-    origin: Origin | None = None
-    pack: int | None = None
+    sighting: Sighting | None = None
+
+    def __post_init__(self) -> None:
+        if (self.named is None) == (self.sighting is None):
+            raise ValueError(f"a card event names its card, or carries its tag's sighting (one): {self.named!r}, "
+                             f"{self.sighting!r}")
 
     @property
-    def sighting(self) -> Sighting | None:
-        """The tag this event is of, as the line says it (``None``: a card named without its tag)."""
-        return None if self.uid is None else Sighting(self.uid, self.card, self.origin, self.pack)
+    def card(self) -> str | None:
+        """The card the event names: its own, else its tag's (``None``: a tag nothing names)."""
+        return self.named if self.sighting is None else self.sighting.card
+
+    @property
+    def uid(self) -> str | None:
+        """The tag's UID (``None``: a card named without its tag)."""
+        return None if self.sighting is None else self.sighting.uid
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"zone": self.zone}
+        seen = self.sighting
         if self.card is not None:
             out["card"] = self.card
-        if self.uid is not None:
-            out["uid"] = self.uid
-        if self.pack is not None:
-            out["pack"] = self.pack
-        if self.origin is not None:
-            out["origin"] = str(self.origin)
+        if seen is not None:
+            out["uid"] = seen.uid
+            if seen.pack is not None:
+                out["pack"] = seen.pack
+            if seen.origin is not None:
+                out["origin"] = str(seen.origin)
         if self.gone:
             out["gone"] = True
         if self.t is not None:
@@ -154,51 +155,27 @@ class CardEvent:
         return out
 
 
-class Seen(Protocol):
-    """What a pad says of one tag (:class:`drivers.device_events.CardSeen`): the zone, the tag's
-    UID, the card it names (``None``: none), whether it left, its originality verdict and the
-    card's pack (``None``: not known)."""
+def sighting_event(seen: CardSeen, *, by_tag: bool) -> CardEvent:
+    """The transcript event for a pad's sighting: the one door a pad's ``CardSeen`` becomes a ``CardEvent``
+    by (:meth:`firmware_host.service.TableService.handle`).
 
-    @property
-    def zone(self) -> str: ...
+    ``by_tag``: the table names its cards by their tags (a registry): the event carries the pad's
+    :class:`~drivers.device_events.Sighting` itself, unchanged (its UID with its card, pack and
+    originality verdict). Otherwise the card the pad read names it, or the tag's sighting when the
+    pad read none.
 
-    @property
-    def uid(self) -> str: ...
-
-    @property
-    def card(self) -> str | None: ...
-
-    @property
-    def gone(self) -> bool: ...
-
-    @property
-    def origin(self) -> Origin | None: ...
-
-    @property
-    def pack(self) -> int | None: ...
-
-
-def sighting_event(seen: Seen, *, by_tag: bool, pack: int | None = None) -> CardEvent:
-    """The transcript event for a pad's sighting: the one place a pad's ``CardSeen`` becomes a ``CardEvent``.
-
-    ``by_tag``: the table names its cards by their tags (a registry): the event is the tag's
-    :class:`Sighting`, its UID with its card, its pack (the pad's, else ``pack``: the pack of a
-    card named by its NDEF record) and its originality verdict. Otherwise the card the pad read
-    names it, or the UID when the pad read none.
-
-    >>> from types import SimpleNamespace as Pad
-    >>> seen = Pad(zone="play.A", uid="04AB", card="KS", gone=False, origin=Origin.NO_SIGNATURE, pack=1)
+    >>> from drivers.device_events import CardSeen, Origin
+    >>> seen = CardSeen("play.A", Sighting("04AB", "KS", Origin.NO_SIGNATURE, 1))
     >>> sighting_event(seen, by_tag=False)
-    CardEvent(zone='play.A', card='KS', uid=None, gone=False, t=None, origin=None, pack=None)
+    CardEvent(zone='play.A', named='KS', gone=False, t=None, sighting=None)
     >>> sighting_event(seen, by_tag=True).to_json()
     {'zone': 'play.A', 'card': 'KS', 'uid': '04AB', 'pack': 1, 'origin': 'no_signature'}
+    >>> sighting_event(seen, by_tag=True).sighting is seen.sighting
+    True
     """
-    if by_tag:
-        return CardEvent(seen.zone, card=seen.card, uid=seen.uid, gone=seen.gone, origin=seen.origin,
-                         pack=seen.pack if seen.pack is not None or seen.card is None else pack)
-    if seen.card is not None:
-        return CardEvent(seen.zone, card=seen.card, gone=seen.gone)
-    return CardEvent(seen.zone, uid=seen.uid, gone=seen.gone)
+    if by_tag or seen.sighting.card is None:
+        return CardEvent(seen.zone, gone=seen.gone, sighting=seen.sighting)
+    return CardEvent(seen.zone, seen.sighting.card, gone=seen.gone)
 
 
 @dataclass(frozen=True, slots=True)
@@ -302,7 +279,10 @@ def _card_event(data: dict[str, Any], source: str, line_no: int, zones: tuple[st
         raise TranscriptError(source, line_no, f"'pack' is {' or '.join(map(str, PACKS))}, got {quoted(pack)}")
     if (origin is not None or pack is not None) and uid is None:
         raise TranscriptError(source, line_no, "'origin' and 'pack' are a tag's: the line needs its 'uid'")
-    return CardEvent(zone, card, uid, gone, t, None if origin is None else Origin(origin), pack)
+    if uid is None:
+        return CardEvent(zone, card, gone, t)
+    seen = Sighting(uid, card, None if origin is None else Origin(origin), pack)
+    return CardEvent(zone, gone=gone, t=t, sighting=seen)
 
 
 def _uid(uid: Any, source: str, line_no: int) -> str:

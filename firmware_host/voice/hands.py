@@ -27,6 +27,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from engine.cards import ACE_HIGH, SUITS
 from firmware_host.referee.snapshot import Outcome, PrivateView
 from firmware_host.screens.i18n import language as table_language
 from firmware_host.voice.announcer import Announcement
@@ -35,8 +36,8 @@ from firmware_host.voice.spoken import spoken
 
 __all__ = ["Earpiece"]
 
-_ORDER = {s: i for i, s in enumerate("SHDC")}
-_RANKS = "AKQJT987"
+_ORDER = {s: i for i, s in enumerate(SUITS)}
+_RANKS = ACE_HIGH.order  # high to low, the ace first
 
 
 @dataclass(frozen=True, slots=True)

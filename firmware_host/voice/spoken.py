@@ -30,9 +30,10 @@ SPOKEN_LANGUAGES = LANGUAGES
 """The languages the voice speaks: the table's (its words are the catalogue's ``voice.*``)."""
 
 _SENTENCE = re.compile(r"^\w|(?<=[.!?] )\w")
-_PRINTED = re.compile(r"(?:10|[2-9A-Z])[♠♥♦♣]")
+_SUIT_SYMBOL = f"[{''.join(SUIT_SYMBOLS.values())}]"
+_PRINTED = re.compile(r"(?:10|[2-9A-Z])" + _SUIT_SYMBOL)
 _SYMBOLS = {symbol: suit for suit, symbol in SUIT_SYMBOLS.items()}
-_LONE_SUIT = re.compile(r"[♠♥♦♣]")
+_LONE_SUIT = re.compile(_SUIT_SYMBOL)
 _CODES = tuple(str(c) for c in CARDS)
 
 

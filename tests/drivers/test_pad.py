@@ -15,7 +15,7 @@ from collections.abc import Iterator
 import pytest
 from waiting import HANG_S
 
-from drivers.device_events import CardSeen, DeviceEvent, ReaderStatus
+from drivers.device_events import CardSeen, DeviceEvent, ReaderStatus, Sighting
 from drivers.nfc.pad import Pad, PadSet, PadTiming
 from drivers.nfc.pad_contents import card_from_ndef
 from drivers.nfc.pn532_reader import NfcpyReader
@@ -54,11 +54,11 @@ def next_event(events: queue.Queue[DeviceEvent], timeout: float = WAIT) -> Devic
 
 
 def arrived(uid: str, card: str | None, zone: str = "play.A") -> CardSeen:
-    return CardSeen(zone, uid, card)
+    return CardSeen(zone, Sighting(uid, card))
 
 
 def left(uid: str, card: str | None, zone: str = "play.A") -> CardSeen:
-    return CardSeen(zone, uid, card, gone=True)
+    return CardSeen(zone, Sighting(uid, card), gone=True)
 
 
 def test_arrive_and_leave(sim: Pn532Simulator, pad: Pad, events: queue.Queue[DeviceEvent]) -> None:

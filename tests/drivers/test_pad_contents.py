@@ -10,7 +10,7 @@ import queue
 
 import pytest
 
-from drivers.device_events import CardSeen, DeviceEvent, ReaderStatus
+from drivers.device_events import CardSeen, DeviceEvent, Origin, ReaderStatus, Sighting
 from drivers.nfc.mock_reader import MockReader, MockReaders
 from drivers.nfc.originality import OriginalityCheck, TagFacts
 from drivers.nfc.pad import Pad, PadTiming
@@ -35,7 +35,7 @@ class Table:
         for _ in range(times):
             self.t += 0.02
             self.contents.observe(self.reader.poll(), self.reader)
-        return [(e.uid, e.card, e.gone) for e in self.events[before:] if isinstance(e, CardSeen)]
+        return [(e.sighting.uid, e.sighting.card, e.gone) for e in self.events[before:] if isinstance(e, CardSeen)]
 
 
 def test_a_card_arrives_at_its_first_poll_and_leaves_after_leave_after_polls() -> None:
@@ -89,6 +89,34 @@ def test_the_registry_wins_and_the_ndef_record_names_the_others() -> None:
     assert table.reader.text_reads == [JD, "04D1C2D3E4F503"]  # a registered tag is not read
 
 
+def test_an_ndef_card_s_sighting_takes_the_ndef_pack() -> None:
+    """The pad makes the whole sighting: a card named by its NDEF record is of the table's ``ndef_pack``
+    (the door used to add it, rebuilding the pad's value)."""
+    table = Table(card_for=REGISTRY.get, ndef_pack=2, originality=OriginalityCheck(lambda uid, facts: Origin.GENUINE))
+    table.reader.lay(JD, text="ecarte:9C")
+    table.reader.facts[JD] = table.reader.facts[KS] = TagFacts(bytes(8), bytes(32))
+    table.poll()
+    event = table.events[-1]
+    assert isinstance(event, CardSeen)
+    assert (event.sighting.card, event.sighting.pack, event.sighting.origin) == ("9C", 2, Origin.GENUINE)
+    table.reader.lay(KS, text="ecarte:TH")
+    table.poll()
+    assert table.events[-1] == CardSeen("play.A", Sighting(KS, "KS", Origin.GENUINE), t=table.t)  # no entry's pack
+
+
+def test_a_tag_leaves_with_the_sighting_it_arrived_with() -> None:
+    """One value from the pad: the arrival's sighting is given again, the same object, when the tag leaves."""
+    table = Table(leave_after=1, card_for=REGISTRY.get, originality=OriginalityCheck(lambda uid, facts: Origin.GENUINE))
+    table.reader.lay(KS)
+    table.reader.facts[KS] = TagFacts(bytes(8), bytes(32))
+    table.poll()
+    table.reader.lift(KS)
+    table.poll()
+    arrived, left = table.events[-2:]
+    assert isinstance(arrived, CardSeen) and isinstance(left, CardSeen) and left.gone and not arrived.gone
+    assert left.sighting is arrived.sighting
+
+
 def test_without_read_ndef_no_record_is_read() -> None:
     table = Table(read_ndef=False)
     table.reader.lay(JD, text="ecarte:9C")
@@ -109,7 +137,7 @@ def test_a_tag_that_does_not_answer_its_originality_check_arrives_at_a_later_pol
     table.reader.facts[KS] = TagFacts(bytes(8), bytes(32))
     assert table.poll() == [(KS, "KS", False)]
     arrived = table.events[-1]
-    assert isinstance(arrived, CardSeen) and arrived.origin == "genuine" and judged == [KS]
+    assert isinstance(arrived, CardSeen) and arrived.sighting.origin == "genuine" and judged == [KS]
 
 
 class CountingReader(MockReader):
@@ -144,7 +172,7 @@ def test_a_tag_answering_during_the_poll_arrives_then_and_only_once() -> None:
     assert inquiry is not None
     assert inquiry.wants(KS) and inquiry.wants(JD)
     assert inquiry.answered(KS, TagFacts(None, bytes(range(32))))  # taken: KS arrives now
-    assert [(e.uid, e.card, e.origin) for e in table.events if isinstance(e, CardSeen)] == [(KS, "KS", "genuine")]
+    assert [e.sighting for e in table.events if isinstance(e, CardSeen)] == [Sighting(KS, "KS", Origin.GENUINE)]
     assert not inquiry.wants(KS)  # on the pad: not asked again
     assert not inquiry.answered(JD, TagFacts(None, bytes(range(32))))  # unregistered: named by NDEF after the poll
     table.reader.lay(KS)
@@ -163,7 +191,7 @@ def test_a_pad_reopens_its_reader_with_back_off_and_reports_it() -> None:
         reader = readers.reader("mock0")
         reader.lay(KS)
         seen = events.get(timeout=5)
-        assert isinstance(seen, CardSeen) and seen.card == "KS"
+        assert isinstance(seen, CardSeen) and seen.sighting.card == "KS"
         reader.fail(2)  # fault_limit polls without an answer: lost, closed, reopened
         lost, back = events.get(timeout=5), events.get(timeout=5)
         assert isinstance(lost, ReaderStatus) and not lost.online and "no answer" in lost.reason

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from waiting import HANG_S
 
-from drivers.device_events import CardSeen, DeviceEvent, ReaderStatus
+from drivers.device_events import CardSeen, DeviceEvent, ReaderStatus, Sighting
 from drivers.nfc.originality import OriginalityCheck, TagFacts
 from drivers.nfc.pad import Pad, PadTiming
 from drivers.nfc.pn532sim import Pn532Simulator
@@ -65,11 +65,11 @@ def take(events: queue.Queue[DeviceEvent], count: int) -> list[DeviceEvent]:
 
 
 def arrived(*uids: str) -> set[CardSeen]:
-    return {CardSeen("hand.A", uid, CARD.get(uid)) for uid in uids}
+    return {CardSeen("hand.A", Sighting(uid, CARD.get(uid))) for uid in uids}
 
 
 def left(*uids: str) -> set[CardSeen]:
-    return {CardSeen("hand.A", uid, CARD.get(uid), gone=True) for uid in uids}
+    return {CardSeen("hand.A", Sighting(uid, CARD.get(uid)), gone=True) for uid in uids}
 
 
 def test_a_packet_of_three_is_seen_whole(
@@ -134,7 +134,8 @@ def test_a_missed_poll_does_not_make_a_card_leave(
     wait_polls(deep, 3 * FAST.leave_after + 5)
     assert events.empty() and pad.present == frozenset(UIDS[:3])
     deep.flicker(UIDS[1], polls=FAST.leave_after)  # missing that many polls: it left
-    assert take(events, 2) == [CardSeen("hand.A", UIDS[1], "QS", gone=True), CardSeen("hand.A", UIDS[1], "QS")]
+    assert take(events, 2) == [CardSeen("hand.A", Sighting(UIDS[1], "QS"), gone=True),
+                               CardSeen("hand.A", Sighting(UIDS[1], "QS"))]
 
 
 def test_random_misses_of_stacked_cards_are_debounced(
@@ -152,7 +153,7 @@ def test_an_unregistered_card_inside_a_stack_is_named_by_its_ndef(
 ) -> None:
     deep.place_stack([UIDS[0], STRANGER, UIDS[1]], [None, "ecarte:9D", None])
     seen = set(take(events, 3))
-    assert CardSeen("hand.A", STRANGER, "9D") in seen
+    assert CardSeen("hand.A", Sighting(STRANGER, "9D")) in seen
     assert arrived(UIDS[0], UIDS[1]) <= seen
     wait_polls(deep, 10)
     assert events.empty()
@@ -205,7 +206,8 @@ def play_script(script: list[tuple[str, int]], sim: Pn532Simulator, pad: Pad, ev
             spare += sim.lift_all()
         after = set(sim.readable)
         changes = left(*(before - after)) | arrived(*(after - before))
-        expected = changes if origin is None else {dataclasses.replace(e, origin=origin) for e in changes}
+        expected = changes if origin is None else {
+            dataclasses.replace(e, sighting=dataclasses.replace(e.sighting, origin=origin)) for e in changes}
         assert set(take(events, len(expected))) == expected
         wait_for(lambda after=after: pad.present == after, "pad.present == after")
         wait_polls(sim, 2 * FAST.leave_after)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from drivers.device_events import Sighting
 from drivers.pin_backends import UnknownBackendError
 from firmware_host.app import STOP_SIGNALS, GameOptions, RunOptions, build_referee, stop_signals
 from firmware_host.cards.table_tags import TableTags
@@ -53,8 +54,8 @@ def test_the_referee_names_cards_by_the_registry_and_guards_the_pack() -> None:
     tags = TableTags.build(registry, table.tags, simulated=True)
     referee = build_referee(table, GameOptions(dealer="A"), tags)
     # as the pads give them: the card named once its tag's signature verified
-    assert referee.handle(CardEvent("hand.B", "KS", uid=sim_uid("KS", 1))).events == ()
-    refused = referee.handle(CardEvent("hand.B", "KH", uid=sim_uid("KH", 2))).events
+    assert referee.handle(CardEvent("hand.B", sighting=Sighting(sim_uid("KS", 1), "KS"))).events == ()
+    refused = referee.handle(CardEvent("hand.B", sighting=Sighting(sim_uid("KH", 2), "KH"))).events
     assert [e.to_json()["code"] for e in refused] == ["foreign_pack"]
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from drivers.device_events import Sighting
 from engine import new_game
 from firmware_host.journal.store import Journal
 from firmware_host.journal.summaries import format_game, games, player_stats
@@ -139,19 +140,19 @@ def test_house_rules_are_shown_not_changed() -> None:
     assert screen_for(table.snapshot()).headline.startswith("house rules")
     events = table.handle(ButtonEvent("A", "yes")).events
     assert [e.code for e in events if isinstance(e, Notice)] == ["locked"]
-    table.handle(CardEvent("turnup", uid="04A224B2C31D82"))  # a rule card: refused too
+    table.handle(CardEvent("turnup", sighting=Sighting("04A224B2C31D82")))  # a rule card: refused too
     assert table.snapshot().view.rules == "classic"
-    table.handle(CardEvent("play.A", uid="04A224B2C31D80"))  # a badge still names the seat
+    table.handle(CardEvent("play.A", sighting=Sighting("04A224B2C31D80")))  # a badge still names the seat
     assert table.snapshot().players[0] == "Anne"
 
 
 def test_badges_name_the_seats_and_rule_cards_set_the_rules() -> None:
     table = _table()
-    table.handle(CardEvent("play.A", uid="04A224B2C31D80"))
-    table.handle(CardEvent("play.A", uid="04A224B2C31D80", gone=True))
-    table.handle(CardEvent("hand.B", uid="04A224B2C31D81"))
+    table.handle(CardEvent("play.A", sighting=Sighting("04A224B2C31D80")))
+    table.handle(CardEvent("play.A", gone=True, sighting=Sighting("04A224B2C31D80")))
+    table.handle(CardEvent("hand.B", sighting=Sighting("04A224B2C31D81")))
     for uid in ("04A224B2C31D82", "04A224B2C31D83", "04A224B2C31D84"):
-        assert [type(e) for e in table.handle(CardEvent("turnup", uid=uid)).events] == [NewGame]
+        assert [type(e) for e in table.handle(CardEvent("turnup", sighting=Sighting(uid))).events] == [NewGame]
     snapshot = table.snapshot()
     assert snapshot.players[:2] == ("Anne", "Bruno")
     assert (snapshot.view.rules, snapshot.view.target) == ("italian(target=7, forzare)", 7)
@@ -160,7 +161,7 @@ def test_badges_name_the_seats_and_rule_cards_set_the_rules() -> None:
     # once a card is down, a badge changes nothing
     table.handle(CardEvent("hand.A", "KS"))
     assert not table.snapshot().setting_up
-    events = table.handle(CardEvent("play.B", uid="04A224B2C31D80")).events
+    events = table.handle(CardEvent("play.B", sighting=Sighting("04A224B2C31D80"))).events
     assert [e.code for e in events if isinstance(e, Notice)] == ["setup_ignored"]
     assert table.snapshot().players[:2] == ("Anne", "Bruno")
 

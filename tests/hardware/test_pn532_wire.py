@@ -121,8 +121,8 @@ def laid_and_checked(uids: list[str]) -> tuple[list[bytes], list[CardSeen]]:
 def test_a_checked_packet_of_three_is_asked_while_each_listing_holds_it() -> None:
     packet = STACK  # laid on an empty pad at once, as a dealer lays a packet
     commands, arrivals = laid_and_checked(packet)
-    assert sorted(e.uid for e in arrivals) == sorted(packet)
-    assert {e.origin for e in arrivals} == {"genuine"}
+    assert sorted(e.sighting.uid for e in arrivals) == sorted(packet)
+    assert {e.sighting.origin for e in arrivals} == {"genuine"}
     codes = [c[0] for c in commands]
     # each tag listed alone, its receive CRC switched off, READ_SIG, halted; then the next: no field
     # reset, no reselection (by UID or InSelect) and no GET_VERSION for a tag whose signature came

@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from waiting import HANG_S
 
-from drivers.device_events import CardSeen, DeviceEvent, ReaderStatus
-from drivers.nfc.originality import Origin, OriginalityCheck, TagFacts
+from drivers.device_events import CardSeen, DeviceEvent, Origin, ReaderStatus
+from drivers.nfc.originality import OriginalityCheck, TagFacts
 from drivers.nfc.pad import Pad, PadTiming
 from drivers.nfc.pn532_reader import NfcpyReader
 from drivers.nfc.pn532sim import Pn532Simulator, tag_signer
@@ -115,7 +115,7 @@ def test_a_pad_reports_a_card_whose_first_answers_were_garbled_as_genuine_and_on
             assert isinstance(status, ReaderStatus) and status.online
             sim.place(UID)
             seen = events.get(timeout=HANG_S)
-    assert isinstance(seen, CardSeen) and not seen.gone and seen.origin == Origin.GENUINE
+    assert isinstance(seen, CardSeen) and not seen.gone and seen.sighting.origin == Origin.GENUINE
     assert events.empty()
 
 

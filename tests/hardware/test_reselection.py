@@ -13,8 +13,8 @@ import queue
 import pytest
 from waiting import HANG_S
 
-from drivers.device_events import CardSeen, DeviceEvent, ReaderStatus
-from drivers.nfc.originality import Origin, OriginalityCheck, TagFacts
+from drivers.device_events import CardSeen, DeviceEvent, Origin, ReaderStatus
+from drivers.nfc.originality import OriginalityCheck, TagFacts
 from drivers.nfc.pad import Pad, PadTiming
 from drivers.nfc.pn532_reader import NfcpyReader
 from drivers.nfc.pn532sim import Pn532Simulator, tag_signer
@@ -82,5 +82,5 @@ def test_a_packet_laid_on_a_card_is_judged_where_in_select_wakes_nothing() -> No
         first = events.get(timeout=HANG_S)
         sim.place_stack(stack[1:])  # a packet of two on the card lying there
         arrivals = [first] + [events.get(timeout=HANG_S) for _ in stack[1:]]
-    assert sorted((e.uid, e.origin) for e in arrivals if isinstance(e, CardSeen)) == [
+    assert sorted((e.sighting.uid, e.sighting.origin) for e in arrivals if isinstance(e, CardSeen)) == [
         (uid, Origin.GENUINE) for uid in stack]

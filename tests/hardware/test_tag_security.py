@@ -178,7 +178,7 @@ def test_every_tag_of_a_stack_is_checked_for_itself() -> None:
         while len(arrivals) < 6 and time.monotonic() < deadline:
             event = events.get(timeout=WAIT)
             if isinstance(event, CardSeen) and not event.gone:
-                arrivals[event.uid] = event.origin
+                arrivals[event.sighting.uid] = event.sighting.origin
                 if len(arrivals) == 5:
                     sim.place(clone, kind="clone")
     assert arrivals == {**dict.fromkeys(uids, "genuine"), clone: "no_signature"}
@@ -200,7 +200,7 @@ def test_a_packet_of_each_kind_of_tag_is_judged_each_for_what_it_is() -> None:
             while len(arrivals) < len(kinds):
                 event = events.get(timeout=WAIT)
                 if isinstance(event, CardSeen) and not event.gone:
-                    arrivals[event.uid] = event.origin
+                    arrivals[event.sighting.uid] = event.sighting.origin
         # the response timeout each command is given (RFConfiguration item 02) set aside
         sent = [bytes(c) for c in sim.commands if not bytes(c).startswith(b"\x32\x02")]
     # the counterfeit: READ_SIG NAKed, InSelect, GET_VERSION NAKed, InSelect (to be halted)...
@@ -224,7 +224,7 @@ def test_a_packet_signed_for_other_uids_is_a_bad_signature() -> None:
         while len(arrivals) < len(uids):
             event = events.get(timeout=WAIT)
             if isinstance(event, CardSeen) and not event.gone:
-                arrivals[event.uid] = event.origin
+                arrivals[event.sighting.uid] = event.sighting.origin
     assert arrivals == dict.fromkeys(uids, "bad_signature")
 
 

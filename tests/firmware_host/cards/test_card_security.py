@@ -19,8 +19,7 @@ from pathlib import Path
 import pytest
 from signed_tags import FAST, KEY, SIGNER, WAIT, signed_registry
 
-from drivers.device_events import CardSeen, DeviceEvent, ReaderStatus
-from drivers.nfc.originality import Origin
+from drivers.device_events import CardSeen, DeviceEvent, Origin, ReaderStatus, Sighting
 from drivers.nfc.pad import Pad
 from drivers.nfc.pn532sim import Pn532Simulator
 from drivers.nfc.pn532sim.noise import of_level
@@ -31,6 +30,7 @@ from firmware_host.players.simtable import sim_uid
 from firmware_host.referee.controller import Controller
 from firmware_host.referee.event_words import message
 from firmware_host.referee.table_defaults import TableDefaults
+from firmware_host.referee.transcript import sighting_event
 from hardware import locks, ntag_signature
 from hardware.table import TagPolicy
 from hardware.tag_registry import CARDS, TagRegistry
@@ -66,14 +66,14 @@ class Table:
         """Lay a tag; the pad's event and what the referee made of it (kind, code)."""
         self.sim.place(uid, ndef_text, kind=kind)
         seen = self.seen()
-        outcome = self.controller.handle(self.tags.card_event(seen))
+        outcome = self.controller.handle(sighting_event(seen, by_tag=True))
         return seen, [(e.event, getattr(e, "code", None)) for e in outcome.events]
 
     def lift(self, uid: str) -> list[tuple]:
         self.sim.remove(uid)
         seen = self.seen()
         assert seen.gone
-        outcome = self.controller.handle(self.tags.card_event(seen))
+        outcome = self.controller.handle(sighting_event(seen, by_tag=True))
         return [(e.event, getattr(e, "code", None)) for e in outcome.events]
 
     def close(self) -> None:
@@ -92,7 +92,7 @@ def test_a_genuine_card_is_dealt(sim: Pn532Simulator) -> None:
     t = table(sim, REQUIRE)
     try:
         seen, judged = t.lay(sim_uid("KS"))
-        assert seen.origin == "genuine" and seen.card == "KS"
+        assert seen.sighting.origin == "genuine" and seen.sighting.card == "KS"
         assert judged == []  # dealt: nothing to say yet
     finally:
         t.close()
@@ -105,7 +105,7 @@ def test_a_clone_or_a_counterfeit_of_an_enrolled_card_is_refused(
     t = table(sim, REQUIRE)
     try:
         seen, judged = t.lay(sim_uid("KS"), kind=kind)
-        assert seen.origin == origin and seen.card == "KS"  # the pad names it; the referee decides
+        assert seen.sighting.origin == origin and seen.sighting.card == "KS"  # the pad names it; the referee decides
         assert judged == [("fault", "counterfeit_card")]
         outcome = t.controller.snapshot()
         assert "originality" in message(outcome.faults[0])
@@ -118,7 +118,7 @@ def test_without_the_requirement_a_clone_is_not_refused(sim: Pn532Simulator) -> 
     t = table(sim, TagPolicy())
     try:
         seen, judged = t.lay(sim_uid("KS"), kind="clone")
-        assert seen.origin is None  # the pads do not even ask
+        assert seen.sighting.origin is None  # the pads do not even ask
         assert judged == []
     finally:
         t.close()
@@ -129,7 +129,7 @@ def test_a_card_of_the_other_pack_is_a_fault(sim: Pn532Simulator) -> None:
     try:
         assert t.lay(sim_uid("KS", 1))[1] == []  # the first card: pack 1
         seen, judged = t.lay(sim_uid("QH", 2))
-        assert seen.card == "QH"
+        assert seen.sighting.card == "QH"
         assert judged == [("fault", "foreign_pack")]
         assert "pack 2" in message(t.controller.snapshot().faults[0])
         assert t.lift(sim_uid("QH", 2)) == [("corrected", "foreign_pack")]
@@ -146,14 +146,14 @@ def test_over_a_noisy_radio_genuine_cards_are_dealt_and_clones_and_the_other_pac
             for round_ in range(8):
                 for card in ("KS", "QS", "JS"):
                     seen, judged = t.lay(sim_uid(card, 1))
-                    assert (seen.origin, judged) == (Origin.GENUINE, []), (round_, card)
+                    assert (seen.sighting.origin, judged) == (Origin.GENUINE, []), (round_, card)
                     assert t.lift(sim_uid(card, 1)) == []
                 for kind, origin in (("clone", Origin.NO_SIGNATURE), ("counterfeit", Origin.COUNTERFEIT)):
                     seen, judged = t.lay(sim_uid("KS", 1), kind=kind)
-                    assert (seen.origin, judged) == (origin, [("fault", "counterfeit_card")]), (round_, kind)
+                    assert (seen.sighting.origin, judged) == (origin, [("fault", "counterfeit_card")]), (round_, kind)
                     assert t.lift(sim_uid("KS", 1)) == [("corrected", "counterfeit_card")]
                 seen, judged = t.lay(sim_uid("QH", 2))
-                assert (seen.origin, judged) == (Origin.GENUINE, [("fault", "foreign_pack")]), round_
+                assert (seen.sighting.origin, judged) == (Origin.GENUINE, [("fault", "foreign_pack")]), round_
                 assert t.lift(sim_uid("QH", 2)) == [("corrected", "foreign_pack")]
             assert noisy.noise.garbled + noisy.noise.lost > 0
         finally:
@@ -165,7 +165,7 @@ def test_an_unregistered_tag_with_a_card_s_ndef_text_is_not_that_card(sim: Pn532
     t = table(sim, TagPolicy())
     try:
         seen, judged = t.lay("04DEADBEEF0001", ndef_text="ecarte:AH")
-        assert seen.card is None  # with a registry the pads do not read NDEF records
+        assert seen.sighting.card is None  # with a registry the pads do not read NDEF records
         assert judged == [("fault", "unknown_tag")]
     finally:
         t.close()
@@ -175,7 +175,7 @@ def test_a_rewritten_ndef_record_on_an_enrolled_tag_changes_nothing(sim: Pn532Si
     t = table(sim, REQUIRE)
     try:
         seen, _ = t.lay(sim_uid("7C"), ndef_text="ecarte:AH")
-        assert seen.card == "7C"  # the registry names it by its UID
+        assert seen.sighting.card == "7C"  # the registry names it by its UID
     finally:
         t.close()
 
@@ -184,7 +184,7 @@ def test_ndef_names_the_cards_of_an_unenrolled_pack_when_the_table_says_so(sim: 
     t = table(sim, TagPolicy(ndef_pack=2), signed_registry((1,)))
     try:
         seen, judged = t.lay("04DEADBEEF0001", ndef_text="ecarte:AH")
-        assert seen.card == "AH" and judged == []  # pack 2 (by NDEF) chosen by the first card
+        assert seen.sighting.card == "AH" and judged == []  # pack 2 (by NDEF) chosen by the first card
         assert t.lay(sim_uid("KS", 1))[1] == [("fault", "foreign_pack")]
     finally:
         t.close()
@@ -194,9 +194,9 @@ def test_the_referee_decides_the_same_on_replay() -> None:
     """What reaches the journal (the card events) replays to the same faults."""
     tags = TableTags.build(signed_registry(), REQUIRE, simulated=True)
     lines = [
-        tags.card_event(CardSeen("hand.A", sim_uid("KS", 1), "KS", origin=Origin.GENUINE, pack=1)),
-        tags.card_event(CardSeen("hand.A", sim_uid("QS", 1), "QS", origin=Origin.NO_SIGNATURE, pack=1)),
-        tags.card_event(CardSeen("hand.A", sim_uid("JS", 2), "JS", origin=Origin.GENUINE, pack=2)),
+        sighting_event(CardSeen("hand.A", Sighting(sim_uid("KS", 1), "KS", Origin.GENUINE, 1)), by_tag=True),
+        sighting_event(CardSeen("hand.A", Sighting(sim_uid("QS", 1), "QS", Origin.NO_SIGNATURE, 1)), by_tag=True),
+        sighting_event(CardSeen("hand.A", Sighting(sim_uid("JS", 2), "JS", Origin.GENUINE, 2)), by_tag=True),
     ]
     assert lines[1].to_json() == {"zone": "hand.A", "card": "QS", "uid": sim_uid("QS", 1), "pack": 1,
                                   "origin": "no_signature"}
@@ -262,8 +262,8 @@ def _deck_events(registry: TagRegistry, pack: int, *, skip: tuple[str, ...] = ()
     events: queue.Queue[DeviceEvent] = queue.Queue()
     for card in CARDS:
         if card not in skip:
-            events.put(CardSeen("discard", sim_uid(card, pack), card, origin="genuine"))
-            events.put(CardSeen("discard", sim_uid(card, pack), card, gone=True, origin="genuine"))
+            events.put(CardSeen("discard", Sighting(sim_uid(card, pack), card, "genuine")))
+            events.put(CardSeen("discard", Sighting(sim_uid(card, pack), card, "genuine"), gone=True))
     for event in extra:
         events.put(event)
     return events
@@ -279,9 +279,9 @@ def test_the_deck_check_confirms_a_whole_pack() -> None:
 def test_the_deck_check_shows_what_is_missing_twice_foreign_and_fake() -> None:
     registry = signed_registry()
     extra = (
-        CardSeen("discard", sim_uid("KS", 1), "KS", origin="no_signature"),  # a clone passed after it
-        CardSeen("discard", sim_uid("QH", 2), "QH", origin="genuine"),       # the other pack
-        CardSeen("discard", "04DEADBEEF0001", None, origin="counterfeit"),     # a stranger
+        CardSeen("discard", Sighting(sim_uid("KS", 1), "KS", "no_signature")),  # a clone passed after it
+        CardSeen("discard", Sighting(sim_uid("QH", 2), "QH", "genuine")),       # the other pack
+        CardSeen("discard", Sighting("04DEADBEEF0001", None, "counterfeit")),     # a stranger
     )
     report = check_deck(_deck_events(registry, 1, skip=("7C", "8D"), extra=extra), registry,
                         lambda lines: None, quiet=0.2, require_genuine=True)
@@ -299,10 +299,10 @@ def test_the_deck_check_takes_each_card_s_verdict_from_its_best_evidence() -> No
     registry = signed_registry()
     events = _deck_events(registry, 1, skip=("KS", "QS", "JS"))
     for card, first in (("KS", Origin.UNREADABLE), ("QS", None)):
-        events.put(CardSeen("discard", sim_uid(card, 1), card, origin=first))
-        events.put(CardSeen("discard", sim_uid(card, 1), card, gone=True, origin=first))
-        events.put(CardSeen("discard", sim_uid(card, 1), card, origin=Origin.GENUINE))
-    events.put(CardSeen("discard", sim_uid("JS", 1), "JS", origin=Origin.UNREADABLE))  # never answered
+        events.put(CardSeen("discard", Sighting(sim_uid(card, 1), card, first)))
+        events.put(CardSeen("discard", Sighting(sim_uid(card, 1), card, first), gone=True))
+        events.put(CardSeen("discard", Sighting(sim_uid(card, 1), card, Origin.GENUINE)))
+    events.put(CardSeen("discard", Sighting(sim_uid("JS", 1), "JS", Origin.UNREADABLE)))  # never answered
     report = check_deck(events, registry, lambda lines: None, quiet=0.2, require_genuine=True)
     assert report.not_genuine == ("JS: unreadable",)
     assert report.repeated == ("KS", "QS")
@@ -331,26 +331,24 @@ def test_a_clone_laid_after_its_genuine_twin_was_lifted_is_refused(sim: Pn532Sim
     t = table(sim, REQUIRE)  # the default: check_every_arrival off
     try:
         seen, judged = t.lay(sim_uid("KS"))
-        assert seen.origin == "genuine" and judged == []
+        assert seen.sighting.origin == "genuine" and judged == []
         t.lift(sim_uid("KS"))
         seen, judged = t.lay(sim_uid("KS"), kind="clone")  # same UID, zero signature
-        assert seen.origin == "no_signature"
+        assert seen.sighting.origin == "no_signature"
         assert judged == [("fault", "counterfeit_card")]
     finally:
         t.close()
 
 
 class _Sink:
-    """Where the table's route puts what reaches the referee."""
+    """Where the table's route puts what reaches the referee, through the service's door."""
 
-    def __init__(self) -> None:
+    def __init__(self, by_tag: bool) -> None:
+        self.by_tag = by_tag
         self.physical: list[object] = []
 
-    def put_physical(self, event: object) -> None:
-        self.physical.append(event)
-
     def put_device_event(self, event: object) -> None:
-        self.physical.append(event)
+        self.physical.append(sighting_event(event, by_tag=self.by_tag) if isinstance(event, CardSeen) else event)
 
 
 @pytest.mark.parametrize(("kind", "named"), [("genuine", True), ("clone", False), ("counterfeit", False)])
@@ -360,13 +358,13 @@ def test_a_badge_is_signature_checked_like_a_card(sim: Pn532Simulator, kind: str
                            simulated=True, badges=frozenset({badge}))
     controller = Controller(TableDefaults(dealer="B", badges={badge: "player:Anne"}, require_genuine=True),
                             registry=tags.registry)
-    sink = _Sink()
+    sink = _Sink(tags.by_tag)
     events: queue.Queue[DeviceEvent] = queue.Queue()
     with Pad("play.A", sim.path, events=events, card_for=tags.entry, timing=FAST, **tags.pad_options()):
         assert isinstance(events.get(timeout=WAIT), ReaderStatus)
         sim.place(badge, kind=kind)
         seen = events.get(timeout=WAIT)
-        assert isinstance(seen, CardSeen) and seen.uid == badge
+        assert isinstance(seen, CardSeen) and seen.sighting.uid == badge
         tags.route(sink)(seen)  # type: ignore[arg-type]
     for event in sink.physical:
         controller.handle(event)  # type: ignore[arg-type]

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from waiting import HANG_S
 
-from drivers.device_events import CardSeen, DeviceEvent, ReaderStatus
+from drivers.device_events import CardSeen, DeviceEvent, ReaderStatus, Sighting
 from drivers.nfc.pad import Pad, PadTiming
 from drivers.nfc.pn532sim import Pn532Simulator
 from firmware_host.cards.enroll import EnrollResult, enroll
@@ -77,11 +77,11 @@ def uid(index: int, prefix: str = "04") -> str:
 
 
 def lay(events: queue.Queue[DeviceEvent], tag: str) -> None:
-    events.put(CardSeen("enroll", tag, None, t=time.monotonic()))
+    events.put(CardSeen("enroll", Sighting(tag, None), t=time.monotonic()))
 
 
 def lift(events: queue.Queue[DeviceEvent], tag: str) -> None:
-    events.put(CardSeen("enroll", tag, None, gone=True, t=time.monotonic()))
+    events.put(CardSeen("enroll", Sighting(tag, None), gone=True, t=time.monotonic()))
 
 
 def test_a_whole_pack_from_a_queue(tmp_path: Path) -> None:

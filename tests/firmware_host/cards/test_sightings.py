@@ -1,6 +1,7 @@
 """A tag's sighting, journaled at the door: its UID, card, pack and originality verdict.
 
-The door (:class:`~firmware_host.cards.table_tags.TableTags`) asks the registry nothing and withholds
+The door (the service's, :func:`~firmware_host.referee.transcript.sighting_event`, behind the table's
+tags wiring :class:`~firmware_host.cards.table_tags.TableTags`) asks the registry nothing and withholds
 nothing: the pad named the card and its pack and the check gave its verdict. The referee judges the
 explicit verdict, so the journal replays to the same decisions with or without the registry; a
 journal written before the lines carried their verdict replays as it did.
@@ -11,13 +12,19 @@ from __future__ import annotations
 import pytest
 from signed_tags import CountedRegistry
 
-from drivers.device_events import CardSeen, DeviceEvent
-from drivers.nfc.originality import Origin
+from drivers.device_events import CardSeen, DeviceEvent, Origin, Sighting
 from firmware_host.cards.table_tags import TableTags
 from firmware_host.feeder import refuse_card_names
 from firmware_host.referee.controller import Controller
 from firmware_host.referee.table_defaults import TableDefaults
-from firmware_host.referee.transcript import CardEvent, PhysicalEvent, TranscriptError, dumps, parse_line
+from firmware_host.referee.transcript import (
+    CardEvent,
+    PhysicalEvent,
+    TranscriptError,
+    dumps,
+    parse_line,
+    sighting_event,
+)
 from hardware.table import TagPolicy
 
 KS_1, QS_1, JS_2, TH_2 = "04ECA701075A80", "04ECA701065A80", "04ECA702055A80", "04ECA702045A80"
@@ -57,11 +64,12 @@ def test_the_door_journals_the_pads_sighting_and_asks_nothing() -> None:
     tags = TableTags.build(registry, TagPolicy(require_signature=True), simulated=True)
     sink = _Sink()
     route = tags.route(sink)
-    route(CardSeen("hand.A", KS_1, "KS", origin=Origin.GENUINE, pack=1))
-    route(CardSeen("hand.A", QS_1, "QS", origin=Origin.NO_SIGNATURE, pack=1))
-    route(CardSeen("hand.A", QS_1, "QS", gone=True, origin=Origin.NO_SIGNATURE, pack=1))
+    route(CardSeen("hand.A", Sighting(KS_1, "KS", Origin.GENUINE, 1)))
+    route(CardSeen("hand.A", Sighting(QS_1, "QS", Origin.NO_SIGNATURE, 1)))
+    route(CardSeen("hand.A", Sighting(QS_1, "QS", Origin.NO_SIGNATURE, 1), gone=True))
     assert registry.lookups == 0
-    assert [dumps(line) for line in sink.lines] == [
+    assert sink.lines == []  # the pads' events go to the service's door as they are
+    assert [dumps(sighting_event(seen, by_tag=tags.by_tag)) for seen in sink.devices] == [
         '{"zone": "hand.A", "card": "KS", "uid": "04ECA701075A80", "pack": 1, "origin": "genuine"}',
         '{"zone": "hand.A", "card": "QS", "uid": "04ECA701065A80", "pack": 1, "origin": "no_signature"}',
         '{"zone": "hand.A", "card": "QS", "uid": "04ECA701065A80", "pack": 1, "origin": "no_signature", '
@@ -69,19 +77,13 @@ def test_the_door_journals_the_pads_sighting_and_asks_nothing() -> None:
     ]
 
 
-def test_an_ndef_card_s_sighting_takes_the_ndef_pack() -> None:
-    tags = TableTags.build(_registry(), TagPolicy(require_signature=True, ndef_pack=2), simulated=True)
-    event = tags.card_event(CardSeen("hand.A", "04AB87F2CA1190", "9C", origin=Origin.GENUINE))
-    assert (event.card, event.pack, event.origin) == ("9C", 2, Origin.GENUINE)
-
-
 def test_the_journal_replays_to_the_same_faults_without_the_registry() -> None:
     """The verdict and the pack are in the line: ``replay`` (no registry) decides as the table did."""
     tags = TableTags.build(_registry(), TagPolicy(require_signature=True), simulated=True)
-    seen = [CardSeen("hand.A", KS_1, "KS", origin=Origin.GENUINE, pack=1),
-            CardSeen("hand.A", QS_1, "QS", origin=Origin.NO_SIGNATURE, pack=1),
-            CardSeen("hand.A", JS_2, "JS", origin=Origin.GENUINE, pack=2)]
-    lines = [dumps(tags.card_event(s)) for s in seen]
+    seen = [CardSeen("hand.A", Sighting(KS_1, "KS", Origin.GENUINE, 1)),
+            CardSeen("hand.A", Sighting(QS_1, "QS", Origin.NO_SIGNATURE, 1)),
+            CardSeen("hand.A", Sighting(JS_2, "JS", Origin.GENUINE, 2))]
+    lines = [dumps(sighting_event(s, by_tag=tags.by_tag)) for s in seen]
     registry = _registry()
     live = _refereed(Controller(TableDefaults(dealer="B", require_genuine=True), registry=registry), lines)
     assert registry.lookups == 0
@@ -105,12 +107,12 @@ def test_a_journal_written_before_the_sightings_replays_as_it_did() -> None:
 
 @pytest.mark.parametrize("origin", [o for o in Origin if o not in (Origin.GENUINE, Origin.UNCHECKED)])
 def test_a_verdict_that_is_not_genuine_is_refused_on_any_table(origin: Origin) -> None:
-    line = dumps(CardEvent("hand.A", "TH", TH_2, origin=origin, pack=2))
+    line = dumps(CardEvent("hand.A", sighting=Sighting(TH_2, "TH", origin, 2)))
     assert _refereed(Controller(TableDefaults(dealer="B")), [line]) == [["counterfeit_card"]]
 
 
 def test_an_unchecked_tag_is_refused_where_genuine_tags_are_required() -> None:
-    line = dumps(CardEvent("hand.A", "TH", TH_2, origin=Origin.UNCHECKED, pack=2))
+    line = dumps(CardEvent("hand.A", sighting=Sighting(TH_2, "TH", Origin.UNCHECKED, 2)))
     assert _refereed(Controller(TableDefaults(dealer="B")), [line]) == [[]]
     assert _refereed(Controller(TableDefaults(dealer="B", require_genuine=True)), [line]) == [["counterfeit_card"]]
 
@@ -128,7 +130,7 @@ def test_a_line_s_verdict_and_pack_are_checked_at_the_door(line: str, problem: s
 
 
 def test_a_sighting_reads_back_as_it_was_written() -> None:
-    event = CardEvent("play.B", "QS", QS_1, gone=True, origin=Origin.BAD_SIGNATURE, pack=1)
+    event = CardEvent("play.B", gone=True, sighting=Sighting(QS_1, "QS", Origin.BAD_SIGNATURE, 1))
     assert parse_line(dumps(event)) == event
     assert event.sighting is not None and event.sighting.origin is Origin.BAD_SIGNATURE
 

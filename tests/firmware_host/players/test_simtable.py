@@ -67,8 +67,9 @@ def test_a_card_slid_across_a_pad_arrives_and_leaves_named_by_its_pack() -> None
         table.slide("turnup", "KS", pack=2, timeout=WAIT)
         arrived, left = _seen(events, 2)
         assert isinstance(arrived, CardSeen) and isinstance(left, CardSeen)
-        assert (arrived.zone, arrived.uid, arrived.card, arrived.gone) == ("turnup", sim_uid("KS", 2), "KS", False)
-        assert (left.uid, left.gone) == (sim_uid("KS", 2), True)
+        assert (arrived.zone, arrived.sighting.uid, arrived.sighting.card, arrived.gone) == (
+            "turnup", sim_uid("KS", 2), "KS", False)
+        assert (left.sighting.uid, left.gone) == (sim_uid("KS", 2), True)
         assert table.on_pad("turnup") == []
 
 
@@ -80,7 +81,7 @@ def test_a_stranger_tag_is_named_by_its_ndef_text_and_lifted_by_its_uid() -> Non
     with SimulatedTable(simulated_table(), events=events, buttons=False, miss=0.0) as table:
         assert table.place_tag("discard", stranger, ndef_text="ecarte:9D") == stranger
         (arrived,) = _seen(events, 1)
-        assert isinstance(arrived, CardSeen) and (arrived.uid, arrived.card) == (stranger, "9D")
+        assert isinstance(arrived, CardSeen) and (arrived.sighting.uid, arrived.sighting.card) == (stranger, "9D")
         assert table.on_pad("discard") == [None]  # no pack's card
         table.lift_tag("discard", stranger)
         table.lift_tag("discard", stranger)  # not there any more: nothing

@@ -28,17 +28,18 @@ import pytest
 from referee_tables import DEAL, TAG_KS
 from signed_tags import CountedRegistry
 
-from drivers.device_events import CardSeen
+from drivers.device_events import CardSeen, Origin, Sighting
 from drivers.nfc.mock_reader import MockReader
-from drivers.nfc.originality import Origin, TagFacts
+from drivers.nfc.originality import TagFacts
 from drivers.nfc.pad_contents import PadContents
 from drivers.nfc.pn532sim.tag_signer import sim_signer
 from firmware_host.cards.table_tags import TableTags
 from firmware_host.journal.store import Journal
 from firmware_host.referee import controller as controller_module
 from firmware_host.referee.controller import Controller
+from firmware_host.referee.pack_guard import PackGuard
 from firmware_host.referee.table_defaults import TableDefaults
-from firmware_host.referee.transcript import ButtonEvent, CardEvent, PhysicalEvent, Setup, sighting_event
+from firmware_host.referee.transcript import ButtonEvent, CardEvent, PhysicalEvent, Setup, parse_line
 from firmware_host.service import InputLine, TableService
 from hardware.table import TagPolicy
 from hardware.tag_registry import TagRegistry
@@ -75,7 +76,7 @@ def _registry() -> TagRegistry:
 def _service(journal: Journal, *, by_tag: bool) -> TableService:
     registry = _registry()
     controller = Controller(registry=registry) if by_tag else Controller()
-    service = TableService(journal=journal, controller=controller)
+    service = TableService(journal=journal, controller=controller, by_tag=by_tag)
     service.resume()
     return service
 
@@ -98,32 +99,32 @@ def _to(service: TableService, phase: str) -> None:
 
 SIGHTINGS: list[tuple[str, str, Any, list[str]]] = [
     # kind, phase, what the pad saw (a CardSeen, or the event a table with a registry puts), the events it causes
-    ("a play", "play", CardSeen("play.B", "04B9", "9S"), ["play"]),
-    ("a card dealt", "deal", CardSeen("hand.B", "04B9", "9S"), []),
-    ("a discard", "exchange", CardSeen("discard", "04BC", "TC"), []),
-    ("a card refused", "play", CardSeen("play.A", "04A7", "7S"), ["fault"]),
-    ("an unknown tag", "deal", CardSeen("hand.A", "0011223344"), ["fault"]),
-    ("a card named by its tag", "deal", CardSeen("hand.B", PACK_1_9S), []),
-    ("a tag of the other pack", "pack", CardSeen("hand.B", PACK_2_TC), ["fault"]),
-    ("a card read again", "refused", CardSeen("play.A", "04A7", "7S"), []),
-    ("a refused card taken back", "refused", CardSeen("play.A", "04A7", "7S", gone=True), ["corrected"]),
+    ("a play", "play", CardSeen("play.B", Sighting("04B9", "9S")), ["play"]),
+    ("a card dealt", "deal", CardSeen("hand.B", Sighting("04B9", "9S")), []),
+    ("a discard", "exchange", CardSeen("discard", Sighting("04BC", "TC")), []),
+    ("a card refused", "play", CardSeen("play.A", Sighting("04A7", "7S")), ["fault"]),
+    ("an unknown tag", "deal", CardSeen("hand.A", Sighting("0011223344")), ["fault"]),
+    ("a card named by its tag", "deal", CardSeen("hand.B", Sighting(PACK_1_9S)), []),
+    ("a tag of the other pack", "pack", CardSeen("hand.B", Sighting(PACK_2_TC)), ["fault"]),
+    ("a card read again", "refused", CardSeen("play.A", Sighting("04A7", "7S")), []),
+    ("a refused card taken back", "refused", CardSeen("play.A", Sighting("04A7", "7S"), gone=True), ["corrected"]),
 ]
 
 
 @pytest.mark.parametrize(("kind", "phase", "seen", "caused"), SIGHTINGS, ids=[s[0] for s in SIGHTINGS])
 def test_a_sighting_enters_the_controller_once(tmp_path: Path, kind: str, phase: str, seen: CardSeen,
                                                         caused: list[str]) -> None:
-    by_tag = seen.card is None and seen.uid.startswith("04A")
+    by_tag = seen.sighting.card is None and seen.sighting.uid.startswith("04A")
     with Journal(tmp_path / "j.sqlite") as journal:
         service = _service(journal, by_tag=by_tag)
         if phase == "pack":
             _to(service, "deal")
-            service.handle(InputLine(CardEvent("hand.B", "KD", uid=PACK_1_KD), fed=False))  # pack 1 is chosen
+            kd = CardEvent("hand.B", sighting=Sighting(PACK_1_KD, "KD"))
+            service.handle(InputLine(kd, fed=False))  # pack 1 is chosen
         else:
             _to(service, phase)
-        item = InputLine(sighting_event(seen, by_tag=True), fed=False) if by_tag else seen
         with controller_entries() as entered:
-            events = service.handle(item)
+            events = service.handle(seen)
     assert [e.to_json()["event"] for e in events] == caused
     assert entered == ["Controller.handle"], f"{kind} entered controller.py {len(entered)} times: {entered}"
 
@@ -157,7 +158,7 @@ def test_a_card_s_walk_asks_the_registry_once(tmp_path: Path, kind: str, uid: st
     tags = TableTags.build(registry, TagPolicy(require_signature=True), simulated=True)
     with Journal(tmp_path / "j.sqlite") as journal:
         service = TableService(journal=journal, controller=Controller(TableDefaults(require_genuine=True),
-                                                                      registry=registry))
+                                                                      registry=registry), by_tag=tags.by_tag)
         service.resume()
         _to(service, "deal")
         pad = PadContents("hand.B", emit=tags.route(service), leave_after=1, card_for=tags.entry,
@@ -184,3 +185,58 @@ def test_a_card_s_walk_asks_the_registry_once(tmp_path: Path, kind: str, uid: st
     assert [json.loads(line) for line in record.lines[-2:]] == [  # the journaled sighting, arriving and leaving
         {"zone": "hand.B", "uid": uid, **named, "origin": str(origin)},
         {"zone": "hand.B", "uid": uid, **named, "origin": str(origin), "gone": True}]
+
+
+@contextmanager
+def judged_sightings() -> Iterator[list[object]]:
+    """The sighting each call of the pack guard's ``judge`` was given inside the block (a profiler, as
+    :func:`controller_entries`: the real referee, nothing of ours replaced)."""
+    given: list[object] = []
+
+    def profile(frame: FrameType, event: str, arg: Any) -> None:
+        if event == "call" and frame.f_code is PackGuard.judge.__code__:
+            given.append(frame.f_locals["seen"])
+
+    sys.setprofile(profile)
+    try:
+        yield given
+    finally:
+        sys.setprofile(None)
+
+
+@pytest.mark.parametrize(("kind", "uid", "facts", "caused", "lookups"), WALKS[:2], ids=[w[0] for w in WALKS[:2]])
+def test_the_pad_s_sighting_reaches_the_referee_unchanged(tmp_path: Path, kind: str, uid: str, facts: TagFacts,
+                                                          caused: list[str], lookups: tuple[int, int]) -> None:
+    """One value from the pad to the referee: the :class:`Sighting` the pad made is the very object the
+    pack guard judges, through the tags' wiring, the service's queue and its one door, arriving and
+    leaving; and the journal's line reads back to an equal one (a resume judges the same value)."""
+    registry = CountedRegistry()
+    for entry in _registry():
+        registry.add_entry(entry)
+    tags = TableTags.build(registry, TagPolicy(require_signature=True), simulated=True)
+    with Journal(tmp_path / "j.sqlite") as journal:
+        service = TableService(journal=journal, controller=Controller(TableDefaults(require_genuine=True),
+                                                                      registry=registry), by_tag=tags.by_tag)
+        service.resume()
+        _to(service, "deal")
+        pad = PadContents("hand.B", emit=tags.route(service), leave_after=1, card_for=tags.entry,
+                          read_ndef=tags.read_ndef, originality=tags.originality)
+        reader = MockReader()
+        reader.facts[uid] = facts
+        made: list[Sighting] = []
+        caused_by: list[list[str]] = []
+        for move in (reader.lay, reader.lift):
+            move(uid)
+            pad.observe(reader.poll(), reader)
+            seen = service.queue.get_nowait()
+            assert isinstance(seen, CardSeen)
+            made.append(seen.sighting)
+            with judged_sightings() as judged:
+                caused_by.append([e.to_json()["event"] for e in service.handle(seen)])
+            assert len(judged) == 1 and judged[0] is seen.sighting, f"{kind}: the referee judged {judged}"
+        assert caused_by[0] == caused
+        record = journal.current_game()
+    assert made[0] is made[1]  # the pad gives the same value again when the tag leaves
+    assert record is not None
+    journaled = [parse_line(line) for line in record.lines[-2:]]
+    assert [e.sighting for e in journaled if isinstance(e, CardEvent)] == made

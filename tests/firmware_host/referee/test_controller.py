@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from referee_tables import TAG_KS, card_event, compact_event, correct_move, feed, summary, table_at
 
 import engine
+from drivers.device_events import Sighting
 from engine.cards import ALL_CARDS
 from firmware_host.referee.controller import Controller
 from firmware_host.referee.table_events import NewGame
@@ -30,8 +31,8 @@ TABLE = [
     ("deal", card_event("turnup", "7H"), [("fault", "misdeal", "A")]),
     ("deal", ButtonEvent("B", "yes"), [("notice", "wrong_time", "B")]),
     ("deal", card_event("play.A", "KS"), [("notice", "wrong_time", "A")]),
-    ("deal", CardEvent("hand.A", uid=TAG_KS), []),
-    ("deal", CardEvent("hand.A", uid="0011223344"), [("fault", "unknown_tag", "A")]),
+    ("deal", CardEvent("hand.A", sighting=Sighting(TAG_KS)), []),
+    ("deal", CardEvent("hand.A", sighting=Sighting("0011223344")), [("fault", "unknown_tag", "A")]),
     ("deal", card_event("discard", "KS"), []),
     ("propose", ButtonEvent("B", "yes"), [("bid", "propose", "B")]),
     ("propose", ButtonEvent("B", "no"), [("bid", "stand", "B"), ("play_begins", "", "")]),
@@ -115,7 +116,7 @@ REGISTRY.add("04112233445566", "7C")
 physical = st.one_of(
     st.builds(lambda z, c, g: CardEvent(z, c, gone=g), st.sampled_from(ZONES), st.sampled_from(CARD_NAMES),
               st.booleans()),
-    st.builds(lambda z, u, g: CardEvent(z, uid=u, gone=g), st.sampled_from(ZONES), st.sampled_from(UIDS),
+    st.builds(lambda z, u, g: CardEvent(z, gone=g, sighting=Sighting(u)), st.sampled_from(ZONES), st.sampled_from(UIDS),
               st.booleans()),
     st.builds(ButtonEvent, st.sampled_from("AB"), st.sampled_from(("yes", "no", "king"))),
     st.builds(lambda r: Setup(rules=r), st.sampled_from(["classic", "german"])),

@@ -11,6 +11,7 @@ from typing import Any
 
 from referee_tables import DEAL
 
+from drivers.device_events import Sighting
 from engine import Event
 from firmware_host.referee.game_under_way import take
 from firmware_host.referee.referee_state import RefereeState, start
@@ -57,7 +58,7 @@ def test_a_setup_line_is_read_before_the_first_card_only() -> None:
 
 def test_a_badge_goes_to_the_menu_and_a_misdeal_gathers_the_pads() -> None:
     game = _Game(dealer="A", badges={"04B0": "player:Anne"})
-    assert [e.to_json()["event"] for e in game.take(CardEvent("hand.A", uid="04B0"))] == ["new_game"]
+    assert [e.to_json()["event"] for e in game.take(CardEvent("hand.A", sighting=Sighting("04B0")))] == ["new_game"]
     state = game.state
     assert state.engine_state.players[0] == "Anne" and (state.setup.line(state.engine_state, {}).players or ())[0] \
         == "Anne" and state.pads.empty

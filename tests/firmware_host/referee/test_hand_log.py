@@ -8,6 +8,7 @@ import random
 from referee_tables import DEAL, card_event, feed, summary
 
 import engine
+from drivers.device_events import Sighting
 from engine.actions import Action, action_from_json
 from firmware_host.referee.controller import Controller
 from firmware_host.referee.corrections import refusal
@@ -89,7 +90,7 @@ def test_a_game_started_again_before_its_first_card_is_the_next_game() -> None:
     its setup, so the referee numbers it next itself (the service no longer renumbers it)."""
     table = Controller(TableDefaults(dealer="A", badges={"04B0": "player:Anne"}))
     assert table.snapshot().game == 1
-    outcome = table.handle(CardEvent("hand.A", uid="04B0"))
+    outcome = table.handle(CardEvent("hand.A", sighting=Sighting("04B0")))
     assert [e.event for e in outcome.events] == ["new_game"] and outcome.snapshot.game == 2
     table.handle(ButtonEvent("B", "king"))  # the menu ...
     outcome = table.handle(ButtonEvent("B", "king"))  # ... closed: the game it shows starts

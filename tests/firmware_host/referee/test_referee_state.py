@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from referee_tables import TAG_KS, correct_move
 
 import engine
+from drivers.device_events import Sighting
 from firmware_host.journal.store import Journal
 from firmware_host.referee.controller import Controller
 from firmware_host.referee.game_under_way import reader, referee
@@ -66,7 +67,7 @@ noise = st.one_of(
     setups,
     st.builds(lambda z, c, g: CardEvent(z, c, gone=g), st.sampled_from(ZONES), st.sampled_from(CARD_NAMES),
               st.booleans()),
-    st.builds(lambda z, u, g: CardEvent(z, uid=u, gone=g), st.sampled_from(ZONES), st.sampled_from(UIDS),
+    st.builds(lambda z, u, g: CardEvent(z, gone=g, sighting=Sighting(u)), st.sampled_from(ZONES), st.sampled_from(UIDS),
               st.booleans()),
     st.builds(ButtonEvent, st.sampled_from("AB"), st.sampled_from(("yes", "no", "king"))),
     st.tuples(st.sampled_from(["play.A", "turnup"]), st.booleans()),
@@ -139,7 +140,8 @@ def test_a_state_kept_goes_on_as_if_what_came_after_it_never_came(seed: int, str
 def test_the_game_number_is_the_state_s_and_each_new_game_is_the_next() -> None:
     state = start(TableDefaults(dealer="A", badges=BADGES), game=7)
     assert snapshot(state).game == 7
-    state, outcome = referee(state, CardEvent("hand.A", uid="04B0000000000A"))  # a badge: the game starts again
+    badge = CardEvent("hand.A", sighting=Sighting("04B0000000000A"))
+    state, outcome = referee(state, badge)  # a badge: the game starts again
     assert [e.event for e in outcome.events] == ["new_game"] and outcome.snapshot.game == 8
     state, outcome = referee(state, ButtonEvent("A", "king"))  # the menu ...
     state, outcome = referee(state, ButtonEvent("A", "king"))  # ... closed: the game it shows starts
@@ -170,9 +172,9 @@ def test_the_service_keeps_the_state_before_an_event_the_referee_fails_on(tmp_pa
         service = TableService(journal=journal, controller=controller, report=told.append)
         service.resume()
         service.handle(InputLine(Setup(rules="german", players=("Anne", "Bruno")), fed=False))
-        service.handle(InputLine(CardEvent("hand.A", uid="04CC000000000A"), fed=False))
+        service.handle(InputLine(CardEvent("hand.A", sighting=Sighting("04CC000000000A")), fed=False))
         before = service.controller.state
-        service.handle(InputLine(CardEvent("hand.A", uid="04DD000000000B"), fed=False))
+        service.handle(InputLine(CardEvent("hand.A", sighting=Sighting("04DD000000000B")), fed=False))
         assert service.controller.state is before and service.stats.rejected == 1 and "KeyError" in told[-1]
         service.handle(InputLine(CardEvent("hand.A", "KS"), fed=False))
         state = service.controller.state

@@ -24,7 +24,7 @@ from PIL import Image, ImageChops
 
 import catalogue
 from catalogue import LANGUAGES
-from drivers.nfc.originality import Origin
+from drivers.device_events import Origin
 from engine import Card, Fault, HandEnd, new_game
 from engine.events import Bid, King, Penalty
 from engine.faults import FAULT_CODES

@@ -15,7 +15,7 @@ import itertools
 import pytest
 
 from catalogue import LANGUAGES
-from drivers.nfc.originality import Origin
+from drivers.device_events import Origin
 from engine import Card, Fault, HandEnd, new_game
 from engine.events import Bid, King, Penalty
 from engine.faults import FAULT_CODES

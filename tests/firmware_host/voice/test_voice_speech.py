@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from drivers.device_events import Sighting
 from firmware_host.voice.announcer import Announcement
 from firmware_host.voice.speech import Speaker, SpeechError, Synth, WavFolder
 from firmware_host.voice.spoken import SPOKEN_LANGUAGES
@@ -139,9 +140,9 @@ def test_a_listen_press_never_reaches_the_referee() -> None:
     passed: list[object] = []
     put = without_listen(passed.append)
     for event in (ButtonPressed("A", LISTEN), ButtonPressed("B", LISTEN_LONG), ButtonPressed("A", "yes"),
-                  CardSeen("hand.A", "04AA", "KS")):
+                  CardSeen("hand.A", Sighting("04AA", "KS"))):
         put(event)
-    assert passed == [ButtonPressed("A", "yes"), CardSeen("hand.A", "04AA", "KS")]
+    assert passed == [ButtonPressed("A", "yes"), CardSeen("hand.A", Sighting("04AA", "KS"))]
 
 
 def test_a_sound_device_that_does_not_open_is_said_once_and_the_table_goes_on(
