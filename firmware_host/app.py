@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from catalogue import say
+from catalogue.phrase import Count, Phrase, logged, said_at_the_console
 from drivers.nfc.pad_contents import CardLookup
 from engine import RuleSet
 from firmware_host.checks.doctor import Refused, refusal
@@ -125,6 +126,8 @@ class RunOptions:
     :param game: the game over the table file's (``--rules``, ``--players``).
     :param voice: ``--voice DIR``: the table's voice into WAVs there (None: the table file's ``[voice]``).
     :param sources: outputs that come from above the service (the venue's page and MQTT).
+    :param language: the console's language (``--language``; None: the table file's): the lines a
+        player or maker reads there at INFO and above (:func:`catalogue.phrase.said_at_the_console`).
     """
 
     table: str | None = None
@@ -137,6 +140,7 @@ class RunOptions:
     screen: bool = False
     game: GameOptions = GameOptions()
     voice: Path | None = None
+    language: str | None = None
     sources: tuple[OutputSource, ...] = ()
 
 
@@ -167,6 +171,7 @@ def run_service(options: RunOptions) -> int:
     journal = open_journal(options.journal or default_journal())
     with contextlib.ExitStack() as stack:
         stack.callback(journal.close)
+        stack.enter_context(said_at_the_console(options.language or table.language))
         parts = open_parts(table, tags, journal, options, png_dir, stack)
         if parts.gate is not None and parts.registry is not None and not deck_check_first(
                 table, parts.registry, parts.gate, parts.panel, parts.devices, parts.stopped):
@@ -227,9 +232,12 @@ def open_parts(table: TableConfig, tags: TableTags, journal: Journal, options: R
     """
     from firmware_host.screens.panel import open_panel
 
+    games, lines = len(journal.games()), journal.fed_lines()
+    pads = ", ".join(f"{pad.name}={pad.device}" for pad in table.pads)
     logger.info("table service: journal %s (%d game(s), %d input lines), table %s, pads %s",
-                journal.path, len(journal.games()), journal.fed_lines(), table.name,
-                ", ".join(f"{pad.name}={pad.device}" for pad in table.pads) or "none")
+                journal.path, games, lines, table.name, pads or "none",
+                extra=logged(Phrase.of("log.service", journal=str(journal.path), n=games, lines=Count(lines),
+                                       table=table.name, pads=pads or Phrase.of("log.no_pads"))))
     controller = build_referee(table, options.game, tags)
     panel = open_panel(table, png_dir=png_dir, terminal=sys.stdout if options.screen else None, tolerant=True)
     stack.callback(panel.close)
@@ -245,7 +253,8 @@ def open_parts(table: TableConfig, tags: TableTags, journal: Journal, options: R
 
     def stop(signum: int) -> None:
         stopped.set()
-        service.stop(signal.Signals(signum).name)
+        name = signal.Signals(signum).name
+        service.stop(name, said=Phrase.of("log.signal", name=name))
 
     stack.enter_context(stop_signals(stop))
     if options.json:
@@ -301,7 +310,8 @@ def run_parts(parts: TableParts, options: RunOptions, events: IO[bytes] | None) 
     finally:
         service.stopping()
         with contextlib.suppress(OSError):
-            parts.panel.paused("table paused: the game resumes where it stopped", parts.controller.snapshot())
+            parts.panel.paused("table paused: the game resumes where it stopped", parts.controller.snapshot(),
+                               said=Phrase.of("log.paused"))
     if events is not None and service.stats.handled:
         _say_where_it_stands(parts.controller, journal.path)
     return service.stats

@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 from typing import IO
 
+from catalogue.phrase import Phrase
 from firmware_host.referee.transcript import CardEvent, PhysicalEvent, Setup, TranscriptError, parse_line, read_lines
 from firmware_host.service import InputLine, TableService
 
@@ -91,7 +92,7 @@ def feed_lines(
         service.put_line(InputLine(None, problem, fed=False))
     finally:
         if stop_at_end:
-            service.stop(f"end of {source}", wait=True)
+            service.stop(f"end of {source}", wait=True, said=Phrase.of("log.end_of", source=source))
         elif at_end is not None:
             at_end()
 

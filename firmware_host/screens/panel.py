@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from catalogue.phrase import Phrase, logged
 from drivers.closing import Closing
 from drivers.device_errors import DriverError
 from drivers.display.i2c_sim import FakeI2CBus
@@ -124,9 +125,10 @@ class Panel(Closing):
         )
         self._put(screen, draw=worth_drawing)
 
-    def paused(self, message: str, snapshot: TableSnapshot | None = None) -> None:
-        """Leave a 'paused' screen on the displays (the service is stopping)."""
-        logger.info("%s", message)
+    def paused(self, message: str, snapshot: TableSnapshot | None = None, *, said: Phrase | None = None) -> None:
+        """Leave a 'paused' screen on the displays (the service is stopping); ``said``: the message in
+        words, for a console in the table's language (:func:`catalogue.phrase.logged`)."""
+        logger.info("%s", message, extra=logged(said) if said is not None else None)
         self.wake()
         self._put(paused_screen(snapshot, message, self.language), draw=True)
 
