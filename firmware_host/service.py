@@ -356,7 +356,8 @@ class TableService:
             return
         finally:
             self._release(item)
-        logger.warning("the journal can be written again: the table goes on")
+        logger.warning("the journal can be written again: the table goes on",
+                       extra=logged(Phrase.of("log.journal_back")))
         self._publish(self.controller.outcome())
 
     def _physical(self, item: CardSeen | ButtonPressed | InputLine) -> PhysicalEvent | None:

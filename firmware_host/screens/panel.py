@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from catalogue.phrase import Phrase, logged
+from catalogue.phrase import Count, Phrase, logged
 from drivers.closing import Closing
 from drivers.device_errors import DriverError
 from drivers.display.i2c_sim import FakeI2CBus
@@ -167,7 +167,8 @@ class Panel(Closing):
                         oled.set_lit(False)
                     except DisplayError as exc:
                         logger.debug("%s (set up again with the next frame)", exc)
-                logger.info("display: dark after %.0f s without an event (it lights at the next)", idle)
+                logger.info("display: dark after %.0f s without an event (it lights at the next)", idle,
+                            extra=logged(Phrase.of("log.display_dark", seconds=Count(round(idle)))))
             elif idle >= rest.dim_after and self.resting == "lit":
                 self.resting = "dim"
                 for oled in self.displays:
@@ -199,7 +200,8 @@ class Panel(Closing):
                 self._failing.add(index)
             else:
                 if index in self._failing:
-                    logger.info("display %s answers again", oled.chip)
+                    logger.info("display %s answers again", oled.chip,
+                                extra=logged(Phrase.of("log.display_back", chip=oled.chip)))
                 self._failing.discard(index)
         if self.png_dir is not None:
             image.convert("L").save(self.png_dir / f"frame-{self.frames:04d}.png")
