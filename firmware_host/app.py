@@ -213,7 +213,7 @@ class TableParts:
     devices: Devices
     stopped: threading.Event
     """Set by SIGTERM or SIGINT (the service is told to stop as well)."""
-    gate: _Gate | None
+    gate: DeckGate | None
     """The pads' events held for the deck check before the first deal (None: no deck check)."""
     page_url: str | None
     """The table's page, when one of the options' sources serves it."""
@@ -267,8 +267,8 @@ def open_parts(table: TableConfig, tags: TableTags, journal: Journal, options: R
     if voice is not None:
         service.outputs.extend(voice.outputs)
     registry = tags.registry
-    gate = (_Gate(tags.route(service)) if table.tags.deck_check_first and registry is not None and not journal.games()
-            else None)  # the deck check first: before the first line of a fresh journal
+    first = table.tags.deck_check_first and registry is not None and not journal.games()
+    gate = DeckGate(tags.route(service)) if first else None  # the deck check first: before a fresh journal's first line
     put = gate.put if gate is not None else tags.route(service)
     card_for = registry.entry if registry is not None else None  # the pads' one lookup a card
     devices = open_devices(table, voice.with_listen(put) if voice is not None else without_listen(put), card_for,
@@ -397,7 +397,7 @@ def linger(what: str) -> None:
             pass
 
 
-class _Gate:
+class DeckGate:
     """The pads' ``put`` while the deck check runs (their events go to :attr:`events`), then
     the service's once :meth:`open`."""
 
@@ -416,7 +416,7 @@ class _Gate:
         self._open = True
 
 
-def deck_check_first(table: TableConfig, registry: TagRegistry, gate: _Gate, panel: Panel, devices: Devices,
+def deck_check_first(table: TableConfig, registry: TagRegistry, gate: DeckGate, panel: Panel, devices: Devices,
                      stopped: threading.Event) -> bool:
     """``[tags] deck_check_first``: the deck check on the table's pads before the first deal,
     again until a registered pack passes whole and clean (each report on the OLED); on the
@@ -430,7 +430,7 @@ def deck_check_first(table: TableConfig, registry: TagRegistry, gate: _Gate, pan
         panel.message(deck_lines(report, table.language))
 
     if devices.sim is not None:
-        threading.Thread(target=_pass_the_pack, args=(devices.sim, table.pads[0].name, stopped), name="deck",
+        threading.Thread(target=pass_the_pack, args=(devices.sim, table.pads[0].name, stopped), name="deck",
                          daemon=True).start()
     while not stopped.is_set():
         report = check_deck(gate.events, registry, show, require_genuine=table.tags.require_signature,
@@ -445,7 +445,7 @@ def deck_check_first(table: TableConfig, registry: TagRegistry, gate: _Gate, pan
     return False
 
 
-def _pass_the_pack(sim: SimulatedTable, pad: str, stopped: threading.Event) -> None:
+def pass_the_pack(sim: SimulatedTable, pad: str, stopped: threading.Event) -> None:
     """The simulated table's operator: passes pack 1 over ``pad``, card by card."""
     from hardware.tag_registry import CARDS
 
