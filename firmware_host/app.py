@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import queue
 import signal
 import sys
 import threading
@@ -46,6 +45,7 @@ if TYPE_CHECKING:  # opened late: `run` alone needs them
     from drivers.device_events import DeviceEvent
     from drivers.seat_controls import SeatControls
     from firmware_host.cards.deck_check import DeckReport
+    from firmware_host.cards.deck_gate import DeckGate
     from firmware_host.cards.table_tags import TableTags
     from firmware_host.players.simtable import SimulatedTable
     from firmware_host.screens.panel import Panel
@@ -173,8 +173,7 @@ def run_service(options: RunOptions) -> int:
         stack.callback(journal.close)
         stack.enter_context(said_at_the_console(options.language or table.language))
         parts = open_parts(table, tags, journal, options, png_dir, stack)
-        if parts.gate is not None and parts.registry is not None and not deck_check_first(
-                table, parts.registry, parts.gate, parts.panel, parts.devices, parts.stopped):
+        if parts.gate is not None and parts.registry is not None and not check_the_deck_first(parts):
             return 0
         stats = run_parts(parts, options, events)
     return exit_status(stats)
@@ -267,6 +266,8 @@ def open_parts(table: TableConfig, tags: TableTags, journal: Journal, options: R
     if voice is not None:
         service.outputs.extend(voice.outputs)
     registry = tags.registry
+    from firmware_host.cards.deck_gate import DeckGate
+
     first = table.tags.deck_check_first and registry is not None and not journal.games()
     gate = DeckGate(tags.route(service)) if first else None  # the deck check first: before a fresh journal's first line
     put = gate.put if gate is not None else tags.route(service)
@@ -397,65 +398,23 @@ def linger(what: str) -> None:
             pass
 
 
-class DeckGate:
-    """The pads' ``put`` while the deck check runs (their events go to :attr:`events`), then
-    the service's once :meth:`open`."""
-
-    def __init__(self, then: Callable[[DeviceEvent], None]) -> None:
-        self.events: queue.Queue[DeviceEvent] = queue.Queue()
-        self._then = then
-        self._open = False
-
-    def put(self, event: DeviceEvent) -> None:
-        if self._open:
-            self._then(event)
-        else:
-            self.events.put(event)
-
-    def open(self) -> None:
-        self._open = True
-
-
-def deck_check_first(table: TableConfig, registry: TagRegistry, gate: DeckGate, panel: Panel, devices: Devices,
-                     stopped: threading.Event) -> bool:
-    """``[tags] deck_check_first``: the deck check on the table's pads before the first deal,
-    again until a registered pack passes whole and clean (each report on the OLED); on the
-    simulated table a simulated operator passes pack 1 over the first pad. ``False``: stopped.
-    """
-    from firmware_host.cards.deck_check import check_deck
+def check_the_deck_first(parts: TableParts) -> bool:
+    """The deck check before the first deal (:func:`firmware_host.cards.deck_gate.deck_check_first`), each
+    report on the OLED; on the simulated table its operator passes pack 1 over the first pad. ``False``:
+    stopped."""
+    from firmware_host.cards.deck_gate import deck_check_first, pass_the_pack
     from firmware_host.screens.deck import deck_lines
-    from hardware.deck_log import record_check
+
+    assert parts.gate is not None and parts.registry is not None
+    table, sim, stopped = parts.table, parts.devices.sim, parts.stopped
 
     def show(report: DeckReport) -> None:
-        panel.message(deck_lines(report, table.language))
+        parts.panel.message(deck_lines(report, table.language))
 
-    if devices.sim is not None:
-        threading.Thread(target=pass_the_pack, args=(devices.sim, table.pads[0].name, stopped), name="deck",
+    if sim is not None:
+        threading.Thread(target=pass_the_pack, args=(sim, table.pads[0].name, stopped), name="deck",
                          daemon=True).start()
-    while not stopped.is_set():
-        report = check_deck(gate.events, registry, show, require_genuine=table.tags.require_signature,
-                            quiet=1.0 if devices.sim is not None else 3.0, cancel=stopped)
-        logger.info("deck check before the first deal: %s", "; ".join(report.lines()))
-        if report.ok and report.pack is not None:
-            assert table.registry is not None  # doctor.refusal refuses deck_check_first without one
-            record_check(table.registry, report.pack)
-            gate.open()
-            return True
-        stopped.wait(2.0)  # the report stays on the OLED a moment, then the check starts again
-    return False
-
-
-def pass_the_pack(sim: SimulatedTable, pad: str, stopped: threading.Event) -> None:
-    """The simulated table's operator: passes pack 1 over ``pad``, card by card."""
-    from hardware.tag_registry import CARDS
-
-    for card in CARDS:
-        if stopped.is_set():
-            return
-        sim.place(pad, card)
-        sim.wait_seen(pad, card)
-        sim.lift(pad, card)
-        sim.wait_seen(pad, None)
+    return deck_check_first(table, parts.registry, parts.gate, show, simulated=sim is not None, stopped=stopped)
 
 
 def _open_events(path: str) -> IO[bytes]:
