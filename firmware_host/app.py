@@ -158,7 +158,7 @@ def run_service(options: RunOptions) -> int:
     try:
         tags = TableTags.load(table)  # the registry, the [tags] policy, the originality check
     except TagRegistryMissing:
-        return wait_for_enrolment(table)
+        return wait_for_cards(table)
     if refusal(table) is not None:  # never start on what doctor fails
         raise BadInput(msgid="error.doctor_fails", check=Refused(table),
                        language=table.language if table.language_named else None)
@@ -497,29 +497,13 @@ def table_defaults(table: TableConfig, game: GameOptions) -> TableDefaults:
                          require_genuine=table.tags.require_signature, ndef_pack=table.tags.ndef_pack)
 
 
-def wait_for_enrolment(table: TableConfig) -> int:
-    """No tag registry yet on a real table: say what to do, on the OLED and in the log, and
-    wait for a stop (exiting would only have systemd start the service again and again)."""
+def wait_for_cards(table: TableConfig) -> int:
+    """No tag registry yet on a real table: the OLED and the log say what to do, and the service waits for
+    a stop (:func:`firmware_host.cards.enrolment.wait_for_enrolment`), READY for systemd and its watchdog
+    pinged meanwhile."""
+    from firmware_host.cards.enrolment import wait_for_enrolment
     from firmware_host.screens.panel import open_panel
 
-    what = (f"no cards enrolled: no tag registry at {table.registry}. Stop the service "
-            "(sudo systemctl stop ecarte-table), enrol both packs as the service user "
-            "(sudo -u ecarte /opt/ecarte-table/venv/bin/ecarte-table enroll /etc/ecarte-table/table.toml "
-            "--pack 1, then --pack 2), "
-            "then start it again; docs/hardware.md, 'Enrolling the cards'")
-    logger.error("%s", what)
     stopped = threading.Event()
-    notify = systemd_notify()
     with stop_signals(lambda signum: stopped.set()), contextlib.closing(open_panel(table, tolerant=True)) as panel:
-        panel.message(["No cards enrolled", "stop the service,", "ecarte-table enroll", "(docs/hardware.md)"])
-        if notify is not None:
-            notify("READY=1")
-            notify("STATUS=no cards enrolled: run ecarte-table enroll")
-        while not stopped.wait(WAIT_PING_S):
-            if notify is not None:
-                notify("WATCHDOG=1")
-    return 0
-
-
-WAIT_PING_S = 5.0
-"""Seconds between watchdog pings while the table waits for its cards to be enrolled."""
+        return wait_for_enrolment(table, panel, systemd_notify(), stopped)
