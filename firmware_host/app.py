@@ -24,14 +24,14 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from catalogue import say
-from catalogue.phrase import Count, Phrase, logged, said_at_the_console
+from catalogue.phrase import Phrase, said_at_the_console
 from drivers.nfc.pad_contents import CardLookup
 from engine import RuleSet
 from firmware_host.checks.doctor import Refused, refusal
 from firmware_host.errors import BadInput
 from firmware_host.feeder import feed_lines
 from firmware_host.journal.store import Journal, JournalBusy, JournalDamaged, JournalError, default_journal
-from firmware_host.outputs import FaultLights, JsonLines, OutputSource, TableOutput
+from firmware_host.outputs import FaultLights, JsonLines, OutputSource, TableOutput, say_the_start, say_where_it_stands
 from firmware_host.referee.controller import Controller
 from firmware_host.referee.table_defaults import TableDefaults
 from firmware_host.referee.transcript import Setup, setup_problem
@@ -231,12 +231,7 @@ def open_parts(table: TableConfig, tags: TableTags, journal: Journal, options: R
     """
     from firmware_host.screens.panel import open_panel
 
-    games, lines = len(journal.games()), journal.fed_lines()
-    pads = ", ".join(f"{pad.name}={pad.device}" for pad in table.pads)
-    logger.info("table service: journal %s (%d game(s), %d input lines), table %s, pads %s",
-                journal.path, games, lines, table.name, pads or "none",
-                extra=logged(Phrase.of("log.service", journal=str(journal.path), n=games, lines=Count(lines),
-                                       table=table.name, pads=pads or Phrase.of("log.no_pads"))))
+    say_the_start(journal, table)
     controller = build_referee(table, options.game, tags)
     panel = open_panel(table, png_dir=png_dir, terminal=sys.stdout if options.screen else None, tolerant=True)
     stack.callback(panel.close)
@@ -314,7 +309,7 @@ def run_parts(parts: TableParts, options: RunOptions, events: IO[bytes] | None) 
             parts.panel.paused("table paused: the game resumes where it stopped", parts.controller.snapshot(),
                                said=Phrase.of("log.paused"))
     if events is not None and service.stats.handled:
-        _say_where_it_stands(parts.controller, journal.path)
+        say_where_it_stands(parts.controller, journal.path)
     return service.stats
 
 
@@ -375,18 +370,6 @@ def without_listen(put: Callable[[DeviceEvent], None]) -> Callable[[DeviceEvent]
         put(event)
 
     return put_but_listen
-
-
-def _say_where_it_stands(controller: Controller, journal: str | os.PathLike[str]) -> None:
-    """The input ended with the game unfinished: say where it stands and how to go on."""
-    snapshot = controller.snapshot()
-    view = snapshot.view
-    if view.phase == "over":
-        return
-    a, b = snapshot.players[0], snapshot.players[1]
-    print(f"ecarte-table run: the input ended in game {snapshot.game}, hand {snapshot.hand_no} ({view.phase}), "
-          f"{a} {view.score[0]} – {b} {view.score[1]}; the table waits: {snapshot.expectation}. "
-          f"The journal {journal} keeps it: `run --journal` on it goes on from there.", file=sys.stderr)
 
 
 def linger(what: str) -> None:
