@@ -147,7 +147,8 @@ class JsonLines:
             self.out.flush()
         except BrokenPipeError:
             self.closed = True
-            logger.warning("--json: the reader of the table events went away; no more are printed")
+            logger.warning("--json: the reader of the table events went away; no more are printed",
+                           extra=logged(Phrase.of("log.json_reader_gone")))
             silence(self.out)
 
 

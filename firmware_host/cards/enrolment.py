@@ -10,6 +10,8 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from catalogue.phrase import Phrase, logged
+
 if TYPE_CHECKING:
     from firmware_host.screens.panel import Panel
     from hardware.table import TableConfig
@@ -27,7 +29,10 @@ def wait_for_enrolment(table: TableConfig, panel: Panel, notify: Callable[[str],
             "(sudo -u ecarte /opt/ecarte-table/venv/bin/ecarte-table enroll /etc/ecarte-table/table.toml "
             "--pack 1, then --pack 2), "
             "then start it again; docs/hardware.md, 'Enrolling the cards'")
-    logger.error("%s", what)
+    enroll = "sudo -u ecarte /opt/ecarte-table/venv/bin/ecarte-table enroll /etc/ecarte-table/table.toml"
+    logger.error("%s", what, extra=logged(Phrase.of(
+        "log.no_cards_enrolled", registry=str(table.registry), stop="sudo systemctl stop ecarte-table",
+        enroll=f"{enroll} --pack 1", doc="docs/hardware.md")))
     panel.message(["No cards enrolled", "stop the service,", "ecarte-table enroll", "(docs/hardware.md)"])
     if notify is not None:
         notify("READY=1")

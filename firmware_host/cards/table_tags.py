@@ -27,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from catalogue.phrase import Phrase, logged
 from drivers.device_events import CardSeen, DeviceEvent
 from drivers.nfc.originality import Origin, OriginalityCheck
 from firmware_host.errors import BadInput
@@ -121,7 +122,9 @@ class TableTags:
         card named by its NDEF record: the ``ndef_pack``) and originality verdict, as the pad gave
         them (no lookup)."""
         if seen.origin is not None and seen.origin != Origin.GENUINE and seen.card is not None and not seen.gone:
-            logger.warning("tag %s (%s) on %s: %s", seen.uid, seen.card, seen.zone, seen.origin)
+            logger.warning("tag %s (%s) on %s: %s", seen.uid, seen.card, seen.zone, seen.origin,
+                           extra=logged(Phrase.of("log.tag_not_genuine", uid=seen.uid, card=seen.card,
+                                                  pad=seen.zone, why=origin_words(seen.origin))))
         return sighting_event(seen, by_tag=True, pack=self.policy.ndef_pack)
 
     def vouched(self, seen: CardSeen) -> bool:
@@ -132,7 +135,9 @@ class TableTags:
         if seen.pack is not None:
             return True  # a registered card's tag (the pad's lookup said its pack): the referee refuses it
         if not seen.gone:
-            logger.warning("badge tag %s on %s: %s: ignored", seen.uid, seen.zone, seen.origin)
+            logger.warning("badge tag %s on %s: %s: ignored", seen.uid, seen.zone, seen.origin,
+                           extra=logged(Phrase.of("log.badge_not_genuine", uid=seen.uid, pad=seen.zone,
+                                                  why=origin_words(seen.origin))))
         return False
 
     def route(self, sink: EventSink) -> Callable[[DeviceEvent], None]:
@@ -149,3 +154,8 @@ class TableTags:
             sink.put_device_event(event)
 
         return put
+
+
+def origin_words(origin: Origin | None) -> Phrase:
+    """An originality verdict as the catalogue words it (``origin.no_signature``...), for a console."""
+    return Phrase.of(f"origin.{origin or Origin.UNCHECKED}")

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from catalogue.phrase import Phrase
 
 
 class JournalError(OSError):
@@ -23,9 +26,19 @@ class JournalWriteError(JournalError):
     """A write failed (disk full, I/O error, the file locked by another): nothing of it was kept;
     it may be tried again. ``full``: the disk (or the file's size limit) is full, and only then."""
 
-    def __init__(self, message: str, *, full: bool = False) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, *, full: bool = False, **values: Any) -> None:
+        super().__init__(message, msgid="journal.cannot_write" if values else None, **values)
         self.full = full
+
+
+def write_words(exc: JournalWriteError) -> Phrase | str:
+    """A failed write in words (``journal.cannot_write``: the file, and why: a full disk said as the
+    catalogue says it, another SQLite error in SQLite's own words), for a console in its language."""
+    from catalogue.phrase import Phrase
+
+    if exc.msgid is None:
+        return str(exc)
+    return Phrase.of(exc.msgid, **exc.values)
 
 
 class JournalDamaged(JournalError):
@@ -47,7 +60,9 @@ class JournalDamaged(JournalError):
         why = "; ".join(problem_said(lang, problem) for problem in self.problems)
         head = say(lang, "journal.damaged_open" if self.opening else "journal.damaged_found", path=self.path,
                    why=why)
-        return say(lang, "error.journal_damaged", why=head, path=self.path)
+        from firmware_host.errors import invoked_as
+
+        return say(lang, "error.journal_damaged", why=head, path=self.path, command=invoked_as())
 
 
 _SQLITE = {"file is not a database": "journal.not_sqlite", "database disk image is malformed": "journal.malformed"}

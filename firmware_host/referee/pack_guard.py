@@ -32,6 +32,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
+from catalogue.phrase import Phrase, logged
 from drivers.nfc.originality import Origin
 from engine.events import Says
 from firmware_host.referee.transcript import Sighting
@@ -85,6 +86,7 @@ class PackGuard:
             return Judgement(None, "foreign_pack", Says("says.foreign_pack", (
                 ("card", card), ("pack", str(tag_pack)), ("game_pack", str(pack)))))
         if arriving and tag_pack is not None and pack is None:
-            logger.info("this game is played with pack %d (chosen by tag %s)", tag_pack, seen.uid)
+            logger.info("this game is played with pack %d (chosen by tag %s)", tag_pack, seen.uid,
+                        extra=logged(Phrase.of("log.pack_chosen", pack=tag_pack, uid=seen.uid)))
             return Judgement(card, chosen=tag_pack)
         return Judgement(card)

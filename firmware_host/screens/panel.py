@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from catalogue.phrase import Count, Phrase, logged
+from catalogue.phrase import Count, Phrase, logged, os_words
 from drivers.closing import Closing
 from drivers.device_errors import DriverError
 from drivers.display.i2c_sim import FakeI2CBus
@@ -196,7 +196,8 @@ class Panel(Closing):
                 oled.show(image)
             except DisplayError as exc:
                 if index not in self._failing:
-                    logger.warning("%s (will retry with the next frame)", exc)
+                    logger.warning("%s (will retry with the next frame)", exc,
+                                   extra=logged(Phrase.of("log.display_failed", chip=oled.chip, why=os_words(exc))))
                 self._failing.add(index)
             else:
                 if index in self._failing:
@@ -248,7 +249,9 @@ def open_panel(table: Any, *, png_dir: Path | None = None, terminal: TextIO | No
                 if not tolerant:
                     raise
                 logger.warning("display %s on bus %s left out: %s (ecarte-table doctor says more)",
-                               config.chip, config.bus, exc)
+                               config.chip, config.bus, exc, extra=logged(Phrase.of(
+                                   "log.display_left_out", chip=config.chip, bus=config.bus,
+                                   why=os_words(exc) if isinstance(exc, OSError) else str(exc))))
     except BaseException:
         for oled in displays:
             oled.close()
