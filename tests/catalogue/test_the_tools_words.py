@@ -250,3 +250,14 @@ def test_a_full_disk_is_said_in_the_consoles_language(lang: str) -> None:
                                              why=catalogue.say(lang, "os.ENOSPC"))
     if lang != "en":
         assert "database" not in said and _english_left(lang, "journal.cannot_write", said) == set(), said
+
+
+@pytest.mark.parametrize(("lang", "head"), [("fr", "ecarte-table history : "), ("en", "ecarte-table history: "),
+                                            ("de", "ecarte-table history: ")])
+def test_a_refusal_is_headed_as_the_language_writes_a_colon(lang: str, head: str, tmp_path: Path) -> None:
+    """French puts a space before the colon: the refusal's head was ``ecarte-table history:`` in every
+    language."""
+    done = subprocess.run([sys.executable, "-m", "cli.main", "--language", lang, "history", "--journal",
+                           str(tmp_path / "none" / "journal.sqlite")], capture_output=True, text=True, timeout=600,
+                          cwd=ROOT)
+    assert done.returncode == 2 and done.stderr.startswith(head), done.stderr
