@@ -33,7 +33,7 @@ def wait_for_enrolment(table: TableConfig, panel: Panel, notify: Callable[[str],
     logger.error("%s", what, extra=logged(Phrase.of(
         "log.no_cards_enrolled", registry=str(table.registry), stop="sudo systemctl stop ecarte-table",
         enroll=f"{enroll} --pack 1", doc="docs/hardware.md")))
-    panel.message(["No cards enrolled", "stop the service,", "ecarte-table enroll", "(docs/hardware.md)"])
+    panel.message(waiting_lines(table.language))
     if notify is not None:
         notify("READY=1")
         notify("STATUS=no cards enrolled: run ecarte-table enroll")
@@ -41,6 +41,13 @@ def wait_for_enrolment(table: TableConfig, panel: Panel, notify: Callable[[str],
         if notify is not None:
             notify("WATCHDOG=1")
     return 0
+
+
+def waiting_lines(lang: str) -> list[str]:
+    """The OLED's lines while the table waits for its cards, in ``lang`` (the command as typed)."""
+    from catalogue import say
+
+    return [say(lang, "enrol.wait_none"), say(lang, "enrol.wait_stop"), "ecarte-table enroll", "(docs/hardware.md)"]
 
 
 WAIT_PING_S = 5.0
