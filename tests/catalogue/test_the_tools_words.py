@@ -104,13 +104,13 @@ CONSOLE_WORDS = ("journal.cannot_write", "log.stopping_lost", "log.game_written_
 LEVELS = {"info", "warning", "error", "critical", "exception"}
 
 
-def unworded_log_lines(path: Path) -> list[str]:
+def unworded_log_lines(path: Path, root: Path = ROOT) -> list[str]:
     """The ``logger.info/warning/error…`` calls of ``path`` that give the console no words (no ``extra=``:
     their English reaches a console in any language)."""
     import ast
 
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    return [f"{path.relative_to(ROOT)}:{node.lineno}" for node in ast.walk(tree)
+    return [f"{path.relative_to(root)}:{node.lineno}" for node in ast.walk(tree)
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in LEVELS
             and isinstance(node.func.value, ast.Name) and node.func.value.id == "logger"
             and not any(keyword.arg == "extra" for keyword in node.keywords)]
@@ -121,12 +121,9 @@ def test_runs_console_lines_at_info_and_above_carry_their_words() -> None:
 
 
 def test_the_unworded_line_check_can_fail(tmp_path: Path) -> None:
-    module = ROOT / "tests" / "catalogue" / "_unworded.py"  # inside ROOT: its path is said relative to it
+    module = tmp_path / "unworded.py"
     module.write_text('logger.warning("voice: %s", exc)\nlogger.info("x", extra=logged(p))\nlogger.debug("y")\n')
-    try:
-        assert unworded_log_lines(module) == ["tests/catalogue/_unworded.py:1"]
-    finally:
-        module.unlink()
+    assert unworded_log_lines(module, tmp_path) == ["unworded.py:1"]
 
 
 def _english_left(lang: str, msgid: str, said: str) -> set[str]:
