@@ -6,9 +6,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import logging
-import os
-import shlex
-import shutil
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +13,7 @@ from typing import Any
 
 from catalogue import LANGUAGES, say
 from cli.args import check_rules, depth, noise_level, seconds
+from firmware_host.errors import invoked_as  # a hint names the command to type again
 
 __all__ = ["add_parser", "demo_journal", "invoked_as", "run"]
 
@@ -29,28 +27,6 @@ def demo_journal() -> Path:
     from firmware_host.journal.store import default_journal
 
     return default_journal().with_name("demo.sqlite")
-
-
-def invoked_as(argv0: str | None = None, path: str | None = None) -> str:
-    """The command that starts this ``ecarte-table`` again from where it was started, for a hint a
-    person copies: ``ecarte-table`` when that name on ``PATH`` is this program, else the path it was
-    started by (``.venv/bin/ecarte-table`` after the README's ``bash scripts/demo.sh``, which puts
-    nothing on ``PATH``), else this Python running the command's module::
-
-        >>> invoked_as(".venv/bin/ecarte-table", path="/usr/bin")
-        '.venv/bin/ecarte-table'
-
-    :param argv0: how the program was started (``sys.argv[0]``); ``path``: the ``PATH`` searched
-        (``None``: the environment's).
-    """
-    argv0 = sys.argv[0] if argv0 is None else argv0
-    name = "ecarte-table"
-    if os.path.basename(argv0) != name:  # python -m cli.main, or a test's own runner
-        return f"{shlex.quote(sys.executable)} -m cli.main"
-    found = shutil.which(name, path=path)
-    if found is not None and os.path.realpath(found) == os.path.realpath(argv0):
-        return name
-    return shlex.quote(argv0)
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:

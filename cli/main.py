@@ -227,9 +227,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         status: int = args.run(args)
         return status
     except BadInput as exc:
+        from catalogue import say
         from cli.args import EXIT_BAD_INPUT
 
-        print(f"ecarte-table {args.command}: {exc.said(asked_language(args, table=exc.language))}", file=sys.stderr)
+        lang = asked_language(args, table=exc.language)
+        print(say(lang, "cli.refused", program=f"ecarte-table {args.command}", why=exc.said(lang)), file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:
         # whoever read our output stopped (`| head`): nothing more to say, and nothing wrong

@@ -58,5 +58,5 @@ def run(args: argparse.Namespace) -> int:
         table=args.table, journal=args.journal, events=args.events, pace=args.pace or 0.0, json=args.json,
         all_events=args.all_events, png=args.png, screen=args.screen, voice=args.voice,
         game=GameOptions(rules=args.rules, players=args.players),
-        sources=(VenueOutputs(args.table, args.web, args.mqtt),),
+        sources=(VenueOutputs(args.table, args.web, args.mqtt),), language=getattr(args, "line_language", None),
     ))

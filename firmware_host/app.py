@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import queue
 import signal
 import sys
 import threading
@@ -25,14 +24,14 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from catalogue import say
+from catalogue.phrase import Phrase, logged, said_at_the_console
 from engine import RuleSet
 from firmware_host.checks.doctor import Refused, refusal
 from firmware_host.errors import BadInput
 from firmware_host.feeder import feed_lines
 from firmware_host.journal.store import Journal, JournalBusy, JournalDamaged, JournalError, default_journal
-from firmware_host.outputs import FaultLights, JsonLines, OutputSource, TableOutput
+from firmware_host.outputs import FaultLights, JsonLines, OutputSource, TableOutput, say_the_start, say_where_it_stands
 from firmware_host.referee.controller import Controller
-from firmware_host.referee.event_words import said_in
 from firmware_host.referee.table_defaults import TableDefaults
 from firmware_host.referee.transcript import Setup, setup_problem
 from firmware_host.screens.panel import check_png_dir
@@ -45,6 +44,7 @@ if TYPE_CHECKING:  # opened late: `run` alone needs them
     from drivers.nfc.pad_contents import CardLookup
     from drivers.seat_controls import SeatControls
     from firmware_host.cards.deck_check import DeckReport
+    from firmware_host.cards.deck_gate import DeckGate
     from firmware_host.cards.table_tags import TableTags
     from firmware_host.players.simtable import SimulatedTable
     from firmware_host.screens.panel import Panel
@@ -126,6 +126,8 @@ class RunOptions:
     :param game: the game over the table file's (``--rules``, ``--players``).
     :param voice: ``--voice DIR``: the table's voice into WAVs there (None: the table file's ``[voice]``).
     :param sources: outputs that come from above the service (the venue's page and MQTT).
+    :param language: the console's language (``--language``; None: the table file's): the lines a
+        player or maker reads there at INFO and above (:func:`catalogue.phrase.said_at_the_console`).
     """
 
     table: str | None = None
@@ -138,6 +140,7 @@ class RunOptions:
     screen: bool = False
     game: GameOptions = GameOptions()
     voice: Path | None = None
+    language: str | None = None
     sources: tuple[OutputSource, ...] = ()
 
 
@@ -155,7 +158,7 @@ def run_service(options: RunOptions) -> int:
     try:
         tags = TableTags.load(table)  # the registry, the [tags] policy, the originality check
     except TagRegistryMissing:
-        return wait_for_enrolment(table)
+        return wait_for_cards(table)
     if refusal(table) is not None:  # never start on what doctor fails
         raise BadInput(msgid="error.doctor_fails", check=Refused(table),
                        language=table.language if table.language_named else None)
@@ -168,9 +171,9 @@ def run_service(options: RunOptions) -> int:
     journal = open_journal(options.journal or default_journal())
     with contextlib.ExitStack() as stack:
         stack.callback(journal.close)
+        stack.enter_context(said_at_the_console(options.language or table.language))
         parts = open_parts(table, tags, journal, options, png_dir, stack)
-        if parts.gate is not None and parts.registry is not None and not deck_check_first(
-                table, parts.registry, parts.gate, parts.panel, parts.devices, parts.stopped):
+        if parts.gate is not None and parts.registry is not None and not check_the_deck_first(parts):
             return 0
         stats = run_parts(parts, options, events)
     return exit_status(stats)
@@ -209,7 +212,7 @@ class TableParts:
     devices: Devices
     stopped: threading.Event
     """Set by SIGTERM or SIGINT (the service is told to stop as well)."""
-    gate: _Gate | None
+    gate: DeckGate | None
     """The pads' events held for the deck check before the first deal (None: no deck check)."""
     page_url: str | None
     """The table's page, when one of the options' sources serves it."""
@@ -228,9 +231,7 @@ def open_parts(table: TableConfig, tags: TableTags, journal: Journal, options: R
     """
     from firmware_host.screens.panel import open_panel
 
-    logger.info("table service: journal %s (%d game(s), %d input lines), table %s, pads %s",
-                journal.path, len(journal.games()), journal.fed_lines(), table.name,
-                ", ".join(f"{pad.name}={pad.device}" for pad in table.pads) or "none")
+    say_the_start(journal, table)
     controller = build_referee(table, options.game, tags)
     panel = open_panel(table, png_dir=png_dir, terminal=sys.stdout if options.screen else None, tolerant=True)
     stack.callback(panel.close)
@@ -246,7 +247,8 @@ def open_parts(table: TableConfig, tags: TableTags, journal: Journal, options: R
 
     def stop(signum: int) -> None:
         stopped.set()
-        service.stop(signal.Signals(signum).name)
+        name = signal.Signals(signum).name
+        service.stop(name, said=Phrase.of("log.signal", name=name))
 
     stack.enter_context(stop_signals(stop))
     if options.json:
@@ -259,8 +261,10 @@ def open_parts(table: TableConfig, tags: TableTags, journal: Journal, options: R
     if voice is not None:
         service.outputs.extend(voice.outputs)
     registry = tags.registry
-    gate = (_Gate(tags.route(service)) if table.tags.deck_check_first and registry is not None and not journal.games()
-            else None)  # the deck check first: before the first line of a fresh journal
+    from firmware_host.cards.deck_gate import DeckGate
+
+    first = table.tags.deck_check_first and registry is not None and not journal.games()
+    gate = DeckGate(tags.route(service)) if first else None  # the deck check first: before a fresh journal's first line
     put = gate.put if gate is not None else tags.route(service)
     card_for = registry.entry if registry is not None else None  # the pads' one lookup a card
     if gate is None and journal.games():  # started again: its game on the OLED before the pads and buttons open
@@ -294,7 +298,8 @@ def paused(service: TableService, panel: Panel) -> None:
     """The service stopping: systemd told, the OLED says the table is paused."""
     service.stopping()
     with contextlib.suppress(OSError):
-        panel.paused("table paused: the game resumes where it stopped", service.controller.snapshot())
+        panel.paused("table paused: the game resumes where it stopped", service.controller.snapshot(),
+                     said=Phrase.of("log.paused"))
 
 
 def run_parts(parts: TableParts, options: RunOptions, events: IO[bytes] | None) -> ServiceStats:
@@ -327,7 +332,7 @@ def run_parts(parts: TableParts, options: RunOptions, events: IO[bytes] | None) 
     finally:
         paused(service, parts.panel)
     if events is not None and service.stats.handled:
-        _say_where_it_stands(parts.controller, journal.path)
+        say_where_it_stands(parts.controller, journal.path)
     return service.stats
 
 
@@ -383,23 +388,12 @@ def without_listen(put: Callable[[DeviceEvent], None]) -> Callable[[DeviceEvent]
 
     def put_but_listen(event: DeviceEvent) -> None:
         if isinstance(event, ButtonPressed) and event.button in (LISTEN, LISTEN_LONG):
-            logger.info("seat %s pressed listen, but the table has no voice ([voice] enabled = true)", event.seat)
+            logger.info("seat %s pressed listen, but the table has no voice ([voice] enabled = true)", event.seat,
+                        extra=logged(Phrase.of("log.no_voice", seat=event.seat)))
             return
         put(event)
 
     return put_but_listen
-
-
-def _say_where_it_stands(controller: Controller, journal: str | os.PathLike[str]) -> None:
-    """The input ended with the game unfinished: say where it stands and how to go on."""
-    snapshot = controller.snapshot()
-    view = snapshot.view
-    if view.phase == "over":
-        return
-    a, b = snapshot.players[0], snapshot.players[1]
-    print(f"ecarte-table run: the input ended in game {snapshot.game}, hand {snapshot.hand_no} ({view.phase}), "
-          f"{a} {view.score[0]} – {b} {view.score[1]}; the table waits: {said_in(snapshot.expectation)}. "
-          f"The journal {journal} keeps it: `run --journal` on it goes on from there.", file=sys.stderr)
 
 
 def linger(what: str) -> None:
@@ -411,65 +405,23 @@ def linger(what: str) -> None:
             pass
 
 
-class _Gate:
-    """The pads' ``put`` while the deck check runs (their events go to :attr:`events`), then
-    the service's once :meth:`open`."""
-
-    def __init__(self, then: Callable[[DeviceEvent], None]) -> None:
-        self.events: queue.Queue[DeviceEvent] = queue.Queue()
-        self._then = then
-        self._open = False
-
-    def put(self, event: DeviceEvent) -> None:
-        if self._open:
-            self._then(event)
-        else:
-            self.events.put(event)
-
-    def open(self) -> None:
-        self._open = True
-
-
-def deck_check_first(table: TableConfig, registry: TagRegistry, gate: _Gate, panel: Panel, devices: Devices,
-                     stopped: threading.Event) -> bool:
-    """``[tags] deck_check_first``: the deck check on the table's pads before the first deal,
-    again until a registered pack passes whole and clean (each report on the OLED); on the
-    simulated table a simulated operator passes pack 1 over the first pad. ``False``: stopped.
-    """
-    from firmware_host.cards.deck_check import check_deck
+def check_the_deck_first(parts: TableParts) -> bool:
+    """The deck check before the first deal (:func:`firmware_host.cards.deck_gate.deck_check_first`), each
+    report on the OLED; on the simulated table its operator passes pack 1 over the first pad. ``False``:
+    stopped."""
+    from firmware_host.cards.deck_gate import deck_check_first, pass_the_pack
     from firmware_host.screens.deck import deck_lines
-    from hardware.deck_log import record_check
+
+    assert parts.gate is not None and parts.registry is not None
+    table, sim, stopped = parts.table, parts.devices.sim, parts.stopped
 
     def show(report: DeckReport) -> None:
-        panel.message(deck_lines(report, table.language))
+        parts.panel.message(deck_lines(report, table.language))
 
-    if devices.sim is not None:
-        threading.Thread(target=_pass_the_pack, args=(devices.sim, table.pads[0].name, stopped), name="deck",
+    if sim is not None:
+        threading.Thread(target=pass_the_pack, args=(sim, table.pads[0].name, stopped), name="deck",
                          daemon=True).start()
-    while not stopped.is_set():
-        report = check_deck(gate.events, registry, show, require_genuine=table.tags.require_signature,
-                            quiet=1.0 if devices.sim is not None else 3.0, cancel=stopped)
-        logger.info("deck check before the first deal: %s", "; ".join(report.lines()))
-        if report.ok and report.pack is not None:
-            assert table.registry is not None  # doctor.refusal refuses deck_check_first without one
-            record_check(table.registry, report.pack)
-            gate.open()
-            return True
-        stopped.wait(2.0)  # the report stays on the OLED a moment, then the check starts again
-    return False
-
-
-def _pass_the_pack(sim: SimulatedTable, pad: str, stopped: threading.Event) -> None:
-    """The simulated table's operator: passes pack 1 over ``pad``, card by card."""
-    from hardware.tag_registry import CARDS
-
-    for card in CARDS:
-        if stopped.is_set():
-            return
-        sim.place(pad, card)
-        sim.wait_seen(pad, card)
-        sim.lift(pad, card)
-        sim.wait_seen(pad, None)
+    return deck_check_first(table, parts.registry, parts.gate, show, simulated=sim is not None, stopped=stopped)
 
 
 def _open_events(path: str) -> IO[bytes]:
@@ -554,29 +506,13 @@ def table_defaults(table: TableConfig, game: GameOptions) -> TableDefaults:
                          require_genuine=table.tags.require_signature, ndef_pack=table.tags.ndef_pack)
 
 
-def wait_for_enrolment(table: TableConfig) -> int:
-    """No tag registry yet on a real table: say what to do, on the OLED and in the log, and
-    wait for a stop (exiting would only have systemd start the service again and again)."""
+def wait_for_cards(table: TableConfig) -> int:
+    """No tag registry yet on a real table: the OLED and the log say what to do, and the service waits for
+    a stop (:func:`firmware_host.cards.enrolment.wait_for_enrolment`), READY for systemd and its watchdog
+    pinged meanwhile."""
+    from firmware_host.cards.enrolment import wait_for_enrolment
     from firmware_host.screens.panel import open_panel
 
-    what = (f"no cards enrolled: no tag registry at {table.registry}. Stop the service "
-            "(sudo systemctl stop ecarte-table), enrol both packs as the service user "
-            "(sudo -u ecarte /opt/ecarte-table/venv/bin/ecarte-table enroll /etc/ecarte-table/table.toml "
-            "--pack 1, then --pack 2), "
-            "then start it again; docs/hardware.md, 'Enrolling the cards'")
-    logger.error("%s", what)
     stopped = threading.Event()
-    notify = systemd_notify()
     with stop_signals(lambda signum: stopped.set()), contextlib.closing(open_panel(table, tolerant=True)) as panel:
-        panel.message(["No cards enrolled", "stop the service,", "ecarte-table enroll", "(docs/hardware.md)"])
-        if notify is not None:
-            notify("READY=1")
-            notify("STATUS=no cards enrolled: run ecarte-table enroll")
-        while not stopped.wait(WAIT_PING_S):
-            if notify is not None:
-                notify("WATCHDOG=1")
-    return 0
-
-
-WAIT_PING_S = 5.0
-"""Seconds between watchdog pings while the table waits for its cards to be enrolled."""
+        return wait_for_enrolment(table, panel, systemd_notify(), stopped)

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import os
+import shlex
+import shutil
+import sys
 from typing import Any, Protocol, runtime_checkable
 
 from catalogue import os_reason
 
-__all__ = ["BadInput", "Said", "os_reason", "words_of"]
+__all__ = ["BadInput", "Said", "invoked_as", "os_reason", "words_of"]
 
 
 @runtime_checkable
@@ -83,3 +87,25 @@ def words_of(exc: BaseException) -> Said | str:
         return exc
     words = getattr(exc, "words", None)
     return words if isinstance(words, Said) else str(exc)
+
+
+def invoked_as(argv0: str | None = None, path: str | None = None) -> str:
+    """The command that starts this ``ecarte-table`` again from where it was started, for a hint a
+    person copies: ``ecarte-table`` when that name on ``PATH`` is this program, else the path it was
+    started by (``.venv/bin/ecarte-table`` after the README's ``bash scripts/demo.sh``, which puts
+    nothing on ``PATH``), else this Python running the command's module::
+
+        >>> invoked_as(".venv/bin/ecarte-table", path="/usr/bin")
+        '.venv/bin/ecarte-table'
+
+    :param argv0: how the program was started (``sys.argv[0]``); ``path``: the ``PATH`` searched
+        (``None``: the environment's).
+    """
+    argv0 = sys.argv[0] if argv0 is None else argv0
+    name = "ecarte-table"
+    if os.path.basename(argv0) != name:  # python -m cli.main, or a test's own runner
+        return f"{shlex.quote(sys.executable)} -m cli.main"
+    found = shutil.which(name, path=path)
+    if found is not None and os.path.realpath(found) == os.path.realpath(argv0):
+        return name
+    return shlex.quote(argv0)

@@ -5,7 +5,9 @@ MQTT are others), :class:`OutputSource` what brings outputs from above the servi
 page and MQTT, registered by the command line); here the seats' fault lights (:class:`FaultLights`)
 and ``--json`` (:class:`JsonLines`), and :class:`JournaledOutcome`, an outcome numbered as the
 journal numbers it. Every output is given its outcome through :func:`deliver`, the one door of the
-seats' private views: a seat's earpiece (:class:`SeatOutput`) gets its own, no other output any.
+seats' private views: a seat's earpiece (:class:`SeatOutput`) gets its own, no other output any. The
+service's own lines on the console are here too: its start (:func:`say_the_start`) and, when the fed input
+ended before the game did, where it stands (:func:`say_where_it_stands`).
 """
 
 from __future__ import annotations
@@ -14,17 +16,22 @@ import contextlib
 import io
 import logging
 import os
+import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, TextIO
 
+from catalogue.phrase import Count, Phrase, logged
 from engine.seats import SEATS
+from firmware_host.referee.event_words import said_in
 from firmware_host.referee.snapshot import Outcome
 from firmware_host.referee.table_events import CONTRACT_EVENTS
 from firmware_host.referee.transcript import PhysicalEvent, event_line
 
 if TYPE_CHECKING:
+    from firmware_host.journal.store import Journal
+    from firmware_host.referee.controller import Controller
     from hardware.table import TableConfig
 
 logger = logging.getLogger(__name__)
@@ -141,7 +148,8 @@ class JsonLines:
             self.out.flush()
         except BrokenPipeError:
             self.closed = True
-            logger.warning("--json: the reader of the table events went away; no more are printed")
+            logger.warning("--json: the reader of the table events went away; no more are printed",
+                           extra=logged(Phrase.of("log.json_reader_gone")))
             silence(self.out)
 
 
@@ -161,3 +169,26 @@ class JournaledOutcome(Outcome):
     ``first_seq + 1``... (every kind counts), the same numbers after a restart."""
 
     first_seq: int = 0
+
+
+def say_the_start(journal: Journal, table: TableConfig) -> None:
+    """The service's first console line (at INFO, in the console's language): its journal, how much it
+    holds, the table and its pads."""
+    games, lines = len(journal.games()), journal.fed_lines()
+    pads = ", ".join(f"{pad.name}={pad.device}" for pad in table.pads)
+    logger.info("table service: journal %s (%d game(s), %d input lines), table %s, pads %s",
+                journal.path, games, lines, table.name, pads or "none",
+                extra=logged(Phrase.of("log.service", journal=str(journal.path), n=games, lines=Count(lines),
+                                       table=table.name, pads=pads or Phrase.of("log.no_pads"))))
+
+
+def say_where_it_stands(controller: Controller, journal: str | os.PathLike[str]) -> None:
+    """The input ended with the game unfinished: say where it stands and how to go on."""
+    snapshot = controller.snapshot()
+    view = snapshot.view
+    if view.phase == "over":
+        return
+    a, b = snapshot.players[0], snapshot.players[1]
+    print(f"ecarte-table run: the input ended in game {snapshot.game}, hand {snapshot.hand_no} ({view.phase}), "
+          f"{a} {view.score[0]} – {b} {view.score[1]}; the table waits: {said_in(snapshot.expectation)}. "
+          f"The journal {journal} keeps it: `run --journal` on it goes on from there.", file=sys.stderr)

@@ -28,6 +28,7 @@ from drivers.device_events import ButtonPressed, CardSeen, DeviceEvent, ReaderSt
 from engine import Event, NotationError
 from firmware_host.journal.replay import replay_game
 from firmware_host.journal.store import DONE, PENDING, REJECTED, Journal, JournalDamaged, JournalWriteError
+from firmware_host.journal.store_errors import write_words
 from firmware_host.outputs import JournaledOutcome, TableOutput, deliver
 from firmware_host.referee.controller import Controller
 from firmware_host.referee.snapshot import Outcome
@@ -223,7 +224,8 @@ class TableService:
                     continue
                 if self.stats.lost:
                     logger.error("table service stopping with %d event(s) not journaled (the journal cannot be "
-                                 "written)", self.stats.lost)
+                                 "written)", self.stats.lost, extra=logged(Phrase.of("log.stopping_lost",
+                                                                                     n=self.stats.lost)))
                 logger.info("table service stopping: %s", item.reason,
                             extra=logged(Phrase.of("log.stopping", reason=item.said)) if item.said else None)
                 break
@@ -302,7 +304,8 @@ class TableService:
                 self._start_game()
                 self._new_game_due = False
             except JournalWriteError as exc:  # this event is done: the next one starts the game first
-                logger.warning("%s (the new game is written with the next event)", exc)
+                logger.warning("%s (the new game is written with the next event)", exc,
+                               extra=logged(Phrase.of("log.game_written_next", error=write_words(exc))))
         return outcome.events
 
     def _referee(self, event: PhysicalEvent, where: str) -> JournaledOutcome | None:
@@ -328,7 +331,8 @@ class TableService:
             self.journal.mark_done(event_id, status)
         except JournalWriteError as exc:
             # its events went out; on resume they go out again, with the same seq
-            logger.warning("%s (the line's events may be put out again after a restart)", exc)
+            logger.warning("%s (the line's events may be put out again after a restart)", exc,
+                           extra=logged(Phrase.of("log.events_again", error=write_words(exc))))
 
     def _wait_for_journal(self, item: Work, exc: JournalWriteError) -> None:
         """The journal cannot be written: keep the event and wait (the disk may be full)."""
@@ -337,7 +341,9 @@ class TableService:
             self.waiting_since = time.monotonic()
             self.stats.pauses += 1
             logger.error("%s: the table waits until it can write%s; nothing is lost", exc,
-                         " (free some space)" if exc.full else "")
+                         " (free some space)" if exc.full else "",
+                         extra=logged(Phrase.of("log.journal_waits_full" if exc.full else "log.journal_waits",
+                                                error=write_words(exc))))
             if self.paused is not None:
                 try:
                     self.paused("journal full: table waits" if exc.full else "journal error: table waits")
@@ -363,7 +369,8 @@ class TableService:
             return
         finally:
             self._release(item)
-        logger.warning("the journal can be written again: the table goes on")
+        logger.warning("the journal can be written again: the table goes on",
+                       extra=logged(Phrase.of("log.journal_back")))
         self._publish(self.controller.outcome())
 
     def _physical(self, item: CardSeen | ButtonPressed | InputLine) -> PhysicalEvent | None:
@@ -407,7 +414,8 @@ def _offline_words(status: ReaderStatus) -> Phrase:
 
 def _output_failed(output: TableOutput, exc: OSError) -> None:
     """A display unplugged, a closed pipe: said in the log, and the table referees on."""
-    logger.error("%s: %s", type(output).__name__, exc)
+    logger.error("%s: %s", type(output).__name__, exc,
+                 extra=logged(Phrase.of("log.output_failed", output=type(output).__name__, why=os_words(exc))))
 
 
 def journal_problem(line: str) -> str | None:

@@ -218,7 +218,8 @@ def recover(transport: Any, rates: tuple[int, ...] = FASTER) -> int | None:
         for rate in rates:
             if answers_at(transport, rate, timeout_ms):
                 logger.info("%s: the PN532 was left at %d baud (a host that did not close it): set back to %d",
-                            transport.port, rate, POWER_ON)
+                            transport.port, rate, POWER_ON, extra={"said": (  # a console says it in its language
+                                "log.pn532_left_at", {"port": transport.port, "rate": rate, "power_on": POWER_ON})})
                 set_rate(transport, POWER_ON)
                 return rate
     transport.open(transport.port, POWER_ON)

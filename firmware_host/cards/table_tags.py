@@ -29,6 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from catalogue.phrase import Phrase, logged
 from drivers.device_events import CardSeen, DeviceEvent, Origin
 from drivers.nfc.originality import OriginalityCheck
 from firmware_host.errors import BadInput
@@ -131,7 +132,9 @@ class TableTags:
         if tag.pack is not None:
             return True  # a registered card's tag (the pad's lookup said its pack): the referee refuses it
         if not seen.gone:
-            logger.warning("badge tag %s on %s: %s: ignored", tag.uid, seen.zone, tag.origin)
+            logger.warning("badge tag %s on %s: %s: ignored", tag.uid, seen.zone, tag.origin,
+                           extra=logged(Phrase.of("log.badge_not_genuine", uid=tag.uid, pad=seen.zone,
+                                                  why=origin_words(tag.origin))))
         return False
 
     def route(self, sink: EventSink) -> Callable[[DeviceEvent], None]:
@@ -146,7 +149,14 @@ class TableTags:
                     return
                 seen = event.sighting
                 if seen.origin not in (None, Origin.GENUINE) and seen.card is not None and not event.gone:
-                    logger.warning("tag %s (%s) on %s: %s", seen.uid, seen.card, event.zone, seen.origin)
+                    logger.warning("tag %s (%s) on %s: %s", seen.uid, seen.card, event.zone, seen.origin,
+                                   extra=logged(Phrase.of("log.tag_not_genuine", uid=seen.uid, card=seen.card,
+                                                          pad=event.zone, why=origin_words(seen.origin))))
             sink.put_device_event(event)
 
         return put
+
+
+def origin_words(origin: Origin | None) -> Phrase:
+    """An originality verdict as the catalogue words it (``origin.no_signature``...), for a console."""
+    return Phrase.of(f"origin.{origin or Origin.UNCHECKED}")

@@ -23,9 +23,15 @@ class JournalWriteError(JournalError):
     """A write failed (disk full, I/O error, the file locked by another): nothing of it was kept;
     it may be tried again. ``full``: the disk (or the file's size limit) is full, and only then."""
 
-    def __init__(self, message: str, *, full: bool = False) -> None:
-        super().__init__(message)
+    def __init__(self, words: Phrase | str, *, full: bool = False) -> None:
+        super().__init__(words)
         self.full = full
+
+
+def write_words(exc: JournalWriteError) -> Phrase | str:
+    """A failed write in words (``journal.cannot_write``: the file, and why: a full disk said as the
+    catalogue says it, another SQLite error in SQLite's own words), for a console in its language."""
+    return exc.words
 
 
 class JournalDamaged(JournalError):
@@ -47,7 +53,9 @@ class JournalDamaged(JournalError):
         why = "; ".join(problem_said(lang, problem) for problem in self.problems)
         head = say(lang, "journal.damaged_open" if self.opening else "journal.damaged_found", path=self.path,
                    why=why)
-        return say(lang, "error.journal_damaged", why=head, path=self.path)
+        from firmware_host.errors import invoked_as
+
+        return say(lang, "error.journal_damaged", why=head, path=self.path, command=invoked_as())
 
 
 _SQLITE = {"file is not a database": "journal.not_sqlite", "database disk image is malformed": "journal.malformed"}

@@ -15,7 +15,10 @@ def write_error(path: str, error: sqlite3.Error) -> JournalWriteError:
     (a full disk, or a file at its size limit)."""
     code = getattr(error, "sqlite_errorcode", None)
     full = isinstance(code, int) and code & 0xFF == sqlite3.SQLITE_FULL
-    return JournalWriteError(f"cannot write the journal {path}: {error}", full=full)
+    from catalogue.phrase import Phrase
+
+    why = Phrase.of("os.ENOSPC") if full else str(error)  # SQLite's own words for any other
+    return JournalWriteError(Phrase.of("journal.cannot_write", path=path, why=why), full=full)
 
 
 class Owner(Protocol):

@@ -15,7 +15,7 @@ import json
 import logging
 
 from catalogue import say, say_n
-from firmware_host.errors import BadInput
+from firmware_host.errors import BadInput, invoked_as
 from firmware_host.journal.store import KEEP_GAMES, Journal, JournalDamaged, JournalError
 from firmware_host.journal.store_errors import problem_said
 from firmware_host.journal.store_lock import read_seal
@@ -69,7 +69,7 @@ def check(path: str, *, as_json: bool, lang: str = "en") -> int:
         print(say(lang, "journal.damaged", path=path))
         for problem in problems:
             print(f"  {problem_said(lang, problem)}")
-        print(say(lang, "journal.salvage_keeps", path=path))
+        print(say(lang, "journal.salvage_keeps", path=path, command=invoked_as()))
     else:
         print(say_n(lang, "journal.whole", games, path=path))
     return EXIT_DAMAGED if problems else 0

@@ -32,6 +32,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
+from catalogue.phrase import Phrase, logged
 from drivers.device_events import Origin, Sighting
 from engine.events import Says
 
@@ -80,6 +81,7 @@ class PackGuard:
         """The pack tag ``seen``, accepted, chooses for the game: its own when it is an arrival of a known
         pack and none is chosen yet (``None``: it chooses none; a departure never does)."""
         if arriving and seen.card is not None and seen.pack is not None and pack is None:
-            logger.info("this game is played with pack %d (chosen by tag %s)", seen.pack, seen.uid)
+            logger.info("this game is played with pack %d (chosen by tag %s)", seen.pack, seen.uid,
+                        extra=logged(Phrase.of("log.pack_chosen", pack=seen.pack, uid=seen.uid)))
             return seen.pack
         return None

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from catalogue.phrase import Count, Phrase, logged, os_words
 from drivers.closing import Closing
 from drivers.device_errors import DriverError
 from drivers.display.i2c_sim import FakeI2CBus
@@ -125,9 +126,10 @@ class Panel(Closing):
         )
         self._put(screen, draw=worth_drawing)
 
-    def paused(self, message: str, snapshot: TableSnapshot | None = None) -> None:
-        """Leave a 'paused' screen on the displays (the service is stopping)."""
-        logger.info("%s", message)
+    def paused(self, message: str, snapshot: TableSnapshot | None = None, *, said: Phrase | None = None) -> None:
+        """Leave a 'paused' screen on the displays (the service is stopping); ``said``: the message in
+        words, for a console in the table's language (:func:`catalogue.phrase.logged`)."""
+        logger.info("%s", message, extra=logged(said) if said is not None else None)
         self.wake()
         self._put(paused_screen(snapshot, message, self.language), draw=True)
 
@@ -166,7 +168,8 @@ class Panel(Closing):
                         oled.set_lit(False)
                     except DisplayError as exc:
                         logger.debug("%s (set up again with the next frame)", exc)
-                logger.info("display: dark after %.0f s without an event (it lights at the next)", idle)
+                logger.info("display: dark after %.0f s without an event (it lights at the next)", idle,
+                            extra=logged(Phrase.of("log.display_dark", seconds=Count(round(idle)))))
             elif idle >= rest.dim_after and self.resting == "lit":
                 self.resting = "dim"
                 for oled in self.displays:
@@ -194,11 +197,13 @@ class Panel(Closing):
                 oled.show(image)
             except DisplayError as exc:
                 if index not in self._failing:
-                    logger.warning("%s (will retry with the next frame)", exc)
+                    logger.warning("%s (will retry with the next frame)", exc,
+                                   extra=logged(Phrase.of("log.display_failed", chip=oled.chip, why=os_words(exc))))
                 self._failing.add(index)
             else:
                 if index in self._failing:
-                    logger.info("display %s answers again", oled.chip)
+                    logger.info("display %s answers again", oled.chip,
+                                extra=logged(Phrase.of("log.display_back", chip=oled.chip)))
                 self._failing.discard(index)
         if self.png_dir is not None:
             image.convert("L").save(self.png_dir / f"frame-{self.frames:04d}.png")
@@ -245,7 +250,9 @@ def open_panel(table: Any, *, png_dir: Path | None = None, terminal: TextIO | No
                 if not tolerant:
                     raise
                 logger.warning("display %s on bus %s left out: %s (ecarte-table doctor says more)",
-                               config.chip, config.bus, exc)
+                               config.chip, config.bus, exc, extra=logged(Phrase.of(
+                                   "log.display_left_out", chip=config.chip, bus=config.bus,
+                                   why=os_words(exc) if isinstance(exc, OSError) else str(exc))))
     except BaseException:
         for oled in displays:
             oled.close()

@@ -36,7 +36,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, Protocol
 
-from catalogue.phrase import Phrase
+from catalogue.phrase import Phrase, logged, os_words
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
 from firmware_host.voice.announcer import Announcement, Announcer
 from firmware_host.voice.spoken import ESPEAK_VOICES
@@ -344,7 +344,9 @@ class Speaker:
             self.stats.failed += 1
             if not self._failed_once:  # said once, not at every announcement
                 self._failed_once = True
-                logger.error("voice: %s (the table referees on without it)", exc)
+                why = os_words(exc) if isinstance(exc, OSError) else exc.words
+                logger.error("voice: %s (the table referees on without it)", exc,
+                             extra=logged(Phrase.of("log.voice_failed", why=why)))
 
     def close(self) -> None:
         """Stop speaking: what is queued is dropped (safe to call twice)."""

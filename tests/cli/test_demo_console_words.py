@@ -83,16 +83,16 @@ def test_a_page_the_demo_cannot_open_is_said_in_its_language(
         port = taken.getsockname()[1]
         assert main(["demo", "--language", "fr", "--web", f"127.0.0.1:{port}", "--journal",
                      str(tmp_path / "d.sqlite")]) == 2
-    assert (f"ecarte-table demo: la page ne peut pas écouter sur 127.0.0.1:{port} : l'adresse est déjà utilisée"
+    assert (f"ecarte-table demo : la page ne peut pas écouter sur 127.0.0.1:{port} : l'adresse est déjà utilisée"
             in capsys.readouterr().err)
     assert main(["demo", "--language", "es", "--web", "127.0.0.1:x", "--journal", str(tmp_path / "d.sqlite")]) == 2
     assert "ecarte-table demo: --web 127.0.0.1:x: el puerto 'x' no es un número" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(("players", "said"), [
-    ("Anne", "ecarte-table demo: --players 'Anne' : deux noms différents, celui de A puis celui de B, comme "
+    ("Anne", "ecarte-table demo : --players 'Anne' : deux noms différents, celui de A puis celui de B, comme "
              "'Anne,Bruno'"),
-    ("Anne,B\u0007", "ecarte-table demo: --players : un nom ne contient aucun caractère de contrôle, reçu 'B\\x07'"),
+    ("Anne,B\u0007", "ecarte-table demo : --players : un nom ne contient aucun caractère de contrôle, reçu 'B\\x07'"),
 ])
 def test_the_demos_players_refused_in_its_language(
         players: str, said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -213,7 +213,7 @@ def test_a_second_hub_whose_broker_port_is_taken(tmp_path: Path) -> None:
 
 def test_the_hints_name_the_command_as_it_was_started(tmp_path: Path) -> None:
     """``ecarte-table`` only where that name on ``PATH`` is the program running; else its path as started."""
-    from cli.demo import invoked_as
+    from firmware_host.errors import invoked_as
 
     assert invoked_as(str(CLI), path=str(CLI.parent)) == "ecarte-table"
     assert invoked_as(str(CLI), path=str(tmp_path)) == str(CLI)

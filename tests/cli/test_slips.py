@@ -11,6 +11,7 @@ from pathlib import Path
 
 from waiting import HANG_S, answers, wait_for
 
+import catalogue
 import engine
 from firmware_host.players.builtin import game_transcript
 from firmware_host.referee.transcript import dumps
@@ -115,7 +116,8 @@ def test_run_players_names_the_next_game_of_a_journal_whose_game_is_over(tmp_pat
 def test_a_normal_run_on_the_simulated_table_says_its_start_at_info_and_warns_of_nothing(tmp_path: Path) -> None:
     """A normal start said "the table's page: http://…" at WARNING, so that the default level showed it:
     WARNING is kept for what is wrong. The start's few lines are at INFO, which the command shows by
-    default (and systemd's journal keeps)."""
+    default (and systemd's journal keeps), worded in the console's language with no level before them (a
+    warning keeps its ``WARNING logger:``)."""
     import signal
     import socket
 
@@ -137,7 +139,8 @@ def test_a_normal_run_on_the_simulated_table_says_its_start_at_info_and_warns_of
     _, rest = run.communicate(timeout=HANG_S)
     said += rest.splitlines(keepends=True)
     assert run.returncode == 0, "".join(said)
-    assert f"INFO venue.page: the table's page: http://127.0.0.1:{port}\n" in said, "".join(said)
+    page = catalogue.say("en", "log.page", url=f"http://127.0.0.1:{port}")  # said at INFO: no level before it
+    assert f"{page}\n" in said, "".join(said)
     assert [line for line in said if line.startswith(("WARNING", "ERROR", "CRITICAL"))] == [], "".join(said)
 
 

@@ -150,7 +150,7 @@ def test_a_journal_in_use_is_said_in_the_language_asked(lang: str, tmp_path: Pat
         said = _cli(lang, "run", "--journal", str(path), "--events", "/dev/null", state=tmp_path)
     who = say(lang, "journal.process", pid=os.getpid(), since="").strip()  # the time it began left out
     head = say(lang, "journal.busy", path=path, who="\0").split("\0")[0]
-    assert said.startswith(f"ecarte-table run: {head}{who}"), said
+    assert said.startswith(say(lang, "cli.refused", program="ecarte-table run", why=f"{head}{who}")), said
     _no_english(said)
 
 
@@ -226,5 +226,6 @@ def test_a_table_doctor_fails_is_refused_in_the_language_asked(lang: str, tmp_pa
     said = _cli(lang, "run", str(table), "--events", "/dev/null", "--journal", str(tmp_path / "j.sqlite"),
                 state=tmp_path)
     refused = refusal(load_table(table), lang)
-    assert refused and f"ecarte-table run: {say(lang, 'error.doctor_fails', check=refused)}" in said
+    why = say(lang, "error.doctor_fails", check=refused)
+    assert refused and say(lang, "cli.refused", program="ecarte-table run", why=why) in said  # fr: 'run : '
     _no_english(said)

@@ -35,6 +35,7 @@ from firmware_host.referee.controller import Controller
 from firmware_host.referee.snapshot import Outcome
 from firmware_host.referee.transcript import MAX_LINE_BYTES, PhysicalEvent, Setup, TranscriptError, parse_line
 from firmware_host.service import FEED_WINDOW, TableService
+from tests.console import said_at_info
 
 CLI = Path(sys.executable).parent / "ecarte-table"
 TIMEOUT = HANG_S
@@ -73,7 +74,7 @@ def test_a_bad_setup_line_does_not_crash_loop_the_service(tmp_path: Path, line: 
     first = _cli("run", "--journal", str(journal), "--events", "-", "--json", stdin=line.encode() + b"\n")
     assert first.returncode == 2
     assert b"Traceback" not in first.stderr
-    said = [line for line in first.stderr.decode().splitlines() if not line.startswith("INFO ")]  # the start's
+    said = [line for line in first.stderr.decode().splitlines() if not said_at_info("en", line)]  # the start's
     assert said[0].startswith("ecarte-table run: <stdin>:1: "), said
     again = _cli("run", "--journal", str(journal), "--events", "-", "--json", stdin=b"")
     assert again.returncode == 0, again.stderr
@@ -118,7 +119,7 @@ def test_an_over_long_line_is_rejected_without_being_echoed(tmp_path: Path) -> N
                                               str(source))):
         ran = _cli(*command)
         assert ran.returncode == 2
-        said = b"".join(line for line in ran.stderr.splitlines(keepends=True) if not line.startswith(b"INFO "))
+        said = b"".join(line for line in ran.stderr.splitlines(keepends=True) if not said_at_info("en", line))
         assert b"line too long" in said
         assert len(said) < 500  # (run's start and stop lines at INFO aside)
 

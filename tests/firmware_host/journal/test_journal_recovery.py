@@ -20,6 +20,7 @@ import pytest
 from waiting import HANG_S
 
 import engine
+from catalogue import say
 from firmware_host.feeder import feed_lines
 from firmware_host.journal import store as journal_module
 from firmware_host.journal.store import Journal, JournalDamaged, JournalError
@@ -345,7 +346,8 @@ def test_a_really_full_disk_says_free_some_space(tmp_path: Path) -> None:
     told = _told_until_waits(proc)
     Path(f"/proc/{proc.pid}/root{disk}/filler").unlink()  # the space back, inside its namespace
     out, err = proc.communicate(timeout=TIMEOUT)
-    assert "database or disk is full" in told and "free some space" in told, told
+    # the disk said full as the console's language says it (English here), not SQLite's words
+    assert say("en", "os.ENOSPC") in told and "free some space" in told, told
     assert proc.returncode == 0, err
     assert "Traceback" not in told + err and "goes on" in err
     assert out == reference  # nothing lost, nothing twice

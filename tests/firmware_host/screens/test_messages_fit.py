@@ -168,6 +168,17 @@ def test_every_enrollment_message_fits_in_every_language(lang: str) -> None:
         _fits(message_screen(lines[i:i + 3]), f"{lang} enrollment {lines[i:i + 3]}")
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_wait_for_enrolment_fits_in_every_language(lang: str) -> None:
+    """A real table with no cards enrolled says so on the OLED in its language (was English in all)."""
+    from catalogue import say
+    from firmware_host.cards.enrolment import waiting_lines
+
+    lines = waiting_lines(lang)
+    assert lines[0] == say(lang, "enrol.wait_none") and (lang == "en" or lines[0] != "No cards enrolled")
+    _fits(message_screen(lines), f"{lang} waiting for enrolment {lines}")
+
+
 def test_a_long_message_is_reported_cut() -> None:
     screen = Screen(view="fault", headline="x", detail=" ".join(["overlong"] * 30))
     assert clipped(screen)

@@ -78,3 +78,26 @@ def test_the_panel_rests_on_its_own_thread() -> None:
         panel.message(["idle"])
         wait_for(lambda: not bus.chip.display_on, "the panel dark")
         assert panel.resting == "dark"
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "it", "de", "es"])
+def test_a_display_gone_dark_is_said_in_the_consoles_language(lang: str, caplog: pytest.LogCaptureFixture) -> None:
+    """The INFO line a maker reads on ``run``'s console when the displays go dark, as a console in ``lang``
+    prints it (:class:`catalogue.phrase.SaidFormatter`)."""
+    import logging
+
+    import catalogue
+    from catalogue.phrase import SaidFormatter
+    from drivers.display.i2c_sim import FakeI2CBus
+    from drivers.display.oled import open_display
+    from firmware_host.screens.panel import Panel, Rest
+
+    clock = _Clock()
+    with caplog.at_level(logging.INFO, logger="firmware_host.screens.panel"), \
+            Panel([open_display("sh1106", bus=FakeI2CBus("sh1106"))], rest=Rest(dim_after=300.0, blank_after=900.0),
+                  clock=clock) as panel:
+        panel.show(_dealt_snapshot())  # type: ignore[arg-type]
+        clock.now += 900.0
+        assert panel.rest() == "dark"
+    record = next(r for r in caplog.records if "dark" in r.getMessage())
+    assert SaidFormatter(lang).format(record) == catalogue.say(lang, "log.display_dark", seconds="900")

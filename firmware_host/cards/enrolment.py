@@ -1,0 +1,54 @@
+"""A real table started with no cards enrolled (no tag registry): the OLED and the log say what to do,
+and the service waits for a stop, READY for systemd and its watchdog pinged (exiting would only have
+systemd start it again and again). The composition root opens the OLED and the stop signals.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from catalogue.phrase import Phrase, logged
+
+if TYPE_CHECKING:
+    from firmware_host.screens.panel import Panel
+    from hardware.table import TableConfig
+
+logger = logging.getLogger(__name__)
+
+
+def wait_for_enrolment(table: TableConfig, panel: Panel, notify: Callable[[str], None] | None,
+                       stopped: threading.Event) -> int:
+    """No tag registry yet on a real table: say what to do, on ``panel`` (the OLED) and in the log, and
+    wait for ``stopped`` (exiting would only have systemd start the service again and again); ``notify``:
+    systemd's (None: not under systemd)."""
+    what = (f"no cards enrolled: no tag registry at {table.registry}. Stop the service "
+            "(sudo systemctl stop ecarte-table), enrol both packs as the service user "
+            "(sudo -u ecarte /opt/ecarte-table/venv/bin/ecarte-table enroll /etc/ecarte-table/table.toml "
+            "--pack 1, then --pack 2), "
+            "then start it again; docs/hardware.md, 'Enrolling the cards'")
+    enroll = "sudo -u ecarte /opt/ecarte-table/venv/bin/ecarte-table enroll /etc/ecarte-table/table.toml"
+    logger.error("%s", what, extra=logged(Phrase.of(
+        "log.no_cards_enrolled", registry=str(table.registry), stop="sudo systemctl stop ecarte-table",
+        enroll=f"{enroll} --pack 1", doc="docs/hardware.md")))
+    panel.message(waiting_lines(table.language))
+    if notify is not None:
+        notify("READY=1")
+        notify("STATUS=no cards enrolled: run ecarte-table enroll")
+    while not stopped.wait(WAIT_PING_S):
+        if notify is not None:
+            notify("WATCHDOG=1")
+    return 0
+
+
+def waiting_lines(lang: str) -> list[str]:
+    """The OLED's lines while the table waits for its cards, in ``lang`` (the command as typed)."""
+    from catalogue import say
+
+    return [say(lang, "enrol.wait_none"), say(lang, "enrol.wait_stop"), "ecarte-table enroll", "(docs/hardware.md)"]
+
+
+WAIT_PING_S = 5.0
+"""Seconds between watchdog pings while the table waits for its cards to be enrolled."""
