@@ -191,12 +191,11 @@ def test_the_pack_a_game_is_played_with_is_said_in_the_consoles_language(
         lang: str, caplog: pytest.LogCaptureFixture) -> None:
     import logging
 
-    from drivers.nfc.originality import Origin
+    from drivers.device_events import Origin, Sighting
     from firmware_host.referee.pack_guard import PackGuard
-    from firmware_host.referee.transcript import Sighting
 
     with caplog.at_level(logging.INFO, logger="firmware_host.referee.pack_guard"):
-        PackGuard().judge(Sighting("04ECA702075A80", "KS", Origin.GENUINE, pack=2), arriving=True, pack=None)
+        PackGuard().chooses(Sighting("04ECA702075A80", "KS", Origin.GENUINE, pack=2), arriving=True, pack=None)
     said = _said(lang, caplog, "firmware_host.referee.pack_guard", logging.INFO)
     assert said == catalogue.say(lang, "log.pack_chosen", pack="2", uid="04ECA702075A80")
     if lang != "en":
