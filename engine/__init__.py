@@ -3,7 +3,7 @@
     >>> import engine
     >>> state = engine.new_game("classic", dealer="A")
     >>> state.phase
-    'deal'
+    <Phase.DEAL: 'deal'>
 
 No I/O, no clock, no global state: everything the table decides about a game is
 decided here. See ``docs/rules.md`` for every rule decision and its source.
@@ -68,7 +68,7 @@ from engine.legality import follow_mask, follower_wins, king_index, lead_mask, p
 from engine.prompts import Prompt, expectation, prompt
 from engine.rules import RULE_SETS, French, German, Italian, RuleSet, rules
 from engine.seats import OTHER, SEATS
-from engine.state import PHASES, GameState, View
+from engine.state import PHASES, GameState, Phase, View
 
 __all__ = [
     "ACE_HIGH",
@@ -112,6 +112,7 @@ __all__ = [
     "OfferPoint",
     "Pass",
     "Penalty",
+    "Phase",
     "PlayBegins",
     "PlayCard",
     "Played",

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TypedDict
 
 from engine.seats import OTHER
-from engine.state import GameState
+from engine.state import GameState, Phase
 
 # key -> (short, sentence) in English, the engine's own words (its logs): the players read a prompt
 # in the table's language from the catalogue, by ``key``
@@ -71,17 +71,17 @@ def prompt(state: GameState) -> Prompt:
     """What the table waits for in ``state``."""
     phase = state.phase
     rules = state.rules
-    if phase == "retourne":
+    if phase == Phase.RETOURNE:
         return _prompt("retourne", "")
-    if phase == "cut":
+    if phase == Phase.CUT:
         return _prompt("cut", "")
-    if phase == "deal":
+    if phase == Phase.DEAL:
         return _prompt("deal", state.dealer)
-    if phase in ("propose", "force"):
+    if phase in (Phase.PROPOSE, Phase.FORCE):
         return _prompt("declare" if rules.declares_game else "propose", state.elder)
-    if phase == "respond":
+    if phase == Phase.RESPOND:
         return _prompt("take" if rules.declares_game else "respond", state.dealer)
-    if phase == "exchange":
+    if phase == Phase.EXCHANGE:
         seat = state.exchanger or state.elder
         missing = state.ex_discarded - state.ex_drawn
         high = (rules.elder_discard if seat == state.elder else rules.dealer_discard)[1]
@@ -91,7 +91,7 @@ def prompt(state: GameState) -> Prompt:
         if missing > 0:
             return _prompt("draw", seat, missing)
         return _prompt("discard", seat)
-    if phase == "play":
+    if phase == Phase.PLAY:
         if state.awaiting >= 0:
             return _prompt("replay", "B" if state.awaiting == 0 else "A")
         if state.offer is not None:

@@ -8,7 +8,7 @@ might be, an announcement proves nothing, a card refused on a play pad tells not
 
     >>> from engine.game import new_game
     >>> state = new_game("classic", dealer="A", sight="partial")
-    >>> state.evolve(hands=(0, 1), turn_up=9, phase="play", unseen=(5, 4)).sight
+    >>> state.evolve(hands=(0, 1), turn_up=9, phase=Phase.PLAY, unseen=(5, 4)).sight
     'partial'
 """
 
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from engine.cards import ALL_CARDS
 from engine.legality import king_index, play_fault_code
 from engine.seats import SEATS
-from engine.state import GameState
+from engine.state import GameState, Phase
 
 
 class FullSight:
@@ -75,7 +75,7 @@ def not_held(state: GameState, seat: int) -> int:
         mask |= 1 << state.turn_up
     if state.led >= 0:
         mask |= 1 << state.led
-    if state.phase == "play" and state.unseen[seat] == 0:
+    if state.phase == Phase.PLAY and state.unseen[seat] == 0:
         mask |= ALL_CARDS
     return mask & ~state.hands[seat]
 

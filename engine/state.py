@@ -8,6 +8,7 @@ states are made by :func:`engine.game.apply`, never by changing one.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from enum import StrEnum
 from typing import Any
 
 from engine.cards import ALL_CARDS, CARDS, SUITS, Card, cards_of, mask_of
@@ -15,12 +16,29 @@ from engine.ecarte_errors import NotationError
 from engine.rules import RuleSet, rules
 from engine.seats import INDEX, OTHER
 
-PHASES = ("retourne", "cut", "deal", "propose", "respond", "exchange", "force", "play", "over")
-"""``retourne``: turn a card for the target (option); ``cut``: cut for the first deal;
-``deal``; ``propose``: the elder proposes or plays (german: declares or passes);
-``respond``: the dealer accepts or refuses (german: declares or insists);
-``exchange``: discards and draws; ``force``: german, stock gone, someone must take
-the game; ``play``: the five tricks; ``over``: the game (or match) is finished."""
+
+class Phase(StrEnum):
+    """A game's phase: a :class:`str` (``Phase.PLAY == "play"``), so the JSON protocol writes it as it was.
+
+    ``retourne``: turn a card for the target (option); ``cut``: cut for the first deal;
+    ``deal``; ``propose``: the elder proposes or plays (german: declares or passes);
+    ``respond``: the dealer accepts or refuses (german: declares or insists);
+    ``exchange``: discards and draws; ``force``: german, stock gone, someone must take
+    the game; ``play``: the five tricks; ``over``: the game (or match) is finished."""
+
+    RETOURNE = "retourne"
+    CUT = "cut"
+    DEAL = "deal"
+    PROPOSE = "propose"
+    RESPOND = "respond"
+    EXCHANGE = "exchange"
+    FORCE = "force"
+    PLAY = "play"
+    OVER = "over"
+
+
+PHASES: tuple[Phase, ...] = tuple(Phase)
+"""The phases in the order a game meets them."""
 
 _new = object.__new__
 _set = object.__setattr__
@@ -31,7 +49,7 @@ class GameState:
     """Everything the table knows about a match, at one moment."""
 
     rules: RuleSet
-    phase: str
+    phase: Phase
     dealer: str
     turn: str | None = None
     target: int = 5
@@ -147,7 +165,7 @@ class GameState:
         """
         if self.sight == "full" or self.turn_up < 0:
             return self.stock_size
-        if self.exchanges == 0 and self.phase != "exchange":
+        if self.exchanges == 0 and self.phase != Phase.EXCHANGE:
             return 32 - 2 * 5 - 1
         return None
 
@@ -165,7 +183,7 @@ class GameState:
     @property
     def is_over(self) -> bool:
         """True when the game (or the match) is finished."""
-        return self.phase == "over"
+        return self.phase == Phase.OVER
 
     def public(self) -> View:
         """What anyone watching the table may know: never a hand, the stock or the discards."""
@@ -244,7 +262,7 @@ class View:
 
     seat: str | None
     rules: str
-    phase: str
+    phase: Phase
     dealer: str
     elder: str
     turn: str | None

@@ -12,7 +12,7 @@ from engine.phases.king import score_king
 from engine.phases.match import reset_hand
 from engine.phases.outcome import Outcome, Result, wrong_time
 from engine.seats import INDEX, OTHER, SEATS
-from engine.state import GameState
+from engine.state import GameState, Phase
 
 
 def parse_deal(text: str) -> Deal:
@@ -31,17 +31,17 @@ def parse_deal(text: str) -> Deal:
 
 
 def retourne(state: GameState, action: TurnTarget) -> Outcome:
-    if state.phase != "retourne":
+    if state.phase != Phase.RETOURNE:
         return wrong_time(state, None, "target")
     target = state.rules.retourne_target(action.card.rank)
-    phase = "deal" if state.dealer else "cut"
+    phase = Phase.DEAL if state.dealer else Phase.CUT
     return state.evolve(phase=phase, target=target), (TargetSet(target, action.card),)
 
 
 def cut(state: GameState, action: Cut) -> Outcome:
     seat = action.seat
     i = INDEX[seat]
-    if state.phase != "cut" or state.cuts[i] >= 0:
+    if state.phase != Phase.CUT or state.cuts[i] >= 0:
         return wrong_time(state, seat, "cut")
     other = state.cuts[1 - i]
     if other == action.card.index:
@@ -56,7 +56,7 @@ def cut(state: GameState, action: Cut) -> Outcome:
         return state.evolve(cuts=(-1, -1)), (DealerChosen(None, pair),)
     dealer = "A" if a > b else "B"
     return (
-        state.evolve(cuts=cuts, dealer=dealer, phase="deal"),
+        state.evolve(cuts=cuts, dealer=dealer, phase=Phase.DEAL),
         (DealerChosen(dealer, pair),),
     )
 
@@ -68,7 +68,7 @@ def void_deal(state: GameState, code: str, says: str, card: Card | None, **value
 
 
 def deal_card(state: GameState, action: DealCard) -> Outcome:
-    if state.phase != "deal":
+    if state.phase != Phase.DEAL:
         return wrong_time(state, state.dealer, "deal")
     i = INDEX[action.seat]
     bit = 1 << action.card.index
@@ -89,7 +89,7 @@ def deal_card(state: GameState, action: DealCard) -> Outcome:
 
 
 def turn_up(state: GameState, action: TurnUp) -> Outcome:
-    if state.phase != "deal":
+    if state.phase != Phase.DEAL:
         return wrong_time(state, state.dealer, "turn_up")
     bit = 1 << action.card.index
     hands = state.hands
@@ -110,7 +110,7 @@ def turn_up(state: GameState, action: TurnUp) -> Outcome:
 
 
 def deal(state: GameState, action: Deal) -> Outcome:
-    if state.phase != "deal" or state.hands != (0, 0):
+    if state.phase != Phase.DEAL or state.hands != (0, 0):
         return wrong_time(state, state.dealer, "whole_deal")
     if isinstance(action, ElderDeal):
         first, second = (action.a, action.b) if state.elder == "A" else (action.b, action.a)
@@ -130,7 +130,7 @@ def deal(state: GameState, action: Deal) -> Outcome:
 
 
 def _after_turn_up(state: GameState, card: Card) -> Result:
-    state = state.evolve(phase="propose", turn=state.elder)
+    state = state.evolve(phase=Phase.PROPOSE, turn=state.elder)
     events: list[Event] = [Trump(card)]
     if card.rank == "K":
         # rules 22 and 47: a turned-up king scores for the dealer at once

@@ -12,7 +12,7 @@ from engine.phases.outcome import Outcome, wrong_time
 from engine.scoring import KING_POINT, add
 from engine.seats import INDEX, SEATS
 from engine.sight import king_known_held, not_held
-from engine.state import GameState
+from engine.state import GameState, Phase
 
 
 def score_king(state: GameState, seat: str, events: list[Event]) -> GameState:
@@ -31,7 +31,7 @@ def score_king(state: GameState, seat: str, events: list[Event]) -> GameState:
 def announce(state: GameState, action: Announce) -> Outcome:
     seat = action.seat
     i = INDEX[seat]
-    if state.phase != "play" or state.offer is not None:
+    if state.phase != Phase.PLAY or state.offer is not None:
         return wrong_time(state, seat, "king")
     if state.sight == "partial":
         return _announce_unseen(state, seat)

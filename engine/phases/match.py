@@ -11,7 +11,7 @@ from engine.faults import Fault
 from engine.phases.outcome import Result
 from engine.scoring import add, hand_trick_points, reached
 from engine.seats import INDEX, OTHER, SEATS
-from engine.state import GameState
+from engine.state import GameState, Phase
 
 
 def penalty(state: GameState, seat: str, points: int, reason: str, events: list[Event]) -> GameState:
@@ -74,7 +74,7 @@ def reset_hand(state: GameState, dealer: str, **changes: Any) -> GameState:
     """``state`` ready for ``dealer`` to deal: nothing of the last deal is left (a void deal
     keeps its hand number; the next hand passes ``hand_no``)."""
     return state.evolve(
-        phase="deal", dealer=dealer, turn=None, hands=(0, 0), turn_up=-1, discards=(0, 0),
+        phase=Phase.DEAL, dealer=dealer, turn=None, hands=(0, 0), turn_up=-1, discards=(0, 0),
         played=0, proposals=0, exchanges=0, vulnerable=None, declarer=None, exchanger=None,
         ex_discarded=0, ex_drawn=0, leader=None, led=-1, tricks=(0, 0), counts=(0, 0),
         first_cards=(-1, -1), king=None, king_played_by=None, king_to_lead=None, hand_points=(0, 0), multiplier=1,
@@ -105,7 +105,7 @@ def end_game(state: GameState, winner: str, events: list[Event]) -> GameState:
         )
     if ruleset.rubber > 1:
         events.append(MatchEnd(winner, games, match_points, state.players[w]))
-    return state.evolve(phase="over", turn=None)
+    return state.evolve(phase=Phase.OVER, turn=None)
 
 
 def _pool_change(state: GameState, winner: str, events: list[Event]) -> GameState:
@@ -116,7 +116,7 @@ def _pool_change(state: GameState, winner: str, events: list[Event]) -> GameStat
     streak = (player, run + 1 if name == player else 1)
     if streak[1] >= 2:
         events.append(MatchEnd(winner, state.games, state.match_points, player))
-        return state.evolve(phase="over", turn=None, streak=streak)
+        return state.evolve(phase=Phase.OVER, turn=None, streak=streak)
     a, b, watcher = state.players
     loser = OTHER[winner]
     players = (watcher, b, a) if loser == "A" else (a, watcher, b)

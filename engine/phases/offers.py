@@ -9,7 +9,7 @@ from engine.phases.match import end_hand
 from engine.phases.outcome import Outcome, wrong_time
 from engine.scoring import as_if_point
 from engine.seats import INDEX, OTHER
-from engine.state import GameState
+from engine.state import GameState, Phase
 
 
 def double(state: GameState, action: Double) -> Outcome:
@@ -17,7 +17,7 @@ def double(state: GameState, action: Double) -> Outcome:
     if not state.rules.doubling:
         return wrong_time(state, seat, "double_off")
     done = state.tricks[0] + state.tricks[1]
-    if state.phase != "play" or state.offer is not None or state.multiplier != 1 or done > 2 or (
+    if state.phase != Phase.PLAY or state.offer is not None or state.multiplier != 1 or done > 2 or (
         done == 2 and state.led >= 0
     ):
         return wrong_time(state, seat, "double_once")
@@ -28,7 +28,7 @@ def offer_point(state: GameState, action: OfferPoint) -> Outcome:
     seat = action.seat
     if not state.rules.offer_point:
         return wrong_time(state, seat, "point_off")
-    if state.phase != "play" or state.offer is not None or state.must_vole or (
+    if state.phase != Phase.PLAY or state.offer is not None or state.must_vole or (
         state.played or state.led >= 0
     ):
         return wrong_time(state, seat, "point_first")

@@ -14,14 +14,14 @@ from engine.phases.outcome import Outcome, Result, wrong_time
 from engine.prompts import expecting
 from engine.seats import INDEX, OTHER, SEATS
 from engine.sight import SIGHT, king_known_held, open_claims, proofs
-from engine.state import GameState
+from engine.state import GameState, Phase
 
 
 def play(state: GameState, action: PlayCard) -> Outcome:
     seat = action.seat
     card = action.card
-    if state.phase != "play":
-        if state.phase in ("propose", "respond", "exchange", "force"):
+    if state.phase != Phase.PLAY:
+        if state.phase in (Phase.PROPOSE, Phase.RESPOND, Phase.EXCHANGE, Phase.FORCE):
             return fault("out_of_turn", seat, "play_not_begun", card, **expecting(state))
         return wrong_time(state, seat, "play", played=card)
     if state.offer is not None or state.awaiting >= 0:
@@ -91,7 +91,7 @@ def accept_play(state: GameState, seat: str, i: int, card: Card, bit: int) -> Re
     if counts[i] == 0:
         if state.rules.king_penalty and state.king is None and state.hands[i] >> king_index(state.turn_up) & 1:
             state = penalty(state, seat, state.rules.king_penalty, "king_not_declared", events)
-            if state.phase == "over":
+            if state.phase == Phase.OVER:
                 return state, tuple(events)
         first_cards = (card.index, first_cards[1]) if i == 0 else (first_cards[0], card.index)
     counts = (counts[0] + 1, counts[1]) if i == 0 else (counts[0], counts[1] + 1)
