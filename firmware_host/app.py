@@ -27,6 +27,7 @@ from typing import IO, TYPE_CHECKING, Any
 from catalogue import say
 from drivers.nfc.pad_contents import CardLookup
 from engine import RuleSet
+from engine.state import Phase
 from firmware_host.checks.doctor import Refused, refusal
 from firmware_host.errors import BadInput
 from firmware_host.feeder import feed_lines
@@ -370,7 +371,7 @@ def _say_where_it_stands(controller: Controller, journal: str | os.PathLike[str]
     """The input ended with the game unfinished: say where it stands and how to go on."""
     snapshot = controller.snapshot()
     view = snapshot.view
-    if view.phase == "over":
+    if view.phase == Phase.OVER:
         return
     a, b = snapshot.players[0], snapshot.players[1]
     print(f"ecarte-table run: the input ended in game {snapshot.game}, hand {snapshot.hand_no} ({view.phase}), "

@@ -36,6 +36,7 @@ from engine import NotationError
 from engine.cards import CARDS
 from engine.random_play import random_deal
 from engine.seats import SEATS
+from engine.state import Phase
 from firmware_host.errors import BadInput
 from firmware_host.journal.store import REJECTED, Journal, JournalError, default_journal
 from firmware_host.outputs import deliver
@@ -197,7 +198,7 @@ def parse_sim_line(text: str, snapshot: TableSnapshot, rng: random.Random, lang:
     head = words[0]
     if head.lower() == _DEAL:
         view = snapshot.view
-        if view.phase != "deal" or not snapshot.between_hands:
+        if view.phase != Phase.DEAL or not snapshot.between_hands:
             raise NotationError(say(lang, "sim.deal_now", deal=repr(_DEAL), now=expected(snapshot, lang)))
         # nothing is dealt yet: a fresh hand with this dealer deals the same way
         fresh = engine.new_game(dealer=view.dealer)

@@ -34,6 +34,7 @@ from engine import Card, Event, Fault
 from engine.events import HandReplayed
 from engine.scoring import KING_POINT, add, trick_points
 from engine.seats import INDEX, SEATS
+from engine.state import Phase
 from firmware_host.errors import BadInput
 from firmware_host.journal.store import Journal, JournalError
 from firmware_host.outputs import TableOutput
@@ -259,7 +260,7 @@ def run_demo(options: DemoOptions, controller: Controller, *, outputs: Sequence[
                           depth=depth if depth is not None else _table_depth(table), seed=options.seed) + "\n")
             loop.start()
             final = players.play_game()
-            watch.wait(lambda snap: snap.phase == "over", "end the game")
+            watch.wait(lambda snap: snap.phase == Phase.OVER, "end the game")
         finally:
             service.stop("demo over", said=Phrase.of("log.demo_over"))
             loop.join(timeout=WAIT_S)

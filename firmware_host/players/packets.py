@@ -38,6 +38,7 @@ from engine import Event, Fault, GameState
 from engine.actions import Action, Announce, Cut, Deal, Discard, Draw, PlayCard
 from engine.phases.tricks import accept_play
 from engine.random_play import random_action, random_deal
+from engine.state import Phase
 from firmware_host.players.builtin import wrong_card
 from firmware_host.referee.controller import Controller
 from firmware_host.referee.protocol import physical_events
@@ -304,20 +305,20 @@ class PacketPlayers:
 
     def _after(self, before: GameState) -> None:
         w = self.world
-        if w.phase == "play" and before.phase != "play":
+        if w.phase == Phase.PLAY and before.phase != Phase.PLAY:
             self._play_start = w
             self._replaying = False
-            if before.phase == "exchange":
+            if before.phase == Phase.EXCHANGE:
                 # the stock ran out: play began by itself, but a table that cannot count the
                 # stock waits for the elder's button (TRANSCRIPT.md, partial sight)
                 self._watch(self.table.press(w.elder, "no"))
-            elif before.phase == "force" and w.declarer == w.dealer:
+            elif before.phase == Phase.FORCE and w.declarer == w.dealer:
                 # german: nobody declared and the stock is gone, so the dealer must take the game;
                 # a table that cannot count the stock asks him
                 self._watch(self.table.press(w.dealer, "yes"))
-        if w.phase == "deal" and before.phase != "deal":
+        if w.phase == Phase.DEAL and before.phase != Phase.DEAL:
             self.gather()
-        if before.phase == "cut" and (w.phase != "cut" or w.cuts == (-1, -1)):
+        if before.phase == Phase.CUT and (w.phase != Phase.CUT or w.cuts == (-1, -1)):
             self.gather()  # the cut is over (or must be made again)
             self._recuts += 1
 
@@ -342,7 +343,7 @@ class PacketPlayers:
             if self._watch(self.table.press(seat, "king"), false_king=seat):
                 self._choose_replay()
                 return True
-            if self.world.phase == "over" or self.table.snapshot.phase == "over":
+            if self.world.phase == Phase.OVER or self.table.snapshot.phase == Phase.OVER:
                 return True
         wrong = None
         if not self._replaying and w.led >= 0 and self._rng("fault", seat).random() < self.faults:
@@ -383,7 +384,7 @@ class PacketPlayers:
 
     def _trick_done(self, before: GameState) -> None:
         w = self.world
-        if before.led >= 0 and w.phase != "over":
+        if before.led >= 0 and w.phase != Phase.OVER:
             self.gather()  # the trick is complete: its winner gathers it
         self._after(before)
 
@@ -391,7 +392,7 @@ class PacketPlayers:
 
     def next_action(self) -> Action:
         w = self.world
-        if w.phase == "deal":
+        if w.phase == Phase.DEAL:
             return random_deal(w, self._rng("deal"))
         seat = w.turn or w.exchanger or w.elder
         return random_action(w, self._rng("act", seat))
@@ -399,7 +400,7 @@ class PacketPlayers:
     def play_game(self, max_actions: int = 5000) -> GameState:
         """Play until the game is over; the players' world at the end."""
         for _ in range(max_actions):
-            if self.world.phase == "over" or self.table.snapshot.phase == "over":
+            if self.world.phase == Phase.OVER or self.table.snapshot.phase == Phase.OVER:
                 # (a false king not yet proven may take its announcer to the target: the game is over)
                 return self.world
             self.act(self.next_action())

@@ -36,6 +36,7 @@ from engine.actions import Action
 from engine.events import Fault, Says
 from engine.faults import FAULT_CODES
 from engine.prompts import expecting
+from engine.state import Phase
 from firmware_host.referee.card_namer import NamedCard
 from firmware_host.referee.corrections import Corrections, refusal
 from firmware_host.referee.hand_log import new_deal
@@ -104,7 +105,7 @@ def _setup_game(s: RefereeState, setup: Setup) -> Step:
     players_only = bool(setup.players) and setup == Setup(players=setup.players)
     if s.started and players_only and tuple(setup.players or ())[:2] == s.engine_state.players[:2]:
         return s, []  # the names in force (`run --players` again on a game under way)
-    if s.started and s.engine_state.phase == "over" and players_only:
+    if s.started and s.engine_state.phase == Phase.OVER and players_only:
         # between games (a venue's rounds, `run --players` on a finished game): the next game's names
         names = tuple(setup.players or ())
         return s.evolve(setup=s.setup.name_next_game(names)), [
@@ -135,7 +136,7 @@ def _card(s: RefereeState, event: CardEvent) -> Step:
     if parsed is None:
         return _unnamed(s, named, zone)
     out: list[Event] = []
-    if s.engine_state.phase == "cut" and zone.startswith("hand.") and s.engine_state.cuts == (-1, -1):
+    if s.engine_state.phase == Phase.CUT and zone.startswith("hand.") and s.engine_state.cuts == (-1, -1):
         # the players deal without cutting: the first card dealt goes to the elder
         # (rule 8, non-dealer first), so the other seat deals
         s = s.evolve(engine_state=s.setup.new_state(engine.OTHER[zone[-1]]))
@@ -161,7 +162,7 @@ def _button(s: RefereeState, event: ButtonEvent) -> Step:
     seat, button, state = event.seat, event.button, s.engine_state
     if s.setup.wants(button, setting_up=s.setting_up()):
         return _started_with(s, s.setup.press(button, state))
-    if state.phase == "over":
+    if state.phase == Phase.OVER:
         return _next_game(s) if button == "yes" else (s, [])
     action = button_action(state, seat, button)
     if action is None:

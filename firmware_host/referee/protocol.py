@@ -39,6 +39,7 @@ from engine.actions import (
     TurnUp,
 )
 from engine.seats import SEATS
+from engine.state import Phase
 from firmware_host.referee.transcript import ButtonEvent, CardEvent, PhysicalEvent
 
 _YES = (Propose, Accept, Declare, Double)
@@ -53,9 +54,9 @@ def zone_of(pad: str, state: GameState, card: Card | None) -> str:
     seat's pad is its play pad during the cut and the tricks and its hand pad otherwise, and
     the centre pad is the turn-up during the deal (and for the turn-up card), else the discards."""
     if pad in SEATS:
-        return ("play." if state.phase in ("play", "cut", "over") else "hand.") + pad
+        return ("play." if state.phase in (Phase.PLAY, Phase.CUT, Phase.OVER) else "hand.") + pad
     if pad == "centre":
-        if state.phase in ("retourne", "deal") or (card is not None and card.index == state.turn_up):
+        if state.phase in (Phase.RETOURNE, Phase.DEAL) or (card is not None and card.index == state.turn_up):
             return "turnup"
         return "discard"
     return pad
@@ -64,24 +65,24 @@ def zone_of(pad: str, state: GameState, card: Card | None) -> str:
 def card_action(state: GameState, zone: str, card: Card) -> Action | None:
     """The action a card arriving on ``zone`` stands for in ``state`` (None: it means nothing now)."""
     phase = state.phase
-    if phase == "over":
+    if phase == Phase.OVER:
         return None
-    if phase == "retourne":
+    if phase == Phase.RETOURNE:
         return TurnTarget(card) if zone == "turnup" else None
-    if phase == "cut":
+    if phase == Phase.CUT:
         # each seat lays its cut on its play pad (a hand pad starts the deal instead)
         return Cut(zone[-1], card) if zone.startswith("play.") else None
     if zone.startswith("hand."):
         seat = zone[-1]
-        if phase == "deal":
+        if phase == Phase.DEAL:
             return DealCard(seat, card)
-        if phase == "play":
+        if phase == Phase.PLAY:
             return None  # cards crossing a hand pad during the tricks mean nothing
         return Draw(seat, (card,))
     if zone == "turnup":
-        return TurnUp(card) if phase == "deal" else None
+        return TurnUp(card) if phase == Phase.DEAL else None
     if zone == "discard":
-        return Discard(state.exchanger or state.elder, (card,)) if phase == "exchange" else None
+        return Discard(state.exchanger or state.elder, (card,)) if phase == Phase.EXCHANGE else None
     if zone.startswith("play."):
         return PlayCard(zone[-1], card)
     return None
@@ -100,7 +101,7 @@ def button_action(state: GameState, seat: str, button: str) -> Action | None:
     yes = button == "yes"
     rules = state.rules
     phase = state.phase
-    if phase == "play":
+    if phase == Phase.PLAY:
         if state.awaiting >= 0:
             # a fault proven late: the other seat has the hands played again, or plays on
             return ReplayHand(seat) if yes else PlayOn(seat)
@@ -111,10 +112,10 @@ def button_action(state: GameState, seat: str, button: str) -> Action | None:
         if not yes and rules.offer_point:
             return OfferPoint(seat)
         return None
-    if phase in ("propose", "force", "exchange", "respond"):
+    if phase in (Phase.PROPOSE, Phase.FORCE, Phase.EXCHANGE, Phase.RESPOND):
         # the elder's buttons (and, during the exchange, anyone's) ask the elder's question;
         # a button pressed out of turn is the engine's to refuse
-        asks_elder = seat == state.elder or phase == "exchange"
+        asks_elder = seat == state.elder or phase == Phase.EXCHANGE
         choice = rules.elder_choice(seat) if asks_elder else rules.dealer_choice(seat)
         return choice[0] if yes else choice[1]
     return None

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 import engine
 from engine import Event, GameState
+from engine.state import Phase
 from firmware_host.referee import table_setup
 from firmware_host.referee.table_defaults import TableDefaults
 from firmware_host.referee.table_events import NewGame, notice
@@ -36,7 +37,7 @@ from firmware_host.referee.transcript import Setup, setup_problem
 
 def setting_up(state: GameState, *, pads_empty: bool) -> bool:
     """No card of this game is down: names, rules and options may still change."""
-    return (state.phase in ("retourne", "cut", "deal") and state.hand_no == 1 and state.hands == (0, 0)
+    return (state.phase in (Phase.RETOURNE, Phase.CUT, Phase.DEAL) and state.hand_no == 1 and state.hands == (0, 0)
             and state.cuts == (-1, -1) and state.score == (0, 0) and pads_empty)
 
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from engine import Card, Event, Fault, GameState, HandEnd, Prompt, Trick, View
 from engine.seats import PerSeat
+from engine.state import Phase
 from firmware_host.referee.event_words import message
 from firmware_host.referee.table_setup import MenuLine
 
@@ -111,7 +112,7 @@ class TableSnapshot:
     None: the display's own (the table file's ``language``)."""
 
     @property
-    def phase(self) -> str:
+    def phase(self) -> Phase:
         return self.view.phase
 
     @property

@@ -27,6 +27,7 @@ from engine.faults import VOID_DEAL_CODES
 from engine.prompts import Prompt
 from engine.rules import RULE_SETS
 from engine.scoring import trick_points
+from engine.state import Phase
 from firmware_host.referee.snapshot import TableSnapshot
 from firmware_host.referee.table_setup import MenuLine
 from firmware_host.screens.drawing import Screen, clipped, frame_to_text, render
@@ -34,7 +35,7 @@ from firmware_host.screens.i18n import Words, screen_name, worded, words
 
 __all__ = ["Screen", "fault_screen", "frame_to_text", "message_screen", "paused_screen", "render", "screen_for"]
 
-_HOLDING = ("propose", "respond", "exchange", "force")
+_HOLDING = (Phase.PROPOSE, Phase.RESPOND, Phase.EXCHANGE, Phase.FORCE)
 """The phases where both hands hold five cards and none is played yet."""
 
 
@@ -64,7 +65,7 @@ class _Table:
 def _base(table: _Table) -> dict[str, Any]:
     snapshot = table.snapshot
     view = snapshot.view
-    playing = view.phase == "play"
+    playing = view.phase == Phase.PLAY
     prompt = table.prompt()
     label_a, label_b = table.labels()
     trump = str(view.trump) if view.trump is not None else ""
@@ -85,7 +86,7 @@ def _base(table: _Table) -> dict[str, Any]:
                        sb=sight.seen[1], hb=sight.held[1])
     if snapshot.setting_up and snapshot.menu is None:
         status = w.say("settings_hint")
-    if snapshot.hint and view.phase == "propose":
+    if snapshot.hint and view.phase == Phase.PROPOSE:
         status = snapshot.hint  # a learner's table: the elder's odds of standing
     return dict(
         trump_card=trump, trump_label=w.card(trump)[:-1] if trump else "",
@@ -123,7 +124,7 @@ def fault_words(fault: Fault, table: _Table) -> tuple[str, str]:
         return headline, w.say("late_king_back")
     if code in VOID_DEAL_CODES:
         headline = w.say("duplicate_card", card=card) if code == "duplicate_card" and card else w.say("misdeal")
-        if view.phase == "cut":
+        if view.phase == Phase.CUT:
             return headline, w.say("cut_again")
         return headline, w.say("deal_void", who=who)
     if code in ("revoke", "not_trumping"):
@@ -235,7 +236,7 @@ def screen_for(snapshot: TableSnapshot, lang: str = "en", *, coach_line: str | N
         return fault_screen(snapshot.faults[-1], snapshot, lang)
     if snapshot.menu is not None:
         return menu_screen(snapshot.menu, lang)
-    if view.phase == "over" and snapshot.winner:
+    if view.phase == Phase.OVER and snapshot.winner:
         a, b = view.score
         return Screen(view="game_over", headline=w.say("game_over", who=table.who(snapshot.winner)),
                       detail=w.say("game_over_do", a=a, b=b), **base)

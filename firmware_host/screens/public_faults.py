@@ -16,6 +16,7 @@ from dataclasses import replace
 from typing import Any
 
 from engine import Fault
+from engine.state import Phase
 from firmware_host.referee.snapshot import TableSnapshot
 from firmware_host.screens.chooser import fault_screen
 
@@ -41,9 +42,9 @@ def fault_face_up(fault: Fault, snapshot: TableSnapshot) -> bool:
     if fault.card is None or fault.code in PLAY_FAULTS:
         return True
     if fault.code in PLAY_PHASE_FAULTS:
-        return snapshot.phase == "play"
+        return snapshot.phase == Phase.PLAY
     if fault.code == "duplicate_card":
-        return snapshot.phase == "cut"
+        return snapshot.phase == Phase.CUT
     return False
 
 
