@@ -9,7 +9,7 @@
     ['trump']
     >>> state, events = apply(state, PlayCard("A", Card.parse("KH")))
     >>> events[0].code, events[0].seat
-    ('out_of_turn', 'A')
+    (<FaultCode.OUT_OF_TURN: 'out_of_turn'>, 'A')
     >>> state, _ = apply(state, Stand("A"))
     >>> PlayCard("A", Card.parse("KH")) in legal_actions(state)
     True
@@ -51,7 +51,7 @@ from engine.actions import (
 from engine.cards import CARDS, indices_of
 from engine.ecarte_errors import NotationError
 from engine.events import Event
-from engine.faults import Fault, fault
+from engine.faults import Fault, FaultCode, fault
 from engine.legality import follow_mask, lead_mask
 from engine.phases.deal import cut, deal, deal_card, parse_deal, retourne, turn_up
 from engine.phases.exchange import decide, discard, draw
@@ -130,7 +130,7 @@ def check(state: GameState, action: Action) -> Fault | None:
     """The fault ``action`` would cause in ``state``, or None when it is legal."""
     handler = _HANDLERS.get(type(action))
     if handler is None:
-        return fault("wrong_time", None, "not_an_action", action=repr(action))
+        return fault(FaultCode.WRONG_TIME, None, "not_an_action", action=repr(action))
     outcome = handler(state, action)
     if isinstance(outcome, Fault):
         refused = penalise(state, outcome)[1][0]

@@ -13,6 +13,7 @@ from typing import Any
 
 from engine.cards import ALL_CARDS, CARDS, SUITS, Card, cards_of, mask_of
 from engine.ecarte_errors import NotationError
+from engine.faults import FaultCode
 from engine.rules import RuleSet, rules
 from engine.seats import INDEX, OTHER
 
@@ -101,7 +102,7 @@ class GameState:
     """The cards played in this hand's tricks: (trick, seat index, card, card led or -1)."""
     proven: int = 0
     """Bits of ``history``: plays whose fault has been proven."""
-    pending: tuple[tuple[str, int, int], ...] = ()
+    pending: tuple[tuple[FaultCode, int, int], ...] = ()
     """Faults proven late and not yet printed: (code, offender index, trick), in order."""
     awaiting: int = -1
     """The offender (index) whose fault proven late waits for the other seat's choice, or -1."""

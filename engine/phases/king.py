@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engine.actions import Announce
 from engine.events import Event, King
-from engine.faults import fault
+from engine.faults import FaultCode, fault
 from engine.legality import king_index
 from engine.phases.match import end_game
 from engine.phases.outcome import Outcome, wrong_time
@@ -39,11 +39,11 @@ def announce(state: GameState, action: Announce) -> Outcome:
     if state.king is not None:
         if state.king == seat and state.turn_up != king:
             return wrong_time(state, seat, "king_again")
-        return fault("false_king", seat, "false_king")
+        return fault(FaultCode.FALSE_KING, seat, "false_king")
     held = state.hands[i] >> king & 1
     if not (held or state.king_played_by == seat):
         # rule 25: announcing a king one never held is false, whenever it is said
-        return fault("false_king", seat, "false_king")
+        return fault(FaultCode.FALSE_KING, seat, "false_king")
     late = _king_too_late(state, seat, king)
     if late:
         return wrong_time(state, seat, late)
@@ -80,7 +80,7 @@ def _announce_unseen(state: GameState, seat: str) -> Outcome:
     if state.king_points[i] > 0 and state.turn_up != king:
         return wrong_time(state, seat, "king_again")
     if state.king_played_by != seat and not_held(state, i) >> king & 1:
-        return fault("false_king", seat, "false_king")
+        return fault(FaultCode.FALSE_KING, seat, "false_king")
     late = _king_too_late(state, seat, king)
     if late:
         return wrong_time(state, seat, late)

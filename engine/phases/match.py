@@ -7,7 +7,7 @@ import dataclasses
 from typing import Any
 
 from engine.events import Event, GameEnd, HandEnd, MatchEnd, Penalty, Says, Seating
-from engine.faults import Fault
+from engine.faults import Fault, FaultCode
 from engine.phases.outcome import Result
 from engine.scoring import add, hand_trick_points, reached
 from engine.seats import INDEX, OTHER, SEATS
@@ -24,7 +24,7 @@ def penalise(state: GameState, refused: Fault) -> Result:
     """Italian: a refused revoke still costs its point (source 000: "-1 a chi NON ha
     risposto al seme")."""
     points = state.rules.revoke_penalty
-    if points and refused.code in ("revoke", "not_trumping") and refused.seat:
+    if points and refused.code in (FaultCode.REVOKE, FaultCode.NOT_TRUMPING) and refused.seat:
         events: list[Event] = [
             dataclasses.replace(refused, says=Says(
                 refused.says.key if refused.says else "", (*(refused.says.values if refused.says else ()),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.actions import Double, OfferPoint
 from engine.events import Event, Offer
-from engine.faults import fault
+from engine.faults import FaultCode, fault
 from engine.phases.match import end_hand
 from engine.phases.outcome import Outcome, wrong_time
 from engine.scoring import as_if_point
@@ -40,7 +40,7 @@ def answer(state: GameState, seat: str, accepted: bool) -> Outcome:
         return wrong_time(state, seat, "answer")
     by = state.offer_by
     if seat == by:
-        return fault("out_of_turn", seat, "answer_offer", other=OTHER[by], by=by)
+        return fault(FaultCode.OUT_OF_TURN, seat, "answer_offer", other=OTHER[by], by=by)
     events: list[Event] = [Offer(by, state.offer, accepted)]
     ruleset = state.rules
     vulnerable = INDEX[state.vulnerable] if state.vulnerable else None
