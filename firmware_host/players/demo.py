@@ -32,6 +32,7 @@ from drivers.nfc.originality import OriginalityCheck
 from drivers.stalls import Deadline
 from engine import Card, Event, Fault
 from engine.events import HandReplayed
+from engine.faults import FaultCode
 from engine.scoring import KING_POINT, add, trick_points
 from engine.seats import INDEX, SEATS
 from engine.state import Phase
@@ -344,7 +345,7 @@ class HandNarrator:
                               if lost else {}))
             elif isinstance(ev, engine.King):
                 self._said("demo.king", ev.score, who=ev.seat, points=say_n(self.lang, "count.points", KING_POINT))
-            elif isinstance(ev, Fault) and ev.late and ev.code == "false_king" and ev.seat is not None:
+            elif isinstance(ev, Fault) and ev.late and ev.code == FaultCode.FALSE_KING and ev.seat is not None:
                 self._said("demo.king_back", add(self.score, INDEX[ev.seat], -KING_POINT), who=ev.seat)
             elif isinstance(ev, engine.Penalty):
                 self._said("demo.penalty", add(self.score, INDEX[ev.seat], ev.points), who=ev.seat,

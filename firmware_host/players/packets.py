@@ -23,7 +23,7 @@ them do at full sight).
     >>> players = PacketPlayers(table, engine.new_game("classic", dealer="A"), seed=4)
     >>> final = players.play_game()
     >>> final.phase, table.snapshot.view.score == final.score
-    ('over', True)
+    (<Phase.OVER: 'over'>, True)
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from typing import Any, Protocol
 import engine
 from engine import Event, Fault, GameState
 from engine.actions import Action, Announce, Cut, Deal, Discard, Draw, PlayCard
+from engine.faults import FaultCode
 from engine.phases.tricks import accept_play
 from engine.random_play import random_action, random_deal
 from engine.state import Phase
@@ -158,7 +159,7 @@ class Conduct:
 
     def unanswered(self) -> list[tuple[int, int, str, str]]:
         """Wrong cards the table accepted and neither proved nor voided (must stay empty)."""
-        proven = {(hand, seat) for hand, _trick, seat, code in self.late if code != "false_king"}
+        proven = {(hand, seat) for hand, _trick, seat, code in self.late if code != FaultCode.FALSE_KING}
         return [p for p in self.planted if (p[0], p[2]) not in proven and p not in self.voided]
 
 
@@ -213,7 +214,7 @@ class PacketPlayers:
             if ev.late:
                 self.conduct.late.append((hand, ev.trick or 0, ev.seat or "", ev.code))
                 self.say("demo.proven_late", who=ev.seat or "", trick=ev.trick or 0, fault=ev)
-                if ev.code == "false_king":
+                if ev.code == FaultCode.FALSE_KING:
                     innocent = (hand, ev.seat) not in self.conduct.false_kings
                 else:
                     innocent = not any(p[:3] == (hand, ev.trick, ev.seat) for p in self.conduct.planted)
@@ -223,7 +224,7 @@ class PacketPlayers:
                     replay = True
                 continue
             planted_card = wrong is not None and ev.seat == wrong[0] and str(ev.card) == wrong[1]
-            planted_king = false_king is not None and ev.code == "false_king" and ev.seat == false_king
+            planted_king = false_king is not None and ev.code == FaultCode.FALSE_KING and ev.seat == false_king
             if not (planted_card or planted_king):
                 self.conduct.unfounded.append(f"{ev.code} against {ev.seat}: {event_line(ev)}")
         return replay
@@ -239,7 +240,7 @@ class PacketPlayers:
             raise PlayersError(f"the table did not replay the hand: {[e.to_json() for e in events]}")
         self._watch(events)
         hand = self.world.hand_no if self._play_start is None else self._play_start.hand_no
-        proven = {(h, s) for h, _t, s, code in self.conduct.late if h == hand and code != "false_king"}
+        proven = {(h, s) for h, _t, s, code in self.conduct.late if h == hand and code != FaultCode.FALSE_KING}
         self.conduct.voided.extend(p for p in self.conduct.planted if p[0] == hand and (p[0], p[2]) not in proven)
         self.gather()
         if self._play_start is None:

@@ -31,6 +31,7 @@ from typing import Protocol
 
 from drivers.nfc.originality import Origin
 from engine.events import Says
+from engine.faults import FaultCode
 from firmware_host.referee.pack_guard import PackGuard
 from firmware_host.referee.transcript import CardEvent, Sighting
 from hardware.tag_registry import TagEntry
@@ -52,7 +53,7 @@ class NamedCard:
     card: str | None
     uid: str | None = None
     badge: str | None = None
-    fault: tuple[str, Says] | None = None
+    fault: tuple[FaultCode, Says] | None = None
 
     @property
     def key(self) -> str:

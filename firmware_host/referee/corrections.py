@@ -10,10 +10,10 @@ A frozen value: each step gives the corrections after it, and the table's events
 
     >>> from engine import Card
     >>> from engine.faults import fault
-    >>> refused = fault("out_of_turn", "B", "turn_to_play", Card.parse("7S"), turn="A")
+    >>> refused = fault(FaultCode.OUT_OF_TURN, "B", "turn_to_play", Card.parse("7S"), turn="A")
     >>> fixes, events = Corrections().refuse(refused, "play.B", "7S", None, on_pad=True)
     >>> [e.code for e in events], [f.seat for f in fixes.faults]
-    (['out_of_turn'], ['B'])
+    ([<FaultCode.OUT_OF_TURN: 'out_of_turn'>], ['B'])
     >>> fixes, events = fixes.taken_back("7S", None)
     >>> [e.to_json()["event"] for e in events], fixes.faults
     (['corrected'], ())
@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from engine import Event, Fault
 from engine.actions import Action, Discard, Draw, PlayCard
 from engine.events import Says
-from engine.faults import VOID_DEAL_CODES
+from engine.faults import VOID_DEAL_CODES, FaultCode
 from firmware_host.referee.pack_guard import TAG_FAULTS
 from firmware_host.referee.table_events import Corrected, Notice
 
@@ -42,7 +42,7 @@ def face_down(refused: Fault, zone: str | None) -> Fault:
 
     >>> from engine import Card
     >>> from engine.faults import fault
-    >>> f = fault("duplicate_card", "A", "turn_up_in_hand", Card.parse("KS"), holder="B")
+    >>> f = fault(FaultCode.DUPLICATE_CARD, "A", "turn_up_in_hand", Card.parse("KS"), holder="B")
     >>> face_down(f, "hand.A").card, face_down(f, "hand.A").says.key
     (None, 'says.face_down')
     >>> face_down(f, "turnup") is f
@@ -101,8 +101,8 @@ class Corrections:
                 # nothing to take back: shown until the other seat has chosen (or play goes on)
                 fixes = dataclasses.replace(fixes, warning=ev)
                 out.append(ev)
-            elif isinstance(ev, Fault) and (ev.code == "wrong_time" or (
-                    button in ("yes", "no") and ev.code == "out_of_turn")):
+            elif isinstance(ev, Fault) and (ev.code == FaultCode.WRONG_TIME or (
+                    button in ("yes", "no") and ev.code == FaultCode.OUT_OF_TURN)):
                 out.append(Notice(ev.says or Says("says." + ev.code), ev.seat, ev.code))
             elif isinstance(ev, Fault):
                 fixes, refused = fixes.refuse(ev, zone, card, None, on_pad=card is not None, void_deal=void_deal)

@@ -16,7 +16,7 @@ is a frozen value and gives the next; the walk puts them in the next state.
     >>> from firmware_host.referee.transcript import CardEvent, Setup
     >>> state, outcome = referee(start(), Setup(dealer="A"))
     >>> outcome.events, state.engine_state.phase
-    ((), 'deal')
+    ((), <Phase.DEAL: 'deal'>)
     >>> dealt, outcome = referee(state, CardEvent("hand.B", "KS"))
     >>> outcome.events, dealt.engine_state.hands[1] == 1 << engine.Card.parse("KS").index
     ((), True)
@@ -34,7 +34,7 @@ import engine
 from engine import Card, Event
 from engine.actions import Action
 from engine.events import Fault, Says
-from engine.faults import FAULT_CODES
+from engine.faults import FAULT_CODES, FaultCode
 from engine.prompts import expecting
 from engine.state import Phase
 from firmware_host.referee.card_namer import NamedCard
@@ -151,7 +151,7 @@ def _card(s: RefereeState, event: CardEvent) -> Step:
 def _unnamed(s: RefereeState, named: NamedCard, zone: str) -> Step:
     """A tag that names no card: refused until it is taken off (a play pad: that seat's; elsewhere the dealer's)."""
     seat = zone[-1] if zone.startswith("play.") else (s.engine_state.dealer or None)
-    code, says = named.fault or ("unknown_tag", Says("says.unknown_tag", (("uid", str(named.uid)),)))
+    code, says = named.fault or (FaultCode.UNKNOWN_TAG, Says("says.unknown_tag", (("uid", str(named.uid)),)))
     refused = Fault(code, seat, FAULT_CODES[code], says=says)
     corrections, out = s.corrections.refuse(refused, zone, None, named.uid, on_pad=True,
                                             void_deal=s.between_hands())

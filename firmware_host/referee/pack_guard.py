@@ -19,9 +19,9 @@ asked again and arrives when it answers (:class:`~drivers.nfc.originality.Origin
     >>> guard.judge(Sighting("04ECA701075A80", "KS", Origin.GENUINE, pack=1), arriving=True, pack=None)
     Judgement(card='KS', code=None, says=None, chosen=1)
     >>> guard.judge(Sighting("04ECA702075A80", "KS", Origin.GENUINE, pack=2), arriving=True, pack=1).code
-    'foreign_pack'
+    <FaultCode.FOREIGN_PACK: 'foreign_pack'>
     >>> guard.judge(Sighting("04ECA701065A80", "QS", Origin.NO_SIGNATURE, pack=1), arriving=True, pack=None).code
-    'counterfeit_card'
+    <FaultCode.COUNTERFEIT_CARD: 'counterfeit_card'>
 
 The guard is a frozen value (the table's policy); the pack a game is played with is the referee's
 state (:class:`~firmware_host.referee.card_namer.CardNamer`), given to each judgement.
@@ -34,11 +34,12 @@ from dataclasses import dataclass
 
 from drivers.nfc.originality import Origin
 from engine.events import Says
+from engine.faults import FaultCode
 from firmware_host.referee.transcript import Sighting
 
 logger = logging.getLogger(__name__)
 
-TAG_FAULTS = frozenset({"unknown_tag", "foreign_pack", "counterfeit_card"})
+TAG_FAULTS = frozenset({FaultCode.UNKNOWN_TAG, FaultCode.FOREIGN_PACK, FaultCode.COUNTERFEIT_CARD})
 """Faults of a tag, not of play: only taking the card off the pad puts them right."""
 
 
@@ -49,7 +50,7 @@ class Judgement:
     the pack it ``chosen`` for the game (its first arrival of a known pack; None: none chosen by it)."""
 
     card: str | None
-    code: str | None = None
+    code: FaultCode | None = None
     says: Says | None = None
     chosen: int | None = None
 
@@ -80,9 +81,10 @@ class PackGuard:
         if card is None:
             return Judgement(None)  # unknown: the controller's unknown_tag
         if self.refuses(seen.origin):
-            return Judgement(None, "counterfeit_card", Says("says.counterfeit", (("card", card), ("uid", seen.uid))))
+            return Judgement(None, FaultCode.COUNTERFEIT_CARD,
+                             Says("says.counterfeit", (("card", card), ("uid", seen.uid))))
         if tag_pack is not None and pack is not None and tag_pack != pack:
-            return Judgement(None, "foreign_pack", Says("says.foreign_pack", (
+            return Judgement(None, FaultCode.FOREIGN_PACK, Says("says.foreign_pack", (
                 ("card", card), ("pack", str(tag_pack)), ("game_pack", str(pack)))))
         if arriving and tag_pack is not None and pack is None:
             logger.info("this game is played with pack %d (chosen by tag %s)", tag_pack, seen.uid)

@@ -45,6 +45,7 @@ from engine import (
     Trump,
 )
 from engine.events import Exchanged, HandReplayed, MatchEnd, PlayBegins
+from engine.faults import FaultCode
 from engine.rules import RULE_SETS
 from engine.scoring import trick_points
 from engine.seats import PerSeat
@@ -308,7 +309,7 @@ class _Said:
         if fault.late:
             parts = [self.s.cards_said(str(said["what"]))]
             tail = []
-            if fault.code == "false_king":
+            if fault.code == FaultCode.FALSE_KING:
                 tail.append(self.s.say("king_back", who=self.who(fault.seat)))
                 tail.append(self.said_score(self.snapshot.view.score))
             if self.snapshot.choosing is not None:
