@@ -25,6 +25,7 @@ from engine.random_play import random_action
 from engine.state import Phase
 from firmware_host.referee.protocol import physical_events
 from firmware_host.referee.transcript import CardEvent, PhysicalEvent, Setup
+from hardware.layout import Zone
 
 
 def wrong_card(state: GameState) -> PlayCard | None:
@@ -59,7 +60,7 @@ def game_transcript(state: GameState, rng: random.Random, *, faults: bool = Fals
         if faults and isinstance(action, PlayCard) and rng.random() < 0.08:
             wrong = wrong_card(state)
             if wrong is not None:
-                zone = f"play.{wrong.seat}"
+                zone = Zone.play(wrong.seat)
                 out.append(CardEvent(zone, str(wrong.card)))
                 out.append(CardEvent(zone, str(wrong.card), gone=True))
                 state, _ = engine.apply(state, wrong)  # refused; italian still charges it

@@ -48,6 +48,7 @@ from firmware_host.screens.chooser import fault_screen, reason_id
 from firmware_host.screens.i18n import words
 from firmware_host.service import ServiceStats, TableService
 from hardware import ntag_signature
+from hardware.layout import Zone
 from hardware.limits import name_words
 from hardware.table import TableConfig, simulated_table
 
@@ -134,11 +135,11 @@ class ServedTable:
         self._inputs += len(before ^ self._present(pad))
         return self._settle(what, start)
 
-    def lay(self, zone: str, cards: Sequence[str]) -> list[Event]:
+    def lay(self, zone: Zone, cards: Sequence[str]) -> list[Event]:
         return self._on_pad(zone, lambda: self.sim.place_stack(zone, list(cards)),
                             f"read the {' '.join(cards)} on {zone}")
 
-    def lift(self, zone: str, cards: Sequence[str]) -> list[Event]:
+    def lift(self, zone: Zone, cards: Sequence[str]) -> list[Event]:
         def take() -> None:
             for card in cards:
                 self.sim.lift(zone, card)

@@ -45,6 +45,7 @@ from firmware_host.referee.controller import Controller
 from firmware_host.referee.protocol import physical_events
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
 from firmware_host.referee.transcript import ButtonEvent, CardEvent, PhysicalEvent, Setup, event_line
+from hardware.layout import Zone, ZoneKind
 
 
 class PlayersError(RuntimeError):
@@ -59,10 +60,10 @@ class PhysicalTable(Protocol):
     def snapshot(self) -> TableSnapshot:
         """What the table shows after everything done so far."""
 
-    def lay(self, zone: str, cards: Sequence[str]) -> list[Event]:
+    def lay(self, zone: Zone, cards: Sequence[str]) -> list[Event]:
         """Lay a packet (bottom card first) on top of what lies on ``zone``; the table's events."""
 
-    def lift(self, zone: str, cards: Sequence[str]) -> list[Event]:
+    def lift(self, zone: Zone, cards: Sequence[str]) -> list[Event]:
         """Take cards off ``zone``; the table's events."""
 
     def press(self, seat: str, button: str) -> list[Event]:
@@ -97,8 +98,8 @@ class ModelTable:
     def snapshot(self) -> TableSnapshot:
         return self._snapshot
 
-    def _depth(self, zone: str) -> int:
-        return self.depth if zone.startswith("hand.") or zone == "discard" else max(self.depth, 2)
+    def _depth(self, zone: Zone) -> int:
+        return self.depth if zone.kind in (ZoneKind.HAND, ZoneKind.DISCARD) else max(self.depth, 2)
 
     def _feed(self, event: PhysicalEvent) -> list[Event]:
         self.lines.append(event)
@@ -107,7 +108,7 @@ class ModelTable:
         self.events.extend(outcome.events)
         return list(outcome.events)
 
-    def _reveal(self, zone: str) -> list[Event]:
+    def _reveal(self, zone: Zone) -> list[Event]:
         out: list[Event] = []
         stack = self.stacks.setdefault(zone, [])
         read = self.read.setdefault(zone, set())
@@ -117,11 +118,11 @@ class ModelTable:
                 out.extend(self._feed(CardEvent(zone, card)))
         return out
 
-    def lay(self, zone: str, cards: Sequence[str]) -> list[Event]:
+    def lay(self, zone: Zone, cards: Sequence[str]) -> list[Event]:
         self.stacks.setdefault(zone, []).extend(cards)
         return self._reveal(zone)
 
-    def lift(self, zone: str, cards: Sequence[str]) -> list[Event]:
+    def lift(self, zone: Zone, cards: Sequence[str]) -> list[Event]:
         out: list[Event] = []
         stack = self.stacks.setdefault(zone, [])
         read = self.read.setdefault(zone, set())
@@ -254,7 +255,7 @@ class PacketPlayers:
         """Pick up the cards lying on the play pads."""
         for seat, card in self.on_play.items():
             if card is not None:
-                self._watch(self.table.lift(f"play.{seat}", [card]))
+                self._watch(self.table.lift(Zone.play(seat), [card]))
                 self.on_play[seat] = None
 
     def deal(self, deal: Deal) -> None:
@@ -265,16 +266,16 @@ class PacketPlayers:
         hands = {w.elder: [str(c) for c in first], w.dealer: [str(c) for c in second]}
         for packet in (slice(0, 3), slice(3, 5)):
             for seat in (w.elder, w.dealer):
-                self._watch(self.table.lay(f"hand.{seat}", hands[seat][packet]))
+                self._watch(self.table.lay(Zone.hand(seat), hands[seat][packet]))
         if self.discarded:
-            self._watch(self.table.lift("discard", self.discarded))  # gathered with the pack
+            self._watch(self.table.lift(Zone.DISCARD, self.discarded))  # gathered with the pack
             self.discarded = []
         if self.turn_up is not None:
-            self._watch(self.table.lift("turnup", [self.turn_up]))
+            self._watch(self.table.lift(Zone.TURNUP, [self.turn_up]))
         self.turn_up = str(deal.turn_up)
-        self._watch(self.table.lay("turnup", [self.turn_up]))
+        self._watch(self.table.lay(Zone.TURNUP, [self.turn_up]))
         for seat, cards in hands.items():
-            self._watch(self.table.lift(f"hand.{seat}", cards))
+            self._watch(self.table.lift(Zone.hand(seat), cards))
 
     def act(self, action: Action) -> None:
         """Do ``action`` at the table and move the world."""
@@ -284,11 +285,11 @@ class PacketPlayers:
         elif isinstance(action, Discard):
             cards = [str(c) for c in action.cards]
             self.discarded.extend(cards)
-            self._watch(self.table.lay("discard", cards))
+            self._watch(self.table.lay(Zone.DISCARD, cards))
         elif isinstance(action, Draw):
             cards = [str(c) for c in action.cards]
-            self._watch(self.table.lay(f"hand.{action.seat}", cards))
-            self._watch(self.table.lift(f"hand.{action.seat}", cards))
+            self._watch(self.table.lay(Zone.hand(action.seat), cards))
+            self._watch(self.table.lift(Zone.hand(action.seat), cards))
         elif isinstance(action, Cut):
             self.play_card(action.seat, str(action.card))
         elif isinstance(action, PlayCard):
@@ -328,7 +329,7 @@ class PacketPlayers:
         if self.on_play[seat] is not None:
             self.gather()
         self.on_play[seat] = card
-        return self.table.lay(f"play.{seat}", [card])
+        return self.table.lay(Zone.play(seat), [card])
 
     def _play(self, action: PlayCard) -> bool:
         """Play a card (now and then a wrong one first); True when the hand is being played again."""
@@ -358,7 +359,7 @@ class PacketPlayers:
                 fault = next(e for e in events if isinstance(e, Fault) and e.card == wrong.card)
                 self.say("demo.refused", who=seat, card=wrong.card, fault=fault)
                 self._watch(events, wrong=(seat, str(wrong.card)))
-                self._watch(self.table.lift(f"play.{seat}", [str(wrong.card)]))
+                self._watch(self.table.lift(Zone.play(seat), [str(wrong.card)]))
                 self.on_play[seat] = None
                 self.world, _ = engine.apply(w, wrong)  # refused: nothing changes (italian: a point)
             else:

@@ -48,6 +48,7 @@ from firmware_host.referee.setup_menu import Started
 from firmware_host.referee.snapshot import Outcome
 from firmware_host.referee.table_events import NewGame, ReaderState, notice, shown_notice
 from firmware_host.referee.transcript import ButtonEvent, CardEvent, PhysicalEvent, Setup
+from hardware.layout import Zone, ZoneKind
 
 Step = tuple[RefereeState, list[Event]]
 """A step of the walk: the referee's state after it, and the table events."""
@@ -136,11 +137,12 @@ def _card(s: RefereeState, event: CardEvent) -> Step:
     if parsed is None:
         return _unnamed(s, named, zone)
     out: list[Event] = []
-    if s.engine_state.phase == Phase.CUT and zone.startswith("hand.") and s.engine_state.cuts == (-1, -1):
+    if (s.engine_state.phase == Phase.CUT and zone.kind == ZoneKind.HAND and zone.seat is not None
+            and s.engine_state.cuts == (-1, -1)):
         # the players deal without cutting: the first card dealt goes to the elder
         # (rule 8, non-dealer first), so the other seat deals
-        s = s.evolve(engine_state=s.setup.new_state(engine.OTHER[zone[-1]]))
-        out.append(engine.DealerChosen(engine.OTHER[zone[-1]], None))
+        s = s.evolve(engine_state=s.setup.new_state(engine.OTHER[zone.seat]))
+        out.append(engine.DealerChosen(engine.OTHER[zone.seat], None))
     action = card_action(s.engine_state, zone, parsed)
     if action is None:
         return s, out
@@ -148,9 +150,9 @@ def _card(s: RefereeState, event: CardEvent) -> Step:
     return s, out + applied
 
 
-def _unnamed(s: RefereeState, named: NamedCard, zone: str) -> Step:
+def _unnamed(s: RefereeState, named: NamedCard, zone: Zone) -> Step:
     """A tag that names no card: refused until it is taken off (a play pad: that seat's; elsewhere the dealer's)."""
-    seat = zone[-1] if zone.startswith("play.") else (s.engine_state.dealer or None)
+    seat = zone.seat if zone.kind == ZoneKind.PLAY else (s.engine_state.dealer or None)
     code, says = named.fault or (FaultCode.UNKNOWN_TAG, Says("says.unknown_tag", (("uid", str(named.uid)),)))
     refused = Fault(code, seat, FAULT_CODES[code], says=says)
     corrections, out = s.corrections.refuse(refused, zone, None, named.uid, on_pad=True,
@@ -170,7 +172,7 @@ def _button(s: RefereeState, event: ButtonEvent) -> Step:
     return _apply(s, action, button=button)
 
 
-def _apply(s: RefereeState, action: Action, *, zone: str | None = None, card: str | None = None,
+def _apply(s: RefereeState, action: Action, *, zone: Zone | None = None, card: str | None = None,
            button: str | None = None) -> Step:
     before = s.engine_state
     after, events = engine.apply(before, action)

@@ -35,7 +35,7 @@ from engine.cards import Card
 from engine.ecarte_errors import EcarteError, NotationError
 from engine.sight import SIGHTS
 from firmware_host.referee.event_words import contract_json
-from hardware.layout import BUTTONS, SEATS, ZONES
+from hardware.layout import BUTTONS, SEATS, ZONES, Zone
 from hardware.layout import COMPACT_PADS as COMPACT_ZONES
 from hardware.limits import name_problem, nfc, quoted, twice_named
 from hardware.tag_registry import PACKS
@@ -122,9 +122,10 @@ class Sighting:
 @dataclass(frozen=True, slots=True)
 class CardEvent:
     """A card arrived on a pad (or left it: ``gone``). ``card`` or ``uid`` names it; a tag's
-    ``pack`` and ``origin``, when the table wrote them, are its :attr:`sighting`."""
+    ``pack`` and ``origin``, when the table wrote them, are its :attr:`sighting`. Its ``zone`` is read once,
+    as a :class:`~hardware.layout.Zone` (text given is read here: a test's, or code's written before)."""
 
-    zone: str
+    zone: Zone
     card: str | None = None
     uid: str | None = None
     gone: bool = False
@@ -132,13 +133,17 @@ class CardEvent:
     origin: Origin | None = None
     pack: int | None = None
 
+    def __post_init__(self) -> None:
+        if type(self.zone) is not Zone:
+            object.__setattr__(self, "zone", Zone(self.zone))
+
     @property
     def sighting(self) -> Sighting | None:
         """The tag this event is of, as the line says it (``None``: a card named without its tag)."""
         return None if self.uid is None else Sighting(self.uid, self.card, self.origin, self.pack)
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"zone": self.zone}
+        out: dict[str, Any] = {"zone": str(self.zone)}
         if self.card is not None:
             out["card"] = self.card
         if self.uid is not None:
@@ -189,16 +194,17 @@ def sighting_event(seen: Seen, *, by_tag: bool, pack: int | None = None) -> Card
     >>> from types import SimpleNamespace as Pad
     >>> seen = Pad(zone="play.A", uid="04AB", card="KS", gone=False, origin=Origin.NO_SIGNATURE, pack=1)
     >>> sighting_event(seen, by_tag=False)
-    CardEvent(zone='play.A', card='KS', uid=None, gone=False, t=None, origin=None, pack=None)
+    CardEvent(zone=<Zone.PLAY_A: 'play.A'>, card='KS', uid=None, gone=False, t=None, origin=None, pack=None)
     >>> sighting_event(seen, by_tag=True).to_json()
     {'zone': 'play.A', 'card': 'KS', 'uid': '04AB', 'pack': 1, 'origin': 'no_signature'}
     """
+    zone = Zone(seen.zone)
     if by_tag:
-        return CardEvent(seen.zone, card=seen.card, uid=seen.uid, gone=seen.gone, origin=seen.origin,
+        return CardEvent(zone, card=seen.card, uid=seen.uid, gone=seen.gone, origin=seen.origin,
                          pack=seen.pack if seen.pack is not None or seen.card is None else pack)
     if seen.card is not None:
-        return CardEvent(seen.zone, card=seen.card, gone=seen.gone)
-    return CardEvent(seen.zone, uid=seen.uid, gone=seen.gone)
+        return CardEvent(zone, card=seen.card, gone=seen.gone)
+    return CardEvent(zone, uid=seen.uid, gone=seen.gone)
 
 
 @dataclass(frozen=True, slots=True)
@@ -302,7 +308,7 @@ def _card_event(data: dict[str, Any], source: str, line_no: int, zones: tuple[st
         raise TranscriptError(source, line_no, f"'pack' is {' or '.join(map(str, PACKS))}, got {quoted(pack)}")
     if (origin is not None or pack is not None) and uid is None:
         raise TranscriptError(source, line_no, "'origin' and 'pack' are a tag's: the line needs its 'uid'")
-    return CardEvent(zone, card, uid, gone, t, None if origin is None else Origin(origin), pack)
+    return CardEvent(Zone(zone), card, uid, gone, t, None if origin is None else Origin(origin), pack)
 
 
 def _uid(uid: Any, source: str, line_no: int) -> str:
