@@ -283,7 +283,7 @@ def _card_event(data: dict[str, Any], source: str, line_no: int, zones: tuple[st
     if not isinstance(zone, str) or zone not in zones:
         import difflib
 
-        hint = difflib.get_close_matches(str(zone)[:_SHOWN], zones, n=1)
+        hint = difflib.get_close_matches(str(zone)[:_SHOWN], [str(z) for z in zones], n=1)
         extra = f" (did you mean {hint[0]!r}?)" if hint else f" (zones: {', '.join(ZONES)})"
         raise TranscriptError(source, line_no, f"unknown zone {quoted(zone)}{extra}")
     card, uid = data.get("card"), data.get("uid")
