@@ -53,7 +53,7 @@ from engine.events import (
     Trump,
     event_from_json,
 )
-from engine.faults import FAULT_CODES, Fault
+from engine.faults import FAULT_CODES, Fault, FaultCode
 from engine.game import (
     LegalActions,
     apply,
@@ -98,6 +98,7 @@ __all__ = [
     "Event",
     "Exchanged",
     "Fault",
+    "FaultCode",
     "French",
     "GameEnd",
     "GameState",
