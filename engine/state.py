@@ -230,6 +230,10 @@ class GameState:
                 value = data[f.name]
                 if f.name == "rules":
                     value = rules(**value)
+                elif f.name == "phase":
+                    value = Phase(value)
+                elif f.name == "pending":
+                    value = tuple((FaultCode(code), offender, trick) for code, offender, trick in value)
                 elif f.name in _MASK_PAIRS:
                     value = tuple(mask_of(v) for v in value)
                 elif f.name == "played":
