@@ -3,7 +3,7 @@
     >>> import engine
     >>> state = engine.new_game("classic", dealer="A")
     >>> state.phase
-    <Phase.DEAL: 'deal'>
+    'deal'
 
 No I/O, no clock, no global state: everything the table decides about a game is
 decided here. See ``docs/rules.md`` for every rule decision and its source.

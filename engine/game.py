@@ -3,7 +3,7 @@
     >>> from engine.cards import Card
     >>> state = new_game("classic", dealer="B")
     >>> state.phase, state.elder
-    (<Phase.DEAL: 'deal'>, 'A')
+    ('deal', 'A')
     >>> state, events = apply(state, parse_deal("KH QH JH AH TH / 7S 8S 9S TS AS / 7D"))
     >>> [e.event for e in events]
     ['trump']

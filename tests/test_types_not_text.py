@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+import engine.state
 from engine.faults import FaultCode
 from engine.state import Phase
 from hardware.layout import Zone
@@ -24,7 +25,7 @@ ZONE_HOME = "hardware/layout.py"
 CODE_HOME = "engine/faults.py"
 """The modules that define the types: the only ones that write their members' text."""
 
-PHASES = frozenset(Phase)
+PHASES = frozenset(engine.state.PHASES)
 CODES = frozenset(FaultCode)
 ZONE_TEXTS = frozenset(Zone) - {"A", "B"}  # a compact seat pad's name is a seat's
 ZONE_PREFIXES = ("hand.", "play.")

@@ -23,7 +23,7 @@ them do at full sight).
     >>> players = PacketPlayers(table, engine.new_game("classic", dealer="A"), seed=4)
     >>> final = players.play_game()
     >>> final.phase, table.snapshot.view.score == final.score
-    (<Phase.OVER: 'over'>, True)
+    ('over', True)
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ is a frozen value and gives the next; the walk puts them in the next state.
     >>> from firmware_host.referee.transcript import CardEvent, Setup
     >>> state, outcome = referee(start(), Setup(dealer="A"))
     >>> outcome.events, state.engine_state.phase
-    ((), <Phase.DEAL: 'deal'>)
+    ((), 'deal')
     >>> dealt, outcome = referee(state, CardEvent("hand.B", "KS"))
     >>> outcome.events, dealt.engine_state.hands[1] == 1 << engine.Card.parse("KS").index
     ((), True)

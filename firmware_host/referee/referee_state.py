@@ -19,7 +19,7 @@ state holds the referee's parts, each a frozen value with functions that give th
 
     >>> state = start(game=4)
     >>> state.game, state.engine_state.phase, snapshot(state).game
-    (4, <Phase.CUT: 'cut'>, 4)
+    (4, 'cut', 4)
 """
 
 from __future__ import annotations
