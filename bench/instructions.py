@@ -17,6 +17,12 @@ instructions:
 
 - ``startup_python``: the bare interpreter (``site`` included), the floor of every figure below;
 - ``startup_version`` / ``startup_help``: ``ecarte-table --version`` and ``ecarte-table --help``;
+- ``startup_console_version`` / ``startup_console_help``: the same through the console script a person
+  types, ``ecarte-table`` as pip wrote it in the checkout's ``.venv`` (``scripts/setup.sh``: an editable
+  install, whose finder the venv's ``site`` imports at every start); not printed for a checkout without one;
+- ``startup_wheel_version`` / ``startup_wheel_help``: the same through the console script of a wheel
+  installed as ``systemd/install.sh`` installs the table (built from a copy of the checkout, installed
+  without its dependencies, which these two commands do not import, in a throwaway venv);
 - ``startup_import_engine``: ``import engine``; ``startup_import_app``: ``import firmware_host.app``
   (the composition root);
 - ``startup_run_first_frame``: ``ecarte-table run`` on the simulated table started again (its
@@ -127,21 +133,54 @@ sys.exit(main(["run", "--journal", sys.argv[3], "--png", frames, "--events", "-"
 }
 
 
-def startup_count(checkout: Path, name: str, home: Path, *, valgrind: bool = True) -> int:
+CONSOLE = {"version": ["--version"], "help": ["--help"]}
+"""The console scripts' command lines (``startup_console_*``, ``startup_wheel_*``)."""
+
+
+def wheel_console(checkout: Path, folder: Path) -> Path:
+    """``ecarte-table`` of ``checkout`` built as a wheel (from a copy: the checkout is left as it is) and
+    installed without its dependencies in a venv made in ``folder`` with this interpreter, by this
+    interpreter's pip (whose console-script template ``systemd/install.sh``'s upgraded pip writes too)."""
+    source, wheels, venv = folder / "source", folder / "wheels", folder / "venv"
+    shutil.copytree(checkout, source, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "__pycache__", "build", "*.egg-info", "node_modules", ".mypy_cache", ".ruff_cache"))
+    steps = [
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", str(wheels), str(source)],
+        [sys.executable, "-m", "venv", "--without-pip", str(venv)],
+    ]
+    for step in steps:
+        done = subprocess.run(step, capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            raise SystemExit(f"bench/instructions.py: {' '.join(step)} failed:\n{done.stderr[-2000:]}")
+    built = sorted(wheels.glob("ecarte_table-*.whl"))
+    install = [sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "install", "--quiet",
+               "--no-deps", "--no-index", str(built[-1])]
+    done = subprocess.run(install, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"bench/instructions.py: installing the wheel failed:\n{done.stderr[-2000:]}")
+    return venv / "bin" / "ecarte-table"
+
+
+def startup_count(checkout: Path, name: str, home: Path, *, valgrind: bool = True,
+                  console: Path | None = None) -> int:
     """Instructions of one start-up workload, a whole process (0 when not under valgrind). ``home``
     holds what a table keeps from one start to the next: its state (the journal, the tag registry)
     and its bytecode (``PYTHONPYCACHEPREFIX``), the dataclasses' methods :mod:`cli.compiled_methods`
-    keeps beside it."""
+    keeps beside it. ``console``: a console script run with :data:`CONSOLE`'s line for ``name``'s
+    last word, in place of a workload."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "callgrind.out"
         script = Path(tmp) / f"{name}.py"
-        script.write_text(STARTUP_PRELUDE + STARTUP[name])
+        if console is None:
+            script.write_text(STARTUP_PRELUDE + STARTUP[name])
         env = {key: value for key, value in os.environ.items()
                if not key.startswith(("PYTHON", "LC_", "LANG")) and key != "STATE_DIRECTORY"}
         env.update(PYTHONHASHSEED="0", XDG_STATE_HOME=str(home / "state"), PYTHONPYCACHEPREFIX=str(home / "pycache"),
                    LANG="C.UTF-8", COLUMNS="80")
         command = [sys.executable, str(script), str(checkout), str(home / "frames"), str(home / "journal.sqlite"),
                    "count" if valgrind else "warm"]
+        if console is not None:
+            command = [str(console), *CONSOLE[name.rpartition("_")[2]]]
         if valgrind:
             env["PYTHONDONTWRITEBYTECODE"] = "1"
             command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *command]
@@ -173,7 +212,15 @@ def startup_figures(checkout: Path) -> dict[str, int]:
     with tempfile.TemporaryDirectory() as home:
         for name in STARTUP:
             startup_count(checkout, name, Path(home), valgrind=False)
-        return {name: startup_count(checkout, name, Path(home)) for name in STARTUP}
+        counted = {name: startup_count(checkout, name, Path(home)) for name in STARTUP}
+        consoles = {"startup_wheel": wheel_console(checkout, Path(home) / "wheel")}
+        if (checkout / ".venv" / "bin" / "ecarte-table").exists():
+            consoles["startup_console"] = checkout / ".venv" / "bin" / "ecarte-table"
+        for prefix, console in consoles.items():
+            for line in CONSOLE:
+                startup_count(checkout, f"{prefix}_{line}", Path(home), valgrind=False, console=console)
+                counted[f"{prefix}_{line}"] = startup_count(checkout, f"{prefix}_{line}", Path(home), console=console)
+        return counted
 
 
 def figures(checkout: Path, games: int, language: str) -> dict[str, float]:
@@ -209,9 +256,11 @@ def main() -> int:
     runs = [("", ROOT)] + ([("before_", args.before.resolve())] if args.before else [])
     if args.startup or args.startup_only:
         counted = {prefix: startup_figures(checkout) for prefix, checkout in runs}
-        for name in STARTUP:
+        names = [*STARTUP, *(f"{how}_{line}" for how in ("startup_console", "startup_wheel") for line in CONSOLE)]
+        for name in names:
             for prefix, _ in runs:
-                print(f"{prefix}{name}: {counted[prefix][name] / 1e6:,.1f} M instructions", flush=True)
+                if name in counted[prefix]:
+                    print(f"{prefix}{name}: {counted[prefix][name] / 1e6:,.1f} M instructions", flush=True)
         if args.startup_only:
             return 0
     for prefix, checkout in runs:

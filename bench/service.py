@@ -20,8 +20,11 @@ Prints one line per figure, ``name: value unit``:
   ``/api/state`` meanwhile (each hand reviewed once, by a worker process, and served as kept:
   :mod:`venue.reviews`).
 - ``history_api_state_p50_ms`` / ``history_event_to_frame_p99_ms``: the same with the 12 clients looping
-  over the history's endpoints (``/api/games``, ``/api/stats``, ``/api/games/N[/record]``) instead
-  (``python bench/service.py --history`` alone).
+  over the history's endpoints (``/api/games``, ``/api/stats``, ``/api/games/N[/record]``) instead;
+  ``history_game_slowdown_pct``: how much slower an event goes through the loop with them (mean);
+  ``history_cold_start_s``: the page's start on a journal of 40 games, each read from its file kept
+  beside the journal (:mod:`venue.kept_games`), and making them all from the journal, as every start
+  did before (``python bench/service.py --history`` alone).
 
 A Pi's budget: the same work in a process pinned to one core (``taskset -c 0``) at reduced
 priority (``nice -n 10``), and, where a CPU quota can be set (cgroup v2 ``cpu.max``, or v1
@@ -444,6 +447,7 @@ def viewers(clients: int = 12, earlier: int = 4, *, history: bool = False) -> di
                 out[f"frame_p99_{label}"] = _pct(timings, 0.99)
                 out[f"frame_p50_{label}"] = statistics.median(timings)
                 out[f"state_p50_{label}"] = statistics.median(state) if state else float("nan")
+                out[f"frame_mean_{label}"] = statistics.fmean(timings)
                 out[f"asked_{label}"] = asked
     return out
 
@@ -457,6 +461,41 @@ def report_viewers(v: dict[str, float]) -> None:
           f"{v['state_p50_without'] * 1000:.1f} ms without")
 
 
+def history_cold_start(count: int = 40) -> dict[str, float]:
+    """A journal of ``count`` games: the page's start making every game from the journal (its
+    summary, record and statistics: what every start did before they were kept), then a start
+    reading them from their files beside the journal (s)."""
+    from firmware_host.referee.transcript import ButtonEvent
+    from venue.page_history import JournalHistory
+
+    out: dict[str, float] = {}
+    shm = "/dev/shm" if os.path.isdir("/dev/shm") else None  # the 40 games written without waiting for a disk
+    with tempfile.TemporaryDirectory(dir=shm) as tmp:
+        path = Path(tmp) / "j.sqlite"
+        with Journal(path) as journal:
+            service = TableService(journal=journal, controller=Controller())
+            service.resume()
+            seed = 0
+            while service.game <= count:  # games that end (a transcript may leave its game unfinished)
+                events = game_transcript(engine.new_game("classic", dealer="A"), random.Random(seed), faults=True)
+                seed += 1
+                referee = Controller()
+                for event in events:
+                    with contextlib.suppress(Exception):
+                        referee.handle(event)
+                if referee.snapshot().winner is None:
+                    continue
+                for event in [*events, ButtonEvent("A", "yes")]:
+                    service.handle(InputLine(event))
+        for label in ("making", "kept"):
+            history = JournalHistory(path, table="T")
+            t0 = time.perf_counter()
+            history.prepare().join()
+            out[f"{label}_s"] = time.perf_counter() - t0
+            out[f"{label}_made"] = history.made
+    return out
+
+
 def report_history(v: dict[str, float]) -> None:
     print(f"history_api_state_p50_ms: {v['state_p50_with'] * 1000:.1f} ms with 12 clients looping over /api/games, "
           f"/api/stats and /api/games/N[/record] ({v['asked_with']:.0f} asked meanwhile), "
@@ -464,6 +503,13 @@ def report_history(v: dict[str, float]) -> None:
     print(f"history_event_to_frame_p99_ms: {v['frame_p99_with'] * 1000:.2f} ms with them (p50 "
           f"{v['frame_p50_with'] * 1000:.2f} ms), {v['frame_p99_without'] * 1000:.2f} ms without (p50 "
           f"{v['frame_p50_without'] * 1000:.2f} ms)")
+    slower = (v["frame_mean_with"] / v["frame_mean_without"] - 1) * 100
+    print(f"history_game_slowdown_pct: {slower:.1f} % (an event's mean time through the service's loop with the "
+          f"12 clients looping over the history, against without them)")
+    cold = history_cold_start()
+    print(f"history_cold_start_s: {cold['kept_s']:.2f} s for 40 games, read from their kept files "
+          f"({cold['kept_made']:.0f} made again; {cold['making_s']:.2f} s making all {cold['making_made']:.0f} "
+          f"from the journal, as every start did before)")
 
 
 def main() -> None:

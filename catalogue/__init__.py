@@ -61,6 +61,7 @@ __all__ = [
     "os_reason",
     "percent",
     "plural_forms",
+    "prompt_words",
     "rule_set",
     "said",
     "say",
@@ -398,6 +399,17 @@ def said(lang: str, msgid: str, values: Mapping[str, str]) -> str:
     if is_plural(msgid):  # a count meets a noun: ``n`` picks the form
         return say_n(lang, msgid, int(worded.pop("n", "0") or 0), **worded)
     return say(lang, msgid, **worded)
+
+
+def prompt_words(lang: str, key: str, seat: str, n: int = 0) -> tuple[str, str]:
+    """What the table waits for (the engine's prompt ``key``, its ``seat``, ``n`` cards) in ``lang``,
+    in a few words and in a sentence (``prompt.<key>.short``, ``prompt.<key>``)::
+
+        >>> prompt_words("en", "draw", "B", 2)
+        ('draw 2', 'B draws 2 from the stock')
+    """
+    lang = language(lang)
+    return say(lang, f"prompt.{key}.short", seat=seat, n=n), say(lang, f"prompt.{key}", seat=seat, n=n)
 
 
 def _worded(lang: str, values: Mapping[str, str]) -> dict[str, str]:

@@ -22,8 +22,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Count", "Joined", "Phrase", "SaidFormatter", "WordedError", "from_data", "logged", "os_words",
-           "said_at_the_console"]
+__all__ = ["Count", "Joined", "Phrase", "SaidFormatter", "WordedError", "from_data", "log_said", "logged",
+           "os_words", "said_at_the_console"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,21 +62,36 @@ class Phrase:
         return cls(msgid, tuple(values.items()))
 
     def said(self, lang: str) -> str:
-        """The words in ``lang`` (a message with plural forms in the form for its ``n``).
+        """The words in ``lang`` (a message with plural forms in the form for its ``n``): a value that
+        says itself (a phrase, a count, a refusal with its own words) said in ``lang`` too, an
+        :class:`OSError` by why the system refused (:func:`catalogue.os_reason`)::
+
+            >>> Phrase.of("error.cannot_open", path="/x", reason=FileNotFoundError(2, "x")).said("it")
+            'impossibile aprire /x: nessun file o cartella con questo nome'
 
         :raises KeyError: an id the catalogue does not hold.
         """
         from catalogue import is_plural, say, say_n
 
-        values = {key: value.said(lang) if isinstance(value, Phrase | Count | Joined) else value
-                  for key, value in self.values}
-        if is_plural(self.msgid):
+        values = {key: _value_said(value, lang) for key, value in self.values}
+        if is_plural(self.msgid) and "n" in values:
             n = int(values.pop("n"))
             return say_n(lang, self.msgid, n, **values)
         return say(lang, self.msgid, **values)
 
     def __str__(self) -> str:
         return self.said("en")
+
+
+def _value_said(value: Any, lang: str) -> Any:
+    """A message's value in ``lang``: one that says itself said, an :class:`OSError` by why the system
+    refused, any other as it is."""
+    from catalogue import os_reason
+
+    said = getattr(value, "said", None)
+    if callable(said):
+        return said(lang)
+    return os_reason(lang, value) if isinstance(value, OSError) else value
 
 
 def os_words(exc: OSError) -> Phrase | str:
@@ -132,6 +147,26 @@ def logged(words: Phrase | Joined) -> dict[str, Any]:
     """The ``extra`` of a log line a person may read at a console (``logger.info(..., extra=logged(...))``):
     its words, said in the console's language by :class:`SaidFormatter`; the log keeps its English."""
     return {"said": words}
+
+
+def log_said(logger: logging.Logger, level: int, words: Phrase | Joined) -> None:
+    """Log ``words`` once: the log's line is their English, the catalogue's (formatted only if the line is
+    kept), and a console in a language says them in its own (:class:`SaidFormatter`)::
+
+        >>> import io
+        >>> handler = logging.StreamHandler(stream := io.StringIO())
+        >>> handler.setFormatter(SaidFormatter("de"))
+        >>> logger = logging.getLogger("doctest.log_said")
+        >>> logger.addHandler(handler)
+        >>> logger.propagate = False
+        >>> log_said(logger, logging.WARNING, Phrase.of("log.reader_back", pad="turnup"))
+        >>> stream.getvalue().splitlines()
+        ['WARNING doctest.log_said: der Leser turnup ist zurück']
+        >>> logging.LogRecord("x", logging.INFO, "", 0, "%s", (Phrase.of("log.reader_back", pad="turnup"),),
+        ...                   None).getMessage()
+        'reader turnup is back'
+    """
+    logger.log(level, "%s", words, extra=logged(words))
 
 
 class SaidFormatter(logging.Formatter):

@@ -20,8 +20,15 @@ then compiled as before.
 It lives where Python keeps this package's bytecode (``cli/__pycache__``, or below
 ``PYTHONPYCACHEPREFIX``), and is trusted as the ``.pyc`` files beside it are: whoever can write
 one can write the other. The service cannot write there (``ProtectSystem=strict``): the installer
-writes it once, as it installs the code (``python -m cli.compiled_methods`` imports every module of
-ours, and so makes every class; ``systemd/install.sh``).
+writes it once, as it installs the code (``python -P -m cli.compiled_methods`` imports every module of
+ours, and so makes every class; ``systemd/install.sh``; ``-P``: the installed package, never the
+``cli/`` of a clone in the folder the installer is run from, which ``python -m`` would find first and
+where the file would be written for no one).
+
+Whatever the file holds, a class is what it would be without it: a text compiles to one code, so a
+class changed since the file was written has a new text and is compiled (and kept at the next write);
+only the compiling is saved, never a method of another text. Another Python (another magic number, or
+cache tag in the name) reads none of it; a file that cannot be read is compiled over.
 """
 
 from __future__ import annotations
@@ -69,7 +76,11 @@ def cache_file(prefix: str | None = None) -> Path:
 
 def _compiled_exec(source: object, globals: dict[str, object] | None = None,
                    locals: dict[str, object] | None = None) -> None:
-    """``exec`` for :mod:`dataclasses`: a text compiled once (then its kept code), anything else as given."""
+    """``exec`` for :mod:`dataclasses`: a text compiled once (then its kept code), anything else as given.
+    Without ``globals``, the caller's, as ``exec`` takes them (here they would be this module's)."""
+    if globals is None:
+        caller = sys._getframe(1)
+        globals, locals = caller.f_globals, caller.f_locals if locals is None else locals
     if isinstance(source, str):
         code = _code.get(source)
         if code is None:

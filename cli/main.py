@@ -76,11 +76,35 @@ def command_named(argv: Sequence[str]) -> str | None:
     return next((word for word in argv if word in COMMANDS), None)
 
 
+def _columns() -> int:
+    """The terminal's width as :func:`shutil.get_terminal_size` reads it (``COLUMNS``, else standard
+    output's terminal, else 80), without importing :mod:`shutil` and the compressors it imports."""
+    import os
+
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):  # no standard output (None), not a terminal
+            columns = 0
+    return columns or 80
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse's parser, with "did you mean" for a mistyped option (``--dpeth``), in ``lang``."""
 
     commands: dict[str, argparse.ArgumentParser]
     lang = "en"
+
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        """argparse's formatter at the terminal's width (:func:`_columns`, less 2, as argparse takes
+        it): argparse would import :mod:`shutil` for it, even to check each argument as it is added,
+        and ``--version`` and ``--help`` have no other use for it (``bench/instructions.py --startup``)."""
+        formatter: argparse.HelpFormatter = self.formatter_class(prog=self.prog, width=_columns() - 2)  # type: ignore[call-arg]
+        return formatter
 
     def error(self, message: str) -> NoReturn:
         import difflib

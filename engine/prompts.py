@@ -1,17 +1,16 @@
-"""What the table waits for: the one place that decides it, as data and in the engine's English.
+"""What the table waits for: the one place that decides it, as data (no words).
 
-:attr:`Prompt.key` and :attr:`Prompt.count` say it as data: the players read it in the table's
-language from the catalogue, by key (:func:`firmware_host.screens.i18n.worded`). :attr:`Prompt.short`
-and :attr:`Prompt.text` are the engine's English, for its logs (a fault names what the table waits
-for by key: :func:`expecting`)::
+A :class:`Prompt` is the prompt's ``key``, its ``seat`` and its ``count`` (cards to draw); its words
+are the catalogue's, in every language alike, English among them (``prompt.<key>.short`` and
+``prompt.<key>`` in ``catalogue/locale/*/LC_MESSAGES/ecarte.po``), put in at the edge
+(:func:`catalogue.prompt_words`). :func:`expectation` says it as a message's id and values
+(:class:`~engine.events.Says`), as a fault does::
 
     >>> from engine.game import new_game
-    >>> prompt(new_game("classic", dealer="B")).text
-    'B deals five cards each and turns up the eleventh'
-    >>> prompt(new_game("classic", dealer="B")).short, prompt(new_game("german", dealer="B")).key
-    ('deal, turn up', 'deal')
+    >>> prompt(new_game("classic", dealer="B"))
+    Prompt(seat='B', key='deal', count=0)
     >>> expectation(new_game("german", dealer="A"))
-    'A deals five cards each and turns up the eleventh'
+    Says(key='prompt.deal', values=(('seat', 'A'), ('n', '0')))
 """
 
 from __future__ import annotations
@@ -19,52 +18,31 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TypedDict
 
+from engine.events import Says
 from engine.seats import OTHER
 from engine.state import GameState, Phase
 
-# key -> (short, sentence) in English, the engine's own words (its logs): the players read a prompt
-# in the table's language from the catalogue, by ``key``
-# (``catalogue/locale/*/LC_MESSAGES/ecarte.po``: ``prompt.<key>.short`` and ``prompt.<key>``).
-# ``{seat}`` is the seat, ``{n}`` a count. The rules' questions are keys of their own: the elder
-# proposes or plays (declares or passes under german rules), the dealer accepts or refuses
-# (takes the game or exchanges); ``replay``: a fault proven late, the other seat chooses.
-_ENGLISH: dict[str, tuple[str, str]] = {
-    "retourne": ("turn a card: target", "turn a card to set the target"),
-    "cut": ("cut for the deal", "each seat cuts a card for the deal"),
-    "deal": ("deal, turn up", "{seat} deals five cards each and turns up the eleventh"),
-    "propose": ("propose or play?", "{seat}: propose or play?"),
-    "declare": ("declare or pass?", "{seat}: declare or pass?"),
-    "respond": ("accept or refuse?", "{seat}: accept or refuse?"),
-    "take": ("take or exchange?", "{seat}: take the game or exchange?"),
-    "draw": ("draw {n}", "{seat} draws {n} from the stock"),
-    "discard_or_draw": ("discard or draw {n}", "{seat} discards more or draws {n} from the stock"),
-    "discard": ("discard", "{seat} discards"),
-    "play": ("play", "{seat} plays"),
-    "offer_double": ("double: yes or no?", "{seat}: accept or refuse the double?"),
-    "offer_point": ("point: yes or no?", "{seat}: accept or refuse the point?"),
-    "replay": ("yes replay, no play on", "{seat}: yes to play the hand again, no to play on?"),
-    "over": ("game over", "the game is over"),
-}
-
-PROMPT_KEYS = tuple(_ENGLISH)
+# The rules' questions are keys of their own: the elder proposes or plays (declares or passes under
+# german rules), the dealer accepts or refuses (takes the game or exchanges); ``replay``: a fault
+# proven late, the other seat chooses.
+PROMPT_KEYS = ("retourne", "cut", "deal", "propose", "declare", "respond", "take", "draw", "discard_or_draw",
+               "discard", "play", "offer_double", "offer_point", "replay", "over")
 """Every prompt the table can show (a test draws each in every language)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Prompt:
-    """Whose move it is (``""``: the table's, or nobody's), in a few words and in a sentence;
-    ``key`` and ``count`` (cards to draw) say it as data."""
+    """Whose move it is (``""``: the table's, or nobody's), what the table waits for (``key``, one of
+    :data:`PROMPT_KEYS`) and ``count`` (cards to draw)."""
 
     seat: str
-    short: str
-    text: str
     key: str = ""
     count: int = 0
 
-
-def _prompt(key: str, seat: str, count: int = 0) -> Prompt:
-    short, text = _ENGLISH[key]
-    return Prompt(seat, short.format(seat=seat, n=count), text.format(seat=seat, n=count), key, count)
+    @property
+    def says(self) -> Says:
+        """The prompt as a message's id and values (``prompt.<key>`` with ``seat`` and ``n``)."""
+        return Says(f"prompt.{self.key}", (("seat", self.seat), ("n", str(self.count))))
 
 
 def prompt(state: GameState) -> Prompt:
@@ -72,32 +50,32 @@ def prompt(state: GameState) -> Prompt:
     phase = state.phase
     rules = state.rules
     if phase == Phase.RETOURNE:
-        return _prompt("retourne", "")
+        return Prompt("", "retourne")
     if phase == Phase.CUT:
-        return _prompt("cut", "")
+        return Prompt("", "cut")
     if phase == Phase.DEAL:
-        return _prompt("deal", state.dealer)
+        return Prompt(state.dealer, "deal")
     if phase in (Phase.PROPOSE, Phase.FORCE):
-        return _prompt("declare" if rules.declares_game else "propose", state.elder)
+        return Prompt(state.elder, "declare" if rules.declares_game else "propose")
     if phase == Phase.RESPOND:
-        return _prompt("take" if rules.declares_game else "respond", state.dealer)
+        return Prompt(state.dealer, "take" if rules.declares_game else "respond")
     if phase == Phase.EXCHANGE:
         seat = state.exchanger or state.elder
         missing = state.ex_discarded - state.ex_drawn
         high = (rules.elder_discard if seat == state.elder else rules.dealer_discard)[1]
         if missing > 0 and state.ex_drawn == 0 and state.ex_discarded < min(high, state.stock_size):
             # nothing drawn yet: the seat may still be laying its discards one by one
-            return _prompt("discard_or_draw", seat, missing)
+            return Prompt(seat, "discard_or_draw", missing)
         if missing > 0:
-            return _prompt("draw", seat, missing)
-        return _prompt("discard", seat)
+            return Prompt(seat, "draw", missing)
+        return Prompt(seat, "discard")
     if phase == Phase.PLAY:
         if state.awaiting >= 0:
-            return _prompt("replay", "B" if state.awaiting == 0 else "A")
+            return Prompt("B" if state.awaiting == 0 else "A", "replay")
         if state.offer is not None:
-            return _prompt(f"offer_{state.offer}", OTHER[state.offer_by or "A"])
-        return _prompt("play", state.turn or "")
-    return _prompt("over", "")
+            return Prompt(OTHER[state.offer_by or "A"], f"offer_{state.offer}")
+        return Prompt(state.turn or "", "play")
+    return Prompt("", "over")
 
 
 class Expecting(TypedDict):
@@ -115,6 +93,6 @@ def expecting(state: GameState) -> Expecting:
     return {"expects": waits.key, "expects_seat": waits.seat, "expects_n": waits.count}
 
 
-def expectation(state: GameState) -> str:
-    """What the table waits for, as a sentence: ``'A: propose or play?'``."""
-    return prompt(state).text
+def expectation(state: GameState) -> Says:
+    """What the table waits for, as a message's id and values (``prompt.<key>``)."""
+    return prompt(state).says

@@ -73,9 +73,6 @@ class RuleSet:
     winner_leads_next_hand: ClassVar[bool] = False
     """German (002, "Wer gewonnen hat, spielt beim nächsten Spiel auf"): the winner of a
     hand leads the next one (its loser deals). Otherwise the dealer alternates each hand."""
-    elder_question: ClassVar[str] = "propose or play?"
-    dealer_question: ClassVar[str] = "accept or refuse?"
-    dealer_question_short: ClassVar[str] = "accept or refuse?"
 
     ace_high: bool = False
     target: int = 5
@@ -295,9 +292,6 @@ class German(RuleSet):
     name: ClassVar[str] = "german"
     declares_game: ClassVar[bool] = True
     king_must_be_led: ClassVar[bool] = True
-    elder_question: ClassVar[str] = "declare or pass?"
-    dealer_question: ClassVar[str] = "take the game or exchange?"
-    dealer_question_short: ClassVar[str] = "take or exchange?"
     elder_discard: ClassVar[tuple[int, int]] = (1, 5)
     dealer_discard: ClassVar[tuple[int, int]] = (0, 5)
     king_rule_24: ClassVar[bool] = False

@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from catalogue import say
-from drivers.nfc.pad_contents import CardLookup
 from engine import RuleSet
 from engine.state import Phase
 from firmware_host.checks.doctor import Refused, refusal
@@ -34,22 +33,24 @@ from firmware_host.feeder import feed_lines
 from firmware_host.journal.store import Journal, JournalBusy, JournalDamaged, JournalError, default_journal
 from firmware_host.outputs import FaultLights, JsonLines, OutputSource, TableOutput
 from firmware_host.referee.controller import Controller
+from firmware_host.referee.event_words import said_in
 from firmware_host.referee.table_defaults import TableDefaults
 from firmware_host.referee.transcript import Setup, setup_problem
 from firmware_host.screens.panel import check_png_dir
 from firmware_host.service import ServiceStats, TableService
 from hardware.limits import nfc
 from hardware.table import TableConfig
-from hardware.table_devices import TableDevices, open_table_devices
 
 if TYPE_CHECKING:  # opened late: `run` alone needs them
     from drivers.device_events import DeviceEvent
+    from drivers.nfc.pad_contents import CardLookup
     from drivers.seat_controls import SeatControls
     from firmware_host.cards.deck_check import DeckReport
     from firmware_host.cards.table_tags import TableTags
     from firmware_host.players.simtable import SimulatedTable
     from firmware_host.screens.panel import Panel
     from firmware_host.voice.voice_parts import VoiceParts
+    from hardware.table_devices import TableDevices
     from hardware.tag_registry import TagRegistry
 
 logger = logging.getLogger(__name__)
@@ -263,13 +264,38 @@ def open_parts(table: TableConfig, tags: TableTags, journal: Journal, options: R
             else None)  # the deck check first: before the first line of a fresh journal
     put = gate.put if gate is not None else tags.route(service)
     card_for = registry.entry if registry is not None else None  # the pads' one lookup a card
+    if gate is None and journal.games():  # started again: its game on the OLED before the pads and buttons open
+        resume(service, panel, journal)  # (nfcpy and gpiozero imported, the readers' first waits: seconds on a Pi)
     devices = open_devices(table, voice.with_listen(put) if voice is not None else without_listen(put), card_for,
                            **tags.pad_options())
     stack.callback(devices.close)
     if devices.seat_controls is not None:
-        service.outputs.append(FaultLights(devices.seat_controls))
+        lights = FaultLights(devices.seat_controls)
+        service.outputs.append(lights)
+        if service.resumed:  # the seats the resumed game left with a fault to put right
+            lights.publish(controller.outcome())
     page_url = next((url for o in shown_above if isinstance(url := getattr(o, "url", None), str)), None)
     return TableParts(table, journal, controller, panel, service, devices, stopped, gate, page_url, registry)
+
+
+def resume(service: TableService, panel: Panel, journal: Journal) -> None:
+    """The journal's game replayed (:meth:`TableService.resume`), its frame on the OLED, before the
+    service runs.
+
+    :raises BadInput: a journaled line the resume cannot read back (with the salvage command to run).
+    """
+    try:
+        service.resume()
+    except JournalDamaged as exc:  # as when run() resumes: exit 2, never a restart loop
+        paused(service, panel)
+        raise damaged(exc, journal.path) from None
+
+
+def paused(service: TableService, panel: Panel) -> None:
+    """The service stopping: systemd told, the OLED says the table is paused."""
+    service.stopping()
+    with contextlib.suppress(OSError):
+        panel.paused("table paused: the game resumes where it stopped", service.controller.snapshot())
 
 
 def run_parts(parts: TableParts, options: RunOptions, events: IO[bytes] | None) -> ServiceStats:
@@ -300,9 +326,7 @@ def run_parts(parts: TableParts, options: RunOptions, events: IO[bytes] | None) 
     except JournalDamaged as exc:  # a line the resume cannot read back: exit 2, never a restart loop
         raise damaged(exc, journal.path) from None
     finally:
-        service.stopping()
-        with contextlib.suppress(OSError):
-            parts.panel.paused("table paused: the game resumes where it stopped", parts.controller.snapshot())
+        paused(service, parts.panel)
     if events is not None and service.stats.handled:
         _say_where_it_stands(parts.controller, journal.path)
     return service.stats
@@ -375,7 +399,7 @@ def _say_where_it_stands(controller: Controller, journal: str | os.PathLike[str]
         return
     a, b = snapshot.players[0], snapshot.players[1]
     print(f"ecarte-table run: the input ended in game {snapshot.game}, hand {snapshot.hand_no} ({view.phase}), "
-          f"{a} {view.score[0]} – {b} {view.score[1]}; the table waits: {snapshot.expectation}. "
+          f"{a} {view.score[0]} – {b} {view.score[1]}; the table waits: {said_in(snapshot.expectation)}. "
           f"The journal {journal} keeps it: `run --journal` on it goes on from there.", file=sys.stderr)
 
 
@@ -491,6 +515,8 @@ def open_devices(table: TableConfig, put: Callable[[DeviceEvent], None],
         tags = sim_tags(1) | sim_tags(2)
         devices.sim = SimulatedTable(table, events=put, card_for=card_for or tags.get, **pad_options)
         return devices
+    from hardware.table_devices import open_table_devices
+
     ports = {pad.name: pad.serial_port or pad.device for pad in table.pads}
     devices.table = open_table_devices(table, ports, put=put, card_for=card_for, **pad_options)
     return devices

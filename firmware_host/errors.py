@@ -23,12 +23,13 @@ class BadInput(Exception):
     """Input the table cannot use: the message names the file, the line and what was expected.
 
     The command line prints it and exits with status 2, in the language asked (``--language``, else
-    the environment's ``LANG``) where the message is the catalogue's: ``msgid`` and its ``values``
-    (then its English, ``str()``, is the catalogue's too, unless ``message`` is given), an
-    :class:`OSError` among them said in words with :func:`os_reason`, a value that says itself (a
-    :class:`~catalogue.phrase.Phrase`, a tag registry's refusal) said in the language too; or ``words``
-    that say themselves (a table file's problems). ``language``: the language of the input itself, where
-    it names one (a table file's ``[table] language``), said in when no ``--language`` is given::
+    the environment's ``LANG``), from its ``words``: the catalogue's ``msgid`` and its ``values`` (a
+    :class:`~catalogue.phrase.Phrase`, the one carrier of a message's id and values; its English,
+    ``str()``, the catalogue's too, unless ``message`` is given), an :class:`OSError` among the values
+    said in words with :func:`os_reason`, a value that says itself (a phrase, a tag registry's refusal)
+    said in the language too; or ``words`` that say themselves (a table file's problems). ``language``:
+    the language of the input itself, where it names one (a table file's ``[table] language``), said in
+    when no ``--language`` is given::
 
         >>> BadInput(msgid="error.no_journal", path="/x/j.sqlite").said("es")
         'no hay ningún diario en /x/j.sqlite'
@@ -38,48 +39,42 @@ class BadInput(Exception):
 
     def __init__(self, message: str | None = None, *, msgid: str | None = None, words: Said | None = None,
                  language: str | None = None, **values: Any) -> None:
+        from catalogue.phrase import Phrase
+
+        if msgid is not None:
+            words = Phrase.of(msgid, **values)
         if message is None:
-            if words is not None:
-                message = words.said("en")
-            elif msgid is not None:
-                message = _said("en", msgid, values)
-            else:
+            if words is None:
                 raise TypeError("BadInput needs its message, its message id or its words")
+            message = words.said("en")
         super().__init__(message)
-        self.msgid = msgid
         self.words = words
         self.language = language
-        self.values = values
 
     @classmethod
     def of(cls, exc: BaseException) -> BadInput:
         """``exc`` refused as input: in words where it carries them (it says itself, as a table file's
-        problems do; ``words`` that do, as a :class:`~catalogue.phrase.WordedError`'s; a ``msgid`` and
-        ``values``, as a BadInput's), else its English as it is; the language of the input it names kept."""
+        problems do; ``words`` that do, as a :class:`~catalogue.phrase.WordedError`'s or a journal's
+        error), else its English as it is; the language of the input it names kept."""
         language = getattr(exc, "language", None)
         language = language if isinstance(language, str) else None
-        words = exc if isinstance(exc, Said) else getattr(exc, "words", None)
-        if isinstance(words, Said):
-            return cls(str(exc), words=words, language=language)
-        msgid, values = getattr(exc, "msgid", None), getattr(exc, "values", None)
-        if isinstance(msgid, str) and isinstance(values, dict):
-            return cls(str(exc), msgid=msgid, language=language, **values)
-        return cls(str(exc), language=language)
+        words = words_of(exc)
+        return cls(str(exc), words=words if isinstance(words, Said) else None, language=language)
 
     def said(self, lang: str) -> str:
-        """The message in ``lang`` (as raised where it has no message id nor ``words``)."""
-        if self.words is not None:
-            return self.words.said(lang)
+        """The message in ``lang`` (as raised where it has no words, or names an id the catalogue does not
+        hold)."""
         from catalogue import has
+        from catalogue.phrase import Phrase
 
-        if self.msgid is None or not has(self.msgid):
+        if self.words is None or (isinstance(self.words, Phrase) and not has(self.words.msgid)):
             return str(self)
-        return _said(lang, self.msgid, self.values)
+        return self.words.said(lang)
 
 
 def words_of(exc: BaseException) -> Said | str:
-    """``exc``'s words where it carries them (it says itself; ``words`` that do; a ``msgid`` and
-    ``values``), else its English as it is::
+    """``exc``'s words where it carries them (it says itself; ``words`` that do), else its English as it
+    is::
 
         >>> words_of(BadInput(msgid="error.no_folder", folder="/x")).said("fr")
         "le dossier /x n'existe pas"
@@ -87,26 +82,4 @@ def words_of(exc: BaseException) -> Said | str:
     if isinstance(exc, Said):
         return exc
     words = getattr(exc, "words", None)
-    if isinstance(words, Said):
-        return words
-    msgid, values = getattr(exc, "msgid", None), getattr(exc, "values", None)
-    if isinstance(msgid, str) and isinstance(values, dict):
-        return BadInput.of(exc)
-    return str(exc)
-
-
-def _said(lang: str, msgid: str, values: dict[str, Any]) -> str:
-    """``msgid`` in ``lang`` with ``values`` in words (a message with plural forms in the form for ``n``)."""
-    from catalogue import is_plural, say, say_n
-
-    def word(value: Any) -> Any:
-        if isinstance(value, OSError):
-            return os_reason(lang, value)
-        if isinstance(value, Said):  # a Phrase, a BadInput, a doctor's refusal...
-            return value.said(lang)
-        return value
-
-    worded = {k: word(v) for k, v in values.items()}
-    if is_plural(msgid) and isinstance(worded.get("n"), int):
-        return say_n(lang, msgid, worded.pop("n"), **worded)
-    return say(lang, msgid, **worded)
+    return words if isinstance(words, Said) else str(exc)

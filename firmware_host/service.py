@@ -23,7 +23,7 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from catalogue.phrase import Phrase, logged, os_words
+from catalogue.phrase import Phrase, log_said, logged, os_words
 from drivers.device_events import ButtonPressed, CardSeen, DeviceEvent, ReaderStatus
 from engine import Event, NotationError
 from firmware_host.journal.replay import replay_game
@@ -133,6 +133,8 @@ class TableService:
         self._new_game_due = False
         self.waiting_since: float | None = None
         """When the journal last failed a write and the table began to wait (monotonic), or None."""
+        self.resumed = False
+        """The journal's game is replayed (:meth:`resume`, which :meth:`run` calls first unless it was)."""
 
     # -- input (any thread) ------------------------------------------------------------------
 
@@ -186,6 +188,7 @@ class TableService:
                 raise JournalDamaged(self.journal.path, [
                     f"game {record.game}, line {exc.line_no} cannot be read back ({exc.problem})"]) from None
         self._publish(self.controller.outcome())
+        self.resumed = True
 
     def _start_game(self) -> None:
         """Journal the game the controller starts (the journal numbers its games one after the
@@ -193,8 +196,9 @@ class TableService:
         self.game = self.journal.start_game(dumps(self.controller.current_setup()), seq=self.seq)
 
     def run(self) -> None:
-        """Handle events until :meth:`stop` (blocks)."""
-        self.resume()
+        """Handle events until :meth:`stop` (blocks), the journal's game resumed first unless it was."""
+        if not self.resumed:
+            self.resume()
         self._notify("READY=1")
         while True:
             if self._held and self.waiting_since is None:
@@ -245,8 +249,7 @@ class TableService:
             status = self.controller.reader(item.zone, item.online, item.reason)
             if item.online:
                 if status.events:  # a reader coming up at the start is no news
-                    logger.info("reader %s is back", item.zone,
-                                extra=logged(Phrase.of("log.reader_back", pad=item.zone)))
+                    log_said(logger, logging.INFO, Phrase.of("log.reader_back", pad=item.zone))
             else:
                 logger.warning("reader %s is offline%s", item.zone, f": {item.reason}" if item.reason else "",
                                extra=logged(_offline_words(item)))

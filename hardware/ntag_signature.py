@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 
 from catalogue.phrase import Phrase, WordedError
 from drivers.nfc.originality import Origin, TagFacts
-from drivers.nfc.pn532sim.tag_signer import sim_public_key
+from drivers.nfc.pn532sim.tag_signer import TEST_PUBLIC_KEY
 
 if TYPE_CHECKING:  # imported where a tag is judged: a table starts without it (bench/instructions.py --startup)
     import ecdsa
@@ -73,7 +73,7 @@ def trusted_key(name: str) -> bytes:
     if name == "nxp":
         return NXP_NTAG21X_KEY
     if name == "test":
-        return sim_public_key()
+        return TEST_PUBLIC_KEY
     if not _HEX_KEY.match(name):
         raise OriginalityError(Phrase.of("signature.not_key", name=repr(name), nxp='"nxp"', test='"test"'))
     key = bytes.fromhex(name)

@@ -38,7 +38,6 @@ import difflib
 import re
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -175,7 +174,9 @@ def shipped_table_path(name: str) -> Path:
 
     :raises FileNotFoundError: for a name that is not shipped, with the names that are.
     """
-    folder = resources.files("hardware") / "tables"
+    # the package's own folder, as installed (a wheel unpacks it whole): importlib.resources would import
+    # tempfile, zipfile and their compressors at every start of the table (bench/instructions.py --startup)
+    folder = Path(__file__).resolve().parent / "tables"
     candidate = folder / f"{name}.toml"
     if not candidate.is_file():
         names = sorted(p.name.removesuffix(".toml") for p in folder.iterdir()

@@ -988,10 +988,36 @@ class Cut:
 
 
 def start_game(m: Machine, index: int, lines: list[str], pace: float) -> None:
+    """The cut game started in the background, its events out on the events port. The port opens for one
+    process at a time (virtio_console's ``port_fops_open`` answers EBUSY to a second), so the table's own
+    unit is made sure to be stopped first; the game's stderr is opened before its stdout, so that a port
+    that cannot be opened is said in the game's .err file."""
     journal = f"{CUTS}/cut-{index}.sqlite"
     m.sh(f"install -m 0644 /dev/stdin {CUTS}/game-{index}.jsonl", input="\n".join(lines) + "\n")
+    m.sh("systemctl stop ecarte-table >/dev/null 2>&1; true")
     m.sh(f"nohup {CLI} run {CUT_TABLE} --journal {journal} --events {CUTS}/game-{index}.jsonl --pace {pace} "
-         f"--json > /dev/virtio-ports/{EVENTS_PORT} 2>{CUTS}/game-{index}.err < /dev/null &")
+         f"--json 2>{CUTS}/game-{index}.err > /dev/virtio-ports/{EVENTS_PORT} < /dev/null & "
+         f"echo $! > {CUTS}/game-{index}.pid")
+
+
+def wait_for_game(m: Machine, index: int, mark: int, timeout: float = 300) -> None:
+    """Until the cut game's first event reaches the host; a game that ends first, or never speaks, is said
+    with its stderr and the state of the table's unit (what held the events port)."""
+    started = time.monotonic()
+    checked = started
+    while time.monotonic() - started < timeout:
+        if _game_events("\n".join(line for _, line in m.events[mark:])):
+            return
+        if time.monotonic() - checked > 5:
+            checked = time.monotonic()
+            if m.sh(f"kill -0 $(cat {CUTS}/game-{index}.pid)", check=False).returncode != 0:
+                break
+        time.sleep(0.1)
+    said = m.sh(f"cat {CUTS}/game-{index}.err; systemctl is-active ecarte-table; "
+                "for p in /proc/[0-9]*; do ls -l $p/fd 2>/dev/null | grep -q vport && "
+                "echo \"port held by $p: $(tr '\\0' ' ' < $p/cmdline)\"; done", check=False)
+    raise CheckFailed(f"the cut game #{index + 1} gave no event within {time.monotonic() - started:.0f} s: "
+                      f"{(said.stdout + said.stderr).strip()[-1500:]}")
 
 
 def after_cut(m: Machine, index: int, lines: list[str], acknowledged: list[str],
@@ -1044,17 +1070,16 @@ def power_cuts(image: Image, run_dir: Path, count: int, seed: int,
     try:
         boots.append(machine.boot())
         # the table's own unit has no readers here: the cut game runs on the simulated table, as root
-        machine.sh("systemctl disable --now ecarte-table >/dev/null 2>&1; "
+        # synced: a cut moments after the disable could leave the unit enabled on the disk, and a unit started
+        # at the next boot holds the events port the cut game writes to (start_game stops it again anyway)
+        machine.sh("systemctl disable --now ecarte-table >/dev/null 2>&1; sync; "
                    f"mkdir -p {CUTS} && sed -e 's/^sight = \"partial\"/sight = \"full\"/' "
                    f"{VENV}/lib/python3*/site-packages/hardware/tables/simulated.toml > {CUT_TABLE} "
                    f"|| cp {GUEST_REPO}/hardware/tables/simulated.toml {CUT_TABLE}", timeout=120)
         for index in range(count):
             mark = len(machine.events)
             start_game(machine, index, lines, pace)
-            def begun(mark: int = mark) -> bool:
-                return bool(_game_events("\n".join(line for _, line in machine.events[mark:])))
-
-            wait_for("the cut game's first event", begun, 300, every=0.1)
+            wait_for_game(machine, index, mark)
             after = rng.uniform(0, len(lines) * pace * 0.8)
             time.sleep(after)
             machine.cut()

@@ -191,8 +191,9 @@ if [[ $old_rpi_gpio -eq 1 ]]; then
     run "$VENV/bin/pip" install --quiet --force-reinstall --no-deps "${pip_from[@]}" "rpi-lgpio>=0.6"
 fi
 # the methods @dataclass writes, compiled once beside the bytecode pip wrote, where the service cannot
-# write: every start of the table reads them instead of compiling them (cli/compiled_methods.py)
-run "$VENV/bin/python" -m cli.compiled_methods
+# write: every start of the table reads them instead of compiling them (cli/compiled_methods.py). -P: the
+# installed package's, not the clone's cli/ in the folder install.sh is run from (python -m puts it first)
+run "$VENV/bin/python" -P -m cli.compiled_methods
 run install -d -m 0755 "$PREFIX/docs"
 for doc in "$REPO"/docs/*.md; do
     if [[ -e $doc ]]; then

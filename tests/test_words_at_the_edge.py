@@ -241,3 +241,136 @@ def test_every_message_the_engine_and_the_referee_name_is_in_the_catalogue() -> 
     named = said_ids(_sources())
     assert len(named) > 60  # the check sees the calls
     assert {i for i in named if not catalogue.has(i)} == set()
+
+
+# -- no English sentence below the edge --------------------------------------------------------------
+
+LOG_CALLS = frozenset({"debug", "info", "warning", "error", "exception", "critical", "log"})
+"""A logger's methods: a log line is the maintainer's (a line a person reads at a console carries its words
+as data, :func:`catalogue.phrase.logged`)."""
+
+STILL_IN_ENGLISH = {
+    ("engine/cards.py", "{value} of {value}"),
+    ("engine/rules.py", "target must be 1 to 99, got {value}"),
+    ("engine/rules.py", "rubber is best of an odd number of games, got {value}"),
+    ("firmware_host/referee/transcript.py", "players: two names (A's, B's), or three for a pool; got {value}"),
+    ("firmware_host/referee/transcript.py", "players: {value}"),
+    ("firmware_host/referee/transcript.py", "players: each name once, got {value} twice"),
+    ("firmware_host/referee/transcript.py", "the setup line would be {value} bytes in the journal (at most {value})"),
+    ("firmware_host/referee/transcript.py", "options of the wrong type: {value}"),
+}
+"""What is left, none may be added: a card's English name (``Card.name``, read by no one but its test), and a
+setup's refusals (``setup_problem`` returns a string that a notice and ``BadInput`` carry as a value; the
+rule set's checks are a ``ValueError`` it passes on)."""
+
+
+def _unworded(tree: ast.AST) -> set[int]:
+    """The nodes of ``tree`` whose strings are no player's words: docstrings, an error's message (raised, or
+    an ``...Error`` made), a log line, an object's ``__str__``/``__repr__`` and an action's ``verb`` (the
+    transcript's notation, ``A plays on``, which the engine reads back)."""
+    skip: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            skip.update(id(stmt.value) for stmt in node.body
+                        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant))
+        if isinstance(node, ast.FunctionDef) and node.name in ("__str__", "__repr__"):
+            skip.update(map(id, ast.walk(node)))
+        elif isinstance(node, ast.Raise) and node.exc is not None:
+            skip.update(map(id, ast.walk(node.exc)))
+        elif isinstance(node, ast.Call):
+            name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
+            if name.endswith("Error") or name in LOG_CALLS:
+                skip.update(map(id, ast.walk(node)))
+        elif isinstance(node, ast.AnnAssign | ast.Assign):
+            targets = [node.target] if isinstance(node, ast.AnnAssign) else node.targets
+            if any(isinstance(t, ast.Name) and t.id == "verb" for t in targets):
+                skip.update(map(id, ast.walk(node)))
+    return skip
+
+
+def english_below_the_edge(sources: dict[str, ast.Module]) -> set[tuple[str, str]]:
+    """The English sentences (a space and a word of :data:`catalogue.english.ENGLISH`) written in
+    :data:`WORDLESS_PLACES` as anything but :func:`_unworded`'s: words a player reads, built below the
+    catalogue (the prompts' ``short`` and ``text`` as they were, the snapshot's ``expectation``)."""
+    from catalogue.english import english_words
+
+    found = set()
+    for rel, tree in sources.items():
+        if not rel.startswith(WORDLESS_PLACES):
+            continue
+        skip = _unworded(tree)
+        for node in ast.walk(tree):
+            if id(node) in skip:
+                continue
+            if isinstance(node, ast.JoinedStr):  # an f-string is one text, each value a {placeholder}
+                skip.update(map(id, ast.walk(node)))
+                text = "".join(v.value if isinstance(v, ast.Constant) else "{value}" for v in node.values)
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                text = node.value
+            else:
+                continue
+            if " " in text.strip() and english_words(text):
+                found.add((rel, text))
+    return found
+
+
+def test_no_english_sentence_is_written_below_the_edge() -> None:
+    assert english_below_the_edge(_sources()) == STILL_IN_ENGLISH
+
+
+def test_the_english_rule_can_fail() -> None:
+    """``engine/prompts.py`` as it was (its English beside each key), beside what the rule leaves alone: an
+    error, a log line, a docstring, an action's notation, and words outside the places."""
+    prompts = ast.parse('_ENGLISH = {"deal": ("deal, turn up", "{seat} deals five cards each and turns up the '
+                        'eleventh")}\n')
+    snapshot = ast.parse('def expectation(self):\n    return f"{self.seat} plays"\n')
+    left = ast.parse('"""The rules: a docstring."""\nverb = "plays on"\nlogger.info("the game is over")\n'
+                     'raise ValueError("the target must be 1 to 99")\nx = TranscriptError(s, 1, "the line is bad")\n')
+    venue = ast.parse('text = "the table waits for the deal"\n')
+    assert english_below_the_edge({"engine/prompts.py": prompts, "firmware_host/referee/snapshot.py": snapshot,
+                                   "engine/actions.py": left, "venue/public.py": venue}) == {
+        ("engine/prompts.py", "deal, turn up"),
+        ("engine/prompts.py", "{seat} deals five cards each and turns up the eleventh"),
+        ("firmware_host/referee/snapshot.py", "{value} plays")}
+
+
+# -- one carrier of a message's id and values -----------------------------------------------------------
+
+CARRIERS = {"catalogue/phrase.py:Phrase", "engine/events.py:Says"}
+"""The classes that hold a message's id with its values: the catalogue's :class:`~catalogue.phrase.Phrase`,
+which every layer above the catalogue carries (an error keeps one as its ``words``), and the engine's
+:class:`~engine.events.Says`, below the catalogue (the engine imports nothing of ours), worded at the edge
+(:mod:`firmware_host.referee.event_words`)."""
+
+
+def carriers(sources: dict[str, ast.Module]) -> set[str]:
+    """``path:Class`` of each class that holds a message's id with its values itself: a field or an
+    attribute ``msgid``, or both ``key`` and ``values`` (``BadInput``, the journal's and the voice's errors
+    as they were: their ``msgid`` and ``values`` beside their English)."""
+    found = set()
+    for rel, tree in sources.items():
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.ClassDef):
+                continue
+            names = {n.target.id for n in ast.walk(node)
+                     if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)}
+            names |= {n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store)
+                      and isinstance(n.value, ast.Name) and n.value.id == "self"}
+            if "msgid" in names or {"key", "values"} <= names:
+                found.add(f"{rel}:{node.name}")
+    return found
+
+
+def test_a_message_and_its_values_have_one_carrier() -> None:
+    assert carriers(_sources()) == CARRIERS
+
+
+def test_the_carrier_rule_can_fail() -> None:
+    """``BadInput`` and ``JournalError`` as they were, beside an error that keeps a phrase as its words."""
+    bad_input = ast.parse("class BadInput(Exception):\n    def __init__(self, message, *, msgid=None, **values):\n"
+                          "        self.msgid = msgid\n        self.values = values\n")
+    says = ast.parse("@dataclass\nclass Says:\n    key: str\n    values: tuple = ()\n")
+    worded = ast.parse("class JournalError(OSError):\n    def __init__(self, words):\n        self.words = words\n")
+    assert carriers({"firmware_host/errors.py": bad_input, "engine/events.py": says,
+                     "firmware_host/journal/store_errors.py": worded}) == {
+        "firmware_host/errors.py:BadInput", "engine/events.py:Says"}

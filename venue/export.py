@@ -15,7 +15,8 @@ def record_text(journal: str | Path, game: int, *, table: str = "") -> str:
 
     :raises KeyError: when the journal has no such game.
     """
-    history = JournalHistory(Path(journal), table=table)
+    # a tool reading the journal writes nothing beside it (the page keeps its games: venue.kept_games)
+    history = JournalHistory(Path(journal), table=table, keep=False)
     played = history.game(game)
     if played is None:
         raise KeyError(f"no game {game} in the journal {journal}")

@@ -49,7 +49,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from catalogue import language
-from catalogue.phrase import Phrase, logged
+from catalogue.phrase import Phrase, log_said
 from engine.state import Phase
 from firmware_host.referee.snapshot import Outcome
 from firmware_host.referee.transcript import (
@@ -61,9 +61,9 @@ from firmware_host.referee.transcript import (
 )
 from hardware.limits import quoted
 from venue.guard import BACKLOG, Guard, guarded_config, serve
-from venue.page_history import JournalHistory
+from venue.page_history import JournalHistory, PlayedGame, live_game
 from venue.public import Message, PublicFeed
-from venue.record import said_record, write_record
+from venue.record import GameLog, said_record, write_record
 from venue.reviews import Reviews, reviews_folder
 from venue.settings import WebSettings
 from venue.sse import Broadcaster, sse_block
@@ -84,11 +84,22 @@ class LiveTable:
         self.reviews = reviews if reviews is not None else Reviews(None)
         """The coach's reviews: each hand's made by a worker process as it ends (:mod:`venue.reviews`)."""
         self.feed.on_hand = self.reviews.submit
+        self.on_over: Callable[[int], None] | None = None
+        """Called with a game's number once it is over, and again when the next begins: its summary,
+        record and statistics are made then (:meth:`venue.page_history.JournalHistory.prepare`)."""
+        self._over = 0
 
     def take(self, outcome: Outcome) -> None:
         """One outcome (called on the loop)."""
+        before = self.feed.game
         self._send(self.feed.take(outcome, time.monotonic(), wall=time.time()))
         self._arm()
+        if self.on_over is not None:
+            if before and self.feed.game != before:
+                self.on_over(before)  # its last lines (the new game's button) are in the journal
+            if self.feed.state.get("winner") and self._over != self.feed.game:
+                self._over = self.feed.game
+                self.on_over(self._over)
 
     def _send(self, messages: list[Message]) -> None:
         for message in messages:
@@ -190,30 +201,61 @@ def table_app(live: LiveTable, *, history: JournalHistory | None, settings: WebS
     async def games(request: Request) -> Response:
         if history is None:
             return JSONResponse([])
-        played = await asyncio.to_thread(history.games)
+        played = await asyncio.to_thread(history.games, live_game(live.feed))
         return JSONResponse([g.summary() for g in reversed(played)])
+
+    rendered: dict[tuple[int, str], tuple[GameLog, bytes]] = {}
+    """A game's answers as rendered (its JSON, its record in a language), while the history hands the
+    same log back (:meth:`JournalHistory.log`): a viewer looping over a game over renders nothing."""
+
+    def render(number: int, under_way: PlayedGame | None, kind: str, make: Callable[[GameLog], bytes]) -> bytes | None:
+        """Game ``number``'s answer of ``kind`` (on a thread of the server's, off its loop); None: no such
+        game. ``under_way``: the game under way as the feed shows it (taken on the loop)."""
+        assert history is not None
+        log = history.log(number, None, under_way)
+        if log is None:
+            return None
+        if under_way is not None and number == under_way.game:
+            return make(log)  # the feed's, anew at each request
+        found = rendered.get((id(log), kind))
+        if found is not None and found[0] is log:
+            return found[1]
+        body = make(log)
+        if len(rendered) >= 256:
+            rendered.clear()
+        rendered[(id(log), kind)] = (log, body)
+        return body
+
+    def game_json(log: GameLog) -> bytes:
+        return json.dumps({"tags": dict(log.tags), "hands": [h.to_json() for h in log.hands]}, ensure_ascii=False,
+                          separators=(",", ":")).encode()
 
     async def game(request: Request) -> Response:
         if history is None:
             return JSONResponse({"error": "no journal"}, status_code=404)
         number = game_number(request.path_params["number"])
-        log = None if number is None else await asyncio.to_thread(history.log, number)
-        if log is None:
+        under_way = live_game(live.feed)
+        body = None if number is None else await asyncio.to_thread(render, number, under_way, "json", game_json)
+        if body is None:
             return JSONResponse({"error": f"no game {_named(number, request)}"}, status_code=404)
-        return JSONResponse({"tags": dict(log.tags), "hands": [h.to_json() for h in log.hands]})
+        return Response(body, media_type="application/json")
 
     async def record(request: Request) -> Response:
         if history is None:
             return PlainTextResponse("no journal", status_code=404)
         number = game_number(request.path_params["number"])
-        log = None if number is None else await asyncio.to_thread(history.log, number)
-        if log is None:
-            return PlainTextResponse(f"no game {_named(number, request)}", status_code=404)
-        text = write_record(log)
         said = request.query_params.get("lang")
-        if said:  # the page reads it in its language; without ?lang= the record as exported (the notation)
-            text = said_record(text, language(said))
-        return PlainTextResponse(text, media_type="text/plain; charset=utf-8")
+        lang = language(said) if said else ""
+
+        def text(log: GameLog) -> bytes:
+            # the page reads it in its language; without ?lang= the record as exported (the notation)
+            return (said_record(write_record(log), lang) if lang else write_record(log)).encode()
+
+        under_way = live_game(live.feed)
+        body = None if number is None else await asyncio.to_thread(render, number, under_way, f"record {lang}", text)
+        if body is None:
+            return PlainTextResponse(f"no game {_named(number, request)}", status_code=404)
+        return Response(body, media_type="text/plain; charset=utf-8")
 
     async def hand(request: Request) -> Response:
         """One finished hand for the hand viewer (:func:`venue.hand_view.hand_view`): a hand of the
@@ -239,7 +281,7 @@ def table_app(live: LiveTable, *, history: JournalHistory | None, settings: WebS
     async def stats(request: Request) -> Response:
         if history is None:
             return JSONResponse([])
-        return JSONResponse(await asyncio.to_thread(history.stats))
+        return JSONResponse(await asyncio.to_thread(history.stats, None, live_game(live.feed)))
 
     def changing(endpoint: Callable[[Request, Callable[[PhysicalEvent], None]], Awaitable[Response]],
                  ) -> Callable[[Request], Awaitable[Response]]:
@@ -411,6 +453,12 @@ class TablePage:
         self.live = LiveTable(PublicFeed(table=table, reveal_delay=settings.reveal_delay, language=language),
                               Reviews(reviews_folder(Path(journal)) if journal else None))
         history = JournalHistory(Path(journal), table=table, reveal_delay=settings.reveal_delay) if journal else None
+        self.history = history
+        if history is not None:
+            def over(game: int, history: JournalHistory = history) -> None:
+                history.prepare([game])
+
+            self.live.on_over = over
         self._loop: asyncio.AbstractEventLoop | None = None
         self._early: list[Outcome] = []
         self._lock = threading.Lock()
@@ -444,7 +492,9 @@ class TablePage:
 
     def start(self) -> None:
         self.server.start()
-        logger.info("the table's page: %s", self.server.url, extra=logged(Phrase.of("log.page", url=self.server.url)))
+        if self.history is not None:  # the games kept beside the journal read, a missing one made: not on a request
+            self.history.prepare()
+        log_said(logger, logging.INFO, Phrase.of("log.page", url=self.server.url))
 
     @property
     def url(self) -> str:

@@ -209,10 +209,9 @@ class PublicFeed:
         if snapshot.warning is not None:
             data["warning"] = public_fault(snapshot.warning, self._face_up.get(snapshot.warning, False),
                                            snapshot, lang)
-        prompt = snapshot.prompt
-        if prompt.key:
-            name = snapshot.players[INDEX[prompt.seat]] if prompt.seat in INDEX else ""
-            prompt = worded(prompt, lang, name or None)
+        seat = snapshot.prompt.seat
+        name = snapshot.players[INDEX[seat]] if seat in INDEX else ""
+        prompt = worded(snapshot.prompt, lang, name or None)
         # what the table waits for, in the page's words: the last fault to put right, else the prompt
         data["expectation"] = data["faults"][-1]["said"]["what"] if snapshot.faults else prompt.text
         data["said"] = {"prompt": prompt.text, "rules": rule_set(lang, snapshot.view.rules)}

@@ -65,7 +65,7 @@ def _lower_priority() -> None:  # pragma: no cover - runs in the worker process
         os.nice(NICE)
 
 
-def _lower_thread_priority() -> None:
+def lower_thread_priority() -> None:
     """Linux sets a thread's nice value on its own id: the coach's thread yields the cores to the referee's."""
     with contextlib.suppress(OSError, AttributeError):
         os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), NICE)
@@ -121,7 +121,7 @@ class Reviews:
                     max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority)
             except (OSError, NotImplementedError) as exc:  # no POSIX semaphores (no /dev/shm): a thread
                 logger.warning("the coach reviews on a thread of the table's process (no worker process: %s)", exc)
-                self._pool = concurrent.futures.ThreadPoolExecutor(1, "coach", initializer=_lower_thread_priority)
+                self._pool = concurrent.futures.ThreadPoolExecutor(1, "coach", initializer=lower_thread_priority)
         return self._pool
 
     def submit(self, hand: HandLog, rules: dict[str, Any]) -> None:

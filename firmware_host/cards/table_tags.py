@@ -72,7 +72,7 @@ class TableTags:
             try:
                 registry = TagRegistry.load(table.registry)
             except FileNotFoundError:
-                raise TagRegistryMissing(f"tag registry {table.registry}: no such file (enrol the cards)") from None
+                raise TagRegistryMissing(msgid="error.registry_missing", path=table.registry) from None
             except (OSError, ValueError, TagRegistryError) as exc:
                 raise BadInput(msgid="error.tag_registry", path=table.registry, reason=exc) from None
         from hardware.badges import Badges, badges_path

@@ -48,6 +48,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from catalogue.phrase import Phrase
 from drivers.closing import Closing
 from firmware_host.journal.store_chain import legacy_problem, row_link, row_problem, state_crc
 from firmware_host.journal.store_errors import JournalBusy, JournalDamaged, JournalError, JournalWriteError
@@ -175,12 +176,9 @@ class Journal(Closing):
             try:
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
-                raise JournalError(
-                    f"cannot open the journal {self.path}: cannot create its directory ({exc.strerror or exc})",
-                    msgid="journal.no_folder", path=self.path, reason=exc) from exc
+                raise JournalError(Phrase.of("journal.no_folder", path=self.path, reason=exc)) from exc
         if not memory and os.path.exists(self.path) and not os.path.isfile(self.path):
-            raise JournalError(f"cannot open the journal {self.path}: not a regular file", msgid="journal.not_a_file",
-                               path=self.path)
+            raise JournalError(Phrase.of("journal.not_a_file", path=self.path))
         if lock and not memory:
             # the file itself too: no other path to it lets a second in
             self._file_fd, self._lock_fd = hold(self.path)
@@ -197,7 +195,7 @@ class Journal(Closing):
         try:
             if self.readonly:
                 if not Path(self.path).is_file():
-                    raise JournalError(f"no journal at {self.path}", msgid="error.no_journal", path=self.path)
+                    raise JournalError(Phrase.of("error.no_journal", path=self.path))
                 # no -wal: nobody has it open and everything is in the file; read it as it is and
                 # leave nothing beside it. A -wal: a service may be writing; read through it.
                 live = Path(self.path + "-wal").exists()

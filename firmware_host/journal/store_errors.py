@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from catalogue.phrase import Phrase
 
 
 class JournalError(OSError):
-    """The journal cannot be opened or written (the message names the file; ``msgid`` and ``values``,
-    where given, word it for a person: :meth:`firmware_host.errors.BadInput.of`)."""
+    """The journal cannot be opened or written: its ``words`` name the file (a
+    :class:`~catalogue.phrase.Phrase`, said in a person's language by
+    :meth:`firmware_host.errors.BadInput.of`, its English the message; or the message alone)."""
 
-    def __init__(self, message: str, *, msgid: str | None = None, **values: Any) -> None:
-        super().__init__(message)
-        self.msgid = msgid
-        self.values = values
+    def __init__(self, words: Phrase | str) -> None:
+        super().__init__(str(words))
+        self.words = words
 
 
 class JournalBusy(JournalError):

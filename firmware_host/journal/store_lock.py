@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from catalogue.phrase import Phrase
 from firmware_host.journal.store_errors import JournalBusy, JournalError
 
 logger = logging.getLogger(__name__)
@@ -72,7 +73,7 @@ def lock_file(path: str) -> int:
 
     :raises JournalBusy: when another process holds it.
     """
-    return _flock(path, path, os.O_NONBLOCK, "the journal")
+    return _flock(path, path, os.O_NONBLOCK, "journal.cannot_open")
 
 
 def hold(path: str, *, file: bool = True) -> tuple[int | None, int]:
@@ -91,14 +92,10 @@ def hold(path: str, *, file: bool = True) -> tuple[int | None, int]:
 
 
 def _busy(path: str) -> JournalBusy:
-    from catalogue.phrase import Phrase
-
     seal = read_seal(path)
     since = time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(seal.since)) if seal is not None else ""
-    who = f"process {seal.pid}, running since {since}" if seal is not None else "another process"
-    return JournalBusy(f"the journal {path} is in use by {who} (one service per journal)", msgid="journal.busy",
-                       path=path, who=Phrase.of("journal.process", pid=seal.pid, since=since) if seal is not None
-                       else Phrase.of("journal.another_process"))
+    return JournalBusy(Phrase.of("journal.busy", path=path, who=Phrase.of("journal.process", pid=seal.pid, since=since)
+                                 if seal is not None else Phrase.of("journal.another_process")))
 
 
 def take_lock(path: str) -> int:
@@ -106,11 +103,12 @@ def take_lock(path: str) -> int:
 
     :raises JournalBusy: naming the process that holds it.
     """
-    return _flock(lock_path(path), path, 0, "the journal's lock")
+    return _flock(lock_path(path), path, 0, "journal.cannot_open_lock")
 
 
-def _flock(file: str | os.PathLike[str], journal: str, flags: int, what: str) -> int:
-    """Open ``file`` (created if need be) and hold an exclusive ``flock`` on it; the fd.
+def _flock(file: str | os.PathLike[str], journal: str, flags: int, cannot_open: str) -> int:
+    """Open ``file`` (created if need be) and hold an exclusive ``flock`` on it; the fd (``cannot_open``:
+    the message id that says the file could not be opened: the journal's, its lock's).
 
     :raises JournalBusy: naming the process that holds ``journal``.
     :raises JournalError: when the file cannot be opened or locked.
@@ -118,8 +116,7 @@ def _flock(file: str | os.PathLike[str], journal: str, flags: int, what: str) ->
     try:
         fd = os.open(file, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | flags, 0o640)
     except OSError as exc:
-        raise JournalError(f"cannot open {what} {file}: {exc.strerror or exc}", msgid="error.cannot_open", path=file,
-                           reason=exc) from exc
+        raise JournalError(Phrase.of(cannot_open, path=str(file), reason=exc)) from exc
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
@@ -127,6 +124,5 @@ def _flock(file: str | os.PathLike[str], journal: str, flags: int, what: str) ->
         raise _busy(journal) from None
     except OSError as exc:
         os.close(fd)
-        raise JournalError(f"cannot lock the journal {journal}: {exc.strerror or exc}", msgid="journal.cannot_lock",
-                           path=journal, reason=exc) from exc
+        raise JournalError(Phrase.of("journal.cannot_lock", path=journal, reason=exc)) from exc
     return fd

@@ -30,7 +30,7 @@ from hardware.table_devices import TableDevices, open_table_devices
 
 logger = logging.getLogger(__name__)
 
-_SIGNER = sim_signer()  # the TEST key's signer, made once (deriving the key costs a few ms)
+_SIGNER = sim_signer()  # the TEST key's signer, made once (it derives the key at its first signature)
 
 
 def sim_uid(card: str, pack: int = 1) -> str:

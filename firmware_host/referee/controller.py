@@ -19,6 +19,7 @@ shows after it and each seat's private view (:mod:`firmware_host.referee.private
 seat's earpiece alone). Those are the only way out: nothing reads the state's parts.
 
     >>> from firmware_host.referee.transcript import CardEvent, ButtonEvent, Setup
+    >>> from firmware_host.referee.event_words import said_in
     >>> table = Controller()
     >>> _ = table.handle(Setup(rules="classic", dealer="B"))
     >>> cards = ["KH", "QH", "JH", "AH", "TH", "7S", "8S", "9S", "TS", "AS"]
@@ -29,11 +30,11 @@ seat's earpiece alone). Those are the only way out: nothing reads the state's pa
     >>> outcome = table.handle(CardEvent("play.B", "7S"))
     >>> [e.to_json()["code"] for e in outcome.events], outcome.snapshot.faulty_seats
     (['out_of_turn'], frozenset({'B'}))
-    >>> outcome.snapshot.expectation
+    >>> said_in(outcome.snapshot.expectation)
     'play has not begun (A: propose or play?): take back the 7♠'
     >>> outcome = table.handle(CardEvent("play.B", "7S", gone=True))
-    >>> [e.to_json()["event"] for e in outcome.events], outcome.snapshot.expectation
-    (['corrected'], 'A: propose or play?')
+    >>> [e.to_json()["event"] for e in outcome.events], said_in(outcome.snapshot.expectation, "it")
+    (['corrected'], 'A: proponi o giochi?')
 """
 
 from __future__ import annotations

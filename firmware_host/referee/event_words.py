@@ -23,10 +23,31 @@ from __future__ import annotations
 from typing import Any
 
 from catalogue import has, said
-from engine import Event, Fault
+from catalogue import prompt_words as _prompt_words
+from engine import Event, Fault, Prompt
+from engine.events import Says
 from firmware_host.referee.table_events import Notice
 
-__all__ = ["contract_json", "message", "remedy"]
+__all__ = ["contract_json", "message", "prompt_words", "remedy", "said_in"]
+
+
+def said_in(says: Says, lang: str = "en") -> str:
+    """``says`` (a message's id and values: a fault's, what the table waits for) in ``lang`` (``""``:
+    an id the catalogue does not hold)::
+
+        >>> said_in(Says("prompt.draw", (("seat", "B"), ("n", "2"))), "fr")
+        'B prend 2 au talon'
+    """
+    return said(lang, says.key, dict(says.values)) if has(says.key) else ""
+
+
+def prompt_words(prompt: Prompt, lang: str = "en", name: str | None = None) -> dict[str, str]:
+    """``prompt`` in ``lang``, in a few words (``short``) and in a sentence (``text``), ``name`` (a
+    player's) for its seat (a prompt without a key: no words)."""
+    if not prompt.key:
+        return {"short": "", "text": ""}
+    short, text = _prompt_words(lang, prompt.key, name if name is not None else prompt.seat, prompt.count)
+    return {"short": short, "text": text}
 
 
 def message(event: Fault | Notice, lang: str = "en") -> str:

@@ -17,9 +17,10 @@ from types import MappingProxyType
 from typing import Any
 
 from engine import Card, Event, Fault, GameState, HandEnd, Prompt, Trick, View
+from engine.events import Says
 from engine.seats import PerSeat
 from engine.state import Phase
-from firmware_host.referee.event_words import message
+from firmware_host.referee.event_words import prompt_words
 from firmware_host.referee.table_setup import MenuLine
 
 
@@ -121,12 +122,14 @@ class TableSnapshot:
         return frozenset(f.seat for f in self.faults if f.seat)
 
     @property
-    def expectation(self) -> str:
-        """What the table waits for, in the engine's English (the logs): the last fault to put right
-        (its message from the catalogue), else the prompt."""
+    def expectation(self) -> Says:
+        """What the table waits for, as a message's id and values (worded at the edge,
+        :func:`~firmware_host.referee.event_words.said_in`): the last fault to put right (its message),
+        else the prompt (``prompt.<key>``)."""
         if self.faults:
-            return message(self.faults[-1])
-        return self.prompt.text
+            fault = self.faults[-1]
+            return Says(fault.says.key if fault.says is not None else "", tuple(fault.values().items()))
+        return self.prompt.says
 
     def to_json(self) -> dict[str, Any]:
         """The snapshot as JSON data (no hidden card: see the module's docstring)."""
@@ -134,7 +137,7 @@ class TableSnapshot:
             "game": self.game,
             "hand": self.hand_no,
             "view": self.view.to_json(),
-            "prompt": {"seat": self.prompt.seat, "short": self.prompt.short, "text": self.prompt.text},
+            "prompt": {"seat": self.prompt.seat, **prompt_words(self.prompt)},
             "faults": [f.to_json() for f in self.faults],
             "warning": self.warning.to_json() if self.warning else None,
             "last_trick": self.last_trick.to_json() if self.last_trick else None,

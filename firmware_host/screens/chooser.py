@@ -24,14 +24,13 @@ from catalogue import has, say, say_or, zones
 from engine import SEATS, Fault, View
 from engine.events import Bid, King, Penalty
 from engine.faults import VOID_DEAL_CODES, FaultCode
-from engine.prompts import Prompt
 from engine.rules import RULE_SETS
 from engine.scoring import trick_points
 from engine.state import Phase
 from firmware_host.referee.snapshot import TableSnapshot
 from firmware_host.referee.table_setup import MenuLine
 from firmware_host.screens.drawing import Screen, clipped, frame_to_text, render
-from firmware_host.screens.i18n import Words, screen_name, worded, words
+from firmware_host.screens.i18n import PromptWords, Words, screen_name, worded, words
 
 __all__ = ["Screen", "fault_screen", "frame_to_text", "message_screen", "paused_screen", "render", "screen_for"]
 
@@ -57,7 +56,7 @@ class _Table:
         a, b = (self.names[s][:1].upper() for s in SEATS)
         return (a, b) if a and b and a != b else SEATS
 
-    def prompt(self) -> Prompt:
+    def prompt(self) -> PromptWords:
         p = self.snapshot.prompt
         return worded(p, self.w.lang, self.names.get(p.seat)) if p.seat else worded(p, self.w.lang)
 

@@ -19,11 +19,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from catalogue import LANGUAGES, card_words, language, say, say_n
+from catalogue import LANGUAGES, card_words, language, prompt_words, say, say_n
 from engine.prompts import Prompt
 from firmware_host.screens.drawing import fitting, text_width
 
-__all__ = ["LANGUAGES", "NAME_WIDTH", "Words", "language", "screen_name", "worded", "words"]
+__all__ = ["LANGUAGES", "NAME_WIDTH", "PromptWords", "Words", "language", "screen_name", "worded", "words"]
 
 NAME_WIDTH = 64
 """Pixels a player's name may take on the OLED (longer names are cut, with a dot)."""
@@ -36,15 +36,27 @@ def screen_name(name: str, width: int = NAME_WIDTH) -> str:
     return name[:fitting(name, width, tail=".")].rstrip() + "."
 
 
-def worded(prompt: Prompt, lang: str = "en", name: str | None = None) -> Prompt:
+@dataclass(frozen=True, slots=True)
+class PromptWords:
+    """What the table waits for, in words: whose move (``seat``), in a few words (``short``: the OLED's
+    line) and in a sentence (``text``)."""
+
+    seat: str
+    short: str
+    text: str
+
+
+def worded(prompt: Prompt, lang: str = "en", name: str | None = None) -> PromptWords:
     """``prompt`` in ``lang`` from its key (``prompt.<key>.short`` and ``prompt.<key>``), with
-    ``name`` (a player's name) for its seat; a prompt without a key is left as it is."""
+    ``name`` (a player's name) for its seat; a prompt without a key has no words::
+
+        >>> worded(Prompt("A", "draw", 2), "de", "Anne").text
+        'Anne zieht 2 vom Talon'
+    """
     if not prompt.key:
-        return prompt
-    lang = language(lang)
-    who = name if name is not None else prompt.seat
-    return Prompt(prompt.seat, say(lang, f"prompt.{prompt.key}.short", seat=who, n=prompt.count),
-                  say(lang, f"prompt.{prompt.key}", seat=who, n=prompt.count), prompt.key, prompt.count)
+        return PromptWords(prompt.seat, "", "")
+    short, text = prompt_words(language(lang), prompt.key, name if name is not None else prompt.seat, prompt.count)
+    return PromptWords(prompt.seat, short, text)
 
 
 @dataclass(frozen=True, slots=True)

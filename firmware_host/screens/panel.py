@@ -23,6 +23,7 @@ from drivers.display.i2c_sim import FakeI2CBus
 from drivers.display.oled import DisplayError, Oled, open_display
 from engine.state import Phase
 from firmware_host.errors import BadInput
+from firmware_host.referee.event_words import said_in
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
 from firmware_host.screens.chooser import Screen, frame_to_text, message_screen, paused_screen, render, screen_for
 
@@ -121,7 +122,7 @@ class Panel(Closing):
         self.caption = (
             f"{view.rules}  hand {snapshot.hand_no}  {snapshot.players[0]} {view.score[0]}"
             f" - {snapshot.players[1]} {view.score[1]}"
-            f"  |  {snapshot.expectation}"
+            f"  |  {said_in(snapshot.expectation, self.language)}"
         )
         self._put(screen, draw=worth_drawing)
 

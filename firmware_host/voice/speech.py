@@ -34,8 +34,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Any, Protocol
+from typing import IO, Protocol
 
+from catalogue.phrase import Phrase
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
 from firmware_host.voice.announcer import Announcement, Announcer
 from firmware_host.voice.spoken import ESPEAK_VOICES
@@ -55,12 +56,12 @@ QUEUE_LIMIT = 64
 
 
 class SpeechError(RuntimeError):
-    """espeak-ng or the sound device failed (``msgid`` and ``values``, where given, word it for a person)."""
+    """espeak-ng or the sound device failed: its ``words`` (a :class:`~catalogue.phrase.Phrase`, said in a
+    person's language; its English the message), or the message alone."""
 
-    def __init__(self, message: str, *, msgid: str | None = None, **values: Any) -> None:
-        super().__init__(message)
-        self.msgid = msgid
-        self.values = values
+    def __init__(self, words: Phrase | str) -> None:
+        super().__init__(str(words))
+        self.words = words
 
 
 def espeak_path() -> str | None:
@@ -166,8 +167,7 @@ class WavFolder:
             self.number = last_number(self.folder)
             self._said: IO[str] | None = open(self.folder / "said.txt", "a", encoding="utf-8")  # noqa: SIM115
         except OSError as exc:
-            raise SpeechError(f"cannot write the voice's folder {self.folder}: {exc.strerror or exc}",
-                              msgid="voice.cannot_write", path=self.folder, reason=exc) from None
+            raise SpeechError(Phrase.of("voice.cannot_write", path=self.folder, reason=exc)) from None
 
     def play(self, announcement: Announcement, wav: bytes) -> None:
         if self._said is None:

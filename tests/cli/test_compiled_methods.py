@@ -129,3 +129,36 @@ def test_a_folder_that_cannot_be_written_is_passed_over_in_silence(tmp_path: Pat
     finally:
         compiled_methods._state["new"] = False
     assert blocked.read_text() == "not a folder"
+
+
+def test_the_installers_step_warms_the_installed_package_not_a_clone_in_its_folder(tmp_path: Path) -> None:
+    """``systemd/install.sh`` is run from a clone (``sudo bash systemd/install.sh``), whose ``cli/`` is in
+    the folder: ``python -m cli.compiled_methods`` warmed that one and wrote its file there, for no
+    one, and every start of the service compiled every method. The step as install.sh writes it, run
+    from a folder with another ``cli/``: the installed package's file is written."""
+    import re
+    import shlex
+
+    line = next(line for line in (ROOT / "systemd" / "install.sh").read_text().splitlines()
+                if re.match(r'run "\$VENV/bin/python" .*-m cli\.compiled_methods$', line))
+    words = shlex.split(line)[2:]  # after run "$VENV/bin/python"
+    clone = tmp_path / "clone"
+    (clone / "cli").mkdir(parents=True)
+    (clone / "cli" / "__init__.py").write_text("")
+    (clone / "cli" / "compiled_methods.py").write_text("print('the clone warmed')\n")
+    done = subprocess.run([sys.executable, *words], capture_output=True, text=True, cwd=clone, timeout=HANG_S,
+                          env=_environ(tmp_path / "pycache"), check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(str(cache_file(str(tmp_path / "pycache")))), done.stdout
+    assert cache_file(str(tmp_path / "pycache")).exists()
+
+
+def test_an_exec_without_globals_runs_in_the_callers_as_exec_does() -> None:
+    """``exec(text, None, ns)`` (how a ``dataclasses`` may call it) runs in the caller's globals, as the
+    built-in does: not in this module's."""
+    from cli import compiled_methods
+
+    namespace: dict[str, object] = {}
+    compiled_methods._compiled_exec("def f():\n    return __name__\n", None, namespace)
+    assert namespace["f"]() == __name__  # type: ignore[operator]
+    assert __name__ != compiled_methods.__name__

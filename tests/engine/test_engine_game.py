@@ -17,6 +17,7 @@ from engine import (
     new_game,
     parse_cards,
 )
+from firmware_host.referee.event_words import said_in
 
 # -- a whole classic hand, pad by pad ------------------------------------------------------------
 
@@ -27,7 +28,7 @@ def test_classic_hand_dealt_card_by_card_with_exchange_king_and_tricks():
         assert ev == ()
     for card in parse_cards("KS QS KH QH 9C"):
         state, ev = apply(state, DealCard("B", card))
-    assert expectation(state) == "B deals five cards each and turns up the eleventh"
+    assert said_in(expectation(state)) == "B deals five cards each and turns up the eleventh"
     state, events = apply(state, TurnUp(C("7D")))
     assert [e.to_json() for e in events] == [{"event": "trump", "card": "7D"}]
     assert (state.phase, state.turn, state.stock_size) == ("propose", "A", 21)

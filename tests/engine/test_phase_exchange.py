@@ -18,7 +18,7 @@ from engine import (
     parse_action,
 )
 from engine.game import GameState
-from firmware_host.referee.event_words import message
+from firmware_host.referee.event_words import message, prompt_words, said_in
 
 # -- exchanges: rule 38, dealer's minimum, italian/german dealer taking none ------------------------
 
@@ -112,7 +112,7 @@ def test_german_stock_gone_someone_must_take_the_game(decision, declarer):
     state = drain(state, declarer=True)
     state, _ = run(state, "A passes", "B passes", f"A discards {state.hand('A')[0]}", f"A draws {_stock(state)[0]}")
     assert state.phase == "force" and state.turn == "A" and state.stock_size == 0
-    assert expectation(state) == "A: declare or pass?"
+    assert said_in(expectation(state)) == "A: declare or pass?"
     assert {str(a) for a in legal_actions(state)} == {"A declares", "A passes"}
     state, events = run(state, decision)
     assert state.phase == "play" and state.declarer == declarer
@@ -149,7 +149,7 @@ def test_the_prompt_offers_more_discards_only_while_the_stock_can_replace_them()
     step(Accept)
     for _ in range(2):
         step(Discard, single=True)
-    assert prompt(state).short == "discard or draw 2"
+    assert prompt_words(prompt(state))["short"] == "discard or draw 2"
     step(Discard, single=True)
     assert not any(isinstance(a, Discard) for a in legal_actions(state))
-    assert prompt(state).short == "draw 3"
+    assert prompt_words(prompt(state))["short"] == "draw 3"

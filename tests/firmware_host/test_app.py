@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import signal
+from pathlib import Path
 
 import pytest
 
@@ -104,3 +105,36 @@ def test_a_stop_signal_is_the_service_s_inside_and_the_handler_before_is_put_bac
     finally:
         for sig, handler in before.items():
             signal.signal(sig, handler)
+
+
+def test_a_resumed_games_faults_are_lit_as_the_seat_controls_open(tmp_path: Path) -> None:
+    """``run`` shows the journal's game before it opens the pads and buttons (the players see the table
+    back first): the seat lights, opened after, still light the seats the resumed game left with a fault
+    to put right, and the game is resumed once."""
+    import contextlib
+    import random
+
+    import engine
+    from firmware_host.app import open_parts
+    from firmware_host.journal.store import Journal
+    from firmware_host.players.builtin import game_transcript
+    from firmware_host.referee.controller import Controller
+    from firmware_host.service import InputLine, TableService
+
+    table, path = simulated_table(), tmp_path / "journal.sqlite"
+    with Journal(path) as journal:
+        controller = Controller()
+        service = TableService(journal=journal, controller=controller)
+        service.resume()
+        for event in game_transcript(engine.new_game("classic", dealer="A"), random.Random(1), faults=True):
+            service.handle(InputLine(event))
+            if controller.snapshot().faulty_seats:
+                break
+        faulty = controller.snapshot().faulty_seats
+    assert faulty  # the game stopped with a fault to put right
+    with Journal(path, lock=True) as journal, contextlib.ExitStack() as stack:
+        parts = open_parts(table, TableTags.load(table), journal, RunOptions(), None, stack)
+        assert parts.service.resumed and parts.controller.snapshot().faulty_seats == faulty
+        lights = parts.devices.seat_controls
+        assert lights is not None
+        assert {seat for seat in lights.seats if lights.is_lit(seat)} == faulty

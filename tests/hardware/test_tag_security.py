@@ -52,6 +52,16 @@ def test_trusted_keys_by_name(name: str) -> None:
     assert len(ntag_signature.trusted_key(name)) == 33
 
 
+def test_the_test_key_written_out_is_the_one_its_seed_derives_and_signs_with() -> None:
+    """``trusted_key("test")`` is written out (a simulated table starts without ecdsa): the key its public
+    seed derives, which the simulator's tags are signed with."""
+    from drivers.nfc.pn532sim import tag_signer
+
+    assert ntag_signature.trusted_key("test") == tag_signer.sim_public_key() == tag_signer.TEST_PUBLIC_KEY
+    uid = bytes.fromhex(sim_uid("KS"))
+    assert ntag_signature.verify_signature(uid, tag_signer.sim_signer()(uid), ntag_signature.trusted_key("test"))
+
+
 @pytest.mark.parametrize("name", ["NXP", "04" + "00" * 32, "hello"])
 def test_a_trusted_key_that_is_no_key_is_refused(name: str) -> None:
     with pytest.raises(ntag_signature.OriginalityError):

@@ -18,6 +18,12 @@ if TYPE_CHECKING:  # imported when a key is made: a simulated table starts witho
 TEST_KEY_SEED = b"ecarte-table TEST originality key: never trust it on a real table"
 """The public seed of the simulator's TEST signing key (:func:`sim_signing_key`)."""
 
+TEST_PUBLIC_KEY = bytes.fromhex("04E3A06CC309C03FC863B418D6A4DAD953A4D107D97485706055036BCD442D705A")
+"""The public key of the TEST signing key (:func:`sim_public_key` of :data:`TEST_KEY_SEED`), written
+out as NXP's is: a table on simulated pads trusts it from its start without deriving it (ecdsa's
+import and a point multiplication, a twentieth of ``run``'s start-up; ``bench/instructions.py
+--startup``). A test derives it again from the seed."""
+
 
 def sim_signing_key(seed: bytes = TEST_KEY_SEED) -> ecdsa.SigningKey:
     """A TEST signing key on secp128r1, the same for the same ``seed`` (for the simulator only).
@@ -39,18 +45,23 @@ def sim_public_key(seed: bytes = TEST_KEY_SEED) -> bytes:
 
 def sim_signer(seed: bytes = TEST_KEY_SEED) -> SimSigner:
     """Signs UIDs as the simulator's genuine tags are signed (deterministic signatures, RFC 6979)."""
-    return SimSigner(sim_signing_key(seed))
+    return SimSigner(seed)
 
 
 class SimSigner:
-    """Callable ``uid → r || s`` with a TEST key (see :func:`sim_signer`)."""
+    """Callable ``uid → r || s`` with a TEST key (see :func:`sim_signer`), derived from ``seed`` at the
+    first signature: a simulated table starts without ecdsa, and signs when a reader asks a tag's
+    ``READ_SIG``."""
 
-    def __init__(self, key: ecdsa.SigningKey) -> None:
-        self._key = key
+    def __init__(self, seed: bytes = TEST_KEY_SEED) -> None:
+        self._seed = seed
+        self._key: ecdsa.SigningKey | None = None
 
     def __call__(self, uid: bytes) -> bytes:
         """The 32-byte signature of ``uid``."""
         import ecdsa.util
 
+        if self._key is None:  # two threads asking at once derive the same key twice: no harm
+            self._key = sim_signing_key(self._seed)
         return bytes(self._key.sign_digest_deterministic(uid, hashfunc=hashlib.sha256,
                                                          sigencode=ecdsa.util.sigencode_string))

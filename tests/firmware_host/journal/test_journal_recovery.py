@@ -247,6 +247,24 @@ def test_a_lock_not_taken_holds_nothing(tmp_path: Path) -> None:
         assert journal.games() == []
 
 
+def test_a_lock_refused_is_said_in_the_readers_language_and_its_english_is_the_catalogues(tmp_path: Path) -> None:
+    """The lock's error wrote its English beside a message id that said another thing (``error.cannot_open``:
+    the lock file's path, not that it was the journal's lock): its words are now one phrase, the English
+    the catalogue's."""
+    from catalogue import os_reason, say
+    from firmware_host.errors import BadInput
+
+    path = tmp_path / "j.sqlite"
+    Path(f"{path}.lock").mkdir()
+    with pytest.raises(JournalError) as caught:
+        Journal(path, lock=True)
+    reason = IsADirectoryError(21, "x")
+    for lang in ("en", "fr", "de"):
+        assert BadInput.of(caught.value).said(lang) == say(lang, "journal.cannot_open_lock", path=f"{path}.lock",
+                                                          reason=os_reason(lang, reason))
+    assert str(caught.value) == BadInput.of(caught.value).said("en")
+
+
 def test_events_not_journaled_are_never_exit_0_nor_a_full_disk(tmp_path: Path) -> None:
     """A journal that cannot be written for another reason than a full disk (here: another
     process holds its write lock) is said as it is, not "free some space"; stopped (SIGTERM) with

@@ -99,7 +99,7 @@ def test_the_widest_hint_fits_the_status_line() -> None:
                                trump=engine.Card.parse("TH"))
     for hint in ("stand 100% vole 100%", "stand: pt 99% vole 9%"):
         for lang in LANGUAGES:
-            snapshot = TableSnapshot(view=view, prompt=Prompt("A", "", "", "propose"), hint=hint,
+            snapshot = TableSnapshot(view=view, prompt=Prompt("A", "propose"), hint=hint,
                                      players=("Marguerite", "Jean-Baptiste", ""))
             assert not clipped(screen_for(snapshot, lang)), (hint, lang)
 
@@ -123,7 +123,7 @@ def test_the_widest_hints_fit_the_status_line_in_every_language() -> None:
     widest = [(f"{highest[r.key]:.0%}", r.name) for r in ELDER_ROWS] + [("100%", "-")]
     view = dataclasses.replace(engine.new_game("classic", dealer="B").public(), phase="propose",
                                trump=engine.Card.parse("TH"))
-    prompt = Prompt("A", "propose or play?", "A: propose or play?", "propose")
+    prompt = Prompt("A", "propose")
     for lang in LANGUAGES:
         for verb in ("propose", "declare", "stand", "pass"):
             for chance, row in widest:

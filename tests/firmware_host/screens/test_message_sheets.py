@@ -49,7 +49,7 @@ def _view(rules: str, phase: str, **changes: object):  # type: ignore[no-untyped
 
 
 def _snap(rules: str = "classic", phase: str = "play", **fields: object) -> TableSnapshot:
-    prompt = fields.pop("prompt", Prompt("A", "", "", "play"))
+    prompt = fields.pop("prompt", Prompt("A", "play"))
     view = fields.pop("view", _view(rules, phase))
     return TableSnapshot(view=view, prompt=prompt, players=NAMES, **fields)  # type: ignore[arg-type]
 
@@ -65,20 +65,20 @@ def screens(lang: str) -> list[Screen]:
             fault = Fault(code, seat, "", Card.parse(card) if card else None, detail=detail)
             rules = "italian" if code == "revoke" and card == "KS" else "classic"
             out.append(screen_for(_snap(rules, phase, view=_view(rules, phase, trick=trick), faults=(fault,),
-                                        prompt=Prompt("B", "", "", "respond")), lang))
+                                        prompt=Prompt("B", "respond")), lang))
     for code in ("revoke", "not_overtaking", "not_trumping", "false_king"):
         for chooser_seat in ("B", None):
             fault = Fault(code, "A", "43", None, True, 2)
             out.append(screen_for(_snap(warning=fault, choosing=chooser_seat), lang))
     for key in PROMPT_KEYS:
         phase = "play" if key in ("play", "replay", "offer_double", "offer_point") else "deal"
-        out.append(screen_for(_snap(phase=phase, prompt=Prompt("A" if key != "cut" else "", "", "", key, 2)), lang))
-    out.append(screen_for(_snap(phase="deal", view=_view("classic", "deal"), prompt=Prompt("B", "", "", "deal")), lang))
+        out.append(screen_for(_snap(phase=phase, prompt=Prompt("A" if key != "cut" else "", key, 2)), lang))
+    out.append(screen_for(_snap(phase="deal", view=_view("classic", "deal"), prompt=Prompt("B", "deal")), lang))
     partial = Sight("partial", (3, 2), (5, 5))
     out.append(screen_for(_snap(phase="propose", view=_view("classic", "propose"), sight=partial,
-                                prompt=Prompt("A", "", "", "propose")), lang))
+                                prompt=Prompt("A", "propose")), lang))
     out.append(screen_for(_snap(phase="deal", view=_view("classic", "deal", dealer=""), setting_up=True,
-                                prompt=Prompt("", "", "", "cut")), lang))
+                                prompt=Prompt("", "cut")), lang))
     for tricks, points, notes in (((5, 0), (2, 0), ()), ((3, 2), (2, 0), (Bid("B", "refuse", True),)),
                                   ((2, 3), (-1, 2), (Bid("A", "stand", True),)),
                                   ((4, 1), (1, 0), (King("A", (1, 0)), Penalty("B", -1, "revoke"))),
@@ -88,9 +88,9 @@ def screens(lang: str) -> list[Screen]:
                                                      Penalty("B", -1, "king_not_declared")))):
         hand = HandEnd(tricks, points, (3, 2))  # type: ignore[arg-type]
         out.append(screen_for(_snap("italian", "deal", last_hand=hand, hand_notes=notes, between_hands=True,
-                                    prompt=Prompt("A", "", "", "deal")), lang))
+                                    prompt=Prompt("A", "deal")), lang))
     out.append(screen_for(_snap(view=_view("classic", "play", king="A"), fresh_king=True,
-                                prompt=Prompt("B", "", "", "respond")), lang))
+                                prompt=Prompt("B", "respond")), lang))
     out.append(screen_for(_snap(view=_view("classic", "over", score=(5, 3)), winner="A"), lang))
     out.append(screen_for(_snap(offline=frozenset({"play.A"})), lang))
     out.append(paused_screen(_snap(), "", lang))

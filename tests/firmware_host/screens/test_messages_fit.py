@@ -45,7 +45,7 @@ def _fits(screen: Screen, what: str) -> None:
 
 
 def _snapshot(rules: str, phase: str, names: tuple[str, str, str], **fields: object) -> TableSnapshot:
-    prompt = fields.pop("prompt", Prompt("A", "play", "A plays", "play"))
+    prompt = fields.pop("prompt", Prompt("A", "play"))
     view = fields.pop("view", _view(rules, phase))
     return TableSnapshot(view=view, prompt=prompt, players=names, **fields)  # type: ignore[arg-type]
 
@@ -61,7 +61,7 @@ def test_every_fault_and_notice_fits(lang: str, rules: str) -> None:
         for card, detail in itertools.product([None, *WIDE_CARDS], details):
             fault = Fault(code, seat, "", Card.parse(card) if card else None, detail=detail)
             snapshot = _snapshot(rules, phase, names, view=view, faults=(fault,),
-                                 prompt=Prompt("B", "", "", "respond"))
+                                 prompt=Prompt("B", "respond"))
             _fits(screen_for(snapshot, lang), f"{lang} {rules} fault {code}")
     # faults proven late (partial sight): what happened, and who chooses what (or the king's point back)
     for names, code, seat, trick, chooser in itertools.product(
@@ -79,7 +79,7 @@ def test_every_prompt_fits_the_table_view(lang: str) -> None:
     for rules, names, key, count in itertools.product(sorted(RULE_SETS), NAMES, PROMPT_KEYS, (1, 5)):
         for seat, phase, setting_up in (("A", "play", False), ("B", "deal", False), ("B", "deal", True),
                                         ("", "cut", True)):
-            snapshot = _snapshot(rules, phase, names, prompt=Prompt(seat, "", "", key, count),
+            snapshot = _snapshot(rules, phase, names, prompt=Prompt(seat, key, count),
                                  view=_view(rules, phase, score=(-3, 10)), setting_up=setting_up)
             _fits(screen_for(snapshot, lang), f"{lang} prompt {key}")
     for held in range(6):
@@ -109,13 +109,13 @@ def test_every_hand_result_king_and_game_over_fits(lang: str) -> None:
     for names in NAMES:
         for hand, notes in _hands():
             snapshot = _snapshot("italian", "deal", names, last_hand=hand, hand_notes=notes, between_hands=True,
-                                 prompt=Prompt("A", "", "", "deal"))
+                                 prompt=Prompt("A", "deal"))
             screen = screen_for(snapshot, lang)
             assert screen.view == "hand"
             _fits(screen, f"{lang} hand {hand} {notes}")
         for seat in "AB":
             king = _snapshot("classic", "play", names, view=_view("classic", "play", king=seat), fresh_king=True,
-                             prompt=Prompt("B", "", "", "respond"))
+                             prompt=Prompt("B", "respond"))
             _fits(screen_for(king, lang), f"{lang} king")
             over = _snapshot("classic", "over", names, view=_view("classic", "over", score=(11, -10)), winner=seat)
             _fits(screen_for(over, lang), f"{lang} game over")

@@ -19,7 +19,7 @@ NAMES = ("Anne", "Bruno", "")
 
 def _snap(phase: str = "play", **fields: object) -> TableSnapshot:
     view = dataclasses.replace(new_game("classic", dealer="B").public(), phase=phase, score=(2, 0))
-    prompt = fields.pop("prompt", Prompt("A", "", "", "play"))
+    prompt = fields.pop("prompt", Prompt("A", "play"))
     return TableSnapshot(view=view, prompt=prompt, players=NAMES, **fields)  # type: ignore[arg-type]
 
 
@@ -27,7 +27,7 @@ def _snap(phase: str = "play", **fields: object) -> TableSnapshot:
 def test_a_hands_result_shows_the_score_as_a_total(lang: str) -> None:
     """"score A +2 · B +0" read as a change: the points of the hand are signed, the score is not."""
     hand = HandEnd((4, 1), (2, 0), (2, 0))  # type: ignore[arg-type]
-    screen = screen_for(_snap("deal", last_hand=hand, between_hands=True, prompt=Prompt("A", "", "", "deal")), lang)
+    screen = screen_for(_snap("deal", last_hand=hand, between_hands=True, prompt=Prompt("A", "deal")), lang)
     lines = screen.detail.split("\n")
     assert lines[0].endswith("+2 " + lines[0].split("+2 ")[1])  # the hand's points: a change
     score = next(line for line in lines if " · " in line)
@@ -43,8 +43,8 @@ def test_a_german_fault_proven_late_says_what_was_not_done(code: str, trick: int
 
 
 def test_french_puts_its_space_before_the_colon_on_the_oled() -> None:
-    french = screen_for(_snap(prompt=Prompt("A", "", "", "play")), "fr")
-    english = screen_for(_snap(prompt=Prompt("A", "", "", "play")), "en")
+    french = screen_for(_snap(prompt=Prompt("A", "play")), "fr")
+    english = screen_for(_snap(prompt=Prompt("A", "play")), "en")
     assert (french.colon, english.colon) == (" : ", ": ")
     late = screen_for(_snap(warning=Fault("revoke", "B", "43", None, True, 2), choosing="A"), "fr")
     assert late.headline == "Bruno : renonce, pli 2" and late.detail.startswith("Anne : ")

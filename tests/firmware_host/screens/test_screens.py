@@ -10,6 +10,7 @@ from engine import new_game
 from firmware_host.referee.controller import Controller
 from firmware_host.referee.transcript import ButtonEvent, CardEvent, Setup
 from firmware_host.screens.chooser import Screen, paused_screen, render, screen_for
+from firmware_host.screens.i18n import worded
 
 
 def _dealt(controller: Controller) -> None:
@@ -99,7 +100,7 @@ def test_prompts_fit_one_line(rules: str, expected: tuple[str, str]) -> None:
     from engine import apply, parse_deal, prompt
 
     state, _ = apply(new_game(rules, dealer="B"), parse_deal("KH QH JH AH TH / 7S 8S 9S TS AS / 7D"))
-    assert (prompt(state).seat, prompt(state).short) == expected
+    assert (prompt(state).seat, worded(prompt(state)).short) == expected
 
 
 def test_every_view_shows_on_the_simulated_panel_pixel_exact() -> None:
