@@ -28,7 +28,7 @@ sys.path[0] = str(Path(__file__).resolve().parents[1])
 from engine.game import apply, legal_actions, new_game  # noqa: E402
 from engine.random_play import play_random_hand, random_action  # noqa: E402
 from engine.rollout import rollout  # noqa: E402
-from engine.state import GameState  # noqa: E402
+from engine.state import GameState, Phase  # noqa: E402
 
 
 def rollout_hands_per_second(windows: int = 7, hands: int = 5000, seed: int = 1) -> float:
@@ -57,7 +57,7 @@ def apply_hands_per_second(windows: int = 5, hands: int = 1000, seed: int = 1) -
         start = time.process_time()
         for _ in range(hands):
             state = play_random_hand(state, rng)
-            if state.phase == "over":
+            if state.phase == Phase.OVER:
                 state = new_game("classic", dealer="A", rubber=10_001)
         rates.append(hands / (time.process_time() - start))
     return statistics.median(rates)
@@ -69,7 +69,7 @@ def legal_query_us(samples: int = 2000, seed: int = 2) -> float:
     states: list[GameState] = []
     state = new_game("classic", dealer="A", rubber=10_001)
     while len(states) < samples:
-        if state.phase in ("play", "propose", "respond"):
+        if state.phase in (Phase.PLAY, Phase.PROPOSE, Phase.RESPOND):
             states.append(state)
         state, _ = apply(state, random_action(state, rng))
     start = time.process_time()

@@ -53,7 +53,7 @@ from engine.events import (
     Trump,
     event_from_json,
 )
-from engine.faults import FAULT_CODES, Fault
+from engine.faults import FAULT_CODES, Fault, FaultCode
 from engine.game import (
     LegalActions,
     apply,
@@ -68,7 +68,7 @@ from engine.legality import follow_mask, follower_wins, king_index, lead_mask, p
 from engine.prompts import Prompt, expectation, prompt
 from engine.rules import RULE_SETS, French, German, Italian, RuleSet, rules
 from engine.seats import OTHER, SEATS
-from engine.state import PHASES, GameState, View
+from engine.state import PHASES, GameState, Phase, View
 
 __all__ = [
     "ACE_HIGH",
@@ -98,6 +98,7 @@ __all__ = [
     "Event",
     "Exchanged",
     "Fault",
+    "FaultCode",
     "French",
     "GameEnd",
     "GameState",
@@ -112,6 +113,7 @@ __all__ = [
     "OfferPoint",
     "Pass",
     "Penalty",
+    "Phase",
     "PlayBegins",
     "PlayCard",
     "Played",

@@ -15,37 +15,60 @@ right, are the catalogue's (``says.<key>``, ``remedy.<code>``), at the edge::
 from __future__ import annotations
 
 from collections.abc import Mapping
+from enum import StrEnum
 
 from engine.cards import Card
 from engine.events import Fault as Fault
 from engine.events import Says
 
-FAULT_CODES: dict[str, str] = {
-    "misdeal": "8, 9, 15-21",
-    "duplicate_card": "45",
-    "unknown_tag": "45",
-    "foreign_pack": "45",
-    "counterfeit_card": "45",
-    "exchange_count": "29-34",
-    "false_king": "25",
-    "out_of_turn": "40",
-    "revoke": "43",
-    "not_overtaking": "43",
-    "not_trumping": "43",
-    "card_not_in_hand": "29-34, 43",
-    "not_highest": "forzare (000)",
-    "king_not_led": "002",
-    "wrong_time": "-",
+
+class FaultCode(StrEnum):
+    """A fault's code (RULES.md's table): a :class:`str` (``FaultCode.REVOKE == "revoke"``), so the JSON
+    protocol writes it as it was."""
+
+    MISDEAL = "misdeal"
+    DUPLICATE_CARD = "duplicate_card"
+    UNKNOWN_TAG = "unknown_tag"
+    FOREIGN_PACK = "foreign_pack"
+    COUNTERFEIT_CARD = "counterfeit_card"
+    EXCHANGE_COUNT = "exchange_count"
+    FALSE_KING = "false_king"
+    OUT_OF_TURN = "out_of_turn"
+    REVOKE = "revoke"
+    NOT_OVERTAKING = "not_overtaking"
+    NOT_TRUMPING = "not_trumping"
+    CARD_NOT_IN_HAND = "card_not_in_hand"
+    NOT_HIGHEST = "not_highest"
+    KING_NOT_LED = "king_not_led"
+    WRONG_TIME = "wrong_time"
+
+
+FAULT_CODES: dict[FaultCode, str] = {
+    FaultCode.MISDEAL: "8, 9, 15-21",
+    FaultCode.DUPLICATE_CARD: "45",
+    FaultCode.UNKNOWN_TAG: "45",
+    FaultCode.FOREIGN_PACK: "45",
+    FaultCode.COUNTERFEIT_CARD: "45",
+    FaultCode.EXCHANGE_COUNT: "29-34",
+    FaultCode.FALSE_KING: "25",
+    FaultCode.OUT_OF_TURN: "40",
+    FaultCode.REVOKE: "43",
+    FaultCode.NOT_OVERTAKING: "43",
+    FaultCode.NOT_TRUMPING: "43",
+    FaultCode.CARD_NOT_IN_HAND: "29-34, 43",
+    FaultCode.NOT_HIGHEST: "forzare (000)",
+    FaultCode.KING_NOT_LED: "002",
+    FaultCode.WRONG_TIME: "-",
 }
 """Every fault code the table reports, with its London rule(s) (its remedy is the catalogue's
 ``remedy.<code>``)."""
 
-VOID_DEAL_CODES = frozenset({"misdeal", "duplicate_card"})
+VOID_DEAL_CODES = frozenset({FaultCode.MISDEAL, FaultCode.DUPLICATE_CARD})
 """The faults that void the deal (TRANSCRIPT.md): nothing to take back, the hands are gathered and the
 same dealer deals again (a duplicate card on the cut is the one cut again instead)."""
 
 
-def fault(code: str, seat: str | None, says: str, card: Card | None = None, *,
+def fault(code: FaultCode, seat: str | None, says: str, card: Card | None = None, *,
           detail: Mapping[str, str] | None = None, **values: object) -> Fault:
     """A fault of ``code`` with its rule from :data:`FAULT_CODES`. ``says``: the message's id in the
     catalogue (``says.<says>``), ``values`` what it puts in (each as text: a seat, a card's code, a
@@ -56,15 +79,15 @@ def fault(code: str, seat: str | None, says: str, card: Card | None = None, *,
 
 def revoke_fault(seat: str, card: Card, led_suit: str, must_win: bool) -> Fault:
     """``seat`` played ``card`` though holding a card of the suit led."""
-    return fault("revoke", seat, "revoke_win" if must_win else "revoke", card,
+    return fault(FaultCode.REVOKE, seat, "revoke_win" if must_win else "revoke", card,
                  detail={"suit": led_suit, "win": "yes" if must_win else "no"})
 
 
 def not_overtaking_fault(seat: str, card: Card, led: Card) -> Fault:
     """``seat`` followed suit low though able to beat ``led``."""
-    return fault("not_overtaking", seat, "not_overtaking", card, detail={"beat": str(led)})
+    return fault(FaultCode.NOT_OVERTAKING, seat, "not_overtaking", card, detail={"beat": str(led)})
 
 
 def not_trumping_fault(seat: str, card: Card, trump_suit: str) -> Fault:
     """``seat`` was void in the suit led, held a trump and did not trump."""
-    return fault("not_trumping", seat, "not_trumping", card, detail={"suit": trump_suit})
+    return fault(FaultCode.NOT_TRUMPING, seat, "not_trumping", card, detail={"suit": trump_suit})

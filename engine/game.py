@@ -9,7 +9,7 @@
     ['trump']
     >>> state, events = apply(state, PlayCard("A", Card.parse("KH")))
     >>> events[0].code, events[0].seat
-    ('out_of_turn', 'A')
+    (<FaultCode.OUT_OF_TURN: 'out_of_turn'>, 'A')
     >>> state, _ = apply(state, Stand("A"))
     >>> PlayCard("A", Card.parse("KH")) in legal_actions(state)
     True
@@ -51,7 +51,7 @@ from engine.actions import (
 from engine.cards import CARDS, indices_of
 from engine.ecarte_errors import NotationError
 from engine.events import Event
-from engine.faults import Fault, fault
+from engine.faults import Fault, FaultCode, fault
 from engine.legality import follow_mask, lead_mask
 from engine.phases.deal import cut, deal, deal_card, parse_deal, retourne, turn_up
 from engine.phases.exchange import decide, discard, draw
@@ -65,7 +65,7 @@ from engine.rules import RuleSet
 from engine.rules import rules as rules_by_name
 from engine.seats import INDEX, OTHER, SEATS
 from engine.sight import SIGHTS
-from engine.state import GameState
+from engine.state import GameState, Phase
 
 __all__ = [
     "LegalActions", "Result", "apply", "check", "expectation", "legal_actions", "legal_plays", "new_game", "parse_deal",
@@ -100,11 +100,11 @@ def new_game(
     if players is None:
         players = ("A", "B", "C" if ruleset.pool else "")
     if ruleset.a_la_retourne:
-        phase = "retourne"
+        phase = Phase.RETOURNE
     elif dealer is None:
-        phase = "cut"
+        phase = Phase.CUT
     else:
-        phase = "deal"
+        phase = Phase.DEAL
     return GameState(
         rules=ruleset, phase=phase, dealer=dealer or "", target=ruleset.target, players=players, sight=sight,
     )
@@ -130,7 +130,7 @@ def check(state: GameState, action: Action) -> Fault | None:
     """The fault ``action`` would cause in ``state``, or None when it is legal."""
     handler = _HANDLERS.get(type(action))
     if handler is None:
-        return fault("wrong_time", None, "not_an_action", action=repr(action))
+        return fault(FaultCode.WRONG_TIME, None, "not_an_action", action=repr(action))
     outcome = handler(state, action)
     if isinstance(outcome, Fault):
         refused = penalise(state, outcome)[1][0]
@@ -150,7 +150,7 @@ def replay(state: GameState, actions: Iterable[Action]) -> Result:
 
 def legal_plays(state: GameState, seat: str) -> int:
     """Mask of the cards ``seat`` may play now (0 when it is not its turn to play)."""
-    if state.phase != "play" or state.turn != seat or state.offer is not None:
+    if state.phase != Phase.PLAY or state.turn != seat or state.offer is not None:
         return 0
     hand = state.hands[INDEX[seat]]
     if state.led < 0:
@@ -199,25 +199,25 @@ def legal_actions(state: GameState) -> LegalActions:
 def _generate(state: GameState) -> Iterator[Action]:
     phase = state.phase
     ruleset = state.rules
-    if phase == "retourne":
+    if phase == Phase.RETOURNE:
         yield from (TurnTarget(c) for c in CARDS)
-    elif phase == "cut":
+    elif phase == Phase.CUT:
         for seat in SEATS:
             if state.cuts[INDEX[seat]] < 0:
                 other = state.cuts[1 - INDEX[seat]]
                 yield from (Cut(seat, c) for c in CARDS if c.index != other)
-    elif phase == "deal":
+    elif phase == Phase.DEAL:
         free = state.stock_mask
         for seat in SEATS:
             if state.hands[INDEX[seat]].bit_count() < 5:
                 yield from (DealCard(seat, CARDS[i]) for i in indices_of(free))
         if state.hands[0].bit_count() == 5 and state.hands[1].bit_count() == 5:
             yield from (TurnUp(CARDS[i]) for i in indices_of(free))
-    elif phase in ("propose", "force"):
+    elif phase in (Phase.PROPOSE, Phase.FORCE):
         yield from ruleset.elder_choice(state.elder)
-    elif phase == "respond":
+    elif phase == Phase.RESPOND:
         yield from ruleset.dealer_choice(state.dealer)
-    elif phase == "exchange":
+    elif phase == Phase.EXCHANGE:
         seat = state.exchanger or state.elder
         i = INDEX[seat]
         low, high = ruleset.elder_discard if seat == state.elder else ruleset.dealer_discard
@@ -228,7 +228,7 @@ def _generate(state: GameState) -> Iterator[Action]:
             yield from (Draw(seat, (CARDS[c],)) for c in indices_of(stock))
         if seat == state.dealer and state.ex_discarded == 0 and low == 0:
             yield from ruleset.elder_choice(state.elder)
-    elif phase == "play":
+    elif phase == Phase.PLAY:
         if state.offer is not None:
             answer = OTHER[state.offer_by or "A"]
             yield from (Accept(answer), Refuse(answer))

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from engine.cards import CARDS, SUIT_MASKS, Card, Ranking
+from engine.faults import FaultCode
 
 KING = 7
 """The rank index of the king inside a suit (see :data:`engine.cards.RANKS`)."""
@@ -109,24 +110,24 @@ def follower_wins(power: tuple[int, ...], trump: int, led: int, card: int) -> bo
     return suit == trump
 
 
-def play_fault_code(rules: PlayRules, hand: int, led: int, trump: int, card: int) -> str:
+def play_fault_code(rules: PlayRules, hand: int, led: int, trump: int, card: int) -> FaultCode | None:
     """The duty of play that ``card`` breaks, shown by the cards of ``hand`` (which need not
     hold ``card``: under partial sight ``hand`` is what the table knows the seat holds).
 
     ``revoke`` (a suit held and not followed), ``not_overtaking`` (followed low though
     able to win), ``not_trumping`` (void, a trump held, none played), ``not_highest``
-    (*forzare*); ``""`` when the known cards show no fault.
+    (*forzare*); ``None`` when the known cards show no fault.
     """
     hand |= 1 << card  # whoever plays a card held it
     if follow_mask(rules, hand, led, trump) >> card & 1:
-        return ""
+        return None
     same = hand & SUIT_MASKS[led >> 3]
     if same:
         if card >> 3 != led >> 3:
-            return "revoke"
+            return FaultCode.REVOKE
         if rules.must_overtake and same & rules.ranking.above[led] and not rules.ranking.above[led] >> card & 1:
-            return "not_overtaking"
-        return "not_highest"
+            return FaultCode.NOT_OVERTAKING
+        return FaultCode.NOT_HIGHEST
     if hand & SUIT_MASKS[trump]:
-        return "not_trumping" if card >> 3 != trump else "not_highest"
-    return ""
+        return FaultCode.NOT_TRUMPING if card >> 3 != trump else FaultCode.NOT_HIGHEST
+    return None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import typing
+from enum import StrEnum
 from typing import Any
 
 from engine.cards import Card
@@ -11,8 +12,11 @@ from engine.ecarte_errors import NotationError
 
 
 def encode_value(value: Any) -> Any:
-    """A field value as JSON data: cards as text, tuples as lists."""
+    """A field value as JSON data: cards and a :class:`~enum.StrEnum`'s members (a phase, a fault's code) as
+    text, tuples as lists."""
     if isinstance(value, Card):
+        return str(value)
+    if isinstance(value, StrEnum):
         return str(value)
     if isinstance(value, tuple):
         return [encode_value(v) for v in value]

@@ -20,7 +20,7 @@ from typing import TypedDict
 
 from engine.events import Says
 from engine.seats import OTHER
-from engine.state import GameState
+from engine.state import GameState, Phase
 
 # The rules' questions are keys of their own: the elder proposes or plays (declares or passes under
 # german rules), the dealer accepts or refuses (takes the game or exchanges); ``replay``: a fault
@@ -49,17 +49,17 @@ def prompt(state: GameState) -> Prompt:
     """What the table waits for in ``state``."""
     phase = state.phase
     rules = state.rules
-    if phase == "retourne":
+    if phase == Phase.RETOURNE:
         return Prompt("", "retourne")
-    if phase == "cut":
+    if phase == Phase.CUT:
         return Prompt("", "cut")
-    if phase == "deal":
+    if phase == Phase.DEAL:
         return Prompt(state.dealer, "deal")
-    if phase in ("propose", "force"):
+    if phase in (Phase.PROPOSE, Phase.FORCE):
         return Prompt(state.elder, "declare" if rules.declares_game else "propose")
-    if phase == "respond":
+    if phase == Phase.RESPOND:
         return Prompt(state.dealer, "take" if rules.declares_game else "respond")
-    if phase == "exchange":
+    if phase == Phase.EXCHANGE:
         seat = state.exchanger or state.elder
         missing = state.ex_discarded - state.ex_drawn
         high = (rules.elder_discard if seat == state.elder else rules.dealer_discard)[1]
@@ -69,7 +69,7 @@ def prompt(state: GameState) -> Prompt:
         if missing > 0:
             return Prompt(seat, "draw", missing)
         return Prompt(seat, "discard")
-    if phase == "play":
+    if phase == Phase.PLAY:
         if state.awaiting >= 0:
             return Prompt("B" if state.awaiting == 0 else "A", "replay")
         if state.offer is not None:

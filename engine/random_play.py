@@ -33,7 +33,7 @@ from engine.legality import king_index
 from engine.policy import P_ACCEPT, P_ANNOUNCE, P_DECLARE_WEAK, P_PROPOSE, strong
 from engine.rollout import sample_in_place
 from engine.seats import INDEX, OTHER, SEATS
-from engine.state import GameState
+from engine.state import GameState, Phase
 
 
 def random_deal(state: GameState, rng: random.Random) -> Deal:
@@ -66,7 +66,7 @@ def random_action(state: GameState, rng: random.Random) -> Action:
     Decisions lean towards exchanging, so games see several exchange rounds.
     """
     phase = state.phase
-    if phase == "play":
+    if phase == Phase.PLAY:
         if state.offer is None:
             seat = state.turn or "A"
             i = INDEX[seat]
@@ -80,13 +80,13 @@ def random_action(state: GameState, rng: random.Random) -> Action:
             return _PLAYS[seat][_pick(legal_plays(state, seat), rng)]
         answer = OTHER[state.offer_by or "A"]
         return Accept(answer) if rng.random() < 0.5 else Refuse(answer)
-    if phase == "deal":
+    if phase == Phase.DEAL:
         return random_deal(state, rng)
-    if phase in ("propose", "force"):
+    if phase in (Phase.PROPOSE, Phase.FORCE):
         return _decide(state, state.elder, state.rules.elder_choice(state.elder), P_PROPOSE, rng)
-    if phase == "respond":
+    if phase == Phase.RESPOND:
         return _decide(state, state.dealer, state.rules.dealer_choice(state.dealer), P_ACCEPT, rng)
-    if phase == "exchange":
+    if phase == Phase.EXCHANGE:
         seat = state.exchanger or state.elder
         i = INDEX[seat]
         if state.ex_discarded > state.ex_drawn:
@@ -103,13 +103,13 @@ def random_action(state: GameState, rng: random.Random) -> Action:
             return first if rng.random() < 0.5 else second
         hand = tuple(CARDS[c] for c in indices_of(state.hands[i]))
         return Discard(seat, tuple(_sample(hand, n, rng)))
-    if phase == "cut":
+    if phase == Phase.CUT:
         seat = "A" if state.cuts[0] < 0 else "B"
         other = state.cuts[1 - INDEX[seat]]
         return Cut(seat, rng.choice([c for c in CARDS if c.index != other]))
-    if phase == "retourne":
+    if phase == Phase.RETOURNE:
         return TurnTarget(rng.choice(CARDS))
-    raise ValueError(f"no action in phase {phase!r}")
+    raise ValueError(f"no action in phase '{phase}'")
 
 
 def _decide(state: GameState, seat: str, choice: tuple[Action, Action], p_yes: float,
@@ -126,7 +126,7 @@ def play_random_hand(state: GameState, rng: random.Random) -> GameState:
     """Play from ``state`` until the hand (or the game) is over."""
     hand_no = state.hand_no
     game_no = state.game_no
-    while state.phase != "over" and state.hand_no == hand_no and state.game_no == game_no:
+    while state.phase != Phase.OVER and state.hand_no == hand_no and state.game_no == game_no:
         state, _ = apply(state, random_action(state, rng))
     return state
 
@@ -134,7 +134,7 @@ def play_random_hand(state: GameState, rng: random.Random) -> GameState:
 def play_random_game(state: GameState, rng: random.Random, max_actions: int = 100_000) -> GameState:
     """Play from ``state`` until the match is over (or ``max_actions`` were applied)."""
     for _ in range(max_actions):
-        if state.phase == "over":
+        if state.phase == Phase.OVER:
             break
         state, _ = apply(state, random_action(state, rng))
     return state

@@ -41,7 +41,7 @@ from engine.legality import KING, follower_wins, king_index, lead_mask
 from engine.policy import P_ACCEPT, P_ANNOUNCE, P_DECLARE_WEAK, P_PROPOSE, strong
 from engine.scoring import KING_POINT, hand_trick_points
 from engine.seats import INDEX, SEATS
-from engine.state import GameState
+from engine.state import GameState, Phase
 
 T = TypeVar("T")
 
@@ -98,8 +98,8 @@ def rollout(state: GameState, rng: random.Random, *, record: bool = False) -> Ha
     :raises ValueError: for a state in another phase.
     """
     rules = state.rules
-    if state.phase not in ("deal", "propose") or (state.phase == "propose" and state.proposals):
-        raise ValueError(f"a rollout starts at the deal or the first decision, not in {state.phase!r}")
+    if state.phase not in (Phase.DEAL, Phase.PROPOSE) or (state.phase == Phase.PROPOSE and state.proposals):
+        raise ValueError(f"a rollout starts at the deal or the first decision, not in '{state.phase}'")
     actions: list[Action] | None = [] if record else None
     choices: list[int] = []
     dealer = INDEX[state.dealer]
@@ -107,7 +107,7 @@ def rollout(state: GameState, rng: random.Random, *, record: bool = False) -> Ha
     score = list(state.score)
     target = state.target
     points = [0, 0]
-    if state.phase == "deal":
+    if state.phase == Phase.DEAL:
         order = sample_in_place(list(range(32)), 11, rng)
         hands = [0, 0]
         for i in order[0:5]:

@@ -8,7 +8,7 @@ might be, an announcement proves nothing, a card refused on a play pad tells not
 
     >>> from engine.game import new_game
     >>> state = new_game("classic", dealer="A", sight="partial")
-    >>> state.evolve(hands=(0, 1), turn_up=9, phase="play", unseen=(5, 4)).sight
+    >>> state.evolve(hands=(0, 1), turn_up=9, phase=Phase.PLAY, unseen=(5, 4)).sight
     'partial'
 """
 
@@ -17,9 +17,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.cards import ALL_CARDS
+from engine.faults import FaultCode
 from engine.legality import king_index, play_fault_code
 from engine.seats import SEATS
-from engine.state import GameState
+from engine.state import GameState, Phase
 
 
 class FullSight:
@@ -75,7 +76,7 @@ def not_held(state: GameState, seat: int) -> int:
         mask |= 1 << state.turn_up
     if state.led >= 0:
         mask |= 1 << state.led
-    if state.phase == "play" and state.unseen[seat] == 0:
+    if state.phase == Phase.PLAY and state.unseen[seat] == 0:
         mask |= ALL_CARDS
     return mask & ~state.hands[seat]
 
@@ -91,14 +92,14 @@ class Proof:
     ``play`` is the index in the hand's history of the card it is about (-1 for a king)."""
 
     trick: int
-    code: str
+    code: FaultCode
     seat: int
     play: int = -1
 
     @property
     def order(self) -> tuple[int, int]:
         """Printed in the order of their tricks, a false king before a fault of play."""
-        return self.trick, 0 if self.code == "false_king" else 1
+        return self.trick, 0 if self.code == FaultCode.FALSE_KING else 1
 
 
 def proofs(state: GameState) -> list[Proof]:
@@ -125,7 +126,7 @@ def proofs(state: GameState) -> list[Proof]:
     king = king_index(state.turn_up)
     for seat, trick in state.claims:
         if not king_known_held(state, seat) and not_held(state, seat) >> king & 1:
-            found.append(Proof(trick, "false_king", seat))
+            found.append(Proof(trick, FaultCode.FALSE_KING, seat))
     return sorted(found, key=lambda p: p.order)
 
 

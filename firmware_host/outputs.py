@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Protocol, TextIO
 
 from catalogue.phrase import Count, Phrase, logged
 from engine.seats import SEATS
+from engine.state import Phase
 from firmware_host.referee.event_words import said_in
 from firmware_host.referee.snapshot import Outcome
 from firmware_host.referee.table_events import CONTRACT_EVENTS
@@ -186,7 +187,7 @@ def say_where_it_stands(controller: Controller, journal: str | os.PathLike[str])
     """The input ended with the game unfinished: say where it stands and how to go on."""
     snapshot = controller.snapshot()
     view = snapshot.view
-    if view.phase == "over":
+    if view.phase == Phase.OVER:
         return
     a, b = snapshot.players[0], snapshot.players[1]
     print(f"ecarte-table run: the input ended in game {snapshot.game}, hand {snapshot.hand_no} ({view.phase}), "

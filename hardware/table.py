@@ -359,7 +359,7 @@ def _parse_pads(
             problems.add(f"pads.{pad.name}", Phrase.of("table_file.shared_reader", device=repr(pad.device),
                                                        pad=f"`{seen[port]}`"))
         seen.setdefault(port, pad.name)
-    order = {name: i for i, name in enumerate(expected)}
+    order: dict[str, int] = {name: i for i, name in enumerate(expected)}
     return tuple(sorted(pads, key=lambda pad: order[pad.name]))
 
 

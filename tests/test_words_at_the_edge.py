@@ -98,7 +98,7 @@ def test_the_fault_codes_are_listed_once() -> None:
 def test_the_codes_rule_can_fail() -> None:
     from engine.faults import FAULT_CODES
 
-    words = ast.parse(f"FAULT_WORDS = {tuple(FAULT_CODES)!r}\n")
+    words = ast.parse(f"FAULT_WORDS = {tuple(map(str, FAULT_CODES))!r}\n")
     chooser = ast.parse('if code in ("misdeal", "duplicate_card"):\n    pass\n')
     hands = ast.parse('DEAL_VOID = frozenset({"misdeal", "duplicate_card"})\n')
     tag = ast.parse('TAG_FAULTS = ("unknown_tag", "foreign_pack", "counterfeit_card")\n')

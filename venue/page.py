@@ -50,6 +50,7 @@ from starlette.staticfiles import StaticFiles
 
 from catalogue import language
 from catalogue.phrase import Phrase, log_said
+from engine.state import Phase
 from firmware_host.referee.snapshot import Outcome
 from firmware_host.referee.transcript import (
     MAX_LINE_BYTES,
@@ -319,7 +320,7 @@ def table_app(live: LiveTable, *, history: JournalHistory | None, settings: WebS
 
     @changing
     async def new_game(request: Request, control: Callable[[PhysicalEvent], None]) -> Response:
-        if live.feed.state.get("view", {}).get("phase") != "over":
+        if live.feed.state.get("view", {}).get("phase") != Phase.OVER:
             return JSONResponse({"error": "the game is not over"}, status_code=409)
         control(ButtonEvent("A", "yes"))
         return JSONResponse({"queued": "new game"}, status_code=202)

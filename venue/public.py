@@ -41,6 +41,7 @@ from catalogue import rule_set
 from engine import Fault
 from engine.cards import RANKS, SUIT_SYMBOLS, SUITS
 from engine.seats import INDEX
+from engine.state import Phase
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
 from firmware_host.referee.table_events import HandRecord
 from firmware_host.screens.i18n import worded
@@ -139,7 +140,7 @@ class PublicFeed:
                 self._tell(out, public_fault(event, face_up, snapshot, self.language))
                 continue
             data = event.to_json()
-            if kind == "corrected" and data.get("code") not in PLAY_FAULTS and snapshot.phase != "play":
+            if kind == "corrected" and data.get("code") not in PLAY_FAULTS and snapshot.phase != Phase.PLAY:
                 data["card"] = None  # a correction may name a card that lay face down (a replacement taken back)
             if kind == "hand_end":
                 self.results.append({"hand": self._story_hand, **{k: data[k] for k in ("points", "score", "tricks")}})

@@ -7,12 +7,12 @@ from engine.actions import Cut, Deal, DealCard, ElderDeal, TurnTarget, TurnUp
 from engine.cards import CARDS, Card, parse_cards
 from engine.ecarte_errors import NotationError
 from engine.events import DealerChosen, Event, TargetSet, Trump
-from engine.faults import fault
+from engine.faults import FaultCode, fault
 from engine.phases.king import score_king
 from engine.phases.match import reset_hand
 from engine.phases.outcome import Outcome, Result, wrong_time
 from engine.seats import INDEX, OTHER, SEATS
-from engine.state import GameState
+from engine.state import GameState, Phase
 
 
 def parse_deal(text: str) -> Deal:
@@ -31,21 +31,21 @@ def parse_deal(text: str) -> Deal:
 
 
 def retourne(state: GameState, action: TurnTarget) -> Outcome:
-    if state.phase != "retourne":
+    if state.phase != Phase.RETOURNE:
         return wrong_time(state, None, "target")
     target = state.rules.retourne_target(action.card.rank)
-    phase = "deal" if state.dealer else "cut"
+    phase = Phase.DEAL if state.dealer else Phase.CUT
     return state.evolve(phase=phase, target=target), (TargetSet(target, action.card),)
 
 
 def cut(state: GameState, action: Cut) -> Outcome:
     seat = action.seat
     i = INDEX[seat]
-    if state.phase != "cut" or state.cuts[i] >= 0:
+    if state.phase != Phase.CUT or state.cuts[i] >= 0:
         return wrong_time(state, seat, "cut")
     other = state.cuts[1 - i]
     if other == action.card.index:
-        return fault("duplicate_card", seat, "cut_twice", action.card)
+        return fault(FaultCode.DUPLICATE_CARD, seat, "cut_twice", action.card)
     cuts = (action.card.index, other) if i == 0 else (other, action.card.index)
     if other < 0:
         return state.evolve(cuts=cuts), ()
@@ -56,19 +56,19 @@ def cut(state: GameState, action: Cut) -> Outcome:
         return state.evolve(cuts=(-1, -1)), (DealerChosen(None, pair),)
     dealer = "A" if a > b else "B"
     return (
-        state.evolve(cuts=cuts, dealer=dealer, phase="deal"),
+        state.evolve(cuts=cuts, dealer=dealer, phase=Phase.DEAL),
         (DealerChosen(dealer, pair),),
     )
 
 
-def void_deal(state: GameState, code: str, says: str, card: Card | None, **values: object) -> Result:
+def void_deal(state: GameState, code: FaultCode, says: str, card: Card | None, **values: object) -> Result:
     # the dealer answers for the deal and the stock (TRANSCRIPT.md)
     seat = state.dealer
     return reset_hand(state, seat), (fault(code, seat, says, card, detail=None, **values),)
 
 
 def deal_card(state: GameState, action: DealCard) -> Outcome:
-    if state.phase != "deal":
+    if state.phase != Phase.DEAL:
         return wrong_time(state, state.dealer, "deal")
     i = INDEX[action.seat]
     bit = 1 << action.card.index
@@ -77,11 +77,11 @@ def deal_card(state: GameState, action: DealCard) -> Outcome:
         return state, ()  # read again on its own pad: nothing happened
     if (hands[1 - i] | state.seen_in[1 - i]) & bit:
         return void_deal(
-            state, "duplicate_card", "dealt_in_other_hand", action.card, other=OTHER[action.seat],
+            state, FaultCode.DUPLICATE_CARD, "dealt_in_other_hand", action.card, other=OTHER[action.seat],
         )
     if hands[i].bit_count() >= 5:
         return void_deal(
-            state, "misdeal", "sixth_card", None, who=action.seat,
+            state, FaultCode.MISDEAL, "sixth_card", None, who=action.seat,
         )
     new = (hands[0] | bit, hands[1]) if i == 0 else (hands[0], hands[1] | bit)
     seen_in = (state.seen_in[0] | new[0], state.seen_in[1] | new[1])
@@ -89,14 +89,14 @@ def deal_card(state: GameState, action: DealCard) -> Outcome:
 
 
 def turn_up(state: GameState, action: TurnUp) -> Outcome:
-    if state.phase != "deal":
+    if state.phase != Phase.DEAL:
         return wrong_time(state, state.dealer, "turn_up")
     bit = 1 << action.card.index
     hands = state.hands
     if (hands[0] | hands[1]) & bit:
         holder = "A" if hands[0] & bit else "B"
         return void_deal(
-            state, "duplicate_card", "turn_up_in_hand", action.card, holder=holder,
+            state, FaultCode.DUPLICATE_CARD, "turn_up_in_hand", action.card, holder=holder,
         )
     short = [s for s in SEATS if hands[INDEX[s]].bit_count() != 5]
     if state.sight == "partial":
@@ -104,13 +104,13 @@ def turn_up(state: GameState, action: TurnUp) -> Outcome:
         state = state.evolve(unseen=(5 - hands[0].bit_count(), 5 - hands[1].bit_count()))
     elif short:
         return void_deal(
-            state, "misdeal", "short_hands" if len(short) == 2 else "short_hand", None, who=short[0],
+            state, FaultCode.MISDEAL, "short_hands" if len(short) == 2 else "short_hand", None, who=short[0],
         )
     return _after_turn_up(state.evolve(turn_up=action.card.index), action.card)
 
 
 def deal(state: GameState, action: Deal) -> Outcome:
-    if state.phase != "deal" or state.hands != (0, 0):
+    if state.phase != Phase.DEAL or state.hands != (0, 0):
         return wrong_time(state, state.dealer, "whole_deal")
     if isinstance(action, ElderDeal):
         first, second = (action.a, action.b) if state.elder == "A" else (action.b, action.a)
@@ -123,14 +123,14 @@ def deal(state: GameState, action: Deal) -> Outcome:
         b |= 1 << card.index
     turn_bit = 1 << action.turn_up.index
     if a & b or (a | b) & turn_bit or a.bit_count() != len(first) or b.bit_count() != len(second):
-        return void_deal(state, "duplicate_card", "dealt_twice", None)
+        return void_deal(state, FaultCode.DUPLICATE_CARD, "dealt_twice", None)
     if len(first) != 5 or len(second) != 5:
-        return void_deal(state, "misdeal", "five_each", None)
+        return void_deal(state, FaultCode.MISDEAL, "five_each", None)
     return _after_turn_up(state.evolve(hands=(a, b), turn_up=action.turn_up.index), action.turn_up)
 
 
 def _after_turn_up(state: GameState, card: Card) -> Result:
-    state = state.evolve(phase="propose", turn=state.elder)
+    state = state.evolve(phase=Phase.PROPOSE, turn=state.elder)
     events: list[Event] = [Trump(card)]
     if card.rank == "K":
         # rules 22 and 47: a turned-up king scores for the dealer at once

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from engine.actions import Announce
 from engine.events import Event, King
-from engine.faults import fault
+from engine.faults import FaultCode, fault
 from engine.legality import king_index
 from engine.phases.match import end_game
 from engine.phases.outcome import Outcome, wrong_time
 from engine.scoring import KING_POINT, add
 from engine.seats import INDEX, SEATS
 from engine.sight import king_known_held, not_held
-from engine.state import GameState
+from engine.state import GameState, Phase
 
 
 def score_king(state: GameState, seat: str, events: list[Event]) -> GameState:
@@ -31,7 +31,7 @@ def score_king(state: GameState, seat: str, events: list[Event]) -> GameState:
 def announce(state: GameState, action: Announce) -> Outcome:
     seat = action.seat
     i = INDEX[seat]
-    if state.phase != "play" or state.offer is not None:
+    if state.phase != Phase.PLAY or state.offer is not None:
         return wrong_time(state, seat, "king")
     if state.sight == "partial":
         return _announce_unseen(state, seat)
@@ -39,11 +39,11 @@ def announce(state: GameState, action: Announce) -> Outcome:
     if state.king is not None:
         if state.king == seat and state.turn_up != king:
             return wrong_time(state, seat, "king_again")
-        return fault("false_king", seat, "false_king")
+        return fault(FaultCode.FALSE_KING, seat, "false_king")
     held = state.hands[i] >> king & 1
     if not (held or state.king_played_by == seat):
         # rule 25: announcing a king one never held is false, whenever it is said
-        return fault("false_king", seat, "false_king")
+        return fault(FaultCode.FALSE_KING, seat, "false_king")
     late = _king_too_late(state, seat, king)
     if late:
         return wrong_time(state, seat, late)
@@ -80,7 +80,7 @@ def _announce_unseen(state: GameState, seat: str) -> Outcome:
     if state.king_points[i] > 0 and state.turn_up != king:
         return wrong_time(state, seat, "king_again")
     if state.king_played_by != seat and not_held(state, i) >> king & 1:
-        return fault("false_king", seat, "false_king")
+        return fault(FaultCode.FALSE_KING, seat, "false_king")
     late = _king_too_late(state, seat, king)
     if late:
         return wrong_time(state, seat, late)

@@ -7,11 +7,11 @@ import dataclasses
 from typing import Any
 
 from engine.events import Event, GameEnd, HandEnd, MatchEnd, Penalty, Says, Seating
-from engine.faults import Fault
+from engine.faults import Fault, FaultCode
 from engine.phases.outcome import Result
 from engine.scoring import add, hand_trick_points, reached
 from engine.seats import INDEX, OTHER, SEATS
-from engine.state import GameState
+from engine.state import GameState, Phase
 
 
 def penalty(state: GameState, seat: str, points: int, reason: str, events: list[Event]) -> GameState:
@@ -24,7 +24,7 @@ def penalise(state: GameState, refused: Fault) -> Result:
     """Italian: a refused revoke still costs its point (source 000: "-1 a chi NON ha
     risposto al seme")."""
     points = state.rules.revoke_penalty
-    if points and refused.code in ("revoke", "not_trumping") and refused.seat:
+    if points and refused.code in (FaultCode.REVOKE, FaultCode.NOT_TRUMPING) and refused.seat:
         events: list[Event] = [
             dataclasses.replace(refused, says=Says(
                 refused.says.key if refused.says else "", (*(refused.says.values if refused.says else ()),
@@ -74,7 +74,7 @@ def reset_hand(state: GameState, dealer: str, **changes: Any) -> GameState:
     """``state`` ready for ``dealer`` to deal: nothing of the last deal is left (a void deal
     keeps its hand number; the next hand passes ``hand_no``)."""
     return state.evolve(
-        phase="deal", dealer=dealer, turn=None, hands=(0, 0), turn_up=-1, discards=(0, 0),
+        phase=Phase.DEAL, dealer=dealer, turn=None, hands=(0, 0), turn_up=-1, discards=(0, 0),
         played=0, proposals=0, exchanges=0, vulnerable=None, declarer=None, exchanger=None,
         ex_discarded=0, ex_drawn=0, leader=None, led=-1, tricks=(0, 0), counts=(0, 0),
         first_cards=(-1, -1), king=None, king_played_by=None, king_to_lead=None, hand_points=(0, 0), multiplier=1,
@@ -105,7 +105,7 @@ def end_game(state: GameState, winner: str, events: list[Event]) -> GameState:
         )
     if ruleset.rubber > 1:
         events.append(MatchEnd(winner, games, match_points, state.players[w]))
-    return state.evolve(phase="over", turn=None)
+    return state.evolve(phase=Phase.OVER, turn=None)
 
 
 def _pool_change(state: GameState, winner: str, events: list[Event]) -> GameState:
@@ -116,7 +116,7 @@ def _pool_change(state: GameState, winner: str, events: list[Event]) -> GameStat
     streak = (player, run + 1 if name == player else 1)
     if streak[1] >= 2:
         events.append(MatchEnd(winner, state.games, state.match_points, player))
-        return state.evolve(phase="over", turn=None, streak=streak)
+        return state.evolve(phase=Phase.OVER, turn=None, streak=streak)
     a, b, watcher = state.players
     loser = OTHER[winner]
     players = (watcher, b, a) if loser == "A" else (a, watcher, b)

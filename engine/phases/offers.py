@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from engine.actions import Double, OfferPoint
 from engine.events import Event, Offer
-from engine.faults import fault
+from engine.faults import FaultCode, fault
 from engine.phases.match import end_hand
 from engine.phases.outcome import Outcome, wrong_time
 from engine.scoring import as_if_point
 from engine.seats import INDEX, OTHER
-from engine.state import GameState
+from engine.state import GameState, Phase
 
 
 def double(state: GameState, action: Double) -> Outcome:
@@ -17,7 +17,7 @@ def double(state: GameState, action: Double) -> Outcome:
     if not state.rules.doubling:
         return wrong_time(state, seat, "double_off")
     done = state.tricks[0] + state.tricks[1]
-    if state.phase != "play" or state.offer is not None or state.multiplier != 1 or done > 2 or (
+    if state.phase != Phase.PLAY or state.offer is not None or state.multiplier != 1 or done > 2 or (
         done == 2 and state.led >= 0
     ):
         return wrong_time(state, seat, "double_once")
@@ -28,7 +28,7 @@ def offer_point(state: GameState, action: OfferPoint) -> Outcome:
     seat = action.seat
     if not state.rules.offer_point:
         return wrong_time(state, seat, "point_off")
-    if state.phase != "play" or state.offer is not None or state.must_vole or (
+    if state.phase != Phase.PLAY or state.offer is not None or state.must_vole or (
         state.played or state.led >= 0
     ):
         return wrong_time(state, seat, "point_first")
@@ -40,7 +40,7 @@ def answer(state: GameState, seat: str, accepted: bool) -> Outcome:
         return wrong_time(state, seat, "answer")
     by = state.offer_by
     if seat == by:
-        return fault("out_of_turn", seat, "answer_offer", other=OTHER[by], by=by)
+        return fault(FaultCode.OUT_OF_TURN, seat, "answer_offer", other=OTHER[by], by=by)
     events: list[Event] = [Offer(by, state.offer, accepted)]
     ruleset = state.rules
     vulnerable = INDEX[state.vulnerable] if state.vulnerable else None

@@ -6,7 +6,7 @@ A handler takes a state and one action; :func:`engine.game.apply` dispatches to 
 from __future__ import annotations
 
 from engine.events import Event
-from engine.faults import Fault, fault
+from engine.faults import Fault, FaultCode, fault
 from engine.prompts import expecting
 from engine.state import GameState
 
@@ -17,5 +17,5 @@ Outcome = Fault | Result
 def wrong_time(state: GameState, seat: str | None, what: str, **values: object) -> Fault:
     """``seat`` tried ``what`` (the catalogue's ``says.doing.<what>``) when the table waits for
     something else."""
-    return fault("wrong_time", seat, "wrong_time", None, detail=None, what=what, **expecting(state), **values)
+    return fault(FaultCode.WRONG_TIME, seat, "wrong_time", None, detail=None, what=what, **expecting(state), **values)
 

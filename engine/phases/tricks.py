@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine.actions import PlayCard, PlayOn, ReplayHand
 from engine.cards import CARDS, SUIT_MASKS, SUITS, Card
 from engine.events import Event, HandReplayed, Played, Says, Trick
-from engine.faults import Fault, fault, not_overtaking_fault, not_trumping_fault, revoke_fault
+from engine.faults import Fault, FaultCode, fault, not_overtaking_fault, not_trumping_fault, revoke_fault
 from engine.legality import follow_mask, follower_wins, king_index, lead_mask, play_fault_code
 from engine.phases.king import take_back_king
 from engine.phases.match import end_hand, penalty
@@ -14,18 +14,18 @@ from engine.phases.outcome import Outcome, Result, wrong_time
 from engine.prompts import expecting
 from engine.seats import INDEX, OTHER, SEATS
 from engine.sight import SIGHT, king_known_held, open_claims, proofs
-from engine.state import GameState
+from engine.state import GameState, Phase
 
 
 def play(state: GameState, action: PlayCard) -> Outcome:
     seat = action.seat
     card = action.card
-    if state.phase != "play":
-        if state.phase in ("propose", "respond", "exchange", "force"):
-            return fault("out_of_turn", seat, "play_not_begun", card, **expecting(state))
+    if state.phase != Phase.PLAY:
+        if state.phase in (Phase.PROPOSE, Phase.RESPOND, Phase.EXCHANGE, Phase.FORCE):
+            return fault(FaultCode.OUT_OF_TURN, seat, "play_not_begun", card, **expecting(state))
         return wrong_time(state, seat, "play", played=card)
     if state.offer is not None or state.awaiting >= 0:
-        return fault("out_of_turn", seat, "first", card, **expecting(state))
+        return fault(FaultCode.OUT_OF_TURN, seat, "first", card, **expecting(state))
     i = INDEX[seat]
     bit = 1 << card.index
     hand = state.hands[i]
@@ -35,14 +35,14 @@ def play(state: GameState, action: PlayCard) -> Outcome:
         hand |= bit
     if not hand & bit:
         # TRANSCRIPT.md: a card the seat does not hold is card_not_in_hand, whoever's turn it is
-        return fault("card_not_in_hand", seat, "play_not_held", card)
+        return fault(FaultCode.CARD_NOT_IN_HAND, seat, "play_not_held", card)
     if seat != state.turn:
-        return fault("out_of_turn", seat, "turn_to_play", card, turn=state.turn)
+        return fault(FaultCode.OUT_OF_TURN, seat, "turn_to_play", card, turn=state.turn)
     led = state.led
     ruleset = state.rules
     if led < 0:
         if not lead_mask(ruleset, hand, state.turn_up, state.king_to_lead == seat) & bit:
-            return fault("king_not_led", seat, "lead_king", card)
+            return fault(FaultCode.KING_NOT_LED, seat, "lead_king", card)
     elif not follow_mask(ruleset, hand, led, state.turn_up >> 3) & bit:
         return _play_fault(state, seat, card, hand, led)
     if hand != state.hands[i]:
@@ -61,19 +61,19 @@ def _play_fault(state: GameState, seat: str, card: Card, hand: int, led: int) ->
     led_card = CARDS[led]
     trump = state.turn_up >> 3
     code = play_fault_code(ruleset, hand, led, trump, card.index)
-    if code == "revoke":
+    if code == FaultCode.REVOKE:
         must_win = ruleset.must_overtake and bool(hand & ruleset.ranking.above[led])
         return revoke_fault(seat, card, led_card.suit, must_win)
-    if code == "not_overtaking":
+    if code == FaultCode.NOT_OVERTAKING:
         return not_overtaking_fault(seat, card, led_card)
-    if code == "not_trumping":
+    if code == FaultCode.NOT_TRUMPING:
         return not_trumping_fault(seat, card, SUITS[trump])
     same = hand & SUIT_MASKS[led >> 3]
     if same:
         best = CARDS[ruleset.ranking.highest(same & ruleset.ranking.above[led] or same)]
-        return fault("not_highest", seat, "highest", card, suit=led_card.suit, best=best)
+        return fault(FaultCode.NOT_HIGHEST, seat, "highest", card, suit=led_card.suit, best=best)
     best = CARDS[ruleset.ranking.highest(hand & SUIT_MASKS[trump])]
-    return fault("not_highest", seat, "highest_trump", card, best=best)
+    return fault(FaultCode.NOT_HIGHEST, seat, "highest_trump", card, best=best)
 
 
 def accept_play(state: GameState, seat: str, i: int, card: Card, bit: int) -> Result:
@@ -91,7 +91,7 @@ def accept_play(state: GameState, seat: str, i: int, card: Card, bit: int) -> Re
     if counts[i] == 0:
         if state.rules.king_penalty and state.king is None and state.hands[i] >> king_index(state.turn_up) & 1:
             state = penalty(state, seat, state.rules.king_penalty, "king_not_declared", events)
-            if state.phase == "over":
+            if state.phase == Phase.OVER:
                 return state, tuple(events)
         first_cards = (card.index, first_cards[1]) if i == 0 else (first_cards[0], card.index)
     counts = (counts[0] + 1, counts[1]) if i == 0 else (counts[0], counts[1] + 1)
@@ -154,7 +154,7 @@ def _next_proof(state: GameState, events: list[Event]) -> Result:
         (code, seat, trick), rest = state.pending[0], state.pending[1:]
         state = state.evolve(pending=rest)
         name = SEATS[seat]
-        if code == "false_king":
+        if code == FaultCode.FALSE_KING:
             state = take_back_king(state, seat)
             events.append(_late(code, name, trick, "late_king"))
             if king_known_held(state, 1 - seat):
@@ -167,10 +167,10 @@ def _next_proof(state: GameState, events: list[Event]) -> Result:
     return state, tuple(events)
 
 
-def _late(code: str, seat: str, trick: int, says: str) -> Fault:
+def _late(code: FaultCode, seat: str, trick: int, says: str) -> Fault:
     """A fault proven late: its message ``says.<says>``, its remedy the other seat's choice
     (``remedy.late``)."""
-    return Fault(code, seat, "25" if code == "false_king" else "43", None, True, trick,
+    return Fault(code, seat, "25" if code == FaultCode.FALSE_KING else "43", None, True, trick,
                  says=Says("says." + says, (("other", OTHER[seat]), ("trick", str(trick)))))
 
 
@@ -181,7 +181,7 @@ def remedy(state: GameState, action: ReplayHand | PlayOn) -> Outcome:
     if offender < 0:
         return wrong_time(state, seat, "choice")
     if INDEX[seat] == offender:
-        return fault("out_of_turn", seat, "chooses", other=OTHER[seat])
+        return fault(FaultCode.OUT_OF_TURN, seat, "chooses", other=OTHER[seat])
     if isinstance(action, PlayOn):
         reduced = (True, state.reduced[1]) if offender == 0 else (state.reduced[0], True)
         return _next_proof(state.evolve(awaiting=-1, reduced=reduced), [])

@@ -22,13 +22,15 @@ from engine.actions import (
     PlayCard,
 )
 from engine.random_play import random_action
+from engine.state import Phase
 from firmware_host.referee.protocol import physical_events
 from firmware_host.referee.transcript import CardEvent, PhysicalEvent, Setup
+from hardware.layout import Zone
 
 
 def wrong_card(state: GameState) -> PlayCard | None:
     """A card the seat to play holds but may not play now (for demos of a fault)."""
-    if state.phase != "play" or state.turn is None:
+    if state.phase != Phase.PLAY or state.turn is None:
         return None
     seat = state.turn
     legal = engine.legal_plays(state, seat)
@@ -52,17 +54,17 @@ def game_transcript(state: GameState, rng: random.Random, *, faults: bool = Fals
               options={k: v for k, v in rules.options().items() if k != "target"}, sight="full"),
     ]
     for _ in range(20_000):
-        if state.phase == "over":
+        if state.phase == Phase.OVER:
             break
         action = random_action(state, rng)
         if faults and isinstance(action, PlayCard) and rng.random() < 0.08:
             wrong = wrong_card(state)
             if wrong is not None:
-                zone = f"play.{wrong.seat}"
+                zone = Zone.play(wrong.seat)
                 out.append(CardEvent(zone, str(wrong.card)))
                 out.append(CardEvent(zone, str(wrong.card), gone=True))
                 state, _ = engine.apply(state, wrong)  # refused; italian still charges it
-                if state.phase == "over":
+                if state.phase == Phase.OVER:
                     break
                 continue
         out.extend(physical_events(state, action))

@@ -25,7 +25,7 @@ import difflib
 import json
 import random
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -36,6 +36,7 @@ from engine import NotationError
 from engine.cards import ACE_HIGH, CARDS, SUITS
 from engine.random_play import random_deal
 from engine.seats import SEATS
+from engine.state import Phase
 from firmware_host.errors import BadInput
 from firmware_host.journal.store import REJECTED, Journal, JournalError, default_journal
 from firmware_host.outputs import deliver
@@ -54,13 +55,14 @@ from firmware_host.referee.transcript import (
 )
 from firmware_host.screens.chooser import fault_screen, reason_id
 from firmware_host.screens.i18n import worded
-from hardware.layout import ZONES
+from hardware.layout import ZONES, Zone, ZoneKind
 
 if TYPE_CHECKING:
     from firmware_host.outputs import TableOutput
     from firmware_host.screens.panel import Panel
 
-_ZONE_OF_VERB = {"plays": "play.{seat}", "discards": "discard", "draws": "hand.{seat}", "gets": "hand.{seat}"}
+_ZONE_OF_VERB: dict[str, Callable[[str], Zone]] = {"plays": Zone.play, "discards": lambda _seat: Zone.DISCARD,
+                                                   "draws": Zone.hand, "gets": Zone.hand}
 _BUTTONS = ("yes", "no", "king")
 _LOW_TO_HIGH = ACE_HIGH.order[::-1]
 """The ranks as a pack's pips are told, seven to ace."""
@@ -199,17 +201,17 @@ def parse_sim_line(text: str, snapshot: TableSnapshot, rng: random.Random, lang:
     head = words[0]
     if head.lower() == _DEAL:
         view = snapshot.view
-        if view.phase != "deal" or not snapshot.between_hands:
+        if view.phase != Phase.DEAL or not snapshot.between_hands:
             raise NotationError(say(lang, "sim.deal_now", deal=repr(_DEAL), now=expected(snapshot, lang)))
         # nothing is dealt yet: a fresh hand with this dealer deals the same way
         fresh = engine.new_game(dealer=view.dealer)
         return physical_events(fresh, random_deal(fresh, rng))
     if head.lower() == _TURN and len(words) == 2:
-        return [CardEvent("turnup", _card_code(words[1], text, lang))]
+        return [CardEvent(Zone.TURNUP, _card_code(words[1], text, lang))]
     if head in ZONES or (head == "centre" and len(words) >= 2):
         if len(words) not in (2, 3) or (len(words) == 3 and words[2] != _GONE):
             raise NotationError(say(lang, "sim.zone_line", line=repr(text), form=f"'<zone> <card> [{_GONE}]'"))
-        return [CardEvent(head, _card_code(words[1], text, lang), gone=len(words) == 3)]
+        return [CardEvent(Zone(head), _card_code(words[1], text, lang), gone=len(words) == 3)]
     seat = head.upper()
     if seat in SEATS and len(words) >= 2:
         words = [words[0], _typed_verb(words[1], lang), *words[2:]]
@@ -217,7 +219,7 @@ def parse_sim_line(text: str, snapshot: TableSnapshot, rng: random.Random, lang:
     if seat in SEATS and len(words) == 2 and words[1].lower() in _BUTTONS:
         return [ButtonEvent(seat, words[1].lower())]
     if seat in SEATS and len(words) >= 3 and words[1].lower() in _ZONE_OF_VERB:
-        zone = _ZONE_OF_VERB[words[1].lower()].format(seat=seat)
+        zone = _ZONE_OF_VERB[words[1].lower()](seat)
         return [CardEvent(zone, _card_code(w, text, lang)) for w in words[2:]]
     raise NotationError(say(lang, "sim.cannot_read", line=repr(text), help=repr(_HELP)))
 
@@ -277,19 +279,20 @@ class Bench:
             here.discard(event.card)
             return
         here.add(event.card)
-        zone_seat = event.zone.rpartition(".")[2] if "." in event.zone else None
-        if event.zone.startswith("hand.") and zone_seat in self.held:
+        kind = event.zone.kind
+        zone_seat = event.zone.seat if kind in (ZoneKind.HAND, ZoneKind.PLAY) else None
+        if kind == ZoneKind.HAND and zone_seat in self.held:
             if event.card not in self.held[zone_seat]:
                 self.held[zone_seat].append(event.card)
-        elif event.zone.startswith(("play.", "discard")):
+        elif kind in (ZoneKind.PLAY, ZoneKind.DISCARD):
             for seat in ((zone_seat or verb_seat),) if (zone_seat or verb_seat) else SEATS:
                 if seat in self.held and event.card in self.held[seat]:
                     self.held[seat].remove(event.card)
 
     def refused(self, event: PhysicalEvent, verb_seat: str | None) -> None:
         """The table refused the card: it goes back to its seat's hand once taken back."""
-        if isinstance(event, CardEvent) and event.card is not None and not event.zone.startswith("hand."):
-            seat = event.zone.rpartition(".")[2] if "." in event.zone else verb_seat
+        if isinstance(event, CardEvent) and event.card is not None and event.zone.kind != ZoneKind.HAND:
+            seat = event.zone.seat if event.zone.kind == ZoneKind.PLAY else verb_seat
             if seat in self.held and event.card not in self.held[seat]:
                 self.held[seat].append(event.card)
 

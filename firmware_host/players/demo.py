@@ -32,8 +32,10 @@ from drivers.nfc.originality import OriginalityCheck
 from drivers.stalls import Deadline
 from engine import Card, Event, Fault
 from engine.events import HandReplayed
+from engine.faults import FaultCode
 from engine.scoring import KING_POINT, add, trick_points
 from engine.seats import INDEX, SEATS
+from engine.state import Phase
 from firmware_host.errors import BadInput
 from firmware_host.journal.store import Journal, JournalError
 from firmware_host.outputs import TableOutput
@@ -46,6 +48,7 @@ from firmware_host.screens.chooser import fault_screen, reason_id
 from firmware_host.screens.i18n import words
 from firmware_host.service import ServiceStats, TableService
 from hardware import ntag_signature
+from hardware.layout import Zone
 from hardware.limits import name_words
 from hardware.table import TableConfig, simulated_table
 
@@ -132,11 +135,11 @@ class ServedTable:
         self._inputs += len(before ^ self._present(pad))
         return self._settle(what, start)
 
-    def lay(self, zone: str, cards: Sequence[str]) -> list[Event]:
+    def lay(self, zone: Zone, cards: Sequence[str]) -> list[Event]:
         return self._on_pad(zone, lambda: self.sim.place_stack(zone, list(cards)),
                             f"read the {' '.join(cards)} on {zone}")
 
-    def lift(self, zone: str, cards: Sequence[str]) -> list[Event]:
+    def lift(self, zone: Zone, cards: Sequence[str]) -> list[Event]:
         def take() -> None:
             for card in cards:
                 self.sim.lift(zone, card)
@@ -259,7 +262,7 @@ def run_demo(options: DemoOptions, controller: Controller, *, outputs: Sequence[
                           depth=depth if depth is not None else _table_depth(table), seed=options.seed) + "\n")
             loop.start()
             final = players.play_game()
-            watch.wait(lambda snap: snap.phase == "over", "end the game")
+            watch.wait(lambda snap: snap.phase == Phase.OVER, "end the game")
         finally:
             service.stop("demo over", said=Phrase.of("log.demo_over"))
             loop.join(timeout=WAIT_S)
@@ -343,7 +346,7 @@ class HandNarrator:
                               if lost else {}))
             elif isinstance(ev, engine.King):
                 self._said("demo.king", ev.score, who=ev.seat, points=say_n(self.lang, "count.points", KING_POINT))
-            elif isinstance(ev, Fault) and ev.late and ev.code == "false_king" and ev.seat is not None:
+            elif isinstance(ev, Fault) and ev.late and ev.code == FaultCode.FALSE_KING and ev.seat is not None:
                 self._said("demo.king_back", add(self.score, INDEX[ev.seat], -KING_POINT), who=ev.seat)
             elif isinstance(ev, engine.Penalty):
                 self._said("demo.penalty", add(self.score, INDEX[ev.seat], ev.points), who=ev.seat,

@@ -36,13 +36,16 @@ from typing import Any, Protocol
 import engine
 from engine import Event, Fault, GameState
 from engine.actions import Action, Announce, Cut, Deal, Discard, Draw, PlayCard
+from engine.faults import FaultCode
 from engine.phases.tricks import accept_play
 from engine.random_play import random_action, random_deal
+from engine.state import Phase
 from firmware_host.players.builtin import wrong_card
 from firmware_host.referee.controller import Controller
 from firmware_host.referee.protocol import physical_events
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
 from firmware_host.referee.transcript import ButtonEvent, CardEvent, PhysicalEvent, Setup, event_line
+from hardware.layout import Zone, ZoneKind
 
 
 class PlayersError(RuntimeError):
@@ -57,10 +60,10 @@ class PhysicalTable(Protocol):
     def snapshot(self) -> TableSnapshot:
         """What the table shows after everything done so far."""
 
-    def lay(self, zone: str, cards: Sequence[str]) -> list[Event]:
+    def lay(self, zone: Zone, cards: Sequence[str]) -> list[Event]:
         """Lay a packet (bottom card first) on top of what lies on ``zone``; the table's events."""
 
-    def lift(self, zone: str, cards: Sequence[str]) -> list[Event]:
+    def lift(self, zone: Zone, cards: Sequence[str]) -> list[Event]:
         """Take cards off ``zone``; the table's events."""
 
     def press(self, seat: str, button: str) -> list[Event]:
@@ -95,8 +98,8 @@ class ModelTable:
     def snapshot(self) -> TableSnapshot:
         return self._snapshot
 
-    def _depth(self, zone: str) -> int:
-        return self.depth if zone.startswith("hand.") or zone == "discard" else max(self.depth, 2)
+    def _depth(self, zone: Zone) -> int:
+        return self.depth if zone.kind in (ZoneKind.HAND, ZoneKind.DISCARD) else max(self.depth, 2)
 
     def _feed(self, event: PhysicalEvent) -> list[Event]:
         self.lines.append(event)
@@ -105,7 +108,7 @@ class ModelTable:
         self.events.extend(outcome.events)
         return list(outcome.events)
 
-    def _reveal(self, zone: str) -> list[Event]:
+    def _reveal(self, zone: Zone) -> list[Event]:
         out: list[Event] = []
         stack = self.stacks.setdefault(zone, [])
         read = self.read.setdefault(zone, set())
@@ -115,11 +118,11 @@ class ModelTable:
                 out.extend(self._feed(CardEvent(zone, card)))
         return out
 
-    def lay(self, zone: str, cards: Sequence[str]) -> list[Event]:
+    def lay(self, zone: Zone, cards: Sequence[str]) -> list[Event]:
         self.stacks.setdefault(zone, []).extend(cards)
         return self._reveal(zone)
 
-    def lift(self, zone: str, cards: Sequence[str]) -> list[Event]:
+    def lift(self, zone: Zone, cards: Sequence[str]) -> list[Event]:
         out: list[Event] = []
         stack = self.stacks.setdefault(zone, [])
         read = self.read.setdefault(zone, set())
@@ -157,7 +160,7 @@ class Conduct:
 
     def unanswered(self) -> list[tuple[int, int, str, str]]:
         """Wrong cards the table accepted and neither proved nor voided (must stay empty)."""
-        proven = {(hand, seat) for hand, _trick, seat, code in self.late if code != "false_king"}
+        proven = {(hand, seat) for hand, _trick, seat, code in self.late if code != FaultCode.FALSE_KING}
         return [p for p in self.planted if (p[0], p[2]) not in proven and p not in self.voided]
 
 
@@ -212,7 +215,7 @@ class PacketPlayers:
             if ev.late:
                 self.conduct.late.append((hand, ev.trick or 0, ev.seat or "", ev.code))
                 self.say("demo.proven_late", who=ev.seat or "", trick=ev.trick or 0, fault=ev)
-                if ev.code == "false_king":
+                if ev.code == FaultCode.FALSE_KING:
                     innocent = (hand, ev.seat) not in self.conduct.false_kings
                 else:
                     innocent = not any(p[:3] == (hand, ev.trick, ev.seat) for p in self.conduct.planted)
@@ -222,7 +225,7 @@ class PacketPlayers:
                     replay = True
                 continue
             planted_card = wrong is not None and ev.seat == wrong[0] and str(ev.card) == wrong[1]
-            planted_king = false_king is not None and ev.code == "false_king" and ev.seat == false_king
+            planted_king = false_king is not None and ev.code == FaultCode.FALSE_KING and ev.seat == false_king
             if not (planted_card or planted_king):
                 self.conduct.unfounded.append(f"{ev.code} against {ev.seat}: {event_line(ev)}")
         return replay
@@ -238,7 +241,7 @@ class PacketPlayers:
             raise PlayersError(f"the table did not replay the hand: {[e.to_json() for e in events]}")
         self._watch(events)
         hand = self.world.hand_no if self._play_start is None else self._play_start.hand_no
-        proven = {(h, s) for h, _t, s, code in self.conduct.late if h == hand and code != "false_king"}
+        proven = {(h, s) for h, _t, s, code in self.conduct.late if h == hand and code != FaultCode.FALSE_KING}
         self.conduct.voided.extend(p for p in self.conduct.planted if p[0] == hand and (p[0], p[2]) not in proven)
         self.gather()
         if self._play_start is None:
@@ -252,7 +255,7 @@ class PacketPlayers:
         """Pick up the cards lying on the play pads."""
         for seat, card in self.on_play.items():
             if card is not None:
-                self._watch(self.table.lift(f"play.{seat}", [card]))
+                self._watch(self.table.lift(Zone.play(seat), [card]))
                 self.on_play[seat] = None
 
     def deal(self, deal: Deal) -> None:
@@ -263,16 +266,16 @@ class PacketPlayers:
         hands = {w.elder: [str(c) for c in first], w.dealer: [str(c) for c in second]}
         for packet in (slice(0, 3), slice(3, 5)):
             for seat in (w.elder, w.dealer):
-                self._watch(self.table.lay(f"hand.{seat}", hands[seat][packet]))
+                self._watch(self.table.lay(Zone.hand(seat), hands[seat][packet]))
         if self.discarded:
-            self._watch(self.table.lift("discard", self.discarded))  # gathered with the pack
+            self._watch(self.table.lift(Zone.DISCARD, self.discarded))  # gathered with the pack
             self.discarded = []
         if self.turn_up is not None:
-            self._watch(self.table.lift("turnup", [self.turn_up]))
+            self._watch(self.table.lift(Zone.TURNUP, [self.turn_up]))
         self.turn_up = str(deal.turn_up)
-        self._watch(self.table.lay("turnup", [self.turn_up]))
+        self._watch(self.table.lay(Zone.TURNUP, [self.turn_up]))
         for seat, cards in hands.items():
-            self._watch(self.table.lift(f"hand.{seat}", cards))
+            self._watch(self.table.lift(Zone.hand(seat), cards))
 
     def act(self, action: Action) -> None:
         """Do ``action`` at the table and move the world."""
@@ -282,11 +285,11 @@ class PacketPlayers:
         elif isinstance(action, Discard):
             cards = [str(c) for c in action.cards]
             self.discarded.extend(cards)
-            self._watch(self.table.lay("discard", cards))
+            self._watch(self.table.lay(Zone.DISCARD, cards))
         elif isinstance(action, Draw):
             cards = [str(c) for c in action.cards]
-            self._watch(self.table.lay(f"hand.{action.seat}", cards))
-            self._watch(self.table.lift(f"hand.{action.seat}", cards))
+            self._watch(self.table.lay(Zone.hand(action.seat), cards))
+            self._watch(self.table.lift(Zone.hand(action.seat), cards))
         elif isinstance(action, Cut):
             self.play_card(action.seat, str(action.card))
         elif isinstance(action, PlayCard):
@@ -304,20 +307,20 @@ class PacketPlayers:
 
     def _after(self, before: GameState) -> None:
         w = self.world
-        if w.phase == "play" and before.phase != "play":
+        if w.phase == Phase.PLAY and before.phase != Phase.PLAY:
             self._play_start = w
             self._replaying = False
-            if before.phase == "exchange":
+            if before.phase == Phase.EXCHANGE:
                 # the stock ran out: play began by itself, but a table that cannot count the
                 # stock waits for the elder's button (TRANSCRIPT.md, partial sight)
                 self._watch(self.table.press(w.elder, "no"))
-            elif before.phase == "force" and w.declarer == w.dealer:
+            elif before.phase == Phase.FORCE and w.declarer == w.dealer:
                 # german: nobody declared and the stock is gone, so the dealer must take the game;
                 # a table that cannot count the stock asks him
                 self._watch(self.table.press(w.dealer, "yes"))
-        if w.phase == "deal" and before.phase != "deal":
+        if w.phase == Phase.DEAL and before.phase != Phase.DEAL:
             self.gather()
-        if before.phase == "cut" and (w.phase != "cut" or w.cuts == (-1, -1)):
+        if before.phase == Phase.CUT and (w.phase != Phase.CUT or w.cuts == (-1, -1)):
             self.gather()  # the cut is over (or must be made again)
             self._recuts += 1
 
@@ -326,7 +329,7 @@ class PacketPlayers:
         if self.on_play[seat] is not None:
             self.gather()
         self.on_play[seat] = card
-        return self.table.lay(f"play.{seat}", [card])
+        return self.table.lay(Zone.play(seat), [card])
 
     def _play(self, action: PlayCard) -> bool:
         """Play a card (now and then a wrong one first); True when the hand is being played again."""
@@ -342,7 +345,7 @@ class PacketPlayers:
             if self._watch(self.table.press(seat, "king"), false_king=seat):
                 self._choose_replay()
                 return True
-            if self.world.phase == "over" or self.table.snapshot.phase == "over":
+            if self.world.phase == Phase.OVER or self.table.snapshot.phase == Phase.OVER:
                 return True
         wrong = None
         if not self._replaying and w.led >= 0 and self._rng("fault", seat).random() < self.faults:
@@ -356,7 +359,7 @@ class PacketPlayers:
                 fault = next(e for e in events if isinstance(e, Fault) and e.card == wrong.card)
                 self.say("demo.refused", who=seat, card=wrong.card, fault=fault)
                 self._watch(events, wrong=(seat, str(wrong.card)))
-                self._watch(self.table.lift(f"play.{seat}", [str(wrong.card)]))
+                self._watch(self.table.lift(Zone.play(seat), [str(wrong.card)]))
                 self.on_play[seat] = None
                 self.world, _ = engine.apply(w, wrong)  # refused: nothing changes (italian: a point)
             else:
@@ -383,7 +386,7 @@ class PacketPlayers:
 
     def _trick_done(self, before: GameState) -> None:
         w = self.world
-        if before.led >= 0 and w.phase != "over":
+        if before.led >= 0 and w.phase != Phase.OVER:
             self.gather()  # the trick is complete: its winner gathers it
         self._after(before)
 
@@ -391,7 +394,7 @@ class PacketPlayers:
 
     def next_action(self) -> Action:
         w = self.world
-        if w.phase == "deal":
+        if w.phase == Phase.DEAL:
             return random_deal(w, self._rng("deal"))
         seat = w.turn or w.exchanger or w.elder
         return random_action(w, self._rng("act", seat))
@@ -399,7 +402,7 @@ class PacketPlayers:
     def play_game(self, max_actions: int = 5000) -> GameState:
         """Play until the game is over; the players' world at the end."""
         for _ in range(max_actions):
-            if self.world.phase == "over" or self.table.snapshot.phase == "over":
+            if self.world.phase == Phase.OVER or self.table.snapshot.phase == Phase.OVER:
                 # (a false king not yet proven may take its announcer to the target: the game is over)
                 return self.world
             self.act(self.next_action())

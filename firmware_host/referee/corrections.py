@@ -9,11 +9,12 @@ pressed out of turn, is only a notice.
 A frozen value: each step gives the corrections after it, and the table's events.
 
     >>> from engine import Card
-    >>> from engine.faults import fault
-    >>> refused = fault("out_of_turn", "B", "turn_to_play", Card.parse("7S"), turn="A")
-    >>> fixes, events = Corrections().refuse(refused, "play.B", "7S", None, on_pad=True)
+    >>> from engine.faults import FaultCode, fault
+    >>> from hardware.layout import Zone
+    >>> refused = fault(FaultCode.OUT_OF_TURN, "B", "turn_to_play", Card.parse("7S"), turn="A")
+    >>> fixes, events = Corrections().refuse(refused, Zone.PLAY_B, "7S", None, on_pad=True)
     >>> [e.code for e in events], [f.seat for f in fixes.faults]
-    (['out_of_turn'], ['B'])
+    ([<FaultCode.OUT_OF_TURN: 'out_of_turn'>], ['B'])
     >>> fixes, events = fixes.taken_back("7S", None)
     >>> [e.to_json()["event"] for e in events], fixes.faults
     (['corrected'], ())
@@ -28,24 +29,25 @@ from dataclasses import dataclass
 from engine import Event, Fault
 from engine.actions import Action, Discard, Draw, PlayCard
 from engine.events import Says
-from engine.faults import VOID_DEAL_CODES
+from engine.faults import VOID_DEAL_CODES, FaultCode
 from firmware_host.referee.pack_guard import TAG_FAULTS
 from firmware_host.referee.table_events import Corrected, Notice
+from hardware.layout import Zone, ZoneKind
 
-FACE_UP_ZONES = frozenset({"play.A", "play.B", "turnup"})
+FACE_UP_ZONES = frozenset({Zone.PLAY_A, Zone.PLAY_B, Zone.TURNUP})
 """Where a card lies face up: a fault about a card anywhere else must not name it."""
 
 
-def face_down(refused: Fault, zone: str | None) -> Fault:
+def face_down(refused: Fault, zone: Zone | None) -> Fault:
     """``refused`` as the table may show it: a card laid on a hand pad or the discards lies face
     down (a dealt card, a replacement, a discard), so its fault names no card.
 
     >>> from engine import Card
     >>> from engine.faults import fault
-    >>> f = fault("duplicate_card", "A", "turn_up_in_hand", Card.parse("KS"), holder="B")
-    >>> face_down(f, "hand.A").card, face_down(f, "hand.A").says.key
+    >>> f = fault(FaultCode.DUPLICATE_CARD, "A", "turn_up_in_hand", Card.parse("KS"), holder="B")
+    >>> face_down(f, Zone.HAND_A).card, face_down(f, Zone.HAND_A).says.key
     (None, 'says.face_down')
-    >>> face_down(f, "turnup") is f
+    >>> face_down(f, Zone.TURNUP) is f
     True
     """
     if refused.card is None or zone is None or zone in FACE_UP_ZONES:
@@ -63,7 +65,7 @@ def refusal(events: Iterable[Event]) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class _Rejected:
-    zone: str
+    zone: Zone
     card: str | None
     uid: str | None
     fault: Fault
@@ -88,7 +90,7 @@ class Corrections:
         """Refused cards still on their pads, oldest first."""
         return tuple(r.fault for r in self.rejected)
 
-    def judge(self, action: Action, events: Iterable[Event], *, zone: str | None, card: str | None,
+    def judge(self, action: Action, events: Iterable[Event], *, zone: Zone | None, card: str | None,
               button: str | None, void_deal: bool) -> Judged:
         """The table's events for the engine's ``events`` on ``action`` (laid as ``card`` on ``zone``,
         or pressed as ``button``): faults kept to be put right or turned into notices, the rest as
@@ -101,8 +103,8 @@ class Corrections:
                 # nothing to take back: shown until the other seat has chosen (or play goes on)
                 fixes = dataclasses.replace(fixes, warning=ev)
                 out.append(ev)
-            elif isinstance(ev, Fault) and (ev.code == "wrong_time" or (
-                    button in ("yes", "no") and ev.code == "out_of_turn")):
+            elif isinstance(ev, Fault) and (ev.code == FaultCode.WRONG_TIME or (
+                    button in ("yes", "no") and ev.code == FaultCode.OUT_OF_TURN)):
                 out.append(Notice(ev.says or Says("says." + ev.code), ev.seat, ev.code))
             elif isinstance(ev, Fault):
                 fixes, refused = fixes.refuse(ev, zone, card, None, on_pad=card is not None, void_deal=void_deal)
@@ -117,7 +119,7 @@ class Corrections:
             out.extend(corrected)
         return fixes, out
 
-    def refuse(self, refused: Fault, zone: str | None, card: str | None, uid: str | None,
+    def refuse(self, refused: Fault, zone: Zone | None, card: str | None, uid: str | None,
                *, on_pad: bool, void_deal: bool = False) -> Judged:
         """A card or button refused: kept until taken back (a card laid ``on_pad``), else a warning."""
         refused = face_down(refused, zone)
@@ -136,7 +138,7 @@ class Corrections:
         out: list[Event] = []
         keep = []
         for r in self.rejected:
-            if r.fault.seat == seat and r.fault.code not in TAG_FAULTS and r.zone.startswith("play."):
+            if r.fault.seat == seat and r.fault.code not in TAG_FAULTS and r.zone.kind == ZoneKind.PLAY:
                 out.append(Corrected(r.fault.code, r.fault.seat, r.card))
             else:
                 keep.append(r)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import engine
 from engine import GameState, RuleSet
+from engine.state import Phase
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +28,7 @@ class ElderHint:
     def after(self, state: GameState, lang: str = "en") -> ElderHint:
         """The hint for ``state`` in ``lang`` (the advisor asked again only for a new hand, turn-up
         or language)."""
-        if self.advisor is None or state.phase != "propose" or state.proposals:
+        if self.advisor is None or state.phase != Phase.PROPOSE or state.proposals:
             return self if self.shown is None else dataclasses.replace(self, shown=None)
         elder = engine.SEATS.index(state.elder)
         if state.hands[elder].bit_count() != 5:

@@ -34,8 +34,9 @@ import engine
 from engine import Card, Event
 from engine.actions import Action
 from engine.events import Fault, Says
-from engine.faults import FAULT_CODES
+from engine.faults import FAULT_CODES, FaultCode
 from engine.prompts import expecting
+from engine.state import Phase
 from firmware_host.referee.card_namer import NamedCard
 from firmware_host.referee.corrections import Corrections, refusal
 from firmware_host.referee.hand_log import new_deal
@@ -47,6 +48,7 @@ from firmware_host.referee.setup_menu import Started
 from firmware_host.referee.snapshot import Outcome
 from firmware_host.referee.table_events import NewGame, ReaderState, notice, shown_notice
 from firmware_host.referee.transcript import ButtonEvent, CardEvent, PhysicalEvent, Setup
+from hardware.layout import Zone, ZoneKind
 
 Step = tuple[RefereeState, list[Event]]
 """A step of the walk: the referee's state after it, and the table events."""
@@ -104,7 +106,7 @@ def _setup_game(s: RefereeState, setup: Setup) -> Step:
     players_only = bool(setup.players) and setup == Setup(players=setup.players)
     if s.started and players_only and tuple(setup.players or ())[:2] == s.engine_state.players[:2]:
         return s, []  # the names in force (`run --players` again on a game under way)
-    if s.started and s.engine_state.phase == "over" and players_only:
+    if s.started and s.engine_state.phase == Phase.OVER and players_only:
         # between games (a venue's rounds, `run --players` on a finished game): the next game's names
         names = tuple(setup.players or ())
         return s.evolve(setup=s.setup.name_next_game(names)), [
@@ -135,11 +137,12 @@ def _card(s: RefereeState, event: CardEvent) -> Step:
     if parsed is None:
         return _unnamed(s, named, zone)
     out: list[Event] = []
-    if s.engine_state.phase == "cut" and zone.startswith("hand.") and s.engine_state.cuts == (-1, -1):
+    if (s.engine_state.phase == Phase.CUT and zone.kind == ZoneKind.HAND and zone.seat is not None
+            and s.engine_state.cuts == (-1, -1)):
         # the players deal without cutting: the first card dealt goes to the elder
         # (rule 8, non-dealer first), so the other seat deals
-        s = s.evolve(engine_state=s.setup.new_state(engine.OTHER[zone[-1]]))
-        out.append(engine.DealerChosen(engine.OTHER[zone[-1]], None))
+        s = s.evolve(engine_state=s.setup.new_state(engine.OTHER[zone.seat]))
+        out.append(engine.DealerChosen(engine.OTHER[zone.seat], None))
     action = card_action(s.engine_state, zone, parsed)
     if action is None:
         return s, out
@@ -147,10 +150,10 @@ def _card(s: RefereeState, event: CardEvent) -> Step:
     return s, out + applied
 
 
-def _unnamed(s: RefereeState, named: NamedCard, zone: str) -> Step:
+def _unnamed(s: RefereeState, named: NamedCard, zone: Zone) -> Step:
     """A tag that names no card: refused until it is taken off (a play pad: that seat's; elsewhere the dealer's)."""
-    seat = zone[-1] if zone.startswith("play.") else (s.engine_state.dealer or None)
-    code, says = named.fault or ("unknown_tag", Says("says.unknown_tag", (("uid", str(named.uid)),)))
+    seat = zone.seat if zone.kind == ZoneKind.PLAY else (s.engine_state.dealer or None)
+    code, says = named.fault or (FaultCode.UNKNOWN_TAG, Says("says.unknown_tag", (("uid", str(named.uid)),)))
     refused = Fault(code, seat, FAULT_CODES[code], says=says)
     corrections, out = s.corrections.refuse(refused, zone, None, named.uid, on_pad=True,
                                             void_deal=s.between_hands())
@@ -161,7 +164,7 @@ def _button(s: RefereeState, event: ButtonEvent) -> Step:
     seat, button, state = event.seat, event.button, s.engine_state
     if s.setup.wants(button, setting_up=s.setting_up()):
         return _started_with(s, s.setup.press(button, state))
-    if state.phase == "over":
+    if state.phase == Phase.OVER:
         return _next_game(s) if button == "yes" else (s, [])
     action = button_action(state, seat, button)
     if action is None:
@@ -169,7 +172,7 @@ def _button(s: RefereeState, event: ButtonEvent) -> Step:
     return _apply(s, action, button=button)
 
 
-def _apply(s: RefereeState, action: Action, *, zone: str | None = None, card: str | None = None,
+def _apply(s: RefereeState, action: Action, *, zone: Zone | None = None, card: str | None = None,
            button: str | None = None) -> Step:
     before = s.engine_state
     after, events = engine.apply(before, action)

@@ -26,12 +26,14 @@ import engine
 from engine import Event, Fault, GameState
 from engine.actions import Action
 from engine.events import HandReplayed
+from engine.faults import FaultCode
+from engine.state import Phase
 from firmware_host.referee.table_events import HandRecord
 
 
 def new_deal(before: GameState, after: GameState) -> bool:
     """Whether ``after`` is a new deal (next hand, next game, or a void deal): the cards are gathered."""
-    return after is not before and after.phase == "deal" and after.hands == (0, 0) and (
+    return after is not before and after.phase == Phase.DEAL and after.hands == (0, 0) and (
         after.hand_no != before.hand_no or after.game_no != before.game_no or before.hands != (0, 0)
     )
 
@@ -60,7 +62,7 @@ class HandLog:
         notes, last_trick, last_hand = self.notes, self.last_trick, self.last_hand
         for ev in events:
             if isinstance(ev, Fault):
-                if ev.late and ev.code == "false_king":
+                if ev.late and ev.code == FaultCode.FALSE_KING:
                     notes = _without_king(notes, ev.seat)
                 continue
             if isinstance(ev, engine.King | engine.Penalty) or (isinstance(ev, engine.Bid) and ev.vulnerable):

@@ -19,9 +19,9 @@ asked again and arrives when it answers (:class:`~drivers.nfc.originality.Origin
     >>> guard.judge(ks, pack=None), guard.chooses(ks, arriving=True, pack=None)
     (None, 1)
     >>> guard.judge(Sighting("04ECA702075A80", "KS", Origin.GENUINE, pack=2), pack=1)[0]
-    'foreign_pack'
+    <FaultCode.FOREIGN_PACK: 'foreign_pack'>
     >>> guard.judge(Sighting("04ECA701065A80", "QS", Origin.NO_SIGNATURE, pack=1), pack=None)[0]
-    'counterfeit_card'
+    <FaultCode.COUNTERFEIT_CARD: 'counterfeit_card'>
 
 The guard is a frozen value (the table's policy); the pack a game is played with is the referee's
 state (:class:`~firmware_host.referee.card_namer.CardNamer`), given to each judgement.
@@ -35,14 +35,15 @@ from dataclasses import dataclass
 from catalogue.phrase import Phrase, logged
 from drivers.device_events import Origin, Sighting
 from engine.events import Says
+from engine.faults import FaultCode
 
 logger = logging.getLogger(__name__)
 
-TAG_FAULTS = frozenset({"unknown_tag", "foreign_pack", "counterfeit_card"})
+TAG_FAULTS = frozenset({FaultCode.UNKNOWN_TAG, FaultCode.FOREIGN_PACK, FaultCode.COUNTERFEIT_CARD})
 """Faults of a tag, not of play: only taking the card off the pad puts them right."""
 
 
-Refusal = tuple[str, Says]
+Refusal = tuple[FaultCode, Says]
 """Why the guard refuses a tag: the fault's code and what it says (data, worded at the edge)."""
 
 
@@ -71,9 +72,9 @@ class PackGuard:
         if card is None:
             return None
         if self.refuses(seen.origin):
-            return "counterfeit_card", Says("says.counterfeit", (("card", card), ("uid", seen.uid)))
+            return FaultCode.COUNTERFEIT_CARD, Says("says.counterfeit", (("card", card), ("uid", seen.uid)))
         if tag_pack is not None and pack is not None and tag_pack != pack:
-            return "foreign_pack", Says("says.foreign_pack", (
+            return FaultCode.FOREIGN_PACK, Says("says.foreign_pack", (
                 ("card", card), ("pack", str(tag_pack)), ("game_pack", str(pack))))
         return None
 

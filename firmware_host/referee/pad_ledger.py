@@ -9,16 +9,17 @@ across pad A is a new card when it comes back to pad A as a play.
 A frozen value: each step gives the next ledger (the referee's state keeps it).
 
     >>> import engine
-    >>> ledger, laid = PadLedger().lay("hand.A", "KS")
-    >>> laid, ledger.lay("hand.A", "KS")[1]
+    >>> from hardware.layout import Zone
+    >>> ledger, laid = PadLedger().lay(Zone.HAND_A, "KS")
+    >>> laid, ledger.lay(Zone.HAND_A, "KS")[1]
     (True, False)
-    >>> ledger, laid = ledger.lay("discard", "KS")
+    >>> ledger, laid = ledger.lay(Zone.DISCARD, "KS")
     >>> laid, ledger.empty
     (True, False)
-    >>> ledger.lift("discard", "KS").empty
+    >>> ledger.lift(Zone.DISCARD, "KS").empty
     True
-    >>> PadLedger().seen("A", "QS", engine.new_game("classic", dealer="A"), engine.Card.parse("QS"))[1:]
-    ('hand.A', True)
+    >>> PadLedger().seen(Zone.PAD_A, "QS", engine.new_game("classic", dealer="A"), engine.Card.parse("QS"))[1:]
+    (<Zone.HAND_A: 'hand.A'>, True)
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from dataclasses import dataclass
 
 from engine import Card, GameState
 from firmware_host.referee.protocol import zone_of
+from hardware.layout import Zone
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,10 +36,10 @@ class PadLedger:
     """The cards lying on the zones: (zone, key) pairs, a key (the card's name, or ``uid:…`` for a
     tag that names no card) on one zone at a time."""
 
-    lying: frozenset[tuple[str, str]] = frozenset()
+    lying: frozenset[tuple[Zone, str]] = frozenset()
 
-    def seen(self, pad: str, key: str, state: GameState, card: Card | None, *,
-             gone: bool = False) -> tuple[PadLedger, str, bool]:
+    def seen(self, pad: Zone, key: str, state: GameState, card: Card | None, *,
+             gone: bool = False) -> tuple[PadLedger, Zone, bool]:
         """A card ``key`` (``card``, if it names one) seen arriving on ``pad``, or leaving it
         (``gone``): the ledger after it, the zone the pad stands for now, and whether the card is
         newly laid there."""
@@ -47,7 +49,7 @@ class PadLedger:
         ledger, laid = self.lay(zone, key)
         return ledger, zone, laid
 
-    def lay(self, zone: str, key: str) -> tuple[PadLedger, bool]:
+    def lay(self, zone: Zone, key: str) -> tuple[PadLedger, bool]:
         """A card seen arriving on ``zone``: the ledger after it, and True when newly laid (False:
         read again where it lies).
 
@@ -58,7 +60,7 @@ class PadLedger:
             return self, False
         return PadLedger(frozenset(p for p in self.lying if p[1] != key) | {(zone, key)}), True
 
-    def lift(self, zone: str, key: str) -> PadLedger:
+    def lift(self, zone: Zone, key: str) -> PadLedger:
         """A card seen leaving ``zone`` (the same ledger if it did not have it there)."""
         return PadLedger(self.lying - {(zone, key)}) if (zone, key) in self.lying else self
 

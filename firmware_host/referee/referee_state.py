@@ -30,6 +30,7 @@ from typing import Any
 
 import engine
 from engine import Fault, GameState, RuleSet
+from engine.state import Phase
 from firmware_host.referee.card_namer import CardNamer, Registry
 from firmware_host.referee.corrections import Corrections
 from firmware_host.referee.elder_hint import ElderHint
@@ -90,7 +91,7 @@ class RefereeState:
 
 def between_hands(state: GameState) -> bool:
     """No card of the deal is down in ``state`` (a misdeal or a duplicate card now voids the deal)."""
-    return state.phase == "deal" and state.hands == (0, 0)
+    return state.phase == Phase.DEAL and state.hands == (0, 0)
 
 
 def start(defaults: TableDefaults | None = None, *, registry: Registry | None = None,
@@ -125,9 +126,9 @@ def snapshot(referee: RefereeState) -> TableSnapshot:
         warning=fixes.warning, last_trick=log.last_trick, last_hand=log.last_hand,
         offline=referee.offline, game=log.game, hand_no=state.hand_no,
         between_hands=referee.between_hands(),
-        fresh_king=state.king is not None and state.phase in ("play", "propose")
+        fresh_king=state.king is not None and state.phase in (Phase.PLAY, Phase.PROPOSE)
         and not state.played and state.led < 0,
-        winner=state.winner if state.phase == "over" else None, players=state.players,
+        winner=state.winner if state.phase == Phase.OVER else None, players=state.players,
         sight=Sight.of(state), choosing=engine.SEATS[1 - state.awaiting] if state.awaiting >= 0 else None,
         hint=referee.hint.shown, notice=referee.notice, hand_notes=log.notes,
         setting_up=referee.setting_up(), menu=menu.shown,

@@ -28,15 +28,17 @@ from dataclasses import dataclass, field
 
 import engine
 from engine import Event, GameState
+from engine.state import Phase
 from firmware_host.referee import table_setup
 from firmware_host.referee.table_defaults import TableDefaults
 from firmware_host.referee.table_events import NewGame, notice
 from firmware_host.referee.transcript import Setup, setup_problem
+from hardware.layout import Zone
 
 
 def setting_up(state: GameState, *, pads_empty: bool) -> bool:
     """No card of this game is down: names, rules and options may still change."""
-    return (state.phase in ("retourne", "cut", "deal") and state.hand_no == 1 and state.hands == (0, 0)
+    return (state.phase in (Phase.RETOURNE, Phase.CUT, Phase.DEAL) and state.hand_no == 1 and state.hands == (0, 0)
             and state.cuts == (-1, -1) and state.score == (0, 0) and pads_empty)
 
 
@@ -134,11 +136,11 @@ class SetupMenu:
             return after, [notice("house_rules", None, step.notice)], None
         return after._start_with(step.settings, state) if step.settings is not None else (after, [], None)
 
-    def laid(self, tag: str, pad: str, state: GameState, *, setting_up: bool) -> Started:
+    def laid(self, tag: str, pad: Zone, state: GameState, *, setting_up: bool) -> Started:
         """A badge or rule card ``tag`` laid on ``pad``."""
         if not setting_up:
             return self, [notice("only_before", None, "setup_ignored", tag=tag)], None
-        seat = pad[-1] if pad[-1] in engine.SEATS and pad != "turnup" else None
+        seat = pad.seat
         step = table_setup.laid(self._settings(state), tag, seat, locked=self.defaults.locked and tag[:7] != "player:")
         if step.notice:
             return self, [notice("means_nothing", seat, step.notice, tag=tag, why=step.notice)], None

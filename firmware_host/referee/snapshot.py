@@ -19,6 +19,7 @@ from typing import Any
 from engine import Card, Event, Fault, GameState, HandEnd, Prompt, Trick, View
 from engine.events import Says
 from engine.seats import PerSeat
+from engine.state import Phase
 from firmware_host.referee.event_words import prompt_words
 from firmware_host.referee.table_setup import MenuLine
 
@@ -112,7 +113,7 @@ class TableSnapshot:
     None: the display's own (the table file's ``language``)."""
 
     @property
-    def phase(self) -> str:
+    def phase(self) -> Phase:
         return self.view.phase
 
     @property

@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 
 from engine import Event, Fault
 from engine.events import Says
+from engine.faults import FaultCode
 
 CONTRACT_EVENTS = frozenset({"trump", "king", "trick", "hand_end", "game_end", "fault", "replay_hand"})
 """The event kinds of TRANSCRIPT.md's contract; ``replay --json`` prints these."""
@@ -28,7 +29,7 @@ class Notice(Event):
     event: ClassVar[str] = "notice"
     says: Says
     seat: str | None = None
-    code: str = "wrong_time"
+    code: str = FaultCode.WRONG_TIME
 
     def to_json(self) -> dict[str, Any]:
         return {"event": self.event, "seat": self.seat, "code": self.code}
@@ -38,7 +39,7 @@ class Notice(Event):
         return {"seat": self.seat or "", **dict(self.says.values)}
 
 
-def notice(says: str, seat: str | None = None, code: str = "wrong_time", **values: object) -> Notice:
+def notice(says: str, seat: str | None = None, code: str = FaultCode.WRONG_TIME, **values: object) -> Notice:
     """A notice saying the catalogue's ``says.<says>`` with ``values`` (each as text)."""
     return Notice(Says("says." + says, tuple((name, str(value)) for name, value in values.items())), seat, code)
 
@@ -48,7 +49,7 @@ def shown_notice(events: Sequence[Event]) -> Fault | None:
     input), as the snapshot's :class:`~engine.Fault`; None: the input meant something.
 
     >>> shown_notice([notice("button", "B", button="yes", expects="play", expects_seat="A")]).code
-    'wrong_time'
+    <FaultCode.WRONG_TIME: 'wrong_time'>
     """
     shown = next((e for e in reversed(events) if isinstance(e, Notice)), None)
     return Fault(shown.code, shown.seat, "", says=shown.says) if shown is not None else None

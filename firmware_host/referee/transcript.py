@@ -35,7 +35,7 @@ from engine.cards import Card
 from engine.ecarte_errors import EcarteError, NotationError
 from engine.sight import SIGHTS
 from firmware_host.referee.event_words import contract_json
-from hardware.layout import BUTTONS, SEATS, ZONES
+from hardware.layout import BUTTONS, SEATS, ZONES, Zone
 from hardware.layout import COMPACT_PADS as COMPACT_ZONES
 from hardware.limits import name_problem, nfc, quoted, twice_named
 from hardware.tag_registry import PACKS
@@ -111,12 +111,14 @@ class Setup:
 class CardEvent:
     """A card arrived on a pad (or left it: ``gone``): named by its card alone (``named``: a line
     ``{"zone": …, "card": "KS"}``), or by its tag, the pad's :class:`~drivers.device_events.Sighting`
-    carried as the pad made it (``sighting``: its UID, and the card, pack and verdict it knows).
+    carried as the pad made it (``sighting``: its UID, and the card, pack and verdict it knows). Its
+    ``zone`` is read once, as a :class:`~hardware.layout.Zone` (text given is read here: a test's, or
+    code's written before).
 
     :raises ValueError: both or neither of ``named`` and ``sighting``.
     """
 
-    zone: str
+    zone: Zone
     named: str | None = None
     gone: bool = False
     t: float | None = None
@@ -126,6 +128,8 @@ class CardEvent:
         if (self.named is None) == (self.sighting is None):
             raise ValueError(f"a card event names its card, or carries its tag's sighting (one): {self.named!r}, "
                              f"{self.sighting!r}")
+        if type(self.zone) is not Zone:
+            object.__setattr__(self, "zone", Zone(self.zone))
 
     @property
     def card(self) -> str | None:
@@ -138,7 +142,7 @@ class CardEvent:
         return None if self.sighting is None else self.sighting.uid
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"zone": self.zone}
+        out: dict[str, Any] = {"zone": str(self.zone)}
         seen = self.sighting
         if self.card is not None:
             out["card"] = self.card
@@ -167,15 +171,15 @@ def sighting_event(seen: CardSeen, *, by_tag: bool) -> CardEvent:
     >>> from drivers.device_events import CardSeen, Origin
     >>> seen = CardSeen("play.A", Sighting("04AB", "KS", Origin.NO_SIGNATURE, 1))
     >>> sighting_event(seen, by_tag=False)
-    CardEvent(zone='play.A', named='KS', gone=False, t=None, sighting=None)
+    CardEvent(zone=<Zone.PLAY_A: 'play.A'>, named='KS', gone=False, t=None, sighting=None)
     >>> sighting_event(seen, by_tag=True).to_json()
     {'zone': 'play.A', 'card': 'KS', 'uid': '04AB', 'pack': 1, 'origin': 'no_signature'}
     >>> sighting_event(seen, by_tag=True).sighting is seen.sighting
     True
     """
     if by_tag or seen.sighting.card is None:
-        return CardEvent(seen.zone, gone=seen.gone, sighting=seen.sighting)
-    return CardEvent(seen.zone, seen.sighting.card, gone=seen.gone)
+        return CardEvent(Zone(seen.zone), gone=seen.gone, sighting=seen.sighting)
+    return CardEvent(Zone(seen.zone), seen.sighting.card, gone=seen.gone)
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,7 +258,7 @@ def _card_event(data: dict[str, Any], source: str, line_no: int, zones: tuple[st
     if not isinstance(zone, str) or zone not in zones:
         import difflib
 
-        hint = difflib.get_close_matches(str(zone)[:_SHOWN], zones, n=1)
+        hint = difflib.get_close_matches(str(zone)[:_SHOWN], [str(z) for z in zones], n=1)
         extra = f" (did you mean {hint[0]!r}?)" if hint else f" (zones: {', '.join(ZONES)})"
         raise TranscriptError(source, line_no, f"unknown zone {quoted(zone)}{extra}")
     card, uid = data.get("card"), data.get("uid")
@@ -280,9 +284,9 @@ def _card_event(data: dict[str, Any], source: str, line_no: int, zones: tuple[st
     if (origin is not None or pack is not None) and uid is None:
         raise TranscriptError(source, line_no, "'origin' and 'pack' are a tag's: the line needs its 'uid'")
     if uid is None:
-        return CardEvent(zone, card, gone, t)
+        return CardEvent(Zone(zone), card, gone, t)
     seen = Sighting(uid, card, None if origin is None else Origin(origin), pack)
-    return CardEvent(zone, gone=gone, t=t, sighting=seen)
+    return CardEvent(Zone(zone), gone=gone, t=t, sighting=seen)
 
 
 def _uid(uid: Any, source: str, line_no: int) -> str:

@@ -23,9 +23,10 @@ from typing import Any
 from catalogue import has, say, say_or, zones
 from engine import SEATS, Fault, View
 from engine.events import Bid, King, Penalty
-from engine.faults import VOID_DEAL_CODES
+from engine.faults import VOID_DEAL_CODES, FaultCode
 from engine.rules import RULE_SETS
 from engine.scoring import trick_points
+from engine.state import Phase
 from firmware_host.referee.snapshot import TableSnapshot
 from firmware_host.referee.table_setup import MenuLine
 from firmware_host.screens.drawing import Screen, clipped, frame_to_text, render
@@ -33,7 +34,7 @@ from firmware_host.screens.i18n import PromptWords, Words, screen_name, worded, 
 
 __all__ = ["Screen", "fault_screen", "frame_to_text", "message_screen", "paused_screen", "render", "screen_for"]
 
-_HOLDING = ("propose", "respond", "exchange", "force")
+_HOLDING = (Phase.PROPOSE, Phase.RESPOND, Phase.EXCHANGE, Phase.FORCE)
 """The phases where both hands hold five cards and none is played yet."""
 
 
@@ -63,7 +64,7 @@ class _Table:
 def _base(table: _Table) -> dict[str, Any]:
     snapshot = table.snapshot
     view = snapshot.view
-    playing = view.phase == "play"
+    playing = view.phase == Phase.PLAY
     prompt = table.prompt()
     label_a, label_b = table.labels()
     trump = str(view.trump) if view.trump is not None else ""
@@ -84,7 +85,7 @@ def _base(table: _Table) -> dict[str, Any]:
                        sb=sight.seen[1], hb=sight.held[1])
     if snapshot.setting_up and snapshot.menu is None:
         status = w.say("settings_hint")
-    if snapshot.hint and view.phase == "propose":
+    if snapshot.hint and view.phase == Phase.PROPOSE:
         status = snapshot.hint  # a learner's table: the elder's odds of standing
     return dict(
         trump_card=trump, trump_label=w.card(trump)[:-1] if trump else "",
@@ -114,40 +115,42 @@ def fault_words(fault: Fault, table: _Table) -> tuple[str, str]:
     if fault.late:
         # proven after the offence (partial sight): what happened, then who chooses what
         chooser = table.snapshot.choosing
-        what = w.say("fault." + code) if code != "false_king" else ""  # as history says it: "hat nicht getrumpft"
-        headline = w.say("late_king" if code == "false_king" else "late_play", who=who, trick=fault.trick or "",
+        # as history says it: "hat nicht getrumpft"
+        what = w.say("fault." + code) if code != FaultCode.FALSE_KING else ""
+        headline = w.say("late_king" if code == FaultCode.FALSE_KING else "late_play", who=who, trick=fault.trick or "",
                          what=what)
         if chooser is not None:
             return headline, w.say("late_choose", turn=table.who(chooser))
         return headline, w.say("late_king_back")
     if code in VOID_DEAL_CODES:
-        headline = w.say("duplicate_card", card=card) if code == "duplicate_card" and card else w.say("misdeal")
-        if view.phase == "cut":
+        headline = w.say("duplicate_card", card=card) if code == FaultCode.DUPLICATE_CARD and card else w.say("misdeal")
+        if view.phase == Phase.CUT:
             return headline, w.say("cut_again")
         return headline, w.say("deal_void", who=who)
-    if code in ("revoke", "not_trumping"):
+    if code in (FaultCode.REVOKE, FaultCode.NOT_TRUMPING):
         led = view.trick[0][1] if view.trick else None
         trump = view.trump.suit if view.trump is not None else ""
-        suit = detail.get("suit") or (led.suit if code == "revoke" and led is not None else trump)
-        key = "revoke_win" if code == "revoke" and detail.get("win") == "yes" else code
+        suit = detail.get("suit") or (led.suit if code == FaultCode.REVOKE and led is not None else trump)
+        key = "revoke_win" if code == FaultCode.REVOKE and detail.get("win") == "yes" else code
         headline = w.say(key, who=who, suit=w.card("7" + suit)[-1] if suit else "")
         points = _penalty(view)
         if points and card:
             return headline, w.say("take_back_penalty", card=card, who=who, n=points)
         return headline, take_back
-    if code == "not_overtaking":
+    if code == FaultCode.NOT_OVERTAKING:
         beat = detail.get("beat") or (str(view.trick[0][1]) if view.trick else "")
         return w.say(code, who=who, beat=w.card(beat) if beat else ""), take_back
-    if code in ("card_not_in_hand", "not_highest", "king_not_led"):
+    if code in (FaultCode.CARD_NOT_IN_HAND, FaultCode.NOT_HIGHEST, FaultCode.KING_NOT_LED):
         return w.say(code, who=who, card=card), take_back
-    if code == "out_of_turn":
+    if code == FaultCode.OUT_OF_TURN:
         prompt = table.prompt()
         return w.say(code, who=who), take_back or w.say("out_of_turn_do", turn=table.who(prompt.seat))
-    if code == "exchange_count":
+    if code == FaultCode.EXCHANGE_COUNT:
         return w.say(code, who=who), take_back or w.say("exchange_do")
-    if code in ("unknown_tag", "foreign_pack", "counterfeit_card", "false_king", "setup_ignored", "locked"):
+    if code in (FaultCode.UNKNOWN_TAG, FaultCode.FOREIGN_PACK, FaultCode.COUNTERFEIT_CARD, FaultCode.FALSE_KING,
+                "setup_ignored", "locked"):
         return w.say(code, who=who), w.say(code + "_do")
-    if code == "wrong_time":
+    if code == FaultCode.WRONG_TIME:
         return w.say(code, who=who), table.prompt().text
     if has(code):  # a notice worded by its code alone ("lay a badge on a play pad")
         return w.say(code, who=who), ""
@@ -234,7 +237,7 @@ def screen_for(snapshot: TableSnapshot, lang: str = "en", *, coach_line: str | N
         return fault_screen(snapshot.faults[-1], snapshot, lang)
     if snapshot.menu is not None:
         return menu_screen(snapshot.menu, lang)
-    if view.phase == "over" and snapshot.winner:
+    if view.phase == Phase.OVER and snapshot.winner:
         a, b = view.score
         return Screen(view="game_over", headline=w.say("game_over", who=table.who(snapshot.winner)),
                       detail=w.say("game_over_do", a=a, b=b), **base)

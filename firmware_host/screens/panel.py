@@ -22,6 +22,7 @@ from drivers.closing import Closing
 from drivers.device_errors import DriverError
 from drivers.display.i2c_sim import FakeI2CBus
 from drivers.display.oled import DisplayError, Oled, open_display
+from engine.state import Phase
 from firmware_host.errors import BadInput
 from firmware_host.referee.event_words import said_in
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
@@ -115,7 +116,7 @@ class Panel(Closing):
         screen = screen_for(snapshot, self.language, coach_line=coach_line)
         if screen == self.screen:
             return
-        moments = (snapshot.last_trick, snapshot.last_hand, snapshot.phase == "over")
+        moments = (snapshot.last_trick, snapshot.last_hand, snapshot.phase == Phase.OVER)
         worth_drawing = not self.only_tricks or moments != self._seen
         self._seen = moments
         view = snapshot.view

@@ -16,6 +16,8 @@ from dataclasses import replace
 from typing import Any
 
 from engine import Fault
+from engine.faults import FaultCode
+from engine.state import Phase
 from firmware_host.referee.snapshot import TableSnapshot
 from firmware_host.screens.chooser import fault_screen
 
@@ -26,10 +28,11 @@ PUBLIC_EVENTS = frozenset({
 })
 """Event kinds a spectator may see as they happen (``hand_record`` is held back: see the module)."""
 
-PLAY_FAULTS = frozenset({"revoke", "not_overtaking", "not_trumping", "not_highest", "king_not_led"})
+PLAY_FAULTS = frozenset({FaultCode.REVOKE, FaultCode.NOT_OVERTAKING, FaultCode.NOT_TRUMPING, FaultCode.NOT_HIGHEST,
+                         FaultCode.KING_NOT_LED})
 """Faults only a card on a play pad can cause: its card lies face up."""
 
-PLAY_PHASE_FAULTS = frozenset({"out_of_turn", "card_not_in_hand", "wrong_time"})
+PLAY_PHASE_FAULTS = frozenset({FaultCode.OUT_OF_TURN, FaultCode.CARD_NOT_IN_HAND, FaultCode.WRONG_TIME})
 """Faults whose card lies face up when they happen during the tricks (a card on a play pad)."""
 
 _TRAILING_ARTICLE = re.compile(r"\s+(?:the|le|la|il|den|die|das|el)$")
@@ -41,9 +44,9 @@ def fault_face_up(fault: Fault, snapshot: TableSnapshot) -> bool:
     if fault.card is None or fault.code in PLAY_FAULTS:
         return True
     if fault.code in PLAY_PHASE_FAULTS:
-        return snapshot.phase == "play"
-    if fault.code == "duplicate_card":
-        return snapshot.phase == "cut"
+        return snapshot.phase == Phase.PLAY
+    if fault.code == FaultCode.DUPLICATE_CARD:
+        return snapshot.phase == Phase.CUT
     return False
 
 

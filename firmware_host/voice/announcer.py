@@ -45,9 +45,11 @@ from engine import (
     Trump,
 )
 from engine.events import Exchanged, HandReplayed, MatchEnd, PlayBegins
+from engine.faults import FaultCode
 from engine.rules import RULE_SETS
 from engine.scoring import trick_points
 from engine.seats import PerSeat
+from engine.state import Phase
 from firmware_host.referee.snapshot import Outcome, TableSnapshot
 from firmware_host.referee.table_events import Corrected, NewGame, ReaderState
 from firmware_host.screens.chooser import reason_id
@@ -129,11 +131,11 @@ class Announcer:
         if snapshot.sight.mode != "partial":
             self._drawn = None
             return []
-        if snapshot.phase == "exchange":
+        if snapshot.phase == Phase.EXCHANGE:
             self._drawn = (snapshot.view.elder, snapshot.view.dealer, snapshot.sight.seen)
             return []
         drawn, self._drawn = self._drawn, None
-        if drawn is None or snapshot.phase not in ("propose", "respond", "force", "play"):
+        if drawn is None or snapshot.phase not in (Phase.PROPOSE, Phase.RESPOND, Phase.FORCE, Phase.PLAY):
             return []  # no round ended, or the deal was void
         elder, dealer, seen = drawn
         ruleset = RULE_SETS.get(snapshot.view.rules.split("(")[0])
@@ -307,7 +309,7 @@ class _Said:
         if fault.late:
             parts = [self.s.cards_said(str(said["what"]))]
             tail = []
-            if fault.code == "false_king":
+            if fault.code == FaultCode.FALSE_KING:
                 tail.append(self.s.say("king_back", who=self.who(fault.seat)))
                 tail.append(self.said_score(self.snapshot.view.score))
             if self.snapshot.choosing is not None:

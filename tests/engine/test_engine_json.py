@@ -57,6 +57,8 @@ from engine import (
     parse_deal,
 )
 from engine.actions import PlayOn, ReplayHand
+from engine.faults import FaultCode
+from engine.state import Phase
 
 C = Card.parse
 
@@ -199,6 +201,17 @@ def test_bad_state_json():
         GameState.from_json({"rules": {"name": "bezique"}, "phase": "deal", "dealer": "A"})
     with pytest.raises(NotationError):
         GameState.from_json({"rules": {"name": "classic"}, "phase": "deal", "dealer": "A", "turn_up": "ZZ"})
+
+
+def test_a_state_read_from_json_has_a_phase_and_codes_not_text():
+    """The phase and a late fault's code are read once, as their types, where the JSON comes in: a phase the
+    game has not is refused there."""
+    state = mid_hand().evolve(pending=((FaultCode.REVOKE, 1, 2),))
+    back = GameState.from_json(through_json(state.to_json()))
+    assert type(back.phase) is Phase and back.phase is Phase.PLAY
+    assert type(back.pending[0][0]) is FaultCode
+    with pytest.raises(NotationError):
+        GameState.from_json({"rules": {"name": "classic"}, "phase": "plya", "dealer": "A"})
 
 
 CARD_TOKEN = re.compile(r'"([789TAJQK][SHDC])"')

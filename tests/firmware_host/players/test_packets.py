@@ -12,6 +12,7 @@ from firmware_host.players.packets import Conduct, ModelTable, PacketPlayers, Pl
 from firmware_host.referee.controller import Controller
 from firmware_host.referee.table_defaults import TableDefaults
 from firmware_host.referee.transcript import ButtonEvent, CardEvent, Setup
+from hardware.layout import Zone
 
 
 def cards_fed(table: ModelTable) -> list[tuple[str, str | None, bool]]:
@@ -22,12 +23,12 @@ def test_a_model_pad_reads_a_stack_from_the_cloth_up_to_its_depth() -> None:
     """Of a packet of three on a pad that reads two, the two lowest reach the referee; the one above
     couples once a card below is taken away, and a card never read leaves without a word."""
     table = ModelTable(Controller(TableDefaults(dealer="A")), depth=2)
-    table.lay("hand.A", ["KS", "QS", "JS"])
+    table.lay(Zone.HAND_A, ["KS", "QS", "JS"])
     assert cards_fed(table) == [("hand.A", "KS", False), ("hand.A", "QS", False)]
-    table.lay("hand.A", ["TS"])  # on top of three: out of reach
-    table.lift("hand.A", ["TS"])
+    table.lay(Zone.HAND_A, ["TS"])  # on top of three: out of reach
+    table.lift(Zone.HAND_A, ["TS"])
     assert len(cards_fed(table)) == 2
-    table.lift("hand.A", ["KS"])
+    table.lift(Zone.HAND_A, ["KS"])
     assert cards_fed(table)[2:] == [("hand.A", "KS", True), ("hand.A", "JS", False)]
     assert table.stacks["hand.A"] == ["QS", "JS"] and table.read["hand.A"] == {"QS", "JS"}
 
@@ -36,8 +37,8 @@ def test_the_play_and_turn_up_pads_read_two_whatever_the_depth() -> None:
     """A trick's card lies alone on its play pad, but a cut taken again puts a second there: those pads
     read two even where the hand pads read one."""
     table = ModelTable(Controller(TableDefaults(dealer="A")), depth=1)
-    table.lay("play.A", ["KS", "QS"])
-    table.lay("hand.B", ["7H", "8H"])
+    table.lay(Zone.PLAY_A, ["KS", "QS"])
+    table.lay(Zone.HAND_B, ["7H", "8H"])
     assert cards_fed(table) == [("play.A", "KS", False), ("play.A", "QS", False), ("hand.B", "7H", False)]
 
 

@@ -15,6 +15,7 @@ from engine.faults import fault
 from firmware_host.referee.corrections import Corrections, face_down, refusal
 from firmware_host.referee.event_words import message, said_in
 from firmware_host.referee.table_events import Corrected, Notice
+from hardware.layout import Zone
 
 SEVEN = Card.parse("7S")
 
@@ -24,8 +25,8 @@ def _revoke(seat: str = "A") -> engine.Fault:
 
 
 def test_a_refused_card_is_kept_until_taken_back_by_card_or_by_tag() -> None:
-    fixes, _ = Corrections().refuse(_revoke(), "play.A", "7S", None, on_pad=True)
-    fixes, _ = fixes.refuse(fault("unknown_tag", "B", "put it aside"), "play.B", None, "04FF", on_pad=True)
+    fixes, _ = Corrections().refuse(_revoke(), Zone.PLAY_A, "7S", None, on_pad=True)
+    fixes, _ = fixes.refuse(fault("unknown_tag", "B", "put it aside"), Zone.PLAY_B, None, "04FF", on_pad=True)
     assert [f.seat for f in fixes.faults] == ["A", "B"]
     assert fixes.taken_back("QH", None) == (fixes, [])
     fixes, corrected = fixes.taken_back(None, "04FF")
@@ -36,19 +37,19 @@ def test_a_refused_card_is_kept_until_taken_back_by_card_or_by_tag() -> None:
 
 
 def test_a_legal_play_puts_right_that_seat_s_refused_plays_but_no_tag_fault() -> None:
-    fixes, _ = Corrections().refuse(_revoke("A"), "play.A", "7S", None, on_pad=True)
-    fixes, _ = fixes.refuse(_revoke("B"), "play.B", "7S", None, on_pad=True)
-    fixes, _ = fixes.refuse(fault("foreign_pack", "A", "put it aside"), "play.A", None, "04EE", on_pad=True)
-    fixes, out = fixes.judge(PlayCard("A", Card.parse("JS")), [], zone="play.A", card="JS", button=None,
+    fixes, _ = Corrections().refuse(_revoke("A"), Zone.PLAY_A, "7S", None, on_pad=True)
+    fixes, _ = fixes.refuse(_revoke("B"), Zone.PLAY_B, "7S", None, on_pad=True)
+    fixes, _ = fixes.refuse(fault("foreign_pack", "A", "put it aside"), Zone.PLAY_A, None, "04EE", on_pad=True)
+    fixes, out = fixes.judge(PlayCard("A", Card.parse("JS")), [], zone=Zone.PLAY_A, card="JS", button=None,
                              void_deal=False)
     assert out == [Corrected("revoke", "A", "7S")]
     assert [(f.code, f.seat) for f in fixes.faults] == [("revoke", "B"), ("foreign_pack", "A")]
 
 
 def test_a_void_deal_is_a_warning_that_clears_the_refused_cards() -> None:
-    fixes, _ = Corrections().refuse(_revoke(), "play.A", "7S", None, on_pad=True)
+    fixes, _ = Corrections().refuse(_revoke(), Zone.PLAY_A, "7S", None, on_pad=True)
     misdeal = fault("misdeal", "A", "the deal is void")
-    fixes, out = fixes.refuse(misdeal, "turnup", None, None, on_pad=True, void_deal=True)
+    fixes, out = fixes.refuse(misdeal, Zone.TURNUP, None, None, on_pad=True, void_deal=True)
     assert out == [misdeal]
     assert fixes.faults == () and fixes.warning == misdeal
 
@@ -59,7 +60,7 @@ def test_a_button_s_fault_is_a_warning_until_the_next_accepted_action() -> None:
                                      void_deal=False)
     assert out == [false_king]
     assert fixes.warning == false_king and fixes.faults == ()
-    fixes, _ = fixes.judge(PlayCard("B", SEVEN), [], zone="play.B", card="7S", button=None, void_deal=False)
+    fixes, _ = fixes.judge(PlayCard("B", SEVEN), [], zone=Zone.PLAY_B, card="7S", button=None, void_deal=False)
     assert fixes.warning is None
 
 
@@ -74,17 +75,17 @@ def test_a_fault_of_time_is_only_a_notice(code: str, button: str | None) -> None
 def test_a_late_fault_is_no_refusal_and_stays_as_a_warning() -> None:
     late = dataclasses.replace(fault("revoke", "A", "A revoked", SEVEN), late=True)
     assert not refusal([late]) and refusal([_revoke()])
-    fixes, out = Corrections().judge(PlayCard("A", SEVEN), [late], zone="play.A", card="7S", button=None,
+    fixes, out = Corrections().judge(PlayCard("A", SEVEN), [late], zone=Zone.PLAY_A, card="7S", button=None,
                                      void_deal=False)
     assert out == [late]
     assert fixes.warning == late
 
 
 def test_a_face_down_card_is_never_named_and_clear_gathers_everything() -> None:
-    fixes, _ = Corrections().refuse(fault("duplicate_card", "A", "K♠ is in B's hand", Card.parse("KS")), "hand.A",
+    fixes, _ = Corrections().refuse(fault("duplicate_card", "A", "K♠ is in B's hand", Card.parse("KS")), Zone.HAND_A,
                                     "KS", None, on_pad=True)
     assert fixes.faults[0].card is None and "K" not in message(fixes.faults[0])
-    assert face_down(_revoke(), "play.A").card == SEVEN
+    assert face_down(_revoke(), Zone.PLAY_A).card == SEVEN
     fixes = Corrections()  # the cards gathered
     assert fixes.faults == () and fixes.warning is None
 

@@ -13,6 +13,7 @@ from firmware_host.referee.controller import Controller
 from firmware_host.referee.pad_ledger import PadLedger
 from firmware_host.referee.table_events import CONTRACT_EVENTS
 from firmware_host.referee.transcript import CardEvent
+from hardware.layout import Zone
 
 
 def test_a_card_read_again_where_it_lies_is_no_new_card() -> None:
@@ -50,7 +51,7 @@ def test_lifted_cards_are_new_when_laid_again_and_a_clear_gathers_all() -> None:
 ])
 def test_the_zone_a_pad_stands_for(pad: str, phase: str, zone: str) -> None:
     state = engine.new_game("classic", dealer="A").evolve(phase=phase)
-    assert PadLedger().seen(pad, "KS", state, None)[1] == zone
+    assert PadLedger().seen(Zone(pad), "KS", state, None)[1] == zone
 
 
 # -- moved from test_controller: the same tests through the Controller --------------------------

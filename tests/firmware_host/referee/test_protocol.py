@@ -16,6 +16,7 @@ from engine.actions import Deal, Discard, Draw, PlayCard
 from engine.random_play import random_action
 from firmware_host.referee.protocol import button_action, card_action, physical_events, zone_of
 from firmware_host.referee.transcript import ButtonEvent, CardEvent
+from hardware.layout import Zone
 
 CONFIGS = [("classic", {}), ("french", {}), ("italian", {"forzare": True}), ("german", {}),
            ("classic", {"doubling": True}), ("classic", {"offer_point": True})]
@@ -65,10 +66,10 @@ def test_what_players_do_is_read_back_as_the_action(rules: str, options: dict[st
 
 def test_a_compact_pad_stands_for_the_zone_the_game_is_in() -> None:
     state = engine.new_game("classic", dealer="A")
-    assert zone_of("A", state, None) == "hand.A" and zone_of("centre", state, None) == "turnup"
+    assert zone_of(Zone.PAD_A, state, None) == "hand.A" and zone_of(Zone.CENTRE, state, None) == "turnup"
     dealt, _ = engine.apply(state, engine.parse_deal("KH QH JH AH TH / 7S 8S 9S TS AS / 7D"))
     playing, _ = engine.apply(dealt, engine.Stand("B"))
-    assert zone_of("B", playing, None) == "play.B"
-    assert zone_of("centre", playing, engine.Card.parse("7D")) == "turnup"
-    assert zone_of("centre", playing, engine.Card.parse("8D")) == "discard"
-    assert isinstance(card_action(playing, "play.B", engine.Card.parse("7S")), PlayCard)
+    assert zone_of(Zone.PAD_B, playing, None) == "play.B"
+    assert zone_of(Zone.CENTRE, playing, engine.Card.parse("7D")) == "turnup"
+    assert zone_of(Zone.CENTRE, playing, engine.Card.parse("8D")) == "discard"
+    assert isinstance(card_action(playing, Zone.PLAY_B, engine.Card.parse("7S")), PlayCard)

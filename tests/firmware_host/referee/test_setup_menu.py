@@ -11,6 +11,7 @@ from firmware_host.referee.setup_menu import SetupMenu, setting_up
 from firmware_host.referee.table_defaults import TableDefaults
 from firmware_host.referee.table_events import NewGame, Notice
 from firmware_host.referee.transcript import Setup
+from hardware.layout import Zone
 
 
 def test_a_setup_line_makes_the_game_and_is_written_back() -> None:
@@ -55,13 +56,13 @@ def test_house_rules_change_only_the_language_and_a_card_laid_closes_the_menu() 
 def test_badges_name_seats_and_rule_cards_set_the_rules_only_before_the_first_card() -> None:
     menu = SetupMenu(TableDefaults(dealer="B"))
     state = menu.new_state("B")
-    menu, _, started = menu.laid("player:Anne", "hand.A", state, setting_up=True)
+    menu, _, started = menu.laid("player:Anne", Zone.HAND_A, state, setting_up=True)
     assert started is not None and started.players[0] == "Anne"
-    menu, events, started = menu.laid("rules:italian", "turnup", started, setting_up=True)
+    menu, events, started = menu.laid("rules:italian", Zone.TURNUP, started, setting_up=True)
     assert events == [NewGame("italian", "B", started.target)] if started else False
-    _, events, nothing = menu.laid("rules:german", "turnup", state, setting_up=False)
+    _, events, nothing = menu.laid("rules:german", Zone.TURNUP, state, setting_up=False)
     assert [e.code for e in events if isinstance(e, Notice)] == ["setup_ignored"] and nothing is None
-    _, events, nothing = menu.laid("player:Bruno", "turnup", state, setting_up=True)
+    _, events, nothing = menu.laid("player:Bruno", Zone.TURNUP, state, setting_up=True)
     assert [e.code for e in events if isinstance(e, Notice)] == ["badge_seat"] and nothing is None
 
 
