@@ -389,8 +389,8 @@ def viewers(clients: int = 12, earlier: int = 4, *, history: bool = False) -> di
     import httpx
 
     from firmware_host.referee.transcript import ButtonEvent
-    from venue.page import TablePage
     from venue.settings import WebSettings
+    from venue.table.page import TablePage
 
     games = _games(earlier + 2)
     out: dict[str, float] = {}

@@ -190,8 +190,8 @@ def play_alone(name: str, password: str, port: int, interval: float, start_at: A
     """One process, one table as on its Pi: a real referee and a real :class:`venue.mqtt.TablePublisher`
     (its worker and paho threads), an event every ``interval`` s; reports what each ``publish`` cost."""
     from firmware_host.outputs import deliver
-    from venue.mqtt import TablePublisher
     from venue.settings import MqttSettings
+    from venue.table.mqtt import TablePublisher
 
     publisher = TablePublisher(MqttSettings(port=port, venue="bench", table=name, enabled=True, username=name,
                                             password=password, queue=100_000), table_name=name)
@@ -225,8 +225,8 @@ def recorded_messages(name: str, seed: int, steps: int) -> list[list[tuple[str, 
     """What a real table named ``name`` publishes for each of its first ``steps`` physical events:
     its real referee and :class:`venue.mqtt.TablePublisher`'s messages (the same feed, topics and
     payloads), recorded instead of sent, each state's ``t`` left to be written when it is sent."""
-    from venue.mqtt import TablePublisher
     from venue.settings import MqttSettings
+    from venue.table.mqtt import TablePublisher
 
     sent: list[tuple[str, bytes, bool]] = []
 
@@ -252,7 +252,7 @@ def play_room(tag: str, names: list[str], passwords: list[str], port: int, inter
     each state's ``t`` written as it is sent."""
     import asyncio
 
-    from venue.mqtt import QOS
+    from venue.table.mqtt import QOS
 
     raise_fd_limit()
     os.nice(10)  # the tables are other machines: on the bench's cores they yield to the hub, broker and page
@@ -293,8 +293,8 @@ async def connect_tables(loop: Any, names: list[str], passwords: list[str], port
 
     import paho.mqtt.client as mqtt
 
-    from venue.mqtt import QOS, make_client
     from venue.settings import MqttSettings
+    from venue.table.mqtt import QOS, make_client
 
     connected = [asyncio.Event() for _ in names]
     clients: list[mqtt.Client] = []
@@ -323,7 +323,7 @@ def flood_room(names: list[str], passwords: list[str], port: int, seconds: float
     the acknowledgements counted during ``seconds`` after a second's warm-up."""
     import asyncio
 
-    from venue.mqtt import QOS
+    from venue.table.mqtt import QOS
 
     raise_fd_limit()
     os.nice(10)
@@ -429,7 +429,7 @@ def run(mode: str, tables: int, speed: float, seconds: float, chromium: str, per
         alone: bool, crowd: int = 0, ceiling: bool = False) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
-    from venue.broker import free_port, mosquitto_path
+    from venue.hub.broker import free_port, mosquitto_path
 
     tmp = Path(tempfile.mkdtemp(prefix="ecarte-bench-"))
     tmp.chmod(0o755)
@@ -578,7 +578,7 @@ class OneTableVenue:
     @classmethod
     def make(cls, source: Path | None, name: str) -> OneTableVenue:
         """The venue file written in a new folder; the hub of this checkout, or of the one at ``source``."""
-        from venue.broker import free_port
+        from venue.hub.broker import free_port
 
         tmp = Path(tempfile.mkdtemp(prefix=f"ecarte-bench-{name}-"))
         tmp.chmod(0o755)
@@ -603,8 +603,8 @@ class OneTableVenue:
 
     def table(self, client_id: str) -> Any:
         """Table ``t0000``'s MQTT client, with the password the hub made for it, connected, its loop running."""
-        from venue.mqtt import make_client
         from venue.settings import MqttSettings
+        from venue.table.mqtt import make_client
 
         password = (self.folder / "venue-hub" / "secrets" / "t0000.pass").read_text().strip()
         client = make_client(MqttSettings(port=self.broker_port, venue="bench", table="t0000", username="t0000",
@@ -809,7 +809,7 @@ def main() -> int:
     if chromium is None:
         print("bench/venue.py: needs Debian's chromium (bash scripts/setup.sh as root installs it)", file=sys.stderr)
         return 2
-    from venue.broker import mosquitto_path
+    from venue.hub.broker import mosquitto_path
 
     if mosquitto_path() is None:
         print("bench/venue.py: needs Mosquitto, the hub's broker (bash scripts/setup.sh venue as root installs it)",

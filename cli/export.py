@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     path, record = journal_game(args.journal, args.game)
     if args.format == "record":
-        from venue.export import record_text
+        from venue.table.export import record_text
 
         text = record_text(path, record.game)
     else:

@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     """Run the table; returns the exit status. The composition's top: the flags become
     :class:`~firmware_host.app.RunOptions`, and the venue's outputs are registered here."""
     from firmware_host.app import GameOptions, RunOptions, run_service
-    from venue.wiring import VenueOutputs
+    from venue.table.wiring import VenueOutputs
 
     return run_service(RunOptions(
         table=args.table, journal=args.journal, events=args.events, pace=args.pace or 0.0, json=args.json,

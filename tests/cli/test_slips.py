@@ -151,7 +151,7 @@ def test_a_hub_stopped_by_ctrl_c_at_its_terminal_warns_of_nothing(tmp_path: Path
 
     import pytest
 
-    from venue.broker import mosquitto_path
+    from venue.hub.broker import mosquitto_path
 
     if mosquitto_path() is None:
         pytest.skip("Mosquitto is not installed: `apt-get install -y mosquitto`")

@@ -164,8 +164,8 @@ def test_a_broker_that_cannot_be_reached_is_said_then_said_reached(caplog: Any) 
     there, the table says it reached it (the command line's half: test_first_evening.py)."""
     import logging
 
-    from venue.mqtt import TablePublisher
     from venue.settings import MqttSettings
+    from venue.table.mqtt import TablePublisher
 
     port = free_port()
     caplog.set_level(logging.INFO, logger="venue.mqtt")

@@ -25,7 +25,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from test_venue_guard import _string, connect_packet, raw_connect
 from test_venue_trust import good_state, hub_factory, publish, retained, secret, venue_file
 
-from venue.broker import (
+from venue.hub.broker import (
     CONNECTIONS_SPARE,
     DESCRIPTORS_KEPT,
     MAX_INFLIGHT_BYTES,
@@ -33,7 +33,7 @@ from venue.broker import (
     MAX_QUEUED_BYTES,
     mosquitto_path,
 )
-from venue.hub_settings import HubSettings, load_hub_settings
+from venue.hub.hub_settings import HubSettings, load_hub_settings
 
 __all__ = ["hub_factory"]  # the fixture, shared with test_venue_trust
 

@@ -43,10 +43,10 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from engine.seats import SEATS, PerSeat
 from firmware_host.referee.snapshot import Outcome
-from venue.evening import clock_set
-from venue.public import Message, PublicFeed
-from venue.record import GameLog, write_record
+from venue.hub.evening import clock_set
 from venue.settings import MqttSettings
+from venue.table.public import Message, PublicFeed
+from venue.table.record import GameLog, write_record
 
 logger = logging.getLogger(__name__)
 
@@ -318,7 +318,7 @@ class TablePublisher:
         """Every finished game of the journal not yet sent on this connection, fully revealed, in order."""
         if self.journal is None or not self.connected.is_set():
             return
-        from venue.page_history import JournalHistory
+        from venue.table.page_history import JournalHistory
 
         if self._history is None:
             self._history = JournalHistory(self.journal, table=self.table_name, reveal_delay=self.settings.reveal_delay)

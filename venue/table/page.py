@@ -60,13 +60,13 @@ from firmware_host.referee.transcript import (
 )
 from hardware.limits import quoted
 from venue.guard import BACKLOG, Guard, guarded_config, serve
-from venue.page_history import JournalHistory
-from venue.public import Message, PublicFeed
-from venue.record import said_record, write_record
-from venue.reviews import Reviews, reviews_folder
 from venue.settings import WebSettings
 from venue.sse import Broadcaster, sse_block
-from venue.words import page_words
+from venue.table.page_history import JournalHistory
+from venue.table.public import Message, PublicFeed
+from venue.table.record import said_record, write_record
+from venue.table.reviews import Reviews, reviews_folder
+from venue.table.words import page_words
 
 logger = logging.getLogger(__name__)
 

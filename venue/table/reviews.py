@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.journal.store import KEEP_GAMES
-from venue.record import HandLog
+from venue.table.record import HandLog
 
 logger = logging.getLogger(__name__)
 
@@ -73,7 +73,7 @@ def _lower_thread_priority() -> None:
 
 def review_json(hand: HandLog, rules: dict[str, Any]) -> bytes:
     """The hand's view with the coach's verdicts, as served (in the worker process)."""
-    from venue.hand_view import hand_view
+    from venue.table.hand_view import hand_view
 
     return json.dumps(hand_view(hand, rules), ensure_ascii=False, separators=(",", ":")).encode()
 

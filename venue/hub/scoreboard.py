@@ -46,7 +46,8 @@ from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from venue.broker import (
+from venue.guard import Guard, connection_cap, guarded_config, serve
+from venue.hub.broker import (
     HUB_USER,
     BrokerFiles,
     Rules,
@@ -57,16 +58,15 @@ from venue.broker import (
     write_broker_files,
     write_room_files,
 )
-from venue.evening import Evening
-from venue.guard import Guard, connection_cap, guarded_config, serve
-from venue.hub_settings import CAPACITY, HubSettings, default_state
-from venue.hub_settings import load_hub_settings as load_hub_settings  # the command's, with run_hub
-from venue.ledger import Ledger, PairedTimes
-from venue.mqtt import QOS, make_client
-from venue.page import STATIC
-from venue.room import Room
+from venue.hub.evening import Evening
+from venue.hub.hub_settings import CAPACITY, HubSettings, default_state
+from venue.hub.hub_settings import load_hub_settings as load_hub_settings  # the command's, with run_hub
+from venue.hub.ledger import Ledger, PairedTimes
+from venue.hub.room import Room
 from venue.settings import MqttSettings, SettingsError
 from venue.sse import STREAMS_SHARE, Broadcaster, sse_block
+from venue.table.mqtt import QOS, make_client
+from venue.table.page import STATIC
 
 logger = logging.getLogger(__name__)
 

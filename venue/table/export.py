@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from venue.page_history import JournalHistory
-from venue.record import write_record
+from venue.table.page_history import JournalHistory
+from venue.table.record import write_record
 
 
 def record_text(journal: str | Path, game: int, *, table: str = "") -> str:

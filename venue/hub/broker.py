@@ -52,8 +52,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from venue.hub.trust import TOPIC_LEVEL
 from venue.settings import MAX_KEEPALIVE
-from venue.trust import TOPIC_LEVEL
 
 logger = logging.getLogger(__name__)
 

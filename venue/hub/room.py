@@ -17,9 +17,9 @@ from typing import Any
 
 from engine.seats import SEATS, PerSeat
 from hardware.limits import nfc
-from venue.ledger import Ledger
-from venue.session import Result, Session
-from venue.trust import TOPIC_LEVEL, Untrusted, check
+from venue.hub.ledger import Ledger
+from venue.hub.session import Result, Session
+from venue.hub.trust import TOPIC_LEVEL, Untrusted, check
 
 logger = logging.getLogger(__name__)
 

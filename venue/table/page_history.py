@@ -36,7 +36,7 @@ from firmware_host.journal.summaries import GameSummary, player_stats, summarize
 from firmware_host.referee.controller import Controller
 from firmware_host.referee.table_events import HandRecord
 from firmware_host.referee.transcript import TranscriptError
-from venue.record import GameLog, GameLogBuilder, HandLog
+from venue.table.record import GameLog, GameLogBuilder, HandLog
 
 logger = logging.getLogger(__name__)
 

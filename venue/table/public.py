@@ -49,7 +49,7 @@ from firmware_host.screens.public_faults import (
     fault_face_up,
     public_fault,
 )
-from venue.record import GameLogBuilder, HandLog, said_record
+from venue.table.record import GameLogBuilder, HandLog, said_record
 
 
 @dataclass(frozen=True, slots=True)

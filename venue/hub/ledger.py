@@ -56,12 +56,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.seats import SEATS
-from venue.evening import EVENING_S as EVENING_S  # re-exported: what an evening is
-from venue.evening import Evening
-from venue.session import Result, Session
+from venue.hub.evening import EVENING_S as EVENING_S  # re-exported: what an evening is
+from venue.hub.evening import Evening
+from venue.hub.session import Result, Session
 
 if TYPE_CHECKING:  # the pairing (and networkx) is imported only where a Swiss round is paired
-    from venue.pairing import Played, Round
+    from venue.hub.pairing import Played, Round
 
 logger = logging.getLogger(__name__)
 
@@ -289,7 +289,7 @@ class Ledger:
             self._ranking = None
 
     def _played(self) -> list[Played]:
-        from venue.pairing import Played
+        from venue.hub.pairing import Played
 
         return [Played(r.players, r.winner, abs(r.score[0] - r.score[1])) for rnd in self.rounds
                 for r in (p.result for p in rnd.pairs) if r is not None]
@@ -306,7 +306,7 @@ class Ledger:
 
     def next_round(self, games: list[Played], count: int) -> Round | None:
         """Round ``count + 1`` from ``games`` (pure: any thread), or None when the evening is over."""
-        from venue.pairing import swiss_evening
+        from venue.hub.pairing import swiss_evening
 
         evening = swiss_evening(self.session.players, self.planned, games)
         return evening[count] if len(evening) > count else None
@@ -326,7 +326,7 @@ class Ledger:
     @property
     def planned(self) -> int:
         if self.session.system == "swiss":
-            from venue.pairing import default_rounds
+            from venue.hub.pairing import default_rounds
 
             return self.session.planned or default_rounds(len(self.session.players))
         return len(self.session.rounds)

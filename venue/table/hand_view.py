@@ -28,7 +28,7 @@ import engine
 from engine.cards import cards_of
 from engine.seats import SEATS, PerSeat
 from engine.state import GameState
-from venue.record import HandLog
+from venue.table.record import HandLog
 
 logger = logging.getLogger(__name__)
 
