@@ -18,7 +18,7 @@ Prints one line per figure, ``name: value unit``:
   table's page as an output, while 12 clients (in a process of their own, as phones are) loop over
   the hand viewer's hands of the journal's earlier games, and without them; ``viewers_api_state_p50_ms``:
   ``/api/state`` meanwhile (each hand reviewed once, by a worker process, and served as kept:
-  :mod:`venue.reviews`).
+  :mod:`venue.table.reviews`).
 - ``history_api_state_p50_ms`` / ``history_event_to_frame_p99_ms``: the same with the 12 clients looping
   over the history's endpoints (``/api/games``, ``/api/stats``, ``/api/games/N[/record]``) instead
   (``python bench/service.py --history`` alone).

@@ -26,12 +26,12 @@ Prints one line per figure, ``name: value unit``:
   1,280 a second);
 - ``table_publish_cost_us``: what publishing adds to a table's event → frame time (the MQTT
   output's ``publish`` on the table's thread), for one table alone in its own process (as a
-  table is: one Pi, one table), with its real referee and :class:`venue.mqtt.TablePublisher`.
+  table is: one Pi, one table), with its real referee and :class:`venue.table.mqtt.TablePublisher`.
 
 The room's tables are what real tables publish: each a real
 :class:`~firmware_host.referee.controller.Controller` fed whole games of the built-in players, game
 after game (a player says yes to the next), its outcomes turned into messages by a real
-:class:`venue.mqtt.TablePublisher`'s feed, topics and payloads. A table's referee and feed run on its
+:class:`venue.table.mqtt.TablePublisher`'s feed, topics and payloads. A table's referee and feed run on its
 own Pi, not on the hub's machine, so the bench does that work before the clock starts: what each table
 publishes for each physical event is recorded, then sent at the table's pace (a real table sees a
 physical event every ``REAL_EVENT_S`` seconds) on the table's own connection (its username and
@@ -187,7 +187,7 @@ def schedule(count: int, interval: float, seconds: float) -> Iterator[tuple[floa
 
 def play_alone(name: str, password: str, port: int, interval: float, start_at: Any, go: Any, seconds: float,
                seed: int, out: Any, close: Any) -> None:
-    """One process, one table as on its Pi: a real referee and a real :class:`venue.mqtt.TablePublisher`
+    """One process, one table as on its Pi: a real referee and a real :class:`venue.table.mqtt.TablePublisher`
     (its worker and paho threads), an event every ``interval`` s; reports what each ``publish`` cost."""
     from firmware_host.outputs import deliver
     from venue.settings import MqttSettings
@@ -223,7 +223,7 @@ T_MARK = b',"t":-1.0}'
 
 def recorded_messages(name: str, seed: int, steps: int) -> list[list[tuple[str, bytes, bool]]]:
     """What a real table named ``name`` publishes for each of its first ``steps`` physical events:
-    its real referee and :class:`venue.mqtt.TablePublisher`'s messages (the same feed, topics and
+    its real referee and :class:`venue.table.mqtt.TablePublisher`'s messages (the same feed, topics and
     payloads), recorded instead of sent, each state's ``t`` left to be written when it is sent."""
     from venue.settings import MqttSettings
     from venue.table.mqtt import TablePublisher
@@ -287,7 +287,7 @@ def play_room(tag: str, names: list[str], passwords: list[str], port: int, inter
 
 
 async def connect_tables(loop: Any, names: list[str], passwords: list[str], port: int) -> list[Any]:
-    """Each table's connection as :class:`venue.mqtt.TablePublisher` makes it (its user name and
+    """Each table's connection as :class:`venue.table.mqtt.TablePublisher` makes it (its user name and
     password, its client id, its will), ``online`` said, all on ``loop``."""
     import asyncio
 
@@ -721,7 +721,7 @@ def big_results_run(source: Path | None, count: int = 600, size: int = 500_000) 
     """The ``results_big_*`` figures: ``count`` finished games of ``size`` bytes each (their hands padded,
     as a table may send: the hub takes 512 kB) from one table, through the hub's own broker: the hub's
     RSS before and after, and ``/api/tables/<t>/games``'s latency then (the hub keeps a bounded number
-    of each table's games, served as they came: :data:`venue.room.KEPT_GAMES_BYTES`)."""
+    of each table's games, served as they came: :data:`venue.hub.room.KEPT_GAMES_BYTES`)."""
     import httpx
 
     venue = OneTableVenue.make(source, "big")

@@ -1,4 +1,4 @@
-"""``ecarte-table hub``: the venue's scoreboard (:mod:`venue.hub`)."""
+"""``ecarte-table hub``: the venue's scoreboard (:mod:`venue.hub.scoreboard`)."""
 
 from __future__ import annotations
 

@@ -69,7 +69,7 @@ def deliver(outputs: Iterable[TableOutput], outcome: Outcome,
 
 class OutputSource(Protocol):
     """Something above the service that brings outputs of its own (the venue's page and MQTT
-    publisher: :class:`venue.wiring.VenueOutputs`), registered by the command line; the service
+    publisher: :class:`venue.table.wiring.VenueOutputs`), registered by the command line; the service
     knows only this protocol, never the venue (mopidy's extensions registering themselves)."""
 
     def check(self, table: TableConfig) -> None:

@@ -595,8 +595,8 @@ def check_ready(machine: Machine) -> str:
     if "Traceback" in unit_log(machine, "ecarte-table"):
         raise CheckFailed("a traceback in the unit's log: " + unit_log(machine, "ecarte-table")[-1500:])
     # a normal start says its few lines at INFO (WARNING is for what is wrong): journald keeps them
-    for unit, line in (("ecarte-table", "INFO venue.page: the table's page: http://"),
-                       ("ecarte-hub", "INFO venue.hub: the venue's scoreboard: http://")):
+    for unit, line in (("ecarte-table", "INFO venue.table.page: the table's page: http://"),
+                       ("ecarte-hub", "INFO venue.hub.scoreboard: the venue's scoreboard: http://")):
         if line not in unit_log(machine, unit):
             raise CheckFailed(f"no {line!r} in {unit}'s journal: " + unit_log(machine, unit)[-1500:])
 

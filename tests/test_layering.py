@@ -241,7 +241,7 @@ def test_no_package_imports_one_above_it() -> None:
 def test_the_layer_rule_can_fail() -> None:
     """The simulator signing with the table file's key was an upward arrow (drivers -> hardware)."""
     graph = {"drivers.nfc.pn532sim.chip_host": {"hardware.ntag_signature"},
-             "hardware.ntag_signature": {"drivers.nfc.originality"}, "cli.main": {"venue.hub"}}
+             "hardware.ntag_signature": {"drivers.nfc.originality"}, "cli.main": {"venue.hub.scoreboard"}}
     assert upward_arrows(graph) == ["drivers.nfc.pn532sim.chip_host -> hardware.ntag_signature"]
 
 
@@ -427,7 +427,7 @@ def test_the_room_checker_sees_a_forbidden_import() -> None:
     assert "journal" not in ROOM_MAY_IMPORT["screens"]
     assert _room("firmware_host.journal.store") == "journal"
     assert _room("firmware_host.app") == "app"
-    assert _room("venue.hub") is None
+    assert _room("venue.hub.scoreboard") is None
 
 
 # -- the composition on top: the command line and the venue --------------------------------------
@@ -472,6 +472,6 @@ def test_the_command_line_rule_can_fail(tmp_path: Path) -> None:
 
 
 def test_the_venue_rule_can_fail() -> None:
-    graph = {"firmware_host.app": {"venue.wiring"}, "cli.run": {"venue.wiring"},
-             "venue.page": {"firmware_host.service"}}
-    assert _venue_importers(graph) == ["firmware_host.app -> venue.wiring"]
+    graph = {"firmware_host.app": {"venue.table.wiring"}, "cli.run": {"venue.table.wiring"},
+             "venue.table.page": {"firmware_host.service"}}
+    assert _venue_importers(graph) == ["firmware_host.app -> venue.table.wiring"]

@@ -191,12 +191,12 @@ def test_a_pair_is_put_in_the_seats_shape_by_per_seat() -> None:
 
 
 def test_the_per_seat_rule_can_fail() -> None:
-    """``venue/room.py`` as it was, beside a seat's list of cards (no pair) and the seats' own module."""
+    """``venue/hub/room.py`` as it was, beside a seat's list of cards (no pair) and the seats' own module."""
     room = ast.parse('score = {"A": score[0], "B": score[1]}\n')
     held = ast.parse('held = {"A": [], "B": []}\n')
     seats = ast.parse('out = {"A": pair[0], "B": pair[1]}\n')
-    assert pairs_by_hand({"venue/room.py": room, "firmware_host/players/console.py": held,
-                          "engine/seats.py": seats}) == ["venue/room.py:1"]
+    assert pairs_by_hand({"venue/hub/room.py": room, "firmware_host/players/console.py": held,
+                          "engine/seats.py": seats}) == ["venue/hub/room.py:1"]
 
 
 def test_per_seat_reads_and_writes_the_shape() -> None:

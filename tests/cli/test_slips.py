@@ -137,7 +137,7 @@ def test_a_normal_run_on_the_simulated_table_says_its_start_at_info_and_warns_of
     _, rest = run.communicate(timeout=HANG_S)
     said += rest.splitlines(keepends=True)
     assert run.returncode == 0, "".join(said)
-    assert f"INFO venue.page: the table's page: http://127.0.0.1:{port}\n" in said, "".join(said)
+    assert f"INFO venue.table.page: the table's page: http://127.0.0.1:{port}\n" in said, "".join(said)
     assert [line for line in said if line.startswith(("WARNING", "ERROR", "CRITICAL"))] == [], "".join(said)
 
 
@@ -175,5 +175,5 @@ def test_a_hub_stopped_by_ctrl_c_at_its_terminal_warns_of_nothing(tmp_path: Path
             os.killpg(hub.pid, signal.SIGKILL)
             hub.wait()
     lines = said.splitlines()
-    assert [line for line in lines if line.startswith("INFO venue.hub: the venue's")] == lines[:2], said
+    assert [line for line in lines if line.startswith("INFO venue.hub.scoreboard: the venue's")] == lines[:2], said
     assert not [line for line in lines if line.startswith(("WARNING", "ERROR", "CRITICAL", "Traceback"))], said

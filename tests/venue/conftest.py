@@ -31,7 +31,7 @@ WAIT_S = HANG_S  # a hang's limit: a wait ends as soon as what it waits for come
 
 @contextlib.contextmanager
 def scoreboard(browser: Any, live: Any, **page: Any) -> Iterator[Any]:
-    """The hub's scoreboard of ``live`` (a :class:`venue.hub.LiveRoom`) served on a free port and open in a
+    """The hub's scoreboard of ``live`` (a :class:`venue.hub.scoreboard.LiveRoom`) served on a free port and open in a
     new tab of ``browser`` (``page``: its options, a viewport); the tab and the server closed after."""
     from venue.hub.scoreboard import hub_app
     from venue.table.page import ServerThread

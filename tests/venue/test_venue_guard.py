@@ -210,7 +210,7 @@ def test_a_table_with_a_misspelt_venue_says_so(tmp_path: Any, hub_factory: Any,
 
     settings = settings_for(tmp_path, ["t1"])
     hub_factory(settings)
-    caplog.set_level(logging.WARNING, logger="venue.mqtt")
+    caplog.set_level(logging.WARNING, logger="venue.table.mqtt")
     host, port = settings.broker_listen
     for venue, refused in (("clbu", True), ("club", False)):
         table = MqttSettings(host=host, port=port, venue=venue, table="t1", username="t1", enabled=True,
@@ -243,7 +243,7 @@ def test_a_refusal_is_logged_before_it_shows() -> None:
             flags.append(publisher.refused)
 
     watch = Watch(logging.WARNING)
-    logging.getLogger("venue.mqtt").addHandler(watch)
+    logging.getLogger("venue.table.mqtt").addHandler(watch)
     try:
         threads = [threading.Thread(target=publisher._say_refused) for _ in range(8)]
         for thread in threads:
@@ -251,7 +251,7 @@ def test_a_refusal_is_logged_before_it_shows() -> None:
         for thread in threads:
             thread.join()
     finally:
-        logging.getLogger("venue.mqtt").removeHandler(watch)
+        logging.getLogger("venue.table.mqtt").removeHandler(watch)
         publisher.close()
     assert flags == [False] and publisher.refused
 

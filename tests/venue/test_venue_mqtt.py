@@ -123,7 +123,7 @@ def test_tables_connecting_together_stay_connected(caplog: Any) -> None:
     import logging
     import time
 
-    caplog.set_level(logging.WARNING, logger="venue.mqtt")
+    caplog.set_level(logging.WARNING, logger="venue.table.mqtt")
     with open_broker() as broker:
         tables = [TablePublisher(MqttSettings(port=broker.port, venue="v", table=f"t{i}", enabled=True),
                                  table_name=f"t{i}") for i in range(32)]

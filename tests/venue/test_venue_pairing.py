@@ -1,4 +1,4 @@
-"""A Swiss evening on the hub's scoreboard (venue/pairing.py): simulated club evenings of up to
+"""A Swiss evening on the hub's scoreboard (venue/hub/pairing.py): simulated club evenings of up to
 twelve players, their games' results arriving as the tables publish them.
 
 What every round must be is checked against an independent brute force over all pairings:

@@ -133,12 +133,12 @@ def test_a_review_dropped_as_the_table_closes_is_no_warning(tmp_path: Path, capl
         await asyncio.to_thread(reviews.close)
         return await asked
 
-    with caplog.at_level(logging.DEBUG, logger="venue.reviews"):
+    with caplog.at_level(logging.DEBUG, logger="venue.table.reviews"):
         try:
             assert asyncio.run(review_then_close()) is None
         finally:
             reviews.close()
-    said = [(r.levelno, r.getMessage()) for r in caplog.records if r.name == "venue.reviews"]
+    said = [(r.levelno, r.getMessage()) for r in caplog.records if r.name == "venue.table.reviews"]
     assert not [m for level, m in said if level >= logging.WARNING], said
     assert any("dropped" in m for level, m in said if level == logging.DEBUG), said
 

@@ -150,7 +150,7 @@ def test_bad_payloads_are_dropped_and_the_scoreboard_answers(tmp_path: Path, mos
                                                              caplog: pytest.LogCaptureFixture) -> None:
     names = [f"b{i}" for i in range(len(BAD))] + ["good", "sentinel"]
     settings = load_hub_settings(venue_file(tmp_path, mosquitto_mode, names))
-    caplog.set_level(logging.WARNING, logger="venue.room")
+    caplog.set_level(logging.WARNING, logger="venue.hub.room")
     hub = hub_factory(settings)
     for i, payload in enumerate(BAD):
         publish(settings, f"ecarte/club/b{i}/state", payload, f"b{i}", secret(settings, f"b{i}"))
@@ -257,7 +257,7 @@ def test_a_table_flooding_bad_payloads_is_said_once_a_minute(caplog: Any) -> Non
     from venue.hub.room import DROP_SAID_EVERY_S, Room
 
     room = Room("club")
-    with caplog.at_level(logging.WARNING, logger="venue.room"):
+    with caplog.at_level(logging.WARNING, logger="venue.hub.room"):
         for i in range(1000):
             room.take("ecarte/club/t1/state", b"[1,2]", 1.0 + i / 1000)
         room.take("ecarte/club/t2/state", b"x", 1.5)

@@ -2,7 +2,7 @@
 
 A club's evening is one run of the hub, or several when it is restarted (a power cut, an update)
 and comes back soon. What the hub keeps of an evening (the rounds' pairing times:
-:class:`venue.ledger.PairedTimes`; the start of free play's counting: :attr:`venue.ledger.Ledger.evening`)
+:class:`venue.hub.ledger.PairedTimes`; the start of free play's counting: :attr:`venue.hub.ledger.Ledger.evening`)
 is taken up again only if the hub was away for less than :data:`BREAK_S` and the evening began less
 than :data:`EVENING_S` ago. How long it was away is measured:
 

@@ -6,7 +6,7 @@ payloads, UTF-8; documented in docs/web.md):
 
 =================================  ========  =======================================================
 ``…/availability``                 retained  ``online``, or ``offline`` (a clean stop, or the will)
-``…/state``                        retained  the table now (:meth:`venue.public.PublicFeed.public_state`)
+``…/state``                        retained  the table now (:meth:`venue.table.public.PublicFeed.public_state`)
 ``…/event``                        —         one public table event (``trump``, ``trick``, ``fault``…)
 ``…/hand``                         —         a whole hand, hidden cards included, once revealed
 ``…/record``                       retained  the current game's record so far (``tags``, ``hands``, ``text``)

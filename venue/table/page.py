@@ -7,9 +7,9 @@ server (uvicorn, on its own thread) runs the Starlette app of :func:`table_app`:
 
 ==========================  =================================================================
 ``GET /``                   the page (static ``index.html``; the browser does the rest)
-``GET /api/state``          the table now, as spectators see it (:class:`venue.public.PublicFeed`),
+``GET /api/state``          the table now, as spectators see it (:class:`venue.table.public.PublicFeed`),
                             with the public events of the hand under way and the game's hands
-``GET /api/words``          the page's words and card ranks in the table's language (:mod:`venue.words`)
+``GET /api/words``          the page's words and card ranks in the table's language (:mod:`venue.table.words`)
 ``GET /api/stream``         Server-Sent Events: ``state``, ``event``, ``hand`` as they happen
 ``GET /api/games``          the journal's games
 ``GET /api/games/{n}``      one game with its hands (JSON); ``.../record``: its hand record (text);
@@ -81,7 +81,7 @@ class LiveTable:
         self.browsers = Broadcaster()
         self._timer: asyncio.TimerHandle | None = None
         self.reviews = reviews if reviews is not None else Reviews(None)
-        """The coach's reviews: each hand's made by a worker process as it ends (:mod:`venue.reviews`)."""
+        """The coach's reviews: each hand's made by a worker process as it ends (:mod:`venue.table.reviews`)."""
         self.feed.on_hand = self.reviews.submit
 
     def take(self, outcome: Outcome) -> None:
@@ -215,7 +215,7 @@ def table_app(live: LiveTable, *, history: JournalHistory | None, settings: WebS
         return PlainTextResponse(text, media_type="text/plain; charset=utf-8")
 
     async def hand(request: Request) -> Response:
-        """One finished hand for the hand viewer (:func:`venue.hand_view.hand_view`): a hand of the
+        """One finished hand for the hand viewer (:func:`venue.table.hand_view.hand_view`): a hand of the
         game under way only once the feed has put it out; of an earlier game, from the journal."""
         number, k = game_number(request.path_params["number"]), game_number(request.path_params["hand"])
         if number is None or k is None:

@@ -14,7 +14,7 @@ the table before its hand is over** (and, if the table file says so, a delay aft
   itself: :mod:`firmware_host.screens.public_faults`, which the table's voice obeys too).
 - Hidden cards come only from the controller's ``hand_record`` event, which it sends
   once the hand is over; the feed holds each one for ``reveal_delay`` seconds and then
-  puts out the whole hand as a :class:`venue.record.HandLog`.
+  puts out the whole hand as a :class:`venue.table.record.HandLog`.
 
 Pure: no thread, no clock of its own (the caller passes ``now``, in seconds).
 
@@ -99,7 +99,7 @@ class PublicFeed:
     _game: int = 0
     on_hand: Callable[[HandLog, dict[str, Any]], None] | None = None
     """Called with each hand as it ends (before it is revealed) and the game's rules: the coach's
-    review is made then (:mod:`venue.reviews`), and only read once the hand may be shown."""
+    review is made then (:mod:`venue.table.reviews`), and only read once the hand may be shown."""
 
     def __post_init__(self) -> None:
         self.language = table_language(self.language)
