@@ -252,7 +252,7 @@ def play_room(tag: str, names: list[str], passwords: list[str], port: int, inter
     each state's ``t`` written as it is sent."""
     import asyncio
 
-    from venue.table.mqtt import QOS
+    from venue.mqtt_client import QOS
 
     raise_fd_limit()
     os.nice(10)  # the tables are other machines: on the bench's cores they yield to the hub, broker and page
@@ -293,8 +293,8 @@ async def connect_tables(loop: Any, names: list[str], passwords: list[str], port
 
     import paho.mqtt.client as mqtt
 
+    from venue.mqtt_client import QOS, make_client
     from venue.settings import MqttSettings
-    from venue.table.mqtt import QOS, make_client
 
     connected = [asyncio.Event() for _ in names]
     clients: list[mqtt.Client] = []
@@ -323,7 +323,7 @@ def flood_room(names: list[str], passwords: list[str], port: int, seconds: float
     the acknowledgements counted during ``seconds`` after a second's warm-up."""
     import asyncio
 
-    from venue.table.mqtt import QOS
+    from venue.mqtt_client import QOS
 
     raise_fd_limit()
     os.nice(10)
@@ -603,8 +603,8 @@ class OneTableVenue:
 
     def table(self, client_id: str) -> Any:
         """Table ``t0000``'s MQTT client, with the password the hub made for it, connected, its loop running."""
+        from venue.mqtt_client import make_client
         from venue.settings import MqttSettings
-        from venue.table.mqtt import make_client
 
         password = (self.folder / "venue-hub" / "secrets" / "t0000.pass").read_text().strip()
         client = make_client(MqttSettings(port=self.broker_port, venue="bench", table="t0000", username="t0000",

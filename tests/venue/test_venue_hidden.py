@@ -21,9 +21,10 @@ from waiting import wait_for
 from firmware_host.referee.table_events import HandRecord
 from firmware_host.referee.transcript import CardEvent, PhysicalEvent
 from firmware_host.service import TableService
+from venue.assets import STATIC
 from venue.settings import MqttSettings, WebSettings
 from venue.table.mqtt import TablePublisher
-from venue.table.page import STATIC, TablePage
+from venue.table.page import TablePage
 from venue.table.public import PublicFeed, card_tokens, hidden_cards
 from venue.table.record import parse_record
 

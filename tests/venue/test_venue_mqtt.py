@@ -14,8 +14,9 @@ from paho.mqtt.enums import CallbackAPIVersion
 from waiting import wait_for
 
 from firmware_host.service import TableService
+from venue.mqtt_client import make_client
 from venue.settings import MqttSettings
-from venue.table.mqtt import TablePublisher, make_client
+from venue.table.mqtt import TablePublisher
 
 
 class Watcher:

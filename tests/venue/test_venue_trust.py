@@ -221,8 +221,8 @@ def test_the_hubs_mosquitto_with_tls(tmp_path: Path, mosquitto_mode: str, hub_fa
     """The venue file's TLS listener: a table connects with the CA and its password, and is counted."""
     from conftest import _make_certs
 
+    from venue.mqtt_client import make_client
     from venue.settings import MqttSettings
-    from venue.table.mqtt import make_client
 
     tmp_path.chmod(0o755)
     certs = _make_certs(tmp_path)

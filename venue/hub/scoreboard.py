@@ -46,6 +46,7 @@ from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from venue.assets import STATIC
 from venue.guard import Guard, connection_cap, guarded_config, serve
 from venue.hub.broker import (
     HUB_USER,
@@ -63,10 +64,9 @@ from venue.hub.hub_settings import CAPACITY, HubSettings, default_state
 from venue.hub.hub_settings import load_hub_settings as load_hub_settings  # the command's, with run_hub
 from venue.hub.ledger import Ledger, PairedTimes
 from venue.hub.room import Room
+from venue.mqtt_client import QOS, make_client
 from venue.settings import MqttSettings, SettingsError
 from venue.sse import STREAMS_SHARE, Broadcaster, sse_block
-from venue.table.mqtt import QOS, make_client
-from venue.table.page import STATIC
 
 logger = logging.getLogger(__name__)
 

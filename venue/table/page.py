@@ -37,7 +37,6 @@ import socket
 import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +58,7 @@ from firmware_host.referee.transcript import (
     setup_from_json,
 )
 from hardware.limits import quoted
+from venue.assets import STATIC
 from venue.guard import BACKLOG, Guard, guarded_config, serve
 from venue.settings import WebSettings
 from venue.sse import Broadcaster, sse_block
@@ -69,9 +69,6 @@ from venue.table.reviews import Reviews, reviews_folder
 from venue.table.words import page_words
 
 logger = logging.getLogger(__name__)
-
-STATIC = Path(str(resources.files("venue") / "static"))
-
 
 class LiveTable:
     """The live side of the page, on the server's event loop: the public feed and the browsers."""
