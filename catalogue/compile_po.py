@@ -45,6 +45,8 @@ def compile_all(locale_dir: Path = LOCALE_DIR) -> list[Path]:
         data = mo_bytes(po)
         if not mo.exists() or mo.read_bytes() != data:
             mo.write_bytes(data)
+        else:
+            mo.touch()  # a .po changed in its comments only: the .mo is its compiled form, not stale
         written.append(mo)
     return written
 
