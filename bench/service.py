@@ -68,9 +68,12 @@ import engine  # noqa: E402
 from firmware_host.journal.store import Journal  # noqa: E402
 from firmware_host.outputs import deliver  # noqa: E402
 from firmware_host.players.builtin import game_transcript  # noqa: E402
-from firmware_host.referee.controller import Controller  # noqa: E402
-from firmware_host.referee.snapshot import Outcome  # noqa: E402
-from firmware_host.referee.transcript import PhysicalEvent, dumps  # noqa: E402
+from firmware_host.referee import (  # noqa: E402
+    Controller,
+    Outcome,
+    PhysicalEvent,
+    dumps,
+)
 from firmware_host.screens.panel import open_panel  # noqa: E402
 from firmware_host.service import InputLine, TableService  # noqa: E402
 from hardware.table import simulated_table  # noqa: E402
@@ -388,7 +391,7 @@ def viewers(clients: int = 12, earlier: int = 4, *, history: bool = False) -> di
 
     import httpx
 
-    from firmware_host.referee.transcript import ButtonEvent
+    from firmware_host.referee import ButtonEvent
     from venue.settings import WebSettings
     from venue.table.page import TablePage
 

@@ -69,7 +69,7 @@ from typing import TYPE_CHECKING, Any
 from engine.seats import SEATS
 
 if TYPE_CHECKING:
-    from firmware_host.referee.snapshot import Outcome
+    from firmware_host.referee import Outcome
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -159,8 +159,7 @@ def table_outcomes(seed: int) -> Iterator[Outcome]:
     the next game is dealt by the seat the referee names)."""
     import engine
     from firmware_host.players.builtin import game_transcript
-    from firmware_host.referee.controller import Controller
-    from firmware_host.referee.transcript import ButtonEvent
+    from firmware_host.referee import ButtonEvent, Controller
 
     rng = random.Random(seed)
     controller = Controller()

@@ -32,9 +32,7 @@ from firmware_host.errors import BadInput
 from firmware_host.feeder import feed_lines
 from firmware_host.journal.store import Journal, JournalBusy, JournalDamaged, JournalError, default_journal
 from firmware_host.outputs import FaultLights, JsonLines, OutputSource, TableOutput
-from firmware_host.referee.controller import Controller
-from firmware_host.referee.table_defaults import TableDefaults
-from firmware_host.referee.transcript import Setup, setup_problem
+from firmware_host.referee import Controller, Setup, TableDefaults, setup_problem
 from firmware_host.screens.panel import check_png_dir
 from firmware_host.service import ServiceStats, TableService
 from hardware.limits import nfc

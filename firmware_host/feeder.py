@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from typing import IO
 
-from firmware_host.referee.transcript import CardEvent, PhysicalEvent, Setup, TranscriptError, parse_line, read_lines
+from firmware_host.referee import CardEvent, PhysicalEvent, Setup, TranscriptError, parse_line, read_lines
 from firmware_host.service import InputLine, TableService
 
 __all__ = ["feed_lines", "refuse_card_names"]

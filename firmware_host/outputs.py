@@ -20,9 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, TextIO
 
 from engine.seats import SEATS
-from firmware_host.referee.snapshot import Outcome
-from firmware_host.referee.table_events import CONTRACT_EVENTS
-from firmware_host.referee.transcript import PhysicalEvent, event_line
+from firmware_host.referee import CONTRACT_EVENTS, Outcome, PhysicalEvent, event_line
 
 if TYPE_CHECKING:
     from hardware.table import TableConfig

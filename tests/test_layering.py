@@ -522,9 +522,62 @@ def test_nothing_imports_the_command_line() -> None:
     assert importers == []
 
 
+def _referee_seen(paths: list[Path]) -> set[str]:
+    """The referee's modules whose names ``paths`` import: through its face (each name's module, by
+    :data:`firmware_host.referee.FACE`) or, against the rule, an inner module itself."""
+    from firmware_host.referee import FACE
+
+    seen: set[str] = set()
+    for path in paths:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module == "firmware_host.referee":
+                seen.update(FACE.get(alias.name, alias.name) for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("firmware_host.referee."):
+                seen.add(str(node.module).split(".")[2])
+    return seen
+
+
 def test_players_see_the_referee_through_protocol_and_snapshots() -> None:
-    seen = {edge.split(" -> ")[1].split(".")[2] for edge in _room_imports().get("players", {}).get("referee", set())}
+    seen = _referee_seen(modules("firmware_host/players"))
     assert seen <= PLAYERS_SEE_OF_THE_REFEREE, sorted(seen - PLAYERS_SEE_OF_THE_REFEREE)
+
+
+# -- the referee's face ---------------------------------------------------------------------------
+
+def inner_referee_imports(paths: list[Path], root: Path = ROOT) -> list[str]:
+    """The imports of the referee's inner modules from ``paths`` outside ``firmware_host/referee/``."""
+    return sorted(f"{path.relative_to(root).as_posix()} -> {name}" for path in paths
+                  if path.relative_to(root).parts[:2] != ("firmware_host", "referee")
+                  for name in imports(path, root) if name.startswith("firmware_host.referee."))
+
+
+def test_nothing_outside_the_referee_imports_its_inner_modules() -> None:
+    """The house sees the referee through its face, ``firmware_host/referee/__init__.py``: outside
+    modules imported eight of its modules directly (controller, event_words, protocol, snapshot,
+    table_defaults, table_events, table_setup, transcript). The referee's own tests may open its parts."""
+    paths = [p for package in (*PACKAGES, "bench", "scripts") for p in modules(package)]
+    assert inner_referee_imports(paths) == []
+
+
+def test_the_face_rule_can_fail(tmp_path: Path) -> None:
+    (tmp_path / "firmware_host" / "referee").mkdir(parents=True)
+    (tmp_path / "venue").mkdir()
+    (tmp_path / "firmware_host" / "referee" / "controller.py").write_text("from .snapshot import Outcome\n")
+    (tmp_path / "venue" / "page.py").write_text(
+        "from firmware_host.referee import Outcome\ndef f():\n    from firmware_host.referee.snapshot import X\n")
+    paths = sorted(tmp_path.rglob("*.py"))
+    assert inner_referee_imports(paths, tmp_path) == ["venue/page.py -> firmware_host.referee.snapshot"]
+
+
+def test_the_face_names_what_its_modules_define() -> None:
+    """Each name of the face is its module's, and ``__all__`` is the face."""
+    import importlib
+
+    import firmware_host.referee as referee
+
+    assert list(referee.FACE) == referee.__all__
+    for name, module in referee.FACE.items():
+        assert getattr(referee, name) is getattr(importlib.import_module(f"firmware_host.referee.{module}"), name)
 
 
 def test_the_rooms_import_each_other_without_a_cycle() -> None:

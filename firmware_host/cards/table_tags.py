@@ -30,7 +30,7 @@ from typing import Any, Protocol
 from drivers.device_events import CardSeen, DeviceEvent
 from drivers.nfc.originality import Origin, OriginalityCheck
 from firmware_host.errors import BadInput
-from firmware_host.referee.transcript import CardEvent, PhysicalEvent, sighting_event
+from firmware_host.referee import CardEvent, PhysicalEvent, sighting_event
 from hardware import ntag_signature
 from hardware.table import TableConfig, TagPolicy
 from hardware.tag_registry import TagEntry, TagRegistry, TagRegistryError

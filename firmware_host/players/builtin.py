@@ -22,8 +22,7 @@ from engine.actions import (
     PlayCard,
 )
 from engine.random_play import random_action
-from firmware_host.referee.protocol import physical_events
-from firmware_host.referee.transcript import CardEvent, PhysicalEvent, Setup
+from firmware_host.referee import CardEvent, PhysicalEvent, Setup, physical_events
 
 
 def wrong_card(state: GameState) -> PlayCard | None:

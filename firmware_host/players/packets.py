@@ -39,10 +39,17 @@ from engine.actions import Action, Announce, Cut, Deal, Discard, Draw, PlayCard
 from engine.phases.tricks import accept_play
 from engine.random_play import random_action, random_deal
 from firmware_host.players.builtin import wrong_card
-from firmware_host.referee.controller import Controller
-from firmware_host.referee.protocol import physical_events
-from firmware_host.referee.snapshot import Outcome, TableSnapshot
-from firmware_host.referee.transcript import ButtonEvent, CardEvent, PhysicalEvent, Setup, event_line
+from firmware_host.referee import (
+    ButtonEvent,
+    CardEvent,
+    Controller,
+    Outcome,
+    PhysicalEvent,
+    Setup,
+    TableSnapshot,
+    event_line,
+    physical_events,
+)
 
 
 class PlayersError(RuntimeError):

@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import Any
 
 from engine import Fault
-from firmware_host.referee.snapshot import TableSnapshot
+from firmware_host.referee import TableSnapshot
 from firmware_host.screens.chooser import fault_screen
 
 PUBLIC_EVENTS = frozenset({

@@ -48,8 +48,7 @@ from engine.events import Exchanged, HandReplayed, MatchEnd, PlayBegins
 from engine.rules import RULE_SETS
 from engine.scoring import trick_points
 from engine.seats import PerSeat
-from firmware_host.referee.snapshot import Outcome, TableSnapshot
-from firmware_host.referee.table_events import Corrected, NewGame, ReaderState
+from firmware_host.referee import Corrected, NewGame, Outcome, ReaderState, TableSnapshot
 from firmware_host.screens.chooser import reason_id
 from firmware_host.screens.i18n import language as table_language
 from firmware_host.screens.i18n import worded, words

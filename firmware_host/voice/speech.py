@@ -36,7 +36,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, Any, Protocol
 
-from firmware_host.referee.snapshot import Outcome, TableSnapshot
+from firmware_host.referee import Outcome, TableSnapshot
 from firmware_host.voice.announcer import Announcement, Announcer
 from firmware_host.voice.spoken import ESPEAK_VOICES
 

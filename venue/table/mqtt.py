@@ -40,7 +40,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from engine.seats import SEATS, PerSeat
-from firmware_host.referee.snapshot import Outcome
+from firmware_host.referee import Outcome
 from venue.clock import clock_set
 from venue.mqtt_client import QOS, make_client
 from venue.settings import MqttSettings

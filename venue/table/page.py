@@ -49,10 +49,10 @@ from starlette.staticfiles import StaticFiles
 
 from catalogue import language
 from catalogue.phrase import Phrase, logged
-from firmware_host.referee.snapshot import Outcome
-from firmware_host.referee.transcript import (
+from firmware_host.referee import (
     MAX_LINE_BYTES,
     ButtonEvent,
+    Outcome,
     PhysicalEvent,
     TranscriptError,
     setup_from_json,

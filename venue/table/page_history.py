@@ -33,9 +33,7 @@ from engine.seats import PerSeat
 from firmware_host.journal.replay import replay_game, strict
 from firmware_host.journal.store import GameRecord, Journal, JournalDamaged, JournalError, row_age
 from firmware_host.journal.summaries import GameSummary, player_stats, summarize
-from firmware_host.referee.controller import Controller
-from firmware_host.referee.table_events import HandRecord
-from firmware_host.referee.transcript import TranscriptError
+from firmware_host.referee import Controller, HandRecord, TranscriptError
 from venue.table.record import GameLog, GameLogBuilder, HandLog
 
 logger = logging.getLogger(__name__)

@@ -40,8 +40,7 @@ from catalogue import language as table_language
 from catalogue import rule_set
 from engine import Fault
 from engine.seats import INDEX
-from firmware_host.referee.snapshot import Outcome, TableSnapshot
-from firmware_host.referee.table_events import HandRecord
+from firmware_host.referee import HandRecord, Outcome, TableSnapshot
 from firmware_host.screens.i18n import worded
 from firmware_host.screens.public_faults import (
     PLAY_FAULTS,

@@ -368,7 +368,7 @@ class GameLogBuilder:
 
 def game_log_of(outcomes: Iterable[Any], **tags: Any) -> GameLog:
     """The game a sequence of outcomes (from a replay) shows, hidden cards included."""
-    from firmware_host.referee.table_events import HandRecord
+    from firmware_host.referee import HandRecord
 
     builder = GameLogBuilder()
     players: tuple[str, ...] | None = None

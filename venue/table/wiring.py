@@ -15,7 +15,7 @@ from typing import Any
 
 from firmware_host.errors import BadInput
 from firmware_host.outputs import TableOutput
-from firmware_host.referee.transcript import PhysicalEvent
+from firmware_host.referee import PhysicalEvent
 from hardware.table import TableConfig
 from venue.settings import ListenError, load_sections, split_listen
 
