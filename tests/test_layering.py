@@ -400,14 +400,23 @@ def test_the_renderer_knows_no_engine() -> None:
 
 
 def test_only_tests_read_the_referees_engine_state() -> None:
-    """Outputs take outcomes and snapshots; ``Controller.engine_state`` is for white-box tests (the
-    referee's own walk reads its state's ``engine_state``)."""
+    """Outputs take outcomes and snapshots; a white-box test reads the state the controller holds
+    (``controller.state.engine_state``), the referee's own walk its state's ``engine_state``."""
     referee = ROOT / "firmware_host" / "referee"
     readers = [
         str(p.relative_to(ROOT)) for package in PACKAGES if (ROOT / package).is_dir()
         for p in modules(package) if ".engine_state" in p.read_text(encoding="utf-8") and p.parent != referee
     ]
     assert readers == []
+
+
+def test_the_controller_keeps_nothing_for_tests_only() -> None:
+    """``Controller.engine_state`` was a property of the production class for white-box tests only;
+    they read ``controller.state.engine_state``, the frozen state the controller holds."""
+    from firmware_host.referee import Controller
+
+    assert not hasattr(Controller, "engine_state")
+    assert hasattr(Controller(), "state")
 
 
 # -- the referee is a function of its state ------------------------------------------------------
