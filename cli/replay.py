@@ -21,7 +21,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         "Play a transcript (one JSON object a line) through the real controller and print the "
         "table events. Every bad line is reported with its number (exit status 2)."))
     replay.add_argument("file", help="the transcript, or - for standard input")
-    replay.add_argument("--json", action="store_true", help="print table events as TRANSCRIPT.md specifies")
+    replay.add_argument("--json", action="store_true", help="print table events as docs/transcript.md specifies")
     replay.add_argument("--all-events", action="store_true", help="with --json, every event kind")
     return replay
 

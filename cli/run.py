@@ -32,7 +32,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                      help="with --events, wait this long before each line (to watch the game on the page)")
     run.add_argument("--json", action="store_true", help="print table events as JSON lines as they happen")
     run.add_argument("--all-events", action="store_true",
-                     help="with --json, also the events beyond TRANSCRIPT.md's (bids, plays, notices)")
+                     help="with --json, also the events beyond docs/transcript.md's (bids, plays, notices)")
     run.add_argument("--png", type=Path, metavar="DIR", help="save every display frame as a PNG in DIR")
     run.add_argument("--screen", action="store_true", help="draw the display's frames in the terminal")
     run.add_argument("--voice", type=Path, metavar="DIR",

@@ -41,7 +41,7 @@ FAULT_CODES: dict[str, str] = {
 ``remedy.<code>``)."""
 
 VOID_DEAL_CODES = frozenset({"misdeal", "duplicate_card"})
-"""The faults that void the deal (TRANSCRIPT.md): nothing to take back, the hands are gathered and the
+"""The faults that void the deal (docs/transcript.md): nothing to take back, the hands are gathered and the
 same dealer deals again (a duplicate card on the cut is the one cut again instead)."""
 
 

@@ -49,7 +49,7 @@ def feed_lines(
     (``stop_at_end``), or ``at_end`` is called.
 
     A transcript's setup rules its game as ``replay`` plays it: one that names no ``sight`` is
-    at full sight (TRANSCRIPT.md's default), whatever the table's own pads (``pads_sight``) read,
+    at full sight (docs/transcript.md's default), whatever the table's own pads (``pads_sight``) read,
     and is journaled so. Where the table's pads cannot give what it asks (full sight on pads that
     may miss stacked cards) one line says so.
 

@@ -111,7 +111,7 @@ class FaultLights:
 
 class JsonLines:
     """A :class:`TableOutput` that prints table events as JSON lines (``--json``): the kinds
-    of TRANSCRIPT.md's contract, or ``everything``. Each carries its ``seq`` when the outcome
+    of docs/transcript.md's contract, or ``everything``. Each carries its ``seq`` when the outcome
     has one (:class:`JournaledOutcome`). A reader that went away (a closed pipe) is told once
     in the log; the table referees on."""
 

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from engine.seats import SEATS
 
 ZONES: tuple[str, ...] = ("hand.A", "hand.B", "turnup", "discard", "play.A", "play.B")
-"""The zones of a game (TRANSCRIPT.md), which are also the pads of the full layout."""
+"""The zones of a game (docs/transcript.md), which are also the pads of the full layout."""
 
 FULL_PADS: tuple[str, ...] = ZONES
 COMPACT_PADS: tuple[str, ...] = ("A", "B", "centre")

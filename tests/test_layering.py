@@ -1,4 +1,4 @@
-"""The import direction (STYLE.md 'For this project' 1): ``engine/`` imports
+"""The import direction (shared/STYLE.md, 'For this project' 1): ``engine/`` imports
 nothing of ours and does no I/O; ``drivers/`` knows no rules and no wiring.
 
 Checked on the source, by parsing every module's AST (imports inside functions
@@ -187,7 +187,7 @@ def _module_cycles(root: Path = ROOT) -> list[list[str]]:
     design in two files, however the interpreter is kept from noticing."""
     graph = import_graph(root, types=True)
     # a package __init__ that re-exports its modules is the package itself: a module importing
-    # ``engine`` while ``engine/__init__`` imports it back is not a cycle of design
+    # ``engine`` while ``engine/__init__.py`` imports it back is not a cycle of design
     for name in list(graph):
         if (root / name.replace(".", "/") / "__init__.py").exists():
             graph[name] = set()

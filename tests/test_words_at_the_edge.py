@@ -51,7 +51,7 @@ def test_the_printed_suits_are_the_ones_the_notation_reads() -> None:
 
 
 def test_the_card_words_rule_can_fail() -> None:
-    """``coach/odds.card_words`` as it was: a second card-words function."""
+    """``coach/odds.py``'s ``card_words`` as it was: a second card-words function."""
     probe = ast.parse('def card_words(card, lang):\n    return say_or(lang, "rank." + card.rank, card.rank)\n')
     spoken = ast.parse('def card(code):\n    return say(lang, "voice.rank." + code[0])\n')
     assert rank_word_readers({"coach/odds.py": probe, "firmware_host/voice/spoken.py": spoken}) == ["coach/odds.py"]

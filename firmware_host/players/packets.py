@@ -316,7 +316,7 @@ class PacketPlayers:
             self._replaying = False
             if before.phase == "exchange":
                 # the stock ran out: play began by itself, but a table that cannot count the
-                # stock waits for the elder's button (TRANSCRIPT.md, partial sight)
+                # stock waits for the elder's button (docs/transcript.md, partial sight)
                 self._watch(self.table.press(w.elder, "no"))
             elif before.phase == "force" and w.declarer == w.dealer:
                 # german: nobody declared and the stock is gone, so the dealer must take the game;

@@ -16,7 +16,7 @@ from engine import Event, Fault
 from engine.events import Says
 
 CONTRACT_EVENTS = frozenset({"trump", "king", "trick", "hand_end", "game_end", "fault", "replay_hand"})
-"""The event kinds of TRANSCRIPT.md's contract; ``replay --json`` prints these."""
+"""The event kinds of docs/transcript.md's contract; ``replay --json`` prints these."""
 
 
 @dataclass(frozen=True, slots=True)
