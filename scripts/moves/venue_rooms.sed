@@ -38,3 +38,9 @@ s/\bvenue\.hub\b/venue.@HUB@.scoreboard/g
 s/venue\.@HUB@\./venue.hub./g
 s#\bvenue/\(hub_settings\|ledger\|pairing\|room\|trust\|broker\|evening\|session\)\.py\b#venue/hub/\1.py#g
 s#\bvenue/hub\.py\b#venue/hub/scoreboard.py#g
+
+# what both rooms share moved to venue/ itself (after the move): the static files' folder, the
+# clock's question, the MQTT client
+s/from venue\.table\.page import STATIC$/from venue.assets import STATIC/
+s/from venue\.hub\.evening import clock_set$/from venue.clock import clock_set/
+s/from venue\.table\.mqtt import \(QOS, make_client\|make_client\|QOS\)$/from venue.mqtt_client import \1/
