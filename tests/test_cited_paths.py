@@ -68,7 +68,13 @@ def missing_paths(text: str, where: Path, root: Path = ROOT) -> list[str]:
 
 
 def _tracked(pattern: str) -> list[Path]:
-    listed = subprocess.run(["git", "ls-files", "-z", pattern], cwd=ROOT, capture_output=True, check=True).stdout
+    """Our files matching ``pattern``: git's list in a clone, else the tree without its environment."""
+    try:
+        listed = subprocess.run(["git", "ls-files", "-z", pattern], cwd=ROOT, capture_output=True,
+                                check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return [p for p in sorted(ROOT.rglob(pattern)) if not any(
+            part.startswith(".") or part.endswith(".egg-info") for part in p.relative_to(ROOT).parts)]
     return [ROOT / name for name in listed.decode().split("\0") if name]
 
 
