@@ -65,7 +65,7 @@ import dataclasses
 import engine
 from firmware_host.journal.store import Journal
 from firmware_host.players.builtin import game_transcript
-from firmware_host.referee.controller import Controller
+from firmware_host.referee import Controller
 from firmware_host.screens.panel import open_panel
 from firmware_host.service import InputLine, TableService
 from hardware.table import simulated_table

@@ -18,12 +18,12 @@ Prints one line per figure, ``name: value unit``:
   table's page as an output, while 12 clients (in a process of their own, as phones are) loop over
   the hand viewer's hands of the journal's earlier games, and without them; ``viewers_api_state_p50_ms``:
   ``/api/state`` meanwhile (each hand reviewed once, by a worker process, and served as kept:
-  :mod:`venue.reviews`).
+  :mod:`venue.table.reviews`).
 - ``history_api_state_p50_ms`` / ``history_event_to_frame_p99_ms``: the same with the 12 clients looping
   over the history's endpoints (``/api/games``, ``/api/stats``, ``/api/games/N[/record]``) instead;
   ``history_game_slowdown_pct``: how much slower an event goes through the loop with them (mean);
   ``history_cold_start_s``: the page's start on a journal of 40 games, each read from its file kept
-  beside the journal (:mod:`venue.kept_games`), and making them all from the journal, as every start
+  beside the journal (:mod:`venue.table.kept_games`), and making them all from the journal, as every start
   did before (``python bench/service.py --history`` alone).
 
 A Pi's budget: the same work in a process pinned to one core (``taskset -c 0``) at reduced
@@ -71,9 +71,12 @@ import engine  # noqa: E402
 from firmware_host.journal.store import Journal  # noqa: E402
 from firmware_host.outputs import deliver  # noqa: E402
 from firmware_host.players.builtin import game_transcript  # noqa: E402
-from firmware_host.referee.controller import Controller  # noqa: E402
-from firmware_host.referee.snapshot import Outcome  # noqa: E402
-from firmware_host.referee.transcript import PhysicalEvent, dumps  # noqa: E402
+from firmware_host.referee import (  # noqa: E402
+    Controller,
+    Outcome,
+    PhysicalEvent,
+    dumps,
+)
 from firmware_host.screens.panel import open_panel  # noqa: E402
 from firmware_host.service import InputLine, TableService  # noqa: E402
 from hardware.table import simulated_table  # noqa: E402
@@ -391,9 +394,9 @@ def viewers(clients: int = 12, earlier: int = 4, *, history: bool = False) -> di
 
     import httpx
 
-    from firmware_host.referee.transcript import ButtonEvent
-    from venue.page import TablePage
+    from firmware_host.referee import ButtonEvent
     from venue.settings import WebSettings
+    from venue.table.page import TablePage
 
     games = _games(earlier + 2)
     out: dict[str, float] = {}
@@ -465,8 +468,8 @@ def history_cold_start(count: int = 40) -> dict[str, float]:
     """A journal of ``count`` games: the page's start making every game from the journal (its
     summary, record and statistics: what every start did before they were kept), then a start
     reading them from their files beside the journal (s)."""
-    from firmware_host.referee.transcript import ButtonEvent
-    from venue.page_history import JournalHistory
+    from firmware_host.referee import ButtonEvent
+    from venue.table.page_history import JournalHistory
 
     out: dict[str, float] = {}
     shm = "/dev/shm" if os.path.isdir("/dev/shm") else None  # the 40 games written without waiting for a disk

@@ -26,12 +26,12 @@ Prints one line per figure, ``name: value unit``:
   1,280 a second);
 - ``table_publish_cost_us``: what publishing adds to a table's event → frame time (the MQTT
   output's ``publish`` on the table's thread), for one table alone in its own process (as a
-  table is: one Pi, one table), with its real referee and :class:`venue.mqtt.TablePublisher`.
+  table is: one Pi, one table), with its real referee and :class:`venue.table.mqtt.TablePublisher`.
 
 The room's tables are what real tables publish: each a real
 :class:`~firmware_host.referee.controller.Controller` fed whole games of the built-in players, game
 after game (a player says yes to the next), its outcomes turned into messages by a real
-:class:`venue.mqtt.TablePublisher`'s feed, topics and payloads. A table's referee and feed run on its
+:class:`venue.table.mqtt.TablePublisher`'s feed, topics and payloads. A table's referee and feed run on its
 own Pi, not on the hub's machine, so the bench does that work before the clock starts: what each table
 publishes for each physical event is recorded, then sent at the table's pace (a real table sees a
 physical event every ``REAL_EVENT_S`` seconds) on the table's own connection (its username and
@@ -69,7 +69,7 @@ from typing import TYPE_CHECKING, Any
 from engine.seats import SEATS
 
 if TYPE_CHECKING:
-    from firmware_host.referee.snapshot import Outcome
+    from firmware_host.referee import Outcome
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -159,8 +159,7 @@ def table_outcomes(seed: int) -> Iterator[Outcome]:
     the next game is dealt by the seat the referee names)."""
     import engine
     from firmware_host.players.builtin import game_transcript
-    from firmware_host.referee.controller import Controller
-    from firmware_host.referee.transcript import ButtonEvent
+    from firmware_host.referee import ButtonEvent, Controller
 
     rng = random.Random(seed)
     controller = Controller()
@@ -187,11 +186,11 @@ def schedule(count: int, interval: float, seconds: float) -> Iterator[tuple[floa
 
 def play_alone(name: str, password: str, port: int, interval: float, start_at: Any, go: Any, seconds: float,
                seed: int, out: Any, close: Any) -> None:
-    """One process, one table as on its Pi: a real referee and a real :class:`venue.mqtt.TablePublisher`
+    """One process, one table as on its Pi: a real referee and a real :class:`venue.table.mqtt.TablePublisher`
     (its worker and paho threads), an event every ``interval`` s; reports what each ``publish`` cost."""
     from firmware_host.outputs import deliver
-    from venue.mqtt import TablePublisher
     from venue.settings import MqttSettings
+    from venue.table.mqtt import TablePublisher
 
     publisher = TablePublisher(MqttSettings(port=port, venue="bench", table=name, enabled=True, username=name,
                                             password=password, queue=100_000), table_name=name)
@@ -223,10 +222,10 @@ T_MARK = b',"t":-1.0}'
 
 def recorded_messages(name: str, seed: int, steps: int) -> list[list[tuple[str, bytes, bool]]]:
     """What a real table named ``name`` publishes for each of its first ``steps`` physical events:
-    its real referee and :class:`venue.mqtt.TablePublisher`'s messages (the same feed, topics and
+    its real referee and :class:`venue.table.mqtt.TablePublisher`'s messages (the same feed, topics and
     payloads), recorded instead of sent, each state's ``t`` left to be written when it is sent."""
-    from venue.mqtt import TablePublisher
     from venue.settings import MqttSettings
+    from venue.table.mqtt import TablePublisher
 
     sent: list[tuple[str, bytes, bool]] = []
 
@@ -252,7 +251,7 @@ def play_room(tag: str, names: list[str], passwords: list[str], port: int, inter
     each state's ``t`` written as it is sent."""
     import asyncio
 
-    from venue.mqtt import QOS
+    from venue.mqtt_client import QOS
 
     raise_fd_limit()
     os.nice(10)  # the tables are other machines: on the bench's cores they yield to the hub, broker and page
@@ -287,13 +286,13 @@ def play_room(tag: str, names: list[str], passwords: list[str], port: int, inter
 
 
 async def connect_tables(loop: Any, names: list[str], passwords: list[str], port: int) -> list[Any]:
-    """Each table's connection as :class:`venue.mqtt.TablePublisher` makes it (its user name and
+    """Each table's connection as :class:`venue.table.mqtt.TablePublisher` makes it (its user name and
     password, its client id, its will), ``online`` said, all on ``loop``."""
     import asyncio
 
     import paho.mqtt.client as mqtt
 
-    from venue.mqtt import QOS, make_client
+    from venue.mqtt_client import QOS, make_client
     from venue.settings import MqttSettings
 
     connected = [asyncio.Event() for _ in names]
@@ -323,7 +322,7 @@ def flood_room(names: list[str], passwords: list[str], port: int, seconds: float
     the acknowledgements counted during ``seconds`` after a second's warm-up."""
     import asyncio
 
-    from venue.mqtt import QOS
+    from venue.mqtt_client import QOS
 
     raise_fd_limit()
     os.nice(10)
@@ -429,7 +428,7 @@ def run(mode: str, tables: int, speed: float, seconds: float, chromium: str, per
         alone: bool, crowd: int = 0, ceiling: bool = False) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
-    from venue.broker import free_port, mosquitto_path
+    from venue.hub.broker import free_port, mosquitto_path
 
     tmp = Path(tempfile.mkdtemp(prefix="ecarte-bench-"))
     tmp.chmod(0o755)
@@ -578,7 +577,7 @@ class OneTableVenue:
     @classmethod
     def make(cls, source: Path | None, name: str) -> OneTableVenue:
         """The venue file written in a new folder; the hub of this checkout, or of the one at ``source``."""
-        from venue.broker import free_port
+        from venue.hub.broker import free_port
 
         tmp = Path(tempfile.mkdtemp(prefix=f"ecarte-bench-{name}-"))
         tmp.chmod(0o755)
@@ -603,7 +602,7 @@ class OneTableVenue:
 
     def table(self, client_id: str) -> Any:
         """Table ``t0000``'s MQTT client, with the password the hub made for it, connected, its loop running."""
-        from venue.mqtt import make_client
+        from venue.mqtt_client import make_client
         from venue.settings import MqttSettings
 
         password = (self.folder / "venue-hub" / "secrets" / "t0000.pass").read_text().strip()
@@ -721,7 +720,7 @@ def big_results_run(source: Path | None, count: int = 600, size: int = 500_000) 
     """The ``results_big_*`` figures: ``count`` finished games of ``size`` bytes each (their hands padded,
     as a table may send: the hub takes 512 kB) from one table, through the hub's own broker: the hub's
     RSS before and after, and ``/api/tables/<t>/games``'s latency then (the hub keeps a bounded number
-    of each table's games, served as they came: :data:`venue.room.KEPT_GAMES_BYTES`)."""
+    of each table's games, served as they came: :data:`venue.hub.room.KEPT_GAMES_BYTES`)."""
     import httpx
 
     venue = OneTableVenue.make(source, "big")
@@ -809,7 +808,7 @@ def main() -> int:
     if chromium is None:
         print("bench/venue.py: needs Debian's chromium (bash scripts/setup.sh as root installs it)", file=sys.stderr)
         return 2
-    from venue.broker import mosquitto_path
+    from venue.hub.broker import mosquitto_path
 
     if mosquitto_path() is None:
         print("bench/venue.py: needs Mosquitto, the hub's broker (bash scripts/setup.sh venue as root installs it)",

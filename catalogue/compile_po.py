@@ -45,6 +45,8 @@ def compile_all(locale_dir: Path = LOCALE_DIR) -> list[Path]:
         data = mo_bytes(po)
         if not mo.exists() or mo.read_bytes() != data:
             mo.write_bytes(data)
+        else:
+            mo.touch()  # a .po changed in its comments only: the .mo is its compiled form, not stale
         written.append(mo)
     return written
 
@@ -56,7 +58,7 @@ def placeholders(text: str) -> set[str]:
 
 GUESSED_PLURAL = re.compile(r"\w+\((?:s|es|e|n|en|i|a|o|er|x)\)|(?<![\w/.])[^\W\d_]+/(?:i|e|a|o|s|n|en|es)\b(?!/)")
 """A plural written by hand ("carta(s)", "Karte(n)", "carta(e)", Italian "punto/i"): the message wants
-plural forms (a path such as ``docs/i2c.md`` is not one)."""
+plural forms (a path such as ``docs/nfc.md`` is not one)."""
 
 
 def _key(message: Message) -> str:

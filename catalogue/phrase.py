@@ -174,7 +174,7 @@ class SaidFormatter(logging.Formatter):
     ``lang`` (a warning or worse keeps its level and logger before them); any other as ``fallback`` formats
     it::
 
-        >>> record = logging.LogRecord("venue.page", logging.INFO, "", 0, "the table's page: %s", ("http://x",),
+        >>> record = logging.LogRecord("venue.table.page", logging.INFO, "", 0, "the table's page: %s", ("http://x",),
         ...                            None)
         >>> record.said = Phrase.of("log.page", url="http://x")
         >>> SaidFormatter("es").format(record)

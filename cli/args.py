@@ -60,7 +60,7 @@ def journal_language(record: GameRecord | None, given: str | None = None) -> str
     """The language a journaled game's players read (``given``, else its setup line's: the table's
     language when it was played, else English)."""
     from catalogue import language
-    from firmware_host.referee.transcript import Setup, TranscriptError, parse_line
+    from firmware_host.referee import Setup, TranscriptError, parse_line
 
     if given is not None:
         return language(given)

@@ -110,7 +110,7 @@ def _play(args: argparse.Namespace) -> int:
     from firmware_host.app import GameOptions, build_referee, linger, open_table_voice
     from firmware_host.players.demo import DemoOptions, demo_names, run_demo
     from hardware.table import simulated_table
-    from venue.wiring import page_alone
+    from venue.table.wiring import page_alone
 
     language = args.language or "en"  # the demo's table speaks English unless asked (a refusal: the line's language)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 1_000_000)

@@ -12,8 +12,7 @@ from firmware_host.errors import BadInput
 
 if TYPE_CHECKING:
     from firmware_host.journal.store import GameRecord
-    from firmware_host.referee.snapshot import Outcome
-    from firmware_host.referee.transcript import PhysicalEvent
+    from firmware_host.referee import Outcome, PhysicalEvent
 
 __all__ = ["add_parser", "run"]
 
@@ -46,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     path, record = journal_game(args.journal, args.game)
     if args.format == "record":
-        from venue.export import record_text
+        from venue.table.export import record_text
 
         text = record_text(path, record.game)
     else:
@@ -71,7 +70,7 @@ def _transcript(record: GameRecord, source: str) -> str:
     :raises BadInput: a line that cannot be read back.
     """
     from firmware_host.journal.replay import replay_game
-    from firmware_host.referee.transcript import Setup, TranscriptError, dumps
+    from firmware_host.referee import Setup, TranscriptError, dumps
 
     def unrefereed(event: PhysicalEvent, where: str) -> Outcome | None:
         return None  # the lines are written out, not played

@@ -1,4 +1,4 @@
-"""``ecarte-table hub``: the venue's scoreboard (:mod:`venue.hub`)."""
+"""``ecarte-table hub``: the venue's scoreboard (:mod:`venue.hub.scoreboard`)."""
 
 from __future__ import annotations
 
@@ -27,6 +27,6 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     """Serve the venue's scoreboard; returns the exit status."""
-    from venue.hub import load_hub_settings, run_hub
+    from venue.hub.scoreboard import load_hub_settings, run_hub
 
     return run_hub(load_hub_settings(args.venue_file, listen=args.listen, broker=args.broker, venue=args.venue))

@@ -21,7 +21,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         "Play a transcript (one JSON object a line) through the real controller and print the "
         "table events. Every bad line is reported with its number (exit status 2)."))
     replay.add_argument("file", help="the transcript, or - for standard input")
-    replay.add_argument("--json", action="store_true", help="print table events as TRANSCRIPT.md specifies")
+    replay.add_argument("--json", action="store_true", help="print table events as docs/transcript.md specifies")
     replay.add_argument("--all-events", action="store_true", help="with --json, every event kind")
     return replay
 
@@ -39,8 +39,7 @@ def _open_bytes(path: str) -> IO[bytes]:
 
 def run(args: argparse.Namespace) -> int:
     from firmware_host.journal.replay import check_stream, replay_events, stream_events, write_events
-    from firmware_host.referee.controller import Controller
-    from firmware_host.referee.transcript import TranscriptError
+    from firmware_host.referee import Controller, TranscriptError
 
     source = "<stdin>" if args.file == "-" else args.file
     with _open_bytes(args.file) as stream:
@@ -73,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _describe(event) -> str:  # type: ignore[no-untyped-def]
-    from firmware_host.referee.event_words import contract_json
+    from firmware_host.referee import contract_json
 
     data = contract_json(event)  # a fault's and a notice's words, in English, as --json prints them
     kind = data.pop("event")

@@ -46,9 +46,7 @@ def run_review(args: argparse.Namespace) -> int:
     from cli.args import journal_game, journal_language
     from coach.review import advice_said, hands_of_record, review, why_not_reviewed
     from firmware_host.journal.replay import replay_game, strict
-    from firmware_host.referee.controller import Controller
-    from firmware_host.referee.table_events import HandRecord
-    from firmware_host.referee.transcript import TranscriptError
+    from firmware_host.referee import Controller, HandRecord, TranscriptError
 
     path, record = journal_game(args.journal, args.game)
     lang = journal_language(record, args.language)

@@ -32,7 +32,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                      help="with --events, wait this long before each line (to watch the game on the page)")
     run.add_argument("--json", action="store_true", help="print table events as JSON lines as they happen")
     run.add_argument("--all-events", action="store_true",
-                     help="with --json, also the events beyond TRANSCRIPT.md's (bids, plays, notices)")
+                     help="with --json, also the events beyond docs/transcript.md's (bids, plays, notices)")
     run.add_argument("--png", type=Path, metavar="DIR", help="save every display frame as a PNG in DIR")
     run.add_argument("--screen", action="store_true", help="draw the display's frames in the terminal")
     run.add_argument("--voice", type=Path, metavar="DIR",
@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     """Run the table; returns the exit status. The composition's top: the flags become
     :class:`~firmware_host.app.RunOptions`, and the venue's outputs are registered here."""
     from firmware_host.app import GameOptions, RunOptions, run_service
-    from venue.wiring import VenueOutputs
+    from venue.table.wiring import VenueOutputs
 
     return run_service(RunOptions(
         table=args.table, journal=args.journal, events=args.events, pace=args.pace or 0.0, json=args.json,

@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     from firmware_host.app import GameOptions, build_referee, linger
     from firmware_host.players.console import SimOptions, run_sim
     from hardware.table import simulated_table
-    from venue.wiring import page_alone
+    from venue.table.wiring import page_alone
 
     check_rules(args.rules)
     table = simulated_table()

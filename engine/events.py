@@ -1,7 +1,7 @@
 """What the table announces: the events an action causes.
 
 Each event prints itself as one line of the table's JSON stream (the contract in
-TRANSCRIPT.md)::
+docs/transcript.md)::
 
     >>> from engine.cards import Card
     >>> Trick("A", Card.parse("KD"), Card.parse("AD"), "A").to_json()
@@ -232,7 +232,7 @@ class Fault(Event):
     rule: str = ""
     card: Card | None = None
     late: bool = False
-    """Partial sight: proven after the offence, by a card accepted later (TRANSCRIPT.md)."""
+    """Partial sight: proven after the offence, by a card accepted later (docs/transcript.md)."""
     trick: int | None = None
     """With ``late``: the trick of the offence (1-5)."""
     detail: tuple[tuple[str, str], ...] = ()
@@ -240,7 +240,7 @@ class Fault(Event):
     (``(("suit", "H"), ("win", "yes"))``); written to JSON only when there is some."""
     says: Says | None = field(default=None, compare=False)
     """The message's id and values (words at the edge); not in the JSON data: its values may name a
-    card lying face down, which only ``--json``'s own line words (TRANSCRIPT.md's ``message``)."""
+    card lying face down, which only ``--json``'s own line words (docs/transcript.md's ``message``)."""
 
     def to_json(self) -> dict[str, Any]:
         out = Event.to_json(self)

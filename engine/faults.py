@@ -23,7 +23,7 @@ from engine.events import Says
 
 
 class FaultCode(StrEnum):
-    """A fault's code (RULES.md's table): a :class:`str` (``FaultCode.REVOKE == "revoke"``), so the JSON
+    """A fault's code (docs/rules.md's table): a :class:`str` (``FaultCode.REVOKE == "revoke"``), so the JSON
     protocol writes it as it was."""
 
     MISDEAL = "misdeal"
@@ -64,7 +64,7 @@ FAULT_CODES: dict[FaultCode, str] = {
 ``remedy.<code>``)."""
 
 VOID_DEAL_CODES = frozenset({FaultCode.MISDEAL, FaultCode.DUPLICATE_CARD})
-"""The faults that void the deal (TRANSCRIPT.md): nothing to take back, the hands are gathered and the
+"""The faults that void the deal (docs/transcript.md): nothing to take back, the hands are gathered and the
 same dealer deals again (a duplicate card on the cut is the one cut again instead)."""
 
 

@@ -85,7 +85,7 @@ def new_game(
 
     ``dealer`` deals the first hand; without one the seats cut for it. ``players``
     names the seats A and B and, for a pool, the watcher. ``sight`` is ``full`` (the
-    table sees every card) or ``partial`` (TRANSCRIPT.md: stacked cards may go unseen).
+    table sees every card) or ``partial`` (docs/transcript.md: stacked cards may go unseen).
 
     :raises UnknownRulesError: for an unknown rule set or option.
     :raises NotationError: for a dealer that is not A or B, or an unknown sight.

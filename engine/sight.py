@@ -1,6 +1,6 @@
 """Partial sight: what the table knows of the hands, and what that knowledge proves.
 
-With ``sight="partial"`` (TRANSCRIPT.md, *Partial sight*) a state's ``hands`` are the cards
+With ``sight="partial"`` (docs/transcript.md, *Partial sight*) a state's ``hands`` are the cards
 the table *knows* each seat holds and ``unseen`` how many more it holds. This module says,
 from that knowledge alone, which cards a seat is known **not** to hold and which faults the
 cards accepted so far prove. Nothing else is proof: no reasoning about where unseen cards
@@ -42,7 +42,7 @@ class FullSight:
 
 
 class PartialSight(FullSight):
-    """Partial sight (TRANSCRIPT.md, *Partial sight*): a card not seen may lie in a hand or the
+    """Partial sight (docs/transcript.md, *Partial sight*): a card not seen may lie in a hand or the
     stock, so a seat may hold, or draw, every card not known elsewhere; the table cannot count
     the exchange (the elder's next button ends the round)."""
 

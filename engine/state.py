@@ -110,7 +110,7 @@ class GameState:
     players: tuple[str, str, str] = ("A", "B", "")
     streak: tuple[str, int] = ("", 0)
     winner: str | None = None
-    # -- partial sight (TRANSCRIPT.md "Partial sight"): what the table knows, as values --------
+    # -- partial sight (docs/transcript.md "Partial sight"): what the table knows, as values --------
     sight: str = "full"
     """``full``: the table sees every card, ``hands`` are the hands. ``partial``: ``hands`` are
     the cards the table knows each seat holds, ``unseen`` how many more it holds."""
@@ -182,7 +182,7 @@ class GameState:
     def known_stock(self) -> int | None:
         """How many cards the table *knows* lie in the stock (None: it cannot know).
 
-        Full sight: :attr:`stock_size`. Partial sight (TRANSCRIPT.md): the rules say the stock
+        Full sight: :attr:`stock_size`. Partial sight (docs/transcript.md): the rules say the stock
         holds 21 cards after the deal, and it only shrinks by the replacements drawn; once the
         dealer has accepted an exchange, a discard or a replacement may pass unseen, so the
         table cannot count it (it never shows a number it cannot know).

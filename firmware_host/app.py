@@ -31,9 +31,7 @@ from firmware_host.errors import BadInput
 from firmware_host.feeder import feed_lines
 from firmware_host.journal.store import Journal, JournalBusy, JournalDamaged, JournalError, default_journal
 from firmware_host.outputs import FaultLights, JsonLines, OutputSource, TableOutput, say_the_start, say_where_it_stands
-from firmware_host.referee.controller import Controller
-from firmware_host.referee.table_defaults import TableDefaults
-from firmware_host.referee.transcript import Setup, setup_problem
+from firmware_host.referee import Controller, Setup, TableDefaults, setup_problem
 from firmware_host.screens.panel import check_png_dir
 from firmware_host.service import ServiceStats, TableService
 from hardware.limits import nfc
@@ -409,7 +407,8 @@ def check_the_deck_first(parts: TableParts) -> bool:
     """The deck check before the first deal (:func:`firmware_host.cards.deck_gate.deck_check_first`), each
     report on the OLED; on the simulated table its operator passes pack 1 over the first pad. ``False``:
     stopped."""
-    from firmware_host.cards.deck_gate import deck_check_first, pass_the_pack
+    from firmware_host.cards.deck_gate import deck_check_first
+    from firmware_host.players.simtable import pass_the_pack
     from firmware_host.screens.deck import deck_lines
 
     assert parts.gate is not None and parts.registry is not None

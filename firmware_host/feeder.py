@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import IO
 
 from catalogue.phrase import Phrase, logged, os_words
-from firmware_host.referee.transcript import CardEvent, PhysicalEvent, Setup, TranscriptError, parse_line, read_lines
+from firmware_host.referee import CardEvent, PhysicalEvent, Setup, TranscriptError, parse_line, read_lines
 from firmware_host.service import InputLine, TableService
 
 __all__ = ["feed_lines", "refuse_card_names"]
@@ -51,7 +51,7 @@ def feed_lines(
     (``stop_at_end``), or ``at_end`` is called.
 
     A transcript's setup rules its game as ``replay`` plays it: one that names no ``sight`` is
-    at full sight (TRANSCRIPT.md's default), whatever the table's own pads (``pads_sight``) read,
+    at full sight (docs/transcript.md's default), whatever the table's own pads (``pads_sight``) read,
     and is journaled so. Where the table's pads cannot give what it asks (full sight on pads that
     may miss stacked cards) one line says so.
 

@@ -25,14 +25,11 @@ from typing import TYPE_CHECKING, Protocol, TextIO
 from catalogue.phrase import Count, Phrase, logged
 from engine.seats import SEATS
 from engine.state import Phase
-from firmware_host.referee.event_words import said_in
-from firmware_host.referee.snapshot import Outcome
-from firmware_host.referee.table_events import CONTRACT_EVENTS
-from firmware_host.referee.transcript import PhysicalEvent, event_line
+from firmware_host.referee import CONTRACT_EVENTS, Outcome, PhysicalEvent, event_line, said_in
 
 if TYPE_CHECKING:
     from firmware_host.journal.store import Journal
-    from firmware_host.referee.controller import Controller
+    from firmware_host.referee import Controller
     from hardware.table import TableConfig
 
 logger = logging.getLogger(__name__)
@@ -77,7 +74,7 @@ def deliver(outputs: Iterable[TableOutput], outcome: Outcome,
 
 class OutputSource(Protocol):
     """Something above the service that brings outputs of its own (the venue's page and MQTT
-    publisher: :class:`venue.wiring.VenueOutputs`), registered by the command line; the service
+    publisher: :class:`venue.table.wiring.VenueOutputs`), registered by the command line; the service
     knows only this protocol, never the venue (mopidy's extensions registering themselves)."""
 
     def check(self, table: TableConfig) -> None:
@@ -121,7 +118,7 @@ class FaultLights:
 
 class JsonLines:
     """A :class:`TableOutput` that prints table events as JSON lines (``--json``): the kinds
-    of TRANSCRIPT.md's contract, or ``everything``. Each carries its ``seq`` when the outcome
+    of docs/transcript.md's contract, or ``everything``. Each carries its ``seq`` when the outcome
     has one (:class:`JournaledOutcome`). A reader that went away (a closed pipe) is told once
     in the log; the table referees on."""
 

@@ -30,12 +30,12 @@ from firmware_host.journal.replay import replay_game
 from firmware_host.journal.store import DONE, PENDING, REJECTED, Journal, JournalDamaged, JournalWriteError
 from firmware_host.journal.store_errors import write_words
 from firmware_host.outputs import JournaledOutcome, TableOutput, deliver
-from firmware_host.referee.controller import Controller
-from firmware_host.referee.snapshot import Outcome
-from firmware_host.referee.table_events import NewGame
-from firmware_host.referee.transcript import (
+from firmware_host.referee import (
     ButtonEvent,
     CardEvent,
+    Controller,
+    NewGame,
+    Outcome,
     PhysicalEvent,
     TranscriptError,
     dumps,

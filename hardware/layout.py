@@ -32,7 +32,7 @@ class ZoneKind(StrEnum):
 
 
 class Zone(StrEnum):
-    """A transcript's ``zone`` (TRANSCRIPT.md): a zone of the game, or a pad of the compact layout that
+    """A transcript's ``zone`` (docs/transcript.md): a zone of the game, or a pad of the compact layout that
     stands for two. A :class:`str` (``Zone.HAND_A == "hand.A"``), so the JSON protocol writes it as it
     was; read once, its :attr:`kind` and :attr:`seat` are known without parsing its text again::
 
@@ -91,7 +91,7 @@ _PARTS: Mapping[Zone, tuple[ZoneKind, str | None]] = {zone: _parts(zone) for zon
 _OF: Mapping[tuple[ZoneKind, str | None], Zone] = {parts: zone for zone, parts in _PARTS.items()}
 
 ZONES: tuple[Zone, ...] = (Zone.HAND_A, Zone.HAND_B, Zone.TURNUP, Zone.DISCARD, Zone.PLAY_A, Zone.PLAY_B)
-"""The zones of a game (TRANSCRIPT.md), which are also the pads of the full layout."""
+"""The zones of a game (docs/transcript.md), which are also the pads of the full layout."""
 
 FULL_PADS: tuple[Zone, ...] = ZONES
 COMPACT_PADS: tuple[Zone, ...] = (Zone.PAD_A, Zone.PAD_B, Zone.CENTRE)

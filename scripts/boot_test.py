@@ -598,7 +598,7 @@ def check_ready(machine: Machine) -> str:
     # table's service words its own in its table file's language (English here: the simulated table names
     # none), with no level before them (catalogue.phrase.SaidFormatter: a warning keeps "WARNING logger:")
     for unit, line in (("ecarte-table", "the table's page: http://"),
-                       ("ecarte-hub", "INFO venue.hub: the venue's scoreboard: http://")):
+                       ("ecarte-hub", "INFO venue.hub.scoreboard: the venue's scoreboard: http://")):
         if not any(said.startswith(line) for said in unit_log(machine, unit).splitlines()):
             raise CheckFailed(f"no {line!r} in {unit}'s journal: " + unit_log(machine, unit)[-1500:])
 

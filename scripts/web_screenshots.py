@@ -16,12 +16,10 @@ from pathlib import Path
 import engine
 from firmware_host.journal.store import Journal
 from firmware_host.players.builtin import game_transcript
-from firmware_host.referee.controller import Controller
-from firmware_host.referee.snapshot import Outcome, TableSnapshot
-from firmware_host.referee.transcript import PhysicalEvent, Setup, read_transcript
+from firmware_host.referee import Controller, Outcome, PhysicalEvent, Setup, TableSnapshot, read_transcript
 from firmware_host.service import TableService
-from venue.page import TablePage
 from venue.settings import WebSettings
+from venue.table.page import TablePage
 
 ROOT = Path(__file__).resolve().parent.parent
 LATE_FAULT = ROOT / "tests" / "transcripts" / "partial" / "late_yes.jsonl"

@@ -1,4 +1,4 @@
-"""Shared test settings: an ERROR logged by our own code fails the test (STYLE.md).
+"""Shared test settings: an ERROR logged by our own code fails the test (shared/STYLE.md).
 
 A test that provokes an error log on purpose marks itself
 ``@pytest.mark.allow_error_log``. Third-party loggers (nfcpy logs every failed

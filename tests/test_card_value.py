@@ -160,18 +160,18 @@ def test_the_checks_can_fail() -> None:
         "hardware/tag_registry.py": 'RANKS = "KQJAT987"\nSUITS = "SHDC"\n"""Spades first: SHDC."""\n',
         "drivers/nfc/pad_contents.py": 'import re\n_NDEF_CARD = re.compile(r"^ecarte:([KQJAT987][SHDC])$")\n',
         "catalogue/__init__.py": 'SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}\n',
-        "venue/words.py": 'RANKS = ("7", "8", "9", "T", "J", "Q", "K", "A")\n',
-        "venue/hand_view.py": '_SUIT_ORDER = "SHCD"\n',
+        "venue/table/words.py": 'RANKS = ("7", "8", "9", "T", "J", "Q", "K", "A")\n',
+        "venue/table/hand_view.py": '_SUIT_ORDER = "SHCD"\n',
         "firmware_host/voice/hands.py": '_RANKS = "AKQJT987"\n',
-        "venue/public.py": 'import re\nCARD_SYMBOL = re.compile(r"(?:10|[2-9JQKA])[♠♥♦♣]")\n',
+        "venue/table/public.py": 'import re\nCARD_SYMBOL = re.compile(r"(?:10|[2-9JQKA])[♠♥♦♣]")\n',
         "engine/cards.py": 'SUITS = "SHDC"\n',
         "firmware_host/referee/transcript.py": 'HEX = "0123456789ABCDEF"\nSEATS = ("A", "B")\n',
         "firmware_host/screens/drawing.py": 'ROWS = {"S": ["#"], "H": ["#"], "D": ["#"], "C": ["#"]}\n',
     })
     assert alphabet_copies(copies) == [
         "catalogue/__init__.py:1", "drivers/nfc/pad_contents.py:2", "firmware_host/voice/hands.py:1",
-        "hardware/tag_registry.py:1", "hardware/tag_registry.py:2", "venue/hand_view.py:1",
-        "venue/public.py:2", "venue/words.py:1"]
+        "hardware/tag_registry.py:1", "hardware/tag_registry.py:2", "venue/table/hand_view.py:1",
+        "venue/table/public.py:2", "venue/table/words.py:1"]
     retired = _parsed({
         "firmware_host/referee/transcript.py": "class Sighting:\n    uid: str\n    card: str | None\n    origin: str\n"
                                                "    pack: int\nclass Seen:\n    zone: str\n",

@@ -1,4 +1,4 @@
-"""The import direction (STYLE.md 'For this project' 1): ``engine/`` imports
+"""The import direction (shared/STYLE.md, 'For this project' 1): ``engine/`` imports
 nothing of ours and does no I/O; ``drivers/`` knows no rules and no wiring.
 
 Checked on the source, by parsing every module's AST (imports inside functions
@@ -8,6 +8,7 @@ included), so a late import cannot slip through.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -205,7 +206,7 @@ def _module_cycles(root: Path = ROOT) -> list[list[str]]:
     design in two files, however the interpreter is kept from noticing."""
     graph = import_graph(root, types=True)
     # a package __init__ that re-exports its modules is the package itself: a module importing
-    # ``engine`` while ``engine/__init__`` imports it back is not a cycle of design
+    # ``engine`` while ``engine/__init__.py`` imports it back is not a cycle of design
     for name in list(graph):
         if (root / name.replace(".", "/") / "__init__.py").exists():
             graph[name] = set()
@@ -235,33 +236,173 @@ def test_the_checker_finds_cycles() -> None:
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 
-LAYERS = ("engine", "catalogue", "drivers", "hardware", "coach", "firmware_host", "venue", "cli")
-"""Our packages from the bottom up: each imports only packages below it (docs/architecture.md,
-*The house*). The rules and the words at the bottom, then the devices, the table's files, the coach,
-the service, the venue above the service, and the command line on top, which nothing imports."""
+BELOW_THE_SERVICE = ("engine", "catalogue", "drivers", "hardware", "coach")
+
+LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    # the packages below the service
+    ("engine", ()),
+    ("catalogue", (THE_ALPHABET,)),  # of the engine only the cards' alphabet (a module, not a unit)
+    ("drivers", (THE_ALPHABET,)),
+    ("hardware", ("engine", "catalogue", "drivers")),
+    ("coach", ("engine", "catalogue")),
+    # the service, room by room (firmware_host/<room>/ or firmware_host/<room>.py)
+    ("firmware_host", ()),
+    ("firmware_host.errors", ("catalogue",)),
+    ("firmware_host.referee", ("engine", "catalogue", "drivers", "hardware", "firmware_host.errors")),
+    ("firmware_host.journal", ("engine", "catalogue", "drivers", "firmware_host.errors", "firmware_host.referee")),
+    ("firmware_host.screens", ("engine", "catalogue", "drivers", "coach", "firmware_host.errors",
+                               "firmware_host.referee")),
+    ("firmware_host.cards", ("engine", "catalogue", "drivers", "hardware", "firmware_host.errors",
+                             "firmware_host.referee")),
+    ("firmware_host.checks", ("catalogue", "drivers", "hardware")),
+    ("firmware_host.outputs", ("engine", "catalogue", "hardware", "firmware_host.referee", "firmware_host.journal")),
+    ("firmware_host.voice", ("engine", "catalogue", "drivers", "hardware", "firmware_host.errors",
+                             "firmware_host.referee", "firmware_host.screens")),
+    ("firmware_host.service", ("engine", "catalogue", "drivers", "firmware_host.errors", "firmware_host.referee",
+                               "firmware_host.journal", "firmware_host.outputs")),
+    ("firmware_host.feeder", ("catalogue", "firmware_host.referee", "firmware_host.service")),
+    ("firmware_host.players", (*BELOW_THE_SERVICE, "firmware_host.errors", "firmware_host.referee",
+                               "firmware_host.journal", "firmware_host.screens", "firmware_host.outputs",
+                               "firmware_host.service")),
+    ("firmware_host.app", (*BELOW_THE_SERVICE, "firmware_host.errors", "firmware_host.referee",
+                           "firmware_host.journal", "firmware_host.screens", "firmware_host.cards",
+                           "firmware_host.checks", "firmware_host.outputs", "firmware_host.voice",
+                           "firmware_host.service", "firmware_host.feeder", "firmware_host.players")),
+    # the venue: what its two programs share (venue/*.py), the table's page and feed, the venue's hub
+    ("venue", ("catalogue", "hardware", "firmware_host.errors")),
+    ("venue.table", ("engine", "catalogue", "hardware", "coach", "firmware_host.errors", "firmware_host.referee",
+                     "firmware_host.journal", "firmware_host.screens", "firmware_host.outputs", "venue")),
+    ("venue.hub", ("engine", "catalogue", "hardware", "firmware_host.errors", "firmware_host.journal", "venue")),
+    # the command line on top, which nothing imports
+    ("cli", (*BELOW_THE_SERVICE, "firmware_host", "venue")),
+)
+"""The one list of what may import what, from the bottom up: each package, and each room of a package
+that has rooms (``firmware_host/``'s, ``venue/``'s), with the names it may import; a name is a
+package (all of it, from outside it), a room, or a package's own shared modules (``venue``, from its
+rooms: ``venue/*.py``). A module belongs to the longest name of the list its name begins with.
+Each name may import only names above it in the list, so the list is a stack and the import graph
+of packages and rooms has no circle. docs/architecture.md's *may import* column is checked against
+it (:func:`test_the_docs_table_is_the_list`); each room's ``__init__`` says the same in words."""
+
+UNITS = tuple(name for name, _ in LAYERS)
+MAY_IMPORT = dict(LAYERS)
 
 
-def upward_arrows(graph: dict[str, set[str]]) -> list[str]:
-    """The edges of ``graph`` from a package into one at or above its own layer (another package)."""
-    return sorted(f"{name} -> {other}" for name, imported in graph.items() for other in imported
-                  if top(other) != top(name) and top(other) in LAYERS
-                  and LAYERS.index(top(other)) > LAYERS.index(top(name)))
+def unit(module: str) -> str | None:
+    """The name of :data:`LAYERS` that ``module`` belongs to: the longest that it is or begins with."""
+    found = [u for u in UNITS if module == u or module.startswith(u + ".")]
+    return max(found, key=len) if found else None
 
 
-def test_every_package_is_in_a_layer() -> None:
-    assert set(PACKAGES) == set(LAYERS)
+def covers(name: str, importer: str, target: str) -> bool:
+    """Whether ``name`` (one of ``importer``'s) lets ``importer`` import ``target`` (two units): the
+    name itself, or a package named from outside it (from inside, a package's name is its shared part)."""
+    return target == name or (target.startswith(name + ".") and not importer.startswith(name + "."))
 
 
-def test_no_package_imports_one_above_it() -> None:
-    """No upward arrow: the package graph is a stack, so it has no circle either."""
-    assert upward_arrows(import_graph(types=True)) == []
+def forbidden_imports(graph: dict[str, set[str]], layers: tuple[tuple[str, tuple[str, ...]], ...] = LAYERS
+                      ) -> list[str]:
+    """The edges of ``graph`` that :data:`LAYERS` does not allow (a module of ours outside every unit too)."""
+    may = dict(layers)
+    units = [u for u, _ in layers]
+
+    def unit_of(module: str) -> str | None:
+        found = [u for u in units if module == u or module.startswith(u + ".")]
+        return max(found, key=len) if found else None
+
+    bad = []
+    for name, imported in graph.items():
+        for other in imported:
+            a, b = unit_of(name), unit_of(other)
+            if a is None or b is None:
+                bad.append(f"{name} -> {other} (not in the list)")
+            elif a != b and not any(covers(n, a, b) or other == n for n in may[a]):
+                bad.append(f"{name} -> {other}")
+    return sorted(bad)
+
+
+def upward_names(layers: tuple[tuple[str, tuple[str, ...]], ...] = LAYERS) -> list[str]:
+    """The names a unit may import that are not below it in the list (or in no unit's name)."""
+    bad = []
+    for i, (name, allowed) in enumerate(layers):
+        below = [u for u, _ in layers[:i]]
+        above = [u for u, _ in layers[i:]]
+        for other in allowed:
+            owner = max((u for u, _ in layers if other == u or other.startswith(u + ".")), key=len, default=None)
+            if owner not in below or any(covers(other, name, u) for u in above):
+                bad.append(f"{name} -> {other}")
+    return bad
+
+
+def test_every_package_and_room_is_in_the_list() -> None:
+    """Every package is a name of the list, so is every room of ``firmware_host`` (a folder with an
+    ``__init__`` or a module at its top) and of ``venue`` (a folder), and nothing else."""
+    rooms = {f"{package}.{p.stem}" for package in ("firmware_host", "venue") for p in (ROOT / package).iterdir()
+             if (p / "__init__.py").exists() or (package == "firmware_host" and p.suffix == ".py"
+                                                  and p.stem != "__init__")}
+    assert set(UNITS) == set(PACKAGES) | rooms
+
+
+def test_the_list_is_a_stack() -> None:
+    """Each name may import only names below it: no upward arrow, so no circle either."""
+    assert upward_names() == []
+
+
+def test_each_module_imports_only_what_its_layer_may() -> None:
+    assert forbidden_imports(import_graph(types=True)) == []
 
 
 def test_the_layer_rule_can_fail() -> None:
-    """The simulator signing with the table file's key was an upward arrow (drivers -> hardware)."""
+    """The simulator signing with the table file's key was an upward arrow (drivers -> hardware); the
+    screens importing the journal, or the hub the table's page, cross rooms the list keeps apart."""
     graph = {"drivers.nfc.pn532sim.chip_host": {"hardware.ntag_signature"},
-             "hardware.ntag_signature": {"drivers.nfc.originality"}, "cli.main": {"venue.hub"}}
-    assert upward_arrows(graph) == ["drivers.nfc.pn532sim.chip_host -> hardware.ntag_signature"]
+             "hardware.ntag_signature": {"drivers.nfc.originality"}, "cli.main": {"venue.hub.scoreboard"},
+             "firmware_host.screens.chooser": {"firmware_host.journal.store", "firmware_host.referee.snapshot"},
+             "venue.hub.scoreboard": {"venue.table.page", "venue.sse", "firmware_host.journal.store"},
+             "venue.table.page": {"venue.guard", "firmware_host.players.demo"},
+             "venue.sse": {"venue.table.public"}}
+    assert forbidden_imports(graph) == [
+        "drivers.nfc.pn532sim.chip_host -> hardware.ntag_signature",
+        "firmware_host.screens.chooser -> firmware_host.journal.store",
+        "venue.hub.scoreboard -> venue.table.page", "venue.sse -> venue.table.public",
+        "venue.table.page -> firmware_host.players.demo"]
+    assert upward_names((("a", ()), ("b", ("a", "c")), ("c", ("b",)))) == ["b -> c"]
+    assert upward_names((("venue", ()), ("venue.table", ("venue",)), ("venue.hub", ("venue",)),
+                         ("cli", ("venue",)))) == []
+    assert upward_names((("venue", ()), ("cli", ("venue",)), ("venue.table", ("venue",)))) == ["cli -> venue"]
+    assert unit("firmware_host.referee.controller") == "firmware_host.referee"
+    assert unit("venue.guard") == "venue" and unit("venue.hub.room") == "venue.hub"
+
+
+def may_import_column(markdown: str) -> dict[str, set[str]]:
+    """docs/architecture.md's table of packages: each package's backquoted names in its *may import*
+    column (prose around them is free; a name not backquoted is not read)."""
+    section = markdown.split("## The packages", 1)[1].split("\n## ", 1)[0]
+    rows = [line.split("|")[1:-1] for line in section.splitlines() if line.startswith("| `")]
+    return {row[0].strip().strip("`").rstrip("/"): set(re.findall(r"`([a-z_.]+)`", row[-1])) for row in rows}
+
+
+def package_may_import(package: str, layers: tuple[tuple[str, tuple[str, ...]], ...] = LAYERS) -> set[str]:
+    """What the package's units together may import of other packages, by the list."""
+    inside = [u for u, _ in layers if u == package or u.startswith(package + ".")]
+    return {n for u in inside for n in dict(layers)[u] if n != package and not n.startswith(package + ".")}
+
+
+def test_the_docs_table_is_the_list() -> None:
+    """docs/architecture.md's *may import* column names what :data:`LAYERS` allows each package, no more
+    and no less (its ``venue/`` row named the service's outputs, while the venue read the journal,
+    the referee's values, the screens' words and the coach too)."""
+    column = may_import_column((ROOT / "docs" / "architecture.md").read_text(encoding="utf-8"))
+    assert set(column) == set(PACKAGES)
+    assert {p: column[p] for p in PACKAGES} == {p: package_may_import(p) for p in PACKAGES}
+
+
+def test_the_docs_table_check_can_fail() -> None:
+    row = "| `venue/` | the page | `engine`, `firmware_host` outputs, `catalogue` |\n"
+    table = f"## The packages\n\n| package | what | may import |\n|---|---|---|\n{row}\n## Next\n| `x/` | | `y` |\n"
+    assert may_import_column(table) == {"venue": {"engine", "firmware_host", "catalogue"}}
+    assert may_import_column(table)["venue"] != package_may_import("venue")
+    assert package_may_import("venue", (("a", ()), ("venue", ("a",)), ("venue.hub", ("venue", "b")))) == {"a", "b"}
 
 
 @pytest.mark.parametrize("path", modules("hardware"), ids=lambda p: str(p.relative_to(ROOT)))
@@ -279,14 +420,23 @@ def test_the_renderer_knows_no_engine() -> None:
 
 
 def test_only_tests_read_the_referees_engine_state() -> None:
-    """Outputs take outcomes and snapshots; ``Controller.engine_state`` is for white-box tests (the
-    referee's own walk reads its state's ``engine_state``)."""
+    """Outputs take outcomes and snapshots; a white-box test reads the state the controller holds
+    (``controller.state.engine_state``), the referee's own walk its state's ``engine_state``."""
     referee = ROOT / "firmware_host" / "referee"
     readers = [
         str(p.relative_to(ROOT)) for package in PACKAGES if (ROOT / package).is_dir()
         for p in modules(package) if ".engine_state" in p.read_text(encoding="utf-8") and p.parent != referee
     ]
     assert readers == []
+
+
+def test_the_controller_keeps_nothing_for_tests_only() -> None:
+    """``Controller.engine_state`` was a property of the production class for white-box tests only;
+    they read ``controller.state.engine_state``, the frozen state the controller holds."""
+    from firmware_host.referee import Controller
+
+    assert not hasattr(Controller, "engine_state")
+    assert hasattr(Controller(), "state")
 
 
 # -- the referee is a function of its state ------------------------------------------------------
@@ -360,24 +510,6 @@ def test_the_mutable_state_rule_can_fail(tmp_path: Path) -> None:
 
 # -- the rooms of firmware_host ------------------------------------------------------------------
 
-ROOM_MAY_IMPORT: dict[str, set[str]] = {
-    "referee": {"errors"},
-    "journal": {"referee", "errors"},
-    "screens": {"referee", "errors"},
-    "cards": {"referee", "errors"},
-    "checks": set(),
-    "players": {"referee", "screens", "journal", "service", "outputs", "errors"},
-    "outputs": {"referee"},
-    "service": {"referee", "journal", "outputs", "errors"},
-    "feeder": {"referee", "service"},
-    "app": {"referee", "journal", "screens", "players", "cards", "checks", "service", "outputs", "feeder", "voice",
-            "errors"},
-    "errors": set(),
-    "voice": {"referee", "screens", "errors"},
-}
-"""What each room of ``firmware_host`` may import of the others (its own modules always):
-the docstring of each room's ``__init__`` says the same in words."""
-
 PLAYERS_SEE_OF_THE_REFEREE = {"protocol", "transcript", "snapshot", "controller", "table_defaults", "table_events",
                               "event_words"}
 """Players play through the physical protocol and watch snapshots; they drive a ``Controller``
@@ -404,20 +536,11 @@ def _room_imports() -> dict[str, dict[str, set[str]]]:
     return found
 
 
-def test_every_room_is_declared() -> None:
-    rooms = {p.name for p in (ROOT / "firmware_host").iterdir() if (p / "__init__.py").exists()}
-    modules_at_top = {p.stem for p in (ROOT / "firmware_host").glob("*.py") if p.stem != "__init__"}
-    assert rooms | modules_at_top == set(ROOM_MAY_IMPORT)
+def test_every_room_says_what_it_may_import() -> None:
+    rooms = [p.name for p in sorted((ROOT / "firmware_host").iterdir()) if (p / "__init__.py").exists()]
     for room in rooms:
         doc = ast.get_docstring(ast.parse((ROOT / "firmware_host" / room / "__init__.py").read_text()))
         assert doc and "May import" in doc, f"firmware_host/{room}/__init__.py must say what it owns and may import"
-
-
-@pytest.mark.parametrize("room", sorted(ROOM_MAY_IMPORT))
-def test_each_room_imports_only_what_it_may(room: str) -> None:
-    imported = _room_imports().get(room, {})
-    bad = {target: sorted(edges) for target, edges in imported.items() if target not in ROOM_MAY_IMPORT[room]}
-    assert not bad, f"firmware_host/{room} imports rooms it may not: {bad}"
 
 
 def test_nothing_imports_the_command_line() -> None:
@@ -428,25 +551,79 @@ def test_nothing_imports_the_command_line() -> None:
     assert importers == []
 
 
+def _referee_seen(paths: list[Path]) -> set[str]:
+    """The referee's modules whose names ``paths`` import: through its face (each name's module, by
+    :data:`firmware_host.referee.FACE`) or, against the rule, an inner module itself."""
+    from firmware_host.referee import FACE
+
+    seen: set[str] = set()
+    for path in paths:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module == "firmware_host.referee":
+                seen.update(FACE.get(alias.name, alias.name) for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("firmware_host.referee."):
+                seen.add(str(node.module).split(".")[2])
+    return seen
+
+
 def test_players_see_the_referee_through_protocol_and_snapshots() -> None:
-    seen = {edge.split(" -> ")[1].split(".")[2] for edge in _room_imports().get("players", {}).get("referee", set())}
+    seen = _referee_seen(modules("firmware_host/players"))
     assert seen <= PLAYERS_SEE_OF_THE_REFEREE, sorted(seen - PLAYERS_SEE_OF_THE_REFEREE)
+
+
+# -- the referee's face ---------------------------------------------------------------------------
+
+def inner_referee_imports(paths: list[Path], root: Path = ROOT) -> list[str]:
+    """The imports of the referee's inner modules from ``paths`` outside ``firmware_host/referee/``."""
+    return sorted(f"{path.relative_to(root).as_posix()} -> {name}" for path in paths
+                  if path.relative_to(root).parts[:2] != ("firmware_host", "referee")
+                  for name in imports(path, root) if name.startswith("firmware_host.referee."))
+
+
+def test_nothing_outside_the_referee_imports_its_inner_modules() -> None:
+    """The house sees the referee through its face, ``firmware_host/referee/__init__.py``: outside
+    modules imported eight of its modules directly (controller, event_words, protocol, snapshot,
+    table_defaults, table_events, table_setup, transcript). The referee's own tests may open its parts."""
+    paths = [p for package in (*PACKAGES, "bench", "scripts") for p in modules(package)]
+    assert inner_referee_imports(paths) == []
+
+
+def test_the_face_rule_can_fail(tmp_path: Path) -> None:
+    (tmp_path / "firmware_host" / "referee").mkdir(parents=True)
+    (tmp_path / "venue").mkdir()
+    (tmp_path / "firmware_host" / "referee" / "controller.py").write_text("from .snapshot import Outcome\n")
+    (tmp_path / "venue" / "page.py").write_text(
+        "from firmware_host.referee import Outcome\ndef f():\n    from firmware_host.referee.snapshot import X\n")
+    paths = sorted(tmp_path.rglob("*.py"))
+    assert inner_referee_imports(paths, tmp_path) == ["venue/page.py -> firmware_host.referee.snapshot"]
+
+
+def test_the_face_names_what_its_modules_define() -> None:
+    """Each name of the face is its module's, and ``__all__`` is the face."""
+    import importlib
+
+    import firmware_host.referee as referee
+
+    assert list(referee.FACE) == referee.__all__
+    for name, module in referee.FACE.items():
+        assert getattr(referee, name) is getattr(importlib.import_module(f"firmware_host.referee.{module}"), name)
 
 
 def test_the_rooms_import_each_other_without_a_cycle() -> None:
     """A card's path from the pad to the frame visits each room once without coming back."""
     graph = {room: set(targets) for room, targets in _room_imports().items()}
-    for room in ROOM_MAY_IMPORT:
-        graph.setdefault(room, set())
+    for name in UNITS:
+        if _room(name):
+            graph.setdefault(str(_room(name)), set())
     assert _cycles(graph) == []
 
 
 def test_the_room_checker_sees_a_forbidden_import() -> None:
     """The rules above can fail: the screens importing the journal is caught."""
-    assert "journal" not in ROOM_MAY_IMPORT["screens"]
+    assert "firmware_host.journal" not in MAY_IMPORT["firmware_host.screens"]
     assert _room("firmware_host.journal.store") == "journal"
     assert _room("firmware_host.app") == "app"
-    assert _room("venue.hub") is None
+    assert _room("venue.hub.scoreboard") is None
 
 
 REFEREE_SEES_OF_THE_DRIVERS = {"drivers.device_events"}
@@ -514,6 +691,6 @@ def test_the_command_line_rule_can_fail(tmp_path: Path) -> None:
 
 
 def test_the_venue_rule_can_fail() -> None:
-    graph = {"firmware_host.app": {"venue.wiring"}, "cli.run": {"venue.wiring"},
-             "venue.page": {"firmware_host.service"}}
-    assert _venue_importers(graph) == ["firmware_host.app -> venue.wiring"]
+    graph = {"firmware_host.app": {"venue.table.wiring"}, "cli.run": {"venue.table.wiring"},
+             "venue.table.page": {"firmware_host.service"}}
+    assert _venue_importers(graph) == ["firmware_host.app -> venue.table.wiring"]

@@ -51,7 +51,7 @@ def test_the_printed_suits_are_the_ones_the_notation_reads() -> None:
 
 
 def test_the_card_words_rule_can_fail() -> None:
-    """``coach/odds.card_words`` as it was: a second card-words function."""
+    """``coach/odds.py``'s ``card_words`` as it was: a second card-words function."""
     probe = ast.parse('def card_words(card, lang):\n    return say_or(lang, "rank." + card.rank, card.rank)\n')
     spoken = ast.parse('def card(code):\n    return say(lang, "voice.rank." + code[0])\n')
     assert rank_word_readers({"coach/odds.py": probe, "firmware_host/voice/spoken.py": spoken}) == ["coach/odds.py"]
@@ -191,12 +191,12 @@ def test_a_pair_is_put_in_the_seats_shape_by_per_seat() -> None:
 
 
 def test_the_per_seat_rule_can_fail() -> None:
-    """``venue/room.py`` as it was, beside a seat's list of cards (no pair) and the seats' own module."""
+    """``venue/hub/room.py`` as it was, beside a seat's list of cards (no pair) and the seats' own module."""
     room = ast.parse('score = {"A": score[0], "B": score[1]}\n')
     held = ast.parse('held = {"A": [], "B": []}\n')
     seats = ast.parse('out = {"A": pair[0], "B": pair[1]}\n')
-    assert pairs_by_hand({"venue/room.py": room, "firmware_host/players/console.py": held,
-                          "engine/seats.py": seats}) == ["venue/room.py:1"]
+    assert pairs_by_hand({"venue/hub/room.py": room, "firmware_host/players/console.py": held,
+                          "engine/seats.py": seats}) == ["venue/hub/room.py:1"]
 
 
 def test_per_seat_reads_and_writes_the_shape() -> None:
@@ -328,7 +328,7 @@ def test_the_english_rule_can_fail() -> None:
                      'raise ValueError("the target must be 1 to 99")\nx = TranscriptError(s, 1, "the line is bad")\n')
     venue = ast.parse('text = "the table waits for the deal"\n')
     assert english_below_the_edge({"engine/prompts.py": prompts, "firmware_host/referee/snapshot.py": snapshot,
-                                   "engine/actions.py": left, "venue/public.py": venue}) == {
+                                   "engine/actions.py": left, "venue/table/public.py": venue}) == {
         ("engine/prompts.py", "deal, turn up"),
         ("engine/prompts.py", "{seat} deals five cards each and turns up the eleventh"),
         ("firmware_host/referee/snapshot.py", "{value} plays")}

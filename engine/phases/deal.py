@@ -62,7 +62,7 @@ def cut(state: GameState, action: Cut) -> Outcome:
 
 
 def void_deal(state: GameState, code: FaultCode, says: str, card: Card | None, **values: object) -> Result:
-    # the dealer answers for the deal and the stock (TRANSCRIPT.md)
+    # the dealer answers for the deal and the stock (docs/transcript.md)
     seat = state.dealer
     return reset_hand(state, seat), (fault(code, seat, says, card, detail=None, **values),)
 

@@ -38,7 +38,7 @@ def decide(state: GameState, action: Action) -> Outcome:
     seat: str = action.seat  # type: ignore[attr-defined]
     events: list[Event] = []
     if state.phase == Phase.EXCHANGE and not SIGHT[state.sight].counts_exchange:
-        # the table cannot count the stock: the elder's next button ends the round (TRANSCRIPT.md)
+        # the table cannot count the stock: the elder's next button ends the round (docs/transcript.md)
         if seat != state.elder:
             return wrong_time(state, seat, "answer_exchange", elder=state.elder)
         state = state.evolve(phase=Phase.PROPOSE, turn=state.elder, exchanger=None, exchanges=state.exchanges + 1)
@@ -88,7 +88,7 @@ def decide(state: GameState, action: Action) -> Outcome:
             events.append(Bid(seat, "pass" if kind is Pass else "accept"))
             if state.sight == "partial":
                 # whatever each seat discards unseen, the table no longer knows its hand: it knows
-                # only the cards it sees arrive after the discard (TRANSCRIPT.md)
+                # only the cards it sees arrive after the discard (docs/transcript.md)
                 state = state.evolve(hands=(0, 0), unseen=(5, 5))
             return state.evolve(
                 phase=Phase.EXCHANGE, turn=state.elder, exchanger=state.elder,
@@ -205,7 +205,7 @@ def _draw_uncounted(state: GameState, action: Draw, mask: int) -> Outcome:
         ex_drawn=state.ex_drawn + len(action.cards),
     )
     if state.exchanger == state.elder:
-        # a replacement has arrived: further discards are the dealer's (TRANSCRIPT.md)
+        # a replacement has arrived: further discards are the dealer's (docs/transcript.md)
         state = state.evolve(exchanger=dealer, turn=dealer)
     return state, ()
 

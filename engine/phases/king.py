@@ -67,7 +67,7 @@ def _announce_unseen(state: GameState, seat: str) -> Outcome:
     """Partial sight: a king the table knows the seat holds is scored; one it knows the seat
     does not hold is false at once; any other is scored until it is proven false (rule 25).
 
-    Judged for its time as with full sight (TRANSCRIPT.md, *Announcements*): a king the
+    Judged for its time as with full sight (docs/transcript.md, *Announcements*): a king the
     announcer himself played in this hand is one he held (the table saw it), so rule 24's
     king led first, or played as the dealer's first card, scores, and under a rule set with
     no rule-24 exception a late announcement is out of time, not false."""

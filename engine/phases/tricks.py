@@ -34,7 +34,7 @@ def play(state: GameState, action: PlayCard) -> Outcome:
         # it is known to hold
         hand |= bit
     if not hand & bit:
-        # TRANSCRIPT.md: a card the seat does not hold is card_not_in_hand, whoever's turn it is
+        # docs/transcript.md: a card the seat does not hold is card_not_in_hand, whoever's turn it is
         return fault(FaultCode.CARD_NOT_IN_HAND, seat, "play_not_held", card)
     if seat != state.turn:
         return fault(FaultCode.OUT_OF_TURN, seat, "turn_to_play", card, turn=state.turn)
@@ -134,7 +134,7 @@ def accept_play(state: GameState, seat: str, i: int, card: Card, bit: int) -> Re
 
 
 def _prove(state: GameState, events: list[Event], *, hand_done: bool) -> Result:
-    """After a card is accepted: print what it proves (TRANSCRIPT.md, *Partial sight*)."""
+    """After a card is accepted: print what it proves (docs/transcript.md, *Partial sight*)."""
     found = proofs(state)
     proven = state.proven
     for proof in found:

@@ -1,7 +1,8 @@
 """The deck check before the first deal (``[tags] deck_check_first``): the pads' events held back
 (:class:`DeckGate`) while a pack passes over a pad, again until a registered pack passes whole and clean,
 then let through to the service. The composition root (:mod:`firmware_host.app`) opens the gate on the
-pads, shows each report on the OLED and, on the simulated table, starts its operator (:func:`pass_the_pack`).
+pads, shows each report on the OLED and, on the simulated table, starts its operator
+(:func:`firmware_host.players.simtable.pass_the_pack`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from drivers.device_events import DeviceEvent
     from firmware_host.cards.deck_check import DeckReport
-    from firmware_host.players.simtable import SimulatedTable
     from hardware.table import TableConfig
     from hardware.tag_registry import TagRegistry
 
@@ -61,16 +61,3 @@ def deck_check_first(table: TableConfig, registry: TagRegistry, gate: DeckGate, 
             return True
         stopped.wait(2.0)  # the report stays on the OLED a moment, then the check starts again
     return False
-
-
-def pass_the_pack(sim: SimulatedTable, pad: str, stopped: threading.Event) -> None:
-    """The simulated table's operator: passes pack 1 over ``pad``, card by card."""
-    from hardware.tag_registry import CARDS
-
-    for card in CARDS:
-        if stopped.is_set():
-            return
-        sim.place(pad, card)
-        sim.wait_seen(pad, card)
-        sim.lift(pad, card)
-        sim.wait_seen(pad, None)

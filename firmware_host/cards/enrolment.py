@@ -8,13 +8,19 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from catalogue.phrase import Phrase, logged
 
 if TYPE_CHECKING:
-    from firmware_host.screens.panel import Panel
     from hardware.table import TableConfig
+
+
+class Panel(Protocol):
+    """What the wait asks of the OLED (:class:`firmware_host.screens.panel.Panel`, which the cards room
+    does not import): a few short lines."""
+
+    def message(self, lines: list[str]) -> None: ...
 
 logger = logging.getLogger(__name__)
 

@@ -24,10 +24,11 @@ from typing import IO, Generic, TextIO, TypeVar
 
 from engine import Event, NotationError
 from firmware_host.journal.store import REJECTED, GameRecord
-from firmware_host.referee.controller import Controller
-from firmware_host.referee.snapshot import Outcome
-from firmware_host.referee.table_events import CONTRACT_EVENTS, NewGame
-from firmware_host.referee.transcript import (
+from firmware_host.referee import (
+    CONTRACT_EVENTS,
+    Controller,
+    NewGame,
+    Outcome,
     PhysicalEvent,
     Setup,
     TranscriptError,

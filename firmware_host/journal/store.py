@@ -459,7 +459,7 @@ class Journal(Closing):
 
     def _row_problems(self, *, lines: bool) -> list[str]:
         """Each damaged row, by game and line number, the first five of each game."""
-        from firmware_host.referee.transcript import TranscriptError, parse_line
+        from firmware_host.referee import TranscriptError, parse_line
 
         chained = self._chained()
         previous: Any = self._base()

@@ -182,7 +182,7 @@ def _legacy_bad(rows: dict[int, _Row]) -> list[int]:
 
 def _unreadable(rows: dict[int, _Row]) -> list[tuple[int, tuple[int, int, str]]]:
     """The rows whose line cannot be read back: ``(id, (game, line number, problem))``."""
-    from firmware_host.referee.transcript import TranscriptError, parse_line
+    from firmware_host.referee import TranscriptError, parse_line
 
     out = []
     numbers: dict[int, int] = {}

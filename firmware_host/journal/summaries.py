@@ -20,9 +20,7 @@ from catalogue import has, moment, percent, rule_set, say, say_n
 from engine import SEATS, Fault
 from engine.seats import PerSeat
 from firmware_host.journal.store import GameRecord, Journal
-from firmware_host.referee.controller import Controller
-from firmware_host.referee.table_events import HandRecord
-from firmware_host.referee.transcript import CardEvent, TranscriptError
+from firmware_host.referee import CardEvent, Controller, HandRecord, TranscriptError
 
 logger = logging.getLogger(__name__)
 

@@ -23,8 +23,7 @@ from engine.actions import (
 )
 from engine.random_play import random_action
 from engine.state import Phase
-from firmware_host.referee.protocol import physical_events
-from firmware_host.referee.transcript import CardEvent, PhysicalEvent, Setup
+from firmware_host.referee import CardEvent, PhysicalEvent, Setup, physical_events
 from hardware.layout import Zone
 
 

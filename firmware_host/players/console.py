@@ -40,18 +40,19 @@ from engine.state import Phase
 from firmware_host.errors import BadInput
 from firmware_host.journal.store import REJECTED, Journal, JournalError, default_journal
 from firmware_host.outputs import deliver
-from firmware_host.referee.controller import Controller
-from firmware_host.referee.event_words import message
-from firmware_host.referee.protocol import physical_events
-from firmware_host.referee.snapshot import Outcome, TableSnapshot
-from firmware_host.referee.table_events import Notice
-from firmware_host.referee.transcript import (
+from firmware_host.referee import (
     ButtonEvent,
     CardEvent,
+    Controller,
+    Notice,
+    Outcome,
     PhysicalEvent,
+    TableSnapshot,
     TranscriptError,
     dumps,
+    message,
     parse_line,
+    physical_events,
 )
 from firmware_host.screens.chooser import fault_screen, reason_id
 from firmware_host.screens.i18n import worded

@@ -41,9 +41,7 @@ from firmware_host.journal.store import Journal, JournalError
 from firmware_host.outputs import TableOutput
 from firmware_host.players.packets import PacketPlayers
 from firmware_host.players.simtable import SimulatedTable
-from firmware_host.referee.controller import Controller
-from firmware_host.referee.snapshot import Outcome, TableSnapshot
-from firmware_host.referee.transcript import dumps
+from firmware_host.referee import Controller, Outcome, TableSnapshot, dumps
 from firmware_host.screens.chooser import fault_screen, reason_id
 from firmware_host.screens.i18n import words
 from firmware_host.service import ServiceStats, TableService

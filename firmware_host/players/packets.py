@@ -41,10 +41,17 @@ from engine.phases.tricks import accept_play
 from engine.random_play import random_action, random_deal
 from engine.state import Phase
 from firmware_host.players.builtin import wrong_card
-from firmware_host.referee.controller import Controller
-from firmware_host.referee.protocol import physical_events
-from firmware_host.referee.snapshot import Outcome, TableSnapshot
-from firmware_host.referee.transcript import ButtonEvent, CardEvent, PhysicalEvent, Setup, event_line
+from firmware_host.referee import (
+    ButtonEvent,
+    CardEvent,
+    Controller,
+    Outcome,
+    PhysicalEvent,
+    Setup,
+    TableSnapshot,
+    event_line,
+    physical_events,
+)
 from hardware.layout import Zone, ZoneKind
 
 
@@ -312,7 +319,7 @@ class PacketPlayers:
             self._replaying = False
             if before.phase == Phase.EXCHANGE:
                 # the stock ran out: play began by itself, but a table that cannot count the
-                # stock waits for the elder's button (TRANSCRIPT.md, partial sight)
+                # stock waits for the elder's button (docs/transcript.md, partial sight)
                 self._watch(self.table.press(w.elder, "no"))
             elif before.phase == Phase.FORCE and w.declarer == w.dealer:
                 # german: nobody declared and the stock is gone, so the dealer must take the game;

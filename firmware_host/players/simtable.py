@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import queue
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -227,3 +228,17 @@ class SimulatedTable(Closing):
         for sim in reversed(list(self.simulators.values())):
             sim.close()
         self.simulators.clear()
+
+
+def pass_the_pack(sim: SimulatedTable, pad: str, stopped: threading.Event) -> None:
+    """The simulated table's operator at a deck check before the first deal
+    (:func:`firmware_host.cards.deck_gate.deck_check_first`): passes pack 1 over ``pad``, card by card."""
+    from hardware.tag_registry import CARDS
+
+    for card in CARDS:
+        if stopped.is_set():
+            return
+        sim.place(pad, card)
+        sim.wait_seen(pad, card)
+        sim.lift(pad, card)
+        sim.wait_seen(pad, None)

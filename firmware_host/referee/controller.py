@@ -42,7 +42,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 
-from engine import Event, GameState, RuleSet
+from engine import Event, RuleSet
 from firmware_host.referee import game_under_way, referee_state
 from firmware_host.referee.card_namer import Registry
 from firmware_host.referee.referee_state import RefereeState
@@ -82,13 +82,6 @@ class Controller:
     def current_setup(self) -> Setup:
         """The setup line that starts the current game (what the journal writes first)."""
         return referee_state.setup_line(self.state)
-
-    @property
-    def engine_state(self) -> GameState:
-        """The engine's state of the game, for white-box tests of the referee's bookkeeping
-        only: every output takes the :class:`~firmware_host.referee.snapshot.Outcome` instead (a
-        test checks that nothing else reads it)."""
-        return self.state.engine_state
 
     def handle(self, event: PhysicalEvent) -> Outcome:
         """Referee one physical event: the table events it causes (maybe none) and the snapshot

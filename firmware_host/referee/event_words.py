@@ -1,7 +1,7 @@
 """A fault's and a notice's words, from the catalogue, at the edge: the referee's events carry what
 they say as data (:class:`~engine.events.Says`), and the outputs that print words put them in here.
 
-``--json`` (TRANSCRIPT.md) prints a fault with its ``message`` and ``remedy`` and a notice with its
+``--json`` (docs/transcript.md) prints a fault with its ``message`` and ``remedy`` and a notice with its
 ``message``, in English, as the table always has (:func:`contract_json`); the OLED, the voice and the
 page word a fault their own way, in their language, from the same data.
 
@@ -67,7 +67,7 @@ def remedy(fault: Fault, lang: str = "en") -> str:
 
 def contract_json(event: Event) -> dict[str, Any]:
     """``event`` as ``--json`` prints it: a fault with its ``message`` and ``remedy`` after its
-    ``rule``, a notice with its ``message`` first, in English (TRANSCRIPT.md); any other as it is."""
+    ``rule``, a notice with its ``message`` first, in English (docs/transcript.md); any other as it is."""
     data = event.to_json()
     if isinstance(event, Notice):
         return {"event": data.pop("event"), "message": message(event), **data}

@@ -41,7 +41,7 @@ class PrivateViews(Mapping[str, PrivateView]):
         if seat not in SEATS:
             raise KeyError(seat)
         i, state = SEATS.index(seat), self.state
-        sight = Sight.of(state)  # a hand never holds more than five (TRANSCRIPT.md, *Partial sight*)
+        sight = Sight.of(state)  # a hand never holds more than five (docs/transcript.md, *Partial sight*)
         return PrivateView(seat, cards_of(state.hands[i]), max(0, sight.held[i] - sight.seen[i]),
                            cards_of(state.discards[i]))
 

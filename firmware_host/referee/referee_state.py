@@ -3,8 +3,9 @@
 The engine is a function of its state (``engine.apply(state, action) -> (state, events)``); so is
 the referee: :func:`~firmware_host.referee.game_under_way.referee` takes a :class:`RefereeState`
 and a physical event and gives the next state and the :class:`~firmware_host.referee.snapshot.Outcome`,
-and never changes the state it was given (python-chess's ``Board.push``/``pop`` keeps a stack of
-the positions it left; a holder of this state that wants the previous one simply keeps it). The
+and never changes the state it was given: a holder of this state that wants the previous one
+simply keeps it (a persistent value, as the engine's is, unlike python-chess's mutable ``Board``,
+whose ``push``/``pop`` change the one board and keep a stack to undo). The
 state holds the referee's parts, each a frozen value with functions that give the next value:
 
 - ``engine_state``: the engine's :class:`~engine.GameState` of the game under way;

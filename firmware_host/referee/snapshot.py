@@ -38,7 +38,7 @@ class Sight:
 
     @classmethod
     def of(cls, state: GameState) -> Sight:
-        """How much of each hand the table knows, out of the cards the hand holds (TRANSCRIPT.md,
+        """How much of each hand the table knows, out of the cards the hand holds (docs/transcript.md,
         *Partial sight*: a seat's unseen cards are five minus those it is known to hold).
 
         A hand never holds more than five: during the exchange the engine cannot count the

@@ -17,7 +17,7 @@ from engine.events import Says
 from engine.faults import FaultCode
 
 CONTRACT_EVENTS = frozenset({"trump", "king", "trick", "hand_end", "game_end", "fault", "replay_hand"})
-"""The event kinds of TRANSCRIPT.md's contract; ``replay --json`` prints these."""
+"""The event kinds of docs/transcript.md's contract; ``replay --json`` prints these."""
 
 
 @dataclass(frozen=True, slots=True)

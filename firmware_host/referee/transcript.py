@@ -1,6 +1,6 @@
 """Transcripts: the physical events of a table, one JSON object a line.
 
-The format is the contract of ``shared/TRANSCRIPT.md``::
+The format is the contract of ``docs/transcript.md``::
 
     {"setup": {"rules": "classic", "dealer": "A", "target": 5, "tags": {"04A2…": "KS"}}}
     {"zone": "hand.A", "card": "KS"}
@@ -79,7 +79,7 @@ class Setup:
     options: Mapping[str, Any] = field(default_factory=dict)
     players: tuple[str, ...] | None = None
     sight: str | None = None
-    """``full`` or ``partial`` (TRANSCRIPT.md, *Partial sight*); None: the table's own."""
+    """``full`` or ``partial`` (docs/transcript.md, *Partial sight*); None: the table's own."""
     language: str | None = None
     """The OLED's language (``en``, ``fr``, ``it``, ``de``), chosen in the settings menu; None: the table's."""
 

@@ -27,8 +27,7 @@ from engine.faults import VOID_DEAL_CODES, FaultCode
 from engine.rules import RULE_SETS
 from engine.scoring import trick_points
 from engine.state import Phase
-from firmware_host.referee.snapshot import TableSnapshot
-from firmware_host.referee.table_setup import MenuLine
+from firmware_host.referee import MenuLine, TableSnapshot
 from firmware_host.screens.drawing import Screen, clipped, frame_to_text, render
 from firmware_host.screens.i18n import PromptWords, Words, screen_name, worded, words
 

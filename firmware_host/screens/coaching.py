@@ -13,8 +13,7 @@ from __future__ import annotations
 import logging
 
 from engine.seats import SEATS
-from firmware_host.referee.snapshot import Outcome
-from firmware_host.referee.table_events import HandRecord
+from firmware_host.referee import HandRecord, Outcome
 from firmware_host.screens.i18n import screen_name
 from firmware_host.screens.panel import Panel
 

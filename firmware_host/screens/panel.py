@@ -24,8 +24,7 @@ from drivers.display.i2c_sim import FakeI2CBus
 from drivers.display.oled import DisplayError, Oled, open_display
 from engine.state import Phase
 from firmware_host.errors import BadInput
-from firmware_host.referee.event_words import said_in
-from firmware_host.referee.snapshot import Outcome, TableSnapshot
+from firmware_host.referee import Outcome, TableSnapshot, said_in
 from firmware_host.screens.chooser import Screen, frame_to_text, message_screen, paused_screen, render, screen_for
 
 logger = logging.getLogger(__name__)

@@ -18,7 +18,7 @@ from typing import Any
 from engine import Fault
 from engine.faults import FaultCode
 from engine.state import Phase
-from firmware_host.referee.snapshot import TableSnapshot
+from firmware_host.referee import TableSnapshot
 from firmware_host.screens.chooser import fault_screen
 
 PUBLIC_EVENTS = frozenset({

@@ -50,8 +50,7 @@ from engine.rules import RULE_SETS
 from engine.scoring import trick_points
 from engine.seats import PerSeat
 from engine.state import Phase
-from firmware_host.referee.snapshot import Outcome, TableSnapshot
-from firmware_host.referee.table_events import Corrected, NewGame, ReaderState
+from firmware_host.referee import Corrected, NewGame, Outcome, ReaderState, TableSnapshot
 from firmware_host.screens.chooser import reason_id
 from firmware_host.screens.i18n import language as table_language
 from firmware_host.screens.i18n import worded, words
@@ -121,7 +120,7 @@ class Announcer:
     def _exchanged(self, said: _Said) -> list[str]:
         """Under partial sight the engine counts no exchange (its pads read a stack from the cloth
         up to their depth, so neither the discards nor the replacements laid on a hand are all
-        seen: no ``exchange`` event, TRANSCRIPT.md *Partial sight*). When a round of exchange ends,
+        seen: no ``exchange`` event, docs/transcript.md *Partial sight*). When a round of exchange ends,
         who exchanged is said all the same, the elder first ("Bruno exchanges."), so that a player
         who cannot see the table knows it happened; how many is said only where the table counts
         it (full sight: the engine's ``exchange`` event, "Bruno exchanges 2."), never guessed. The

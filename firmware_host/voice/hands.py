@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.cards import ACE_HIGH, SUITS
-from firmware_host.referee.snapshot import Outcome, PrivateView
+from firmware_host.referee import Outcome, PrivateView
 from firmware_host.screens.i18n import language as table_language
 from firmware_host.voice.announcer import Announcement
 from firmware_host.voice.speech import Speaker

@@ -37,7 +37,7 @@ from types import TracebackType
 from typing import IO, Protocol
 
 from catalogue.phrase import Phrase, logged, os_words
-from firmware_host.referee.snapshot import Outcome, TableSnapshot
+from firmware_host.referee import Outcome, TableSnapshot
 from firmware_host.voice.announcer import Announcement, Announcer
 from firmware_host.voice.spoken import ESPEAK_VOICES
 

@@ -30,7 +30,7 @@ PLAYER_FACING: dict[str, tuple[str, ...]] = {
     "coach/review.py": ("CardFinding", "DecisionFinding", "Review", "chance_said", "classical_said", "advice_said",
                        "why_not_reviewed"),
     "coach/odds.py": (), "coach/jeu_de_regle.py": ("Classical",),
-    "venue/words.py": (), "venue/public.py": ("PublicFeed",), "venue/hand_view.py": (),
+    "venue/table/words.py": (), "venue/table/public.py": ("PublicFeed",), "venue/table/hand_view.py": (),
     "firmware_host/screens/public_faults.py": ("public_fault",),
     "firmware_host/cards/enroll.py": (), "firmware_host/voice/spoken.py": (),
     "firmware_host/voice/announcer.py": (), "firmware_host/voice/hands.py": (),
@@ -44,8 +44,8 @@ PLAYER_FACING: dict[str, tuple[str, ...]] = {
     "catalogue/__init__.py": ("os_reason",),
     "firmware_host/app.py": ("load_table_or_exit", "run_service", "_open_events", "table_defaults"),
     "firmware_host/screens/panel.py": ("check_png_dir",), "firmware_host/voice/voice_parts.py": ("open_voice",),
-    "firmware_host/cards/table_tags.py": ("TableTags",), "venue/wiring.py": ("VenueOutputs",),
-    "venue/hub.py": ("_check_free",),
+    "firmware_host/cards/table_tags.py": ("TableTags",), "venue/table/wiring.py": ("VenueOutputs",),
+    "venue/hub/scoreboard.py": ("_check_free",),
 }
 """The modules whose strings reach players, and in them the top-level functions and classes that make
 them (none named: the whole module). ``demo.run_demo``'s lines are read by a test in five languages."""

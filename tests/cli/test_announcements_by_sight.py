@@ -1,4 +1,4 @@
-"""Rule 24 at both sights (TRANSCRIPT.md, *Partial sight*, **Announcements**): an announcement
+"""Rule 24 at both sights (docs/transcript.md, *Partial sight*, **Announcements**): an announcement
 is judged for its time as with full sight, and a king the announcer himself played in this
 hand is one he held. So a king led first and announced before it is played to, or played as
 the dealer's first card and announced before he plays again, scores at partial sight as at

@@ -219,7 +219,7 @@ TRANSCRIPTS = ROOT / "tests" / "transcripts"
 def test_a_transcript_gives_the_same_game_on_the_live_table_and_in_replay(tmp_path: Path, name: str,
                                                                          note: bool) -> None:
     """The simulated table reads partial sight; a transcript whose setup names no sight is at full
-    sight in replay (TRANSCRIPT.md), so it is on the live table too, with one line saying the
+    sight in replay (docs/transcript.md), so it is on the live table too, with one line saying the
     table's own pads cannot promise it. One that names partial sight needs no note."""
     source = TRANSCRIPTS / name
     journal = tmp_path / "journal.sqlite"

@@ -154,7 +154,7 @@ def test_a_hub_stopped_by_ctrl_c_at_its_terminal_warns_of_nothing(tmp_path: Path
 
     import pytest
 
-    from venue.broker import mosquitto_path
+    from venue.hub.broker import mosquitto_path
 
     if mosquitto_path() is None:
         pytest.skip("Mosquitto is not installed: `apt-get install -y mosquitto`")
@@ -178,5 +178,5 @@ def test_a_hub_stopped_by_ctrl_c_at_its_terminal_warns_of_nothing(tmp_path: Path
             os.killpg(hub.pid, signal.SIGKILL)
             hub.wait()
     lines = said.splitlines()
-    assert [line for line in lines if line.startswith("INFO venue.hub: the venue's")] == lines[:2], said
+    assert [line for line in lines if line.startswith("INFO venue.hub.scoreboard: the venue's")] == lines[:2], said
     assert not [line for line in lines if line.startswith(("WARNING", "ERROR", "CRITICAL", "Traceback"))], said

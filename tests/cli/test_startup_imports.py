@@ -116,4 +116,4 @@ def test_a_command_imports_its_own_module_and_no_other_command(command: str) -> 
 def test_the_run_command_imports_neither_the_hub_nor_the_enrolment() -> None:
     """``run`` parsed: nothing of the hub, the enrolment, the coach or the tags' signatures yet."""
     modules = imported_by("from cli.main import parse_args\nparse_args(['run', '--web'])")
-    assert not {"venue.hub", "firmware_host.cards.enroll", "coach", "ecdsa", "networkx", "babel"} & modules
+    assert not {"venue.hub.scoreboard", "firmware_host.cards.enroll", "coach", "ecdsa", "networkx", "babel"} & modules

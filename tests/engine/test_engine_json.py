@@ -144,7 +144,7 @@ def test_events_round_trip(event):
     (GameEnd("A", (5, 2)), {"event": "game_end", "winner": "A", "score": {"A": 5, "B": 2}, "value": 1}),
 ])
 def test_events_carry_the_transcript_fields(event, wire):
-    """TRANSCRIPT.md: at least these fields, cards in two-character notation."""
+    """docs/transcript.md: at least these fields, cards in two-character notation."""
     assert event.to_json() == wire
 
 

@@ -323,7 +323,7 @@ def test_exchange_count_drawing_more_than_discarded_names_the_dealer():
     state, _ = apply(state, Discard("A", (C("9H"),)))
     state, _ = apply(state, Draw("A", (C("7C"),)))
     state, _ = apply(state, Discard("B", (C("8H"),)))
-    # the elder's part is done: A may not draw; the fault names the dealer (TRANSCRIPT.md)
+    # the elder's part is done: A may not draw; the fault names the dealer (docs/transcript.md)
     fault = refused(state, Draw("A", (C("7H"),)), "exchange_count", "B")
     names(fault, "A", "7♥")
     state, _ = apply(state, Draw("B", (C("TC"),)))
@@ -418,7 +418,7 @@ def test_decisions_at_the_wrong_moment(rules, phase_actions, action, code, seat)
 
 
 def test_every_fault_code_but_unknown_tag_is_produced_by_this_file():
-    """RULES.md's table: the engine handles every code but the tag faults (a tag, not a card:
+    """docs/rules.md's table of faults: the engine handles every code but the tag faults (a tag, not a card:
     unknown_tag, and the table's foreign_pack and counterfeit_card, firmware_host/referee/pack_guard.py)."""
     produced = {row[3] for row in PLAY_FAULTS} | {
         "misdeal", "duplicate_card", "exchange_count", "false_king", "not_highest",

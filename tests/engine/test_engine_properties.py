@@ -89,7 +89,7 @@ def naive_play_fault(state: GameState, seat: str, card: Card) -> str | None:
         return "out_of_turn"
     hand = set(state.hand(seat))
     if card not in hand:
-        return "card_not_in_hand"  # TRANSCRIPT.md: whoever's turn it is
+        return "card_not_in_hand"  # docs/transcript.md: whoever's turn it is
     if seat != state.turn:
         return "out_of_turn"
     trump = state.trump

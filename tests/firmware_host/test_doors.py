@@ -25,9 +25,9 @@ from firmware_host.referee.transcript import MAX_LINE_BYTES
 from firmware_host.screens.i18n import screen_name
 from firmware_host.service import TableService
 from hardware.limits import MAX_NAME
-from venue.page import LiveTable, table_app
-from venue.public import PublicFeed
 from venue.settings import WebSettings
+from venue.table.page import LiveTable, table_app
+from venue.table.public import PublicFeed
 
 CLI = Path(sys.executable).parent / "ecarte-table"
 ROOT = Path(__file__).resolve().parents[2]
@@ -252,7 +252,7 @@ def _cli_quick(*args: str) -> subprocess.CompletedProcess[str]:
 
 def test_a_game_number_past_pythons_int_limit_is_not_found(tmp_path: Path) -> None:
     """`GET /api/games/<5,000 nines>` was a 500 with a traceback (int's digit limit)."""
-    from venue.page_history import JournalHistory
+    from venue.table.page_history import JournalHistory
 
     path = tmp_path / "j.sqlite"
     with Journal(path, lock=True) as journal:

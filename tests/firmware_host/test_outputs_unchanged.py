@@ -30,7 +30,7 @@ from firmware_host.screens.coaching import CoachedPanel
 from firmware_host.screens.panel import Panel
 from firmware_host.service import TableService
 from firmware_host.voice.announcer import Announcer
-from venue.public import PublicFeed
+from venue.table.public import PublicFeed
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "outputs"
 PARTIAL_GAME = Path(__file__).resolve().parents[1] / "golden" / "voice" / "partial_game.jsonl"

@@ -108,8 +108,8 @@ def test_the_hub_units_exposure_is_at_most_2(tmp_path: Path) -> None:
 
 
 def test_the_installed_venue_file_is_a_working_one(tmp_path: Path) -> None:
-    from venue.broker import mosquitto_path
-    from venue.hub_settings import load_hub_settings
+    from venue.hub.broker import mosquitto_path
+    from venue.hub.hub_settings import load_hub_settings
 
     if mosquitto_path() is None:
         pytest.skip("no mosquitto (scripts/system-deps.sh tests installs it)")

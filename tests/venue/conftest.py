@@ -31,10 +31,10 @@ WAIT_S = HANG_S  # a hang's limit: a wait ends as soon as what it waits for come
 
 @contextlib.contextmanager
 def scoreboard(browser: Any, live: Any, **page: Any) -> Iterator[Any]:
-    """The hub's scoreboard of ``live`` (a :class:`venue.hub.LiveRoom`) served on a free port and open in a
+    """The hub's scoreboard of ``live`` (a :class:`venue.hub.scoreboard.LiveRoom`) served on a free port and open in a
     new tab of ``browser`` (``page``: its options, a viewport); the tab and the server closed after."""
-    from venue.hub import hub_app
-    from venue.page import ServerThread
+    from venue.hub.scoreboard import hub_app
+    from venue.table.page import ServerThread
 
     server = ServerThread(hub_app(live), "127.0.0.1", 0, name="hub")
     server.start()

@@ -12,7 +12,7 @@ from catalogue import LANGUAGES
 from catalogue.phrase import Phrase
 from hardware.table_checks import Problem
 from tests.hardware.test_table_words import english_left, msgids, words_of
-from venue.hub_settings import INSTALL, load_hub_settings
+from venue.hub.hub_settings import INSTALL, load_hub_settings
 from venue.settings import Listed, SettingsError, load_sections, parse_sections
 
 MORE_ENGLISH = {"room", "known", "folder", "topic", "level", "installed", "runs", "venue", "running", "given",

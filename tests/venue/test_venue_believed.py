@@ -13,11 +13,11 @@ from test_venue_results import SWISS, result
 from test_venue_trust import hub_factory, mosquitto_mode, publish, secret, venue_file
 from waiting import wait_for
 
-from venue.evening import BREAK_S, Evening
-from venue.hub_settings import load_hub_settings
-from venue.ledger import Ledger, PairedTimes
-from venue.room import Room
-from venue.session import Session
+from venue.hub.evening import BREAK_S, Evening
+from venue.hub.hub_settings import load_hub_settings
+from venue.hub.ledger import Ledger, PairedTimes
+from venue.hub.room import Room
+from venue.hub.session import Session
 from venue.settings import SettingsError
 
 __all__ = ["hub_factory", "mosquitto_mode"]  # the fixtures

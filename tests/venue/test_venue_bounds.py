@@ -21,12 +21,12 @@ from paho.mqtt.enums import CallbackAPIVersion
 from test_venue_trust import Hub, good_state, hub_factory, secret, venue_file
 from waiting import wait_for
 
-from venue.hub_settings import HubSettings, load_hub_settings
-from venue.page import LiveTable, ServerThread, table_app
-from venue.public import PublicFeed
-from venue.room import KEPT_GAMES, KEPT_GAMES_BYTES
+from venue.hub.hub_settings import HubSettings, load_hub_settings
+from venue.hub.room import KEPT_GAMES, KEPT_GAMES_BYTES
 from venue.settings import WebSettings
 from venue.sse import STREAMS_PER_ADDRESS
+from venue.table.page import LiveTable, ServerThread, table_app
+from venue.table.public import PublicFeed
 
 __all__ = ["hub_factory"]  # the fixture
 

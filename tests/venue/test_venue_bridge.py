@@ -14,8 +14,8 @@ from conftest import MOSQUITTO, free_port
 from test_venue_trust import Hub, finished, publish, secret, venue_file
 from waiting import wait_for
 
-from venue.broker import wait_listening, write_room_files
-from venue.hub_settings import HubSettings, load_hub_settings
+from venue.hub.broker import wait_listening, write_room_files
+from venue.hub.hub_settings import HubSettings, load_hub_settings
 
 
 def test_a_room_bridged_into_the_hub(tmp_path: Path) -> None:
@@ -57,7 +57,7 @@ def test_a_room_bridged_into_the_hub(tmp_path: Path) -> None:
 
 def hub_rules(hub: Any) -> Any:
     """The rules the hub wrote its files from (the room's broker gets the same ones)."""
-    from venue.broker import load_rules
+    from venue.hub.broker import load_rules
 
     s = hub.settings
     return load_rules(s.broker.venue, list(s.tables), s.state / "secrets", bridges=list(s.bridges),

@@ -25,13 +25,13 @@ from firmware_host.referee.table_defaults import TableDefaults
 from firmware_host.referee.transcript import ButtonEvent, CardEvent, PhysicalEvent, Setup, read_transcript
 from firmware_host.service import TableService
 from hardware.table import simulated_table
-from venue.hub import build_hub
-from venue.hub_settings import HubSettings
-from venue.mqtt import TablePublisher
-from venue.page import ServerThread, TablePage
-from venue.session import Session
+from venue.hub.hub_settings import HubSettings
+from venue.hub.scoreboard import build_hub
+from venue.hub.session import Session
 from venue.settings import MqttSettings, WebSettings
-from venue.words import page_words
+from venue.table.mqtt import TablePublisher
+from venue.table.page import ServerThread, TablePage
+from venue.table.words import page_words
 
 TIMEOUT_MS = 20_000
 PHONE = {"width": 360, "height": 740}

@@ -25,11 +25,11 @@ from firmware_host.journal.store import Journal
 from firmware_host.referee.controller import Controller
 from firmware_host.referee.transcript import ButtonEvent
 from firmware_host.service import TableService
-from venue.mqtt import TablePublisher
-from venue.page import LiveTable, table_app
-from venue.page_history import JournalHistory
-from venue.public import PublicFeed
 from venue.settings import MqttSettings, WebSettings
+from venue.table.mqtt import TablePublisher
+from venue.table.page import LiveTable, table_app
+from venue.table.page_history import JournalHistory
+from venue.table.public import PublicFeed
 
 HOURS = 3 * 3600.0
 

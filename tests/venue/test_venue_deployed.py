@@ -168,7 +168,7 @@ def test_a_flood_of_half_open_connections_neither_stops_the_page_nor_fills_the_l
 def test_a_flood_of_half_open_connections_neither_stops_the_scoreboard_nor_fills_the_log(tmp_path: Path) -> None:
     """The venue's hub serves its scoreboard through the same guard as the table's page: was, under
     `ulimit -n 1024`, a scoreboard no phone could reach while the flood lasted."""
-    from venue.broker import mosquitto_path
+    from venue.hub.broker import mosquitto_path
 
     if mosquitto_path() is None:
         pytest.skip("Mosquitto is not installed: `apt-get install -y mosquitto`")

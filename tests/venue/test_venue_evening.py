@@ -116,7 +116,7 @@ def test_the_simulator_on_the_page(browser: Any) -> None:
 @pytest.mark.parametrize(("lang", "page"), [("fr", "la page de la table : "), ("de", "die Seite des Tisches: "),
                                            ("es", "la página de la mesa: ")])
 def test_the_simulator_says_its_pages_address_in_its_language(tmp_path: Path, lang: str, page: str) -> None:
-    """``sim --web`` printed "INFO venue.page: the table's page: http://..." in every language."""
+    """``sim --web`` printed "INFO venue.table.page: the table's page: http://..." in every language."""
     port = free_port()
     sim = Running("--language", lang, "sim", "--web", f"127.0.0.1:{port}", "--journal", str(tmp_path / "sim.sqlite"),
                   stdin="quit\n")
@@ -164,11 +164,11 @@ def test_a_broker_that_cannot_be_reached_is_said_then_said_reached(caplog: Any) 
     there, the table says it reached it (the command line's half: test_first_evening.py)."""
     import logging
 
-    from venue.mqtt import TablePublisher
     from venue.settings import MqttSettings
+    from venue.table.mqtt import TablePublisher
 
     port = free_port()
-    caplog.set_level(logging.INFO, logger="venue.mqtt")
+    caplog.set_level(logging.INFO, logger="venue.table.mqtt")
     publisher = TablePublisher(MqttSettings(port=port, enabled=True, keepalive=5), table_name="t")
     publisher.start()
     try:

@@ -22,7 +22,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from test_venue_results import SWISS, result
 from test_venue_trust import finished, good_state, hub_factory, publish, retained, secret, venue_file
 
-from venue.hub_settings import HubSettings, load_hub_settings
+from venue.hub.hub_settings import HubSettings, load_hub_settings
 
 __all__ = ["hub_factory"]  # the fixture, shared with test_venue_trust
 
@@ -191,7 +191,7 @@ def test_duplicate_or_reserved_player_names_exit_2(tmp_path: Any) -> None:
 
 
 def test_a_hub_toward_no_broker_says_it_cannot_connect(tmp_path: Any) -> None:
-    from venue.broker import free_port
+    from venue.hub.broker import free_port
 
     status, err = _hub(tmp_path, f'[hub]\nlisten = "127.0.0.1:{free_port()}"\n[tables]\nnames = ["t1"]\n',
                        "--broker", f"127.0.0.1:{free_port()}", wait=8)
@@ -205,12 +205,12 @@ def test_a_table_with_a_misspelt_venue_says_so(tmp_path: Any, hub_factory: Any,
                                                 caplog: pytest.LogCaptureFixture) -> None:
     import logging
 
-    from venue.mqtt import TablePublisher
     from venue.settings import MqttSettings
+    from venue.table.mqtt import TablePublisher
 
     settings = settings_for(tmp_path, ["t1"])
     hub_factory(settings)
-    caplog.set_level(logging.WARNING, logger="venue.mqtt")
+    caplog.set_level(logging.WARNING, logger="venue.table.mqtt")
     host, port = settings.broker_listen
     for venue, refused in (("clbu", True), ("club", False)):
         table = MqttSettings(host=host, port=port, venue=venue, table="t1", username="t1", enabled=True,
@@ -231,8 +231,8 @@ def test_a_refusal_is_logged_before_it_shows() -> None:
     machine); said once, however many threads find it."""
     import logging
 
-    from venue.mqtt import TablePublisher
     from venue.settings import MqttSettings
+    from venue.table.mqtt import TablePublisher
 
     publisher = TablePublisher(MqttSettings(host="127.0.0.1", port=1, venue="clbu", table="t1", username="t1",
                                             enabled=True, password="x"), table_name="t1")
@@ -243,7 +243,7 @@ def test_a_refusal_is_logged_before_it_shows() -> None:
             flags.append(publisher.refused)
 
     watch = Watch(logging.WARNING)
-    logging.getLogger("venue.mqtt").addHandler(watch)
+    logging.getLogger("venue.table.mqtt").addHandler(watch)
     try:
         threads = [threading.Thread(target=publisher._say_refused) for _ in range(8)]
         for thread in threads:
@@ -251,7 +251,7 @@ def test_a_refusal_is_logged_before_it_shows() -> None:
         for thread in threads:
             thread.join()
     finally:
-        logging.getLogger("venue.mqtt").removeHandler(watch)
+        logging.getLogger("venue.table.mqtt").removeHandler(watch)
         publisher.close()
     assert flags == [False] and publisher.refused
 

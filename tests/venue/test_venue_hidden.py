@@ -21,11 +21,12 @@ from waiting import wait_for
 from firmware_host.referee.table_events import HandRecord
 from firmware_host.referee.transcript import CardEvent, PhysicalEvent
 from firmware_host.service import TableService
-from venue.mqtt import TablePublisher
-from venue.page import STATIC, TablePage
-from venue.public import PublicFeed, card_tokens, hidden_cards
-from venue.record import parse_record
+from venue.assets import STATIC
 from venue.settings import MqttSettings, WebSettings
+from venue.table.mqtt import TablePublisher
+from venue.table.page import TablePage
+from venue.table.public import PublicFeed, card_tokens, hidden_cards
+from venue.table.record import parse_record
 
 FACE_UP_ZONES = ("play.A", "play.B", "turnup")
 

@@ -7,10 +7,10 @@ import time
 
 from starlette.testclient import TestClient
 
-from venue.hub import LiveRoom, hub_app
-from venue.ledger import standings
-from venue.room import Room
-from venue.session import Session, round_robin
+from venue.hub.ledger import standings
+from venue.hub.room import Room
+from venue.hub.scoreboard import LiveRoom, hub_app
+from venue.hub.session import Session, round_robin
 
 
 def state(winner: str | None, score: tuple[int, int], players: tuple[str, str], game: int = 1) -> bytes:

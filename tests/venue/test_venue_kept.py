@@ -18,18 +18,18 @@ from starlette.testclient import TestClient
 
 import firmware_host.journal.replay
 import firmware_host.journal.store
-import venue.page
-import venue.page_history
+import venue.table.page
+import venue.table.page_history
 from firmware_host.journal.store import GameRecord
 from firmware_host.referee.table_events import HandRecord
 from firmware_host.referee.transcript import ButtonEvent
 from firmware_host.service import TableService
-from venue.kept_games import games_folder
-from venue.page import LiveTable, TablePage, table_app
-from venue.page_history import JournalHistory
-from venue.public import PublicFeed
-from venue.record import GameLog
 from venue.settings import WebSettings
+from venue.table.kept_games import games_folder
+from venue.table.page import LiveTable, TablePage, table_app
+from venue.table.page_history import JournalHistory
+from venue.table.public import PublicFeed
+from venue.table.record import GameLog
 
 HISTORY = ("/api/games", "/api/stats", "/api/games/1", "/api/games/1/record", "/api/games/2", "/api/games/2/record")
 
@@ -46,7 +46,7 @@ def replays(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         return real(record, *args, **kwargs)
 
     monkeypatch.setattr(firmware_host.journal.replay, "replay_game", counted)
-    monkeypatch.setattr(venue.page_history, "replay_game", counted)
+    monkeypatch.setattr(venue.table.page_history, "replay_game", counted)
     return seen
 
 
@@ -234,13 +234,13 @@ def test_a_game_over_is_rendered_once_for_viewers_looping_over_it(service: Table
     """A viewer looping over a game over had its hands written out as text at every request (on the
     loop that answers /api/state): each answer is rendered once while the game and what it shows stay."""
     written: list[int] = []
-    real = venue.page.write_record
+    real = venue.table.page.write_record
 
     def counted(log: GameLog) -> str:
         written.append(len(log.hands))
         return real(log)
 
-    monkeypatch.setattr(venue.page, "write_record", counted)
+    monkeypatch.setattr(venue.table.page, "write_record", counted)
     live = LiveTable(PublicFeed(table="T"))
     for event in [*whole_game(4), ButtonEvent("A", "yes")]:
         _to_both(service, live, event)

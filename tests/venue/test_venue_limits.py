@@ -1,4 +1,4 @@
-"""Mosquitto's own limits in the configuration the hub writes for it (venue/broker.py), each tried
+"""Mosquitto's own limits in the configuration the hub writes for it (venue/hub/broker.py), each tried
 through a real Mosquitto started by the hub: a packet too big disconnects its sender and keeps
 nothing; a reader that does not read holds the broker to ``max_queued_bytes`` and
 ``max_inflight_bytes``; connections past ``max_connections`` are refused and a table connects once
@@ -25,7 +25,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from test_venue_guard import _string, connect_packet, raw_connect
 from test_venue_trust import good_state, hub_factory, publish, retained, secret, venue_file
 
-from venue.broker import (
+from venue.hub.broker import (
     CONNECTIONS_SPARE,
     DESCRIPTORS_KEPT,
     MAX_INFLIGHT_BYTES,
@@ -33,7 +33,7 @@ from venue.broker import (
     MAX_QUEUED_BYTES,
     mosquitto_path,
 )
-from venue.hub_settings import HubSettings, load_hub_settings
+from venue.hub.hub_settings import HubSettings, load_hub_settings
 
 __all__ = ["hub_factory"]  # the fixture, shared with test_venue_trust
 
@@ -219,9 +219,9 @@ def test_a_venue_file_of_the_embedded_broker_starts_the_hubs_own_mosquitto(
     path.write_text(path.read_text().replace('mode = "embedded"', broker))
     settings = load_hub_settings(path)
     assert settings.mode == "mosquitto" and settings.retired == "embedded"
-    caplog.set_level(logging.INFO, logger="venue.hub")
+    caplog.set_level(logging.INFO, logger="venue.hub.scoreboard")
     hub = hub_factory(settings)
-    said = [r.getMessage() for r in caplog.records if r.name == "venue.hub" and r.levelno == logging.WARNING]
+    said = [r.getMessage() for r in caplog.records if r.name == "venue.hub.scoreboard" and r.levelno == logging.WARNING]
     assert len(said) == 1 and "retired" in said[0] and "own Mosquitto" in said[0], said
     assert any("Mosquitto on" in r.getMessage() for r in caplog.records), caplog.text
     publish(settings, "ecarte/club/t1/state", good_state(None, game=2), "t1", secret(settings, "t1"))

@@ -14,8 +14,9 @@ from paho.mqtt.enums import CallbackAPIVersion
 from waiting import wait_for
 
 from firmware_host.service import TableService
-from venue.mqtt import TablePublisher, make_client
+from venue.mqtt_client import make_client
 from venue.settings import MqttSettings
+from venue.table.mqtt import TablePublisher
 
 
 class Watcher:
@@ -123,7 +124,7 @@ def test_tables_connecting_together_stay_connected(caplog: Any) -> None:
     import logging
     import time
 
-    caplog.set_level(logging.WARNING, logger="venue.mqtt")
+    caplog.set_level(logging.WARNING, logger="venue.table.mqtt")
     with open_broker() as broker:
         tables = [TablePublisher(MqttSettings(port=broker.port, venue="v", table=f"t{i}", enabled=True),
                                  table_name=f"t{i}") for i in range(32)]

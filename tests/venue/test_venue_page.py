@@ -14,10 +14,10 @@ from starlette.testclient import TestClient
 
 from firmware_host.referee.transcript import ButtonEvent, PhysicalEvent, Setup
 from firmware_host.service import TableService
-from venue.page import LiveTable, table_app
-from venue.page_history import JournalHistory
-from venue.public import PublicFeed
 from venue.settings import SettingsError, WebSettings, parse_sections
+from venue.table.page import LiveTable, table_app
+from venue.table.page_history import JournalHistory
+from venue.table.public import PublicFeed
 
 
 def played(service: TableService) -> LiveTable:
@@ -112,7 +112,7 @@ def test_the_page_speaks_the_table_files_language(tmp_path: Path) -> None:
     import httpx
 
     from hardware.table import load_table, shipped_table_path
-    from venue.wiring import VenueOutputs
+    from venue.table.wiring import VenueOutputs
 
     text = shipped_table_path("simulated").read_text().replace("[table]\n", '[table]\nlanguage = "fr"\n', 1)
     path = tmp_path / "t.toml"

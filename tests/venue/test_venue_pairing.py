@@ -1,4 +1,4 @@
-"""A Swiss evening on the hub's scoreboard (venue/pairing.py): simulated club evenings of up to
+"""A Swiss evening on the hub's scoreboard (venue/hub/pairing.py): simulated club evenings of up to
 twelve players, their games' results arriving as the tables publish them.
 
 What every round must be is checked against an independent brute force over all pairings:
@@ -23,10 +23,10 @@ from conftest import scoreboard
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from venue.hub import LiveRoom
-from venue.hub_settings import load_hub_settings
-from venue.room import Room
-from venue.session import Session
+from venue.hub.hub_settings import load_hub_settings
+from venue.hub.room import Room
+from venue.hub.scoreboard import LiveRoom
+from venue.hub.session import Session
 from venue.settings import SettingsError
 
 
@@ -99,7 +99,7 @@ def test_a_simulated_swiss_evening(size: int, data: Any) -> None:
             # among those with as few byes, the lowest score that leaves such a pairing
             level = [p for p in players if byes[p] == byes[bye] and scores[p] < scores[bye]]
             # (or, looking ahead, none of their pairings leaves the evening's last rounds a pairing)
-            from venue.pairing import _completable, _matchings
+            from venue.hub.pairing import _completable, _matchings
 
             for p in level:
                 if cheapest(frozenset(players) - {p}) is not None:
@@ -108,7 +108,7 @@ def test_a_simulated_swiss_evening(size: int, data: Any) -> None:
                                                 planned - number, [10**6])
                                    for other in _matchings(sorted(set(players) - {p}), met, [10**6])), p
         cost = sum((scores[a] - scores[b]) ** 2 for a, b in pairs)
-        from venue.pairing import _completable, _matchings
+        from venue.hub.pairing import _completable, _matchings
 
         if cost != cheapest(rest):
             # paired by score among the pairings after which the evening's last rounds can still be
@@ -179,7 +179,7 @@ def test_the_scoreboard_shows_the_swiss_rounds_and_the_bye(browser: Any) -> None
 def test_seven_players_over_six_rounds_never_get_a_second_bye(data: Any) -> None:
     """The pairing looks ahead: with 7 players over 6 rounds a second bye is never needed, so none is
     given (before, 11 evenings in 100 gave one while two players had had none)."""
-    from venue.pairing import Played, swiss_evening
+    from venue.hub.pairing import Played, swiss_evening
 
     players = [f"p{i}" for i in range(7)]
     games: list[Played] = []
@@ -197,7 +197,7 @@ def test_seven_players_over_six_rounds_never_get_a_second_bye(data: Any) -> None
 
 
 def test_a_second_bye_only_where_no_other_pairing_exists_and_it_is_said(caplog: pytest.LogCaptureFixture) -> None:
-    from venue.pairing import swiss_round
+    from venue.hub.pairing import swiss_round
 
     # Ann has had no bye, but Bob and Cat have met: only a second bye (Bob's or Cat's) pairs the round
     rnd = swiss_round(3, ["ann", "bob", "cat"], {}, {frozenset(("bob", "cat"))}, {"bob": 1, "cat": 1}, {})
@@ -210,7 +210,7 @@ def test_a_second_bye_only_where_no_other_pairing_exists_and_it_is_said(caplog: 
 def test_results_of_players_never_paired_cannot_grow_the_hub() -> None:
     """A table publishing game after game of two players no round pairs: each is disputed and held
     for a round that may pair them, but the hub holds no more of them than its disputed list."""
-    from venue.ledger import MAX_DISPUTED
+    from venue.hub.ledger import MAX_DISPUTED
 
     room = Room("club", Session("Tuesday", ("ann", "bob", "cat", "dan"), system="swiss", planned=3))
     live = LiveRoom(room)

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from catalogue import LANGUAGES, say_n
-from venue.page import TablePage
 from venue.settings import WebSettings
+from venue.table.page import TablePage
 
 TIMEOUT_MS = 20_000
 COUNTS = (0, 1, 2, 5, 1_000_000)
@@ -36,7 +36,7 @@ def test_the_page_says_a_count_in_the_languages_plural_form(browser: Any, lang: 
 
 def test_the_shipped_titles_are_the_shipped_table_files_names() -> None:
     from hardware.table import load_table, shipped_table_path
-    from venue.words import SHIPPED_TITLES
+    from venue.table.words import SHIPPED_TITLES
 
     for key, title in SHIPPED_TITLES.items():
         assert load_table(shipped_table_path(key)).name == title

@@ -9,7 +9,7 @@ from conftest import whole_game
 
 from cli.main import main
 from firmware_host.referee.controller import Controller
-from venue.record import RecordError, check_game, game_log_of, parse_record, write_record
+from venue.table.record import RecordError, check_game, game_log_of, parse_record, write_record
 
 
 @pytest.mark.parametrize("rules", ["classic", "french", "italian", "german"])
@@ -66,7 +66,7 @@ def test_the_pages_record_is_in_the_tables_language(lang: str) -> None:
     king``): worded for a reader of the language, no English word of the game left; the record itself
     stays in the notation (``export``, the parser)."""
     from catalogue.english import english_words
-    from venue.record import said_record
+    from venue.table.record import said_record
 
     for seed, rules in ((4, "classic"), (2, "italian"), (3, "german")):
         controller = Controller()
@@ -108,7 +108,7 @@ def test_a_records_tags_are_read_in_the_language(lang: str, table: str, rules: s
     """[Table "Simulated table"] and [Lieu "Simulated table"] stayed English, [Règles "classic"] and
     [Opzioni "{}"] raw: a shipped table's title, the rule set and its options are worded."""
     from catalogue import say, template
-    from venue.record import said_record
+    from venue.table.record import said_record
 
     said = said_record(_replayed_game(), lang).splitlines()
     site = say(lang, "record.tag.Site")

@@ -20,8 +20,8 @@ from waiting import wait_for
 
 from firmware_host.referee.transcript import ButtonEvent
 from firmware_host.service import TableService
-from venue.mqtt import TablePublisher
 from venue.settings import MqttSettings
+from venue.table.mqtt import TablePublisher
 
 TIMEOUT_MS = 30_000
 

@@ -20,8 +20,8 @@ SWISS = ("Ann", "Bob", "Cat", "Eve")
 
 
 def test_a_result_belongs_to_its_table_and_its_pairing() -> None:
-    from venue.room import Room
-    from venue.session import Session
+    from venue.hub.room import Room
+    from venue.hub.session import Session
 
     room = Room("club", Session("Tuesday", SWISS, system="swiss", planned=3), ("table-1", "table-2"))
     now = time.time()
@@ -49,7 +49,7 @@ def test_a_result_belongs_to_its_table_and_its_pairing() -> None:
 
 
 def test_free_play_counts_the_players_the_table_announced() -> None:
-    from venue.room import Room
+    from venue.hub.room import Room
 
     room = Room("club")
     state = json.dumps({"game": 3, "players": ["Ann", "Bob", ""], "view": {"score": [0, 0]}}).encode()
@@ -64,8 +64,8 @@ def test_free_play_counts_the_players_the_table_announced() -> None:
 def test_a_restart_counts_a_later_rounds_result_that_comes_first() -> None:
     """After a restart the retained games come in any order: a result of round 2 before round 1 is
     over waits (disputed meanwhile) and counts once round 2 is paired."""
-    from venue.room import Room
-    from venue.session import Session
+    from venue.hub.room import Room
+    from venue.hub.session import Session
 
     first = Room("club", Session("Tuesday", SWISS, system="swiss", planned=3), ("table-1", "table-2"))
     first.take("ecarte/club/table-1/games/1", result("table-1", 1, ("Ann", "Cat")), 1.0)

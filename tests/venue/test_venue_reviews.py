@@ -16,9 +16,9 @@ from conftest import Recorder, feed, make_service, whole_game
 from waiting import wait_for
 
 from firmware_host.referee.transcript import ButtonEvent
-from venue.page import TablePage
-from venue.reviews import reviews_folder
 from venue.settings import WebSettings
+from venue.table.page import TablePage
+from venue.table.reviews import reviews_folder
 
 
 def play(path: Path, delay: float) -> tuple[int, list[Path]]:
@@ -65,7 +65,7 @@ def test_closing_ends_a_review_under_way() -> None:
     under way is dropped, not waited for (`run --web` stopped by Ctrl-C waited for the hand being reviewed)."""
     import time
 
-    from venue.reviews import Reviews
+    from venue.table.reviews import Reviews
 
     reviews = Reviews(None)
     pool = reviews._worker()
@@ -86,7 +86,7 @@ def test_closing_leaves_no_thread_of_the_worker_for_the_exit_to_wake() -> None:
     import threading
     import time
 
-    from venue.reviews import Reviews
+    from venue.table.reviews import Reviews
 
     def pool_threads() -> list[threading.Thread]:
         return [t for t in threading.enumerate() if type(t).__name__ == "_ExecutorManagerThread"]
@@ -111,8 +111,8 @@ def test_a_review_dropped_as_the_table_closes_is_no_warning(tmp_path: Path, capl
     import logging
     import time
 
-    from venue.page_history import JournalHistory
-    from venue.reviews import Reviews
+    from venue.table.page_history import JournalHistory
+    from venue.table.reviews import Reviews
 
     path = tmp_path / "journal.sqlite"
     service = make_service(path)
@@ -133,12 +133,12 @@ def test_a_review_dropped_as_the_table_closes_is_no_warning(tmp_path: Path, capl
         await asyncio.to_thread(reviews.close)
         return await asked
 
-    with caplog.at_level(logging.DEBUG, logger="venue.reviews"):
+    with caplog.at_level(logging.DEBUG, logger="venue.table.reviews"):
         try:
             assert asyncio.run(review_then_close()) is None
         finally:
             reviews.close()
-    said = [(r.levelno, r.getMessage()) for r in caplog.records if r.name == "venue.reviews"]
+    said = [(r.levelno, r.getMessage()) for r in caplog.records if r.name == "venue.table.reviews"]
     assert not [m for level, m in said if level >= logging.WARNING], said
     assert any("dropped" in m for level, m in said if level == logging.DEBUG), said
 
@@ -151,8 +151,8 @@ def test_the_reviews_are_pruned_with_their_games(tmp_path: Path) -> None:
     import dataclasses
 
     from firmware_host.journal.store import KEEP_GAMES
-    from venue.page_history import JournalHistory
-    from venue.reviews import Reviews
+    from venue.table.page_history import JournalHistory
+    from venue.table.reviews import Reviews
 
     path = tmp_path / "journal.sqlite"
     service = make_service(path)

@@ -23,7 +23,7 @@ HOSTILE = [
 
 
 def test_the_hub_refuses_a_state_whose_cards_are_not_cards() -> None:
-    from venue.room import Room
+    from venue.hub.room import Room
 
     room = Room("club")
     for i, state in enumerate(HOSTILE):
@@ -37,8 +37,8 @@ def test_the_hub_refuses_a_state_whose_cards_are_not_cards() -> None:
 def test_the_scoreboard_draws_each_tile_alone(browser: Any) -> None:
     """Tiles of hostile states, as a retained state gives them to every browser that comes: each shows
     as unreadable and the tables around them are drawn (before, ``cardEl("")`` threw and none was)."""
-    from venue.hub import LiveRoom
-    from venue.room import Room, TableSeen
+    from venue.hub.room import Room, TableSeen
+    from venue.hub.scoreboard import LiveRoom
 
     live = LiveRoom(Room("club"))
     good = json.dumps({"game": 1, "players": ["Ann", "Bob", ""], "t": 1.0,
@@ -59,8 +59,8 @@ def test_a_busy_room_is_drawn_ten_times_a_second_at_most_and_only_the_tiles_that
     """A room at full pace (256 tables, 850 states a second) kept a phone's page busy drawing: each state
     drew its tile again, up to 60 frames a second. A state that changes nothing the tile shows (a card
     dealt to a hand) leaves the tile as it is, and the room is drawn ten times a second at most."""
-    from venue.hub import LiveRoom
-    from venue.room import Room
+    from venue.hub.room import Room
+    from venue.hub.scoreboard import LiveRoom
 
     def state(score: list[int], hand_sizes: list[int]) -> bytes:
         return json.dumps({"game": 1, "players": ["Ann", "Bob"], "t": 1.0, "view": {
@@ -102,9 +102,9 @@ def test_a_busy_room_is_drawn_ten_times_a_second_at_most_and_only_the_tiles_that
 
 
 def test_the_director_sees_a_disputed_result(browser: Any) -> None:
-    from venue.hub import LiveRoom
-    from venue.room import Room
-    from venue.session import Session
+    from venue.hub.room import Room
+    from venue.hub.scoreboard import LiveRoom
+    from venue.hub.session import Session
 
     live = LiveRoom(Room("club", Session("Tuesday", SWISS, system="swiss", planned=3), ("table-1", "table-2")))
     live.take("ecarte/club/table-1/games/7", result("table-1", 7, ("Eve", "Bob")))
@@ -119,8 +119,8 @@ def test_the_director_sees_a_disputed_result(browser: Any) -> None:
 def test_a_tile_off_the_screen_waits_and_is_drawn_when_it_scrolls_into_view(browser: Any) -> None:
     """A phone shows a few tiles of a room of many: a table far below the screen is not drawn again at
     each of its states (before, every tile of the room was), and shows its latest when scrolled to."""
-    from venue.hub import LiveRoom
-    from venue.room import Room
+    from venue.hub.room import Room
+    from venue.hub.scoreboard import LiveRoom
 
     def state(score: list[int]) -> bytes:
         return json.dumps({"game": 1, "players": ["Ann", "Bob"], "t": 1.0,

@@ -11,8 +11,8 @@ from catalogue import LANGUAGES, card_words
 from firmware_host.referee.controller import Controller
 from firmware_host.referee.transcript import CardEvent, Setup
 from firmware_host.service import TableService
-from venue.public import PublicFeed, card_tokens
-from venue.words import RANKS, page_words
+from venue.table.public import PublicFeed, card_tokens
+from venue.table.words import RANKS, page_words
 
 
 def test_the_state_carries_the_hand_so_far_and_the_games_hands(service: TableService) -> None:

@@ -15,9 +15,9 @@ from test_venue_trust import good_state
 def test_a_browser_that_does_not_read_is_dropped() -> None:
     """A stream opened and never read: what waits for it is bounded by bytes, then it is dropped (its
     queue used to hold 2,000 blocks of any size: a standings block each result)."""
-    from venue.hub import LiveRoom, hub_app
-    from venue.page import ServerThread
-    from venue.room import Room
+    from venue.hub.room import Room
+    from venue.hub.scoreboard import LiveRoom, hub_app
+    from venue.table.page import ServerThread
 
     live = LiveRoom(Room("club"))
     live.browsers.limit = 512 * 1024
@@ -115,8 +115,8 @@ def test_messages_waiting_for_the_hub_are_taken_together_the_latest_of_each_topi
     is retained: a newer one replaces it), in their order."""
     import asyncio
 
-    from venue.hub import LiveRoom, Subscriber
-    from venue.room import Room
+    from venue.hub.room import Room
+    from venue.hub.scoreboard import LiveRoom, Subscriber
     from venue.settings import MqttSettings
 
     def message(topic: str, payload: bytes) -> mqtt.MQTTMessage:

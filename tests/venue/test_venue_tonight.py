@@ -18,12 +18,12 @@ from test_venue_results import SWISS, result
 from test_venue_trust import Hub, hub_factory, publish, secret, venue_file
 from waiting import wait_for
 
-from venue.evening import Evening
-from venue.hub_settings import load_hub_settings
-from venue.ledger import CLOCK_SLACK_S, EVENING_S, Ledger, PairedTimes
-from venue.pairing import Played, swiss_evening
-from venue.room import Room
-from venue.session import Session
+from venue.hub.evening import Evening
+from venue.hub.hub_settings import load_hub_settings
+from venue.hub.ledger import CLOCK_SLACK_S, EVENING_S, Ledger, PairedTimes
+from venue.hub.pairing import Played, swiss_evening
+from venue.hub.room import Room
+from venue.hub.session import Session
 
 __all__ = ["hub_factory"]  # the fixture
 

@@ -21,9 +21,9 @@ from conftest import MOSQUITTO
 from paho.mqtt.enums import CallbackAPIVersion
 from waiting import wait_for
 
-from venue.hub import build_hub
-from venue.hub_settings import HubSettings, load_hub_settings
-from venue.page import ServerThread
+from venue.hub.hub_settings import HubSettings, load_hub_settings
+from venue.hub.scoreboard import build_hub
+from venue.table.page import ServerThread
 
 BAD = [b"[1,2]", b'"x"', b"NaN", b'{"view": []}', b'{"players": 5}', b'{"view": {"score": 5}}',
        b'{"winner": "A", "game": "x"}', b"1e400", b'{"view": {"score": [1e400, 1]}}', b"\xff\xfe",
@@ -52,7 +52,7 @@ def venue_file(tmp_path: Path, mode: str, names: list[str]) -> Path:
 
 
 def _free() -> int:
-    from venue.broker import free_port
+    from venue.hub.broker import free_port
 
     return free_port()
 
@@ -150,7 +150,7 @@ def test_bad_payloads_are_dropped_and_the_scoreboard_answers(tmp_path: Path, mos
                                                              caplog: pytest.LogCaptureFixture) -> None:
     names = [f"b{i}" for i in range(len(BAD))] + ["good", "sentinel"]
     settings = load_hub_settings(venue_file(tmp_path, mosquitto_mode, names))
-    caplog.set_level(logging.WARNING, logger="venue.room")
+    caplog.set_level(logging.WARNING, logger="venue.hub.room")
     hub = hub_factory(settings)
     for i, payload in enumerate(BAD):
         publish(settings, f"ecarte/club/b{i}/state", payload, f"b{i}", secret(settings, f"b{i}"))
@@ -221,7 +221,7 @@ def test_the_hubs_mosquitto_with_tls(tmp_path: Path, mosquitto_mode: str, hub_fa
     """The venue file's TLS listener: a table connects with the CA and its password, and is counted."""
     from conftest import _make_certs
 
-    from venue.mqtt import make_client
+    from venue.mqtt_client import make_client
     from venue.settings import MqttSettings
 
     tmp_path.chmod(0o755)
@@ -254,10 +254,10 @@ def test_a_table_flooding_bad_payloads_is_said_once_a_minute(caplog: Any) -> Non
     """Each refused message was a WARNING: a table sending a thousand bad states a second wrote a
     thousand lines a second. A table's drops are said once a minute, the next line with how many
     were not said; another table's are said at once."""
-    from venue.room import DROP_SAID_EVERY_S, Room
+    from venue.hub.room import DROP_SAID_EVERY_S, Room
 
     room = Room("club")
-    with caplog.at_level(logging.WARNING, logger="venue.room"):
+    with caplog.at_level(logging.WARNING, logger="venue.hub.room"):
         for i in range(1000):
             room.take("ecarte/club/t1/state", b"[1,2]", 1.0 + i / 1000)
         room.take("ecarte/club/t2/state", b"x", 1.5)

@@ -251,9 +251,9 @@ def test_the_page_shows_the_journals_game_number_after_a_restart(tmp_path: Path)
     from starlette.testclient import TestClient
 
     from firmware_host.referee.snapshot import Outcome
-    from venue.page import LiveTable, table_app
-    from venue.public import PublicFeed
     from venue.settings import WebSettings
+    from venue.table.page import LiveTable, table_app
+    from venue.table.public import PublicFeed
 
     path = tmp_path / "j.sqlite"
     first = tmp_path / "first.jsonl"

@@ -1,7 +1,7 @@
 """``ecarte-table replay``: hand-written transcripts and their expected table events.
 
 Each ``tests/transcripts/NAME.jsonl`` has a ``NAME.expected.jsonl`` written by hand
-from RULES.md and TRANSCRIPT.md: the contract's event kinds, in order, with the
+from docs/rules.md and docs/transcript.md: the contract's event kinds, in order, with the
 contract's fields (the program may print more fields; it must print these).
 """
 

@@ -50,7 +50,7 @@ def table_at(phase: str, rules: str = "classic", **options: object) -> Controlle
     if phase == "trick":
         steps.append(card_event("play.B", "9S"))
     feed(table, steps)
-    assert table.engine_state.phase == ("play" if phase == "trick" else phase)
+    assert table.state.engine_state.phase == ("play" if phase == "trick" else phase)
     return table
 
 

@@ -71,7 +71,7 @@ def test_registry_lookup_resolves_uids_not_in_setup() -> None:
     table.handle(Setup(rules="classic", dealer="A", tags={TAG_KS: "KS"}))
     table.handle(CardEvent("hand.B", sighting=Sighting("0A0B0C0D")))
     table.handle(CardEvent("hand.B", sighting=Sighting(TAG_KS)))
-    assert {str(c) for c in table.engine_state.hand("B")} == {"QH", "KS"}
+    assert {str(c) for c in table.state.engine_state.hand("B")} == {"QH", "KS"}
     refused = table.handle(CardEvent("hand.B", sighting=Sighting("FFFF"))).events
     assert summary(refused) == [("fault", "unknown_tag", "A")]  # the dealer handles the hand pads
-    assert table.engine_state.hands[1].bit_count() == 2
+    assert table.state.engine_state.hands[1].bit_count() == 2

@@ -94,7 +94,7 @@ def _to(service: TableService, phase: str) -> None:
         steps += [CardEvent("play.A", "7S")]
     for step in steps:
         service.handle(InputLine(step, fed=False))
-    assert service.controller.engine_state.phase == {"refused": "play"}.get(phase, phase)
+    assert service.controller.state.engine_state.phase == {"refused": "play"}.get(phase, phase)
 
 
 SIGHTINGS: list[tuple[str, str, Any, list[str]]] = [

@@ -93,7 +93,7 @@ def test_refused_card_then_doubling_buttons() -> None:
     assert table.snapshot().faulty_seats == set()
     assert summary(table.handle(ButtonEvent("B", "yes")).events) == [("offer", "", "B")]
     assert summary(table.handle(ButtonEvent("A", "yes")).events) == [("offer", "", "B")]
-    assert table.engine_state.multiplier == 2
+    assert table.state.engine_state.multiplier == 2
 
 
 # -- re-reads, flickers, tags --------------------------------------------------------------------
@@ -149,15 +149,15 @@ def test_random_streams_keep_the_game_whole(rules: str, options: dict, layout: s
     rng = random.Random(seed)
     table = Controller(registry=REGISTRY)
     table.handle(Setup(rules=rules, dealer="A", tags={TAG_KS: "KS"}, options=options))
-    score = table.engine_state.score
+    score = table.state.engine_state.score
     hand_start = score
     for step in stream:
-        events = correct_move(table.engine_state, rng) if step == "move" else [step]
+        events = correct_move(table.state.engine_state, rng) if step == "move" else [step]
         for event in events:
             if layout == "compact":
                 event = compact_event(event)
             out = table.handle(event).events
-            state = table.engine_state
+            state = table.state.engine_state
             # every card in exactly one place
             places = _places(state)
             union = 0
@@ -186,19 +186,19 @@ def test_random_streams_keep_the_game_whole(rules: str, options: dict, layout: s
 
 def test_the_led_card_is_not_in_the_stock() -> None:
     table = table_at("trick")
-    led = table.engine_state.led
-    assert not table.engine_state.stock_mask >> led & 1
-    assert table.engine_state.stock_size == 32 - 11
+    led = table.state.engine_state.led
+    assert not table.state.engine_state.stock_mask >> led & 1
+    assert table.state.engine_state.stock_size == 32 - 11
 
 
 def test_without_a_dealer_the_first_card_dealt_names_the_elder() -> None:
     """No setup and no cut: dealing starts with the non-dealer (rule 8)."""
     table = Controller()
-    assert table.engine_state.phase == "cut"
+    assert table.state.engine_state.phase == "cut"
     events = table.handle(CardEvent("hand.B", "KH")).events
     assert [e.to_json() for e in events] == [{"event": "dealer", "seat": "A", "cut": None}]
-    assert table.engine_state.dealer == "A" and table.engine_state.phase == "deal"
-    assert [str(c) for c in table.engine_state.hand("B")] == ["KH"]
+    assert table.state.engine_state.dealer == "A" and table.state.engine_state.phase == "deal"
+    assert [str(c) for c in table.state.engine_state.hand("B")] == ["KH"]
 
 
 def test_the_seats_cut_on_their_play_pads() -> None:
@@ -206,12 +206,12 @@ def test_the_seats_cut_on_their_play_pads() -> None:
     assert table.handle(CardEvent("play.A", "7S")).events == ()
     events = table.handle(CardEvent("play.B", "KD")).events
     assert [e.to_json() for e in events] == [{"event": "dealer", "seat": "B", "cut": {"A": "7S", "B": "KD"}}]
-    assert table.engine_state.dealer == "B"
+    assert table.state.engine_state.dealer == "B"
     # an equal rank: cut again
     again = Controller()
     again.handle(CardEvent("play.A", "7S"))
     assert again.handle(CardEvent("play.B", "7H")).events[0].to_json()["seat"] is None
-    assert again.engine_state.phase == "cut"
+    assert again.state.engine_state.phase == "cut"
 
 
 def test_a_reader_coming_up_at_the_start_is_no_news_and_one_back_from_offline_is() -> None:

@@ -124,10 +124,10 @@ def test_leds_cleared_by_the_seats_next_legal_play() -> None:
 def test_exchange_count_led_is_the_dealers_and_lifting_returns_the_card() -> None:
     table = table_at("exchange")
     feed(table, [card_event("discard", "TC"), card_event("hand.B", "8H")])
-    stock = table.engine_state.stock_size
+    stock = table.state.engine_state.stock_size
     assert summary(table.handle(card_event("hand.B", "9D")).events) == [("fault", "exchange_count", "A")]
     assert table.snapshot().faulty_seats == {"A"}
-    assert table.engine_state.stock_size == stock
+    assert table.state.engine_state.stock_size == stock
     assert summary(table.handle(card_event("hand.B", "9D", gone=True)).events) == [("corrected", "exchange_count", "A")]
     assert table.snapshot().faulty_seats == set()
     # the card is back in the stock: the dealer may draw it after discarding
@@ -140,7 +140,7 @@ def test_a_new_deal_clears_faults_left_on_the_pads() -> None:
     table.handle(card_event("hand.B", "8H"))  # exchange_count, never lifted
     assert table.snapshot().faulty_seats == {"A"}
     table.handle(card_event("hand.B", "7S"))  # duplicate_card: the deal is void
-    assert table.engine_state.phase == "deal"
+    assert table.state.engine_state.phase == "deal"
     assert table.snapshot().faulty_seats == set()
     assert "deals" in said_in(table.snapshot().expectation)
 
@@ -152,4 +152,4 @@ def test_a_void_deal_then_the_next_hand_card_starts_a_new_deal() -> None:
     # the same cards again, from the start
     feed(table, [card_event(z, c) for z, c in DEAL])
     assert summary(table.handle(card_event("turnup", "7H")).events) == [("trump", "7H", "")]
-    assert table.engine_state.dealer == "A"
+    assert table.state.engine_state.dealer == "A"

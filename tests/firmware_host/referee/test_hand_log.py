@@ -82,7 +82,8 @@ def test_game_over_then_yes_starts_a_new_game_dealt_by_the_other_seat() -> None:
     assert table.handle(ButtonEvent("B", "no")).events == ()
     new = table.handle(ButtonEvent("B", "yes")).events
     assert isinstance(new[0], NewGame) and new[0].dealer == "B"
-    assert table.engine_state.phase == "deal" and table.engine_state.score == (0, 0) and table.snapshot().game == 2
+    engine = table.state.engine_state
+    assert engine.phase == "deal" and engine.score == (0, 0) and table.snapshot().game == 2
 
 
 def test_a_game_started_again_before_its_first_card_is_the_next_game() -> None:

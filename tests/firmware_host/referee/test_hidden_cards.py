@@ -41,9 +41,9 @@ def test_no_face_down_card_is_named_before_its_hand_is_over(seed: int, rules: st
     for line in lines:
         if isinstance(line, CardEvent) and line.card is not None and line.zone in FACE_UP_ZONES:
             shown_up.add(line.card)
-        before = referee.engine_state
+        before = referee.state.engine_state
         outcome = referee.handle(line)
-        state = referee.engine_state
+        state = referee.state.engine_state
         down = before.hands[0] | before.hands[1] | before.discards[0] | before.discards[1]
         hidden = [c for c in CARDS
                   if (down | state.hands[0] | state.hands[1] | state.discards[0] | state.discards[1]) >> c.index & 1

@@ -62,7 +62,7 @@ def test_deal_cards_read_again_are_ignored() -> None:
     for zone, card in DEAL:
         assert table.handle(card_event(zone, card)).events == ()
         assert table.handle(card_event(zone, card)).events == ()  # the same card read twice
-    assert table.engine_state.hands[0].bit_count() == table.engine_state.hands[1].bit_count() == 5
+    assert table.state.engine_state.hands[0].bit_count() == table.state.engine_state.hands[1].bit_count() == 5
     assert summary(table.handle(card_event("turnup", "7H")).events) == [("trump", "7H", "")]
     assert table.handle(card_event("turnup", "7H")).events == ()
 
@@ -71,7 +71,7 @@ def test_hand_card_lifted_and_slid_again_is_ignored() -> None:
     table = table_at("deal")
     feed(table, [card_event("hand.B", "9S"), card_event("hand.B", "9S", gone=True)])
     assert table.handle(card_event("hand.B", "9S")).events == ()
-    assert table.engine_state.hands[1].bit_count() == 1
+    assert table.state.engine_state.hands[1].bit_count() == 1
 
 
 @pytest.mark.parametrize("rules", ["classic", "french", "italian", "german"])
@@ -83,7 +83,7 @@ def test_compact_layout_referees_like_the_full_one(rules: str, seed: int) -> Non
     b = [e.to_json() for ev in events for e in compact.handle(compact_event(ev)).events if e.event in CONTRACT_EVENTS]
     assert a == b
     assert a[-1]["event"] == "game_end"
-    assert compact.engine_state == full.engine_state
+    assert compact.state.engine_state == full.state.engine_state
 
 
 @pytest.mark.parametrize(("phase", "event", "expected"), [

@@ -128,7 +128,7 @@ def test_the_tables_knowledge_serialises_like_the_rest_of_the_state() -> None:
     seen_knowledge = False
     for line in table.lines:
         referee.handle(line)
-        state = referee.engine_state
+        state = referee.state.engine_state
         assert engine.GameState.from_json(state.to_json()) == state
         seen_knowledge |= bool(state.history) and any(state.unseen)
     assert seen_knowledge

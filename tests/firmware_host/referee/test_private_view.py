@@ -36,7 +36,7 @@ def check_game(lines: list[PhysicalEvent]) -> tuple[int, int]:
     holding = counting = 0
     for line in lines:
         outcome = referee.handle(line)
-        state = referee.engine_state
+        state = referee.state.engine_state
         if (outcome.snapshot.game, outcome.snapshot.hand_no) != hand or state.hands == (0, 0):
             hand, held_by = (outcome.snapshot.game, outcome.snapshot.hand_no), {"A": 0, "B": 0}
         assert sorted(outcome.private) == ["A", "B"]

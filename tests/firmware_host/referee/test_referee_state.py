@@ -205,7 +205,8 @@ def test_an_event_the_referee_fails_on_leaves_nothing_of_it_behind(tmp_path: Pat
             service.handle(InputLine(CardEvent(zone, card), fed=False))
         assert service.handle(InputLine(CardEvent("turnup", "7H"), fed=False)) == ()
         assert service.stats.rejected == 1 and "RuntimeError" in told[-1]
-        assert service.controller.engine_state.phase == "deal" and service.controller.engine_state.turn_up < 0
+        engine = service.controller.state.engine_state
+        assert engine.phase == "deal" and engine.turn_up < 0
         # the turn-up read again is the turn-up laid: the table goes on as its journal does
         assert [e.event for e in service.handle(InputLine(CardEvent("turnup", "7H"), fed=False))] == ["trump"]
         assert service.controller.snapshot().hint == "stand"

@@ -82,7 +82,7 @@ def test_setup_after_the_first_event_is_a_notice() -> None:
     table.handle(card_event("hand.B", "9S"))
     out = table.handle(Setup(rules="german")).events
     assert isinstance(out[0], Notice) and out[0].code == "setup_ignored"
-    assert table.engine_state.rules.name == "classic"
+    assert table.state.engine_state.rules.name == "classic"
 
 
 def test_bad_rules_in_setup_raise_a_notation_error() -> None:

@@ -12,11 +12,11 @@ are checked; others pass through untouched (a newer table may send more).
     >>> check("state", b'[1, 2]')
     Traceback (most recent call last):
     ...
-    venue.trust.Untrusted: state: expected a JSON object, not list
+    venue.hub.trust.Untrusted: state: expected a JSON object, not list
     >>> check("state", b'{"view": {"score": [NaN, 1]}}')
     Traceback (most recent call last):
     ...
-    venue.trust.Untrusted: state: not JSON (NaN is not a number)
+    venue.hub.trust.Untrusted: state: not JSON (NaN is not a number)
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The session's results, counted one at a time: each belongs to a table and a pairing.
 
-:class:`Ledger` takes the finished games the tables publish (:class:`venue.session.Result`) and
+:class:`Ledger` takes the finished games the tables publish (:class:`venue.hub.session.Result`) and
 decides, for each, whether it counts:
 
 - **once**: a table's game counts once, however often it comes; the same game under another number
@@ -18,7 +18,7 @@ decides, for each, whether it counts:
 - **after its round was paired**: a result counts for a round only if it ended (``ended``, the
   table's clock) after the round was paired (the hub's clock), give or take :data:`CLOCK_SLACK_S`:
   a game of the afternoon that a table republishes when it reconnects (an honest table sends its
-  last 12 hours, :data:`venue.mqtt.RESEND_S`), a retained result of yesterday, a result posted for a
+  last 12 hours, :data:`venue.table.mqtt.RESEND_S`), a retained result of yesterday, a result posted for a
   pair before the round that pairs them: none fills a pairing of this evening. A round's pairing
   time outlives a restart of the hub (:class:`PairedTimes`, in the hub's folder), so that the
   evening's results, coming back retained, still count;
@@ -29,18 +29,18 @@ decides, for each, whether it counts:
 Clocks: a table's ``ended`` is its own wall clock's, the pairing time the hub's. A Pi has no
 real-time clock: one that booted without a network keeps its last saved time until NTP answers,
 hours or days behind. So the hub reads each table's clock from its live states (each carries
-``t``, the table's clock as it sent it: :attr:`venue.room.TableSeen.clock_offset`) and reads its
+``t``, the table's clock as it sent it: :attr:`venue.hub.room.TableSeen.clock_offset`) and reads its
 results' ``ended`` on its own clock by that offset. What is assumed: a table's clock was as far
 off when a game ended as when its last states came (a clock stepped by NTP in between misplaces
 that game by the step), and where no live state of the table was seen yet (the hub restarted, its
 results given back retained before the table speaks) its clock is taken as right, within
 :data:`CLOCK_SLACK_S`. A result that does not count for that reason is disputed with both times
 and the table's clock error, for the director to decide. Free play (no session) has no rounds: its
-results count if they ended this evening (:attr:`Ledger.evening`, :class:`venue.evening.Evening`).
+results count if they ended this evening (:attr:`Ledger.evening`, :class:`venue.hub.evening.Evening`).
 
 Each result costs the same at the 10,000th as at the first: the ranking's rows are updated in
 place, the ranking is sorted only when asked for (and cached), and a Swiss round is paired
-(:mod:`venue.pairing`) only once the round before it is over.
+(:mod:`venue.hub.pairing`) only once the round before it is over.
 """
 
 from __future__ import annotations
@@ -56,12 +56,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.seats import SEATS
-from venue.evening import EVENING_S as EVENING_S  # re-exported: what an evening is
-from venue.evening import Evening
-from venue.session import Result, Session
+from venue.hub.evening import EVENING_S as EVENING_S  # re-exported: what an evening is
+from venue.hub.evening import Evening
+from venue.hub.session import Result, Session
 
 if TYPE_CHECKING:  # the pairing (and networkx) is imported only where a Swiss round is paired
-    from venue.pairing import Played, Round
+    from venue.hub.pairing import Played, Round
 
 logger = logging.getLogger(__name__)
 
@@ -145,7 +145,7 @@ class Ledger:
     times: PairedTimes | None = None
     """The rounds' pairing times of an earlier run of the hub this evening, kept up to date (None: none kept)."""
     evening: float | None = None
-    """When this evening began, by the hub's wall clock (:class:`venue.evening.Evening`): a result that ended
+    """When this evening began, by the hub's wall clock (:class:`venue.hub.evening.Evening`): a result that ended
     before it (a retained result of last week) counts neither in free play nor in a session (None: no
     bound, every result judged as it comes)."""
 
@@ -289,7 +289,7 @@ class Ledger:
             self._ranking = None
 
     def _played(self) -> list[Played]:
-        from venue.pairing import Played
+        from venue.hub.pairing import Played
 
         return [Played(r.players, r.winner, abs(r.score[0] - r.score[1])) for rnd in self.rounds
                 for r in (p.result for p in rnd.pairs) if r is not None]
@@ -306,7 +306,7 @@ class Ledger:
 
     def next_round(self, games: list[Played], count: int) -> Round | None:
         """Round ``count + 1`` from ``games`` (pure: any thread), or None when the evening is over."""
-        from venue.pairing import swiss_evening
+        from venue.hub.pairing import swiss_evening
 
         evening = swiss_evening(self.session.players, self.planned, games)
         return evening[count] if len(evening) > count else None
@@ -326,7 +326,7 @@ class Ledger:
     @property
     def planned(self) -> int:
         if self.session.system == "swiss":
-            from venue.pairing import default_rounds
+            from venue.hub.pairing import default_rounds
 
             return self.session.planned or default_rounds(len(self.session.players))
         return len(self.session.rounds)
@@ -376,7 +376,7 @@ def _clock(t: float) -> str:
 
 class PairedTimes:
     """When each round of a session was paired, in a JSON file of the hub's folder: a hub that takes up
-    its evening (:class:`venue.evening.Evening`: away for a short while, its clock trusted to say so)
+    its evening (:class:`venue.hub.evening.Evening`: away for a short while, its clock trusted to say so)
     pairs its rounds again from the retained results and takes each round's time back, if the round is
     the same (its pairs and bye), so that the evening's results still count. A new evening (the next
     morning, a reboot before NTP answered), a file that cannot be read, another session's: the rounds

@@ -12,10 +12,10 @@ from typing import Any
 from catalogue.phrase import Phrase
 from hardware.limits import nfc
 from hardware.table_checks import Problems
-from venue.broker import Tls, check_table_name, free_port, in_use, mosquitto_path
-from venue.session import Session
+from venue.hub.broker import Tls, check_table_name, free_port, in_use, mosquitto_path
+from venue.hub.session import Session
+from venue.hub.trust import TOPIC_LEVEL
 from venue.settings import ListenError, MqttSettings, SettingsError, parse_sections, read_toml, split_listen
-from venue.trust import TOPIC_LEVEL
 
 MODES = ("mosquitto", "external")
 """The hub's broker: its own Mosquitto (a child process), or the venue's running broker."""
@@ -168,7 +168,7 @@ def load_hub_settings(path: str | Path | None, *, listen: str | None = None, bro
     if not isinstance(cycles, int) or isinstance(cycles, bool) or not 1 <= cycles <= 100:
         problems.add("session.cycles", Phrase.of("hub.number", low=1, high=100))
         cycles = 1
-    from venue.pairing import SYSTEMS
+    from venue.hub.pairing import SYSTEMS
 
     system = s.get("system", "round-robin")
     if system not in SYSTEMS:

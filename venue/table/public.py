@@ -14,7 +14,7 @@ the table before its hand is over** (and, if the table file says so, a delay aft
   itself: :mod:`firmware_host.screens.public_faults`, which the table's voice obeys too).
 - Hidden cards come only from the controller's ``hand_record`` event, which it sends
   once the hand is over; the feed holds each one for ``reveal_delay`` seconds and then
-  puts out the whole hand as a :class:`venue.record.HandLog`.
+  puts out the whole hand as a :class:`venue.table.record.HandLog`.
 
 Pure: no thread, no clock of its own (the caller passes ``now``, in seconds).
 
@@ -42,8 +42,7 @@ from engine import Fault
 from engine.cards import RANKS, SUIT_SYMBOLS, SUITS
 from engine.seats import INDEX
 from engine.state import Phase
-from firmware_host.referee.snapshot import Outcome, TableSnapshot
-from firmware_host.referee.table_events import HandRecord
+from firmware_host.referee import HandRecord, Outcome, TableSnapshot
 from firmware_host.screens.i18n import worded
 from firmware_host.screens.public_faults import (
     PLAY_FAULTS,
@@ -51,7 +50,7 @@ from firmware_host.screens.public_faults import (
     fault_face_up,
     public_fault,
 )
-from venue.record import GameLogBuilder, HandLog, said_record
+from venue.table.record import GameLogBuilder, HandLog, said_record
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +100,7 @@ class PublicFeed:
     _game: int = 0
     on_hand: Callable[[HandLog, dict[str, Any]], None] | None = None
     """Called with each hand as it ends (before it is revealed) and the game's rules: the coach's
-    review is made then (:mod:`venue.reviews`), and only read once the hand may be shown."""
+    review is made then (:mod:`venue.table.reviews`), and only read once the hand may be shown."""
 
     def __post_init__(self) -> None:
         self.language = table_language(self.language)

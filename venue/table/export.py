@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from venue.page_history import JournalHistory
-from venue.record import write_record
+from venue.table.page_history import JournalHistory
+from venue.table.record import write_record
 
 
 def record_text(journal: str | Path, game: int, *, table: str = "") -> str:
@@ -15,7 +15,7 @@ def record_text(journal: str | Path, game: int, *, table: str = "") -> str:
 
     :raises KeyError: when the journal has no such game.
     """
-    # a tool reading the journal writes nothing beside it (the page keeps its games: venue.kept_games)
+    # a tool reading the journal writes nothing beside it (the page keeps its games: venue.table.kept_games)
     history = JournalHistory(Path(journal), table=table, keep=False)
     played = history.game(game)
     if played is None:

@@ -368,7 +368,7 @@ class GameLogBuilder:
 
 def game_log_of(outcomes: Iterable[Any], **tags: Any) -> GameLog:
     """The game a sequence of outcomes (from a replay) shows, hidden cards included."""
-    from firmware_host.referee.table_events import HandRecord
+    from firmware_host.referee import HandRecord
 
     builder = GameLogBuilder()
     players: tuple[str, ...] | None = None
@@ -401,7 +401,7 @@ def _tag_said(lang: str, name: str, value: str) -> str:
     """A tag's value as a reader of ``lang`` reads it: a shipped table's title translated (``Table``,
     ``Site``), the rule set and its options in the menu's words; any other as written."""
     from catalogue import rule_set, say, say_or
-    from venue.words import SHIPPED_TITLES
+    from venue.table.words import SHIPPED_TITLES
 
     if name in ("Table", "Site"):
         shipped = next((key for key, title in SHIPPED_TITLES.items() if title == value), None)

@@ -4,7 +4,7 @@ Each game over is made once: replayed through a fresh
 :class:`~firmware_host.referee.controller.Controller` as every reader of the journal does
 (:func:`firmware_host.journal.replay.replay_game`; its ``hand_record`` events give the hands) and
 summed up (:func:`firmware_host.journal.summaries.summarize`), then kept, in memory and beside the
-journal (:mod:`venue.kept_games`: a file is read again only when it is believed). That happens as the
+journal (:mod:`venue.table.kept_games`: a file is read again only when it is believed). That happens as the
 game ends and when the page starts, on a thread of its own (:meth:`JournalHistory.prepare`); a request
 reads what was kept. The game under way is never replayed here: the page serves it from its live feed
 (:func:`live_game`), the hands it revealed and nothing else.
@@ -39,10 +39,8 @@ from engine.seats import PerSeat
 from firmware_host.journal.replay import replay_game, strict
 from firmware_host.journal.store import KEEP_GAMES, GameRecord, Journal, JournalDamaged, JournalError, row_age
 from firmware_host.journal.summaries import GameSummary, player_stats, summarize
-from firmware_host.referee.controller import Controller
-from firmware_host.referee.table_events import HandRecord
-from firmware_host.referee.transcript import TranscriptError
-from venue.kept_games import (
+from firmware_host.referee import Controller, HandRecord, TranscriptError
+from venue.table.kept_games import (
     NotBelieved,
     as_int,
     as_list,
@@ -57,9 +55,9 @@ from venue.kept_games import (
     summary_of,
     write_kept,
 )
-from venue.public import PublicFeed
-from venue.record import GameLog, GameLogBuilder, HandLog, RecordError, parse_record, write_record
-from venue.reviews import lower_thread_priority
+from venue.table.public import PublicFeed
+from venue.table.record import GameLog, GameLogBuilder, HandLog, RecordError, parse_record, write_record
+from venue.table.reviews import lower_thread_priority
 
 logger = logging.getLogger(__name__)
 
@@ -139,7 +137,7 @@ class PlayedGame:
         return data
 
     def to_json(self) -> dict[str, Any]:
-        """The game as kept (:mod:`venue.kept_games`): its hands as their record."""
+        """The game as kept (:mod:`venue.table.kept_games`): its hands as their record."""
         return {"game": self.game, "started": self.started, "lines": self.lines, "players": list(self.players),
                 "rules": self.rules, "target": self.target, "score": list(self.score), "winner": self.winner,
                 "hands": write_record(GameLog((("Game", str(self.game)),), tuple(h for h, _ in self.hands))),
@@ -243,7 +241,7 @@ class JournalHistory:
     """The games of the journal at ``path``.
 
     A game over is made once (replayed: :func:`played_game`, :func:`~firmware_host.journal.summaries.summarize`)
-    and kept, in memory and in ``<journal>-games/`` (:mod:`venue.kept_games`; ``keep=False``: in memory
+    and kept, in memory and in ``<journal>-games/`` (:mod:`venue.table.kept_games`; ``keep=False``: in memory
     only); a request reads what was kept. The game under way is the page's live feed's
     (:func:`live_game`, passed as ``live``), never replayed here.
     """
@@ -252,7 +250,7 @@ class JournalHistory:
     table: str = "table"
     reveal_delay: float = 0.0
     keep: bool = True
-    """Keep the games made in files beside the journal (:func:`~venue.kept_games.games_folder`)."""
+    """Keep the games made in files beside the journal (:func:`~venue.table.kept_games.games_folder`)."""
     made: int = 0
     """Games made from the journal (replayed) by this history."""
     _kept: dict[int, KeptGame] = field(default_factory=dict)
@@ -322,7 +320,7 @@ class JournalHistory:
 
     def kept(self, game: int, count: int, *, refresh: bool = False) -> KeptGame | None:
         """Game ``game`` of ``count`` lines as made once: in memory, else from its file if the file is
-        believed (:mod:`venue.kept_games`), else made from the journal now (and kept).
+        believed (:mod:`venue.table.kept_games`), else made from the journal now (and kept).
 
         A game over that is still the journal's newest is not made again for the lines after its end
         (the cards taken up, a card laid on a pad: nothing a hand or the result shows), unless

@@ -2,9 +2,9 @@
 
 :class:`Room` (pure: feed it messages) holds what the hub knows of every table
 (:class:`TableSeen`), the finished games (:class:`Result`, each counted once) and the
-:class:`Session` (a round-robin of several rounds, or a Swiss evening, :mod:`venue.pairing`):
-its pairings and the ranking (:mod:`venue.ledger`). It believes no payload it has not checked
-(:mod:`venue.trust`). The hub (:mod:`venue.hub`) serves it to the browsers.
+:class:`Session` (a round-robin of several rounds, or a Swiss evening, :mod:`venue.hub.pairing`):
+its pairings and the ranking (:mod:`venue.hub.ledger`). It believes no payload it has not checked
+(:mod:`venue.hub.trust`). The hub (:mod:`venue.hub.scoreboard`) serves it to the browsers.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from typing import Any
 
 from engine.seats import SEATS, PerSeat
 from hardware.limits import nfc
-from venue.ledger import Ledger
-from venue.session import Result, Session
-from venue.trust import TOPIC_LEVEL, Untrusted, check
+from venue.hub.ledger import Ledger
+from venue.hub.session import Result, Session
+from venue.hub.trust import TOPIC_LEVEL, Untrusted, check
 
 logger = logging.getLogger(__name__)
 
@@ -31,7 +31,7 @@ evening's games at one table; the results counted stay in the ledger whatever th
 
 KEPT_GAMES_BYTES = 4 * 1024 * 1024
 """Bytes of a table's finished games the hub keeps, at most (the latest game always): a game's payload
-may be 512 kB (:data:`venue.trust.MAX_RECORD_BYTES`); an evening's real games are some 10 kB each.
+may be 512 kB (:data:`venue.hub.trust.MAX_RECORD_BYTES`); an evening's real games are some 10 kB each.
 A table publishing the largest games, however many, costs the hub this much at most."""
 
 CLOCK_SAMPLES = 16
@@ -63,7 +63,7 @@ class TableSeen:
     games_bytes: int = 0
 
     def keep_game(self, number: int, data: dict[str, Any]) -> None:
-        """Game ``number`` (checked, :func:`venue.trust.check_game`) kept; the oldest forgotten past the bounds."""
+        """Game ``number`` (checked, :func:`venue.hub.trust.check_game`) kept; the oldest forgotten past the bounds."""
         served = json.dumps({k: data.get(k) for k in GAME_FIELDS}, ensure_ascii=False,
                             separators=(",", ":")).encode()
         self.games_bytes += len(served) - len(self.games.pop(number, b""))
@@ -114,7 +114,7 @@ class Room:
     :param venue: the venue's name (the second level of its topics).
     :param session: the session played (none: free play).
     :param declared: the venue file's tables in order (where a session's pairs are seated).
-    :param ledger: what counts the results (:mod:`venue.ledger`); none: one of ``session`` at
+    :param ledger: what counts the results (:mod:`venue.hub.ledger`); none: one of ``session`` at
         ``declared``, pairing on the hub's wall clock.
     """
 
@@ -146,9 +146,9 @@ class Room:
         ``now``: the hub's wall clock. ``live``: the message was passed on as it was published, not
         given as a retained one on subscribing (the broker's RETAIN flag: MQTT 3.1.1, 3.3.1-8 and -9):
         a live state's ``t`` tells how far the table's clock is off (:attr:`TableSeen.clock_offset`),
-        by which its results' ``ended`` is read (:mod:`venue.ledger`).
+        by which its results' ``ended`` is read (:mod:`venue.hub.ledger`).
 
-        A payload that is not of its documented shape (:mod:`venue.trust`) is dropped, counted in
+        A payload that is not of its documented shape (:mod:`venue.hub.trust`) is dropped, counted in
         :attr:`dropped` and said in the log (once a minute a table at most); an empty payload (a
         retained topic cleared) is ignored."""
         parts = topic.split("/")
@@ -209,7 +209,7 @@ class Room:
 
     def _result(self, seen: TableSeen, game: dict[str, Any]) -> list[tuple[str, Any]]:
         """A finished game of a table's journal (``…/games/<n>``): to the ledger, which counts it once
-        at most (:mod:`venue.ledger`)."""
+        at most (:mod:`venue.hub.ledger`)."""
         players, score = game["players"], game["score"]
         number = int(game["game"])
         result = Result(seen.table, number, (nfc(players[0]), nfc(players[1])), (score["A"], score["B"]),

@@ -15,7 +15,7 @@ from typing import Any
 
 from firmware_host.errors import BadInput
 from firmware_host.outputs import TableOutput
-from firmware_host.referee.transcript import PhysicalEvent
+from firmware_host.referee import PhysicalEvent
 from hardware.table import TableConfig
 from venue.settings import ListenError, load_sections, split_listen
 
@@ -57,7 +57,7 @@ class VenueOutputs:
                 except ListenError as exc:
                     raise BadInput(msgid="error.option", option=f"--web {self.web}", why=exc.words) from None
                 web = replace(web, host=host, port=port)
-            from venue.page import TablePage
+            from venue.table.page import TablePage
 
             page = TablePage(web, table=table.name, journal=journal, control=control, language=table.language)
             try:
@@ -74,7 +74,7 @@ class VenueOutputs:
                 except ListenError as exc:
                     raise BadInput(msgid="error.option", option=f"--mqtt {self.mqtt}", why=exc.words) from None
                 mqtt = replace(mqtt, host=host, port=port)
-            from venue.mqtt import TablePublisher
+            from venue.table.mqtt import TablePublisher
 
             publisher = TablePublisher(mqtt, table_name=table.name, journal=journal)
             try:

@@ -1,8 +1,8 @@
 """A session of the venue and its finished games: who plays whom (:class:`Session`, its
 round-robin by :func:`round_robin`) and a game as a table reports it (:class:`Result`).
 
-Plain values, shared by the room (:mod:`venue.room`, which reads the tables' messages) and the
-ledger (:mod:`venue.ledger`, which counts the results): neither imports the other for them.
+Plain values, shared by the room (:mod:`venue.hub.room`, which reads the tables' messages) and the
+ledger (:mod:`venue.hub.ledger`, which counts the results): neither imports the other for them.
 """
 
 from __future__ import annotations
@@ -60,8 +60,8 @@ class Result:
 @dataclass
 class Session:
     """A session: ``players`` in a round-robin over ``cycles`` cycles of rounds (a double
-    round-robin with 2), or a Swiss evening (``system="swiss"``, :mod:`venue.pairing`) of
-    ``planned`` rounds (0: :func:`venue.pairing.default_rounds`), each paired from the results."""
+    round-robin with 2), or a Swiss evening (``system="swiss"``, :mod:`venue.hub.pairing`) of
+    ``planned`` rounds (0: :func:`venue.hub.pairing.default_rounds`), each paired from the results."""
 
     name: str = "session"
     players: tuple[str, ...] = ()

@@ -2,7 +2,7 @@
 
 A club's evening is one run of the hub, or several when it is restarted (a power cut, an update)
 and comes back soon. What the hub keeps of an evening (the rounds' pairing times:
-:class:`venue.ledger.PairedTimes`; the start of free play's counting: :attr:`venue.ledger.Ledger.evening`)
+:class:`venue.hub.ledger.PairedTimes`; the start of free play's counting: :attr:`venue.hub.ledger.Ledger.evening`)
 is taken up again only if the hub was away for less than :data:`BREAK_S` and the evening began less
 than :data:`EVENING_S` ago. How long it was away is measured:
 
@@ -20,8 +20,6 @@ file is written whole (a temporary file renamed over it).
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import json
 import logging
 import os
@@ -32,6 +30,7 @@ from typing import Any
 
 from firmware_host.journal.store import boot_id
 from hardware.limits import read_text
+from venue.clock import clock_set
 
 logger = logging.getLogger(__name__)
 
@@ -43,22 +42,6 @@ BREAK_S = 2 * 3600.0
 
 ALIVE_EVERY_S = 60.0
 """How often the hub writes that it is alive (a stop is known to within this)."""
-
-_TIME_ERROR = 5
-"""``adjtimex``'s answer while the kernel's clock is not synchronised (``STA_UNSYNC``: adjtimex(2))."""
-
-
-def clock_set() -> bool:
-    """Whether the kernel says the wall clock is synchronised (NTP, chrony, systemd-timesyncd set it):
-    ``adjtimex`` with no change asked answers ``TIME_ERROR`` until then. False where it cannot be asked."""
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
-        timex = ctypes.create_string_buffer(512)  # struct timex is 208 bytes on 64-bit Linux; modes 0: read only
-        state = int(libc.adjtimex(timex))
-    except (OSError, AttributeError):
-        return False
-    return 0 <= state != _TIME_ERROR
-
 
 @dataclass
 class Evening:

@@ -7,9 +7,9 @@ server (uvicorn, on its own thread) runs the Starlette app of :func:`table_app`:
 
 ==========================  =================================================================
 ``GET /``                   the page (static ``index.html``; the browser does the rest)
-``GET /api/state``          the table now, as spectators see it (:class:`venue.public.PublicFeed`),
+``GET /api/state``          the table now, as spectators see it (:class:`venue.table.public.PublicFeed`),
                             with the public events of the hand under way and the game's hands
-``GET /api/words``          the page's words and card ranks in the table's language (:mod:`venue.words`)
+``GET /api/words``          the page's words and card ranks in the table's language (:mod:`venue.table.words`)
 ``GET /api/stream``         Server-Sent Events: ``state``, ``event``, ``hand`` as they happen
 ``GET /api/games``          the journal's games
 ``GET /api/games/{n}``      one game with its hands (JSON); ``.../record``: its hand record (text);
@@ -37,7 +37,6 @@ import socket
 import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -51,28 +50,26 @@ from starlette.staticfiles import StaticFiles
 from catalogue import language
 from catalogue.phrase import Phrase, log_said
 from engine.state import Phase
-from firmware_host.referee.snapshot import Outcome
-from firmware_host.referee.transcript import (
+from firmware_host.referee import (
     MAX_LINE_BYTES,
     ButtonEvent,
+    Outcome,
     PhysicalEvent,
     TranscriptError,
     setup_from_json,
 )
 from hardware.limits import quoted
+from venue.assets import STATIC
 from venue.guard import BACKLOG, Guard, guarded_config, serve
-from venue.page_history import JournalHistory, PlayedGame, live_game
-from venue.public import Message, PublicFeed
-from venue.record import GameLog, said_record, write_record
-from venue.reviews import Reviews, reviews_folder
 from venue.settings import WebSettings
 from venue.sse import Broadcaster, sse_block
-from venue.words import page_words
+from venue.table.page_history import JournalHistory, PlayedGame, live_game
+from venue.table.public import Message, PublicFeed
+from venue.table.record import GameLog, said_record, write_record
+from venue.table.reviews import Reviews, reviews_folder
+from venue.table.words import page_words
 
 logger = logging.getLogger(__name__)
-
-STATIC = Path(str(resources.files("venue") / "static"))
-
 
 class LiveTable:
     """The live side of the page, on the server's event loop: the public feed and the browsers."""
@@ -82,11 +79,11 @@ class LiveTable:
         self.browsers = Broadcaster()
         self._timer: asyncio.TimerHandle | None = None
         self.reviews = reviews if reviews is not None else Reviews(None)
-        """The coach's reviews: each hand's made by a worker process as it ends (:mod:`venue.reviews`)."""
+        """The coach's reviews: each hand's made by a worker process as it ends (:mod:`venue.table.reviews`)."""
         self.feed.on_hand = self.reviews.submit
         self.on_over: Callable[[int], None] | None = None
         """Called with a game's number once it is over, and again when the next begins: its summary,
-        record and statistics are made then (:meth:`venue.page_history.JournalHistory.prepare`)."""
+        record and statistics are made then (:meth:`venue.table.page_history.JournalHistory.prepare`)."""
         self._over = 0
 
     def take(self, outcome: Outcome) -> None:
@@ -258,7 +255,7 @@ def table_app(live: LiveTable, *, history: JournalHistory | None, settings: WebS
         return Response(body, media_type="text/plain; charset=utf-8")
 
     async def hand(request: Request) -> Response:
-        """One finished hand for the hand viewer (:func:`venue.hand_view.hand_view`): a hand of the
+        """One finished hand for the hand viewer (:func:`venue.table.hand_view.hand_view`): a hand of the
         game under way only once the feed has put it out; of an earlier game, from the journal."""
         number, k = game_number(request.path_params["number"]), game_number(request.path_params["hand"])
         if number is None or k is None:

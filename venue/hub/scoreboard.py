@@ -2,7 +2,7 @@
 
 The hub subscribes to ``ecarte/<venue>/+/state``, ``…/availability``, ``…/record`` and
 ``…/games/+`` (QoS 1); their retained messages give it every table at once, and what
-follows keeps them live. :class:`venue.room.Room` (pure) holds the tables, the finished games
+follows keeps them live. :class:`venue.hub.room.Room` (pure) holds the tables, the finished games
 and the session (a round-robin of several rounds: its pairings and the ranking); the
 Starlette app of :func:`hub_app` serves the scoreboard and pushes changes to the
 browsers with Server-Sent Events:
@@ -17,12 +17,12 @@ browsers with Server-Sent Events:
 =================================  ====================================================
 
 The hub runs its own broker (:class:`VenueBroker`): Mosquitto, a child process of its own, with
-Mosquitto's own limits (:func:`venue.broker.mosquitto_conf`), on ``127.0.0.1:1883`` unless told; or it connects
+Mosquitto's own limits (:func:`venue.hub.broker.mosquitto_conf`), on ``127.0.0.1:1883`` unless told; or it connects
 to the venue's running broker (``--broker HOST:PORT``, ``[broker] host``). Either way it
 writes the broker's password and ACL files from the venue file's ``[tables]`` (each table
-publishes under its own topic only, :mod:`venue.broker`), and believes no payload it has not
-checked (:mod:`venue.trust`). Results come from each table's ``games/<n>`` topic (its journal's
-finished games), counted once. The venue file is read by :mod:`venue.hub_settings`.
+publishes under its own topic only, :mod:`venue.hub.broker`), and believes no payload it has not
+checked (:mod:`venue.hub.trust`). Results come from each table's ``games/<n>`` topic (its journal's
+finished games), counted once. The venue file is read by :mod:`venue.hub.hub_settings`.
 """
 
 from __future__ import annotations
@@ -46,7 +46,9 @@ from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from venue.broker import (
+from venue.assets import STATIC
+from venue.guard import Guard, connection_cap, guarded_config, serve
+from venue.hub.broker import (
     HUB_USER,
     BrokerFiles,
     Rules,
@@ -57,14 +59,12 @@ from venue.broker import (
     write_broker_files,
     write_room_files,
 )
-from venue.evening import Evening
-from venue.guard import Guard, connection_cap, guarded_config, serve
-from venue.hub_settings import CAPACITY, HubSettings, default_state
-from venue.hub_settings import load_hub_settings as load_hub_settings  # the command's, with run_hub
-from venue.ledger import Ledger, PairedTimes
-from venue.mqtt import QOS, make_client
-from venue.page import STATIC
-from venue.room import Room
+from venue.hub.evening import Evening
+from venue.hub.hub_settings import CAPACITY, HubSettings, default_state
+from venue.hub.hub_settings import load_hub_settings as load_hub_settings  # the command's, with run_hub
+from venue.hub.ledger import Ledger, PairedTimes
+from venue.hub.room import Room
+from venue.mqtt_client import QOS, make_client
 from venue.settings import MqttSettings, SettingsError
 from venue.sse import STREAMS_SHARE, Broadcaster, sse_block
 
@@ -84,7 +84,7 @@ STANDINGS_S = 0.25
 
 class LiveRoom:
     """The room on the server's loop, with its browsers. Each message costs the same whatever the
-    results so far (:mod:`venue.ledger`); the standings go out at most every :data:`STANDINGS_S`, and
+    results so far (:mod:`venue.hub.ledger`); the standings go out at most every :data:`STANDINGS_S`, and
     a Swiss round is paired on a worker thread once the last one is over."""
 
     def __init__(self, room: Room, evening: Evening | None = None) -> None:
@@ -183,7 +183,7 @@ def hub_app(live: LiveRoom, *, on_start: Callable[[], Any] | None = None,
         seen = live.room.tables.get(request.path_params["table"])
         if seen is None:
             return JSONResponse({"error": "no such table"}, status_code=404)
-        # made once as each game came (venue.room.TableSeen.keep_game), bounded: joined, not parsed again
+        # made once as each game came (venue.hub.room.TableSeen.keep_game), bounded: joined, not parsed again
         return Response(seen.games_json(), media_type="application/json")
 
     async def record_json(request: Request) -> Response:

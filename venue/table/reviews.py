@@ -4,8 +4,8 @@
 The coach never runs in the table's own process for a request, so that viewers looping over a long
 journal cannot slow the live game:
 
-- **when a hand ends** the page hands it (:class:`venue.record.HandLog`, with the game's rules) to
-  :meth:`Reviews.submit`, which returns at once: the review (:func:`venue.hand_view.hand_view`,
+- **when a hand ends** the page hands it (:class:`venue.table.record.HandLog`, with the game's rules) to
+  :meth:`Reviews.submit`, which returns at once: the review (:func:`venue.table.hand_view.hand_view`,
   the coach included) is made by **one worker process of lower priority** (``nice`` +10), never
   on the referee's thread nor the page's loop, and never holding the table process's GIL;
 - the view is kept as the JSON it is served as, in a file a hand (``<journal>-reviews/<game>-<hand>.json``,
@@ -16,7 +16,7 @@ journal cannot slow the live game:
   request is answered 503, ``Retry-After``: the coach is busy), and a hand asked for twice is
   reviewed once.
 
-What may be served is decided before, by the page (:mod:`venue.page`): a hand of the game under way
+What may be served is decided before, by the page (:mod:`venue.table.page`): a hand of the game under way
 only once the feed has revealed it (``reveal_delay``), an earlier one from the journal. A review made
 at the hand's end is only read for such a hand: no hidden card leaves before its hand is over.
 """
@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.journal.store import KEEP_GAMES
-from venue.record import HandLog
+from venue.table.record import HandLog
 
 logger = logging.getLogger(__name__)
 
@@ -73,7 +73,7 @@ def lower_thread_priority() -> None:
 
 def review_json(hand: HandLog, rules: dict[str, Any]) -> bytes:
     """The hand's view with the coach's verdicts, as served (in the worker process)."""
-    from venue.hand_view import hand_view
+    from venue.table.hand_view import hand_view
 
     return json.dumps(hand_view(hand, rules), ensure_ascii=False, separators=(",", ":")).encode()
 

@@ -6,7 +6,7 @@ payloads, UTF-8; documented in docs/web.md):
 
 =================================  ========  =======================================================
 ``…/availability``                 retained  ``online``, or ``offline`` (a clean stop, or the will)
-``…/state``                        retained  the table now (:meth:`venue.public.PublicFeed.public_state`)
+``…/state``                        retained  the table now (:meth:`venue.table.public.PublicFeed.public_state`)
 ``…/event``                        —         one public table event (``trump``, ``trick``, ``fault``…)
 ``…/hand``                         —         a whole hand, hidden cards included, once revealed
 ``…/record``                       retained  the current game's record so far (``tags``, ``hands``, ``text``)
@@ -30,7 +30,6 @@ import json
 import logging
 import queue
 import socket
-import ssl
 import threading
 import time
 from collections import deque
@@ -39,18 +38,16 @@ from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion
 
 from engine.seats import SEATS, PerSeat
-from firmware_host.referee.snapshot import Outcome
-from venue.evening import clock_set
-from venue.public import Message, PublicFeed
-from venue.record import GameLog, write_record
+from firmware_host.referee import Outcome
+from venue.clock import clock_set
+from venue.mqtt_client import QOS, make_client
 from venue.settings import MqttSettings
+from venue.table.public import Message, PublicFeed
+from venue.table.record import GameLog, write_record
 
 logger = logging.getLogger(__name__)
-
-QOS = 1
 
 RESEND_S = 12 * 3600.0
 """A finished game of the journal is (re)published on each connection while it ended less than this ago
@@ -61,22 +58,6 @@ ECHO_S = 5.0
 """Seconds within which the broker passes the table's own ``online`` back to it (else it is said)."""
 
 _RESYNC = object()
-
-
-def make_client(settings: MqttSettings, client_id: str) -> mqtt.Client:
-    """A paho client with the table file's credentials and TLS settings (not connected yet)."""
-    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=True)
-    if settings.username is not None:
-        client.username_pw_set(settings.username, settings.password)
-    if settings.tls:
-        client.tls_set(ca_certs=settings.ca, certfile=settings.cert, keyfile=settings.key,
-                       cert_reqs=ssl.CERT_REQUIRED, tls_version=ssl.PROTOCOL_TLS_CLIENT)
-        if settings.insecure:
-            client.tls_insecure_set(True)
-    client.reconnect_delay_set(min_delay=1, max_delay=30)
-    client.max_queued_messages_set(settings.queue)
-    client.max_inflight_messages_set(100)
-    return client
 
 
 def can_open_socket(host: str, port: int) -> None:
@@ -318,7 +299,7 @@ class TablePublisher:
         """Every finished game of the journal not yet sent on this connection, fully revealed, in order."""
         if self.journal is None or not self.connected.is_set():
             return
-        from venue.page_history import JournalHistory
+        from venue.table.page_history import JournalHistory
 
         if self._history is None:
             self._history = JournalHistory(self.journal, table=self.table_name, reveal_delay=self.settings.reveal_delay)

@@ -18,7 +18,7 @@ Nothing a stranger or a long evening leaves in the folder is believed. A file is
 
 Anything else is made again from the journal, and the file written over. What is kept is what the
 journal says once replayed: no hidden card is in it that the journal's readers cannot see, and the
-page decides what to show of it (:mod:`venue.page_history`: the reveal delay).
+page decides what to show of it (:mod:`venue.table.page_history`: the reveal delay).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 the deal, the turn-up, the exchange, then trick by trick, each step with both hands as they
 then were, and the coach's verdict beside each decision and each card where it has one.
 
-Built from a hand's record (:class:`venue.record.HandLog`: the actions the table accepted,
+Built from a hand's record (:class:`venue.table.record.HandLog`: the actions the table accepted,
 given out only once the hand is over) replayed through the engine. A partial-sight table's
 record holds only the dealt cards its pads saw; the deal is made whole from the plays as the
 review does (:func:`coach.review.complete_deal`) and the cards the pads never saw are listed
@@ -10,7 +10,7 @@ review does (:func:`coach.review.complete_deal`) and the cards the pads never sa
 it (partial sight): each hand shows the cards known and a count of cards never seen.
 
     >>> from engine.actions import action_from_json
-    >>> from venue.record import HandLog
+    >>> from venue.table.record import HandLog
     >>> deal = {"action": "deal", "a": "KD QD JD 7S 8S".split(), "b": "KS QS KH QH JH".split(), "turn_up": "7D"}
     >>> moves = [deal, {"action": "stand", "seat": "A"}, {"action": "play", "seat": "A", "card": "KD"}]
     >>> view = hand_view(HandLog(1, 1, "B", tuple(action_from_json(m) for m in moves)), {"name": "classic"},
@@ -28,7 +28,7 @@ import engine
 from engine.cards import SUITS, cards_of
 from engine.seats import SEATS, PerSeat
 from engine.state import GameState
-from venue.record import HandLog
+from venue.table.record import HandLog
 
 logger = logging.getLogger(__name__)
 

@@ -52,8 +52,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from venue.hub.trust import TOPIC_LEVEL
 from venue.settings import MAX_KEEPALIVE
-from venue.trust import TOPIC_LEVEL
 
 logger = logging.getLogger(__name__)
 
@@ -135,7 +135,7 @@ def _secret(path: Path) -> str:
 
 
 TABLE_TOPICS = ("state", "record", "availability", "event", "hand", "games/+")
-"""What a table publishes (it reads its own topics: its ``availability`` comes back to it, :mod:`venue.mqtt`),
+"""What a table publishes (it reads its own topics: its ``availability`` comes back to it, :mod:`venue.table.mqtt`),
 and all the broker lets it publish: Mosquitto keeps a retained message on any topic it accepts, with no
 bound on their number, so a table granted ``<table>/#`` could pile up retained messages on subtopics
 of its own (150 of 900 kB took the broker from 8 MB to 142 MB, and its database to 138 MB, back after a
@@ -306,7 +306,7 @@ def _shared_conf(files: BrokerFiles, rules: Rules) -> list[str]:
 
 MAX_PACKET_BYTES = 1024 * 1024
 """Mosquitto's ``max_packet_size``: a whole MQTT packet, topic and headers included, at most this many
-bytes, twice the largest payload the hub accepts (a record or a result, :data:`venue.trust.MAX_RECORD_BYTES`).
+bytes, twice the largest payload the hub accepts (a record or a result, :data:`venue.hub.trust.MAX_RECORD_BYTES`).
 mosquitto.conf(5): "If a client sends a packet which is larger than this value, it will be
 disconnected. This applies to all clients regardless of the protocol version"; nothing of it is kept."""
 
