@@ -194,7 +194,7 @@ def test_udev_rules_lines_are_well_formed() -> None:
 
 def test_the_rules_reload_as_install_sh_does() -> None:
     """Every `udevadm trigger` the rules file tells a maker to run, and install.sh's, sends "add": the FTDI
-    latency rule is ACTION=="add", and a plain trigger sends "change" (issue 47: adapters already plugged in
+    latency rule is ACTION=="add", and a plain trigger sends "change" (adapters already plugged in
     kept a 16 ms timer until a reboot)."""
     assert 'ACTION=="add"' in RULES.read_text(encoding="utf-8")
     for path in (RULES, INSTALL):
