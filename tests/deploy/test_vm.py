@@ -15,33 +15,16 @@ what it costs."""
 
 from __future__ import annotations
 
-import importlib.util
-import json
 import os
-import subprocess
-import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
+import harness_script
 import pytest
-
-ROOT = Path(__file__).resolve().parents[2]
-SCRIPT = ROOT / "scripts" / "vm_test.py"
 
 pytestmark = pytest.mark.vm
 
-
-def _harness() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("vm_test", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("vm_test", module)  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
-HARNESS = _harness()
+HARNESS = harness_script.load("vm_test")
 ARCH = os.environ.get("ECARTE_VM_ARCH", "amd64")
 
 
@@ -49,32 +32,21 @@ ARCH = os.environ.get("ECARTE_VM_ARCH", "amd64")
 def report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     if os.environ.get("ECARTE_VM_TEST") != "1":
         pytest.skip("the table on a real kernel: a CI step of its own (ECARTE_VM_TEST=1)")
-    out = tmp_path_factory.mktemp("vm") / "report.json"
-    cuts = os.environ.get("ECARTE_VM_CUTS", "3")
     if ARCH not in HARNESS.GUESTS:
         pytest.fail(f"ECARTE_VM_ARCH={ARCH}: the harness has {sorted(HARNESS.GUESTS)}")
     reason = HARNESS.why_not(ARCH)
     if reason is not None:
         pytest.skip(f"the table on a real kernel ({ARCH}): {reason}")
-    done = subprocess.run([sys.executable, str(SCRIPT), "--arch", ARCH, "--json", str(out), "--cuts", cuts],
-                          capture_output=True, text=True, timeout=3 * 3600, check=False)
-    if done.returncode == HARNESS.CANNOT_RUN:
-        pytest.skip(f"the table on a real kernel: {done.stdout.strip()}")
-    if not out.exists():
-        pytest.fail(f"vm_test.py wrote no report (exit {done.returncode}):\n{done.stdout}\n{done.stderr[-3000:]}")
-    result: dict[str, Any] = json.loads(out.read_text())
+    out = tmp_path_factory.mktemp("vm") / "report.json"
+    cuts = os.environ.get("ECARTE_VM_CUTS", "3")
+    result = harness_script.report(HARNESS, "the table on a real kernel", ["--arch", ARCH, "--cuts", cuts], out,
+                                   timeout=3 * 3600)
     keep = os.environ.get("ECARTE_VM_REPORT")
     if keep:
         Path(keep).write_text(out.read_text())
-    result["output"] = done.stdout + done.stderr[-3000:]
     return result
 
 
 @pytest.mark.parametrize("check", HARNESS.checks(ARCH))
 def test_vm(report: dict[str, Any], check: str) -> None:
-    results = {r["name"]: r for r in report["checks"]}
-    if "setup" in results:
-        pytest.fail(f"the guest could not be made or booted: {results['setup']['detail']}\n{report['output']}")
-    if check not in results:
-        pytest.fail(f"{check} did not run:\n{report['output']}")
-    assert results[check]["ok"], results[check]["detail"]
+    harness_script.assert_check(report, check, no_setup="the guest could not be made or booted", not_run="did not run")
