@@ -259,8 +259,10 @@ def base_root(arch: str = "amd64") -> Path:
                   MIRROR], timeout=3600)
             if foreign:
                 say(f"debootstrap's first stage: {time.monotonic() - started:.0f} s; its second under qemu-user")
-                trim_packages_index(staging)
+                whole = trim_packages_index(staging)
                 _run(["chroot", str(staging), "/debootstrap/debootstrap", "--second-stage"], timeout=3 * 3600)
+                for index, text in whole.items():  # apt-get update keeps a cut index its InRelease still names
+                    index.write_text(text, encoding="utf-8", errors="surrogateescape")
                 for mounted in ("proc", "sys", "dev/pts"):
                     if os.path.ismount(staging / mounted):
                         subprocess.run(["umount", "--lazy", str(staging / mounted)], check=False, timeout=60)
@@ -286,19 +288,21 @@ def base_root(arch: str = "amd64") -> Path:
     return base
 
 
-def trim_packages_index(staging: Path) -> None:
+def trim_packages_index(staging: Path) -> dict[Path, str]:
     """The Packages index a foreign first stage left, cut to the stanzas of the packages it chose
     (debootstrap/debpaths). The second stage resolves each pre-dependency with perl over the whole index
-    (56 MB for trixie's arm64 main), emulated by qemu-user: 40 min went by at 84 of 206 packages under a
-    load of 15 before the cut, the rest took minutes after it (2026-12-06)."""
+    (56 MB for trixie's arm64 main), emulated by qemu-user: on 2026-12-06, under a load of 9 to 19, 38 min
+    went by at 84 of 206 packages; cut then, the other 122 took 24 min. The whole indexes, to put back."""
+    whole = {}
     chosen = {line.split()[0] for line in (staging / "debootstrap/debpaths").read_text().splitlines() if line.strip()}
     for index in (staging / "var/lib/apt/lists").glob("*_Packages"):
-        text = index.read_text(encoding="utf-8", errors="surrogateescape")
+        text = whole[index] = index.read_text(encoding="utf-8", errors="surrogateescape")
         kept = [stanza for stanza in text.split("\n\n")
                 if stanza.startswith("Package: ") and stanza.split("\n", 1)[0].removeprefix("Package: ") in chosen]
         cut = index.with_name(index.name + ".cut")
         cut.write_text("\n\n".join(kept) + "\n\n", encoding="utf-8", errors="surrogateescape")
         cut.rename(index)
+    return whole
 
 
 def build_modules(base: Path) -> None:
