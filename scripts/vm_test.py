@@ -40,7 +40,7 @@ another the service's ``--json`` events out, each stamped with the host's clock 
 ``--arch arm64`` (issue 47, item 6) makes the same guest for the Pi's architecture: ``debootstrap --foreign``,
 its second stage and every chroot step (the modules, the wheelhouse with lgpio built for aarch64 and
 CPython 3.13, install.sh) emulated by qemu-user-static (binfmt_misc), booted by qemu-system-aarch64 ``-M virt``
-(cortex-a72, TCG): boot to watchdog and the hub, no power cuts. Its cold build takes about an hour on
+(cortex-a72, TCG): boot to watchdog and the hub, no power cuts. Its cold build takes over an hour on
 this machine: run it by hand, not in CI (docs/hardware.md).
 
 Prints one line per check (``check NAME: ok|FAIL (seconds) detail``) and ``vm_test: N s (...)``;

@@ -7,9 +7,10 @@ are needed (``bash scripts/system-deps.sh vm``); elsewhere the tests skip with o
 minutes, not seconds: they are not in the suite's time (``-m vm``, CI runs them as a step of their
 own: ``ECARTE_VM_TEST=1 .venv/bin/python -m pytest -m vm tests/deploy/test_vm.py``). Without
 ``ECARTE_VM_TEST=1`` they skip. ``ECARTE_VM_CUTS`` sets the power cuts (3),
-``ECARTE_VM_REPORT=FILE`` keeps the harness's report. ``test_the_oled_check_fails_on_debians_stub`` runs the oled check once more on
-Debian's own i2c-stub (a boot, a few minutes): it must fail. ``ECARTE_VM_ARCH=arm64`` runs the arm64 guest
-instead (under TCG, about an hour cold and half an hour warm: run by hand, when the kernel modules, the
+``ECARTE_VM_REPORT=FILE`` keeps the harness's report. ``test_the_oled_check_fails_on_debians_stub``
+runs the oled check once more on Debian's own i2c-stub (a boot, a few minutes): it must fail.
+``ECARTE_VM_ARCH=arm64`` runs the arm64 guest
+instead (under emulation: over an hour cold, docs/hardware.md: run by hand, when the kernel modules, the
 install or the units change, never in CI): checks 1-4 and the venue's hub, no power cuts. The first run
 makes the guest (kept in /var/cache/ecarte-table-vm); docs/hardware.md says what each check proves and
 what it costs."""
