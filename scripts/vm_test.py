@@ -401,7 +401,7 @@ def table_image(base: Path, arch: str = "amd64") -> tuple[Image, dict[str, float
         for old in CACHE.glob("image-*"):  # other checkouts' (3 h old: no run still boots them)
             if old.is_dir() and time.time() - old.stat().st_mtime > 3 * 3600:
                 shutil.rmtree(old, ignore_errors=True)
-        out.mkdir()
+        out.mkdir(exist_ok=True)  # a run stopped while it made the image left it without .done
         with tempfile.TemporaryDirectory(dir=CACHE, prefix="layer-") as tmp:
             layer = Path(tmp)
             for name in ("merged", "upper", "work"):
