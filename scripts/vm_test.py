@@ -123,15 +123,19 @@ class Guest:
     console: str
     xhci_path: str
     native: str
+    append: str  # the kernel's command line beyond the root and the console
 
 
 GUESTS = {
     "amd64": Guest("amd64", "qemu-system-x86_64", ("-M", "q35"), "max", "ttyS0", f"pci-0000:00:{XHCI_SLOT:02x}.0",
-                   "x86_64"),
+                   "x86_64", "modprobe.blacklist=i2c_i801"),
     # virt's PCIe host bridge is a platform device at its ECAM (0x4010000000); cortex-a72 (a Pi 4's core):
     # TCG's `max` emulates pointer authentication, which costs more than a cortex-a72's whole pipeline
     "arm64": Guest("arm64", "qemu-system-aarch64", ("-M", "virt"), "cortex-a72", "ttyAMA0",
-                   f"platform-4010000000.pcie-pci-0000:00:{XHCI_SLOT:02x}.0", "aarch64"),
+                   f"platform-4010000000.pcie-pci-0000:00:{XHCI_SLOT:02x}.0", "aarch64",
+                   # virt's own GPIO controller (a PL061, built into Debian's kernel) would be gpiochip0 and
+                   # gpio-sim gpiochip1: left unprobed, gpio-sim is gpiochip0, as a Pi's header is
+                   "initcall_blacklist=pl061_gpio_driver_init"),
 }
 
 
@@ -571,7 +575,7 @@ class Machine:
         qemu = [guest.qemu, *guest.machine, *accelerator(guest.arch), "-m", "1024", "-smp", "2", "-nodefaults",
                 "-display", "none", "-no-reboot", "-nic", "none",
                 "-kernel", str(self.image.kernel), "-initrd", str(self.image.initrd),
-                "-append", f"root=/dev/vda rw console={guest.console} panic=-1 quiet modprobe.blacklist=i2c_i801",
+                "-append", f"root=/dev/vda rw console={guest.console} panic=-1 quiet {guest.append}",
                 "-drive", f"file={self.disk},if=virtio,format=qcow2,cache=writethrough",
                 "-serial", f"file:{self.run_dir / 'console.log'}",
                 "-device", "virtio-serial-pci",
