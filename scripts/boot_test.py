@@ -34,11 +34,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import fcntl
 import hashlib
 import json
 import os
-import platform
 import re
 import shlex
 import shutil
@@ -48,10 +46,15 @@ import sys
 import tempfile
 import time
 import tomllib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import debian_root  # beside this script (its folder is on sys.path)
+from debian_root import QEMU_USER, CannotRun, CheckFailed, binfmt_ready, checkout_files, host_arch
+from debian_root import run as _run
 
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = Path(os.environ.get("ECARTE_BOOT_CACHE", "/var/cache/ecarte-table"))
@@ -66,7 +69,6 @@ PACKAGES = ("systemd", "systemd-sysv", "dbus", "ca-certificates", "python3", "py
 CHECKS = ("ready", "kill9", "watchdog", "hostile", "bad-table", "bad-journal", "security", "installed")
 CANNOT_RUN = 77
 CA_BUNDLE = Path("/etc/ssl/certs/ca-certificates.crt")
-QEMU = {"arm64": "qemu-aarch64-static"}
 GUEST_REPO = "/root/ecarte-table"
 GUEST_WHEELS = "/mnt/wheelhouse"
 VENV = "/opt/ecarte-table/venv"
@@ -91,20 +93,8 @@ ExecStart={CLI} chips {CHIPS} --pads {",".join(PADS)}
 CHIP_PORTS_DROP_IN = "[Service]\nDeviceAllow=char-pts rw\n"
 
 
-class CannotRun(Exception):
-    """This machine cannot boot the container (not root, no debootstrap...): said in one line."""
-
-
-class CheckFailed(Exception):
-    pass
-
-
 def say(message: str) -> None:
     print(f"boot_test: {message}", file=sys.stderr, flush=True)
-
-
-def host_arch() -> str:
-    return {"x86_64": "amd64", "aarch64": "arm64"}.get(platform.machine(), platform.machine())
 
 
 def why_not(arch: str) -> str | None:
@@ -115,7 +105,7 @@ def why_not(arch: str) -> str | None:
         if shutil.which(tool) is None:
             return f"no {tool} (apt-get install debootstrap systemd-container util-linux)"
     if arch != host_arch():
-        qemu = QEMU.get(arch)
+        qemu = QEMU_USER.get(arch)
         if qemu is None or shutil.which(qemu) is None:
             return f"--arch {arch} needs qemu-user-static (apt-get install qemu-user-static binfmt-support)"
     return None
@@ -125,32 +115,8 @@ def why_not(arch: str) -> str | None:
 # the cached root and the wheelhouse
 
 
-@contextlib.contextmanager
-def cache_lock(name: str) -> Iterator[None]:
-    """One run at a time makes a cached thing (runs of other sessions wait for it, then use it)."""
-    CACHE.mkdir(parents=True, exist_ok=True)
-    with (CACHE / f"{name}.lock").open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        yield
-
-
-def _run(command: list[str], *, timeout: float = 1800, **kwargs: object) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False, **kwargs)  # type: ignore[call-overload]
-    if done.returncode != 0:
-        raise CheckFailed(f"{shlex.join(command)}: exit {done.returncode}: {(done.stderr or done.stdout)[-2000:]}")
-    return done  # type: ignore[no-any-return]
-
-
-def binfmt_ready(arch: str) -> None:
-    """qemu registered with binfmt_misc for a foreign architecture (mounted and enabled if need be)."""
-    name = {"arm64": "qemu-aarch64"}[arch]
-    misc = Path("/proc/sys/fs/binfmt_misc")
-    if not (misc / "register").exists():
-        _run(["mount", "-t", "binfmt_misc", "binfmt_misc", str(misc)])
-    if not (misc / name).exists() and shutil.which("update-binfmts"):
-        _run(["update-binfmts", "--enable", name])
-    if not (misc / name).exists():
-        raise CannotRun(f"binfmt_misc has no {name} (apt-get install qemu-user-static binfmt-support)")
+def cache_lock(name: str) -> contextlib.AbstractContextManager[None]:
+    return debian_root.cache_lock(CACHE, name)
 
 
 def base_root(arch: str, release: str = RELEASES[0]) -> Path:
@@ -177,7 +143,7 @@ def base_root(arch: str, release: str = RELEASES[0]) -> Path:
         try:
             _run([*command, release, str(staging), MIRROR], timeout=3600)
             if foreign:
-                qemu = shutil.which(QEMU[arch])
+                qemu = shutil.which(QEMU_USER[arch])
                 assert qemu is not None
                 shutil.copy2(qemu, staging / "usr/bin" / Path(qemu).name)
                 _run(["chroot", str(staging), "/debootstrap/debootstrap", "--second-stage"], timeout=3 * 3600)
@@ -259,18 +225,6 @@ def wheelhouse(arch: str, base: Path, release: str = RELEASES[0]) -> Path:
             ours.unlink()
         (house / ".done").write_text("ok\n")
     return house
-
-
-def checkout_files() -> list[str]:
-    """The checkout's files (tracked, and new ones not ignored): what a `git clone` or an `scp -r` brings."""
-    try:
-        done = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-                              capture_output=True, check=True, timeout=60)
-        return [name for name in done.stdout.decode().split("\0") if name and (ROOT / name).is_file()]
-    except (OSError, subprocess.CalledProcessError):
-        skip = {".git", ".venv", "__pycache__", ".mypy_cache", ".ruff_cache", "build"}
-        return [str(p.relative_to(ROOT)) for p in ROOT.rglob("*")
-                if p.is_file() and not skip.intersection(p.relative_to(ROOT).parts)]
 
 
 def copy_checkout(target: Path) -> None:

@@ -2,7 +2,7 @@
 """A real kernel under the table: Debian trixie's own kernel under qemu, the table installed by
 systemd/install.sh, its readers on ftdi_sio, its buttons on the GPIO character device, its OLED on i2c-dev.
 
-    sudo python3 scripts/vm_test.py [--json REPORT] [--only CHECK ...] [--cuts N] [--keep]
+    sudo python3 scripts/vm_test.py [--arch amd64|arm64] [--json REPORT] [--only CHECK ...] [--cuts N] [--keep]
 
 The guest is made once and kept in /var/cache/ecarte-table-vm/ (ECARTE_VM_CACHE moves it), each
 step keyed by a hash of its inputs: a Debian trixie root (debootstrap, with linux-image-amd64 and the
@@ -34,6 +34,15 @@ another the service's ``--json`` events out, each stamped with the host's clock 
                 printed (after its fsync) is in the journal, `journal check` ok, the game goes on
                 (--cuts N times, each on the same disk)
 
+  hub           (arm64) the venue's hub unit, installed by ``install.sh --hub``, started: active, no restart,
+                its own Mosquitto, the scoreboard answering
+
+``--arch arm64`` (issue 47, item 6) makes the same guest for the Pi's architecture: ``debootstrap --foreign``,
+its second stage and every chroot step (the modules, the wheelhouse with lgpio built for aarch64 and
+CPython 3.13, install.sh) emulated by qemu-user-static (binfmt_misc), booted by qemu-system-aarch64 ``-M virt``
+(cortex-a72, TCG): boot to watchdog and the hub, no power cuts. Its cold build takes over an hour on
+this machine: run it by hand, not in CI (docs/hardware.md).
+
 Prints one line per check (``check NAME: ok|FAIL (seconds) detail``) and ``vm_test: N s (...)``;
 exit 0 when every check passed, 1 when one failed, 77 when it cannot run here (one line says why).
 """
@@ -42,10 +51,10 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import fcntl
 import hashlib
 import json
 import os
+import platform
 import random
 import re
 import shlex
@@ -62,6 +71,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import debian_root  # beside this script (its folder is on sys.path)
+from debian_root import QEMU_USER, CannotRun, CheckFailed, binfmt_ready, checkout_files, host_arch
+from debian_root import run as _run
+
 ROOT = Path(__file__).resolve().parents[1]
 HERE = Path(__file__).resolve().parent / "vm"
 CACHE = Path(os.environ.get("ECARTE_VM_CACHE", "/var/cache/ecarte-table-vm"))
@@ -70,10 +84,17 @@ RELEASE = "trixie"
 LINUX_SOURCE = "linux-source-6.12"
 # Debian's kernel and its headers (the out-of-tree modules), what install.sh would fetch (python3-dev,
 # gcc, swig: lgpio's sdist on 3.13), i2c-tools and gpiod to look at the buses, curl for the page.
-PACKAGES = ("linux-image-amd64", "linux-headers-amd64", "initramfs-tools", "make", "xz-utils", "systemd",
-            "systemd-sysv", "udev", "dbus", "kmod", "python3", "python3-venv", "python3-dev", "gcc", "libc6-dev",
-            "swig", "i2c-tools", "gpiod", "usbutils", "procps", "ca-certificates", "curl")
+GUEST_PACKAGES = ("initramfs-tools", "make", "xz-utils", "systemd", "systemd-sysv", "udev", "dbus", "kmod", "python3",
+                  "python3-venv", "python3-dev", "gcc", "libc6-dev", "swig", "i2c-tools", "gpiod", "usbutils", "procps",
+                  "ca-certificates", "curl")
+# arm64's headers are installed by the modules' step, pinned to the kernel's exact ABI (its root is made under
+# emulation: debootstrap's second stage runs in qemu-user)
+KERNEL_PACKAGES = {"amd64": ("linux-image-amd64", "linux-headers-amd64"), "arm64": ("linux-image-arm64",)}
+PACKAGES = (*KERNEL_PACKAGES["amd64"], *GUEST_PACKAGES)
 CHECKS = ("boot", "readers", "latency", "buttons", "oled", "deviceallow", "doctor", "watchdog", "powercut")
+# arm64 (issue 47, item 6): checks 1-4 on the Pi's architecture, and the venue's hub unit started on its kernel
+ARM64_CHECKS = ("boot", "readers", "latency", "buttons", "oled", "deviceallow", "doctor", "watchdog", "hub")
+ALL_CHECKS = (*CHECKS, "hub")
 CANNOT_RUN = 77
 PADS = ("hand.A", "hand.B", "turnup", "discard", "play.A", "play.B")
 XHCI_SLOT = 2  # the xhci controller's PCI slot (00:02.0): the by-path names say it
@@ -90,42 +111,65 @@ HARNESS_FILES = ("scripts/vm_test.py", "tests/deploy/test_vm.py")
 CUT_TRANSCRIPT = ROOT / "tests/transcripts/classic_faults.jsonl"
 
 
-class CannotRun(Exception):
-    """This machine cannot run the guest (not root, no qemu...): said in one line."""
+@dataclass(frozen=True)
+class Guest:
+    """What differs between the architectures' guests: qemu and its machine, the CPU under TCG, the console,
+    the by-path name of the xhci controller's PCI function (in slot XHCI_SLOT), the host that can use KVM."""
+
+    arch: str
+    qemu: str
+    machine: tuple[str, ...]
+    cpu: str
+    console: str
+    xhci_path: str
+    native: str
+    append: str  # the kernel's command line beyond the root and the console
 
 
-class CheckFailed(Exception):
-    pass
+GUESTS = {
+    "amd64": Guest("amd64", "qemu-system-x86_64", ("-M", "q35"), "max", "ttyS0", f"pci-0000:00:{XHCI_SLOT:02x}.0",
+                   "x86_64", "modprobe.blacklist=i2c_i801"),
+    # virt's PCIe host bridge is a platform device at its ECAM (0x4010000000); cortex-a72 (a Pi 4's core):
+    # TCG's `max` emulates pointer authentication, which costs more than a cortex-a72's whole pipeline
+    "arm64": Guest("arm64", "qemu-system-aarch64", ("-M", "virt"), "cortex-a72", "ttyAMA0",
+                   f"platform-4010000000.pcie-pci-0000:00:{XHCI_SLOT:02x}.0", "aarch64",
+                   # virt's own GPIO controller (a PL061, built into Debian's kernel) would be gpiochip0 and
+                   # gpio-sim gpiochip1: left unprobed, gpio-sim is gpiochip0, as a Pi's header is
+                   "initcall_blacklist=pl061_gpio_driver_init"),
+}
+
+
+def checks(arch: str) -> tuple[str, ...]:
+    return ARM64_CHECKS if arch == "arm64" else CHECKS
 
 
 def say(message: str) -> None:
     print(f"vm_test: {message}", file=sys.stderr, flush=True)
 
 
-def why_not() -> str | None:
-    """Why this machine cannot run the harness, or None."""
+def why_not(arch: str = "amd64") -> str | None:
+    """Why this machine cannot run the harness for ``arch``, or None."""
     if os.geteuid() != 0:
         return "needs root (debootstrap, chroot)"
-    for tool, package in (("debootstrap", "debootstrap"), ("qemu-system-x86_64", "qemu-system-x86"),
-                          ("qemu-img", "qemu-utils"), ("mkfs.ext4", "e2fsprogs")):
+    tools = [("debootstrap", "debootstrap"), ("qemu-img", "qemu-utils"), ("mkfs.ext4", "e2fsprogs"),
+             (GUESTS[arch].qemu, "qemu-system-arm" if arch == "arm64" else "qemu-system-x86")]
+    if arch != host_arch():  # the root is made and installed in chroots: emulated by qemu-user
+        tools.append((QEMU_USER[arch], "qemu-user-static binfmt-support"))
+    for tool, package in tools:
         if shutil.which(tool) is None and not Path(f"/usr/sbin/{tool}").exists():
             return f"no {tool} (bash scripts/system-deps.sh vm: apt-get install {package})"
     return None
 
 
-def accelerator() -> list[str]:
-    """KVM where a real one is loaded (kvm_intel, kvm_amd); TCG otherwise (a nested PVM /dev/kvm
-    cannot run a stock kernel: VM_NOTES). tb-size=256 keeps qemu near 1 GiB."""
-    if Path("/dev/kvm").exists() and any(Path(f"/sys/module/{m}").exists() for m in ("kvm_intel", "kvm_amd")):
+def accelerator(arch: str = "amd64") -> list[str]:
+    """KVM where a real one is loaded for this architecture (kvm_intel, kvm_amd; an arm64 host's kvm); TCG
+    otherwise (a nested PVM /dev/kvm cannot run a stock kernel: VM_NOTES). tb-size=256 keeps qemu near 1 GiB."""
+    guest = GUESTS[arch]
+    real = ("kvm_intel", "kvm_amd") if arch == "amd64" else ("kvm",)
+    if (platform.machine() == guest.native and Path("/dev/kvm").exists()
+            and any(Path(f"/sys/module/{m}").exists() for m in real)):
         return ["-accel", "kvm", "-cpu", "host"]
-    return ["-accel", "tcg,thread=multi,tb-size=256", "-cpu", "max"]
-
-
-def _run(command: list[str], *, timeout: float = 1800, **kwargs: Any) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False, **kwargs)
-    if done.returncode != 0:
-        raise CheckFailed(f"{shlex.join(command)}: exit {done.returncode}: {(done.stderr or done.stdout)[-2000:]}")
-    return done
+    return ["-accel", "tcg,thread=multi,tb-size=256", "-cpu", guest.cpu]
 
 
 def digest(*parts: object) -> str:
@@ -140,12 +184,8 @@ def digest(*parts: object) -> str:
     return h.hexdigest()[:12]
 
 
-@contextlib.contextmanager
-def cache_lock(name: str) -> Iterator[None]:
-    CACHE.mkdir(parents=True, exist_ok=True)
-    with (CACHE / f"{name}.lock").open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        yield
+def cache_lock(name: str) -> contextlib.AbstractContextManager[None]:
+    return debian_root.cache_lock(CACHE, name)
 
 
 @contextlib.contextmanager
@@ -198,20 +238,39 @@ def kernel_version(base: Path) -> str:
     return found[-1]
 
 
-def base_root() -> Path:
-    """The cached trixie root, with every step done (each redone when its inputs change)."""
-    base = CACHE / f"{RELEASE}-amd64"
-    with cache_lock("root"):
-        key = digest(RELEASE, PACKAGES)
+def base_root(arch: str = "amd64") -> Path:
+    """The cached trixie root of ``arch``, with every step done (each redone when its inputs change). A foreign
+    architecture's (arm64 on this machine) is made with ``debootstrap --foreign`` and its second stage, and
+    every later step, in chroots emulated by qemu-user (binfmt_misc)."""
+    base = CACHE / f"{RELEASE}-{arch}"
+    foreign = arch != host_arch()
+    # amd64's lock and keys are the ones its cache was made with
+    with cache_lock("root" if arch == "amd64" else f"root-{arch}"):
+        if foreign:
+            binfmt_ready(arch)
+        wanted = (*KERNEL_PACKAGES[arch], *GUEST_PACKAGES)
+        key = digest(RELEASE, PACKAGES) if arch == "amd64" else digest(RELEASE, wanted, arch)
         if stamps(base).get("debootstrap") != key:
-            staging = CACHE / "staging-root"
+            staging = CACHE / ("staging-root" if arch == "amd64" else f"staging-root-{arch}")
             shutil.rmtree(staging, ignore_errors=True)
             shutil.rmtree(base, ignore_errors=True)
-            debs = CACHE / "debs-amd64"
+            debs = CACHE / f"debs-{arch}"
             debs.mkdir(parents=True, exist_ok=True)
-            say(f"making the {RELEASE} root with debootstrap (once; kept in {base})")
-            _run(["debootstrap", "--variant=minbase", "--arch=amd64", f"--cache-dir={debs}",
-                  f"--include={','.join(PACKAGES)}", RELEASE, str(staging), MIRROR], timeout=3600)
+            say(f"making the {RELEASE} {arch} root with debootstrap (once; kept in {base})")
+            started = time.monotonic()
+            _run(["debootstrap", "--variant=minbase", f"--arch={arch}", f"--cache-dir={debs}",
+                  f"--include={','.join(wanted)}", *(["--foreign"] if foreign else []), RELEASE, str(staging),
+                  MIRROR], timeout=3600)
+            if foreign:
+                say(f"debootstrap's first stage: {time.monotonic() - started:.0f} s; its second under qemu-user")
+                whole = trim_packages_index(staging)
+                _run(["chroot", str(staging), "/debootstrap/debootstrap", "--second-stage"], timeout=3 * 3600)
+                for index, text in whole.items():  # apt-get update keeps a cut index its InRelease still names
+                    index.write_text(text, encoding="utf-8", errors="surrogateescape")
+                for mounted in ("proc", "sys", "dev/pts"):
+                    if os.path.ismount(staging / mounted):
+                        subprocess.run(["umount", "--lazy", str(staging / mounted)], check=False, timeout=60)
+            say(f"debootstrap: {time.monotonic() - started:.0f} s")
             (staging / "etc/apt/sources.list").write_text(f"deb {MIRROR} {RELEASE} main\n")
             shutil.rmtree(staging / "var/cache/apt/archives", ignore_errors=True)
             (staging / "var/cache/apt/archives/partial").mkdir(parents=True)
@@ -233,6 +292,23 @@ def base_root() -> Path:
     return base
 
 
+def trim_packages_index(staging: Path) -> dict[Path, str]:
+    """The Packages index a foreign first stage left, cut to the stanzas of the packages it chose
+    (debootstrap/debpaths). The second stage resolves each pre-dependency with perl over the whole index
+    (56 MB for trixie's arm64 main), emulated by qemu-user: on 2026-12-06, under a load of 9 to 19, 38 min
+    went by at 84 of 206 packages; cut then, the other 122 took 24 min. The whole indexes, to put back."""
+    whole = {}
+    chosen = {line.split()[0] for line in (staging / "debootstrap/debpaths").read_text().splitlines() if line.strip()}
+    for index in (staging / "var/lib/apt/lists").glob("*_Packages"):
+        text = whole[index] = index.read_text(encoding="utf-8", errors="surrogateescape")
+        kept = [stanza for stanza in text.split("\n\n")
+                if stanza.startswith("Package: ") and stanza.split("\n", 1)[0].removeprefix("Package: ") in chosen]
+        cut = index.with_name(index.name + ".cut")
+        cut.write_text("\n\n".join(kept) + "\n\n", encoding="utf-8", errors="surrogateescape")
+        cut.rename(index)
+    return whole
+
+
 def build_modules(base: Path) -> None:
     """gpio-sim and i2c-stub (with master_xfer) from trixie's linux-source-6.12, built against the
     headers of the root's own kernel, installed under /lib/modules/<version>/updates."""
@@ -240,12 +316,15 @@ def build_modules(base: Path) -> None:
     build = base / "root/vm-modules"
     shutil.rmtree(build, ignore_errors=True)
     build.mkdir(parents=True)
-    chroot(base, f"apt-get update -qq && cd /root/vm-modules && apt-get download -qq {LINUX_SOURCE}", timeout=1800)
+    # the headers of this very kernel (already there on amd64: debootstrap installed them with it)
+    chroot(base, f"apt-get update -qq && apt-get install -y -qq --no-install-recommends linux-headers-{version} "
+                 f">/dev/null && cd /root/vm-modules && apt-get download -qq {LINUX_SOURCE}", timeout=3600)
     deb = next(build.glob(f"{LINUX_SOURCE}_*.deb"))
     wanted = ["drivers/gpio/gpio-sim.c", "kernel/irq/irq_sim.c", "drivers/i2c/i2c-stub.c"]
+    # on this machine, not in the root: under qemu-user the source's whole xz would be decompressed emulated
     script = (f"dpkg-deb --fsys-tarfile {deb.name} | tar -xO ./usr/src/{LINUX_SOURCE}.tar.xz | "
               f"tar -xJ --strip-components=1 " + " ".join(f"{LINUX_SOURCE}/{w}" for w in wanted))
-    chroot(base, f"cd /root/vm-modules && {script}", timeout=1800)
+    _run(["/bin/sh", "-ec", script], cwd=build, timeout=1800)
     for name in wanted:
         shutil.move(build / name, build / Path(name).name)
     shutil.move(build / "gpio-sim.c", build / "gpio-sim-main.c")
@@ -299,37 +378,34 @@ def set_up_guest(base: Path) -> None:
                  " systemctl set-default multi-user.target >/dev/null 2>&1; true")
 
 
-def checkout_files() -> list[str]:
-    done = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-                          capture_output=True, check=True, timeout=60)
-    return sorted(name for name in done.stdout.decode().split("\0") if name and (ROOT / name).is_file())
-
-
 @dataclass(frozen=True)
 class Image:
     disk: Path
     kernel: Path
     initrd: Path
+    arch: str = "amd64"
 
 
-def table_image(base: Path) -> tuple[Image, dict[str, float]]:
-    """This checkout installed by install.sh in (an overlay of) the root, as an ext4 image."""
+def table_image(base: Path, arch: str = "amd64") -> tuple[Image, dict[str, float]]:
+    """This checkout installed by install.sh in (an overlay of) the root, as an ext4 image. arm64's with the
+    venue's hub too (``--hub``; its unit left disabled: the hub check starts it)."""
     files = checkout_files()
+    hub = arch == "arm64"
     h = hashlib.sha256(json.dumps(stamps(base), sort_keys=True).encode())
-    h.update((vm_table_file() + DROP_IN).encode())
+    h.update((vm_table_file(arch) + DROP_IN).encode())
     for name in files:
         if name not in HARNESS_FILES:  # what they put in the image is hashed above
             h.update(name.encode() + b"\0" + (ROOT / name).read_bytes())
     key = h.hexdigest()[:12]
     out = CACHE / f"image-{key}"
     figures: dict[str, float] = {}
-    with cache_lock("image"):
+    with cache_lock("image" if arch == "amd64" else f"image-{arch}"):
         if (out / ".done").exists():
-            return Image(out / "disk.img", out / "vmlinuz", out / "initrd.img"), figures
+            return Image(out / "disk.img", out / "vmlinuz", out / "initrd.img", arch), figures
         for old in CACHE.glob("image-*"):  # other checkouts' (3 h old: no run still boots them)
             if old.is_dir() and time.time() - old.stat().st_mtime > 3 * 3600:
                 shutil.rmtree(old, ignore_errors=True)
-        out.mkdir()
+        out.mkdir(exist_ok=True)  # a run stopped while it made the image left it without .done
         with tempfile.TemporaryDirectory(dir=CACHE, prefix="layer-") as tmp:
             layer = Path(tmp)
             for name in ("merged", "upper", "work"):
@@ -344,10 +420,11 @@ def table_image(base: Path) -> tuple[Image, dict[str, float]]:
                     shutil.copy2(ROOT / name, target)
                 started = time.monotonic()
                 with chroot_mounts(merged):
-                    log = chroot(merged, f"cd {GUEST_REPO} && bash systemd/install.sh --wheelhouse {GUEST_WHEELS}")
+                    log = chroot(merged, f"cd {GUEST_REPO} && bash systemd/install.sh --wheelhouse {GUEST_WHEELS}"
+                                         + (" --hub && systemctl disable ecarte-hub.service" if hub else ""))
                 figures["install_chroot_s"] = time.monotonic() - started
                 (out / "install.log").write_text(log)
-                configure_table(merged)
+                configure_table(merged, arch)
                 started = time.monotonic()
                 version = kernel_version(merged)
                 shutil.copy2(merged / f"boot/vmlinuz-{version}", out / "vmlinuz")
@@ -357,22 +434,22 @@ def table_image(base: Path) -> tuple[Image, dict[str, float]]:
             finally:
                 subprocess.run(["umount", "--lazy", str(merged)], check=False, timeout=60)
         (out / ".done").write_text("ok\n")
-    return Image(out / "disk.img", out / "vmlinuz", out / "initrd.img"), figures
+    return Image(out / "disk.img", out / "vmlinuz", out / "initrd.img", arch), figures
 
 
-def by_path(index: int) -> str:
+def by_path(index: int, arch: str = "amd64") -> str:
     """The stable name udev gives the adapter on the xhci's port ``index + 1`` (USB 2 ports 1-8)."""
-    return f"/dev/serial/by-path/pci-0000:00:{XHCI_SLOT:02x}.0-usb-0:{index + 1}:1.0-port0"
+    return f"/dev/serial/by-path/{GUESTS[arch].xhci_path}-usb-0:{index + 1}:1.0-port0"
 
 
-def vm_table_file() -> str:
+def vm_table_file(arch: str = "amd64") -> str:
     """The reference table (the one install.sh installs), its pads named by /dev/serial/by-path,
     its OLED on the stub's bus 0 (an SSD1306), lgpio named, the simulated pack enrolled."""
     text = (ROOT / "hardware/tables/reference.toml").read_text(encoding="utf-8")
     for index, pad in enumerate(PADS):
         quoted = f'"{pad}"' if "." in pad else pad
         # whatever the shipped file names (its by-path names are a Pi 4's ports): the guest's own ports
-        text, named = re.subn(rf'^{re.escape(quoted)} = "[^"\n]*"$', f'{quoted} = "{by_path(index)}"', text,
+        text, named = re.subn(rf'^{re.escape(quoted)} = "[^"\n]*"$', f'{quoted} = "{by_path(index, arch)}"', text,
                               flags=re.M)
         if named != 1:
             raise ValueError(f"the reference table file names pad {pad} {named} times, not once")
@@ -384,7 +461,7 @@ def vm_table_file() -> str:
     return text
 
 
-def configure_table(root: Path) -> None:
+def configure_table(root: Path, arch: str = "amd64") -> None:
     """The VM's table file, its tags, and the unit's drop-in: events out on the events port."""
     sys.path.insert(0, str(ROOT))
     from drivers.device_events import Origin
@@ -398,7 +475,7 @@ def configure_table(root: Path) -> None:
         uid = sim_uid(str(card))
         registry.add(uid, str(card), 1, origin=Origin.GENUINE, signature=sign(bytes.fromhex(uid)).hex().upper())
     registry.save(root / "var/lib/ecarte-table/tags.json")
-    (root / "etc/ecarte-table/table.toml").write_text(vm_table_file(), encoding="utf-8")
+    (root / "etc/ecarte-table/table.toml").write_text(vm_table_file(arch), encoding="utf-8")
     drop_in = root / "etc/systemd/system/ecarte-table.service.d/vm.conf"
     drop_in.parent.mkdir(parents=True, exist_ok=True)
     drop_in.write_text(DROP_IN)
@@ -494,10 +571,11 @@ class Machine:
     _events_thread: threading.Thread | None = None
 
     def command(self) -> list[str]:
-        qemu = ["qemu-system-x86_64", "-M", "q35", *accelerator(), "-m", "1024", "-smp", "2", "-nodefaults",
+        guest = GUESTS[self.image.arch]
+        qemu = [guest.qemu, *guest.machine, *accelerator(guest.arch), "-m", "1024", "-smp", "2", "-nodefaults",
                 "-display", "none", "-no-reboot", "-nic", "none",
                 "-kernel", str(self.image.kernel), "-initrd", str(self.image.initrd),
-                "-append", "root=/dev/vda rw console=ttyS0 panic=-1 quiet modprobe.blacklist=i2c_i801",
+                "-append", f"root=/dev/vda rw console={guest.console} panic=-1 quiet {guest.append}",
                 "-drive", f"file={self.disk},if=virtio,format=qcow2,cache=writethrough",
                 "-serial", f"file:{self.run_dir / 'console.log'}",
                 "-device", "virtio-serial-pci",
@@ -732,10 +810,10 @@ def check_readers(run: Run) -> str:
     if drivers.split() != ["ftdi_sio"] * len(PADS):
         raise CheckFailed(f"the adapters' drivers: {drivers.split()}")
     for index, _pad in enumerate(PADS):
-        props = m.sh(f"udevadm info -q property -n {shlex.quote(by_path(index))}", check=False)
+        props = m.sh(f"udevadm info -q property -n {shlex.quote(by_path(index, m.image.arch))}", check=False)
         serial = re.search(r"^ID_SERIAL_SHORT=(\S+)$", props.stdout, re.M)
         if props.returncode != 0 or serial is None or serial.group(1) != f"ECARTE{index}":
-            raise CheckFailed(f"{by_path(index)} is not the adapter on port {index + 1}: "
+            raise CheckFailed(f"{by_path(index, m.image.arch)} is not the adapter on port {index + 1}: "
                               f"{props.stdout or props.stderr}")
     wait_for("every chip moved to 921,600 on the host's pty",
              lambda: all(s["chip_baud"] == 921600 and s["line_baud"] == 921600 for s in chips.states().values()), 60)
@@ -842,8 +920,12 @@ def check_oled(run: Run) -> str:
 
     from PIL import Image as PILImage
     m = run.machine
-    if "display" in unit_log(m) and "left out" in unit_log(m):
-        raise CheckFailed("the table left its display out: " + unit_log(m)[-1500:])
+    wait_for("ecarte-table active", lambda: show(m, "ecarte-table", "ActiveState")["ActiveState"] == "active",
+             300, every=2)
+    log = unit_log(m)
+    if "display" in log and "left out" in log:
+        said = [line for line in log.splitlines() if "left out" in line]
+        raise CheckFailed(f"the table left its display out: {said[-1][:300]}")
 
     def snapshot() -> tuple[str, bytes]:
         last = m.sh(f"ls {FRAMES} | sort | tail -1").stdout.strip()
@@ -881,6 +963,16 @@ def check_oled(run: Run) -> str:
             f"({lit} pixels lit) is {last}, the table's last frame"
             + (f"; a full frame through i2c-dev in {run.figures['i2c_frame_s'] * 1000:.1f} ms" if timed.returncode == 0
                else f" (timing frames failed: {timed.stderr.strip()[-300:]})"))
+
+
+def use_debians_stub(m: Machine) -> str:
+    """Debian's own i2c-stub (SMBus only) in the place of the patched one, the unit started again on it: what
+    the oled check sees on a kernel whose stub cannot carry luma's I2C_RDWR frames (``--i2c-stub debian``)."""
+    done = m.sh("systemctl stop ecarte-table && modprobe -r i2c_stub && "
+                "module=$(find /lib/modules/$(uname -r)/kernel -name 'i2c-stub.ko*') && "
+                "insmod $module chip_addr=0x3c && systemctl start ecarte-table; "
+                "echo $module; i2cdetect -F 0 | grep -i 'I2C '", check=False, timeout=600)
+    return " ".join(done.stdout.split())
 
 
 def check_deviceallow(run: Run) -> str:
@@ -953,6 +1045,44 @@ def check_watchdog(run: Run) -> str:
     run.figures["watchdog_restart_s"] = took
     return (f"stopped pid {state['MainPID']}: '{said[0]}', READY again as {found['MainPID']} after {took:.0f} s, "
             "every reader answering")
+
+
+def check_hub(run: Run) -> str:
+    """The venue's hub (installed by ``install.sh --hub``, its unit left disabled in the image) started on the
+    guest's own kernel: active with no restart, running its own Mosquitto as ecarte-hub, its scoreboard
+    answering. Under qemu-user (boot_test.py --arch arm64) the same unit failed with "unavailable resources"."""
+    m = run.machine
+    started = time.monotonic()
+    m.sh("systemctl start ecarte-hub", check=False, timeout=300)
+    state: dict[str, str] = {}
+
+    def up() -> bool:
+        state.update(show(m, "ecarte-hub", "ActiveState", "SubState", "Result", "NRestarts", "MainPID"))
+        if state["ActiveState"] != "active":
+            return False
+        code = m.sh("curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:8090/", check=False).stdout.strip()
+        return code not in ("", "000")
+
+    try:
+        wait_for("the hub's scoreboard answering", up, 300, every=2)
+    except CheckFailed as exc:
+        raise CheckFailed(f"{exc}: {state}\n{unit_log(m, 'ecarte-hub')[-2500:]}") from None
+    took = time.monotonic() - started
+    broker = m.sh("pgrep -a -u ecarte-hub mosquitto", check=False).stdout.strip()
+    debian = show(m, "mosquitto", "ActiveState", "UnitFileState")
+    problems = []
+    if state["NRestarts"] != "0":
+        problems.append(f"restarted {state['NRestarts']} times")
+    if not broker:
+        problems.append("no Mosquitto of the hub's")
+    if problems:
+        raise CheckFailed("; ".join(problems) + f" (Debian's mosquitto.service: {debian})\n"
+                          + unit_log(m, "ecarte-hub")[-2500:])
+    run.figures["hub_start_s"] = took
+    return (f"ecarte-hub active (MemoryDenyWriteExecute=yes, PrivateDevices=yes, ProcSubset=pid) as pid "
+            f"{state['MainPID']}, NRestarts 0, its broker '{broker.splitlines()[0][:120]}', the scoreboard answering "
+            f"{took:.0f} s after the start; Debian's mosquitto.service {debian.get('UnitFileState')}, "
+            f"{debian.get('ActiveState')}")
 
 
 CUTS = "/root/cuts"
@@ -1115,23 +1245,30 @@ def check_powercut(run_dir: Path, image: Image, count: int, seed: int, figures: 
 CHECK_FUNCTIONS: dict[str, Callable[[Run], str]] = {
     "boot": check_boot, "readers": check_readers, "latency": check_latency, "buttons": check_buttons,
     "oled": check_oled, "deviceallow": check_deviceallow, "doctor": check_doctor, "watchdog": check_watchdog,
+    "hub": check_hub,
 }
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--json", type=Path, help="write every check's result and the figures to this file")
-    parser.add_argument("--only", action="append", choices=CHECKS, help="run only these checks")
+    parser.add_argument("--arch", choices=tuple(GUESTS), default="amd64",
+                        help="the guest's architecture (arm64: under TCG, checks 1-4 and the hub, no power cuts)")
+    parser.add_argument("--only", action="append", choices=ALL_CHECKS, help="run only these checks")
+    parser.add_argument("--i2c-stub", choices=("patched", "debian"), default="patched",
+                        help="debian: Debian's own (SMBus only) i2c-stub swapped in after the boot, the unit started "
+                             "again on it (the oled check then fails: the table leaves its display out)")
     parser.add_argument("--cuts", type=int, default=3, help="power cuts (default %(default)s; 0: none)")
     parser.add_argument("--seed", type=int, default=None, help="the cuts' random moments (default: from the time)")
     parser.add_argument("--keep", action="store_true", help="keep the run's folder (overlays, console logs)")
     args = parser.parse_args(argv)
     started = time.monotonic()
-    reason = why_not()
+    reason = why_not(args.arch)
     if reason is not None:
         print(f"vm_test: cannot run here: {reason}")
         return CANNOT_RUN
-    wanted = [c for c in CHECKS if (not args.only or c in args.only) and (c != "powercut" or args.cuts > 0)]
+    wanted = [c for c in checks(args.arch)
+              if (not args.only or c in args.only) and (c != "powercut" or args.cuts > 0)]
     seed = args.seed if args.seed is not None else int(time.time())
     results: list[Result] = []
     figures: dict[str, float] = {}
@@ -1151,10 +1288,10 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         t = time.monotonic()
-        base = base_root()
+        base = base_root(args.arch)
         figures["guest_s"] = time.monotonic() - t
         t = time.monotonic()
-        image, image_figures = table_image(base)
+        image, image_figures = table_image(base, args.arch)
         figures.update(image_figures)
         figures["image_s"] = time.monotonic() - t
         run_dir = Path(tempfile.mkdtemp(prefix="run-", dir=CACHE))
@@ -1163,6 +1300,8 @@ def main(argv: list[str] | None = None) -> int:
             chips = Chips(run_dir / "chips")
             machine = Machine(image, run_dir, new_overlay(image, run_dir / "disk.qcow2"), chips)
             figures["boot_to_agent_s"] = machine.boot()
+            if args.i2c_stub == "debian":
+                say(f"Debian's i2c-stub swapped in: {use_debians_stub(machine)}")
             run = Run(machine, chips, figures)
             for name in in_table:
                 record(name, lambda check=CHECK_FUNCTIONS[name]: check(run))  # type: ignore[misc]
@@ -1190,7 +1329,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"vm_test: {figures['total_s']:.0f} s (" + ", ".join(f"{k} {v:.3g}" for k, v in figures.items()
                                                                if k != "total_s") + ")", flush=True)
         if args.json is not None:
-            args.json.write_text(json.dumps({"figures": figures, "seed": seed, "accelerator": accelerator()[1],
+            args.json.write_text(json.dumps({"figures": figures, "seed": seed, "arch": args.arch,
+                                             "accelerator": accelerator(args.arch)[1],
                                              "checks": [r.__dict__ for r in results]}, indent=1))
     return 0 if results and all(r.ok for r in results) else 1
 

@@ -190,3 +190,15 @@ def test_udev_rules_lines_are_well_formed() -> None:
             continue
         for pair in (part.strip() for part in text.split(",")):
             assert re.fullmatch(r'[A-Z]+(\{[A-Za-z_]+\})?(==|=|\+=)"[^"]*"', pair), (number, pair)
+
+
+def test_the_rules_reload_as_install_sh_does() -> None:
+    """Every `udevadm trigger` the rules file tells a maker to run, and install.sh's, sends "add": the FTDI
+    latency rule is ACTION=="add", and a plain trigger sends "change" (adapters already plugged in
+    kept a 16 ms timer until a reboot)."""
+    assert 'ACTION=="add"' in RULES.read_text(encoding="utf-8")
+    for path in (RULES, INSTALL):
+        triggers = [line for line in path.read_text(encoding="utf-8").splitlines() if "udevadm trigger" in line]
+        assert triggers, path
+        for line in triggers:
+            assert "--action=add" in line, (path.name, line)
