@@ -112,13 +112,19 @@ def write_kept(folder: Path, game: int, digest: str, content: dict[str, Any]) ->
 
 def prune_kept(folder: Path, oldest: int) -> None:
     """Delete the kept games older than ``oldest``, the journal's oldest game (it no longer holds them)."""
+    prune_games(folder, ".", oldest)
+
+
+def prune_games(folder: Path, separator: str, oldest: int) -> None:
+    """Delete the files of ``folder`` named by a game older than ``oldest`` (``<game><separator>…``: a
+    kept game ``12.json``, a review ``12-3-fr.txt``); a file that cannot be deleted stays."""
     try:
         names = os.listdir(folder)
     except OSError:
         return
     for name in names:
-        number, dot, _ = name.partition(".")
-        if dot and number.isdigit() and int(number) < oldest:
+        number, sep, _ = name.partition(separator)
+        if sep and number.isdigit() and int(number) < oldest:
             with contextlib.suppress(OSError):
                 os.unlink(folder / name)
 

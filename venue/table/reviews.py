@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_host.journal.store import KEEP_GAMES
+from venue.table.kept_games import prune_games
 from venue.table.record import HandLog
 
 logger = logging.getLogger(__name__)
@@ -237,16 +238,7 @@ class Reviews:
         so none older than ``game - KEEP_GAMES``) are deleted with their games: 1,079 files were left
         after 260 games. Looked at once a game (the folder holds a few files a game)."""
         self._pruned = game
-        oldest = game - KEEP_GAMES
-        try:
-            names = os.listdir(folder)
-        except OSError:
-            return
-        for name in names:
-            number, dash, _ = name.partition("-")
-            if dash and number.isdigit() and int(number) <= oldest:
-                with contextlib.suppress(OSError):
-                    os.unlink(folder / name)
+        prune_games(folder, "-", game - KEEP_GAMES + 1)
 
     def close(self) -> None:
         """Stop the worker (safe to call twice); a review under way is dropped: its process is ended

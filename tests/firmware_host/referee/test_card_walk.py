@@ -20,6 +20,7 @@ import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -149,9 +150,21 @@ WALKS: list[tuple[str, str, TagFacts, list[str], tuple[int, int]]] = [
 ]
 
 
-@pytest.mark.parametrize(("kind", "uid", "facts", "caused", "lookups"), WALKS, ids=[w[0] for w in WALKS])
-def test_a_card_s_walk_asks_the_registry_once(tmp_path: Path, kind: str, uid: str, facts: TagFacts,
-                                              caused: list[str], lookups: tuple[int, int]) -> None:
+@dataclass
+class Walk:
+    """A table with a signed registry at the deal, one hand pad of it, and its mock reader."""
+
+    registry: CountedRegistry
+    journal: Journal
+    service: TableService
+    pad: PadContents
+    reader: MockReader
+
+
+@contextmanager
+def walk_table(tmp_path: Path, uid: str, facts: TagFacts) -> Iterator[Walk]:
+    """The table of a card's walk: the tags' wiring, the service (its queue and its one door), the
+    referee requiring genuine tags, at the deal; the reader answers ``facts`` for ``uid``."""
     registry = CountedRegistry()
     for entry in _registry():
         registry.add_entry(entry)
@@ -165,6 +178,14 @@ def test_a_card_s_walk_asks_the_registry_once(tmp_path: Path, kind: str, uid: st
                           read_ndef=tags.read_ndef, originality=tags.originality)
         reader = MockReader()
         reader.facts[uid] = facts
+        yield Walk(registry, journal, service, pad, reader)
+
+
+@pytest.mark.parametrize(("kind", "uid", "facts", "caused", "lookups"), WALKS, ids=[w[0] for w in WALKS])
+def test_a_card_s_walk_asks_the_registry_once(tmp_path: Path, kind: str, uid: str, facts: TagFacts,
+                                              caused: list[str], lookups: tuple[int, int]) -> None:
+    with walk_table(tmp_path, uid, facts) as walk:
+        registry, journal, service, pad, reader = walk.registry, walk.journal, walk.service, walk.pad, walk.reader
         reader.lay(uid)
         registry.lookups = 0
         pad.observe(reader.poll(), reader)
@@ -210,19 +231,8 @@ def test_the_pad_s_sighting_reaches_the_referee_unchanged(tmp_path: Path, kind: 
     """One value from the pad to the referee: the :class:`Sighting` the pad made is the very object the
     pack guard judges, through the tags' wiring, the service's queue and its one door, arriving and
     leaving; and the journal's line reads back to an equal one (a resume judges the same value)."""
-    registry = CountedRegistry()
-    for entry in _registry():
-        registry.add_entry(entry)
-    tags = TableTags.build(registry, TagPolicy(require_signature=True), simulated=True)
-    with Journal(tmp_path / "j.sqlite") as journal:
-        service = TableService(journal=journal, controller=Controller(TableDefaults(require_genuine=True),
-                                                                      registry=registry), by_tag=tags.by_tag)
-        service.resume()
-        _to(service, "deal")
-        pad = PadContents("hand.B", emit=tags.route(service), leave_after=1, card_for=tags.entry,
-                          read_ndef=tags.read_ndef, originality=tags.originality)
-        reader = MockReader()
-        reader.facts[uid] = facts
+    with walk_table(tmp_path, uid, facts) as walk:
+        journal, service, pad, reader = walk.journal, walk.service, walk.pad, walk.reader
         made: list[Sighting] = []
         caused_by: list[list[str]] = []
         for move in (reader.lay, reader.lift):
