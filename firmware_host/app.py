@@ -316,11 +316,13 @@ def run_parts(parts: TableParts, options: RunOptions, events: IO[bytes] | None) 
         source = "<stdin>" if options.events == "-" else str(options.events)
 
         def ended() -> None:  # the page stays up for whoever looks at it
-            print("ecarte-table run: " + say(parts.table.language, "run.input_ended", source=source,
-                                             url=parts.page_url), file=sys.stderr, flush=True)
+            lang = options.language or parts.table.language
+            print(say(lang, "cli.refused", program="ecarte-table run",
+                      why=say(lang, "run.input_ended", source=source, url=parts.page_url)), file=sys.stderr, flush=True)
 
         feeding = {"pace": options.pace, "stop_at_end": parts.page_url is None, "at_end": ended,
-                   "pads_sight": parts.table.sight, "registry": parts.registry is not None}
+                   "pads_sight": parts.table.sight, "registry": parts.registry is not None,
+                   "language": options.language or parts.table.language}
         threading.Thread(target=feed_lines, args=(service, events, source), kwargs=feeding, name="events",
                          daemon=True).start()
     try:
@@ -330,7 +332,7 @@ def run_parts(parts: TableParts, options: RunOptions, events: IO[bytes] | None) 
     finally:
         paused(service, parts.panel)
     if events is not None and service.stats.handled:
-        say_where_it_stands(parts.controller, journal.path)
+        say_where_it_stands(parts.controller, journal.path, options.language or parts.table.language)
     return service.stats
 
 

@@ -41,7 +41,7 @@ def refuse_card_names(event: PhysicalEvent, source: str, line_no: int) -> None:
 
 def feed_lines(
     service: TableService, stream: IO[bytes], source: str, *, stop_at_end: bool = True, pads_sight: str = "full",
-    registry: bool = False, pace: float = 0.0, at_end: Callable[[], None] | None = None,
+    registry: bool = False, pace: float = 0.0, at_end: Callable[[], None] | None = None, language: str = "en",
 ) -> None:
     """Read transcript lines as they arrive and queue them, in order (runs on its own thread).
 
@@ -53,7 +53,7 @@ def feed_lines(
     A transcript's setup rules its game as ``replay`` plays it: one that names no ``sight`` is
     at full sight (docs/transcript.md's default), whatever the table's own pads (``pads_sight``) read,
     and is journaled so. Where the table's pads cannot give what it asks (full sight on pads that
-    may miss stacked cards) one line says so.
+    may miss stacked cards) one line says so, in the console's ``language``.
 
     :param pace: seconds to wait before each line after the first that holds an event (a
         person watching the page follows the game); 0: as fast as they come.
@@ -85,7 +85,7 @@ def feed_lines(
                 service.put_line(InputLine(None, exc, slot=True))
                 continue
             if isinstance(event, Setup):
-                event = _transcript_setup(event, service, f"{source}:{line_no}", pads_sight)
+                event = _transcript_setup(event, service, f"{source}:{line_no}", pads_sight, language)
             service.put_line(InputLine(event, slot=True, where=f"{source}:{line_no}"))
     except OSError as exc:
         logger.error("reading %s: %s", source, exc, extra=logged(Phrase.of("log.reading", source=source,
@@ -99,16 +99,15 @@ def feed_lines(
             at_end()
 
 
-def _transcript_setup(setup: Setup, service: TableService, where: str, pads_sight: str) -> Setup:
+def _transcript_setup(setup: Setup, service: TableService, where: str, pads_sight: str, language: str) -> Setup:
     """A fed setup as ``replay`` reads it (no ``sight``: full), and the one line that says when the
-    table's own pads cannot give that sight."""
+    table's own pads cannot give that sight (in the console's ``language``)."""
     named = setup.sight is not None
     if not named:
         setup = dataclasses.replace(setup, sight="full")
     if setup.sight == "full" and pads_sight == "partial":
-        service.report(
-            f"ecarte-table run: {where}: the transcript's game is at full sight"
-            f"{'' if named else ' (its setup names no sight)'}, as replay plays it; this table's pads "
-            "read partial sight: a card laid on them may go unseen, and a hand seen short is a misdeal"
-        )
+        from catalogue import say
+
+        said = say(language, "run.full_sight" if named else "run.full_sight_unnamed", where=where)
+        service.report(say(language, "cli.refused", program="ecarte-table run", why=said))
     return setup

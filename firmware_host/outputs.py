@@ -180,13 +180,16 @@ def say_the_start(journal: Journal, table: TableConfig) -> None:
                                        table=table.name, pads=pads or Phrase.of("log.no_pads"))))
 
 
-def say_where_it_stands(controller: Controller, journal: str | os.PathLike[str]) -> None:
-    """The input ended with the game unfinished: say where it stands and how to go on."""
+def say_where_it_stands(controller: Controller, journal: str | os.PathLike[str], lang: str = "en") -> None:
+    """The input ended with the game unfinished: say where it stands and how to go on, in ``lang``."""
+    from catalogue import say
+
     snapshot = controller.snapshot()
     view = snapshot.view
     if view.phase == Phase.OVER:
         return
     a, b = snapshot.players[0], snapshot.players[1]
-    print(f"ecarte-table run: the input ended in game {snapshot.game}, hand {snapshot.hand_no} ({view.phase}), "
-          f"{a} {view.score[0]} – {b} {view.score[1]}; the table waits: {said_in(snapshot.expectation)}. "
-          f"The journal {journal} keeps it: `run --journal` on it goes on from there.", file=sys.stderr)
+    where = say(lang, "run.where_it_stands", game=snapshot.game, hand=snapshot.hand_no,
+                phase=say(lang, f"phase.{view.phase}"), a=a, score_a=view.score[0], b=b, score_b=view.score[1],
+                waits=said_in(snapshot.expectation, lang), journal=str(journal))
+    print(say(lang, "cli.refused", program="ecarte-table run", why=where), file=sys.stderr)

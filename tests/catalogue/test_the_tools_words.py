@@ -98,8 +98,10 @@ CONSOLE_WORDS = ("journal.cannot_write", "log.stopping_lost", "log.game_written_
                  "log.journal_waits", "log.journal_waits_full", "log.seal", "log.salvaged", "log.display_failed",
                  "log.display_left_out", "log.voice_failed", "log.no_earpiece", "log.no_voice", "log.pack_chosen",
                  "log.tag_not_genuine", "log.badge_not_genuine", "log.no_cards_enrolled", "log.output_failed",
-                 "log.json_reader_gone", "log.reading")
-"""The messages of those lines."""
+                 "log.json_reader_gone", "log.reading", "run.where_it_stands", "run.full_sight",
+                 "run.full_sight_unnamed")
+"""The messages of those lines (and of run's own lines to standard error: where the game stands when the
+input ends, a transcript at full sight on pads that read partial sight)."""
 
 LEVELS = {"info", "warning", "error", "critical", "exception"}
 
@@ -257,3 +259,25 @@ def test_a_refusal_is_headed_as_the_language_writes_a_colon(lang: str, head: str
                            str(tmp_path / "none" / "journal.sqlite")], capture_output=True, text=True, timeout=600,
                           cwd=ROOT)
     assert done.returncode == 2 and done.stderr.startswith(head), done.stderr
+
+
+@pytest.mark.parametrize("lang", [lang for lang in catalogue.LANGUAGES if lang != "en"])
+def test_run_says_where_the_game_stands_in_the_consoles_language(lang: str, tmp_path: Path) -> None:
+    """``run --events`` ending mid-game said where it stands in English whatever ``--language`` said
+    ("the input ended in game 1, hand 2 (deal)…"), and so did the line on a transcript at full sight."""
+    half = tmp_path / "half.jsonl"
+    half.write_text("".join((TRANSCRIPTS / "classic_offer_point.jsonl").read_text().splitlines(True)[:20]))
+    journal = tmp_path / "j.sqlite"
+    done = subprocess.run([sys.executable, "-m", "cli.main", "--language", lang, "run", "--journal", str(journal),
+                           "--events", str(half)], capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    head = catalogue.say(lang, "cli.refused", program="ecarte-table run", why="")
+    lines = [line.removeprefix(head) for line in done.stderr.splitlines() if line.startswith(head)]
+    where = catalogue.say(lang, "run.where_it_stands", game=1, hand=2, phase=catalogue.say(lang, "phase.deal"),
+                          a="A", score_a=2, b="B", score_b=0, waits="", journal=str(journal))
+    stands = [line for line in lines if line.startswith(where.split("(")[0])]
+    assert len(stands) == 1, done.stderr
+    assert _english_left(lang, "run.where_it_stands", stands[0]) == set(), stands[0]
+    sight = [line for line in lines if _english_left(lang, "run.full_sight_unnamed", line) == set()
+             and line.startswith(f"{half}:4")]
+    assert len(sight) == 1, done.stderr
