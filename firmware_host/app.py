@@ -350,14 +350,38 @@ STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 @contextlib.contextmanager
 def stop_signals(stop: Callable[[int], None]) -> Iterator[None]:
-    """Inside, :data:`STOP_SIGNALS` call ``stop(signum)``; their handlers before are put back on leaving.
-    On the main thread only (:func:`signal.signal`'s rule)."""
-    previous = {sig: signal.signal(sig, lambda signum, frame: stop(signum)) for sig in STOP_SIGNALS}
+    """Inside, :data:`STOP_SIGNALS` call ``stop(signum)``; their handlers before are put back on leaving,
+    after every signal taken inside has been given to ``stop``. On the main thread only
+    (:func:`signal.signal`'s rule).
+
+    ``stop`` runs on a thread of its own, never in the handler: a handler runs on the main thread
+    between two of its bytecodes, and the service's loop waits there in its queue's ``get``, holding the
+    queue's lock at moments; a handler putting the stop in that queue then waited for that lock forever
+    (a run that SIGTERM or Ctrl-C never ended, seen in the suite). The handler only writes the signal's
+    number to a pipe, which takes no lock of Python's."""
+    read_end, write_end = os.pipe()
+    os.set_blocking(write_end, False)
+
+    def handler(signum: int, frame: object) -> None:
+        with contextlib.suppress(OSError):  # a full pipe: that many stops already wait
+            os.write(write_end, bytes([signum]))
+
+    def give() -> None:
+        while taken := os.read(read_end, 64):
+            for signum in taken:
+                stop(signum)
+
+    giver = threading.Thread(target=give, name="stop-signals", daemon=True)
+    giver.start()
+    previous = {sig: signal.signal(sig, handler) for sig in STOP_SIGNALS}
     try:
         yield
     finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
+        for sig, before in previous.items():
+            signal.signal(sig, before)
+        os.close(write_end)
+        giver.join()
+        os.close(read_end)
 
 
 def open_table_voice(folder: Path | None, table: TableConfig, stack: contextlib.ExitStack) -> VoiceParts | None:

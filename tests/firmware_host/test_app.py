@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import dataclasses
 import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -80,6 +82,26 @@ def test_an_unknown_pin_backend_is_refused_and_close_is_safe_twice() -> None:
     devices.close()
     devices.close()
     assert devices.seat_controls is None and devices.pads is None
+
+
+def test_a_stop_signal_while_the_loop_holds_its_queue_s_lock_stops_it() -> None:
+    """A handler runs on the main thread between two bytecodes, where the service's loop waits in its
+    queue's ``get``: a SIGTERM that came while ``get`` held the queue's lock put the stop in that queue
+    from the handler, which waited for the lock the same thread held, forever (a ``run`` Ctrl-C never
+    ended, twice in one day's suite). Here the lock is held when the signal comes; in a process of its
+    own, so that the old code's hang is a failure, not a hung suite."""
+    script = (
+        "import queue, signal\n"
+        "from firmware_host.app import stop_signals\n"
+        "q = queue.Queue()\n"
+        "with stop_signals(q.put):\n"
+        "    with q.mutex:\n"
+        "        signal.raise_signal(signal.SIGTERM)\n"
+        "    print(q.get(timeout=30))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                          cwd=Path(__file__).resolve().parents[2])  # the old code: TimeoutExpired
+    assert done.returncode == 0 and done.stdout.strip() == str(int(signal.SIGTERM)), done.stderr
 
 
 def test_a_stop_signal_is_the_service_s_inside_and_the_handler_before_is_put_back() -> None:
