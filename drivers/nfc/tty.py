@@ -209,7 +209,9 @@ class RawTty:
             try:
                 written = os.write(fd, view)
             except BlockingIOError:
-                select.select([], [fd], [], 0.1)
+                poller = select.poll()
+                poller.register(fd, select.POLLOUT)
+                poller.poll(100)
                 continue
             view = view[written:]
 
@@ -321,7 +323,7 @@ class RawTty:
         """
         self._woken = False
         watched = [fd, self._wake_r] if interruptible else [fd]
-        ready, _, _ = select.select(watched, [], [], timeout)
+        ready = readable(watched, timeout)
         if not ready:
             return None
         if self._wake_r in ready:
@@ -335,3 +337,14 @@ class RawTty:
         if not chunk:  # hang-up
             raise OSError(errno.EIO, os.strerror(errno.EIO))
         return chunk
+
+
+def readable(fds: list[int], timeout: float) -> set[int]:
+    """Which of ``fds`` can be read (or hung up) within ``timeout`` seconds (none: the time ran out).
+    :func:`select.poll`, not :func:`select.select`, which refuses a descriptor numbered 1024 or more
+    (``filedescriptor out of range``): a long-lived process, or a test worker after thousands of
+    tests, opens its ports above that."""
+    poller = select.poll()
+    for fd in fds:
+        poller.register(fd, select.POLLIN | select.POLLPRI)
+    return {fd for fd, _ in poller.poll(max(timeout, 0.0) * 1000)}

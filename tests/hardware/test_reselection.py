@@ -84,3 +84,24 @@ def test_a_packet_laid_on_a_card_is_judged_where_in_select_wakes_nothing() -> No
         arrivals = [first] + [events.get(timeout=HANG_S) for _ in stack[1:]]
     assert sorted((e.sighting.uid, e.sighting.origin) for e in arrivals if isinstance(e, CardSeen)) == [
         (uid, Origin.GENUINE) for uid in stack]
+
+
+def test_a_reader_opened_above_a_thousand_descriptors_reads_its_cards() -> None:
+    """A fresh clone's suite failed six of these tests with ``filedescriptor out of range in select()``:
+    its worker had opened over 2,000 descriptors, and the tty and the simulated chip waited with
+    :func:`select.select`, which refuses a descriptor numbered 1024 or more (a long-lived service may
+    get there too). They wait with :func:`select.poll`."""
+    import os
+    import resource
+
+    if resource.getrlimit(resource.RLIMIT_NOFILE)[0] < 1200:
+        pytest.skip("this process may not open 1,200 descriptors")
+    held = [os.open(os.devnull, os.O_RDONLY) for _ in range(1100)]
+    try:
+        with Pn532Simulator(depth=2, miss=0.0, signer=tag_signer.sim_signer()) as sim, \
+                NfcpyReader(sim.path) as reader:
+            sim.place_stack(PAIR)
+            assert sorted(reader.poll(ask=AskEvery())) == PAIR
+    finally:
+        for fd in held:
+            os.close(fd)

@@ -64,7 +64,6 @@ import contextlib
 import errno
 import logging
 import os
-import select
 import shutil
 import tempfile
 import termios
@@ -83,6 +82,7 @@ from drivers.nfc.pn532sim.frames import ACK, CHIP_TFI, ERROR_FRAME, FrameParser,
 from drivers.nfc.pn532sim.hsu_wakeup import HsuWakeup
 from drivers.nfc.pn532sim.noise import QUIET, Garble, Noise, NoiseDraws
 from drivers.nfc.pn532sim.ntag213 import Ntag213, uid_key
+from drivers.nfc.tty import readable
 
 logger = logging.getLogger(__name__)
 
@@ -602,7 +602,7 @@ class Pn532Simulator(Closing):
                 self._changed.notify_all()
                 master = self._master
             watched = [self._wake_r] if master is None else [self._wake_r, master]
-            ready, _, _ = select.select(watched, [], [], 1.0)
+            ready = readable(watched, 1.0)
             if self._wake_r in ready:
                 os.read(self._wake_r, 512)
                 if master is not None:
