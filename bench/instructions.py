@@ -143,7 +143,8 @@ def wheel_console(checkout: Path, folder: Path) -> Path:
     interpreter's pip (whose console-script template ``systemd/install.sh``'s upgraded pip writes too)."""
     source, wheels, venv = folder / "source", folder / "wheels", folder / "venv"
     shutil.copytree(checkout, source, ignore=shutil.ignore_patterns(
-        ".git", ".venv", "__pycache__", "build", "*.egg-info", "node_modules", ".mypy_cache", ".ruff_cache"))
+        ".git", ".venv", "__pycache__", "build", "*.egg-info", "node_modules", ".mypy_cache", ".ruff_cache",
+        ".lgd-nfy*"))  # lgpio's notification FIFOs, left in the folder a test ran lgpio from
     steps = [
         [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", str(wheels), str(source)],
         [sys.executable, "-m", "venv", "--without-pip", str(venv)],
