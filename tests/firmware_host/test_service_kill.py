@@ -71,7 +71,7 @@ def _journaled(journal: Path) -> tuple[int, bool]:
     """The fed lines the journal holds, and whether every one of them is done."""
     if not journal.exists():
         return 0, True
-    with sqlite3.connect(journal, timeout=10) as db:
+    with contextlib.closing(sqlite3.connect(journal, timeout=10)) as db:  # closed: polled hundreds of times
         try:
             events, undone = db.execute("SELECT COUNT(*), COALESCE(SUM(done = 0), 0) FROM events").fetchone()
             games = db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
