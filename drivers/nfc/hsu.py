@@ -29,10 +29,12 @@ TFI PD0..PDn DCS 00``, TFI ``D4`` from the host and ``D5`` from the chip.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import logging
 import os
 import re
+import termios
 import time
 from typing import Any
 
@@ -94,6 +96,8 @@ _WAKE = bytes(10)  # nfcpy's long preamble: wakes a chip in PowerDown on HSU (UM
 _GET_FIRMWARE_VERSION = b"\xd4\x02"
 _SAM_NORMAL = b"\xd4\x14\x01\x00\x00"  # SAMConfiguration: normal mode, no timeout, no IRQ (§7.2.10)
 _SET_SERIAL_BAUDRATE = 0x10
+_TERMIOS_SPEEDS = {115200: termios.B115200, 230400: termios.B230400, 460800: termios.B460800,
+                   921600: termios.B921600}
 _RATE_CODES = (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600, 1288000)  # §7.2.8, BR
 
 
@@ -193,7 +197,7 @@ def set_rate(transport: Any, rate: int) -> None:
     if rate not in _RATE_CODES:
         raise ValueError(f"a PN532 runs at one of {_RATE_CODES}, not {rate}")
     answer = _exchange(transport, bytes([0xD4, _SET_SERIAL_BAUDRATE, _RATE_CODES.index(rate)]),
-                       ack_timeout_ms=PROBE_TIMEOUT_MS)
+                       ack_timeout_ms=ACK_TIMEOUT_MS)
     if answer is None:
         raise OSError(errno.EIO, f"the PN532 on {transport.port} refused SetSerialBaudrate {rate}")
     transport.write(_ACK)
@@ -226,10 +230,58 @@ def recover(transport: Any, rates: tuple[int, ...] = FASTER) -> int | None:
     return None
 
 
+def port_takes(port: str, rate: int) -> bool:
+    """Whether the serial port ``port`` takes ``rate``: the question nfcpy's ``init`` asks on Linux with
+    ``os.system("stty -F PORT RATE 2> /dev/null")``, asked here of the kernel as ``stty`` asks it (the
+    port opened non-blocking, its speed set with ``tcsetattr`` and read back; GNU stty fails when the
+    read-back differs), then its settings put back (nfcpy runs ``stty -F PORT 115200`` after).
+
+    No shell: ``os.system`` is C's ``system()``, which ignores SIGINT and SIGQUIT in the whole process
+    until its child ends (POSIX, ``system``: "shall ignore the SIGINT and SIGQUIT signals"). nfcpy's probe
+    runs it twice a reader; six readers opening at once kept a terminal's Ctrl-C out for tens of
+    milliseconds at a time, and a Ctrl-C that came then was lost (the kernel drops an ignored signal).
+    A port that cannot be opened takes no rate (``stty`` fails: nfcpy stays at 115,200).
+    """
+    speed = _TERMIOS_SPEEDS.get(rate)
+    if speed is None:
+        return False
+    try:
+        fd = os.open(port, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+    except OSError:
+        return False
+    try:
+        before = termios.tcgetattr(fd)
+        wanted = list(before)
+        wanted[4] = wanted[5] = speed
+        try:
+            termios.tcsetattr(fd, termios.TCSANOW, wanted)
+            after = termios.tcgetattr(fd)
+        except termios.error:
+            return False
+        finally:
+            with contextlib.suppress(termios.error):
+                termios.tcsetattr(fd, termios.TCSANOW, before)
+        return bool(after[4] == after[5] == speed)
+    finally:
+        os.close(fd)
+
+
 def init_at_power_on_rate(transport: Any) -> Any:
     """nfcpy's PN532 device, opened as ``nfc.clf.pn532.init`` opens it (the wake-up preamble,
     GetFirmwareVersion, SAMConfiguration normal, then nfcpy's ``Device``), with the link left at
     115,200.
+
+    :raises OSError: no PN532 answered (``ENODEV``), or the port is gone.
+    """
+    return init_at(transport, POWER_ON)
+
+
+def init_at(transport: Any, rate: int) -> Any:
+    """nfcpy's PN532 device, opened as ``nfc.clf.pn532.init`` opens it (the wake-up preamble,
+    GetFirmwareVersion, SAMConfiguration normal, then nfcpy's ``Device``), the link then moved to the
+    fastest of nfcpy's rates up to ``rate`` that the port takes (:func:`port_takes`, nfcpy's ``stty``
+    probe without its shell; nfcpy's order: 921,600, 460,800, 230,400) by SetSerialBaudrate
+    (:func:`set_rate`); at ``rate`` 115,200, or where the port takes none, it stays at 115,200.
 
     :raises OSError: no PN532 answered (``ENODEV``), or the port is gone.
     """
@@ -239,5 +291,8 @@ def init_at_power_on_rate(transport: Any) -> Any:
         raise OSError(errno.ENODEV, os.strerror(errno.ENODEV))
     if _exchange(transport, _SAM_NORMAL, ack_timeout_ms=100, wake=True) is None:
         raise OSError(errno.ENODEV, os.strerror(errno.ENODEV))
+    faster = next((r for r in FASTER if r <= rate and port_takes(transport.port, r)), None)
+    if faster is not None:
+        set_rate(transport, faster)
     log = nfc.clf.pn532.log
     return nfc.clf.pn532.Device(nfc.clf.pn532.Chipset(transport, logger=log), logger=log)

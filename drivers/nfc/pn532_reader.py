@@ -196,21 +196,21 @@ class NfcpyReader(Closing):
 
     def _open_device(self, link_baud: int) -> Any:
         """nfcpy's PN532 device, at ``link_baud`` (115,200: the power-on rate kept; more: nfcpy's
-        own move to 921,600). The chip is woken first (:func:`drivers.nfc.hsu.wake_up`: the last
-        close put it in PowerDown, and nfcpy's ``init`` sends its wake-up bytes and its first frame
-        in one write, which a chip still starting its oscillator loses). If it does not answer, a
+        own move to 921,600, its ``stty`` probe asked without a shell: :func:`drivers.nfc.hsu.init_at`).
+        The chip is woken first (:func:`drivers.nfc.hsu.wake_up`: the last close put it in PowerDown,
+        and nfcpy's ``init`` sends its wake-up bytes and its first frame in one write, which a chip
+        still starting its oscillator loses). If it does not answer, a
         chip left at a faster rate is found and set back (:func:`drivers.nfc.hsu.recover`), and it
         is asked once more at 115,200 (a chip whose oscillator took longer than the wait, or a first
         frame lost on the way, answers the next)."""
-        opener = hsu.init_at_power_on_rate if link_baud == hsu.POWER_ON else nfc.clf.pn532.init
         try:
             hsu.wake_up(self._transport)
-            return opener(self._transport)
+            return hsu.init_at(self._transport, link_baud)
         except READER_ERRORS as error:
             if isinstance(error, OSError) and error.errno not in (errno.ENODEV, errno.ETIMEDOUT):
                 raise  # the port itself failed: no rate to look for
             self.recovered_from = hsu.recover(self._transport)
-        return opener(self._transport)
+        return hsu.init_at(self._transport, link_baud)
 
     @property
     def frames(self) -> Frames:

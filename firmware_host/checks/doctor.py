@@ -137,7 +137,6 @@ def read_reader_firmware(pad: PadConfig, listings: int = LINK_LISTINGS) -> str:
         a row failed: a pad would call it offline).
     """
     import nfc
-    import nfc.clf.pn532
     import nfc.clf.transport
 
     port = pad.serial_port
@@ -152,7 +151,7 @@ def read_reader_firmware(pad: PadConfig, listings: int = LINK_LISTINGS) -> str:
     transport = nfc.clf.transport.TTY(hsu.node(port))
     try:
         hsu.wake_up(transport)  # the service's close left the chip in PowerDown
-        device = nfc.clf.pn532.init(transport)
+        device = hsu.init_at(transport, hsu.FAST)  # nfcpy's init, its stty probe without a shell
     except BaseException:
         transport.close()
         raise

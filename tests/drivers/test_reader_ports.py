@@ -13,7 +13,6 @@ a Pi by the file nfcpy reads (``/proc/device-tree/model``).
 from __future__ import annotations
 
 import io
-import logging
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -63,33 +62,39 @@ def on_a_pi(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(nfc.clf.pn532, "open", model, raising=False)
 
 
-def _first_wait(caplog: pytest.LogCaptureFixture) -> str:
-    waits = [r.getMessage() for r in caplog.records if r.getMessage().startswith("wait ")]
-    assert waits, "nfcpy's init said nothing of its first wait"
-    return waits[0]
+def _timed(nodes: dict[str, str], waits: list[float]) -> Callable[[str], RawTty]:
+    """:func:`_nodes`, each read's timeout kept in ``waits`` (the first: the wait for the first ACK)."""
+
+    class Timed(_nodes(nodes)):  # type: ignore[misc]
+        def read(self, timeout: float) -> bytearray:
+            waits.append(timeout)
+            return bytearray(super().read(timeout))
+
+    return Timed
 
 
-def test_a_reader_on_a_udev_name_opens_the_node_it_names(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+def test_a_reader_on_a_udev_name_opens_the_node_it_names(tmp_path: Path) -> None:
     with Pn532Simulator() as chip:
-        caplog.set_level(logging.DEBUG, logger="nfc.clf.pn532")
+        waits: list[float] = []
         path = _link(tmp_path, f"serial/by-path/{BY_PATH}", chip.path)
-        with NfcpyReader(path) as reader:
+        with NfcpyReader(path, transport=_timed({}, waits)) as reader:
             node = os.path.realpath(chip.path)
             assert node.startswith("/dev/pts/") and reader.port == node and reader.path == path
-            assert _first_wait(caplog).endswith(f"on {node}")  # what nfcpy decided by
+            assert waits[0] == hsu.first_ack_ms(node) == 100  # decided by the node, as nfcpy decides
             chip.place(KS)
             assert reader.poll() == (KS,)
 
 
-def test_on_a_pi_nfcpy_waits_1500_ms_for_a_usb_adapter_named_by_path(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture, on_a_pi: None
-) -> None:
+def test_on_a_pi_nfcpy_waits_1500_ms_for_a_usb_adapter_named_by_path(tmp_path: Path, on_a_pi: None) -> None:
+    """nfcpy's ``init`` waits 1,500 ms for the first ACK on a Pi's ``/dev/ttyUSB*``; the reader's own opening
+    (:func:`hsu.init_at`, nfcpy's steps without its ``stty`` shell) waits as long, on the node a udev name
+    resolves to."""
     with Pn532Simulator() as chip:
-        caplog.set_level(logging.DEBUG, logger="nfc.clf.pn532")
+        waits: list[float] = []
         path = _link(tmp_path, f"serial/by-path/{BY_PATH}", "/dev/ttyUSB7")
-        with NfcpyReader(path, transport=_nodes({"/dev/ttyUSB7": chip.path})) as reader:
+        with NfcpyReader(path, transport=_timed({"/dev/ttyUSB7": chip.path}, waits)) as reader:
             assert reader.port == "/dev/ttyUSB7"
-            assert _first_wait(caplog) == "wait 1500 ms for data on /dev/ttyUSB7"
+            assert waits[0] == 1500
             chip.place(KS)
             assert reader.poll() == (KS,)
 
