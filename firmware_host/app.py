@@ -27,7 +27,7 @@ from catalogue import say
 from catalogue.phrase import Phrase, logged, said_at_the_console
 from engine import RuleSet
 from firmware_host.checks.doctor import Refused, refusal
-from firmware_host.errors import BadInput
+from firmware_host.errors import BadInput, run_said
 from firmware_host.feeder import feed_lines
 from firmware_host.journal.store import Journal, JournalBusy, JournalDamaged, JournalError, default_journal
 from firmware_host.outputs import FaultLights, JsonLines, OutputSource, TableOutput, say_the_start, say_where_it_stands
@@ -317,8 +317,8 @@ def run_parts(parts: TableParts, options: RunOptions, events: IO[bytes] | None) 
 
         def ended() -> None:  # the page stays up for whoever looks at it
             lang = options.language or parts.table.language
-            print(say(lang, "cli.refused", program="ecarte-table run",
-                      why=say(lang, "run.input_ended", source=source, url=parts.page_url)), file=sys.stderr, flush=True)
+            print(run_said(lang, say(lang, "run.input_ended", source=source, url=parts.page_url)), file=sys.stderr,
+                  flush=True)
 
         feeding = {"pace": options.pace, "stop_at_end": parts.page_url is None, "at_end": ended,
                    "pads_sight": parts.table.sight, "registry": parts.registry is not None,

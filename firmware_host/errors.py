@@ -10,7 +10,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from catalogue import os_reason
 
-__all__ = ["BadInput", "Said", "invoked_as", "os_reason", "words_of"]
+__all__ = ["BadInput", "Said", "invoked_as", "os_reason", "run_said", "words_of"]
 
 
 @runtime_checkable
@@ -109,3 +109,15 @@ def invoked_as(argv0: str | None = None, path: str | None = None) -> str:
     if found is not None and os.path.realpath(found) == os.path.realpath(argv0):
         return name
     return shlex.quote(argv0)
+
+
+def run_said(lang: str, why: str) -> str:
+    """A line ``ecarte-table run`` says at its console, headed by the command's name as every refusal is
+    (``cli.refused``), in ``lang``::
+
+        >>> run_said("en", "the end of x.jsonl")
+        'ecarte-table run: the end of x.jsonl'
+    """
+    from catalogue import say
+
+    return say(lang, "cli.refused", program="ecarte-table run", why=why)

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import IO
 
 from catalogue.phrase import Phrase, logged, os_words
+from firmware_host.errors import run_said
 from firmware_host.referee import CardEvent, PhysicalEvent, Setup, TranscriptError, parse_line, read_lines
 from firmware_host.service import InputLine, TableService
 
@@ -109,5 +110,5 @@ def _transcript_setup(setup: Setup, service: TableService, where: str, pads_sigh
         from catalogue import say
 
         said = say(language, "run.full_sight" if named else "run.full_sight_unnamed", where=where)
-        service.report(say(language, "cli.refused", program="ecarte-table run", why=said))
+        service.report(run_said(language, said))
     return setup

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Protocol, TextIO
 from catalogue.phrase import Count, Phrase, logged
 from engine.seats import SEATS
 from engine.state import Phase
+from firmware_host.errors import run_said
 from firmware_host.referee import CONTRACT_EVENTS, Outcome, PhysicalEvent, event_line, said_in
 
 if TYPE_CHECKING:
@@ -192,4 +193,4 @@ def say_where_it_stands(controller: Controller, journal: str | os.PathLike[str],
     where = say(lang, "run.where_it_stands", game=snapshot.game, hand=snapshot.hand_no,
                 phase=say(lang, f"phase.{view.phase}"), a=a, score_a=view.score[0], b=b, score_b=view.score[1],
                 waits=said_in(snapshot.expectation, lang), journal=str(journal))
-    print(say(lang, "cli.refused", program="ecarte-table run", why=where), file=sys.stderr)
+    print(run_said(lang, where), file=sys.stderr)
