@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 
 from engine.cards import Card
 from engine.ecarte_errors import NotationError
+from engine.fault_code import FaultCode, NoticeCode
 from engine.notation import decode_fields, encode_value
 from engine.seats import PerSeat
 
@@ -227,7 +228,8 @@ class Fault(Event):
     the London rule, the card, and what the message says as data (``detail``, ``says``): no words."""
 
     event: ClassVar[str] = "fault"
-    code: str
+    code: FaultCode | NoticeCode
+    """A fault's code; a notice's, where the snapshot shows a notice (:func:`firmware_host.referee.shown_notice`)."""
     seat: str | None
     rule: str = ""
     card: Card | None = None

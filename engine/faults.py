@@ -15,33 +15,11 @@ right, are the catalogue's (``says.<key>``, ``remedy.<code>``), at the edge::
 from __future__ import annotations
 
 from collections.abc import Mapping
-from enum import StrEnum
 
 from engine.cards import Card
 from engine.events import Fault as Fault
 from engine.events import Says
-
-
-class FaultCode(StrEnum):
-    """A fault's code (docs/rules.md's table): a :class:`str` (``FaultCode.REVOKE == "revoke"``), so the JSON
-    protocol writes it as it was."""
-
-    MISDEAL = "misdeal"
-    DUPLICATE_CARD = "duplicate_card"
-    UNKNOWN_TAG = "unknown_tag"
-    FOREIGN_PACK = "foreign_pack"
-    COUNTERFEIT_CARD = "counterfeit_card"
-    EXCHANGE_COUNT = "exchange_count"
-    FALSE_KING = "false_king"
-    OUT_OF_TURN = "out_of_turn"
-    REVOKE = "revoke"
-    NOT_OVERTAKING = "not_overtaking"
-    NOT_TRUMPING = "not_trumping"
-    CARD_NOT_IN_HAND = "card_not_in_hand"
-    NOT_HIGHEST = "not_highest"
-    KING_NOT_LED = "king_not_led"
-    WRONG_TIME = "wrong_time"
-
+from engine.fault_code import FaultCode as FaultCode
 
 FAULT_CODES: dict[FaultCode, str] = {
     FaultCode.MISDEAL: "8, 9, 15-21",

@@ -49,6 +49,11 @@ def _decode(hint: Any, value: Any, where: str) -> Any:
     origin = typing.get_origin(hint)
     if hint is Card:
         return Card.parse(value)
+    if isinstance(hint, type) and issubclass(hint, StrEnum):
+        try:
+            return hint(value)
+        except ValueError:
+            raise NotationError(f"{where}: {value!r} is not one of {', '.join(hint)}") from None
     if origin is tuple:
         if not isinstance(value, list | tuple):
             raise NotationError(f"{where}: expected a list, got {value!r}")
@@ -60,10 +65,16 @@ def _decode(hint: Any, value: Any, where: str) -> Any:
     if origin in (typing.Union, getattr(__import__("types"), "UnionType", None)):
         if value is None:
             return None
+        problem: NotationError | None = None
         for arg in typing.get_args(hint):
             if arg is type(None):
                 continue
-            return _decode(arg, value, where)
+            try:
+                return _decode(arg, value, where)
+            except NotationError as exc:  # the next of the union's types may take it
+                problem = exc
+        if problem is not None:
+            raise problem
     if origin is dict:
         if not isinstance(value, dict):
             raise NotationError(f"{where}: expected an object, got {value!r}")

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import engine.state
+from engine.fault_code import NoticeCode
 from engine.faults import FaultCode
 from engine.state import Phase
 from hardware.layout import Zone
@@ -22,11 +23,11 @@ PACKAGES = ("engine", "drivers", "hardware", "firmware_host", "coach", "venue", 
 
 PHASE_HOME = "engine/state.py"
 ZONE_HOME = "hardware/layout.py"
-CODE_HOME = "engine/faults.py"
+CODE_HOME = "engine/fault_code.py"
 """The modules that define the types: the only ones that write their members' text."""
 
 PHASES = frozenset(engine.state.PHASES)
-CODES = frozenset(FaultCode)
+CODES = frozenset(FaultCode) | frozenset(NoticeCode)
 ZONE_TEXTS = frozenset(Zone) - {"A", "B"}  # a compact seat pad's name is a seat's
 ZONE_PREFIXES = ("hand.", "play.")
 
@@ -261,13 +262,16 @@ def test_a_zone_is_read_once() -> None:
 
 
 WRONG = '''
+from engine.events import Fault
+from engine.fault_code import NoticeCode
 from engine.faults import FaultCode, fault
 from engine.state import GameState, Phase
 from hardware.layout import Zone
 
 
 def right(state: GameState) -> list[object]:
-    return [state.evolve(phase=Phase.PLAY), fault(FaultCode.REVOKE, "A", "revoke"), Zone.hand("A")]
+    return [state.evolve(phase=Phase.PLAY), fault(FaultCode.REVOKE, "A", "revoke"), Zone.hand("A"),
+            Fault(NoticeCode.LOCKED, None)]
 
 
 def wrong(state: GameState) -> list[object]:
@@ -277,6 +281,7 @@ def wrong(state: GameState) -> list[object]:
         fault("revoke", "A", "revoke"),
         FaultCode.REVOK,
         Zone.HAND_C,
+        Fault("locked", None),
     ]
 '''
 
@@ -294,5 +299,5 @@ def test_mypy_refuses_a_phase_a_zone_or_a_code_that_is_text(tmp_path: Path, monk
     lines = WRONG.splitlines()
     errors = sorted({lines[int(line.split(":")[1]) - 1].strip() for line in out.splitlines() if ": error:" in line})
     assert status == 1, out
-    assert errors == ['FaultCode.REVOK,', 'GameState(state.rules, "plya", "A"),', 'Phase.PLYA,', 'Zone.HAND_C,',
-                      'fault("revoke", "A", "revoke"),'], out
+    assert errors == ['Fault("locked", None),', 'FaultCode.REVOK,', 'GameState(state.rules, "plya", "A"),',
+                      'Phase.PLYA,', 'Zone.HAND_C,', 'fault("revoke", "A", "revoke"),'], out

@@ -34,6 +34,7 @@ import engine
 from engine import Card, Event
 from engine.actions import Action
 from engine.events import Fault, Says
+from engine.fault_code import NoticeCode
 from engine.faults import FAULT_CODES, FaultCode
 from engine.prompts import expecting
 from engine.state import Phase
@@ -110,9 +111,9 @@ def _setup_game(s: RefereeState, setup: Setup) -> Step:
         # between games (a venue's rounds, `run --players` on a finished game): the next game's names
         names = tuple(setup.players or ())
         return s.evolve(setup=s.setup.name_next_game(names)), [
-            notice("next_players", None, "next_players", a=names[0], b=names[1])]
+            notice("next_players", None, NoticeCode.NEXT_PLAYERS, a=names[0], b=names[1])]
     if s.started:
-        return s, [notice("setup_ignored", None, "setup_ignored")]
+        return s, [notice("setup_ignored", None, NoticeCode.SETUP_IGNORED)]
     menu, state = s.setup.read(setup)
     return s.evolve(setup=menu, engine_state=state, namer=s.namer.use(setup.tags)), []
 

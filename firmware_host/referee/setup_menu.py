@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 import engine
 from engine import Event, GameState
+from engine.fault_code import NoticeCode
 from engine.state import Phase
 from firmware_host.referee import table_setup
 from firmware_host.referee.table_defaults import TableDefaults
@@ -139,7 +140,7 @@ class SetupMenu:
     def laid(self, tag: str, pad: Zone, state: GameState, *, setting_up: bool) -> Started:
         """A badge or rule card ``tag`` laid on ``pad``."""
         if not setting_up:
-            return self, [notice("only_before", None, "setup_ignored", tag=tag)], None
+            return self, [notice("only_before", None, NoticeCode.SETUP_IGNORED, tag=tag)], None
         seat = pad.seat
         step = table_setup.laid(self._settings(state), tag, seat, locked=self.defaults.locked and tag[:7] != "player:")
         if step.notice:
@@ -164,7 +165,7 @@ class SetupMenu:
                                         target=settings.target, players=settings.players, language=language)
         problem = setup_problem(candidate, self.defaults.rules)  # the one check of every setup
         if problem is not None:
-            return self, [notice("not_started", None, "rule_card", problem=problem)], None
+            return self, [notice("not_started", None, NoticeCode.RULE_CARD, problem=problem)], None
         after = dataclasses.replace(self, setup=candidate)
         started = after.new_state(state.dealer or None)
         return after, [NewGame(started.rules.name, started.dealer or None, started.target)], started

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 from engine import Event, Fault
 from engine.events import Says
-from engine.faults import FaultCode
+from engine.fault_code import FaultCode, NoticeCode
 
 CONTRACT_EVENTS = frozenset({"trump", "king", "trick", "hand_end", "game_end", "fault", "replay_hand"})
 """The event kinds of docs/transcript.md's contract; ``replay --json`` prints these."""
@@ -29,7 +29,7 @@ class Notice(Event):
     event: ClassVar[str] = "notice"
     says: Says
     seat: str | None = None
-    code: str = FaultCode.WRONG_TIME
+    code: FaultCode | NoticeCode = FaultCode.WRONG_TIME
 
     def to_json(self) -> dict[str, Any]:
         return {"event": self.event, "seat": self.seat, "code": self.code}
@@ -39,7 +39,8 @@ class Notice(Event):
         return {"seat": self.seat or "", **dict(self.says.values)}
 
 
-def notice(says: str, seat: str | None = None, code: str = FaultCode.WRONG_TIME, **values: object) -> Notice:
+def notice(says: str, seat: str | None = None, code: FaultCode | NoticeCode = FaultCode.WRONG_TIME,
+           **values: object) -> Notice:
     """A notice saying the catalogue's ``says.<says>`` with ``values`` (each as text)."""
     return Notice(Says("says." + says, tuple((name, str(value)) for name, value in values.items())), seat, code)
 

@@ -35,6 +35,7 @@ from typing import Any
 
 from catalogue import LANGUAGES
 from engine.ecarte_errors import UnknownRulesError
+from engine.fault_code import NoticeCode
 from engine.rules import RULE_SETS, rules
 from engine.seats import SEATS
 
@@ -138,18 +139,18 @@ class Menu:
             return Step(dataclasses.replace(self, position=(self.position + 1) % len(self.items)))
         item = self.items[self.position % len(self.items)]
         if not self._changeable(item):
-            return Step(self, notice="locked")
+            return Step(self, notice=NoticeCode.LOCKED)
         return Step(dataclasses.replace(self, settings=_next_value(self.settings, item)))
 
 
 @dataclass(frozen=True, slots=True)
 class Step:
     """What a button or a tag did: the menu after it (None: closed), the settings to start
-    the game with (None: unchanged) and a notice for the players (a catalogue key)."""
+    the game with (None: unchanged) and a notice for the players (its code; None: nothing to tell)."""
 
     menu: Menu | None
     settings: Settings | None = None
-    notice: str = ""
+    notice: NoticeCode | None = None
 
 
 def laid(settings: Settings, tag: str, seat: str | None, *, locked: bool = False) -> Step:
@@ -158,11 +159,11 @@ def laid(settings: Settings, tag: str, seat: str | None, *, locked: bool = False
     kind, _, value = tag.partition(":")
     if kind == "player":
         if seat is None:
-            return Step(None, notice="badge_seat")
+            return Step(None, notice=NoticeCode.BADGE_SEAT)
         names = (value, settings.players[1]) if seat == "A" else (settings.players[0], value)
         return Step(None, dataclasses.replace(settings, players=names))
     if locked:
-        return Step(None, notice="locked")
+        return Step(None, notice=NoticeCode.LOCKED)
     changed: Settings | None = None
     if kind == "rules" and value in RULE_SETS:
         changed = dataclasses.replace(settings, rules=value, options=())
@@ -172,7 +173,7 @@ def laid(settings: Settings, tag: str, seat: str | None, *, locked: bool = False
         changed = dataclasses.replace(settings, target=int(value))
     if changed is None or not changed.playable():
         logger.info("rule card %r means nothing for %s", tag, settings.rules)
-        return Step(None, notice="rule_card")
+        return Step(None, notice=NoticeCode.RULE_CARD)
     return Step(None, changed)
 
 
