@@ -24,6 +24,8 @@ assumptions it rests on:
   readable depth, misses, anticollision);
 * :mod:`~drivers.nfc.pn532sim.simulator`: the pty, the serving thread, pacing
   and fault injection (:class:`Pn532Simulator`).
+* :mod:`~drivers.nfc.pn532sim.pty_port`: the port on this machine (its symlink's
+  private folder, swept after a killed process; the line's rate as termios says it).
 
 Everything needs only the standard library. The public names are re-exported
 here: ``from drivers.nfc.pn532sim import Pn532Simulator``.
@@ -45,7 +47,8 @@ from drivers.nfc.pn532sim.field import DEFAULT_DEPTH, DEFAULT_MISS, Field, antic
 from drivers.nfc.pn532sim.frames import ACK, CHIP_TFI, ERROR_FRAME, HOST_TFI, NACK, FrameParser, HostFrame, frame
 from drivers.nfc.pn532sim.ndef_text import ndef_text_message, parse_ndef_text
 from drivers.nfc.pn532sim.ntag213 import Ntag213, crc_a
-from drivers.nfc.pn532sim.simulator import FOLDER_PREFIX, WIRE, Pn532Simulator, SimStats, sweep_folders
+from drivers.nfc.pn532sim.pty_port import FOLDER_PREFIX, sweep_folders
+from drivers.nfc.pn532sim.simulator import WIRE, Pn532Simulator, SimStats
 
 __all__ = [
     "ACK",

@@ -60,13 +60,10 @@ last opener set, as a serial adapter's UART does.
 from __future__ import annotations
 
 import collections
-import contextlib
 import errno
 import logging
 import os
 import shutil
-import tempfile
-import termios
 import threading
 import time
 import tty
@@ -82,6 +79,7 @@ from drivers.nfc.pn532sim.frames import ACK, CHIP_TFI, ERROR_FRAME, FrameParser,
 from drivers.nfc.pn532sim.hsu_wakeup import HsuWakeup
 from drivers.nfc.pn532sim.noise import QUIET, Garble, Noise, NoiseDraws
 from drivers.nfc.pn532sim.ntag213 import Ntag213, uid_key
+from drivers.nfc.pn532sim.pty_port import line_rate, private_folder, unlink
 from drivers.nfc.tty import readable
 
 logger = logging.getLogger(__name__)
@@ -111,44 +109,6 @@ class SimStats:
     """Frames the chip sent while the host's side ran at another rate: garbage on arrival."""
 
 
-FOLDER_PREFIX = "pn532sim-"
-"""The simulators' folders (``/tmp/pn532sim-<pid>-<random>``, each holding a port's symlink)."""
-
-
-def sweep_folders(directory: str | None = None) -> list[str]:
-    """Remove the folders of simulators whose process is gone (killed before it could); those removed.
-
-    A folder is known by its name, ``pn532sim-<pid>-...``: only a process that no longer exists
-    loses its folders (another user's, or a live process's, are left alone).
-    """
-    base = directory or tempfile.gettempdir()
-    removed: list[str] = []
-    try:
-        names = os.listdir(base)
-    except OSError:
-        return removed
-    for name in names:
-        pid_text = name[len(FOLDER_PREFIX):].split("-", 1)[0] if name.startswith(FOLDER_PREFIX) else ""
-        if not pid_text.isdigit() or _alive(int(pid_text)):
-            continue
-        shutil.rmtree(os.path.join(base, name), ignore_errors=True)
-        removed.append(name)
-    return removed
-
-
-_swept = False
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True  # another user's process
-    return True
-
-
 GARBLED = b"\xfe"
 """What each byte of an answer the chip sends at another rate than the host's line runs at becomes
 (assumption, not measured: a UART reading a faster or slower line takes framing errors and bytes
@@ -157,26 +117,6 @@ of no frame; ``FE`` starts no preamble ``00 00 FF``)."""
 INITIAL_BAUD = 115200
 """The PN532's HSU rate after power-on (UM0701-02, the HSU interface; nfcpy's ``init``: "PN532
 initial baudrate")."""
-
-_RATE_OF_SPEED = {
-    getattr(termios, f"B{rate}"): rate
-    for rate in (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600)
-}
-
-
-def line_rate(fd: int) -> int | None:
-    """The bits a second the terminal ``fd`` (either side of a pty) is set to, ``None`` if
-    it cannot be told (closed, or a speed the PN532 does not have)."""
-    try:
-        return _RATE_OF_SPEED.get(termios.tcgetattr(fd)[5])
-    except (termios.error, OSError):
-        return None
-
-
-def _unlink(path: str) -> None:
-    with contextlib.suppress(FileNotFoundError):
-        os.unlink(path)
-
 
 class Pn532Simulator(Closing):
     """A PN532 on a pty with NTAG213 cards stacked on it and lifted by code.
@@ -224,17 +164,13 @@ class Pn532Simulator(Closing):
         self._switch_to: int | None = None  # a SetSerialBaudrate answered, waiting for the host's ACK
         self._finalizer: weakref.finalize[Any, Any]
         if directory is None:
-            global _swept
-            if not _swept:  # once a process: what killed processes left
-                _swept = True
-                sweep_folders()
-            self._directory = tempfile.mkdtemp(prefix=f"{FOLDER_PREFIX}{os.getpid()}-")
+            self._directory = private_folder()
             # the folder goes when the simulator closes, or is collected, or the process exits; a
             # process killed outright leaves it to the next simulator started (sweep_folders)
             self._finalizer = weakref.finalize(self, shutil.rmtree, self._directory, True)
         else:
             self._directory = directory
-            self._finalizer = weakref.finalize(self, _unlink, os.path.join(directory, name))
+            self._finalizer = weakref.finalize(self, unlink, os.path.join(directory, name))
         self.path = os.path.join(self._directory, name)
         """Stable path of the serial port (a symlink to the current pty)."""
         self._lock = threading.Lock()
