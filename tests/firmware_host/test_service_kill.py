@@ -208,7 +208,7 @@ def test_sigterm_stops_cleanly_and_resumes(wait_for, tmp_path: Path) -> None:
     assert service.kill(signal.SIGTERM) == 0, "".join(service.err)
     assert "Traceback" not in "".join(service.err)
     first = service.out
-    with sqlite3.connect(journal) as db:
+    with contextlib.closing(sqlite3.connect(journal)) as db, db:
         assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     assert _journaled(journal) == (half, True)
     service = _Service(journal)

@@ -12,6 +12,7 @@ MQTT ``games/<n>`` are read as they are served, through the real app and a real 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from pathlib import Path
@@ -133,7 +134,7 @@ def _earlier_boot(path: Path) -> None:
     """The journal as a table finds it after a reboot: its rows written in another boot of the machine."""
     import sqlite3
 
-    with sqlite3.connect(path) as db:
+    with contextlib.closing(sqlite3.connect(path)) as db, db:
         db.execute("UPDATE meta SET value = value + 1 WHERE key = 'boot'")
 
 

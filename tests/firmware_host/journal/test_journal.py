@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import sqlite3
@@ -57,7 +58,7 @@ def test_an_append_is_on_disk_before_it_returns(tmp_path: Path) -> None:
     game = journal.start_game(SETUP)
     journal.append(game, '{"seat": "B", "button": "yes"}')
     # another connection sees it at once, without the writer closing
-    with sqlite3.connect(path) as reader:
+    with contextlib.closing(sqlite3.connect(path)) as reader, reader:
         assert reader.execute("SELECT COUNT(*) FROM events").fetchone()[0] == 2
     journal.close()
     journal.close()  # twice is fine

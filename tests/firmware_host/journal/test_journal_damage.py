@@ -7,6 +7,7 @@ resumes or exits 2 with a clear line, all from the command line.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import random
@@ -65,7 +66,7 @@ def journal(pristine: Path, tmp_path: Path) -> Path:
 
 
 def _rows(path: Path, game: int) -> list[tuple[int, str, int]]:
-    with sqlite3.connect(path) as db:
+    with contextlib.closing(sqlite3.connect(path)) as db, db:
         return [(int(i), str(line), int(done)) for i, line, done in
                 db.execute("SELECT id, line, done FROM events WHERE game = ? ORDER BY id", (game,))]
 
@@ -76,21 +77,21 @@ def _card_rows(path: Path, game: int) -> list[tuple[int, str, int]]:
 
 def _delete_middle(path: Path) -> None:
     rows = _rows(path, 2)
-    with sqlite3.connect(path) as db:
+    with contextlib.closing(sqlite3.connect(path)) as db, db:
         db.execute("DELETE FROM events WHERE id = ?", (rows[len(rows) // 2][0],))
 
 
 def _swap_lines(path: Path) -> None:
     cards = _card_rows(path, 2)
     (a, line_a, _), (b, line_b, _) = cards[3], cards[7]
-    with sqlite3.connect(path) as db:
+    with contextlib.closing(sqlite3.connect(path)) as db, db:
         db.execute("UPDATE events SET line = ? WHERE id = ?", (line_b, a))
         db.execute("UPDATE events SET line = ? WHERE id = ?", (line_a, b))
 
 
 def _copy_over_next(path: Path) -> None:
     row = _card_rows(path, 2)[4][0]
-    with sqlite3.connect(path) as db:
+    with contextlib.closing(sqlite3.connect(path)) as db, db:
         db.execute("UPDATE events SET (line, done, seq, crc, link) = (SELECT line, done, seq, crc, link FROM events "
                    "WHERE id = ?) WHERE id = ?", (row, row + 1))
 
@@ -99,13 +100,13 @@ def _null_crc(path: Path) -> None:
     row, line, _ = _card_rows(path, 2)[5]
     card = json.loads(line)["card"]
     other = "7C" if card != "7C" else "8C"
-    with sqlite3.connect(path) as db:
+    with contextlib.closing(sqlite3.connect(path)) as db, db:
         db.execute("UPDATE events SET line = ?, crc = NULL WHERE id = ?", (line.replace(card, other), row))
 
 
 def _taken_marked_refused(path: Path) -> None:
     row = next(i for i, _, done in _card_rows(path, 2) if done == DONE)
-    with sqlite3.connect(path) as db:
+    with contextlib.closing(sqlite3.connect(path)) as db, db:
         db.execute("UPDATE events SET done = ? WHERE id = ?", (REJECTED, row))
 
 
@@ -223,7 +224,7 @@ def test_a_journal_of_the_version_before_links_is_chained_when_the_service_opens
 
     path = tmp_path / "old.sqlite"
     lines = _game(4)
-    with sqlite3.connect(path) as db:
+    with contextlib.closing(sqlite3.connect(path)) as db, db:
         db.executescript(
             "CREATE TABLE games (id INTEGER PRIMARY KEY, started REAL NOT NULL);"
             "CREATE TABLE events (id INTEGER PRIMARY KEY, game INTEGER NOT NULL REFERENCES games(id), t REAL NOT NULL,"
@@ -242,7 +243,7 @@ def test_a_journal_of_the_version_before_links_is_chained_when_the_service_opens
 
 
 def _taken_marked_refused_anywhere(path: Path) -> None:
-    with sqlite3.connect(path) as db:
+    with contextlib.closing(sqlite3.connect(path)) as db, db:
         db.execute("UPDATE events SET done = ? WHERE id = (SELECT MAX(id) FROM events WHERE done = ?)",
                    (REJECTED, DONE))
 
@@ -279,7 +280,7 @@ def test_the_page_shows_the_journals_game_number_after_a_restart(tmp_path: Path)
 
 def _endless_view(path: Path) -> None:
     """``events`` as a view over a recursive query that never ends: every reader would spin."""
-    with sqlite3.connect(path) as db:
+    with contextlib.closing(sqlite3.connect(path)) as db, db:
         db.executescript(
             "DROP INDEX events_game; ALTER TABLE events RENAME TO kept;"
             "CREATE VIEW events AS WITH RECURSIVE r(id, game, t, line, done, seq, crc, link, m) AS "
@@ -289,7 +290,7 @@ def _endless_view(path: Path) -> None:
 
 def _trigger_on_events(path: Path) -> None:
     """A trigger that spins at the first row written."""
-    with sqlite3.connect(path) as db:
+    with contextlib.closing(sqlite3.connect(path)) as db, db:
         db.executescript(
             "CREATE TRIGGER spin AFTER INSERT ON events BEGIN "
             "SELECT COUNT(*) FROM (WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) "

@@ -3,6 +3,7 @@ disk pauses the table."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -73,7 +74,7 @@ def _damage(path: Path, how: str) -> None:
             file.seek(path.stat().st_size // 2)
             file.write(random.Random(7).randbytes(4096))
     else:  # one row changed behind the journal's back
-        with sqlite3.connect(path) as db:
+        with contextlib.closing(sqlite3.connect(path)) as db, db:
             db.execute("UPDATE events SET line = replace(line, 'hand', 'play') "
                        "WHERE id = (SELECT MAX(id) FROM events WHERE game = 2 AND line LIKE '%hand%')")
 
