@@ -15,6 +15,7 @@ import pytest
 from waiting import HANG_S
 
 ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("cli", "catalogue", "coach", "drivers", "engine", "firmware_host", "hardware", "venue")
 
 
 @pytest.fixture
@@ -22,6 +23,9 @@ def copy(tmp_path: Path) -> Path:
     repo = tmp_path / "repo"
     shutil.copytree(ROOT / "scripts", repo / "scripts")
     shutil.copy(ROOT / "pyproject.toml", repo / "pyproject.toml")
+    for package in PACKAGES:
+        (repo / package).mkdir()
+        (repo / package / "__init__.py").write_text(f'"""The {package} package."""\n')
     (repo / ".venv" / "bin").mkdir(parents=True)
     (repo / ".venv" / "bin" / "python").symlink_to(sys.executable)
     bin_dir = tmp_path / "bin"
@@ -122,3 +126,16 @@ def test_the_venue_installs_mosquitto_as_root_and_says_it_otherwise(copy: Path, 
     else:
         assert not (copy.parent / "apt.log").exists()
         assert "sudo apt-get install -y mosquitto" in done.stderr and "its own broker" in done.stderr, done.stderr
+
+
+def test_the_checkout_s_modules_are_compiled_as_a_wheel_s_are(copy: Path) -> None:
+    """An editable install compiles nothing: where bytecode is never written (``PYTHONDONTWRITEBYTECODE``)
+    every start compiled the command line and the catalogue again (``--version``: 180 M instructions against
+    130 M). The setup writes each package's bytecode, checked by the source's hash (PEP 552: flags 3), so
+    a copy of the checkout keeps it."""
+    done = _setup(copy, "demo", stamp="base")
+    assert done.returncode == 0, done.stderr
+    tag = sys.implementation.cache_tag
+    for package in PACKAGES:
+        pyc = (copy / package / "__pycache__" / f"__init__.{tag}.pyc").read_bytes()
+        assert int.from_bytes(pyc[4:8], "little") == 3, package  # checked hash
