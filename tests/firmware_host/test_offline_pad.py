@@ -87,6 +87,10 @@ def test_a_lost_reader_is_said_once_in_the_tables_language(wait_for, tmp_path: P
         loop.start()
         with SimulatedTable(table, events=service.put_device_event, baud=115200) as sim:
             wait_for(lambda: screens.snapshot is not None, "the first screen")
+            # the reader open and polling (its opening done: a chip silent while it opens never answered)
+            pads = sim.pads
+            assert pads is not None
+            wait_for(lambda: pads["turnup"].online, "the turn-up pad's reader open")
             sim.simulators["turnup"].ignore_commands(8)  # the chip stops answering for a while
             wait_for(lambda: screens.snapshot is not None and "turnup" in screens.snapshot.offline,
                      "the turn-up pad to be declared offline")
