@@ -1,15 +1,17 @@
-"""A message kept as data until it is printed: its id and its values, worded in a language at the edge.
+"""A message kept as data until it is printed, worded in a language at the edge.
 
 A check that finds a problem (the table file's, a tag registry's) does not know who will read it nor
-in which language: it keeps a :class:`Phrase`, and whoever prints it says it in the reader's language
-(``ecarte-table doctor --language es``, a refused ``run``). A value may be a phrase itself (a type's
-name, a hint), said in the same language; a message with plural forms takes its number from ``n``::
+in which language: it keeps a :class:`~engine.message.Phrase` (the one carrier of a message's id and
+values, which the engine and the drivers make too), and whoever prints it says it in the reader's
+language (``ecarte-table doctor --language es``, a refused ``run``) with :func:`said`. A value may be a
+phrase itself (a type's name, a hint), said in the same language; a message with plural forms takes its
+number from ``n``::
 
     >>> problem = Phrase.of("table_file.type", expected=Phrase.of("table_file.type.int"),
     ...                     got=Phrase.of("table_file.type.str"), value="'five'")
-    >>> problem.said("en"), problem.said("es")
+    >>> said(problem, "en"), said(problem, "es")
     ("must be an integer, not a string ('five')", "debe ser un número entero, no un texto ('five')")
-    >>> str(problem) == problem.said("en")
+    >>> english(problem) == said(problem, "en")
     True
 """
 
@@ -22,8 +24,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Count", "Joined", "Phrase", "SaidFormatter", "WordedError", "from_data", "log_said", "logged",
-           "os_words", "said_at_the_console"]
+from engine.message import Phrase
+
+__all__ = ["Count", "Joined", "Phrase", "SaidFormatter", "WordedError", "english", "from_data", "log_said",
+           "logged", "os_words", "said", "said_at_the_console"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,39 +52,31 @@ class Count:
         return self.said("en")
 
 
-@dataclass(frozen=True, slots=True)
-class Phrase:
-    """The message ``msgid`` of the catalogue with its ``values`` (pairs, in order); its English is
-    its ``str``."""
+def said(words: Phrase | Joined | Count | Any, lang: str) -> str:
+    """``words`` in ``lang``: a :class:`~engine.message.Phrase` (a message with plural forms in the form
+    for its ``n``), each value that says itself (a phrase, a count, a refusal with its own words) said in
+    ``lang`` too, an :class:`OSError` by why the system refused (:func:`catalogue.os_reason`); a string as
+    it is::
 
-    msgid: str
-    values: tuple[tuple[str, Any], ...] = ()
+        >>> said(Phrase.of("error.cannot_open", path="/x", reason=FileNotFoundError(2, "x")), "it")
+        'impossibile aprire /x: nessun file o cartella con questo nome'
 
-    @classmethod
-    def of(cls, msgid: str, /, **values: Any) -> Phrase:
-        """The phrase ``msgid`` with ``values`` (a :class:`Phrase` among them is said in turn)."""
-        return cls(msgid, tuple(values.items()))
+    :raises KeyError: an id the catalogue does not hold.
+    """
+    from catalogue import is_plural, say, say_n
 
-    def said(self, lang: str) -> str:
-        """The words in ``lang`` (a message with plural forms in the form for its ``n``): a value that
-        says itself (a phrase, a count, a refusal with its own words) said in ``lang`` too, an
-        :class:`OSError` by why the system refused (:func:`catalogue.os_reason`)::
+    if not isinstance(words, Phrase):
+        return str(_value_said(words, lang))
+    values = {key: _value_said(value, lang) for key, value in words.values}
+    if is_plural(words.msgid) and "n" in values:
+        n = int(values.pop("n"))
+        return say_n(lang, words.msgid, n, **values)
+    return say(lang, words.msgid, **values)
 
-            >>> Phrase.of("error.cannot_open", path="/x", reason=FileNotFoundError(2, "x")).said("it")
-            'impossibile aprire /x: nessun file o cartella con questo nome'
 
-        :raises KeyError: an id the catalogue does not hold.
-        """
-        from catalogue import is_plural, say, say_n
-
-        values = {key: _value_said(value, lang) for key, value in self.values}
-        if is_plural(self.msgid) and "n" in values:
-            n = int(values.pop("n"))
-            return say_n(lang, self.msgid, n, **values)
-        return say(lang, self.msgid, **values)
-
-    def __str__(self) -> str:
-        return self.said("en")
+def english(words: Phrase | Joined | Count | Any) -> str:
+    """``words`` in English (:func:`said`): an error's message, a log's line."""
+    return said(words, "en")
 
 
 def _value_said(value: Any, lang: str) -> Any:
@@ -88,9 +84,11 @@ def _value_said(value: Any, lang: str) -> Any:
     refused, any other as it is."""
     from catalogue import os_reason
 
-    said = getattr(value, "said", None)
-    if callable(said):
-        return said(lang)
+    if isinstance(value, Phrase):
+        return said(value, lang)
+    method = getattr(value, "said", None)
+    if callable(method):
+        return method(lang)
     return os_reason(lang, value) if isinstance(value, OSError) else value
 
 
@@ -99,7 +97,7 @@ def os_words(exc: OSError) -> Phrase | str:
     code's name, ``os.other``), else, for an ``OSError`` with no code, its library's own words; said as
     :func:`catalogue.os_reason` says it::
 
-        >>> os_words(OSError(errno.ECONNRESET, "x")).said("de")
+        >>> said(os_words(OSError(errno.ECONNRESET, "x")), "de")
         'das System hat abgelehnt (ECONNRESET)'
     """
     from catalogue import _REASONS
@@ -121,7 +119,7 @@ class Joined:
 
     def said(self, lang: str) -> str:
         """The parts in ``lang``."""
-        return self.sep.join(part.said(lang) for part in self.parts)
+        return self.sep.join(said(part, lang) for part in self.parts)
 
     def __str__(self) -> str:
         return self.said("en")
@@ -162,11 +160,18 @@ def log_said(logger: logging.Logger, level: int, words: Phrase | Joined) -> None
         >>> log_said(logger, logging.WARNING, Phrase.of("log.reader_back", pad="turnup"))
         >>> stream.getvalue().splitlines()
         ['WARNING doctest.log_said: der Leser turnup ist zurück']
-        >>> logging.LogRecord("x", logging.INFO, "", 0, "%s", (Phrase.of("log.reader_back", pad="turnup"),),
-        ...                   None).getMessage()
-        'reader turnup is back'
     """
-    logger.log(level, "%s", words, extra=logged(words))
+    logger.log(level, "%s", _InEnglish(words), extra=logged(words))
+
+
+@dataclass(frozen=True, slots=True)
+class _InEnglish:
+    """A log line's argument: ``words`` in English, worded only if the line is kept."""
+
+    words: Phrase | Joined
+
+    def __str__(self) -> str:
+        return english(self.words)
 
 
 class SaidFormatter(logging.Formatter):
@@ -192,8 +197,8 @@ class SaidFormatter(logging.Formatter):
             words = from_data(words)
         if not isinstance(words, Phrase | Joined):
             return self.fallback.format(record)
-        said = words.said(self.lang)
-        return said if record.levelno <= logging.INFO else f"{record.levelname} {record.name}: {said}"
+        text = said(words, self.lang)
+        return text if record.levelno <= logging.INFO else f"{record.levelname} {record.name}: {text}"
 
 
 @contextlib.contextmanager
@@ -215,9 +220,9 @@ class WordedError(ValueError):
     English is its message."""
 
     def __init__(self, words: Phrase | str) -> None:
-        super().__init__(str(words))
+        super().__init__(english(words))
         self.words = words
 
     def said(self, lang: str) -> str:
         """The refusal in ``lang``."""
-        return self.words if isinstance(self.words, str) else self.words.said(lang)
+        return said(self.words, lang)

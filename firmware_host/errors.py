@@ -9,6 +9,7 @@ import sys
 from typing import Any, Protocol, runtime_checkable
 
 from catalogue import os_reason
+from catalogue.phrase import Phrase
 
 __all__ = ["BadInput", "Said", "invoked_as", "os_reason", "words_of"]
 
@@ -41,16 +42,16 @@ class BadInput(Exception):
         'no journal at /x/j.sqlite'
     """
 
-    def __init__(self, message: str | None = None, *, msgid: str | None = None, words: Said | None = None,
-                 language: str | None = None, **values: Any) -> None:
-        from catalogue.phrase import Phrase
+    def __init__(self, message: str | None = None, *, msgid: str | None = None,
+                 words: Phrase | Said | None = None, language: str | None = None, **values: Any) -> None:
+        from catalogue.phrase import english
 
         if msgid is not None:
             words = Phrase.of(msgid, **values)
         if message is None:
             if words is None:
                 raise TypeError("BadInput needs its message, its message id or its words")
-            message = words.said("en")
+            message = english(words)
         super().__init__(message)
         self.words = words
         self.language = language
@@ -63,20 +64,20 @@ class BadInput(Exception):
         language = getattr(exc, "language", None)
         language = language if isinstance(language, str) else None
         words = words_of(exc)
-        return cls(str(exc), words=words if isinstance(words, Said) else None, language=language)
+        return cls(str(exc), words=words if isinstance(words, Phrase | Said) else None, language=language)
 
     def said(self, lang: str) -> str:
         """The message in ``lang`` (as raised where it has no words, or names an id the catalogue does not
         hold)."""
         from catalogue import has
-        from catalogue.phrase import Phrase
+        from catalogue.phrase import said
 
         if self.words is None or (isinstance(self.words, Phrase) and not has(self.words.msgid)):
             return str(self)
-        return self.words.said(lang)
+        return said(self.words, lang)
 
 
-def words_of(exc: BaseException) -> Said | str:
+def words_of(exc: BaseException) -> Phrase | Said | str:
     """``exc``'s words where it carries them (it says itself; ``words`` that do), else its English as it
     is::
 
@@ -86,7 +87,7 @@ def words_of(exc: BaseException) -> Said | str:
     if isinstance(exc, Said):
         return exc
     words = getattr(exc, "words", None)
-    return words if isinstance(words, Said) else str(exc)
+    return words if isinstance(words, Phrase | Said) else str(exc)
 
 
 def invoked_as(argv0: str | None = None, path: str | None = None) -> str:

@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from catalogue import LANGUAGES
-from catalogue.phrase import Phrase
+from catalogue.phrase import Phrase, said
 from drivers.display.chips import CHIPS
 from drivers.pin_backends import BACKENDS as PIN_BACKENDS
 from drivers.seat_controls import DEFAULT_DEBOUNCE, SeatPins
@@ -119,7 +119,7 @@ class TableFileError(ValueError):
 
     def said(self, lang: str) -> str:
         """The problems in ``lang``: a line naming the file and their number, then one line each."""
-        lines = [Phrase.of("table_file.problems", source=self.source, n=len(self.found)).said(lang)]
+        lines = [said(Phrase.of("table_file.problems", source=self.source, n=len(self.found)), lang)]
         lines += [f"  {problem.said(lang)}" for problem in self.found]
         return "\n".join(lines)
 

@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from catalogue.phrase import Phrase
+from catalogue.phrase import Phrase, said
 
 
 def suggest(name: str, candidates: Sequence[str]) -> str | None:
@@ -80,7 +80,7 @@ class Problem:
 
     def message(self, lang: str = "en") -> str:
         """The problem in ``lang``, without its key."""
-        return self.words if isinstance(self.words, str) else self.words.said(lang)
+        return said(self.words, lang)
 
     def said(self, lang: str = "en") -> str:
         """``key: message`` in ``lang`` (the message alone for the whole file)."""

@@ -43,7 +43,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from catalogue.phrase import Phrase
+from catalogue.phrase import Phrase, english, said
 from drivers.device_events import Origin
 from engine.cards import CLASSIC, SUITS
 from hardware.limits import FileProblem, load_json, read_text
@@ -67,12 +67,12 @@ class TagRegistryError(ValueError):
     reader's language by :meth:`said`, its English as its message."""
 
     def __init__(self, words: Phrase | str) -> None:
-        super().__init__(str(words))
+        super().__init__(english(words))
         self.words = words
 
     def said(self, lang: str) -> str:
         """The refusal in ``lang``."""
-        return self.words if isinstance(self.words, str) else self.words.said(lang)
+        return said(self.words, lang)
 
 
 class DuplicateTagError(TagRegistryError):

@@ -336,7 +336,7 @@ def test_the_english_rule_can_fail() -> None:
 
 # -- one carrier of a message's id and values -----------------------------------------------------------
 
-CARRIERS = {"catalogue/phrase.py:Phrase", "engine/events.py:Says"}
+CARRIERS = {"engine/message.py:Phrase", "engine/events.py:Says"}
 """The classes that hold a message's id with its values: the catalogue's :class:`~catalogue.phrase.Phrase`,
 which every layer above the catalogue carries (an error keeps one as its ``words``), and the engine's
 :class:`~engine.events.Says`, below the catalogue (the engine imports nothing of ours), worded at the edge

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from catalogue.phrase import Phrase, os_words
+from catalogue.phrase import Phrase, english, os_words
 from firmware_host.errors import BadInput
 from hardware.limits import FileProblem, read_text
 from hardware.locks import MAX_SECRET_BYTES
@@ -56,7 +56,7 @@ class ListenError(ValueError):
     """An address to listen on whose port is not a port: ``words`` say why (``settings.port*``)."""
 
     def __init__(self, words: Phrase) -> None:
-        super().__init__(str(words))
+        super().__init__(english(words))
         self.words = words
 
 

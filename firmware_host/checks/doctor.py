@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from catalogue import moment, os_reason, say, say_n
+from catalogue.phrase import said
 from drivers.device_events import Origin
 from firmware_host.checks.serial_adapters import SerialAdapter, adapter_of, serial_adapters
 from hardware.table import (
@@ -451,7 +452,7 @@ def _audit_registry(config: TableConfig, registry: Any, lang: str = "en") -> lis
             lock_id = locks.lock_id(secret)
         except locks.LockSecretError as exc:
             problems.append(exc.said(lang))
-    problems += [problem.said(lang) for problem in audit_registry(
+    problems += [said(problem, lang) for problem in audit_registry(
         registry, key, require_signature=policy.require_signature, lock_id=lock_id, ndef_pack=policy.ndef_pack,
         secret=secret)]
     return problems

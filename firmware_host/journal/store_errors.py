@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from catalogue.phrase import Phrase
+from catalogue.phrase import Phrase, english
 
 
 class JournalError(OSError):
@@ -11,7 +11,7 @@ class JournalError(OSError):
     :meth:`firmware_host.errors.BadInput.of`, its English the message; or the message alone)."""
 
     def __init__(self, words: Phrase | str) -> None:
-        super().__init__(str(words))
+        super().__init__(english(words))
         self.words = words
 
 

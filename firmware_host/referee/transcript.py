@@ -28,7 +28,7 @@ from typing import IO, Any
 
 import engine
 from catalogue import LANGUAGES
-from catalogue.phrase import Phrase
+from catalogue.phrase import Phrase, said
 from drivers.device_events import CardSeen, Origin, Sighting
 from engine import Event
 from engine.cards import Card
@@ -65,7 +65,7 @@ class TranscriptError(NotationError):
     def said(self, lang: str) -> str:
         """The line named and its problem in ``lang`` where the problem is worded (a card that is no card, a
         line that is no JSON...), else as the transcript's English says it."""
-        return f"{self.source}:{self.line_no}: {self.words.said(lang) if self.words is not None else self.problem}"
+        return f"{self.source}:{self.line_no}: {self.problem if self.words is None else said(self.words, lang)}"
 
 
 @dataclass(frozen=True, slots=True)

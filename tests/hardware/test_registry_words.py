@@ -11,7 +11,7 @@ import pytest
 
 import catalogue
 from catalogue import LANGUAGES
-from catalogue.phrase import Phrase
+from catalogue.phrase import Phrase, english
 from hardware import locks, ntag_signature
 from hardware.badges import Badges, check_tag
 from hardware.ntag_signature import NXP_NTAG21X_KEY
@@ -111,7 +111,7 @@ def test_every_refusal_is_said_without_english(lang: str, refusals: list[Problem
 def test_the_english_is_as_it_was() -> None:
     registry = TagRegistry()
     registry.add("04AB87F2CA1190", "KS", origin="genuine", signature="00" * 32)
-    assert [str(problem) for problem in audit_registry(registry, NXP_NTAG21X_KEY)] == [
+    assert [english(problem) for problem in audit_registry(registry, NXP_NTAG21X_KEY)] == [
         "KS of pack 1 (tag 04AB87F2CA1190): says genuine but its signature does not verify: a forged entry"]
     with pytest.raises(RegistryFileError) as info:
         TagRegistry.from_json(json.dumps({"format": "ecarte-tags", "version": 2, "tags": ENTRIES[:2]}), source="t")

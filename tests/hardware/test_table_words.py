@@ -14,7 +14,7 @@ import pytest
 import catalogue
 from catalogue import LANGUAGES
 from catalogue.english import english_words
-from catalogue.phrase import Count, Phrase
+from catalogue.phrase import Count, Phrase, said
 from hardware.limits import FileProblem, load_json, name_words
 from hardware.table import TableFileError, load_table, load_table_text
 from hardware.table_checks import Problem, unknown
@@ -70,7 +70,7 @@ def words_of(problem: Problem | Phrase, lang: str) -> str:
     """The problem in ``lang`` without its key and the values it quotes."""
     phrase = problem.words if isinstance(problem, Problem) else problem
     assert isinstance(phrase, Phrase), problem
-    text = phrase.said(lang)
+    text = said(phrase, lang)
     for value in sorted(typed(phrase), key=len, reverse=True):
         if value.strip():
             text = text.replace(str(value), " ")
