@@ -115,7 +115,7 @@ def test_the_codes_rule_can_fail() -> None:
 WORDLESS_PLACES = ("engine/", "firmware_host/referee/")
 """Where faults and notices are made: they say what they mean by ids and values, never in words."""
 
-MAKERS = frozenset({"fault", "Fault", "Notice", "notice", "Judgement", "wrong_time", "void_deal", "Says", "_late",
+MAKERS = frozenset({"fault", "Fault", "Notice", "notice", "Judgement", "wrong_time", "void_deal", "Phrase", "_late",
                     "revoke_fault", "not_overtaking_fault", "not_trumping_fault"})
 """The calls that make a fault or a notice, or what it says."""
 
@@ -336,11 +336,12 @@ def test_the_english_rule_can_fail() -> None:
 
 # -- one carrier of a message's id and values -----------------------------------------------------------
 
-CARRIERS = {"engine/message.py:Phrase", "engine/events.py:Says"}
-"""The classes that hold a message's id with its values: the catalogue's :class:`~catalogue.phrase.Phrase`,
-which every layer above the catalogue carries (an error keeps one as its ``words``), and the engine's
-:class:`~engine.events.Says`, below the catalogue (the engine imports nothing of ours), worded at the edge
-(:mod:`firmware_host.referee.event_words`)."""
+CARRIERS = {"engine/message.py:Phrase"}
+"""The one class that holds a message's id with its values: :class:`engine.message.Phrase`, a value of the
+engine's (which imports nothing of ours) that the drivers and the catalogue may import too, carried from the
+engine up (a fault's ``says``, what the table waits for, a pad's retried frames, an error's ``words``) and
+worded at the edge by the catalogue (:func:`catalogue.phrase.said`, :mod:`firmware_host.referee.event_words`).
+The engine's ``Says`` and the catalogue's ``Phrase`` were two."""
 
 
 def carriers(sources: dict[str, ast.Module]) -> set[str]:
@@ -366,7 +367,7 @@ def test_a_message_and_its_values_have_one_carrier() -> None:
 
 
 def test_the_carrier_rule_can_fail() -> None:
-    """``BadInput`` and ``JournalError`` as they were, beside an error that keeps a phrase as its words."""
+    """``BadInput`` and the engine's ``Says`` as they were, beside an error that keeps a phrase as its words."""
     bad_input = ast.parse("class BadInput(Exception):\n    def __init__(self, message, *, msgid=None, **values):\n"
                           "        self.msgid = msgid\n        self.values = values\n")
     says = ast.parse("@dataclass\nclass Says:\n    key: str\n    values: tuple = ()\n")
