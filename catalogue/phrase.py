@@ -24,42 +24,22 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from engine.message import Phrase
+from engine.message import Count, Phrase
 
-__all__ = ["Count", "Joined", "Phrase", "SaidFormatter", "WordedError", "english", "from_data", "log_said",
+__all__ = ["Count", "Joined", "Phrase", "SaidFormatter", "WordedError", "english", "joined", "log_said",
            "logged", "os_words", "said", "said_at_the_console"]
-
-
-@dataclass(frozen=True, slots=True)
-class Count:
-    """A whole number written as the reader's language groups its digits (Babel, CLDR)::
-
-        >>> Count(1_048_576).said("en"), Count(1_048_576).said("de")
-        ('1,048,576', '1.048.576')
-    """
-
-    value: int
-
-    def said(self, lang: str) -> str:
-        """The number in ``lang``'s digits."""
-        from babel.numbers import format_decimal
-
-        from catalogue import language
-
-        return str(format_decimal(self.value, locale=language(lang)))
-
-    def __str__(self) -> str:
-        return self.said("en")
 
 
 def said(words: Phrase | Joined | Count | Any, lang: str) -> str:
     """``words`` in ``lang``: a :class:`~engine.message.Phrase` (a message with plural forms in the form
     for its ``n``), each value that says itself (a phrase, a count, a refusal with its own words) said in
-    ``lang`` too, an :class:`OSError` by why the system refused (:func:`catalogue.os_reason`); a string as
-    it is::
+    ``lang`` too, an :class:`OSError` by why the system refused (:func:`catalogue.os_reason`), a
+    :class:`~engine.message.Count` in the language's digits (Babel, CLDR); a string as it is::
 
         >>> said(Phrase.of("error.cannot_open", path="/x", reason=FileNotFoundError(2, "x")), "it")
         'impossibile aprire /x: nessun file o cartella con questo nome'
+        >>> said(Count(1_048_576), "en"), said(Count(1_048_576), "de")
+        ('1,048,576', '1.048.576')
 
     :raises KeyError: an id the catalogue does not hold.
     """
@@ -86,6 +66,12 @@ def _value_said(value: Any, lang: str) -> Any:
 
     if isinstance(value, Phrase):
         return said(value, lang)
+    if isinstance(value, Count):
+        from babel.numbers import format_decimal
+
+        from catalogue import language
+
+        return str(format_decimal(value.value, locale=language(lang)))
     method = getattr(value, "said", None)
     if callable(method):
         return method(lang)
@@ -121,24 +107,16 @@ class Joined:
         """The parts in ``lang``."""
         return self.sep.join(said(part, lang) for part in self.parts)
 
-    def __str__(self) -> str:
-        return self.said("en")
 
+def joined(words: Phrase | Joined | tuple[Phrase, ...] | list[Phrase]) -> Phrase | Joined:
+    """Words as a layer below the catalogue gives them (the drivers: a phrase, or several said one after
+    the other, in a tuple)::
 
-def from_data(data: tuple[str, dict[str, Any]] | list[Any]) -> Phrase | Joined:
-    """Words given as data by a layer below the catalogue (the drivers): ``(msgid, values)``, a value
-    itself such a pair or a whole number (its digits grouped), a list of pairs said one after the other::
-
-        >>> from_data([("log.pad_frames", {"pad": "turnup", "frames": ("log.frames", {"n": 2, "retried": 2,
-        ...                                                                         "sent": 4210})})]).said("fr")
+        >>> said(joined((Phrase.of("log.pad_frames", pad="turnup", frames=Phrase.of(
+        ...     "log.frames", n=2, retried=2, sent=Count(4210))),)), "fr")
         'tapis turnup : 2 trames renvoyées sur 4\u202f210'
     """
-    if isinstance(data, list):
-        return Joined(tuple(part for part in map(from_data, data) if isinstance(part, Phrase)))
-    msgid, values = data
-    return Phrase.of(msgid, **{key: from_data(value) if isinstance(value, tuple) else
-                               Count(value) if isinstance(value, int) and not isinstance(value, bool) and key != "n"
-                               else value for key, value in values.items()})
+    return Joined(tuple(words)) if isinstance(words, tuple | list) else words
 
 
 def logged(words: Phrase | Joined) -> dict[str, Any]:
@@ -193,8 +171,8 @@ class SaidFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         words = getattr(record, "said", None)
-        if isinstance(words, tuple | list):  # a driver's words as data: it knows no catalogue
-            words = from_data(words)
+        if isinstance(words, tuple | list):  # a driver's phrases, said one after the other
+            words = joined(words)
         if not isinstance(words, Phrase | Joined):
             return self.fallback.format(record)
         text = said(words, self.lang)

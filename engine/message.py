@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Phrase"]
+__all__ = ["Count", "Phrase"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,3 +30,11 @@ class Phrase:
     def of(cls, msgid: str, /, **values: Any) -> Phrase:
         """The phrase ``msgid`` with ``values``."""
         return cls(msgid, tuple(values.items()))
+
+
+@dataclass(frozen=True, slots=True)
+class Count:
+    """A whole number that a language writes with its digits grouped (``1,048,576``, ``1.048.576`` in
+    German): a phrase's value, worded by the catalogue (Babel, CLDR)."""
+
+    value: int

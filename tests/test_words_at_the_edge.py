@@ -375,3 +375,36 @@ def test_the_carrier_rule_can_fail() -> None:
     assert carriers({"firmware_host/errors.py": bad_input, "engine/events.py": says,
                      "firmware_host/journal/store_errors.py": worded}) == {
         "firmware_host/errors.py:BadInput", "engine/events.py:Says"}
+
+
+def words_as_tuples(sources: dict[str, ast.Module]) -> list[str]:
+    """``path:line`` of each log line's words (``extra={"said": ...}``) given as a bare ``(msgid, values)``
+    pair, or a list of them, rather than as the carrier (the drivers' ``said_as`` tuples as they were)."""
+    found = []
+    for rel, tree in sources.items():
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Dict):
+                continue
+            for key, value in zip(node.keys, node.values, strict=True):
+                if not (isinstance(key, ast.Constant) and key.value == "said"):
+                    continue
+                pairs = [value, *(e for e in getattr(value, "elts", ()) if isinstance(e, ast.Tuple)),
+                         *(n.elt for n in ast.walk(value) if isinstance(n, ast.ListComp | ast.GeneratorExp))]
+                if any(isinstance(p, ast.Tuple) and p.elts and isinstance(p.elts[0], ast.Constant)
+                       and isinstance(p.elts[0].value, str) for p in pairs):
+                    found.append(f"{rel}:{node.lineno}")
+    return found
+
+
+def test_a_log_line_s_words_are_the_carrier() -> None:
+    assert words_as_tuples(_sources()) == []
+
+
+def test_the_log_words_rule_can_fail() -> None:
+    """``drivers/nfc/hsu.py`` and ``drivers/nfc/pad.py`` as they were, beside a phrase and a tuple of them."""
+    hsu = ast.parse('log(extra={"said": ("log.pn532_left_at", {"port": port, "rate": rate})})\n')
+    pad = ast.parse('log(extra={"said": [("log.pad_frames", {"pad": p.zone, "frames": p.said_as}) for p in pads]})\n')
+    phrase = ast.parse('log(extra={"said": Phrase.of("log.pn532_left_at", port=port)})\n')
+    phrases = ast.parse('log(extra={"said": tuple(Phrase.of("log.pad_frames", pad=p.zone) for p in pads)})\n')
+    assert words_as_tuples({"drivers/nfc/hsu.py": hsu, "drivers/nfc/pad.py": pad, "drivers/nfc/x.py": phrase,
+                            "drivers/nfc/y.py": phrases}) == ["drivers/nfc/hsu.py:1", "drivers/nfc/pad.py:1"]
