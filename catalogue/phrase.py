@@ -33,8 +33,9 @@ __all__ = ["Count", "Joined", "Phrase", "SaidFormatter", "WordedError", "english
 def said(words: Phrase | Joined | Count | Any, lang: str) -> str:
     """``words`` in ``lang``: a :class:`~engine.message.Phrase` (a message with plural forms in the form
     for its ``n``), each value that says itself (a phrase, a count, a refusal with its own words) said in
-    ``lang`` too, an :class:`OSError` by why the system refused (:func:`catalogue.os_reason`), a
-    :class:`~engine.message.Count` in the language's digits (Babel, CLDR); a string as it is::
+    ``lang`` too, a :class:`~engine.message.Count` in the language's digits (Babel, CLDR), an error by the
+    words it carries (its ``words``), else an :class:`OSError` by why the system refused
+    (:func:`catalogue.os_reason`) and any other by its message; a string as it is::
 
         >>> said(Phrase.of("error.cannot_open", path="/x", reason=FileNotFoundError(2, "x")), "it")
         'impossibile aprire /x: nessun file o cartella con questo nome'
@@ -62,7 +63,7 @@ def english(words: Phrase | Joined | Count | Any) -> str:
 def _value_said(value: Any, lang: str) -> Any:
     """A message's value in ``lang``: one that says itself said, an :class:`OSError` by why the system
     refused, any other as it is."""
-    from catalogue import os_reason
+    from catalogue import has, os_reason
 
     if isinstance(value, Phrase):
         return said(value, lang)
@@ -72,10 +73,13 @@ def _value_said(value: Any, lang: str) -> Any:
         from catalogue import language
 
         return str(format_decimal(value.value, locale=language(lang)))
-    method = getattr(value, "said", None)
-    if callable(method):
-        return method(lang)
-    return os_reason(lang, value) if isinstance(value, OSError) else value
+    if isinstance(value, BaseException):
+        carried = getattr(value, "words", None)
+        if carried is not None and not (isinstance(carried, Phrase) and not has(carried.msgid)):
+            return said(carried, lang)
+        return os_reason(lang, value) if isinstance(value, OSError) else str(value)
+    method = getattr(value, "said", None)  # the few that word themselves (tests/test_words_at_the_edge.py)
+    return method(lang) if callable(method) else value
 
 
 def os_words(exc: OSError) -> Phrase | str:
@@ -98,9 +102,14 @@ def os_words(exc: OSError) -> Phrase | str:
 
 @dataclass(frozen=True, slots=True)
 class Joined:
-    """Phrases said one after the other, ``sep`` between them (``"; "``: a line of several parts)."""
+    """Phrases said one after the other, ``sep`` between them (``"; "``: a line of several parts; a string
+    among them, a name or a path, as it is)::
 
-    parts: tuple[Phrase, ...]
+        >>> said(Joined(("/x/tags.json", Phrase.of("os.ENOENT")), ": "), "es")
+        '/x/tags.json: no existe tal archivo o carpeta'
+    """
+
+    parts: tuple[Phrase | Joined | str, ...]
     sep: str = "; "
 
     def said(self, lang: str) -> str:
@@ -194,13 +203,9 @@ def said_at_the_console(lang: str) -> Iterator[None]:
 
 
 class WordedError(ValueError):
-    """A refusal whose ``words`` are said in the reader's language where it is printed (:meth:`said`); its
+    """A refusal whose ``words`` are said in the reader's language where it is printed (:func:`said`); its
     English is its message."""
 
     def __init__(self, words: Phrase | str) -> None:
         super().__init__(english(words))
         self.words = words
-
-    def said(self, lang: str) -> str:
-        """The refusal in ``lang``."""
-        return said(self.words, lang)

@@ -408,3 +408,45 @@ def test_the_log_words_rule_can_fail() -> None:
     phrases = ast.parse('log(extra={"said": tuple(Phrase.of("log.pad_frames", pad=p.zone) for p in pads)})\n')
     assert words_as_tuples({"drivers/nfc/hsu.py": hsu, "drivers/nfc/pad.py": pad, "drivers/nfc/x.py": phrase,
                             "drivers/nfc/y.py": phrases}) == ["drivers/nfc/hsu.py:1", "drivers/nfc/pad.py:1"]
+
+
+# -- words said by the catalogue: no class of ours says itself -------------------------------------------
+
+SAYING_THEMSELVES = {
+    "coach/review.py:CardFinding", "coach/review.py:DecisionFinding", "coach/review.py:Review",
+    "firmware_host/cards/deck_check.py:Stranger", "firmware_host/checks/doctor.py:Refused",
+}
+"""What is left, none may be added: the coach's findings (``said(lang, names)``: several messages
+composed with the players' names and the language's numbers, beside the ``text``, ``long_text``, ``lines``
+and ``oled_line`` that word them the same way: one move to the catalogue, all five), a deck check's stranger
+(``printed``: its card as the reader's pack prints it, which a phrase's value cannot ask yet), and the
+doctor's refusal of ``run`` (the checks run and worded in the reader's language; ``firmware_host/app.py``'s
+``run`` refusals are another change's). Every other error and result carries its words as the one carrier
+(:class:`engine.message.Phrase`, or phrases joined: ``words``) and the edge says them
+(:func:`catalogue.phrase.said`)."""
+
+
+def saying_themselves(sources: dict[str, ast.Module]) -> set[str]:
+    """``path:Class`` of each class outside the catalogue with a method ``said``: words made in a language
+    by the class itself, not carried to the edge."""
+    return {f"{rel}:{node.name}" for rel, tree in sources.items() if not rel.startswith("catalogue/")
+            for node in ast.walk(tree) if isinstance(node, ast.ClassDef)
+            and any(isinstance(f, ast.FunctionDef) and f.name == "said" for f in node.body)}
+
+
+def test_no_class_says_itself_but_the_catalogue() -> None:
+    assert saying_themselves(_sources()) == SAYING_THEMSELVES
+
+
+def test_the_saying_rule_can_fail() -> None:
+    """``hardware/tag_registry.py``'s error and ``firmware_host/errors.py``'s protocol as they were, beside
+    an error that carries its words and the catalogue's own."""
+    registry = ast.parse("class TagRegistryError(ValueError):\n    def said(self, lang):\n"
+                         "        return self.words.said(lang)\n")
+    protocol = ast.parse("class Said(Protocol):\n    def said(self, lang: str) -> str:\n        ...\n")
+    carried = ast.parse("class TagRegistryError(ValueError):\n    def __init__(self, words):\n"
+                        "        self.words = words\n")
+    catalogue = ast.parse("class WordedError(ValueError):\n    def said(self, lang):\n        return ''\n")
+    assert saying_themselves({"hardware/tag_registry.py": registry, "firmware_host/errors.py": protocol,
+                              "hardware/table.py": carried, "catalogue/phrase.py": catalogue}) == {
+        "hardware/tag_registry.py:TagRegistryError", "firmware_host/errors.py:Said"}

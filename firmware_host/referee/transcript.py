@@ -28,7 +28,7 @@ from typing import IO, Any
 
 import engine
 from catalogue import LANGUAGES
-from catalogue.phrase import Phrase, said
+from catalogue.phrase import Joined, Phrase
 from drivers.device_events import CardSeen, Origin, Sighting
 from engine import Event
 from engine.cards import Card
@@ -59,13 +59,10 @@ class TranscriptError(NotationError):
         self.source = source
         self.line_no = line_no
         self.problem = problem
-        self.words = words
+        self.words = Joined((f"{source}:{line_no}", problem if words is None else words), ": ")
+        """The line named and its problem, said in a reader's language where the problem is worded (a card
+        that is no card, a line that is no JSON...), else as the transcript's English says it."""
         super().__init__(f"{source}:{line_no}: {problem}")
-
-    def said(self, lang: str) -> str:
-        """The line named and its problem in ``lang`` where the problem is worded (a card that is no card, a
-        line that is no JSON...), else as the transcript's English says it."""
-        return f"{self.source}:{self.line_no}: {self.problem if self.words is None else said(self.words, lang)}"
 
 
 @dataclass(frozen=True, slots=True)
