@@ -253,15 +253,10 @@ STILL_IN_ENGLISH = {
     ("engine/cards.py", "{value} of {value}"),
     ("engine/rules.py", "target must be 1 to 99, got {value}"),
     ("engine/rules.py", "rubber is best of an odd number of games, got {value}"),
-    ("firmware_host/referee/transcript.py", "players: two names (A's, B's), or three for a pool; got {value}"),
-    ("firmware_host/referee/transcript.py", "players: {value}"),
-    ("firmware_host/referee/transcript.py", "players: each name once, got {value} twice"),
-    ("firmware_host/referee/transcript.py", "the setup line would be {value} bytes in the journal (at most {value})"),
-    ("firmware_host/referee/transcript.py", "options of the wrong type: {value}"),
 }
-"""What is left, none may be added: a card's English name (``Card.name``, read by no one but its test), and a
-setup's refusals (``setup_problem`` returns a string that a notice and ``BadInput`` carry as a value; the
-rule set's checks are a ``ValueError`` it passes on)."""
+"""What is left, none may be added: a card's English name (``Card.name``, read by no one but its test), and the
+rule set's checks, a ``ValueError`` that a setup's refusal passes on as it is (``setup_problem``'s own are
+phrases, ``setup.*``, said in the reader's language)."""
 
 
 def _unworded(tree: ast.AST) -> set[int]:

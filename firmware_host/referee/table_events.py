@@ -40,8 +40,10 @@ class Notice(Event):
 
 
 def notice(says: str, seat: str | None = None, code: str = FaultCode.WRONG_TIME, **values: object) -> Notice:
-    """A notice saying the catalogue's ``says.<says>`` with ``values`` (each as text)."""
-    return Notice(Phrase("says." + says, tuple((name, str(value)) for name, value in values.items())), seat, code)
+    """A notice saying the catalogue's ``says.<says>`` with ``values`` (each as text, a phrase as it is: a
+    setup's problem, said in the same language)."""
+    return Notice(Phrase("says." + says, tuple((name, value if isinstance(value, Phrase) else str(value))
+                                               for name, value in values.items())), seat, code)
 
 
 def shown_notice(events: Sequence[Event]) -> Fault | None:
