@@ -6,16 +6,18 @@ import os
 import shlex
 import shutil
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from catalogue import os_reason
-from catalogue.phrase import Joined, Phrase
 
-Words = Phrase | Joined | Exception
-"""Words kept as data until printed, in the reader's language (:func:`catalogue.phrase.said`): a phrase,
-phrases said one after the other, or an error that carries its own (its ``words``)."""
+if TYPE_CHECKING:  # the phrases' module is imported when words are made (the engine's carrier with it)
+    from catalogue.phrase import Joined, Phrase
 
-__all__ = ["BadInput", "Words", "invoked_as", "os_reason", "words_of"]
+    Words = Phrase | Joined | Exception
+    """Words kept as data until printed, in the reader's language (:func:`catalogue.phrase.said`): a
+    phrase, phrases said one after the other, or an error that carries its own (its ``words``)."""
+
+__all__ = ["BadInput", "invoked_as", "os_reason", "words_of"]
 
 
 class BadInput(Exception):
@@ -39,7 +41,7 @@ class BadInput(Exception):
 
     def __init__(self, message: str | None = None, *, msgid: str | None = None,
                  words: Words | None = None, language: str | None = None, **values: Any) -> None:
-        from catalogue.phrase import english
+        from catalogue.phrase import Phrase, english
 
         if msgid is not None:
             words = Phrase.of(msgid, **values)
@@ -69,6 +71,8 @@ def words_of(exc: BaseException) -> Words | str:
         >>> said(words_of(BadInput(msgid="error.no_folder", folder="/x")), "fr")
         "le dossier /x n'existe pas"
     """
+    from catalogue.phrase import Joined, Phrase
+
     words = getattr(exc, "words", None)
     return words if isinstance(words, Phrase | Joined | Exception) else str(exc)
 
