@@ -94,3 +94,14 @@ def test_the_english_is_as_it_was(tmp_path: Path) -> None:
                                "session.system: one of round-robin, swiss, got 'knockout'")
     assert said_in(info.value, "es") == (f"{path}: session.cycles: se esperaba un número de 1 a 100; "
                                      "session.system: uno de round-robin, swiss, recibido 'knockout'")
+
+
+def test_a_broker_problem_of_the_venue_file_is_listed_under_its_key(tmp_path: Path) -> None:
+    """The hub reads its ``[broker]`` as a table's ``[mqtt]``: each problem found there is listed again under
+    the venue file's own key (``broker.port``), with its words."""
+    path = tmp_path / "venue.toml"
+    path.write_text('[broker]\nhost = "h"\nport = "x"\n', encoding="utf-8")
+    with pytest.raises(SettingsError) as info:
+        load_hub_settings(path)
+    assert [problem.key for problem in info.value.found] == ["broker.port"]
+    assert str(info.value).startswith(f"{path}: broker.port: ")
