@@ -399,12 +399,13 @@ _NESTED = {"what": "says.doing.", "where": "says.where.", "action": "says.act.",
 """A message's values that are the id of words of their own (``what``: ``dealing``...), by prefix."""
 
 
-def said(lang: str, msgid: str, values: Mapping[str, str]) -> str:
+def said(lang: str, msgid: str, values: Mapping[str, Any]) -> str:
     """What a fault or a notice says (``msgid``: ``says.<key>``, ``remedy.<code>``) in ``lang``, from its
     ``values`` as data: a card's code worded as the language prints it (``card``, ``beat``, ``best``,
     ``played``), a suit by its name (``suit``), the table's prompt by its key (``expects``, with
     ``expects_seat`` and ``expects_n``), and the ids of nested words (``what``, ``where``, ``action``...)
-    worded with the same values; the others (seats, numbers, a tag) as they are::
+    worded with the same values, a phrase (a setup's problem) said in ``lang``; the others (seats, numbers,
+    a tag) as they are::
 
         >>> said("en", "says.revoke_win", {"seat": "B", "suit": "H", "card": "7S"})
         'B must follow hearts and win the trick: take back the 7♠'
@@ -431,10 +432,15 @@ def prompt_words(lang: str, key: str, seat: str, n: int = 0) -> tuple[str, str]:
     return say(lang, f"prompt.{key}.short", seat=seat, n=n), say(lang, f"prompt.{key}", seat=seat, n=n)
 
 
-def _worded(lang: str, values: Mapping[str, str]) -> dict[str, str]:
+def _worded(lang: str, values: Mapping[str, Any]) -> dict[str, str]:
+    from catalogue.phrase import Phrase
+    from catalogue.phrase import said as phrase_said
+
     out = dict(values)
     for name, value in values.items():
-        if name in _CARD_VALUES:
+        if isinstance(value, Phrase):
+            out[name] = phrase_said(value, lang)
+        elif name in _CARD_VALUES:
             out[name] = card_words(lang, value) if value else ""
         elif name == "suit" and value:
             out[name] = say(lang, "voice.suit." + value)

@@ -1,15 +1,17 @@
-"""A message kept as data until it is printed: its id and its values, worded in a language at the edge.
+"""A message kept as data until it is printed, worded in a language at the edge.
 
 A check that finds a problem (the table file's, a tag registry's) does not know who will read it nor
-in which language: it keeps a :class:`Phrase`, and whoever prints it says it in the reader's language
-(``ecarte-table doctor --language es``, a refused ``run``). A value may be a phrase itself (a type's
-name, a hint), said in the same language; a message with plural forms takes its number from ``n``::
+in which language: it keeps a :class:`~engine.message.Phrase` (the one carrier of a message's id and
+values, which the engine and the drivers make too), and whoever prints it says it in the reader's
+language (``ecarte-table doctor --language es``, a refused ``run``) with :func:`said`. A value may be a
+phrase itself (a type's name, a hint), said in the same language; a message with plural forms takes its
+number from ``n``::
 
     >>> problem = Phrase.of("table_file.type", expected=Phrase.of("table_file.type.int"),
     ...                     got=Phrase.of("table_file.type.str"), value="'five'")
-    >>> problem.said("en"), problem.said("es")
+    >>> said(problem, "en"), said(problem, "es")
     ("must be an integer, not a string ('five')", "debe ser un número entero, no un texto ('five')")
-    >>> str(problem) == problem.said("en")
+    >>> english(problem) == said(problem, "en")
     True
 """
 
@@ -22,76 +24,62 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Count", "Joined", "Phrase", "SaidFormatter", "WordedError", "from_data", "log_said", "logged",
-           "os_words", "said_at_the_console"]
+from engine.message import Count, Phrase
+
+__all__ = ["Count", "Joined", "Phrase", "SaidFormatter", "WordedError", "english", "joined", "log_said",
+           "logged", "os_words", "said", "said_at_the_console"]
 
 
-@dataclass(frozen=True, slots=True)
-class Count:
-    """A whole number written as the reader's language groups its digits (Babel, CLDR)::
+def said(words: Phrase | Joined | Count | Any, lang: str) -> str:
+    """``words`` in ``lang``: a :class:`~engine.message.Phrase` (a message with plural forms in the form
+    for its ``n``), each value that says itself (a phrase, a count, a refusal with its own words) said in
+    ``lang`` too, a :class:`~engine.message.Count` in the language's digits (Babel, CLDR), an error by the
+    words it carries (its ``words``), else an :class:`OSError` by why the system refused
+    (:func:`catalogue.os_reason`) and any other by its message; a string as it is::
 
-        >>> Count(1_048_576).said("en"), Count(1_048_576).said("de")
+        >>> said(Phrase.of("error.cannot_open", path="/x", reason=FileNotFoundError(2, "x")), "it")
+        'impossibile aprire /x: nessun file o cartella con questo nome'
+        >>> said(Count(1_048_576), "en"), said(Count(1_048_576), "de")
         ('1,048,576', '1.048.576')
+
+    :raises KeyError: an id the catalogue does not hold.
     """
+    from catalogue import is_plural, say, say_n
 
-    value: int
-
-    def said(self, lang: str) -> str:
-        """The number in ``lang``'s digits."""
-        from babel.numbers import format_decimal
-
-        from catalogue import language
-
-        return str(format_decimal(self.value, locale=language(lang)))
-
-    def __str__(self) -> str:
-        return self.said("en")
+    if not isinstance(words, Phrase):
+        return str(_value_said(words, lang))
+    values = {key: _value_said(value, lang) for key, value in words.values}
+    if is_plural(words.msgid) and "n" in values:
+        n = int(values.pop("n"))
+        return say_n(lang, words.msgid, n, **values)
+    return say(lang, words.msgid, **values)
 
 
-@dataclass(frozen=True, slots=True)
-class Phrase:
-    """The message ``msgid`` of the catalogue with its ``values`` (pairs, in order); its English is
-    its ``str``."""
-
-    msgid: str
-    values: tuple[tuple[str, Any], ...] = ()
-
-    @classmethod
-    def of(cls, msgid: str, /, **values: Any) -> Phrase:
-        """The phrase ``msgid`` with ``values`` (a :class:`Phrase` among them is said in turn)."""
-        return cls(msgid, tuple(values.items()))
-
-    def said(self, lang: str) -> str:
-        """The words in ``lang`` (a message with plural forms in the form for its ``n``): a value that
-        says itself (a phrase, a count, a refusal with its own words) said in ``lang`` too, an
-        :class:`OSError` by why the system refused (:func:`catalogue.os_reason`)::
-
-            >>> Phrase.of("error.cannot_open", path="/x", reason=FileNotFoundError(2, "x")).said("it")
-            'impossibile aprire /x: nessun file o cartella con questo nome'
-
-        :raises KeyError: an id the catalogue does not hold.
-        """
-        from catalogue import is_plural, say, say_n
-
-        values = {key: _value_said(value, lang) for key, value in self.values}
-        if is_plural(self.msgid) and "n" in values:
-            n = int(values.pop("n"))
-            return say_n(lang, self.msgid, n, **values)
-        return say(lang, self.msgid, **values)
-
-    def __str__(self) -> str:
-        return self.said("en")
+def english(words: Phrase | Joined | Count | Any) -> str:
+    """``words`` in English (:func:`said`): an error's message, a log's line."""
+    return said(words, "en")
 
 
 def _value_said(value: Any, lang: str) -> Any:
     """A message's value in ``lang``: one that says itself said, an :class:`OSError` by why the system
     refused, any other as it is."""
-    from catalogue import os_reason
+    from catalogue import has, os_reason
 
-    said = getattr(value, "said", None)
-    if callable(said):
-        return said(lang)
-    return os_reason(lang, value) if isinstance(value, OSError) else value
+    if isinstance(value, Phrase):
+        return said(value, lang)
+    if isinstance(value, Count):
+        from babel.numbers import format_decimal
+
+        from catalogue import language
+
+        return str(format_decimal(value.value, locale=language(lang)))
+    if isinstance(value, BaseException):
+        carried = getattr(value, "words", None)
+        if carried is not None and not (isinstance(carried, Phrase) and not has(carried.msgid)):
+            return said(carried, lang)
+        return os_reason(lang, value) if isinstance(value, OSError) else str(value)
+    method = getattr(value, "said", None)  # the few that word themselves (tests/test_words_at_the_edge.py)
+    return method(lang) if callable(method) else value
 
 
 def os_words(exc: OSError) -> Phrase | str:
@@ -99,7 +87,7 @@ def os_words(exc: OSError) -> Phrase | str:
     code's name, ``os.other``), else, for an ``OSError`` with no code, its library's own words; said as
     :func:`catalogue.os_reason` says it::
 
-        >>> os_words(OSError(errno.ECONNRESET, "x")).said("de")
+        >>> said(os_words(OSError(errno.ECONNRESET, "x")), "de")
         'das System hat abgelehnt (ECONNRESET)'
     """
     from catalogue import _REASONS
@@ -114,33 +102,30 @@ def os_words(exc: OSError) -> Phrase | str:
 
 @dataclass(frozen=True, slots=True)
 class Joined:
-    """Phrases said one after the other, ``sep`` between them (``"; "``: a line of several parts)."""
+    """Phrases said one after the other, ``sep`` between them (``"; "``: a line of several parts; a string
+    among them, a name or a path, as it is)::
 
-    parts: tuple[Phrase, ...]
+        >>> said(Joined(("/x/tags.json", Phrase.of("os.ENOENT")), ": "), "es")
+        '/x/tags.json: no existe tal archivo o carpeta'
+    """
+
+    parts: tuple[Phrase | Joined | str, ...]
     sep: str = "; "
 
     def said(self, lang: str) -> str:
         """The parts in ``lang``."""
-        return self.sep.join(part.said(lang) for part in self.parts)
-
-    def __str__(self) -> str:
-        return self.said("en")
+        return self.sep.join(said(part, lang) for part in self.parts)
 
 
-def from_data(data: tuple[str, dict[str, Any]] | list[Any]) -> Phrase | Joined:
-    """Words given as data by a layer below the catalogue (the drivers): ``(msgid, values)``, a value
-    itself such a pair or a whole number (its digits grouped), a list of pairs said one after the other::
+def joined(words: Phrase | Joined | tuple[Phrase, ...] | list[Phrase]) -> Phrase | Joined:
+    """Words as a layer below the catalogue gives them (the drivers: a phrase, or several said one after
+    the other, in a tuple)::
 
-        >>> from_data([("log.pad_frames", {"pad": "turnup", "frames": ("log.frames", {"n": 2, "retried": 2,
-        ...                                                                         "sent": 4210})})]).said("fr")
+        >>> said(joined((Phrase.of("log.pad_frames", pad="turnup", frames=Phrase.of(
+        ...     "log.frames", n=2, retried=2, sent=Count(4210))),)), "fr")
         'tapis turnup : 2 trames renvoyées sur 4\u202f210'
     """
-    if isinstance(data, list):
-        return Joined(tuple(part for part in map(from_data, data) if isinstance(part, Phrase)))
-    msgid, values = data
-    return Phrase.of(msgid, **{key: from_data(value) if isinstance(value, tuple) else
-                               Count(value) if isinstance(value, int) and not isinstance(value, bool) and key != "n"
-                               else value for key, value in values.items()})
+    return Joined(tuple(words)) if isinstance(words, tuple | list) else words
 
 
 def logged(words: Phrase | Joined) -> dict[str, Any]:
@@ -162,11 +147,18 @@ def log_said(logger: logging.Logger, level: int, words: Phrase | Joined) -> None
         >>> log_said(logger, logging.WARNING, Phrase.of("log.reader_back", pad="turnup"))
         >>> stream.getvalue().splitlines()
         ['WARNING doctest.log_said: der Leser turnup ist zurück']
-        >>> logging.LogRecord("x", logging.INFO, "", 0, "%s", (Phrase.of("log.reader_back", pad="turnup"),),
-        ...                   None).getMessage()
-        'reader turnup is back'
     """
-    logger.log(level, "%s", words, extra=logged(words))
+    logger.log(level, "%s", _InEnglish(words), extra=logged(words))
+
+
+@dataclass(frozen=True, slots=True)
+class _InEnglish:
+    """A log line's argument: ``words`` in English, worded only if the line is kept."""
+
+    words: Phrase | Joined
+
+    def __str__(self) -> str:
+        return english(self.words)
 
 
 class SaidFormatter(logging.Formatter):
@@ -188,12 +180,12 @@ class SaidFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         words = getattr(record, "said", None)
-        if isinstance(words, tuple | list):  # a driver's words as data: it knows no catalogue
-            words = from_data(words)
+        if isinstance(words, tuple | list):  # a driver's phrases, said one after the other
+            words = joined(words)
         if not isinstance(words, Phrase | Joined):
             return self.fallback.format(record)
-        said = words.said(self.lang)
-        return said if record.levelno <= logging.INFO else f"{record.levelname} {record.name}: {said}"
+        text = said(words, self.lang)
+        return text if record.levelno <= logging.INFO else f"{record.levelname} {record.name}: {text}"
 
 
 @contextlib.contextmanager
@@ -211,13 +203,9 @@ def said_at_the_console(lang: str) -> Iterator[None]:
 
 
 class WordedError(ValueError):
-    """A refusal whose ``words`` are said in the reader's language where it is printed (:meth:`said`); its
+    """A refusal whose ``words`` are said in the reader's language where it is printed (:func:`said`); its
     English is its message."""
 
     def __init__(self, words: Phrase | str) -> None:
-        super().__init__(str(words))
+        super().__init__(english(words))
         self.words = words
-
-    def said(self, lang: str) -> str:
-        """The refusal in ``lang``."""
-        return self.words if isinstance(self.words, str) else self.words.said(lang)

@@ -68,8 +68,10 @@ def run(args: argparse.Namespace) -> int:
     except chip_host.ControlError as error:
         raise BadInput.of(error) from None
     except OSError as error:
-        print("ecarte-table chips: " + BadInput(msgid="error.no_chip_host", directory=args.directory,
-                                                 reason=error).said(asked(args)), file=sys.stderr)
+        from catalogue import phrase
+
+        print("ecarte-table chips: " + phrase.said(phrase.Phrase.of("error.no_chip_host", directory=args.directory,
+                                                                    reason=error), asked(args)), file=sys.stderr)
         return 1
     print(json.dumps(answer))
     return 0

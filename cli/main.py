@@ -228,10 +228,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return status
     except BadInput as exc:
         from catalogue import say
+        from catalogue.phrase import said
         from cli.args import EXIT_BAD_INPUT
 
         lang = asked_language(args, table=exc.language)
-        print(say(lang, "cli.refused", program=f"ecarte-table {args.command}", why=exc.said(lang)), file=sys.stderr)
+        print(say(lang, "cli.refused", program=f"ecarte-table {args.command}", why=said(exc, lang)), file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:
         # whoever read our output stopped (`| head`): nothing more to say, and nothing wrong

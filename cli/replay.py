@@ -7,6 +7,7 @@ import sys
 from typing import IO, Any
 
 from catalogue import say
+from catalogue.phrase import said
 from cli.args import EXIT_BAD_INPUT
 from cli.words import asked
 from firmware_host.errors import BadInput
@@ -47,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
             errors = check_stream(stream, source)
             if errors:
                 for error in errors:  # each bad line in the reader's language (the --json protocol is stdout's)
-                    print(f"ecarte-table replay: {error.said(asked(args))}", file=sys.stderr)
+                    print(f"ecarte-table replay: {said(error, asked(args))}", file=sys.stderr)
                 return EXIT_BAD_INPUT
             stream.seek(0)
             controller = Controller()

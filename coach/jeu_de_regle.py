@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from catalogue import say
+from catalogue.phrase import Phrase, said
 from engine.cards import ALL_CARDS, SUIT_MASKS
 from engine.legality import KING
 
@@ -275,18 +276,19 @@ class Row:
     def key(self) -> str:
         return f"{self.seat}:{self.name}"
 
-    def said(self, lang: str = "en") -> str:
-        """The row in ``lang``'s words (``row.<seat>.<name>``; English's are :attr:`text`)::
+    @property
+    def words(self) -> Phrase:
+        """The row's words (``row.<seat>.<name>``; English's are :attr:`text`)::
 
-            >>> DEALER_ROWS[7].name, DEALER_ROWS[7].said("fr")
+            >>> DEALER_ROWS[7].name, said(DEALER_ROWS[7].words, "fr")
             ('0T+4C3', 'aucun atout, quatre figures de trois couleurs différentes')
         """
-        return say(lang, f"row.{self.seat}.{self.name}")
+        return Phrase.of(f"row.{self.seat}.{self.name}")
 
     def named(self, lang: str = "en") -> str:
         """The row's name with its words, for a reader who does not know the table's codes:
         ``'0T+4C3 (no trump, four court cards of three different suits)'``."""
-        return f"{self.name} ({self.said(lang)})"
+        return f"{self.name} ({said(self.words, lang)})"
 
 
 def _e(name: str, text: str, source: str, quote: str, test: Callable[[Shape], bool], own: bool = False) -> Row:

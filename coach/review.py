@@ -20,6 +20,7 @@ from typing import Any
 
 import engine
 from catalogue import card_words, number, say, say_n
+from catalogue.phrase import said
 from coach.double_dummy import Position, best_cards, card_values
 from coach.jeu_de_regle import Classical
 from coach.odds import Advice, dealer_advice, elder_advice
@@ -193,7 +194,7 @@ def classical_said(classical: Classical, best: str, lang: str = "en") -> str:
         where = say(lang, "rules_of_thumb.none")
     else:
         king = say(lang, "rules_of_thumb.with_king") if classical.king else ""
-        where = say(lang, "rules_of_thumb.row", name=classical.row.name, row=classical.row.said(lang), king=king)
+        where = say(lang, "rules_of_thumb.row", name=classical.row.name, row=said(classical.row.words, lang), king=king)
     verb_said = say(lang, "bid." + verb)
     if best in (play, other) and best != verb:
         return say(lang, "rules_of_thumb.disagree", where=where, verb=verb_said)

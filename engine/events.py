@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 from engine.cards import Card
 from engine.ecarte_errors import NotationError
 from engine.fault_code import FaultCode, NoticeCode
+from engine.message import Phrase
 from engine.notation import decode_fields, encode_value
 from engine.seats import PerSeat
 
@@ -212,17 +213,6 @@ class Seating(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class Says:
-    """What a fault or a notice tells the players, as data and in no language: the catalogue's message
-    ``key`` (``says.revoke``) and its ``values`` (seats, card codes, numbers, the ids of the words it
-    nests: ``what``, ``expects``...). Every word is the catalogue's, at the edge
-    (:func:`catalogue.said`): the OLED, the voice, the page, ``--json`` in English."""
-
-    key: str
-    values: tuple[tuple[str, str], ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
 class Fault(Event):
     """A refused action: ``code`` (see :data:`engine.faults.FAULT_CODES`), the offending seat,
     the London rule, the card, and what the message says as data (``detail``, ``says``): no words."""
@@ -240,9 +230,12 @@ class Fault(Event):
     detail: tuple[tuple[str, str], ...] = ()
     """What the fault is about, as data for a display that words it in its own language
     (``(("suit", "H"), ("win", "yes"))``); written to JSON only when there is some."""
-    says: Says | None = field(default=None, compare=False)
-    """The message's id and values (words at the edge); not in the JSON data: its values may name a
-    card lying face down, which only ``--json``'s own line words (docs/transcript.md's ``message``)."""
+    says: Phrase | None = field(default=None, compare=False)
+    """What the fault tells the players, as data and in no language: the catalogue's message ``msgid``
+    (``says.revoke``) and its ``values`` (seats, card codes, numbers, the ids of the words it nests:
+    ``what``, ``expects``...), worded at the edge (:func:`catalogue.said`: the OLED, the voice, the page,
+    ``--json`` in English); not in the JSON data: its values may name a card lying face down, which only
+    ``--json``'s own line words (docs/transcript.md's ``message``)."""
 
     def to_json(self) -> dict[str, Any]:
         out = Event.to_json(self)

@@ -6,7 +6,7 @@ right, are the catalogue's (``says.<key>``, ``remedy.<code>``), at the edge::
 
     >>> from engine.cards import Card
     >>> fault = revoke_fault("B", Card.parse("7S"), "H", True)
-    >>> fault.says.key, fault.values()["suit"], fault.values()["card"]
+    >>> fault.says.msgid, fault.values()["suit"], fault.values()["card"]
     ('says.revoke_win', 'H', '7S')
     >>> fault.to_json()["code"], fault.rule
     ('revoke', '43')
@@ -18,8 +18,8 @@ from collections.abc import Mapping
 
 from engine.cards import Card
 from engine.events import Fault as Fault
-from engine.events import Says
 from engine.fault_code import FaultCode as FaultCode
+from engine.message import Phrase
 
 FAULT_CODES: dict[FaultCode, str] = {
     FaultCode.MISDEAL: "8, 9, 15-21",
@@ -52,7 +52,7 @@ def fault(code: FaultCode, seat: str | None, says: str, card: Card | None = None
     catalogue (``says.<says>``), ``values`` what it puts in (each as text: a seat, a card's code, a
     number); ``detail``: what the fault is about, as data a display words it from."""
     return Fault(code, seat, FAULT_CODES[code], card, detail=tuple(sorted((detail or {}).items())),
-                 says=Says("says." + says, tuple((name, str(value)) for name, value in values.items())))
+                 says=Phrase("says." + says, tuple((name, str(value)) for name, value in values.items())))
 
 
 def revoke_fault(seat: str, card: Card, led_suit: str, must_win: bool) -> Fault:

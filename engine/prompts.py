@@ -4,13 +4,13 @@ A :class:`Prompt` is the prompt's ``key``, its ``seat`` and its ``count`` (cards
 are the catalogue's, in every language alike, English among them (``prompt.<key>.short`` and
 ``prompt.<key>`` in ``catalogue/locale/*/LC_MESSAGES/ecarte.po``), put in at the edge
 (:func:`catalogue.prompt_words`). :func:`expectation` says it as a message's id and values
-(:class:`~engine.events.Says`), as a fault does::
+(:class:`~engine.message.Phrase`), as a fault does::
 
     >>> from engine.game import new_game
     >>> prompt(new_game("classic", dealer="B"))
     Prompt(seat='B', key='deal', count=0)
     >>> expectation(new_game("german", dealer="A"))
-    Says(key='prompt.deal', values=(('seat', 'A'), ('n', '0')))
+    Phrase(msgid='prompt.deal', values=(('seat', 'A'), ('n', '0')))
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TypedDict
 
-from engine.events import Says
+from engine.message import Phrase
 from engine.seats import OTHER
 from engine.state import GameState, Phase
 
@@ -40,9 +40,9 @@ class Prompt:
     count: int = 0
 
     @property
-    def says(self) -> Says:
+    def says(self) -> Phrase:
         """The prompt as a message's id and values (``prompt.<key>`` with ``seat`` and ``n``)."""
-        return Says(f"prompt.{self.key}", (("seat", self.seat), ("n", str(self.count))))
+        return Phrase(f"prompt.{self.key}", (("seat", self.seat), ("n", str(self.count))))
 
 
 def prompt(state: GameState) -> Prompt:
@@ -93,6 +93,6 @@ def expecting(state: GameState) -> Expecting:
     return {"expects": waits.key, "expects_seat": waits.seat, "expects_n": waits.count}
 
 
-def expectation(state: GameState) -> Says:
+def expectation(state: GameState) -> Phrase:
     """What the table waits for, as a message's id and values (``prompt.<key>``)."""
     return prompt(state).says

@@ -6,87 +6,75 @@ import os
 import shlex
 import shutil
 import sys
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any
 
 from catalogue import os_reason
 
-__all__ = ["BadInput", "Said", "invoked_as", "os_reason", "run_said", "words_of"]
+if TYPE_CHECKING:  # the phrases' module is imported when words are made (the engine's carrier with it)
+    from catalogue.phrase import Joined, Phrase
 
+    Words = Phrase | Joined | Exception
+    """Words kept as data until printed, in the reader's language (:func:`catalogue.phrase.said`): a
+    phrase, phrases said one after the other, or an error that carries its own (its ``words``)."""
 
-@runtime_checkable
-class Said(Protocol):
-    """Words kept as data until printed (a :class:`~catalogue.phrase.Phrase`, a table file's problems, a
-    refusal that says itself)."""
-
-    def said(self, lang: str) -> str:
-        """The words in ``lang``."""
-        ...
+__all__ = ["BadInput", "invoked_as", "os_reason", "run_said", "words_of"]
 
 
 class BadInput(Exception):
     """Input the table cannot use: the message names the file, the line and what was expected.
 
     The command line prints it and exits with status 2, in the language asked (``--language``, else
-    the environment's ``LANG``), from its ``words``: the catalogue's ``msgid`` and its ``values`` (a
-    :class:`~catalogue.phrase.Phrase`, the one carrier of a message's id and values; its English,
-    ``str()``, the catalogue's too, unless ``message`` is given), an :class:`OSError` among the values
-    said in words with :func:`os_reason`, a value that says itself (a phrase, a tag registry's refusal)
-    said in the language too; or ``words`` that say themselves (a table file's problems). ``language``:
+    the environment's ``LANG``), from its ``words`` (:func:`catalogue.phrase.said`): the catalogue's
+    ``msgid`` and its ``values`` (a :class:`~engine.message.Phrase`, the one carrier of a message's id and
+    values; its English, ``str()``, the catalogue's too, unless ``message`` is given), an :class:`OSError`
+    among the values said in words with :func:`os_reason`, an error among them by its own words; or
+    ``words`` given whole (a table file's problems). ``language``:
     the language of the input itself, where it names one (a table file's ``[table] language``), said in
     when no ``--language`` is given::
 
-        >>> BadInput(msgid="error.no_journal", path="/x/j.sqlite").said("es")
+        >>> from catalogue.phrase import said
+        >>> said(BadInput(msgid="error.no_journal", path="/x/j.sqlite"), "es")
         'no hay ningún diario en /x/j.sqlite'
         >>> str(BadInput(msgid="error.no_journal", path="/x/j.sqlite"))
         'no journal at /x/j.sqlite'
     """
 
-    def __init__(self, message: str | None = None, *, msgid: str | None = None, words: Said | None = None,
-                 language: str | None = None, **values: Any) -> None:
-        from catalogue.phrase import Phrase
+    def __init__(self, message: str | None = None, *, msgid: str | None = None,
+                 words: Words | None = None, language: str | None = None, **values: Any) -> None:
+        from catalogue.phrase import Phrase, english
 
         if msgid is not None:
             words = Phrase.of(msgid, **values)
         if message is None:
             if words is None:
                 raise TypeError("BadInput needs its message, its message id or its words")
-            message = words.said("en")
+            message = english(words)
         super().__init__(message)
         self.words = words
         self.language = language
 
     @classmethod
     def of(cls, exc: BaseException) -> BadInput:
-        """``exc`` refused as input: in words where it carries them (it says itself, as a table file's
-        problems do; ``words`` that do, as a :class:`~catalogue.phrase.WordedError`'s or a journal's
-        error), else its English as it is; the language of the input it names kept."""
+        """``exc`` refused as input: in words where it carries them (its ``words``, as a table file's
+        problems, a :class:`~catalogue.phrase.WordedError`'s or a journal's error do), else its English as it
+        is; the language of the input it names kept."""
         language = getattr(exc, "language", None)
         language = language if isinstance(language, str) else None
         words = words_of(exc)
-        return cls(str(exc), words=words if isinstance(words, Said) else None, language=language)
-
-    def said(self, lang: str) -> str:
-        """The message in ``lang`` (as raised where it has no words, or names an id the catalogue does not
-        hold)."""
-        from catalogue import has
-        from catalogue.phrase import Phrase
-
-        if self.words is None or (isinstance(self.words, Phrase) and not has(self.words.msgid)):
-            return str(self)
-        return self.words.said(lang)
+        return cls(str(exc), words=None if isinstance(words, str) else words, language=language)
 
 
-def words_of(exc: BaseException) -> Said | str:
-    """``exc``'s words where it carries them (it says itself; ``words`` that do), else its English as it
-    is::
+def words_of(exc: BaseException) -> Words | str:
+    """``exc``'s words where it carries them (its ``words``), else its English as it is::
 
-        >>> words_of(BadInput(msgid="error.no_folder", folder="/x")).said("fr")
+        >>> from catalogue.phrase import said
+        >>> said(words_of(BadInput(msgid="error.no_folder", folder="/x")), "fr")
         "le dossier /x n'existe pas"
     """
-    if isinstance(exc, Said):
-        return exc
+    from catalogue.phrase import Joined, Phrase
+
     words = getattr(exc, "words", None)
-    return words if isinstance(words, Said) else str(exc)
+    return words if isinstance(words, Phrase | Joined | Exception) else str(exc)
 
 
 def invoked_as(argv0: str | None = None, path: str | None = None) -> str:

@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from catalogue.phrase import Count, Phrase
+from catalogue.phrase import Count, Phrase, english
 
 MAX_NAME = 24
 """The longest player name (characters): two of them fit the OLED's score line once shortened,
@@ -42,7 +42,7 @@ class FileProblem(ValueError):
     (``words``, said in the reader's language where it is printed)."""
 
     def __init__(self, path: str, words: Phrase) -> None:
-        super().__init__(f"{path}: {words}")
+        super().__init__(f"{path}: {english(words)}")
         self.path = path
         self.words = words
 
@@ -50,7 +50,7 @@ class FileProblem(ValueError):
 def name_problem(name: object) -> str | None:
     """Why ``name`` cannot be a player's name, or None (in English: :func:`name_words` for the words)."""
     words = name_words(name)
-    return None if words is None else str(words)
+    return None if words is None else english(words)
 
 
 INVISIBLE = frozenset("\u115f\u1160\u3164\uffa0\u2800\u2028\u2029")

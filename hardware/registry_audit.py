@@ -10,11 +10,12 @@
 - where the table has a lock secret, every entry's seal must match its UID, card and pack
   (:func:`hardware.locks.entry_seal`): a registry whose card names were swapped is caught.
 
+    >>> from catalogue.phrase import english
     >>> from hardware.tag_registry import TagRegistry
     >>> from hardware.ntag_signature import NXP_NTAG21X_KEY
     >>> registry = TagRegistry()
     >>> _ = registry.add("04AB87F2CA1190", "KS", origin="genuine", signature="00" * 32)
-    >>> [str(problem) for problem in audit_registry(registry, NXP_NTAG21X_KEY)]
+    >>> [english(problem) for problem in audit_registry(registry, NXP_NTAG21X_KEY)]
     ['KS of pack 1 (tag 04AB87F2CA1190): says genuine but its signature does not verify: a forged entry']
 """
 
@@ -36,8 +37,8 @@ def audit_registry(
     ndef_pack: int | None = None,
     secret: bytes | None = None,
 ) -> list[Phrase]:
-    """Every problem of ``registry`` (empty: none), one phrase each (``audit.*``): ``str()`` is its
-    English, ``.said(lang)`` its words in ``lang``.
+    """Every problem of ``registry`` (empty: none), one phrase each (``audit.*``), worded in a reader's
+    language by :func:`catalogue.phrase.said`.
 
     :param public_key: the table's trusted originality key.
     :param require_signature: every entry must be genuine.

@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from catalogue import LANGUAGES
-from catalogue.phrase import Phrase
+from catalogue.phrase import Joined, Phrase, english
 from drivers.display.chips import CHIPS
 from drivers.pin_backends import BACKENDS as PIN_BACKENDS
 from drivers.seat_controls import DEFAULT_DEBOUNCE, SeatPins
@@ -115,17 +115,12 @@ class TableFileError(ValueError):
         self.found = [p if isinstance(p, Problem) else Problem(*p) for p in problems]
         self.problems = [(problem.key, problem.message()) for problem in self.found]
         self.language = language
-        super().__init__(self.said("en"))
-
-    def said(self, lang: str) -> str:
-        """The problems in ``lang``: a line naming the file and their number, then one line each."""
-        lines = [Phrase.of("table_file.problems", source=self.source, n=len(self.found)).said(lang)]
-        lines += [f"  {problem.said(lang)}" for problem in self.found]
-        return "\n".join(lines)
-
-    def listed(self, lang: str) -> str:
-        """The problems in ``lang`` on one line (``key: message; ...``), as the doctor shows them."""
-        return "; ".join(problem.said(lang) for problem in self.found)
+        self.words = Joined((Phrase.of("table_file.problems", source=source, n=len(self.found)),
+                             *(problem.line for problem in self.found)), "\n  ")
+        """The problems: a line naming the file and their number, then one line each."""
+        self.listing = Joined(tuple(problem.line for problem in self.found), "; ")
+        """The problems on one line (``key: message; ...``), as the doctor shows them."""
+        super().__init__(english(self.words))
 
 
 # ---------------------------------------------------------------------------

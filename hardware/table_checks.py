@@ -6,9 +6,9 @@ key, a type named as TOML writes it, a misspelt name answered with the one meant
 every problem at once (:class:`hardware.table.TableFileError`), in the language of whoever reads it::
 
     >>> problem = Problem("table.target", type_message("5", int))
-    >>> problem.said("en")
+    >>> said(problem.line, "en")
     "table.target: must be an integer, not a string ('5'): write 5 without quotes"
-    >>> problem.said("fr")
+    >>> said(problem.line, "fr")
     "table.target: doit être un nombre entier, pas un texte ('5') : écrivez 5 sans guillemets"
 """
 
@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from catalogue.phrase import Phrase
+from catalogue.phrase import Joined, Phrase, said
 
 
 def suggest(name: str, candidates: Sequence[str]) -> str | None:
@@ -76,15 +76,21 @@ class Problem:
     ``displays[0].address``; empty for the whole file), and its ``words`` (a string: said as it is)."""
 
     key: str
-    words: Phrase | str
+    words: Phrase | Joined | str
 
     def message(self, lang: str = "en") -> str:
         """The problem in ``lang``, without its key."""
-        return self.words if isinstance(self.words, str) else self.words.said(lang)
+        return said(self.words, lang)
 
-    def said(self, lang: str = "en") -> str:
-        """``key: message`` in ``lang`` (the message alone for the whole file)."""
-        return f"{self.key}: {self.message(lang)}" if self.key else self.message(lang)
+    @property
+    def line(self) -> Phrase | Joined | str:
+        """``key: message`` (the message alone for the whole file), to be said in a reader's language."""
+        return Joined((self.key, self.words), ": ") if self.key else self.words
+
+
+def listed(source: str, found: Sequence[Problem]) -> Joined:
+    """The problems ``found`` of the file ``source`` on one line: ``source: key: problem; key: problem``."""
+    return Joined((source, Joined(tuple(problem.line for problem in found), "; ")), ": ")
 
 
 class Problems:
@@ -101,12 +107,8 @@ class Problems:
     def __len__(self) -> int:
         return len(self.found)
 
-    def add(self, key: str, words: Phrase | str) -> None:
+    def add(self, key: str, words: Phrase | Joined | str) -> None:
         self.found.append(Problem(key, words))
-
-    def said(self, lang: str, sep: str = "; ") -> str:
-        """Every problem in ``lang``, ``key: message``, joined by ``sep``."""
-        return sep.join(problem.said(lang) for problem in self.found)
 
     def section(
         self, data: Mapping[str, Any], name: str, *, required: bool

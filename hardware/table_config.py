@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from catalogue.phrase import Phrase
+from catalogue.phrase import Phrase, english
 from drivers.seat_controls import SeatPins
 from engine.rules import RULE_SETS as ENGINE_RULE_SETS
 from hardware.layout import BUTTONS, FULL_PADS, PAD_ZONES
@@ -52,7 +52,7 @@ class NoSuchPad(KeyError):
     """A pad (or a zone) the table does not have: ``words`` say which, and the one meant (a ``KeyError``)."""
 
     def __init__(self, words: Phrase) -> None:
-        super().__init__(str(words))
+        super().__init__(english(words))
         self.words = words
 
 

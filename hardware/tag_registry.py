@@ -43,11 +43,11 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from catalogue.phrase import Phrase
+from catalogue.phrase import Joined, Phrase, english
 from drivers.device_events import Origin
 from engine.cards import CLASSIC, SUITS
 from hardware.limits import FileProblem, load_json, read_text
-from hardware.table_checks import Problem
+from hardware.table_checks import Problem, listed
 
 RANKS = CLASSIC.order
 """The ranks in enrolment order, king first (the classic ranking, high to low: ``engine.cards``)."""
@@ -64,15 +64,11 @@ _HEX = re.compile(r"^[0-9A-F]+$")
 
 class TagRegistryError(ValueError):
     """Root of the registry's errors (all are ``ValueError``): its ``words`` (``registry.*``), said in a
-    reader's language by :meth:`said`, its English as its message."""
+    reader's language where it is printed (:func:`catalogue.phrase.said`), its English as its message."""
 
-    def __init__(self, words: Phrase | str) -> None:
-        super().__init__(str(words))
+    def __init__(self, words: Phrase | Joined | str) -> None:
+        super().__init__(english(words))
         self.words = words
-
-    def said(self, lang: str) -> str:
-        """The refusal in ``lang``."""
-        return self.words if isinstance(self.words, str) else self.words.said(lang)
 
 
 class DuplicateTagError(TagRegistryError):
@@ -90,11 +86,7 @@ class RegistryFileError(TagRegistryError):
     def __init__(self, source: str, found: Iterable[Problem]) -> None:
         self.source = source
         self.found = tuple(found)
-        super().__init__(self.said("en"))
-
-    def said(self, lang: str) -> str:
-        """``source: problem; problem...`` in ``lang``."""
-        return f"{self.source}: " + "; ".join(problem.said(lang) for problem in self.found)
+        super().__init__(listed(source, self.found))
 
 
 def normalize_uid(uid: str) -> str:

@@ -82,14 +82,22 @@ THE_ALPHABET = "engine.cards"
 it for the alphabet, the drivers (a pad reading an ``ecarte:KS`` record) and the catalogue (a card
 printed) too, who import nothing else of the engine."""
 
+THE_WORDS = "engine.message"
+"""The one carrier of words (:class:`engine.message.Phrase`: a message's id and its values): the engine makes
+it, the drivers too (a pad's retried frames), the catalogue words it; a value, no rule."""
+
+BELOW_THE_ENGINE = (THE_ALPHABET, THE_WORDS)
+"""What the drivers and the catalogue may ask of the engine: values, no rule."""
+
 
 def _drivers_bad(names: set[str]) -> set[str]:
     return {n for n in names if top(n) in ("engine", "firmware_host", "catalogue", "hardware", "venue", "cli")
-            and n != THE_ALPHABET}
+            and n not in BELOW_THE_ENGINE}
 
 
 def _catalogue_bad(names: set[str]) -> set[str]:
-    return {n for n in names if top(n) in OURS | {"coach", "venue"} and top(n) != "catalogue" and n != THE_ALPHABET}
+    return {n for n in names if top(n) in OURS | {"coach", "venue"} and top(n) != "catalogue"
+            and n not in BELOW_THE_ENGINE}
 
 
 @pytest.mark.parametrize("path", modules("drivers"), ids=lambda p: str(p.relative_to(ROOT)))
@@ -106,9 +114,9 @@ def test_the_catalogue_imports_nothing_of_ours(path):
     assert not ours, f"{path.relative_to(ROOT)} imports {sorted(ours)}"
 
 
-def test_the_alphabet_is_all_the_drivers_and_the_catalogue_may_ask_of_the_engine() -> None:
-    assert _drivers_bad({"engine.cards", "engine", "engine.game", "nfc"}) == {"engine", "engine.game"}
-    assert _catalogue_bad({"engine.cards", "engine.events", "gettext"}) == {"engine.events"}
+def test_the_alphabet_and_the_words_are_all_the_drivers_and_the_catalogue_may_ask_of_the_engine() -> None:
+    assert _drivers_bad({"engine.cards", "engine.message", "engine", "engine.game", "nfc"}) == {"engine", "engine.game"}
+    assert _catalogue_bad({"engine.cards", "engine.message", "engine.events", "gettext"}) == {"engine.events"}
 
 
 def test_the_checker_sees_late_and_relative_imports(tmp_path):
@@ -241,8 +249,8 @@ BELOW_THE_SERVICE = ("engine", "catalogue", "drivers", "hardware", "coach")
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # the packages below the service
     ("engine", ()),
-    ("catalogue", (THE_ALPHABET,)),  # of the engine only the cards' alphabet (a module, not a unit)
-    ("drivers", (THE_ALPHABET,)),
+    ("catalogue", BELOW_THE_ENGINE),  # of the engine only the cards' alphabet and the words' carrier (modules)
+    ("drivers", BELOW_THE_ENGINE),
     ("hardware", ("engine", "catalogue", "drivers")),
     ("coach", ("engine", "catalogue")),
     # the service, room by room (firmware_host/<room>/ or firmware_host/<room>.py)

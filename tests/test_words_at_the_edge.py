@@ -115,7 +115,7 @@ def test_the_codes_rule_can_fail() -> None:
 WORDLESS_PLACES = ("engine/", "firmware_host/referee/")
 """Where faults and notices are made: they say what they mean by ids and values, never in words."""
 
-MAKERS = frozenset({"fault", "Fault", "Notice", "notice", "Judgement", "wrong_time", "void_deal", "Says", "_late",
+MAKERS = frozenset({"fault", "Fault", "Notice", "notice", "Judgement", "wrong_time", "void_deal", "Phrase", "_late",
                     "revoke_fault", "not_overtaking_fault", "not_trumping_fault"})
 """The calls that make a fault or a notice, or what it says."""
 
@@ -253,15 +253,10 @@ STILL_IN_ENGLISH = {
     ("engine/cards.py", "{value} of {value}"),
     ("engine/rules.py", "target must be 1 to 99, got {value}"),
     ("engine/rules.py", "rubber is best of an odd number of games, got {value}"),
-    ("firmware_host/referee/transcript.py", "players: two names (A's, B's), or three for a pool; got {value}"),
-    ("firmware_host/referee/transcript.py", "players: {value}"),
-    ("firmware_host/referee/transcript.py", "players: each name once, got {value} twice"),
-    ("firmware_host/referee/transcript.py", "the setup line would be {value} bytes in the journal (at most {value})"),
-    ("firmware_host/referee/transcript.py", "options of the wrong type: {value}"),
 }
-"""What is left, none may be added: a card's English name (``Card.name``, read by no one but its test), and a
-setup's refusals (``setup_problem`` returns a string that a notice and ``BadInput`` carry as a value; the
-rule set's checks are a ``ValueError`` it passes on)."""
+"""What is left, none may be added: a card's English name (``Card.name``, read by no one but its test), and the
+rule set's checks, a ``ValueError`` that a setup's refusal passes on as it is (``setup_problem``'s own are
+phrases, ``setup.*``, said in the reader's language)."""
 
 
 def _unworded(tree: ast.AST) -> set[int]:
@@ -336,11 +331,12 @@ def test_the_english_rule_can_fail() -> None:
 
 # -- one carrier of a message's id and values -----------------------------------------------------------
 
-CARRIERS = {"catalogue/phrase.py:Phrase", "engine/events.py:Says"}
-"""The classes that hold a message's id with its values: the catalogue's :class:`~catalogue.phrase.Phrase`,
-which every layer above the catalogue carries (an error keeps one as its ``words``), and the engine's
-:class:`~engine.events.Says`, below the catalogue (the engine imports nothing of ours), worded at the edge
-(:mod:`firmware_host.referee.event_words`)."""
+CARRIERS = {"engine/message.py:Phrase"}
+"""The one class that holds a message's id with its values: :class:`engine.message.Phrase`, a value of the
+engine's (which imports nothing of ours) that the drivers and the catalogue may import too, carried from the
+engine up (a fault's ``says``, what the table waits for, a pad's retried frames, an error's ``words``) and
+worded at the edge by the catalogue (:func:`catalogue.phrase.said`, :mod:`firmware_host.referee.event_words`).
+The engine's ``Says`` and the catalogue's ``Phrase`` were two."""
 
 
 def carriers(sources: dict[str, ast.Module]) -> set[str]:
@@ -366,7 +362,7 @@ def test_a_message_and_its_values_have_one_carrier() -> None:
 
 
 def test_the_carrier_rule_can_fail() -> None:
-    """``BadInput`` and ``JournalError`` as they were, beside an error that keeps a phrase as its words."""
+    """``BadInput`` and the engine's ``Says`` as they were, beside an error that keeps a phrase as its words."""
     bad_input = ast.parse("class BadInput(Exception):\n    def __init__(self, message, *, msgid=None, **values):\n"
                           "        self.msgid = msgid\n        self.values = values\n")
     says = ast.parse("@dataclass\nclass Says:\n    key: str\n    values: tuple = ()\n")
@@ -374,3 +370,78 @@ def test_the_carrier_rule_can_fail() -> None:
     assert carriers({"firmware_host/errors.py": bad_input, "engine/events.py": says,
                      "firmware_host/journal/store_errors.py": worded}) == {
         "firmware_host/errors.py:BadInput", "engine/events.py:Says"}
+
+
+def words_as_tuples(sources: dict[str, ast.Module]) -> list[str]:
+    """``path:line`` of each log line's words (``extra={"said": ...}``) given as a bare ``(msgid, values)``
+    pair, or a list of them, rather than as the carrier (the drivers' ``said_as`` tuples as they were)."""
+    found = []
+    for rel, tree in sources.items():
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Dict):
+                continue
+            for key, value in zip(node.keys, node.values, strict=True):
+                if not (isinstance(key, ast.Constant) and key.value == "said"):
+                    continue
+                pairs = [value, *(e for e in getattr(value, "elts", ()) if isinstance(e, ast.Tuple)),
+                         *(n.elt for n in ast.walk(value) if isinstance(n, ast.ListComp | ast.GeneratorExp))]
+                if any(isinstance(p, ast.Tuple) and p.elts and isinstance(p.elts[0], ast.Constant)
+                       and isinstance(p.elts[0].value, str) for p in pairs):
+                    found.append(f"{rel}:{node.lineno}")
+    return found
+
+
+def test_a_log_line_s_words_are_the_carrier() -> None:
+    assert words_as_tuples(_sources()) == []
+
+
+def test_the_log_words_rule_can_fail() -> None:
+    """``drivers/nfc/hsu.py`` and ``drivers/nfc/pad.py`` as they were, beside a phrase and a tuple of them."""
+    hsu = ast.parse('log(extra={"said": ("log.pn532_left_at", {"port": port, "rate": rate})})\n')
+    pad = ast.parse('log(extra={"said": [("log.pad_frames", {"pad": p.zone, "frames": p.said_as}) for p in pads]})\n')
+    phrase = ast.parse('log(extra={"said": Phrase.of("log.pn532_left_at", port=port)})\n')
+    phrases = ast.parse('log(extra={"said": tuple(Phrase.of("log.pad_frames", pad=p.zone) for p in pads)})\n')
+    assert words_as_tuples({"drivers/nfc/hsu.py": hsu, "drivers/nfc/pad.py": pad, "drivers/nfc/x.py": phrase,
+                            "drivers/nfc/y.py": phrases}) == ["drivers/nfc/hsu.py:1", "drivers/nfc/pad.py:1"]
+
+
+# -- words said by the catalogue: no class of ours says itself -------------------------------------------
+
+SAYING_THEMSELVES = {
+    "coach/review.py:CardFinding", "coach/review.py:DecisionFinding", "coach/review.py:Review",
+    "firmware_host/cards/deck_check.py:Stranger", "firmware_host/checks/doctor.py:Refused",
+}
+"""What is left, none may be added: the coach's findings (``said(lang, names)``: several messages
+composed with the players' names and the language's numbers, beside the ``text``, ``long_text``, ``lines``
+and ``oled_line`` that word them the same way: one move to the catalogue, all five), a deck check's stranger
+(``printed``: its card as the reader's pack prints it, which a phrase's value cannot ask yet), and the
+doctor's refusal of ``run`` (the checks run and worded in the reader's language; ``firmware_host/app.py``'s
+``run`` refusals are another change's). Every other error and result carries its words as the one carrier
+(:class:`engine.message.Phrase`, or phrases joined: ``words``) and the edge says them
+(:func:`catalogue.phrase.said`)."""
+
+
+def saying_themselves(sources: dict[str, ast.Module]) -> set[str]:
+    """``path:Class`` of each class outside the catalogue with a method ``said``: words made in a language
+    by the class itself, not carried to the edge."""
+    return {f"{rel}:{node.name}" for rel, tree in sources.items() if not rel.startswith("catalogue/")
+            for node in ast.walk(tree) if isinstance(node, ast.ClassDef)
+            and any(isinstance(f, ast.FunctionDef) and f.name == "said" for f in node.body)}
+
+
+def test_no_class_says_itself_but_the_catalogue() -> None:
+    assert saying_themselves(_sources()) == SAYING_THEMSELVES
+
+
+def test_the_saying_rule_can_fail() -> None:
+    """``hardware/tag_registry.py``'s error and ``firmware_host/errors.py``'s protocol as they were, beside
+    an error that carries its words and the catalogue's own."""
+    registry = ast.parse("class TagRegistryError(ValueError):\n    def said(self, lang):\n"
+                         "        return self.words.said(lang)\n")
+    protocol = ast.parse("class Said(Protocol):\n    def said(self, lang: str) -> str:\n        ...\n")
+    carried = ast.parse("class TagRegistryError(ValueError):\n    def __init__(self, words):\n"
+                        "        self.words = words\n")
+    catalogue = ast.parse("class WordedError(ValueError):\n    def said(self, lang):\n        return ''\n")
+    assert saying_themselves({"hardware/tag_registry.py": registry, "firmware_host/errors.py": protocol,
+                              "hardware/table.py": carried, "catalogue/phrase.py": catalogue}) == {
+        "hardware/tag_registry.py:TagRegistryError", "firmware_host/errors.py:Said"}

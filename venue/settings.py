@@ -19,11 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from catalogue.phrase import Phrase, os_words
+from catalogue.phrase import Phrase, english, os_words
 from firmware_host.errors import BadInput
 from hardware.limits import FileProblem, read_text
 from hardware.locks import MAX_SECRET_BYTES
-from hardware.table_checks import Problem, Problems
+from hardware.table_checks import Problem, Problems, listed
 
 DEFAULT_LISTEN = "127.0.0.1:8080"
 DEFAULT_BROKER_PORT = 1883
@@ -31,32 +31,25 @@ DEFAULT_BROKER_PORT = 1883
 
 class SettingsError(BadInput):
     """A ``[web]`` or ``[mqtt]`` section (or a venue file) that cannot be used: every problem, with its key,
-    said in the reader's language (:class:`Listed`)."""
+    said in the reader's language (:func:`hardware.table_checks.listed`)."""
+
+    found: tuple[Problem, ...] = ()
+    """The problems, each with its key (a listing's)."""
 
     @classmethod
     def listing(cls, source: str, found: list[Problem]) -> SettingsError:
         """The error listing ``found``, the problems of ``source``."""
-        listed = Listed(source, tuple(found))
-        return cls(listed.said("en"), words=listed)
-
-
-@dataclass(frozen=True, slots=True)
-class Listed:
-    """The problems of a file, said on one line: ``source: key: problem; key: problem``."""
-
-    source: str
-    found: tuple[Problem, ...]
-
-    def said(self, lang: str) -> str:
-        """The problems in ``lang``."""
-        return f"{self.source}: " + "; ".join(problem.said(lang) for problem in self.found)
+        words = listed(source, found)
+        error = cls(english(words), words=words)
+        error.found = tuple(found)
+        return error
 
 
 class ListenError(ValueError):
     """An address to listen on whose port is not a port: ``words`` say why (``settings.port*``)."""
 
     def __init__(self, words: Phrase) -> None:
-        super().__init__(str(words))
+        super().__init__(english(words))
         self.words = words
 
 

@@ -40,6 +40,8 @@ from typing import Any
 
 import nfc.clf.pn532
 
+from engine.message import Count, Phrase
+
 logger = logging.getLogger(__name__)
 
 POWER_ON = 115200
@@ -222,8 +224,8 @@ def recover(transport: Any, rates: tuple[int, ...] = FASTER) -> int | None:
         for rate in rates:
             if answers_at(transport, rate, timeout_ms):
                 logger.info("%s: the PN532 was left at %d baud (a host that did not close it): set back to %d",
-                            transport.port, rate, POWER_ON, extra={"said": (  # a console says it in its language
-                                "log.pn532_left_at", {"port": transport.port, "rate": rate, "power_on": POWER_ON})})
+                            transport.port, rate, POWER_ON, extra={"said": Phrase.of(  # a console says it in its own
+                                "log.pn532_left_at", port=transport.port, rate=Count(rate), power_on=Count(POWER_ON))})
                 set_rate(transport, POWER_ON)
                 return rate
     transport.open(transport.port, POWER_ON)

@@ -38,6 +38,7 @@ from drivers.nfc.pad_contents import CardLookup, PadContents
 from drivers.nfc.pn532_reader import open_pn532
 from drivers.nfc.reader import READER_ERRORS, Reader, TagWriteError
 from drivers.nfc.retried_frames import Frames
+from engine.message import Phrase
 
 __all__ = ["Pad", "PadSet", "PadTiming", "TagWriteError"]  # TagWriteError: what write_text and lock raise
 
@@ -446,6 +447,6 @@ class PadSet(Closing):
             pad.close()
         if self.pads and not self._said:
             self._said = True
-            # the line's message and values (said_as): a console in a language words them
-            logger.info("%s", "; ".join(f"pad {pad.zone}: {pad.frames}" for pad in self), extra={"said": [
-                ("log.pad_frames", {"pad": pad.zone, "frames": pad.frames.said_as}) for pad in self]})
+            # the line's phrases, one a pad: a console in a language words them one after the other
+            logger.info("%s", "; ".join(f"pad {pad.zone}: {pad.frames}" for pad in self), extra={"said": tuple(
+                Phrase.of("log.pad_frames", pad=pad.zone, frames=pad.frames.words) for pad in self)})

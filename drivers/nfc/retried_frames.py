@@ -12,6 +12,8 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
+from engine.message import Count, Phrase
+
 RETRIED = ("input/output error while waiting for ack", "invalid frame start sequence", "missing ack frame",
            "frame data checksum error", "frame lenght checksum error", "frame lenght value mismatch")
 """What nfcpy's PN53x chipset logs for a frame that failed and that the pad sends again at its next
@@ -41,10 +43,15 @@ class Frames:
         return f"{self.retried:,} frame{'' if self.retried == 1 else 's'} retried of {self.sent:,}"
 
     @property
-    def said_as(self) -> tuple[str, dict[str, int]]:
-        """The frames as a message of the catalogue and its values (``log.frames``): a console above the
-        drivers says them in its language (:class:`catalogue.phrase.SaidFormatter`)."""
-        return "log.frames", {"n": self.retried, "retried": self.retried, "sent": self.sent}
+    def words(self) -> Phrase:
+        """The frames as a message of the catalogue and its values (``log.frames``, the numbers' digits
+        grouped as the reader's language groups them): a console above the drivers says them in its
+        language (:class:`catalogue.phrase.SaidFormatter`)::
+
+            >>> Frames(4_210, 12).words
+            Phrase(msgid='log.frames', values=(('n', 12), ('retried', Count(value=12)), ('sent', Count(value=4210))))
+        """
+        return Phrase.of("log.frames", n=self.retried, retried=Count(self.retried), sent=Count(self.sent))
 
 
 class RetriedFrames(logging.Filter):

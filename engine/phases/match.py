@@ -6,8 +6,9 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from engine.events import Event, GameEnd, HandEnd, MatchEnd, Penalty, Says, Seating
+from engine.events import Event, GameEnd, HandEnd, MatchEnd, Penalty, Seating
 from engine.faults import Fault, FaultCode
+from engine.message import Phrase
 from engine.phases.outcome import Result
 from engine.scoring import add, hand_trick_points, reached
 from engine.seats import INDEX, OTHER, SEATS
@@ -26,8 +27,8 @@ def penalise(state: GameState, refused: Fault) -> Result:
     points = state.rules.revoke_penalty
     if points and refused.code in (FaultCode.REVOKE, FaultCode.NOT_TRUMPING) and refused.seat:
         events: list[Event] = [
-            dataclasses.replace(refused, says=Says(
-                refused.says.key if refused.says else "", (*(refused.says.values if refused.says else ()),
+            dataclasses.replace(refused, says=Phrase(
+                refused.says.msgid if refused.says else "", (*(refused.says.values if refused.says else ()),
                                                            ("penalty", str(points))))),
         ]
         return penalty(state, refused.seat, points, refused.code, events), tuple(events)

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from engine.actions import PlayCard, PlayOn, ReplayHand
 from engine.cards import CARDS, SUIT_MASKS, SUITS, Card
-from engine.events import Event, HandReplayed, Played, Says, Trick
+from engine.events import Event, HandReplayed, Played, Trick
 from engine.faults import Fault, FaultCode, fault, not_overtaking_fault, not_trumping_fault, revoke_fault
 from engine.legality import follow_mask, follower_wins, king_index, lead_mask, play_fault_code
+from engine.message import Phrase
 from engine.phases.king import take_back_king
 from engine.phases.match import end_hand, penalty
 from engine.phases.outcome import Outcome, Result, wrong_time
@@ -171,7 +172,7 @@ def _late(code: FaultCode, seat: str, trick: int, says: str) -> Fault:
     """A fault proven late: its message ``says.<says>``, its remedy the other seat's choice
     (``remedy.late``)."""
     return Fault(code, seat, "25" if code == FaultCode.FALSE_KING else "43", None, True, trick,
-                 says=Says("says." + says, (("other", OTHER[seat]), ("trick", str(trick)))))
+                 says=Phrase("says." + says, (("other", OTHER[seat]), ("trick", str(trick)))))
 
 
 def remedy(state: GameState, action: ReplayHand | PlayOn) -> Outcome:

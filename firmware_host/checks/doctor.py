@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from catalogue import moment, os_reason, say, say_n
+from catalogue.phrase import said
 from drivers.device_events import Origin
 from firmware_host.checks.serial_adapters import SerialAdapter, adapter_of, serial_adapters
 from hardware.table import (
@@ -264,7 +265,7 @@ def run_checks(
             config = load_table(path)
         except TableFileError as exc:
             lang = lang or exc.language or "en"
-            return [Check(_say(lang, "table_file"), False, f"{path}: {exc.listed(lang)}",
+            return [Check(_say(lang, "table_file"), False, f"{path}: {said(exc.listing, lang)}",
                           _say(lang, "edit_table", path=path))]
         except OSError as exc:
             lang = lang or "en"
@@ -379,7 +380,7 @@ def _check_registry(config: TableConfig, lang: str = "en") -> Check:
         return Check(name, False, _say(lang, "not_readable", path=path, user=_user()),
                      f"sudo chown ecarte: {path}; sudo chmod 0640 {path}")
     except (OSError, TagRegistryError) as exc:
-        why = os_reason(lang, exc) if isinstance(exc, OSError) else exc.said(lang)
+        why = said(exc, lang)
         return Check(name, False, f"{path}: {why}", _say(lang, "fix_registry"))
     problems = _audit_registry(config, registry, lang)
     if problems:
@@ -428,7 +429,7 @@ def _check_badges(config: TableConfig, lang: str = "en") -> Check:
     try:
         badges = Badges.load(path)
     except TagRegistryError as exc:
-        return Check(name, False, exc.said(lang), _say(lang, "enrol_badges"))
+        return Check(name, False, said(exc, lang), _say(lang, "enrol_badges"))
     return Check(name, True, _say(lang, "badges_ok", path=path, n=len(badges.tags)))
 
 
@@ -441,7 +442,7 @@ def _audit_registry(config: TableConfig, registry: Any, lang: str = "en") -> lis
     try:
         key = ntag_signature.trusted_key(policy.key_name(config.simulated_pads))
     except ntag_signature.OriginalityError as exc:
-        return [say(lang, "error.trusted_key", why=exc.said(lang))]
+        return [say(lang, "error.trusted_key", why=said(exc, lang))]
     problems = []
     lock_id = secret = None
     if policy.lock_secret_file is not None:
@@ -449,8 +450,8 @@ def _audit_registry(config: TableConfig, registry: Any, lang: str = "en") -> lis
             secret = locks.load_secret(policy.lock_secret_file)
             lock_id = locks.lock_id(secret)
         except locks.LockSecretError as exc:
-            problems.append(exc.said(lang))
-    problems += [problem.said(lang) for problem in audit_registry(
+            problems.append(said(exc, lang))
+    problems += [said(problem, lang) for problem in audit_registry(
         registry, key, require_signature=policy.require_signature, lock_id=lock_id, ndef_pack=policy.ndef_pack,
         secret=secret)]
     return problems

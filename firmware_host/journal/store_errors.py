@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from catalogue.phrase import Phrase
+from catalogue.phrase import Joined, Phrase, english
 
 
 class JournalError(OSError):
@@ -11,7 +11,7 @@ class JournalError(OSError):
     :meth:`firmware_host.errors.BadInput.of`, its English the message; or the message alone)."""
 
     def __init__(self, words: Phrase | str) -> None:
-        super().__init__(str(words))
+        super().__init__(english(words))
         self.words = words
 
 
@@ -36,8 +36,8 @@ def write_words(exc: JournalWriteError) -> Phrase | str:
 
 class JournalDamaged(JournalError):
     """The journal is not what was written: ``problems`` says what is wrong, one line each. Said in a
-    person's language (:meth:`said`) with the command that saves what can be read: after a power cut this
-    is the first thing a club reads."""
+    person's language (its :attr:`words`) with the command that saves what can be read: after a power cut
+    this is the first thing a club reads."""
 
     def __init__(self, path: str, problems: list[str], *, opening: bool = False) -> None:
         self.problems = problems
@@ -46,29 +46,29 @@ class JournalDamaged(JournalError):
         head = f"cannot open the journal {path}: it is damaged" if opening else f"the journal {path} is damaged"
         super().__init__(f"{head}: " + "; ".join(problems))
 
-    def said(self, lang: str) -> str:
-        """What is wrong, that nothing was changed, and the salvage command, in ``lang``."""
-        from catalogue import say
-
-        why = "; ".join(problem_said(lang, problem) for problem in self.problems)
-        head = say(lang, "journal.damaged_open" if self.opening else "journal.damaged_found", path=self.path,
-                   why=why)
+    @property
+    def words(self) -> Phrase:
+        """What is wrong, that nothing was changed, and the salvage command."""
         from firmware_host.errors import invoked_as
 
-        return say(lang, "error.journal_damaged", why=head, path=self.path, command=invoked_as())
+        why = Joined(tuple(problem_words(problem) for problem in self.problems), "; ")
+        head = Phrase.of("journal.damaged_open" if self.opening else "journal.damaged_found", path=self.path, why=why)
+        return Phrase.of("error.journal_damaged", why=head, path=self.path, command=invoked_as())
+
+    @words.setter
+    def words(self, _: Phrase | str) -> None:
+        """The words are made from the problems (:class:`JournalError` sets its own)."""
 
 
 _SQLITE = {"file is not a database": "journal.not_sqlite", "database disk image is malformed": "journal.malformed"}
 """SQLite's words for a file it cannot read (``sqlite3.DatabaseError``) → the catalogue's."""
 
 
-def problem_said(lang: str, problem: str) -> str:
-    """One of the journal's problems in ``lang``: SQLite's refusal in words (a file that is no database, a
-    database malformed); a row's problem as the journal words it (its numbers and names)."""
-    from catalogue import say
-
+def problem_words(problem: str) -> Phrase | str:
+    """One of the journal's problems in words: SQLite's refusal (a file that is no database, a database
+    malformed); a row's problem as the journal words it (its numbers and names)."""
     if problem.startswith("SQLite: "):
         reason = problem.removeprefix("SQLite: ")
         msgid = _SQLITE.get(reason)
-        return say(lang, msgid) if msgid is not None else say(lang, "journal.sqlite", reason=reason)
+        return Phrase.of(msgid) if msgid is not None else Phrase.of("journal.sqlite", reason=reason)
     return problem

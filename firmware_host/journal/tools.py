@@ -15,9 +15,10 @@ import json
 import logging
 
 from catalogue import say, say_n
+from catalogue.phrase import said
 from firmware_host.errors import BadInput, invoked_as
 from firmware_host.journal.store import KEEP_GAMES, Journal, JournalDamaged, JournalError
-from firmware_host.journal.store_errors import problem_said
+from firmware_host.journal.store_errors import problem_words
 from firmware_host.journal.store_lock import read_seal
 
 logger = logging.getLogger(__name__)
@@ -68,7 +69,7 @@ def check(path: str, *, as_json: bool, lang: str = "en") -> int:
     elif problems:
         print(say(lang, "journal.damaged", path=path))
         for problem in problems:
-            print(f"  {problem_said(lang, problem)}")
+            print(f"  {said(problem_words(problem), lang)}")
         print(say(lang, "journal.salvage_keeps", path=path, command=invoked_as()))
     else:
         print(say_n(lang, "journal.whole", games, path=path))

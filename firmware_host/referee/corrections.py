@@ -28,8 +28,8 @@ from dataclasses import dataclass
 
 from engine import Event, Fault
 from engine.actions import Action, Discard, Draw, PlayCard
-from engine.events import Says
 from engine.faults import VOID_DEAL_CODES, FaultCode
+from engine.message import Phrase
 from firmware_host.referee.pack_guard import TAG_FAULTS
 from firmware_host.referee.table_events import Corrected, Notice
 from hardware.layout import Zone, ZoneKind
@@ -45,7 +45,7 @@ def face_down(refused: Fault, zone: Zone | None) -> Fault:
     >>> from engine import Card
     >>> from engine.faults import fault
     >>> f = fault(FaultCode.DUPLICATE_CARD, "A", "turn_up_in_hand", Card.parse("KS"), holder="B")
-    >>> face_down(f, Zone.HAND_A).card, face_down(f, Zone.HAND_A).says.key
+    >>> face_down(f, Zone.HAND_A).card, face_down(f, Zone.HAND_A).says.msgid
     (None, 'says.face_down')
     >>> face_down(f, Zone.TURNUP) is f
     True
@@ -53,7 +53,7 @@ def face_down(refused: Fault, zone: Zone | None) -> Fault:
     if refused.card is None or zone is None or zone in FACE_UP_ZONES:
         return refused
     # what it says: the fault's name and its remedy, no card
-    return dataclasses.replace(refused, card=None, detail=(), says=Says(
+    return dataclasses.replace(refused, card=None, detail=(), says=Phrase(
         "says.face_down", (("code", refused.code), ("remedy", refused.code))))
 
 
@@ -105,7 +105,7 @@ class Corrections:
                 out.append(ev)
             elif isinstance(ev, Fault) and (ev.code == FaultCode.WRONG_TIME or (
                     button in ("yes", "no") and ev.code == FaultCode.OUT_OF_TURN)):
-                out.append(Notice(ev.says or Says("says." + ev.code), ev.seat, ev.code))
+                out.append(Notice(ev.says or Phrase("says." + ev.code), ev.seat, ev.code))
             elif isinstance(ev, Fault):
                 fixes, refused = fixes.refuse(ev, zone, card, None, on_pad=card is not None, void_deal=void_deal)
                 out.extend(refused)

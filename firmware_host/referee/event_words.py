@@ -1,5 +1,5 @@
 """A fault's and a notice's words, from the catalogue, at the edge: the referee's events carry what
-they say as data (:class:`~engine.events.Says`), and the outputs that print words put them in here.
+they say as data (:class:`~engine.message.Phrase`), and the outputs that print words put them in here.
 
 ``--json`` (docs/transcript.md) prints a fault with its ``message`` and ``remedy`` and a notice with its
 ``message``, in English, as the table always has (:func:`contract_json`); the OLED, the voice and the
@@ -25,20 +25,20 @@ from typing import Any
 from catalogue import has, said
 from catalogue import prompt_words as _prompt_words
 from engine import Event, Fault, Prompt
-from engine.events import Says
+from engine.message import Phrase
 from firmware_host.referee.table_events import Notice
 
 __all__ = ["contract_json", "message", "prompt_words", "remedy", "said_in"]
 
 
-def said_in(says: Says, lang: str = "en") -> str:
+def said_in(says: Phrase, lang: str = "en") -> str:
     """``says`` (a message's id and values: a fault's, what the table waits for) in ``lang`` (``""``:
     an id the catalogue does not hold)::
 
-        >>> said_in(Says("prompt.draw", (("seat", "B"), ("n", "2"))), "fr")
+        >>> said_in(Phrase("prompt.draw", (("seat", "B"), ("n", "2"))), "fr")
         'B prend 2 au talon'
     """
-    return said(lang, says.key, dict(says.values)) if has(says.key) else ""
+    return said(lang, says.msgid, dict(says.values)) if has(says.msgid) else ""
 
 
 def prompt_words(prompt: Prompt, lang: str = "en", name: str | None = None) -> dict[str, str]:
@@ -52,9 +52,9 @@ def prompt_words(prompt: Prompt, lang: str = "en", name: str | None = None) -> d
 
 def message(event: Fault | Notice, lang: str = "en") -> str:
     """What ``event`` tells the players, in ``lang`` (``""``: it says nothing the catalogue words)."""
-    if event.says is None or not has(event.says.key):
+    if event.says is None or not has(event.says.msgid):
         return ""
-    return said(lang, event.says.key, event.values())
+    return said(lang, event.says.msgid, event.values())
 
 
 def remedy(fault: Fault, lang: str = "en") -> str:

@@ -33,9 +33,10 @@ import dataclasses
 import engine
 from engine import Card, Event
 from engine.actions import Action
-from engine.events import Fault, Says
+from engine.events import Fault
 from engine.fault_code import NoticeCode
 from engine.faults import FAULT_CODES, FaultCode
+from engine.message import Phrase
 from engine.prompts import expecting
 from engine.state import Phase
 from firmware_host.referee.card_namer import NamedCard
@@ -154,7 +155,7 @@ def _card(s: RefereeState, event: CardEvent) -> Step:
 def _unnamed(s: RefereeState, named: NamedCard, zone: Zone) -> Step:
     """A tag that names no card: refused until it is taken off (a play pad: that seat's; elsewhere the dealer's)."""
     seat = zone.seat if zone.kind == ZoneKind.PLAY else (s.engine_state.dealer or None)
-    code, says = named.fault or (FaultCode.UNKNOWN_TAG, Says("says.unknown_tag", (("uid", str(named.uid)),)))
+    code, says = named.fault or (FaultCode.UNKNOWN_TAG, Phrase("says.unknown_tag", (("uid", str(named.uid)),)))
     refused = Fault(code, seat, FAULT_CODES[code], says=says)
     corrections, out = s.corrections.refuse(refused, zone, None, named.uid, on_pad=True,
                                             void_deal=s.between_hands())

@@ -34,7 +34,6 @@ from dataclasses import dataclass
 
 from catalogue.phrase import Phrase, logged
 from drivers.device_events import Origin, Sighting
-from engine.events import Says
 from engine.faults import FaultCode
 
 logger = logging.getLogger(__name__)
@@ -43,7 +42,7 @@ TAG_FAULTS = frozenset({FaultCode.UNKNOWN_TAG, FaultCode.FOREIGN_PACK, FaultCode
 """Faults of a tag, not of play: only taking the card off the pad puts them right."""
 
 
-Refusal = tuple[FaultCode, Says]
+Refusal = tuple[FaultCode, Phrase]
 """Why the guard refuses a tag: the fault's code and what it says (data, worded at the edge)."""
 
 
@@ -72,9 +71,9 @@ class PackGuard:
         if card is None:
             return None
         if self.refuses(seen.origin):
-            return FaultCode.COUNTERFEIT_CARD, Says("says.counterfeit", (("card", card), ("uid", seen.uid)))
+            return FaultCode.COUNTERFEIT_CARD, Phrase("says.counterfeit", (("card", card), ("uid", seen.uid)))
         if tag_pack is not None and pack is not None and tag_pack != pack:
-            return FaultCode.FOREIGN_PACK, Says("says.foreign_pack", (
+            return FaultCode.FOREIGN_PACK, Phrase("says.foreign_pack", (
                 ("card", card), ("pack", str(tag_pack)), ("game_pack", str(pack))))
         return None
 

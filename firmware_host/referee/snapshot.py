@@ -17,7 +17,7 @@ from types import MappingProxyType
 from typing import Any
 
 from engine import Card, Event, Fault, GameState, HandEnd, Prompt, Trick, View
-from engine.events import Says
+from engine.message import Phrase
 from engine.seats import PerSeat
 from engine.state import Phase
 from firmware_host.referee.event_words import prompt_words
@@ -122,13 +122,13 @@ class TableSnapshot:
         return frozenset(f.seat for f in self.faults if f.seat)
 
     @property
-    def expectation(self) -> Says:
+    def expectation(self) -> Phrase:
         """What the table waits for, as a message's id and values (worded at the edge,
         :func:`~firmware_host.referee.event_words.said_in`): the last fault to put right (its message),
         else the prompt (``prompt.<key>``)."""
         if self.faults:
             fault = self.faults[-1]
-            return Says(fault.says.key if fault.says is not None else "", tuple(fault.values().items()))
+            return Phrase(fault.says.msgid if fault.says is not None else "", tuple(fault.values().items()))
         return self.prompt.says
 
     def to_json(self) -> dict[str, Any]:

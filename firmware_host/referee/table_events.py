@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from engine import Event, Fault
-from engine.events import Says
 from engine.fault_code import FaultCode, NoticeCode
+from engine.message import Phrase
 
 CONTRACT_EVENTS = frozenset({"trump", "king", "trick", "hand_end", "game_end", "fault", "replay_hand"})
 """The event kinds of docs/transcript.md's contract; ``replay --json`` prints these."""
@@ -24,10 +24,10 @@ CONTRACT_EVENTS = frozenset({"trump", "king", "trick", "hand_end", "game_end", "
 class Notice(Event):
     """Something the table tells the players that is not a fault of the rules: a
     button pressed when nothing asks for it, a card on a pad that means nothing now. What it says
-    is data (:class:`~engine.events.Says`), worded at the edge."""
+    is data (:class:`~engine.message.Phrase`), worded at the edge."""
 
     event: ClassVar[str] = "notice"
-    says: Says
+    says: Phrase
     seat: str | None = None
     code: FaultCode | NoticeCode = FaultCode.WRONG_TIME
 
@@ -41,8 +41,10 @@ class Notice(Event):
 
 def notice(says: str, seat: str | None = None, code: FaultCode | NoticeCode = FaultCode.WRONG_TIME,
            **values: object) -> Notice:
-    """A notice saying the catalogue's ``says.<says>`` with ``values`` (each as text)."""
-    return Notice(Says("says." + says, tuple((name, str(value)) for name, value in values.items())), seat, code)
+    """A notice saying the catalogue's ``says.<says>`` with ``values`` (each as text, a phrase as it is: a
+    setup's problem, said in the same language)."""
+    return Notice(Phrase("says." + says, tuple((name, value if isinstance(value, Phrase) else str(value))
+                                               for name, value in values.items())), seat, code)
 
 
 def shown_notice(events: Sequence[Event]) -> Fault | None:

@@ -28,7 +28,7 @@ from typing import IO, Any
 
 import engine
 from catalogue import LANGUAGES
-from catalogue.phrase import Phrase
+from catalogue.phrase import Count, Joined, Phrase, english
 from drivers.device_events import CardSeen, Origin, Sighting
 from engine import Event
 from engine.cards import Card
@@ -37,7 +37,7 @@ from engine.sight import SIGHTS
 from firmware_host.referee.event_words import contract_json
 from hardware.layout import BUTTONS, SEATS, ZONES, Zone
 from hardware.layout import COMPACT_PADS as COMPACT_ZONES
-from hardware.limits import name_problem, nfc, quoted, twice_named
+from hardware.limits import name_words, nfc, quoted, twice_named
 from hardware.tag_registry import PACKS
 
 MAX_LINE_BYTES = 65_536
@@ -59,13 +59,10 @@ class TranscriptError(NotationError):
         self.source = source
         self.line_no = line_no
         self.problem = problem
-        self.words = words
+        self.words = Joined((f"{source}:{line_no}", problem if words is None else words), ": ")
+        """The line named and its problem, said in a reader's language where the problem is worded (a card
+        that is no card, a line that is no JSON...), else as the transcript's English says it."""
         super().__init__(f"{source}:{line_no}: {problem}")
-
-    def said(self, lang: str) -> str:
-        """The line named and its problem in ``lang`` where the problem is worded (a card that is no card, a
-        line that is no JSON...), else as the transcript's English says it."""
-        return f"{self.source}:{self.line_no}: {self.words.said(lang) if self.words is not None else self.problem}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -346,7 +343,8 @@ def _setup(body: Any, source: str, line_no: int) -> Setup:
     setup = Setup(rules, dealer, target, tags, dict(options), players, sight, language)
     problem = setup_problem(setup)
     if problem is not None:
-        raise TranscriptError(source, line_no, f"setup: {problem}")
+        raise TranscriptError(source, line_no, f"setup: {english(problem)}",
+                              Phrase.of("setup.refused", problem=problem))
     return setup
 
 
@@ -359,25 +357,31 @@ def setup_from_json(body: Any, *, source: str = "<input>", line_no: int = 1) -> 
     return _setup(body, source, line_no)
 
 
-def setup_problem(setup: Setup, default_rules: str = "classic") -> str | None:
+def setup_problem(setup: Setup, default_rules: str = "classic") -> Phrase | str | None:
     """Why a game cannot start with ``setup`` (its names, its rule set, or ``default_rules``, and
     its options, the length of its line), or None: the one check of every setup, whichever door
     it comes by (a transcript, the page, the menu, a badge or rule card) and on resume. The
     controller may still refuse a setup that takes the table's own defaults; the service
-    journals such a line as rejected."""
+    journals such a line as rejected. In words (``setup.*``, said in a reader's language where it is
+    printed), or the rule set's own refusal as it is (its English)::
+
+        >>> from catalogue.phrase import said
+        >>> said(setup_problem(Setup(players=("Ana", "Ana"))), "de")
+        "`players`: jeder Name nur einmal, 'Ana' steht zweimal da"
+    """
     if setup.players:
         if len(setup.players) not in (2, 3):
-            return f"players: two names (A's, B's), or three for a pool; got {len(setup.players):,}"
+            return Phrase.of("setup.players_count", got=Count(len(setup.players)))
         for index, name in enumerate(setup.players):
-            problem = None if index == 2 and name == "" else name_problem(name)
+            problem = None if index == 2 and name == "" else name_words(name)
             if problem is not None:
-                return f"players: {problem}"
+                return Phrase.of("setup.players", problem=problem)
         twice = twice_named(filter(None, setup.players))  # a pool's third name may be "" (none)
         if twice is not None:
-            return f"players: each name once, got {quoted(twice.strip())} twice"
+            return Phrase.of("setup.players_twice", name=quoted(twice.strip()))
     size = len(dumps(setup).encode("utf-8", "surrogatepass"))
     if size > MAX_LINE_BYTES:
-        return f"the setup line would be {size:,} bytes in the journal (at most {MAX_LINE_BYTES:,})"
+        return Phrase.of("setup.line_size", size=Count(size), most=Count(MAX_LINE_BYTES))
     options = dict(setup.options)
     if setup.target is not None:
         options["target"] = setup.target
@@ -386,7 +390,7 @@ def setup_problem(setup: Setup, default_rules: str = "classic") -> str | None:
         engine.new_game(setup.rules or default_rules, dealer=setup.dealer, players=players, **options)
     except TypeError:
         given = ", ".join(f"{key}={quoted(value)}" for key, value in options.items())
-        return _cut(f"options of the wrong type: {given}", 200)
+        return Phrase.of("setup.options_type", given=_cut(given, 173))  # 200 in all, as it was
     except (EcarteError, ValueError, KeyError) as exc:
         return _cut(str(exc), 200)
     return None

@@ -36,7 +36,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, Protocol
 
-from catalogue.phrase import Phrase, logged, os_words
+from catalogue.phrase import Phrase, english, logged, os_words
 from firmware_host.referee import Outcome, TableSnapshot
 from firmware_host.voice.announcer import Announcement, Announcer
 from firmware_host.voice.spoken import ESPEAK_VOICES
@@ -60,7 +60,7 @@ class SpeechError(RuntimeError):
     person's language; its English the message), or the message alone."""
 
     def __init__(self, words: Phrase | str) -> None:
-        super().__init__(str(words))
+        super().__init__(english(words))
         self.words = words
 
 

@@ -40,7 +40,7 @@ PLAYER_FACING: dict[str, tuple[str, ...]] = {
     # the tools: every command, and the refusals of the rooms they call
     "cli/main.py": (), "cli/args.py": (), "cli/words.py": (), "cli/chips.py": (), "cli/export.py": (),
     "cli/journal.py": (), "cli/replay.py": (), "cli/run.py": (), "cli/hub.py": (),
-    "firmware_host/journal/tools.py": (), "firmware_host/errors.py": ("BadInput", "Said"),
+    "firmware_host/journal/tools.py": (), "firmware_host/errors.py": ("BadInput",),
     "catalogue/__init__.py": ("os_reason",),
     "firmware_host/app.py": ("load_table_or_exit", "run_service", "_open_events", "table_defaults"),
     "firmware_host/screens/panel.py": ("check_png_dir",), "firmware_host/voice/voice_parts.py": ("open_voice",),

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 import catalogue
+import catalogue.phrase
 from catalogue.english import english_words
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -243,7 +244,7 @@ def test_a_full_disk_is_said_in_the_consoles_language(lang: str) -> None:
     error = sqlite3.OperationalError("database or disk is full")
     error.sqlite_errorcode = sqlite3.SQLITE_FULL  # type: ignore[attr-defined]
     exc = write_error("/var/lib/ecarte-table/journal.sqlite", error)
-    said = write_words(exc).said(lang) if not isinstance(write_words(exc), str) else str(write_words(exc))
+    said = catalogue.phrase.said(write_words(exc), lang)
     assert exc.full and said == catalogue.say(lang, "journal.cannot_write", path="/var/lib/ecarte-table/journal.sqlite",
                                              why=catalogue.say(lang, "os.ENOSPC"))
     if lang != "en":

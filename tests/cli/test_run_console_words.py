@@ -14,7 +14,7 @@ import pytest
 
 import catalogue
 from catalogue import LANGUAGES
-from catalogue.phrase import SaidFormatter
+from catalogue.phrase import Count, SaidFormatter
 from hardware.layout import FULL_PADS
 from tests.hardware.test_table_words import english_left
 from tests.waiting import HANG_S
@@ -80,5 +80,5 @@ def test_a_pn532_left_at_another_rate_is_said_in_the_consoles_language(
     record = next(r for r in caplog.records if r.name == "drivers.nfc.hsu" and r.levelno == logging.INFO)
     said = SaidFormatter(lang).format(record)
     port = record.args[0] if isinstance(record.args, tuple) else ""
-    rate, power_on = catalogue.phrase.Count(921600).said(lang), catalogue.phrase.Count(115200).said(lang)
+    rate, power_on = catalogue.phrase.said(Count(921600), lang), catalogue.phrase.said(Count(115200), lang)
     assert said == catalogue.say(lang, "log.pn532_left_at", port=port, rate=rate, power_on=power_on)

@@ -17,6 +17,7 @@ from waiting import HANG_S
 from catalogue import say, say_n
 from catalogue.english import english_words
 from catalogue.phrase import Phrase
+from catalogue.phrase import said as said_in
 from firmware_host.errors import BadInput, os_reason
 from hardware.table import simulated_table
 from hardware.table_checks import unknown
@@ -73,7 +74,7 @@ def test_the_journal_tools_refuse_in_the_language_asked(lang: str, tmp_path: Pat
     assert say(lang, "error.no_such_game", game=7, path=journal) in out
     read += out
     out = _cli(lang, "review", "--journal", str(journal), "--hand", "9", "--samples", "10", state=tmp_path)
-    assert BadInput(msgid="error.no_such_hand", game=1, path=journal, hand=9, hands="-").said(lang) in out
+    assert said_in(BadInput(msgid="error.no_such_hand", game=1, path=journal, hand=9, hands="-"), lang) in out
     read += out
     read += _cli(lang, "journal", "status", "--journal", str(missing), state=tmp_path)
     out = _cli(lang, "journal", "check", "--journal", str(journal), state=tmp_path, codes=(0,))
@@ -94,12 +95,12 @@ def test_the_table_tools_refuse_in_the_language_asked(lang: str, tmp_path: Path)
     read += out
     out = _cli(lang, "enroll", "--pad", "nosuch", "--registry", str(tmp_path / "tags.json"), state=tmp_path)
     pads = [pad.name for pad in simulated_table().pads]
-    assert BadInput(msgid="error.option", option="--pad", why=unknown("pad", "nosuch", pads)).said(lang) in out
+    assert said_in(BadInput(msgid="error.option", option="--pad", why=unknown("pad", "nosuch", pads)), lang) in out
     read += out
     registry = Path("/proc/ecarte-nowhere/tags.json")
     out = _cli(lang, "enroll", "--registry", str(registry), state=tmp_path)
-    assert BadInput(msgid="error.tag_registry", path=registry,
-                    reason=Phrase.of("error.no_folder", folder=registry.parent)).said(lang) in out
+    assert said_in(BadInput(msgid="error.tag_registry", path=registry,
+                            reason=Phrase.of("error.no_folder", folder=registry.parent)), lang) in out
     read += out
     afile = tmp_path / "afile"
     afile.write_text("x")
@@ -159,9 +160,9 @@ def test_a_badge_refused_or_enrolled_in_the_language_asked(lang: str, tmp_path: 
     """A badge that is none (``--badge target:x``) and one enrolled: its originality verdict in words
     ("auténtica"), never its code ("genuine")."""
     out = _cli(lang, "enroll", "--badge", "target:x", state=tmp_path)
-    assert BadInput(msgid="error.option", option="--badge",
-                    why=Phrase.of("badges.not_badge", tag="'target:x'",
-                                  why="player:NAME, rules:NAME, option:NAME, target:N")).said(lang) in out
+    assert said_in(BadInput(msgid="error.option", option="--badge",
+                            why=Phrase.of("badges.not_badge", tag="'target:x'",
+                                          why="player:NAME, rules:NAME, option:NAME, target:N")), lang) in out
     enrolled = _cli(lang, "enroll", "--badge", "player:Ana", "--language", lang, state=tmp_path, codes=(0,))
     assert f"({say(lang, 'origin.genuine')})" in enrolled and "genuine" not in enrolled
     _no_english(out + enrolled)
@@ -181,7 +182,7 @@ def test_a_lock_secret_and_a_badges_file_refused_in_words(lang: str, tmp_path: P
     for refused in (lambda: load_secret(short), lambda: load_secret(missing), lambda: Badges.load(folder)):
         with pytest.raises(ValueError) as caught:
             refused()
-        said.append(BadInput.of(caught.value).said(lang))
+        said.append(said_in(BadInput.of(caught.value), lang))
     assert said[0] == say_n(lang, "locks.short", 3, path=short, most=16)
     assert said[1] == say(lang, "locks.unreadable", path=missing, why=_enoent(lang))
     assert str(folder) in said[2] and say(lang, "badges.unreadable", reason=os_reason(

@@ -11,7 +11,8 @@ import pytest
 
 import catalogue
 from catalogue import LANGUAGES
-from catalogue.phrase import Phrase
+from catalogue.phrase import Phrase, english
+from catalogue.phrase import said as said_in
 from hardware import locks, ntag_signature
 from hardware.badges import Badges, check_tag
 from hardware.ntag_signature import NXP_NTAG21X_KEY
@@ -111,13 +112,13 @@ def test_every_refusal_is_said_without_english(lang: str, refusals: list[Problem
 def test_the_english_is_as_it_was() -> None:
     registry = TagRegistry()
     registry.add("04AB87F2CA1190", "KS", origin="genuine", signature="00" * 32)
-    assert [str(problem) for problem in audit_registry(registry, NXP_NTAG21X_KEY)] == [
+    assert [english(problem) for problem in audit_registry(registry, NXP_NTAG21X_KEY)] == [
         "KS of pack 1 (tag 04AB87F2CA1190): says genuine but its signature does not verify: a forged entry"]
     with pytest.raises(RegistryFileError) as info:
         TagRegistry.from_json(json.dumps({"format": "ecarte-tags", "version": 2, "tags": ENTRIES[:2]}), source="t")
     assert str(info.value) == ("t: tags[0]: not a tag UID (4, 7 or 10 bytes of hex): 'zz'; "
                                "tags[1]: not an écarté card: '1S' (ranks KQJAT987, suits SHDC)")
-    assert info.value.said("es") == ("t: tags[0]: no es un UID de etiqueta (4, 7 o 10 bytes en hexadecimal): 'zz'; "
+    assert said_in(info.value, "es") == ("t: tags[0]: no es un UID de etiqueta (4, 7 o 10 bytes en hexadecimal): 'zz'; "
                                      "tags[1]: no es una carta del écarté: '1S' (valores KQJAT987, palos SHDC)")
 
 
@@ -130,7 +131,7 @@ def test_a_short_lock_secret_counts_its_bytes_in_the_right_form(tmp_path: Path) 
         path.chmod(0o600)
         with pytest.raises(locks.LockSecretError) as refused:
             locks.load_secret(path)
-        said[size] = {lang: refused.value.said(lang) for lang in ("en", "fr", "de")}
+        said[size] = {lang: said_in(refused.value, lang) for lang in ("en", "fr", "de")}
     assert f"{tmp_path / '1.key'} has 1 byte: write at least 16" in said[1]["en"]
     assert f"{tmp_path / '5.key'} has 5 bytes: write at least 16" in said[5]["en"]
     assert " a 1 octet : " in said[1]["fr"] and " a 5 octets : " in said[5]["fr"]

@@ -14,7 +14,8 @@ import pytest
 import catalogue
 from catalogue import LANGUAGES
 from catalogue.english import english_words
-from catalogue.phrase import Count, Phrase
+from catalogue.phrase import Count, Phrase, said
+from catalogue.phrase import said as said_in
 from hardware.limits import FileProblem, load_json, name_words
 from hardware.table import TableFileError, load_table, load_table_text
 from hardware.table_checks import Problem, unknown
@@ -70,7 +71,7 @@ def words_of(problem: Problem | Phrase, lang: str) -> str:
     """The problem in ``lang`` without its key and the values it quotes."""
     phrase = problem.words if isinstance(problem, Problem) else problem
     assert isinstance(phrase, Phrase), problem
-    text = phrase.said(lang)
+    text = said(phrase, lang)
     for value in sorted(typed(phrase), key=len, reverse=True):
         if value.strip():
             text = text.replace(str(value), " ")
@@ -187,9 +188,9 @@ def test_the_check_finds_the_english_left(provoked: list[Problem | Phrase]) -> N
 def test_the_problems_are_counted_in_the_language(lang: str, first: str) -> None:
     with pytest.raises(TableFileError) as info:
         load_table_text('[table]\nlayout = "ful"\ntarget = "5"\n', source="bad.toml")
-    lines = info.value.said(lang).splitlines()
+    lines = said_in(info.value, lang).splitlines()
     assert lines[0] == first
     assert len(lines) == 8 and all(line.startswith("  ") for line in lines[1:])
-    assert info.value.said("en") == str(info.value)
+    assert said_in(info.value, "en") == str(info.value)
     one = TableFileError("x.toml", [("pads", "missing")])
-    assert one.said(lang).splitlines()[1:] == ["  pads: missing"]  # a problem given in words is said as it is
+    assert said_in(one, lang).splitlines()[1:] == ["  pads: missing"]  # a problem given in words is said as it is

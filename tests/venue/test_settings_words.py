@@ -10,10 +10,11 @@ import pytest
 import catalogue
 from catalogue import LANGUAGES
 from catalogue.phrase import Phrase
+from catalogue.phrase import said as said_in
 from hardware.table_checks import Problem
 from tests.hardware.test_table_words import english_left, msgids, words_of
 from venue.hub.hub_settings import INSTALL, load_hub_settings
-from venue.settings import Listed, SettingsError, load_sections, parse_sections
+from venue.settings import SettingsError, load_sections, parse_sections
 
 MORE_ENGLISH = {"room", "known", "folder", "topic", "level", "installed", "runs", "venue", "running", "given",
                 "seconds"}
@@ -31,8 +32,8 @@ VENUE_FILES = [
 
 
 def _found(error: SettingsError) -> tuple[Problem, ...]:
-    assert isinstance(error.words, Listed)
-    return error.words.found
+    assert error.found
+    return error.found
 
 
 def _provoked(tmp_path: Path) -> list[Problem | Phrase]:
@@ -91,5 +92,16 @@ def test_the_english_is_as_it_was(tmp_path: Path) -> None:
         load_hub_settings(path)
     assert str(info.value) == (f"{path}: session.cycles: expected a number from 1 to 100; "
                                "session.system: one of round-robin, swiss, got 'knockout'")
-    assert info.value.said("es") == (f"{path}: session.cycles: se esperaba un número de 1 a 100; "
+    assert said_in(info.value, "es") == (f"{path}: session.cycles: se esperaba un número de 1 a 100; "
                                      "session.system: uno de round-robin, swiss, recibido 'knockout'")
+
+
+def test_a_broker_problem_of_the_venue_file_is_listed_under_its_key(tmp_path: Path) -> None:
+    """The hub reads its ``[broker]`` as a table's ``[mqtt]``: each problem found there is listed again under
+    the venue file's own key (``broker.port``), with its words."""
+    path = tmp_path / "venue.toml"
+    path.write_text('[broker]\nhost = "h"\nport = "x"\n', encoding="utf-8")
+    with pytest.raises(SettingsError) as info:
+        load_hub_settings(path)
+    assert [problem.key for problem in info.value.found] == ["broker.port"]
+    assert str(info.value).startswith(f"{path}: broker.port: ")

@@ -226,10 +226,10 @@ def test_a_delay_holds_the_hands_back(service: TableService) -> None:
 def test_fault_cards_are_shown_only_face_up(code: str, phase: str, face_up: bool) -> None:
     from engine import Fault
     from engine.cards import Card
-    from engine.events import Says
+    from engine.message import Phrase
     from firmware_host.screens.public_faults import public_fault
 
-    fault = Fault(code, "B", "43", Card.parse("7S"), says=Says("says.six_cards", (("who", "B"),)))
+    fault = Fault(code, "B", "43", Card.parse("7S"), says=Phrase("says.six_cards", (("who", "B"),)))
     data = public_fault(fault, face_up=face_up)
     assert (data["card"] == "7S") is face_up
     assert ("7S" in str(data)) is face_up

@@ -87,11 +87,11 @@ def test_every_language_has_every_word_of_the_page() -> None:
 def test_a_fault_said_without_its_face_down_card(lang: str, what: str) -> None:
     from engine import Fault
     from engine.cards import Card
-    from engine.events import Says
+    from engine.message import Phrase
     from firmware_host.screens.public_faults import public_fault
 
     snapshot = Controller().handle(Setup(rules="classic", dealer="A")).snapshot
-    fault = Fault("card_not_in_hand", "A", "", Card.parse("9S"), says=Says("says.play_not_held"))
+    fault = Fault("card_not_in_hand", "A", "", Card.parse("9S"), says=Phrase("says.play_not_held"))
     hidden = public_fault(fault, face_up=False, snapshot=snapshot, language=lang)
     assert hidden["said"]["what"] == what and not card_tokens(json.dumps(hidden, ensure_ascii=False))
     shown = public_fault(fault, face_up=True, snapshot=snapshot, language=lang)

@@ -118,8 +118,8 @@ def load_hub_settings(path: str | Path | None, *, listen: str | None = None, bro
         _, mqtt_settings = parse_sections({"mqtt": broker_section}, table_name="hub", source=source,
                                           base=Path(path).parent if path else None)
     except SettingsError as exc:
-        for problem in getattr(exc.words, "found", ()):
-            problems.add(problem.key.replace("mqtt.", "broker.", 1), problem.words)
+        for found in exc.found:
+            problems.add(found.key.replace("mqtt.", "broker.", 1), found.words)
     host, port = "127.0.0.1", 8090
     own = ("127.0.0.1", 1883)
     try:

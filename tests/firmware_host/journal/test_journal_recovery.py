@@ -22,6 +22,7 @@ from waiting import HANG_S
 
 import engine
 from catalogue import say
+from catalogue.phrase import said as said_in
 from firmware_host.feeder import feed_lines
 from firmware_host.journal import store as journal_module
 from firmware_host.journal.store import Journal, JournalDamaged, JournalError
@@ -262,9 +263,9 @@ def test_a_lock_refused_is_said_in_the_readers_language_and_its_english_is_the_c
         Journal(path, lock=True)
     reason = IsADirectoryError(21, "x")
     for lang in ("en", "fr", "de"):
-        assert BadInput.of(caught.value).said(lang) == say(lang, "journal.cannot_open_lock", path=f"{path}.lock",
+        assert said_in(BadInput.of(caught.value), lang) == say(lang, "journal.cannot_open_lock", path=f"{path}.lock",
                                                           reason=os_reason(lang, reason))
-    assert str(caught.value) == BadInput.of(caught.value).said("en")
+    assert str(caught.value) == said_in(BadInput.of(caught.value), "en")
 
 
 def test_events_not_journaled_are_never_exit_0_nor_a_full_disk(tmp_path: Path) -> None:

@@ -10,8 +10,8 @@ from referee_tables import DEAL, card_event, feed, summary, table_at
 import engine
 from engine import Card
 from engine.actions import Announce, PlayCard
-from engine.events import Says
 from engine.faults import fault
+from engine.message import Phrase
 from firmware_host.referee.corrections import Corrections, face_down, refusal
 from firmware_host.referee.event_words import message, said_in
 from firmware_host.referee.table_events import Corrected, Notice
@@ -68,7 +68,7 @@ def test_a_button_s_fault_is_a_warning_until_the_next_accepted_action() -> None:
 def test_a_fault_of_time_is_only_a_notice(code: str, button: str | None) -> None:
     fixes, out = Corrections().judge(Announce("A"), [fault(code, "A", "not now")], zone=None, card=None,
                                      button=button, void_deal=False)
-    assert out == [Notice(Says("says.not now"), "A", code)]
+    assert out == [Notice(Phrase("says.not now"), "A", code)]
     assert fixes.faults == () and fixes.warning is None
 
 
