@@ -33,7 +33,7 @@ from firmware_host.journal.store import Journal, JournalBusy, JournalDamaged, Jo
 from firmware_host.outputs import FaultLights, JsonLines, OutputSource, TableOutput, say_the_start, say_where_it_stands
 from firmware_host.referee import Controller, Setup, TableDefaults, setup_problem
 from firmware_host.screens.panel import check_png_dir
-from firmware_host.service import ServiceStats, TableService
+from firmware_host.service import ServiceStats, TableService, reporter
 from hardware.limits import nfc
 from hardware.table import TableConfig
 
@@ -239,6 +239,7 @@ def open_parts(table: TableConfig, tags: TableTags, journal: Journal, options: R
 
         shown = CoachedPanel(panel)  # the coach's line on the OLED after each hand
     service = TableService(journal=journal, controller=controller, outputs=[shown], notify=systemd_notify(),
+                           report=reporter(options.language or table.language),
                            paused=lambda message: panel.paused(message, controller.snapshot()), by_tag=tags.by_tag)
     # a stop while the parts start takes the same path as one later (the parts close in order)
     stopped = threading.Event()

@@ -13,7 +13,6 @@ from collections.abc import Callable
 from typing import IO
 
 from catalogue.phrase import Phrase, logged, os_words
-from firmware_host.errors import run_said
 from firmware_host.referee import CardEvent, PhysicalEvent, Setup, TranscriptError, parse_line, read_lines
 from firmware_host.service import InputLine, TableService
 
@@ -107,8 +106,5 @@ def _transcript_setup(setup: Setup, service: TableService, where: str, pads_sigh
     if not named:
         setup = dataclasses.replace(setup, sight="full")
     if setup.sight == "full" and pads_sight == "partial":
-        from catalogue import say
-
-        said = say(language, "run.full_sight" if named else "run.full_sight_unnamed", where=where)
-        service.report(run_said(language, said))
+        service.report(Phrase.of("run.full_sight" if named else "run.full_sight_unnamed", where=where))
     return setup

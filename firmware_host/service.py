@@ -22,10 +22,12 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from catalogue.phrase import Phrase, log_said, logged, os_words
 from drivers.device_events import ButtonPressed, CardSeen, DeviceEvent, ReaderStatus
 from engine import Event, NotationError
+from firmware_host.errors import run_said
 from firmware_host.journal.replay import replay_game
 from firmware_host.journal.store import DONE, PENDING, REJECTED, Journal, JournalDamaged, JournalWriteError
 from firmware_host.journal.store_errors import write_words
@@ -116,7 +118,7 @@ class TableService:
         outputs: Iterable[TableOutput] = (),
         notify: Callable[[str], None] | None = None,
         paused: Callable[[str], None] | None = None,
-        report: Callable[[str], None] | None = None,
+        report: Callable[[Any], None] | None = None,
         by_tag: bool = False,
     ) -> None:
         self.journal = journal
@@ -269,7 +271,7 @@ class TableService:
                 self.journal.count_line()  # a blank line, a comment or a bad line: feeding resumes after it
             if item.problem is not None:
                 self.stats.bad_lines += 1
-                self.report(f"ecarte-table run: {item.problem}")
+                self.report(item.problem)
             return ()
         event = self._physical(item)
         if event is None:
@@ -282,7 +284,7 @@ class TableService:
                 self.journal.count_line()
             self.stats.bad_lines += 1
             where = item.where if isinstance(item, InputLine) and item.where else "input"
-            self.report(f"ecarte-table run: {where}: {problem}: line refused (not journaled)")
+            self.report(Phrase.of("run.line_refused", where=where, problem=problem))
             return ()
         event_id = self.journal.append(self.game, line, seq=self.seq, fed=fed)
         if isinstance(event, CardEvent) and not event.gone:
@@ -315,12 +317,13 @@ class TableService:
             outcome = self.controller.handle(event)
         except Exception as exc:
             self.stats.rejected += 1
+            problem: Phrase | str
             if isinstance(exc, NotationError):
-                message = str(exc)
+                problem = str(exc)  # the rules' own English, as --json and the transcripts say it
             else:  # a referee's bug must not stop the table (nor come back on every restart)
-                message = f"the referee failed on this event ({type(exc).__name__}: {exc})"
+                problem = Phrase.of("run.referee_failed", error=f"{type(exc).__name__}: {exc}")
                 logger.debug("the referee failed on %s", dumps(event), exc_info=True)
-            self.report(f"ecarte-table run: {where}: {message}: line rejected")
+            self.report(Phrase.of("run.line_rejected", where=where, problem=problem))
             return None
         numbered = JournaledOutcome(outcome.events, outcome.snapshot, outcome.private, first_seq=self.seq)
         self.seq += len(outcome.events)
@@ -418,18 +421,33 @@ def _output_failed(output: TableOutput, exc: OSError) -> None:
                  extra=logged(Phrase.of("log.output_failed", output=type(output).__name__, why=os_words(exc))))
 
 
-def journal_problem(line: str) -> str | None:
+def journal_problem(line: str) -> Phrase | str | None:
     """Why ``line`` cannot be journaled (the resume could not read it back: the same check,
-    :func:`~firmware_host.referee.transcript.parse_line`), or None."""
+    :func:`~firmware_host.referee.transcript.parse_line`), in words where it is worded, or None."""
     try:
         parse_line(line)
     except TranscriptError as exc:
-        return exc.problem
+        return exc.why
     return None
 
 
-def _to_stderr(message: str) -> None:
-    with contextlib.suppress(OSError):
-        print(message, file=sys.stderr, flush=True)
+def reporter(lang: str, write: Callable[[str], None] | None = None) -> Callable[[Any], None]:
+    """What ``ecarte-table run`` says at its console of an input line it did not take, in ``lang``: words (a
+    phrase, an error that carries its own) headed by the command's name (:func:`firmware_host.errors.run_said`),
+    each line given to ``write`` (default: standard error)."""
+    from catalogue.phrase import said
+
+    def report(words: Any) -> None:
+        line = run_said(lang, said(words, lang))
+        if write is not None:
+            write(line)
+            return
+        with contextlib.suppress(OSError):
+            print(line, file=sys.stderr, flush=True)
+
+    return report
+
+
+_to_stderr = reporter("en")
 
 

@@ -59,7 +59,9 @@ class TranscriptError(NotationError):
         self.source = source
         self.line_no = line_no
         self.problem = problem
-        self.words = Joined((f"{source}:{line_no}", problem if words is None else words), ": ")
+        self.why: Phrase | str = problem if words is None else words
+        """The problem alone, in words where it is worded (the line not named)."""
+        self.words = Joined((f"{source}:{line_no}", self.why), ": ")
         """The line named and its problem, said in a reader's language where the problem is worded (a card
         that is no card, a line that is no JSON...), else as the transcript's English says it."""
         super().__init__(f"{source}:{line_no}: {problem}")

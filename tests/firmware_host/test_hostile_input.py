@@ -34,7 +34,7 @@ from firmware_host.outputs import JsonLines
 from firmware_host.referee.controller import Controller
 from firmware_host.referee.snapshot import Outcome
 from firmware_host.referee.transcript import MAX_LINE_BYTES, PhysicalEvent, Setup, TranscriptError, parse_line
-from firmware_host.service import FEED_WINDOW, TableService
+from firmware_host.service import FEED_WINDOW, TableService, reporter
 from tests.console import said_at_info
 
 CLI = Path(sys.executable).parent / "ecarte-table"
@@ -187,7 +187,7 @@ def test_a_line_the_referee_refuses_is_journaled_as_rejected_and_skipped_on_resu
     lines = b'{"setup": {"players": ["X", "Y", "Z"]}}\n{"seat": "A", "button": "king"}\n'
     told: list[str] = []
     with Journal(path) as journal:
-        service = TableService(journal=journal, controller=_Refusing(), report=told.append)
+        service = TableService(journal=journal, controller=_Refusing(), report=reporter("en", told.append))
         threading.Thread(target=feed_lines, args=(service, io.BytesIO(lines), "f"), daemon=True).start()
         service.run()
         record = journal.current_game()
@@ -196,7 +196,8 @@ def test_a_line_the_referee_refuses_is_journaled_as_rejected_and_skipped_on_resu
     assert len(told) == 1 and "this table seats no pool: line rejected" in told[0]
     out = io.StringIO()
     with Journal(path) as journal:
-        service = TableService(journal=journal, controller=_Refusing(), outputs=[JsonLines(out)], report=told.append)
+        service = TableService(journal=journal, controller=_Refusing(), outputs=[JsonLines(out)],
+                               report=reporter("en", told.append))
         service.stop()
         service.run()  # the resume skips the rejected line: nothing refused twice
     assert len(told) == 1
@@ -257,7 +258,7 @@ def test_fuzz_the_service_loop(tmp_path_factory: pytest.TempPathFactory, stream:
     out = io.StringIO()
     with Journal(path, lock=True) as journal:
         service = TableService(journal=journal, controller=Controller(), outputs=[JsonLines(out, everything=True)],
-                               report=told.append)
+                               report=reporter("en", told.append))
         loop = threading.Thread(target=service.run, daemon=True)
         reader = threading.Thread(target=feed_lines, args=(service, io.BytesIO(stream), "f"), daemon=True)
         loop.start()
@@ -267,7 +268,7 @@ def test_fuzz_the_service_loop(tmp_path_factory: pytest.TempPathFactory, stream:
         assert journal.fed_lines() == stream.count(b"\n") + (not stream.endswith(b"\n") and bool(stream))
     assert all(m.startswith("ecarte-table run: f:") for m in told)
     with Journal(path, lock=True) as journal:  # opens, whole, and resumes
-        resumed = TableService(journal=journal, controller=Controller(), report=told.append)
+        resumed = TableService(journal=journal, controller=Controller(), report=reporter("en", told.append))
         resumed.stop()
         resumed.run()
 

@@ -28,7 +28,7 @@ from firmware_host.referee.referee_state import RefereeState, setup_line, snapsh
 from firmware_host.referee.snapshot import Outcome
 from firmware_host.referee.table_defaults import TableDefaults
 from firmware_host.referee.transcript import ButtonEvent, CardEvent, PhysicalEvent, Setup
-from firmware_host.service import InputLine, TableService
+from firmware_host.service import InputLine, TableService, reporter
 from hardware.layout import ZONES
 from hardware.tag_registry import TagEntry, TagRegistry
 
@@ -169,7 +169,7 @@ def test_the_service_keeps_the_state_before_an_event_the_referee_fails_on(tmp_pa
     told: list[str] = []
     with Journal(tmp_path / "j.sqlite") as journal:
         controller = Controller(TableDefaults(dealer="B"), registry=FailingRegistry())
-        service = TableService(journal=journal, controller=controller, report=told.append)
+        service = TableService(journal=journal, controller=controller, report=reporter("en", told.append))
         service.resume()
         service.handle(InputLine(Setup(rules="german", players=("Anne", "Bruno")), fed=False))
         service.handle(InputLine(CardEvent("hand.A", sighting=Sighting("04CC000000000A")), fed=False))
@@ -199,7 +199,7 @@ def test_an_event_the_referee_fails_on_leaves_nothing_of_it_behind(tmp_path: Pat
     told: list[str] = []
     with Journal(tmp_path / "j.sqlite") as journal:
         service = TableService(journal=journal, controller=Controller(TableDefaults(dealer="A"), advisor=advisor),
-                               report=told.append)
+                               report=reporter("en", told.append))
         service.resume()
         for zone, card in deal:
             service.handle(InputLine(CardEvent(zone, card), fed=False))
