@@ -1115,17 +1115,23 @@ class Cut:
     journal_lines: int
     ok: bool
     detail: str
+    lost: int = 0  # acknowledged events not in the journal after the cut
 
 
-def start_game(m: Machine, index: int, lines: list[str], pace: float) -> None:
+NO_SYNC = "ECARTE_JOURNAL_UNSAFE_NO_SYNC"  # firmware_host.journal.store_schema's test-only switch
+
+
+def start_game(m: Machine, index: int, lines: list[str], pace: float, sync: bool = True) -> None:
     """The cut game started in the background, its events out on the events port. The port opens for one
     process at a time (virtio_console's ``port_fops_open`` answers EBUSY to a second), so the table's own
     unit is made sure to be stopped first; the game's stderr is opened before its stdout, so that a port
-    that cannot be opened is said in the game's .err file."""
+    that cannot be opened is said in the game's .err file. ``sync=False``: its journal waits for the disk
+    nowhere (the journal's test-only switch), to show that the cut check finds what a cut then loses."""
     journal = f"{CUTS}/cut-{index}.sqlite"
     m.sh(f"install -m 0644 /dev/stdin {CUTS}/game-{index}.jsonl", input="\n".join(lines) + "\n")
     m.sh("systemctl stop ecarte-table >/dev/null 2>&1; true")
-    m.sh(f"nohup {CLI} run {CUT_TABLE} --journal {journal} --events {CUTS}/game-{index}.jsonl --pace {pace} "
+    unsafe = "" if sync else f"env {NO_SYNC}=1 "
+    m.sh(f"nohup {unsafe}{CLI} run {CUT_TABLE} --journal {journal} --events {CUTS}/game-{index}.jsonl --pace {pace} "
          f"--json 2>{CUTS}/game-{index}.err > /dev/virtio-ports/{EVENTS_PORT} < /dev/null & "
          f"echo $! > {CUTS}/game-{index}.pid")
 
@@ -1151,16 +1157,18 @@ def wait_for_game(m: Machine, index: int, mark: int, timeout: float = 300) -> No
 
 
 def after_cut(m: Machine, index: int, lines: list[str], acknowledged: list[str],
-              expected: list[str]) -> tuple[int, str]:
+              expected: list[str]) -> tuple[int, int, str]:
     """The cut journal checked, every acknowledged event found in it, then the game played on to its end;
-    the journal's lines at the cut and what is wrong ('' when nothing)."""
+    the journal's lines at the cut, how many acknowledged events it lost, and what is wrong ('' when
+    nothing)."""
     journal = f"{CUTS}/cut-{index}.sqlite"
     exists = m.sh(f"test -e {journal}", check=False).returncode == 0
     if not exists:
-        return 0, ("" if not acknowledged else f"no journal, but {len(acknowledged)} events acknowledged")
+        return 0, len(acknowledged), ("" if not acknowledged else
+                                      f"no journal, but {len(acknowledged)} events acknowledged")
     check = m.sh(f"{CLI} journal check --journal {journal}", check=False, timeout=300)
     if check.returncode != 0:
-        return -1, f"journal check: exit {check.returncode}: {(check.stdout + check.stderr)[-800:]}"
+        return -1, 0, f"journal check: exit {check.returncode}: {(check.stdout + check.stderr)[-800:]}"
     status = json.loads(m.sh(f"{CLI} journal status --json --journal {journal}", timeout=300).stdout)
     held = int(status["lines"])
     found: list[str] = []
@@ -1170,24 +1178,26 @@ def after_cut(m: Machine, index: int, lines: list[str], acknowledged: list[str],
         found = _game_events(exported.stdout)
     lost = [e for e in acknowledged if e not in found]
     if lost:
-        return held, f"{len(lost)} acknowledged events not in the journal: {lost[:3]}"
+        return held, len(lost), (f"{len(lost)} of {len(acknowledged)} acknowledged events not in the journal: "
+                                 f"{lost[:3]}")
     rest = lines[held:]
     m.sh(f"install -m 0644 /dev/stdin {CUTS}/rest-{index}.jsonl", input="\n".join(rest) + "\n")
     on = m.sh(f"{CLI} run {CUT_TABLE} --journal {journal} --events {CUTS}/rest-{index}.jsonl --json", check=False,
               timeout=600)
     if on.returncode != 0:
-        return held, f"the game did not go on: exit {on.returncode}: {on.stderr[-800:]}"
+        return held, 0, f"the game did not go on: exit {on.returncode}: {on.stderr[-800:]}"
     final = m.sh(f"{CLI} export --journal {journal} -o {CUTS}/final-{index}.jsonl && "
                  f"{CLI} replay {CUTS}/final-{index}.jsonl --json", check=False, timeout=300)
     if _game_events(final.stdout) != expected:
-        return held, (f"the game played on is not the uncut game: {len(_game_events(final.stdout))} events, "
+        return held, 0, (f"the game played on is not the uncut game: {len(_game_events(final.stdout))} events, "
                       f"{len(expected)} expected")
-    return held, ""
+    return held, 0, ""
 
 
-def power_cuts(image: Image, run_dir: Path, count: int, seed: int,
-               pace: float = 0.15) -> tuple[list[Cut], dict[str, float]]:
-    """``count`` power cuts, each at a random moment of a game of its own on the same disk."""
+def power_cuts(image: Image, run_dir: Path, count: int, seed: int, pace: float = 0.15,
+               sync: bool = True) -> tuple[list[Cut], dict[str, float]]:
+    """``count`` power cuts, each at a random moment of a game of its own on the same disk (``sync=False``:
+    the games' journals wait for the disk nowhere)."""
     rng = random.Random(seed)
     lines = CUT_TRANSCRIPT.read_text(encoding="utf-8").splitlines()
     expected = expected_game()
@@ -1210,15 +1220,15 @@ def power_cuts(image: Image, run_dir: Path, count: int, seed: int,
         # the harness's own file: "the table needs a [pads] section", the next game never started)
         for index in range(count):
             mark = len(machine.events)
-            start_game(machine, index, lines, pace)
+            start_game(machine, index, lines, pace, sync)
             wait_for_game(machine, index, mark)
             after = rng.uniform(0, len(lines) * pace * 0.8)
             time.sleep(after)
             machine.cut()
             acknowledged = _game_events("\n".join(line for _, line in machine.events[mark:]))
             boots.append(machine.boot())
-            held, wrong = after_cut(machine, index, lines, acknowledged, expected)
-            cut = Cut(index, after, len(acknowledged), held, not wrong, wrong or "ok")
+            held, lost, wrong = after_cut(machine, index, lines, acknowledged, expected)
+            cut = Cut(index, after, len(acknowledged), held, not wrong, wrong or "ok", lost)
             cuts.append(cut)
             say(f"cut {index + 1}/{count}: {after:.1f} s after the first event, {len(acknowledged)} events "
                 f"acknowledged, {held} lines in the journal: {cut.detail}")
@@ -1228,11 +1238,13 @@ def power_cuts(image: Image, run_dir: Path, count: int, seed: int,
     return cuts, figures
 
 
-def check_powercut(run_dir: Path, image: Image, count: int, seed: int, figures: dict[str, float]) -> str:
-    cuts, cut_figures = power_cuts(image, run_dir, count, seed)
+def check_powercut(run_dir: Path, image: Image, count: int, seed: int, figures: dict[str, float],
+                   sync: bool = True) -> str:
+    cuts, cut_figures = power_cuts(image, run_dir, count, seed, sync=sync)
     figures.update(cut_figures)
     figures["cuts"] = len(cuts)
     figures["cuts_acknowledged_events"] = sum(c.acknowledged for c in cuts)
+    figures["cuts_lost_events"] = sum(c.lost for c in cuts)
     (run_dir / "cuts.json").write_text(json.dumps([c.__dict__ for c in cuts], indent=1))
     failed = [c for c in cuts if not c.ok]
     summary = "; ".join(f"#{c.index + 1} at {c.after_s:.1f} s: {c.acknowledged} acked, {c.journal_lines} lines"
@@ -1261,6 +1273,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="debian: Debian's own (SMBus only) i2c-stub swapped in after the boot, the unit started "
                              "again on it (the oled check then fails: the table leaves its display out)")
     parser.add_argument("--cuts", type=int, default=3, help="power cuts (default %(default)s; 0: none)")
+    parser.add_argument("--no-journal-sync", action="store_true",
+                        help="TEST ONLY: the cut games' journals wait for the disk nowhere "
+                             f"({NO_SYNC}=1): the powercut check must then find acknowledged events lost")
     parser.add_argument("--seed", type=int, default=None, help="the cuts' random moments (default: from the time)")
     parser.add_argument("--keep", action="store_true", help="keep the run's folder (overlays, console logs)")
     args = parser.parse_args(argv)
@@ -1310,7 +1325,8 @@ def main(argv: list[str] | None = None) -> int:
             machine.poweroff()
             chips.close()
         if "powercut" in wanted:
-            record("powercut", lambda: check_powercut(run_dir, image, args.cuts, seed, figures))
+            record("powercut", lambda: check_powercut(run_dir, image, args.cuts, seed, figures,
+                                                      sync=not args.no_journal_sync))
     except CannotRun as exc:
         print(f"vm_test: cannot run here: {exc}")
         return CANNOT_RUN
@@ -1332,6 +1348,7 @@ def main(argv: list[str] | None = None) -> int:
                                                                if k != "total_s") + ")", flush=True)
         if args.json is not None:
             args.json.write_text(json.dumps({"figures": figures, "seed": seed, "arch": args.arch,
+                                             "journal_sync": not args.no_journal_sync,
                                              "accelerator": accelerator(args.arch)[1],
                                              "checks": [r.__dict__ for r in results]}, indent=1))
     return 0 if results and all(r.ok for r in results) else 1
