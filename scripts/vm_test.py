@@ -1050,7 +1050,9 @@ def check_watchdog(run: Run) -> str:
 def check_hub(run: Run) -> str:
     """The venue's hub (installed by ``install.sh --hub``, its unit left disabled in the image) started on the
     guest's own kernel: active with no restart, running its own Mosquitto as ecarte-hub, its scoreboard
-    answering. Under qemu-user (boot_test.py --arch arm64) the same unit failed with "unavailable resources"."""
+    answering; Debian's own mosquitto.service neither enabled nor running (``install.sh --hub`` disables it, in
+    an image made offline too). Under qemu-user (boot_test.py --arch arm64) the same unit failed with
+    "unavailable resources"."""
     m = run.machine
     started = time.monotonic()
     m.sh("systemctl start ecarte-hub", check=False, timeout=300)
@@ -1075,6 +1077,9 @@ def check_hub(run: Run) -> str:
         problems.append(f"restarted {state['NRestarts']} times")
     if not broker:
         problems.append("no Mosquitto of the hub's")
+    if debian.get("UnitFileState") == "enabled" or debian.get("ActiveState") == "active":
+        problems.append(f"Debian's mosquitto.service is {debian.get('UnitFileState')} and "
+                        f"{debian.get('ActiveState')}: install.sh --hub leaves the broker to the hub")
     if problems:
         raise CheckFailed("; ".join(problems) + f" (Debian's mosquitto.service: {debian})\n"
                           + unit_log(m, "ecarte-hub")[-2500:])
