@@ -1311,6 +1311,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=None, help="the cuts' random moments (default: from the time)")
     parser.add_argument("--keep", action="store_true", help="keep the run's folder (overlays, console logs)")
     args = parser.parse_args(argv)
+    if args.i2c_stub == "debian" and args.arch != "amd64":
+        parser.error(f"--i2c-stub debian: Debian's {args.arch} kernel has no i2c-stub of its own")
     wrong = project_python(sys.argv[1:] if argv is None else argv)
     if wrong:
         print(f"vm_test: {wrong}", file=sys.stderr)
