@@ -1050,7 +1050,9 @@ def check_watchdog(run: Run) -> str:
 def check_hub(run: Run) -> str:
     """The venue's hub (installed by ``install.sh --hub``, its unit left disabled in the image) started on the
     guest's own kernel: active with no restart, running its own Mosquitto as ecarte-hub, its scoreboard
-    answering. Under qemu-user (boot_test.py --arch arm64) the same unit failed with "unavailable resources"."""
+    answering; Debian's own mosquitto.service neither enabled nor running (``install.sh --hub`` disables it, in
+    an image made offline too). Under qemu-user (boot_test.py --arch arm64) the same unit failed with
+    "unavailable resources"."""
     m = run.machine
     started = time.monotonic()
     m.sh("systemctl start ecarte-hub", check=False, timeout=300)
@@ -1075,6 +1077,9 @@ def check_hub(run: Run) -> str:
         problems.append(f"restarted {state['NRestarts']} times")
     if not broker:
         problems.append("no Mosquitto of the hub's")
+    if debian.get("UnitFileState") == "enabled" or debian.get("ActiveState") == "active":
+        problems.append(f"Debian's mosquitto.service is {debian.get('UnitFileState')} and "
+                        f"{debian.get('ActiveState')}: install.sh --hub leaves the broker to the hub")
     if problems:
         raise CheckFailed("; ".join(problems) + f" (Debian's mosquitto.service: {debian})\n"
                           + unit_log(m, "ecarte-hub")[-2500:])
@@ -1115,17 +1120,23 @@ class Cut:
     journal_lines: int
     ok: bool
     detail: str
+    lost: int = 0  # acknowledged events not in the journal after the cut
 
 
-def start_game(m: Machine, index: int, lines: list[str], pace: float) -> None:
+NO_SYNC = "ECARTE_JOURNAL_UNSAFE_NO_SYNC"  # firmware_host.journal.store_schema's test-only switch
+
+
+def start_game(m: Machine, index: int, lines: list[str], pace: float, sync: bool = True) -> None:
     """The cut game started in the background, its events out on the events port. The port opens for one
     process at a time (virtio_console's ``port_fops_open`` answers EBUSY to a second), so the table's own
     unit is made sure to be stopped first; the game's stderr is opened before its stdout, so that a port
-    that cannot be opened is said in the game's .err file."""
+    that cannot be opened is said in the game's .err file. ``sync=False``: its journal waits for the disk
+    nowhere (the journal's test-only switch), to show that the cut check finds what a cut then loses."""
     journal = f"{CUTS}/cut-{index}.sqlite"
     m.sh(f"install -m 0644 /dev/stdin {CUTS}/game-{index}.jsonl", input="\n".join(lines) + "\n")
     m.sh("systemctl stop ecarte-table >/dev/null 2>&1; true")
-    m.sh(f"nohup {CLI} run {CUT_TABLE} --journal {journal} --events {CUTS}/game-{index}.jsonl --pace {pace} "
+    unsafe = "" if sync else f"env {NO_SYNC}=1 "
+    m.sh(f"nohup {unsafe}{CLI} run {CUT_TABLE} --journal {journal} --events {CUTS}/game-{index}.jsonl --pace {pace} "
          f"--json 2>{CUTS}/game-{index}.err > /dev/virtio-ports/{EVENTS_PORT} < /dev/null & "
          f"echo $! > {CUTS}/game-{index}.pid")
 
@@ -1150,44 +1161,57 @@ def wait_for_game(m: Machine, index: int, mark: int, timeout: float = 300) -> No
                       f"{(said.stdout + said.stderr).strip()[-1500:]}")
 
 
+def _journal_events(m: Machine, index: int, journal: str) -> list[str]:
+    """The events of the games a journal holds: exported, and replayed in the guest."""
+    exported = m.sh(f"{CLI} export --journal {journal} -o {CUTS}/cut-{index}.export.jsonl && "
+                    f"{CLI} replay {CUTS}/cut-{index}.export.jsonl --json", check=False, timeout=300)
+    return _game_events(exported.stdout)
+
+
 def after_cut(m: Machine, index: int, lines: list[str], acknowledged: list[str],
-              expected: list[str]) -> tuple[int, str]:
+              expected: list[str]) -> tuple[int, int, str]:
     """The cut journal checked, every acknowledged event found in it, then the game played on to its end;
-    the journal's lines at the cut and what is wrong ('' when nothing)."""
+    the journal's lines at the cut, how many acknowledged events it lost, and what is wrong ('' when
+    nothing)."""
     journal = f"{CUTS}/cut-{index}.sqlite"
     exists = m.sh(f"test -e {journal}", check=False).returncode == 0
     if not exists:
-        return 0, ("" if not acknowledged else f"no journal, but {len(acknowledged)} events acknowledged")
+        return 0, len(acknowledged), ("" if not acknowledged else
+                                      f"no journal, but {len(acknowledged)} events acknowledged")
     check = m.sh(f"{CLI} journal check --journal {journal}", check=False, timeout=300)
     if check.returncode != 0:
-        return -1, f"journal check: exit {check.returncode}: {(check.stdout + check.stderr)[-800:]}"
+        # what it still holds, counted after `journal salvage` (every whole game it can read)
+        salvage = m.sh(f"{CLI} journal salvage --journal {journal}", check=False, timeout=300)
+        found = _journal_events(m, index, journal) if salvage.returncode == 0 else []
+        lost = [e for e in acknowledged if e not in found]
+        return -1, len(lost), (f"journal check: exit {check.returncode}: {(check.stdout + check.stderr)[-800:]}; "
+                               f"salvaged (exit {salvage.returncode}): {len(lost)} of {len(acknowledged)} "
+                               "acknowledged events not in it")
     status = json.loads(m.sh(f"{CLI} journal status --json --journal {journal}", timeout=300).stdout)
     held = int(status["lines"])
-    found: list[str] = []
-    if status.get("games"):
-        exported = m.sh(f"{CLI} export --journal {journal} -o {CUTS}/cut-{index}.export.jsonl && "
-                        f"{CLI} replay {CUTS}/cut-{index}.export.jsonl --json", check=False, timeout=300)
-        found = _game_events(exported.stdout)
+    found = _journal_events(m, index, journal) if status.get("games") else []
     lost = [e for e in acknowledged if e not in found]
     if lost:
-        return held, f"{len(lost)} acknowledged events not in the journal: {lost[:3]}"
+        return held, len(lost), (f"{len(lost)} of {len(acknowledged)} acknowledged events not in the journal: "
+                                 f"{lost[:3]}")
     rest = lines[held:]
     m.sh(f"install -m 0644 /dev/stdin {CUTS}/rest-{index}.jsonl", input="\n".join(rest) + "\n")
     on = m.sh(f"{CLI} run {CUT_TABLE} --journal {journal} --events {CUTS}/rest-{index}.jsonl --json", check=False,
               timeout=600)
     if on.returncode != 0:
-        return held, f"the game did not go on: exit {on.returncode}: {on.stderr[-800:]}"
+        return held, 0, f"the game did not go on: exit {on.returncode}: {on.stderr[-800:]}"
     final = m.sh(f"{CLI} export --journal {journal} -o {CUTS}/final-{index}.jsonl && "
                  f"{CLI} replay {CUTS}/final-{index}.jsonl --json", check=False, timeout=300)
     if _game_events(final.stdout) != expected:
-        return held, (f"the game played on is not the uncut game: {len(_game_events(final.stdout))} events, "
+        return held, 0, (f"the game played on is not the uncut game: {len(_game_events(final.stdout))} events, "
                       f"{len(expected)} expected")
-    return held, ""
+    return held, 0, ""
 
 
-def power_cuts(image: Image, run_dir: Path, count: int, seed: int,
-               pace: float = 0.15) -> tuple[list[Cut], dict[str, float]]:
-    """``count`` power cuts, each at a random moment of a game of its own on the same disk."""
+def power_cuts(image: Image, run_dir: Path, count: int, seed: int, pace: float = 0.15,
+               sync: bool = True) -> tuple[list[Cut], dict[str, float]]:
+    """``count`` power cuts, each at a random moment of a game of its own on the same disk (``sync=False``:
+    the games' journals wait for the disk nowhere)."""
     rng = random.Random(seed)
     lines = CUT_TRANSCRIPT.read_text(encoding="utf-8").splitlines()
     expected = expected_game()
@@ -1210,15 +1234,15 @@ def power_cuts(image: Image, run_dir: Path, count: int, seed: int,
         # the harness's own file: "the table needs a [pads] section", the next game never started)
         for index in range(count):
             mark = len(machine.events)
-            start_game(machine, index, lines, pace)
+            start_game(machine, index, lines, pace, sync)
             wait_for_game(machine, index, mark)
             after = rng.uniform(0, len(lines) * pace * 0.8)
             time.sleep(after)
             machine.cut()
             acknowledged = _game_events("\n".join(line for _, line in machine.events[mark:]))
             boots.append(machine.boot())
-            held, wrong = after_cut(machine, index, lines, acknowledged, expected)
-            cut = Cut(index, after, len(acknowledged), held, not wrong, wrong or "ok")
+            held, lost, wrong = after_cut(machine, index, lines, acknowledged, expected)
+            cut = Cut(index, after, len(acknowledged), held, not wrong, wrong or "ok", lost)
             cuts.append(cut)
             say(f"cut {index + 1}/{count}: {after:.1f} s after the first event, {len(acknowledged)} events "
                 f"acknowledged, {held} lines in the journal: {cut.detail}")
@@ -1228,11 +1252,13 @@ def power_cuts(image: Image, run_dir: Path, count: int, seed: int,
     return cuts, figures
 
 
-def check_powercut(run_dir: Path, image: Image, count: int, seed: int, figures: dict[str, float]) -> str:
-    cuts, cut_figures = power_cuts(image, run_dir, count, seed)
+def check_powercut(run_dir: Path, image: Image, count: int, seed: int, figures: dict[str, float],
+                   sync: bool = True) -> str:
+    cuts, cut_figures = power_cuts(image, run_dir, count, seed, sync=sync)
     figures.update(cut_figures)
     figures["cuts"] = len(cuts)
     figures["cuts_acknowledged_events"] = sum(c.acknowledged for c in cuts)
+    figures["cuts_lost_events"] = sum(c.lost for c in cuts)
     (run_dir / "cuts.json").write_text(json.dumps([c.__dict__ for c in cuts], indent=1))
     failed = [c for c in cuts if not c.ok]
     summary = "; ".join(f"#{c.index + 1} at {c.after_s:.1f} s: {c.acknowledged} acked, {c.journal_lines} lines"
@@ -1251,6 +1277,24 @@ CHECK_FUNCTIONS: dict[str, Callable[[Run], str]] = {
 }
 
 
+def project_python(argv: list[str]) -> str | None:
+    """What keeps this Python from running the harness ('' when nothing): the host's side (the chips, the
+    table file's tags, the panel's decoder, the uncut game) is the project's own code, with nfcpy and luma.
+    A Python without them (``sudo python3`` where they are in the checkout's .venv) is swapped for the
+    checkout's .venv at once, not 15 minutes later when the image is configured (arm64's, 2026-12-06)."""
+    try:
+        import luma.core  # noqa: F401
+        import nfc  # noqa: F401
+    except ImportError as exc:
+        venv = ROOT / ".venv" / "bin" / "python"
+        if venv.exists() and Path(sys.executable).absolute() != venv.absolute():
+            with contextlib.suppress(OSError):  # it cannot be run: said below
+                os.execv(str(venv), [str(venv), str(Path(__file__).resolve()), *argv])
+        return (f"{exc}: run it with the project's Python (.venv/bin/python, made by `bash scripts/setup.sh "
+                f"tests`), not {sys.executable}")
+    return ""
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--json", type=Path, help="write every check's result and the figures to this file")
@@ -1261,9 +1305,18 @@ def main(argv: list[str] | None = None) -> int:
                         help="debian: Debian's own (SMBus only) i2c-stub swapped in after the boot, the unit started "
                              "again on it (the oled check then fails: the table leaves its display out)")
     parser.add_argument("--cuts", type=int, default=3, help="power cuts (default %(default)s; 0: none)")
+    parser.add_argument("--no-journal-sync", action="store_true",
+                        help="TEST ONLY: the cut games' journals wait for the disk nowhere "
+                             f"({NO_SYNC}=1): the powercut check must then find acknowledged events lost")
     parser.add_argument("--seed", type=int, default=None, help="the cuts' random moments (default: from the time)")
     parser.add_argument("--keep", action="store_true", help="keep the run's folder (overlays, console logs)")
     args = parser.parse_args(argv)
+    if args.i2c_stub == "debian" and args.arch != "amd64":
+        parser.error(f"--i2c-stub debian: Debian's {args.arch} kernel has no i2c-stub of its own")
+    wrong = project_python(sys.argv[1:] if argv is None else argv)
+    if wrong:
+        print(f"vm_test: {wrong}", file=sys.stderr)
+        return 2
     started = time.monotonic()
     reason = why_not(args.arch)
     if reason is not None:
@@ -1310,7 +1363,8 @@ def main(argv: list[str] | None = None) -> int:
             machine.poweroff()
             chips.close()
         if "powercut" in wanted:
-            record("powercut", lambda: check_powercut(run_dir, image, args.cuts, seed, figures))
+            record("powercut", lambda: check_powercut(run_dir, image, args.cuts, seed, figures,
+                                                      sync=not args.no_journal_sync))
     except CannotRun as exc:
         print(f"vm_test: cannot run here: {exc}")
         return CANNOT_RUN
@@ -1332,6 +1386,7 @@ def main(argv: list[str] | None = None) -> int:
                                                                if k != "total_s") + ")", flush=True)
         if args.json is not None:
             args.json.write_text(json.dumps({"figures": figures, "seed": seed, "arch": args.arch,
+                                             "journal_sync": not args.no_journal_sync,
                                              "accelerator": accelerator(args.arch)[1],
                                              "checks": [r.__dict__ for r in results]}, indent=1))
     return 0 if results and all(r.ok for r in results) else 1

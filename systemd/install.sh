@@ -26,7 +26,7 @@
 #   linked to its C library, which Debian does not package)
 # --hub also installs the venue's hub (systemd/ecarte-hub.service, the user ecarte-hub, the venue
 #   file /etc/ecarte-hub/venue.toml if absent) with Mosquitto, which the hub runs and supervises
-#   itself (Debian's own mosquitto.service is disabled).
+#   itself (Debian's own mosquitto.service is disabled, in an image made offline too).
 # What it cannot do where it runs (no udev in a container, no raspi-config off a Pi) it skips and says.
 set -euo pipefail
 
@@ -288,9 +288,16 @@ if [[ $HUB -eq 1 ]]; then
     run install -d -m 0755 "$HUB_CONFIG_DIR"
     install_config "$REPO/systemd/venue.toml" "$HUB_CONFIG_DIR/venue.toml"
     run install -d -o "$HUB_USER" -g "$HUB_USER" -m 0750 "$HUB_STATE_DIR"
-    # the hub starts its own Mosquitto, with the venue's passwords and ACL, and restarts it if it dies
-    if [[ -d /run/systemd/system ]] && systemctl is-enabled --quiet mosquitto.service 2>/dev/null; then
-        run systemctl disable --now mosquitto.service
+    # the hub starts its own Mosquitto, with the venue's passwords and ACL, and restarts it if it dies;
+    # Debian's package enabled its own mosquitto.service, where systemd runs and where it does not (an
+    # image made in a chroot: there it would start at the image's first boot, on the hub's port), so it
+    # is disabled either way, and stopped where systemd runs
+    if command -v systemctl >/dev/null 2>&1 && systemctl is-enabled --quiet mosquitto.service 2>/dev/null; then
+        if [[ -d /run/systemd/system ]]; then
+            run systemctl disable --now mosquitto.service
+        else
+            run systemctl disable mosquitto.service
+        fi
     fi
 fi
 

@@ -53,7 +53,7 @@ from drivers.closing import Closing
 from firmware_host.journal.store_chain import legacy_problem, row_link, row_problem, state_crc
 from firmware_host.journal.store_errors import JournalBusy, JournalDamaged, JournalError, JournalWriteError
 from firmware_host.journal.store_lock import Seal, hold, lock_path, read_seal, write_seal
-from firmware_host.journal.store_schema import CHAINED, create, schema_problems
+from firmware_host.journal.store_schema import CHAINED, create, schema_problems, synchronous
 from firmware_host.journal.store_transaction import Transaction
 
 __all__ = [
@@ -346,13 +346,14 @@ class Journal(Closing):
             link = row[0][0] if row else None
         if not isinstance(link, int):
             raise JournalDamaged(self.path, [f"row {event_id}: its checksum is missing"])
-        db.execute("PRAGMA synchronous=NORMAL")
+        full = synchronous()
+        db.execute(f"PRAGMA synchronous={'NORMAL' if full == 'FULL' else full}")
         try:
             with self._transaction() as tx:
                 tx.execute("UPDATE events SET done = ?, crc = ? WHERE id = ?",
                            (status, state_crc(status, link), event_id))
         finally:
-            db.execute("PRAGMA synchronous=FULL")
+            db.execute(f"PRAGMA synchronous={full}")
 
     # -- reading -------------------------------------------------------------------------------
 

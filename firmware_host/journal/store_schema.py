@@ -2,12 +2,26 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 
 from firmware_host.journal.store_chain import legacy_problem, row_link, state_crc
 
 CHAINED = 1
 """``meta.chain``: the rows carry links and state checksums (journals before it: a CRC of the line)."""
+
+NO_SYNC_FOR_TESTS = "ECARTE_JOURNAL_UNSAFE_NO_SYNC"
+"""Set to ``1`` (tests only, never on a table), the journal waits for the disk nowhere
+(``synchronous=OFF``): what it acknowledged is in the page cache, and a power cut loses it. It is
+how the VM test's power cuts show that their check can fail (``scripts/vm_test.py
+--no-journal-sync``); unset, the journal is what it always was."""
+
+
+def synchronous() -> str:
+    """The journal's ``PRAGMA synchronous`` for a row that must be on the disk before it is acted on:
+    ``FULL``, or ``OFF`` under :data:`NO_SYNC_FOR_TESTS`."""
+    return "OFF" if os.environ.get(NO_SYNC_FOR_TESTS) == "1" else "FULL"
+
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -67,7 +81,7 @@ def schema_problems(db: sqlite3.Connection) -> list[str]:
 def create(db: sqlite3.Connection) -> None:
     """Make ``db`` a journal (WAL, ``synchronous=FULL``, the tables), bringing an older one up to date."""
     db.execute("PRAGMA journal_mode=WAL")
-    db.execute("PRAGMA synchronous=FULL")
+    db.execute(f"PRAGMA synchronous={synchronous()}")
     db.executescript(SCHEMA)
     migrate(db)
 

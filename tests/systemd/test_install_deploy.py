@@ -59,6 +59,22 @@ def test_the_hub_is_installed_with_an_option() -> None:
         assert f"{ROOT}/systemd/venue.toml /etc/ecarte-hub/venue.toml" in hub.stdout
 
 
+def test_debians_mosquitto_is_disabled_by_the_hub_where_systemd_runs_or_not() -> None:
+    """Debian's mosquitto package enables its own mosquitto.service, in a chroot too (an image made offline:
+    the arm64 VM's); install.sh --hub disables it wherever it is enabled (it used to only where systemd
+    runs: the image's first boot then started Debian's broker on the hub's port), with --now where it runs."""
+    systemctl = shutil.which("systemctl")
+    if systemctl is None or subprocess.run([systemctl, "is-enabled", "--quiet", "mosquitto.service"],
+                                           capture_output=True, timeout=HANG_S, check=False).returncode != 0:
+        pytest.skip("Debian's mosquitto.service is not enabled here (scripts/system-deps.sh tests installs it)")
+    done = _dry_run("--hub")
+    assert done.returncode == 0, done.stderr
+    running = Path("/run/systemd/system").is_dir()
+    step = "+ systemctl disable --now mosquitto.service" if running else "+ systemctl disable mosquitto.service"
+    assert step in done.stdout.splitlines(), done.stdout
+    assert _dry_run().stdout.count("mosquitto") == 0
+
+
 def test_no_udev_is_a_step_skipped_and_said() -> None:
     done = _dry_run()
     assert done.returncode == 0, done.stderr

@@ -14,6 +14,7 @@ import pytest
 from waiting import HANG_S
 
 from firmware_host.journal.store import Journal, JournalError
+from firmware_host.journal.store_schema import NO_SYNC_FOR_TESTS
 
 CLI = Path(sys.executable).parent / "ecarte-table"
 SETUP = '{"setup": {"rules": "classic", "dealer": "A"}}'
@@ -23,6 +24,25 @@ def test_wal_and_synchronous_full(tmp_path: Path) -> None:
     with Journal(tmp_path / "j.sqlite") as journal:
         assert journal.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert journal.db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+
+
+def test_the_test_only_no_sync_switch_turns_every_disk_wait_off_and_only_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``ECARTE_JOURNAL_UNSAFE_NO_SYNC=1`` (the VM test's cuts, to show their check can fail): no write waits
+    for the disk, a marked event's neither; unset (a table), every row waits again (FULL)."""
+    monkeypatch.setenv(NO_SYNC_FOR_TESTS, "1")
+    with Journal(tmp_path / "j.sqlite") as journal:
+        assert journal.db.execute("PRAGMA synchronous").fetchone()[0] == 0  # OFF
+        game = journal.start_game(SETUP)
+        journal.mark_done(journal.append(game, '{"zone": "hand.B", "card": "KS"}'))
+        assert journal.db.execute("PRAGMA synchronous").fetchone()[0] == 0
+    monkeypatch.setenv(NO_SYNC_FOR_TESTS, "0")
+    with Journal(tmp_path / "j.sqlite") as journal:
+        assert journal.db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+        record = journal.current_game()
+        assert record is not None
+        journal.mark_done(journal.append(record.game, '{"zone": "hand.B", "card": "QS"}'))
+        assert journal.db.execute("PRAGMA synchronous").fetchone()[0] == 2
 
 
 def test_append_mark_done_and_current_game(tmp_path: Path) -> None:
