@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from catalogue import say
-from catalogue.phrase import Phrase, logged, said_at_the_console
+from catalogue.phrase import Phrase, log_said, said_at_the_console
 from engine import RuleSet
 from firmware_host.checks.doctor import Refused, refusal
 from firmware_host.errors import BadInput, run_said
@@ -413,8 +413,7 @@ def without_listen(put: Callable[[DeviceEvent], None]) -> Callable[[DeviceEvent]
 
     def put_but_listen(event: DeviceEvent) -> None:
         if isinstance(event, ButtonPressed) and event.button in (LISTEN, LISTEN_LONG):
-            logger.info("seat %s pressed listen, but the table has no voice ([voice] enabled = true)", event.seat,
-                        extra=logged(Phrase.of("log.no_voice", seat=event.seat)))
+            log_said(logger, logging.INFO, Phrase.of("log.no_voice", seat=event.seat))
             return
         put(event)
 

@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from typing import IO
 
-from catalogue.phrase import Phrase, logged, os_words
+from catalogue.phrase import Phrase, log_said, os_words
 from firmware_host.referee import CardEvent, PhysicalEvent, Setup, TranscriptError, parse_line, read_lines
 from firmware_host.service import InputLine, TableService
 
@@ -88,8 +88,7 @@ def feed_lines(
                 event = _transcript_setup(event, service, f"{source}:{line_no}", pads_sight, language)
             service.put_line(InputLine(event, slot=True, where=f"{source}:{line_no}"))
     except OSError as exc:
-        logger.error("reading %s: %s", source, exc, extra=logged(Phrase.of("log.reading", source=source,
-                                                                             why=os_words(exc))))
+        log_said(logger, logging.ERROR, Phrase.of("log.reading", source=source, why=os_words(exc)))
         problem = TranscriptError(source, 0, f"cannot read on: {exc.strerror or exc}")
         service.put_line(InputLine(None, problem, fed=False))
     finally:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, TextIO
 
-from catalogue.phrase import Count, Phrase, logged
+from catalogue.phrase import Count, Phrase, log_said
 from engine.seats import SEATS
 from engine.state import Phase
 from firmware_host.errors import run_said
@@ -147,8 +147,7 @@ class JsonLines:
             self.out.flush()
         except BrokenPipeError:
             self.closed = True
-            logger.warning("--json: the reader of the table events went away; no more are printed",
-                           extra=logged(Phrase.of("log.json_reader_gone")))
+            log_said(logger, logging.WARNING, Phrase.of("log.json_reader_gone"))
             silence(self.out)
 
 
@@ -175,10 +174,8 @@ def say_the_start(journal: Journal, table: TableConfig) -> None:
     holds, the table and its pads."""
     games, lines = len(journal.games()), journal.fed_lines()
     pads = ", ".join(f"{pad.name}={pad.device}" for pad in table.pads)
-    logger.info("table service: journal %s (%d game(s), %d input lines), table %s, pads %s",
-                journal.path, games, lines, table.name, pads or "none",
-                extra=logged(Phrase.of("log.service", journal=str(journal.path), n=games, lines=Count(lines),
-                                       table=table.name, pads=pads or Phrase.of("log.no_pads"))))
+    log_said(logger, logging.INFO, Phrase.of("log.service", journal=str(journal.path), n=games, lines=Count(lines),
+                                             table=table.name, pads=pads or Phrase.of("log.no_pads")))
 
 
 def say_where_it_stands(controller: Controller, journal: str | os.PathLike[str], lang: str = "en") -> None:

@@ -225,9 +225,7 @@ class TableService:
                     self._held.append(item)
                     continue
                 if self.stats.lost:
-                    logger.error("table service stopping with %d event(s) not journaled (the journal cannot be "
-                                 "written)", self.stats.lost, extra=logged(Phrase.of("log.stopping_lost",
-                                                                                     n=self.stats.lost)))
+                    log_said(logger, logging.ERROR, Phrase.of("log.stopping_lost", n=self.stats.lost))
                 logger.info("table service stopping: %s", item.reason,
                             extra=logged(Phrase.of("log.stopping", reason=item.said)) if item.said else None)
                 break
@@ -259,8 +257,7 @@ class TableService:
                 if status.events:  # a reader coming up at the start is no news
                     log_said(logger, logging.INFO, Phrase.of("log.reader_back", pad=item.zone))
             else:
-                logger.warning("reader %s is offline%s", item.zone, f": {item.reason}" if item.reason else "",
-                               extra=logged(_offline_words(item)))
+                log_said(logger, logging.WARNING, _offline_words(item))
             self._publish(status)
             return status.events
         if self._new_game_due:
@@ -306,8 +303,7 @@ class TableService:
                 self._start_game()
                 self._new_game_due = False
             except JournalWriteError as exc:  # this event is done: the next one starts the game first
-                logger.warning("%s (the new game is written with the next event)", exc,
-                               extra=logged(Phrase.of("log.game_written_next", error=write_words(exc))))
+                log_said(logger, logging.WARNING, Phrase.of("log.game_written_next", error=write_words(exc)))
         return outcome.events
 
     def _referee(self, event: PhysicalEvent, where: str) -> JournaledOutcome | None:
@@ -334,8 +330,7 @@ class TableService:
             self.journal.mark_done(event_id, status)
         except JournalWriteError as exc:
             # its events went out; on resume they go out again, with the same seq
-            logger.warning("%s (the line's events may be put out again after a restart)", exc,
-                           extra=logged(Phrase.of("log.events_again", error=write_words(exc))))
+            log_said(logger, logging.WARNING, Phrase.of("log.events_again", error=write_words(exc)))
 
     def _wait_for_journal(self, item: Work, exc: JournalWriteError) -> None:
         """The journal cannot be written: keep the event and wait (the disk may be full)."""
@@ -343,10 +338,8 @@ class TableService:
         if self.waiting_since is None:
             self.waiting_since = time.monotonic()
             self.stats.pauses += 1
-            logger.error("%s: the table waits until it can write%s; nothing is lost", exc,
-                         " (free some space)" if exc.full else "",
-                         extra=logged(Phrase.of("log.journal_waits_full" if exc.full else "log.journal_waits",
-                                                error=write_words(exc))))
+            log_said(logger, logging.ERROR, Phrase.of("log.journal_waits_full" if exc.full else "log.journal_waits",
+                                                      error=write_words(exc)))
             if self.paused is not None:
                 try:
                     self.paused("journal full: table waits" if exc.full else "journal error: table waits")
@@ -372,8 +365,7 @@ class TableService:
             return
         finally:
             self._release(item)
-        logger.warning("the journal can be written again: the table goes on",
-                       extra=logged(Phrase.of("log.journal_back")))
+        log_said(logger, logging.WARNING, Phrase.of("log.journal_back"))
         self._publish(self.controller.outcome())
 
     def _physical(self, item: CardSeen | ButtonPressed | InputLine) -> PhysicalEvent | None:
@@ -417,8 +409,7 @@ def _offline_words(status: ReaderStatus) -> Phrase:
 
 def _output_failed(output: TableOutput, exc: OSError) -> None:
     """A display unplugged, a closed pipe: said in the log, and the table referees on."""
-    logger.error("%s: %s", type(output).__name__, exc,
-                 extra=logged(Phrase.of("log.output_failed", output=type(output).__name__, why=os_words(exc))))
+    log_said(logger, logging.ERROR, Phrase.of("log.output_failed", output=type(output).__name__, why=os_words(exc)))
 
 
 def journal_problem(line: str) -> Phrase | str | None:

@@ -445,3 +445,39 @@ def test_the_saying_rule_can_fail() -> None:
     assert saying_themselves({"hardware/tag_registry.py": registry, "firmware_host/errors.py": protocol,
                               "hardware/table.py": carried, "catalogue/phrase.py": catalogue}) == {
         "hardware/tag_registry.py:TagRegistryError", "firmware_host/errors.py:Said"}
+
+
+# -- a log line's words written once ------------------------------------------------------------------
+
+def logged_twice(sources: dict[str, ast.Module]) -> list[str]:
+    """``path:line`` of each log call outside the catalogue that writes its English beside its words
+    (``logger.warning("the journal %s …", path, extra=logged(Phrase.of(…)))``): the English is the
+    catalogue's, written once by :func:`catalogue.phrase.log_said`. A line whose words may be missing
+    (``extra=logged(said) if said else None``: the service stopped by a caller that gave no words) keeps its
+    English."""
+    found = []
+    for rel, tree in sources.items():
+        if rel.startswith("catalogue/"):
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and any(
+                    k.arg == "extra" and isinstance(k.value, ast.Call) and isinstance(k.value.func, ast.Name)
+                    and k.value.func.id == "logged" for k in node.keywords):
+                found.append(f"{rel}:{node.lineno}")
+    return found
+
+
+def test_a_log_line_s_english_is_written_once() -> None:
+    assert logged_twice(_sources()) == []
+
+
+def test_the_written_once_rule_can_fail() -> None:
+    """``firmware_host/service.py`` and ``screens/panel.py`` as they were, beside a line said once."""
+    service = ast.parse('logger.warning("the journal can be written again",\n'
+                        '               extra=logged(Phrase.of("log.journal_back")))\n')
+    panel = ast.parse('logger.info("%s", message, extra=logged(Phrase.of("log.paused")))\n')
+    once = ast.parse('log_said(logger, logging.INFO, Phrase.of("log.journal_back"))\n')
+    assert logged_twice({"firmware_host/service.py": service, "firmware_host/screens/panel.py": panel,
+                         "firmware_host/x.py": once}) == ["firmware_host/service.py:1",
+                                                          "firmware_host/screens/panel.py:1"]
+

@@ -10,7 +10,7 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
-from catalogue.phrase import Phrase, logged
+from catalogue.phrase import Phrase, log_said
 
 if TYPE_CHECKING:
     from hardware.table import TableConfig
@@ -30,15 +30,10 @@ def wait_for_enrolment(table: TableConfig, panel: Panel, notify: Callable[[str],
     """No tag registry yet on a real table: say what to do, on ``panel`` (the OLED) and in the log, and
     wait for ``stopped`` (exiting would only have systemd start the service again and again); ``notify``:
     systemd's (None: not under systemd)."""
-    what = (f"no cards enrolled: no tag registry at {table.registry}. Stop the service "
-            "(sudo systemctl stop ecarte-table), enrol both packs as the service user "
-            "(sudo -u ecarte /opt/ecarte-table/venv/bin/ecarte-table enroll /etc/ecarte-table/table.toml "
-            "--pack 1, then --pack 2), "
-            "then start it again; docs/hardware.md, 'Enrolling the cards'")
     enroll = "sudo -u ecarte /opt/ecarte-table/venv/bin/ecarte-table enroll /etc/ecarte-table/table.toml"
-    logger.error("%s", what, extra=logged(Phrase.of(
-        "log.no_cards_enrolled", registry=str(table.registry), stop="sudo systemctl stop ecarte-table",
-        enroll=f"{enroll} --pack 1", doc="docs/hardware.md")))
+    log_said(logger, logging.ERROR, Phrase.of("log.no_cards_enrolled", registry=str(table.registry),
+                                              stop="sudo systemctl stop ecarte-table", enroll=f"{enroll} --pack 1",
+                                              doc="docs/hardware.md"))
     panel.message(waiting_lines(table.language))
     if notify is not None:
         notify("READY=1")

@@ -29,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from catalogue.phrase import Phrase, logged
+from catalogue.phrase import Phrase, log_said
 from drivers.device_events import CardSeen, DeviceEvent, Origin
 from drivers.nfc.originality import OriginalityCheck
 from firmware_host.errors import BadInput
@@ -132,9 +132,8 @@ class TableTags:
         if tag.pack is not None:
             return True  # a registered card's tag (the pad's lookup said its pack): the referee refuses it
         if not seen.gone:
-            logger.warning("badge tag %s on %s: %s: ignored", tag.uid, seen.zone, tag.origin,
-                           extra=logged(Phrase.of("log.badge_not_genuine", uid=tag.uid, pad=seen.zone,
-                                                  why=origin_words(tag.origin))))
+            log_said(logger, logging.WARNING, Phrase.of("log.badge_not_genuine", uid=tag.uid, pad=seen.zone,
+                                                        why=origin_words(tag.origin)))
         return False
 
     def route(self, sink: EventSink) -> Callable[[DeviceEvent], None]:
@@ -149,9 +148,8 @@ class TableTags:
                     return
                 seen = event.sighting
                 if seen.origin not in (None, Origin.GENUINE) and seen.card is not None and not event.gone:
-                    logger.warning("tag %s (%s) on %s: %s", seen.uid, seen.card, event.zone, seen.origin,
-                                   extra=logged(Phrase.of("log.tag_not_genuine", uid=seen.uid, card=seen.card,
-                                                          pad=event.zone, why=origin_words(seen.origin))))
+                    log_said(logger, logging.WARNING, Phrase.of("log.tag_not_genuine", uid=seen.uid, card=seen.card,
+                                                                pad=event.zone, why=origin_words(seen.origin)))
             sink.put_device_event(event)
 
         return put

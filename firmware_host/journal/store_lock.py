@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from catalogue.phrase import Phrase, logged, os_words
+from catalogue.phrase import Phrase, log_said, os_words
 from firmware_host.journal.store_errors import JournalBusy, JournalError
 
 logger = logging.getLogger(__name__)
@@ -63,8 +63,7 @@ def write_seal(fd: int, seal: Seal) -> None:
     try:
         os.pwrite(fd, data, 0)
     except OSError as exc:
-        logger.warning("cannot write the journal's seal: %s", exc,
-                       extra=logged(Phrase.of("log.seal", why=os_words(exc))))
+        log_said(logger, logging.WARNING, Phrase.of("log.seal", why=os_words(exc)))
 
 
 def lock_file(path: str) -> int:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from catalogue.phrase import Count, Phrase, logged
+from catalogue.phrase import Count, Phrase, log_said
 from firmware_host.journal.store import Journal
 from firmware_host.journal.store_chain import legacy_problem, row_link, row_problem, state_crc
 from firmware_host.journal.store_lock import Seal, hold, lock_path, read_seal, write_seal
@@ -63,10 +63,8 @@ def salvage(path: str) -> SalvageReport:
         with Journal(path) as journal:
             tail, count = journal._tail, journal._count
         write_seal(fd, Seal(tail[0], lines, os.getpid(), round(time.time(), 3), count, tail[1]))
-        logger.warning("journal %s salvaged: %d game(s) kept, %d lost; the damaged file is %s",
-                       path, len(games), len(lost), moved_to, extra=logged(Phrase.of(
-                           "log.salvaged", path=path, kept=Count(len(games)), lost=Count(len(lost)),
-                           moved=moved_to)))
+        log_said(logger, logging.WARNING, Phrase.of("log.salvaged", path=path, kept=Count(len(games)),
+                                                    lost=Count(len(lost)), moved=moved_to))
         return SalvageReport(tuple(games), tuple(lost), moved_to, lines, tuple(problems))
     finally:
         os.close(fd)

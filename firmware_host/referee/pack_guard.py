@@ -32,7 +32,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from catalogue.phrase import Phrase, logged
+from catalogue.phrase import Phrase, log_said
 from drivers.device_events import Origin, Sighting
 from engine.faults import FaultCode
 
@@ -81,7 +81,6 @@ class PackGuard:
         """The pack tag ``seen``, accepted, chooses for the game: its own when it is an arrival of a known
         pack and none is chosen yet (``None``: it chooses none; a departure never does)."""
         if arriving and seen.card is not None and seen.pack is not None and pack is None:
-            logger.info("this game is played with pack %d (chosen by tag %s)", seen.pack, seen.uid,
-                        extra=logged(Phrase.of("log.pack_chosen", pack=seen.pack, uid=seen.uid)))
+            log_said(logger, logging.INFO, Phrase.of("log.pack_chosen", pack=seen.pack, uid=seen.uid))
             return seen.pack
         return None

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from catalogue.phrase import Count, Phrase, logged, os_words
+from catalogue.phrase import Count, Joined, Phrase, log_said, logged, os_words
 from drivers.closing import Closing
 from drivers.device_errors import DriverError
 from drivers.display.i2c_sim import FakeI2CBus
@@ -168,8 +168,7 @@ class Panel(Closing):
                         oled.set_lit(False)
                     except DisplayError as exc:
                         logger.debug("%s (set up again with the next frame)", exc)
-                logger.info("display: dark after %.0f s without an event (it lights at the next)", idle,
-                            extra=logged(Phrase.of("log.display_dark", seconds=Count(round(idle)))))
+                log_said(logger, logging.INFO, Phrase.of("log.display_dark", seconds=Count(round(idle))))
             elif idle >= rest.dim_after and self.resting == "lit":
                 self.resting = "dim"
                 for oled in self.displays:
@@ -197,13 +196,12 @@ class Panel(Closing):
                 oled.show(image)
             except DisplayError as exc:
                 if index not in self._failing:
-                    logger.warning("%s (will retry with the next frame)", exc,
-                                   extra=logged(Phrase.of("log.display_failed", chip=oled.chip, why=os_words(exc))))
+                    log_said(logger, logging.WARNING, Phrase.of("log.display_failed", chip=oled.chip,
+                                                                why=os_words(exc)))
                 self._failing.add(index)
             else:
                 if index in self._failing:
-                    logger.info("display %s answers again", oled.chip,
-                                extra=logged(Phrase.of("log.display_back", chip=oled.chip)))
+                    log_said(logger, logging.INFO, Phrase.of("log.display_back", chip=oled.chip))
                 self._failing.discard(index)
         if self.png_dir is not None:
             image.convert("L").save(self.png_dir / f"frame-{self.frames:04d}.png")
@@ -249,10 +247,11 @@ def open_panel(table: Any, *, png_dir: Path | None = None, terminal: TextIO | No
             except DriverError as exc:
                 if not tolerant:
                     raise
-                logger.warning("display %s on bus %s left out: %s (ecarte-table doctor says more)",
-                               config.chip, config.bus, exc, extra=logged(Phrase.of(
-                                   "log.display_left_out", chip=config.chip, bus=config.bus,
-                                   why=os_words(exc) if isinstance(exc, OSError) else str(exc))))
+                why: Phrase | Joined | str = str(exc)
+                if isinstance(exc, OSError):  # the system's reason in words, and the node it could not open
+                    why = Joined((os_words(exc), str(exc.filename)), ": ") if exc.filename else os_words(exc)
+                log_said(logger, logging.WARNING, Phrase.of("log.display_left_out", chip=config.chip, bus=config.bus,
+                                                            why=why))
     except BaseException:
         for oled in displays:
             oled.close()

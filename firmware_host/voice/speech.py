@@ -36,7 +36,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, Protocol
 
-from catalogue.phrase import Phrase, english, logged, os_words
+from catalogue.phrase import Phrase, english, log_said, os_words
 from firmware_host.referee import Outcome, TableSnapshot
 from firmware_host.voice.announcer import Announcement, Announcer
 from firmware_host.voice.spoken import ESPEAK_VOICES
@@ -345,8 +345,7 @@ class Speaker:
             if not self._failed_once:  # said once, not at every announcement
                 self._failed_once = True
                 why = os_words(exc) if isinstance(exc, OSError) else exc.words
-                logger.error("voice: %s (the table referees on without it)", exc,
-                             extra=logged(Phrase.of("log.voice_failed", why=why)))
+                log_said(logger, logging.ERROR, Phrase.of("log.voice_failed", why=why))
 
     def close(self) -> None:
         """Stop speaking: what is queued is dropped (safe to call twice)."""

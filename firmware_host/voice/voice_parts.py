@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from catalogue.phrase import Phrase, logged
+from catalogue.phrase import Phrase, log_said
 from drivers.device_events import ButtonPressed
 from drivers.seat_controls import LISTEN, LISTEN_LONG
 from firmware_host.errors import BadInput, words_of
@@ -52,8 +52,7 @@ class VoiceParts:
         if event.button == LISTEN:
             self.voice.repeat()
         elif ear is None or not ear.read():
-            logger.info("voice: seat %s asked for its cards but has no earpiece ([voice] earpieces)", event.seat,
-                        extra=logged(Phrase.of("log.no_earpiece", seat=event.seat)))
+            log_said(logger, logging.INFO, Phrase.of("log.no_earpiece", seat=event.seat))
         return True
 
     def with_listen(self, put: Callable[[Any], None]) -> Callable[[Any], None]:
