@@ -48,6 +48,7 @@ from drivers.nfc import hsu, ntag_memory
 from drivers.nfc.originality import TagFacts
 from drivers.nfc.reader import READER_ERRORS, Inquiry, TagWriteError
 from drivers.nfc.retried_frames import CountingLog, Frames
+from drivers.nfc.target_list import listed_uids, select_request
 from drivers.nfc.tty import RawTty
 
 logger = logging.getLogger(__name__)
@@ -381,7 +382,7 @@ class NfcpyReader(Closing):
         self._field_dirty = True
         self._set_retries(device, 0x01)
         listed = device.chipset.command(_IN_LIST_PASSIVE_TARGET, bytearray([1, 0]) + select_request(uid), timeout=0.1)
-        self._listing = _listed_uids(listed)
+        self._listing = listed_uids(listed)
         if uid not in self._listing:
             return False
         self._rx_crc_off(device)
@@ -438,7 +439,7 @@ class NfcpyReader(Closing):
             raise
         finally:
             self._waiting = False
-        self._listing = _listed_uids(data)
+        self._listing = listed_uids(data)
         return list(self._listing)
 
     def firmware(self) -> bytes:
@@ -679,47 +680,6 @@ class NfcpyReader(Closing):
             if tty is not None:
                 tty.close()
                 transport.tty = None
-
-
-def select_request(uid: str) -> bytearray:
-    """InListPassiveTarget's InitiatorData naming card ``uid`` (hex), as nfcpy's ``sense_tta`` builds it.
-
-    The PN532 takes the UID cascade level by cascade level (UM0701-02, §7.3.5): a 7-byte UID
-    goes with its cascade tag ``88`` first (``88 UID0 UID1 UID2 UID3 UID4 UID5 UID6``), a 10-byte
-    UID with one before each of its first two levels, a 4-byte UID as it is.
-
-    >>> select_request("04A224B2C31D80").hex(" ").upper()
-    '88 04 A2 24 B2 C3 1D 80'
-    """
-    sel = bytearray.fromhex(uid)
-    if len(sel) > 4:
-        sel = bytearray(b"\x88") + sel
-    if len(sel) > 8:
-        sel = sel[0:4] + bytearray(b"\x88") + sel[4:]
-    return sel
-
-
-def _listed_uids(data: bytes | None) -> list[str]:
-    """The UIDs in an InListPassiveTarget answer for 106 kbps type A.
-
-    ``NbTg`` then per target: ``Tg SENS_RES(2) SEL_RES NFCID1-length NFCID1``
-    (and ``ATS-length ATS`` for an ISO-DEP tag, SEL_RES bit 6).
-
-    >>> _listed_uids(bytes.fromhex("01 01 0044 00 04 0A0B0C0D"))
-    ['0A0B0C0D']
-    """
-    if not data:
-        return []
-    uids, at = [], 1
-    for _ in range(data[0]):
-        if at + 5 > len(data):
-            break
-        sel_res, size = data[at + 3], data[at + 4]
-        uids.append(bytes(data[at + 5 : at + 5 + size]).hex().upper())
-        at += 5 + size
-        if sel_res & 0x20 and at < len(data):
-            at += data[at]  # the ATS, its length byte first
-    return uids
 
 
 def open_pn532(path: str) -> NfcpyReader:
