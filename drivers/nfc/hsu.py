@@ -15,9 +15,10 @@ Two things here, each usable alone:
 * :func:`recover` finds a chip left at a faster rate (a GetFirmwareVersion at
   each of :data:`FASTER`, the first that is answered wins) and sets it back to
   115,200, so any opening after it starts from the power-on rate;
-* :func:`init_at_power_on_rate` opens the chip as nfcpy's ``init`` does but
-  leaves the link at 115,200 (no ``stty`` probe, no SetSerialBaudrate): a host
-  killed then leaves nothing to recover.
+* :func:`init_at` opens the chip as nfcpy's ``init`` does (its ``stty`` probe
+  asked without a shell: :func:`drivers.nfc.tty.port_takes`); at 115,200 it
+  leaves the link there (no SetSerialBaudrate): a host killed then leaves
+  nothing to recover.
 
 :class:`~drivers.nfc.pn532_reader.NfcpyReader` always recovers; which rate the link keeps
 (``link_baud``) was chosen from what each costs (``bench/restart.py``; ``docs/nfc.md``,
@@ -29,17 +30,16 @@ TFI PD0..PDn DCS 00``, TFI ``D4`` from the host and ``D5`` from the chip.
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import logging
 import os
 import re
-import termios
 import time
 from typing import Any
 
 import nfc.clf.pn532
 
+from drivers.nfc.tty import port_takes
 from engine.message import Count, Phrase
 
 logger = logging.getLogger(__name__)
@@ -98,8 +98,6 @@ _WAKE = bytes(10)  # nfcpy's long preamble: wakes a chip in PowerDown on HSU (UM
 _GET_FIRMWARE_VERSION = b"\xd4\x02"
 _SAM_NORMAL = b"\xd4\x14\x01\x00\x00"  # SAMConfiguration: normal mode, no timeout, no IRQ (§7.2.10)
 _SET_SERIAL_BAUDRATE = 0x10
-_TERMIOS_SPEEDS = {115200: termios.B115200, 230400: termios.B230400, 460800: termios.B460800,
-                   921600: termios.B921600}
 _RATE_CODES = (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600, 1288000)  # §7.2.8, BR
 
 
@@ -232,56 +230,10 @@ def recover(transport: Any, rates: tuple[int, ...] = FASTER) -> int | None:
     return None
 
 
-def port_takes(port: str, rate: int) -> bool:
-    """Whether the serial port ``port`` takes ``rate``: the question nfcpy's ``init`` asks on Linux with
-    ``os.system("stty -F PORT RATE 2> /dev/null")``, asked here of the kernel as ``stty`` asks it (the
-    port opened non-blocking, its speed set with ``tcsetattr`` and read back; GNU stty fails when the
-    read-back differs), then its settings put back (nfcpy runs ``stty -F PORT 115200`` after).
-
-    No shell: ``os.system`` is C's ``system()``, which ignores SIGINT and SIGQUIT in the whole process
-    until its child ends (POSIX, ``system``: "shall ignore the SIGINT and SIGQUIT signals"). nfcpy's probe
-    runs it twice a reader; six readers opening at once kept a terminal's Ctrl-C out for tens of
-    milliseconds at a time, and a Ctrl-C that came then was lost (the kernel drops an ignored signal).
-    A port that cannot be opened takes no rate (``stty`` fails: nfcpy stays at 115,200).
-    """
-    speed = _TERMIOS_SPEEDS.get(rate)
-    if speed is None:
-        return False
-    try:
-        fd = os.open(port, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
-    except OSError:
-        return False
-    try:
-        before = termios.tcgetattr(fd)
-        wanted = list(before)
-        wanted[4] = wanted[5] = speed
-        try:
-            termios.tcsetattr(fd, termios.TCSANOW, wanted)
-            after = termios.tcgetattr(fd)
-        except termios.error:
-            return False
-        finally:
-            with contextlib.suppress(termios.error):
-                termios.tcsetattr(fd, termios.TCSANOW, before)
-        return bool(after[4] == after[5] == speed)
-    finally:
-        os.close(fd)
-
-
-def init_at_power_on_rate(transport: Any) -> Any:
-    """nfcpy's PN532 device, opened as ``nfc.clf.pn532.init`` opens it (the wake-up preamble,
-    GetFirmwareVersion, SAMConfiguration normal, then nfcpy's ``Device``), with the link left at
-    115,200.
-
-    :raises OSError: no PN532 answered (``ENODEV``), or the port is gone.
-    """
-    return init_at(transport, POWER_ON)
-
-
 def init_at(transport: Any, rate: int) -> Any:
     """nfcpy's PN532 device, opened as ``nfc.clf.pn532.init`` opens it (the wake-up preamble,
     GetFirmwareVersion, SAMConfiguration normal, then nfcpy's ``Device``), the link then moved to the
-    fastest of nfcpy's rates up to ``rate`` that the port takes (:func:`port_takes`, nfcpy's ``stty``
+    fastest of nfcpy's rates up to ``rate`` that the port takes (:func:`~drivers.nfc.tty.port_takes`, nfcpy's ``stty``
     probe without its shell; nfcpy's order: 921,600, 460,800, 230,400) by SetSerialBaudrate
     (:func:`set_rate`); at ``rate`` 115,200, or where the port takes none, it stays at 115,200.
 

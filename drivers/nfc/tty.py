@@ -12,6 +12,7 @@ never a bare ``termios.error``.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import logging
 import os
@@ -348,3 +349,39 @@ def readable(fds: list[int], timeout: float) -> set[int]:
     for fd in fds:
         poller.register(fd, select.POLLIN | select.POLLPRI)
     return {fd for fd, _ in poller.poll(max(timeout, 0.0) * 1000)}
+
+
+def port_takes(port: str, rate: int) -> bool:
+    """Whether the serial port ``port`` takes ``rate``: the question nfcpy's ``init`` asks on Linux with
+    ``os.system("stty -F PORT RATE 2> /dev/null")``, asked here of the kernel as ``stty`` asks it (the
+    port opened non-blocking, its speed set with ``tcsetattr`` and read back; GNU stty fails when the
+    read-back differs), then its settings put back (nfcpy runs ``stty -F PORT 115200`` after).
+
+    No shell: ``os.system`` is C's ``system()``, which ignores SIGINT and SIGQUIT in the whole process
+    until its child ends (POSIX, ``system``: "shall ignore the SIGINT and SIGQUIT signals"). nfcpy's probe
+    runs it twice a reader; six readers opening at once kept a terminal's Ctrl-C out for tens of
+    milliseconds at a time, and a Ctrl-C that came then was lost (the kernel drops an ignored signal).
+    A port that cannot be opened takes no rate (``stty`` fails: nfcpy stays at 115,200).
+    """
+    speed = _SPEEDS.get(rate)
+    if speed is None:
+        return False
+    try:
+        fd = os.open(port, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+    except OSError:
+        return False
+    try:
+        before = termios.tcgetattr(fd)
+        wanted = list(before)
+        wanted[4] = wanted[5] = speed
+        try:
+            termios.tcsetattr(fd, termios.TCSANOW, wanted)
+            after = termios.tcgetattr(fd)
+        except termios.error:
+            return False
+        finally:
+            with contextlib.suppress(termios.error):
+                termios.tcsetattr(fd, termios.TCSANOW, before)
+        return bool(after[4] == after[5] == speed)
+    finally:
+        os.close(fd)

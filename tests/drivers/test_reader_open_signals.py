@@ -4,7 +4,7 @@ nfcpy's ``pn532.init`` asks whether a port takes 921,600 with ``os.system("stty 
 is C's ``system()``: it ignores SIGINT (and SIGQUIT) in the whole process until the shell ends (POSIX,
 ``system``). A table opens six readers at once, twice that many shells, so a Ctrl-C that came then was
 dropped by the kernel, and ``run`` went on until a second one (seen in ``test_slips``: 1 run in 30). The
-reader asks the port as ``stty`` does, without a shell (:func:`drivers.nfc.hsu.port_takes`).
+reader asks the port as ``stty`` does, without a shell (:func:`drivers.nfc.port_takes`).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from waiting import HANG_S
 from drivers.nfc import hsu
 from drivers.nfc.pn532_reader import NfcpyReader
 from drivers.nfc.pn532sim import Pn532Simulator
+from drivers.nfc.tty import port_takes
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -67,9 +68,9 @@ def test_no_ctrl_c_is_lost_while_readers_open_at_921600() -> None:
 
 def test_the_port_is_asked_as_stty_asks_it_and_left_as_it_was() -> None:
     with Pn532Simulator() as chip:
-        assert hsu.port_takes(chip.path, 921600)  # a pty takes every rate (stty -F says so too)
-        assert not hsu.port_takes(chip.path, 1288000)  # no termios speed: stty refuses it
-        assert not hsu.port_takes("/dev/ttyUSB-none", 921600)  # no such port: stty fails
+        assert port_takes(chip.path, 921600)  # a pty takes every rate (stty -F says so too)
+        assert not port_takes(chip.path, 1288000)  # no termios speed: stty refuses it
+        assert not port_takes("/dev/ttyUSB-none", 921600)  # no such port: stty fails
         with NfcpyReader(chip.path, link_baud=921600):
             assert (chip.chip_baud, chip.line_baud) == (921600, 921600)  # nfcpy's move, still made
         with NfcpyReader(chip.path, link_baud=hsu.POWER_ON):

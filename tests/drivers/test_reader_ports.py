@@ -119,7 +119,7 @@ def test_the_mini_uart_behind_serial0_stays_at_115200(
 def test_at_the_power_on_rate_a_usb_adapter_gets_the_long_first_wait(
     tmp_path: Path, caplog: pytest.LogCaptureFixture, port: str, first: int
 ) -> None:
-    """nfcpy's long first wait holds on the reader's own opening at 115,200 too (:func:`hsu.init_at_power_on_rate`)."""
+    """nfcpy's long first wait holds on the reader's own opening at 115,200 too (:func:`hsu.init_at`)."""
     assert hsu.first_ack_ms(port) == first
     with Pn532Simulator() as chip:
         path = _link(tmp_path, "by-id/usb-1a86_USB_Serial-if00-port0", port)
